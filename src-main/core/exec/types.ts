@@ -1,0 +1,53 @@
+import type { CellOutput, CellStatus, ExecSettings, RunLimits } from '@contract';
+
+// The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
+
+export type RunStatus = Extract<CellStatus, 'done' | 'failed' | 'timeout' | 'interrupted' | 'died' | 'unavailable'>;
+
+export interface RunRequest {
+  conversationId: string;
+  /** Absolute path of the conversation's workspace; sessions start there. */
+  workspace: string;
+  /** A language name or alias ('py', 'bash', 'js'…). */
+  language: string;
+  code: string;
+  settings: ExecSettings;
+  /** Terminal text for the cell's terminal view, already batched (~16 ms / 64 KB) and UTF-8 safe. */
+  onTerminal?: (data: string) => void;
+  /** Structured outputs (display_data, execute_result, error) as they arrive. */
+  onOutput?: (output: CellOutput) => void;
+  /** Aborting interrupts the run (Ctrl-C semantics), then kills it after a grace period. */
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  status: RunStatus;
+  exitCode: number | null;
+  /** Everything for the UI and notebooks: terminal text as a stdout stream (capped), rich outputs, errors, in order. */
+  outputs: CellOutput[];
+  /** Trimmed head + tail text of the run for the model, including a line saying what was elided. */
+  forModel: string;
+  durationMs: number;
+  executionCount: number;
+  limits: RunLimits;
+  /** Working directory after the run, where the language reports it. */
+  cwd: string | null;
+}
+
+export interface LanguageInfo {
+  name: string;
+  aliases: string[];
+  available: boolean;
+  version: string | null;
+  persistent: boolean;
+}
+
+export interface ExecService {
+  run(request: RunRequest): Promise<RunResult>;
+  /** Interrupt whatever runs in this conversation (all languages, or one). */
+  interrupt(conversationId: string, language?: string): void;
+  restart(conversationId: string, language: string): Promise<void>;
+  languages(): Promise<LanguageInfo[]>;
+  closeConversation(conversationId: string): Promise<void>;
+  dispose(): Promise<void>;
+}

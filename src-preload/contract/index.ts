@@ -1,0 +1,5 @@
+export * from './model';
+export * from './settings';
+export * from './requests';
+export * from './events';
+export * from './bridge';

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+// The data of a conversation. Outputs use Jupyter's own shapes so notebook export is a mapping,
+// not a translation, and so rich output (PNG, HTML) is first class everywhere.
+
+export const Id = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -');
+
+/** A MIME bundle: 'text/plain' → string, 'image/png' → base64 string, 'application/json' → any JSON. */
+export const MimeBundle = z.record(z.string().max(255), z.unknown());
+
+export const StreamOutput = z.object({
+  output_type: z.literal('stream'),
+  name: z.enum(['stdout', 'stderr']),
+  text: z.string(),
+});
+export const DisplayDataOutput = z.object({
+  output_type: z.literal('display_data'),
+  data: MimeBundle,
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+export const ExecuteResultOutput = z.object({
+  output_type: z.literal('execute_result'),
+  execution_count: z.number().int().nullable(),
+  data: MimeBundle,
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+export const ErrorOutput = z.object({
+  output_type: z.literal('error'),
+  ename: z.string(),
+  evalue: z.string(),
+  traceback: z.array(z.string()),
+});
+export const CellOutput = z.discriminatedUnion('output_type', [
+  StreamOutput,
+  DisplayDataOutput,
+  ExecuteResultOutput,
+  ErrorOutput,
+]);
+
+export const Attachment = z.object({
+  /** Path relative to the conversation's workspace (attachments live under attachments/). */
+  path: z.string().min(1).max(4096),
+  name: z.string().max(1024),
+  mime: z.string().max(255),
+  size: z.number().int().nonnegative(),
+});
+
+export const CellStatus = z.enum([
+  'streaming', // the model is still writing the code
+  'awaiting-approval',
+  'running',
+  'done', // ran and exited 0
+  'failed', // ran and failed (non-zero exit, exception)
+  'timeout',
+  'interrupted',
+  'died', // the runner process died (segfault, kill -9, out of memory)
+  'skipped', // the user declined
+  'unavailable', // the language's runtime is missing
+]);
+
+export const Approval = z.enum(['user', 'auto', 'declined']);
+
+/** Limits in force for a run, shown with every cell. */
+export const RunLimits = z.object({
+  timeoutMs: z.number().int().positive(),
+  memoryMb: z.number().int().positive().nullable(),
+  cpuSeconds: z.number().int().positive().nullable(),
+  maxProcesses: z.number().int().positive().nullable(),
+  sandbox: z.string().nullable(),
+});
+
+export const UserItem = z.object({
+  kind: z.literal('user'),
+  id: Id,
+  text: z.string(),
+  attachments: z.array(Attachment).default([]),
+  createdAt: z.string(),
+});
+
+export const ThinkingBlock = z.object({ thinking: z.string(), signature: z.string() });
+
+export const AssistantItem = z.object({
+  kind: z.literal('assistant'),
+  id: Id,
+  /** One model response may produce text and cells; they share a step id so history can be rebuilt. */
+  step: Id,
+  text: z.string(),
+  thinking: z.array(ThinkingBlock).default([]),
+  interrupted: z.boolean().default(false),
+  createdAt: z.string(),
+});
+
+export const CellItem = z.object({
+  kind: z.literal('cell'),
+  id: Id,
+  step: Id,
+  toolCallId: z.string().max(256).nullable(),
+  language: z.string().max(64),
+  code: z.string(),
+  status: CellStatus,
+  approval: Approval.nullable(),
+  outputs: z.array(CellOutput).default([]),
+  exitCode: z.number().int().nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+  executionCount: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+  limits: RunLimits.nullable(),
+  /** What the model was told about this run (trimmed head + tail); the UI shows `outputs`. */
+  resultForModel: z.string().nullable(),
+});
+
+/** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */
+export const NoticeItem = z.object({
+  kind: z.literal('notice'),
+  id: Id,
+  level: z.enum(['info', 'warning', 'error']),
+  text: z.string(),
+  createdAt: z.string(),
+});
+
+export const ConversationItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, CellItem, NoticeItem]);
+
+export const Usage = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+});
+
+export const ConversationSummary = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  workspace: z.string(),
+});
+
+export const Conversation = ConversationSummary.extend({
+  version: z.literal(1),
+  items: z.array(ConversationItem),
+  usage: Usage,
+  /** "Always run in this conversation". */
+  autoRun: z.boolean().default(false),
+});
+
+export type CellOutput = z.infer<typeof CellOutput>;
+export type Attachment = z.infer<typeof Attachment>;
+export type CellStatus = z.infer<typeof CellStatus>;
+export type RunLimits = z.infer<typeof RunLimits>;
+export type UserItem = z.infer<typeof UserItem>;
+export type AssistantItem = z.infer<typeof AssistantItem>;
+export type CellItem = z.infer<typeof CellItem>;
+export type NoticeItem = z.infer<typeof NoticeItem>;
+export type ConversationItem = z.infer<typeof ConversationItem>;
+export type ConversationSummary = z.infer<typeof ConversationSummary>;
+export type Conversation = z.infer<typeof Conversation>;
+export type Usage = z.infer<typeof Usage>;

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+// Settings the renderer may see and change. API keys are NOT settings: they live in the OS keychain
+// and never cross the bridge towards the renderer. Schemas here carry no defaults on purpose: a patch
+// must never fill in fields the user did not send. Defaults live in `defaultSettings`.
+
+export const ProviderKind = z.enum(['openai', 'anthropic', 'ollama', 'openai-compatible']);
+
+export const ExecSettings = z.object({
+  timeoutMs: z.number().int().min(1000).max(24 * 3600 * 1000),
+  memoryMb: z.number().int().min(16).max(1_048_576).nullable(),
+  cpuSeconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
+  maxProcesses: z.number().int().min(8).max(1_000_000).nullable(),
+  /** Bytes of output the UI keeps for one run before the rest is spilled to a file. */
+  outputCapBytes: z.number().int().min(1024).max(1024 ** 3),
+  /** Characters of a run's output the model sees (head + tail). */
+  modelOutputChars: z.number().int().min(200).max(1_000_000),
+  pythonPath: z.string().max(4096).nullable(),
+  env: z.record(z.string().max(256), z.string().max(32_768)),
+});
+
+export const SandboxSettings = z.object({
+  enabled: z.boolean(),
+  allowNetwork: z.boolean(),
+  extraPaths: z.array(z.string().max(4096)).max(64),
+});
+
+export const Settings = z.object({
+  version: z.literal(1),
+  provider: ProviderKind,
+  model: z.string().min(1).max(256),
+  /** null → the provider's default endpoint. */
+  baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  temperature: z.number().min(0).max(2).nullable(),
+  contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
+  maxOutputTokens: z.number().int().min(16).max(1_000_000).nullable(),
+  /** 'auto' uses tool calls and falls back to fenced code blocks when the provider refuses tools. */
+  toolCalling: z.enum(['auto', 'off']),
+  autoRun: z.boolean(),
+  maxFailedAttempts: z.number().int().min(0).max(50),
+  budgetUsd: z.number().min(0).max(100_000).nullable(),
+  customInstructions: z.string().max(100_000),
+  workspaceRoot: z.string().max(4096).nullable(),
+  theme: z.enum(['system', 'light', 'dark']),
+  exec: ExecSettings,
+  sandbox: SandboxSettings,
+});
+
+/** A change to settings: any top-level field, nested objects merged one level deep. */
+export const SettingsPatch = Settings.omit({ version: true, exec: true, sandbox: true })
+  .partial()
+  .extend({
+    exec: ExecSettings.partial().strict().optional(),
+    sandbox: SandboxSettings.partial().strict().optional(),
+  })
+  .strict();
+
+export type ProviderKind = z.infer<typeof ProviderKind>;
+export type Settings = z.infer<typeof Settings>;
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+export type ExecSettings = z.infer<typeof ExecSettings>;
+export type SandboxSettings = z.infer<typeof SandboxSettings>;
+
+export const defaultSettings: Settings = {
+  version: 1,
+  provider: 'openai',
+  model: 'gpt-4.1',
+  baseUrl: null,
+  temperature: null,
+  contextWindow: null,
+  maxOutputTokens: null,
+  toolCalling: 'auto',
+  autoRun: false,
+  maxFailedAttempts: 3,
+  budgetUsd: null,
+  customInstructions: '',
+  workspaceRoot: null,
+  theme: 'system',
+  exec: {
+    timeoutMs: 120_000,
+    memoryMb: 4096,
+    cpuSeconds: null,
+    maxProcesses: 512,
+    outputCapBytes: 8 * 1024 * 1024,
+    modelOutputChars: 6000,
+    pythonPath: null,
+    env: {},
+  },
+  sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
+};
+
+/** Applies a validated patch; nested objects are merged one level deep. */
+export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
+  return {
+    ...current,
+    ...patch,
+    exec: { ...current.exec, ...patch.exec },
+    sandbox: { ...current.sandbox, ...patch.sandbox },
+  } as Settings;
+}
