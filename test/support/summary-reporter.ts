@@ -8,6 +8,8 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const mod of modules) {
+      // A file that failed to load or whose hooks threw has no failed test, but it did fail.
+      if (mod.state() === 'failed' && [...mod.children.allTests('failed')].length === 0) failed++;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;

@@ -18,6 +18,8 @@ export interface RunRequest {
   onOutput?: (output: CellOutput) => void;
   /** Aborting interrupts the run (Ctrl-C semantics), then kills it after a grace period. */
   signal?: AbortSignal;
+  /** Names the run's spill file (`.oi/outputs/<runId>.log`), e.g. the cell's id; generated when absent. */
+  runId?: string;
 }
 
 export interface RunResult {

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const contract = fileURLToPath(new URL('./src-preload/contract/index.ts', import.meta.url));
+const alias = { '@contract': contract };
+
+// One build for the desktop app and for plain Node: the main bundle also carries browser mode's
+// server and the `oi` CLI, which import no electron and run under `node`.
+export default defineConfig({
+  main: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/main',
+      lib: {
+        entry: {
+          index: 'src-main/electron/main.ts',
+          serve: 'src-main/server/main.ts',
+        },
+      },
+    },
+  },
+  preload: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload cannot require() npm packages at run time: bundle everything it uses.
+      externalizeDeps: false,
+      lib: { entry: { index: 'src-preload/index.ts' } },
+      rollupOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    resolve: { alias },
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: fileURLToPath(new URL('./src-renderer/index.html', import.meta.url)) },
+    },
+  },
+});

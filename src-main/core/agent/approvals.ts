@@ -1,0 +1,27 @@
+export type ApprovalDecision = { kind: 'run'; code: string | null; always: boolean } | { kind: 'skip' } | { kind: 'stop' };
+
+/** Cells waiting for the user's Run / Skip, keyed by cell id. */
+export class ApprovalGate {
+  private readonly waiting = new Map<string, (decision: ApprovalDecision) => void>();
+
+  wait(cellId: string, signal: AbortSignal): Promise<ApprovalDecision> {
+    return new Promise((resolve) => {
+      const onAbort = () => this.decide(cellId, { kind: 'stop' });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(cellId, (decision) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(decision);
+      });
+      if (signal.aborted) onAbort();
+    });
+  }
+
+  /** Returns false when nothing waits on that cell (already decided, or never asked). */
+  decide(cellId: string, decision: ApprovalDecision): boolean {
+    const resolve = this.waiting.get(cellId);
+    if (!resolve) return false;
+    this.waiting.delete(cellId);
+    resolve(decision);
+    return true;
+  }
+}

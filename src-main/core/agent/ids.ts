@@ -1,0 +1,4 @@
+import { randomUUID } from 'node:crypto';
+
+export const newId = (): string => randomUUID();
+export const now = (): string => new Date().toISOString();

@@ -1,0 +1,65 @@
+import type { CellItem, RunLimits, Settings } from '@contract';
+import type { EventBus } from '../bridge/event-bus';
+import type { ExecService, RunResult } from '../exec/types';
+import { now } from './ids';
+import type { LiveConversation } from './live-conversation';
+
+export function limitsFromSettings(settings: Settings): RunLimits {
+  return {
+    timeoutMs: settings.exec.timeoutMs,
+    memoryMb: settings.exec.memoryMb,
+    cpuSeconds: settings.exec.cpuSeconds,
+    maxProcesses: settings.exec.maxProcesses,
+    sandbox: settings.sandbox.enabled ? 'requested' : null,
+  };
+}
+
+/** Runs one approved cell in the execution engine, streaming its output as events. */
+export async function runCell(
+  live: LiveConversation,
+  cell: CellItem,
+  deps: { exec: ExecService; events: EventBus; settings: Settings },
+  turnSignal: AbortSignal,
+): Promise<RunResult> {
+  const conversationId = live.conv.id;
+  const controller = new AbortController();
+  const onTurnAbort = () => controller.abort();
+  turnSignal.addEventListener('abort', onTurnAbort, { once: true });
+  live.runController = controller;
+  live.runningCellId = cell.id;
+
+  cell.status = 'running';
+  cell.startedAt = now();
+  cell.executionCount = nextExecutionCount(live);
+  cell.limits = limitsFromSettings(deps.settings);
+  deps.events.emit('cell.running', {
+    conversationId,
+    cellId: cell.id,
+    code: cell.code,
+    startedAt: cell.startedAt,
+    limits: cell.limits,
+    executionCount: cell.executionCount,
+  });
+  try {
+    return await deps.exec.run({
+      conversationId,
+      workspace: live.conv.workspace,
+      language: cell.language,
+      code: cell.code,
+      settings: deps.settings.exec,
+      signal: controller.signal,
+      onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
+      onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
+    });
+  } finally {
+    turnSignal.removeEventListener('abort', onTurnAbort);
+    live.runController = null;
+    live.runningCellId = null;
+  }
+}
+
+function nextExecutionCount(live: LiveConversation): number {
+  let max = 0;
+  for (const item of live.conv.items) if (item.kind === 'cell' && item.executionCount !== null) max = Math.max(max, item.executionCount);
+  return max + 1;
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Conversation, describeIssues, type ConversationSummary } from '@contract';
+import { writeFileAtomic } from './atomic-write';
+
+/** Conversations as one JSON file each in `<dataDir>/conversations`, written atomically. */
+export class ConversationStore {
+  private readonly dir: string;
+  private readonly workspacesDir: string;
+  // Saves of one conversation are chained so two quick saves cannot reorder on disk.
+  private readonly pending = new Map<string, Promise<void>>();
+
+  constructor(
+    dataDir: string,
+    private readonly defaultWorkspaceRoot: () => string | null,
+  ) {
+    this.dir = path.join(dataDir, 'conversations');
+    this.workspacesDir = path.join(dataDir, 'workspaces');
+  }
+
+  async create(title?: string): Promise<Conversation> {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const workspace = this.defaultWorkspaceRoot() ?? path.join(this.workspacesDir, id);
+    await mkdir(workspace, { recursive: true });
+    const conv: Conversation = {
+      version: 1,
+      id,
+      title: title?.trim() || 'New conversation',
+      createdAt: now,
+      updatedAt: now,
+      workspace,
+      items: [],
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      autoRun: false,
+    };
+    await this.save(conv);
+    return conv;
+  }
+
+  async get(id: string): Promise<Conversation> {
+    const file = this.fileOf(id);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no conversation with id ${id}`, { cause: err });
+      throw err;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`conversation file ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
+    }
+    const parsed = Conversation.safeParse(json);
+    if (!parsed.success) throw new Error(`conversation file ${file} does not match the schema: ${describeIssues(parsed.error.issues)}`);
+    return parsed.data;
+  }
+
+  async list(query?: string): Promise<ConversationSummary[]> {
+    await mkdir(this.dir, { recursive: true });
+    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    const summaries: ConversationSummary[] = [];
+    const needle = query?.trim().toLowerCase();
+    for (const name of names) {
+      try {
+        const conv = await this.get(name.slice(0, -'.json'.length));
+        if (needle && !matches(conv, needle)) continue;
+        summaries.push({ id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace });
+      } catch (err) {
+        // One unreadable file must not hide the others; it stays on disk untouched for the user.
+        console.warn(`skipping conversation ${name}: ${(err as Error).message}`);
+      }
+    }
+    return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  save(conv: Conversation): Promise<void> {
+    const previous = this.pending.get(conv.id) ?? Promise.resolve();
+    const snapshot = JSON.stringify(conv);
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(this.dir, { recursive: true });
+        await writeFileAtomic(this.fileOf(conv.id), snapshot);
+      });
+    this.pending.set(conv.id, next);
+    return next;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.pending.get(id)?.catch(() => undefined);
+    await unlink(this.fileOf(id));
+  }
+
+  private fileOf(id: string): string {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
+    return path.join(this.dir, `${id}.json`);
+  }
+}
+
+function matches(conv: Conversation, needle: string): boolean {
+  if (conv.title.toLowerCase().includes(needle)) return true;
+  return conv.items.some((item) => {
+    const text = item.kind === 'cell' ? item.code : item.text;
+    return text.toLowerCase().includes(needle);
+  });
+}

@@ -1,0 +1,51 @@
+// The environment code runs with: the user's own environment plus the variables from settings,
+// minus the API keys the app holds. Keys the app stores must not reach model-written code (which
+// could print or send them) unless the user puts them in settings.env on purpose.
+
+/** Provider keys the app itself uses; stripped even when they came from the user's shell. */
+export const APP_SECRET_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'] as const;
+
+/** Variables the app's own runtime sets that would change how child programs behave. */
+const APP_RUNTIME_VARIABLES = [
+  'ELECTRON_RUN_AS_NODE',
+  'ELECTRON_NO_ATTACH_CONSOLE',
+  'ELECTRON_ENABLE_LOGGING',
+  'VITEST',
+  'VITEST_MODE',
+  'VITEST_POOL_ID',
+  'VITEST_WORKER_ID',
+  'NODE_ENV',
+] as const;
+
+export interface EnvironmentInput {
+  base: NodeJS.ProcessEnv;
+  /** settings.exec.env: applied last, so it is also how a user opts a key in. */
+  settingsEnv: Record<string, string>;
+  /** Values of the secrets the app stores (API keys): any inherited variable holding one is dropped. */
+  secretValues: readonly string[];
+  /** Variables the session itself needs (OI_CHANNEL…), applied after settings. */
+  sessionEnv?: Record<string, string>;
+}
+
+export function buildEnvironment(input: EnvironmentInput): Record<string, string> {
+  const secrets = new Set(input.secretValues.filter((v) => v.length >= 8));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input.base)) {
+    if (value === undefined) continue;
+    if ((APP_SECRET_VARIABLES as readonly string[]).includes(key)) continue;
+    if ((APP_RUNTIME_VARIABLES as readonly string[]).includes(key)) continue;
+    if (secrets.has(value)) continue;
+    env[key] = value;
+  }
+  env.TERM = 'xterm-256color';
+  env.COLORTERM ??= 'truecolor';
+  // A desktop app started from the dock may have no locale; without one, Python and others fall
+  // back to ASCII and fail on the first non-ASCII character.
+  if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
+  // Nobody is there to page through output: a pager would wait for a key until the timeout.
+  env.PAGER = 'cat';
+  env.GIT_PAGER = 'cat';
+  env.GIT_TERMINAL_PROMPT = '0';
+  Object.assign(env, input.settingsEnv, input.sessionEnv ?? {});
+  return env;
+}

@@ -1,0 +1,313 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CellOutput } from '@contract';
+import { buildEnvironment } from './env';
+import type { DetectContext, LanguageDefinition, Runtime } from './languages/language';
+import { LANGUAGES, availableRuntimes, findLanguage } from './languages/registry';
+import { createLimitController, describeLimits } from './limits';
+import { diedWhileIdleMessage, interruptedMessage, timeoutMessage, unavailableMessage } from './messages';
+import { RunControl } from './run-control';
+import { RunOutput } from './run-output';
+import type { Session, SessionOutcome } from './session';
+import { startSession } from './start-session';
+import type { ExecService, LanguageInfo, RunRequest, RunResult } from './types';
+
+// The execution engine: one live session per (conversation, language), started lazily in the
+// conversation's workspace, runs queued per session, every run bounded by its timeout and by the
+// escalation in run-control.ts. run() never throws and never stays pending.
+
+export interface ExecServiceOptions {
+  /** Where sessions keep their private temp folders (default: the OS temp dir). */
+  tmpRoot?: string;
+  /** The app's resources folder, holding runners/python/oi_runner.py and runners/node/oi-runner.mjs. */
+  resourcesDir: string;
+  /** Values of the API keys the app stores: never passed to code unless set in settings.env. */
+  secretValues?: () => readonly string[];
+  /** The environment sessions inherit (default: process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** How long each step of stopping a run waits before using more force (default 2 s). */
+  graceMs?: number;
+  /** Sandbox name shown in RunLimits (null: none). */
+  sandbox?: string | null;
+}
+
+interface SessionSlot {
+  conversationId: string;
+  language: string;
+  session: Promise<Session> | null;
+  /** Runs in one session go one at a time, in order. */
+  queue: Promise<unknown>;
+  executionCount: number;
+  active: Set<RunControl>;
+  /** A note for the next run that the previous session ended by itself. */
+  pendingNote: string | null;
+}
+
+export function createExecService(options: ExecServiceOptions): ExecService {
+  const tmpRoot = options.tmpRoot ?? tmpdir();
+  const graceMs = options.graceMs ?? 2000;
+  const slots = new Map<string, SessionSlot>();
+  let disposed = false;
+
+  const keyOf = (conversationId: string, language: string): string => `${conversationId}\u0000${language}`;
+
+  function environment(request: RunRequest, runtime: Runtime): Record<string, string> {
+    return buildEnvironment({
+      base: options.baseEnv ?? process.env,
+      settingsEnv: request.settings.env,
+      secretValues: options.secretValues?.() ?? [],
+      sessionEnv: runtime.env,
+    });
+  }
+
+  function detectContext(request: RunRequest | null): DetectContext {
+    const path = request?.settings.env.PATH ?? (options.baseEnv ?? process.env).PATH ?? '';
+    return { workspace: request?.workspace ?? null, settings: request?.settings ?? null, path };
+  }
+
+  function slotFor(conversationId: string, language: string): SessionSlot {
+    const key = keyOf(conversationId, language);
+    let slot = slots.get(key);
+    if (!slot) {
+      slot = { conversationId, language, session: null, queue: Promise.resolve(), executionCount: 0, active: new Set(), pendingNote: null };
+      slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  async function sessionFor(slot: SessionSlot, language: LanguageDefinition, runtime: Runtime, request: RunRequest): Promise<Session> {
+    if (slot.session) {
+      const existing = await slot.session.catch(() => null);
+      if (existing?.alive) return existing;
+      if (existing?.diedWhileIdle) slot.pendingNote = diedWhileIdleMessage(language.name, existing.diedWhileIdle);
+      await existing?.dispose().catch(() => undefined);
+      slot.session = null;
+    }
+    const started = startSession({
+      language,
+      runtime,
+      workspace: request.workspace,
+      env: environment(request, runtime),
+      tmpRoot,
+      resourcesDir: options.resourcesDir,
+      limits: createLimitController(),
+      settings: request.settings,
+    });
+    slot.session = started;
+    started.catch(() => {
+      if (slot.session === started) slot.session = null;
+    });
+    return started;
+  }
+
+  async function execute(request: RunRequest, language: LanguageDefinition, slot: SessionSlot): Promise<RunResult> {
+    const started = Date.now();
+    const limits = describeLimits(request.settings, options.sandbox ?? null);
+    const context = detectContext(request);
+    const runtime = await language.detect(context).catch(() => null);
+    if (!runtime) {
+      const message = unavailableMessage(language.label, await availableRuntimes(context));
+      return simpleResult('unavailable', message, started, limits, null, slot.executionCount);
+    }
+    if (request.signal?.aborted) {
+      return simpleResult('interrupted', 'Interrupted before it started.', started, limits, null, slot.executionCount);
+    }
+    const executionCount = ++slot.executionCount;
+    const runId = safeRunId(request.runId);
+    let session: Session | null = null;
+    const output = new RunOutput({
+      settings: request.settings,
+      spillPath: join(request.workspace, '.oi', 'outputs', `${runId}.log`),
+      onTerminal: request.onTerminal,
+      onOutput: request.onOutput,
+      onBackpressure: (paused) => session?.setPaused(paused),
+    });
+    try {
+      session = await sessionFor(slot, language, runtime, request);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return simpleResult('died', `Could not start the ${language.name} session: ${why}`, started, limits, null, executionCount);
+    }
+    const note = slot.pendingNote;
+    slot.pendingNote = null;
+    const control = new RunControl(session, graceMs);
+    slot.active.add(control);
+    const timer = setTimeout(() => control.stop('timeout'), request.settings.timeoutMs);
+    const onAbort = (): void => control.stop('interrupted');
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    if (request.signal?.aborted) onAbort();
+    let outcome: SessionOutcome;
+    try {
+      const abandoned = control.abandoned(5000).then(
+        (): SessionOutcome => ({ status: 'died', exitCode: null, cwd: null, message: `The ${language.name} session could not be stopped and was abandoned.` }),
+      );
+      outcome = await Promise.race([
+        session.run({ runId, code: request.code, settings: request.settings, executionCount, output }),
+        abandoned,
+      ]);
+    } catch (err) {
+      outcome = { status: 'died', exitCode: null, cwd: null, message: `The run failed inside the engine: ${err instanceof Error ? err.message : String(err)}` };
+    } finally {
+      control.settle();
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      slot.active.delete(control);
+    }
+    const survived = session.alive;
+    let status = outcome.status;
+    let message = outcome.message;
+    if (control.reason && status !== 'done') {
+      status = control.reason;
+      message =
+        control.reason === 'timeout'
+          ? timeoutMessage(request.settings.timeoutMs, survived, language.name)
+          : interruptedMessage(survived, language.name);
+    }
+    if (!survived && outcome.status === 'died' && slot.session) slot.session = null;
+    const finished = await output.finish();
+    const outputs: CellOutput[] = finished.outputs;
+    const lines: string[] = [];
+    if (note) lines.push(note);
+    const body = finished.modelText.replace(/\n+$/, '');
+    if (body) lines.push(body);
+    else if (outputs.length === 0) lines.push('(no output)');
+    if (status === 'failed' && outcome.exitCode !== null && !message) lines.push(`[exit code ${outcome.exitCode}]`);
+    if (message) {
+      lines.push(`[${message}]`);
+      outputs.push({ output_type: 'stream', name: 'stderr', text: `${message}\n` });
+      safeCall(() => request.onTerminal?.(`\r\n\x1b[2m${message}\x1b[0m\r\n`));
+    }
+    return {
+      status,
+      exitCode: outcome.exitCode,
+      outputs,
+      forModel: lines.join('\n'),
+      durationMs: Date.now() - started,
+      executionCount,
+      limits,
+      cwd: outcome.cwd,
+    };
+  }
+
+  return {
+    async run(request) {
+      const started = Date.now();
+      const limits = describeLimits(request.settings, options.sandbox ?? null);
+      if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, null, 0);
+      const language = findLanguage(request.language);
+      if (!language) {
+        const known = LANGUAGES.map((l) => l.name).join(', ');
+        const available = await availableRuntimes(detectContext(request)).catch(() => []);
+        return simpleResult(
+          'unavailable',
+          `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`,
+          started,
+          limits,
+          null,
+          0,
+        );
+      }
+      const slot = slotFor(request.conversationId, language.name);
+      const result = slot.queue.then(() => execute(request, language, slot));
+      const settled = result.catch(
+        (err: unknown): RunResult =>
+          simpleResult('died', `The run failed inside the engine: ${err instanceof Error ? err.message : String(err)}`, started, limits, null, slot.executionCount),
+      );
+      slot.queue = settled;
+      return settled;
+    },
+
+    interrupt(conversationId, language) {
+      const wanted = language ? findLanguage(language)?.name : undefined;
+      for (const slot of slots.values()) {
+        if (slot.conversationId !== conversationId) continue;
+        if (wanted && slot.language !== wanted) continue;
+        for (const control of slot.active) control.stop('interrupted');
+      }
+    },
+
+    async restart(conversationId, language) {
+      const name = findLanguage(language)?.name ?? language;
+      const slot = slots.get(keyOf(conversationId, name));
+      if (!slot) return;
+      for (const control of slot.active) control.stop('interrupted');
+      const session = slot.session;
+      slot.session = null;
+      slot.executionCount = 0;
+      slot.pendingNote = null;
+      const s = await session?.catch(() => null);
+      await s?.dispose().catch(() => undefined);
+    },
+
+    async languages() {
+      const context = detectContext(null);
+      return Promise.all(
+        LANGUAGES.map(async (l): Promise<LanguageInfo> => {
+          const runtime = await l.detect(context).catch(() => null);
+          return {
+            name: l.name,
+            aliases: l.aliases,
+            available: runtime !== null,
+            version: runtime?.version ?? null,
+            persistent: l.kind === 'shell' || l.kind === 'runner',
+          };
+        }),
+      );
+    },
+
+    async closeConversation(conversationId) {
+      const closing = [...slots.entries()].filter(([, slot]) => slot.conversationId === conversationId);
+      await Promise.all(closing.map(async ([key, slot]) => {
+        slots.delete(key);
+        for (const control of slot.active) control.stop('interrupted');
+        const s = await slot.session?.catch(() => null);
+        await s?.dispose().catch(() => undefined);
+      }));
+    },
+
+    async dispose() {
+      disposed = true;
+      const all = [...slots.values()];
+      slots.clear();
+      await Promise.all(all.map(async (slot) => {
+        for (const control of slot.active) control.stop('interrupted');
+        const s = await slot.session?.catch(() => null);
+        await s?.dispose().catch(() => undefined);
+      }));
+    },
+  };
+}
+
+function simpleResult(
+  status: RunResult['status'],
+  message: string,
+  started: number,
+  limits: RunResult['limits'],
+  cwd: string | null,
+  executionCount: number,
+): RunResult {
+  return {
+    status,
+    exitCode: null,
+    outputs: [{ output_type: 'stream', name: 'stderr', text: `${message}\n` }],
+    forModel: message,
+    durationMs: Date.now() - started,
+    executionCount,
+    limits,
+    cwd,
+  };
+}
+
+function safeRunId(id: string | undefined): string {
+  const clean = id?.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100);
+  return clean || `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
+}
+
+function safeCall(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // The UI's callback failing must not fail the run.
+  }
+}

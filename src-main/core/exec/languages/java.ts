@@ -1,0 +1,16 @@
+import { firstOnPath } from './find-runtime';
+import type { LanguageDefinition } from './language';
+
+// Java 11+ runs a single source file directly (`java Main.java`): no separate compile step, and the
+// file name need not match the class name.
+export const java: LanguageDefinition = {
+  name: 'java',
+  label: 'Java',
+  aliases: ['java'],
+  kind: 'one-shot',
+  runtimeLabel: 'java',
+  async detect({ path }) {
+    return firstOnPath(['java'], path, ['-version'], /version "?(\d+(?:\.\d+)*)/);
+  },
+  oneShot: { fileName: 'Main.java', args: (file) => [file] },
+};

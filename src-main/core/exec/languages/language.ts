@@ -1,0 +1,45 @@
+import type { ExecSettings } from '@contract';
+
+// What a language file declares. Adding a language is adding one file that exports one of these
+// and listing it in registry.ts.
+
+/** How code in the language runs: a kept-alive shell, a runner speaking the side-channel protocol,
+ *  a fresh process per run, or not executed at all (HTML is shown, not run). */
+export type SessionKind = 'shell' | 'runner' | 'one-shot' | 'html';
+
+export interface Runtime {
+  /** Absolute path (or PATH name) of the program to start. */
+  command: string;
+  version: string | null;
+  /** Extra environment the runtime needs (e.g. ELECTRON_RUN_AS_NODE for Electron's Node). */
+  env?: Record<string, string>;
+}
+
+export interface DetectContext {
+  workspace: string | null;
+  settings: Pick<ExecSettings, 'pythonPath'> | null;
+  /** PATH to search, from the environment code will run with. */
+  path: string;
+}
+
+export interface LanguageDefinition {
+  name: string;
+  /** How people write the language's name in sentences: 'Python', 'R'. */
+  label: string;
+  aliases: string[];
+  kind: SessionKind;
+  /** Name of the runtime in the "available here" list: 'python', 'node', 'bash'. */
+  runtimeLabel: string;
+  /** Finds the runtime; null when it is not installed. */
+  detect(context: DetectContext): Promise<Runtime | null>;
+  /** One-shot languages: file extension of the code file and the command line that runs it. */
+  oneShot?: {
+    fileName: string;
+    args(codeFile: string): string[];
+  };
+  /** Runner languages: the runner script under resourcesDir. */
+  runner?: {
+    script: string;
+    args(script: string): string[];
+  };
+}

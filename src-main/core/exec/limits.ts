@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { ExecSettings, RunLimits } from '@contract';
+
+// Resource limits for a session. On Linux they are set on the running session with prlimit(1), as
+// soft limits: the program cannot exceed them by accident, and the next run can change them
+// without restarting the session (raising a hard limit would need privileges). Children inherit
+// them. On macOS a `ulimit` wrapper sets them at spawn; macOS does not enforce a data-size limit.
+//
+// - memory → RLIMIT_DATA: counts the memory a process writes to (heap, anonymous mappings), unlike
+//   RLIMIT_AS, which also counts address space that runtimes merely reserve (V8, WebAssembly).
+// - CPU time → RLIMIT_CPU, per run: a session's CPU time accumulates across runs, so before each run
+//   the soft limit is set to what the process has used so far plus the budget.
+// - processes → RLIMIT_NPROC counts all the user's processes, not the session's, so the limit is
+//   set to what the user already runs plus the budget. It does not bind root; see cgroup-pids.ts.
+
+export type LimitSettings = Pick<ExecSettings, 'timeoutMs' | 'memoryMb' | 'cpuSeconds' | 'maxProcesses'>;
+
+export function describeLimits(settings: LimitSettings, sandbox: string | null): RunLimits {
+  return {
+    timeoutMs: settings.timeoutMs,
+    memoryMb: settings.memoryMb,
+    cpuSeconds: settings.cpuSeconds,
+    maxProcesses: settings.maxProcesses,
+    sandbox,
+  };
+}
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 5000 }, (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr }));
+  });
+}
+
+let prlimitPath: string | null | undefined;
+async function findPrlimit(): Promise<string | null> {
+  if (prlimitPath !== undefined) return prlimitPath;
+  prlimitPath = null;
+  for (const candidate of ['/usr/bin/prlimit', '/bin/prlimit', '/usr/sbin/prlimit']) {
+    if ((await run(candidate, ['--version'])).ok) {
+      prlimitPath = candidate;
+      break;
+    }
+  }
+  return prlimitPath;
+}
+
+/** CPU seconds (user + system) the process has used so far; null when it cannot be read. */
+export async function cpuSecondsUsed(pid: number): Promise<number | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? Math.ceil(ticks / 100) : null;
+}
+
+/** How many processes the current user runs (what RLIMIT_NPROC counts). */
+async function userProcessCount(): Promise<number> {
+  const uid = process.getuid?.() ?? -1;
+  const result = await run('ps', ['-U', String(uid), '-o', 'pid=']);
+  return result.ok ? result.stdout.split('\n').filter((l) => l.trim()).length : 0;
+}
+
+export interface LimitController {
+  /** Applies the limits that should hold for the next run; returns a problem to mention, if any. */
+  beforeRun(pid: number, settings: LimitSettings): Promise<string | null>;
+  /** On platforms without prlimit: wraps the spawn command so the limits hold from the start. */
+  wrapSpawn(file: string, args: string[], settings: LimitSettings): { file: string; args: string[] };
+}
+
+/** One per session: remembers what it applied so an unchanged run costs no process spawn. */
+export function createLimitController(): LimitController {
+  const isRoot = process.getuid?.() === 0;
+  let appliedKey: string | null = null;
+  let nprocBase: number | null = null;
+  return {
+    async beforeRun(pid, settings) {
+      if (process.platform !== 'linux') return null;
+      const key = JSON.stringify([settings.memoryMb, settings.maxProcesses, settings.cpuSeconds]);
+      if (key === appliedKey && settings.cpuSeconds === null) return null;
+      const prlimit = await findPrlimit();
+      if (!prlimit) return 'limits not applied: prlimit (util-linux) is not installed';
+      const args = ['--pid', String(pid)];
+      args.push(settings.memoryMb !== null ? `--data=${settings.memoryMb * 1024 * 1024}:` : '--data=unlimited:');
+      if (!isRoot) {
+        nprocBase ??= await userProcessCount();
+        args.push(settings.maxProcesses !== null ? `--nproc=${nprocBase + settings.maxProcesses}:` : '--nproc=unlimited:');
+      }
+      if (settings.cpuSeconds !== null) {
+        const used = (await cpuSecondsUsed(pid)) ?? 0;
+        args.push(`--cpu=${used + settings.cpuSeconds}:`);
+      } else {
+        args.push('--cpu=unlimited:');
+      }
+      const result = await run(prlimit, args);
+      if (!result.ok) return `limits not applied: ${result.stderr.trim() || 'prlimit failed'}`;
+      appliedKey = key;
+      return null;
+    },
+    wrapSpawn(file, args, settings) {
+      if (process.platform === 'linux' || process.platform === 'win32') return { file, args };
+      const lines: string[] = [];
+      if (settings.memoryMb !== null) lines.push(`ulimit -S -d ${settings.memoryMb * 1024} 2>/dev/null`);
+      if (settings.maxProcesses !== null) {
+        // RLIMIT_NPROC counts all the user's processes: allow what already runs plus the budget.
+        lines.push(`ulimit -S -u $(( $(ps -U "$(id -u)" -o pid= | wc -l) + ${settings.maxProcesses} )) 2>/dev/null`);
+      }
+      if (lines.length === 0) return { file, args };
+      return { file: '/bin/sh', args: ['-c', `${lines.join('; ')}; exec "$0" "$@"`, file, ...args] };
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+
+// The UI keeps a run's output up to a cap; past it, the whole output goes to a file in the
+// workspace instead of memory, and the UI gets a note saying where. The file's write buffer is the
+// only place output can pile up past the cap, so its backpressure is reported to whoever can pause
+// the producer (the pty).
+
+export interface OutputCapOptions {
+  capBytes: number;
+  /** Where the full output goes once it passes the cap (created on demand). */
+  spillPath: string;
+  /** true: stop reading the program's output for now; false: go on. */
+  onBackpressure: (paused: boolean) => void;
+}
+
+export class OutputCap {
+  private kept: string[] = [];
+  private keptBytes = 0;
+  private totalBytes = 0;
+  private spill: WriteStream | null = null;
+  private spillError: string | null = null;
+  private blocked = false;
+
+  constructor(private readonly options: OutputCapOptions) {}
+
+  /** Records text; returns the part the UI may still see (all of it until the cap, then nothing). */
+  push(text: string): string {
+    if (!text) return '';
+    const bytes = Buffer.byteLength(text, 'utf8');
+    this.totalBytes += bytes;
+    if (!this.spill && !this.spillError && this.keptBytes + bytes <= this.options.capBytes) {
+      this.kept.push(text);
+      this.keptBytes += bytes;
+      return text;
+    }
+    let visible = '';
+    if (!this.spill && !this.spillError) {
+      visible = prefixWithinBytes(text, this.options.capBytes - this.keptBytes);
+      this.kept.push(visible);
+      this.keptBytes += Buffer.byteLength(visible, 'utf8');
+      this.openSpill();
+      this.write(this.kept.join(''));
+      this.write(text.slice(visible.length));
+      return visible;
+    }
+    this.write(text);
+    return visible;
+  }
+
+  get overflowBytes(): number {
+    return this.totalBytes - this.keptBytes;
+  }
+
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  get text(): string {
+    const joined = this.kept.join('');
+    this.kept = [joined];
+    return joined;
+  }
+
+  /** Closes the spill file; returns the note for the UI and the model, or null when nothing was cut. */
+  async finish(): Promise<string | null> {
+    const overflow = this.overflowBytes;
+    if (overflow <= 0) return null;
+    const spill = this.spill;
+    if (spill) {
+      await new Promise<void>((resolve) => {
+        spill.once('error', () => resolve());
+        spill.end(() => resolve());
+      });
+      this.setBlocked(false);
+    }
+    if (this.spillError || !spill) {
+      return `… ${formatBytes(overflow)} more, not saved (${this.spillError ?? 'no spill file'})`;
+    }
+    return `… ${formatBytes(overflow)} more, saved to ${this.options.spillPath} (the whole output, ${formatBytes(this.totalBytes)})`;
+  }
+
+  private openSpill(): void {
+    try {
+      mkdirSync(dirname(this.options.spillPath), { recursive: true });
+      const stream = createWriteStream(this.options.spillPath, { flags: 'w', highWaterMark: 1024 * 1024 });
+      stream.on('error', (err: Error) => {
+        this.spillError = err.message;
+        this.spill = null;
+        this.setBlocked(false);
+      });
+      stream.on('drain', () => this.setBlocked(false));
+      this.spill = stream;
+    } catch (err) {
+      this.spillError = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  private write(text: string): void {
+    if (!this.spill || !text) return;
+    if (!this.spill.write(text, 'utf8')) this.setBlocked(true);
+  }
+
+  private setBlocked(blocked: boolean): void {
+    if (this.blocked === blocked) return;
+    this.blocked = blocked;
+    this.options.onBackpressure(blocked);
+  }
+}
+
+/** The longest prefix of text within maxBytes of UTF-8 that does not split a surrogate pair. */
+function prefixWithinBytes(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  let end = Math.min(text.length, maxBytes);
+  while (end > 0 && Buffer.byteLength(text.slice(0, end), 'utf8') > maxBytes) {
+    end = Math.max(0, end - Math.max(1, Math.ceil((Buffer.byteLength(text.slice(0, end), 'utf8') - maxBytes) / 4)));
+  }
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}

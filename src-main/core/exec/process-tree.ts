@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+
+// Finding and killing everything a session started. Sessions run under a pty, so their leader
+// starts a new session (setsid) and every process it starts stays in it unless it deliberately
+// escapes. Killing goes by process group: one kill(-pgid) reaches every member at once, which is
+// what stops a fork bomb whose members multiply faster than they can be killed one by one.
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+}
+
+async function listLinux(): Promise<ProcInfo[]> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const out: ProcInfo[] = [];
+  await Promise.all(
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (e) => {
+        const stat = await readFile(`/proc/${e}/stat`, 'utf8').catch(() => null);
+        if (!stat) return;
+        // The command name (field 2) may contain spaces and parentheses: parse after the last ')'.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.push({ pid: Number(e), ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]) });
+      }),
+  );
+  return out;
+}
+
+function listPs(): Promise<ProcInfo[]> {
+  return new Promise((resolve) => {
+    execFile('ps', ['-A', '-o', 'pid=,ppid=,pgid='], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
+      if (err) return resolve([]);
+      const out: ProcInfo[] = [];
+      for (const line of stdout.split('\n')) {
+        const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+        if (pid && ppid !== undefined && pgid !== undefined) out.push({ pid, ppid, pgid, sid: -1 });
+      }
+      resolve(out);
+    });
+  });
+}
+
+function listProcesses(): Promise<ProcInfo[]> {
+  return process.platform === 'linux' ? listLinux() : listPs();
+}
+
+/** The leader's session plus every descendant of the leader (found through parent links). */
+export async function sessionProcesses(leader: number): Promise<ProcInfo[]> {
+  const all = await listProcesses();
+  const children = new Map<number, ProcInfo[]>();
+  for (const p of all) {
+    const list = children.get(p.ppid);
+    if (list) list.push(p);
+    else children.set(p.ppid, [p]);
+  }
+  const found = new Map<number, ProcInfo>();
+  for (const p of all) if (p.sid === leader) found.set(p.pid, p);
+  const queue = [leader];
+  while (queue.length > 0) {
+    const pid = queue.pop() as number;
+    for (const child of children.get(pid) ?? []) {
+      if (!found.has(child.pid)) {
+        found.set(child.pid, child);
+        queue.push(child.pid);
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/** Our own process group, which a kill by group must never hit (it would take the app down). */
+let ownGroup: number | null = null;
+async function ownProcessGroup(): Promise<number> {
+  if (ownGroup !== null) return ownGroup;
+  const stat = await readFile('/proc/self/stat', 'utf8').catch(() => null);
+  ownGroup = stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) : -1;
+  return ownGroup;
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  const forbidden = [0, 1, -1, process.pid, -process.pid, ownGroup === null ? 0 : -ownGroup];
+  if (forbidden.includes(pid)) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone, or not ours
+  }
+}
+
+/**
+ * SIGKILLs everything the leader started, by process group, repeating while anything is left (a
+ * fork bomb may fork between a listing and the kill). With keepLeader, the leader's own process
+ * group is spared except for its other members, so a shell survives the loss of its children.
+ */
+export async function killDescendants(leader: number, options: { keepLeader: boolean }): Promise<number> {
+  await ownProcessGroup();
+  let killed = 0;
+  for (let round = 0; round < 20; round++) {
+    const procs = (await sessionProcesses(leader)).filter((p) => p.pid !== leader);
+    if (procs.length === 0) break;
+    killed += procs.length;
+    const leaderGroup = leader;
+    // Stop first, so nothing forks or respawns while the rest are being killed.
+    for (const p of procs) if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGSTOP');
+    for (const p of procs) {
+      if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGKILL');
+      else kill(p.pid, 'SIGKILL');
+    }
+    await new Promise((r) => setTimeout(r, round < 3 ? 10 : 50));
+  }
+  if (!options.keepLeader) kill(leader, 'SIGKILL');
+  return killed;
+}
+
+/** Kills the leader and everything it started. */
+export async function killTree(leader: number): Promise<void> {
+  await ownProcessGroup();
+  kill(leader, 'SIGSTOP');
+  await killDescendants(leader, { keepLeader: true });
+  kill(leader, 'SIGKILL');
+  kill(leader, 'SIGCONT');
+}
+
+/** How many processes the session has (the leader included); 0 if it could not be told. */
+export async function countSessionProcesses(leader: number): Promise<number> {
+  return (await sessionProcesses(leader)).length;
+}

@@ -1,0 +1,107 @@
+import { StringDecoder } from 'node:string_decoder';
+import * as pty from 'node-pty';
+
+// A process under a pseudo-terminal, so programs see a terminal (colours, progress bars, line
+// buffering). Output arrives as decoded text: bytes are decoded here with a streaming decoder so a
+// character split across reads is never mangled, and invalid UTF-8 becomes U+FFFD instead of
+// breaking anything downstream.
+
+export interface PtyProcessOptions {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}
+
+export interface PtyExit {
+  exitCode: number | null;
+  signal: number | null;
+}
+
+export class PtyProcess {
+  private readonly pty: pty.IPty;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly pauseReasons = new Set<string>();
+  private dataListener: ((text: string) => void) | null = null;
+  private exitListeners: Array<(exit: PtyExit) => void> = [];
+  private exitInfo: PtyExit | null = null;
+  readonly pid: number;
+
+  constructor(options: PtyProcessOptions) {
+    this.pty = pty.spawn(options.file, options.args, {
+      name: 'xterm-256color',
+      cols: options.cols ?? 120,
+      rows: options.rows ?? 30,
+      cwd: options.cwd,
+      env: options.env,
+      // Buffers, not strings: decoding is ours so we control how split and invalid bytes behave.
+      encoding: null,
+    });
+    this.pid = this.pty.pid;
+    this.pty.onData((data: string | Buffer) => {
+      const text = typeof data === 'string' ? data : this.decoder.write(data);
+      if (text) this.dataListener?.(text);
+    });
+    this.pty.onExit(({ exitCode, signal }) => {
+      const rest = this.decoder.end();
+      if (rest) this.dataListener?.(rest);
+      this.exitInfo = { exitCode: signal ? null : exitCode, signal: signal || null };
+      const listeners = this.exitListeners;
+      this.exitListeners = [];
+      for (const listener of listeners) listener(this.exitInfo);
+    });
+  }
+
+  get exited(): PtyExit | null {
+    return this.exitInfo;
+  }
+
+  onData(listener: (text: string) => void): void {
+    this.dataListener = listener;
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    if (this.exitInfo) listener(this.exitInfo);
+    else this.exitListeners.push(listener);
+  }
+
+  write(data: string): void {
+    if (this.exitInfo) return;
+    try {
+      this.pty.write(data);
+    } catch {
+      // The process is going away; its exit is reported through onExit.
+    }
+  }
+
+  /**
+   * Flow control: while any reason holds, the pty is not read, so the kernel's buffer fills and the
+   * program blocks in write() instead of main's memory growing.
+   */
+  pause(reason: string): void {
+    if (this.pauseReasons.has(reason)) return;
+    this.pauseReasons.add(reason);
+    if (this.pauseReasons.size === 1) this.pty.pause();
+  }
+
+  resume(reason: string): void {
+    if (!this.pauseReasons.delete(reason)) return;
+    if (this.pauseReasons.size === 0) this.pty.resume();
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.exitInfo) return;
+    try {
+      process.kill(this.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Resolves when the process has exited (or right away if it has). */
+  waitForExit(): Promise<PtyExit> {
+    return new Promise((resolve) => this.onExit(resolve));
+  }
+}

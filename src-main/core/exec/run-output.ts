@@ -1,0 +1,143 @@
+import type { CellOutput, ExecSettings } from '@contract';
+import { HeadTail, splitBudget } from './head-tail';
+import { ModelText, plainText } from './model-text';
+import { OutputBatcher } from './output-batcher';
+import { OutputCap } from './output-cap';
+
+// Everything one run produces goes through here: terminal text to the UI (batched, capped, spilled
+// past the cap) and to the model's head + tail; rich outputs from a side channel in between.
+
+export interface RunOutputOptions {
+  settings: Pick<ExecSettings, 'outputCapBytes' | 'modelOutputChars'>;
+  spillPath: string;
+  onTerminal?: (text: string) => void;
+  onOutput?: (output: CellOutput) => void;
+  /** The spill file cannot keep up: pause the producer (true) or resume it (false). */
+  onBackpressure: (paused: boolean) => void;
+}
+
+export interface FinishedOutput {
+  outputs: CellOutput[];
+  /** Head + tail of the run's text, escape sequences removed; no status line. */
+  modelText: string;
+  /** The "… N MB more, saved to …" note, when output was cut. */
+  capNote: string | null;
+}
+
+type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput };
+
+export class RunOutput {
+  private readonly cap: OutputCap;
+  private readonly batcher: OutputBatcher | null;
+  private readonly headTail: HeadTail;
+  private readonly model: ModelText;
+  private readonly parts: Part[] = [];
+  private keptChars = 0;
+  private sawText = false;
+
+  constructor(private readonly options: RunOutputOptions) {
+    this.cap = new OutputCap({
+      capBytes: options.settings.outputCapBytes,
+      spillPath: options.spillPath,
+      onBackpressure: options.onBackpressure,
+    });
+    this.batcher = options.onTerminal ? new OutputBatcher(options.onTerminal) : null;
+    const budget = splitBudget(options.settings.modelOutputChars);
+    this.headTail = new HeadTail(budget.head, budget.tail);
+    this.model = new ModelText(this.headTail);
+  }
+
+  terminal(text: string): void {
+    if (!text) return;
+    this.sawText = true;
+    const visible = this.cap.push(text);
+    if (visible) {
+      this.keptChars += visible.length;
+      this.batcher?.push(visible);
+    }
+    this.model.push(text);
+  }
+
+  rich(output: CellOutput): void {
+    this.parts.push({ kind: 'text-split', at: this.keptChars }, { kind: 'rich', output });
+    this.model.end();
+    const forModel = describeForModel(output);
+    if (forModel) this.headTail.push(forModel.endsWith('\n') ? forModel : `${forModel}\n`);
+    try {
+      this.options.onOutput?.(output);
+    } catch {
+      // The UI's trouble is not the run's.
+    }
+  }
+
+  get hasText(): boolean {
+    return this.sawText;
+  }
+
+  get totalBytes(): number {
+    return this.cap.bytes;
+  }
+
+  async finish(): Promise<FinishedOutput> {
+    this.model.end();
+    this.batcher?.flush();
+    const capNote = await this.cap.finish();
+    if (capNote) {
+      try {
+        this.options.onTerminal?.(`\r\n${capNote}\r\n`);
+      } catch {
+        // as above
+      }
+    }
+    const outputs = this.assemble(capNote);
+    let modelText = this.headTail.render();
+    if (capNote) modelText += `${modelText.endsWith('\n') || !modelText ? '' : '\n'}${capNote}\n`;
+    return { outputs, modelText, capNote };
+  }
+
+  private assemble(capNote: string | null): CellOutput[] {
+    const text = this.cap.text;
+    const outputs: CellOutput[] = [];
+    let from = 0;
+    const pushText = (to: number): void => {
+      if (to > from) outputs.push({ output_type: 'stream', name: 'stdout', text: normalizeNewlines(text.slice(from, to)) });
+      from = Math.max(from, to);
+    };
+    for (const part of this.parts) {
+      if (part.kind === 'text-split') pushText(part.at);
+      else outputs.push(part.output);
+    }
+    pushText(text.length);
+    if (capNote) outputs.push({ output_type: 'stream', name: 'stdout', text: `\n${capNote}\n` });
+    return outputs;
+  }
+}
+
+function normalizeNewlines(text: string): string {
+  return text.replace(/\r+\n/g, '\n');
+}
+
+/** What the model reads for a rich output: its text form, or a line saying what the user sees. */
+export function describeForModel(output: CellOutput): string {
+  switch (output.output_type) {
+    case 'stream':
+      return plainText(output.text);
+    case 'error':
+      return output.traceback.length > 0
+        ? plainText(output.traceback.join('\n'))
+        : `${output.ename}: ${output.evalue}`;
+    case 'execute_result':
+    case 'display_data': {
+      const data = output.data;
+      const plain = typeof data['text/plain'] === 'string' ? (data['text/plain'] as string) : null;
+      const shown = Object.keys(data).filter((mime) => mime !== 'text/plain');
+      const visual = shown.filter((mime) => mime.startsWith('image/') || mime === 'text/html' || mime === 'image/svg+xml');
+      const note = visual.length > 0 ? `[${visual.join(', ')} output shown to the user]` : '';
+      if (plain && note) return `${plainText(plain)}\n${note}`;
+      if (plain) return plainText(plain);
+      if (note) return note;
+      if (typeof data['text/markdown'] === 'string') return data['text/markdown'] as string;
+      return shown.length > 0 ? `[${shown.join(', ')} output]` : '';
+    }
+  }
+}

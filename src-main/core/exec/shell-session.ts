@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LimitController, LimitSettings } from './limits';
+import { diedMessage, exitedMessage } from './messages';
+import { OscFilter, type TerminalPiece } from './osc-filter';
+import { killDescendants, killTree } from './process-tree';
+import { PtyProcess, type PtyExit } from './pty-process';
+import type { Session, SessionOutcome, SessionRun } from './session';
+import { BASH_RC, bashRunLine } from './shell-integration';
+
+// A persistent bash under a pty. Runs end when the prompt hook prints this run's fence; the exit
+// code and cwd come just before it (see shell-integration.ts). Nothing is parsed out of the
+// program's own output.
+
+export interface ShellSessionOptions {
+  bash: string;
+  workspace: string;
+  env: Record<string, string>;
+  tmpRoot: string;
+  limits: LimitController;
+  limitSettings: LimitSettings;
+  /** How long bash (and the user's .bashrc) may take to show its first prompt. */
+  bootTimeoutMs?: number;
+}
+
+/** Output printed while no run is active (background jobs) is kept for the next run, up to this much. */
+const IDLE_TEXT_MAX = 256 * 1024;
+const LABEL = 'shell';
+
+type Phase =
+  | { name: 'booting'; nonce: string }
+  | { name: 'idle' }
+  /** Line typed, start mark not seen yet: anything here is echo. */
+  | { name: 'sent'; active: ActiveRun }
+  | { name: 'running'; active: ActiveRun }
+  | { name: 'dead' };
+
+interface ActiveRun {
+  run: SessionRun;
+  nonce: string;
+  exitCode: number | null;
+  cwd: string | null;
+  resolve: (outcome: SessionOutcome) => void;
+}
+
+export class ShellSession implements Session {
+  private phase: Phase;
+  private readonly filter = new OscFilter();
+  private idleText = '';
+  private lastCwd: string | null;
+  private deathNote: string | null = null;
+  private bootWaiter: { resolve: () => void; reject: (err: Error) => void } | null = null;
+
+  private constructor(
+    private readonly pty: PtyProcess,
+    private readonly dir: string,
+    private readonly cellFile: string,
+    bootNonce: string,
+    private readonly options: ShellSessionOptions,
+  ) {
+    this.phase = { name: 'booting', nonce: bootNonce };
+    this.lastCwd = options.workspace;
+    pty.onData((text) => this.onData(text));
+    pty.onExit((exit) => this.onExit(exit));
+  }
+
+  static async start(options: ShellSessionOptions): Promise<ShellSession> {
+    const dir = await mkdtemp(join(options.tmpRoot, 'oi-shell-'));
+    const rcFile = join(dir, 'rc.bash');
+    const cellFile = join(dir, 'cell.sh');
+    await writeFile(rcFile, BASH_RC, { mode: 0o600 });
+    await writeFile(cellFile, '', { mode: 0o600 });
+    const bootNonce = randomBytes(8).toString('hex');
+    const spawn = options.limits.wrapSpawn(options.bash, ['--noprofile', '--rcfile', rcFile, '--noediting', '-i'], options.limitSettings);
+    let pty: PtyProcess;
+    try {
+      pty = new PtyProcess({
+        file: spawn.file,
+        args: spawn.args,
+        cwd: options.workspace,
+        env: { ...options.env, OI_BOOT_NONCE: bootNonce, OI_CELL_FILE: cellFile, OI_WORKSPACE: options.workspace },
+      });
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+    const session = new ShellSession(pty, dir, cellFile, bootNonce, options);
+    try {
+      await session.waitForBoot(options.bootTimeoutMs ?? 20_000);
+    } catch (err) {
+      await session.dispose();
+      throw err;
+    }
+    return session;
+  }
+
+  get alive(): boolean {
+    return this.phase.name !== 'dead';
+  }
+
+  get diedWhileIdle(): string | null {
+    return this.deathNote;
+  }
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+
+  async run(run: SessionRun): Promise<SessionOutcome> {
+    if (this.phase.name !== 'idle') {
+      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${LABEL} session is not ready.` };
+    }
+    const limitProblem = await this.options.limits.beforeRun(this.pty.pid, { ...run.settings });
+    if (limitProblem) run.output.terminal(`[${limitProblem}]\r\n`);
+    await writeFile(this.cellFile, run.code, { mode: 0o600 });
+    if (this.idleText) {
+      run.output.terminal(this.idleText);
+      this.idleText = '';
+    }
+    // The phase may have changed while the file was written (the shell died meanwhile).
+    if (this.phase.name !== 'idle') {
+      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${LABEL} session died.` };
+    }
+    const nonce = randomBytes(16).toString('hex');
+    return new Promise<SessionOutcome>((resolve) => {
+      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, resolve };
+      this.phase = { name: 'sent', active };
+      this.pty.write(bashRunLine(nonce));
+    });
+  }
+
+  interrupt(): void {
+    // ^C through the terminal: the line discipline sends SIGINT to the foreground job, as when a
+    // user presses Ctrl-C, and bash abandons the rest of the command line.
+    this.pty.write('\x03');
+  }
+
+  async killChildren(): Promise<void> {
+    if (this.phase.name === 'dead') return;
+    await killDescendants(this.pty.pid, { keepLeader: true });
+  }
+
+  async kill(): Promise<void> {
+    if (this.phase.name === 'dead') return;
+    this.pty.resume('output-cap');
+    await killTree(this.pty.pid);
+    await Promise.race([this.pty.waitForExit(), new Promise((r) => setTimeout(r, 3000))]);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.pty.exited === null) await this.kill();
+    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** For flow control: the run's spill file is behind. */
+  setPaused(paused: boolean): void {
+    if (paused) this.pty.pause('output-cap');
+    else this.pty.resume('output-cap');
+  }
+
+  private waitForBoot(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.bootWaiter = null;
+        reject(new Error(`bash did not start within ${Math.round(timeoutMs / 1000)} s (is something in ~/.bashrc waiting for input?)`));
+      }, timeoutMs);
+      this.bootWaiter = {
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+    });
+  }
+
+  private onData(text: string): void {
+    for (const piece of this.filter.push(text)) this.onPiece(piece);
+  }
+
+  private onPiece(piece: TerminalPiece): void {
+    const phase = this.phase;
+    switch (phase.name) {
+      case 'booting':
+        if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.nonce) {
+          this.phase = { name: 'idle' };
+          this.bootWaiter?.resolve();
+          this.bootWaiter = null;
+        }
+        return;
+      case 'idle':
+        if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX) this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
+        return;
+      case 'sent':
+        if (piece.kind === 'commandStart') this.phase = { name: 'running', active: phase.active };
+        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.active.nonce) {
+          // The line ended without starting the code (cut by a Ctrl-C before bash read it).
+          this.finish(phase.active, null);
+        }
+        return;
+      case 'running': {
+        const active = phase.active;
+        if (piece.kind === 'text') active.run.output.terminal(piece.text);
+        else if (piece.kind === 'commandEnd') active.exitCode = piece.exitCode;
+        else if (piece.kind === 'property' && piece.key === 'Cwd') active.cwd = piece.value;
+        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.finish(active, null);
+        return;
+      }
+      case 'dead':
+        return;
+    }
+  }
+
+  private finish(active: ActiveRun, exit: PtyExit | null): void {
+    if (exit) {
+      this.phase = { name: 'dead' };
+      const rest = this.filter.flush();
+      if (rest) active.run.output.terminal(rest);
+      // `exit N` ends the shell normally; anything else (a signal) is a crash.
+      const message = exit.signal ? diedMessage(LABEL, exit) : exitedMessage(LABEL, exit.exitCode);
+      const status = exit.signal ? 'died' : exit.exitCode === 0 ? 'done' : 'failed';
+      active.resolve({ status, exitCode: exit.exitCode, cwd: this.lastCwd, message });
+      return;
+    }
+    this.phase = { name: 'idle' };
+    if (active.cwd) this.lastCwd = active.cwd;
+    const exitCode = active.exitCode;
+    active.resolve({ status: exitCode === 0 ? 'done' : 'failed', exitCode, cwd: this.lastCwd, message: null });
+  }
+
+  private onExit(exit: PtyExit): void {
+    const phase = this.phase;
+    this.pty.resume('output-cap');
+    if (phase.name === 'sent' || phase.name === 'running') {
+      this.finish(phase.active, exit);
+      return;
+    }
+    this.phase = { name: 'dead' };
+    if (phase.name === 'booting') {
+      this.bootWaiter?.reject(new Error(`bash exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})`));
+      this.bootWaiter = null;
+      return;
+    }
+    this.deathNote = exit.signal ? `killed by signal ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { Approval, Attachment, CellStatus, Id, NoticeItem, RunLimits } from '@contract';
+
+// What the app keeps under the `oi` key of cell and notebook metadata, so that its own notebooks
+// import back into exactly the conversation they came from. Jupyter preserves unknown metadata.
+
+export const APP_KEY = 'oi';
+
+export const UserCellMeta = z.object({
+  role: z.literal('user'),
+  createdAt: z.string(),
+  /** Every attachment of the message; `embedded` names the cell attachment holding an image's bytes. */
+  attachments: z.array(Attachment.extend({ embedded: z.string().nullable() })).default([]),
+});
+
+export const AssistantCellMeta = z.object({
+  role: z.literal('assistant'),
+  step: Id,
+  createdAt: z.string(),
+  interrupted: z.boolean().default(false),
+});
+
+export const NoticeCellMeta = z.object({
+  role: z.literal('notice'),
+  level: NoticeItem.shape.level,
+  createdAt: z.string(),
+});
+
+export const CodeCellMeta = z.object({
+  role: z.literal('code'),
+  language: z.string().max(64),
+  status: CellStatus,
+  approval: Approval.nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+  exitCode: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+  step: Id,
+  toolCallId: z.string().max(256).nullable().default(null),
+  limits: RunLimits.nullable().default(null),
+});
+
+export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);
+
+export const NotebookMeta = z.object({
+  appVersion: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  conversationId: z.string(),
+});
+
+export type UserCellMeta = z.infer<typeof UserCellMeta>;
+export type AssistantCellMeta = z.infer<typeof AssistantCellMeta>;
+export type NoticeCellMeta = z.infer<typeof NoticeCellMeta>;
+export type CodeCellMeta = z.infer<typeof CodeCellMeta>;
+export type CellMeta = z.infer<typeof CellMeta>;
+export type NotebookMeta = z.infer<typeof NotebookMeta>;

@@ -1,0 +1,264 @@
+import type { Attachment, CellItem, CellOutput, CellStatus, ConversationItem } from '@contract';
+import { APP_KEY, CellMeta, type CodeCellMeta, type UserCellMeta } from './app-metadata';
+import { CellIdAllocator } from './cell-ids';
+import { attachmentBytes, extractAttachments, type ImportedFile, isSafeAttachmentPath } from './import-attachments';
+import { languageFromMagic, magicFor } from './languages';
+import { joinBundle, joinLines } from './multiline';
+import type { NotebookV4Any, OutputV4 } from './nbformat-schema';
+import { outputsForModel } from './outputs-for-model';
+import { attachmentKey, withoutAttachmentLines } from './user-attachments';
+
+// From validated notebook cells to conversation items.
+//
+// The rules, also in docs/notebooks.md:
+// - A cell carrying the app's `oi` metadata becomes the item it was exported from.
+// - Any other markdown cell is prose, an assistant item: a notebook's text explains its code, and the
+//   user's own words in an imported conversation are the messages they type next.
+// - Any other raw cell becomes an info notice holding its text as-is (raw cells are neither prose
+//   nor code: Jupyter neither renders nor runs them).
+// - Any other code cell becomes a run: done, or failed when it has an error output, approved by the
+//   user. Cells never run (no count, no outputs) become 'skipped' with no approval.
+
+type Cell = NotebookV4Any['cells'][number];
+
+export interface CellImportContext {
+  kernelLanguage: string;
+  now: string;
+  modelOutputChars: number;
+  warnings: string[];
+  files: ImportedFile[];
+}
+
+const FROZEN: Partial<Record<CellStatus, CellStatus>> = {
+  // Nothing is running in a conversation that was just imported.
+  running: 'interrupted',
+  'awaiting-approval': 'skipped',
+  streaming: 'skipped',
+};
+
+export function cellsToItems(cells: readonly Cell[], ctx: CellImportContext): ConversationItem[] {
+  const ids = new CellIdAllocator('cell');
+  const items: ConversationItem[] = [];
+  let step: string | null = null;
+  let stepCount = 0;
+  const newStep = (): string => `nb-step-${++stepCount}`;
+  let repeatedIds = 0;
+
+  cells.forEach((cell, index) => {
+    const cellId = typeof cell.id === 'string' ? cell.id : undefined;
+    const id = ids.allocate(cellId, index);
+    if (cellId !== undefined && id !== cellId) repeatedIds++;
+    const source = typeof cell.source === 'string' || Array.isArray(cell.source) ? joinLines(cell.source as string | string[]) : '';
+    const oi = appMeta(cell, index, ctx.warnings);
+
+    if (cell.cell_type === 'markdown') {
+      if (oi?.role === 'user') {
+        items.push(userItem(id, source, oi, cell.attachments as Record<string, Record<string, unknown>> | undefined, index, ctx));
+        step = null;
+        return;
+      }
+      const extracted = oi ? { text: source, files: [] } : extractAttachments(id, source, cell.attachments as never);
+      ctx.files.push(...extracted.files);
+      step = oi?.role === 'assistant' ? oi.step : newStep();
+      items.push({
+        kind: 'assistant',
+        id,
+        step,
+        text: extracted.text,
+        thinking: [],
+        interrupted: oi?.role === 'assistant' ? oi.interrupted : false,
+        createdAt: oi?.role === 'assistant' ? oi.createdAt : ctx.now,
+      });
+      return;
+    }
+
+    if (cell.cell_type === 'raw') {
+      if (oi?.role === 'code') {
+        step = oi.step;
+        items.push(codeItem(id, source, [], null, oi, ctx, index));
+        return;
+      }
+      items.push({
+        kind: 'notice',
+        id,
+        level: oi?.role === 'notice' ? oi.level : 'info',
+        text: source,
+        createdAt: oi?.role === 'notice' ? oi.createdAt : ctx.now,
+      });
+      return;
+    }
+
+    if (cell.cell_type === 'code') {
+      const outputs = importOutputs(cell.outputs as OutputV4[], index, ctx.warnings);
+      const count = cell.execution_count as number | null;
+      if (oi?.role === 'code') {
+        step = oi.step;
+        items.push(codeItem(id, source, outputs, count, oi, ctx, index));
+      } else {
+        step ??= newStep();
+        items.push(foreignCodeItem(id, step, source, outputs, count, cell.metadata, ctx));
+      }
+      return;
+    }
+
+    ctx.warnings.push(`Cell ${index} has the unknown type "${String(cell.cell_type)}" (from a newer notebook format); it was left out.`);
+  });
+
+  if (repeatedIds > 0) ctx.warnings.push(`${repeatedIds} cell id(s) were repeated; the repeats were given new ids.`);
+  return items;
+}
+
+function appMeta(cell: Cell, index: number, warnings: string[]): CellMeta | null {
+  const raw = (cell.metadata as Record<string, unknown>)[APP_KEY];
+  if (raw === undefined) return null;
+  const parsed = CellMeta.safeParse(raw);
+  const fits =
+    parsed.success &&
+    ((cell.cell_type === 'markdown' && (parsed.data.role === 'user' || parsed.data.role === 'assistant')) ||
+      (cell.cell_type === 'raw' && (parsed.data.role === 'notice' || parsed.data.role === 'code')) ||
+      (cell.cell_type === 'code' && parsed.data.role === 'code'));
+  if (!parsed.success || !fits) {
+    warnings.push(`Cell ${index}: its "${APP_KEY}" metadata is not what this app writes; the cell was read as a plain Jupyter cell.`);
+    return null;
+  }
+  return parsed.data;
+}
+
+function userItem(
+  id: string,
+  source: string,
+  oi: UserCellMeta,
+  cellAttachments: Record<string, Record<string, unknown>> | undefined,
+  index: number,
+  ctx: CellImportContext,
+): ConversationItem {
+  const attachments: Attachment[] = [];
+  const keys = new Set<string>();
+  for (const listed of oi.attachments) {
+    const bundle = listed.embedded !== null ? cellAttachments?.[listed.embedded] : undefined;
+    const bytes = bundle ? attachmentBytes(bundle) : null;
+    if (!bytes) {
+      ctx.warnings.push(`Cell ${index}: the attachment "${listed.name}" is not inside the notebook (only images are); it was left out.`);
+      continue;
+    }
+    const path = isSafeAttachmentPath(listed.path) ? listed.path : `attachments/${id}-${attachmentKey(listed.name, keys)}`;
+    ctx.files.push({ path, data: bytes.data, mime: listed.mime });
+    attachments.push({ path, name: listed.name, mime: listed.mime, size: bytes.data.byteLength });
+  }
+  const text = withoutAttachmentLines(source, oi.attachments) ?? source;
+  return { kind: 'user', id, text, attachments, createdAt: oi.createdAt };
+}
+
+function codeItem(
+  id: string,
+  source: string,
+  outputs: CellOutput[],
+  executionCount: number | null,
+  oi: CodeCellMeta,
+  ctx: CellImportContext,
+  index: number,
+): CellItem {
+  const magic = ctx.kernelLanguage === 'python' ? magicFor(oi.language) : '';
+  let code = source;
+  if (magic && (source === magic || source.startsWith(`${magic}\n`))) code = source.slice(magic.length + 1);
+  const frozen = FROZEN[oi.status];
+  if (frozen) ctx.warnings.push(`Cell ${index} was "${oi.status}" when exported; it is imported as "${frozen}".`);
+  const ran = executionCount !== null || outputs.length > 0;
+  return {
+    kind: 'cell',
+    id,
+    step: oi.step,
+    toolCallId: oi.toolCallId,
+    language: oi.language,
+    code,
+    status: frozen ?? oi.status,
+    approval: frozen === 'skipped' ? null : oi.approval,
+    outputs,
+    exitCode: oi.exitCode,
+    durationMs: oi.durationMs,
+    executionCount,
+    startedAt: oi.startedAt,
+    limits: oi.limits,
+    resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
+  };
+}
+
+function foreignCodeItem(
+  id: string,
+  step: string,
+  source: string,
+  outputs: CellOutput[],
+  executionCount: number | null,
+  metadata: Record<string, unknown>,
+  ctx: CellImportContext,
+): CellItem {
+  const magic = ctx.kernelLanguage === 'python' ? languageFromMagic(source) : null;
+  const ran = executionCount !== null || outputs.length > 0;
+  const timing = executionTiming(metadata.execution);
+  return {
+    kind: 'cell',
+    id,
+    step,
+    toolCallId: null,
+    language: magic?.language ?? ctx.kernelLanguage,
+    code: magic?.code ?? source,
+    status: !ran ? 'skipped' : outputs.some((o) => o.output_type === 'error') ? 'failed' : 'done',
+    approval: ran ? 'user' : null,
+    outputs,
+    exitCode: null,
+    durationMs: timing.durationMs,
+    executionCount,
+    startedAt: timing.startedAt,
+    limits: null,
+    resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
+  };
+}
+
+/** Start and duration from the kernel timestamps Jupyter records in cell metadata, when present. */
+function executionTiming(execution: unknown): { startedAt: string | null; durationMs: number | null } {
+  if (typeof execution !== 'object' || execution === null) return { startedAt: null, durationMs: null };
+  const times = execution as Record<string, unknown>;
+  const start = times['iopub.execute_input'] ?? times['iopub.status.busy'];
+  const end = times['shell.execute_reply'] ?? times['iopub.status.idle'];
+  const startMs = typeof start === 'string' ? Date.parse(start) : NaN;
+  const endMs = typeof end === 'string' ? Date.parse(end) : NaN;
+  if (Number.isNaN(startMs)) return { startedAt: null, durationMs: null };
+  return {
+    startedAt: new Date(startMs).toISOString(),
+    durationMs: Number.isNaN(endMs) || endMs < startMs ? null : endMs - startMs,
+  };
+}
+
+function importOutputs(outputs: readonly OutputV4[], cell: number, warnings: string[]): CellOutput[] {
+  const kept: CellOutput[] = [];
+  outputs.forEach((output, index) => {
+    switch (output.output_type) {
+      case 'stream': {
+        const o = output as Extract<OutputV4, { output_type: 'stream' }>;
+        let name: 'stdout' | 'stderr' = 'stdout';
+        if (o.name === 'stderr') name = 'stderr';
+        else if (o.name !== 'stdout') warnings.push(`Cell ${cell}, output ${index}: the stream "${o.name}" is shown as stdout.`);
+        kept.push({ output_type: 'stream', name, text: joinLines(o.text) });
+        return;
+      }
+      case 'display_data': {
+        const o = output as Extract<OutputV4, { output_type: 'display_data' }>;
+        kept.push({ output_type: 'display_data', data: joinBundle(o.data), metadata: o.metadata });
+        return;
+      }
+      case 'execute_result': {
+        const o = output as Extract<OutputV4, { output_type: 'execute_result' }>;
+        kept.push({ output_type: 'execute_result', execution_count: o.execution_count, data: joinBundle(o.data), metadata: o.metadata });
+        return;
+      }
+      case 'error': {
+        const o = output as Extract<OutputV4, { output_type: 'error' }>;
+        kept.push({ output_type: 'error', ename: o.ename, evalue: o.evalue, traceback: o.traceback });
+        return;
+      }
+      default:
+        warnings.push(`Cell ${cell}, output ${index} has the unknown type "${output.output_type}"; it was left out.`);
+    }
+  });
+  return kept;
+}

@@ -1,0 +1,216 @@
+import path from 'node:path';
+import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, NoticeItem, UserItem } from '@contract';
+import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
+import { CellIdAllocator } from './cell-ids';
+import { canonicalLanguage, kernelFor, magicFor } from './languages';
+import { splitBundle, splitLines } from './multiline';
+import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
+import { attachmentKey, type ListedAttachment, withAttachmentLines } from './user-attachments';
+
+export interface ExportMeta {
+  appVersion: string;
+  provider: string;
+  model: string;
+}
+
+export interface ExportOptions {
+  /** Reads an attachment's bytes by absolute path; null when it is gone. Without it, images are only named. */
+  readAttachment?: (absolutePath: string) => Uint8Array | null;
+}
+
+// Code the user never approved (declined, still waiting, still being written) is written as a raw
+// cell: Jupyter shows it but "Run all" and nbconvert --execute never run it.
+const NOT_APPROVED: ReadonlySet<CellStatus> = new Set(['skipped', 'awaiting-approval', 'streaming']);
+
+type ExportedCell = MarkdownCellV4 | CodeCellV4 | RawCellV4;
+
+/** A conversation as an nbformat 4.5 notebook with cell ids, every output kept. */
+export function exportNotebook(conv: Conversation, meta: ExportMeta, options: ExportOptions = {}): NotebookV4 {
+  const language = mainLanguage(conv.items);
+  const pythonKernel = language === 'python';
+  const ids = new CellIdAllocator('cell');
+  const cells: ExportedCell[] = [];
+  conv.items.forEach((item, index) => {
+    const cell = exportItem(item, pythonKernel, conv.workspace, options);
+    if (cell) cells.push({ ...cell, id: ids.allocate(item.id, index) } as ExportedCell);
+  });
+  const kernel = kernelFor(language);
+  return {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {
+      kernelspec: kernel.kernelspec,
+      language_info: kernel.language_info,
+      title: conv.title,
+      [APP_KEY]: { appVersion: meta.appVersion, provider: meta.provider, model: meta.model, conversationId: conv.id },
+    },
+    cells,
+  };
+}
+
+/** JSON text as Jupyter writes it: keys sorted, one-space indent, trailing newline. */
+export function serializeNotebook(nb: NotebookV4): string {
+  return `${JSON.stringify(nb, sortKeys, 1)}\n`;
+}
+
+function sortKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const source = value as Record<string, unknown>;
+  const sorted: Record<string, unknown> = {};
+  // Integer-like keys still come first in a JS object; such keys do not occur in what the app writes.
+  for (const key of Object.keys(source).sort(byCodePoint)) sorted[key] = source[key];
+  return sorted;
+}
+
+function byCodePoint(a: string, b: string): number {
+  // Python sorts by code point; JS by UTF-16 unit. They differ only around astral characters.
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** The most frequent language among code cells (first seen wins a tie); Python when there are none. */
+export function mainLanguage(items: readonly ConversationItem[]): string {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    if (item.kind !== 'cell') continue;
+    const language = canonicalLanguage(item.language);
+    counts.set(language, (counts.get(language) ?? 0) + 1);
+  }
+  let best = 'python';
+  let bestCount = 0;
+  for (const [language, count] of counts) {
+    if (count > bestCount) [best, bestCount] = [language, count];
+  }
+  return best;
+}
+
+// Distributes over unions, so each cell type keeps its own fields.
+type CellWithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+function exportItem(
+  item: ConversationItem,
+  pythonKernel: boolean,
+  workspace: string,
+  options: ExportOptions,
+): CellWithoutId<ExportedCell> | null {
+  switch (item.kind) {
+    case 'user':
+      return userCell(item, workspace, options);
+    case 'assistant': {
+      // Turns that were only tool calls carry no prose worth a cell.
+      if (item.text.trim() === '') return null;
+      const oi: AssistantCellMeta = {
+        role: 'assistant',
+        step: item.step,
+        createdAt: item.createdAt,
+        interrupted: item.interrupted,
+      };
+      return { cell_type: 'markdown', metadata: { [APP_KEY]: oi }, source: splitLines(item.text) };
+    }
+    case 'cell':
+      return codeCell(item, pythonKernel);
+    case 'notice':
+      return noticeCell(item);
+  }
+}
+
+function userCell(item: UserItem, workspace: string, options: ExportOptions): CellWithoutId<MarkdownCellV4> {
+  const keys = new Set<string>();
+  const attachments: AttachmentsV4 = {};
+  const listed: ListedAttachment[] = item.attachments.map((attachment) => {
+    const bytes = attachment.mime.startsWith('image/') ? readInside(workspace, attachment.path, options) : null;
+    if (!bytes) return { ...attachment, embedded: null };
+    const key = attachmentKey(attachment.name, keys);
+    // SVG is text in a MIME bundle; every other image is base64.
+    attachments[key] = {
+      [attachment.mime]:
+        attachment.mime === 'image/svg+xml'
+          ? splitLines(Buffer.from(bytes).toString('utf8'))
+          : Buffer.from(bytes).toString('base64'),
+    };
+    return { ...attachment, embedded: key };
+  });
+  const oi: UserCellMeta = { role: 'user', createdAt: item.createdAt, attachments: listed };
+  const cell: CellWithoutId<MarkdownCellV4> = {
+    cell_type: 'markdown',
+    metadata: { [APP_KEY]: oi },
+    source: splitLines(withAttachmentLines(item.text, listed)),
+  };
+  if (Object.keys(attachments).length > 0) cell.attachments = attachments;
+  return cell;
+}
+
+/** Reads a workspace-relative attachment, refusing paths that lead outside the workspace. */
+function readInside(workspace: string, relative: string, options: ExportOptions): Uint8Array | null {
+  if (!options.readAttachment) return null;
+  const absolute = path.resolve(workspace, relative);
+  const inside = path.relative(path.resolve(workspace), absolute);
+  if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) return null;
+  return options.readAttachment(absolute);
+}
+
+function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCellV4 | RawCellV4> {
+  const oi: CodeCellMeta = {
+    role: 'code',
+    language: item.language,
+    status: item.status,
+    approval: item.approval,
+    durationMs: item.durationMs,
+    exitCode: item.exitCode,
+    startedAt: item.startedAt,
+    step: item.step,
+    toolCallId: item.toolCallId,
+    limits: item.limits,
+  };
+  if (NOT_APPROVED.has(item.status)) {
+    return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
+  }
+  const magic = pythonKernel ? magicFor(item.language) : '';
+  const execution = executionTimes(item);
+  return {
+    cell_type: 'code',
+    execution_count: item.executionCount !== null && item.executionCount >= 0 ? item.executionCount : null,
+    metadata: execution ? { execution, [APP_KEY]: oi } : { [APP_KEY]: oi },
+    outputs: item.outputs.map(exportOutput),
+    source: splitLines(magic ? `${magic}\n${item.code}` : item.code),
+  };
+}
+
+/** Jupyter's own record of when a cell ran, so Jupyter tools see the timing too. */
+function executionTimes(item: CellItem): Record<string, string> | null {
+  if (item.startedAt === null || item.durationMs === null) return null;
+  const start = Date.parse(item.startedAt);
+  if (Number.isNaN(start)) return null;
+  return {
+    'iopub.execute_input': new Date(start).toISOString(),
+    'shell.execute_reply': new Date(start + item.durationMs).toISOString(),
+  };
+}
+
+function noticeCell(item: NoticeItem): CellWithoutId<RawCellV4> {
+  const oi: NoticeCellMeta = { role: 'notice', level: item.level, createdAt: item.createdAt };
+  return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.text) };
+}
+
+export function exportOutput(output: CellOutput): KnownOutputV4 {
+  switch (output.output_type) {
+    case 'stream':
+      return { output_type: 'stream', name: output.name, text: splitLines(output.text) };
+    case 'display_data':
+      return { output_type: 'display_data', data: splitBundle(output.data), metadata: output.metadata };
+    case 'execute_result':
+      return {
+        output_type: 'execute_result',
+        execution_count: output.execution_count !== null && output.execution_count >= 0 ? output.execution_count : null,
+        data: splitBundle(output.data),
+        metadata: output.metadata,
+      };
+    case 'error':
+      return { output_type: 'error', ename: output.ename, evalue: output.evalue, traceback: [...output.traceback] };
+  }
+}

@@ -1,0 +1,129 @@
+import { type ConversationItem, defaultSettings } from '@contract';
+import type { ImportedFile } from './import-attachments';
+import { cellsToItems } from './import-cells';
+import { locateJsonSyntaxError } from './json-syntax-error';
+import { canonicalLanguage } from './languages';
+import { joinLines } from './multiline';
+import { NotebookImportError } from './notebook-import-error';
+import { notebookText } from './notebook-text';
+import { convertV3 } from './nbformat-v3';
+import { NotebookV4_5, NotebookV4Any, type NotebookMetadataV4 } from './nbformat-schema';
+import { describeIssues } from './schema-issues';
+
+export interface ImportOptions {
+  /** Larger files are refused before they are parsed (the app's setting, 200 MB by default). */
+  maxBytes: number;
+  /** The file's name: the title when the notebook has none. */
+  fileName?: string;
+  /** Time given to items the notebook holds no time for. Defaults to the current time. */
+  now?: string;
+  /** How many characters of a run's output the model sees (head + tail). */
+  modelOutputChars?: number;
+}
+
+export interface NotebookImport {
+  conversationItems: ConversationItem[];
+  title: string;
+  /** The notebook's main language, in the app's names ('python', 'shell', …). */
+  language: string;
+  /** Things imported differently from how the notebook has them, one sentence each. */
+  warnings: string[];
+  /** Attachments to write into the new conversation's workspace before its items are saved. */
+  files: ImportedFile[];
+}
+
+const NEWEST_MINOR = 5;
+
+/**
+ * A notebook as the start of a new conversation. All or nothing: it returns everything or throws a
+ * NotebookImportError naming the problem, and it changes nothing outside itself.
+ */
+export function importNotebook(input: string | Uint8Array, opts: ImportOptions): NotebookImport {
+  const warnings: string[] = [];
+  const text = notebookText(input, opts.maxBytes);
+  let nb = asNotebookObject(parseJson(text));
+
+  if (nb.nbformat === 3) {
+    nb = convertV3(nb, warnings);
+    warnings.unshift('This is an nbformat 3 notebook (from before 2015); it was converted to version 4 to import it.');
+  } else if (nb.nbformat !== 4) {
+    throw new NotebookImportError(
+      'unsupported-version',
+      `This notebook is nbformat ${JSON.stringify(nb.nbformat)}; the app reads versions 4.0–4.5 and converts version 3.`,
+    );
+  }
+
+  const minor = nb.nbformat_minor;
+  if (typeof minor === 'number' && minor > NEWEST_MINOR) {
+    warnings.push(`The notebook is nbformat 4.${minor}, newer than 4.${NEWEST_MINOR}; it was read by the 4.${NEWEST_MINOR} rules.`);
+  }
+  const schema = typeof minor === 'number' && minor >= NEWEST_MINOR ? NotebookV4_5 : NotebookV4Any;
+  const parsed = schema.safeParse(nb);
+  if (!parsed.success) {
+    const problems = describeIssues(parsed.error.issues, nb, 20);
+    const shown = problems.slice(0, 3).join('; ');
+    const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+    throw new NotebookImportError('schema', `The notebook breaks the nbformat 4 rules: ${shown}${more}.`, problems);
+  }
+
+  const notebook = parsed.data as NotebookV4Any;
+  const language = notebookLanguage(notebook.metadata);
+  const files: ImportedFile[] = [];
+  const conversationItems = cellsToItems(notebook.cells, {
+    kernelLanguage: language,
+    now: opts.now ?? new Date().toISOString(),
+    modelOutputChars: opts.modelOutputChars ?? defaultSettings.exec.modelOutputChars,
+    warnings,
+    files,
+  });
+  return { conversationItems, title: titleOf(notebook, opts.fileName), language, warnings, files };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const where = locateJsonSyntaxError(text);
+    const message = where
+      ? `${where.message} at line ${where.line}, column ${where.column}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    throw new NotebookImportError('invalid-json', `The file is not valid JSON: ${message}.`);
+  }
+}
+
+function asNotebookObject(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+    throw new NotebookImportError('not-a-notebook', `The file is JSON but not a notebook: expected an object, found ${found}.`);
+  }
+  const nb = value as Record<string, unknown>;
+  if (!('nbformat' in nb)) {
+    const hint = 'cells' in nb ? ' It has "cells" but no "nbformat" version field.' : '';
+    throw new NotebookImportError(
+      'not-a-notebook',
+      `The file is JSON but not a Jupyter notebook: it has no "nbformat" field.${hint}`,
+    );
+  }
+  return nb;
+}
+
+/** The kernel's language in the app's names; Python when the notebook does not say. */
+function notebookLanguage(metadata: NotebookMetadataV4): string {
+  const fromInfo = metadata.language_info?.name;
+  const fromSpec = metadata.kernelspec?.language;
+  const name = typeof fromInfo === 'string' && fromInfo ? fromInfo : typeof fromSpec === 'string' && fromSpec ? fromSpec : 'python';
+  return canonicalLanguage(name);
+}
+
+function titleOf(nb: NotebookV4Any, fileName: string | undefined): string {
+  if (typeof nb.metadata.title === 'string' && nb.metadata.title.trim()) return nb.metadata.title.trim();
+  for (const cell of nb.cells) {
+    if (cell.cell_type !== 'markdown') continue;
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(joinLines(cell.source as string | string[]));
+    if (heading?.[1]) return heading[1];
+  }
+  if (fileName) return fileName.replace(/^.*[\\/]/, '').replace(/\.ipynb$/i, '') || 'Imported notebook';
+  return 'Imported notebook';
+}

@@ -1,0 +1,183 @@
+// What the notebook needs to know about each language: the Jupyter kernel that runs it as the main
+// language, and the IPython cell magic that runs it inside a Python notebook.
+
+interface KernelInfo {
+  kernelspec: { name: string; display_name: string; language: string };
+  language_info: Record<string, unknown> & { name: string };
+}
+
+interface LanguageEntry {
+  /** The app's canonical name. */
+  name: string;
+  aliases: string[];
+  /** First line that makes IPython run a cell of this language. */
+  magic: string;
+  kernel: KernelInfo;
+}
+
+const LANGUAGES: LanguageEntry[] = [
+  {
+    name: 'python',
+    aliases: ['py', 'python3', 'ipython'],
+    magic: '',
+    kernel: {
+      kernelspec: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' },
+      language_info: {
+        name: 'python',
+        codemirror_mode: { name: 'ipython', version: 3 },
+        file_extension: '.py',
+        mimetype: 'text/x-python',
+        nbconvert_exporter: 'python',
+        pygments_lexer: 'ipython3',
+      },
+    },
+  },
+  {
+    name: 'shell',
+    aliases: ['bash', 'sh', 'zsh', 'console', 'terminal'],
+    magic: '%%bash',
+    kernel: {
+      kernelspec: { name: 'bash', display_name: 'Bash', language: 'bash' },
+      language_info: { name: 'bash', codemirror_mode: 'shell', file_extension: '.sh', mimetype: 'text/x-sh' },
+    },
+  },
+  {
+    name: 'javascript',
+    aliases: ['js', 'node', 'nodejs'],
+    magic: '%%script node',
+    kernel: {
+      kernelspec: { name: 'javascript', display_name: 'JavaScript (Node.js)', language: 'javascript' },
+      language_info: { name: 'javascript', file_extension: '.js', mimetype: 'application/javascript' },
+    },
+  },
+  {
+    name: 'ruby',
+    aliases: ['rb'],
+    magic: '%%ruby',
+    kernel: {
+      kernelspec: { name: 'ruby', display_name: 'Ruby', language: 'ruby' },
+      language_info: { name: 'ruby', file_extension: '.rb', mimetype: 'application/x-ruby' },
+    },
+  },
+  {
+    name: 'perl',
+    aliases: ['pl'],
+    magic: '%%perl',
+    kernel: {
+      kernelspec: { name: 'perl', display_name: 'Perl', language: 'perl' },
+      language_info: { name: 'perl', file_extension: '.pl', mimetype: 'text/x-perl' },
+    },
+  },
+  {
+    name: 'r',
+    aliases: ['rscript'],
+    // %%script feeds the cell on stdin; Rscript reads a script from stdin when given '-'.
+    magic: '%%script Rscript -',
+    kernel: {
+      kernelspec: { name: 'ir', display_name: 'R', language: 'R' },
+      language_info: { name: 'R', file_extension: '.r', mimetype: 'text/x-r-source', codemirror_mode: 'r' },
+    },
+  },
+  {
+    name: 'powershell',
+    aliases: ['pwsh', 'ps1'],
+    magic: '%%script pwsh -NoProfile -Command -',
+    kernel: {
+      kernelspec: { name: 'powershell', display_name: 'PowerShell', language: 'powershell' },
+      language_info: { name: 'powershell', file_extension: '.ps1', mimetype: 'text/x-sh' },
+    },
+  },
+  {
+    name: 'applescript',
+    aliases: ['osascript'],
+    magic: '%%script osascript',
+    kernel: {
+      kernelspec: { name: 'applescript', display_name: 'AppleScript', language: 'applescript' },
+      language_info: { name: 'applescript', file_extension: '.applescript', mimetype: 'text/x-applescript' },
+    },
+  },
+  {
+    name: 'html',
+    aliases: ['htm'],
+    magic: '%%html',
+    kernel: {
+      kernelspec: { name: 'html', display_name: 'HTML', language: 'html' },
+      language_info: { name: 'html', file_extension: '.html', mimetype: 'text/html' },
+    },
+  },
+];
+
+function entryFor(language: string): LanguageEntry | undefined {
+  const key = language.trim().toLowerCase();
+  return LANGUAGES.find((entry) => entry.name === key || entry.aliases.includes(key));
+}
+
+/** The app's canonical name for a language or alias; unknown languages keep their (lower-cased) name. */
+export function canonicalLanguage(language: string): string {
+  return entryFor(language)?.name ?? language.trim().toLowerCase();
+}
+
+export function kernelFor(language: string): KernelInfo {
+  const entry = entryFor(language);
+  if (entry) return structuredClone(entry.kernel);
+  const name = canonicalLanguage(language) || 'unknown';
+  return { kernelspec: { name, display_name: name, language: name }, language_info: { name } };
+}
+
+/** The magic line that runs `language` in a Python kernel ('' for Python itself). */
+export function magicFor(language: string): string {
+  const entry = entryFor(language);
+  if (entry) return entry.magic;
+  return `%%script ${language.trim()}`;
+}
+
+// Interpreters named after %%script, mapped back to languages.
+const INTERPRETERS: Record<string, string> = {
+  bash: 'shell',
+  sh: 'shell',
+  zsh: 'shell',
+  node: 'javascript',
+  nodejs: 'javascript',
+  python: 'python',
+  python3: 'python',
+  ruby: 'ruby',
+  perl: 'perl',
+  rscript: 'r',
+  r: 'r',
+  pwsh: 'powershell',
+  powershell: 'powershell',
+  osascript: 'applescript',
+};
+
+// IPython cell magics that run another language. Others (%%time, %%capture, %%writefile…) are Python.
+const LANGUAGE_MAGICS: Record<string, string> = {
+  bash: 'shell',
+  sh: 'shell',
+  python: 'python',
+  python3: 'python',
+  ruby: 'ruby',
+  perl: 'perl',
+  html: 'html',
+  // IPython runs these in the browser, not in Node; still JavaScript, and the app runs JavaScript in Node.
+  js: 'javascript',
+  javascript: 'javascript',
+};
+
+/**
+ * The language a Python-kernel cell really runs, read from its leading cell magic, and the code
+ * without the magic line. Cells without a language magic stay Python.
+ */
+export function languageFromMagic(source: string): { language: string; code: string } | null {
+  const match = /^%%([A-Za-z0-9_]+)([^\n]*)(?:\n|$)/.exec(source);
+  if (!match) return null;
+  const magic = (match[1] ?? '').toLowerCase();
+  const args = (match[2] ?? '').trim();
+  const code = source.slice(match[0].length);
+  if (magic === 'script') {
+    const interpreter = (args.split(/\s+/)[0] ?? '').split('/').pop() ?? '';
+    if (!interpreter) return null;
+    return { language: INTERPRETERS[interpreter.toLowerCase()] ?? interpreter.toLowerCase(), code };
+  }
+  const language = LANGUAGE_MAGICS[magic];
+  return language ? { language, code } : null;
+}

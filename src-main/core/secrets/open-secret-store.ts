@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { KeychainSecretStore, type KeychainSecretStoreOptions } from './keychain-secret-store';
+import { MemorySecretStore } from './memory-secret-store';
+import { napiKeyring, type KeyringBackend } from './napi-keyring';
+import { RESERVED_ACCOUNT_PREFIX, type SecretStore } from './secret-store';
+
+export interface OpenSecretStoreOptions extends KeychainSecretStoreOptions {
+  /** Default: the OS keychain through @napi-rs/keyring. */
+  keyring?: KeyringBackend;
+  /**
+   * How long the probe may take. Generous because the OS may be showing an unlock or "allow access"
+   * prompt; after it the app runs with keys in memory rather than hanging at startup.
+   */
+  probeTimeoutMs?: number;
+}
+
+export interface OpenedSecretStore {
+  store: SecretStore;
+  /** Set when the keychain could not be used: tell the user once, where they enter keys. */
+  notice: string | null;
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
+
+/**
+ * The keychain store when a probe entry can be written, read back and deleted; otherwise an in-memory
+ * store and a notice. Never a file: a key that cannot go into the keychain is not written anywhere.
+ */
+export async function openSecretStore(options: OpenSecretStoreOptions = {}): Promise<OpenedSecretStore> {
+  const timeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  let keyring: KeyringBackend;
+  try {
+    keyring = options.keyring ?? napiKeyring();
+    await withTimeout(probe(keyring), timeoutMs);
+  } catch (error) {
+    return { store: new MemorySecretStore(), notice: unreachableNotice(error) };
+  }
+  return { store: new KeychainSecretStore(keyring, { chunkSize: options.chunkSize }), notice: null };
+}
+
+async function probe(keyring: KeyringBackend): Promise<void> {
+  const entry = keyring.entry(`${RESERVED_ACCOUNT_PREFIX}probe/${randomBytes(6).toString('hex')}`);
+  const token = randomBytes(12).toString('hex');
+  await entry.setPassword(token);
+  try {
+    const readBack = await entry.getPassword();
+    if (readBack !== token) throw new Error('a value written to it read back differently');
+  } finally {
+    await entry.deleteCredential();
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`it did not answer within ${Math.round(ms / 1000)} s`)), ms);
+    timer.unref?.();
+    work.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}
+
+export function unreachableNotice(error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  const reason = (raw.split('\n')[0] ?? '').trim().slice(0, 300) || 'no reason given';
+  const hint =
+    process.platform === 'linux'
+      ? ' To keep keys between runs, install and unlock a Secret Service keyring (GNOME Keyring or KeePassXC).'
+      : '';
+  return `No OS keychain is reachable (${reason}): keys are kept in memory for this run only and will be asked again next time.${hint}`;
+}

@@ -1,0 +1,10 @@
+import type { Settings, SettingsPatch } from '@contract';
+
+/** The settings port: electron-store backs it in the desktop app, conf under plain Node, memory in tests. */
+export interface SettingsStore {
+  get(): Settings;
+  /** Applies a patch that has already passed the contract's schema; returns the new settings. */
+  update(patch: SettingsPatch): Settings;
+  /** Set when the stored file was unreadable and was backed up and reset (shown to the user once). */
+  readonly notice: string | null;
+}

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { bootstrapApp } from '../core/bootstrap';
+import { createDispatcher } from '../core/bridge/dispatch';
+import { MemorySecretStore } from '../core/secrets/memory-secret-store';
+import { MemorySettingsStore } from '../core/settings/memory-settings-store';
+import { registerAppScheme, serveRenderer } from './app-protocol';
+import { bindIpc } from './ipc';
+import { createMainWindow } from './window';
+
+// The thin desktop shell: lifecycle, the window, and binding the core's handler table to IPC.
+// Everything else is plain Node in src-main/core, shared with browser mode and the CLI.
+
+registerAppScheme();
+if (!app.requestSingleInstanceLock()) app.quit();
+
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resourcesDir = app.isPackaged ? path.join(process.resourcesPath, 'resources') : path.resolve(outDir, '..', 'resources');
+
+let mainWindow: BrowserWindow | null = null;
+
+app.on('web-contents-created', (_e, contents) => {
+  // No page may open windows or navigate elsewhere, whichever window it lives in.
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+});
+
+void app.whenReady().then(async () => {
+  // Permissions (camera, notifications, geolocation…) are never needed: deny them all.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  serveRenderer(path.join(outDir, 'renderer'));
+
+  const core = bootstrapApp({
+    dataDir: app.getPath('userData'),
+    settings: new MemorySettingsStore(),
+    secrets: new MemorySecretStore(),
+    resourcesDir,
+    version: app.getVersion(),
+  });
+  const unbind = bindIpc(ipcMain, createDispatcher(core.handlers), core.events, () => mainWindow?.webContents ?? null);
+
+  const open = () => {
+    mainWindow = createMainWindow(path.join(outDir, 'preload'));
+    mainWindow.on('closed', () => (mainWindow = null));
+  };
+  open();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) open();
+  });
+  app.on('second-instance', () => mainWindow?.focus());
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => {
+    unbind();
+    void core.dispose();
+  });
+});

@@ -1,0 +1,34 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import { eventNames, requestNames, type AnyEvent, type OiApi } from './contract';
+import { EVENT_CHANNEL, requestChannel } from './ipc-channels';
+
+// The preload exposes exactly the contract's names: one function per request and a typed `on` for
+// events. There is no generic invoke(channel) and no ipcRenderer on window.
+
+const api: Record<string, unknown> = {};
+for (const name of requestNames) {
+  api[name] = async (input: unknown) => {
+    const reply = (await ipcRenderer.invoke(requestChannel(name), input)) as
+      | { ok: true; result: unknown }
+      | { ok: false; error: { code: string; message: string } };
+    if (reply.ok) return reply.result;
+    const err = new Error(reply.error.message);
+    (err as Error & { code?: string }).code = reply.error.code;
+    throw err;
+  };
+}
+
+const known = new Set<string>(eventNames);
+const listeners = new Map<string, Set<(payload: unknown) => void>>();
+ipcRenderer.on(EVENT_CHANNEL, (_e, event: AnyEvent) => {
+  for (const l of listeners.get(event.name) ?? []) l(event.payload);
+});
+api.on = (name: string, listener: (payload: unknown) => void) => {
+  if (!known.has(name)) throw new Error(`unknown event ${name}`);
+  const set = listeners.get(name) ?? new Set();
+  listeners.set(name, set);
+  set.add(listener);
+  return () => set.delete(listener);
+};
+
+contextBridge.exposeInMainWorld('oi', api as OiApi);

@@ -1,0 +1,94 @@
+import type { EventName, EventPayload, OiApi, RequestInput, RequestName, RequestOutput } from '@contract';
+import { requestNames } from '@contract';
+
+type Listener = (payload: unknown) => void;
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+export class BridgeRequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Browser mode's side of the bridge: the same typed API as the preload's window.oi, over the
+ * WebSocket. The server authenticated us by the HttpOnly cookie set when the page was opened.
+ */
+export function createWebSocketBridge(url: string): OiApi {
+  const listeners = new Map<string, Set<Listener>>();
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let socket: WebSocket | null = null;
+  let opening: Promise<WebSocket> | null = null;
+
+  const open = (): Promise<WebSocket> => {
+    if (socket && socket.readyState === WebSocket.OPEN) return Promise.resolve(socket);
+    if (opening) return opening;
+    opening = new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.onopen = () => {
+        socket = ws;
+        opening = null;
+        resolve(ws);
+      };
+      ws.onerror = () => {
+        opening = null;
+        reject(new Error(`could not connect to ${url}`));
+      };
+      ws.onclose = () => {
+        socket = null;
+        for (const p of pending.values()) p.reject(new Error('the connection to the app closed'));
+        pending.clear();
+        emitLocal('error', { conversationId: null, message: 'The connection to the app was lost. Reload the page to reconnect.', code: 'disconnected' });
+      };
+      ws.onmessage = (ev) => onFrame(String(ev.data));
+    });
+    return opening;
+  };
+
+  const emitLocal = (name: string, payload: unknown) => {
+    for (const l of listeners.get(name) ?? []) l(payload);
+  };
+
+  const onFrame = (text: string) => {
+    const frame = JSON.parse(text) as
+      | { type: 'event'; name: string; payload: unknown }
+      | { type: 'response'; id: number | null; ok: boolean; result?: unknown; error?: { code: string; message: string } };
+    if (frame.type === 'event') return emitLocal(frame.name, frame.payload);
+    if (frame.id === null) return;
+    const p = pending.get(frame.id);
+    if (!p) return;
+    pending.delete(frame.id);
+    if (frame.ok) p.resolve(frame.result);
+    else p.reject(new BridgeRequestError(frame.error?.code ?? 'error', frame.error?.message ?? 'request failed'));
+  };
+
+  const request = async (name: RequestName, input: unknown): Promise<unknown> => {
+    const ws = await open();
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ type: 'request', id, name, input }));
+    });
+  };
+
+  const api: Record<string, unknown> = {
+    on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void) {
+      const set = listeners.get(name) ?? new Set<Listener>();
+      listeners.set(name, set);
+      set.add(listener as Listener);
+      void open().catch(() => undefined);
+      return () => set.delete(listener as Listener);
+    },
+  };
+  for (const name of requestNames) api[name] = (input: unknown) => request(name, input);
+  return api as OiApi;
+}
+
+export type { RequestInput, RequestOutput };

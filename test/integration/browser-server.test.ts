@@ -1,0 +1,130 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startAppUnderTest, type AppUnderTest } from '../support/app-under-test';
+
+interface HttpReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<HttpReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens a WebSocket and reports how the server answered the upgrade. */
+function connect(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket | null; status: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve({ ws, status: 101 }));
+    ws.once('unexpected-response', (_req, res) => resolve({ ws: null, status: res.statusCode ?? 0 }));
+    ws.once('error', () => resolve({ ws: null, status: -1 }));
+  });
+}
+
+function call(ws: WebSocket, frame: unknown): Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const msg = JSON.parse(data.toString()) as { type: string; ok: boolean; result?: unknown; error?: { code: string; message: string } };
+      if (msg.type !== 'response') return;
+      ws.off('message', onMessage);
+      resolve(msg);
+    };
+    ws.on('message', onMessage);
+    ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  });
+}
+
+describe('browser mode server', () => {
+  let aut: AppUnderTest;
+  let base: string;
+  let wsUrl: string;
+  beforeAll(async () => {
+    aut = await startAppUnderTest();
+    base = aut.server.url;
+    wsUrl = base.replace('http', 'ws') + '/ws';
+  });
+  afterAll(async () => aut?.close());
+
+  it('listens on 127.0.0.1 only', () => {
+    expect(new URL(base).hostname).toBe('127.0.0.1');
+    expect(aut.server.launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{40,}$/);
+  });
+
+  it('refuses the page without the token or with a wrong one', async () => {
+    expect((await get(base + '/')).status).toBe(401);
+    expect((await get(base + '/?token=wrong')).status).toBe(401);
+    expect((await get(`${base}/?token=${aut.server.token}x`)).status).toBe(401);
+  });
+
+  it('serves the page with the token, sets an HttpOnly cookie and a strict CSP', async () => {
+    const reply = await get(aut.server.launchUrl);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('<div id="root">');
+    const cookie = String(reply.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const csp = String(reply.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    const cookieValue = cookie.split(';')[0] ?? '';
+    expect((await get(base + '/index.html', { cookie: cookieValue })).status).toBe(200);
+  });
+
+  it('refuses a request for another Host (DNS rebinding)', async () => {
+    expect((await get(aut.server.launchUrl, { host: 'evil.example:80' })).status).toBe(421);
+  });
+
+  it('refuses WebSockets without the token, with a wrong token, or from a foreign Origin', async () => {
+    expect((await connect(wsUrl)).status).toBe(401);
+    expect((await connect(wsUrl + '?token=nope')).status).toBe(401);
+    const foreign = await connect(`${wsUrl}?token=${aut.server.token}`, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    const ours = await connect(`${wsUrl}?token=${aut.server.token}`, { origin: base });
+    expect(ours.status).toBe(101);
+    ours.ws?.close();
+  });
+
+  it('answers a valid request and refuses unknown names and bad input with clear errors, running nothing', async () => {
+    const { ws } = await connect(`${wsUrl}?token=${aut.server.token}`);
+    if (!ws) throw new Error('could not connect');
+    try {
+      const list = await call(ws, { type: 'request', id: 1, name: 'conversation.list', input: {} });
+      expect(list.ok).toBe(true);
+      expect(list.result).toEqual([]);
+
+      const unknown = await call(ws, { type: 'request', id: 2, name: 'shell.exec', input: { cmd: 'id' } });
+      expect(unknown.error?.code).toBe('unknown-request');
+      expect(unknown.error?.message).toMatch(/unknown request "shell\.exec"/);
+
+      const bad = await call(ws, { type: 'request', id: 3, name: 'chat.send', input: { conversationId: '../../etc', text: 42 } });
+      expect(bad.error?.code).toBe('invalid-input');
+      expect(bad.error?.message).toMatch(/conversationId/);
+      expect(bad.error?.message).toMatch(/text/);
+
+      const extra = await call(ws, { type: 'request', id: 4, name: 'settings.set', input: { autoRun: true, evil: 1 } });
+      expect(extra.error?.code).toBe('invalid-input');
+      expect(extra.error?.message).toMatch(/evil/);
+      const settings = await call(ws, { type: 'request', id: 5, name: 'settings.get', input: {} });
+      expect((settings.result as { autoRun: boolean }).autoRun).toBe(false);
+
+      const notJson = await call(ws, '{nope');
+      expect(notJson.error?.message).toMatch(/not valid JSON/);
+
+      // Nothing reached the model and no conversation was created by any of the refused requests.
+      expect(aut.llm.requests).toHaveLength(0);
+      expect((await call(ws, { type: 'request', id: 6, name: 'conversation.list', input: {} })).result).toEqual([]);
+    } finally {
+      ws.close();
+    }
+  });
+});
