@@ -1,9 +1,13 @@
-import type { RequestName } from '@contract';
-import { AgentService, summaryOf } from './agent/agent-service';
+import { AgentService } from './agent/agent-service';
 import { EventBus } from './bridge/event-bus';
 import type { HandlerTable } from './bridge/handler-table';
 import { ConversationStore } from './conversations/conversation-store';
 import type { ExecService } from './exec/types';
+import type { AppContext } from './handlers/app-context';
+import { appHandlers } from './handlers/app-handlers';
+import { chatHandlers } from './handlers/chat-handlers';
+import { conversationHandlers } from './handlers/conversation-handlers';
+import { settingsHandlers } from './handlers/settings-handlers';
 import { createProviderFactory, type KeySource } from './llm/provider-factory';
 import type { SettingsStore } from './settings/settings-store';
 
@@ -19,7 +23,7 @@ export interface AppOptions {
 export interface App {
   handlers: HandlerTable;
   events: EventBus;
-  agent: AgentService;
+  context: AppContext;
   dispose(): Promise<void>;
 }
 
@@ -34,44 +38,29 @@ export function createApp(opts: AppOptions): App {
     settings: () => opts.settings.get(),
     providerFor: createProviderFactory(opts.keys),
   });
+  const context: AppContext = {
+    dataDir: opts.dataDir,
+    version: opts.version,
+    events,
+    conversations,
+    agent,
+    exec: opts.exec,
+    settings: opts.settings,
+    keys: opts.keys,
+  };
 
+  // One file per feature; the HandlerTable type makes a missing or extra request a compile error.
   const handlers: HandlerTable = {
-    'app.info': async (_input, ctx) => ({ version: opts.version, platform: process.platform, transport: ctx.transport }),
-    'conversation.create': async ({ title }) => {
-      const conv = await conversations.create(title);
-      events.emit('conversation.updated', { summary: summaryOf(conv) });
-      return conv;
-    },
-    'conversation.list': async ({ query }) => conversations.list(query),
-    'conversation.get': async ({ conversationId }) => agent.snapshot(conversationId),
-    'chat.send': async ({ conversationId, text, attachments }) => {
-      const item = await agent.send(conversationId, text, attachments ?? []);
-      return { userItemId: item.id };
-    },
-    'chat.stop': async ({ conversationId }) => {
-      agent.stop(conversationId);
-      return { ok: true };
-    },
-    'cell.approve': async ({ conversationId, cellId, code, always }) => {
-      agent.approve(conversationId, cellId, code ?? null, always ?? false);
-      return { ok: true };
-    },
-    'cell.skip': async ({ conversationId, cellId }) => {
-      agent.skip(conversationId, cellId);
-      return { ok: true };
-    },
-    'cell.interrupt': async ({ conversationId, cellId }) => {
-      agent.interruptCell(conversationId, cellId);
-      return { ok: true };
-    },
-    'settings.get': async () => opts.settings.get(),
-    'settings.set': async (patch) => opts.settings.update(patch),
-  } satisfies { [N in RequestName]: HandlerTable[N] };
+    ...appHandlers(context),
+    ...conversationHandlers(context),
+    ...chatHandlers(context),
+    ...settingsHandlers(context),
+  };
 
   return {
     handlers,
     events,
-    agent,
+    context,
     async dispose() {
       await agent.dispose();
       await opts.exec.dispose();

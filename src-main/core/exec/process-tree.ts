@@ -104,8 +104,9 @@ export async function killDescendants(leader: number, options: { keepLeader: boo
     if (procs.length === 0) break;
     killed += procs.length;
     const leaderGroup = leader;
-    // Stop first, so nothing forks or respawns while the rest are being killed.
-    for (const p of procs) if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGSTOP');
+    // Stop first, so nothing forks or respawns while the rest are being killed. Not while the leader
+    // lives on: a shell sees its stopped foreground job as Ctrl-Z and reports it as a stopped job.
+    if (!options.keepLeader) for (const p of procs) if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGSTOP');
     for (const p of procs) {
       if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGKILL');
       else kill(p.pid, 'SIGKILL');
@@ -120,8 +121,7 @@ export async function killDescendants(leader: number, options: { keepLeader: boo
 export async function killTree(leader: number): Promise<void> {
   await ownProcessGroup();
   kill(leader, 'SIGSTOP');
-  await killDescendants(leader, { keepLeader: true });
-  kill(leader, 'SIGKILL');
+  await killDescendants(leader, { keepLeader: false });
   kill(leader, 'SIGCONT');
 }
 

@@ -13,6 +13,8 @@
 // - PS1/PS2 are empty so no prompt text mixes into output. The user's own PROMPT_COMMAND (pyenv,
 //   direnv hooks) still runs, silenced.
 // - errexit (set -e) is reset after each run: left on, the next failing command would end the shell.
+// - `jobs -n` before the fence: bash reports finished or killed jobs lazily, at a later command;
+//   asking now attributes "[1]+ Killed …" to the run it belongs to.
 
 export const BASH_RC = [
   "# Open Interpreter shell integration (generated; deleted with the session)",
@@ -29,6 +31,7 @@ export const BASH_RC = [
   "__oi_prompt() {",
   "  local __oi_ec=$? __oi_cwd",
   "  set +e",
+  "  jobs -n",
   "  if [ -n \"$__oi_user_pc\" ]; then eval \"$__oi_user_pc\" >/dev/null 2>&1; fi",
   "  __oi_cwd=${PWD//\\\\/\\\\x5c}; __oi_cwd=${__oi_cwd//;/\\\\x3b}",
   "  __oi_cwd=${__oi_cwd//$'\\a'/\\\\x07}; __oi_cwd=${__oi_cwd//$'\\e'/\\\\x1b}; __oi_cwd=${__oi_cwd//$'\\n'/\\\\x0a}",

@@ -3,6 +3,8 @@ import { HtmlSession } from './html-session';
 import type { LanguageDefinition, Runtime } from './languages/language';
 import type { LimitController } from './limits';
 import type { Session } from './session';
+import { OneShotSession } from './one-shot-session';
+import { RunnerSession } from './runner-session';
 import { ShellSession } from './shell-session';
 
 // Picks the session implementation for a language's kind.
@@ -31,8 +33,17 @@ export async function startSession(options: StartSessionOptions): Promise<Sessio
       });
     case 'html':
       return new HtmlSession();
-    case 'runner':
     case 'one-shot':
-      throw new Error(`${options.language.label} sessions are not wired yet`);
+      return new OneShotSession(options);
+    case 'runner':
+      return RunnerSession.start({
+        language: options.language,
+        runtime: options.runtime,
+        workspace: options.workspace,
+        env: options.env,
+        tmpRoot: options.tmpRoot,
+        resourcesDir: options.resourcesDir,
+        limits: options.limits,
+      });
   }
 }

@@ -43,7 +43,7 @@ export class KeychainSecretStore implements SecretStore {
     return this.serially(() => this.read(account));
   }
 
-  set(account: string, value: string): Promise<void> {
+  async set(account: string, value: string): Promise<void> {
     checkAccountName(account);
     checkSecretValue(account, value);
     return this.serially(() => this.write(account, value));

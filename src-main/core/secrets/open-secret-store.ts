@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { KeychainSecretStore, type KeychainSecretStoreOptions } from './keychain-secret-store';
 import { MemorySecretStore } from './memory-secret-store';
-import { napiKeyring, type KeyringBackend } from './napi-keyring';
+import type { KeyringBackend } from './napi-keyring';
 import { RESERVED_ACCOUNT_PREFIX, type SecretStore } from './secret-store';
 
 export interface OpenSecretStoreOptions extends KeychainSecretStoreOptions {
@@ -30,7 +30,9 @@ export async function openSecretStore(options: OpenSecretStoreOptions = {}): Pro
   const timeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   let keyring: KeyringBackend;
   try {
-    keyring = options.keyring ?? napiKeyring();
+    // Loaded here so a native module that fails to load (an unsupported platform) becomes the notice
+    // below instead of an import error at startup.
+    keyring = options.keyring ?? (await import('./napi-keyring')).napiKeyring();
     await withTimeout(probe(keyring), timeoutMs);
   } catch (error) {
     return { store: new MemorySecretStore(), notice: unreachableNotice(error) };

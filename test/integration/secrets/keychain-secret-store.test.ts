@@ -136,4 +136,13 @@ describe('keychain errors', () => {
     expect(String(error)).toContain('Could not save the key for provider:openai in the OS keychain');
     expect(String(error)).not.toContain(KEY);
   });
+
+  it('come back as rejected promises for names the store refuses', async () => {
+    const unreachable = (): never => {
+      throw new Error('the keychain is not reached for a refused name');
+    };
+    const store = new KeychainSecretStore({ service: 'test', entry: unreachable, list: async () => [] });
+    await expect(store.set('oi-internal/probe/x', 'v')).rejects.toThrow(/reserved/);
+    await expect(store.set(ACCOUNT, '')).rejects.toThrow(/delete it instead/);
+  });
 });

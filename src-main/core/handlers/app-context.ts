@@ -1,0 +1,18 @@
+import type { AgentService } from '../agent/agent-service';
+import type { EventBus } from '../bridge/event-bus';
+import type { ConversationStore } from '../conversations/conversation-store';
+import type { ExecService } from '../exec/types';
+import type { KeySource } from '../llm/provider-factory';
+import type { SettingsStore } from '../settings/settings-store';
+
+/** The services a feature's handlers may use; built once in app.ts. */
+export interface AppContext {
+  dataDir: string;
+  version: string;
+  events: EventBus;
+  conversations: ConversationStore;
+  agent: AgentService;
+  exec: ExecService;
+  settings: SettingsStore;
+  keys: KeySource;
+}

@@ -1,0 +1,7 @@
+import type { HandlerTable } from '../bridge/handler-table';
+import type { AppContext } from './app-context';
+
+export const settingsHandlers = ({ settings }: AppContext): Pick<HandlerTable, 'settings.get' | 'settings.set'> => ({
+  'settings.get': async () => settings.get(),
+  'settings.set': async (patch) => settings.update(patch),
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { Attachment, Id } from '../model';
+import { ConversationRef, Ok, type RequestSpec } from './shared';
+
+export const chatRequests = {
+  'chat.send': {
+    input: z
+      .object({
+        conversationId: Id,
+        text: z.string().min(1, 'the message is empty').max(1_000_000),
+        attachments: z.array(Attachment).max(64).optional(),
+      })
+      .strict(),
+    output: z.object({ userItemId: Id }),
+  },
+  'chat.stop': { input: ConversationRef, output: Ok },
+  'cell.approve': {
+    input: z
+      .object({
+        conversationId: Id,
+        cellId: Id,
+        /** Edited code; runs instead of what the model wrote. */
+        code: z.string().max(1_000_000).optional(),
+        /** "Always run in this conversation". */
+        always: z.boolean().optional(),
+      })
+      .strict(),
+    output: Ok,
+  },
+  'cell.skip': {
+    input: z.object({ conversationId: Id, cellId: Id }).strict(),
+    output: Ok,
+  },
+  'cell.interrupt': {
+    input: z.object({ conversationId: Id, cellId: Id }).strict(),
+    output: Ok,
+  },
+} as const satisfies Record<string, RequestSpec>;
