@@ -18,6 +18,9 @@ export interface AppOptions {
   keys: KeySource;
   exec: ExecService;
   version: string;
+  secretStorage: 'keychain' | 'memory';
+  /** Start-up notices shown to the user (settings reset, no keychain…). */
+  notices?: string[];
 }
 
 export interface App {
@@ -47,6 +50,8 @@ export function createApp(opts: AppOptions): App {
     exec: opts.exec,
     settings: opts.settings,
     keys: opts.keys,
+    secretStorage: opts.secretStorage,
+    notices: opts.notices ?? [],
   };
 
   // One file per feature; the HandlerTable type makes a missing or extra request a compile error.

@@ -1,5 +1,7 @@
 import { createApp, type App } from './app';
 import { createExecService } from './exec/exec-service';
+import { EnvSecretSource } from './secrets/env-secret-source';
+import { SecretResolver } from './secrets/secret-resolver';
 import type { SecretStore } from './secrets/secret-store';
 import type { SettingsStore } from './settings/settings-store';
 
@@ -12,25 +14,18 @@ export interface BootstrapOptions {
   version: string;
   /** Environment variables that may hold provider keys (read-only source after the keychain). */
   env?: NodeJS.ProcessEnv;
+  notices?: string[];
 }
-
-const ENV_KEYS: Record<string, string> = {
-  'provider:openai': 'OPENAI_API_KEY',
-  'provider:anthropic': 'ANTHROPIC_API_KEY',
-  'provider:openai-compatible': 'OPENAI_COMPATIBLE_API_KEY',
-};
 
 /** Builds the app from real parts: the same wiring for the desktop shell, browser mode and the CLI. */
 export function bootstrapApp(opts: BootstrapOptions): App {
-  const env = opts.env ?? process.env;
-  const keys = {
-    async get(account: string): Promise<string | null> {
-      const stored = await opts.secrets.get(account);
-      if (stored) return stored;
-      const name = ENV_KEYS[account];
-      return (name && env[name]) || null;
-    },
-  };
-  const exec = createExecService({ resourcesDir: opts.resourcesDir });
-  return createApp({ dataDir: opts.dataDir, settings: opts.settings, keys, exec, version: opts.version });
+  const keys = new SecretResolver(opts.secrets, new EnvSecretSource(opts.env ?? process.env));
+  // The exec engine strips these values from the code's environment; it asks synchronously at
+  // spawn time, so keep a snapshot that is refreshed when keys change.
+  let secretValues: string[] = [];
+  const refreshSecretValues = () => keys.allValues().then((v) => void (secretValues = v));
+  void refreshSecretValues().catch(() => undefined);
+  const exec = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues });
+  const notices = [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])];
+  return createApp({ dataDir: opts.dataDir, settings: opts.settings, keys, exec, version: opts.version, secretStorage: opts.secrets.kind, notices });
 }

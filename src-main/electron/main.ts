@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, session } from 'electron';
 import { bootstrapApp } from '../core/bootstrap';
 import { createDispatcher } from '../core/bridge/dispatch';
-import { MemorySecretStore } from '../core/secrets/memory-secret-store';
-import { MemorySettingsStore } from '../core/settings/memory-settings-store';
+import { openSecretStore } from '../core/secrets/open-secret-store';
+import { openElectronSettingsStore } from './electron-settings-store';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { bindIpc } from './ipc';
 import { createMainWindow } from './window';
@@ -31,10 +31,16 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer(path.join(outDir, 'renderer'));
 
+  const dataDir = app.getPath('userData');
+  const settings = openElectronSettingsStore({ dir: dataDir });
+  const secrets = await openSecretStore();
+  // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
+  for (const notice of [settings.notice, secrets.notice]) if (notice) console.warn(notice);
   const core = bootstrapApp({
-    dataDir: app.getPath('userData'),
-    settings: new MemorySettingsStore(),
-    secrets: new MemorySecretStore(),
+    dataDir,
+    settings,
+    secrets: secrets.store,
+    notices: secrets.notice ? [secrets.notice] : [],
     resourcesDir,
     version: app.getVersion(),
   });

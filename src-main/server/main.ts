@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { bootstrapApp } from '../core/bootstrap';
 import { createDispatcher } from '../core/bridge/dispatch';
-import { MemorySecretStore } from '../core/secrets/memory-secret-store';
-import { MemorySettingsStore } from '../core/settings/memory-settings-store';
+import { openSecretStore } from '../core/secrets/open-secret-store';
+import { openConfSettingsStore } from '../core/settings/conf-settings-store';
 import { isLoopback, startBrowserServer } from './browser-server';
 
 // `npm run serve`: the desktop app's renderer and contract in a browser, for machines without the
@@ -39,10 +39,15 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(values['data-dir'] ?? defaultAppDataDir());
   mkdirSync(dataDir, { recursive: true });
 
+  const settings = openConfSettingsStore({ dir: dataDir });
+  if (settings.notice) console.warn(settings.notice);
+  const secrets = await openSecretStore();
+  if (secrets.notice) console.warn(secrets.notice);
   const app = bootstrapApp({
     dataDir,
-    settings: new MemorySettingsStore(),
-    secrets: new MemorySecretStore(),
+    settings,
+    secrets: secrets.store,
+    notices: secrets.notice ? [secrets.notice] : [],
     resourcesDir: path.join(repoRoot, 'resources'),
     version: process.env.npm_package_version ?? '0.0.0',
   });

@@ -7,6 +7,9 @@
 # Secret Service call fails with "no result found".
 set -eu
 
+# macOS and Windows have their keychain in the user session already; only Linux needs a private one.
+if [ "$(uname -s)" != "Linux" ]; then exec "$@"; fi
+
 for tool in dbus-run-session gnome-keyring-daemon; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "with-keyring.sh: '$tool' is missing; install the Debian packages dbus, dbus-x11 and gnome-keyring." >&2

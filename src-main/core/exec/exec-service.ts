@@ -171,7 +171,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     if (note) lines.push(note);
     const body = finished.modelText.replace(/\n+$/, '');
     if (body) lines.push(body);
-    else if (outputs.length === 0) lines.push('(no output)');
+    else if (outputs.length === 0 && !message) lines.push('(no output)');
     if (status === 'failed' && outcome.exitCode !== null && !message) lines.push(`[exit code ${outcome.exitCode}]`);
     if (message) {
       lines.push(`[${message}]`);

@@ -44,6 +44,7 @@ export async function startSession(options: StartSessionOptions): Promise<Sessio
         tmpRoot: options.tmpRoot,
         resourcesDir: options.resourcesDir,
         limits: options.limits,
+        limitSettings: options.settings,
       });
   }
 }

@@ -15,4 +15,6 @@ export interface AppContext {
   exec: ExecService;
   settings: SettingsStore;
   keys: KeySource;
+  secretStorage: 'keychain' | 'memory';
+  notices: string[];
 }

@@ -13,7 +13,11 @@ export interface Harness {
   service: ExecService;
   workspace: string;
   tmpRoot: string;
-  run(language: string, code: string, extra?: Partial<RunRequest> & { settings?: Partial<ExecSettings> }): Promise<RunResult & { terminal: string }>;
+  run(
+    language: string,
+    code: string,
+    extra?: Omit<Partial<RunRequest>, 'settings'> & { settings?: Partial<ExecSettings> },
+  ): Promise<RunResult & { terminal: string }>;
   close(): Promise<void>;
 }
 

@@ -59,3 +59,18 @@ export async function firstOnPath(
   }
   return null;
 }
+
+const probeCache = new Map<string, Promise<string | null>>();
+
+/** Runs `command args` once and caches its stdout (null when it fails): for richer probes than a version. */
+export function probe(command: string, args: string[]): Promise<string | null> {
+  const key = `${command}\0${args.join('\0')}`;
+  let cached = probeCache.get(key);
+  if (!cached) {
+    cached = new Promise((resolve) => {
+      execFile(command, args, { timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout));
+    });
+    probeCache.set(key, cached);
+  }
+  return cached;
+}

@@ -1,8 +1,22 @@
 import { join } from 'node:path';
-import { isExecutable, versionOf, which } from './find-runtime';
-import type { LanguageDefinition } from './language';
+import { isExecutable, probe, which } from './find-runtime';
+import type { LanguageDefinition, Runtime } from './language';
 
-const VERSION = /Python (\d+\.\d+\.\d+)/;
+const PROBE = 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version_info[:3])';
+
+/**
+ * Asks the interpreter for its real executable and version in one go. A version manager's shim
+ * (pyenv, asdf) is a script that costs hundreds of milliseconds per start; the real executable it
+ * resolves to is the same interpreter without that cost.
+ */
+async function inspect(command: string): Promise<Runtime | null> {
+  const out = await probe(command, ['-c', PROBE]);
+  if (!out) return null;
+  const [executable, version] = out.trim().split('\n').map((l) => l.trim());
+  if (!version || version.startsWith('2.')) return null;
+  const real = executable && (await isExecutable(executable)) ? executable : command;
+  return { command: real, version };
+}
 
 // The interpreter: the pythonPath setting, else the workspace's own virtual environment (what
 // the user would get after activating it), else python3 on PATH.
@@ -13,28 +27,23 @@ export const python: LanguageDefinition = {
   kind: 'runner',
   runtimeLabel: 'python',
   async detect({ settings, workspace, path }) {
-    const candidates: string[] = [];
-    if (settings?.pythonPath) candidates.push(settings.pythonPath);
+    if (settings?.pythonPath) return inspect(settings.pythonPath);
     if (workspace) {
-      candidates.push(
-        process.platform === 'win32' ? join(workspace, '.venv', 'Scripts', 'python.exe') : join(workspace, '.venv', 'bin', 'python'),
-      );
+      const venv =
+        process.platform === 'win32' ? join(workspace, '.venv', 'Scripts', 'python.exe') : join(workspace, '.venv', 'bin', 'python');
+      // sys.executable of a venv is the venv's own path (not what it links to), which keeps it the venv.
+      const runtime = (await isExecutable(venv)) ? await inspect(venv) : null;
+      if (runtime) return runtime;
     }
-    for (const candidate of candidates) {
-      if (await isExecutable(candidate)) return { command: candidate, version: await versionOf(candidate, ['--version'], VERSION) };
-    }
-    if (settings?.pythonPath) return null;
     for (const name of ['python3', 'python']) {
       const found = await which(name, path);
-      if (!found) continue;
-      const version = await versionOf(found, ['--version'], VERSION);
-      // A pyenv shim or the Windows Store stub exists without a working interpreter behind it.
-      if (version && !version.startsWith('2.')) return { command: found, version };
+      const runtime = found ? await inspect(found) : null;
+      if (runtime) return runtime;
     }
     return null;
   },
   runner: {
     script: join('runners', 'python', 'oi_runner.py'),
-    args: (script) => ['-u', script],
+    args: (script) => [script],
   },
 };

@@ -1,0 +1,254 @@
+"""Open Interpreter's Python session: runs cells like a notebook in one persistent namespace.
+
+Protocol (side channel + terminal fence): docs/exec-protocol.md. Standard library only, Python 3.8+.
+The terminal (fd 0/1/2, a pty) carries only what user code prints; outputs, errors and the end of
+each run travel on the OI_CHANNEL socket.
+"""
+import os
+
+# Before anything could import matplotlib: a headless backend. Subprocesses inherit it too.
+os.environ['MPLBACKEND'] = 'Agg'
+
+import ast
+import builtins
+import json
+import linecache
+import signal
+import socket
+import sys
+import threading
+import types
+
+import oi_display
+import oi_files
+import oi_streams
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_CO_COROUTINE = 0x80
+_COMPILE_FLAGS = getattr(ast, 'PyCF_ALLOW_TOP_LEVEL_AWAIT', 0)
+
+
+class Channel:
+    """Newline-delimited JSON over the socket main created."""
+
+    def __init__(self, path):
+        if os.name == 'nt':  # main listens on a named pipe there
+            self._file = open(path, 'r+b', buffering=0)
+            self._reader = self._file
+            self._write = self._file.write
+        else:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+            self._reader = sock.makefile('rb')
+            self._write = sock.sendall
+        self._lock = threading.Lock()
+
+    def send(self, message):
+        try:
+            line = json.dumps(message, allow_nan=False, default=str)
+        except ValueError:  # NaN/Infinity in a JSON view: keep the text forms only
+            output = message['output']
+            output['data'] = {k: v for k, v in output['data'].items() if isinstance(v, str)}
+            line = json.dumps(message, default=str)
+        try:
+            with self._lock:
+                self._write(line.encode('utf-8') + b'\n')
+        except OSError:
+            os._exit(0)  # main is gone; nobody is left to run cells for
+
+    def receive(self):
+        while True:
+            line = self._reader.readline()
+            if not line:
+                return None
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict):
+                return message
+
+
+class Session:
+    def __init__(self, channel, workspace):
+        self.channel = channel
+        self.run_id = None
+        self.interruptible = False
+        self.loop = None
+        self.sigint_handler = self._on_sigint  # one object, so "is it still ours?" can be asked
+        self.namespace = self._make_namespace(workspace)
+
+    def _make_namespace(self, workspace):
+        # A real __main__ module, so classes defined in cells pickle and `if __name__ == "__main__":`
+        # blocks run.
+        main = types.ModuleType('__main__')
+        namespace = main.__dict__
+        namespace['__builtins__'] = builtins
+        namespace.update(display=oi_display.display, HTML=oi_display.HTML,
+                         Markdown=oi_display.Markdown, Image=oi_display.Image,
+                         files=oi_files.Files(workspace))
+        builtins.display = oi_display.display  # reachable from the user's own modules too
+        self._runner_main = sys.modules.get('__main__')
+        sys.modules['__main__'] = main
+        return namespace
+
+    # --- one run ---------------------------------------------------------------------------
+
+    def run(self, message):
+        self.run_id = str(message.get('id', ''))
+        count = message.get('executionCount')
+        oi_display.begin_cell()
+        error = None
+        self.interruptible = True
+        try:
+            try:
+                value = self._execute(str(message.get('code', '')), count)
+                if value is not None:
+                    self.namespace['_'] = value
+                    self.emit(oi_display.result_output(value, count))
+            except BaseException as e:
+                error = e
+            try:
+                oi_display.show_open_figures()
+            except BaseException as e:
+                error = error or e
+        finally:
+            self.interruptible = False
+        ok = error is None or _clean_exit(error)
+        if not ok:
+            self.emit(error_output(error))
+        error = None  # drop the traceback's frames (and the user's objects they hold)
+        if signal.getsignal(signal.SIGINT) is not self.sigint_handler:
+            signal.signal(signal.SIGINT, self.sigint_handler)  # interrupt must keep working
+        self._finish(message.get('nonce', ''), ok)
+
+    def _execute(self, code, count):
+        filename = '<cell %s>' % (count if count is not None else '?')
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        tree = compile(code, filename, 'exec', ast.PyCF_ONLY_AST | _COMPILE_FLAGS, dont_inherit=True)
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not _silenced(code, tree.body[-1]):
+            last = tree.body.pop()
+        self._eval(compile(tree, filename, 'exec', _COMPILE_FLAGS, dont_inherit=True))
+        if last is None:
+            return None
+        expression = ast.Expression(last.value)
+        return self._eval(compile(expression, filename, 'eval', _COMPILE_FLAGS, dont_inherit=True))
+
+    def _eval(self, code):
+        result = eval(code, self.namespace)
+        if code.co_flags & _CO_COROUTINE:
+            result = self._await(result)
+        return result
+
+    def _await(self, coroutine):
+        import asyncio
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()  # kept: tasks a cell starts live on to later cells
+        task = self.loop.create_task(coroutine)
+        try:
+            return self.loop.run_until_complete(task)
+        except BaseException:
+            if not task.done():
+                task.cancel()
+                try:
+                    self.loop.run_until_complete(task)
+                except BaseException:
+                    pass
+            raise
+
+    def _finish(self, nonce, ok):
+        oi_streams.write_fence(b'\x1b]633;P;OiFence=' + str(nonce).encode('ascii', 'replace') + b'\x07')
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            cwd = None  # the cell deleted its working directory
+        self.channel.send({'type': 'done', 'id': self.run_id, 'ok': ok, 'cwd': cwd})
+
+    def emit(self, output):
+        oi_streams.flush()  # text printed before an output reaches the terminal before it
+        self.channel.send({'type': 'output', 'id': self.run_id, 'output': output})
+
+    def _on_sigint(self, signum, frame):
+        # Ctrl-C interrupts user code only; while idle or finishing a run it is ignored.
+        if self.interruptible:
+            raise KeyboardInterrupt
+
+    def serve(self):
+        while True:
+            message = self.channel.receive()
+            if message is None or message.get('type') == 'shutdown':
+                break
+            if message.get('type') == 'run':
+                self.run(message)
+        oi_streams.flush()
+        os._exit(0)  # not sys.exit: user threads left running must not keep the session alive
+
+
+def _silenced(code, node):
+    """A trailing ';' after the last expression hides its value, as in notebooks."""
+    lines = code.replace('\r\n', '\n').replace('\r', '\n').split('\n')
+    line = lines[node.end_lineno - 1].encode('utf-8')[node.end_col_offset:]
+    return line.lstrip().startswith(b';')
+
+
+def _clean_exit(error):
+    return isinstance(error, SystemExit) and error.code in (None, 0)
+
+
+def _is_runner_file(filename):
+    return os.path.dirname(filename) == _HERE
+
+
+def _trim_stack(summary, leading):
+    """Drop the runner's frames, and the event loop's frames above the user's first frame."""
+    import traceback
+    frames = [f for f in summary if not _is_runner_file(f.filename)]
+    if leading:
+        while frames and os.sep + 'asyncio' + os.sep in frames[0].filename:
+            frames.pop(0)
+    return traceback.StackSummary.from_list(frames)
+
+
+def error_output(error):
+    import traceback
+    report = traceback.TracebackException(type(error), error, error.__traceback__)
+    report.stack = _trim_stack(report.stack, leading=True)
+    seen, chained = set(), [report.__cause__, report.__context__]
+    while chained:
+        item = chained.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        item.stack = _trim_stack(item.stack, leading=False)
+        chained += [item.__cause__, item.__context__]
+    try:
+        evalue = str(error)
+    except Exception:
+        evalue = '<exception str() failed>'
+    lines = [chunk.rstrip('\n') for chunk in report.format()]
+    return {'output_type': 'error', 'ename': type(error).__name__, 'evalue': evalue,
+            'traceback': lines}
+
+
+def main():
+    channel = Channel(os.environ.pop('OI_CHANNEL'))  # popped: subprocesses have no use for it
+    workspace = os.environ.get('OI_WORKSPACE') or os.getcwd()
+    oi_streams.install()
+    session = Session(channel, workspace)
+    signal.signal(signal.SIGINT, session.sigint_handler)
+    oi_display.set_emitter(session.emit)
+    sys.meta_path.insert(0, oi_display.MatplotlibHook())
+    # Like the interactive interpreter: imports find modules in the current directory, not here.
+    if sys.path and os.path.abspath(sys.path[0] or '.') == _HERE:
+        sys.path[0] = ''
+    sys.argv = ['']
+    import faulthandler
+    faulthandler.enable()  # a segfault prints where it happened before the session dies
+    version = '%d.%d.%d' % sys.version_info[:3]
+    channel.send({'type': 'hello', 'language': 'python', 'version': version, 'pid': os.getpid()})
+    session.serve()
+
+
+if __name__ == '__main__':
+    main()

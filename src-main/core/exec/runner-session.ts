@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LanguageDefinition, Runtime } from './languages/language';
+import type { LimitController, LimitSettings } from './limits';
+import { diedMessage } from './messages';
+import { OscFilter, type TerminalPiece } from './osc-filter';
+import { killDescendants, killTree } from './process-tree';
+import { PtyProcess, type PtyExit } from './pty-process';
+import type { RunnerMessage } from './runner-protocol';
+import type { Session, SessionOutcome, SessionRun } from './session';
+import { SideChannel } from './side-channel';
+
+// A Python or JavaScript runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
+// a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
+// come on the channel. A run ends when both its fence (in the terminal, with the run's nonce) and
+// its `done` message have arrived, whichever comes second.
+
+export interface RunnerSessionOptions {
+  language: LanguageDefinition;
+  runtime: Runtime;
+  workspace: string;
+  env: Record<string, string>;
+  tmpRoot: string;
+  resourcesDir: string;
+  limits: LimitController;
+  limitSettings: LimitSettings;
+  /** How long the runner may take to connect and say hello. */
+  bootTimeoutMs?: number;
+}
+
+const IDLE_TEXT_MAX = 256 * 1024;
+
+interface ActiveRun {
+  run: SessionRun;
+  nonce: string;
+  fenced: boolean;
+  done: { ok: boolean; cwd: string | null } | null;
+  resolve: (outcome: SessionOutcome) => void;
+}
+
+export class RunnerSession implements Session {
+  private readonly filter = new OscFilter();
+  private active: ActiveRun | null = null;
+  private idleText = '';
+  private state: 'booting' | 'ready' | 'dead' = 'booting';
+  private deathNote: string | null = null;
+  private lastCwd: string;
+  private channel: SideChannel | null = null;
+  private pty: PtyProcess | null = null;
+  private booted: { resolve: () => void; reject: (err: Error) => void } | null = null;
+  private version: string | null = null;
+
+  private constructor(
+    private readonly options: RunnerSessionOptions,
+    private readonly dir: string,
+  ) {
+    this.lastCwd = options.workspace;
+  }
+
+  static async start(options: RunnerSessionOptions): Promise<RunnerSession> {
+    const spec = options.language.runner;
+    if (!spec) throw new Error(`${options.language.label} has no runner`);
+    const script = join(options.resourcesDir, spec.script);
+    try {
+      await access(script);
+    } catch {
+      throw new Error(`the ${options.language.label} runner is missing (${script})`);
+    }
+    const dir = await mkdtemp(join(options.tmpRoot, `oi-${options.language.name}-`));
+    const session = new RunnerSession(options, dir);
+    try {
+      await session.boot(script, spec.args(script));
+    } catch (err) {
+      await session.dispose();
+      throw err;
+    }
+    return session;
+  }
+
+  get alive(): boolean {
+    return this.state !== 'dead';
+  }
+
+  get diedWhileIdle(): string | null {
+    return this.deathNote;
+  }
+
+  get runtimeVersion(): string | null {
+    return this.version;
+  }
+
+  get pid(): number | null {
+    return this.pty?.pid ?? null;
+  }
+
+  async run(run: SessionRun): Promise<SessionOutcome> {
+    const pty = this.pty;
+    const channel = this.channel;
+    if (this.state !== 'ready' || !pty || !channel || this.active) {
+      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${this.label} session is not ready.` };
+    }
+    const problem = await this.options.limits.beforeRun(pty.pid, run.settings);
+    if (problem) run.output.terminal(`[${problem}]\r\n`);
+    if (this.idleText) {
+      run.output.terminal(this.idleText);
+      this.idleText = '';
+    }
+    if (this.state !== 'ready') {
+      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${this.label} session died.` };
+    }
+    const nonce = randomBytes(16).toString('hex');
+    return new Promise<SessionOutcome>((resolve) => {
+      this.active = { run, nonce, fenced: false, done: null, resolve };
+      channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
+    });
+  }
+
+  interrupt(): void {
+    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell.
+    this.pty?.signal('SIGINT');
+  }
+
+  async killChildren(): Promise<void> {
+    if (this.pty && this.state !== 'dead') await killDescendants(this.pty.pid, { keepLeader: true });
+  }
+
+  async kill(): Promise<void> {
+    const pty = this.pty;
+    if (!pty || pty.exited) return;
+    pty.resume('output-cap');
+    await killTree(pty.pid);
+    await Promise.race([pty.waitForExit(), new Promise((r) => setTimeout(r, 3000))]);
+  }
+
+  setPaused(paused: boolean): void {
+    if (paused) this.pty?.pause('output-cap');
+    else this.pty?.resume('output-cap');
+  }
+
+  async dispose(): Promise<void> {
+    if (this.pty && !this.pty.exited && this.channel?.connected) {
+      // Ask nicely first: the runner can flush and exit; kill what is left after a moment.
+      this.channel.send({ type: 'shutdown' });
+      await Promise.race([this.pty.waitForExit(), new Promise((r) => setTimeout(r, 500))]);
+    }
+    await this.kill();
+    this.channel?.close();
+    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  private get label(): string {
+    return this.options.language.name;
+  }
+
+  private async boot(script: string, args: string[]): Promise<void> {
+    const ready = new Promise<void>((resolve, reject) => {
+      this.booted = { resolve, reject };
+    });
+    this.channel = await SideChannel.listen(this.dir, {
+      onMessage: (message) => this.onMessage(message),
+      onInvalid: (problem) => this.active?.run.output.terminal(`\r\n[runner protocol: ${problem}]\r\n`),
+      onClose: () => {
+        // The runner's exit follows; if the runner lives on without its channel, it is useless.
+        if (this.state !== 'dead' && this.pty && !this.pty.exited) setTimeout(() => void this.kill(), 1000);
+      },
+    });
+    const command = this.options.limits.wrapSpawn(this.options.runtime.command, args, this.options.limitSettings);
+    this.pty = new PtyProcess({
+      file: command.file,
+      args: command.args,
+      cwd: this.options.workspace,
+      env: { ...this.options.env, OI_CHANNEL: this.channel.path, OI_WORKSPACE: this.options.workspace },
+    });
+    this.pty.onData((text) => {
+      for (const piece of this.filter.push(text)) this.onPiece(piece);
+    });
+    this.pty.onExit((exit) => this.onExit(exit));
+    const timeoutMs = this.options.bootTimeoutMs ?? 20_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the ${this.label} runner did not connect within ${timeoutMs / 1000} s (${script})${this.startupText()}`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([ready, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private startupText(): string {
+    const text = this.idleText.trim();
+    return text ? `: ${text.slice(-2000)}` : '';
+  }
+
+  private onPiece(piece: TerminalPiece): void {
+    const active = this.active;
+    if (!active || active.fenced) {
+      if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX) this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
+      return;
+    }
+    if (piece.kind === 'text') active.run.output.terminal(piece.text);
+    else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) {
+      active.fenced = true;
+      this.maybeFinish();
+    }
+  }
+
+  private onMessage(message: RunnerMessage): void {
+    if (message.type === 'hello') {
+      if (this.state === 'booting') {
+        this.state = 'ready';
+        this.version = message.version ?? null;
+        this.booted?.resolve();
+        this.booted = null;
+      }
+      return;
+    }
+    const active = this.active;
+    if (!active || message.id !== active.run.runId) return;
+    if (message.type === 'output') active.run.output.rich(message.output);
+    else if (message.type === 'done') {
+      active.done = { ok: message.ok, cwd: message.cwd ?? null };
+      this.maybeFinish();
+    }
+  }
+
+  private maybeFinish(): void {
+    const active = this.active;
+    if (!active || !active.fenced || !active.done) return;
+    this.active = null;
+    if (active.done.cwd) this.lastCwd = active.done.cwd;
+    active.resolve({ status: active.done.ok ? 'done' : 'failed', exitCode: null, cwd: this.lastCwd, message: null });
+  }
+
+  private onExit(exit: PtyExit): void {
+    const wasBooting = this.state === 'booting';
+    this.state = 'dead';
+    this.pty?.resume('output-cap');
+    const rest = this.filter.flush();
+    const active = this.active;
+    this.active = null;
+    if (active) {
+      if (rest) active.run.output.terminal(rest);
+      active.resolve({ status: 'died', exitCode: exit.exitCode, cwd: this.lastCwd, message: diedMessage(this.label, exit) });
+      return;
+    }
+    if (wasBooting) {
+      this.booted?.reject(
+        new Error(`the ${this.label} runner exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})${this.startupText()}`),
+      );
+      this.booted = null;
+      return;
+    }
+    this.deathNote = exit.signal ? `killed by signal ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  }
+}

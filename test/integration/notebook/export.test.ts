@@ -1,0 +1,179 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
+import { NotebookV4_5, type NotebookV4 } from '../../../src-main/core/notebook/nbformat-schema';
+import { describeIssues } from '../../../src-main/core/notebook/schema-issues';
+import { cell, conversation, PNG_1X1, stdout, user } from './support/conversation-builders';
+import { startJupyter, type Jupyter } from './support/jupyter';
+import { pythonShellSession, richSession } from './support/sessions';
+
+const META = { appVersion: '0.1.0', provider: 'openai', model: 'gpt-4.1' };
+const WORKSPACE = '/tmp/oi-workspace';
+const files = new Map([[path.join(WORKSPACE, 'attachments/screen.png'), Buffer.from(PNG_1X1, 'base64')]]);
+const readAttachment = (p: string): Uint8Array | null => files.get(p) ?? null;
+
+const joined = (source: string | string[]): string => (typeof source === 'string' ? source : source.join(''));
+
+function expectOwnSchema(nb: NotebookV4): void {
+  const parsed = NotebookV4_5.safeParse(JSON.parse(serializeNotebook(nb)));
+  expect(parsed.success ? [] : describeIssues(parsed.error.issues, nb)).toEqual([]);
+}
+
+describe('notebook export', () => {
+  let jupyter: Jupyter;
+  beforeAll(() => {
+    jupyter = startJupyter();
+  });
+  afterAll(() => jupyter.dispose());
+
+  it('writes user and assistant text as markdown and each run as a code cell, in conversation order', () => {
+    const nb = exportNotebook(richSession(), META, { readAttachment });
+    const shape = nb.cells.map((c) => `${c.cell_type}:${(c.metadata.oi as { role: string }).role}`);
+    expect(shape).toEqual([
+      'markdown:user',
+      'markdown:assistant',
+      ...Array(7).fill('code:code'),
+      'code:code', // the failed run
+      'raw:code', // declined: never runnable
+      'code:code', // timeout
+      'code:code', // unavailable runtime
+      'raw:notice',
+      'markdown:user', // an empty message still marks a turn
+      // the empty assistant turn has no cell
+      'markdown:assistant',
+    ]);
+    expect(nb.nbformat).toBe(4);
+    expect(nb.nbformat_minor).toBe(5);
+    expect(new Set(nb.cells.map((c) => c.id)).size).toBe(nb.cells.length);
+  });
+
+  it('keeps execution counts, outputs 1:1 as Jupyter writes them, and run metadata', () => {
+    const conv = richSession();
+    const nb = exportNotebook(conv, META, { readAttachment });
+    const code = nb.cells.filter((c) => c.cell_type === 'code');
+    const first = code[0]!;
+    expect(first.execution_count).toBe(conv.items.find((i) => i.kind === 'cell')!.executionCount);
+    expect(first.outputs).toEqual([
+      { output_type: 'stream', name: 'stdout', text: ['rows: 3\n'] },
+      { output_type: 'stream', name: 'stderr', text: ['warn\n'] },
+    ]);
+    expect(first.source).toEqual(['import sys\n', 'print("rows: 3")\n', 'print("warn", file=sys.stderr)']);
+    expect(first.metadata.oi).toMatchObject({
+      role: 'code',
+      language: 'python',
+      status: 'done',
+      approval: 'user',
+      durationMs: 12.5,
+      exitCode: 0,
+      step: 'step-1',
+    });
+    expect(first.metadata.execution).toBeDefined();
+    // PNG stays one base64 string; text types become line lists.
+    expect(code[1]!.outputs[0]).toMatchObject({ data: { 'image/png': PNG_1X1, 'text/plain': ['<Figure size 640x480 with 1 Axes>'] } });
+    expect(code[2]!.outputs[0]).toMatchObject({
+      execution_count: 3,
+      data: { 'text/html': ['<table>\n', '<tr><td>1</td></tr>\n', '</table>'] },
+    });
+    expect(code[3]!.outputs[0]).toMatchObject({ data: { 'application/json': { a: [1, 2, { b: null }] } } });
+    // Python splits at a lone \r too; so do we, to write what Jupyter writes.
+    expect(code[4]!.outputs[0]).toMatchObject({ text: ['a.csv\n', 'b.csv\n', 'progress 10%\r', 'progress 100%\n'] });
+    expect(code[7]!.outputs[0]).toMatchObject({ output_type: 'error', ename: 'ZeroDivisionError' });
+  });
+
+  it('marks the notebook with the main language kernel and the app, model and conversation', () => {
+    const nb = exportNotebook(richSession(), META, { readAttachment });
+    expect(nb.metadata.kernelspec).toEqual({ name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' });
+    expect(nb.metadata.language_info).toMatchObject({ name: 'python', file_extension: '.py' });
+    expect(nb.metadata.oi).toEqual({ ...META, conversationId: 'conv-1' });
+    expect(nb.metadata.title).toBe('Sales analysis');
+  });
+
+  it('runs other languages through cell magics in a Python notebook, marked with their language', () => {
+    const nb = exportNotebook(richSession(), META, { readAttachment });
+    const firstLines = nb.cells
+      .filter((c) => c.cell_type === 'code')
+      .map((c) => [(c.metadata.oi as { language: string }).language, joined(c.source).split('\n')[0]]);
+    expect(firstLines).toContainEqual(['shell', '%%bash']);
+    expect(firstLines).toContainEqual(['javascript', '%%script node']);
+    expect(firstLines).toContainEqual(['ruby', '%%ruby']);
+    expect(firstLines).toContainEqual(['r', '%%script Rscript -']);
+    expect(firstLines.filter(([language]) => language === 'python').every(([, line]) => !line!.startsWith('%%'))).toBe(true);
+  });
+
+  it('gives a mostly-shell session a bash kernel and leaves its cells unwrapped', () => {
+    const conv = conversation([cell('bash', 'ls', [stdout('a\n')]), cell('shell', 'pwd'), cell('python', 'print(1)')]);
+    const nb = exportNotebook(conv, META);
+    expect(nb.metadata.kernelspec).toMatchObject({ name: 'bash' });
+    expect(nb.metadata.language_info).toMatchObject({ name: 'bash' });
+    expect(nb.cells.map((c) => joined(c.source))).toEqual(['ls', 'pwd', 'print(1)']);
+    expect(nb.cells.map((c) => (c.metadata.oi as { language: string }).language)).toEqual(['bash', 'shell', 'python']);
+  });
+
+  it('keeps images dropped into the chat as attachments of the message cell and names other files', () => {
+    const nb = exportNotebook(richSession(), META, { readAttachment });
+    const message = nb.cells[0]!;
+    expect(message.cell_type).toBe('markdown');
+    if (message.cell_type !== 'markdown') return;
+    expect(message.attachments).toEqual({ 'screen_shot__1_.png': { 'image/png': PNG_1X1 } });
+    expect(joined(message.source)).toBe(
+      'Plot the sales data, please. Here is a screenshot:\n\n![screen shot \\[1\\].png](attachment:screen_shot__1_.png)\n*Attached: data.csv*',
+    );
+  });
+
+  it('never reads attachments from outside the workspace', () => {
+    const asked: string[] = [];
+    const conv = conversation([
+      user('look', [{ path: '../../etc/passwd', name: 'passwd.png', mime: 'image/png', size: 1 }]),
+    ]);
+    const nb = exportNotebook(conv, META, { readAttachment: (p) => (asked.push(p), Buffer.from('x')) });
+    expect(asked).toEqual([]);
+    expect(nb.cells[0]).not.toHaveProperty('attachments');
+  });
+
+  it('writes code the user declined or has not approved as raw cells, which Jupyter never runs', () => {
+    const conv = conversation([
+      cell('shell', 'rm -rf /', [], { status: 'skipped', approval: 'declined' }),
+      cell('python', 'print(2)', [], { status: 'awaiting-approval', approval: null }),
+      cell('python', 'pri', [], { status: 'streaming', approval: null }),
+    ]);
+    const nb = exportNotebook(conv, META);
+    expect(nb.cells.map((c) => c.cell_type)).toEqual(['raw', 'raw', 'raw']);
+    expect(nb.cells.map((c) => (c.metadata.oi as { status: string }).status)).toEqual(['skipped', 'awaiting-approval', 'streaming']);
+    expect(joined(nb.cells[0]!.source)).toBe('rm -rf /'); // no magic: it is not meant to run
+  });
+
+  it('gives cells unique valid ids even when item ids are long, odd or repeated', () => {
+    const long = 'x'.repeat(100);
+    const conv = conversation([
+      { ...cell('python', 'a'), id: long },
+      { ...cell('python', 'b'), id: long },
+      { ...cell('python', 'c'), id: 'same' },
+      { ...cell('python', 'd'), id: 'same' },
+    ]);
+    const ids = exportNotebook(conv, META).cells.map((c) => c.id);
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(ids[2]).toBe('same');
+  });
+
+  it('passes the app schema and nbformat.validate for every exported notebook', async () => {
+    const notebooks = [
+      exportNotebook(richSession(), META, { readAttachment }),
+      exportNotebook(richSession(), META), // without attachment bytes
+      exportNotebook(pythonShellSession(), META),
+      exportNotebook(conversation([]), META),
+      exportNotebook(conversation([cell('bash', 'ls', [stdout('a\n')]), cell('python', '1/0')]), META),
+    ];
+    for (const nb of notebooks) expectOwnSchema(nb);
+    expect(await jupyter.validate(notebooks.map(serializeNotebook))).toEqual(notebooks.map(() => null));
+  });
+
+  it('writes byte for byte what nbformat itself writes for the same notebook', async () => {
+    for (const conv of [richSession(), pythonShellSession()]) {
+      const text = serializeNotebook(exportNotebook(conv, META, { readAttachment }));
+      expect(text.endsWith('}\n')).toBe(true);
+      expect(text.split('\n')[1]).toBe(' "cells": [');
+      expect(`${await jupyter.rewrite(text)}\n`).toBe(text);
+    }
+  });
+});
