@@ -1,9 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 
 const contract = fileURLToPath(new URL('./src-preload/contract/index.ts', import.meta.url));
 const alias = { '@contract': contract };
+
+/** The dev server's hot reload needs inline scripts; the built app keeps the strict policy. */
+const relaxCspForDevServer: Plugin = {
+  name: 'oi-relax-csp-in-dev',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[\s\S]*?\/>/, ''),
+};
 
 // One build for the desktop app and for plain Node: the main bundle also carries browser mode's
 // server and the `oi` CLI, which import no electron and run under `node`.
@@ -33,7 +41,7 @@ export default defineConfig({
   renderer: {
     root: 'src-renderer',
     resolve: { alias },
-    plugins: [react()],
+    plugins: [react(), relaxCspForDevServer],
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: fileURLToPath(new URL('./src-renderer/index.html', import.meta.url)) },

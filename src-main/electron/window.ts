@@ -23,6 +23,8 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // Middle-click would open links in new windows, around the window-open handler.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.once('ready-to-show', () => win.show());

@@ -3,7 +3,7 @@
 Objects describe themselves the way notebooks expect (_repr_html_, _repr_png_, _repr_mimebundle_…),
 so pandas, PIL, sympy and friends render without this runner knowing them.
 """
-import base64
+import binascii
 import io
 import os
 import sys
@@ -98,7 +98,7 @@ class Image:
         if self.mime == 'image/svg+xml':
             payload = self.data.decode('utf-8', 'replace')
         else:
-            payload = base64.b64encode(self.data).decode('ascii')
+            payload = _b64(self.data)
         size = {k: v for k, v in (('width', self.width), ('height', self.height)) if v is not None}
         return {self.mime: payload}, ({self.mime: size} if size else {})
 
@@ -180,7 +180,7 @@ def _add(mime, value, data, meta):
         return
     if mime in _BINARY_MIMES:
         if isinstance(value, (bytes, bytearray, memoryview)):
-            value = base64.b64encode(bytes(value)).decode('ascii')
+            value = _b64(value)
         elif not isinstance(value, str):
             return
     elif isinstance(value, (bytes, bytearray)):
@@ -188,6 +188,10 @@ def _add(mime, value, data, meta):
     elif mime.startswith('text/') or mime == 'image/svg+xml':
         value = str(value)
     data[mime] = value
+
+
+def _b64(data):
+    return binascii.b2a_base64(bytes(data), newline=False).decode('ascii')
 
 
 def _plain(obj):
@@ -230,8 +234,10 @@ def _figure_png(obj):
 def _render_figure(figure):
     buf = io.BytesIO()
     figure.savefig(buf, format='png', bbox_inches='tight')
+    # savefig leaves the figure marked stale; clear it so a later change is what marks it again.
+    figure.stale = False
     _shown_figures[id(figure)] = figure
-    return base64.b64encode(buf.getvalue()).decode('ascii')
+    return _b64(buf.getvalue())
 
 
 def show_figure(figure):

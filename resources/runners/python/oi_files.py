@@ -7,7 +7,6 @@ import errno
 import json
 import os
 import re
-import shutil
 
 # Folders that recursive listing and search step over: tool caches and installed packages dwarf
 # a workspace's own files. Pass such a folder as `path` to look inside it anyway.
@@ -134,6 +133,7 @@ class Files:
         full = self.path(path)
         if os.path.isdir(full) and not os.path.islink(full):
             if recursive:
+                import shutil  # imported here: it pulls in compression modules at startup
                 shutil.rmtree(full)
             elif os.listdir(full):
                 raise OSError(errno.ENOTEMPTY, 'Directory not empty (pass recursive=True to delete '

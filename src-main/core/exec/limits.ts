@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { ExecSettings, RunLimits } from '@contract';
+import { createPidsGroup, type PidsGroup } from './cgroup-pids';
 
 // Resource limits for a session. On Linux they are set on the running session with prlimit(1), as
 // soft limits: the program cannot exceed them by accident, and the next run can change them
@@ -12,7 +14,8 @@ import type { ExecSettings, RunLimits } from '@contract';
 // - CPU time → RLIMIT_CPU, per run: a session's CPU time accumulates across runs, so before each run
 //   the soft limit is set to what the process has used so far plus the budget.
 // - processes → RLIMIT_NPROC counts all the user's processes, not the session's, so the limit is
-//   set to what the user already runs plus the budget. It does not bind root; see cgroup-pids.ts.
+//   set to what the user already runs plus the budget. It does not bind root. Where a pids cgroup
+//   can be made (cgroup-pids.ts), that is used instead: it counts the session's processes only.
 
 export type LimitSettings = Pick<ExecSettings, 'timeoutMs' | 'memoryMb' | 'cpuSeconds' | 'maxProcesses'>;
 
@@ -67,6 +70,8 @@ export interface LimitController {
   beforeRun(pid: number, settings: LimitSettings): Promise<string | null>;
   /** On platforms without prlimit: wraps the spawn command so the limits hold from the start. */
   wrapSpawn(file: string, args: string[], settings: LimitSettings): { file: string; args: string[] };
+  /** Releases what the limits hold (the pids cgroup); call after the session's processes are gone. */
+  dispose(): Promise<void>;
 }
 
 /** One per session: remembers what it applied so an unchanged run costs no process spawn. */
@@ -74,16 +79,23 @@ export function createLimitController(): LimitController {
   const isRoot = process.getuid?.() === 0;
   let appliedKey: string | null = null;
   let nprocBase: number | null = null;
+  let group: PidsGroup | null | undefined;
+  let groupedPid: number | null = null;
   return {
     async beforeRun(pid, settings) {
       if (process.platform !== 'linux') return null;
-      const key = JSON.stringify([settings.memoryMb, settings.maxProcesses, settings.cpuSeconds]);
+      const key = JSON.stringify([pid, settings.memoryMb, settings.maxProcesses, settings.cpuSeconds]);
       if (key === appliedKey && settings.cpuSeconds === null) return null;
+      if (group === undefined) group = await createPidsGroup(randomBytes(6).toString('hex'));
+      if (group) {
+        if (groupedPid !== pid && (await group.add(pid))) groupedPid = pid;
+        await group.setMax(settings.maxProcesses);
+      }
       const prlimit = await findPrlimit();
       if (!prlimit) return 'limits not applied: prlimit (util-linux) is not installed';
       const args = ['--pid', String(pid)];
       args.push(settings.memoryMb !== null ? `--data=${settings.memoryMb * 1024 * 1024}:` : '--data=unlimited:');
-      if (!isRoot) {
+      if (!isRoot && !group) {
         nprocBase ??= await userProcessCount();
         args.push(settings.maxProcesses !== null ? `--nproc=${nprocBase + settings.maxProcesses}:` : '--nproc=unlimited:');
       }
@@ -108,6 +120,9 @@ export function createLimitController(): LimitController {
       }
       if (lines.length === 0) return { file, args };
       return { file: '/bin/sh', args: ['-c', `${lines.join('; ')}; exec "$0" "$@"`, file, ...args] };
+    },
+    async dispose() {
+      await group?.remove();
     },
   };
 }

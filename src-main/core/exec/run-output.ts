@@ -24,6 +24,9 @@ export interface FinishedOutput {
   capNote: string | null;
 }
 
+/** How long a rich output waits for terminal text that was printed before it but is still in flight. */
+const RICH_PLACEMENT_DELAY_MS = 5;
+
 type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput };
 
 export class RunOutput {
@@ -33,6 +36,8 @@ export class RunOutput {
   private readonly model: ModelText;
   private readonly parts: Part[] = [];
   private keptChars = 0;
+  private pendingRich: CellOutput[] = [];
+  private richTimer: NodeJS.Timeout | null = null;
   private sawText = false;
 
   constructor(private readonly options: RunOutputOptions) {
@@ -58,7 +63,27 @@ export class RunOutput {
     this.model.push(text);
   }
 
+  /**
+   * A rich output from the side channel. The runner flushed the text printed before it to the
+   * terminal first, but the two paths race: that text may still be unread in the pty while the
+   * message is already here. Placing the output a moment later puts it after that text (a best
+   * effort: exact order would need a position marker in the terminal stream).
+   */
   rich(output: CellOutput): void {
+    this.pendingRich.push(output);
+    if (!this.richTimer) this.richTimer = setTimeout(() => this.placeRich(), RICH_PLACEMENT_DELAY_MS);
+  }
+
+  private placeRich(): void {
+    if (this.richTimer) clearTimeout(this.richTimer);
+    this.richTimer = null;
+    const pending = this.pendingRich;
+    this.pendingRich = [];
+    for (const output of pending) this.place(output);
+  }
+
+  private place(output: CellOutput): void {
+    this.batcher?.flush();
     this.parts.push({ kind: 'text-split', at: this.keptChars }, { kind: 'rich', output });
     this.model.end();
     const forModel = describeForModel(output);
@@ -79,6 +104,7 @@ export class RunOutput {
   }
 
   async finish(): Promise<FinishedOutput> {
+    this.placeRich();
     this.model.end();
     this.batcher?.flush();
     const capNote = await this.cap.finish();

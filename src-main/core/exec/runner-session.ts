@@ -146,6 +146,7 @@ export class RunnerSession implements Session {
     }
     await this.kill();
     this.channel?.close();
+    await this.options.limits.dispose();
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 

@@ -150,6 +150,7 @@ export class ShellSession implements Session {
 
   async dispose(): Promise<void> {
     if (this.pty.exited === null) await this.kill();
+    await this.options.limits.dispose();
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 

@@ -1,30 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { ProviderKind } from '@contract';
 import OpenAI from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { EXECUTE_TOOL_NAME } from './execute-tool';
-import { cellResultText, toHistory } from './history-steps';
+import { cellResultText, fencedResultsText, toHistory } from './history-steps';
 import type { Provider, ProviderEvent, ProviderRequest } from './provider';
+import { userContent } from './user-content';
 
 export interface OpenAiProviderOptions {
+  kind: ProviderKind;
   apiKey: string;
   /** null → OpenAI's own endpoint. */
   baseUrl: string | null;
-  name?: string;
-  maxRetries?: number;
+  /** Replaces GET /models (Ollama lists its models at /api/tags). */
+  listModels?: (signal?: AbortSignal) => Promise<string[]>;
 }
 
-/** OpenAI Chat Completions (and every server that speaks it) through the official SDK. */
+/** OpenAI Chat Completions (and every server that speaks it: Ollama, LM Studio, vLLM…) through the official SDK. */
 export class OpenAiProvider implements Provider {
-  readonly name: string;
+  readonly kind: ProviderKind;
   private readonly client: OpenAI;
+  private readonly modelLister: OpenAiProviderOptions['listModels'];
 
   constructor(opts: OpenAiProviderOptions) {
-    this.name = opts.name ?? 'openai';
+    this.kind = opts.kind;
+    this.modelLister = opts.listModels;
     this.client = new OpenAI({
       apiKey: opts.apiKey,
       baseURL: opts.baseUrl ?? undefined,
-      maxRetries: opts.maxRetries ?? 2,
-      // The renderer never sees this client; it lives in main only.
-      dangerouslyAllowBrowser: false,
+      // The agent retries itself (retry-with-backoff.ts) so it can tell the user and never retry
+      // after the first token; SDK retries would hide both.
+      maxRetries: 0,
     });
   }
 
@@ -33,48 +39,69 @@ export class OpenAiProvider implements Provider {
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
+    // OpenAI itself wants max_completion_tokens; local servers still know only max_tokens.
+    const maxTokens = req.maxOutputTokensSet
+      ? this.kind === 'openai'
+        ? { max_completion_tokens: req.maxOutputTokens }
+        : { max_tokens: req.maxOutputTokens }
+      : {};
     const stream = await this.client.chat.completions.create(
       {
         model: req.model,
-        messages: toOpenAiMessages(req.system, req),
+        messages: toOpenAiMessages(req),
         stream: true,
         stream_options: { include_usage: true },
         ...(tools.length ? { tools } : {}),
         ...(req.temperature !== null ? { temperature: req.temperature } : {}),
-        ...(req.maxOutputTokens !== null ? { max_completion_tokens: req.maxOutputTokens } : {}),
+        ...maxTokens,
       },
       { signal: req.signal },
     );
     let stopReason: string | null = null;
+    let usage: { inputTokens: number; outputTokens: number } | null = null;
+    // Some compatible servers repeat the id on every fragment, or send none: a call starts once per index.
+    const started = new Map<number, string>();
     for await (const chunk of stream) {
-      if (chunk.usage) {
-        yield { type: 'usage', inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
-      }
+      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       const choice = chunk.choices[0];
       if (!choice) continue;
       const delta = choice.delta;
       if (delta?.content) yield { type: 'text', text: delta.content };
       for (const call of delta?.tool_calls ?? []) {
-        if (call.id) yield { type: 'tool-call-start', index: call.index, id: call.id, name: call.function?.name ?? EXECUTE_TOOL_NAME };
-        if (call.function?.arguments) yield { type: 'tool-call-delta', index: call.index, argumentsDelta: call.function.arguments };
+        const index = call.index ?? 0;
+        if (!started.has(index)) {
+          const id = call.id || `call_${randomUUID().replace(/-/g, '')}`;
+          started.set(index, id);
+          yield { type: 'tool-call-start', index, id, name: call.function?.name ?? EXECUTE_TOOL_NAME };
+        }
+        if (call.function?.arguments) yield { type: 'tool-call-delta', index, argumentsDelta: call.function.arguments };
       }
       if (choice.finish_reason) stopReason = choice.finish_reason;
     }
+    if (usage) yield { type: 'usage', ...usage };
     yield { type: 'done', stopReason };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
+    if (this.modelLister) return this.modelLister(signal);
     const ids: string[] = [];
     for await (const model of this.client.models.list({ signal })) ids.push(model.id);
     return ids.sort();
   }
 }
 
-function toOpenAiMessages(system: string, req: ProviderRequest): ChatCompletionMessageParam[] {
-  const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
-  for (const entry of toHistory(req.items)) {
+export function toOpenAiMessages(req: Pick<ProviderRequest, 'system' | 'items' | 'tools' | 'images'>): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: req.system }];
+  for (const entry of toHistory(req.items, { tools: req.tools.length > 0 })) {
     if (entry.kind === 'user') {
-      messages.push({ role: 'user', content: entry.item.text });
+      const { text, images } = userContent(entry.item, req.images);
+      if (images.length === 0) {
+        messages.push({ role: 'user', content: text });
+      } else {
+        const parts: ChatCompletionContentPart[] = [{ type: 'text', text }];
+        for (const image of images) parts.push({ type: 'image_url', image_url: { url: `data:${image.mime};base64,${image.base64}` } });
+        messages.push({ role: 'user', content: parts });
+      }
       continue;
     }
     const toolCalls = entry.toolCells.map((cell) => ({
@@ -82,13 +109,14 @@ function toOpenAiMessages(system: string, req: ProviderRequest): ChatCompletionM
       type: 'function' as const,
       function: { name: EXECUTE_TOOL_NAME, arguments: JSON.stringify({ language: cell.language, code: cell.code }) },
     }));
-    messages.push({ role: 'assistant', content: entry.text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+    const content = entry.fencedCells.length ? entry.transcript : entry.text;
+    // A step that only thought (an Anthropic reply, before a switch of provider) has nothing to say here.
+    if (!content && toolCalls.length === 0 && entry.fencedCells.length === 0) continue;
+    messages.push({ role: 'assistant', content: content || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
     for (const cell of entry.toolCells) {
       messages.push({ role: 'tool', tool_call_id: cell.toolCallId ?? cell.id, content: cellResultText(cell) });
     }
-    for (const cell of entry.fencedCells) {
-      messages.push({ role: 'user', content: `Output of the ${cell.language} code block:\n${cellResultText(cell)}` });
-    }
+    if (entry.fencedCells.length) messages.push({ role: 'user', content: fencedResultsText(entry.fencedCells) });
   }
   return messages;
 }

@@ -1,4 +1,4 @@
-import type { ConversationItem } from '@contract';
+import type { ConversationItem, ProviderKind } from '@contract';
 
 /** What a provider adapter streams back, whatever its wire protocol. */
 export type ProviderEvent =
@@ -16,20 +16,40 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** The image types both OpenAI and Anthropic accept as inline (base64) image parts. */
+export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+export interface ImageData {
+  mime: ImageMime;
+  base64: string;
+}
+
 export interface ProviderRequest {
   model: string;
   system: string;
   /** The conversation so far; each adapter maps items to its own message format. */
   items: ConversationItem[];
-  /** Empty when the model should answer with fenced code blocks instead of tool calls. */
+  /**
+   * Empty when the model should answer with fenced code blocks instead of tool calls; the adapters
+   * then write earlier runs as code blocks and results as user messages, because both APIs refuse a
+   * history holding tool calls when no tools are declared.
+   */
   tools: ToolSpec[];
+  /**
+   * Image attachments, by attachment path, already read from the workspace. An attachment missing
+   * here (not an image, unreadable, or a model without vision) is described to the model in text.
+   */
+  images: ReadonlyMap<string, ImageData>;
   temperature: number | null;
-  maxOutputTokens: number | null;
+  /** Output tokens to allow; Anthropic requires a value, OpenAI-family servers get it only when set. */
+  maxOutputTokens: number;
+  /** True when the user set maxOutputTokens (so OpenAI-family requests send it). */
+  maxOutputTokensSet: boolean;
   signal: AbortSignal;
 }
 
 export interface Provider {
-  readonly name: string;
+  readonly kind: ProviderKind;
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
   listModels(signal?: AbortSignal): Promise<string[]>;
 }

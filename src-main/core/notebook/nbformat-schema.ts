@@ -64,6 +64,8 @@ export const KNOWN_OUTPUT_TYPES = ['stream', 'display_data', 'execute_result', '
 export const UnrecognizedOutputV4 = z.looseObject({
   output_type: z.string().refine((t) => !(KNOWN_OUTPUT_TYPES as readonly string[]).includes(t), {
     message: 'a known output type must have that type\'s fields',
+    // Fatal, so that zod reports the known type's own problems rather than this branch's.
+    abort: true,
   }),
 });
 
@@ -131,6 +133,7 @@ function cellSchemas<Id extends z.ZodType>(id: Id) {
   const unrecognized = z.looseObject({
     cell_type: z.string().refine((t) => !KNOWN_CELL_TYPES.includes(t), {
       message: 'a known cell type must have that type\'s fields',
+      abort: true,
     }),
     metadata: BaseCellMetadata,
   });

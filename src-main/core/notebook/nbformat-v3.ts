@@ -97,7 +97,8 @@ function convertOutput(output: unknown, cell: number, index: number, warnings: s
       warnings.push(`Cell ${cell}, output ${index}: the version 3 field "${key}" has no version 4 equivalent and was dropped.`);
       continue;
     }
-    data[mime] = mime === 'application/json' && typeof value === 'string' ? parseOr(value) : value;
+    // Version 3 stored JSON output as JSON text (often split into lines); version 4 stores the value.
+    data[mime] = mime === 'application/json' && (typeof value === 'string' || Array.isArray(value)) ? parseOr(joined(value)) : value;
   }
   const metadata = isRecord(output.metadata) ? output.metadata : {};
   return type === 'execute_result'

@@ -27,7 +27,7 @@ function flatten(issue: Issue, prefix: PathKey[], input: unknown): FlatIssue[] {
   const path = [...prefix, ...issue.path];
   if (issue.code !== 'invalid_union') return [{ path, issue }];
   const value = valueAt(input, path);
-  const tagKey = isRecord(value) ? TAG_KEYS.find((key) => key in value) : undefined;
+  const tagKey = isRecord(value) ? (TAG_KEYS.find((key) => key in value) ?? tagFromPlace(path)) : undefined;
   if (!tagKey) {
     // A value that is not a tagged object: the union's own message says what forms are allowed.
     return [{ path, issue }];
@@ -37,6 +37,14 @@ function flatten(issue: Issue, prefix: PathKey[], input: unknown): FlatIssue[] {
   );
   if (!matching) return [{ path: [...path, tagKey], issue: { ...issue, message: unknownTagMessage(tagKey) } }];
   return matching.flatMap((inner) => flatten(inner, path, input));
+}
+
+/** Items of "cells" are tagged by cell_type, items of "outputs" by output_type, even when the tag is missing. */
+function tagFromPlace(path: PathKey[]): (typeof TAG_KEYS)[number] | undefined {
+  const parent = path[path.length - 2];
+  if (parent === 'cells') return 'cell_type';
+  if (parent === 'outputs') return 'output_type';
+  return undefined;
 }
 
 function unknownTagMessage(tagKey: string): string {

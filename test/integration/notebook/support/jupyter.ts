@@ -13,8 +13,11 @@ export interface Jupyter {
   dir: string;
   /** Runs Python code with `stdin`; resolves with stdout, rejects with stderr on a non-zero exit. */
   python(code: string, stdin?: string, args?: string[]): Promise<string>;
-  /** nbformat.validate on each text; null for valid, else the error message. One Python process. */
-  validate(texts: string[]): Promise<Array<string | null>>;
+  /**
+   * nbformat.validate on each text; null for valid, else the error message. One Python process.
+   * `exact` validates the JSON as it is, without nbformat.reads tidying it first.
+   */
+  validate(texts: string[], options?: { exact?: boolean }): Promise<Array<string | null>>;
   /** nbformat.writes(nbformat.reads(text)): what Jupyter itself would write for this notebook. */
   rewrite(text: string): Promise<string>;
   /** nbconvert --execute; resolves with the executed notebook's text. */
@@ -75,7 +78,8 @@ export function startJupyter(): Jupyter {
     env,
     dir,
     python: (code, stdin = '', args = []) => run(['-c', code, ...args], stdin),
-    async validate(texts) {
+    async validate(texts, options = {}) {
+      const load = options.exact ? 'json.loads(text)' : 'nbformat.reads(text, as_version=4)';
       const out = await run(
         [
           '-c',
@@ -84,7 +88,7 @@ export function startJupyter(): Jupyter {
             'results = []',
             'for text in json.load(sys.stdin):',
             '    try:',
-            '        nbformat.validate(nbformat.reads(text, as_version=4))',
+            `        nbformat.validate(${load})`,
             '        results.append(None)',
             '    except Exception as e:',
             '        results.append(f"{type(e).__name__}: {e}"[:2000])',

@@ -23,7 +23,7 @@ export const ANSI_TRACEBACK = [
 export function richSession(): Conversation {
   return conversation([
     user('Plot the sales data, please. Here is a screenshot:', [
-      { path: 'attachments/screen.png', name: 'screen shot [1].png', mime: 'image/png', size: 68 },
+      { path: 'attachments/screen.png', name: 'screen shot [1].png', mime: 'image/png', size: 70 },
       { path: 'attachments/data.csv', name: 'data.csv', mime: 'text/csv', size: 10 },
     ]),
     assistant('Let me look at the data first.\n\n- read it\n- plot it'),

@@ -1,0 +1,55 @@
+import { mkdir } from 'node:fs/promises';
+import type { HandlerTable } from '../bridge/handler-table';
+import { copyAttachmentFrom, saveAttachmentBytes } from '../workspace/attachments';
+import { confine } from '../workspace/confine';
+import { previewFile } from '../workspace/file-preview';
+import { deleteInWorkspace, renameInWorkspace } from '../workspace/file-ops';
+import { revealInFileManager } from '../workspace/reveal';
+import { listTree } from '../workspace/workspace-tree';
+import type { AppContext } from './app-context';
+
+type WorkspaceNames =
+  | 'workspace.tree'
+  | 'workspace.preview'
+  | 'workspace.rename'
+  | 'workspace.delete'
+  | 'workspace.reveal'
+  | 'workspace.attach'
+  | 'workspace.attach-path';
+
+/** File-panel requests; every path goes through confine() to stay inside the conversation's workspace. */
+export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, WorkspaceNames> => {
+  const rootOf = async (conversationId: string) => (await ctx.agent.snapshot(conversationId)).workspace;
+  return {
+    'workspace.tree': async ({ conversationId }) => {
+      const root = await rootOf(conversationId);
+      await mkdir(root, { recursive: true });
+      // Listing is what the file panel does when it opens a conversation: watch it from then on.
+      ctx.workspaceWatchers.watch(conversationId, root);
+      return listTree(root);
+    },
+    'workspace.preview': async ({ conversationId, path }) => {
+      const root = await rootOf(conversationId);
+      return previewFile(await confine(root, path, { followFinal: true }), path);
+    },
+    'workspace.rename': async ({ conversationId, from, to }) => ({ path: await renameInWorkspace(await rootOf(conversationId), from, to) }),
+    'workspace.delete': async ({ conversationId, path }) => {
+      await deleteInWorkspace(await rootOf(conversationId), path);
+      return { ok: true };
+    },
+    'workspace.reveal': async ({ conversationId, path }) => {
+      const root = await rootOf(conversationId);
+      await revealInFileManager(path ? await confine(root, path, { followFinal: false }) : root);
+      return { ok: true };
+    },
+    'workspace.attach': async ({ conversationId, name, mime, dataBase64 }) => {
+      const bytes = Buffer.from(dataBase64, 'base64');
+      return saveAttachmentBytes(await rootOf(conversationId), name, mime, bytes);
+    },
+    'workspace.attach-path': async ({ conversationId, sourcePath }, req) => {
+      // Only the desktop app knows real paths of dropped files; a page in a browser must send bytes.
+      if (req.transport !== 'ipc') throw new Error('attaching by path is only available in the desktop app; browser mode uploads the file instead');
+      return copyAttachmentFrom(await rootOf(conversationId), sourcePath);
+    },
+  };
+};

@@ -1,0 +1,108 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import { REDACTED_PREFIX, toAnthropicMessages } from './anthropic-messages';
+import type { Provider, ProviderEvent, ProviderRequest } from './provider';
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  /** null → Anthropic's own endpoint. */
+  baseUrl: string | null;
+}
+
+/** Anthropic Messages with streaming, tool use and thinking blocks, through the official SDK. */
+export class AnthropicProvider implements Provider {
+  readonly kind = 'anthropic' as const;
+  private readonly client: Anthropic;
+
+  constructor(opts: AnthropicProviderOptions) {
+    this.client = new Anthropic({
+      apiKey: opts.apiKey,
+      baseURL: opts.baseUrl ?? undefined,
+      // The agent retries itself so it can tell the user and never retry after the first token.
+      maxRetries: 0,
+    });
+  }
+
+  async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {
+    const tools: Tool[] = req.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: { type: 'object', ...t.parameters },
+    }));
+    const stream = await this.client.messages.create(
+      {
+        model: req.model,
+        system: req.system,
+        messages: toAnthropicMessages(req),
+        max_tokens: req.maxOutputTokens,
+        stream: true,
+        ...(tools.length ? { tools } : {}),
+        ...(req.temperature !== null ? { temperature: Math.min(req.temperature, 1) } : {}),
+      },
+      { signal: req.signal },
+    );
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let stopReason: string | null = null;
+    // Thinking arrives as deltas and its signature last; the block is only usable whole.
+    const thinking = new Map<number, { text: string; signature: string }>();
+    for await (const event of stream) {
+      switch (event.type) {
+        case 'message_start': {
+          const u = event.message.usage;
+          inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+          outputTokens = u.output_tokens;
+          break;
+        }
+        case 'content_block_start': {
+          const block = event.content_block;
+          if (block.type === 'text' && block.text) yield { type: 'text', text: block.text };
+          else if (block.type === 'thinking') thinking.set(event.index, { text: block.thinking, signature: block.signature });
+          else if (block.type === 'redacted_thinking') yield { type: 'thinking', thinking: '', signature: REDACTED_PREFIX + block.data };
+          else if (block.type === 'tool_use') yield { type: 'tool-call-start', index: event.index, id: block.id, name: block.name };
+          break;
+        }
+        case 'content_block_delta': {
+          const delta = event.delta;
+          if (delta.type === 'text_delta') yield { type: 'text', text: delta.text };
+          else if (delta.type === 'input_json_delta') {
+            if (delta.partial_json) yield { type: 'tool-call-delta', index: event.index, argumentsDelta: delta.partial_json };
+          } else if (delta.type === 'thinking_delta') {
+            const t = thinking.get(event.index);
+            if (t) t.text += delta.thinking;
+          } else if (delta.type === 'signature_delta') {
+            const t = thinking.get(event.index);
+            if (t) t.signature += delta.signature;
+          }
+          break;
+        }
+        case 'content_block_stop': {
+          const t = thinking.get(event.index);
+          if (t) {
+            thinking.delete(event.index);
+            yield { type: 'thinking', thinking: t.text, signature: t.signature };
+          }
+          break;
+        }
+        case 'message_delta':
+          // Cumulative counts for this message, not increments.
+          outputTokens = event.usage.output_tokens;
+          if (event.usage.input_tokens !== null && event.usage.input_tokens !== undefined) {
+            inputTokens = Math.max(inputTokens, event.usage.input_tokens + (event.usage.cache_creation_input_tokens ?? 0) + (event.usage.cache_read_input_tokens ?? 0));
+          }
+          stopReason = event.delta.stop_reason;
+          break;
+        case 'message_stop':
+          break;
+      }
+    }
+    yield { type: 'usage', inputTokens, outputTokens };
+    yield { type: 'done', stopReason };
+  }
+
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const model of this.client.models.list({ limit: 100 }, { signal })) ids.push(model.id);
+    return ids;
+  }
+}

@@ -1,0 +1,25 @@
+import type { UserItem } from '@contract';
+import type { ImageData } from './provider';
+
+export interface UserContent {
+  text: string;
+  images: ImageData[];
+}
+
+/**
+ * A user message as text plus inline images. Attachments that are not sent as images are named with
+ * their workspace path, so the model can open them with code.
+ */
+export function userContent(item: UserItem, images: ReadonlyMap<string, ImageData>): UserContent {
+  const notes: string[] = [];
+  const parts: ImageData[] = [];
+  for (const att of item.attachments) {
+    const image = images.get(att.path);
+    if (image) {
+      parts.push(image);
+      notes.push(`[Attached image: ${att.name} at ${att.path} in the workspace]`);
+    } else notes.push(`[Attached file: ${att.name} (${att.mime || 'unknown type'}, ${att.size} bytes) at ${att.path} in the workspace]`);
+  }
+  const text = notes.length ? `${item.text}\n\n${notes.join('\n')}` : item.text;
+  return { text, images: parts };
+}

@@ -1,0 +1,69 @@
+import { open, stat } from 'node:fs/promises';
+import type { FilePreview } from '@contract';
+import { imageMime, isNotebook, languageOf, looksBinary, mimeOf } from './file-types';
+
+// Limits keep one preview from freezing the renderer or exceeding a WebSocket frame. Text beyond
+// TEXT_SHOWN_BYTES is cut (and said so); images and notebooks beyond their limit show metadata.
+export const PREVIEW_LIMITS = {
+  imageBytes: 20 * 1024 * 1024,
+  notebookBytes: 20 * 1024 * 1024,
+  textShownBytes: 512 * 1024,
+};
+
+/** Reads `abs` (already confined to the workspace) for the preview panel; `rel` is how the UI names it. */
+export async function previewFile(abs: string, rel: string): Promise<FilePreview> {
+  const st = await stat(abs);
+  const base = { path: rel, size: st.size, mtimeMs: st.mtimeMs, mime: mimeOf(rel) };
+  if (st.isDirectory()) return { kind: 'meta', ...base, mime: 'inode/directory', reason: 'a folder' };
+  if (!st.isFile()) return { kind: 'meta', ...base, reason: 'not a regular file' };
+
+  const image = imageMime(rel);
+  if (image) {
+    if (st.size > PREVIEW_LIMITS.imageBytes) return { kind: 'meta', ...base, reason: `image larger than ${mb(PREVIEW_LIMITS.imageBytes)}` };
+    const bytes = await readHead(abs, st.size);
+    return { kind: 'image', ...base, mime: image, dataBase64: Buffer.from(bytes).toString('base64') };
+  }
+  if (isNotebook(rel)) {
+    if (st.size > PREVIEW_LIMITS.notebookBytes) return { kind: 'meta', ...base, reason: `notebook larger than ${mb(PREVIEW_LIMITS.notebookBytes)}` };
+    return { kind: 'notebook', ...base, text: Buffer.from(await readHead(abs, st.size)).toString('utf8') };
+  }
+  const head = await readHead(abs, Math.min(st.size, PREVIEW_LIMITS.textShownBytes));
+  if (looksBinary(head.subarray(0, 8192))) return { kind: 'meta', ...base, reason: 'binary file' };
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(trimPartialUtf8(head, st.size > head.length));
+  return { kind: 'text', ...base, text, truncated: st.size > head.length, language: languageOf(rel) };
+}
+
+async function readHead(abs: string, length: number): Promise<Uint8Array> {
+  const fh = await open(abs, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    let offset = 0;
+    while (offset < length) {
+      const { bytesRead } = await fh.read(buf, offset, length - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return buf.subarray(0, offset);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Drops a multi-byte character cut at the end of a truncated read, so it does not show as "�". */
+function trimPartialUtf8(bytes: Uint8Array, cut: boolean): Uint8Array {
+  if (!cut) return bytes;
+  let i = bytes.length - 1;
+  let back = 0;
+  while (i >= 0 && back < 4 && ((bytes[i] ?? 0) & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
+  if (i < 0) return bytes;
+  const lead = bytes[i] ?? 0;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return need > back + 1 ? bytes.subarray(0, i) : bytes;
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / 1024 / 1024)} MB`;
+}
