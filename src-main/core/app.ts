@@ -8,6 +8,12 @@ import { appHandlers } from './handlers/app-handlers';
 import { chatHandlers } from './handlers/chat-handlers';
 import { conversationHandlers } from './handlers/conversation-handlers';
 import { settingsHandlers } from './handlers/settings-handlers';
+import { keysHandlers } from './handlers/keys-handlers';
+import { providerHandlers } from './handlers/provider-handlers';
+import { workspaceHandlers } from './handlers/workspace-handlers';
+import type { KeyVault } from './providers/key-vault';
+import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
+import { WorkspaceWatchers } from './workspace/workspace-watcher';
 import { createProviderFactory, type KeySource } from './llm/provider-factory';
 import type { SettingsStore } from './settings/settings-store';
 
@@ -21,6 +27,10 @@ export interface AppOptions {
   secretStorage: 'keychain' | 'memory';
   /** Start-up notices shown to the user (settings reset, no keychain…). */
   notices?: string[];
+  /** The keys screen's access to the keychain (write and describe only). */
+  keyVault: KeyVault;
+  /** Local model servers first run looks for; default: Ollama, LM Studio and Jan on their usual ports. */
+  localServers?: LocalServerSpec[];
 }
 
 export interface App {
@@ -52,6 +62,9 @@ export function createApp(opts: AppOptions): App {
     keys: opts.keys,
     secretStorage: opts.secretStorage,
     notices: opts.notices ?? [],
+    keyVault: opts.keyVault,
+    localServers: opts.localServers ?? DEFAULT_LOCAL_SERVERS,
+    workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
   };
 
   // One file per feature; the HandlerTable type makes a missing or extra request a compile error.
@@ -60,6 +73,9 @@ export function createApp(opts: AppOptions): App {
     ...conversationHandlers(context),
     ...chatHandlers(context),
     ...settingsHandlers(context),
+    ...workspaceHandlers(context),
+    ...keysHandlers(context),
+    ...providerHandlers(context),
   };
 
   return {
@@ -67,6 +83,7 @@ export function createApp(opts: AppOptions): App {
     events,
     context,
     async dispose() {
+      context.workspaceWatchers.dispose();
       await agent.dispose();
       await opts.exec.dispose();
     },

@@ -4,6 +4,7 @@ import { EnvSecretSource } from './secrets/env-secret-source';
 import { SecretResolver } from './secrets/secret-resolver';
 import type { SecretStore } from './secrets/secret-store';
 import type { SettingsStore } from './settings/settings-store';
+import type { LocalServerSpec } from './providers/local-servers';
 
 export interface BootstrapOptions {
   dataDir: string;
@@ -15,11 +16,14 @@ export interface BootstrapOptions {
   /** Environment variables that may hold provider keys (read-only source after the keychain). */
   env?: NodeJS.ProcessEnv;
   notices?: string[];
+  /** Where first run looks for local model servers (tests point this at a scripted server). */
+  localServers?: LocalServerSpec[];
 }
 
 /** Builds the app from real parts: the same wiring for the desktop shell, browser mode and the CLI. */
 export function bootstrapApp(opts: BootstrapOptions): App {
-  const keys = new SecretResolver(opts.secrets, new EnvSecretSource(opts.env ?? process.env));
+  const envKeys = new EnvSecretSource(opts.env ?? process.env);
+  const keys = new SecretResolver(opts.secrets, envKeys);
   // The exec engine strips these values from the code's environment; it asks synchronously at
   // spawn time, so keep a snapshot that is refreshed when keys change.
   let secretValues: string[] = [];
@@ -27,5 +31,8 @@ export function bootstrapApp(opts: BootstrapOptions): App {
   void refreshSecretValues().catch(() => undefined);
   const exec = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues });
   const notices = [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])];
-  return createApp({ dataDir: opts.dataDir, settings: opts.settings, keys, exec, version: opts.version, secretStorage: opts.secrets.kind, notices });
+  return createApp({ dataDir: opts.dataDir, settings: opts.settings, keys, exec, version: opts.version, secretStorage: opts.secrets.kind, notices,
+    keyVault: { store: opts.secrets, resolver: keys, env: envKeys, changed: () => void refreshSecretValues().catch(() => undefined) },
+    localServers: opts.localServers,
+  });
 }

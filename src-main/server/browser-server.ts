@@ -5,6 +5,7 @@ import { describeIssues } from '@contract';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
 import { contentSecurityPolicy } from '../core/security/content-security-policy';
+import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from './static-files';
 import { cookieValue, newLaunchToken, TOKEN_COOKIE, tokenMatches } from './token';
 import { ClientFrame, type ServerFrame } from './ws-protocol';
@@ -19,6 +20,8 @@ export interface BrowserServerOptions {
   token?: string;
   /** Largest WebSocket frame accepted, in bytes. */
   maxFrameBytes?: number;
+  /** Requests per second each socket may make on average, and in a burst. */
+  rate?: { perSecond: number; burst: number };
 }
 
 export interface BrowserServer {
@@ -29,7 +32,9 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
+// Large enough for an attachment upload; anything bigger is refused by the ws library (close 1009).
 const DEFAULT_MAX_FRAME = 32 * 1024 * 1024;
+const DEFAULT_RATE = { perSecond: 100, burst: 300 };
 
 /**
  * Browser mode: the same renderer and the same handler table as the desktop app, over HTTP + a
@@ -99,6 +104,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     const send = (frame: ServerFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
+    const limiter = new RateLimiter(opts.rate?.perSecond ?? DEFAULT_RATE.perSecond, opts.rate?.burst ?? DEFAULT_RATE.burst);
     const unsubscribe = opts.events.subscribe((ev) => send({ type: 'event', name: ev.name, payload: ev.payload }));
     ws.on('close', () => {
       unsubscribe();
@@ -117,6 +123,9 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         if (!frame.success) {
           const id = typeof (json as { id?: unknown })?.id === 'number' ? (json as { id: number }).id : null;
           return send({ type: 'response', id, ok: false, error: { code: 'invalid-input', message: `bad frame: ${describeIssues(frame.error.issues)}` } });
+        }
+        if (!limiter.take()) {
+          return send({ type: 'response', id: frame.data.id, ok: false, error: { code: 'rate-limited', message: 'too many requests: slow down and try again' } });
         }
         const result = await opts.dispatch(frame.data.name, frame.data.input, { transport: 'websocket' });
         send(result.ok ? { type: 'response', id: frame.data.id, ok: true, result: result.result } : { type: 'response', id: frame.data.id, ok: false, error: result.error });

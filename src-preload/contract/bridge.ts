@@ -10,7 +10,7 @@ export type OiApi = {
 
 /** The error shape both transports return for a refused or failed request. */
 export interface BridgeError {
-  code: 'unknown-request' | 'invalid-input' | 'handler-error' | 'unauthorized' | 'too-large';
+  code: 'unknown-request' | 'invalid-input' | 'handler-error' | 'unauthorized' | 'too-large' | 'rate-limited';
   message: string;
 }
 

@@ -28,6 +28,8 @@ export const events = {
   }),
   'notice': z.object({ ...Conv, item: NoticeItem }),
   'conversation.updated': z.object({ summary: ConversationSummary }),
+  /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
+  'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
   'error': z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 

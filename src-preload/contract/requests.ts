@@ -4,6 +4,9 @@ import { appRequests } from './requests/app';
 import { chatRequests } from './requests/chat';
 import { conversationRequests } from './requests/conversation';
 import { settingsRequests } from './requests/settings';
+import { keysRequests } from './requests/keys';
+import { providersRequests } from './requests/providers';
+import { workspaceRequests } from './requests/workspace';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -14,7 +17,14 @@ export const requests = {
   ...conversationRequests,
   ...chatRequests,
   ...settingsRequests,
+  ...workspaceRequests,
+  ...keysRequests,
+  ...providersRequests,
 } as const;
+
+export { MAX_ATTACHMENT_BYTES, type FilePreview, type WorkspaceEntry, type WorkspaceTree } from './requests/workspace';
+export { KeyProvider, type KeyStatus, type KeyTestResult } from './requests/keys';
+export type { LocalServer } from './requests/providers';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

@@ -128,3 +128,44 @@ describe('browser mode server', () => {
     }
   });
 });
+
+describe('browser mode server limits', () => {
+  it('closes a socket that sends a frame over the size limit, and slows down a flood of requests', async () => {
+    const { startBrowserServer } = await import('../../src-main/server/browser-server');
+    const { createDispatcher } = await import('../../src-main/core/bridge/dispatch');
+    const { EventBus } = await import('../../src-main/core/bridge/event-bus');
+    const { RENDERER_DIR } = await import('../support/app-under-test');
+    let calls = 0;
+    const table = new Proxy({} as import('../../src-main/core/bridge/handler-table').HandlerTable, {
+      get: () => async () => {
+        calls++;
+        return [];
+      },
+    });
+    const server = await startBrowserServer({
+      dispatch: createDispatcher(table),
+      events: new EventBus(),
+      rendererDir: RENDERER_DIR,
+      maxFrameBytes: 1024,
+      rate: { perSecond: 1, burst: 5 },
+    });
+    try {
+      const url = `${server.url.replace('http', 'ws')}/ws?token=${server.token}`;
+      const big = await connect(url);
+      const closed = new Promise<number>((resolve) => big.ws?.once('close', (code) => resolve(code)));
+      big.ws?.send('x'.repeat(4096));
+      expect(await closed).toBe(1009);
+
+      const { ws } = await connect(url);
+      if (!ws) throw new Error('could not connect');
+      const replies = [];
+      for (let id = 1; id <= 8; id++) replies.push(await call(ws, { type: 'request', id, name: 'conversation.list', input: {} }));
+      ws.close();
+      expect(replies.filter((r) => r.ok)).toHaveLength(5);
+      expect(replies.at(-1)?.error?.code).toBe('rate-limited');
+      expect(calls).toBe(5);
+    } finally {
+      await server.close();
+    }
+  });
+});

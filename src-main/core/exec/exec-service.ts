@@ -164,7 +164,12 @@ export function createExecService(options: ExecServiceOptions): ExecService {
           ? timeoutMessage(request.settings.timeoutMs, survived, language.name)
           : interruptedMessage(survived, language.name);
     }
-    if (!survived && outcome.status === 'died' && slot.session) slot.session = null;
+    if (!survived) {
+      // Release the dead session now (temp folder, cgroup, stray children); the next run starts anew.
+      const dead = session;
+      if (slot.session) slot.session = null;
+      void dead.dispose().catch(() => undefined);
+    }
     const finished = await output.finish();
     const outputs: CellOutput[] = finished.outputs;
     const lines: string[] = [];

@@ -3,7 +3,10 @@ import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import type { ExecService } from '../exec/types';
 import type { KeySource } from '../llm/provider-factory';
+import type { KeyVault } from '../providers/key-vault';
+import type { LocalServerSpec } from '../providers/local-servers';
 import type { SettingsStore } from '../settings/settings-store';
+import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
 
 /** The services a feature's handlers may use; built once in app.ts. */
 export interface AppContext {
@@ -17,4 +20,7 @@ export interface AppContext {
   keys: KeySource;
   secretStorage: 'keychain' | 'memory';
   notices: string[];
+  keyVault: KeyVault;
+  localServers: LocalServerSpec[];
+  workspaceWatchers: WorkspaceWatchers;
 }

@@ -1,5 +1,7 @@
-import type { Settings } from '@contract';
+import type { ProviderKind, Settings } from '@contract';
 import { providerAccount } from '../secrets/secret-store';
+import { AnthropicProvider } from './anthropic-provider';
+import { listOllamaModels } from './ollama-models';
 import { OpenAiProvider } from './openai-provider';
 import type { Provider } from './provider';
 
@@ -7,7 +9,26 @@ export interface KeySource {
   get(account: string): Promise<string | null>;
 }
 
-const OLLAMA_DEFAULT = 'http://localhost:11434/v1';
+export const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434/v1';
+
+/** OpenAI-compatible services whose key lives under its own account (see env-secret-source.ts). */
+const SERVICE_ACCOUNTS: Array<[host: RegExp, account: string]> = [
+  [/(^|\.)openrouter\.ai$/, providerAccount('openrouter')],
+  [/(^|\.)groq\.com$/, providerAccount('groq')],
+  [/(^|\.)mistral\.ai$/, providerAccount('mistral')],
+  [/(^|\.)deepseek\.com$/, providerAccount('deepseek')],
+];
+
+export type ProviderTarget = Pick<Settings, 'provider' | 'baseUrl'>;
+
+/** The key for a provider: its own account, then (for a known OpenAI-compatible service) the service's. */
+export async function keyFor(keys: KeySource, target: ProviderTarget): Promise<string | null> {
+  const own = await keys.get(providerAccount(target.provider));
+  if (own || target.provider !== 'openai-compatible' || !target.baseUrl) return own;
+  const host = safeHost(target.baseUrl);
+  const service = SERVICE_ACCOUNTS.find(([pattern]) => pattern.test(host));
+  return service ? keys.get(service[1]) : null;
+}
 
 /**
  * Builds the provider client for the current settings. This is the only place keys are read; clients
@@ -15,30 +36,43 @@ const OLLAMA_DEFAULT = 'http://localhost:11434/v1';
  */
 export function createProviderFactory(keys: KeySource) {
   const cache = new Map<string, Provider>();
-  return async function providerFor(settings: Settings): Promise<Provider> {
-    const key = await keys.get(providerAccount(settings.provider));
+  return async function providerFor(settings: ProviderTarget): Promise<Provider> {
+    const key = await keyFor(keys, settings);
     const cacheKey = JSON.stringify([settings.provider, settings.baseUrl, key]);
     const cached = cache.get(cacheKey);
     if (cached) return cached;
-    const provider = build(settings, key);
+    const provider = buildProvider(settings, key);
     cache.clear(); // one live client at a time: keys that were replaced do not linger in memory
     cache.set(cacheKey, provider);
     return provider;
   };
 }
 
-function build(settings: Settings, key: string | null): Provider {
-  switch (settings.provider) {
+/** A client for one provider and endpoint; errors say which key or setting is missing. */
+export function buildProvider(target: ProviderTarget, key: string | null): Provider {
+  const kind: ProviderKind = target.provider;
+  switch (kind) {
     case 'openai':
       if (!key) throw new Error('no OpenAI API key: add one in Settings → API keys, or set OPENAI_API_KEY');
-      return new OpenAiProvider({ apiKey: key, baseUrl: settings.baseUrl, name: 'openai' });
-    case 'ollama':
-      // Local servers ignore the key, but the SDK insists on one.
-      return new OpenAiProvider({ apiKey: key ?? 'ollama', baseUrl: settings.baseUrl ?? OLLAMA_DEFAULT, name: 'ollama' });
-    case 'openai-compatible':
-      if (!settings.baseUrl) throw new Error('the OpenAI-compatible provider needs a base URL in Settings');
-      return new OpenAiProvider({ apiKey: key ?? 'not-needed', baseUrl: settings.baseUrl, name: 'openai-compatible' });
+      return new OpenAiProvider({ kind, apiKey: key, baseUrl: target.baseUrl });
     case 'anthropic':
-      throw new Error('the Anthropic provider is not available yet in this build');
+      if (!key) throw new Error('no Anthropic API key: add one in Settings → API keys, or set ANTHROPIC_API_KEY');
+      return new AnthropicProvider({ apiKey: key, baseUrl: target.baseUrl });
+    case 'ollama': {
+      const baseUrl = target.baseUrl ?? OLLAMA_DEFAULT_BASE_URL;
+      // Ollama ignores the key, but the SDK insists on one.
+      return new OpenAiProvider({ kind, apiKey: key ?? 'ollama', baseUrl, listModels: (signal) => listOllamaModels(baseUrl, signal) });
+    }
+    case 'openai-compatible':
+      if (!target.baseUrl) throw new Error('the OpenAI-compatible provider needs a base URL (Settings → Provider, or --base-url)');
+      return new OpenAiProvider({ kind, apiKey: key ?? 'not-needed', baseUrl: target.baseUrl });
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
   }
 }

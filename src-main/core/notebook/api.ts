@@ -4,6 +4,6 @@ export { exportNotebook, serializeNotebook, mainLanguage, type ExportMeta, type 
 export { importNotebook, type ImportOptions, type NotebookImport } from './ipynb-import';
 export type { ImportedFile } from './import-attachments';
 export { NotebookImportError, type NotebookProblem } from './notebook-import-error';
-export { NotebookV4_5, NotebookV4Any, type NotebookV4 } from './nbformat-schema';
+export { NotebookV4_0, NotebookV4_5, NotebookV4Reader, strictNotebookSchema, type NotebookV4 } from './nbformat-schema';
 export { describeIssues } from './schema-issues';
 export { rerunCells, rerunnableCells, applyRunResult, type RerunContext, type RerunOutcome, type RerunProgress } from './rerun';

@@ -4,7 +4,7 @@ import { CellIdAllocator } from './cell-ids';
 import { attachmentBytes, extractAttachments, type ImportedFile, isSafeAttachmentPath } from './import-attachments';
 import { languageFromMagic, magicFor } from './languages';
 import { joinBundle, joinLines } from './multiline';
-import type { NotebookV4Any, OutputV4 } from './nbformat-schema';
+import type { NotebookV4Read, OutputV4 } from './nbformat-schema';
 import { outputsForModel } from './outputs-for-model';
 import { attachmentKey, withoutAttachmentLines } from './user-attachments';
 
@@ -19,7 +19,7 @@ import { attachmentKey, withoutAttachmentLines } from './user-attachments';
 // - Any other code cell becomes a run: done, or failed when it has an error output, approved by the
 //   user. Cells never run (no count, no outputs) become 'skipped' with no approval.
 
-type Cell = NotebookV4Any['cells'][number];
+type Cell = NotebookV4Read['cells'][number];
 
 export interface CellImportContext {
   kernelLanguage: string;

@@ -7,7 +7,7 @@ import { joinLines } from './multiline';
 import { NotebookImportError } from './notebook-import-error';
 import { notebookText } from './notebook-text';
 import { convertV3 } from './nbformat-v3';
-import { NotebookV4_5, NotebookV4Any, type NotebookMetadataV4 } from './nbformat-schema';
+import { NotebookV4Reader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
 import { describeIssues } from './schema-issues';
 
 export interface ImportOptions {
@@ -57,8 +57,7 @@ export function importNotebook(input: string | Uint8Array, opts: ImportOptions):
   if (typeof minor === 'number' && minor > NEWEST_MINOR) {
     warnings.push(`The notebook is nbformat 4.${minor}, newer than 4.${NEWEST_MINOR}; it was read by the 4.${NEWEST_MINOR} rules.`);
   }
-  const schema = typeof minor === 'number' && minor >= NEWEST_MINOR ? NotebookV4_5 : NotebookV4Any;
-  const parsed = schema.safeParse(nb);
+  const parsed = NotebookV4Reader.safeParse(nb);
   if (!parsed.success) {
     const problems = describeIssues(parsed.error.issues, nb, 20);
     const shown = problems.slice(0, 3).join('; ');
@@ -66,7 +65,7 @@ export function importNotebook(input: string | Uint8Array, opts: ImportOptions):
     throw new NotebookImportError('schema', `The notebook breaks the nbformat 4 rules: ${shown}${more}.`, problems);
   }
 
-  const notebook = parsed.data as NotebookV4Any;
+  const notebook: NotebookV4Read = parsed.data;
   const language = notebookLanguage(notebook.metadata);
   const files: ImportedFile[] = [];
   const conversationItems = cellsToItems(notebook.cells, {
@@ -117,7 +116,7 @@ function notebookLanguage(metadata: NotebookMetadataV4): string {
   return canonicalLanguage(name);
 }
 
-function titleOf(nb: NotebookV4Any, fileName: string | undefined): string {
+function titleOf(nb: NotebookV4Read, fileName: string | undefined): string {
   if (typeof nb.metadata.title === 'string' && nb.metadata.title.trim()) return nb.metadata.title.trim();
   for (const cell of nb.cells) {
     if (cell.cell_type !== 'markdown') continue;

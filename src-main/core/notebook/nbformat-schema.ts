@@ -107,43 +107,50 @@ export const Attachments = z.record(z.string(), MimeBundle);
 
 export const KNOWN_CELL_TYPES: readonly string[] = ['markdown', 'code', 'raw'];
 
-function cellSchemas<Id extends z.ZodType>(id: Id) {
+/** A cell type from a later minor version; readers are asked to tolerate these, the schema does not. */
+const UnrecognizedCellV4 = z.looseObject({
+  cell_type: z.string().refine((t) => !KNOWN_CELL_TYPES.includes(t), {
+    message: 'a known cell type must have that type\'s fields',
+    // Fatal, so that zod reports the known type's own problems rather than this branch's.
+    abort: true,
+  }),
+  metadata: BaseCellMetadata,
+});
+
+function cellSchemas<IdShape extends z.core.$ZodLooseShape, Output extends z.ZodType>(idShape: IdShape, output: Output) {
   const markdown = z.strictObject({
-    id,
+    ...idShape,
     cell_type: z.literal('markdown'),
     metadata: BaseCellMetadata,
     attachments: Attachments.optional(),
     source: MultilineString,
   });
   const code = z.strictObject({
-    id,
+    ...idShape,
     cell_type: z.literal('code'),
     metadata: CodeCellMetadata,
     source: MultilineString,
-    outputs: z.array(OutputV4),
+    outputs: z.array(output),
     execution_count: ExecutionCount,
   });
   const raw = z.strictObject({
-    id,
+    ...idShape,
     cell_type: z.literal('raw'),
     metadata: RawCellMetadata,
     attachments: Attachments.optional(),
     source: MultilineString,
   });
-  const unrecognized = z.looseObject({
-    cell_type: z.string().refine((t) => !KNOWN_CELL_TYPES.includes(t), {
-      message: 'a known cell type must have that type\'s fields',
-      abort: true,
-    }),
-    metadata: BaseCellMetadata,
-  });
-  return { markdown, code, raw, cell: z.union([markdown, code, raw, unrecognized]) };
+  return { markdown, code, raw };
 }
 
-// 4.5 requires ids. For 4.0–4.4 they are optional: nbformat's own reader adds them on upgrade, and
-// many tools already write them into older minors.
-const cells45 = cellSchemas(CellId);
-const cellsBefore45 = cellSchemas(CellId.optional());
+const KnownOutput = z.union([StreamOutputV4, DisplayDataOutputV4, ExecuteResultOutputV4, ErrorOutputV4]);
+
+// The spec's own rules: 4.5 requires ids, 4.0–4.4 have none, only the known cell and output types.
+const strict45 = cellSchemas({ id: CellId }, KnownOutput);
+const strictBefore45 = cellSchemas({}, KnownOutput);
+// What the app reads: ids optional in every minor (Jupyter's reader adds missing ones), and types
+// from later minors let through so that import can name them in a warning and leave them out.
+const reader = cellSchemas({ id: CellId.optional() }, OutputV4);
 
 const KernelSpec = z.looseObject({
   name: z.string(),
@@ -168,20 +175,33 @@ export const NotebookMetadataV4 = z.looseObject({
   authors: z.array(z.looseObject({ name: z.string().optional() })).optional(),
 });
 
-/** The current format, 4.5: what the app writes. */
+/** nbformat 4.5 exactly as specified: what the app writes. */
 export const NotebookV4_5 = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(5),
-  cells: z.array(cells45.cell),
+  cells: z.array(z.union([strict45.markdown, strict45.code, strict45.raw])),
 });
 
-/** Any 4.x notebook the app reads (ids optional before 4.5). */
-export const NotebookV4Any = z.strictObject({
+/** nbformat 4.0–4.4 exactly as specified (no cell ids). */
+export const NotebookV4_0 = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(0),
-  cells: z.array(cellsBefore45.cell),
+  cells: z.array(z.union([strictBefore45.markdown, strictBefore45.code, strictBefore45.raw])),
+});
+
+/** The spec's schema for a notebook of this minor version. */
+export function strictNotebookSchema(minor: number): typeof NotebookV4_5 | typeof NotebookV4_0 {
+  return minor >= 5 ? NotebookV4_5 : NotebookV4_0;
+}
+
+/** Any 4.x notebook, as tolerantly as Jupyter reads one (see `reader` above). */
+export const NotebookV4Reader = z.strictObject({
+  metadata: NotebookMetadataV4,
+  nbformat: z.literal(4),
+  nbformat_minor: z.number().int().min(0),
+  cells: z.array(z.union([reader.markdown, reader.code, reader.raw, UnrecognizedCellV4])),
 });
 
 export type MultilineString = z.infer<typeof MultilineString>;
@@ -190,15 +210,15 @@ export type StreamOutputV4 = z.infer<typeof StreamOutputV4>;
 export type DisplayDataOutputV4 = z.infer<typeof DisplayDataOutputV4>;
 export type ExecuteResultOutputV4 = z.infer<typeof ExecuteResultOutputV4>;
 export type ErrorOutputV4 = z.infer<typeof ErrorOutputV4>;
-export type KnownOutputV4 = StreamOutputV4 | DisplayDataOutputV4 | ExecuteResultOutputV4 | ErrorOutputV4;
-export type MarkdownCellV4 = z.infer<typeof cells45.markdown>;
-export type CodeCellV4 = z.infer<typeof cells45.code>;
-export type RawCellV4 = z.infer<typeof cells45.raw>;
+export type KnownOutputV4 = z.infer<typeof KnownOutput>;
+export type MarkdownCellV4 = z.infer<typeof strict45.markdown>;
+export type CodeCellV4 = z.infer<typeof strict45.code>;
+export type RawCellV4 = z.infer<typeof strict45.raw>;
 export type NotebookMetadataV4 = z.infer<typeof NotebookMetadataV4>;
 export type AttachmentsV4 = z.infer<typeof Attachments>;
 /** A notebook as the app writes it: 4.5, only the three known cell types. */
 export type NotebookV4 = Omit<z.infer<typeof NotebookV4_5>, 'cells'> & {
   cells: Array<MarkdownCellV4 | CodeCellV4 | RawCellV4>;
 };
-/** A notebook as read: ids may be missing, unknown cell types may appear. */
-export type NotebookV4Any = z.infer<typeof NotebookV4Any>;
+/** A notebook as read: ids may be missing, unknown cell and output types may appear. */
+export type NotebookV4Read = z.infer<typeof NotebookV4Reader>;

@@ -51,9 +51,9 @@ describe('resource limits', () => {
   });
 
   it.runIf(canContainForkBomb)('contains a fork bomb to the process limit and cleans it up on restart', async () => {
-    const settings = { maxProcesses: 40, timeoutMs: 10_000 };
+    const settings = { maxProcesses: 40, timeoutMs: 3000 };
     const bomb = await h.run('bash', 'echo $$ > shell.pid\nbomb() { bomb | bomb & }\nbomb', { settings });
-    expect(['done', 'failed']).toContain(bomb.status);
+    expect(['done', 'failed', 'timeout']).toContain(bomb.status);
     const shellPid = Number(await readFile(join(h.workspace, 'shell.pid'), 'utf8'));
     let most = 0;
     for (let i = 0; i < 10; i++) {

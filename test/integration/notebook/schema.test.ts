@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
-import { NotebookV4_5, NotebookV4Any } from '../../../src-main/core/notebook/nbformat-schema';
+import { strictNotebookSchema } from '../../../src-main/core/notebook/nbformat-schema';
 import { cell, conversation, display, error, result, stdout, user } from './support/conversation-builders';
 import { startJupyter, type Jupyter } from './support/jupyter';
 
@@ -31,12 +31,15 @@ const CASES: Record<string, (nb: Json) => void> = {
   'orig_nbformat 0': (nb) => (nb.metadata.orig_nbformat = 0),
   'title as a number': (nb) => (nb.metadata.title = 1),
   'nbformat_minor 4 in a notebook with ids': (nb) => (nb.nbformat_minor = 4),
+  'nbformat_minor 4 without ids': (nb) => {
+    nb.nbformat_minor = 4;
+    for (const c of nb.cells) delete c.id;
+  },
   'nbformat_minor as a string': (nb) => (nb.nbformat_minor = '5'),
   'no cells list': (nb) => delete nb.cells,
   'cell id 65 characters': (nb) => (nb.cells[0].id = 'a'.repeat(65)),
   'cell id with a dot': (nb) => (nb.cells[0].id = 'a.b'),
   'cell id empty': (nb) => (nb.cells[0].id = ''),
-  'cell without id in 4.5': (nb) => delete nb.cells[1].id,
   'extra field on a markdown cell': (nb) => (nb.cells[0].outputs = []),
   'attachments on a code cell': (nb) => (nb.cells[1].attachments = {}),
   'attachments on a raw cell': (nb) => (nb.cells[4].attachments = { 'a.png': { 'image/png': 'AAAA' } }),
@@ -92,10 +95,17 @@ describe('the app\'s nbformat schema', () => {
     const theirs = (await jupyter.validate(texts, { exact: true })).map((e) => e === null);
     const ours = texts.map((text) => {
       const nb = JSON.parse(text) as Json;
-      const schema = typeof nb.nbformat_minor === 'number' && nb.nbformat_minor < 5 ? NotebookV4Any : NotebookV4_5;
-      return schema.safeParse(nb).success;
+      return strictNotebookSchema(typeof nb.nbformat_minor === 'number' ? nb.nbformat_minor : 5).safeParse(nb).success;
     });
     const verdicts = (valid: boolean[]) => Object.fromEntries(names.map((name, i) => [name, valid[i]]));
     expect(verdicts(ours)).toEqual(verdicts(theirs));
+  });
+
+  it('requires cell ids in 4.5 where nbformat.validate quietly adds them', async () => {
+    const nb = base();
+    delete nb.cells[1].id;
+    expect(strictNotebookSchema(5).safeParse(nb).success).toBe(false);
+    // nbformat repairs instead of rejecting (a behaviour it has deprecated); the spec requires ids.
+    expect(await jupyter.validate([JSON.stringify(nb)], { exact: true })).toEqual([null]);
   });
 });

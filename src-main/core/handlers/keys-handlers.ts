@@ -1,0 +1,46 @@
+import type { KeyProvider, KeyStatus } from '@contract';
+import type { HandlerTable } from '../bridge/handler-table';
+import { listModels } from '../providers/list-models';
+import { providerAccount } from '../secrets/secret-store';
+import type { AppContext } from './app-context';
+
+const PROVIDERS: KeyProvider[] = ['openai', 'anthropic', 'openai-compatible'];
+
+type KeysNames = 'keys.list' | 'keys.set' | 'keys.delete' | 'keys.test';
+
+/**
+ * The keys screen. Keys arrive from the renderer and go into the keychain; what goes back is only
+ * where a key comes from and its last four characters.
+ */
+export const keysHandlers = (ctx: AppContext): Pick<HandlerTable, KeysNames> => {
+  const vault = ctx.keyVault;
+  const status = async (provider: KeyProvider): Promise<KeyStatus> => {
+    const account = providerAccount(provider);
+    const d = await vault.resolver.describe(account);
+    return { provider, source: d.source, last4: d.last4, envVariable: vault.env.variableFor(account) };
+  };
+  return {
+    'keys.list': async () => ({ storage: vault.store.kind, keys: await Promise.all(PROVIDERS.map(status)) }),
+    'keys.set': async ({ provider, key }) => {
+      await vault.store.set(providerAccount(provider), key.trim());
+      vault.changed();
+      return status(provider);
+    },
+    'keys.delete': async ({ provider }) => {
+      await vault.store.delete(providerAccount(provider));
+      vault.changed();
+      return status(provider);
+    },
+    'keys.test': async ({ provider, key, baseUrl }) => {
+      const settings = ctx.settings.get();
+      const endpoint = baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
+      const useKey = key?.trim() ?? (await vault.resolver.get(providerAccount(provider)));
+      if (!useKey && provider !== 'openai-compatible') return { ok: false, message: 'There is no key to test: type one, or save one first.' };
+      try {
+        return { ok: true, models: await listModels({ provider, key: useKey, baseUrl: endpoint }) };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+  };
+};

@@ -1,0 +1,41 @@
+import type { HandlerTable } from '../bridge/handler-table';
+import { detectLocalServers } from '../providers/local-servers';
+import { listModels, OLLAMA_BASE } from '../providers/list-models';
+import { SUGGESTED_MODELS } from '../providers/suggested-models';
+import { providerAccount } from '../secrets/secret-store';
+import type { AppContext } from './app-context';
+
+type ProviderNames = 'providers.status' | 'providers.detect' | 'providers.models';
+
+/** First run and the model picker: what can be used now, what is on this machine, which models. */
+export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNames> => ({
+  'providers.status': async () => {
+    const s = ctx.settings.get();
+    switch (s.provider) {
+      case 'openai':
+      case 'anthropic': {
+        const has = (await ctx.keyVault.resolver.describe(providerAccount(s.provider))).source !== null;
+        return has ? { ready: true, reason: null } : { ready: false, reason: `no ${s.provider === 'openai' ? 'OpenAI' : 'Anthropic'} API key` };
+      }
+      case 'ollama':
+        return { ready: true, reason: null };
+      case 'openai-compatible':
+        return s.baseUrl ? { ready: true, reason: null } : { ready: false, reason: 'the OpenAI-compatible provider has no base URL' };
+    }
+  },
+  'providers.detect': async () => {
+    const env = [];
+    for (const provider of ['openai', 'anthropic'] as const) {
+      const variable = ctx.keyVault.env.variableFor(providerAccount(provider));
+      if (variable) env.push({ provider, variable, suggestedModels: SUGGESTED_MODELS[provider] ?? [] });
+    }
+    return { env, local: await detectLocalServers(ctx.localServers) };
+  },
+  'providers.models': async ({ provider, baseUrl }) => {
+    const settings = ctx.settings.get();
+    const endpoint = baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
+    const key = await ctx.keyVault.resolver.get(providerAccount(provider));
+    const models = await listModels({ provider, key, baseUrl: provider === 'ollama' ? (endpoint ?? OLLAMA_BASE) : endpoint });
+    return { models };
+  },
+});
