@@ -6,6 +6,7 @@ import { bootstrapApp } from '../../src-main/core/bootstrap';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { App } from '../../src-main/core/app';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
+import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
@@ -25,21 +26,30 @@ export interface AppUnderTest {
  * The real app in browser mode, wired like `npm run serve`, talking to the scripted LLM server
  * through the official OpenAI SDK. Nothing is mocked; only the model's replies are scripted.
  */
-export async function startAppUnderTest(settings: SettingsPatch = {}): Promise<AppUnderTest> {
+export interface AppUnderTestOptions {
+  /** Default: an in-memory store holding a test OpenAI key. */
+  secrets?: SecretStore;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startAppUnderTest(settings: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
   if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`the renderer is not built (${RENDERER_DIR}): run \`npm run build\` first (npm test does)`);
   }
   const llm = await startScriptedLlm();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-e2e-'));
-  const secrets = new MemorySecretStore();
-  await secrets.set('provider:openai', 'sk-test-e2e');
+  let secrets = options.secrets;
+  if (!secrets) {
+    secrets = new MemorySecretStore();
+    await secrets.set('provider:openai', 'sk-test-e2e');
+  }
   const app = bootstrapApp({
     dataDir,
     settings: new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-test', ...settings }),
     secrets,
     resourcesDir: path.join(REPO_ROOT, 'resources'),
     version: 'test',
-    env: {},
+    env: options.env ?? {},
   });
   const server = await startBrowserServer({ dispatch: createDispatcher(app.handlers), events: app.events, rendererDir: RENDERER_DIR });
   return {
