@@ -4,7 +4,7 @@ import { CellIdAllocator } from './cell-ids';
 import { attachmentBytes, extractAttachments, type ImportedFile, isSafeAttachmentPath } from './import-attachments';
 import { languageFromMagic, magicFor } from './languages';
 import { joinBundle, joinLines } from './multiline';
-import type { NotebookV4Read, OutputV4 } from './nbformat-schema';
+import { type AttachmentsV4, isCellOfType, isOutputOfType, type OutputV4, type ReadCell } from './nbformat-schema';
 import { outputsForModel } from './outputs-for-model';
 import { attachmentKey, withoutAttachmentLines } from './user-attachments';
 
@@ -18,8 +18,6 @@ import { attachmentKey, withoutAttachmentLines } from './user-attachments';
 //   nor code: Jupyter neither renders nor runs them).
 // - Any other code cell becomes a run: done, or failed when it has an error output, approved by the
 //   user. Cells never run (no count, no outputs) become 'skipped' with no approval.
-
-type Cell = NotebookV4Read['cells'][number];
 
 export interface CellImportContext {
   kernelLanguage: string;
@@ -36,7 +34,7 @@ const FROZEN: Partial<Record<CellStatus, CellStatus>> = {
   streaming: 'skipped',
 };
 
-export function cellsToItems(cells: readonly Cell[], ctx: CellImportContext): ConversationItem[] {
+export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext): ConversationItem[] {
   const ids = new CellIdAllocator('cell');
   const items: ConversationItem[] = [];
   let step: string | null = null;
@@ -48,68 +46,71 @@ export function cellsToItems(cells: readonly Cell[], ctx: CellImportContext): Co
     const cellId = typeof cell.id === 'string' ? cell.id : undefined;
     const id = ids.allocate(cellId, index);
     if (cellId !== undefined && id !== cellId) repeatedIds++;
-    const source = typeof cell.source === 'string' || Array.isArray(cell.source) ? joinLines(cell.source as string | string[]) : '';
     const oi = appMeta(cell, index, ctx.warnings);
 
-    if (cell.cell_type === 'markdown') {
+    if (isCellOfType(cell, 'markdown')) {
+      const source = joinLines(cell.source);
       if (oi?.role === 'user') {
-        items.push(userItem(id, source, oi, cell.attachments as Record<string, Record<string, unknown>> | undefined, index, ctx));
+        items.push(userItem(id, source, oi, cell.attachments, index, ctx));
         step = null;
         return;
       }
-      const extracted = oi ? { text: source, files: [] } : extractAttachments(id, source, cell.attachments as never);
+      const assistantMeta = oi?.role === 'assistant' ? oi : null;
+      const extracted = assistantMeta ? { text: source, files: [] } : extractAttachments(id, source, cell.attachments);
       ctx.files.push(...extracted.files);
-      step = oi?.role === 'assistant' ? oi.step : newStep();
+      step = assistantMeta ? assistantMeta.step : newStep();
       items.push({
         kind: 'assistant',
         id,
         step,
         text: extracted.text,
         thinking: [],
-        interrupted: oi?.role === 'assistant' ? oi.interrupted : false,
-        createdAt: oi?.role === 'assistant' ? oi.createdAt : ctx.now,
+        interrupted: assistantMeta?.interrupted ?? false,
+        createdAt: assistantMeta?.createdAt ?? ctx.now,
       });
       return;
     }
 
-    if (cell.cell_type === 'raw') {
+    if (isCellOfType(cell, 'raw')) {
+      const source = joinLines(cell.source);
       if (oi?.role === 'code') {
         step = oi.step;
         items.push(codeItem(id, source, [], null, oi, ctx, index));
         return;
       }
+      const noticeMeta = oi?.role === 'notice' ? oi : null;
       items.push({
         kind: 'notice',
         id,
-        level: oi?.role === 'notice' ? oi.level : 'info',
+        level: noticeMeta?.level ?? 'info',
         text: source,
-        createdAt: oi?.role === 'notice' ? oi.createdAt : ctx.now,
+        createdAt: noticeMeta?.createdAt ?? ctx.now,
       });
       return;
     }
 
-    if (cell.cell_type === 'code') {
-      const outputs = importOutputs(cell.outputs as OutputV4[], index, ctx.warnings);
-      const count = cell.execution_count as number | null;
+    if (isCellOfType(cell, 'code')) {
+      const source = joinLines(cell.source);
+      const outputs = importOutputs(cell.outputs, index, ctx.warnings);
       if (oi?.role === 'code') {
         step = oi.step;
-        items.push(codeItem(id, source, outputs, count, oi, ctx, index));
+        items.push(codeItem(id, source, outputs, cell.execution_count, oi, ctx, index));
       } else {
         step ??= newStep();
-        items.push(foreignCodeItem(id, step, source, outputs, count, cell.metadata, ctx));
+        items.push(foreignCodeItem(id, step, source, outputs, cell.execution_count, cell.metadata, ctx));
       }
       return;
     }
 
-    ctx.warnings.push(`Cell ${index} has the unknown type "${String(cell.cell_type)}" (from a newer notebook format); it was left out.`);
+    ctx.warnings.push(`Cell ${index} has the unknown type "${cell.cell_type}" (from a newer notebook format); it was left out.`);
   });
 
   if (repeatedIds > 0) ctx.warnings.push(`${repeatedIds} cell id(s) were repeated; the repeats were given new ids.`);
   return items;
 }
 
-function appMeta(cell: Cell, index: number, warnings: string[]): CellMeta | null {
-  const raw = (cell.metadata as Record<string, unknown>)[APP_KEY];
+function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | null {
+  const raw = cell.metadata[APP_KEY];
   if (raw === undefined) return null;
   const parsed = CellMeta.safeParse(raw);
   const fits =
@@ -128,7 +129,7 @@ function userItem(
   id: string,
   source: string,
   oi: UserCellMeta,
-  cellAttachments: Record<string, Record<string, unknown>> | undefined,
+  cellAttachments: AttachmentsV4 | undefined,
   index: number,
   ctx: CellImportContext,
 ): ConversationItem {
@@ -231,33 +232,20 @@ function executionTiming(execution: unknown): { startedAt: string | null; durati
 
 function importOutputs(outputs: readonly OutputV4[], cell: number, warnings: string[]): CellOutput[] {
   const kept: CellOutput[] = [];
-  outputs.forEach((output, index) => {
-    switch (output.output_type) {
-      case 'stream': {
-        const o = output as Extract<OutputV4, { output_type: 'stream' }>;
-        let name: 'stdout' | 'stderr' = 'stdout';
-        if (o.name === 'stderr') name = 'stderr';
-        else if (o.name !== 'stdout') warnings.push(`Cell ${cell}, output ${index}: the stream "${o.name}" is shown as stdout.`);
-        kept.push({ output_type: 'stream', name, text: joinLines(o.text) });
-        return;
+  outputs.forEach((o, index) => {
+    if (isOutputOfType(o, 'stream')) {
+      if (o.name !== 'stdout' && o.name !== 'stderr') {
+        warnings.push(`Cell ${cell}, output ${index}: the stream "${o.name}" is shown as stdout.`);
       }
-      case 'display_data': {
-        const o = output as Extract<OutputV4, { output_type: 'display_data' }>;
-        kept.push({ output_type: 'display_data', data: joinBundle(o.data), metadata: o.metadata });
-        return;
-      }
-      case 'execute_result': {
-        const o = output as Extract<OutputV4, { output_type: 'execute_result' }>;
-        kept.push({ output_type: 'execute_result', execution_count: o.execution_count, data: joinBundle(o.data), metadata: o.metadata });
-        return;
-      }
-      case 'error': {
-        const o = output as Extract<OutputV4, { output_type: 'error' }>;
-        kept.push({ output_type: 'error', ename: o.ename, evalue: o.evalue, traceback: o.traceback });
-        return;
-      }
-      default:
-        warnings.push(`Cell ${cell}, output ${index} has the unknown type "${output.output_type}"; it was left out.`);
+      kept.push({ output_type: 'stream', name: o.name === 'stderr' ? 'stderr' : 'stdout', text: joinLines(o.text) });
+    } else if (isOutputOfType(o, 'display_data')) {
+      kept.push({ output_type: 'display_data', data: joinBundle(o.data), metadata: o.metadata });
+    } else if (isOutputOfType(o, 'execute_result')) {
+      kept.push({ output_type: 'execute_result', execution_count: o.execution_count, data: joinBundle(o.data), metadata: o.metadata });
+    } else if (isOutputOfType(o, 'error')) {
+      kept.push({ output_type: 'error', ename: o.ename, evalue: o.evalue, traceback: o.traceback });
+    } else {
+      warnings.push(`Cell ${cell}, output ${index} has the unknown type "${o.output_type}"; it was left out.`);
     }
   });
   return kept;

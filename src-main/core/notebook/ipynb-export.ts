@@ -32,7 +32,7 @@ export function exportNotebook(conv: Conversation, meta: ExportMeta, options: Ex
   const cells: ExportedCell[] = [];
   conv.items.forEach((item, index) => {
     const cell = exportItem(item, pythonKernel, conv.workspace, options);
-    if (cell) cells.push({ ...cell, id: ids.allocate(item.id, index) } as ExportedCell);
+    if (cell) cells.push(withId(cell, ids.allocate(item.id, index)));
   });
   const kernel = kernelFor(language);
   return {
@@ -50,27 +50,51 @@ export function exportNotebook(conv: Conversation, meta: ExportMeta, options: Ex
 
 /** JSON text as Jupyter writes it: keys sorted, one-space indent, trailing newline. */
 export function serializeNotebook(nb: NotebookV4): string {
-  return `${JSON.stringify(nb, sortKeys, 1)}\n`;
+  // Sorting in a pass of our own keeps JSON.stringify on its fast path (a replacer function is
+  // called for every value, every line of every output).
+  return `${JSON.stringify(sortedDeep(nb), null, 1)}\n`;
 }
 
-function sortKeys(_key: string, value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+/** The value with every object's keys in sorted order; parts already sorted are reused, not copied. */
+function sortedDeep(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const sorted = sortedDeep(item);
+      if (sorted !== item) copy ??= value.slice();
+      if (copy) copy[i] = sorted;
+    }
+    return copy ?? value;
+  }
   const source = value as Record<string, unknown>;
-  const sorted: Record<string, unknown> = {};
+  const keys = Object.keys(source);
+  let inOrder = true;
+  for (let i = 1; i < keys.length && inOrder; i++) inOrder = byCodePoint(keys[i - 1] as string, keys[i] as string) < 0;
+  let changed = !inOrder;
+  const values = keys.map((key) => {
+    const sorted = sortedDeep(source[key]);
+    if (sorted !== source[key]) changed = true;
+    return sorted;
+  });
+  if (!changed) return value;
+  const order = keys.map((key, i) => [key, values[i]] as const).sort(([a], [b]) => byCodePoint(a, b));
   // Integer-like keys still come first in a JS object; such keys do not occur in what the app writes.
-  for (const key of Object.keys(source).sort(byCodePoint)) sorted[key] = source[key];
-  return sorted;
+  return Object.fromEntries(order);
 }
 
 function byCodePoint(a: string, b: string): number {
-  // Python sorts by code point; JS by UTF-16 unit. They differ only around astral characters.
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Python sorts by code point, JS by UTF-16 unit; they disagree only when a surrogate is involved.
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
 
 /** The most frequent language among code cells (first seen wins a tie); Python when there are none. */
@@ -89,6 +113,13 @@ export function mainLanguage(items: readonly ConversationItem[]): string {
   return best;
 }
 
+/** The cell with its id among its keys in sorted order, which spares the serializer a copy. */
+function withId(cell: CellWithoutId<ExportedCell>, id: string): ExportedCell {
+  const { cell_type, attachments, ...rest } = cell as CellWithoutId<MarkdownCellV4>;
+  const head = attachments ? { attachments, cell_type } : { cell_type };
+  return { ...head, ...('execution_count' in cell ? { execution_count: cell.execution_count } : {}), id, ...rest } as ExportedCell;
+}
+
 // Distributes over unions, so each cell type keeps its own fields.
 type CellWithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -104,11 +135,12 @@ function exportItem(
     case 'assistant': {
       // Turns that were only tool calls carry no prose worth a cell.
       if (item.text.trim() === '') return null;
+      // Keys in sorted order throughout, as the file will have them (see serializeNotebook).
       const oi: AssistantCellMeta = {
-        role: 'assistant',
-        step: item.step,
         createdAt: item.createdAt,
         interrupted: item.interrupted,
+        role: 'assistant',
+        step: item.step,
       };
       return { cell_type: 'markdown', metadata: { [APP_KEY]: oi }, source: splitLines(item.text) };
     }
@@ -135,7 +167,7 @@ function userCell(item: UserItem, workspace: string, options: ExportOptions): Ce
     };
     return { ...attachment, embedded: key };
   });
-  const oi: UserCellMeta = { role: 'user', createdAt: item.createdAt, attachments: listed };
+  const oi: UserCellMeta = { attachments: listed, createdAt: item.createdAt, role: 'user' };
   const cell: CellWithoutId<MarkdownCellV4> = {
     cell_type: 'markdown',
     metadata: { [APP_KEY]: oi },
@@ -156,16 +188,16 @@ function readInside(workspace: string, relative: string, options: ExportOptions)
 
 function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCellV4 | RawCellV4> {
   const oi: CodeCellMeta = {
-    role: 'code',
-    language: item.language,
-    status: item.status,
     approval: item.approval,
     durationMs: item.durationMs,
     exitCode: item.exitCode,
+    language: item.language,
+    limits: item.limits,
+    role: 'code',
     startedAt: item.startedAt,
+    status: item.status,
     step: item.step,
     toolCallId: item.toolCallId,
-    limits: item.limits,
   };
   if (NOT_APPROVED.has(item.status)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
@@ -193,24 +225,24 @@ function executionTimes(item: CellItem): Record<string, string> | null {
 }
 
 function noticeCell(item: NoticeItem): CellWithoutId<RawCellV4> {
-  const oi: NoticeCellMeta = { role: 'notice', level: item.level, createdAt: item.createdAt };
+  const oi: NoticeCellMeta = { createdAt: item.createdAt, level: item.level, role: 'notice' };
   return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.text) };
 }
 
 export function exportOutput(output: CellOutput): KnownOutputV4 {
   switch (output.output_type) {
     case 'stream':
-      return { output_type: 'stream', name: output.name, text: splitLines(output.text) };
+      return { name: output.name, output_type: 'stream', text: splitLines(output.text) };
     case 'display_data':
-      return { output_type: 'display_data', data: splitBundle(output.data), metadata: output.metadata };
+      return { data: splitBundle(output.data), metadata: output.metadata, output_type: 'display_data' };
     case 'execute_result':
       return {
-        output_type: 'execute_result',
-        execution_count: output.execution_count !== null && output.execution_count >= 0 ? output.execution_count : null,
         data: splitBundle(output.data),
+        execution_count: output.execution_count !== null && output.execution_count >= 0 ? output.execution_count : null,
         metadata: output.metadata,
+        output_type: 'execute_result',
       };
     case 'error':
-      return { output_type: 'error', ename: output.ename, evalue: output.evalue, traceback: [...output.traceback] };
+      return { ename: output.ename, evalue: output.evalue, output_type: 'error', traceback: [...output.traceback] };
   }
 }

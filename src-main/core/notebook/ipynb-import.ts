@@ -7,7 +7,7 @@ import { joinLines } from './multiline';
 import { NotebookImportError } from './notebook-import-error';
 import { notebookText } from './notebook-text';
 import { convertV3 } from './nbformat-v3';
-import { NotebookV4Reader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
+import { isCellOfType, NotebookV4Reader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
 import { describeIssues } from './schema-issues';
 
 export interface ImportOptions {
@@ -119,8 +119,8 @@ function notebookLanguage(metadata: NotebookMetadataV4): string {
 function titleOf(nb: NotebookV4Read, fileName: string | undefined): string {
   if (typeof nb.metadata.title === 'string' && nb.metadata.title.trim()) return nb.metadata.title.trim();
   for (const cell of nb.cells) {
-    if (cell.cell_type !== 'markdown') continue;
-    const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(joinLines(cell.source as string | string[]));
+    if (!isCellOfType(cell, 'markdown')) continue;
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(joinLines(cell.source));
     if (heading?.[1]) return heading[1];
   }
   if (fileName) return fileName.replace(/^.*[\\/]/, '').replace(/\.ipynb$/i, '') || 'Imported notebook';

@@ -1,5 +1,8 @@
+import { findLanguage } from '../exec/languages/registry';
+
 // What the notebook needs to know about each language: the Jupyter kernel that runs it as the main
-// language, and the IPython cell magic that runs it inside a Python notebook.
+// language, and the IPython cell magic that runs it inside a Python notebook. Names and aliases are
+// the execution engine's, so a language means the same thing in a notebook as in a run.
 
 interface KernelInfo {
   kernelspec: { name: string; display_name: string; language: string };
@@ -108,13 +111,13 @@ const LANGUAGES: LanguageEntry[] = [
 ];
 
 function entryFor(language: string): LanguageEntry | undefined {
-  const key = language.trim().toLowerCase();
+  const key = canonicalLanguage(language);
   return LANGUAGES.find((entry) => entry.name === key || entry.aliases.includes(key));
 }
 
 /** The app's canonical name for a language or alias; unknown languages keep their (lower-cased) name. */
 export function canonicalLanguage(language: string): string {
-  return entryFor(language)?.name ?? language.trim().toLowerCase();
+  return findLanguage(language)?.name ?? language.trim().toLowerCase();
 }
 
 export function kernelFor(language: string): KernelInfo {

@@ -1,21 +1,26 @@
 import { isJsonMime, type MultilineString } from './nbformat-schema';
 
 // Jupyter stores text as lists of lines, each keeping its line ending, so that notebooks diff well.
-// It splits with Python's str.splitlines(keepends=True), whose line boundaries are wider than '\n';
-// matching them exactly makes our files byte-identical to what nbformat itself writes.
-const LINE = /[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])|[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+$/gy;
+// It splits with Python's str.splitlines(keepends=True), whose line boundaries are wider than '\n'
+// (also \r, \v, \f, \x1c-\x1e, \x85, U+2028, U+2029); matching them makes our files
+// byte-identical to what nbformat itself writes.
+function isLineBoundary(c: number): boolean {
+  return (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c === 0x85 || c === 0x2028 || c === 0x2029;
+}
 
 export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  // Fast path for the common case: only '\n' boundaries.
-  if (!/[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/.test(text)) {
-    const lines = text.split('\n');
-    const last = lines.pop() as string;
-    const out = lines.map((line) => `${line}\n`);
-    if (last !== '') out.push(last);
-    return out;
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x0d && c < 0x1c) continue; // the common case: ordinary printable text
+    if (!isLineBoundary(c)) continue;
+    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+    lines.push(text.slice(start, i + 1));
+    start = i + 1;
   }
-  return text.match(LINE) ?? [];
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
 }
 
 export function joinLines(value: MultilineString): string {

@@ -69,7 +69,11 @@ export const UnrecognizedOutputV4 = z.looseObject({
   }),
 });
 
-export const OutputV4 = z.union([StreamOutputV4, DisplayDataOutputV4, ExecuteResultOutputV4, ErrorOutputV4, UnrecognizedOutputV4]);
+// Dispatch on the type tag: each output is checked against its own type only (fast on big
+// notebooks, and the errors are that type's).
+const KnownOutput = z.discriminatedUnion('output_type', [StreamOutputV4, DisplayDataOutputV4, ExecuteResultOutputV4, ErrorOutputV4]);
+
+export const OutputV4 = z.union([KnownOutput, UnrecognizedOutputV4]);
 
 // Cell metadata: every key is allowed; the ones the spec names must have the spec's types.
 const CellName = z.string().regex(/^.+$/, 'a cell name is a non-empty single line');
@@ -143,8 +147,6 @@ function cellSchemas<IdShape extends z.core.$ZodLooseShape, Output extends z.Zod
   return { markdown, code, raw };
 }
 
-const KnownOutput = z.union([StreamOutputV4, DisplayDataOutputV4, ExecuteResultOutputV4, ErrorOutputV4]);
-
 // The spec's own rules: 4.5 requires ids, 4.0–4.4 have none, only the known cell and output types.
 const strict45 = cellSchemas({ id: CellId }, KnownOutput);
 const strictBefore45 = cellSchemas({}, KnownOutput);
@@ -180,7 +182,7 @@ export const NotebookV4_5 = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(5),
-  cells: z.array(z.union([strict45.markdown, strict45.code, strict45.raw])),
+  cells: z.array(z.discriminatedUnion('cell_type', [strict45.markdown, strict45.code, strict45.raw])),
 });
 
 /** nbformat 4.0–4.4 exactly as specified (no cell ids). */
@@ -188,7 +190,7 @@ export const NotebookV4_0 = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(0),
-  cells: z.array(z.union([strictBefore45.markdown, strictBefore45.code, strictBefore45.raw])),
+  cells: z.array(z.discriminatedUnion('cell_type', [strictBefore45.markdown, strictBefore45.code, strictBefore45.raw])),
 });
 
 /** The spec's schema for a notebook of this minor version. */
@@ -201,7 +203,9 @@ export const NotebookV4Reader = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(0),
-  cells: z.array(z.union([reader.markdown, reader.code, reader.raw, UnrecognizedCellV4])),
+  cells: z.array(
+    z.union([z.discriminatedUnion('cell_type', [reader.markdown, reader.code, reader.raw]), UnrecognizedCellV4]),
+  ),
 });
 
 export type MultilineString = z.infer<typeof MultilineString>;
@@ -222,3 +226,23 @@ export type NotebookV4 = Omit<z.infer<typeof NotebookV4_5>, 'cells'> & {
 };
 /** A notebook as read: ids may be missing, unknown cell and output types may appear. */
 export type NotebookV4Read = z.infer<typeof NotebookV4Reader>;
+export type ReadCell = NotebookV4Read['cells'][number];
+export type ReadMarkdownCell = z.infer<typeof reader.markdown>;
+export type ReadCodeCell = z.infer<typeof reader.code>;
+export type ReadRawCell = z.infer<typeof reader.raw>;
+
+/** Narrows an output to one known type (unrecognized outputs also carry a string tag). */
+export function isOutputOfType<T extends KnownOutputV4['output_type']>(
+  output: OutputV4,
+  type: T,
+): output is Extract<KnownOutputV4, { output_type: T }> {
+  return output.output_type === type;
+}
+
+/** Narrows a cell read by NotebookV4Reader to one known type (unrecognized cells also carry a string tag). */
+export function isCellOfType<T extends 'markdown' | 'code' | 'raw'>(
+  cell: ReadCell,
+  type: T,
+): cell is Extract<ReadMarkdownCell | ReadCodeCell | ReadRawCell, { cell_type: T }> {
+  return cell.cell_type === type;
+}

@@ -32,7 +32,7 @@ describe('notebook export', () => {
     expect(shape).toEqual([
       'markdown:user',
       'markdown:assistant',
-      ...Array(7).fill('code:code'),
+      ...Array(8).fill('code:code'),
       'code:code', // the failed run
       'raw:code', // declined: never runnable
       'code:code', // timeout
@@ -77,7 +77,10 @@ describe('notebook export', () => {
     expect(code[3]!.outputs[0]).toMatchObject({ data: { 'application/json': { a: [1, 2, { b: null }] } } });
     // Python splits at a lone \r too; so do we, to write what Jupyter writes.
     expect(code[4]!.outputs[0]).toMatchObject({ text: ['a.csv\n', 'b.csv\n', 'progress 10%\r', 'progress 100%\n'] });
-    expect(code[7]!.outputs[0]).toMatchObject({ output_type: 'error', ename: 'ZeroDivisionError' });
+    expect(code[6]!.outputs[0]).toMatchObject({
+      text: ['crlf\r\n', 'vt\u000b', 'ff\u000c', 'fs\u001c', 'gs\u001d', 'rs\u001e', 'nel\u0085', 'ls\u2028', 'ps\u2029', 'end 🎉'],
+    });
+    expect(code[8]!.outputs[0]).toMatchObject({ output_type: 'error', ename: 'ZeroDivisionError' });
   });
 
   it('marks the notebook with the main language kernel and the app, model and conversation', () => {

@@ -68,7 +68,8 @@ describe('notebook import refuses bad input with a clear error', () => {
     expectProblem(mutated((nb) => (nb.cells[1].outputs[0].text = 5)), 'schema', /cell 1 \(code\), field outputs\[0\]\.text: expected a string or a list of strings, got number 5/);
     expectProblem(mutated((nb) => (nb.cells[0].outputs = [])), 'schema', /cell 0 \(markdown\): unexpected field "outputs"/);
     expectProblem(mutated((nb) => (nb.cells[0].id = 'has space')), 'schema', /cell 0 \(markdown\), field id: a cell id is 1–64 letters/);
-    expectProblem(mutated((nb) => delete nb.cells[2].id), 'schema', /cell 2 \(code\), field id: is missing/);
+    expectProblem(mutated((nb) => (nb.cells[2].metadata.tags = ['a,b'])), 'schema', /cell 2 \(code\), field metadata\.tags\[0\]: tags are non-empty and contain no commas/);
+    expectProblem(mutated((nb) => (nb.cells[1].outputs[0].output_type = 'error')), 'schema', /cell 1 \(code\), field outputs\[0\]\.ename: is missing \(expected string\)/);
     expectProblem(mutated((nb) => (nb.cells[1].execution_count = -1)), 'schema', /cell 1 \(code\), field execution_count: expected at least 0/);
     expectProblem(mutated((nb) => (nb.cells[2].outputs[0].data['image/png'] = 7)), 'schema', /cell 2 \(code\), field outputs\[0\]\.data\["image\/png"\]: expected a string or a list of strings/);
     expectProblem(mutated((nb) => delete nb.cells[2].outputs[0].metadata), 'schema', /outputs\[0\]\.metadata: is missing/);
@@ -133,6 +134,9 @@ describe('notebook import refuses bad input with a clear error', () => {
       for (const c of nb.cells) delete c.id;
     });
     expect(importNotebook(noIds, OPTS).conversationItems.map((i) => i.id)).toEqual(['cell-0', 'cell-1', 'cell-2']);
+    // Jupyter's reader gives ids to 4.5 cells that lack them rather than refusing the file; so do we.
+    const missingId = importNotebook(mutated((nb) => delete nb.cells[2].id), OPTS);
+    expect(missingId.conversationItems.map((i) => i.id)).toEqual([expect.any(String), expect.any(String), 'cell-2']);
     const newer = importNotebook(mutated((nb) => (nb.nbformat_minor = 7)), OPTS);
     expect(newer.warnings).toEqual(['The notebook is nbformat 4.7, newer than 4.5; it was read by the 4.5 rules.']);
   });

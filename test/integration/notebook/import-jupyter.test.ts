@@ -65,7 +65,7 @@ describe('importing notebooks made by Jupyter', () => {
       expect(run.startedAt).toMatch(/^\d{4}-\d\d-\d\dT/); // from Jupyter's execution timestamps
       expect(run.durationMs).toBeGreaterThanOrEqual(0);
     }
-    expect(runs[1]!.resultForModel).toContain('[image/png output]');
+    expect(runs[1]!.resultForModel).toMatch(/\[image\/png output shown to the user\]/);
     expect(runs[4]!.resultForModel).toContain('ValueError: bad value');
     expect(runs[4]!.resultForModel).not.toContain('\u001b[');
   });
@@ -132,5 +132,31 @@ describe('importing notebooks made by Jupyter', () => {
     });
     expect(cellsOf(old.conversationItems).map(strip)).toEqual(cellsOf(imported.conversationItems).map(withoutMarkdown).map(strip));
     expect(old.conversationItems.map((i) => i.kind)).toEqual(imported.conversationItems.map((i) => i.kind));
+  });
+
+  it('converts version 3 headings, names and short MIME keys written by nbformat\'s own v3 writer', async () => {
+    const v3 = await jupyter.python(
+      [
+        'import nbformat',
+        'from nbformat.v3 import new_notebook, new_worksheet, new_heading_cell, new_code_cell, new_output, new_text_cell',
+        'cells = [new_heading_cell("Intro", level=2), new_text_cell("markdown", source="Some *text*"),',
+        '         new_code_cell(input="1+1", prompt_number=1, outputs=[',
+        '             new_output("pyout", output_text="2", output_png="iVBORw0KGgo=", prompt_number=1),',
+        '             new_output("stream", output_text="hi\\n", stream="stderr")])]',
+        'print(nbformat.writes(new_notebook(name="Old one", worksheets=[new_worksheet(cells=cells)]), version=3))',
+      ].join('\n'),
+    );
+    const old = importNotebook(v3, OPTS);
+    expect(old.title).toBe('Old one');
+    expect(old.conversationItems.map((i) => (i.kind === 'assistant' ? i.text : i.kind))).toEqual(['## Intro', 'Some *text*', 'cell']);
+    expect(cellsOf(old.conversationItems)[0]).toMatchObject({
+      code: '1+1',
+      status: 'done',
+      executionCount: 1,
+      outputs: [
+        { output_type: 'execute_result', execution_count: 1, data: { 'text/plain': '2', 'image/png': 'iVBORw0KGgo=' }, metadata: {} },
+        { output_type: 'stream', name: 'stderr', text: 'hi\n' },
+      ],
+    });
   });
 });

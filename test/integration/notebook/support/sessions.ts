@@ -37,6 +37,8 @@ export function richSession(): Conversation {
     cell('python', 'data', [result(4, { 'application/json': { a: [1, 2, { b: null }] }, 'text/plain': "{'a': [1, 2, {'b': None}]}" })]),
     cell('shell', 'ls -1 | head -3\nprintf "progress 10%%\\rprogress 100%%\\n"', [stdout('a.csv\nb.csv\nprogress 10%\rprogress 100%\n')]),
     cell('javascript', 'console.log("héllo ✓")', [stdout('héllo ✓\n')]),
+    // Every line boundary Python's splitlines knows, so the byte-for-byte comparison covers them all.
+    cell('python', 'odd()', [stdout('crlf\r\nvt\u000bff\u000cfs\u001cgs\u001drs\u001enel\u0085ls\u2028ps\u2029end 🎉')]),
     cell('ruby', 'puts 1 + 1', [stdout('2\n')]),
     cell('python', '1/0', [error('ZeroDivisionError', 'division by zero', ANSI_TRACEBACK)], { status: 'failed', exitCode: 1 }),
     cell('shell', 'rm -rf ~/important', [], { status: 'skipped', approval: 'declined' }),

@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, type CellItem } from '@contract';
+import { createExecService } from '../../../src-main/core/exec/exec-service';
+import type { ExecService } from '../../../src-main/core/exec/types';
+import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
+import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
+import { applyRunResult, rerunCells, rerunnableCells, type RerunProgress } from '../../../src-main/core/notebook/rerun';
+import { cell, conversation, stdout, user } from './support/conversation-builders';
+
+// Re-running an imported notebook in a real execution engine (the app's Python and shell sessions).
+
+const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
+const SETTINGS = { ...defaultSettings.exec, timeoutMs: 30_000 };
+
+function importedCells(cells: CellItem[]): CellItem[] {
+  const text = serializeNotebook(exportNotebook(conversation([user('go'), ...cells]), { appVersion: '1', provider: 'p', model: 'm' }));
+  return rerunnableCells(importNotebook(text, { maxBytes: 1e8 }).conversationItems);
+}
+
+describe('re-running imported cells', () => {
+  let exec: ExecService;
+  let workspace: string;
+  let tmpRoot: string;
+  let conversationN = 0;
+  const ctx = () => ({ conversationId: `rerun-${++conversationN}`, workspace, settings: SETTINGS });
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'oi-nb-rerun-ws-'));
+    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-nb-rerun-tmp-'));
+    exec = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 500 });
+  });
+  afterAll(async () => {
+    await exec.dispose();
+    await rm(workspace, { recursive: true, force: true });
+    await rm(tmpRoot, { recursive: true, force: true });
+  });
+
+  it('runs the cells in order in the live session, reporting cell k of n, and restores their state', async () => {
+    const cells = importedCells([
+      cell('python', 'x = 20', []),
+      cell('shell', 'echo "from the shell"', [stdout('from the shell\n')]),
+      cell('python', 'print(x + 1)', [stdout('21\n')]),
+    ]);
+    const progress: string[] = [];
+    const outcome = await rerunCells(exec, cells, ctx(), (p: RerunProgress) =>
+      progress.push(`${p.k}/${p.n} ${p.result ? p.result.status : 'running'}`),
+    );
+    expect(progress).toEqual(['1/3 running', '1/3 done', '2/3 running', '2/3 done', '3/3 running', '3/3 done']);
+    expect(outcome.stoppedAt).toBeNull();
+    expect(outcome.nextIndex).toBeNull();
+    const last = applyRunResult(cells[2]!, outcome.results[2]!.result, '2026-01-01T00:00:00.000Z');
+    expect(last.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: expect.stringContaining('21') }]);
+    expect(last.status).toBe('done');
+    expect(last.resultForModel).toContain('21');
+  });
+
+  it('stops at the first cell that fails, says where, and continues from the next when asked', async () => {
+    const cells = importedCells([
+      cell('python', 'y = 1', []),
+      cell('python', '1/0', []),
+      cell('python', 'print("after", y)', []),
+    ]);
+    const context = ctx();
+    const first = await rerunCells(exec, cells, context);
+    expect(first.results).toHaveLength(2);
+    expect(first.stoppedAt).toMatchObject({ index: 1, cellId: cells[1]!.id, result: { status: 'failed' } });
+    expect(first.nextIndex).toBe(2);
+
+    const rest = await rerunCells(exec, cells, { ...context, startAt: first.nextIndex! });
+    expect(rest.stoppedAt).toBeNull();
+    expect(rest.results.map((r) => r.cellId)).toEqual([cells[2]!.id]);
+    expect(JSON.stringify(rest.results[0]!.result.outputs)).toContain('after 1');
+  });
+
+  it('stops when cancelled, interrupting the running cell', async () => {
+    const cells = importedCells([cell('python', 'import time\ntime.sleep(30)', []), cell('python', 'print(1)', [])]);
+    const abort = new AbortController();
+    const outcome = await rerunCells(exec, cells, { ...ctx(), signal: abort.signal }, (p) => {
+      if (p.k === 1 && !p.result) setTimeout(() => abort.abort(), 300);
+    });
+    expect(outcome.cancelled).toBe(true);
+    expect(outcome.results).toHaveLength(1);
+    expect(outcome.results[0]!.result.status).toBe('interrupted');
+    expect(outcome.nextIndex).toBe(1);
+  });
+
+  it('leaves out code the user declined', () => {
+    const cells = importedCells([
+      cell('shell', 'rm -rf ~/x', [], { status: 'skipped', approval: 'declined' }),
+      cell('python', 'print(1)', []),
+    ]);
+    expect(cells.map((c) => c.code)).toEqual(['print(1)']);
+  });
+});
