@@ -299,7 +299,14 @@ class MatplotlibHook:
     def find_spec(self, name, path=None, target=None):
         if name == _BACKEND:
             import importlib.util
-            return importlib.util.spec_from_file_location(name, os.path.join(_HERE, _BACKEND + '.py'))
+            from importlib.machinery import SourceFileLoader
+
+            class InMemoryLoader(SourceFileLoader):
+                def set_data(self, path, data, *, _mode=0o666):
+                    pass  # no __pycache__ in the app bundle (see oi_runner)
+
+            source = os.path.join(_HERE, _BACKEND + '.py')
+            return importlib.util.spec_from_file_location(name, source, loader=InMemoryLoader(name, source))
         if name != 'matplotlib':
             return None
         for finder in sys.meta_path:

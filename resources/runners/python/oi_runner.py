@@ -19,9 +19,13 @@ import sys
 import threading
 import types
 
-import oi_display
-import oi_files
-import oi_streams
+# The runner's own modules compile in memory: the app bundle they ship in may be read-only or
+# code-signed, so no __pycache__ beside them. User code keeps the usual behaviour.
+_writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+import oi_display  # noqa: E402
+import oi_files  # noqa: E402
+import oi_streams  # noqa: E402
+sys.dont_write_bytecode = _writes_bytecode
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _CO_COROUTINE = 0x80
@@ -99,9 +103,9 @@ class Session:
         count = message.get('executionCount')
         oi_display.begin_cell()
         error = None
-        self.interruptible = True
         try:
             try:
+                self.interruptible = True
                 value = self._execute(str(message.get('code', '')), count)
                 if value is not None:
                     self.namespace['_'] = value
@@ -116,7 +120,7 @@ class Session:
             self.interruptible = False
         ok = error is None or _clean_exit(error)
         if not ok:
-            self.emit(error_output(error))
+            self.emit(_safe_error_output(error))
         error = None  # drop the traceback's frames (and the user's objects they hold)
         if signal.getsignal(signal.SIGINT) is not self.sigint_handler:
             signal.signal(signal.SIGINT, self.sigint_handler)  # interrupt must keep working
@@ -180,7 +184,12 @@ class Session:
             if message is None or message.get('type') == 'shutdown':
                 break
             if message.get('type') == 'run':
-                self.run(message)
+                try:
+                    self.run(message)
+                except KeyboardInterrupt:
+                    # Ctrl-C landed in the instant between the cell and the runner's bookkeeping.
+                    self.interruptible = False
+                    self._finish(message.get('nonce', ''), False)
         oi_streams.flush()
         os._exit(0)  # not sys.exit: user threads left running must not keep the session alive
 
@@ -200,12 +209,16 @@ def _is_runner_file(filename):
     return os.path.dirname(filename) == _HERE
 
 
+def _is_event_loop_file(filename):
+    return os.sep + 'asyncio' + os.sep in filename or filename.endswith(os.sep + 'selectors.py')
+
+
 def _trim_stack(summary, leading):
     """Drop the runner's frames, and the event loop's frames above the user's first frame."""
     import traceback
     frames = [f for f in summary if not _is_runner_file(f.filename)]
     if leading:
-        while frames and os.sep + 'asyncio' + os.sep in frames[0].filename:
+        while frames and _is_event_loop_file(frames[0].filename):
             frames.pop(0)
     return traceback.StackSummary.from_list(frames)
 
@@ -229,6 +242,13 @@ def error_output(error):
     lines = [chunk.rstrip('\n') for chunk in report.format()]
     return {'output_type': 'error', 'ename': type(error).__name__, 'evalue': evalue,
             'traceback': lines}
+
+
+def _safe_error_output(error):
+    try:
+        return error_output(error)
+    except Exception:  # an exception too odd to format still fails its cell, not the session
+        return {'output_type': 'error', 'ename': type(error).__name__, 'evalue': '', 'traceback': []}
 
 
 def main():

@@ -232,6 +232,11 @@ export class Runner {
     this.socket!.write(`${JSON.stringify(message)}\n`);
   }
 
+  /** Types into the terminal, as a user would (programs reading stdin see it). */
+  type(text: string): void {
+    this.term.write(text);
+  }
+
   interrupt(): void {
     process.kill(this.term.pid, 'SIGINT');
   }

@@ -1,0 +1,279 @@
+// Open Interpreter's JavaScript session: runs cells like a notebook, state kept between cells.
+// Protocol (side channel + terminal fence): docs/exec-protocol.md. Plain Node, no dependencies;
+// runs on Node 20.12+ or on Electron's Node with ELECTRON_RUN_AS_NODE=1.
+//
+// Cells run as scripts in the runner's own (main) context, as the `node` REPL does, rather than
+// in a separate vm context: values from Node's APIs then belong to the same realm as the cell's
+// code, so `instanceof Array`, Buffer, Promise and friends behave as in any Node program. The
+// runner's own state lives in this module's scope, out of the cell's reach; the cell sees only
+// the globals added below. How declarations persist: see transform.mjs.
+//
+// Interrupt (SIGINT): the synchronous part of a cell runs with breakOnSigint, so even a busy loop
+// stops. A cell awaiting something is answered at once with an error output while the work it
+// started keeps running in the background (JavaScript has no way to cancel it). A busy loop that
+// starts after an await cannot be stopped from inside: main kills and restarts the session.
+
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
+import vm from 'node:vm';
+import { display, HTML, Image, Markdown, resultOutput, setEmitter } from './display.mjs';
+import { Files } from './files.mjs';
+import { tryPrepareCell } from './transform.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const workspace = path.resolve(process.env.OI_WORKSPACE || process.cwd());
+const channelPath = process.env.OI_CHANNEL;
+delete process.env.OI_CHANNEL; // child processes have no use for it
+// Captured now: a cell may replace process.stdout.write or console, the runner still needs them.
+const stdout = process.stdout;
+const writeOut = stdout.write.bind(stdout);
+const writeErr = process.stderr.write.bind(process.stderr);
+const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+
+const exitProcess = process.exit.bind(process);
+
+class Interrupted extends Error {
+  constructor(detail) {
+    super(`interrupted by SIGINT${detail}`);
+    this.name = 'Interrupted';
+  }
+}
+
+// process.exit() in a cell ends the cell, not the session (as sys.exit does in Python).
+class ProcessExit extends Error {
+  constructor(code) {
+    super(`process.exit(${code}) was called; the session stays alive`);
+    this.name = 'ProcessExit';
+    this.exitCode = code;
+  }
+}
+process.exit = function exit(code = process.exitCode ?? 0) {
+  throw new ProcessExit(code);
+};
+
+let current = null; // the running cell: { id, interrupt?(): void }
+let lastId = null;
+
+// --- side channel -------------------------------------------------------------------------------
+
+const socket = net.createConnection(channelPath);
+function send(message) {
+  socket.write(`${JSON.stringify(message)}\n`);
+}
+socket.on('error', () => exitProcess(0)); // main is gone; nobody is left to run cells for
+socket.on('close', () => exitProcess(0));
+
+let queue = Promise.resolve();
+let partial = '';
+socket.setEncoding('utf8');
+socket.on('data', (chunk) => {
+  partial += chunk;
+  let newline;
+  while ((newline = partial.indexOf('\n')) >= 0) {
+    const line = partial.slice(0, newline);
+    partial = partial.slice(newline + 1);
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (message?.type === 'shutdown') exitProcess(0);
+    if (message?.type === 'run') {
+      queue = queue.then(() => runCell(message)).catch((error) => writeErr(`runner error: ${inspect(error)}\n`));
+    }
+  }
+});
+
+function emit(output) {
+  send({ type: 'output', id: current?.id ?? lastId, output });
+}
+
+// --- one run ------------------------------------------------------------------------------------
+
+async function runCell({ id, code, nonce, executionCount }) {
+  current = { id };
+  lastId = id;
+  let ok = true;
+  try {
+    const value = await evaluate(String(code ?? ''), executionCount);
+    if (value !== undefined) emit(resultOutput(value, executionCount));
+  } catch (error) {
+    ok = isCleanExit(error);
+    if (!ok) emit(safeErrorOutput(error));
+  }
+  current = null;
+  let cwd = null;
+  try {
+    cwd = process.cwd();
+  } catch {
+    // the cell deleted its working directory
+  }
+  await writeFence(`\x1b]633;P;OiFence=${nonce}\x07`);
+  send({ type: 'done', id, ok, cwd });
+}
+
+/** Resolves once the fence is handed to the terminal, so `done` never overtakes it. */
+function writeFence(fence) {
+  return new Promise((resolve) => {
+    if (!stdout.writable) { // the cell ended or destroyed process.stdout
+      try {
+        fs.writeSync(1, fence);
+      } catch {
+        // nothing left to write to; `done` still ends the run on the channel
+      }
+      return resolve();
+    }
+    writeOut(fence, () => resolve());
+  });
+}
+
+/** Compiles the cell: the rewritten forms first, then the cell as written. */
+function compile(code, executionCount) {
+  // A file name inside the workspace makes import() resolve packages from the workspace.
+  const filename = path.join(workspace, `<cell ${executionCount ?? '?'}>`);
+  const plan = tryPrepareCell(code);
+  const attempts = [];
+  if (plan?.sync != null) attempts.push({ source: plan.sync, isAsync: false, hasValue: plan.syncHasValue });
+  if (plan?.async) attempts.push({ source: plan.async, isAsync: true, hasValue: true, rewritten: true });
+  attempts.push({ source: code, isAsync: false, hasValue: true, asWritten: true });
+  attempts.push({ source: `(async () => {\n${code}\n})()`, isAsync: true, hasValue: true, lineOffset: -1 });
+  const errors = [];
+  for (const attempt of attempts) {
+    try {
+      const options = { filename, lineOffset: attempt.lineOffset ?? 0 };
+      if (importModuleDynamically) options.importModuleDynamically = importModuleDynamically;
+      return { script: new vm.Script(attempt.source, options), ...attempt };
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      errors.push([attempt, error]);
+    }
+  }
+  // Report the error of the cell as written, unless it only says "await/import needs a module".
+  const asWritten = errors.find(([a]) => a.asWritten)[1];
+  if (!/await|import|export/.test(asWritten.message)) throw asWritten;
+  throw (errors.find(([a]) => a.rewritten) ?? errors[errors.length - 1])[1];
+}
+
+async function evaluate(code, executionCount) {
+  const { script, isAsync, hasValue } = compile(code, executionCount);
+  let result;
+  try {
+    result = script.runInThisContext({ breakOnSigint: true, displayErrors: true });
+  } catch (error) {
+    if (error?.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') throw new Interrupted('');
+    throw error;
+  }
+  if (!isAsync && !hasValue) return undefined;
+  // A promise as the final value is awaited, so `main()` or `fetch(u).then(…)` finish in their cell.
+  if (result === null || typeof result?.then !== 'function') return result;
+  return new Promise((resolve, reject) => {
+    current.interrupt = () => reject(new Interrupted('; work the cell started may still be running'));
+    Promise.resolve(result).then(resolve, reject);
+  });
+}
+
+// While the synchronous part runs, breakOnSigint takes SIGINT instead of this listener.
+process.on('SIGINT', () => current?.interrupt?.()); // while idle, Ctrl-C is ignored
+
+// --- errors -------------------------------------------------------------------------------------
+
+const cellPrefix = path.join(workspace, '<cell ');
+// Frames of Node's own machinery for running the cell, not of the user's program.
+const RUNTIME_FRAME = /\(node:vm[:)]|at node:vm:|node:internal\/vm|at process\.processTicksAndRejections \(node:internal\/process\/task_queues/;
+const runnerUrl = `file://${HERE}`;
+
+function cleanTrace(text) {
+  return text
+    .split('\n')
+    .filter((line) => !line.includes(runnerUrl) && !line.includes(`${HERE}${path.sep}`) && !RUNTIME_FRAME.test(line))
+    .map((line) => line.split(cellPrefix).join('<cell '));
+}
+
+function errorOutput(error) {
+  if (error instanceof Interrupted) {
+    return { output_type: 'error', ename: error.name, evalue: error.message, traceback: [`${error.name}: ${error.message}`] };
+  }
+  const isError = error !== null && typeof error === 'object' && typeof error.stack === 'string';
+  if (!isError) {
+    const shown = inspect(error);
+    return { output_type: 'error', ename: 'Error', evalue: typeof error === 'string' ? error : shown, traceback: [`Uncaught ${shown}`] };
+  }
+  let detail;
+  try {
+    detail = inspect(error, { colors: false, depth: 2 }); // the stack plus cause, code, path…
+  } catch {
+    detail = error.stack;
+  }
+  return {
+    output_type: 'error',
+    ename: String(error.name ?? 'Error'),
+    evalue: String(error.message ?? ''),
+    traceback: cleanTrace(detail),
+  };
+}
+
+function isCleanExit(error) {
+  try {
+    return error instanceof ProcessExit && Number(error.exitCode) === 0;
+  } catch {
+    return false; // a Proxy whose traps throw
+  }
+}
+
+function safeErrorOutput(error) {
+  try {
+    return errorOutput(error);
+  } catch {
+    // a thrown value too odd to describe (a hostile Proxy…) still fails its cell, not the session
+    return { output_type: 'error', ename: 'Error', evalue: 'a value was thrown that cannot be shown', traceback: [] };
+  }
+}
+
+// Code a cell left running (timers, unawaited promises) must not take the session down.
+process.on('uncaughtException', (error) => {
+  if (error instanceof ProcessExit) writeErr(`${error.message}\n`);
+  else writeErr(`Uncaught ${cleanTrace(inspect(error)).join('\n')}\n`);
+});
+process.on('unhandledRejection', (reason) => {
+  if (reason instanceof ProcessExit) writeErr(`${reason.message}\n`);
+  else writeErr(`Unhandled promise rejection: ${cleanTrace(inspect(reason)).join('\n')}\n`);
+});
+
+// --- the cell's globals -------------------------------------------------------------------------
+
+const cellGlobals = {
+  require: createRequire(`${workspace}${path.sep}`),
+  __dirname: workspace,
+  __filename: path.join(workspace, '<cell>'),
+  files: new Files(workspace),
+  display,
+  HTML,
+  Markdown,
+  Image,
+};
+for (const [name, value] of Object.entries(cellGlobals)) {
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+}
+setEmitter(emit);
+
+// Node warns once, on first use, that the loader option is experimental; take that warning now
+// rather than in the middle of the user's first import().
+async function absorbLoaderWarning() {
+  if (!importModuleDynamically) return;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  try {
+    const options = { filename: path.join(workspace, '<warm-up>'), importModuleDynamically };
+    await new vm.Script('import("node:path")', options).runInThisContext();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+await Promise.all([absorbLoaderWarning(), new Promise((resolve) => socket.once('connect', resolve))]);
+send({ type: 'hello', language: 'javascript', version: process.versions.node, pid: process.pid });

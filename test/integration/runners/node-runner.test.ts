@@ -1,0 +1,209 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NODE_RUNNER, type Output, type RunOutcome, Runner, until } from './harness';
+
+const resultText = (o: RunOutcome) => o.outputs.find((x) => x.output_type === 'execute_result')?.data?.['text/plain'];
+const errorOf = (o: RunOutcome) => o.outputs.find((x) => x.output_type === 'error') as Required<Output> | undefined;
+
+/** A package folder in the workspace's node_modules. */
+function addPackage(workspace: string, name: string, manifest: object, files: Record<string, string>): void {
+  const dir = path.join(workspace, 'node_modules', name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, ...manifest }));
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+}
+
+describe('JavaScript runner', () => {
+  let js: Runner;
+  let count = 0;
+  const run = (code: string) => js.run(code, { executionCount: ++count });
+
+  beforeEach(async () => {
+    count = 0;
+    js = await Runner.start({ command: process.execPath, args: [NODE_RUNNER] });
+  });
+  afterEach(async () => {
+    await js.close();
+  });
+
+  it('says hello with its language, Node version and pid', () => {
+    expect(js.hello).toMatchObject({ type: 'hello', language: 'javascript', version: process.versions.node, pid: js.pid });
+  });
+
+  it('keeps const, let, var, functions and classes between runs', async () => {
+    await run('const base = 40\nlet step = 1\nvar extra = 0\nfunction add(a, b) { return a + b }\nclass Box { constructor(v) { this.v = v } }');
+    const o = await run('add(base, step) + extra + new Box(1).v');
+    expect(o.ok).toBe(true);
+    expect(resultText(o)).toBe('42');
+  });
+
+  it('lets a later cell declare the same const again, as re-running a notebook cell does', async () => {
+    await run('const answer = 1');
+    const again = await run('const answer = 2\nanswer');
+    expect(again.ok).toBe(true);
+    expect(resultText(again)).toBe('2');
+  });
+
+  it('supports top-level await, and what is declared after an await persists', async () => {
+    const o = await run('const wait = (ms) => new Promise((r) => setTimeout(r, ms))\nawait wait(5)\nconst { a, b: [c] } = { a: 1, b: [2] }\na + c');
+    expect(resultText(o)).toBe('3');
+    expect(resultText(await run('[a, c, typeof wait]'))).toBe("[ 1, 2, 'function' ]");
+  });
+
+  it('shows the final expression with util.inspect, and nothing for undefined or a statement', async () => {
+    expect(resultText(await run('({ name: "x", list: [1, 2, { deep: true }] })'))).toBe("{ name: 'x', list: [ 1, 2, { deep: true } ] }");
+    expect((await run('undefined')).outputs).toEqual([]);
+    expect((await run('const q = 5')).outputs).toEqual([]);
+    expect((await run('for (const i of [1, 2]) { i * 10 }')).outputs).toEqual([]);
+  });
+
+  it('awaits a promise left as the final value, so an async main() finishes in its cell', async () => {
+    const o = await run('async function main() {\n  await new Promise((r) => setTimeout(r, 20))\n  console.log("main done")\n  return "result"\n}\nmain()');
+    expect(o.text).toBe('main done\n');
+    expect(resultText(o)).toBe("'result'");
+  });
+
+  it('streams console output to the terminal', async () => {
+    const o = await run('console.log("out", "1")\nconsole.error("err")\nprocess.stdout.write("raw")');
+    expect(o.text).toBe('out 1\nerr\nraw');
+  });
+
+  it('reports a thrown error with its name, message and stack, and keeps going', async () => {
+    const o = await run('function explode() {\n  throw new RangeError("too far")\n}\nexplode()');
+    expect(o.ok).toBe(false);
+    const error = errorOf(o)!;
+    expect(error.ename).toBe('RangeError');
+    expect(error.evalue).toBe('too far');
+    const trace = error.traceback.join('\n');
+    expect(trace).toContain('at explode (<cell 1>:2:9)');
+    expect(trace).not.toMatch(/oi-runner|node:vm/);
+    expect((await run('1')).ok).toBe(true);
+  });
+
+  it('reports a thrown non-Error value and a syntax error', async () => {
+    expect(errorOf(await run('throw "plain string"'))).toMatchObject({ ename: 'Error', evalue: 'plain string' });
+    const syntax = errorOf(await run('let = = 2'))!;
+    expect(syntax.ename).toBe('SyntaxError');
+    expect(syntax.traceback.join('\n')).toContain('<cell 2>');
+  });
+
+  it('requires and imports packages installed in the workspace', async () => {
+    addPackage(js.workspace, 'cjs-greeter', { main: 'index.js' }, { 'index.js': 'module.exports = (n) => `hello ${n}`;' });
+    addPackage(js.workspace, 'esm-only', { type: 'module', exports: { '.': { import: './index.js' } } }, {
+      'index.js': 'export const answer = 42; export default "esm default";',
+    });
+    expect(resultText(await run('require("cjs-greeter")("cjs")'))).toBe("'hello cjs'");
+    expect(resultText(await run('(await import("esm-only")).answer'))).toBe('42');
+    expect(resultText(await run('import label, { answer as value } from "esm-only"\nimport greet from "cjs-greeter"\n[label, value, greet("again")]'))).toBe(
+      "[ 'esm default', 42, 'hello again' ]",
+    );
+    expect(resultText(await run('typeof label'))).toBe("'string'");
+  });
+
+  it('sends display(HTML(...)) and images as display outputs', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const o = await run(`display(HTML("<b>bold</b>"))\ndisplay(Image(Buffer.from("${png}", "base64")))\ndisplay(Markdown("# T"))`);
+    const shown = o.outputs.filter((x) => x.output_type === 'display_data').map((x) => x.data);
+    expect(shown[0]).toEqual({ 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' });
+    expect(shown[1]).toMatchObject({ 'image/png': png });
+    expect(shown[2]).toMatchObject({ 'text/markdown': '# T' });
+  });
+
+  it('interrupts a busy synchronous loop on SIGINT and keeps its state', async () => {
+    await run('const kept = "still here"');
+    const running = run('console.log("spinning")\nwhile (true) {}');
+    await until(() => js.unclaimedText.includes('spinning'));
+    js.interrupt();
+    const o = await running;
+    expect(o.ok).toBe(false);
+    expect(errorOf(o)!.ename).toBe('Interrupted');
+    expect(resultText(await run('kept'))).toBe("'still here'");
+  });
+
+  it('answers SIGINT at once when a cell is awaiting, and ignores SIGINT while idle', async () => {
+    js.interrupt();
+    const running = run('console.log("waiting")\nawait new Promise(() => {})');
+    await until(() => js.unclaimedText.includes('waiting'));
+    js.interrupt();
+    const o = await running;
+    expect(errorOf(o)!.ename).toBe('Interrupted');
+    expect((await run('1 + 1')).ok).toBe(true);
+  });
+
+  it('survives errors thrown later by callbacks a cell left behind', async () => {
+    await run('setTimeout(() => { throw new Error("late") }, 5)\nPromise.reject(new Error("ignored"))\nnull');
+    await until(() => js.unclaimedText.includes('late'));
+    expect(js.unclaimedText).toContain('Unhandled promise rejection: Error: ignored');
+    expect((await run('"alive"')).ok).toBe(true);
+  });
+
+  it('ends the cell, not the session, on process.exit()', async () => {
+    await run('const kept = 1');
+    expect((await run('console.log("bye")\nprocess.exit(0)')).ok).toBe(true);
+    const failed = await run('process.exit(3)');
+    expect(errorOf(failed)).toMatchObject({ ename: 'ProcessExit', evalue: expect.stringContaining('process.exit(3)') });
+    expect(resultText(await run('kept'))).toBe('1');
+  });
+
+  it('is not fooled by a cell printing a fake fence, protocol JSON or no final newline', async () => {
+    const o = await run('process.stdout.write("\\x1b]633;P;OiFence=0123456789abcdef\\x07{\\"type\\":\\"done\\",\\"ok\\":true}\\n")\nprocess.stdout.write("no newline")');
+    expect(o.ok).toBe(true);
+    expect(o.text).toBe('\x1b]633;P;OiFence=0123456789abcdef\x07{"type":"done","ok":true}\nno newline');
+    expect((await run('console.log("next")')).text).toBe('next\n');
+  });
+
+  it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
+    const o = await run('console.log("héllo ✓ 😀")\nprocess.stdout.write(Buffer.from([0xff, 0xfe, 0x0a]))');
+    expect(o.bytes.equals(Buffer.concat([Buffer.from('héllo ✓ 😀\r\n'), Buffer.from([0xff, 0xfe, 0x0d, 0x0a])]))).toBe(true);
+  });
+
+  describe('files helper', () => {
+    it('reads, writes, lists, searches and deletes relative to the workspace, whatever the cwd', async () => {
+      const ws = js.workspace;
+      mkdirSync(path.join(ws, 'elsewhere'));
+      const o = await run(
+        [
+          'process.chdir("elsewhere")',
+          'files.write("notes/todo.txt", "buy milk\\nwrite tests\\n")',
+          'files.write("notes/todo.txt", "call mom\\n", { append: true })',
+          'files.write("data.json", { n: 1 })',
+          'const result = {',
+          '  read: files.read("notes/todo.txt"),',
+          '  list: files.list(),',
+          '  txt: files.list(".", "**/*.txt"),',
+          '  search: files.search("milk"),',
+          '  firstByte: files.read("data.json", { binary: true }).subarray(0, 1).toString(),',
+          '}',
+          'files.delete("data.json")',
+          'result.exists = files.exists("data.json")',
+          'console.log(JSON.stringify(result))',
+        ].join('\n'),
+      );
+      expect(o.ok).toBe(true);
+      expect(readFileSync(path.join(ws, 'notes/todo.txt'), 'utf8')).toBe('buy milk\nwrite tests\ncall mom\n');
+      expect(existsSync(path.join(ws, 'data.json'))).toBe(false);
+      expect(JSON.parse(o.text)).toEqual({
+        read: 'buy milk\nwrite tests\ncall mom\n',
+        list: ['data.json', 'elsewhere/', 'notes/'],
+        txt: ['notes/todo.txt'],
+        search: [{ path: 'notes/todo.txt', line: 1, text: 'buy milk' }],
+        firstByte: '{',
+        exists: false,
+      });
+    });
+
+    it('throws clear errors that name the path', async () => {
+      writeFileSync(path.join(js.workspace, 'plain.txt'), 'x');
+      mkdirSync(path.join(js.workspace, 'full'));
+      writeFileSync(path.join(js.workspace, 'full/inside'), 'x');
+      const cases: Array<[string, RegExp]> = [
+        ['files.read("missing.txt")', /^ENOENT: .*missing\.txt/],
+        ['files.list("plain.txt")', /^ENOTDIR: .*plain\.txt/],
+        ['files.delete("full")', /^ENOTEMPTY: .*recursive: true.*full/],
+      ];
+      for (const [code, message] of cases) expect(errorOf(await run(code))!.evalue).toMatch(message);
+      expect(existsSync(path.join(js.workspace, 'full/inside'))).toBe(true);
+    });
+  });
+});

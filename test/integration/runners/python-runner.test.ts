@@ -1,0 +1,249 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Output, PYTHON_RUNNER, type RunOutcome, Runner, until } from './harness';
+
+// Debian's interpreter: it has python3-matplotlib and PIL; the python3 first on PATH may not.
+const PYTHON = '/usr/bin/python3';
+
+const resultText = (o: RunOutcome) => o.outputs.find((x) => x.output_type === 'execute_result')?.data?.['text/plain'];
+const errorOf = (o: RunOutcome) => o.outputs.find((x) => x.output_type === 'error') as Required<Output> | undefined;
+const displays = (o: RunOutcome) => o.outputs.filter((x) => x.output_type === 'display_data');
+const isPng = (base64: unknown) => Buffer.from(String(base64), 'base64').subarray(0, 8).equals(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Python runner', () => {
+  let py: Runner;
+  let count = 0;
+  const run = (code: string) => py.run(code, { executionCount: ++count });
+
+  beforeEach(async () => {
+    count = 0;
+    py = await Runner.start({ command: PYTHON, args: [PYTHON_RUNNER] });
+  });
+  afterEach(async () => {
+    await py.close();
+  });
+
+  it('says hello with its language, version and pid', () => {
+    expect(py.hello).toMatchObject({ type: 'hello', language: 'python', pid: py.pid });
+    expect(py.hello.version).toMatch(/^3\.\d+\.\d+$/);
+  });
+
+  it('keeps variables, functions and imports between runs', async () => {
+    await run('import math\nx = 20\ndef double(v):\n    return v * 2');
+    const later = await run('double(x) + math.floor(2.5)');
+    expect(later.ok).toBe(true);
+    expect(resultText(later)).toBe('42');
+  });
+
+  it('shows a final expression as execute_result with its execution count, unless silenced', async () => {
+    const shown = await run('a = [1, 2]\na + [3]');
+    expect(shown.outputs).toEqual([
+      { output_type: 'execute_result', execution_count: 1, data: { 'text/plain': '[1, 2, 3]' }, metadata: {} },
+    ]);
+    expect((await run('a;')).outputs).toEqual([]);
+    expect((await run('None')).outputs).toEqual([]);
+    expect(resultText(await run('"text"'))).toBe("'text'");
+  });
+
+  it('sends stdout and stderr to the terminal in the order they were written', async () => {
+    const o = await run('import sys\nprint("one")\nprint("two", file=sys.stderr)\nprint("three")');
+    expect(o.text).toBe('one\ntwo\nthree\n');
+    expect(o.outputs).toEqual([]);
+  });
+
+  it('reports an exception with ename, evalue and a traceback of the cell, and keeps going', async () => {
+    const failed = await run('def check(v):\n    raise ValueError(f"bad value {v}")\n\ncheck(7)');
+    expect(failed.ok).toBe(false);
+    const error = errorOf(failed)!;
+    expect(error.ename).toBe('ValueError');
+    expect(error.evalue).toBe('bad value 7');
+    const traceback = error.traceback.join('\n');
+    expect(traceback).toContain('File "<cell 1>", line 4, in <module>');
+    expect(traceback).toContain('raise ValueError(f"bad value {v}")');
+    expect(traceback).not.toMatch(/oi_runner|oi_display/);
+    expect((await run('1 + 1')).ok).toBe(true);
+  });
+
+  it('reports a syntax error with where it is', async () => {
+    const o = await run('x = (1,\nprint(x');
+    expect(o.ok).toBe(false);
+    expect(errorOf(o)!.ename).toBe('SyntaxError');
+    expect(errorOf(o)!.traceback.join('\n')).toContain('<cell 1>');
+  });
+
+  it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
+    const o = await run('import sys\nprint("héllo ✓ 😀")\nsys.stdout.buffer.write(b"\\xff\\xfe\\n")\nprint("after")');
+    const expected = Buffer.concat([Buffer.from('héllo ✓ 😀\r\n'), Buffer.from([0xff, 0xfe, 0x0d, 0x0a]), Buffer.from('after\r\n')]);
+    expect(o.bytes.equals(expected)).toBe(true);
+  });
+
+  it('captures matplotlib figures as PNG outputs, without savefig, and plt.show() neither blocks nor warns', async () => {
+    const o = await run(
+      'import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()\nplt.plot([2, 1])\nplt.title("second")\nprint("drawn")',
+    );
+    expect(o.ok).toBe(true);
+    expect(o.text).toBe('drawn\n'); // no "non-GUI backend" warning
+    const figures = displays(o);
+    expect(figures).toHaveLength(2); // show() emitted the first; the second was captured at the end
+    for (const figure of figures) {
+      expect(isPng(figure.data!['image/png'])).toBe(true);
+      expect(figure.data!['text/plain']).toMatch(/^<Figure size/);
+    }
+    expect(resultText(await run('len(plt.get_fignums())'))).toBe('0'); // closed after the run
+  });
+
+  it('renders objects that describe themselves: HTML, Markdown, _repr_html_, PIL images', async () => {
+    const o = await run(
+      [
+        'display(HTML("<b>bold</b>"), Markdown("# Title"))',
+        'class Table:',
+        '    def _repr_html_(self):',
+        '        return "<table></table>"',
+        'display(Table())',
+        'from PIL import Image as PILImage',
+        'PILImage.new("RGB", (3, 2), "red")',
+      ].join('\n'),
+    );
+    const [html, markdown, table] = displays(o);
+    expect(html!.data).toEqual({ 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' });
+    expect(markdown!.data).toMatchObject({ 'text/markdown': '# Title' });
+    expect(table!.data!['text/html']).toBe('<table></table>');
+    const image = o.outputs.find((x) => x.output_type === 'execute_result')!;
+    expect(isPng(image.data!['image/png'])).toBe(true);
+  });
+
+  it('interrupts a running cell with KeyboardInterrupt on SIGINT and keeps the session', async () => {
+    await run('kept = "still here"');
+    const running = run('import time\nprint("working", flush=True)\nwhile True:\n    time.sleep(0.01)');
+    await until(() => py.unclaimedText.includes('working'));
+    py.interrupt();
+    const o = await running;
+    expect(o.ok).toBe(false);
+    expect(errorOf(o)!.ename).toBe('KeyboardInterrupt');
+    expect(resultText(await run('kept'))).toBe("'still here'");
+  });
+
+  it('interrupts a cell awaiting at top level', async () => {
+    const running = run('import asyncio\nprint("waiting", flush=True)\nawait asyncio.sleep(60)');
+    await until(() => py.unclaimedText.includes('waiting'));
+    py.interrupt();
+    const o = await running;
+    expect(errorOf(o)!.ename).toBe('KeyboardInterrupt');
+    expect(resultText(await run('await asyncio.sleep(0)\n"loop usable"'))).toBe("'loop usable'");
+  });
+
+  it('ignores SIGINT while idle', async () => {
+    py.interrupt();
+    await sleep(100);
+    expect(py.exit).toBeNull();
+    expect((await run('1')).ok).toBe(true);
+  });
+
+  it('is not fooled by a cell printing a fake fence, protocol JSON or no final newline', async () => {
+    const fake = '\\x1b]633;P;OiFence=0123456789abcdef\\x07{"type": "done", "id": "x", "ok": true, "cwd": "/"}';
+    const o = await run(`print('${fake}')\nprint("no newline", end="")`);
+    expect(o.ok).toBe(true);
+    expect(o.text).toBe('\x1b]633;P;OiFence=0123456789abcdef\x07{"type": "done", "id": "x", "ok": true, "cwd": "/"}\nno newline');
+    const next = await run('print("next")');
+    expect(next.text).toBe('next\n');
+  });
+
+  it('runs top-level await in an event loop that persists between cells', async () => {
+    await run('import asyncio\nasync def twice(v):\n    await asyncio.sleep(0)\n    return v * 2');
+    expect(resultText(await run('await twice(21)'))).toBe('42');
+  });
+
+  it('keeps its own names out of the namespace and runs cells as __main__', async () => {
+    const o = await run('sorted(k for k in globals() if not k.startswith("__")), __name__');
+    expect(resultText(o)).toBe("(['HTML', 'Image', 'Markdown', 'display', 'files'], '__main__')");
+  });
+
+  it('ends a cell quietly on sys.exit(0) and keeps the session', async () => {
+    const o = await run('import sys\nprint("leaving")\nsys.exit(0)');
+    expect(o.ok).toBe(true);
+    expect(o.outputs).toEqual([]);
+    expect((await run('1')).ok).toBe(true);
+  });
+
+  it('shows output printed before a subprocess ahead of the subprocess output', async () => {
+    const o = await run('import os, subprocess\nprint("before")\nos.system("echo middle")\nsubprocess.run(["echo", "end"])');
+    expect(o.text).toBe('before\nmiddle\nend\n');
+  });
+
+  it('writes what a cell printed before os._exit, then dies', async () => {
+    await expect(run('import os\nprint("last words")\nos._exit(3)')).rejects.toThrow(/runner exited/);
+    expect(py.exit?.exitCode).toBe(3);
+    expect(py.unclaimedText).toContain('last words');
+  });
+
+  it('prints 10 MB of lines to completion', async () => {
+    const o = await run('for i in range(100_000):\n    print(f"{i:09d} " + "x" * 90)');
+    expect(o.ok).toBe(true);
+    expect(o.bytes.length).toBe(100_000 * 102); // 100 characters and \r\n per line
+  });
+
+  describe('files helper', () => {
+    it('reads, writes, lists, searches and deletes relative to the workspace, whatever the cwd', async () => {
+      const ws = py.workspace;
+      mkdirSync(path.join(ws, 'elsewhere'));
+      const o = await run(
+        [
+          'import os',
+          'os.chdir("elsewhere")',
+          'files.write("notes/todo.txt", "buy milk\\nwrite tests\\n")',
+          'files.write("data.json", {"n": 1})',
+          'files.write("notes/todo.txt", "call mom\\n", append=True)',
+          'result = {',
+          '    "read": files.read("notes/todo.txt"),',
+          '    "list": files.list(),',
+          '    "txt": files.list(".", "**/*.txt"),',
+          '    "search": files.search("milk"),',
+          '    "first_byte": files.read("data.json", binary=True)[:1].decode(),',
+          '}',
+          'files.delete("data.json")',
+          'result["exists"] = files.exists("data.json")',
+          'import json',
+          'print(json.dumps(result))',
+        ].join('\n'),
+      );
+      expect(o.ok).toBe(true);
+      expect(readFileSync(path.join(ws, 'notes/todo.txt'), 'utf8')).toBe('buy milk\nwrite tests\ncall mom\n');
+      expect(existsSync(path.join(ws, 'data.json'))).toBe(false);
+      expect(JSON.parse(o.text)).toEqual({
+        read: 'buy milk\nwrite tests\ncall mom\n',
+        list: ['data.json', 'elsewhere/', 'notes/'],
+        txt: ['notes/todo.txt'],
+        search: [{ path: 'notes/todo.txt', line: 1, text: 'buy milk' }],
+        first_byte: '{',
+        exists: false,
+      });
+    });
+
+    it('raises clear errors that name the path', async () => {
+      writeFileSync(path.join(py.workspace, 'plain.txt'), 'x');
+      mkdirSync(path.join(py.workspace, 'full'));
+      writeFileSync(path.join(py.workspace, 'full/inside'), 'x');
+      writeFileSync(path.join(py.workspace, 'blob.bin'), Buffer.from([0xff, 0x00, 0xfe]));
+      const cases: Array<[string, string, string]> = [
+        ['files.read("missing.txt")', 'FileNotFoundError', 'missing.txt'],
+        ['files.list("plain.txt")', 'NotADirectoryError', 'plain.txt'],
+        ['files.delete("full")', 'OSError', 'recursive=True'],
+        ['files.read("blob.bin")', 'ValueError', 'binary=True'],
+      ];
+      for (const [code, ename, mention] of cases) {
+        const error = errorOf(await run(code))!;
+        expect(error.ename).toBe(ename);
+        expect(error.evalue).toContain(mention);
+      }
+      expect(existsSync(path.join(py.workspace, 'full/inside'))).toBe(true);
+    });
+
+    it.skipIf(process.getuid?.() === 0)('lets PermissionError through for unreadable files', async () => {
+      const error = errorOf(await run('import os\nos.chmod(files.write("locked.txt", "s"), 0)\nfiles.read("locked.txt")'))!;
+      expect(error.ename).toBe('PermissionError');
+      expect(error.evalue).toContain('locked.txt');
+    });
+  });
+});
