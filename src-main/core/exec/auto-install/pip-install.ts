@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { isExecutable } from '../languages/find-runtime';
+import { lastLines, runInstaller } from './installer-process';
+
+// `python -m pip install` into the environment the session runs. pip reads its usual configuration
+// (pip.conf, PIP_INDEX_URL, PIP_FIND_LINKS…) from the environment passed in. When the interpreter
+// belongs to the system and pip refuses to touch it (PEP 668, "externally-managed-environment"),
+// the packages go into a virtual environment in the workspace instead, which sees the system's
+// packages too (--system-site-packages) so nothing the code already used goes missing.
+
+export interface PipInstallInput {
+  packages: string[];
+  /** The interpreter the session runs. */
+  python: string;
+  workspace: string;
+  env: Record<string, string>;
+  /** Install into the workspace's .venv (the sandbox is on, or the interpreter is externally managed). */
+  intoWorkspaceVenv: boolean;
+  onTerminal?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface PipInstallResult {
+  ok: boolean;
+  /** The interpreter that has the packages now; differs from the input when a .venv is used. */
+  python: string;
+  /** The .venv created by this install, if any. */
+  createdVenv: string | null;
+  /** The command as a person would type it. */
+  command: string;
+  /** Why it failed, as sentences, with the installer's last lines. */
+  problem: string | null;
+  stopped: 'interrupted' | 'timeout' | null;
+  /** What the installers printed (plain text), for the cell's saved output. */
+  log: string;
+}
+
+export function workspaceVenvPython(workspace: string): string {
+  return process.platform === 'win32' ? join(workspace, '.venv', 'Scripts', 'python.exe') : join(workspace, '.venv', 'bin', 'python');
+}
+
+/**
+ * Whether pip will refuse this interpreter (PEP 668): the same test pip makes, an EXTERNALLY-MANAGED
+ * file in the standard library's folder of an interpreter that is not a virtual environment. Asked
+ * up front, so the question shown to the user names where the packages will really go.
+ */
+export function isExternallyManaged(python: string, env: Record<string, string>): Promise<boolean> {
+  const probe = 'import os, sys, sysconfig; print(sys.prefix == sys.base_prefix and os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))';
+  return new Promise((resolve) => {
+    execFile(python, ['-c', probe], { env, timeout: 10_000 }, (err, stdout) => resolve(!err && stdout.trim() === 'True'));
+  });
+}
+
+export async function pipInstall(input: PipInstallInput): Promise<PipInstallResult> {
+  const venvPython = workspaceVenvPython(input.workspace);
+  let python = input.python;
+  let createdVenv: string | null = null;
+  const log: string[] = [];
+  const failed = (venv: { command: string; problem: string | null; stopped: PipInstallResult['stopped'] }): PipInstallResult => ({
+    ok: false,
+    python,
+    createdVenv: null,
+    command: venv.command,
+    problem: venv.problem,
+    stopped: venv.stopped,
+    log: log.join('\n'),
+  });
+  if (input.intoWorkspaceVenv && python !== venvPython) {
+    const venv = await ensureVenv(input, python, log);
+    if (venv.problem) return failed(venv);
+    createdVenv = venv.created;
+    python = venvPython;
+  }
+  let attempt = await install(input, python, log);
+  if (!attempt.ok && !attempt.stopped && /externally[- ]managed[- ]environment/i.test(attempt.text) && python !== venvPython) {
+    const note = `[${python} is managed by the system (PEP 668): installing into a virtual environment in the workspace instead]`;
+    echo(input, note);
+    log.push(note);
+    const venv = await ensureVenv(input, python, log);
+    if (venv.problem) return failed(venv);
+    createdVenv = venv.created;
+    python = venvPython;
+    attempt = await install(input, python, log);
+  }
+  return {
+    ok: attempt.ok,
+    python,
+    createdVenv,
+    command: attempt.command,
+    problem: attempt.ok ? null : `${attempt.command} failed${attempt.stopped ? ` (${attempt.stopped})` : ''}:\n${lastLines(attempt.text)}`,
+    stopped: attempt.stopped,
+    log: log.join('\n'),
+  };
+}
+
+async function install(input: PipInstallInput, python: string, log: string[]): Promise<{ ok: boolean; text: string; command: string; stopped: PipInstallResult['stopped'] }> {
+  const args = ['-m', 'pip', 'install', '--disable-pip-version-check', ...input.packages];
+  const command = `${python} ${args.filter((a) => a !== '--disable-pip-version-check').join(' ')}`;
+  echo(input, `$ ${command}`);
+  const result = await runInstaller({
+    file: python,
+    args,
+    cwd: input.workspace,
+    env: { ...input.env, PIP_NO_INPUT: '1' },
+    onTerminal: input.onTerminal,
+    signal: input.signal,
+  });
+  log.push(`$ ${command}`, result.text.trimEnd());
+  return { ok: result.ok, text: result.text, command, stopped: result.stopped };
+}
+
+/** The workspace's .venv, created from `base` when missing. */
+async function ensureVenv(
+  input: PipInstallInput,
+  base: string,
+  log: string[],
+): Promise<{ created: string | null; problem: string | null; command: string; stopped: PipInstallResult['stopped'] }> {
+  const venvDir = join(input.workspace, '.venv');
+  const command = `${base} -m venv --system-site-packages ${venvDir}`;
+  if (await isExecutable(workspaceVenvPython(input.workspace))) return { created: null, problem: null, command, stopped: null };
+  echo(input, `$ ${command}`);
+  const result = await runInstaller({
+    file: base,
+    args: ['-m', 'venv', '--system-site-packages', venvDir],
+    cwd: input.workspace,
+    env: input.env,
+    onTerminal: input.onTerminal,
+    signal: input.signal,
+  });
+  log.push(`$ ${command}`, result.text.trimEnd());
+  if (result.ok) return { created: venvDir, problem: null, command, stopped: null };
+  const missingVenv = /ensurepip is not available|No module named venv|python3-venv/.test(result.text);
+  const problem = missingVenv
+    ? `Could not create ${venvDir}: this Python cannot create virtual environments (Debian and Ubuntu ship that separately: sudo apt install python3-venv). Or choose another Python interpreter in settings.`
+    : `Could not create ${venvDir}${result.stopped ? ` (${result.stopped})` : ''}:\n${lastLines(result.text)}`;
+  return { created: null, problem, command, stopped: result.stopped };
+}
+
+function echo(input: PipInstallInput, line: string): void {
+  try {
+    input.onTerminal?.(`\r\n\x1b[2m${line}\x1b[0m\r\n`);
+  } catch {
+    // The UI's trouble is not the install's.
+  }
+}

@@ -1,0 +1,36 @@
+import type { SandboxPlan } from './sandbox-plan';
+
+// The plan as a bubblewrap command line. Mount operations apply in order, so the hidden folders are
+// replaced by empty ones first and the workspace, private folder, runtime and extra paths are
+// bound back on top of them: a workspace inside the home stays visible while the rest of the home
+// does not.
+//
+// Not used, on purpose:
+// - --new-session: it would take the terminal away from the session, and with it Ctrl-C and the
+//   shell's job control. What it guards against (TIOCSTI, typing into the controlling terminal)
+//   types into a pty only the sandboxed session itself reads.
+// - --unshare-user as an explicit flag: bubblewrap uses a user namespace by itself when it needs
+//   one (it is not setuid on Debian), and refuses to run if the kernel forbids it.
+
+export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args: string[] }, readable: string[]): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const folder of [...plan.privateTemp, ...plan.hidden]) args.push('--tmpfs', folder);
+  for (const path of readable) args.push('--ro-bind', path, path);
+  for (const extra of plan.extra) args.push(extra.writable ? '--bind-try' : '--ro-bind-try', extra.path, extra.path);
+  args.push('--bind', plan.workspace, plan.workspace);
+  args.push('--bind', plan.privateDir, plan.privateDir);
+  // Empty and read-only: writing there must fail, not vanish with the sandbox. Last, because the
+  // binds above need to create their mount points inside these folders first.
+  for (const folder of plan.hidden) args.push('--remount-ro', folder);
+  if (!plan.network) args.push('--unshare-net');
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-cgroup-try');
+  args.push('--die-with-parent', '--cap-drop', 'ALL');
+  args.push('--chdir', plan.workspace);
+  // The user's TMPDIR may point into a hidden folder; /tmp is the session's own.
+  args.push('--setenv', 'TMPDIR', '/tmp');
+  // Tools that keep caches and settings in the (now empty, read-only) home would warn on every
+  // start (pip, matplotlib); give them a place in the private /tmp.
+  if (plan.hidden.length > 0) args.push('--setenv', 'XDG_CACHE_HOME', '/tmp/.cache', '--setenv', 'XDG_CONFIG_HOME', '/tmp/.config');
+  args.push('--', command.file, ...command.args);
+  return args;
+}

@@ -1,0 +1,42 @@
+import { homedir } from 'node:os';
+import type { SandboxSettings } from '@contract';
+import { parseExtraPath } from './sandbox-plan';
+import type { SandboxSupport } from './sandbox-support';
+
+// The sentence shown with every run (RunLimits.sandbox) and in the top bar. It lists exactly the
+// protections in force, per platform, and never more: when the tool is missing, it says the
+// sandbox was requested and runs are refused.
+
+export function describeSandbox(settings: SandboxSettings | undefined, support: SandboxSupport, home = homedir()): string | null {
+  if (!settings?.enabled) return null;
+  if (!support.available) return `requested but unavailable, so nothing runs: ${support.reason}`;
+  const network = settings.allowNetwork ? 'network allowed' : 'network off';
+  const parts =
+    support.tool === 'bubblewrap'
+      ? [
+          'bubblewrap',
+          'system files read-only',
+          'writable: the workspace and a private /tmp',
+          'home folders hidden',
+          network,
+          'own process namespace (cannot see or signal other processes)',
+          'stops when the app stops',
+        ]
+      : [
+          'sandbox-exec',
+          'writable: the workspace and a private temp folder',
+          'home folders unreadable',
+          network,
+          'no process isolation (macOS cannot provide it)',
+        ];
+  const extras = settings.extraPaths.map((entry) => {
+    const extra = parseExtraPath(entry, home);
+    return `${shortHome(extra.path, home)} (${extra.writable ? 'read-write' : 'read-only'})`;
+  });
+  if (extras.length > 0) parts.push(`also visible: ${extras.join(', ')}`);
+  return `${parts[0]}: ${parts.slice(1).join('; ')}`;
+}
+
+function shortHome(path: string, home: string): string {
+  return home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+}

@@ -1,0 +1,96 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { SandboxSettings } from '@contract';
+
+// What a sandboxed session may see and touch, decided once per session and turned into a
+// bubblewrap command line (bubblewrap-args.ts) or a macOS profile (seatbelt-profile.ts). Both read
+// the same plan, so the two platforms keep the same rules and describe-sandbox.ts can say exactly
+// which ones hold.
+
+export interface ExtraPath {
+  path: string;
+  writable: boolean;
+}
+
+export interface SandboxPlan {
+  workspace: string;
+  /** The session's private folder (side-channel socket, cell files): readable and writable. */
+  privateDir: string;
+  /** Folders replaced by empty read-only ones: the user's home and where other homes and login sessions live. */
+  hidden: string[];
+  /** Temp folders replaced by empty writable ones private to the session. */
+  privateTemp: string[];
+  /** Folders the user added in settings (`/path` read-only, `/path:rw` read-write). */
+  extra: ExtraPath[];
+  network: boolean;
+}
+
+export interface PlanInput {
+  settings: SandboxSettings;
+  workspace: string;
+  privateDir: string;
+  /** HOME as the session will see it; hidden along with the account's home (os.homedir()). */
+  home?: string;
+}
+
+/** Where homes and per-login secrets (keyring, D-Bus session bus sockets) live on Unix. */
+const HIDDEN_ON_UNIX = ['/home', '/root', '/run/user', '/Users'];
+
+export function planSandbox(input: PlanInput): SandboxPlan {
+  const home = input.home ?? homedir();
+  const hidden = [...new Set([home, homedir(), ...HIDDEN_ON_UNIX])]
+    .map((p) => resolve(p))
+    .filter((p) => p !== '/' && existsSync(p))
+    // A folder inside another hidden one is hidden with it.
+    .filter((p, _i, all) => !all.some((other) => other !== p && isInside(p, other)));
+  return {
+    workspace: resolve(input.workspace),
+    privateDir: resolve(input.privateDir),
+    hidden,
+    privateTemp: ['/tmp', '/var/tmp'],
+    extra: input.settings.extraPaths.map((entry) => parseExtraPath(entry, home)),
+    network: input.settings.allowNetwork,
+  };
+}
+
+/** `~/data` → `/home/me/data` read-only; `~/out:rw` → read-write. */
+export function parseExtraPath(entry: string, home: string): ExtraPath {
+  const writable = entry.endsWith(':rw');
+  let path = writable ? entry.slice(0, -3) : entry.endsWith(':ro') ? entry.slice(0, -3) : entry;
+  if (path === '~' || path.startsWith('~/')) path = join(home, path.slice(1));
+  return { path: resolve(path), writable };
+}
+
+export function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/**
+ * The folders a spawn needs to read when they live inside a hidden folder: a runtime installed in
+ * the home (pyenv, nvm, a venv's base interpreter) and the runner script. For a program, its install
+ * prefix (the folder above bin/) is kept, since the interpreter loads its libraries from there.
+ */
+export function readablePathsFor(plan: SandboxPlan, file: string, args: readonly string[]): string[] {
+  const covered = [...plan.hidden, ...plan.privateTemp];
+  const hiddenOnly = (p: string): boolean => covered.some((h) => isInside(p, h)) && !isInside(p, plan.workspace);
+  const out = new Set<string>();
+  // A wrapper (the macOS ulimit shell) passes the real program as an argument: treat all alike.
+  for (const candidate of [file, ...args]) {
+    if (!isAbsolute(candidate) || !existsSync(candidate)) continue;
+    for (const path of new Set([candidate, realPath(candidate) ?? candidate])) {
+      if (!hiddenOnly(path) || isInside(path, plan.privateDir)) continue;
+      const folder = dirname(path);
+      out.add(folder.endsWith(`${sep}bin`) ? dirname(folder) : folder);
+    }
+  }
+  return [...out];
+}
+
+function realPath(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { delimiter, join } from 'node:path';
+import { isExecutable } from '../languages/find-runtime';
+
+// Whether this machine can sandbox sessions, found out once by really starting the tool: bubblewrap
+// may be installed yet refused by the kernel (user namespaces off, or restricted by AppArmor as on
+// Ubuntu 24.04), and the setting must never claim a protection that is not there.
+
+export type SandboxTool = 'bubblewrap' | 'sandbox-exec';
+
+export type SandboxSupport =
+  | { available: true; tool: SandboxTool; path: string }
+  | { available: false; reason: string };
+
+let cached: Promise<SandboxSupport> | null = null;
+
+export function sandboxSupport(): Promise<SandboxSupport> {
+  cached ??= detectFor(process.platform);
+  return cached;
+}
+
+async function detectFor(platform: NodeJS.Platform): Promise<SandboxSupport> {
+  if (platform === 'linux') {
+    const path = await findProgram('bwrap', ['/usr/bin', '/usr/local/bin', '/bin']);
+    if (!path) {
+      return { available: false, reason: 'bubblewrap is not installed (install the "bubblewrap" package, e.g. sudo apt install bubblewrap)' };
+    }
+    const probe = await run(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', '--', 'true']);
+    if (!probe.ok) {
+      return { available: false, reason: `bubblewrap is installed but cannot create a sandbox here: ${probe.stderr.trim() || 'it failed'}` };
+    }
+    return { available: true, tool: 'bubblewrap', path };
+  }
+  if (platform === 'darwin') {
+    const path = '/usr/bin/sandbox-exec';
+    if (!(await isExecutable(path))) return { available: false, reason: 'sandbox-exec is missing from /usr/bin' };
+    const probe = await run(path, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
+    if (!probe.ok) return { available: false, reason: `sandbox-exec refused to start: ${probe.stderr.trim() || 'it failed'}` };
+    return { available: true, tool: 'sandbox-exec', path };
+  }
+  if (platform === 'win32') {
+    return { available: false, reason: 'Windows has no sandbox this app can use (bubblewrap is Linux-only, sandbox-exec macOS-only)' };
+  }
+  return { available: false, reason: `no supported sandbox on ${platform}` };
+}
+
+async function findProgram(name: string, fallbacks: string[]): Promise<string | null> {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...fallbacks];
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000 }, (err, _stdout, stderr) => resolve({ ok: !err, stderr: String(stderr) }));
+  });
+}

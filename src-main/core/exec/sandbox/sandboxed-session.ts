@@ -1,0 +1,146 @@
+import { realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SandboxSettings } from '@contract';
+import type { LimitController } from '../limits';
+import { killDescendants, killTree } from '../process-tree';
+import type { Session, SessionOutcome, SessionRun } from '../session';
+import type { StartSessionOptions } from '../start-session';
+import { bubblewrapArgs } from './bubblewrap-args';
+import { childrenOf, findSandboxProcesses, type SandboxProcesses } from './sandbox-processes';
+import { planSandbox, readablePathsFor, type SandboxPlan } from './sandbox-plan';
+import type { SandboxSupport } from './sandbox-support';
+import { seatbeltProfile } from './seatbelt-profile';
+
+// Starts any kind of session inside the sandbox by wrapping its spawn (through the LimitController
+// every session already calls), and gives it a private folder of its own: the session's socket and
+// cell files live there, and it is the only temp folder the sandbox can see.
+
+export type AvailableSandbox = Extract<SandboxSupport, { available: true }>;
+type Start = (options: StartSessionOptions) => Promise<Session>;
+
+export async function startSandboxedSession(
+  start: Start,
+  options: StartSessionOptions,
+  settings: SandboxSettings,
+  support: AvailableSandbox,
+): Promise<Session> {
+  const privateDir = await mkdtemp(join(options.tmpRoot, 'oi-sandbox-'));
+  const plan = planSandbox({ settings, workspace: options.workspace, privateDir: realOf(privateDir), home: options.env.HOME });
+  const limits = sandboxedLimits(options.limits, plan, support);
+  try {
+    const session = await start({ ...options, tmpRoot: privateDir, limits });
+    return new SandboxedSession(session, options.language.kind, support, privateDir);
+  } catch (err) {
+    await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * The engine's limits, applied to the sandboxed program: on Linux prlimit must target the program
+ * (limits are per process and inherited only by children started afterwards), not bubblewrap.
+ */
+function sandboxedLimits(base: LimitController, plan: SandboxPlan, support: AvailableSandbox): LimitController {
+  return {
+    async beforeRun(pid, settings) {
+      if (support.tool !== 'bubblewrap') return base.beforeRun(pid, settings);
+      const found = await findSandboxProcesses(pid);
+      return base.beforeRun(found?.program ?? pid, settings);
+    },
+    wrapSpawn(file, args, settings) {
+      const inner = base.wrapSpawn(file, args, settings);
+      const readable = readablePathsFor(plan, inner.file, inner.args);
+      if (support.tool === 'bubblewrap') return { file: support.path, args: bubblewrapArgs(plan, inner, readable) };
+      const real = { ...plan, workspace: realOf(plan.workspace), extra: plan.extra.map((e) => ({ ...e, path: realOf(e.path) })) };
+      const profile = seatbeltProfile(real, readable.map(realOf));
+      return { file: support.path, args: ['-p', profile, '/usr/bin/env', `TMPDIR=${plan.privateDir}`, inner.file, ...inner.args] };
+    },
+  };
+}
+
+/**
+ * A session as the engine knows it, with the two actions that must reach inside the sandbox
+ * redirected there: Ctrl-C for runners (a SIGINT to bubblewrap would end the whole sandbox) and
+ * killing a run's children while the session itself lives on.
+ */
+class SandboxedSession implements Session {
+  private processes: SandboxProcesses | null = null;
+
+  constructor(
+    private readonly inner: Session,
+    private readonly kind: StartSessionOptions['language']['kind'],
+    private readonly support: AvailableSandbox,
+    private readonly privateDir: string,
+  ) {}
+
+  get alive(): boolean {
+    return this.inner.alive;
+  }
+
+  get diedWhileIdle(): string | null {
+    return this.inner.diedWhileIdle;
+  }
+
+  run(run: SessionRun): Promise<SessionOutcome> {
+    return this.inner.run(run);
+  }
+
+  interrupt(): void {
+    // Shells and one-shot programs are interrupted through the terminal (^C reaches the foreground
+    // job inside the sandbox directly); runners get SIGINT sent to their process.
+    if (this.kind !== 'runner' || this.support.tool !== 'bubblewrap') return this.inner.interrupt();
+    void this.inside().then((found) => {
+      if (!found) return this.inner.interrupt();
+      try {
+        process.kill(found.program, 'SIGINT');
+      } catch {
+        // Gone already: the run ends as died.
+      }
+    });
+  }
+
+  async killChildren(): Promise<void> {
+    const found = this.support.tool === 'bubblewrap' ? await this.inside() : null;
+    if (!found) return this.inner.killChildren();
+    await killDescendants(found.program, { keepLeader: true });
+    // Orphans the program left behind were adopted by the namespace's init, not by the program.
+    for (const pid of await childrenOf(found.init)) if (pid !== found.program) await killTree(pid);
+  }
+
+  kill(): Promise<void> {
+    return this.inner.kill();
+  }
+
+  setPaused(paused: boolean): void {
+    this.inner.setPaused(paused);
+  }
+
+  async dispose(): Promise<void> {
+    await this.inner.dispose();
+    await rm(this.privateDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** The program and init inside, looked up once: they live as long as the session. */
+  private async inside(): Promise<SandboxProcesses | null> {
+    if (this.processes) return this.processes;
+    const outer = outerPid(this.inner);
+    if (outer === null || !this.inner.alive) return null;
+    this.processes = await findSandboxProcesses(outer, 500);
+    return this.processes;
+  }
+}
+
+/** Runner and shell sessions expose the pid of the process they started (here: bubblewrap). */
+function outerPid(session: Session): number | null {
+  const pid: unknown = (session as Partial<Record<'pid', unknown>>).pid;
+  return typeof pid === 'number' ? pid : null;
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

@@ -1,0 +1,19 @@
+import type { HandlerTable } from '../bridge/handler-table';
+import { describeSandbox } from '../exec/sandbox/describe-sandbox';
+import { sandboxSupport } from '../exec/sandbox/sandbox-support';
+import type { AppContext } from './app-context';
+
+/** The sandbox as it really is here: the same sentence every sandboxed cell shows. */
+export const sandboxHandlers = ({ settings }: Pick<AppContext, 'settings'>): Pick<HandlerTable, 'sandbox.status'> => ({
+  'sandbox.status': async () => {
+    const sandbox = settings.get().sandbox;
+    const support = await sandboxSupport();
+    return {
+      enabled: sandbox.enabled,
+      available: support.available,
+      tool: support.available ? support.tool : null,
+      description: describeSandbox(sandbox, support),
+      reason: support.available ? null : support.reason,
+    };
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { Empty, type RequestSpec } from './shared';
+
+// What the sandbox setting really gives on this machine, for the top bar and the settings screen:
+// never more than what holds (see docs/sandbox.md).
+
+export const SandboxStatus = z.object({
+  /** The setting as saved. */
+  enabled: z.boolean(),
+  /** Whether this machine can sandbox at all (bubblewrap on Linux, sandbox-exec on macOS). */
+  available: z.boolean(),
+  tool: z.enum(['bubblewrap', 'sandbox-exec']).nullable(),
+  /** The sentence shown with every run while the sandbox is on; null while it is off. */
+  description: z.string().nullable(),
+  /** Why it is unavailable, when it is. */
+  reason: z.string().nullable(),
+});
+
+export const sandboxRequests = {
+  'sandbox.status': { input: Empty, output: SandboxStatus },
+} as const satisfies Record<string, RequestSpec>;
+
+export type SandboxStatus = z.infer<typeof SandboxStatus>;

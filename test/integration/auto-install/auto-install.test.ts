@@ -1,0 +1,214 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, type ExecSettings } from '@contract';
+import { type InstallQuestion, withAutoInstall } from '../../../src-main/core/exec/auto-install/auto-install-exec';
+import type { InstallRecord } from '../../../src-main/core/exec/auto-install/install-record';
+import { createExecService } from '../../../src-main/core/exec/exec-service';
+import type { ExecService, RunResult } from '../../../src-main/core/exec/types';
+import { buildWheel, type LocalRegistry, startNpmRegistry } from './support/packages';
+
+// Real pip and npm, installing from a local folder and a local registry: pip's PIP_FIND_LINKS and
+// PIP_NO_INDEX, npm's npm_config_registry — the same configuration users set, passed through the
+// code's environment settings.
+
+const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
+const SYSTEM_PYTHON = '/usr/bin/python3';
+
+function stdout(result: RunResult): string {
+  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
+}
+
+function sh(file: string, args: string[]): Promise<string> {
+  return new Promise((res, rej) => execFile(file, args, { timeout: 120_000 }, (err, out, errText) => (err ? rej(new Error(errText || err.message)) : res(out))));
+}
+
+describe('automatic installs', () => {
+  let root: string;
+  let wheels: string;
+  let registry: LocalRegistry;
+  let engine: ExecService;
+  let service: ExecService;
+  let questions: InstallQuestion[];
+  let records: InstallRecord[];
+  let answer: boolean;
+  let counter = 0;
+
+  const fresh = async (): Promise<string> => mkdtemp(join(root, `ws-${++counter}-`));
+  const settings = (extra: Partial<ExecSettings> = {}): ExecSettings => ({
+    ...defaultSettings.exec,
+    timeoutMs: 60_000,
+    ...extra,
+    env: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1', npm_config_registry: registry.url, npm_config_cache: join(root, 'npm-cache'), ...extra.env },
+  });
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'oi-auto-install-'));
+    wheels = join(root, 'wheels');
+    await buildWheel(wheels, 'oi_demo_pkg', 42);
+    registry = await startNpmRegistry(join(root, 'npm'), 'oi-demo-npm', 7);
+    engine = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot: root, graceMs: 1000 });
+    service = withAutoInstall(engine, {
+      approve: async (question) => {
+        questions.push(question);
+        return answer;
+      },
+      onInstall: (record) => records.push(record),
+    });
+  });
+
+  afterAll(async () => {
+    await service?.dispose();
+    await registry?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const reset = (approve: boolean): void => {
+    questions = [];
+    records = [];
+    answer = approve;
+  };
+
+  it('installs a missing Python package with pip after asking, and runs the cell again', async () => {
+    reset(true);
+    const workspace = await fresh();
+    const env = join(root, 'env');
+    await sh(SYSTEM_PYTHON, ['-m', 'venv', env]);
+    const streamed: string[] = [];
+    const result = await service.run({
+      conversationId: 'pip',
+      workspace,
+      language: 'python',
+      code: 'import oi_demo_pkg\nprint("value", oi_demo_pkg.VALUE)',
+      settings: settings({ pythonPath: join(env, 'bin', 'python') }),
+      onTerminal: (text) => streamed.push(text),
+    });
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatchObject({ kind: 'pip', packages: ['oi_demo_pkg'], alwaysAsk: false, reason: "ModuleNotFoundError: No module named 'oi_demo_pkg'" });
+    expect(result.status).toBe('done');
+    expect(stdout(result)).toContain('value 42');
+    // The first failure, pip's own output and the re-run are all in the cell.
+    expect(result.outputs.some((o) => o.output_type === 'error' && o.ename === 'ModuleNotFoundError')).toBe(true);
+    expect(stdout(result)).toContain('Successfully installed oi_demo_pkg-1.0');
+    expect(streamed.join('')).toContain('Successfully installed oi_demo_pkg-1.0');
+    expect(result.forModel).toContain('Installed oi_demo_pkg with');
+    expect(result.forModel).toContain('value 42');
+    expect(records).toMatchObject([{ manager: 'pip', packages: ['oi_demo_pkg'], ok: true, createdVenv: null, target: join(env, 'bin', 'python') }]);
+  });
+
+  it('does not install when the user declines, and tells the model so', async () => {
+    reset(false);
+    const workspace = await fresh();
+    const result = await service.run({
+      conversationId: 'declined',
+      workspace,
+      language: 'python',
+      code: 'import oi_demo_pkg',
+      settings: settings({ pythonPath: SYSTEM_PYTHON }),
+    });
+    expect(questions).toHaveLength(1);
+    expect(result.status).toBe('failed');
+    expect(result.forModel).toContain(`The user declined \`${join(workspace, '.venv', 'bin', 'python')} -m pip install oi_demo_pkg\``);
+    expect(questions[0]?.text).toContain('into a virtual environment in the workspace (.venv), because /usr/bin/python3 is managed by the system (PEP 668)');
+    expect(records).toEqual([]);
+    expect(existsSync(join(workspace, '.venv'))).toBe(false);
+  });
+
+  it('creates a workspace .venv when pip refuses a system-managed Python (PEP 668) and switches the session to it', async () => {
+    reset(true);
+    const workspace = await fresh();
+    // Debian's python3 first on PATH: the interpreter the session picks, and one pip will not touch.
+    const path = `/usr/bin:/bin:${process.env.PATH ?? ''}`;
+    const request = { conversationId: 'pep668', workspace, language: 'python', settings: settings({ env: { PATH: path } }) } as const;
+    const before = await service.run({ ...request, code: 'import sys\nprint(sys.executable)' });
+    expect(stdout(before)).toContain('/usr/bin/python3');
+    const result = await service.run({ ...request, code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)' });
+    // Known in advance: pip is not even tried on the system Python.
+    expect(stdout(result)).not.toContain('externally-managed-environment');
+    expect(questions[0]?.command).toBe(`${join(workspace, '.venv', 'bin', 'python')} -m pip install oi_demo_pkg`);
+    expect(result.status).toBe('done');
+    expect(stdout(result)).toContain(`value 42 ${join(workspace, '.venv')}`);
+    expect(result.forModel).toContain(`Python now runs in the workspace's virtual environment ${join(workspace, '.venv')}`);
+    expect(result.forModel).toContain('PEP 668');
+    expect(records[0]).toMatchObject({ manager: 'pip', ok: true, createdVenv: join(workspace, '.venv') });
+    // Later runs keep using the .venv, which still sees Debian's own packages (--system-site-packages).
+    const later = await service.run({ ...request, code: 'import sys, oi_demo_pkg, matplotlib\nprint(sys.prefix)' });
+    expect(stdout(later)).toContain(join(workspace, '.venv'));
+  });
+
+  it('installs a missing npm package into the workspace for node run from the shell', async () => {
+    reset(true);
+    const workspace = await fresh();
+    const result = await service.run({
+      conversationId: 'npm-shell',
+      workspace,
+      language: 'shell',
+      code: `node -e "console.log('value=' + require('oi-demo-npm'))"`,
+      settings: settings(),
+    });
+    expect(questions).toMatchObject([{ kind: 'npm', packages: ['oi-demo-npm'], command: 'npm install oi-demo-npm' }]);
+    expect(result.status).toBe('done');
+    expect(stdout(result)).toContain('value=7');
+    expect(existsSync(join(workspace, 'node_modules', 'oi-demo-npm', 'index.js'))).toBe(true);
+    expect(records).toMatchObject([{ manager: 'npm', packages: ['oi-demo-npm'], ok: true, target: workspace }]);
+  });
+
+  it('installs a missing npm package for a JavaScript cell', async () => {
+    reset(true);
+    const workspace = await fresh();
+    const result = await service.run({ conversationId: 'npm-js', workspace, language: 'javascript', code: "console.log('value=' + require('oi-demo-npm'))", settings: settings() });
+    expect(questions).toMatchObject([{ kind: 'npm', packages: ['oi-demo-npm'] }]);
+    expect(result.status).toBe('done');
+    expect(stdout(result)).toContain('value=7');
+  });
+
+  it('proposes a system package for a missing command and always asks, even in auto mode', async () => {
+    reset(false);
+    const workspace = await fresh();
+    const result = await service.run({
+      conversationId: 'command',
+      workspace,
+      language: 'shell',
+      code: 'oi-missing-tool --version',
+      settings: settings({ autoInstall: 'auto' }),
+    });
+    expect(result.status).toBe('failed');
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatchObject({ kind: 'system', alwaysAsk: true, packages: ['oi-missing-tool'] });
+    expect(questions[0]?.command).toMatch(/(apt-get|dnf|pacman) .*oi-missing-tool|brew install oi-missing-tool/);
+    expect(result.forModel).toContain('The user declined');
+  });
+
+  it('installs into the workspace .venv when the sandbox is on, and re-runs inside the sandbox', async () => {
+    reset(true);
+    const workspace = await fresh();
+    const env = join(root, 'env-sandbox');
+    await sh(SYSTEM_PYTHON, ['-m', 'venv', env]);
+    const result = await service.run({
+      conversationId: 'sandboxed-install',
+      workspace,
+      language: 'python',
+      code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)',
+      sandbox: { enabled: true, allowNetwork: false, extraPaths: [] },
+      settings: settings({ pythonPath: join(env, 'bin', 'python') }),
+    });
+    expect(questions[0]?.text).toContain('because the sandbox lets code change only the workspace');
+    expect(result.status).toBe('done');
+    expect(stdout(result)).toContain(`value 42 ${join(workspace, '.venv')}`);
+    expect(result.limits.sandbox).toMatch(/^bubblewrap: /);
+    // The interpreter chosen in settings was left untouched.
+    expect(existsSync(join(env, 'lib'))).toBe(true);
+    expect(await sh(join(env, 'bin', 'python'), ['-c', 'import importlib.util as u; print(u.find_spec("oi_demo_pkg") is None)'])).toBe('True\n');
+  });
+
+  it('installs nothing when the setting is off', async () => {
+    reset(true);
+    const workspace = await fresh();
+    const result = await service.run({ conversationId: 'off', workspace, language: 'python', code: 'import oi_demo_pkg', settings: settings({ pythonPath: SYSTEM_PYTHON, autoInstall: 'off' }) });
+    expect(result.status).toBe('failed');
+    expect(questions).toEqual([]);
+  });
+});

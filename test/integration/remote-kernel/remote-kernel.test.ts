@@ -1,0 +1,227 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings } from '@contract';
+import { createExecService } from '../../../src-main/core/exec/exec-service';
+import { listKernelSpecs } from '../../../src-main/core/exec/remote/jupyter-connection';
+import { RemoteKernels } from '../../../src-main/core/exec/remote/remote-kernels';
+import { createSessionRouter } from '../../../src-main/core/exec/session-router';
+import type { ExecService, RunResult } from '../../../src-main/core/exec/types';
+import { execFile } from 'node:child_process';
+import { withAutoInstall } from '../../../src-main/core/exec/auto-install/auto-install-exec';
+import { buildWheel } from '../auto-install/support/packages';
+import { PYTHON, startJupyterServer, type JupyterServer } from './support/jupyter-server';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
+
+// A real Jupyter Server (Debian's python3-jupyter-server and python3-ipykernel) on 127.0.0.1 with a
+// token, driven through the engine exactly as the agent drives it.
+
+const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
+const PYTHON_KERNEL = { kernelName: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python' };
+
+function stdout(result: RunResult): string {
+  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
+}
+
+describe('remote Jupyter kernels', () => {
+  let server: JupyterServer;
+  let proxy: TcpProxy;
+  let tmpRoot: string;
+  let workspace: string;
+  let kernels: RemoteKernels;
+  let service: ExecService;
+  const tokens = new Map<string, string>();
+
+  const run = (conversationId: string, code: string, extra: { timeoutMs?: number; signal?: AbortSignal; onTerminal?: (t: string) => void } = {}) =>
+    service.run({
+      conversationId,
+      workspace,
+      language: 'python',
+      code,
+      settings: { ...defaultSettings.exec, timeoutMs: extra.timeoutMs ?? 30_000 },
+      signal: extra.signal,
+      onTerminal: extra.onTerminal,
+    });
+
+  beforeAll(async () => {
+    server = await startJupyterServer();
+    proxy = await startTcpProxy(server.port);
+    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-remote-'));
+    workspace = await mkdtemp(join(tmpdir(), 'oi-remote-ws-'));
+    tokens.set(server.url, server.token);
+    tokens.set(proxy.url, server.token);
+    kernels = new RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, lostAfterMs: 3000 });
+    service = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1500, router: createSessionRouter({ remote: kernels }) });
+  });
+
+  afterAll(async () => {
+    await service?.dispose();
+    await proxy?.close();
+    await server?.dispose();
+    await rm(tmpRoot, { recursive: true, force: true });
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('lists the kernels a server offers, and rejects a wrong token clearly', async () => {
+    const specs = await listKernelSpecs({ url: server.url, token: server.token });
+    expect(specs.default).toBe('python3');
+    expect(specs.specs).toContainEqual({ name: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python' });
+    await expect(listKernelSpecs({ url: server.url, token: 'wrong' })).rejects.toThrow(
+      `The Jupyter server at ${server.url} refused the token (HTTP 403). Check the token`,
+    );
+  });
+
+  it('runs cells on the server: state kept, output streamed, values and plots returned', async () => {
+    kernels.bind('remote', { url: server.url, ...PYTHON_KERNEL });
+    const first = await run('remote', 'import os\nx = 41\nprint("pid", os.getpid())');
+    expect(first.status).toBe('done');
+    expect(first.limits.location).toBe(`remote Jupyter kernel "Python 3 (ipykernel)" at ${server.url}`);
+    // Local limits cannot reach the server; only the timeout still holds.
+    expect(first.limits).toMatchObject({ memoryMb: null, cpuSeconds: null, maxProcesses: null, sandbox: null, timeoutMs: 30_000 });
+    const remotePid = Number(/pid (\d+)/.exec(stdout(first))?.[1]);
+    expect(remotePid).not.toBe(process.pid);
+
+    let streamed = '';
+    const second = await run('remote', 'import sys, time\nprint("x is", x + 1)\nsys.stdout.flush()\ntime.sleep(0.3)\nprint("err", file=sys.stderr)\nx * 2', {
+      onTerminal: (text) => (streamed += text),
+    });
+    expect(second.status).toBe('done');
+    expect(streamed).toContain('x is 42\r\n');
+    expect(stdout(second)).toContain('x is 42\n');
+    expect(stdout(second)).toContain('err\n');
+    expect(second.outputs).toContainEqual(expect.objectContaining({ output_type: 'execute_result', data: { 'text/plain': '82' } }));
+    expect(second.forModel).toContain('x is 42');
+    expect(second.forModel).toContain('82');
+
+    const plot = await run('remote', 'import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title("remote")\nplt.show()');
+    expect(plot.status).toBe('done');
+    const image = plot.outputs.find((o) => o.output_type === 'display_data');
+    const png = image?.output_type === 'display_data' ? image.data['image/png'] : undefined;
+    expect(typeof png).toBe('string');
+    expect(Buffer.from(png as string, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(plot.forModel).toContain('[image/png output shown to the user]');
+
+    const failing = await run('remote', '1 / 0');
+    expect(failing.status).toBe('failed');
+    expect(failing.outputs).toContainEqual(expect.objectContaining({ output_type: 'error', ename: 'ZeroDivisionError' }));
+  });
+
+  it('interrupts a running cell and keeps the kernel and its state', async () => {
+    kernels.bind('interrupt', { url: server.url, ...PYTHON_KERNEL });
+    await run('interrupt', 'kept = "still here"');
+    const controller = new AbortController();
+    const running = run('interrupt', 'import time\nfor i in range(300):\n    time.sleep(0.1)', { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 1000));
+    controller.abort();
+    const interrupted = await running;
+    expect(interrupted.status).toBe('interrupted');
+    // ipykernel reports it as an error output or, when the interrupt lands in a sleep, as text.
+    expect(interrupted.forModel).toContain('KeyboardInterrupt');
+    expect(interrupted.forModel).toContain('Interrupted by the user');
+    expect(stdout(await run('interrupt', 'print(kept)'))).toContain('still here');
+  });
+
+  it('restarts the kernel: state is gone, the next cell runs on a fresh kernel', async () => {
+    kernels.bind('restart', { url: server.url, ...PYTHON_KERNEL });
+    await run('restart', 'y = 1');
+    const before = kernels.kernelIdFor('restart');
+    await service.restart('restart', 'python');
+    const after = await run('restart', 'print(y)');
+    expect(after.status).toBe('failed');
+    expect(after.outputs).toContainEqual(expect.objectContaining({ ename: 'NameError' }));
+    expect(kernels.kernelIdFor('restart')).not.toBe(before);
+    // The old kernel was shut down on the server, not left running.
+    const running = (await (await fetch(`${server.url}/api/kernels`, { headers: { Authorization: `token ${server.token}` } })).json()) as Array<{ id: string }>;
+    expect(running.map((k) => k.id)).not.toContain(before);
+  });
+
+  it('keeps the kernel and its variables through a dropped connection', async () => {
+    kernels.bind('flaky', { url: proxy.url, ...PYTHON_KERNEL });
+    await run('flaky', 'z = "survived"');
+    const kernelId = kernels.kernelIdFor('flaky');
+    // A blip: the WebSocket drops and reconnects by itself.
+    proxy.drop();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stdout(await run('flaky', 'print(z)'))).toContain('survived');
+    // A longer outage: the run is reported lost, then the next session reattaches to the same kernel.
+    await proxy.cut();
+    const lost = await run('flaky', 'print(z)');
+    expect(lost.status).toBe('died');
+    expect(lost.forModel).toContain(`Nothing answers at ${proxy.url} (connection refused)`);
+    expect(lost.forModel).toContain('the next run reconnects to it if the server comes back');
+    await proxy.resume();
+    const back = await run('flaky', 'print(z)');
+    expect(back.status).toBe('done');
+    expect(stdout(back)).toContain('reconnected to the remote python kernel');
+    expect(stdout(back)).toContain('survived');
+    expect(kernels.kernelIdFor('flaky')).toBe(kernelId);
+  });
+
+  it('says clearly when the token is wrong or the server has stopped', async () => {
+    kernels.bind('wrong-token', { url: server.url, ...PYTHON_KERNEL });
+    tokens.set(server.url, 'not-the-token');
+    try {
+      const refused = await run('wrong-token', 'print(1)');
+      expect(refused.status).toBe('died');
+      expect(refused.forModel).toContain(`The Jupyter server at ${server.url} refused the token (HTTP 403)`);
+    } finally {
+      tokens.set(server.url, server.token);
+    }
+
+    const stopped = await startJupyterServer();
+    tokens.set(stopped.url, stopped.token);
+    kernels.bind('stopped', { url: stopped.url, ...PYTHON_KERNEL });
+    try {
+      expect(stdout(await run('stopped', 'print("up")'))).toContain('up');
+      await stopped.stop();
+      const down = await run('stopped', 'print("up")');
+      expect(down.status).toBe('died');
+      expect(down.forModel).toMatch(/Nothing answers at http:\/\/127\.0\.0\.1:\d+ \(connection refused\): is the Jupyter server running\?|The remote python kernel died/);
+      const never = await run('stopped', 'print("up")');
+      expect(never.status).toBe('died');
+      expect(never.forModel).toContain(`Could not start the python session: Nothing answers at ${stopped.url} (connection refused): is the Jupyter server running?`);
+    } finally {
+      await stopped.dispose();
+    }
+  });
+});
+
+describe('missing packages on a remote kernel', () => {
+  it('installs them on the server with %pip in the kernel, not on this machine', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'oi-remote-pip-'));
+    const venv = join(root, 'kernel-env');
+    await new Promise<void>((done, fail) => execFile(PYTHON, ['-m', 'venv', '--system-site-packages', venv], (err) => (err ? fail(err) : done())));
+    const wheels = join(root, 'wheels');
+    await buildWheel(wheels, 'oi_remote_pkg', 99);
+    const server = await startJupyterServer({
+      kernelPython: join(venv, 'bin', 'python'),
+      kernelEnv: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' },
+    });
+    const kernels = new RemoteKernels({ tokenFor: async () => server.token });
+    const engine = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot: root, router: createSessionRouter({ remote: kernels }) });
+    const commands: string[] = [];
+    const service = withAutoInstall(engine, { approve: async (q) => (commands.push(q.command), true) });
+    try {
+      kernels.bind('remote-pip', { url: server.url, ...PYTHON_KERNEL });
+      const result = await service.run({
+        conversationId: 'remote-pip',
+        workspace: root,
+        language: 'python',
+        code: 'import oi_remote_pkg\nprint("remote value", oi_remote_pkg.VALUE)',
+        settings: { ...defaultSettings.exec, timeoutMs: 60_000 },
+      });
+      expect(commands).toEqual(['%pip install oi_remote_pkg']);
+      expect(result.status).toBe('done');
+      expect(stdout(result)).toContain('remote value 99');
+      expect(result.limits.location).toContain(server.url);
+      // Installed into the kernel's environment on the server.
+      const listed = await new Promise<string>((done) => execFile(join(venv, 'bin', 'python'), ['-m', 'pip', 'show', 'oi_remote_pkg'], (_e, out) => done(out)));
+      expect(listed).toContain('Name: oi_remote_pkg');
+    } finally {
+      await service.dispose();
+      await server.dispose();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+// A real Jupyter Server from Debian (python3-jupyter-server + python3-ipykernel) on 127.0.0.1 with
+// a token. Everything it writes (config, runtime files, IPython and matplotlib caches) goes to one
+// temp dir, removed by stop().
+
+export const PYTHON = '/usr/bin/python3';
+
+export interface JupyterServer {
+  url: string;
+  token: string;
+  port: number;
+  dir: string;
+  /** Stops the server (and its kernels); the temp dir stays until dispose(). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and token (kernels do not survive a server restart). */
+  restart(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface JupyterServerOptions {
+  /** The python3 kernel's interpreter (default: Debian's /usr/bin/python3, which needs ipykernel). */
+  kernelPython?: string;
+  /** Extra environment for kernels (the kernelspec's env). */
+  kernelEnv?: Record<string, string>;
+}
+
+export async function startJupyterServer(options: JupyterServerOptions = {}): Promise<JupyterServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'oi-jupyter-'));
+  const sub = (name: string): string => {
+    const p = path.join(dir, name);
+    mkdirSync(p, { recursive: true });
+    return p;
+  };
+  const data = sub('data');
+  // Our own python3 kernelspec, so no kernel installed elsewhere on the machine takes its place.
+  mkdirSync(path.join(data, 'kernels', 'python3'), { recursive: true });
+  writeFileSync(
+    path.join(data, 'kernels', 'python3', 'kernel.json'),
+    JSON.stringify({
+      argv: [options.kernelPython ?? PYTHON, '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+      display_name: 'Python 3 (ipykernel)',
+      language: 'python',
+      env: options.kernelEnv ?? {},
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    HOME: sub('home'),
+    JUPYTER_CONFIG_DIR: sub('config'),
+    JUPYTER_DATA_DIR: data,
+    JUPYTER_RUNTIME_DIR: sub('runtime'),
+    JUPYTER_PLATFORM_DIRS: '1',
+    IPYTHONDIR: sub('ipython'),
+    MPLCONFIGDIR: sub('mpl'),
+    PYDEVD_DISABLE_FILE_VALIDATION: '1',
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+  const work = sub('work');
+  const token = randomBytes(16).toString('hex');
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+
+  const start = async (): Promise<void> => {
+    const proc = spawn(
+      PYTHON,
+      ['-m', 'jupyter_server', `--ServerApp.token=${token}`, '--ServerApp.ip=127.0.0.1', `--port=${port}`, '--port-retries=0', '--no-browser', `--ServerApp.root_dir=${work}`, ...(process.getuid?.() === 0 ? ['--allow-root'] : [])],
+      { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = proc;
+    let log = '';
+    proc.stdout?.on('data', (c: Buffer) => (log += c.toString()));
+    proc.stderr?.on('data', (c: Buffer) => (log += c.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`jupyter_server exited: ${log}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/api`).then((r) => r.ok, () => false);
+      if (ok) return;
+      if (Date.now() > deadline) throw new Error(`jupyter_server did not start: ${log}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await start();
+  } catch (err) {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    port,
+    dir,
+    stop,
+    restart: start,
+    async dispose() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
