@@ -24,6 +24,7 @@ export default defineConfig({
         entry: {
           index: 'src-main/electron/main.ts',
           serve: 'src-main/server/main.ts',
+          cli: 'src-main/cli/main.ts',
         },
       },
     },

@@ -1,36 +1,77 @@
 import { useEffect } from 'react';
-import { useApp } from './state/app-store';
-import { Composer } from './features/chat/Composer';
-import { MessageList } from './features/chat/MessageList';
-import { TopBar } from './features/chat/TopBar';
+import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './features/conversations/Sidebar';
+import { useGlobalShortcuts } from './features/keyboard/use-global-shortcuts';
+import { Banners } from './features/layout/Banners';
+import { LIMITS, clamp, usePanels } from './features/layout/panel-sizes';
+import { ResizeHandle } from './features/layout/ResizeHandle';
+import { useTheme } from './features/layout/use-theme';
+import { KeysScreen } from './features/keys/KeysScreen';
+import { NotebookBar } from './features/notebooks/NotebookBar';
+import { FirstRun } from './features/onboarding/FirstRun';
+import { RightPanel } from './features/files/RightPanel';
+import { SettingsScreen } from './features/settings/SettingsScreen';
+import { TopBar } from './features/topbar/TopBar';
+import { useApp } from './state/app-store';
+import { wireEvents } from './state/event-wiring';
+import { useWorkspace } from './state/workspace-store';
+
+let started = false;
 
 export function App() {
-  const { current, error, init, dismissError } = useApp();
-  useEffect(() => {
-    void init();
-  }, [init]);
+  const screen = useApp((s) => s.screen);
+  const theme = useApp((s) => s.settings?.theme);
+  const providerReady = useApp((s) => s.providerReady);
+  const conversationId = useApp((s) => s.current?.conv.id ?? null);
+  const panels = usePanels();
 
+  useEffect(() => {
+    const off = wireEvents();
+    // StrictMode mounts twice in development; loading the app state once is enough.
+    if (!started) {
+      started = true;
+      void useApp.getState().init();
+    }
+    return off;
+  }, []);
+  useEffect(() => {
+    void useWorkspace.getState().open(conversationId);
+  }, [conversationId]);
+  useTheme(theme);
+  useGlobalShortcuts();
+
+  const columns = [`${panels.sidebar}px`, '5px', 'minmax(360px, 1fr)', ...(panels.rightOpen ? ['5px', `${panels.rightPanel}px`] : [])].join(' ');
   return (
-    <div className="app">
+    <div className="app" style={{ gridTemplateColumns: columns }}>
       <Sidebar />
+      <ResizeHandle
+        orientation="vertical"
+        label="Resize the conversation list"
+        value={panels.sidebar}
+        min={LIMITS.sidebar[0]}
+        max={LIMITS.sidebar[1]}
+        onResize={(delta, start) => panels.resize({ sidebar: clamp(start + delta, LIMITS.sidebar) })}
+      />
       <main className="main">
         <TopBar />
-        {error && (
-          <div className="error-banner" role="alert">
-            {error}
-            <button className="small" onClick={dismissError} aria-label="Dismiss">
-              ×
-            </button>
-          </div>
-        )}
-        {current ? (
-          <MessageList view={current} />
-        ) : (
-          <div className="empty">Start a conversation: describe a task, and the agent writes and runs code for it.</div>
-        )}
-        <Composer busy={current?.busy ?? false} />
+        <Banners />
+        <NotebookBar />
+        {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}
       </main>
+      {panels.rightOpen && (
+        <>
+          <ResizeHandle
+            orientation="vertical"
+            label="Resize the files panel"
+            value={panels.rightPanel}
+            min={LIMITS.rightPanel[0]}
+            max={LIMITS.rightPanel[1]}
+            onResize={(delta, start) => panels.resize({ rightPanel: clamp(start - delta, LIMITS.rightPanel) })}
+          />
+          <RightPanel />
+        </>
+      )}
+      {providerReady === false && <FirstRun />}
     </div>
   );
 }

@@ -11,6 +11,11 @@ import { settingsHandlers } from './handlers/settings-handlers';
 import { keysHandlers } from './handlers/keys-handlers';
 import { providerHandlers } from './handlers/provider-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
+import { notebookHandlers } from './handlers/notebook-handlers';
+import { kernelHandlers } from './handlers/kernel-handlers';
+import { sandboxHandlers } from './handlers/sandbox-handlers';
+import { kernelAccount } from './exec/remote/jupyter-connection';
+import { RemoteKernels } from './exec/remote/remote-kernels';
 import type { KeyVault } from './providers/key-vault';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
@@ -29,6 +34,8 @@ export interface AppOptions {
   notices?: string[];
   /** The keys screen's access to the keychain (write and describe only). */
   keyVault: KeyVault;
+  /** Remote Jupyter kernels; bootstrap shares one instance with the exec engine's router. */
+  kernels?: RemoteKernels;
   /** Local model servers first run looks for; default: Ollama, LM Studio and Jan on their usual ports. */
   localServers?: LocalServerSpec[];
 }
@@ -76,6 +83,9 @@ export function createApp(opts: AppOptions): App {
     ...workspaceHandlers(context),
     ...keysHandlers(context),
     ...providerHandlers(context),
+    ...notebookHandlers(context),
+    ...kernelHandlers(context, opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) })),
+    ...sandboxHandlers(context),
   };
 
   return {

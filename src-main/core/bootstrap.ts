@@ -1,5 +1,8 @@
 import { createApp, type App } from './app';
 import { createExecService } from './exec/exec-service';
+import { kernelAccount } from './exec/remote/jupyter-connection';
+import { RemoteKernels } from './exec/remote/remote-kernels';
+import { createSessionRouter } from './exec/session-router';
 import { EnvSecretSource } from './secrets/env-secret-source';
 import { SecretResolver } from './secrets/secret-resolver';
 import type { SecretStore } from './secrets/secret-store';
@@ -29,10 +32,21 @@ export function bootstrapApp(opts: BootstrapOptions): App {
   let secretValues: string[] = [];
   const refreshSecretValues = () => keys.allValues().then((v) => void (secretValues = v));
   void refreshSecretValues().catch(() => undefined);
-  const exec = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues });
+  // Remote kernels: their tokens live in the keychain under kernel:<url>.
+  const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)) });
+  const exec = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues, router: createSessionRouter({ remote: kernels }) });
   const notices = [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])];
-  return createApp({ dataDir: opts.dataDir, settings: opts.settings, keys, exec, version: opts.version, secretStorage: opts.secrets.kind, notices,
-    keyVault: { store: opts.secrets, resolver: keys, env: envKeys, changed: () => void refreshSecretValues().catch(() => undefined) },
+  const keyVault = { store: opts.secrets, resolver: keys, env: envKeys, changed: () => void refreshSecretValues().catch(() => undefined) };
+  return createApp({
+    dataDir: opts.dataDir,
+    settings: opts.settings,
+    keys,
+    exec,
+    version: opts.version,
+    secretStorage: opts.secrets.kind,
+    notices,
+    keyVault,
+    kernels,
     localServers: opts.localServers,
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssistantItem, CellItem, CellOutput, CellStatus, ConversationItem, ConversationSummary, Id, NoticeItem, RunLimits, Usage } from './model';
+import { NotebookRerunOutcome } from './requests/notebook';
 
 // Every event main sends to the renderer: name → payload schema. Events are only ever sent by main,
 // so they are validated in tests rather than on every send (output bursts are hot).
@@ -27,9 +28,30 @@ export const events = {
     usage: Usage,
   }),
   'notice': z.object({ ...Conv, item: NoticeItem }),
+  /** After each model call: the conversation's running totals, and how full the context window is. */
+  'usage.updated': z.object({
+    ...Conv,
+    usage: Usage,
+    contextTokens: z.number().int().nonnegative(),
+    contextWindow: z.number().int().positive(),
+  }),
   'conversation.updated': z.object({ summary: ConversationSummary }),
   /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
   'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
+  /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */
+  'notebook.rerun-progress': z.object({ ...Conv, k: z.number().int().positive(), n: z.number().int().positive(), cellId: Id, status: z.union([z.literal('running'), CellStatus]) }),
+  /** The re-run ended: every cell ran, it stopped at a cell that did not finish cleanly, or was cancelled. */
+  'notebook.rerun-done': z.object({
+    ...Conv,
+    outcome: NotebookRerunOutcome,
+    n: z.number().int().nonnegative(),
+    /** The cell it stopped at (1-based k), when it stopped. */
+    stoppedAt: z.object({ k: z.number().int().positive(), cellId: Id, status: CellStatus }).nullable(),
+    /** 0-based index to pass as startAt to continue, or null when nothing is left. */
+    nextIndex: z.number().int().nonnegative().nullable(),
+    /** Why it failed, when the outcome is 'failed'. */
+    message: z.string().nullable(),
+  }),
   'error': z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 

@@ -67,6 +67,8 @@ export const RunLimits = z.object({
   cpuSeconds: z.number().int().positive().nullable(),
   maxProcesses: z.number().int().positive().nullable(),
   sandbox: z.string().nullable(),
+  /** Where the run happened when not on this machine: 'remote Jupyter kernel "Python 3" at https://…'. */
+  location: z.string().nullable().optional(),
 });
 
 export const UserItem = z.object({

@@ -7,6 +7,9 @@ import { settingsRequests } from './requests/settings';
 import { keysRequests } from './requests/keys';
 import { providersRequests } from './requests/providers';
 import { workspaceRequests } from './requests/workspace';
+import { notebookRequests } from './requests/notebook';
+import { kernelRequests } from './requests/kernels';
+import { sandboxRequests } from './requests/sandbox';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -20,11 +23,17 @@ export const requests = {
   ...workspaceRequests,
   ...keysRequests,
   ...providersRequests,
+  ...notebookRequests,
+  ...kernelRequests,
+  ...sandboxRequests,
 } as const;
 
 export { MAX_ATTACHMENT_BYTES, type FilePreview, type WorkspaceEntry, type WorkspaceTree } from './requests/workspace';
 export { KeyProvider, type KeyStatus, type KeyTestResult } from './requests/keys';
 export type { LocalServer } from './requests/providers';
+export type { KernelConnectionInfo, KernelSpecInfo } from './requests/kernels';
+export type { SandboxStatus } from './requests/sandbox';
+export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

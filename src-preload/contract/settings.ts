@@ -17,6 +17,8 @@ export const ExecSettings = z.object({
   modelOutputChars: z.number().int().min(200).max(1_000_000),
   pythonPath: z.string().max(4096).nullable(),
   env: z.record(z.string().max(256), z.string().max(32_768)),
+  /** A missing package: ask before installing it (default), install well-known ones without asking, or never. */
+  autoInstall: z.enum(['ask', 'auto', 'off']),
 });
 
 export const SandboxSettings = z.object({
@@ -42,6 +44,8 @@ export const Settings = z.object({
   customInstructions: z.string().max(100_000),
   workspaceRoot: z.string().max(4096).nullable(),
   theme: z.enum(['system', 'light', 'dark']),
+  /** Largest .ipynb file import accepts, in bytes (a bigger one is refused before it is read). */
+  notebookMaxBytes: z.number().int().min(1024).max(512 * 1024 * 1024),
   exec: ExecSettings,
   sandbox: SandboxSettings,
 });
@@ -76,6 +80,7 @@ export const defaultSettings: Settings = {
   customInstructions: '',
   workspaceRoot: null,
   theme: 'system',
+  notebookMaxBytes: 200 * 1024 * 1024,
   exec: {
     timeoutMs: 120_000,
     memoryMb: 4096,
@@ -85,6 +90,7 @@ export const defaultSettings: Settings = {
     modelOutputChars: 6000,
     pythonPath: null,
     env: {},
+    autoInstall: 'ask',
   },
   sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
 };

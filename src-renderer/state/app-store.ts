@@ -1,89 +1,185 @@
 import { create } from 'zustand';
-import type { AnyEvent, ConversationSummary, Settings } from '@contract';
+import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationSummary, type Settings, type SettingsPatch } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
+import { messageOf } from './errors';
+
+export type Screen = 'chat' | 'settings' | 'keys';
 
 interface AppState {
   conversations: ConversationSummary[];
+  query: string;
   current: ConversationView | null;
   settings: Settings | null;
+  /** One line at the top of the window; the latest failure wins. */
   error: string | null;
+  notices: string[];
+  screen: Screen;
+  /** null while unknown; false shows the first-run screen. */
+  providerReady: boolean | null;
 }
 
 interface AppActions {
   init(): Promise<void>;
-  newConversation(): Promise<void>;
+  newConversation(): Promise<string | null>;
   openConversation(id: string): Promise<void>;
-  send(text: string): Promise<void>;
+  /** The open conversation's id, creating one first when none is open. */
+  ensureConversation(): Promise<string>;
+  search(query: string): Promise<void>;
+  renameConversation(id: string, title: string): Promise<void>;
+  deleteConversation(id: string): Promise<void>;
+  send(text: string, attachments?: Attachment[]): Promise<boolean>;
   stop(): Promise<void>;
   approve(cellId: string, code?: string, always?: boolean): Promise<void>;
   skip(cellId: string): Promise<void>;
   interrupt(cellId: string): Promise<void>;
-  updateSettings(patch: Parameters<typeof bridge['settings.set']>[0]): Promise<void>;
+  /** Drops the last answer (or the failed call) and asks the model again. */
+  regenerate(): Promise<void>;
+  /** Replaces the last user message and answers it again. */
+  editLast(text: string): Promise<boolean>;
+  updateSettings(patch: SettingsPatch): Promise<Settings | null>;
+  setScreen(screen: Screen): void;
+  setProviderReady(ready: boolean): void;
+  reportError(err: unknown): void;
   dismissError(): void;
+  dismissNotice(index: number): void;
   apply(event: AnyEvent): void;
 }
 
-export const useApp = create<AppState & AppActions>((set, get) => {
-  const guard = async (f: () => Promise<unknown>) => {
+export type AppStore = AppState & AppActions;
+
+export const useApp = create<AppStore>((set, get) => {
+  const guard = async <T>(f: () => Promise<T>): Promise<T | null> => {
     try {
-      await f();
+      return await f();
     } catch (err) {
-      set({ error: err instanceof Error ? err.message : String(err) });
+      set({ error: messageOf(err) });
+      return null;
     }
   };
-  const refreshList = async () => set({ conversations: await bridge['conversation.list']({}) });
+  const refreshList = async () => set({ conversations: await bridge['conversation.list'](get().query ? { query: get().query } : {}) });
   // A message sent while "New conversation" is still being created must go to that conversation.
-  let creating: Promise<void> | null = null;
+  let creating: Promise<string | null> | null = null;
   const currentId = () => {
     const id = get().current?.conv.id;
     if (!id) throw new Error('no conversation is open');
     return id;
   };
 
+  /**
+   * Main rewrote the history (items removed) and started a turn; no event says which items went, so
+   * take the conversation as it is now. Events arrive in order on one connection, so those emitted
+   * after this snapshot apply on top of it and none are counted twice.
+   */
+  const reloadAfterHistoryEdit = async (conversationId: string) => {
+    const conv = await bridge['conversation.get']({ conversationId });
+    const current = get().current;
+    if (current?.conv.id === conversationId) set({ current: { ...viewOf(conv), busy: current.busy, turnStartedAt: current.turnStartedAt } });
+  };
+
   return {
     conversations: [],
+    query: '',
     current: null,
     settings: null,
     error: null,
+    notices: [],
+    screen: 'chat',
+    providerReady: null,
 
     async init() {
-      const forward = (name: AnyEvent['name']) => bridge.on(name, (payload) => get().apply({ name, payload } as AnyEvent));
-      for (const name of ['item.added', 'assistant.delta', 'assistant.done', 'cell.code', 'cell.awaiting-approval', 'cell.running', 'cell.terminal', 'cell.output', 'cell.done', 'turn.start', 'turn.end', 'notice'] as const) forward(name);
-      bridge.on('conversation.updated', () => void refreshList().catch(() => undefined));
-      bridge.on('error', (p) => set({ error: p.message }));
       await guard(async () => {
-        const [settings] = await Promise.all([bridge['settings.get']({}), refreshList()]);
-        set({ settings });
+        const [settings, info, status] = await Promise.all([bridge['settings.get']({}), bridge['app.info']({}), bridge['providers.status']({}), refreshList()]);
+        set({ settings, notices: info.notices, providerReady: status.ready });
         const first = get().conversations[0];
-        if (first) await get().openConversation(first.id);
+        if (first && !get().current) await get().openConversation(first.id);
       });
     },
     newConversation() {
       creating = guard(async () => {
         const conv = await bridge['conversation.create']({});
-        set({ current: viewOf(conv) });
+        set({ current: viewOf(conv), screen: 'chat' });
         await refreshList();
+        return conv.id;
       }).finally(() => (creating = null));
       return creating;
     },
     openConversation: (id) =>
       guard(async () => {
-        set({ current: viewOf(await bridge['conversation.get']({ conversationId: id })) });
-      }),
-    send: (text) =>
+        const conv = await bridge['conversation.get']({ conversationId: id });
+        set({ current: viewOf(conv), screen: 'chat' });
+      }).then(() => undefined),
+    async ensureConversation() {
+      if (creating) await creating;
+      const open = get().current?.conv.id;
+      if (open) return open;
+      const id = await get().newConversation();
+      if (!id) throw new Error('could not create a conversation');
+      return id;
+    },
+    search: (query) =>
       guard(async () => {
-        if (creating) await creating;
-        if (!get().current) await get().newConversation();
-        await bridge['chat.send']({ conversationId: currentId(), text });
-      }),
-    stop: () => guard(() => bridge['chat.stop']({ conversationId: currentId() })),
+        set({ query });
+        await refreshList();
+      }).then(() => undefined),
+    renameConversation: (id, title) =>
+      guard(async () => {
+        const summary = await bridge['conversation.rename']({ conversationId: id, title });
+        const current = get().current;
+        if (current?.conv.id === id) set({ current: { ...current, conv: { ...current.conv, title: summary.title } } });
+        await refreshList();
+      }).then(() => undefined),
+    deleteConversation: (id) =>
+      guard(async () => {
+        await bridge['conversation.delete']({ conversationId: id });
+        if (get().current?.conv.id === id) set({ current: null });
+        await refreshList();
+      }).then(() => undefined),
+    send: async (text, attachments) =>
+      (await guard(async () => {
+        const conversationId = await get().ensureConversation();
+        await bridge['chat.send']({ conversationId, text, ...(attachments?.length ? { attachments } : {}) });
+        return true;
+      })) ?? false,
+    stop: () => guard(() => bridge['chat.stop']({ conversationId: currentId() })).then(() => undefined),
     approve: (cellId, code, always) =>
-      guard(() => bridge['cell.approve']({ conversationId: currentId(), cellId, ...(code !== undefined ? { code } : {}), ...(always ? { always } : {}) })),
-    skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: currentId(), cellId })),
-    interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: currentId(), cellId })),
-    updateSettings: (patch) => guard(async () => set({ settings: await bridge['settings.set'](patch) })),
+      guard(() => bridge['cell.approve']({ conversationId: currentId(), cellId, ...(code !== undefined ? { code } : {}), ...(always ? { always } : {}) })).then(() => undefined),
+    skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: currentId(), cellId })).then(() => undefined),
+    interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: currentId(), cellId })).then(() => undefined),
+    regenerate: () =>
+      guard(async () => {
+        const conversationId = currentId();
+        await bridge['chat.regenerate']({ conversationId });
+        await reloadAfterHistoryEdit(conversationId);
+      }).then(() => undefined),
+    editLast: async (text) =>
+      (await guard(async () => {
+        const conversationId = currentId();
+        await bridge['chat.edit-last']({ conversationId, text });
+        await reloadAfterHistoryEdit(conversationId);
+        return true;
+      })) ?? false,
+    updateSettings: (patch) =>
+      guard(async () => {
+        // Shown at once (a switch must move when clicked); main's answer, or the old value on failure, follows.
+        const before = get().settings;
+        if (before) set({ settings: applySettingsPatch(before, patch) });
+        const settings = await bridge['settings.set'](patch).catch((err: unknown) => {
+          set({ settings: before });
+          throw err;
+        });
+        set({ settings });
+        if ('provider' in patch || 'baseUrl' in patch) {
+          const status = await bridge['providers.status']({});
+          set({ providerReady: status.ready });
+        }
+        return settings;
+      }),
+    setScreen: (screen) => set({ screen }),
+    setProviderReady: (providerReady) => set({ providerReady }),
+    reportError: (err) => set({ error: messageOf(err) }),
     dismissError: () => set({ error: null }),
+    dismissNotice: (index) => set({ notices: get().notices.filter((_, i) => i !== index) }),
     apply(event) {
       const current = get().current;
       if (!current) return;
@@ -92,3 +188,9 @@ export const useApp = create<AppState & AppActions>((set, get) => {
     },
   };
 });
+
+/** Refreshes the list after another part of the app changed a conversation (title, new one). */
+export async function refreshConversationList(): Promise<void> {
+  const { query } = useApp.getState();
+  useApp.setState({ conversations: await bridge['conversation.list'](query ? { query } : {}) });
+}

@@ -1,22 +1,30 @@
 import type { AnyEvent, CellItem, Conversation, ConversationItem } from '@contract';
 
-/** What the chat shows for one open conversation. */
+type TurnEndReason = Extract<AnyEvent, { name: 'turn.end' }>['payload']['reason'];
+
+/** What the chat shows for one open conversation. Terminal bytes are not here: see terminal-feeds.ts. */
 export interface ConversationView {
   conv: Conversation;
-  /** Live terminal text per cell, in the chunks it arrived in (xterm writes only the new ones). */
-  terminal: Record<string, string[]>;
   busy: boolean;
+  /** When the running turn started (ms since epoch), for the elapsed-time indicator. */
+  turnStartedAt: number | null;
+  /** Why the last turn ended, so a failed model call can offer a retry. */
+  lastEnd: TurnEndReason | null;
+  /** How full the model's context window was at the last call. */
+  context: { tokens: number; window: number } | null;
 }
 
 export function viewOf(conv: Conversation): ConversationView {
-  return { conv, terminal: {}, busy: false };
+  const working = conv.items.some((i) => i.kind === 'cell' && (i.status === 'running' || i.status === 'awaiting-approval' || i.status === 'streaming'));
+  return { conv, busy: working, turnStartedAt: working ? Date.now() : null, lastEnd: null, context: null };
 }
 
 /**
- * Applies one agent event to the view. Pure: it returns a new view (or the same one when the event
- * is not about this conversation), so it is tested on its own and React re-renders by identity.
+ * Applies one agent event to the view. Pure: it returns a new view (or the same one when the event is
+ * not about this conversation or changes nothing), so React re-renders by identity and only the items
+ * that changed get new objects.
  */
-export function applyEvent(view: ConversationView, event: AnyEvent): ConversationView {
+export function applyEvent(view: ConversationView, event: AnyEvent, now: number = Date.now()): ConversationView {
   const p = event.payload as { conversationId?: string | null };
   if (p.conversationId !== view.conv.id) return view;
   switch (event.name) {
@@ -29,29 +37,47 @@ export function applyEvent(view: ConversationView, event: AnyEvent): Conversatio
     case 'assistant.done':
       return mapItem(view, event.payload.item.id, () => event.payload.item);
     case 'cell.code':
-      return mapCell(view, event.payload.cellId, (c) => ({ ...c, code: event.payload.code, language: event.payload.language }));
+      return mapCell(view, event.payload.cellId, (c) => (c.code === event.payload.code && c.language === event.payload.language ? c : { ...c, code: event.payload.code, language: event.payload.language }));
     case 'cell.awaiting-approval':
       return mapItem(view, event.payload.cell.id, () => event.payload.cell);
     case 'cell.running': {
       const { cellId, code, startedAt, limits, executionCount } = event.payload;
-      const next = mapCell(view, cellId, (c) => ({ ...c, status: 'running', code, startedAt, limits, executionCount }));
-      return { ...next, terminal: { ...next.terminal, [cellId]: [] } };
-    }
-    case 'cell.terminal': {
-      const { cellId, data } = event.payload;
-      return { ...view, terminal: { ...view.terminal, [cellId]: [...(view.terminal[cellId] ?? []), data] } };
+      return mapCell(view, cellId, (c) => ({ ...c, status: 'running', code, startedAt, limits, executionCount, outputs: [], exitCode: null, durationMs: null }));
     }
     case 'cell.output':
       return mapCell(view, event.payload.cellId, (c) => ({ ...c, outputs: [...c.outputs, event.payload.output] }));
     case 'cell.done':
       return mapItem(view, event.payload.cell.id, () => event.payload.cell);
     case 'turn.start':
-      return { ...view, busy: true };
+      return { ...view, busy: true, turnStartedAt: now, lastEnd: null };
     case 'turn.end':
-      return { ...view, busy: false, conv: { ...view.conv, usage: event.payload.usage } };
+      return { ...view, busy: false, turnStartedAt: null, lastEnd: event.payload.reason, conv: { ...view.conv, usage: event.payload.usage } };
+    case 'usage.updated':
+      return { ...view, conv: { ...view.conv, usage: event.payload.usage }, context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow } };
     default:
       return view;
   }
+}
+
+/** The cell waiting for the user's decision, if any (Ctrl/Cmd+Enter approves it). */
+export function pendingCell(view: ConversationView | null): CellItem | null {
+  if (!view) return null;
+  for (const item of view.conv.items) if (item.kind === 'cell' && item.status === 'awaiting-approval') return item;
+  return null;
+}
+
+/** What the agent is doing now, for the working indicator. */
+export type Activity = { kind: 'idle' } | { kind: 'model'; since: number } | { kind: 'approval'; cell: CellItem } | { kind: 'running'; cell: CellItem; since: number };
+
+export function activityOf(view: ConversationView | null): Activity {
+  if (!view) return { kind: 'idle' };
+  for (let i = view.conv.items.length - 1; i >= 0; i--) {
+    const item = view.conv.items[i];
+    if (item?.kind !== 'cell') continue;
+    if (item.status === 'running') return { kind: 'running', cell: item, since: item.startedAt ? Date.parse(item.startedAt) : Date.now() };
+    if (item.status === 'awaiting-approval') return { kind: 'approval', cell: item };
+  }
+  return view.busy ? { kind: 'model', since: view.turnStartedAt ?? Date.now() } : { kind: 'idle' };
 }
 
 function withItems(view: ConversationView, items: ConversationItem[]): ConversationView {
@@ -59,13 +85,14 @@ function withItems(view: ConversationView, items: ConversationItem[]): Conversat
 }
 
 function mapItem(view: ConversationView, id: string, f: (item: ConversationItem) => ConversationItem): ConversationView {
-  let changed = false;
-  const items = view.conv.items.map((item) => {
-    if (item.id !== id) return item;
-    changed = true;
-    return f(item);
-  });
-  return changed ? withItems(view, items) : view;
+  const index = view.conv.items.findIndex((item) => item.id === id);
+  if (index < 0) return view;
+  const current = view.conv.items[index] as ConversationItem;
+  const next = f(current);
+  if (next === current) return view;
+  const items = view.conv.items.slice();
+  items[index] = next;
+  return withItems(view, items);
 }
 
 function mapCell(view: ConversationView, id: string, f: (cell: CellItem) => CellItem): ConversationView {

@@ -1,20 +1,38 @@
-import type { Attachment, Conversation, UserItem } from '@contract';
+import type { Attachment, Conversation, ConversationSummary, UserItem } from '@contract';
 import { errorMessage } from '../bridge/dispatch';
+import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
+import { defaultRetryPolicy } from '../llm/retry-with-backoff';
+import { ToolSupportMemory } from '../llm/tool-support';
+import { EnvironmentContext, machineSources } from './environment-context';
 import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
 import { runTurn, type TurnDeps } from './turn';
 
+/** What app.ts gives the agent; the parts left out get their real defaults. */
+export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry'> & Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry'>>;
+
+const UNTITLED = 'New conversation';
+
 /** Owns the open conversations and their turns; the handler table calls into it. */
 export class AgentService {
   private readonly live = new Map<string, LiveConversation>();
+  private readonly deps: TurnDeps;
 
-  constructor(private readonly deps: TurnDeps) {}
+  constructor(deps: AgentDeps) {
+    this.deps = {
+      ...deps,
+      environment: deps.environment ?? new EnvironmentContext(machineSources(() => deps.exec.languages())),
+      toolSupport: deps.toolSupport ?? new ToolSupportMemory(),
+      retry: deps.retry ?? defaultRetryPolicy,
+    };
+  }
 
   async open(conversationId: string): Promise<LiveConversation> {
     let live = this.live.get(conversationId);
     if (!live) {
       live = new LiveConversation(await this.deps.conversations.get(conversationId));
       this.live.set(conversationId, live);
+      this.warm(live.conv.workspace);
     }
     return live;
   }
@@ -22,15 +40,16 @@ export class AgentService {
   /** The conversation as it is now, including a turn in progress. */
   async snapshot(conversationId: string): Promise<Conversation> {
     const live = this.live.get(conversationId);
-    return live ? live.conv : this.deps.conversations.get(conversationId);
+    if (live) return live.conv;
+    const conv = await this.deps.conversations.get(conversationId);
+    this.warm(conv.workspace);
+    return conv;
   }
 
   async send(conversationId: string, text: string, attachments: Attachment[]): Promise<UserItem> {
     const live = await this.open(conversationId);
     const item: UserItem = { kind: 'user', id: newId(), text, attachments, createdAt: now() };
-    if (live.conv.items.length === 0 && live.conv.title === 'New conversation') {
-      live.conv.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
-    }
+    if (live.conv.items.length === 0 && live.conv.title === UNTITLED) live.conv.title = titleFrom(text);
     if (live.turn) {
       // The user wrote while the agent works: it joins the history at the next model call, and a
       // cell waiting for approval is taken as declined (the user is answering instead).
@@ -42,10 +61,60 @@ export class AgentService {
     }
     live.conv.items.push(item);
     this.deps.events.emit('item.added', { conversationId, item });
-    await this.deps.conversations.save(live.conv);
-    this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
+    await this.commit(live);
     this.startTurn(live);
     return item;
+  }
+
+  /** Replaces the last user message with new text and answers it again. */
+  async editAndResend(conversationId: string, text: string): Promise<UserItem> {
+    const live = await this.idleLive(conversationId, 'edit the last message');
+    const at = lastUserIndex(live.conv.items);
+    const old = live.conv.items[at];
+    if (!old || old.kind !== 'user') throw new Error('there is no message to edit in this conversation');
+    const item: UserItem = { ...old, id: newId(), text, createdAt: now() };
+    live.conv.items = [...live.conv.items.slice(0, at), item];
+    if (at === 0) live.conv.title = titleFrom(text);
+    live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+    await this.commit(live, true);
+    this.startTurn(live);
+    return item;
+  }
+
+  /** Drops the answer to the last user message and asks the model again. */
+  async regenerate(conversationId: string): Promise<void> {
+    const live = await this.idleLive(conversationId, 'regenerate the answer');
+    live.conv.items = withoutLastAnswer(live.conv.items);
+    await this.commit(live, true);
+    this.startTurn(live);
+  }
+
+  /** Removes the last user message and everything after it. */
+  async undoLastTurn(conversationId: string): Promise<Conversation> {
+    const live = await this.idleLive(conversationId, 'undo');
+    live.conv.items = withoutLastTurn(live.conv.items);
+    live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+    await this.commit(live, true);
+    return live.conv;
+  }
+
+  async rename(conversationId: string, title: string): Promise<ConversationSummary> {
+    const live = await this.open(conversationId);
+    live.conv.title = title.replace(/\s+/g, ' ').trim() || UNTITLED;
+    await this.commit(live, true);
+    return summaryOf(live.conv);
+  }
+
+  /** Stops its turn, closes its sessions and deletes its file. The workspace folder is left alone. */
+  async delete(conversationId: string): Promise<void> {
+    const live = this.live.get(conversationId);
+    if (live?.turn) {
+      live.turn.controller.abort();
+      await live.turn.done;
+    }
+    this.live.delete(conversationId);
+    await this.deps.exec.closeConversation(conversationId).catch(() => undefined);
+    await this.deps.conversations.delete(conversationId);
   }
 
   stop(conversationId: string): void {
@@ -70,12 +139,34 @@ export class AgentService {
 
   /** Waits for running turns to end (used on shutdown and in tests). */
   async idle(conversationId: string): Promise<void> {
-    await this.live.get(conversationId)?.turn?.done;
+    // A message queued at the end of a turn starts the next one; wait for that too.
+    for (let turn = this.live.get(conversationId)?.turn; turn; turn = this.live.get(conversationId)?.turn) await turn.done;
+  }
+
+  isRunning(conversationId: string): boolean {
+    return !!this.live.get(conversationId)?.turn;
   }
 
   async dispose(): Promise<void> {
     for (const live of this.live.values()) live.turn?.controller.abort();
     await Promise.all([...this.live.values()].map((l) => l.turn?.done));
+  }
+
+  /** Runtime and package detection spawn processes: start them when a conversation is shown, not on send. */
+  private warm(workspace: string): void {
+    void this.deps.environment.render(workspace, this.deps.settings().exec).catch(() => undefined);
+  }
+
+  private async idleLive(conversationId: string, what: string): Promise<LiveConversation> {
+    const live = await this.open(conversationId);
+    if (live.turn) throw new Error(`cannot ${what} while the agent is working: stop the turn first`);
+    return live;
+  }
+
+  private async commit(live: LiveConversation, touched = false): Promise<void> {
+    if (touched) live.conv.updatedAt = now();
+    await this.deps.conversations.save(live.conv);
+    this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
   }
 
   private decide(conversationId: string, cellId: string, decision: Parameters<LiveConversation['approvals']['decide']>[1]): void {
@@ -104,6 +195,10 @@ export class AgentService {
   }
 }
 
-export function summaryOf(conv: Conversation) {
+export function summaryOf(conv: Conversation): ConversationSummary {
   return { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
+}
+
+function titleFrom(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 80) || UNTITLED;
 }

@@ -11,6 +11,10 @@ export class LiveConversation {
   /** Aborts the run in progress (per-cell stop). */
   runController: AbortController | null = null;
   runningCellId: string | null = null;
+  /** How much history fitting the user has been told about, so the notice is not repeated every call. */
+  fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+  /** Whether the user was told the model's price is unknown (so the budget cannot count it). */
+  priceWarned = false;
 
   constructor(public conv: Conversation) {}
 }

@@ -1,115 +1,194 @@
-import type { AssistantItem, CellItem, Settings } from '@contract';
+import type { AssistantItem, CellItem } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import { executeTool } from '../llm/execute-tool';
-import type { Provider } from '../llm/provider';
+import { findLanguage } from '../exec/languages/registry';
+import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
+import { costOf, type ModelInfo } from '../llm/model-catalog';
+import type { Provider, ProviderRequest } from '../llm/provider';
+import { classifyFailure } from '../llm/provider-errors';
+import { streamWithRetries, type RetryNotice, type RetryPolicy } from '../llm/retry-with-backoff';
+import type { TokenCounter } from '../llm/token-counter';
+import { FencedCodeParser } from './fenced-code-parser';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
-import { buildSystemPrompt } from './system-prompt';
 import { peekExecuteArgs, ToolCallAssembler } from './tool-call-assembler';
 
+export interface StepCall {
+  cell: CellItem;
+  /** The tool the model called (fenced blocks count as the execute tool). */
+  name: string;
+  /** The raw tool arguments, to be parsed strictly; null for a fenced block (its code is final). */
+  args: string | null;
+}
+
 export interface StepOutcome {
-  assistant: AssistantItem | null;
-  /** Cells in call order, with the raw arguments the model sent. */
-  calls: Array<{ cell: CellItem; args: string }>;
+  /** Cells in the order the model wrote them. */
+  calls: StepCall[];
   /** True when the stream ended early (stop, or a broken connection); partial text is kept. */
   interrupted: boolean;
   error: unknown;
+  /** The provider refused the tool definition before anything streamed (the caller retries without). */
+  toolsRefused: boolean;
+}
+
+export interface StepDeps {
+  provider: Provider;
+  events: EventBus;
+  retry: RetryPolicy;
+  info: ModelInfo;
+  counter: TokenCounter;
+  /** Estimated prompt tokens, billed when the provider reports no usage. */
+  promptTokens: number;
+  onRetry(notice: RetryNotice): void;
 }
 
 /**
- * One model call: streams text into an assistant item and tool calls into cells as they are written,
- * so the UI shows both live. Nothing here runs code.
+ * One model call: streams text into assistant items and code (tool calls, or fenced blocks when no
+ * tools were sent) into cells as they are written, so the UI shows both live. Nothing here runs code.
  */
 export async function streamStep(
   live: LiveConversation,
-  deps: { provider: Provider; events: EventBus; settings: Settings },
+  request: Omit<ProviderRequest, 'signal'>,
+  deps: StepDeps,
   signal: AbortSignal,
 ): Promise<StepOutcome> {
   const { conv } = live;
   const conversationId = conv.id;
   const step = newId();
   const assembler = new ToolCallAssembler();
-  const cellsByIndex = new Map<number, CellItem>();
+  const toolCells = new Map<number, CellItem>();
+  const fenced = request.tools.length === 0 ? new FencedCodeParser((info) => findLanguage(info)?.name ?? null) : null;
+  const calls: StepCall[] = [];
+  const assistants: AssistantItem[] = [];
   let assistant: AssistantItem | null = null;
-  const outcome: StepOutcome = { assistant: null, calls: [], interrupted: false, error: null };
+  let fencedCell: CellItem | null = null;
+  let produced = '';
+  let usageSeen = false;
+  const outcome: StepOutcome = { calls, interrupted: false, error: null, toolsRefused: false };
 
-  const ensureAssistant = (): AssistantItem => {
+  const openAssistant = (): AssistantItem => {
     if (!assistant) {
       assistant = { kind: 'assistant', id: newId(), step, text: '', thinking: [], interrupted: false, createdAt: now() };
+      assistants.push(assistant);
       conv.items.push(assistant);
       deps.events.emit('item.added', { conversationId, item: assistant });
     }
     return assistant;
   };
+  const addText = (text: string) => {
+    if (!text) return;
+    const item = openAssistant();
+    item.text += text;
+    deps.events.emit('assistant.delta', { conversationId, itemId: item.id, text });
+  };
+  // Text after a cell goes into a new assistant item, so items keep the order the model wrote them in.
+  const closeAssistant = () => {
+    if (assistant) deps.events.emit('assistant.done', { conversationId, item: assistant });
+    assistant = null;
+  };
+  const addCell = (toolCallId: string | null, language: string): CellItem => {
+    closeAssistant();
+    const cell: CellItem = {
+      kind: 'cell', id: newId(), step, toolCallId, language, code: '', status: 'streaming',
+      approval: null, outputs: [], exitCode: null, durationMs: null, executionCount: null, startedAt: null,
+      limits: null, resultForModel: null,
+    };
+    conv.items.push(cell);
+    deps.events.emit('item.added', { conversationId, item: cell });
+    return cell;
+  };
+  const showCode = (cell: CellItem, language: string, code: string) => {
+    if (code === cell.code && language === cell.language) return;
+    cell.code = code;
+    cell.language = language;
+    deps.events.emit('cell.code', { conversationId, cellId: cell.id, language, code });
+  };
+  const onFenceText = (text: string) => {
+    for (const ev of fenced?.feed(text) ?? []) applyFence(ev);
+  };
+  const applyFence = (ev: ReturnType<FencedCodeParser['feed']>[number]) => {
+    switch (ev.type) {
+      case 'text':
+        addText(ev.text);
+        break;
+      case 'code-start':
+        fencedCell = addCell(null, ev.language);
+        calls.push({ cell: fencedCell, name: EXECUTE_TOOL_NAME, args: null });
+        break;
+      case 'code':
+        if (fencedCell) showCode(fencedCell, fencedCell.language, ev.code);
+        break;
+      case 'code-end':
+        if (fencedCell) showCode(fencedCell, ev.language, ev.code);
+        fencedCell = null;
+        break;
+    }
+  };
 
   try {
-    const stream = deps.provider.stream({
-      model: deps.settings.model,
-      system: buildSystemPrompt({ workspace: conv.workspace, customInstructions: deps.settings.customInstructions, toolCalling: true }),
-      items: conv.items.slice(),
-      tools: [executeTool],
-      temperature: deps.settings.temperature,
-      maxOutputTokens: deps.settings.maxOutputTokens,
-      signal,
-    });
+    const stream = streamWithRetries(() => deps.provider.stream({ ...request, signal }), deps.retry, signal, deps.onRetry);
     for await (const ev of stream) {
       switch (ev.type) {
-        case 'text': {
-          const item = ensureAssistant();
-          item.text += ev.text;
-          deps.events.emit('assistant.delta', { conversationId, itemId: item.id, text: ev.text });
+        case 'text':
+          produced += ev.text;
+          if (fenced) onFenceText(ev.text);
+          else addText(ev.text);
           break;
-        }
         case 'thinking':
-          ensureAssistant().thinking.push({ thinking: ev.thinking, signature: ev.signature });
+          openAssistant().thinking.push({ thinking: ev.thinking, signature: ev.signature });
           break;
         case 'tool-call-start': {
           assembler.start(ev.index, ev.id, ev.name);
-          const cell: CellItem = {
-            kind: 'cell', id: newId(), step, toolCallId: ev.id, language: '', code: '', status: 'streaming',
-            approval: null, outputs: [], exitCode: null, durationMs: null, executionCount: null, startedAt: null,
-            limits: null, resultForModel: null,
-          };
-          cellsByIndex.set(ev.index, cell);
-          conv.items.push(cell);
-          deps.events.emit('item.added', { conversationId, item: cell });
+          const cell = addCell(ev.id, '');
+          toolCells.set(ev.index, cell);
+          calls.push({ cell, name: ev.name, args: '' });
           break;
         }
         case 'tool-call-delta': {
           const call = assembler.append(ev.index, ev.argumentsDelta);
-          const cell = cellsByIndex.get(ev.index);
+          const cell = toolCells.get(ev.index);
+          produced += ev.argumentsDelta;
           if (!call || !cell) break;
+          const entry = calls.find((c) => c.cell === cell);
+          if (entry) entry.args = call.args;
           const peek = peekExecuteArgs(call.args);
-          if (peek.code !== cell.code || peek.language !== cell.language) {
-            cell.code = peek.code;
-            cell.language = peek.language;
-            deps.events.emit('cell.code', { conversationId, cellId: cell.id, language: cell.language, code: cell.code });
-          }
+          showCode(cell, peek.language, peek.code);
           break;
         }
         case 'usage':
-          conv.usage.inputTokens += ev.inputTokens;
-          conv.usage.outputTokens += ev.outputTokens;
+          usageSeen = true;
+          addUsage(live, deps.info, ev.inputTokens, ev.outputTokens);
           break;
         case 'done':
           break;
       }
     }
+    for (const ev of fenced?.finish() ?? []) applyFence(ev);
     // The SDKs end a cancelled stream quietly, without an error: only the signal tells.
     if (signal.aborted) outcome.interrupted = true;
   } catch (err) {
+    const nothingYet = calls.length === 0 && assistants.length === 0;
+    if (!signal.aborted && nothingYet && request.tools.length > 0 && classifyFailure(err).kind === 'tools-refused') {
+      outcome.toolsRefused = true;
+      outcome.error = err;
+      return outcome;
+    }
     outcome.interrupted = true;
     outcome.error = signal.aborted ? null : err;
   }
-  if (assistant) {
-    const finished: AssistantItem = assistant;
-    finished.interrupted = outcome.interrupted;
-    deps.events.emit('assistant.done', { conversationId, item: finished });
+  if (!usageSeen && produced) {
+    // Local servers often report nothing; an estimate keeps %tokens and the budget meaningful.
+    addUsage(live, deps.info, deps.promptTokens, deps.counter.count(produced));
   }
-  outcome.assistant = assistant;
-  outcome.calls = assembler.all().flatMap((call) => {
-    const cell = cellsByIndex.get(call.index);
-    return cell ? [{ cell, args: call.args }] : [];
-  });
+  const last = assistants.at(-1);
+  if (last && outcome.interrupted) last.interrupted = true;
+  if (assistant) closeAssistant();
+  else if (last && outcome.interrupted) deps.events.emit('assistant.done', { conversationId, item: last });
   return outcome;
+}
+
+function addUsage(live: LiveConversation, info: ModelInfo, inputTokens: number, outputTokens: number): void {
+  const usage = live.conv.usage;
+  usage.inputTokens += inputTokens;
+  usage.outputTokens += outputTokens;
+  usage.costUsd += costOf(info, inputTokens, outputTokens) ?? 0;
 }

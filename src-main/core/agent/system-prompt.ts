@@ -1,29 +1,41 @@
-import os from 'node:os';
-
 export interface PromptContext {
-  workspace: string;
+  /** The environment section (environment-context.ts). */
+  environment: string;
   customInstructions: string;
   toolCalling: boolean;
+  /** Turns left out of the history to fit the window; the model should know its memory has a gap. */
+  droppedTurns: number;
 }
 
-/** The standing instructions plus what the model needs to know about this machine. */
+const TOOL_MODE = 'Run code with the `execute` tool ({"language", "code"}). One tool call runs one piece of code; you see its output in the tool result.';
+
+const FENCED_MODE = [
+  'To run code, write it in a fenced code block tagged with its language, for example:',
+  '```python',
+  'print("hello")',
+  '```',
+  'Every block tagged with a runnable language (python, javascript, shell, r, ruby, powershell, applescript, java, html) is run after the user approves it, in order; the output comes back in the next message.',
+  'Do not write what the output will be: stop after the block and wait for the real output.',
+  'Use an untagged or ```text block for anything that should not run.',
+].join('\n');
+
+/** The standing instructions, then what the model needs to know about this machine. */
 export function buildSystemPrompt(ctx: PromptContext): string {
-  const howToRun = ctx.toolCalling
-    ? 'Run code with the `execute` tool ({"language", "code"}).'
-    : 'To run code, write it in one fenced block with its language (```python … ```); it runs after the user approves, and you get its output in the next message.';
   const lines = [
-    'You are Open Interpreter, an agent that completes tasks by writing and running code on the user\'s own machine.',
-    howToRun,
+    "You are Open Interpreter, an agent that completes tasks by writing and running code on the user's own machine.",
+    ctx.toolCalling ? TOOL_MODE : FENCED_MODE,
     'Sessions are persistent per language: variables, imports, the working directory and environment are kept between runs.',
     'Work in small steps: run code, read the result, fix errors, and continue until the task is done. Then give a short answer.',
     'The user approves each run unless auto-run is on; if a run is declined, do not try the same thing again without asking.',
+    'When a run fails, read the error and change your approach rather than repeating the same code.',
     'In Python and JavaScript a `files` helper is available: files.read(path), files.write(path, data), files.list(path=".", pattern=None), files.delete(path), files.search(text). Relative paths resolve against the workspace.',
     '',
     '# Environment',
-    `OS: ${os.type()} ${os.release()} (${process.platform}, ${process.arch})`,
-    `Workspace (the current directory of every session): ${ctx.workspace}`,
-    `Date: ${new Date().toISOString()}`,
+    ctx.environment,
   ];
+  if (ctx.droppedTurns > 0) {
+    lines.push('', `Note: the ${ctx.droppedTurns} oldest exchange(s) of this conversation were left out to fit your context window; ask the user if you need something from them.`);
+  }
   if (ctx.customInstructions.trim()) lines.push('', '# Instructions from the user', ctx.customInstructions.trim());
   return lines.join('\n');
 }

@@ -3,11 +3,19 @@ import type { EventBus } from '../bridge/event-bus';
 import { errorMessage } from '../bridge/dispatch';
 import type { ConversationStore } from '../conversations/conversation-store';
 import type { ExecService } from '../exec/types';
+import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
+import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
+import { classifyFailure, describeFailure } from '../llm/provider-errors';
+import type { RetryNotice, RetryPolicy } from '../llm/retry-with-backoff';
+import type { ToolSupportMemory } from '../llm/tool-support';
+import type { EnvironmentContext } from './environment-context';
+import type { FitResult } from './history-fit';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { runCell } from './run-cell';
-import { streamStep } from './stream-step';
+import { prepareStep } from './step-request';
+import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 
 export interface TurnDeps {
@@ -16,16 +24,19 @@ export interface TurnDeps {
   events: EventBus;
   settings: () => Settings;
   providerFor: (settings: Settings) => Promise<Provider>;
+  environment: EnvironmentContext;
+  toolSupport: ToolSupportMemory;
+  retry: RetryPolicy;
 }
 
-type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'awaiting-user';
+type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
 
 const FAILED = new Set(['failed', 'timeout', 'died', 'unavailable']);
 
 /**
  * The agent loop for one user message: call the model, show its code, run what the user approves,
- * give the results back, and go on until the model answers without code, the user stops it, or too
- * many runs in a row fail.
+ * give the results back, and go on until the model answers without code, the user stops it, too
+ * many runs in a row fail, or the conversation's budget is spent.
  */
 export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<void> {
   const conversationId = live.conv.id;
@@ -41,12 +52,21 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         break;
       }
       const settings = deps.settings();
+      if (settings.budgetUsd !== null && live.conv.usage.costUsd >= settings.budgetUsd) {
+        addNotice(live, deps.events, 'warning', budgetMessage(live.conv.usage.costUsd, settings.budgetUsd));
+        reason = 'budget';
+        break;
+      }
+      if (settings.budgetUsd !== null && !live.priceWarned && modelInfo(settings.provider, settings.model).inputPerMTok === null) {
+        live.priceWarned = true;
+        addNotice(live, deps.events, 'warning', `The price of ${settings.model} is not in the app's table, so its use is not counted against the $${settings.budgetUsd.toFixed(2)} budget.`);
+      }
       const provider = await deps.providerFor(settings);
-      const step = await streamStep(live, { provider, events: deps.events, settings }, signal);
+      const step = await callModel(live, deps, settings, provider, signal);
       await deps.conversations.save(live.conv);
       if (step.error) {
-        for (const { cell } of step.calls) finishCell(live, deps.events, cell, 'interrupted', 'The model\'s reply broke off before this code was complete; it was not run.');
-        addNotice(live, deps.events, 'error', `The model call failed: ${errorMessage(step.error)}`);
+        for (const { cell } of step.calls) finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
+        addNotice(live, deps.events, 'error', `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind)}`);
         reason = 'error';
         break;
       }
@@ -59,19 +79,21 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
 
       let stepFailed = false;
       let stopAfterStep: EndReason | null = null;
-      for (const { cell, args } of step.calls) {
+      for (const { cell, args, name } of step.calls) {
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
           continue;
         }
-        const parsed = parseExecuteArgs(args);
-        if (!parsed.ok) {
-          finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
-          stepFailed = true;
-          continue;
+        if (args !== null) {
+          const parsed = name === EXECUTE_TOOL_NAME ? parseExecuteArgs(args) : ({ ok: false, error: `there is no tool called "${name}"; the only tool is "${EXECUTE_TOOL_NAME}"` } as const);
+          if (!parsed.ok) {
+            finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
+            stepFailed = true;
+            continue;
+          }
+          cell.language = parsed.language;
+          cell.code = parsed.code;
         }
-        cell.language = parsed.language;
-        cell.code = parsed.code;
         const decision = await approve(live, deps.events, settings, cell, signal);
         if (decision === 'stop') {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the user stopped the turn.');
@@ -84,6 +106,8 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           continue;
         }
         const userStopped = await executeCell(live, deps, settings, cell, signal);
+        // The result counts too: an automatic install reports the command it ran there.
+        deps.environment.noteRun(`${cell.code}\n${cell.resultForModel ?? ''}`);
         if (userStopped) {
           stopAfterStep = signal.aborted ? 'stopped' : 'awaiting-user';
           continue;
@@ -119,6 +143,37 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
 }
 
+/** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
+async function callModel(live: LiveConversation, deps: TurnDeps, settings: Settings, provider: Provider, signal: AbortSignal): Promise<StepOutcome> {
+  let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings);
+  for (;;) {
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools);
+    noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
+    const step = await streamStep(live, prepared.request, {
+      provider,
+      events: deps.events,
+      retry: deps.retry,
+      info: prepared.info,
+      counter: prepared.counter,
+      promptTokens: prepared.promptTokens,
+      onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
+    }, signal);
+    deps.events.emit('usage.updated', {
+      conversationId: live.conv.id,
+      usage: live.conv.usage,
+      contextTokens: Math.max(0, Math.round(prepared.promptTokens)),
+      contextWindow: prepared.contextWindow,
+    });
+    if (step.toolsRefused && tools) {
+      deps.toolSupport.noteRefusal(settings);
+      addNotice(live, deps.events, 'info', `${settings.model} does not accept tool definitions here, so it will write code in fenced blocks instead (${errorMessage(step.error)}).`);
+      tools = false;
+      continue;
+    }
+    return step;
+  }
+}
+
 async function approve(
   live: LiveConversation,
   events: EventBus,
@@ -131,8 +186,10 @@ async function approve(
     return 'run';
   }
   cell.status = 'awaiting-approval';
+  // Wait first, then tell: an in-process listener (the CLI) may answer while the event is emitted.
+  const decided = live.approvals.wait(cell.id, signal);
   events.emit('cell.awaiting-approval', { conversationId: live.conv.id, cell });
-  const decision = await live.approvals.wait(cell.id, signal);
+  const decision = await decided;
   if (decision.kind !== 'run') return decision.kind;
   if (decision.code !== null) cell.code = decision.code;
   if (decision.always) live.conv.autoRun = true;
@@ -171,6 +228,36 @@ function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
     live.conv.items.push(item);
     events.emit('item.added', { conversationId: live.conv.id, item });
   }
+}
+
+/** Tells the user once each time fitting leaves out more than it did before. */
+function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, contextWindow: number): void {
+  const before = live.fitNoticed;
+  if (fit.droppedTurns <= before.droppedTurns && fit.trimmedOutputs <= before.trimmedOutputs) return;
+  live.fitNoticed = { droppedTurns: Math.max(fit.droppedTurns, before.droppedTurns), trimmedOutputs: Math.max(fit.trimmedOutputs, before.trimmedOutputs) };
+  const parts: string[] = [];
+  if (fit.trimmedOutputs) parts.push(`${fit.trimmedOutputs} long output${fit.trimmedOutputs === 1 ? ' was' : 's were'} shortened`);
+  if (fit.droppedTurns) parts.push(`the ${fit.droppedTurns} oldest exchange${fit.droppedTurns === 1 ? ' was' : 's were'} left out`);
+  addNotice(
+    live,
+    events,
+    'info',
+    `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')}. They stay in this conversation; only the model no longer sees them.`,
+  );
+}
+
+function retryMessage(n: RetryNotice): string {
+  const why =
+    n.failure.kind === 'rate-limited'
+      ? 'The provider is rate-limiting requests'
+      : n.failure.kind === 'server'
+        ? `The provider answered with a server error (${n.failure.status})`
+        : 'The connection to the provider dropped';
+  return `${why}; trying again in ${Math.max(1, Math.round(n.delayMs / 1000))} s (attempt ${n.attempt + 1} of ${n.maxAttempts}).`;
+}
+
+function budgetMessage(spent: number, budget: number): string {
+  return `This conversation has used $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget, so the agent stopped before calling the model again. Raise or clear the budget in Settings to go on.`;
 }
 
 function addNotice(live: LiveConversation, events: EventBus, level: NoticeItem['level'], text: string): void {

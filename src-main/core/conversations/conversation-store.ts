@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Conversation, describeIssues, type ConversationSummary } from '@contract';
 import { writeFileAtomic } from './atomic-write';
+
+/** Another process (the desktop app and `oi` share the folder) may still be writing a younger one. */
+const STALE_TEMP_MS = 60_000;
 
 /** Conversations as one JSON file each in `<dataDir>/conversations`, written atomically. */
 export class ConversationStore {
@@ -19,7 +22,8 @@ export class ConversationStore {
     this.workspacesDir = path.join(dataDir, 'workspaces');
   }
 
-  async create(title?: string): Promise<Conversation> {
+  /** A new conversation; `items` fills it (an import), otherwise it starts empty. */
+  async create(title?: string, items: Conversation['items'] = []): Promise<Conversation> {
     const id = randomUUID();
     const now = new Date().toISOString();
     const workspace = this.defaultWorkspaceRoot() ?? path.join(this.workspacesDir, id);
@@ -31,7 +35,7 @@ export class ConversationStore {
       createdAt: now,
       updatedAt: now,
       workspace,
-      items: [],
+      items,
       usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
       autoRun: false,
     };
@@ -61,7 +65,9 @@ export class ConversationStore {
 
   async list(query?: string): Promise<ConversationSummary[]> {
     await mkdir(this.dir, { recursive: true });
-    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    const all = await readdir(this.dir);
+    await this.removeStaleTempFiles(all);
+    const names = all.filter((n) => n.endsWith('.json') && !n.startsWith('.'));
     const summaries: ConversationSummary[] = [];
     const needle = query?.trim().toLowerCase();
     for (const name of names) {
@@ -92,7 +98,23 @@ export class ConversationStore {
 
   async delete(id: string): Promise<void> {
     await this.pending.get(id)?.catch(() => undefined);
-    await unlink(this.fileOf(id));
+    try {
+      await unlink(this.fileOf(id));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no conversation with id ${id}`, { cause: err });
+      throw err;
+    }
+  }
+
+  /** A process killed mid-save leaves its temp file behind; one untouched for a while is garbage. */
+  private async removeStaleTempFiles(names: string[]): Promise<void> {
+    const cutoff = Date.now() - STALE_TEMP_MS;
+    for (const name of names) {
+      if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
+      const file = path.join(this.dir, name);
+      const info = await stat(file).catch(() => null);
+      if (info && info.mtimeMs < cutoff) await unlink(file).catch(() => undefined);
+    }
   }
 
   private fileOf(id: string): string {

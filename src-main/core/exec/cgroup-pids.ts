@@ -1,4 +1,5 @@
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // A per-session cap on processes through the cgroup "pids" controller, where this process may
@@ -36,11 +37,48 @@ async function findParent(): Promise<string | null> {
   return null;
 }
 
+/**
+ * Removes empty groups left by app processes that ended without cleaning up (a crash, a test
+ * worker that never disposed its engine). Groups are named oi-<pid>-…; a live pid's are left alone.
+ */
+async function sweepStale(parent: string): Promise<void> {
+  const entries = await readdir(parent).catch(() => [] as string[]);
+  await Promise.all(
+    entries.map(async (entry) => {
+      const owner = /^oi-(\d+)-/.exec(entry)?.[1];
+      if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) return;
+      await rmdir(join(parent, entry)).catch(() => undefined);
+    }),
+  );
+}
+
+function isMember(pid: number, groupName: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(`/${groupName}\n`);
+  } catch {
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export async function createPidsGroup(name: string): Promise<PidsGroup | null> {
-  parentDir ??= findParent();
+  if (!parentDir) {
+    parentDir = findParent();
+    const found = await parentDir;
+    if (found) await sweepStale(found);
+  }
   const parent = await parentDir;
   if (!parent) return null;
-  const dir = join(parent, `oi-${process.pid}-${name}`);
+  const groupName = `oi-${process.pid}-${name}`;
+  const dir = join(parent, groupName);
   try {
     await mkdir(dir);
     await writeFile(join(dir, 'pids.max'), 'max');
@@ -64,6 +102,9 @@ export async function createPidsGroup(name: string): Promise<PidsGroup | null> {
       for (let attempt = 0; attempt < 20; attempt++) {
         const procs = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
         for (const pid of procs.split('\n').map(Number).filter((n) => n > 1 && n !== process.pid)) {
+          // The pid may have exited since the listing and gone to an unrelated process (a fork
+          // bomb churns through pids): kill it only if it is still in this group.
+          if (!isMember(pid, groupName)) continue;
           try {
             process.kill(pid, 'SIGKILL');
           } catch {

@@ -6,11 +6,11 @@ import { buildEnvironment } from './env';
 import type { DetectContext, LanguageDefinition, Runtime } from './languages/language';
 import { LANGUAGES, availableRuntimes, findLanguage } from './languages/registry';
 import { createLimitController, describeLimits } from './limits';
-import { diedWhileIdleMessage, interruptedMessage, timeoutMessage, unavailableMessage } from './messages';
+import { diedWhileIdleMessage, interruptedMessage, runtimeChangedMessage, timeoutMessage, unavailableMessage } from './messages';
 import { RunControl } from './run-control';
 import { RunOutput } from './run-output';
 import type { Session, SessionOutcome } from './session';
-import { startSession } from './start-session';
+import { createSessionRouter, type SessionRoute, type SessionRouter } from './session-router';
 import type { ExecService, LanguageInfo, RunRequest, RunResult } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
@@ -30,6 +30,8 @@ export interface ExecServiceOptions {
   graceMs?: number;
   /** Sandbox name shown in RunLimits (null: none). */
   sandbox?: string | null;
+  /** Where sessions run: sandboxed, on a remote kernel, or locally (default: session-router.ts, no remote kernels). */
+  router?: SessionRouter;
 }
 
 interface SessionSlot {
@@ -42,12 +44,17 @@ interface SessionSlot {
   active: Set<RunControl>;
   /** A note for the next run that the previous session ended by itself. */
   pendingNote: string | null;
+  /** The route the live session was started on (session-router.ts). */
+  routeKey?: string;
+  /** The runtime the live session was started with; another one (pythonPath changed) means a new session. */
+  runtimeCommand: string | null;
 }
 
 export function createExecService(options: ExecServiceOptions): ExecService {
   const tmpRoot = options.tmpRoot ?? tmpdir();
   const graceMs = options.graceMs ?? 2000;
   const slots = new Map<string, SessionSlot>();
+  const router = options.router ?? createSessionRouter();
   let disposed = false;
 
   const keyOf = (conversationId: string, language: string): string => `${conversationId}\u0000${language}`;
@@ -70,21 +77,34 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     const key = keyOf(conversationId, language);
     let slot = slots.get(key);
     if (!slot) {
-      slot = { conversationId, language, session: null, queue: Promise.resolve(), executionCount: 0, active: new Set(), pendingNote: null };
+      slot = {
+        conversationId,
+        language,
+        session: null,
+        queue: Promise.resolve(),
+        executionCount: 0,
+        active: new Set(),
+        pendingNote: null,
+        runtimeCommand: null,
+      };
       slots.set(key, slot);
     }
     return slot;
   }
 
-  async function sessionFor(slot: SessionSlot, language: LanguageDefinition, runtime: Runtime, request: RunRequest): Promise<Session> {
+  async function sessionFor(slot: SessionSlot, language: LanguageDefinition, runtime: Runtime, request: RunRequest, route: SessionRoute): Promise<Session> {
     if (slot.session) {
       const existing = await slot.session.catch(() => null);
-      if (existing?.alive) return existing;
+      const sameRuntime = slot.runtimeCommand === runtime.command;
+      if (existing?.alive && slot.routeKey === route.key && sameRuntime) return existing;
+      if (existing?.alive && slot.routeKey !== route.key) slot.pendingNote = `Note: the ${language.name} session was restarted to run ${route.label}, so earlier state is gone.`;
+      else if (existing?.alive && !sameRuntime) slot.pendingNote = runtimeChangedMessage(language.name, runtime.command);
       if (existing?.diedWhileIdle) slot.pendingNote = diedWhileIdleMessage(language.name, existing.diedWhileIdle);
       await existing?.dispose().catch(() => undefined);
       slot.session = null;
     }
-    const started = startSession({
+    slot.routeKey = route.key;
+    const started = route.start({
       language,
       runtime,
       workspace: request.workspace,
@@ -95,6 +115,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       settings: request.settings,
     });
     slot.session = started;
+    slot.runtimeCommand = runtime.command;
     started.catch(() => {
       if (slot.session === started) slot.session = null;
     });
@@ -103,9 +124,11 @@ export function createExecService(options: ExecServiceOptions): ExecService {
 
   async function execute(request: RunRequest, language: LanguageDefinition, slot: SessionSlot): Promise<RunResult> {
     const started = Date.now();
-    const limits = describeLimits(request.settings, options.sandbox ?? null);
+    const route = await router.route(request, language);
+    const limits = route.limits(describeLimits(request.settings, options.sandbox ?? null));
+    if (route.refusal) return simpleResult('unavailable', route.refusal, started, limits, null, slot.executionCount);
     const context = detectContext(request);
-    const runtime = await language.detect(context).catch(() => null);
+    const runtime = route.runtime ?? (await language.detect(context).catch(() => null));
     if (!runtime) {
       const message = unavailableMessage(language.label, await availableRuntimes(context));
       return simpleResult('unavailable', message, started, limits, null, slot.executionCount);
@@ -124,7 +147,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       onBackpressure: (paused) => session?.setPaused(paused),
     });
     try {
-      session = await sessionFor(slot, language, runtime, request);
+      session = await sessionFor(slot, language, runtime, request, route);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       return simpleResult('died', `Could not start the ${language.name} session: ${why}`, started, limits, null, executionCount);
@@ -133,19 +156,18 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     slot.pendingNote = null;
     const control = new RunControl(session, graceMs);
     slot.active.add(control);
+    // The run starts before anything can interrupt it, so every interrupt belongs to this run.
+    const running = session.run({ runId, code: request.code, settings: request.settings, executionCount, output });
     const timer = setTimeout(() => control.stop('timeout'), request.settings.timeoutMs);
     const onAbort = (): void => control.stop('interrupted');
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
     let outcome: SessionOutcome;
     try {
-      const abandoned = control.abandoned(5000).then(
+      const abandoned = control.abandoned.then(
         (): SessionOutcome => ({ status: 'died', exitCode: null, cwd: null, message: `The ${language.name} session could not be stopped and was abandoned.` }),
       );
-      outcome = await Promise.race([
-        session.run({ runId, code: request.code, settings: request.settings, executionCount, output }),
-        abandoned,
-      ]);
+      outcome = await Promise.race([running, abandoned]);
     } catch (err) {
       outcome = { status: 'died', exitCode: null, cwd: null, message: `The run failed inside the engine: ${err instanceof Error ? err.message : String(err)}` };
     } finally {

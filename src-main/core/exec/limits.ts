@@ -71,7 +71,7 @@ export interface LimitController {
   /** On platforms without prlimit: wraps the spawn command so the limits hold from the start. */
   wrapSpawn(file: string, args: string[], settings: LimitSettings): { file: string; args: string[] };
   /** Releases what the limits hold (the pids cgroup); call after the session's processes are gone. */
-  dispose(): Promise<void>;
+  dispose?(): Promise<void>;
 }
 
 /** One per session: remembers what it applied so an unchanged run costs no process spawn. */

@@ -16,6 +16,10 @@ export function diedWhileIdleMessage(label: string, why: string): string {
   return `Note: the previous ${label} session had ended (${why}); this run started a new one, so earlier state is gone.`;
 }
 
+export function runtimeChangedMessage(label: string, command: string): string {
+  return `Note: the ${label} interpreter changed to ${command}; this run started a new session, so earlier state is gone.`;
+}
+
 export function timeoutMessage(timeoutMs: number, sessionSurvived: boolean, label: string): string {
   return sessionSurvived
     ? `Timed out after ${formatSeconds(timeoutMs)} and was interrupted; the ${label} session is still running and keeps its state.`

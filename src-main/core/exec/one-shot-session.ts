@@ -70,6 +70,6 @@ export class OneShotSession implements Session {
 
   async dispose(): Promise<void> {
     await this.kill();
-    await this.options.limits.dispose();
+    await this.options.limits.dispose?.();
   }
 }

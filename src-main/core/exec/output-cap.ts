@@ -21,6 +21,7 @@ export class OutputCap {
   private spill: WriteStream | null = null;
   private spillError: string | null = null;
   private blocked = false;
+  private pendingCR = false;
 
   constructor(private readonly options: OutputCapOptions) {}
 
@@ -68,6 +69,7 @@ export class OutputCap {
     if (overflow <= 0) return null;
     const spill = this.spill;
     if (spill) {
+      if (this.pendingCR) spill.write('\r');
       await new Promise<void>((resolve) => {
         spill.once('error', () => resolve());
         spill.end(() => resolve());
@@ -98,7 +100,15 @@ export class OutputCap {
 
   private write(text: string): void {
     if (!this.spill || !text) return;
-    if (!this.spill.write(text, 'utf8')) this.setBlocked(true);
+    if (!this.spill.write(this.toFileText(text), 'utf8')) this.setBlocked(true);
+  }
+
+  /** The file is for reading in an editor: the terminal's CRLF line ends become LF. */
+  private toFileText(text: string): string {
+    let t = this.pendingCR ? `\r${text}` : text;
+    this.pendingCR = t.endsWith('\r');
+    if (this.pendingCR) t = t.slice(0, -1);
+    return t.includes('\r') ? t.replace(/\r\n/g, '\n') : t;
   }
 
   private setBlocked(blocked: boolean): void {

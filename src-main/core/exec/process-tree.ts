@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 // Finding and killing everything a session started. Sessions run under a pty, so their leader
@@ -92,24 +93,64 @@ function kill(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
+ * The listing takes milliseconds; a process in it may exit and its pid go to an unrelated process
+ * meanwhile (quickly, when a fork bomb churns through pids). Right before a kill, check that the
+ * pid still is the process that was listed. Linux only; elsewhere the listing is trusted.
+ */
+function readNow(pid: number): ProcInfo | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]) };
+  } catch {
+    return null;
+  }
+}
+
+function stillSame(p: ProcInfo): boolean {
+  if (process.platform !== 'linux') return true;
+  const now = readNow(p.pid);
+  return now !== null && now.ppid === p.ppid && now.pgid === p.pgid && now.sid === p.sid;
+}
+
+/**
+ * A group id is not reused while any member lives, so killing the group is safe unless its number
+ * now belongs to a new process elsewhere: then /proc/<pgid> shows a different session.
+ */
+function groupStillOurs(p: ProcInfo): boolean {
+  if (process.platform !== 'linux') return true;
+  const leader = readNow(p.pgid);
+  return leader === null || leader.sid === p.sid;
+}
+
+/**
  * SIGKILLs everything the leader started, by process group, repeating while anything is left (a
  * fork bomb may fork between a listing and the kill). With keepLeader, the leader's own process
- * group is spared except for its other members, so a shell survives the loss of its children.
+ * group is spared except for its other members, so a shell survives the loss of its children;
+ * then stopWhen should say when the run being stopped has ended.
  */
-export async function killDescendants(leader: number, options: { keepLeader: boolean }): Promise<number> {
+export async function killDescendants(
+  leader: number,
+  options: { keepLeader: boolean; stopWhen?: () => boolean },
+): Promise<number> {
   await ownProcessGroup();
   let killed = 0;
   for (let round = 0; round < 20; round++) {
+    // A surviving leader goes on running things (the next run, a shell's prompt hook): once the
+    // run this was for has ended, what the session starts is no longer ours to kill.
+    if (options.stopWhen?.()) break;
     const procs = (await sessionProcesses(leader)).filter((p) => p.pid !== leader);
     if (procs.length === 0) break;
     killed += procs.length;
     const leaderGroup = leader;
     // Stop first, so nothing forks or respawns while the rest are being killed. Not while the leader
     // lives on: a shell sees its stopped foreground job as Ctrl-Z and reports it as a stopped job.
-    if (!options.keepLeader) for (const p of procs) if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGSTOP');
+    if (!options.keepLeader) for (const p of procs) if (p.pgid !== leaderGroup && p.pgid > 1 && groupStillOurs(p)) kill(-p.pgid, 'SIGSTOP');
     for (const p of procs) {
-      if (p.pgid !== leaderGroup && p.pgid > 1) kill(-p.pgid, 'SIGKILL');
-      else kill(p.pid, 'SIGKILL');
+      if (p.pgid !== leaderGroup && p.pgid > 1) {
+        if (groupStillOurs(p)) kill(-p.pgid, 'SIGKILL');
+      } else if (stillSame(p)) kill(p.pid, 'SIGKILL');
     }
     await new Promise((r) => setTimeout(r, round < 3 ? 10 : 50));
   }

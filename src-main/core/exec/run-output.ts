@@ -27,6 +27,8 @@ export interface FinishedOutput {
 /** How long a rich output waits for terminal text that was printed before it but is still in flight. */
 const RICH_PLACEMENT_DELAY_MS = 5;
 
+const BARE_LF = /(?<!\r)\n/g;
+
 type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput };
 
 export class RunOutput {
@@ -52,13 +54,19 @@ export class RunOutput {
     this.model = new ModelText(this.headTail);
   }
 
+  /**
+   * Set by sessions whose pty does no output processing (runners run with `stty -opost`, which makes
+   * the kernel's pty path much faster): a bare LF then needs its CR for the terminal view.
+   */
+  bareNewlines = false;
+
   terminal(text: string): void {
     if (!text) return;
     this.sawText = true;
     const visible = this.cap.push(text);
     if (visible) {
       this.keptChars += visible.length;
-      this.batcher?.push(visible);
+      this.batcher?.push(this.bareNewlines ? visible.replace(BARE_LF, '\r\n') : visible);
     }
     this.model.push(text);
   }

@@ -50,6 +50,8 @@ export class RunnerSession implements Session {
   private pty: PtyProcess | null = null;
   private booted: { resolve: () => void; reject: (err: Error) => void } | null = null;
   private version: string | null = null;
+  private readonly rawOutput = process.platform !== 'win32';
+  private interruptOnStart = false;
 
   private constructor(
     private readonly options: RunnerSessionOptions,
@@ -95,34 +97,49 @@ export class RunnerSession implements Session {
   }
 
   async run(run: SessionRun): Promise<SessionOutcome> {
+    // Interrupts from here on are this run's; one left over from a finished run is not.
+    this.interruptOnStart = false;
     const pty = this.pty;
     const channel = this.channel;
     if (this.state !== 'ready' || !pty || !channel || this.active) {
+      this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${this.label} session is not ready.` };
     }
     const problem = await this.options.limits.beforeRun(pty.pid, run.settings);
     if (problem) run.output.terminal(`[${problem}]\r\n`);
-    if (this.idleText) {
-      run.output.terminal(this.idleText);
-      this.idleText = '';
-    }
+    // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
+    // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
+    if (this.idleText.trim()) run.output.terminal(this.idleText);
+    this.idleText = '';
     if (this.state !== 'ready') {
+      this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${this.label} session died.` };
     }
     const nonce = randomBytes(16).toString('hex');
+    run.output.bareNewlines = this.rawOutput;
     return new Promise<SessionOutcome>((resolve) => {
       this.active = { run, nonce, fenced: false, done: null, resolve };
       channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
+      if (this.interruptOnStart) {
+        this.interruptOnStart = false;
+        this.pty?.signal('SIGINT');
+      }
     });
   }
 
   interrupt(): void {
+    // Between the run's start and its message to the runner, a SIGINT would reach an idle runner,
+    // which ignores it: send it right after the run message instead.
+    if (!this.active) {
+      if (this.state === 'ready') this.interruptOnStart = true;
+      return;
+    }
     // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell.
     this.pty?.signal('SIGINT');
   }
 
-  async killChildren(): Promise<void> {
-    if (this.pty && this.state !== 'dead') await killDescendants(this.pty.pid, { keepLeader: true });
+  async killChildren(runEnded?: () => boolean): Promise<void> {
+    if (this.pty && this.state !== 'dead') await killDescendants(this.pty.pid, { keepLeader: true, stopWhen: runEnded });
   }
 
   async kill(): Promise<void> {
@@ -146,7 +163,7 @@ export class RunnerSession implements Session {
     }
     await this.kill();
     this.channel?.close();
-    await this.options.limits.dispose();
+    await this.options.limits.dispose?.();
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 
@@ -166,7 +183,7 @@ export class RunnerSession implements Session {
         if (this.state !== 'dead' && this.pty && !this.pty.exited) setTimeout(() => void this.kill(), 1000);
       },
     });
-    const command = this.options.limits.wrapSpawn(this.options.runtime.command, args, this.options.limitSettings);
+    const command = rawOutput(this.options.limits.wrapSpawn(this.options.runtime.command, args, this.options.limitSettings));
     this.pty = new PtyProcess({
       file: command.file,
       args: command.args,
@@ -177,6 +194,9 @@ export class RunnerSession implements Session {
       for (const piece of this.filter.push(text)) this.onPiece(piece);
     });
     this.pty.onExit((exit) => this.onExit(exit));
+    // Limits go on while the runner starts (it runs no user code before the first run message), so
+    // the first run does not wait for a prlimit process.
+    const limited = this.options.limits.beforeRun(this.pty.pid, this.options.limitSettings).catch(() => null);
     const timeoutMs = this.options.bootTimeoutMs ?? 20_000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -186,7 +206,7 @@ export class RunnerSession implements Session {
       );
     });
     try {
-      await Promise.race([ready, timeout]);
+      await Promise.race([Promise.all([ready, limited]), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -258,4 +278,14 @@ export class RunnerSession implements Session {
     }
     this.deathNote = exit.signal ? `killed by signal ${exit.signal}` : `exited with code ${exit.exitCode}`;
   }
+}
+
+/**
+ * Starts the runner with the pty's output processing off (`stty -opost`): the kernel then copies
+ * output instead of expanding every LF to CRLF byte by byte, which makes printing through the pty
+ * about a third faster. RunOutput puts the CRs back for the terminal view.
+ */
+function rawOutput(command: { file: string; args: string[] }): { file: string; args: string[] } {
+  if (process.platform === 'win32') return command;
+  return { file: '/bin/sh', args: ['-c', 'stty -opost 2>/dev/null; exec "$0" "$@"', command.file, ...command.args] };
 }

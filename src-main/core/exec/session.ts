@@ -30,8 +30,11 @@ export interface Session {
   run(run: SessionRun): Promise<SessionOutcome>;
   /** Ctrl-C semantics: SIGINT to what runs in the foreground. */
   interrupt(): void;
-  /** Second level: kill everything the session started, keeping the session itself. */
-  killChildren(): Promise<void>;
+  /**
+   * Second level: kill everything the session started, keeping the session itself. Stops as soon
+   * as runEnded() says the run is over, so processes of the next run are never hit.
+   */
+  killChildren(runEnded?: () => boolean): Promise<void>;
   /** Last level: kill the session and all its processes; the pending run resolves as died. */
   kill(): Promise<void>;
   /** Flow control: stop reading output while the run's spill file catches up (true), go on (false). */

@@ -12,6 +12,9 @@
 //   on, so main drops everything between typing and the `633;C` start mark.
 // - PS1/PS2 are empty so no prompt text mixes into output. The user's own PROMPT_COMMAND (pyenv,
 //   direnv hooks) still runs, silenced.
+// - The app's key variables are unset again after ~/.bashrc, which may export them itself.
+// - PROMPT_COMMAND is read-only afterwards: code that replaced it would silence every later fence
+//   and each run would hang until its timeout.
 // - errexit (set -e) is reset after each run: left on, the next failing command would end the shell.
 // - `jobs -n` before the fence: bash reports finished or killed jobs lazily, at a later command;
 //   asking now attributes "[1]+ Killed …" to the run it belongs to.
@@ -19,6 +22,7 @@
 export const BASH_RC = [
   "# Open Interpreter shell integration (generated; deleted with the session)",
   "if [ -z \"${OI_NO_USER_RC-}\" ] && [ -f \"$HOME/.bashrc\" ]; then . \"$HOME/.bashrc\"; fi",
+  "for __oi_v in ${OI_STRIP_VARS-}; do unset \"$__oi_v\"; done; unset __oi_v",
   "__oi_user_pc=\"${PROMPT_COMMAND[*]-}\"",
   "unset PROMPT_COMMAND",
   "set +o history",
@@ -26,7 +30,7 @@ export const BASH_RC = [
   "PS1=''; PS2=''; PS0=''; PS4='+ '",
   "__oi_nonce=\"${OI_BOOT_NONCE-}\"",
   "__oi_cell=\"${OI_CELL_FILE-}\"",
-  "unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC",
+  "unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS",
   "cd -- \"${OI_WORKSPACE:-.}\" 2>/dev/null",
   "__oi_prompt() {",
   "  local __oi_ec=$? __oi_cwd",
@@ -44,6 +48,7 @@ export const BASH_RC = [
   "  printf '\\033]633;C\\007'",
   "}",
   "PROMPT_COMMAND=__oi_prompt",
+  "readonly PROMPT_COMMAND",
 ].join('\n');
 
 /** The line main types into the shell to run the cell file with this run's nonce. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { APP_SECRET_VARIABLES } from './env';
 import type { LimitController, LimitSettings } from './limits';
 import { diedMessage, exitedMessage } from './messages';
 import { OscFilter, type TerminalPiece } from './osc-filter';
@@ -50,6 +51,7 @@ export class ShellSession implements Session {
   private idleText = '';
   private lastCwd: string | null;
   private deathNote: string | null = null;
+  private interruptOnStart = false;
   private bootWaiter: { resolve: () => void; reject: (err: Error) => void } | null = null;
 
   private constructor(
@@ -79,15 +81,23 @@ export class ShellSession implements Session {
         file: spawn.file,
         args: spawn.args,
         cwd: options.workspace,
-        env: { ...options.env, OI_BOOT_NONCE: bootNonce, OI_CELL_FILE: cellFile, OI_WORKSPACE: options.workspace },
+        env: {
+          ...options.env,
+          OI_BOOT_NONCE: bootNonce,
+          OI_CELL_FILE: cellFile,
+          OI_WORKSPACE: options.workspace,
+          OI_STRIP_VARS: APP_SECRET_VARIABLES.filter((name) => !(name in options.env)).join(' '),
+        },
       });
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
       throw err;
     }
     const session = new ShellSession(pty, dir, cellFile, bootNonce, options);
+    // Limits go on while bash reads its rc files, so the first run does not wait for them.
+    const limited = options.limits.beforeRun(pty.pid, options.limitSettings).catch(() => null);
     try {
-      await session.waitForBoot(options.bootTimeoutMs ?? 20_000);
+      await Promise.all([session.waitForBoot(options.bootTimeoutMs ?? 20_000), limited]);
     } catch (err) {
       await session.dispose();
       throw err;
@@ -108,18 +118,22 @@ export class ShellSession implements Session {
   }
 
   async run(run: SessionRun): Promise<SessionOutcome> {
+    // Interrupts from here on are this run's; one left over from a finished run is not.
+    this.interruptOnStart = false;
     if (this.phase.name !== 'idle') {
+      this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${LABEL} session is not ready.` };
     }
     const limitProblem = await this.options.limits.beforeRun(this.pty.pid, { ...run.settings });
     if (limitProblem) run.output.terminal(`[${limitProblem}]\r\n`);
     await writeFile(this.cellFile, run.code, { mode: 0o600 });
-    if (this.idleText) {
-      run.output.terminal(this.idleText);
-      this.idleText = '';
-    }
+    // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
+    // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
+    if (this.idleText.trim()) run.output.terminal(this.idleText);
+    this.idleText = '';
     // The phase may have changed while the file was written (the shell died meanwhile).
     if (this.phase.name !== 'idle') {
+      this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${LABEL} session died.` };
     }
     const nonce = randomBytes(16).toString('hex');
@@ -131,14 +145,20 @@ export class ShellSession implements Session {
   }
 
   interrupt(): void {
+    // Not running yet: a ^C now would hit the idle prompt and be lost, or discard the typed line
+    // before bash reads it (and with it the run's fence). Send it when the start mark arrives.
+    if (this.phase.name !== 'running') {
+      if (this.phase.name !== 'dead') this.interruptOnStart = true;
+      return;
+    }
     // ^C through the terminal: the line discipline sends SIGINT to the foreground job, as when a
     // user presses Ctrl-C, and bash abandons the rest of the command line.
     this.pty.write('\x03');
   }
 
-  async killChildren(): Promise<void> {
+  async killChildren(runEnded?: () => boolean): Promise<void> {
     if (this.phase.name === 'dead') return;
-    await killDescendants(this.pty.pid, { keepLeader: true });
+    await killDescendants(this.pty.pid, { keepLeader: true, stopWhen: runEnded });
   }
 
   async kill(): Promise<void> {
@@ -150,7 +170,7 @@ export class ShellSession implements Session {
 
   async dispose(): Promise<void> {
     if (this.pty.exited === null) await this.kill();
-    await this.options.limits.dispose();
+    await this.options.limits.dispose?.();
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 
@@ -197,7 +217,13 @@ export class ShellSession implements Session {
         if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX) this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
         return;
       case 'sent':
-        if (piece.kind === 'commandStart') this.phase = { name: 'running', active: phase.active };
+        if (piece.kind === 'commandStart') {
+          this.phase = { name: 'running', active: phase.active };
+          if (this.interruptOnStart) {
+            this.interruptOnStart = false;
+            this.pty.write('\x03');
+          }
+        }
         else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.active.nonce) {
           // The line ended without starting the code (cut by a Ctrl-C before bash read it).
           this.finish(phase.active, null);
@@ -228,6 +254,7 @@ export class ShellSession implements Session {
       return;
     }
     this.phase = { name: 'idle' };
+    this.interruptOnStart = false;
     if (active.cwd) this.lastCwd = active.cwd;
     const exitCode = active.exitCode;
     active.resolve({ status: exitCode === 0 ? 'done' : 'failed', exitCode, cwd: this.lastCwd, message: null });

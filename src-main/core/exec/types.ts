@@ -1,4 +1,4 @@
-import type { CellOutput, CellStatus, ExecSettings, RunLimits } from '@contract';
+import type { CellOutput, CellStatus, ExecSettings, RunLimits, SandboxSettings } from '@contract';
 
 // The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
 
@@ -12,6 +12,8 @@ export interface RunRequest {
   language: string;
   code: string;
   settings: ExecSettings;
+  /** The conversation's sandbox (see sandbox/); absent or disabled: runs unsandboxed. */
+  sandbox?: SandboxSettings;
   /** Terminal text for the cell's terminal view, already batched (~16 ms / 64 KB) and UTF-8 safe. */
   onTerminal?: (data: string) => void;
   /** Structured outputs (display_data, execute_result, error) as they arrive. */

@@ -1,7 +1,7 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
-type ChatNames = 'chat.send' | 'chat.stop' | 'cell.approve' | 'cell.skip' | 'cell.interrupt';
+type ChatNames = 'chat.send' | 'chat.stop' | 'chat.edit-last' | 'chat.regenerate' | 'cell.approve' | 'cell.skip' | 'cell.interrupt';
 
 export const chatHandlers = ({ agent }: AppContext): Pick<HandlerTable, ChatNames> => ({
   'chat.send': async ({ conversationId, text, attachments }) => {
@@ -10,6 +10,14 @@ export const chatHandlers = ({ agent }: AppContext): Pick<HandlerTable, ChatName
   },
   'chat.stop': async ({ conversationId }) => {
     agent.stop(conversationId);
+    return { ok: true };
+  },
+  'chat.edit-last': async ({ conversationId, text }) => {
+    const item = await agent.editAndResend(conversationId, text);
+    return { userItemId: item.id };
+  },
+  'chat.regenerate': async ({ conversationId }) => {
+    await agent.regenerate(conversationId);
     return { ok: true };
   },
   'cell.approve': async ({ conversationId, cellId, code, always }) => {

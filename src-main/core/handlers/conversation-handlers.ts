@@ -1,8 +1,20 @@
 import { summaryOf } from '../agent/agent-service';
 import type { HandlerTable } from '../bridge/handler-table';
+import { toLmcMessages } from '../conversations/lmc-export';
+import { parseConversationFile } from '../conversations/lmc-import';
 import type { AppContext } from './app-context';
 
-export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, 'conversation.create' | 'conversation.list' | 'conversation.get'> => ({
+type ConversationNames =
+  | 'conversation.create'
+  | 'conversation.list'
+  | 'conversation.get'
+  | 'conversation.rename'
+  | 'conversation.delete'
+  | 'conversation.undo'
+  | 'conversation.import'
+  | 'conversation.export-lmc';
+
+export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, ConversationNames> => ({
   'conversation.create': async ({ title }) => {
     const conv = await ctx.conversations.create(title);
     ctx.events.emit('conversation.updated', { summary: summaryOf(conv) });
@@ -10,4 +22,21 @@ export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, 'conve
   },
   'conversation.list': async ({ query }) => ctx.conversations.list(query),
   'conversation.get': async ({ conversationId }) => ctx.agent.snapshot(conversationId),
+  'conversation.rename': async ({ conversationId, title }) => ctx.agent.rename(conversationId, title),
+  'conversation.delete': async ({ conversationId }) => {
+    await ctx.agent.delete(conversationId);
+    return { ok: true };
+  },
+  'conversation.undo': async ({ conversationId }) => ctx.agent.undoLastTurn(conversationId),
+  'conversation.import': async ({ json, title }) => {
+    const imported = parseConversationFile(json);
+    const firstUser = imported.items.find((i) => i.kind === 'user');
+    const name = title?.trim() || imported.title || (firstUser?.kind === 'user' ? firstUser.text.replace(/\s+/g, ' ').trim().slice(0, 80) : '') || 'Imported conversation';
+    const conv = await ctx.conversations.create(name, imported.items);
+    ctx.events.emit('conversation.updated', { summary: summaryOf(conv) });
+    return conv;
+  },
+  'conversation.export-lmc': async ({ conversationId }) => ({
+    json: `${JSON.stringify(toLmcMessages(await ctx.agent.snapshot(conversationId)), null, 2)}\n`,
+  }),
 });

@@ -37,6 +37,7 @@ export class AnthropicProvider implements Provider {
         max_tokens: req.maxOutputTokens,
         stream: true,
         ...(tools.length ? { tools } : {}),
+        // Settings allow OpenAI's 0–2; Anthropic accepts 0–1.
         ...(req.temperature !== null ? { temperature: Math.min(req.temperature, 1) } : {}),
       },
       { signal: req.signal },

@@ -35,6 +35,8 @@ const CATALOG: Entry[] = [
   ['o3', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 2, outputPerMTok: 8, vision: true, encoding: o200k }],
   ['o3-mini', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 1.1, outputPerMTok: 4.4, vision: false, encoding: o200k }],
   ['o4-mini', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 1.1, outputPerMTok: 4.4, vision: true, encoding: o200k }],
+  // Newer Claude models share the 200k window; their prices are not in this table, so cost is not counted.
+  ['claude-', { contextWindow: 200_000, maxOutputTokens: 32_000, inputPerMTok: null, outputPerMTok: null, vision: true, encoding: null }],
   ['claude-opus-4-5', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 5, outputPerMTok: 25, vision: true, encoding: null }],
   ['claude-opus-4', { contextWindow: 200_000, maxOutputTokens: 32_000, inputPerMTok: 15, outputPerMTok: 75, vision: true, encoding: null }],
   ['claude-sonnet-4', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null }],

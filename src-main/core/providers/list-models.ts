@@ -24,7 +24,7 @@ export async function listModels(req: ListModelsRequest): Promise<string[]> {
   try {
     res = await fetch(url, { headers, signal });
   } catch (err) {
-    throw new Error(`could not reach ${new URL(url).origin}: ${causeOf(err)}`, { cause: null });
+    throw new Error(`could not reach ${new URL(url).origin}: ${causeOf(err)}`, { cause: err });
   }
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) throw new Error(redact(`${res.status} ${res.statusText}: ${apiMessage(body) ?? 'no details'}`, req.key));

@@ -14,6 +14,13 @@ export const chatRequests = {
     output: z.object({ userItemId: Id }),
   },
   'chat.stop': { input: ConversationRef, output: Ok },
+  /** Replaces the last user message with `text`, drops what answered it, and starts a new turn. */
+  'chat.edit-last': {
+    input: z.object({ conversationId: Id, text: z.string().min(1, 'the message is empty').max(1_000_000) }).strict(),
+    output: z.object({ userItemId: Id }),
+  },
+  /** Drops the answer to the last user message and asks the model again. */
+  'chat.regenerate': { input: ConversationRef, output: Ok },
   'cell.approve': {
     input: z
       .object({

@@ -1,22 +1,43 @@
 import type { CellOutput } from '@contract';
+import { imageOf } from '../../state/event-wiring';
+import { useWorkspace } from '../../state/workspace-store';
+import { CopyButton } from '../common/CopyButton';
 
-/** Rich outputs: images inline; HTML in a sandboxed frame that cannot reach the app; text as text. */
-export function RichOutput({ output }: { output: CellOutput }) {
+/**
+ * Rich outputs: images inline (click to open in the preview); HTML in a sandboxed frame without
+ * allow-same-origin, so it cannot reach the app (and, inheriting the app's CSP, runs no scripts).
+ */
+export function RichOutput({ output, cellId }: { output: CellOutput; cellId: string }) {
+  const showPreview = useWorkspace((s) => s.showPreview);
   if (output.output_type === 'stream') return null;
   if (output.output_type === 'error') {
-    return <pre className="output-error">{`${output.ename}: ${output.evalue}`}</pre>;
+    const text = `${output.ename}: ${output.evalue}`;
+    return (
+      <div className="output-error" role="alert">
+        <pre>{text}</pre>
+        <CopyButton text={[text, ...output.traceback].join('\n')} label="Copy error" className="small ghost" />
+      </div>
+    );
   }
-  const data = output.data;
-  const png = data['image/png'];
-  if (typeof png === 'string') return <img className="output-image" alt="image output" src={`data:image/png;base64,${png.trim()}`} />;
-  const jpeg = data['image/jpeg'];
-  if (typeof jpeg === 'string') return <img className="output-image" alt="image output" src={`data:image/jpeg;base64,${jpeg.trim()}`} />;
-  const html = data['text/html'];
-  if (typeof html === 'string') {
-    // No allow-same-origin: the frame's scripts (if any) run in an opaque origin with no bridge access.
-    return <iframe className="output-html" title="HTML output" sandbox="allow-scripts" srcDoc={html} />;
+  const image = imageOf(output);
+  if (image) {
+    const src = `data:${image.mime};base64,${image.dataBase64}`;
+    return (
+      <button className="output-image-button" title="Open in the preview" onClick={() => void showPreview({ kind: 'output', cellId, title: 'Image output', ...image })}>
+        <img className="output-image" alt="image output" data-testid="output-image" src={src} />
+      </button>
+    );
   }
-  const text = data['text/plain'];
-  if (typeof text === 'string') return <pre className="output-text">{text}</pre>;
-  return <pre className="output-text">{`[${Object.keys(data).join(', ')}]`}</pre>;
+  const html = output.data['text/html'];
+  if (typeof html === 'string' || Array.isArray(html)) {
+    const doc = Array.isArray(html) ? html.join('') : html;
+    return <iframe className="output-html" title="HTML output" sandbox="" srcDoc={doc} />;
+  }
+  const svg = output.data['image/svg+xml'];
+  if (typeof svg === 'string') {
+    return <img className="output-image" alt="SVG output" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
+  }
+  const text = output.data['text/plain'];
+  if (typeof text === 'string' || Array.isArray(text)) return <pre className="output-text">{Array.isArray(text) ? text.join('') : text}</pre>;
+  return <pre className="output-text muted">{`[${Object.keys(output.data).join(', ')}]`}</pre>;
 }

@@ -1,46 +1,94 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { subscribeFeed } from '../../state/terminal-feeds';
+
+/** The terminal grows with its output up to this many rows, then scrolls inside. */
+const MAX_ROWS = 20;
 
 /**
- * A cell's live output in a real terminal emulator (colours, progress bars, carriage returns).
- * Only chunks not yet written are sent to xterm, so a growing output costs one write per batch.
+ * A live cell's output (running, or run in this session) in a real terminal emulator (colours, progress bars, carriage returns). Writes go
+ * straight from the feed into xterm, never through React state; xterm parses in its own batches.
  */
-export function TerminalView({ chunks }: { chunks: string[] }) {
+export function TerminalView({ cellId }: { cellId: string }) {
   const host = useRef<HTMLDivElement>(null);
-  const term = useRef<Terminal | null>(null);
-  const written = useRef(0);
+  // A run that printed nothing (a plot, a silent command) shows no empty black strip.
+  const [hasOutput, setHasOutput] = useState(false);
 
   useEffect(() => {
-    if (!host.current) return;
-    const t = new Terminal({
+    const el = host.current;
+    if (!el) return;
+    const term = new Terminal({
       convertEol: true,
       disableStdin: true,
-      rows: 4,
-      cols: 120,
-      scrollback: 5000,
+      cursorBlink: false,
+      cursorInactiveStyle: 'none',
+      rows: 1,
+      cols: 80,
+      scrollback: 10_000,
       fontSize: 12,
-      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-      theme: { background: '#0f1117', foreground: '#d8dee9' },
+      lineHeight: 1.15,
+      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace',
+      theme: { background: '#101218', foreground: '#d8dee9', cursor: '#101218' },
     });
-    t.open(host.current);
-    term.current = t;
-    written.current = 0;
-    return () => {
-      t.dispose();
-      term.current = null;
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(el);
+
+    const fitColumns = () => {
+      const dims = fit.proposeDimensions();
+      if (dims && Number.isFinite(dims.cols) && dims.cols > 10 && dims.cols !== term.cols) term.resize(dims.cols, term.rows);
     };
-  }, []);
+    let growQueued = false;
+    const grow = () => {
+      growQueued = false;
+      const buf = term.buffer.active;
+      // The cursor's line must stay on screen (xterm scrolls to keep it), so it counts even when empty.
+      const lines = buf.baseY + buf.cursorY + 1;
+      const rows = Math.max(1, Math.min(MAX_ROWS, lines));
+      if (rows !== term.rows) term.resize(term.cols, rows);
+    };
+    // Resizing per write would re-layout on every batch; once per frame is enough.
+    const afterWrite = () => {
+      if (growQueued || term.rows >= MAX_ROWS) return;
+      growQueued = true;
+      requestAnimationFrame(grow);
+    };
+    fitColumns();
+    let seen = false;
+    // A trailing newline is held back until more output comes: xterm always shows the cursor's line,
+    // so writing it at once would leave an empty last row under every finished run.
+    let heldNewline = false;
+    const onChunk = (chunk: string) => {
+      if (!chunk) return;
+      if (!seen) {
+        seen = true;
+        setHasOutput(true);
+      }
+      let text = heldNewline ? `\n${chunk}` : chunk;
+      heldNewline = text.endsWith('\n');
+      if (heldNewline) text = text.slice(0, -1);
+      if (text) term.write(text, afterWrite);
+    };
+    const unsubscribe = subscribeFeed(cellId, onChunk);
 
-  useEffect(() => {
-    const t = term.current;
-    if (!t) return;
-    for (; written.current < chunks.length; written.current++) t.write(chunks[written.current] ?? '');
-    // Grow with the output up to a screenful; past that xterm scrolls.
-    const lines = t.buffer.active.length;
-    const rows = Math.max(2, Math.min(24, lines));
-    if (rows !== t.rows) t.resize(t.cols, rows);
-  }, [chunks]);
+    let fitQueued = false;
+    const ro = new ResizeObserver(() => {
+      if (fitQueued) return;
+      fitQueued = true;
+      requestAnimationFrame(() => {
+        fitQueued = false;
+        fitColumns();
+      });
+    });
+    ro.observe(el);
+    return () => {
+      unsubscribe();
+      ro.disconnect();
+      term.dispose();
+    };
+  }, [cellId]);
 
-  return <div className="terminal" ref={host} data-testid="terminal" />;
+  return <div className={hasOutput ? 'terminal' : 'terminal terminal-empty'} ref={host} data-testid="terminal" aria-label="Output" role="region" />;
 }

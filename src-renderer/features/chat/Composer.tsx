@@ -1,42 +1,93 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useApp } from '../../state/app-store';
+import { useComposer } from '../../state/composer-store';
+import { Icon } from '../common/Icon';
+import { AttachmentChips } from './AttachmentChips';
+import { attachFiles } from './upload';
 
-export function Composer({ busy }: { busy: boolean }) {
+export function Composer() {
   const [text, setText] = useState('');
-  const { send, stop } = useApp();
-  const submit = () => {
+  const busy = useApp((s) => s.current?.busy ?? false);
+  const send = useApp((s) => s.send);
+  const stop = useApp((s) => s.stop);
+  const chips = useComposer((s) => s.chips);
+  const insertion = useComposer((s) => s.insertion);
+  const focusSeq = useComposer((s) => s.focusSeq.composer);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const uploading = chips.some((c) => c.state === 'uploading');
+
+  useEffect(() => {
+    if (!insertion) return;
+    const el = area.current;
+    const at = el?.selectionStart ?? text.length;
+    setText((t) => t.slice(0, at) + insertion.text + t.slice(at));
+    el?.focus();
+    // Only a new insertion (its seq) should insert; the text it changes must not re-run this.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [insertion]);
+  useEffect(() => {
+    if (focusSeq > 0) area.current?.focus();
+  }, [focusSeq]);
+
+  const submit = async () => {
     const t = text.trim();
-    if (!t) return;
+    if (!t || uploading) return;
+    const attachments = useComposer.getState().takeReady();
     setText('');
-    void send(t);
+    const ok = await send(t, attachments);
+    if (!ok) setText(t);
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      submit();
-    } else if (e.key === 'Escape' && busy) {
-      void stop();
+      void submit();
     }
   };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attachFiles(files);
+  };
+
   return (
     <div className="composer">
-      <textarea
-        aria-label="Message"
-        placeholder="Ask for something to be done… (Enter sends, Shift+Enter for a new line)"
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKey}
-        rows={3}
-      />
-      <div className="composer-actions">
-        {busy && (
-          <button onClick={() => void stop()} aria-label="Stop the agent">
-            Stop
-          </button>
-        )}
-        <button className="primary" onClick={submit} disabled={!text.trim()}>
-          Send
+      <AttachmentChips />
+      <div className="composer-row">
+        <button className="icon-button attach" aria-label="Attach files" title="Attach files (or drop them on the chat)" onClick={() => fileInput.current?.click()}>
+          <Icon name="attach" size={18} />
         </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          onChange={(e) => {
+            void attachFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
+        <textarea
+          ref={area}
+          aria-label="Message"
+          placeholder="Ask for something to be done… (Enter sends, Shift+Enter for a new line)"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+          onPaste={onPaste}
+          rows={Math.min(10, Math.max(2, text.split('\n').length))}
+        />
+        <div className="composer-actions">
+          {busy && (
+            <button className="danger" onClick={() => void stop()} aria-label="Stop the agent" title="Stop (Esc)">
+              Stop
+            </button>
+          )}
+          <button className="primary" onClick={() => void submit()} disabled={!text.trim() || uploading} title={uploading ? 'Waiting for attachments to be copied' : 'Send (Enter)'}>
+            Send
+          </button>
+        </div>
       </div>
     </div>
   );

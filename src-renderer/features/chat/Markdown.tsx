@@ -1,9 +1,19 @@
-import { useMemo } from 'react';
-import DOMPurify from 'dompurify';
-import { marked } from 'marked';
+import { memo, useDeferredValue, useMemo, type MouseEvent } from 'react';
+import { copyText } from '../common/copy-text';
+import { renderMarkdown } from './render-markdown';
 
-/** The model's prose as sanitised markdown: it may contain anything, including HTML. */
-export function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true, breaks: false })), [text]);
-  return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
-}
+/** Sanitised markdown. While text streams in, parsing is deferred so typing and scrolling stay smooth. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const deferred = useDeferredValue(text);
+  const html = useMemo(() => renderMarkdown(deferred), [deferred]);
+  const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    const button = (e.target as Element).closest('[data-copy-code]');
+    if (!button) return;
+    const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
+    void copyText(code).then(() => {
+      button.textContent = 'Copied';
+      setTimeout(() => (button.textContent = 'Copy'), 1200);
+    });
+  };
+  return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+});

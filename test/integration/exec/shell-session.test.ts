@@ -48,6 +48,18 @@ describe('shell sessions', () => {
     expect(stdoutOf(next)).toBe('still here\n');
   });
 
+  it('keeps working when code tries to replace the prompt hook or turns echo back on', async () => {
+    const hijack = await h.run('bash', 'PROMPT_COMMAND="echo hijacked"');
+    expect(hijack.status).toBe('failed');
+    expect(hijack.forModel).toContain('readonly variable');
+    const echo = await h.run('bash', 'stty echo </dev/tty; echo done');
+    expect(stdoutOf(echo)).toBe('done\n');
+    const next = await h.run('bash', 'echo next');
+    expect(stdoutOf(next)).toBe('next\n');
+    expect(next.terminal).not.toContain('__oi');
+    await h.run('bash', 'stty -echo </dev/tty');
+  });
+
   it('runs multi-line code with here-documents and keeps stdin closed', async () => {
     const result = await h.run('bash', 'cat <<EOF\nline one\nline two\nEOF\nread -r answer || echo "no input"');
     expect(stdoutOf(result)).toBe('line one\nline two\nno input\n');
@@ -73,9 +85,23 @@ describe('shell sessions', () => {
     setTimeout(() => controller.abort(), 500);
     const started = Date.now();
     const result = await h.run('bash', 'sleep 30; echo not reached', { signal: controller.signal });
-    expect(result.status).toBe('interrupted');
+    expect(result.status, JSON.stringify(result)).toBe('interrupted');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(stdoutOf(result)).not.toContain('not reached');
+  });
+
+  it('interrupts cleanly however early the abort comes', async () => {
+    await h.run('bash', 'early=kept');
+    for (const delayMs of [0, 1, 2, 3, 5, 8]) {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), delayMs);
+      const started = Date.now();
+      const result = await h.run('bash', 'sleep 30', { signal: controller.signal });
+      expect(result.status).toBe('interrupted');
+      expect(result.forModel).not.toContain('state was lost');
+      expect(Date.now() - started).toBeLessThan(900);
+    }
+    expect(stdoutOf(await h.run('bash', 'echo $early'))).toBe('kept\n');
   });
 
   it('kills a program that ignores Ctrl-C and keeps the shell', async () => {
@@ -83,7 +109,7 @@ describe('shell sessions', () => {
     const result = await h.run('bash', "python3 -c 'import signal,time; signal.signal(signal.SIGINT, signal.SIG_IGN); time.sleep(60)'", {
       settings: { timeoutMs: 1000 },
     });
-    expect(result.status).toBe('timeout');
+    expect(result.status, JSON.stringify(result)).toBe('timeout');
     const after = await h.run('bash', 'echo $survivor');
     expect(stdoutOf(after)).toBe('1\n');
   });

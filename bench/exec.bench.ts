@@ -1,0 +1,250 @@
+// Execution engine benchmark: our Python session against a Jupyter kernel driven by jupyter_client,
+// side by side on this machine. Run: npx tsx bench/exec.bench.ts   (writes bench/results/exec.json)
+//
+// Measures: warm round trip of print(1); cold start (new session → first result) vs kernel start
+// (start_kernel → ready); 10 MB of line-by-line stdout; main-process memory while a cell prints 200 MB.
+
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { defaultSettings } from '../src-preload/contract/settings';
+import { createExecService } from '../src-main/core/exec/exec-service';
+import type { ExecService, RunRequest } from '../src-main/core/exec/types';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PYTHON = process.env.OI_BENCH_PYTHON ?? '/usr/bin/python3';
+const WARM_RUNS = 200;
+const COLD_RUNS = 5;
+const KERNEL_COLD_RUNS = 3;
+const TEN_MB_CODE = 'for i in range(200_000):\n    print("%06d" % i, "x" * 42)';
+const BIG_CODE = 'line = "y" * 99\nfor i in range(2_000_000):\n    print(line)';
+
+interface Measure {
+  median: number;
+  p95: number;
+  runs: number;
+}
+
+function summarize(samples: number[]): Measure {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { median: at(0.5), p95: at(0.95), runs: samples.length };
+}
+
+const KERNEL_DRIVER = String.raw`
+import json, sys, time
+from jupyter_client.manager import KernelManager
+
+warm_runs, cold_runs, ten_mb_code = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+
+def start():
+    t = time.perf_counter()
+    km = KernelManager(kernel_name='python3')
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=120)
+    return km, kc, (time.perf_counter() - t) * 1000
+
+def run(kc, code):
+    got = [0]
+    def hook(msg):
+        if msg['msg_type'] == 'stream':
+            got[0] += len(msg['content']['text'])
+    kc.execute_interactive(code, output_hook=hook, timeout=600)
+    return got[0]
+
+cold = []
+for i in range(cold_runs):
+    km, kc, ms = start()
+    cold.append(ms)
+    if i < cold_runs - 1:
+        kc.stop_channels(); km.shutdown_kernel(now=True)
+for _ in range(20):
+    run(kc, 'print(1)')
+warm = []
+for _ in range(warm_runs):
+    t = time.perf_counter(); run(kc, 'print(1)'); warm.append((time.perf_counter() - t) * 1000)
+t = time.perf_counter(); chars = run(kc, ten_mb_code); ten = (time.perf_counter() - t) * 1000
+kc.stop_channels(); km.shutdown_kernel(now=True)
+print(json.dumps({'cold': cold, 'warm': warm, 'tenMb': ten, 'tenMbChars': chars}))
+`;
+
+interface KernelResult {
+  cold: number[];
+  warm: number[];
+  tenMb: number;
+  tenMbChars: number;
+}
+
+async function kernelAvailable(): Promise<string | null> {
+  return new Promise((res) => {
+    execFile(PYTHON, ['-c', 'import jupyter_client, ipykernel; print(jupyter_client.__version__, ipykernel.__version__)'], (err, out) =>
+      res(err ? null : out.trim()),
+    );
+  });
+}
+
+async function runKernel(dir: string): Promise<KernelResult> {
+  const script = join(dir, 'kernel_driver.py');
+  await writeFile(script, KERNEL_DRIVER);
+  return new Promise((res, rej) => {
+    // The kernel's debugger integration chatters on stderr; show it only when something fails.
+    const child = spawn(PYTHON, [script, String(WARM_RUNS), String(KERNEL_COLD_RUNS), TEN_MB_CODE], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: '1' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on('exit', (code) => {
+      if (code !== 0) return rej(new Error(`kernel driver exited with ${code}: ${err.slice(-2000)}`));
+      try {
+        res(JSON.parse(out.trim().split('\n').pop() ?? '') as KernelResult);
+      } catch (err) {
+        rej(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  });
+}
+
+async function ours(workspace: string, tmpRoot: string) {
+  const settings = { ...defaultSettings.exec, pythonPath: PYTHON, timeoutMs: 600_000 };
+  const request = (service: ExecService, code: string, extra: Partial<RunRequest> = {}): RunRequest => ({
+    conversationId: 'bench',
+    workspace,
+    language: 'python',
+    code,
+    settings,
+    onTerminal: () => undefined,
+    ...extra,
+  });
+  const service = createExecService({ resourcesDir: join(ROOT, 'resources'), tmpRoot });
+  try {
+    // Cold: from no session to the first result, each time in a fresh session.
+    const cold: number[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      await service.restart('bench', 'python');
+      const t = performance.now();
+      const r = await service.run(request(service, 'print(1)'));
+      if (r.status !== 'done') throw new Error(`cold run: ${r.forModel}`);
+      cold.push(performance.now() - t);
+    }
+    for (let i = 0; i < 20; i++) await service.run(request(service, 'print(1)'));
+    const warm: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const t = performance.now();
+      await service.run(request(service, 'print(1)'));
+      warm.push(performance.now() - t);
+    }
+    let tenChars = 0;
+    const t10 = performance.now();
+    await service.run(
+      request(service, TEN_MB_CODE, {
+        settings: { ...settings, outputCapBytes: 64 * 1024 * 1024 },
+        onTerminal: (text) => {
+          tenChars += text.length;
+        },
+      }),
+    );
+    const tenMb = performance.now() - t10;
+
+    // Memory: main's RSS and heap while a cell prints 200 MB, with the default cap. Collect first so
+    // the baseline is not inflated by the 10 MB run's garbage.
+    collectGarbage();
+    const base = process.memoryUsage();
+    let peakRss = base.rss;
+    let peakHeap = base.heapUsed;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peakRss = Math.max(peakRss, m.rss);
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+    }, 10);
+    const tBig = performance.now();
+    const big = await service.run(request(service, BIG_CODE, { settings: { ...settings, outputCapBytes: defaultSettings.exec.outputCapBytes } }));
+    const bigMs = performance.now() - tBig;
+    clearInterval(sampler);
+    return {
+      cold,
+      warm,
+      tenMb,
+      tenChars,
+      big: { ms: bigMs, status: big.status, rssGrowthMb: (peakRss - base.rss) / 2 ** 20, heapGrowthMb: (peakHeap - base.heapUsed) / 2 ** 20 },
+    };
+  } finally {
+    await service.dispose();
+  }
+}
+
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  gc?.();
+}
+
+function fmt(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(0)} ms`;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'oi-bench-'));
+  const workspace = join(dir, 'workspace');
+  await mkdir(workspace);
+  try {
+    console.log(`exec bench: python ${PYTHON}, node ${process.version}, ${process.platform}/${process.arch}`);
+    const us = await ours(workspace, dir);
+    const kernelVersion = await kernelAvailable();
+    let kernel: KernelResult | null = null;
+    if (!kernelVersion) {
+      console.log(`Jupyter comparison skipped: ${PYTHON} has no jupyter_client/ipykernel (Debian: apt install python3-jupyter-client python3-ipykernel).`);
+    } else {
+      console.log(`Jupyter: jupyter_client/ipykernel ${kernelVersion}`);
+      kernel = await runKernel(dir);
+    }
+    const warm = summarize(us.warm);
+    const cold = summarize(us.cold);
+    const kWarm = kernel ? summarize(kernel.warm) : null;
+    const kCold = kernel ? summarize(kernel.cold) : null;
+    const rows: Array<[string, string, string, string, string]> = [
+      ['measure', 'ours', 'jupyter kernel', 'ratio (ours/kernel)', 'target'],
+      ['warm print(1) round trip (median)', fmt(warm.median), kWarm ? fmt(kWarm.median) : '—', kWarm ? (warm.median / kWarm.median).toFixed(2) : '—', '≤ 0.2'],
+      ['warm print(1) round trip (p95)', fmt(warm.p95), kWarm ? fmt(kWarm.p95) : '—', kWarm ? (warm.p95 / kWarm.p95).toFixed(2) : '—', ''],
+      ['cold start → first result (median)', fmt(cold.median), kCold ? fmt(kCold.median) : '—', kCold ? (cold.median / kCold.median).toFixed(2) : '—', '≤ 0.1'],
+      ['10 MB line-by-line stdout', fmt(us.tenMb), kernel ? fmt(kernel.tenMb) : '—', kernel ? (us.tenMb / kernel.tenMb).toFixed(2) : '—', '≤ 0.67'],
+      ['main RSS growth, cell printing 200 MB', `${us.big.rssGrowthMb.toFixed(0)} MB`, '', '', '< 100 MB'],
+      ['main heap growth, cell printing 200 MB', `${us.big.heapGrowthMb.toFixed(0)} MB`, '', '', ''],
+      ['time to print 200 MB', fmt(us.big.ms), '', '', ''],
+    ];
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    for (const [i, row] of rows.entries()) {
+      console.log(row.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
+      if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    }
+    const result = {
+      date: new Date().toISOString(),
+      machine: { platform: process.platform, arch: process.arch, node: process.version, python: PYTHON },
+      jupyter: kernelVersion,
+      ours: { warmMs: warm, coldMs: cold, tenMbMs: us.tenMb, tenMbChars: us.tenChars, print200Mb: us.big },
+      kernel: kernel ? { warmMs: kWarm, coldMs: kCold, tenMbMs: kernel.tenMb, tenMbChars: kernel.tenMbChars } : null,
+      ratios: kernel
+        ? { warm: warm.median / (kWarm?.median ?? NaN), cold: cold.median / (kCold?.median ?? NaN), tenMb: us.tenMb / kernel.tenMb }
+        : null,
+    };
+    await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+    await writeFile(join(ROOT, 'bench', 'results', 'exec.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log('written bench/results/exec.json');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,154 @@
+// UI responsiveness benchmark, in the real renderer in Chromium against browser mode (scripted model,
+// real shell). Run: npx electron-vite build && npx tsx --tsconfig tsconfig.node.json bench/ui.bench.ts
+// (writes bench/results/ui.json)
+//
+// Measures, with a PerformanceObserver for long tasks (main-thread work over 50 ms) in the page:
+//  - 10,000 lines of output streaming into a cell's terminal: the worst long task, their count and sum,
+//    and how long the stream took to show in full;
+//  - opening a 1,000-message conversation: time to its last item on screen, and the long tasks meanwhile;
+//  - typing into the message box while output streams: the worst delay from keydown to the next frame.
+// These are measurements to compare builds, not pass/fail thresholds.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { longConversationItems } from '../test/e2e/long-conversation';
+import { openApp, startUiApp } from '../test/e2e/ui-harness';
+import { launchChromium } from '../test/support/browser';
+import { REPO_ROOT } from '../test/support/app-under-test';
+
+const LINES = 10_000;
+// 100 bursts of 100 lines with a short pause between: output arriving over a couple of seconds, as a
+// chatty program's does, rather than one instant block.
+const STREAM_CODE = `for b in $(seq 0 99); do seq $((b*100+1)) $((b*100+100)) | sed 's/^/output line /; s/$/ — some typical width of text to fill a terminal row/'; sleep 0.02; done; echo STREAM-END`;
+
+interface LongTasks {
+  count: number;
+  worstMs: number;
+  totalMs: number;
+}
+
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+}
+
+async function takeLongTasks(page: Page): Promise<LongTasks> {
+  const durations = await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    const out = w.__longTasks.slice();
+    w.__longTasks.length = 0;
+    return out;
+  });
+  return { count: durations.length, worstMs: Math.round(Math.max(0, ...durations)), totalMs: Math.round(durations.reduce((a, b) => a + b, 0)) };
+}
+
+/** Keydown → next animation frame, for keys typed while something else keeps the page busy. */
+async function typingDelays(page: Page, text: string): Promise<number[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __keyDelays: number[] };
+    w.__keyDelays = [];
+    // No named functions inside: tsx's keepNames would wrap them in a helper the page does not have.
+    window.addEventListener(
+      'keydown',
+      () => {
+        const t = performance.now();
+        requestAnimationFrame(() => w.__keyDelays.push(performance.now() - t));
+      },
+      { capture: true },
+    );
+  });
+  await page.getByRole('textbox', { name: 'Message' }).focus();
+  await page.keyboard.type(text, { delay: 30 });
+  await page.waitForTimeout(200);
+  return page.evaluate(() => (window as unknown as { __keyDelays: number[] }).__keyDelays.slice());
+}
+
+async function main(): Promise<void> {
+  const chromium = await launchChromium();
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: { platform: process.platform, arch: process.arch, cpus: os.cpus().length, node: process.version },
+  };
+  try {
+    // 1. 10,000 lines streaming into one cell, auto-run so nothing waits for a click.
+    {
+      const aut = await startUiApp({ settings: { autoRun: true } });
+      try {
+        const { page } = await openApp(chromium.browser, aut);
+        await page.getByRole('button', { name: 'New conversation' }).click();
+        aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_stream', name: 'execute', arguments: { language: 'shell', code: STREAM_CODE } }] }, { kind: 'text', text: 'Done.' });
+        await watchLongTasks(page);
+        const box = page.getByRole('textbox', { name: 'Message' });
+        await box.fill('Print a lot');
+        const started = Date.now();
+        await box.press('Enter');
+        await page.waitForFunction(() => document.querySelector('[data-testid="cell"]')?.getAttribute('data-status') === 'running', undefined, { timeout: 30_000 });
+        const typing = await typingDelays(page, 'typing while output streams');
+        await page.waitForFunction(() => document.querySelector('[data-testid="terminal"]')?.textContent?.includes('STREAM-END'), undefined, { timeout: 120_000, polling: 50 });
+        const streamMs = Date.now() - started;
+        const tasks = await takeLongTasks(page);
+        typing.sort((a, b) => a - b);
+        results.stream10kLines = {
+          lines: LINES,
+          shownInFullMs: streamMs,
+          longTasks: tasks,
+          typingDelayMs: { median: Math.round(typing[Math.floor(typing.length / 2)] ?? 0), worst: Math.round(typing.at(-1) ?? 0), keys: typing.length },
+        };
+        console.log(`10,000 lines: shown in full after ${streamMs} ms; long tasks: ${tasks.count}, worst ${tasks.worstMs} ms, total ${tasks.totalMs} ms; typing delay worst ${Math.round(typing.at(-1) ?? 0)} ms`);
+      } finally {
+        await aut.close();
+      }
+    }
+    // 2. Opening a 1,000-message conversation from the list.
+    {
+      const aut = await startUiApp();
+      try {
+        const conv = await aut.app.context.conversations.create('A long conversation', longConversationItems(1000));
+        const { page } = await openApp(chromium.browser, aut);
+        // The app opens the newest conversation (the long one); switch away so opening it is measured.
+        await page.locator(`[data-key="${conv.items.at(-1)?.id ?? ''}"]`).waitFor({ timeout: 30_000 });
+        await page.getByRole('button', { name: 'New conversation' }).click();
+        await page.getByText('What should be done?').waitFor();
+        const row = page.getByRole('button', { name: /A long conversation/ });
+        await row.waitFor();
+        await watchLongTasks(page);
+        const t0 = Date.now();
+        await row.click();
+        const lastId = conv.items.at(-1)?.id ?? '';
+        await page.locator(`[data-key="${lastId}"]`).waitFor({ timeout: 30_000 });
+        const openMs = Date.now() - t0;
+        const tasks = await takeLongTasks(page);
+        await watchLongTasks(page);
+        const s0 = Date.now();
+        for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+          await page.getByTestId('messages').evaluate((el, frac) => (el.scrollTop = (el.scrollHeight - el.clientHeight) * frac), f);
+          await page.waitForTimeout(100);
+        }
+        const scrollMs = Date.now() - s0;
+        const scrollTasks = await takeLongTasks(page);
+        results.open1000Messages = { openMs, longTasks: tasks, scrollFiveJumpsMs: scrollMs, scrollLongTasks: scrollTasks };
+        console.log(`1,000 messages: open → last item ${openMs} ms (long tasks ${tasks.count}, worst ${tasks.worstMs} ms); five scroll jumps: long tasks ${scrollTasks.count}, worst ${scrollTasks.worstMs} ms`);
+      } finally {
+        await aut.close();
+      }
+    }
+  } finally {
+    await chromium.close();
+  }
+  const out = path.join(REPO_ROOT, 'bench', 'results', 'ui.json');
+  await mkdir(path.dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`wrote ${path.relative(REPO_ROOT, out)}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

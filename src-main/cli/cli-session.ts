@@ -1,0 +1,90 @@
+import type { AnyEvent, CellItem, Conversation, EventPayload, RequestInput, RequestName, RequestOutput } from '@contract';
+import type { App } from '../core/app';
+import { createDispatcher } from '../core/bridge/dispatch';
+
+export type TurnEnd = EventPayload<'turn.end'>;
+
+/**
+ * The CLI's handle on the core: requests go through the same dispatcher both transports use (so inputs
+ * are validated by the contract's schemas), and events arrive from the same bus.
+ */
+export class CliSession {
+  conversationId: string;
+  lastUsage: EventPayload<'usage.updated'> | null = null;
+  private readonly dispatch;
+  private turnWaiters: Array<(end: TurnEnd) => void> = [];
+  private readonly listeners = new Set<(event: AnyEvent) => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    readonly app: App,
+    conversation: Conversation,
+  ) {
+    this.conversationId = conversation.id;
+    this.dispatch = createDispatcher(app.handlers);
+    this.unsubscribe = app.events.subscribe((event) => {
+      if (!this.concerns(event)) return;
+      if (event.name === 'usage.updated') this.lastUsage = event.payload;
+      for (const listener of this.listeners) listener(event);
+      if (event.name === 'turn.end') for (const resolve of this.turnWaiters.splice(0)) resolve(event.payload);
+    });
+  }
+
+  /** Calls a request as a transport would; a refusal becomes an Error with the app's message. */
+  async call<N extends RequestName>(name: N, input: RequestInput<N>): Promise<RequestOutput<N>> {
+    // In-process, with the trust of the desktop app's own IPC.
+    const result = await this.dispatch(name, input, { transport: 'ipc' });
+    if (!result.ok) throw new Error(result.error.message.replace(/^[\w.-]+: /, ''));
+    return result.result as RequestOutput<N>;
+  }
+
+  onEvent(listener: (event: AnyEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves at the next turn.end of this conversation. */
+  nextTurnEnd(): Promise<TurnEnd> {
+    return new Promise((resolve) => this.turnWaiters.push(resolve));
+  }
+
+  async send(text: string): Promise<TurnEnd> {
+    const ended = this.nextTurnEnd();
+    await this.call('chat.send', { conversationId: this.conversationId, text });
+    return ended;
+  }
+
+  running(): boolean {
+    return this.app.context.agent.isRunning(this.conversationId);
+  }
+
+  stop(): Promise<unknown> {
+    return this.call('chat.stop', { conversationId: this.conversationId });
+  }
+
+  approve(cell: CellItem, code: string | null, always = false): Promise<unknown> {
+    return this.call('cell.approve', { conversationId: this.conversationId, cellId: cell.id, ...(code !== null ? { code } : {}), ...(always ? { always } : {}) });
+  }
+
+  skip(cell: CellItem): Promise<unknown> {
+    return this.call('cell.skip', { conversationId: this.conversationId, cellId: cell.id });
+  }
+
+  conversation(): Promise<Conversation> {
+    return this.call('conversation.get', { conversationId: this.conversationId });
+  }
+
+  switchTo(conversation: Conversation): void {
+    this.conversationId = conversation.id;
+    this.lastUsage = null;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private concerns(event: AnyEvent): boolean {
+    const payload = event.payload as { conversationId?: string | null };
+    return payload.conversationId === this.conversationId || (event.name === 'error' && payload.conversationId === null);
+  }
+}

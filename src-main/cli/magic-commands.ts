@@ -1,0 +1,89 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CliSession } from './cli-session';
+
+export const MAGIC_HELP = `Commands:
+  %reset                 start a new conversation
+  %undo                  remove your last message and everything after it
+  %tokens                tokens used, cost, and how full the context window is
+  %save <file.json>      save this conversation as Open Interpreter (LMC) messages
+  %load <file.json>      continue a conversation saved by %save or by Open Interpreter
+  %export <file.ipynb>   export this conversation as a Jupyter notebook
+  %help                  this help
+  exit                   leave (Ctrl-D works too; Ctrl-C stops a running turn)`;
+
+export interface MagicContext {
+  session: CliSession;
+  print(line: string): void;
+  /** The app's version and the model in use, for the notebook's metadata. */
+  meta(): { appVersion: string; provider: string; model: string };
+}
+
+/** Runs a %command; returns false when the line is not one. Errors are printed, not thrown. */
+export async function runMagic(line: string, ctx: MagicContext): Promise<boolean> {
+  const m = /^%(\w+)\s*(.*)$/.exec(line.trim());
+  if (!m) return false;
+  const [, name, rest] = m;
+  const arg = (rest ?? '').trim();
+  try {
+    const command = COMMANDS[name ?? ''];
+    if (command) await command(arg, ctx);
+    else ctx.print(`Unknown command %${name}. Type %help for the list.`);
+  } catch (err) {
+    ctx.print(`%${name} failed: ${(err as Error).message}`);
+  }
+  return true;
+}
+
+const needFile = (arg: string, example: string): string => {
+  if (!arg) throw new Error(`name a file, for example %${example}`);
+  return path.resolve(arg.replace(/^["']|["']$/g, ''));
+};
+
+const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>> = {
+  async help(_arg, { print }) {
+    print(MAGIC_HELP);
+  },
+  async reset(_arg, { session, print }) {
+    if (session.running()) throw new Error('the agent is working; press Ctrl-C to stop it first');
+    session.switchTo(await session.call('conversation.create', {}));
+    print('Started a new conversation.');
+  },
+  async undo(_arg, { session, print }) {
+    const conv = await session.call('conversation.undo', { conversationId: session.conversationId });
+    print(`Removed your last message and what followed (${conv.items.length} item${conv.items.length === 1 ? '' : 's'} left).`);
+  },
+  async tokens(_arg, { session, print }) {
+    const conv = await session.conversation();
+    const { inputTokens, outputTokens, costUsd } = conv.usage;
+    print(`Tokens so far: ${inputTokens.toLocaleString('en-US')} in, ${outputTokens.toLocaleString('en-US')} out; cost $${costUsd.toFixed(4)}.`);
+    const usage = session.lastUsage;
+    if (usage) {
+      const pct = Math.round((usage.contextTokens / usage.contextWindow) * 100);
+      print(`Last call: about ${usage.contextTokens.toLocaleString('en-US')} of ${usage.contextWindow.toLocaleString('en-US')} context tokens (${pct}%).`);
+    }
+  },
+  async save(arg, { session, print }) {
+    const file = needFile(arg, 'save conversation.json');
+    const { json } = await session.call('conversation.export-lmc', { conversationId: session.conversationId });
+    await writeFile(file, json, 'utf8');
+    print(`Saved to ${file}.`);
+  },
+  async load(arg, { session, print }) {
+    if (session.running()) throw new Error('the agent is working; press Ctrl-C to stop it first');
+    const file = needFile(arg, 'load conversation.json');
+    const json = await readFile(file, 'utf8');
+    const conv = await session.call('conversation.import', { json, title: path.basename(file).replace(/\.json$/i, '') });
+    session.switchTo(conv);
+    print(`Loaded ${conv.items.length} items from ${file} into a new conversation; go on where it left off.`);
+  },
+  async export(arg, { session, print, meta }) {
+    const file = needFile(arg, 'export analysis.ipynb');
+    if (!file.toLowerCase().endsWith('.ipynb')) throw new Error('the file name should end in .ipynb');
+    // Imported on use, so the CLI starts even if the notebook module is being worked on.
+    const { exportToFile } = await import('../core/notebook/notebook-files');
+    // Validated against nbformat 4.5 and written atomically (a failed export leaves any old file whole).
+    const written = await exportToFile(await session.conversation(), file, meta());
+    print(`Exported ${written.cells} cells to ${written.path}.`);
+  },
+};

@@ -1,0 +1,175 @@
+import { readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import type { ExecSettings } from '@contract';
+import { python } from '../exec/languages/python';
+import type { LanguageInfo } from '../exec/types';
+import { installsPackages, installsRuntimes, listPythonPackages } from './python-packages';
+
+export interface EnvironmentSources {
+  languages(): Promise<LanguageInfo[]>;
+  /** The interpreter Python code in this workspace runs with (same rule as the exec engine), or null. */
+  pythonFor(workspace: string, exec: ExecSettings): Promise<string | null>;
+  pythonPackages(python: string): Promise<string[]>;
+  now(): Date;
+}
+
+/** The real machine: the exec engine's runtime detection, the workspace's Python, the clock. */
+export function machineSources(languages: () => Promise<LanguageInfo[]>): EnvironmentSources {
+  return {
+    languages,
+    async pythonFor(workspace, exec) {
+      const runtime = await python.detect({ settings: exec, workspace, path: exec.env.PATH ?? process.env.PATH ?? '' }).catch(() => null);
+      return runtime?.command ?? null;
+    },
+    pythonPackages: (command) => listPythonPackages(command),
+    now: () => new Date(),
+  };
+}
+
+const MAX_LISTED_ENTRIES = 60;
+const MAX_LISTED_PACKAGES = 250;
+/** Runtimes are re-detected after this long even without an install seen (the user may install outside the app). */
+const RUNTIMES_TTL_MS = 10 * 60_000;
+const PACKAGES_TTL_MS = 10 * 60_000;
+const RACY_MS = 2000;
+/** Folders whose names are worth showing but whose bulk is not. */
+const HIDDEN = new Set(['.oi', '.git', '.DS_Store']);
+
+interface Timed<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+/**
+ * What the model is told about the machine before each call. Rebuilt every call (the date moves, the
+ * workspace changes), from parts cached until something invalidates them: runtimes and packages are
+ * detected by spawning processes (slow, cold) and kept until an install is seen or a TTL passes; the
+ * workspace listing is kept while the folder's mtime is unchanged, which one stat() checks.
+ */
+export class EnvironmentContext {
+  private readonly fixed: string;
+  private runtimes: Timed<LanguageInfo[]> | null = null;
+  private readonly packages = new Map<string, Timed<string[]>>();
+  private readonly pythons = new Map<string, Timed<string | null>>();
+  private readonly listings = new Map<string, { mtimeMs: number; text: string }>();
+
+  constructor(private readonly sources: EnvironmentSources) {
+    const shell = process.platform === 'win32' ? (process.env.ComSpec ?? 'cmd.exe') : (process.env.SHELL ?? '/bin/sh');
+    this.fixed = [
+      `OS: ${osName()} (${process.platform}, ${process.arch})`,
+      `Shell: ${shell}`,
+      `Node.js (the app's own): ${process.version}`,
+      `User: ${safeUserName()}; home folder: ${os.homedir()}`,
+    ].join('\n');
+  }
+
+  async render(workspace: string, exec: ExecSettings): Promise<string> {
+    const [runtimes, listing, packages] = await Promise.all([this.runtimeLines(), this.listing(workspace), this.packageLine(workspace, exec)]);
+    return [
+      this.fixed,
+      `Date and time: ${formatNow(this.sources.now())}`,
+      `Workspace (the current directory of every session): ${workspace}`,
+      listing,
+      runtimes,
+      packages,
+    ].join('\n');
+  }
+
+  /** Called after each run: an install makes the next call list packages (and runtimes) again. */
+  noteRun(code: string): void {
+    if (installsPackages(code)) this.packages.clear();
+    if (installsRuntimes(code)) {
+      this.runtimes = null;
+      this.pythons.clear();
+      this.packages.clear();
+    }
+  }
+
+  private async runtimeLines(): Promise<string> {
+    if (!this.runtimes || Date.now() - this.runtimes.at > RUNTIMES_TTL_MS) {
+      this.runtimes = { at: Date.now(), value: this.sources.languages().catch(() => []) };
+    }
+    const all = await this.runtimes.value;
+    const available = all.filter((l) => l.available).map((l) => (l.version ? `${l.name} ${l.version}` : l.name));
+    const missing = all.filter((l) => !l.available).map((l) => l.name);
+    return `Languages you can run: ${available.join(', ') || 'none detected'}${missing.length ? ` (not installed: ${missing.join(', ')})` : ''}`;
+  }
+
+  private async packageLine(workspace: string, exec: ExecSettings): Promise<string> {
+    const pyKey = `${workspace}\0${exec.pythonPath ?? ''}`;
+    let py = this.pythons.get(pyKey);
+    if (!py || Date.now() - py.at > RUNTIMES_TTL_MS) {
+      py = { at: Date.now(), value: this.sources.pythonFor(workspace, exec) };
+      this.pythons.set(pyKey, py);
+    }
+    const command = await py.value;
+    if (!command) return 'Python packages: (no Python found)';
+    let pkgs = this.packages.get(command);
+    if (!pkgs || Date.now() - pkgs.at > PACKAGES_TTL_MS) {
+      pkgs = { at: Date.now(), value: this.sources.pythonPackages(command).catch(() => []) };
+      this.packages.set(command, pkgs);
+    }
+    const names = await pkgs.value;
+    if (names.length === 0) return `Python packages (${command}): none found besides the standard library`;
+    const shown = names.slice(0, MAX_LISTED_PACKAGES).join(', ');
+    const more = names.length > MAX_LISTED_PACKAGES ? ` … and ${names.length - MAX_LISTED_PACKAGES} more` : '';
+    return `Python packages installed (${command}), import names: ${shown}${more}`;
+  }
+
+  private async listing(workspace: string): Promise<string> {
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(workspace)).mtimeMs;
+    } catch {
+      return 'Workspace contents: (the folder does not exist yet)';
+    }
+    const cached = this.listings.get(workspace);
+    // A folder changed within the timestamp granularity of some file systems (1–2 s) may change again
+    // without its mtime moving, so a fresh mtime is not trusted (git's "racy clean" rule).
+    const settled = Date.now() - mtimeMs > RACY_MS;
+    if (cached && cached.mtimeMs === mtimeMs && settled) return cached.text;
+    const text = await listWorkspace(workspace);
+    this.listings.set(workspace, { mtimeMs, text });
+    return text;
+  }
+}
+
+async function listWorkspace(workspace: string): Promise<string> {
+  let entries;
+  try {
+    entries = await readdir(workspace, { withFileTypes: true });
+  } catch (err) {
+    return `Workspace contents: (unreadable: ${(err as Error).message})`;
+  }
+  const visible = entries.filter((e) => !HIDDEN.has(e.name));
+  if (visible.length === 0) return 'Workspace contents: (empty)';
+  visible.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name));
+  const names = visible.slice(0, MAX_LISTED_ENTRIES).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  const more = visible.length > MAX_LISTED_ENTRIES ? `, … and ${visible.length - MAX_LISTED_ENTRIES} more` : '';
+  return `Workspace contents (top level): ${names.join(', ')}${more}`;
+}
+
+function osName(): string {
+  if (process.platform === 'darwin') return `macOS (Darwin ${os.release()})`;
+  if (process.platform === 'win32') return `Windows ${os.release()}`;
+  const version = typeof os.version === 'function' ? os.version() : '';
+  return `${os.type()} ${os.release()}${version ? ` ${version}` : ''}`;
+}
+
+function safeUserName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function formatNow(date: Date): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const hh = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const mm = String(Math.abs(offset) % 60).padStart(2, '0');
+  const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+  return `${local} (${zone}, UTC${sign}${hh}:${mm}), ${date.toLocaleDateString('en-US', { weekday: 'long' })}`;
+}

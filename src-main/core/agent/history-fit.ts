@@ -1,0 +1,113 @@
+import type { ConversationItem } from '@contract';
+import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../llm/token-counter';
+
+export interface FitInput {
+  items: ConversationItem[];
+  /** Tokens the history may take: the window minus the output reserve, system prompt and tools. */
+  budget: number;
+  counter: TokenCounter;
+  /** Whether image attachments are sent (they cost tokens only then). */
+  images: boolean;
+  /** Characters a shortened run result keeps (head + tail). */
+  trimmedOutputChars: number;
+}
+
+export interface FitResult {
+  items: ConversationItem[];
+  /** Estimated tokens of the fitted history. */
+  tokens: number;
+  trimmedOutputs: number;
+  droppedTurns: number;
+  /** True when even the newest turn alone is over the budget (the call may fail). */
+  overBudget: boolean;
+}
+
+/**
+ * Fits history into the model's window before a call, cheapest loss first: long run outputs are
+ * shortened (oldest first), then whole turns are dropped from the start — a turn is a user message
+ * with everything the agent did for it, so tool calls never lose their results. The newest turn is
+ * never dropped (it holds the question being answered); the system prompt is not part of `items`.
+ * The conversation itself is not changed: trimmed cells are copies.
+ */
+export function fitHistory(input: FitInput): FitResult {
+  const { counter } = input;
+  const costOf = (item: ConversationItem): number => MESSAGE_OVERHEAD_TOKENS + itemTokens(item, counter, input.images);
+  const items = input.items.slice();
+  const costs = items.map(costOf);
+  let total = costs.reduce((a, b) => a + b, 0);
+  const replace = (i: number, item: ConversationItem) => {
+    items[i] = item;
+    const cost = costOf(item);
+    total += cost - (costs[i] ?? 0);
+    costs[i] = cost;
+  };
+  const trimFrom = (from: number, to: number) => {
+    for (let i = from; i < to && total > input.budget; i++) {
+      const item = items[i];
+      if (item?.kind !== 'cell' || item.resultForModel === null || item.resultForModel.length <= input.trimmedOutputChars) continue;
+      replace(i, { ...item, resultForModel: shorten(item.resultForModel, input.trimmedOutputChars) });
+    }
+  };
+
+  const starts = turnStarts(items);
+  const newest = starts.at(-1) ?? 0;
+  // 1. Shorten outputs of older turns, oldest first.
+  trimFrom(0, newest);
+  // 2. Drop whole turns from the start.
+  let from = 0;
+  let droppedTurns = 0;
+  for (const start of starts.slice(1)) {
+    if (total <= input.budget) break;
+    for (let i = from; i < start; i++) total -= costs[i] ?? 0;
+    from = start;
+    droppedTurns++;
+  }
+  // 3. Outputs shortened in step 1 whose turn survived get their full text back, newest first, while
+  //    there is room: the recent results are the ones the model most needs whole.
+  for (let i = newest - 1; i >= from; i--) {
+    const original = input.items[i];
+    if (!original || items[i] === original) continue;
+    const cost = costOf(original);
+    if (total - (costs[i] ?? 0) + cost > input.budget) continue;
+    replace(i, original);
+  }
+  // 4. Last resort: shorten the newest turn's own outputs.
+  trimFrom(newest, items.length);
+  let trimmedOutputs = 0;
+  for (let i = from; i < items.length; i++) if (items[i] !== input.items[i]) trimmedOutputs++;
+  return { items: items.slice(from), tokens: total, trimmedOutputs, droppedTurns, overBudget: total > input.budget };
+}
+
+function turnStarts(items: ConversationItem[]): number[] {
+  const starts = [0];
+  items.forEach((item, i) => {
+    if (item.kind === 'user' && i > 0) starts.push(i);
+  });
+  return starts;
+}
+
+/** Head and tail survive: the head says what started, the tail holds the error or the result. */
+function shorten(text: string, chars: number): string {
+  const head = Math.floor(chars * 0.4);
+  const tail = chars - head;
+  const cut = text.length - head - tail;
+  return `${text.slice(0, head)}\n[… ${cut} characters left out to fit the context window …]\n${text.slice(-tail)}`;
+}
+
+export function itemTokens(item: ConversationItem, counter: TokenCounter, images: boolean): number {
+  switch (item.kind) {
+    case 'user':
+      return counter.count(item.text) + attachmentTokens(item.attachments, images);
+    case 'assistant':
+      return counter.count(item.text) + item.thinking.reduce((sum, t) => sum + counter.count(t.thinking) + Math.ceil(t.signature.length / 4), 0);
+    case 'cell':
+      return counter.count(item.code) + counter.count(item.resultForModel ?? '') + 16;
+    case 'notice':
+      return 0;
+  }
+}
+
+function attachmentTokens(attachments: Array<{ mime: string }>, images: boolean): number {
+  // Named attachments cost a line of text; images cost their image tokens when they are sent.
+  return attachments.reduce((sum, a) => sum + 40 + (images && a.mime.startsWith('image/') ? IMAGE_TOKENS : 0), 0);
+}

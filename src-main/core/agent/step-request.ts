@@ -1,0 +1,74 @@
+import type { Conversation, Settings } from '@contract';
+import { executeTool } from '../llm/execute-tool';
+import { modelInfo, modelLimits, type ModelInfo } from '../llm/model-catalog';
+import type { ProviderRequest } from '../llm/provider';
+import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
+import { loadImages } from './attachment-images';
+import type { EnvironmentContext } from './environment-context';
+import { fitHistory, type FitResult } from './history-fit';
+import { buildSystemPrompt } from './system-prompt';
+
+export interface PreparedStep {
+  request: Omit<ProviderRequest, 'signal'>;
+  info: ModelInfo;
+  counter: TokenCounter;
+  fit: FitResult;
+  /** Tokens of the whole prompt (system, tools, fitted history), as estimated before the call. */
+  promptTokens: number;
+  contextWindow: number;
+}
+
+/** Shortened outputs keep this many characters; enough for a traceback's head and its last lines. */
+const TRIMMED_OUTPUT_CHARS = 1200;
+/** Slack for what our count cannot see exactly (message framing, tool schema encoding). */
+const SAFETY_FRACTION = 0.04;
+
+/**
+ * Everything the next model call sends: the system prompt with the environment, the history fitted
+ * to the window, images for models that see them, and the tool (or none, in fenced-code mode).
+ */
+export async function prepareStep(
+  conv: Conversation,
+  settings: Settings,
+  environment: EnvironmentContext,
+  tools: boolean,
+): Promise<PreparedStep> {
+  const info = modelInfo(settings.provider, settings.model);
+  const limits = modelLimits(settings);
+  const [envText, images] = await Promise.all([
+    environment.render(conv.workspace, settings.exec),
+    info.vision ? loadImages(conv.items, conv.workspace) : Promise.resolve(new Map()),
+  ]);
+  const toolList = tools ? [executeTool] : [];
+  const promptFor = (droppedTurns: number) =>
+    buildSystemPrompt({ environment: envText, customInstructions: settings.customInstructions, toolCalling: tools, droppedTurns });
+  const fitWith = (counter: TokenCounter) => {
+    const fixedTokens =
+      counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(executeTool)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
+    const budget = Math.floor(limits.contextWindow * (1 - SAFETY_FRACTION)) - limits.maxOutputTokens - fixedTokens;
+    const fit = fitHistory({ items: conv.items, budget, counter, images: info.vision, trimmedOutputChars: TRIMMED_OUTPUT_CHARS });
+    return { counter, fixedTokens, budget, fit };
+  };
+  // The estimate over-counts, so when it fits with room to spare the exact tokenizer (most of a
+  // second to load) is not needed yet.
+  let fitted = fitWith(loadedTokenCounter(info));
+  if (!fitted.counter.exact && info.encoding && fitted.fit.tokens > fitted.budget / 2) fitted = fitWith(await tokenCounterFor(info));
+  const { counter, fixedTokens, fit } = fitted;
+  return {
+    request: {
+      model: settings.model,
+      system: promptFor(fit.droppedTurns),
+      items: fit.items,
+      tools: toolList,
+      images,
+      temperature: settings.temperature,
+      maxOutputTokens: limits.maxOutputTokens,
+      maxOutputTokensSet: limits.maxOutputTokensSet,
+    },
+    info,
+    counter,
+    fit,
+    promptTokens: fit.tokens + fixedTokens,
+    contextWindow: limits.contextWindow,
+  };
+}

@@ -1,0 +1,73 @@
+import type { RunLimits } from '@contract';
+import type { LanguageDefinition, Runtime } from './languages/language';
+import type { RemoteKernels } from './remote/remote-kernels';
+import { describeSandbox } from './sandbox/describe-sandbox';
+import { startSandboxedSession } from './sandbox/sandboxed-session';
+import { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
+import type { Session } from './session';
+import { startSession, type StartSessionOptions } from './start-session';
+import type { RunRequest } from './types';
+
+// Where a conversation's session runs: on a remote Jupyter kernel the user connected, inside the
+// sandbox, or as a plain local process. The engine asks before each run; a live session started
+// under another route (the sandbox was switched on, a kernel connected) is replaced.
+
+export interface SessionRoute {
+  /** Sessions are reused only while the route's key stays the same. */
+  key: string;
+  /** How a sentence names the route: 'locally', 'in the sandbox', 'on the remote kernel at …'. */
+  label: string;
+  /** Why nothing may run (the sandbox is on but cannot work here); the run is refused with it. */
+  refusal: string | null;
+  /** A runtime the route provides itself (a remote kernel needs none installed locally). */
+  runtime: Runtime | null;
+  /** The limits and protections that really hold on this route. */
+  limits(base: RunLimits): RunLimits;
+  start(options: StartSessionOptions): Promise<Session>;
+}
+
+export interface SessionRouter {
+  route(request: RunRequest, language: LanguageDefinition): Promise<SessionRoute>;
+}
+
+export interface SessionRouterOptions {
+  remote?: RemoteKernels;
+  /** For tests: the sandbox support to assume (default: detected once). */
+  sandboxSupport?: () => Promise<SandboxSupport>;
+}
+
+export function createSessionRouter(options: SessionRouterOptions = {}): SessionRouter {
+  const support = options.sandboxSupport ?? sandboxSupport;
+  return {
+    async route(request, language) {
+      const remote = options.remote?.bindingFor(request.conversationId, language.name);
+      if (remote && options.remote) return options.remote.route(request.conversationId, remote);
+      const sandbox = request.sandbox;
+      // HTML is not executed, so there is nothing to sandbox.
+      if (!sandbox?.enabled || language.kind === 'html') return LOCAL;
+      const found = await support();
+      const description = describeSandbox(sandbox, found);
+      const limits = (base: RunLimits): RunLimits => ({ ...base, sandbox: description });
+      if (!found.available) {
+        return { key: 'sandbox-unavailable', label: 'in the sandbox', refusal: `The sandbox is on, but ${found.reason}. Nothing was run; turn the sandbox off to run without it.`, runtime: null, limits, start: startSession };
+      }
+      return {
+        key: `sandbox:${JSON.stringify([sandbox.allowNetwork, sandbox.extraPaths])}`,
+        label: 'in the sandbox',
+        refusal: null,
+        runtime: null,
+        limits,
+        start: (start) => startSandboxedSession(startSession, start, sandbox, found),
+      };
+    },
+  };
+}
+
+const LOCAL: SessionRoute = {
+  key: 'local',
+  label: 'locally, without the sandbox',
+  refusal: null,
+  runtime: null,
+  limits: (base) => base,
+  start: startSession,
+};

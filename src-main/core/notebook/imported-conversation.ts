@@ -1,0 +1,84 @@
+import { mkdir, open, realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Conversation, ConversationItem } from '@contract';
+import type { ConversationStore } from '../conversations/conversation-store';
+import { isSafeAttachmentPath, type ImportedFile } from './import-attachments';
+import type { NotebookImport } from './ipynb-import';
+
+// Turning a parsed notebook into a saved conversation. Parsing already succeeded (importNotebook is
+// all or nothing); what is left can still fail on disk, so a failure removes everything this import
+// wrote. Files are created exclusively: a workspace shared by several conversations (the
+// workspaceRoot setting) may already hold an attachments/plot.png that another conversation uses,
+// and that file must not change — the imported one gets a free name and its references follow.
+
+export async function saveImportedNotebook(store: ConversationStore, imported: NotebookImport, title = imported.title): Promise<Conversation> {
+  const conv = await store.create(title, []);
+  const written: string[] = [];
+  try {
+    const moved = await writeFiles(conv.workspace, imported.files, written);
+    conv.items = moved.size > 0 ? imported.conversationItems.map((item) => withMovedPaths(item, moved)) : imported.conversationItems;
+    await store.save(conv);
+    return conv;
+  } catch (err) {
+    await Promise.all(written.map((file) => rm(file, { force: true })));
+    await store.delete(conv.id).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Writes each file under attachments/; returns the paths that had to change because the name was taken. */
+async function writeFiles(workspace: string, files: readonly ImportedFile[], written: string[]): Promise<Map<string, string>> {
+  const moved = new Map<string, string>();
+  if (files.length === 0) return moved;
+  const root = await realpath(workspace);
+  for (const file of files) {
+    if (!isSafeAttachmentPath(file.path)) throw new Error(`the notebook's attachment path ${JSON.stringify(file.path)} leads outside attachments/`);
+    const dir = path.dirname(path.join(root, file.path));
+    await mkdir(dir, { recursive: true });
+    // attachments/ may be a symlink made by someone's code; never write through it to elsewhere.
+    const realDir = await realpath(dir);
+    if (realDir !== root && !realDir.startsWith(root + path.sep)) throw new Error(`attachments/ in ${workspace} leads outside the workspace`);
+    const finalPath = await createExclusive(root, file.path, file.data, written);
+    if (finalPath !== file.path && !moved.has(file.path)) moved.set(file.path, finalPath);
+  }
+  return moved;
+}
+
+/** Creates the file at `wanted`, or at "name-2.ext", "name-3.ext"… when taken; returns the path used. */
+async function createExclusive(root: string, wanted: string, data: Uint8Array, written: string[]): Promise<string> {
+  const ext = path.posix.extname(wanted);
+  const stem = wanted.slice(0, wanted.length - ext.length);
+  for (let n = 1; n < 10_000; n++) {
+    const relative = n === 1 ? wanted : `${stem}-${n}${ext}`;
+    const absolute = path.join(root, relative);
+    let handle;
+    try {
+      handle = await open(absolute, 'wx', 0o644);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new Error(`cannot write the notebook's attachment ${relative}: ${(err as Error).message}`, { cause: err });
+    }
+    written.push(absolute);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+    return relative;
+  }
+  throw new Error(`too many files named like ${wanted} in the workspace`);
+}
+
+/** The item with references to moved attachment files pointing at their new paths. */
+function withMovedPaths(item: ConversationItem, moved: ReadonlyMap<string, string>): ConversationItem {
+  if (item.kind === 'user' && item.attachments.some((a) => moved.has(a.path))) {
+    return { ...item, attachments: item.attachments.map((a) => ({ ...a, path: moved.get(a.path) ?? a.path })) };
+  }
+  if (item.kind === 'assistant') {
+    // Import rewrote `attachment:name` links in notebook prose to these workspace paths.
+    let text = item.text;
+    for (const [from, to] of moved) text = text.split(from).join(to);
+    return text === item.text ? item : { ...item, text };
+  }
+  return item;
+}

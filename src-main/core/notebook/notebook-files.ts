@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Conversation } from '@contract';
+import { writeFileAtomic } from '../conversations/atomic-write';
+import { exportNotebook, serializeNotebook, type ExportMeta } from './ipynb-export';
+import { importNotebook, type ImportOptions, type NotebookImport } from './ipynb-import';
+import { NotebookV4_5 } from './nbformat-schema';
+import { NotebookImportError } from './notebook-import-error';
+import { formatBytes } from './notebook-text';
+import { describeIssues } from './schema-issues';
+
+// Notebooks as files: what the handlers, the CLI (`%export file.ipynb`, `oi --notebook file.ipynb`)
+// and the bench share. The mapping itself stays pure in ipynb-export.ts / ipynb-import.ts.
+
+/** The conversation as .ipynb text, held to the app's nbformat 4.5 schema before anyone sees it. */
+export function notebookTextOf(conv: Conversation, meta: ExportMeta): { text: string; cells: number } {
+  const nb = exportNotebook(conv, meta, { readAttachment: readAttachmentBytes });
+  const checked = NotebookV4_5.safeParse(nb);
+  // Export builds what the schema describes; a failure here is a bug in the app, not in the user's data.
+  if (!checked.success) {
+    throw new Error(`the exported notebook of "${conv.title}" breaks nbformat 4.5: ${describeIssues(checked.error.issues, nb, 3).join('; ')}`);
+  }
+  return { text: serializeNotebook(nb), cells: nb.cells.length };
+}
+
+/** Writes the conversation as a notebook at `filePath` (replacing it whole, never half-written). */
+export async function exportToFile(conv: Conversation, filePath: string, meta: ExportMeta): Promise<{ path: string; bytes: number; cells: number }> {
+  const { text, cells } = notebookTextOf(conv, meta);
+  const target = path.resolve(filePath);
+  await writeFileAtomic(target, text);
+  return { path: target, bytes: Buffer.byteLength(text, 'utf8'), cells };
+}
+
+/**
+ * The bytes of a notebook file, refused before reading when it is over `maxBytes` so a huge file
+ * never lands in memory. Errors name the file.
+ */
+export async function readNotebookFile(filePath: string, maxBytes: number): Promise<Uint8Array> {
+  const name = path.basename(filePath);
+  let size: number;
+  try {
+    const st = await stat(filePath);
+    if (!st.isFile()) throw new Error(`"${name}" is not a file`);
+    size = st.size;
+  } catch (err) {
+    throw new Error(`cannot read the notebook ${filePath}: ${messageOf(err)}`, { cause: err });
+  }
+  if (size > maxBytes) {
+    throw new NotebookImportError(
+      'too-large',
+      `The notebook "${name}" is ${formatBytes(size)}, over the import limit of ${formatBytes(maxBytes)}. Raise the limit in settings to import it.`,
+    );
+  }
+  const handle = await open(filePath, 'r');
+  try {
+    // Read at most one byte past the limit: a file that grew since stat() is still caught by import.
+    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === buffer.length) break;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads and imports a notebook file; all or nothing, like importNotebook. */
+export async function importFromFile(filePath: string, opts: Omit<ImportOptions, 'fileName'>): Promise<NotebookImport> {
+  const bytes = await readNotebookFile(filePath, opts.maxBytes);
+  return importNotebook(bytes, { ...opts, fileName: path.basename(filePath) });
+}
+
+/** A file name for the exported notebook: the title, made safe for every OS. */
+export function notebookFileName(title: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = title.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, ' ').replace(/\s+/g, ' ').trim().replace(/^[. ]+|[. ]+$/g, '').slice(0, 120);
+  return `${base || 'conversation'}.ipynb`;
+}
+
+/** Attachment bytes for export; a file that is gone is named in the notebook rather than failing it. */
+function readAttachmentBytes(absolutePath: string): Uint8Array | null {
+  try {
+    return readFileSync(absolutePath);
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES') return 'permission denied';
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+import type { CellItem } from '@contract';
+import { useApp } from '../../state/app-store';
+import { hasCommandKey, isMac } from '../keyboard/platform';
+
+interface Props {
+  cell: CellItem;
+  editing: boolean;
+  draft: string;
+  onEdit(): void;
+  onCancelEdit(): void;
+}
+
+/** Run, Edit then run, Skip, Always run in this conversation. Ctrl/⌘+Enter runs (the edit, if editing). */
+export function ApprovalBar({ cell, editing, draft, onEdit, onCancelEdit }: Props) {
+  const approve = useApp((s) => s.approve);
+  const skip = useApp((s) => s.skip);
+  const bar = useRef<HTMLDivElement>(null);
+  const run = () => void approve(cell.id, editing ? draft : undefined);
+
+  useEffect(() => {
+    if (!editing) return;
+    // While editing, Ctrl/⌘+Enter in the editor runs the edited code (not the model's original).
+    const editor = bar.current?.parentElement?.querySelector('.cell-editor');
+    const onKey = (e: Event) => {
+      const k = e as KeyboardEvent;
+      if (k.key === 'Enter' && hasCommandKey(k)) {
+        k.preventDefault();
+        void approve(cell.id, (editor as HTMLTextAreaElement | null)?.value ?? draft);
+      } else if (k.key === 'Escape') onCancelEdit();
+    };
+    editor?.addEventListener('keydown', onKey);
+    return () => editor?.removeEventListener('keydown', onKey);
+  }, [editing, approve, cell.id, draft, onCancelEdit]);
+
+  const mod = isMac() ? '⌘' : 'Ctrl';
+  return (
+    <div className="approval" role="group" aria-label="Approve this code" ref={bar}>
+      <button className="primary" onClick={run} title={`${mod}+Enter`}>
+        {editing ? 'Run edited code' : 'Run'}
+      </button>
+      {editing ? <button onClick={onCancelEdit}>Cancel edit</button> : <button onClick={onEdit}>Edit</button>}
+      <button onClick={() => void skip(cell.id)}>Skip</button>
+      <button onClick={() => void approve(cell.id, editing ? draft : undefined, true)} title="Run this and every later cell of this conversation without asking">
+        Always run here
+      </button>
+      <span className="muted small hint">{mod}+Enter runs</span>
+    </div>
+  );
+}

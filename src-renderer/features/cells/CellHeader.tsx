@@ -1,0 +1,44 @@
+import type { CellItem } from '@contract';
+import { useApp } from '../../state/app-store';
+import { CopyButton } from '../common/CopyButton';
+import { formatDuration, useNow } from '../common/use-now';
+
+const STATUS_TEXT: Record<CellItem['status'], string> = {
+  streaming: 'writing…',
+  'awaiting-approval': 'waiting for your approval',
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+  timeout: 'timed out',
+  interrupted: 'interrupted',
+  died: 'session died',
+  skipped: 'skipped',
+  unavailable: 'runtime not installed',
+};
+
+export function CellHeader({ cell }: { cell: CellItem }) {
+  const interrupt = useApp((s) => s.interrupt);
+  const running = cell.status === 'running';
+  const now = useNow(running);
+  const elapsed = running && cell.startedAt ? now - Date.parse(cell.startedAt) : null;
+  return (
+    <header className="cell-head">
+      <span className="cell-lang">{cell.language || '…'}</span>
+      {cell.executionCount !== null && <span className="cell-count">[{cell.executionCount}]</span>}
+      {cell.approval === 'auto' && <span className="badge">auto-run</span>}
+      <span className="cell-status" data-testid="cell-status" role="status">
+        {running && <span className="spinner" aria-hidden="true" />}
+        {STATUS_TEXT[cell.status]}
+        {elapsed !== null && <span data-testid="cell-elapsed"> · {formatDuration(elapsed)}</span>}
+      </span>
+      {cell.exitCode !== null && <span className={cell.exitCode === 0 ? 'cell-exit' : 'cell-exit bad'}>exit {cell.exitCode}</span>}
+      {cell.durationMs !== null && !running && <span className="cell-duration">{formatDuration(cell.durationMs)}</span>}
+      <CopyButton text={cell.code} label="Copy code" className="small ghost" />
+      {running && (
+        <button className="small danger" onClick={() => void interrupt(cell.id)} aria-label="Stop this run">
+          Stop
+        </button>
+      )}
+    </header>
+  );
+}

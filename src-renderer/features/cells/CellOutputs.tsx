@@ -1,0 +1,28 @@
+import type { CellItem } from '@contract';
+import { hasFeed } from '../../state/terminal-feeds';
+import { RichOutput } from './RichOutput';
+import { SavedOutput } from './SavedOutput';
+import { TerminalView } from './TerminalView';
+
+/**
+ * The terminal and the rich outputs, in order. A cell running (or run) in this session shows its live
+ * terminal (xterm); one loaded from disk shows its saved text as HTML, which costs far less to mount.
+ */
+export function CellOutputs({ cell }: { cell: CellItem }) {
+  const live = cell.status === 'running' || hasFeed(cell.id);
+  const saved = live
+    ? ''
+    : cell.outputs
+        .filter((o) => o.output_type === 'stream')
+        .map((o) => (o.output_type === 'stream' ? o.text : ''))
+        .join('');
+  const rich = cell.outputs.map((o, i) => [o, i] as const).filter(([o]) => o.output_type !== 'stream');
+  return (
+    <>
+      {live ? <TerminalView cellId={cell.id} /> : saved && <SavedOutput text={saved} />}
+      {rich.map(([o, i]) => (
+        <RichOutput key={i} output={o} cellId={cell.id} />
+      ))}
+    </>
+  );
+}

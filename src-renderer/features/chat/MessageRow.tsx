@@ -1,0 +1,29 @@
+import { memo } from 'react';
+import type { ConversationItem } from '@contract';
+import type { ConversationView } from '../../state/conversation-reducer';
+import { CodeCell } from '../cells/CodeCell';
+import { AssistantMessage } from './AssistantMessage';
+import { NoticeRow } from './NoticeRow';
+import { UserMessage } from './UserMessage';
+
+interface Props {
+  item: ConversationItem;
+  isLastUser: boolean;
+  isLast: boolean;
+  busy: boolean;
+  lastEnd: ConversationView['lastEnd'];
+}
+
+/** One item of the conversation; memoised so a streaming item re-renders alone. */
+export const MessageRow = memo(function MessageRow({ item, isLastUser, isLast, busy, lastEnd }: Props) {
+  switch (item.kind) {
+    case 'user':
+      return <UserMessage item={item} editable={isLastUser && !busy} />;
+    case 'assistant':
+      return <AssistantMessage item={item} canRegenerate={isLast && !busy} />;
+    case 'cell':
+      return <CodeCell cell={item} />;
+    case 'notice':
+      return <NoticeRow item={item} canRetry={isLast && !busy && lastEnd === 'error' && item.level === 'error'} />;
+  }
+});

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import type { ConversationSummary } from '@contract';
+import { useApp } from '../../state/app-store';
+import { Icon } from '../common/Icon';
+
+/** One conversation in the list: open, rename in place, delete after a confirmation. */
+export function ConversationRow({ summary, active }: { summary: ConversationSummary; active: boolean }) {
+  const open = useApp((s) => s.openConversation);
+  const rename = useApp((s) => s.renameConversation);
+  const remove = useApp((s) => s.deleteConversation);
+  const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
+  const [title, setTitle] = useState(summary.title);
+
+  if (mode === 'rename') {
+    const commit = () => {
+      if (title.trim() && title.trim() !== summary.title) void rename(summary.id, title.trim());
+      setMode('view');
+    };
+    return (
+      <li className="conv-row editing">
+        <form
+          className="inline-edit"
+          onSubmit={(e) => {
+            e.preventDefault();
+            commit();
+          }}
+        >
+          <input aria-label="Conversation title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Escape' && setMode('view')} />
+        </form>
+      </li>
+    );
+  }
+  if (mode === 'confirm-delete') {
+    return (
+      <li className="conv-row confirm" role="group" aria-label={`Delete ${summary.title}?`}>
+        <span className="small">Delete “{summary.title}”? Its workspace folder stays.</span>
+        <button className="small danger" onClick={() => void remove(summary.id).then(() => setMode('view'))}>
+          Delete
+        </button>
+        <button className="small" onClick={() => setMode('view')} autoFocus>
+          Cancel
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li className={`conv-row${active ? ' active' : ''}`}>
+      <button className="conv" aria-current={active ? 'true' : undefined} onClick={() => void open(summary.id)} title={`${summary.title}\n${summary.workspace}`}>
+        <span className="conv-title">{summary.title}</span>
+        <span className="conv-date">{shortDate(summary.updatedAt)}</span>
+      </button>
+      <span className="row-actions">
+        <button
+          className="icon-button"
+          aria-label={`Rename ${summary.title}`}
+          title="Rename"
+          onClick={() => {
+            setTitle(summary.title);
+            setMode('rename');
+          }}
+        >
+          <Icon name="edit" size={14} />
+        </button>
+        <button className="icon-button" aria-label={`Delete ${summary.title}`} title="Delete" onClick={() => setMode('confirm-delete')}>
+          <Icon name="trash" size={14} />
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function shortDate(iso: string): string {
+  const d = new Date(iso);
+  const today = new Date();
+  return d.toDateString() === today.toDateString() ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+}

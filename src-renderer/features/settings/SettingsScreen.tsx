@@ -1,0 +1,26 @@
+import type { SettingsPatch } from '@contract';
+import { useApp } from '../../state/app-store';
+import { SECTIONS } from './settings-fields';
+import { SettingField } from './SettingField';
+
+/** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
+export function SettingsScreen() {
+  const settings = useApp((s) => s.settings);
+  const updateSettings = useApp((s) => s.updateSettings);
+  if (!settings) return <div className="screen muted">Loading settings…</div>;
+  const save = async (patch: SettingsPatch) => (await updateSettings(patch)) !== null;
+  return (
+    <div className="screen settings-screen" data-testid="settings-screen">
+      <h1>Settings</h1>
+      <p className="muted small">Changes apply immediately and are saved. API keys are on their own screen and are kept in the OS keychain.</p>
+      {SECTIONS.map((section) => (
+        <section key={section.title} className="settings-section" aria-labelledby={`section-${section.title}`}>
+          <h2 id={`section-${section.title}`}>{section.title}</h2>
+          {section.fields.map((field) => (
+            <SettingField key={field.id} field={field} settings={settings} save={save} />
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { Settings, SettingsPatch } from '@contract';
+import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
+
+// Every user-facing setting, described once: where it lives, how it is shown, how typed text becomes
+// a value. Validation is the contract's own schema (SettingsPatch), so the screen and main agree.
+
+export type FieldPath = { group: null; key: Exclude<keyof Settings, 'version' | 'exec' | 'sandbox'> } | { group: 'exec'; key: keyof Settings['exec'] } | { group: 'sandbox'; key: keyof Settings['sandbox'] };
+
+interface Base {
+  id: string;
+  label: string;
+  help?: string;
+  path: FieldPath;
+}
+
+export type FieldSpec =
+  | (Base & { kind: 'select'; options: Array<[string, string]> })
+  | (Base & { kind: 'toggle' })
+  | (Base & { kind: 'text'; nullable: boolean; placeholder?: string })
+  | (Base & { kind: 'textarea' })
+  | (Base & { kind: 'number'; nullable: boolean; unit?: string; factor?: number; placeholder?: string })
+  | (Base & { kind: 'env' });
+
+export interface Section {
+  title: string;
+  fields: FieldSpec[];
+}
+
+const top = (key: Extract<FieldPath, { group: null }>['key']): FieldPath => ({ group: null, key });
+const exec = (key: keyof Settings['exec']): FieldPath => ({ group: 'exec', key });
+const sandbox = (key: keyof Settings['sandbox']): FieldPath => ({ group: 'sandbox', key });
+
+export const SECTIONS: Section[] = [
+  {
+    title: 'Model',
+    fields: [
+      { id: 'provider', label: 'Provider', kind: 'select', path: top('provider'), options: PROVIDERS.map((p) => [p, PROVIDER_LABEL[p]]) },
+      { id: 'model', label: 'Model', kind: 'text', nullable: false, path: top('model') },
+      { id: 'baseUrl', label: 'Base URL', kind: 'text', nullable: true, path: top('baseUrl'), placeholder: 'the provider’s default', help: 'For Ollama, LM Studio, vLLM and other OpenAI-compatible servers.' },
+      { id: 'temperature', label: 'Temperature', kind: 'number', nullable: true, path: top('temperature'), placeholder: 'model default', help: '0 to 2.' },
+      { id: 'contextWindow', label: 'Context window', kind: 'number', nullable: true, unit: 'tokens', path: top('contextWindow'), placeholder: 'model default' },
+      { id: 'maxOutputTokens', label: 'Max output', kind: 'number', nullable: true, unit: 'tokens', path: top('maxOutputTokens'), placeholder: 'model default' },
+      { id: 'toolCalling', label: 'Tool calling', kind: 'select', path: top('toolCalling'), options: [['auto', 'Auto (tools, fenced code as fallback)'], ['off', 'Off (fenced code blocks)']] },
+      { id: 'maxFailedAttempts', label: 'Failed runs in a row before stopping', kind: 'number', nullable: false, path: top('maxFailedAttempts') },
+      { id: 'budgetUsd', label: 'Budget per conversation', kind: 'number', nullable: true, unit: 'USD', path: top('budgetUsd'), placeholder: 'no limit' },
+      { id: 'customInstructions', label: 'Custom instructions', kind: 'textarea', path: top('customInstructions'), help: 'Added to the system prompt of every conversation.' },
+    ],
+  },
+  {
+    title: 'Running code',
+    fields: [
+      { id: 'autoRun', label: 'Auto-run (run code without asking)', kind: 'toggle', path: top('autoRun') },
+      { id: 'timeout', label: 'Run timeout', kind: 'number', nullable: false, unit: 's', factor: 1000, path: exec('timeoutMs') },
+      { id: 'memoryMb', label: 'Memory limit', kind: 'number', nullable: true, unit: 'MB', path: exec('memoryMb'), placeholder: 'no limit' },
+      { id: 'cpuSeconds', label: 'CPU time limit', kind: 'number', nullable: true, unit: 's', path: exec('cpuSeconds'), placeholder: 'no limit' },
+      { id: 'maxProcesses', label: 'Process limit', kind: 'number', nullable: true, path: exec('maxProcesses'), placeholder: 'no limit' },
+      { id: 'modelOutputChars', label: 'Output shown to the model', kind: 'number', nullable: false, unit: 'characters', path: exec('modelOutputChars'), help: 'Longer output is trimmed to its head and tail for the model; you always see all of it.' },
+      { id: 'outputCapBytes', label: 'Output kept per run', kind: 'number', nullable: false, unit: 'KB', factor: 1024, path: exec('outputCapBytes') },
+      { id: 'autoInstall', label: 'Missing packages', kind: 'select', path: exec('autoInstall'), options: [['ask', 'Ask before installing'], ['auto', 'Install well-known packages without asking'], ['off', 'Never install']] },
+      { id: 'pythonPath', label: 'Python interpreter', kind: 'text', nullable: true, path: exec('pythonPath'), placeholder: 'python3 on PATH' },
+      { id: 'env', label: 'Environment variables for code', kind: 'env', path: exec('env'), help: 'One NAME=value per line.' },
+    ],
+  },
+  {
+    title: 'Sandbox',
+    fields: [
+      { id: 'sandboxEnabled', label: 'Run code in a sandbox', kind: 'toggle', path: sandbox('enabled') },
+      { id: 'allowNetwork', label: 'Allow network in the sandbox', kind: 'toggle', path: sandbox('allowNetwork') },
+    ],
+  },
+  {
+    title: 'Workspace and appearance',
+    fields: [
+      { id: 'workspaceRoot', label: 'Workspace folder', kind: 'text', nullable: true, path: top('workspaceRoot'), placeholder: 'a new folder per conversation', help: 'Where new conversations run their code.' },
+      { id: 'notebookMaxBytes', label: 'Largest notebook to import', kind: 'number', nullable: false, unit: 'MB', factor: 1024 * 1024, path: top('notebookMaxBytes') },
+      { id: 'theme', label: 'Theme', kind: 'select', path: top('theme'), options: [['system', 'Follow the system'], ['light', 'Light'], ['dark', 'Dark']] },
+    ],
+  },
+];
+
+export function valueAt(settings: Settings, path: FieldPath): unknown {
+  if (path.group === 'exec') return settings.exec[path.key];
+  if (path.group === 'sandbox') return settings.sandbox[path.key];
+  return settings[path.key];
+}
+
+export function patchFor(path: FieldPath, value: unknown): SettingsPatch {
+  if (path.group === 'exec') return { exec: { [path.key]: value } } as SettingsPatch;
+  if (path.group === 'sandbox') return { sandbox: { [path.key]: value } } as SettingsPatch;
+  return { [path.key]: value } as SettingsPatch;
+}
+
+/** How a stored value is shown in a text box. */
+export function display(field: FieldSpec, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (field.kind === 'number') return String(Number(value) / (field.factor ?? 1));
+  if (field.kind === 'env') {
+    return Object.entries(value as Record<string, string>)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n');
+  }
+  return String(value);
+}
+
+/** Typed text → the value to send, or an error a person can act on. Range checks are the schema's. */
+export function parse(field: FieldSpec, raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const text = raw.trim();
+  switch (field.kind) {
+    case 'number': {
+      if (text === '') return field.nullable ? { ok: true, value: null } : { ok: false, error: 'a number is required' };
+      const n = Number(text.replace(/[_,\s]/g, ''));
+      if (!Number.isFinite(n)) return { ok: false, error: `“${raw}” is not a number` };
+      const scaled = n * (field.factor ?? 1);
+      return { ok: true, value: field.factor ? Math.round(scaled) : scaled };
+    }
+    case 'text':
+      return text === '' && field.nullable ? { ok: true, value: null } : { ok: true, value: text };
+    case 'env': {
+      const env: Record<string, string> = {};
+      for (const [i, line] of raw.split('\n').entries()) {
+        if (!line.trim()) continue;
+        const eq = line.indexOf('=');
+        if (eq <= 0) return { ok: false, error: `line ${i + 1}: write NAME=value` };
+        env[line.slice(0, eq).trim()] = line.slice(eq + 1);
+      }
+      return { ok: true, value: env };
+    }
+    default:
+      return { ok: true, value: raw };
+  }
+}

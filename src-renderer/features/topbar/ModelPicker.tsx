@@ -1,0 +1,114 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ProviderKind, Settings } from '@contract';
+import { bridge } from '../../bridge/bridge';
+import { useApp } from '../../state/app-store';
+import { messageOf } from '../../state/errors';
+import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
+
+/**
+ * Provider and model in the top bar. Choosing a model list is a user action: it is the only thing
+ * here that contacts the provider.
+ */
+export function ModelPicker({ settings }: { settings: Settings }) {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+  return (
+    <div className="model-picker" ref={box}>
+      <button className="model-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)} title="Provider and model" data-testid="model-button">
+        <span className="muted">{PROVIDER_LABEL[settings.provider]}</span> · <strong>{settings.model}</strong> ▾
+      </button>
+      {open && <PickerPanel settings={settings} onClose={() => setOpen(false)} />}
+    </div>
+  );
+}
+
+function PickerPanel({ settings, onClose }: { settings: Settings; onClose(): void }) {
+  const updateSettings = useApp((s) => s.updateSettings);
+  const setProviderReady = useApp((s) => s.setProviderReady);
+  const [provider, setProvider] = useState<ProviderKind>(settings.provider);
+  const [model, setModel] = useState(settings.model);
+  const [baseUrl, setBaseUrl] = useState(settings.baseUrl ?? '');
+  const [models, setModels] = useState<string[] | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const listId = useId();
+
+  const load = async () => {
+    setStatus('Loading models…');
+    try {
+      const { models } = await bridge['providers.models']({ provider, baseUrl: baseUrl.trim() || null });
+      setModels(models);
+      setStatus(`${models.length} models`);
+    } catch (err) {
+      setStatus(messageOf(err));
+    }
+  };
+  const apply = async () => {
+    const saved = await updateSettings({ provider, model: model.trim() || settings.model, baseUrl: baseUrl.trim() || null });
+    if (saved) onClose();
+  };
+  return (
+    <div className="popover" role="dialog" aria-label="Choose provider and model" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <label className="field">
+        <span>Provider</span>
+        <select value={provider} onChange={(e) => (setProvider(e.target.value as ProviderKind), setModels(null))}>
+          {PROVIDERS.map((p) => (
+            <option key={p} value={p}>
+              {PROVIDER_LABEL[p]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {(provider === 'openai-compatible' || provider === 'ollama') && (
+        <label className="field">
+          <span>Base URL</span>
+          <input value={baseUrl} placeholder={provider === 'ollama' ? 'http://localhost:11434/v1' : 'http://localhost:1234/v1'} onChange={(e) => setBaseUrl(e.target.value)} />
+        </label>
+      )}
+      <label className="field">
+        <span>Model</span>
+        <input list={listId} value={model} onChange={(e) => setModel(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
+        <datalist id={listId}>{models?.map((m) => <option key={m} value={m} />)}</datalist>
+      </label>
+      {models && models.length > 0 && (
+        <ul className="model-list" aria-label="Models">
+          {models.slice(0, 200).map((m) => (
+            <li key={m}>
+              <button className={m === model ? 'link active' : 'link'} onClick={() => setModel(m)}>
+                {m}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <button onClick={() => void load()}>List models</button>
+        <span className="muted small" role="status">
+          {status}
+        </span>
+      </div>
+      <div className="row end">
+        <button
+          className="link"
+          onClick={() => {
+            onClose();
+            setProviderReady(false);
+          }}
+        >
+          Set up a provider…
+        </button>
+        <button onClick={onClose}>Cancel</button>
+        <button className="primary" onClick={() => void apply()}>
+          Use this model
+        </button>
+      </div>
+    </div>
+  );
+}

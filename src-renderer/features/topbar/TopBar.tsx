@@ -1,0 +1,39 @@
+import { useApp } from '../../state/app-store';
+import { Icon } from '../common/Icon';
+import { usePanels } from '../layout/panel-sizes';
+import { NotebookMenu } from '../notebooks/NotebookMenu';
+import { ModelPicker } from './ModelPicker';
+import { UsageMeter } from './UsageMeter';
+
+export function TopBar() {
+  const settings = useApp((s) => s.settings);
+  const updateSettings = useApp((s) => s.updateSettings);
+  const rightOpen = usePanels((s) => s.rightOpen);
+  const resize = usePanels((s) => s.resize);
+  return (
+    <header className="topbar">
+      {settings ? <ModelPicker settings={settings} /> : <span className="muted">Loading…</span>}
+      {settings && (
+        <label className="toggle" title="Run the model's code without asking first">
+          <input type="checkbox" role="switch" aria-label="Auto-run" checked={settings.autoRun} onChange={(e) => void updateSettings({ autoRun: e.target.checked })} />
+          Auto-run
+        </label>
+      )}
+      {settings && (
+        <span
+          className={`badge ${settings.sandbox.enabled ? 'badge-on' : 'badge-off'}`}
+          title={settings.sandbox.enabled ? `Code runs in a sandbox${settings.sandbox.allowNetwork ? ' with network' : ', without network'}` : 'Code runs with your user’s permissions'}
+          data-testid="sandbox-state"
+        >
+          {settings.sandbox.enabled ? 'Sandbox on' : 'No sandbox'}
+        </span>
+      )}
+      <span className="spacer" />
+      <NotebookMenu />
+      <UsageMeter />
+      <button className="icon-button" aria-pressed={rightOpen} aria-label={rightOpen ? 'Hide the files panel' : 'Show the files panel'} title="Files panel" onClick={() => resize({ rightOpen: !rightOpen })}>
+        <Icon name="panel" size={18} />
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,67 @@
+import type { AnyEvent, CellOutput, EventName } from '@contract';
+import { bridge } from '../bridge/bridge';
+import { refreshConversationList, useApp } from './app-store';
+import { appendToFeed, resetFeed } from './terminal-feeds';
+import { useWorkspace } from './workspace-store';
+
+const CONVERSATION_EVENTS = [
+  'item.added',
+  'assistant.delta',
+  'assistant.done',
+  'cell.code',
+  'cell.awaiting-approval',
+  'cell.running',
+  'cell.output',
+  'cell.done',
+  'turn.start',
+  'turn.end',
+  'notice',
+  'usage.updated',
+] as const satisfies readonly EventName[];
+
+/** The first image in an output, as the preview panel wants it. */
+export function imageOf(output: CellOutput): { mime: string; dataBase64: string } | null {
+  if (output.output_type !== 'display_data' && output.output_type !== 'execute_result') return null;
+  for (const mime of ['image/png', 'image/jpeg', 'image/gif', 'image/webp']) {
+    const data = output.data[mime];
+    if (typeof data === 'string') return { mime, dataBase64: data.replace(/\s+/g, '') };
+  }
+  return null;
+}
+
+/**
+ * Routes main's events: conversation events through the pure reducer, terminal bytes to the feeds
+ * (outside React), workspace changes to the file panel. Returns the unsubscribe.
+ */
+export function wireEvents(): () => void {
+  const offs: Array<() => void> = [];
+  const isCurrent = (conversationId: string) => useApp.getState().current?.conv.id === conversationId;
+
+  for (const name of CONVERSATION_EVENTS) {
+    offs.push(bridge.on(name, (payload) => useApp.getState().apply({ name, payload } as AnyEvent)));
+  }
+  offs.push(
+    bridge.on('cell.terminal', ({ cellId, data }) => appendToFeed(cellId, data)),
+    bridge.on('cell.running', ({ conversationId, cellId }) => {
+      resetFeed(cellId);
+      if (isCurrent(conversationId)) useWorkspace.getState().runStarted();
+    }),
+    bridge.on('cell.done', ({ conversationId }) => {
+      if (isCurrent(conversationId)) useWorkspace.getState().runEnded();
+    }),
+    bridge.on('cell.output', ({ conversationId, cellId, output }) => {
+      const image = imageOf(output);
+      if (!image || !isCurrent(conversationId)) return;
+      // Plots open in the preview as they are made.
+      void useWorkspace.getState().showPreview({ kind: 'output', cellId, title: 'Plot from the last run', ...image });
+    }),
+    bridge.on('workspace.changed', ({ conversationId, paths }) => useWorkspace.getState().onChanged(conversationId, paths)),
+    bridge.on('conversation.updated', () => void refreshConversationList().catch(() => undefined)),
+    bridge.on('error', (p) => {
+      if (p.conversationId === null || isCurrent(p.conversationId)) useApp.getState().reportError(new Error(p.message));
+    }),
+  );
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,181 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { expectAttribute, expectText } from '../support/page-expect';
+import { REPO_ROOT, startAppUnderTest, type AppUnderTest } from '../support/app-under-test';
+import { noisePng } from '../../bench/notebook-fixture';
+import { startJupyter, type Jupyter } from '../integration/notebook/support/jupyter';
+
+// Notebooks through the UI in Chromium: export downloads an .ipynb that nbformat accepts, import
+// opens the notebook as a conversation with its outputs, and "re-run all" shows its progress.
+
+const SHOTS = path.join(REPO_ROOT, 'test-results');
+/** A real 40×40 PNG, big enough to see. */
+const PLOT = noisePng(40).toString('base64');
+
+function notebook(cells: Array<Record<string, unknown>>): string {
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
+    cells: cells.map((c, i) => ({ id: `c${i}`, metadata: {}, ...c })),
+  });
+}
+const code = (source: string, outputs: unknown[] = [], count: number | null = null) => ({ cell_type: 'code', source, outputs, execution_count: count });
+
+describe('notebooks in the UI, end to end in Chromium', () => {
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let browser: Browser;
+  let jupyter: Jupyter;
+  let aut: AppUnderTest;
+  let page: Page;
+
+  beforeAll(async () => {
+    chromium = await launchChromium();
+    browser = chromium.browser;
+    jupyter = startJupyter();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    jupyter?.dispose();
+  });
+  beforeEach(async () => {
+    aut = await startAppUnderTest({ autoRun: true });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    await page.goto(aut.server.launchUrl);
+  });
+  afterEach(async () => {
+    await page?.close();
+    await aut?.close();
+  });
+
+  const menu = async (item: string) => {
+    await page.getByRole('button', { name: 'Notebook', exact: true }).click();
+    await page.getByRole('menuitem', { name: item }).click();
+  };
+
+  const importFile = async (name: string, text: string) => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), menu('Import notebook…')]);
+    await chooser.setFiles({ name, mimeType: 'application/x-ipynb+json', buffer: Buffer.from(text) });
+  };
+
+  it('exports the open conversation from the toolbar as a notebook nbformat accepts', async () => {
+    aut.llm.enqueue(
+      { kind: 'tool', text: 'Computing it in Python.', calls: [{ id: 'call_1', name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } }] },
+      { kind: 'text', text: 'The answer is **42**.' },
+    );
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('What is six times seven?');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expectAttribute(page.getByTestId('cell'), 'data-status', 'done', 20_000);
+    await expectText(page.getByTestId('assistant-message').last(), 'The answer is 42');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), menu('Export as notebook…')]);
+    expect(download.suggestedFilename()).toBe('What is six times seven.ipynb');
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(await jupyter.validate([text], { exact: true })).toEqual([null]);
+    const nb = JSON.parse(text) as { cells: Array<{ cell_type: string; source: string[]; outputs?: Array<{ text?: string[] }> }> };
+    expect(nb.cells.map((c) => c.cell_type)).toEqual(['markdown', 'markdown', 'code', 'markdown']);
+    expect(nb.cells[2]?.source.join('')).toBe('print(6 * 7)');
+    expect(nb.cells[2]?.outputs?.[0]?.text?.join('')).toContain('42');
+  });
+
+  it('imports a notebook from the toolbar: its cells show, with an image output', async () => {
+    await importFile(
+      'sales.ipynb',
+      notebook([
+        { cell_type: 'markdown', source: '# Sales report\n\nRows first, then the chart.' },
+        code('print("rows: 3")', [{ output_type: 'stream', name: 'stdout', text: 'rows: 3\n' }], 1),
+        code('plot()', [{ output_type: 'display_data', data: { 'image/png': PLOT, 'text/plain': '<Figure>' }, metadata: {} }], 2),
+      ]),
+    );
+    await expectText(page.getByTestId('conversation-list'), 'Sales report');
+    await expectText(page.getByTestId('assistant-message').first(), 'Rows first, then the chart.');
+    await expect.poll(() => page.getByTestId('cell').count()).toBe(2);
+    await expectText(page.getByTestId('cell-code').first(), 'print("rows: 3")');
+    const image = page.getByTestId('output-image');
+    await image.waitFor({ state: 'visible' });
+    expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${PLOT}`);
+    // The image really decoded and takes room on the page, not just an <img> with a source.
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
+    expect((await image.boundingBox())?.width).toBeGreaterThanOrEqual(40);
+    await expectText(page.getByTestId('rerun-status'), 'Re-run all 2 code cells');
+    await page.screenshot({ path: path.join(SHOTS, 'notebook-import.png') });
+  });
+
+  it('says why a broken notebook cannot be imported, and creates no conversation', async () => {
+    await importFile('broken.ipynb', '{"nbformat": 4, "cells": [');
+    await expectText(page.getByTestId('error-banner'), /broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
+    expect(await aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).toEqual([]);
+  });
+
+  it('offers to import an .ipynb dropped on the window, and imports it on "Import"', async () => {
+    const text = notebook([{ cell_type: 'markdown', source: '# Dropped analysis' }, code('print(1)', [{ output_type: 'stream', name: 'stdout', text: '1\n' }], 1)]);
+    const dataTransfer = await page.evaluateHandle((json) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([json], 'dropped.ipynb', { type: 'application/x-ipynb+json' }));
+      return dt;
+    }, text);
+    await page.dispatchEvent('[data-testid="chat"]', 'drop', { dataTransfer });
+    await expectText(page.getByTestId('notebook-drop-offer'), 'Import dropped.ipynb as a new conversation?');
+    await page.getByTestId('notebook-drop-offer').getByRole('button', { name: 'Import', exact: true }).click();
+    await expectText(page.getByTestId('conversation-list'), 'Dropped analysis');
+    await expectText(page.getByTestId('cell-code'), 'print(1)');
+    expect(await page.getByTestId('notebook-drop-offer').count()).toBe(0);
+  });
+
+  it('previews an .ipynb from the file tree read-only: markdown rendered, code, outputs and images', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(async () => (await aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).length).toBe(1);
+    const conv = (await aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
+    writeFileSync(
+      path.join(conv?.workspace ?? '/nonexistent', 'analysis.ipynb'),
+      notebook([
+        { cell_type: 'markdown', source: '## Findings\n\nSales **rose**.' },
+        code('print("hello")', [{ output_type: 'stream', name: 'stdout', text: 'hello\n' }], 1),
+        code('plot()', [{ output_type: 'display_data', data: { 'image/png': PLOT, 'text/plain': '<Figure>' }, metadata: {} }], 2),
+        code('1/0', [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'] }], 3),
+      ]),
+    );
+    await page.getByRole('button', { name: 'Refresh the file list' }).click();
+    await page.locator('[data-path="analysis.ipynb"] .tree-name').click();
+    const preview = page.getByTestId('notebook-preview');
+    await expectText(preview, 'nbformat 4.5 · 4 cells');
+    expect(await preview.locator('h2').textContent()).toBe('Findings');
+    expect(await preview.locator('strong').textContent()).toBe('rose');
+    await expectText(preview.locator('[data-cell-type="code"]').first(), 'In [1]:');
+    await expectText(preview.locator('[data-cell-type="code"]').first(), 'hello');
+    expect(await preview.getByTestId('nb-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
+    await expectText(preview.locator('.nb-preview-error summary'), 'ZeroDivisionError: division by zero');
+  });
+
+  it('re-runs all cells with "cell k of n" progress, stops at the first error and continues after it', async () => {
+    await importFile(
+      'rerun.ipynb',
+      notebook([
+        code('x = 20'),
+        // Waits for the test to say go, so the bar can be seen mid-run without timing anything.
+        code('import os, time\nwhile not os.path.exists("go"):\n    time.sleep(0.02)\nprint(x + 1)', [{ output_type: 'stream', name: 'stdout', text: 'stale\n' }], 2),
+        code('1/0'),
+        code('print("after", x)'),
+      ]),
+    );
+    await expectText(page.getByTestId('rerun-status'), 'Re-run all 4 code cells');
+    await page.getByRole('button', { name: 'Re-run all cells', exact: true }).click();
+    await expectText(page.getByTestId('rerun-status'), 'Re-running cell 2 of 4…');
+    await page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
+
+    const conv = (await aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
+    writeFileSync(path.join(conv?.workspace ?? '/nonexistent', 'go'), '');
+    await expectText(page.getByTestId('rerun-status'), 'Stopped at cell 3 of 4: it ended “failed”', 20_000);
+    await expectAttribute(page.getByTestId('cell').nth(2), 'data-status', 'failed');
+    await expectText(page.getByTestId('cell').nth(1), '21');
+
+    await page.getByRole('button', { name: 'Continue from cell 4' }).click();
+    await expectText(page.getByTestId('rerun-status'), 'Re-run finished: cell 4 of 4 ran.', 20_000);
+    await expectText(page.getByTestId('cell').nth(3), 'after 20');
+  });
+});

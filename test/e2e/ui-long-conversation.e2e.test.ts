@@ -1,0 +1,65 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { expectText } from '../support/page-expect';
+import { longConversationItems } from './long-conversation';
+import { openApp, startUiApp, type UiApp } from './ui-harness';
+
+const COUNT = 1000;
+
+describe('a 1,000-message conversation', () => {
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let browser: Browser;
+  let aut: UiApp;
+  let page: Page;
+
+  beforeAll(async () => {
+    chromium = await launchChromium();
+    browser = chromium.browser;
+  });
+  afterAll(async () => chromium?.close());
+  beforeEach(async () => {
+    aut = await startUiApp();
+    await aut.app.context.conversations.create('A long conversation', longConversationItems(COUNT));
+  });
+  afterEach(async () => {
+    await page?.close();
+    await aut?.close();
+  });
+
+  /** Scrolls the list to a fraction of its height and waits for the item to be mounted. */
+  const scrollTo = async (fraction: number, key: string) => {
+    await expect
+      .poll(
+        () =>
+          page.getByTestId('messages').evaluate((el, [f, k]) => {
+            el.scrollTop = (el.scrollHeight - el.clientHeight) * Number(f);
+            return el.querySelector(`[data-key="${k}"]`) !== null;
+          }, [fraction, key] as const),
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBe(true);
+  };
+
+  it('opens at the end, mounts only what is near the viewport, and scrolls to the start and back', async () => {
+    const started = Date.now();
+    ({ page } = await openApp(browser, aut));
+    const last = longConversationItems(COUNT).at(-1);
+    await expect.poll(() => page.locator(`[data-key="${last?.id}"]`).count(), { timeout: 15_000 }).toBe(1);
+    console.log(`[measure] 1,000-message conversation: last item shown ${Date.now() - started} ms after navigation`);
+
+    const mounted = await page.locator('.vlist-item').count();
+    const terminals = await page.getByTestId('terminal').count();
+    console.log(`[measure] mounted items ${mounted}, terminals ${terminals} (of ${COUNT} items)`);
+    expect(mounted).toBeLessThan(80);
+    expect(terminals).toBeLessThan(30);
+
+    const t0 = Date.now();
+    await scrollTo(0, 'u-0000');
+    await expectText(page.locator('[data-key="u-0000"]'), 'Question 0:');
+    await scrollTo(0.5, 'c-0166');
+    await scrollTo(1, last?.id ?? '');
+    console.log(`[measure] top → middle → end: ${Date.now() - t0} ms`);
+    expect(await page.locator('.vlist-item').count()).toBeLessThan(80);
+  });
+});

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../../../src-main/core/app';
+import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
+import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
+import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { RESOURCES_DIR } from './support/agent-harness';
+
+let app: App;
+let dispatch: Dispatcher;
+let dataDir: string;
+const ctx = { transport: 'websocket' as const };
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-requests-'));
+  app = bootstrapApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  dispatch = createDispatcher(app.handlers);
+});
+afterEach(async () => {
+  await app.dispose();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function call(name: string, input: unknown): Promise<unknown> {
+  const result = await dispatch(name, input, ctx);
+  if (!result.ok) throw new Error(result.error.message);
+  return result.result;
+}
+
+describe('conversation requests through the contract', () => {
+  it('imports an LMC file, exports it again, renames and deletes it', async () => {
+    const lmc = [
+      { role: 'user', type: 'message', content: 'Count to three' },
+      { role: 'assistant', type: 'code', format: 'shell', content: 'seq 3' },
+      { role: 'computer', type: 'console', format: 'output', content: '1\n2\n3\n' },
+    ];
+    const conv = (await call('conversation.import', { json: JSON.stringify(lmc) })) as { id: string; title: string; items: unknown[] };
+    expect(conv.title).toBe('Count to three');
+    expect(conv.items).toHaveLength(2);
+
+    const exported = (await call('conversation.export-lmc', { conversationId: conv.id })) as { json: string };
+    expect(JSON.parse(exported.json)).toEqual(lmc);
+
+    expect(await call('conversation.rename', { conversationId: conv.id, title: 'Counting' })).toMatchObject({ title: 'Counting' });
+    expect(await call('conversation.list', { query: 'counting' })).toHaveLength(1);
+    await call('conversation.delete', { conversationId: conv.id });
+    expect(await call('conversation.list', {})).toEqual([]);
+  });
+
+  it('explains what is wrong with an import that is not a conversation', async () => {
+    await expect(call('conversation.import', { json: '{"hello": 1}' })).rejects.toThrow(/conversation.import: expected a JSON array/);
+  });
+
+  it('says there is nothing to undo in an empty conversation', async () => {
+    const conv = (await call('conversation.create', {})) as { id: string };
+    await expect(call('conversation.undo', { conversationId: conv.id })).rejects.toThrow(/no message to undo/);
+    await expect(call('chat.edit-last', { conversationId: conv.id, text: 'x' })).rejects.toThrow(/no message to edit/);
+  });
+});

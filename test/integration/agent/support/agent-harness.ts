@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AnyEvent, EventName, EventPayload, SettingsPatch } from '@contract';
+import { AgentService } from '../../../../src-main/core/agent/agent-service';
+import { EnvironmentContext, type EnvironmentSources } from '../../../../src-main/core/agent/environment-context';
+import { EventBus } from '../../../../src-main/core/bridge/event-bus';
+import { ConversationStore } from '../../../../src-main/core/conversations/conversation-store';
+import { createExecService } from '../../../../src-main/core/exec/exec-service';
+import type { ExecService } from '../../../../src-main/core/exec/types';
+import { createProviderFactory } from '../../../../src-main/core/llm/provider-factory';
+import type { RetryPolicy } from '../../../../src-main/core/llm/retry-with-backoff';
+import { ToolSupportMemory } from '../../../../src-main/core/llm/tool-support';
+import { MemorySettingsStore } from '../../../../src-main/core/settings/memory-settings-store';
+import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../../fixtures/llm-server';
+
+export const RESOURCES_DIR = path.resolve(import.meta.dirname, '../../../../resources');
+
+export interface AgentHarness {
+  llm: ScriptedLlm;
+  agent: AgentService;
+  store: ConversationStore;
+  settings: MemorySettingsStore;
+  exec: ExecService;
+  events: AnyEvent[];
+  /** Delays the retry policy was asked to wait, in order. */
+  sleeps: number[];
+  dataDir: string;
+  /** Creates an empty conversation and returns its id. */
+  newConversation(): Promise<string>;
+  /** Sends a message and waits until the turn (and any turn a queued message starts) has ended. */
+  send(conversationId: string, text: string): Promise<void>;
+  waitFor<N extends EventName>(name: N, match?: (payload: EventPayload<N>) => boolean): Promise<EventPayload<N>>;
+  payloads<N extends EventName>(name: N): Array<EventPayload<N>>;
+  /** Bodies of the model calls so far. */
+  bodies(): Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  settings?: SettingsPatch;
+  llm?: ScriptedLlmOptions;
+  protocol?: 'openai' | 'anthropic';
+  /** Environment parts; by default a fixed, fast stand-in so tests do not spawn detection processes. */
+  environment?: EnvironmentSources;
+}
+
+const FAST_ENVIRONMENT: EnvironmentSources = {
+  languages: async () => [{ name: 'shell', aliases: ['bash'], available: true, version: '5.2', persistent: true }],
+  pythonFor: async () => null,
+  pythonPackages: async () => [],
+  now: () => new Date('2026-01-02T03:04:05Z'),
+};
+
+/**
+ * The agent over real parts: the scripted LLM server through the official SDKs, the real exec engine
+ * (shell sessions in a temp workspace), conversation files in a temp data folder. Only the model's
+ * replies are scripted, and retries wait no real time (their delays are recorded instead).
+ */
+export async function startAgentHarness(opts: HarnessOptions = {}): Promise<AgentHarness> {
+  const llm = await startScriptedLlm(opts.llm);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-agent-'));
+  const protocol = opts.protocol ?? 'openai';
+  const settings = new MemorySettingsStore({
+    provider: protocol,
+    baseUrl: protocol === 'openai' ? llm.openaiBaseUrl : llm.anthropicBaseUrl,
+    model: protocol === 'openai' ? 'gpt-4o' : 'claude-sonnet-4-6',
+    exec: { timeoutMs: 20_000 },
+    ...opts.settings,
+  });
+  const keys = { get: async (account: string) => (account.startsWith('provider:') ? 'sk-test-agent' : null) };
+  const bus = new EventBus();
+  const events: AnyEvent[] = [];
+  const waiters = new Set<() => void>();
+  bus.subscribe((event) => {
+    events.push(event);
+    for (const wake of [...waiters]) wake();
+  });
+  const store = new ConversationStore(dataDir, () => null);
+  const exec = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot: dataDir, graceMs: 500 });
+  const sleeps: number[] = [];
+  const retry: RetryPolicy = {
+    maxAttempts: 4,
+    baseDelayMs: 1000,
+    maxDelayMs: 30_000,
+    maxRetryAfterMs: 120_000,
+    sleep: async (ms) => void sleeps.push(ms),
+  };
+  const agent = new AgentService({
+    conversations: store,
+    exec,
+    events: bus,
+    settings: () => settings.get(),
+    providerFor: createProviderFactory(keys),
+    environment: new EnvironmentContext(opts.environment ?? FAST_ENVIRONMENT),
+    toolSupport: new ToolSupportMemory(),
+    retry,
+  });
+
+  const payloads = <N extends EventName>(name: N) =>
+    events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<N>);
+
+  return {
+    llm,
+    agent,
+    store,
+    settings,
+    exec,
+    events,
+    sleeps,
+    dataDir,
+    async newConversation() {
+      return (await store.create()).id;
+    },
+    async send(conversationId, text) {
+      await agent.send(conversationId, text, []);
+      await agent.idle(conversationId);
+    },
+    waitFor(name, match = () => true) {
+      return new Promise((resolve) => {
+        const check = () => {
+          const found = payloads(name).find(match);
+          if (found) {
+            waiters.delete(check);
+            resolve(found);
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    payloads,
+    bodies: () => llm.requests.filter((r) => r.method === 'POST').map((r) => r.body as Record<string, unknown>),
+    async close() {
+      await agent.dispose();
+      await exec.dispose();
+      await llm.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

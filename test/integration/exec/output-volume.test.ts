@@ -1,0 +1,76 @@
+import { readFile, stat } from 'node:fs/promises';
+import { defaultSettings } from '@contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, stdoutOf } from './helpers';
+
+describe('large outputs', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('caps 200 MB of output for the UI, spills it to a file and gives the model head and tail', async () => {
+    const cap = 4 * 1024 * 1024;
+    const line = 'the quick brown fox jumps over the lazy dog 0123456789';
+    let terminalBytes = 0;
+    let batches = 0;
+    let peakRss = 0;
+    const baseRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 25);
+    const result = await h.service
+      .run({
+        conversationId: 'conv-1',
+        workspace: h.workspace,
+        language: 'bash',
+        code: `echo FIRST; yes '${line}' | head -c 200000000; echo; echo LAST`,
+        settings: { ...defaultSettings.exec, outputCapBytes: cap, modelOutputChars: 4000, timeoutMs: 120_000 },
+        onTerminal: (text) => {
+          terminalBytes += Buffer.byteLength(text);
+          batches++;
+        },
+        runId: 'big-output',
+      })
+      .finally(() => clearInterval(sampler));
+    expect(result.status).toBe('done');
+    // The UI got the cap, not 200 MB, in few large batches, then the note.
+    expect(terminalBytes).toBeGreaterThan(cap - 1024);
+    expect(terminalBytes).toBeLessThan(cap + 1024);
+    expect(batches).toBeLessThan(1000);
+    const ui = stdoutOf(result);
+    expect(ui.length).toBeLessThan(cap + 1024);
+    expect(ui).toMatch(/… \d+\.\d MB more, saved to .*\.oi\/outputs\/big-output\.log/);
+    // The file holds the whole output with plain newlines.
+    const spill = `${h.workspace}/.oi/outputs/big-output.log`;
+    expect((await stat(spill)).size).toBeGreaterThan(200_000_000);
+    const head = (await readFile(spill, 'utf8')).slice(0, 100);
+    expect(head).toBe(`FIRST\n${line}\n`.concat(line).slice(0, 100));
+    // The model sees both ends and how much was left out.
+    expect(result.forModel.startsWith('FIRST\n')).toBe(true);
+    expect(result.forModel).toMatch(/LAST\n… .* more, saved to/);
+    expect(result.forModel).toMatch(/… [\d,]+ characters \([\d,]+ lines\) elided …/);
+    expect(result.forModel.length).toBeLessThan(4000 + 400);
+    // Main's memory stays bounded by the cap and the batch sizes, not the output's size.
+    expect(peakRss - baseRss).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it('handles a long output without any newline', async () => {
+    const result = await h.run('bash', "head -c 30000000 /dev/zero | tr '\\0' x", { settings: { outputCapBytes: 1024 * 1024, modelOutputChars: 1000 } });
+    expect(result.status).toBe('done');
+    expect(result.forModel).toMatch(/^x+\n… 29,99\d,\d{3} characters elided …\nx+\n… /);
+  });
+
+  it('caps a Python runner printing line by line the same way', async () => {
+    const result = await h.run('python', 'for i in range(400_000):\n    print("row", i)\nprint("end")', {
+      settings: { outputCapBytes: 256 * 1024, modelOutputChars: 1000 },
+    });
+    expect(result.status).toBe('done');
+    expect(result.forModel).toMatch(/^row 0\nrow 1\n/);
+    expect(result.forModel).toMatch(/row 399999\nend\n… .* more, saved to /);
+    expect(stdoutOf(result).length).toBeLessThan(256 * 1024 + 512);
+  });
+});

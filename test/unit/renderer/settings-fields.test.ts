@@ -1,0 +1,40 @@
+import { defaultSettings } from '@contract';
+import { describe, expect, it } from 'vitest';
+import { display, parse, patchFor, SECTIONS, valueAt, type FieldSpec } from '../../../src-renderer/features/settings/settings-fields';
+
+const field = (id: string): FieldSpec => {
+  const f = SECTIONS.flatMap((s) => s.fields).find((x) => x.id === id);
+  if (!f) throw new Error(`no field ${id}`);
+  return f;
+};
+
+describe('settings fields', () => {
+  it('covers every setting the user may change', () => {
+    const covered = new Set(SECTIONS.flatMap((s) => s.fields).map((f) => (f.path.group ? `${f.path.group}.${f.path.key}` : f.path.key)));
+    const expected = [
+      ...Object.keys(defaultSettings).filter((k) => !['version', 'exec', 'sandbox'].includes(k)),
+      ...Object.keys(defaultSettings.exec).map((k) => `exec.${k}`),
+      'sandbox.enabled',
+      'sandbox.allowNetwork',
+    ];
+    expect([...expected].filter((k) => !covered.has(k))).toEqual([]);
+  });
+
+  it('shows and reads values in the units people think in', () => {
+    const timeout = field('timeout');
+    expect(display(timeout, valueAt(defaultSettings, timeout.path))).toBe('120');
+    expect(parse(timeout, '45')).toEqual({ ok: true, value: 45_000 });
+    expect(patchFor(timeout.path, 45_000)).toEqual({ exec: { timeoutMs: 45_000 } });
+    expect(parse(field('temperature'), '')).toEqual({ ok: true, value: null });
+    expect(parse(field('timeout'), '')).toEqual({ ok: false, error: 'a number is required' });
+    expect(parse(field('temperature'), 'warm')).toEqual({ ok: false, error: '“warm” is not a number' });
+    expect(parse(field('baseUrl'), '  ')).toEqual({ ok: true, value: null });
+  });
+
+  it('reads environment variables one NAME=value per line', () => {
+    const env = field('env');
+    expect(parse(env, 'A=1\n\nB = two=2\n')).toEqual({ ok: true, value: { A: '1', B: ' two=2' } });
+    expect(parse(env, 'nonsense')).toEqual({ ok: false, error: 'line 1: write NAME=value' });
+    expect(display(env, { A: '1', B: '2' })).toBe('A=1\nB=2');
+  });
+});
