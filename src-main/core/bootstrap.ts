@@ -1,4 +1,6 @@
 import { createApp, type App } from './app';
+import type { AgentService } from './agent/agent-service';
+import { withAutoInstall } from './exec/auto-install/auto-install-exec';
 import { createExecService } from './exec/exec-service';
 import { kernelAccount } from './exec/remote/jupyter-connection';
 import { RemoteKernels } from './exec/remote/remote-kernels';
@@ -34,10 +36,18 @@ export function bootstrapApp(opts: BootstrapOptions): App {
   void refreshSecretValues().catch(() => undefined);
   // Remote kernels: their tokens live in the keychain under kernel:<url>.
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)) });
-  const exec = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues, router: createSessionRouter({ remote: kernels }) });
+  const engine = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues, router: createSessionRouter({ remote: kernels }) });
+  // A run that fails on a missing package asks the user (through the agent, like a cell approval),
+  // installs it and runs the cell again. The agent exists only once the app is built, hence the late binding.
+  let agent: AgentService | null = null;
+  const exec = withAutoInstall(engine, {
+    approve: (question) => agent?.askInstall(question) ?? Promise.resolve(false),
+    onInstall: (record, request) => agent?.recordInstall(request.conversationId, record),
+    secretValues: () => secretValues,
+  });
   const notices = [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])];
   const keyVault = { store: opts.secrets, resolver: keys, env: envKeys, changed: () => void refreshSecretValues().catch(() => undefined) };
-  return createApp({
+  const app = createApp({
     dataDir: opts.dataDir,
     settings: opts.settings,
     keys,
@@ -49,4 +59,6 @@ export function bootstrapApp(opts: BootstrapOptions): App {
     kernels,
     localServers: opts.localServers,
   });
+  agent = app.context.agent;
+  return app;
 }

@@ -28,6 +28,18 @@ export const events = {
     usage: Usage,
   }),
   'notice': z.object({ ...Conv, item: NoticeItem }),
+  /** A run failed on a missing package: install it? Answered with `install.answer`. */
+  'install.awaiting-approval': z.object({
+    ...Conv,
+    questionId: Id,
+    cellId: Id.nullable(),
+    kind: z.enum(['pip', 'npm', 'system']),
+    packages: z.array(z.string()),
+    command: z.string(),
+    reason: z.string(),
+    text: z.string(),
+  }),
+  'install.answered': z.object({ ...Conv, questionId: Id, install: z.boolean() }),
   /** After each model call: the conversation's running totals, and how full the context window is. */
   'usage.updated': z.object({
     ...Conv,

@@ -112,12 +112,21 @@ export const CellItem = z.object({
 });
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */
+/** A package the app installed for the code (automatic install), so exports can reproduce it. */
+export const InstallInfo = z.object({
+  manager: z.enum(['pip', 'npm', 'apt', 'dnf', 'pacman', 'brew', 'winget']),
+  packages: z.array(z.string()),
+  command: z.string(),
+  ok: z.boolean(),
+});
+
 export const NoticeItem = z.object({
   kind: z.literal('notice'),
   id: Id,
   level: z.enum(['info', 'warning', 'error']),
   text: z.string(),
   createdAt: z.string(),
+  install: InstallInfo.optional(),
 });
 
 export const ConversationItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, CellItem, NoticeItem]);
@@ -152,6 +161,7 @@ export type UserItem = z.infer<typeof UserItem>;
 export type AssistantItem = z.infer<typeof AssistantItem>;
 export type CellItem = z.infer<typeof CellItem>;
 export type NoticeItem = z.infer<typeof NoticeItem>;
+export type InstallInfo = z.infer<typeof InstallInfo>;
 export type ConversationItem = z.infer<typeof ConversationItem>;
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 export type Conversation = z.infer<typeof Conversation>;

@@ -68,6 +68,21 @@ describe('conversations: list, keyboard, retry, regenerate, edit and resend', ()
     expect((await aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).map((c) => c.title)).toEqual(['Plot the weather data please']);
   });
 
+  it('resizes panels with the keyboard, remembers the sizes, and hides the files panel', async () => {
+    const sidebar = page.getByRole('navigation', { name: 'Conversations' });
+    const before = (await sidebar.boundingBox())?.width ?? 0;
+    const handle = page.getByRole('separator', { name: 'Resize the conversation list' });
+    await handle.focus();
+    for (let i = 0; i < 4; i++) await handle.press('ArrowRight');
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())?.width ?? 0)).toBe(Math.round(before + 64));
+    await page.reload();
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())?.width ?? 0)).toBe(Math.round(before + 64));
+    await page.getByRole('button', { name: 'Hide the files panel' }).click();
+    await expect.poll(() => page.getByRole('complementary', { name: 'Workspace' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show the files panel' }).click();
+    await expect.poll(() => page.getByRole('complementary', { name: 'Workspace' }).count()).toBe(1);
+  });
+
   it('shows why a model call failed and retries it', async () => {
     aut.llm.enqueue({ kind: 'error', status: 400, message: 'This model cannot do that today' });
     await page.getByRole('button', { name: 'New conversation' }).click();

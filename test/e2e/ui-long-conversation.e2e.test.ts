@@ -57,7 +57,17 @@ describe('a 1,000-message conversation', () => {
     const t0 = Date.now();
     await scrollTo(0, 'u-0000');
     await expectText(page.locator('[data-key="u-0000"]'), 'Question 0:');
-    await scrollTo(0.5, 'c-0166');
+    // Heights are estimates until measured, so "half way" is only roughly round 166 of 333.
+    await page.getByTestId('messages').evaluate((el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 2));
+    await expect
+      .poll(async () => {
+        const keys = await page.locator('.vlist-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-key') ?? ''));
+        return keys.some((k) => {
+          const round = Number(k.slice(2));
+          return round > 100 && round < 233;
+        });
+      })
+      .toBe(true);
     await scrollTo(1, last?.id ?? '');
     console.log(`[measure] top → middle → end: ${Date.now() - t0} ms`);
     expect(await page.locator('.vlist-item').count()).toBeLessThan(80);

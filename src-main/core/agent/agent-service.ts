@@ -3,7 +3,10 @@ import { errorMessage } from '../bridge/dispatch';
 import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
 import { defaultRetryPolicy } from '../llm/retry-with-backoff';
 import { ToolSupportMemory } from '../llm/tool-support';
+import type { InstallQuestion } from '../exec/auto-install/auto-install-exec';
+import type { InstallRecord } from '../exec/auto-install/install-record';
 import { EnvironmentContext, machineSources } from './environment-context';
+import { askInstall, recordInstall } from './install-approval';
 import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
 import { runTurn, type TurnDeps } from './turn';
@@ -129,6 +132,20 @@ export class AgentService {
 
   skip(conversationId: string, cellId: string): void {
     this.decide(conversationId, cellId, { kind: 'skip' });
+  }
+
+  /** The engine's auto-installer asks here before installing a missing package. */
+  askInstall(question: InstallQuestion): Promise<boolean> {
+    return askInstall(this.live.get(question.conversationId), this.deps.settings(), this.deps.events, question);
+  }
+
+  answerInstall(conversationId: string, questionId: string, install: boolean): void {
+    this.decide(conversationId, questionId, install ? { kind: 'run', code: null, always: false } : { kind: 'skip' });
+  }
+
+  recordInstall(conversationId: string, record: InstallRecord): void {
+    recordInstall(this.live.get(conversationId), this.deps.events, record);
+    this.deps.environment.noteRun(record.command);
   }
 
   interruptCell(conversationId: string, cellId: string): void {

@@ -10,7 +10,8 @@ export function limitsFromSettings(settings: Settings): RunLimits {
     memoryMb: settings.exec.memoryMb,
     cpuSeconds: settings.exec.cpuSeconds,
     maxProcesses: settings.exec.maxProcesses,
-    sandbox: settings.sandbox.enabled ? 'requested' : null,
+    // The engine reports exactly which protections held once the run starts (RunResult.limits).
+    sandbox: settings.sandbox.enabled ? 'on' : null,
   };
 }
 
@@ -47,6 +48,7 @@ export async function runCell(
       language: cell.language,
       code: cell.code,
       settings: deps.settings.exec,
+      sandbox: deps.settings.sandbox,
       signal: controller.signal,
       onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
       onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),

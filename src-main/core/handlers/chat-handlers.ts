@@ -1,7 +1,7 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
-type ChatNames = 'chat.send' | 'chat.stop' | 'chat.edit-last' | 'chat.regenerate' | 'cell.approve' | 'cell.skip' | 'cell.interrupt';
+type ChatNames = 'chat.send' | 'chat.stop' | 'chat.edit-last' | 'chat.regenerate' | 'cell.approve' | 'cell.skip' | 'cell.interrupt' | 'install.answer';
 
 export const chatHandlers = ({ agent }: AppContext): Pick<HandlerTable, ChatNames> => ({
   'chat.send': async ({ conversationId, text, attachments }) => {
@@ -30,6 +30,10 @@ export const chatHandlers = ({ agent }: AppContext): Pick<HandlerTable, ChatName
   },
   'cell.interrupt': async ({ conversationId, cellId }) => {
     agent.interruptCell(conversationId, cellId);
+    return { ok: true };
+  },
+  'install.answer': async ({ conversationId, questionId, install }) => {
+    agent.answerInstall(conversationId, questionId, install);
     return { ok: true };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Approval, Attachment, CellStatus, Id, NoticeItem, RunLimits } from '@contract';
+import { Approval, Attachment, CellStatus, Id, InstallInfo, NoticeItem, RunLimits } from '@contract';
 
 // What the app keeps under the `oi` key of cell and notebook metadata, so that its own notebooks
 // import back into exactly the conversation they came from. Jupyter preserves unknown metadata.
@@ -24,6 +24,10 @@ export const NoticeCellMeta = z.object({
   role: z.literal('notice'),
   level: NoticeItem.shape.level,
   createdAt: z.string(),
+  /** An automatic install: exported as the code cell that reproduces it (`%pip install …`). */
+  install: InstallInfo.optional(),
+  /** The notice's own text, kept when the cell's source is the install command. */
+  text: z.string().optional(),
 });
 
 export const CodeCellMeta = z.object({

@@ -92,6 +92,11 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
     if (isCellOfType(cell, 'code')) {
       const source = joinLines(cell.source);
       const outputs = importOutputs(cell.outputs, index, ctx.warnings);
+      if (oi?.role === 'notice' && oi.install) {
+        const install = oi.install;
+        items.push({ kind: 'notice', id, level: oi.level, text: oi.text ?? source, createdAt: oi.createdAt, install });
+        return;
+      }
       if (oi?.role === 'code') {
         step = oi.step;
         items.push(codeItem(id, source, outputs, cell.execution_count, oi, ctx, index));
@@ -117,7 +122,7 @@ function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | 
     parsed.success &&
     ((cell.cell_type === 'markdown' && (parsed.data.role === 'user' || parsed.data.role === 'assistant')) ||
       (cell.cell_type === 'raw' && (parsed.data.role === 'notice' || parsed.data.role === 'code')) ||
-      (cell.cell_type === 'code' && parsed.data.role === 'code'));
+      (cell.cell_type === 'code' && (parsed.data.role === 'code' || (parsed.data.role === 'notice' && parsed.data.install !== undefined))));
   if (!parsed.success || !fits) {
     warnings.push(`Cell ${index}: its "${APP_KEY}" metadata is not what this app writes; the cell was read as a plain Jupyter cell.`);
     return null;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, NoticeItem, UserItem } from '@contract';
+import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, InstallInfo, NoticeItem, UserItem } from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor } from './languages';
@@ -147,7 +147,7 @@ function exportItem(
     case 'cell':
       return codeCell(item, pythonKernel);
     case 'notice':
-      return noticeCell(item);
+      return item.install?.ok ? installCell(item, item.install, pythonKernel) : noticeCell(item);
   }
 }
 
@@ -222,6 +222,15 @@ function executionTimes(item: CellItem): Record<string, string> | null {
     'iopub.execute_input': new Date(start).toISOString(),
     'shell.execute_reply': new Date(start + item.durationMs).toISOString(),
   };
+}
+
+/** An automatic install becomes the cell a person would have written, so "Run all" rebuilds the environment. */
+function installCell(item: NoticeItem, install: InstallInfo, pythonKernel: boolean): CellWithoutId<CodeCellV4> {
+  const oi: NoticeCellMeta = { createdAt: item.createdAt, level: item.level, role: 'notice', install, text: item.text };
+  const packages = install.packages.join(' ');
+  const source =
+    install.manager === 'pip' && pythonKernel ? `%pip install ${packages}` : install.manager === 'npm' ? `!npm install ${packages}` : `!${install.command}`;
+  return { cell_type: 'code', execution_count: null, metadata: { [APP_KEY]: oi }, outputs: [], source: splitLines(source) };
 }
 
 function noticeCell(item: NoticeItem): CellWithoutId<RawCellV4> {

@@ -42,4 +42,8 @@ export const chatRequests = {
     input: z.object({ conversationId: Id, cellId: Id }).strict(),
     output: Ok,
   },
+  'install.answer': {
+    input: z.object({ conversationId: Id, questionId: Id, install: z.boolean() }).strict(),
+    output: Ok,
+  },
 } as const satisfies Record<string, RequestSpec>;

@@ -1,10 +1,15 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { ConversationSummary } from '@contract';
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
 
 /** One conversation in the list: open, rename in place, delete after a confirmation. */
-export function ConversationRow({ summary, active }: { summary: ConversationSummary; active: boolean }) {
+interface RowProps {
+  summary: ConversationSummary;
+  active: boolean;
+}
+
+export const ConversationRow = memo(function ConversationRow({ summary, active }: RowProps) {
   const open = useApp((s) => s.openConversation);
   const rename = useApp((s) => s.renameConversation);
   const remove = useApp((s) => s.deleteConversation);
@@ -67,10 +72,20 @@ export function ConversationRow({ summary, active }: { summary: ConversationSumm
       </span>
     </li>
   );
+}, sameRow);
+
+/** The list is fetched anew on every change, so rows compare by what they show, not by identity. */
+function sameRow(a: RowProps, b: RowProps): boolean {
+  const [x, y] = [a.summary, b.summary];
+  return a.active === b.active && x.id === y.id && x.title === y.title && x.updatedAt === y.updatedAt && x.workspace === y.workspace;
 }
+
+// Formatters are built once: toLocale*String builds a new one per call, and the list re-renders on
+// every save of a running conversation.
+const TIME = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+const DAY = new Intl.DateTimeFormat([], { month: 'short', day: 'numeric' });
 
 function shortDate(iso: string): string {
   const d = new Date(iso);
-  const today = new Date();
-  return d.toDateString() === today.toDateString() ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+  return d.toDateString() === new Date().toDateString() ? TIME.format(d) : DAY.format(d);
 }

@@ -113,3 +113,22 @@ describe('notebook round trip', () => {
     expect(imported.warnings).toHaveLength(2);
   });
 });
+
+describe('an automatic install in a notebook', () => {
+  it('exports as a %pip install cell that Jupyter accepts, and imports back as the install notice', async () => {
+    const { startJupyter } = await import('./support/jupyter');
+    const installed = { ...notice('Installed requests (python -m pip install requests).', 'info'), install: { manager: 'pip' as const, packages: ['requests'], command: 'python -m pip install requests', ok: true } };
+    const conv = conversation([user('fetch a page'), installed, cell('python', 'import requests\nprint(requests.__name__)', [stdout('requests\n')])]);
+    const nb = exportNotebook(conv, META);
+    const code = nb.cells.filter((c) => c.cell_type === 'code');
+    expect(code.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source))).toEqual(['%pip install requests', 'import requests\nprint(requests.__name__)']);
+    const jupyter = startJupyter();
+    try {
+      expect(await jupyter.validate([serializeNotebook(nb)])).toEqual([null]);
+    } finally {
+      jupyter.dispose();
+    }
+    const back = importNotebook(serializeNotebook(nb), OPTS).conversationItems.find((i) => i.kind === 'notice');
+    expect(back).toEqual(installed);
+  });
+});

@@ -4,7 +4,10 @@ import { explainServerError, kernelAccount, normalizeServerUrl } from '../../../
 import { kernelOutput } from '../../../src-main/core/exec/remote/kernel-output';
 
 function iopub<T extends KernelMessage.IOPubMessageType>(msgType: T, content: KernelMessage.IIOPubMessage<T>['content']): KernelMessage.IIOPubMessage {
-  return KernelMessage.createMessage({ channel: 'iopub', msgType, session: 's', content } as KernelMessage.IOptions<KernelMessage.IIOPubMessage<T>>);
+  // createMessage's overloads cannot be picked for a generic message type; the shape is checked by
+  // the `content` parameter's type above.
+  const options = { channel: 'iopub', msgType, session: 's', content } as unknown as KernelMessage.IOptions<KernelMessage.IStreamMsg>;
+  return KernelMessage.createMessage(options) as unknown as KernelMessage.IIOPubMessage;
 }
 
 describe('kernel messages as cell output', () => {

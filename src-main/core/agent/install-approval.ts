@@ -1,0 +1,48 @@
+import type { InstallInfo, NoticeItem, Settings } from '@contract';
+import type { EventBus } from '../bridge/event-bus';
+import type { InstallQuestion } from '../exec/auto-install/auto-install-exec';
+import type { InstallRecord } from '../exec/auto-install/install-record';
+import { newId, now } from './ids';
+import type { LiveConversation } from './live-conversation';
+
+const NEVER = new AbortController().signal;
+
+/**
+ * Asks the user before the engine installs a missing package, the way a cell is approved: auto-run
+ * (settings, or "always run here") answers yes, except for system packages, which change the machine
+ * and are always asked. A question nobody is around to answer ends with the turn (stop = no).
+ */
+export async function askInstall(live: LiveConversation | undefined, settings: Settings, events: EventBus, q: InstallQuestion): Promise<boolean> {
+  if (!live) return false;
+  if (!q.alwaysAsk && (settings.autoRun || live.conv.autoRun)) return true;
+  const questionId = newId();
+  const conversationId = live.conv.id;
+  const signal = live.runController?.signal ?? live.turn?.controller.signal ?? NEVER;
+  const answer = live.approvals.wait(questionId, signal);
+  events.emit('install.awaiting-approval', {
+    conversationId,
+    questionId,
+    cellId: live.runningCellId,
+    kind: q.kind,
+    packages: q.packages,
+    command: q.command,
+    reason: q.reason,
+    text: q.text,
+  });
+  const decision = await answer;
+  const install = decision.kind === 'run';
+  events.emit('install.answered', { conversationId, questionId, install });
+  return install;
+}
+
+/** An install that ran joins the conversation as a notice, which notebook export turns into `%pip install`. */
+export function recordInstall(live: LiveConversation | undefined, events: EventBus, record: InstallRecord): void {
+  if (!live) return;
+  const install: InstallInfo = { manager: record.manager, packages: record.packages, command: record.command, ok: record.ok };
+  const text = record.ok
+    ? `Installed ${record.packages.join(', ')} (${record.command})${record.createdVenv ? `; created the virtual environment ${record.createdVenv}` : ''}.`
+    : `Could not install ${record.packages.join(', ')} (${record.command}).`;
+  const item: NoticeItem = { kind: 'notice', id: newId(), level: record.ok ? 'info' : 'warning', text, createdAt: now(), install };
+  live.conv.items.push(item);
+  events.emit('notice', { conversationId: live.conv.id, item });
+}

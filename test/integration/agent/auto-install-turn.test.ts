@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyEvent, EventPayload } from '@contract';
+import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import { buildWheel } from '../auto-install/support/packages';
+
+// The whole path of an automatic install inside a turn: the model's import fails, the user is asked
+// (an event, answered through the handler table like a cell approval), pip installs from a local
+// wheel, the cell runs again, and the model sees the successful result.
+
+const ctx = { transport: 'websocket' as const };
+
+describe('a turn whose code needs a missing package', () => {
+  let root: string;
+  let aut: AppUnderTest;
+  const events: AnyEvent[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'oi-install-turn-'));
+    const wheels = path.join(root, 'wheels');
+    await buildWheel(wheels, 'oi_turn_pkg', 1234);
+    const venv = path.join(root, 'venv');
+    await promisify(execFile)('/usr/bin/python3', ['-m', 'venv', venv]);
+    aut = await startAppUnderTest({
+      exec: { pythonPath: path.join(venv, 'bin', 'python'), env: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' } },
+    });
+    aut.app.events.subscribe((e) => void events.push(e));
+  });
+  afterAll(async () => {
+    await aut?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const waitFor = async <N extends AnyEvent['name']>(name: N): Promise<EventPayload<N>> => {
+    await expect.poll(() => events.some((e) => e.name === name), { timeout: 60_000 }).toBe(true);
+    return events.find((e) => e.name === name)?.payload as EventPayload<N>;
+  };
+
+  it('asks before installing, installs on yes, re-runs the cell and records the install', async () => {
+    aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_pkg', name: 'execute', arguments: { language: 'python', code: 'import oi_turn_pkg\nprint("value", oi_turn_pkg.VALUE)' } }] },
+      { kind: 'text', text: 'It printed the value.' },
+    );
+    const conv = await aut.app.handlers['conversation.create']({}, ctx);
+    await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'use oi_turn_pkg' }, ctx);
+    const pending = await waitFor('cell.awaiting-approval');
+    await aut.app.handlers['cell.approve']({ conversationId: conv.id, cellId: pending.cell.id }, ctx);
+
+    const question = await waitFor('install.awaiting-approval');
+    expect(question).toMatchObject({ kind: 'pip', packages: ['oi_turn_pkg'], cellId: pending.cell.id });
+    expect(question.text).toMatch(/oi_turn_pkg/);
+    await aut.app.handlers['install.answer']({ conversationId: conv.id, questionId: question.questionId, install: true }, ctx);
+    await waitFor('turn.end');
+    await aut.app.context.agent.idle(conv.id);
+
+    const saved = await aut.app.handlers['conversation.get']({ conversationId: conv.id }, ctx);
+    const cell = saved.items.find((i) => i.kind === 'cell');
+    expect(cell?.kind === 'cell' && cell.status).toBe('done');
+    expect(cell?.kind === 'cell' && cell.resultForModel).toMatch(/value 1234/);
+    const notice = saved.items.find((i) => i.kind === 'notice' && i.install);
+    expect(notice?.kind === 'notice' && notice.install).toMatchObject({ manager: 'pip', packages: ['oi_turn_pkg'], ok: true });
+    const toolResult = (aut.llm.requests[1]?.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toMatch(/value 1234/);
+  });
+
+  it('tells the model when the user declines the install', async () => {
+    events.length = 0;
+    aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_no', name: 'execute', arguments: { language: 'python', code: 'import oi_other_missing_pkg' } }] },
+      { kind: 'text', text: 'Understood.' },
+    );
+    const conv = await aut.app.handlers['conversation.create']({}, ctx);
+    await aut.app.handlers['conversation.get']({ conversationId: conv.id }, ctx);
+    await aut.app.handlers['settings.set']({ autoRun: true }, ctx);
+    await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'use another package' }, ctx);
+    const question = await waitFor('install.awaiting-approval');
+    await aut.app.handlers['install.answer']({ conversationId: conv.id, questionId: question.questionId, install: false }, ctx);
+    await waitFor('turn.end');
+    await aut.app.context.agent.idle(conv.id);
+    const saved = await aut.app.handlers['conversation.get']({ conversationId: conv.id }, ctx);
+    const cell = saved.items.find((i) => i.kind === 'cell');
+    expect(cell?.kind === 'cell' && cell.status).toBe('failed');
+    expect(cell?.kind === 'cell' && cell.resultForModel).toMatch(/ModuleNotFoundError/);
+  });
+});
