@@ -10,7 +10,8 @@ type Mode =
   | { kind: 'idle' }
   | { kind: 'busy' }
   | { kind: 'approval'; cell: CellItem }
-  | { kind: 'inline-edit'; cell: CellItem; lines: string[] };
+  | { kind: 'inline-edit'; cell: CellItem; lines: string[] }
+  | { kind: 'install'; questionId: string };
 
 export interface InteractiveOptions {
   session: CliSession;
@@ -52,6 +53,10 @@ export function runInteractive(opts: InteractiveOptions): Promise<number> {
     if (event.name === 'cell.awaiting-approval') {
       mode = { kind: 'approval', cell: event.payload.cell };
       prompt('Run this code? (y)es, (n)o, (e)dit, (a)lways in this conversation: ');
+    } else if (event.name === 'install.awaiting-approval') {
+      mode = { kind: 'install', questionId: event.payload.questionId };
+      print(style.yellow(`${event.payload.reason}\n${event.payload.text}\n  ${event.payload.command}`));
+      prompt('Install it? (y)es, (n)o: ');
     } else if (event.name === 'cell.done' && (mode.kind === 'approval' || mode.kind === 'inline-edit') && mode.cell.id === event.payload.cell.id) {
       mode = { kind: 'busy' };
     } else if (event.name === 'turn.end') {
@@ -123,6 +128,15 @@ export function runInteractive(opts: InteractiveOptions): Promise<number> {
       case 'approval':
         void answer(current.cell, line);
         return;
+      case 'install': {
+        const reply = line.trim().toLowerCase();
+        if (!['y', 'yes', 'n', 'no'].includes(reply)) return prompt('Please answer y or n: ');
+        mode = { kind: 'busy' };
+        rl.setPrompt('');
+        const install = reply.startsWith('y');
+        void session.call('install.answer', { conversationId: session.conversationId, questionId: current.questionId, install }).catch(report);
+        return;
+      }
       case 'inline-edit':
         if (line.trim() === '.') void runEdited(current.cell, current.lines.join('\n'));
         else current.lines.push(line);

@@ -43,6 +43,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     else human.handle(event);
     if (event.name === 'error') failed = true;
     if (event.name === 'cell.awaiting-approval') approvals.push(decide(event.payload.cell));
+    if (event.name === 'install.awaiting-approval') approvals.push(decideInstall(event.payload));
   });
 
   const decide = async (cell: Extract<AnyEvent, { name: 'cell.awaiting-approval' }>['payload']['cell']) => {
@@ -74,6 +75,22 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     } finally {
       rl.close();
     }
+  };
+
+  const decideInstall = async (q: Extract<AnyEvent, { name: 'install.awaiting-approval' }>['payload']) => {
+    let install = false;
+    if (canAsk) {
+      const rl = readline.createInterface({ input: opts.stdin, output: opts.stderr, terminal: true });
+      try {
+        opts.stderr.write(`${q.reason}\n${q.text}\n  ${q.command}\n`);
+        install = /^y(es)?$/i.test((await rl.question('Install it? (y)es, (n)o: ')).trim());
+      } finally {
+        rl.close();
+      }
+    } else {
+      opts.stderr.write(style.yellow(`Not installing ${q.packages.join(', ')}: no terminal to ask. Set exec.autoInstall to "auto" (well-known packages) or run interactively.\n`));
+    }
+    await session.call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install }).catch(() => undefined);
   };
 
   try {

@@ -1,6 +1,7 @@
 import type { AnyEvent, CellOutput, EventName } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { refreshConversationList, useApp } from './app-store';
+import { useInstallQuestions } from './install-questions';
 import { appendToFeed, resetFeed } from './terminal-feeds';
 import { useWorkspace } from './workspace-store';
 
@@ -55,6 +56,8 @@ export function wireEvents(): () => void {
       // Plots open in the preview as they are made.
       void useWorkspace.getState().showPreview({ kind: 'output', cellId, title: 'Plot from the last run', ...image });
     }),
+    bridge.on('install.awaiting-approval', (q) => useInstallQuestions.getState().asked(q)),
+    bridge.on('install.answered', ({ questionId }) => useInstallQuestions.getState().answered(questionId)),
     bridge.on('workspace.changed', ({ conversationId, paths }) => useWorkspace.getState().onChanged(conversationId, paths)),
     bridge.on('conversation.updated', () => void refreshConversationList().catch(() => undefined)),
     bridge.on('error', (p) => {

@@ -4,6 +4,7 @@ import { HighlightedCode } from '../highlight/HighlightedCode';
 import { ApprovalBar } from './ApprovalBar';
 import { CellHeader } from './CellHeader';
 import { CellOutputs } from './CellOutputs';
+import { InstallPrompt } from './InstallPrompt';
 import { LimitsLine } from './LimitsLine';
 
 /** A code cell: the model's code (filling in as it streams), the approval bar, live output, results. */
@@ -41,6 +42,7 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
           onCancelEdit={() => setEditing(false)}
         />
       )}
+      {cell.status === 'running' && <InstallPrompt cellId={cell.id} />}
       <CellOutputs cell={cell} />
       {cell.limits && <LimitsLine limits={cell.limits} />}
     </section>

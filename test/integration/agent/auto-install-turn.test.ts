@@ -74,9 +74,9 @@ describe('a turn whose code needs a missing package', () => {
       { kind: 'text', text: 'Understood.' },
     );
     const conv = await aut.app.handlers['conversation.create']({}, ctx);
-    await aut.app.handlers['conversation.get']({ conversationId: conv.id }, ctx);
-    await aut.app.handlers['settings.set']({ autoRun: true }, ctx);
     await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'use another package' }, ctx);
+    const pending = await waitFor('cell.awaiting-approval');
+    await aut.app.handlers['cell.approve']({ conversationId: conv.id, cellId: pending.cell.id }, ctx);
     const question = await waitFor('install.awaiting-approval');
     await aut.app.handlers['install.answer']({ conversationId: conv.id, questionId: question.questionId, install: false }, ctx);
     await waitFor('turn.end');
