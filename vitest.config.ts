@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Real processes and servers: give them room, and keep the 2-core machines from thrashing.
     testTimeout: 60_000,
+    // Polls wait on real processes and a real browser; on a loaded 2-core CI machine 1 s is too short.
+    expect: { poll: { timeout: 15_000, interval: 50 } },
     hookTimeout: 60_000,
     fileParallelism: true,
     maxWorkers: 2,

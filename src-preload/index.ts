@@ -1,4 +1,4 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { eventNames, requestNames, type AnyEvent, type OiApi } from './contract';
 import { EVENT_CHANNEL, requestChannel } from './ipc-channels';
 
@@ -32,3 +32,7 @@ api.on = (name: string, listener: (payload: unknown) => void) => {
 };
 
 contextBridge.exposeInMainWorld('oi', api as OiApi);
+
+// A dropped file's real path (Electron no longer puts it on File). Main copies the file into the
+// workspace itself and accepts the path only over IPC, confined by its own checks.
+contextBridge.exposeInMainWorld('oiFiles', { pathForFile: (file: File) => webUtils.getPathForFile(file) });

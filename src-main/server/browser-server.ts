@@ -110,6 +110,12 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       unsubscribe();
       sockets.delete(ws);
     });
+    // An oversized or malformed frame is reported here; ws then closes the socket (1009/1002). Without a
+    // listener the error would be thrown and take the whole app down.
+    ws.on('error', (err) => {
+      console.warn(`browser mode: closing a WebSocket: ${err.message}`);
+      ws.terminate();
+    });
     ws.on('message', (data, isBinary) => {
       void (async () => {
         if (isBinary) return send({ type: 'response', id: null, ok: false, error: { code: 'invalid-input', message: 'binary frames are not accepted' } });
