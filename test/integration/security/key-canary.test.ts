@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
@@ -10,7 +10,8 @@ import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-te
 import { emptyKeyring, keyringAvailability, testKeyring } from '../secrets/keyring-for-tests';
 
 // A unique fake key goes into the real keychain; after a full scripted turn (a failing run included)
-// it must appear nowhere the app writes or sends: files, logs, frames to the renderer, the code's env.
+// it must appear nowhere the app writes or sends: files (a notebook export included), logs, frames to
+// the renderer, the model's requests (which carry the code's output), the code's environment.
 
 const availability = keyringAvailability();
 
@@ -86,6 +87,11 @@ describe.skipIf(availability.mode === 'skip')('a provider key in the keychain ne
     const firstCell = saved.items.find((i) => i.kind === 'cell');
     expect(firstCell?.kind === 'cell' && firstCell.status).toBe('failed');
     expect(JSON.stringify(saved)).toContain('PATH=');
+
+    // A notebook export of the conversation, written where the user would keep it.
+    const exported = await aut.app.handlers['notebook.export']({ conversationId: conv.id }, { transport: 'websocket' });
+    expect(exported.text).toContain('nbformat');
+    writeFileSync(path.join(conv.workspace, exported.fileName), exported.text);
 
     const leaks: string[] = [];
     for (const file of [...filesUnder(aut.dataDir), ...filesUnder(conv.workspace)]) {
