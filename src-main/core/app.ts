@@ -16,6 +16,7 @@ import { kernelHandlers } from './handlers/kernel-handlers';
 import { sandboxHandlers } from './handlers/sandbox-handlers';
 import { kernelAccount } from './exec/remote/jupyter-connection';
 import { RemoteKernels } from './exec/remote/remote-kernels';
+import { conversationKernelMemory } from './agent/kernel-binding-memory';
 import type { KeyVault } from './providers/key-vault';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
@@ -58,6 +59,8 @@ export function createApp(opts: AppOptions): App {
     settings: () => opts.settings.get(),
     providerFor: createProviderFactory(opts.keys),
   });
+  const kernels = opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) });
+  kernels.useMemory(conversationKernelMemory(agent));
   const context: AppContext = {
     dataDir: opts.dataDir,
     version: opts.version,
@@ -84,7 +87,7 @@ export function createApp(opts: AppOptions): App {
     ...keysHandlers(context),
     ...providerHandlers(context),
     ...notebookHandlers(context),
-    ...kernelHandlers(context, opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) })),
+    ...kernelHandlers(context, kernels),
     ...sandboxHandlers(context),
   };
 
@@ -95,6 +98,8 @@ export function createApp(opts: AppOptions): App {
     async dispose() {
       context.workspaceWatchers.dispose();
       await agent.dispose();
+      // Before the sessions close: kernels of saved bindings stay on their servers for the next start.
+      await kernels.leave();
       await opts.exec.dispose();
     },
   };

@@ -145,12 +145,23 @@ export const ConversationSummary = z.object({
   workspace: z.string(),
 });
 
+/** The remote Jupyter kernel a conversation's language runs on, kept so it survives an app restart (no token: that is in the keychain). */
+export const RemoteKernelBinding = z.object({
+  url: z.string(),
+  kernelName: z.string(),
+  displayName: z.string().optional(),
+  language: z.string(),
+  /** The kernel last used on the server, reattached when it still exists. */
+  kernelId: z.string().nullable(),
+});
+
 export const Conversation = ConversationSummary.extend({
   version: z.literal(1),
   items: z.array(ConversationItem),
   usage: Usage,
   /** "Always run in this conversation". */
   autoRun: z.boolean().default(false),
+  remoteKernel: RemoteKernelBinding.nullable().optional(),
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;
@@ -165,4 +176,5 @@ export type InstallInfo = z.infer<typeof InstallInfo>;
 export type ConversationItem = z.infer<typeof ConversationItem>;
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 export type Conversation = z.infer<typeof Conversation>;
+export type RemoteKernelBinding = z.infer<typeof RemoteKernelBinding>;
 export type Usage = z.infer<typeof Usage>;

@@ -94,6 +94,8 @@ export const useApp = create<AppStore>((set, get) => {
         const first = get().conversations[0];
         if (first && !get().current) await get().openConversation(first.id);
       });
+      // Marks the page as loaded and wired for anyone driving it (tests, screen readers' automation).
+      document.body.dataset.ready = 'true';
     },
     newConversation() {
       creating = guard(async () => {

@@ -91,6 +91,8 @@ export async function openApp(browser: Browser, aut: UiApp, viewport = { width: 
     if (msg.type() === 'error' || msg.type() === 'warning') console.error(`page console ${msg.type()}: ${msg.text()}`);
   });
   await page.goto(aut.server.launchUrl);
+  // Keyboard shortcuts and the first screen exist only once the app has loaded its state.
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   return { page, frames };
 }
 

@@ -30,6 +30,8 @@ export interface AppUnderTestOptions {
   /** Default: an in-memory store holding a test OpenAI key. */
   secrets?: SecretStore;
   env?: NodeJS.ProcessEnv;
+  /** Reuse a data folder (an app restart); the caller owns it, so close() leaves it in place. */
+  dataDir?: string;
 }
 
 export async function startAppUnderTest(settings: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -37,7 +39,7 @@ export async function startAppUnderTest(settings: SettingsPatch = {}, options: A
     throw new Error(`the renderer is not built (${RENDERER_DIR}): run \`npm run build\` first (npm test does)`);
   }
   const llm = await startScriptedLlm();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'oi-e2e-'));
   let secrets = options.secrets;
   if (!secrets) {
     secrets = new MemorySecretStore();
@@ -61,7 +63,7 @@ export async function startAppUnderTest(settings: SettingsPatch = {}, options: A
       await server.close();
       await app.dispose();
       await llm.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

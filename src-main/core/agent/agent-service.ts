@@ -101,6 +101,16 @@ export class AgentService {
     return live.conv;
   }
 
+  /**
+   * Changes a conversation's settings outside its items (its remote kernel). Through the open copy,
+   * so the file and the copy a running turn saves cannot disagree.
+   */
+  async update(conversationId: string, change: (conv: Conversation) => void): Promise<void> {
+    const live = await this.open(conversationId);
+    change(live.conv);
+    await this.commit(live);
+  }
+
   async rename(conversationId: string, title: string): Promise<ConversationSummary> {
     const live = await this.open(conversationId);
     live.conv.title = title.replace(/\s+/g, ' ').trim() || UNTITLED;

@@ -40,7 +40,7 @@ export function createSessionRouter(options: SessionRouterOptions = {}): Session
   const support = options.sandboxSupport ?? sandboxSupport;
   return {
     async route(request, language) {
-      const remote = options.remote?.bindingFor(request.conversationId, language.name);
+      const remote = await options.remote?.bindingFor(request.conversationId, language.name);
       if (remote && options.remote) return options.remote.route(request.conversationId, remote);
       const sandbox = request.sandbox;
       // HTML is not executed, so there is nothing to sandbox.

@@ -45,16 +45,21 @@ export const kernelHandlers = (ctx: Pick<AppContext, 'keyVault'>, kernels: Remot
       }
       const binding: KernelBinding = { url: base, kernelName: spec.name, displayName: spec.displayName, language: language.name };
       kernels.bind(conversationId, binding);
+      // Saved in the conversation before answering, so a restart right after still finds it.
+      await kernels.saved(conversationId);
       return info(conversationId, binding);
     },
 
     'kernels.disconnect': async ({ conversationId }) => {
+      await kernels.restore(conversationId);
       const had = kernels.binding(conversationId) !== null;
       kernels.unbind(conversationId);
+      await kernels.saved(conversationId);
       return { disconnected: had };
     },
 
     'kernels.status': async ({ conversationId }) => {
+      await kernels.restore(conversationId);
       const binding = kernels.binding(conversationId);
       return binding ? info(conversationId, binding) : null;
     },

@@ -4,6 +4,8 @@ import { usePanels } from '../layout/panel-sizes';
 import { NotebookMenu } from '../notebooks/NotebookMenu';
 import { ModelPicker } from './ModelPicker';
 import { UsageMeter } from './UsageMeter';
+import { SandboxBadge } from './SandboxBadge';
+import { RemoteKernelButton } from '../kernels/RemoteKernelButton';
 
 export function TopBar() {
   const settings = useApp((s) => s.settings);
@@ -19,15 +21,8 @@ export function TopBar() {
           Auto-run
         </label>
       )}
-      {settings && (
-        <span
-          className={`badge ${settings.sandbox.enabled ? 'badge-on' : 'badge-off'}`}
-          title={settings.sandbox.enabled ? `Code runs in a sandbox${settings.sandbox.allowNetwork ? ' with network' : ', without network'}` : 'Code runs with your user’s permissions'}
-          data-testid="sandbox-state"
-        >
-          {settings.sandbox.enabled ? 'Sandbox on' : 'No sandbox'}
-        </span>
-      )}
+      {settings && <SandboxBadge sandbox={settings.sandbox} />}
+      <RemoteKernelButton />
       <span className="spacer" />
       <NotebookMenu />
       <UsageMeter />

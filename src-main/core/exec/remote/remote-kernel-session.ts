@@ -21,6 +21,8 @@ export interface RemoteKernelSessionOptions {
   kernelId: string | null;
   /** Remembers (id) or forgets (null) the kernel, so a later session can reattach. */
   onKernel(id: string | null): void;
+  /** Asked on dispose: true leaves the kernel running for a later session (the app quits, the binding is saved). */
+  keepKernel?: () => boolean;
   startTimeoutMs?: number;
   /** How long the server may stay unreachable during a run before the run is reported lost. */
   lostAfterMs?: number;
@@ -175,14 +177,15 @@ export class RemoteKernelSession implements Session {
 
   /**
    * Ends the session. A kernel this app started is shut down on the server (so a restart really
-   * clears state and nothing is left running); one whose connection was lost is left for reattaching.
+   * clears state and nothing is left running); one whose connection was lost is left for reattaching,
+   * and so is one the app leaves running on quit (keepKernel) for after the restart.
    */
   async dispose(): Promise<void> {
     const was = this.state;
     this.state = 'disposed';
     this.stopWatchdog();
     this.finish({ status: 'died', exitCode: null, cwd: null, message: `The remote ${this.options.label} session was closed.` });
-    if (was === 'ready') {
+    if (was === 'ready' && !this.options.keepKernel?.()) {
       this.options.onKernel(null);
       await withTimeout(this.connection.shutdown(), 10_000).catch(() => undefined);
     }

@@ -1,4 +1,4 @@
-import type { RunLimits } from '@contract';
+import type { RemoteKernelBinding, RunLimits } from '@contract';
 import type { SessionRoute } from '../session-router';
 import { normalizeServerUrl, safeUrl } from './jupyter-connection';
 import { RemoteKernelSession } from './remote-kernel-session';
@@ -18,6 +18,15 @@ export interface KernelBinding {
   language: string;
 }
 
+/**
+ * Where bindings outlive the process: the conversation's file (see agent/kernel-binding-memory.ts).
+ * `save` answers false when there is nothing to save into (no such conversation).
+ */
+export interface KernelBindingMemory {
+  load(conversationId: string): Promise<RemoteKernelBinding | null>;
+  save(conversationId: string, binding: RemoteKernelBinding | null): Promise<boolean>;
+}
+
 export interface RemoteKernelsOptions {
   tokenFor(url: string): Promise<string | null>;
   startTimeoutMs?: number;
@@ -27,23 +36,102 @@ export interface RemoteKernelsOptions {
 export class RemoteKernels {
   private readonly bindings = new Map<string, KernelBinding>();
   private readonly kernelIds = new Map<string, string>();
+  private memory: KernelBindingMemory | null = null;
+  /** Per conversation: its saved binding has been read (or replaced by bind/unbind since). */
+  private readonly restored = new Map<string, Promise<void>>();
+  /** Per conversation: the last save, so saves stay in order and can be awaited. */
+  private readonly saving = new Map<string, Promise<void>>();
+  /** Conversations whose binding is on disk: their kernels are left running when the app quits. */
+  private readonly remembered = new Set<string>();
+  private leaving = false;
 
   constructor(private readonly options: RemoteKernelsOptions) {}
 
+  /** Set once the conversations exist (the app builds them after the engine). */
+  useMemory(memory: KernelBindingMemory): void {
+    this.memory = memory;
+  }
+
   bind(conversationId: string, binding: KernelBinding): void {
+    this.restored.set(conversationId, Promise.resolve());
     this.bindings.set(conversationId, { ...binding, url: normalizeServerUrl(binding.url) });
+    this.persist(conversationId);
   }
 
   /** The conversation's language runs locally again from its next run on (its remote kernel is shut down then). */
   unbind(conversationId: string): void {
+    this.restored.set(conversationId, Promise.resolve());
     this.bindings.delete(conversationId);
+    this.persist(conversationId);
+  }
+
+  /**
+   * Takes up a conversation's saved binding after a restart, once, on its first use: the kernel id
+   * comes with it, so the next session reattaches to the kernel (and its variables) if the server
+   * still has it.
+   */
+  restore(conversationId: string): Promise<void> {
+    const memory = this.memory;
+    if (!memory) return Promise.resolve();
+    const known = this.restored.get(conversationId);
+    if (known) return known;
+    const reading: Promise<void> = memory.load(conversationId).then(
+      (saved) => {
+        // A bind or unbind while the file was read is newer than the file.
+        if (!saved || this.restored.get(conversationId) !== reading) return;
+        const binding: KernelBinding = { url: normalizeServerUrl(saved.url), kernelName: saved.kernelName, displayName: saved.displayName ?? saved.kernelName, language: saved.language };
+        this.bindings.set(conversationId, binding);
+        this.remembered.add(conversationId);
+        if (saved.kernelId) this.kernelIds.set(kernelKey(conversationId, binding), saved.kernelId);
+      },
+      // An unreadable or missing conversation simply has no binding.
+      () => undefined,
+    );
+    this.restored.set(conversationId, reading);
+    return reading;
+  }
+
+  /** Resolves once the conversation's binding changes so far are on disk. */
+  saved(conversationId: string): Promise<void> {
+    return this.saving.get(conversationId) ?? Promise.resolve();
+  }
+
+  /**
+   * The app is quitting: sessions closed from now on leave their kernels running on the server when
+   * the binding is saved, so the conversation finds its state again after a restart.
+   */
+  async leave(): Promise<void> {
+    this.leaving = true;
+    await Promise.all(this.saving.values());
+  }
+
+  private persist(conversationId: string): void {
+    const memory = this.memory;
+    if (!memory) return;
+    const binding = this.bindings.get(conversationId);
+    const saved: RemoteKernelBinding | null = binding ? { ...binding, kernelId: this.kernelIds.get(kernelKey(conversationId, binding)) ?? null } : null;
+    const next = (this.saving.get(conversationId) ?? Promise.resolve())
+      .then(() => memory.save(conversationId, saved))
+      .then(
+        (stored) => {
+          if (stored && saved) this.remembered.add(conversationId);
+          else this.remembered.delete(conversationId);
+        },
+        (err: unknown) => {
+          // The binding still holds for this run of the app; only the restart would forget it.
+          this.remembered.delete(conversationId);
+          console.warn(`could not save the remote kernel of conversation ${conversationId}: ${err instanceof Error ? err.message : String(err)}`);
+        },
+      );
+    this.saving.set(conversationId, next);
   }
 
   binding(conversationId: string): KernelBinding | null {
     return this.bindings.get(conversationId) ?? null;
   }
 
-  bindingFor(conversationId: string, language: string): KernelBinding | null {
+  async bindingFor(conversationId: string, language: string): Promise<KernelBinding | null> {
+    await this.restore(conversationId);
     const binding = this.bindings.get(conversationId);
     return binding && binding.language === language ? binding : null;
   }
@@ -75,7 +163,11 @@ export class RemoteKernels {
           onKernel: (id) => {
             if (id) this.kernelIds.set(key, id);
             else this.kernelIds.delete(key);
+            // Only a new kernel is worth saving: forgetting one happens while sessions close (a
+            // conversation being deleted among them), and a stale id just starts a fresh kernel later.
+            if (id && this.bindings.get(conversationId) === binding) this.persist(conversationId);
           },
+          keepKernel: () => this.leaving && this.remembered.has(conversationId),
           startTimeoutMs: this.options.startTimeoutMs,
           lostAfterMs: this.options.lostAfterMs,
         }),
