@@ -31,7 +31,7 @@ describe('the first turn, end to end in Chromium', () => {
     aut = await startAppUnderTest();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(aut.server.launchUrl);
-    await page.waitForSelector('body[data-ready=\"true\"]', { timeout: 30_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   });
   afterEach(async () => {
     await page?.close();

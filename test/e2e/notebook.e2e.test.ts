@@ -46,7 +46,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     aut = await startAppUnderTest({ autoRun: true });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     await page.goto(aut.server.launchUrl);
-    await page.waitForSelector('body[data-ready=\"true\"]', { timeout: 30_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   });
   afterEach(async () => {
     await page?.close();

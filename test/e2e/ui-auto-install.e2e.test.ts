@@ -28,7 +28,7 @@ describe('installing a missing package from the chat', () => {
     chromium = await launchChromium();
     page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(aut.server.launchUrl);
-    await page.waitForSelector('body[data-ready=\"true\"]', { timeout: 30_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   });
   afterAll(async () => {
     await chromium?.close();
