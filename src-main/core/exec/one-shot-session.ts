@@ -7,9 +7,9 @@ import { killTree } from './process-tree';
 import { PtyProcess } from './pty-process';
 import type { Session, SessionOutcome, SessionRun } from './session';
 
-// Languages without a kept-alive session (Java, AppleScript, and for now R, Ruby, PowerShell): each
-// run writes the code to a file in a private folder and starts the runtime on it under a pty. The
-// process's exit is the end of the run, so no fence is needed.
+// Languages without a kept-alive session (Java, AppleScript, PowerShell; R and Ruby when their
+// runner cannot start): each run writes the code to a file in a private folder and starts the
+// runtime on it under a pty. The process's exit is the end of the run, so no fence is needed.
 
 export interface OneShotOptions {
   language: LanguageDefinition;

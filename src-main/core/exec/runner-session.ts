@@ -9,9 +9,9 @@ import { killDescendants, killTree } from './process-tree';
 import { PtyProcess, type PtyExit } from './pty-process';
 import type { RunnerMessage } from './runner-protocol';
 import type { Session, SessionOutcome, SessionRun } from './session';
-import { SideChannel } from './side-channel';
+import { openRunnerChannel, type RunnerChannel } from './runner-channel';
 
-// A Python or JavaScript runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
+// A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
 // a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
 // come on the channel. A run ends when both its fence (in the terminal, with the run's nonce) and
 // its `done` message have arrived, whichever comes second.
@@ -46,7 +46,7 @@ export class RunnerSession implements Session {
   private state: 'booting' | 'ready' | 'dead' = 'booting';
   private deathNote: string | null = null;
   private lastCwd: string;
-  private channel: SideChannel | null = null;
+  private channel: RunnerChannel | null = null;
   private pty: PtyProcess | null = null;
   private booted: { resolve: () => void; reject: (err: Error) => void } | null = null;
   private version: string | null = null;
@@ -175,7 +175,8 @@ export class RunnerSession implements Session {
     const ready = new Promise<void>((resolve, reject) => {
       this.booted = { resolve, reject };
     });
-    this.channel = await SideChannel.listen(this.dir, {
+    // A Unix socket for most runners; R gets FIFOs (see runner-channel.ts).
+    this.channel = await openRunnerChannel(this.options.language.runner?.channel ?? 'socket', this.dir, {
       onMessage: (message) => this.onMessage(message),
       onInvalid: (problem) => this.active?.run.output.terminal(`\r\n[runner protocol: ${problem}]\r\n`),
       onClose: () => {
@@ -188,7 +189,7 @@ export class RunnerSession implements Session {
       file: command.file,
       args: command.args,
       cwd: this.options.workspace,
-      env: { ...this.options.env, OI_CHANNEL: this.channel.path, OI_WORKSPACE: this.options.workspace },
+      env: { ...this.options.env, ...this.channel.env, OI_WORKSPACE: this.options.workspace },
     });
     this.pty.onData((text) => {
       for (const piece of this.filter.push(text)) this.onPiece(piece);

@@ -1,27 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { type RunnerMessage, RunnerMessage as RunnerMessageSchema } from './runner-protocol';
+import { NdjsonReader } from './ndjson-reader';
+import type { RunnerChannel, RunnerChannelEvents } from './runner-channel';
 
 // The structured half of a runner session: newline-delimited JSON over a Unix socket (a named pipe
 // on Windows). The socket lives in the session's private 0700 folder so only this user can reach
 // it, and only the first connection is accepted: that is the runner we started.
 
-/** An image can be a few MB of base64; a line longer than this is dropped rather than buffered. */
-const MAX_LINE = 128 * 1024 * 1024;
+export type SideChannelEvents = RunnerChannelEvents;
 
-export interface SideChannelEvents {
-  onMessage(message: RunnerMessage): void;
-  /** A line that was not a valid message: reported, never fatal. */
-  onInvalid(problem: string): void;
-  onClose(): void;
-}
-
-export class SideChannel {
+export class SideChannel implements RunnerChannel {
   private socket: Socket | null = null;
-  private buffered: Buffer[] = [];
-  private bufferedLength = 0;
-  private dropping = false;
+  private readonly reader: NdjsonReader;
   private closed = false;
 
   private constructor(
@@ -29,6 +20,7 @@ export class SideChannel {
     readonly path: string,
     private readonly events: SideChannelEvents,
   ) {
+    this.reader = new NdjsonReader(events);
     server.on('connection', (socket) => this.accept(socket));
   }
 
@@ -44,6 +36,11 @@ export class SideChannel {
       });
     });
     return new SideChannel(server, path, events);
+  }
+
+  /** What the runner needs in its environment to connect. */
+  get env(): Record<string, string> {
+    return { OI_CHANNEL: this.path };
   }
 
   get connected(): boolean {
@@ -70,7 +67,7 @@ export class SideChannel {
     this.socket = socket;
     // The runner is ours; once it is connected nobody else may be.
     this.server.close();
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => {
       if (!this.closed) {
@@ -78,49 +75,5 @@ export class SideChannel {
         this.events.onClose();
       }
     });
-  }
-
-  private onData(chunk: Buffer): void {
-    let start = 0;
-    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, nl);
-      start = nl + 1;
-      if (this.dropping) {
-        this.dropping = false;
-        this.events.onInvalid('a message longer than the limit was dropped');
-        continue;
-      }
-      const line = this.bufferedLength > 0 ? Buffer.concat([...this.buffered, piece]) : piece;
-      this.buffered = [];
-      this.bufferedLength = 0;
-      this.parse(line.toString('utf8'));
-    }
-    if (start < chunk.length && !this.dropping) {
-      const rest = chunk.subarray(start);
-      this.buffered.push(rest);
-      this.bufferedLength += rest.length;
-      if (this.bufferedLength > MAX_LINE) {
-        this.buffered = [];
-        this.bufferedLength = 0;
-        this.dropping = true;
-      }
-    }
-  }
-
-  private parse(line: string): void {
-    if (!line.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      this.events.onInvalid(`not JSON: ${line.slice(0, 120)}`);
-      return;
-    }
-    const parsed = RunnerMessageSchema.safeParse(json);
-    if (!parsed.success) {
-      this.events.onInvalid(`unexpected message: ${line.slice(0, 120)}`);
-      return;
-    }
-    this.events.onMessage(parsed.data);
   }
 }

@@ -3,6 +3,7 @@ import { HtmlSession } from './html-session';
 import type { LanguageDefinition, Runtime } from './languages/language';
 import type { LimitController } from './limits';
 import type { Session } from './session';
+import { OneShotFallback } from './one-shot-fallback';
 import { OneShotSession } from './one-shot-session';
 import { RunnerSession } from './runner-session';
 import { ShellSession } from './shell-session';
@@ -36,15 +37,31 @@ export async function startSession(options: StartSessionOptions): Promise<Sessio
     case 'one-shot':
       return new OneShotSession(options);
     case 'runner':
-      return RunnerSession.start({
-        language: options.language,
-        runtime: options.runtime,
-        workspace: options.workspace,
-        env: options.env,
-        tmpRoot: options.tmpRoot,
-        resourcesDir: options.resourcesDir,
-        limits: options.limits,
-        limitSettings: options.settings,
-      });
+      return startRunner(options);
+  }
+}
+
+/**
+ * A runner session; for a language that also has a one-shot command (R, Ruby), a runner that
+ * cannot start falls back to one process per cell, saying why, instead of running nothing.
+ */
+async function startRunner(options: StartSessionOptions): Promise<Session> {
+  try {
+    return await RunnerSession.start({
+      language: options.language,
+      runtime: options.runtime,
+      workspace: options.workspace,
+      env: options.env,
+      tmpRoot: options.tmpRoot,
+      resourcesDir: options.resourcesDir,
+      limits: options.limits,
+      limitSettings: options.settings,
+    });
+  } catch (err) {
+    if (!options.language.oneShot) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    const { label } = options.language;
+    const note = `the persistent ${label} session could not start (${why}); this cell ran as a separate ${label} process, so nothing is kept between cells`;
+    return new OneShotFallback(new OneShotSession(options), note);
   }
 }

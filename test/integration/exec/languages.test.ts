@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 
@@ -27,12 +30,20 @@ describe('languages', () => {
     expect(shell).toMatchObject({ available: true, persistent: true });
     expect(shell?.version).toMatch(/^\d+\.\d+/);
     expect(list.find((l) => l.name === 'javascript')).toMatchObject({ available: true, version: process.versions.node });
+    for (const name of ['r', 'ruby']) expect(list.find((l) => l.name === name)).toMatchObject({ persistent: true });
   });
 
-  it.skipIf(installed('Rscript'))('answers a missing runtime with what is available instead of failing', async () => {
-    const result = await h.run('r', 'print(1)');
-    expect(result.status).toBe('unavailable');
-    expect(result.forModel).toMatch(/^R is not installed on this machine; available here: python \d+\.\d+, node \d+, bash \d+\.\d+/);
+  it('answers a missing runtime with what is available instead of failing', async () => {
+    // A PATH holding only python3, node and bash, so R is missing here even where it is installed.
+    const bin = await mkdtemp(join(tmpdir(), 'oi-path-'));
+    try {
+      for (const name of ['python3', 'node', 'bash']) await symlink(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(bin, name));
+      const result = await h.run('r', 'print(1)', { settings: { env: { PATH: bin } } });
+      expect(result.status).toBe('unavailable');
+      expect(result.forModel).toMatch(/^R is not installed on this machine; available here: python \d+\.\d+, node \d+, bash \d+\.\d+/);
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 
   it('names the languages it knows when given an unknown one', async () => {

@@ -1,4 +1,5 @@
 import type { ExecSettings } from '@contract';
+import type { ChannelKind } from '../runner-channel';
 
 // What a language file declares. Adding a language is adding one file that exports one of these
 // and listing it in registry.ts.
@@ -41,5 +42,8 @@ export interface LanguageDefinition {
   runner?: {
     script: string;
     args(script: string): string[];
+    /** How the runner reaches main: a Unix socket (default), or two FIFOs for a runtime without
+     *  Unix sockets (base R). */
+    channel?: ChannelKind;
   };
 }

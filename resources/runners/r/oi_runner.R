@@ -1,0 +1,346 @@
+# Open Interpreter's R session: runs cells like a notebook in one persistent global environment.
+#
+# Protocol: docs/exec-protocol.md. Base R only (no jsonlite, no base64 package). Base R has no Unix
+# domain sockets, so the side channel is two FIFOs main created in the session's private folder:
+# OI_CHANNEL_IN (main -> runner) and OI_CHANNEL_OUT (runner -> main), NDJSON as for the other
+# runners. The terminal (a pty) carries only what user code prints.
+#
+# Choices, as a user of the session sees them:
+# - Cells are evaluated in the global environment: variables, functions and library() calls carry
+#   over. The runner's own state lives in a private environment, so ls() shows only the user's.
+# - Each top-level expression is evaluated in turn with withVisible(), as the R console does. Visible
+#   values of earlier expressions are printed to the terminal; a visible value of the last one is the
+#   cell's execute_result (its print() text).
+# - Warnings are printed to stderr as they happen (like options(warn = 1)): a non-interactive R
+#   would otherwise keep them for a top-level prompt that never comes.
+# - Plots: R opens the default device lazily; here that device is a PNG file per cell, closed at the
+#   end of the cell and sent as image/png. A plot therefore does not carry over to the next cell.
+# - Ctrl-C (SIGINT) interrupts the running cell (an `interrupt` condition); the session lives on.
+#   Outside cells interrupts are held pending, not ignored (R cannot ignore a signal from R code):
+#   one that arrives while the runner waits for a cell applies to the next cell (main sends SIGINT
+#   right after a run message it wants interrupted), one that lands as a cell ends is dropped.
+
+local({
+  state <- new.env(parent = emptyenv())
+  state$run_id <- NULL
+  state$count <- NULL
+  state$eval_depth <- 0L
+  state$calls <- NULL
+  state$devices <- integer(0)
+  state$plot_dir <- NULL
+
+  # --- JSON ---------------------------------------------------------------------------------------
+
+  valid_utf8 <- function(s) {
+    s <- enc2utf8(as.character(s))
+    bad <- !validUTF8(s)
+    if (any(bad)) s[bad] <- iconv(s[bad], "UTF-8", "UTF-8", sub = "\ufffd")
+    s
+  }
+
+  json_string <- function(s) {
+    s <- valid_utf8(s)
+    s <- gsub("\\", "\\\\", s, fixed = TRUE)
+    s <- gsub("\"", "\\\"", s, fixed = TRUE)
+    s <- gsub("\n", "\\n", s, fixed = TRUE)
+    s <- gsub("\r", "\\r", s, fixed = TRUE)
+    s <- gsub("\t", "\\t", s, fixed = TRUE)
+    if (grepl("[\001-\037\177]", s, perl = TRUE)) {
+      for (code in c(1:31, 127)) {
+        ch <- intToUtf8(code)
+        s <- gsub(ch, sprintf("\\u%04x", code), s, fixed = TRUE)
+      }
+    }
+    paste0("\"", s, "\"")
+  }
+
+  # Named lists are objects, unnamed lists arrays, length-one atomics scalars, NULL null.
+  to_json <- function(x) {
+    if (is.null(x)) return("null")
+    if (is.list(x)) {
+      if (!is.null(names(x))) {
+        parts <- vapply(names(x), function(k) paste0(json_string(k), ":", to_json(x[[k]])), "")
+        return(paste0("{", paste(parts, collapse = ","), "}"))
+      }
+      return(paste0("[", paste(vapply(x, to_json, ""), collapse = ","), "]"))
+    }
+    if (length(x) != 1L || is.na(x)) {
+      if (length(x) == 1L) return("null")
+      return(paste0("[", paste(vapply(as.list(x), to_json, ""), collapse = ","), "]"))
+    }
+    if (is.logical(x)) return(if (x) "true" else "false")
+    if (is.numeric(x)) return(format(x, scientific = FALSE, digits = 15))
+    json_string(x)
+  }
+
+  # Possessive quantifiers: a string token of megabytes is matched without backtracking.
+  TOKEN <- "\"(?:[^\"\\\\]++|\\\\.)*+\"|-?[0-9]++(?:\\.[0-9]++)?(?:[eE][-+]?[0-9]++)?|true|false|null|[{}\\[\\],:]"
+  ESCAPE <- "\\\\u[dD][89abAB][0-9a-fA-F]{2}\\\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\\\u[0-9a-fA-F]{4}|\\\\."
+  SIMPLE <- c(n = "\n", t = "\t", r = "\r", b = "\b", f = "\f", "/" = "/", "\\" = "\\", "\"" = "\"")
+
+  # Cuts the string at its escapes by byte position and pastes the pieces back around their
+  # replacements: linear, where regmatches<- or strsplit take seconds to minutes on a 1 MB cell.
+  json_unescape <- function(s) {
+    if (!grepl("\\", s, fixed = TRUE)) return(s)
+    match <- gregexpr(ESCAPE, s, perl = TRUE, useBytes = TRUE)[[1]]
+    start <- as.integer(match)
+    end <- start + attr(match, "match.length") - 1L
+    bytes <- s
+    Encoding(bytes) <- "bytes" # substring() by byte offsets, without walking UTF-8 each time
+    found <- substring(bytes, start, end)
+    pieces <- substring(bytes, c(1L, end + 1L), c(start - 1L, nchar(bytes, type = "bytes")))
+    Encoding(found) <- "UTF-8"
+    Encoding(pieces) <- "UTF-8" # cut at ASCII escapes only, so each piece is still UTF-8
+    codes <- integer(length(found))
+    pair <- nchar(found) == 12L
+    single <- !pair & substr(found, 2L, 2L) == "u"
+    hi <- strtoi(substr(found[pair], 3L, 6L), 16L)
+    lo <- strtoi(substr(found[pair], 9L, 12L), 16L)
+    codes[pair] <- 65536L + (hi - 55296L) * 1024L + (lo - 56320L)
+    codes[single] <- strtoi(substr(found[single], 3L, 6L), 16L)
+    codes[single & codes >= 55296L & codes <= 57343L] <- 65533L # a lone surrogate
+    replacement <- character(length(found))
+    unicode <- pair | single
+    replacement[unicode] <- vapply(codes[unicode], intToUtf8, "")
+    simple <- SIMPLE[substr(found[!unicode], 2L, 2L)]
+    replacement[!unicode] <- ifelse(is.na(simple), substr(found[!unicode], 2L, 2L), simple)
+    paste(c(rbind(pieces, c(replacement, ""))), collapse = "")
+  }
+
+  json_parse <- function(line) {
+    tokens <- regmatches(line, gregexpr(TOKEN, line, perl = TRUE))[[1]]
+    pos <- 1L
+    value <- function() {
+      token <- tokens[pos]
+      pos <<- pos + 1L
+      if (is.na(token)) stop("unexpected end of JSON")
+      first <- substr(token, 1L, 1L)
+      if (first == "{") {
+        out <- list()
+        if (tokens[pos] == "}") { pos <<- pos + 1L; return(out) }
+        repeat {
+          key <- value()
+          if (!identical(tokens[pos], ":")) stop("expected ':'")
+          pos <<- pos + 1L
+          item <- value()
+          out[key] <- list(item)
+          sep <- tokens[pos]
+          pos <<- pos + 1L
+          if (identical(sep, "}")) return(out)
+          if (!identical(sep, ",")) stop("expected ',' or '}'")
+        }
+      }
+      if (first == "[") {
+        out <- list()
+        if (tokens[pos] == "]") { pos <<- pos + 1L; return(out) }
+        repeat {
+          out[length(out) + 1L] <- list(value()) # keeps a null element
+          sep <- tokens[pos]
+          pos <<- pos + 1L
+          if (identical(sep, "]")) return(out)
+          if (!identical(sep, ",")) stop("expected ',' or ']'")
+        }
+      }
+      if (first == "\"") return(json_unescape(substr(token, 2L, nchar(token) - 1L)))
+      if (token == "true") return(TRUE)
+      if (token == "false") return(FALSE)
+      if (token == "null") return(NULL)
+      as.numeric(token)
+    }
+    value()
+  }
+
+  # --- base64, for PNG bytes ------------------------------------------------------------------------
+
+  B64 <- strsplit("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", "")[[1]]
+
+  base64 <- function(bytes) {
+    n <- length(bytes)
+    if (n == 0L) return("")
+    pad <- (3L - n %% 3L) %% 3L
+    v <- matrix(as.integer(c(bytes, as.raw(rep(0L, pad)))), nrow = 3L)
+    w <- v[1L, ] * 65536L + v[2L, ] * 256L + v[3L, ]
+    index <- rbind(w %/% 262144L, (w %/% 4096L) %% 64L, (w %/% 64L) %% 64L, w %% 64L) + 1L
+    chars <- B64[index]
+    if (pad > 0L) chars[(length(chars) - pad + 1L):length(chars)] <- "="
+    paste(chars, collapse = "")
+  }
+
+  # --- channel --------------------------------------------------------------------------------------
+
+  # Main holds both FIFOs open read-write, so these opens return at once instead of waiting.
+  # Plot files go beside the FIFOs, in the session's private folder: main removes it with the
+  # session, even when R is killed before it could delete them.
+  state$plot_dir <- file.path(dirname(Sys.getenv("OI_CHANNEL_IN")), "plots")
+  chan_in <- fifo(Sys.getenv("OI_CHANNEL_IN"), open = "r", blocking = TRUE)
+  chan_out <- fifo(Sys.getenv("OI_CHANNEL_OUT"), open = "w", blocking = TRUE)
+  Sys.unsetenv(c("OI_CHANNEL_IN", "OI_CHANNEL_OUT")) # subprocesses have no use for them
+
+  send <- function(message) {
+    ok <- tryCatch({
+      writeLines(to_json(message), chan_out, useBytes = TRUE)
+      flush(chan_out)
+      TRUE
+    }, error = function(e) FALSE)
+    if (!ok) quit(save = "no", status = 0L, runLast = FALSE) # main is gone
+  }
+
+  receive <- function() {
+    repeat {
+      line <- readLines(chan_in, n = 1L, encoding = "UTF-8", warn = FALSE)
+      if (length(line) == 0L) return(NULL)
+      message <- tryCatch(json_parse(line), error = function(e) NULL)
+      if (is.list(message) && !is.null(message$type)) return(message)
+    }
+  }
+
+  flush_streams <- function() {
+    try(flush(stdout()), silent = TRUE)
+    try(flush(stderr()), silent = TRUE)
+  }
+
+  emit <- function(output) {
+    flush_streams() # text printed before an output reaches the terminal before it
+    send(list(type = "output", id = state$run_id, output = output))
+  }
+
+  # --- plots ----------------------------------------------------------------------------------------
+
+  EMPTY <- structure(list(), names = character(0)) # {} in JSON
+
+  open_plot <- function(...) {
+    file <- file.path(state$plot_dir, sprintf("cell-%s-%%03d.png", state$run_id))
+    type <- if (capabilities("cairo")) "cairo" else getOption("bitmapType")
+    grDevices::png(filename = file, width = 672L, height = 480L, res = 96L, type = type)
+    state$devices <- c(state$devices, grDevices::dev.cur())
+  }
+
+  # Closes the devices this cell's plots opened (not ones the user opened) and sends their pages.
+  send_plots <- function() {
+    for (device in state$devices) {
+      if (device %in% grDevices::dev.list()) try(grDevices::dev.off(device), silent = TRUE)
+    }
+    state$devices <- integer(0)
+    pattern <- sprintf("^cell-%s-[0-9]+\\.png$", state$run_id)
+    for (file in sort(list.files(state$plot_dir, pattern = pattern, full.names = TRUE))) {
+      bytes <- readBin(file, "raw", n = file.size(file))
+      unlink(file)
+      if (length(bytes) == 0L) next
+      emit(list(output_type = "display_data", data = list("image/png" = base64(bytes), "text/plain" = "<plot>"), metadata = EMPTY))
+    }
+  }
+
+  # --- one run ----------------------------------------------------------------------------------------
+
+  show_value <- function(value) if (isS4(value)) methods::show(value) else print(value)
+
+  # The user's part of the call stack when a condition was signalled: without the runner's frames
+  # below the cell and the condition machinery above it.
+  user_calls <- function() {
+    calls <- sys.calls()
+    first <- state$eval_depth + 3L # evaluate(), withVisible(), eval()
+    keep <- if (length(calls) > first) calls[(first + 1L):length(calls)] else list()
+    keep <- keep[-length(keep)] # this handler
+    while (length(keep) > 0L) {
+      name <- call_name(keep[[length(keep)]])
+      if (!name %in% c(".handleSimpleError", "h", "withCallingHandlers", "signalCondition", ".signalSimpleWarning")) break
+      keep <- keep[-length(keep)]
+    }
+    keep
+  }
+
+  call_name <- function(call) {
+    head <- call[[1L]]
+    if (is.name(head)) as.character(head) else paste(deparse(head, nlines = 1L), collapse = "")
+  }
+
+  deparse_call <- function(call) paste(deparse(call, width.cutoff = 80L, nlines = 1L), collapse = "")
+
+  on_warning <- function(w) {
+    call <- conditionCall(w)
+    where <- if (is.null(call)) "Warning: " else paste0("Warning in ", deparse_call(call), " : ")
+    cat(where, conditionMessage(w), "\n", sep = "", file = stderr())
+    invokeRestart("muffleWarning")
+  }
+
+  error_output <- function(e, calls) {
+    message <- valid_utf8(conditionMessage(e))
+    call <- conditionCall(e)
+    head <- if (is.null(call)) paste0("Error: ", message) else paste0("Error in ", deparse_call(call), " : ", message)
+    traceback <- head
+    if (length(calls) > 0L) traceback <- c(traceback, paste0("Calls: ", paste(vapply(calls, call_name, ""), collapse = " -> ")))
+    list(output_type = "error", ename = class(e)[1L], evalue = message, traceback = as.list(traceback))
+  }
+
+  evaluate <- function(expression) {
+    state$eval_depth <- sys.nframe()
+    withVisible(eval(expression, envir = globalenv()))
+  }
+
+  run_cell <- function(message) {
+    code <- if (is.null(message$code)) "" else message$code
+    state$calls <- NULL
+    ok <- TRUE
+    tryCatch(allowInterrupts({
+      expressions <- parse(text = code, keep.source = FALSE, encoding = "UTF-8")
+      n <- length(expressions)
+      for (i in seq_len(n)) {
+        withCallingHandlers({
+          result <- evaluate(expressions[[i]])
+          if (result$visible && i < n) show_value(result$value)
+          if (result$visible && i == n) {
+            text <- utils::capture.output(show_value(result$value))
+            if (length(text) > 0L) {
+              emit(list(output_type = "execute_result", execution_count = state$count,
+                        data = list("text/plain" = paste(valid_utf8(text), collapse = "\n")), metadata = EMPTY))
+            }
+          }
+        }, warning = on_warning, error = function(e) state$calls <- user_calls())
+      }
+    }), error = function(e) {
+      ok <<- FALSE
+      emit(error_output(e, if (is.null(state$calls)) list() else state$calls))
+    }, interrupt = function(e) {
+      ok <<- FALSE
+      emit(list(output_type = "error", ename = "interrupt", evalue = "interrupted (SIGINT)", traceback = list("Interrupted (SIGINT)")))
+    })
+    state$calls <- NULL
+    ok
+  }
+
+  finish <- function(message, ok) {
+    tryCatch(send_plots(), error = function(e) NULL)
+    flush_streams()
+    cat(sprintf("\033]633;P;OiFence=%s\a", message$nonce))
+    flush_streams()
+    cwd <- tryCatch(getwd(), error = function(e) NULL)
+    send(list(type = "done", id = state$run_id, ok = ok, cwd = cwd))
+  }
+
+  # Interrupts are suspended (held pending) everywhere but inside a cell, so a Ctrl-C can never
+  # unwind the runner's own bookkeeping and end the session.
+  serve <- function() suspendInterrupts({
+    repeat {
+      message <- receive()
+      if (is.null(message) || identical(message$type, "shutdown")) break
+      if (!identical(message$type, "run")) next
+      state$run_id <- as.character(message$id)
+      state$count <- message$executionCount
+      ok <- run_cell(message)
+      # An interrupt aimed at this run that arrived after its cell ended must not hit the next
+      # cell: let it fire here (Sys.sleep checks for one) and drop it.
+      tryCatch(allowInterrupts(Sys.sleep(0)), interrupt = function(e) NULL)
+      finish(message, ok)
+    }
+    flush_streams()
+    quit(save = "no", status = 0L, runLast = FALSE)
+  })
+
+  workspace <- Sys.getenv("OI_WORKSPACE")
+  if (nzchar(workspace) && dir.exists(workspace)) setwd(workspace)
+  dir.create(state$plot_dir, showWarnings = FALSE, mode = "0700")
+  options(device = open_plot, warn = 1L)
+  version <- paste(R.version$major, R.version$minor, sep = ".")
+  send(list(type = "hello", language = "r", version = version, pid = Sys.getpid()))
+  serve()
+})

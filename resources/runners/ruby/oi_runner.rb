@@ -1,0 +1,229 @@
+# frozen_string_literal: true
+
+# Open Interpreter's Ruby session: runs cells like a notebook in one persistent top-level binding.
+#
+# Protocol (side channel + terminal fence): docs/exec-protocol.md. Standard library only (socket,
+# json), Ruby 2.7+. The terminal (fd 0/1/2, a pty) carries only what user code prints; results,
+# errors and the end of each run travel on the OI_CHANNEL socket.
+#
+# Choices, as a user of the session sees them:
+# - Every cell is evaluated in TOPLEVEL_BINDING, as irb does: local variables, methods (`def` at the
+#   top level), constants and `require`s carry over to later cells.
+# - The value of the cell's last expression is shown as an execute_result (its `inspect`), like irb's
+#   `=> value`, except that nil is not shown (it is what most statements return) and a cell whose
+#   last line ends with `;` shows nothing. `_` holds the last shown value, as in irb.
+# - $stdout and $stderr are sync (every write reaches the terminal at once, in the order written).
+#   Ruby flushes tty writes at once anyway; saying so makes the order hold when the terminal is
+#   something else. Unlike the Python runner there is no batching: Ruby cells rarely print megabytes.
+# - Ctrl-C (SIGINT) raises Interrupt in the running cell; the cell fails with an `Interrupt` error
+#   and the session lives on. SIGINT while no cell runs is ignored.
+# - `exit`/`exit 0` ends the cell quietly; `exit!` ends the session (reported by main as died).
+# - The runner is started in OI_WORKSPACE, which is the cells' working directory.
+
+require 'json'
+require 'socket'
+
+module OiRunner
+  HERE = File.expand_path(__FILE__)
+
+  # Newline-delimited JSON over the socket main created (a named pipe on Windows).
+  class Channel
+    def initialize(path)
+      @io = if Gem.win_platform?
+              File.open(path, 'r+b')
+            else
+              UNIXSocket.new(path)
+            end
+      @io.binmode
+      @io.sync = true
+      @lock = Mutex.new
+    end
+
+    def send_message(message)
+      line = JSON.generate(scrub(message))
+      @lock.synchronize { @io.write(line, "\n") }
+    rescue SystemCallError, IOError
+      exit!(0) # main is gone; nobody is left to run cells for
+    end
+
+    def receive
+      loop do
+        line = @io.gets
+        return nil if line.nil?
+
+        message = begin
+          JSON.parse(line.force_encoding(Encoding::UTF_8))
+        rescue JSON::ParserError
+          next
+        end
+        return message if message.is_a?(Hash)
+      end
+    end
+
+    private
+
+    # Exception messages and inspect output may hold invalid or non-UTF-8 bytes; JSON would refuse them.
+    def scrub(value)
+      case value
+      when String then value.encode(Encoding::UTF_8, invalid: :replace, undef: :replace).scrub
+      when Hash then value.to_h { |k, v| [k.to_s, scrub(v)] }
+      when Array then value.map { |v| scrub(v) }
+      else value
+      end
+    end
+  end
+
+  class Session
+    def initialize(channel)
+      @channel = channel
+      @running = false
+      # fd 1 as it was at start: a cell may reassign or close $stdout, the fence must still go out.
+      @fence_out = IO.for_fd(1, mode: 'wb', autoclose: false)
+      @fence_out.sync = true
+      @sigint = proc do
+        # Trap handlers run on the main thread, so this raises inside the running cell.
+        raise Interrupt if @running
+      end
+    end
+
+    def install_sigint
+      trap('INT', &@sigint)
+    end
+
+    def serve
+      loop do
+        message = @channel.receive
+        break if message.nil? || message['type'] == 'shutdown'
+        next unless message['type'] == 'run'
+
+        begin
+          run(message)
+        rescue Interrupt
+          # Ctrl-C landed between the cell and the runner's bookkeeping.
+          @running = false
+          finish(message, false)
+        end
+      end
+      flush_streams
+      exit!(0) # not exit: threads a cell left running must not keep the session alive
+    end
+
+    private
+
+    def run(message)
+      @run_id = message['id'].to_s
+      count = message['executionCount']
+      code = message['code'].to_s.dup.force_encoding(Encoding::UTF_8)
+      ok = true
+      begin
+        @running = true
+        value = TOPLEVEL_BINDING.eval(code, "(cell #{count || '?'})", 1)
+        shown = !value.nil? && !silenced?(code)
+        text = value.inspect if shown
+        @running = false
+        if shown
+          TOPLEVEL_BINDING.local_variable_set(:_, value)
+          emit({ 'output_type' => 'execute_result', 'execution_count' => count,
+                 'data' => { 'text/plain' => text.to_s }, 'metadata' => {} })
+        end
+      rescue SystemExit => e
+        @running = false
+        unless e.success?
+          ok = false
+          emit(error_output(e))
+        end
+      rescue Exception => e # rubocop:disable Lint/RescueException -- a cell's failure, whatever it is, fails only the cell
+        @running = false
+        ok = false
+        emit(error_output(e))
+      ensure
+        @running = false
+      end
+      install_sigint # a cell may have trapped INT itself; interrupt must keep working
+      finish(message, ok)
+    end
+
+    def finish(message, ok)
+      flush_streams
+      write_fence("\e]633;P;OiFence=#{message['nonce']}\a")
+      cwd = begin
+        Dir.pwd
+      rescue SystemCallError
+        nil # the cell deleted its working directory
+      end
+      @channel.send_message({ 'type' => 'done', 'id' => @run_id, 'ok' => ok, 'cwd' => cwd })
+    end
+
+    def emit(output)
+      flush_streams # text printed before an output reaches the terminal before it
+      @channel.send_message({ 'type' => 'output', 'id' => @run_id, 'output' => output })
+    end
+
+    def flush_streams
+      [$stdout, $stderr, STDOUT, STDERR].uniq.each do |stream|
+        stream.flush
+      rescue StandardError
+        nil # closed or replaced by something that cannot flush
+      end
+    end
+
+    def write_fence(text)
+      @fence_out.write(text)
+    rescue SystemCallError, IOError
+      nil # the terminal is gone; the pty's exit tells main
+    end
+
+    # irb-style: a trailing `;` on the last line hides the value.
+    def silenced?(code)
+      last = code.lines.map(&:strip).reject(&:empty?).last
+      !last.nil? && last.end_with?(';')
+    end
+
+    def error_output(error)
+      ename = error.class.name || error.class.inspect
+      evalue = begin
+        error.message.to_s
+      rescue StandardError
+        '<exception message failed>'
+      end
+      evalue = "exit status #{error.status}" if error.is_a?(SystemExit)
+      { 'output_type' => 'error', 'ename' => ename, 'evalue' => evalue, 'traceback' => traceback(error, ename, evalue) }
+    end
+
+    # Ruby's own layout (`where: message (Class)` then `from …` lines), without the runner's frames.
+    def traceback(error, ename, evalue)
+      frames = user_frames(error)
+      head = frames.empty? ? "#{evalue} (#{ename})" : "#{frames.first}: #{evalue} (#{ename})"
+      lines = [head] + frames.drop(1).map { |f| "\tfrom #{f}" }
+      cause = error.cause
+      depth = 0
+      while cause && depth < 5
+        cause_frames = user_frames(cause)
+        lines << "Caused by: #{cause.message} (#{cause.class})"
+        lines.concat(cause_frames.map { |f| "\tfrom #{f}" })
+        cause = cause.cause
+        depth += 1
+      end
+      lines
+    end
+
+    def user_frames(error)
+      (error.backtrace || []).reject { |frame| frame.start_with?(HERE) }
+    end
+  end
+
+  def self.main
+    channel = Channel.new(ENV.delete('OI_CHANNEL')) # deleted: subprocesses have no use for it
+    workspace = ENV['OI_WORKSPACE']
+    Dir.chdir(workspace) if workspace && !workspace.empty? && File.directory?(workspace)
+    $stdout.sync = true
+    $stderr.sync = true
+    ARGV.clear
+    session = Session.new(channel)
+    session.install_sigint
+    channel.send_message({ 'type' => 'hello', 'language' => 'ruby', 'version' => RUBY_VERSION, 'pid' => Process.pid })
+    session.serve
+  end
+end
+
+OiRunner.main

@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, stdoutOf } from './helpers';
+
+function installed(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// R starts in about a second on a busy machine: the default timeout leaves room for it.
+// .ci/run installs r-base-core; a machine without it skips these rather than failing.
+describe.runIf(installed('Rscript'))('r sessions', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('keeps variables, functions, libraries and cwd between runs', async () => {
+    const first = await h.run('r', 'library(tools)\ndir.create("sub", showWarnings = FALSE)\nsetwd("sub")\nx <- 41\ninc <- function(v) v + 1');
+    expect(first.status, first.forModel).toBe('done');
+    expect(first.outputs).toEqual([]);
+    expect(first.cwd).toBe(`${h.workspace}/sub`);
+    const second = await h.run('R', 'cat(inc(x), file_ext("a.txt"), getwd(), "\\n")\nls()');
+    expect(stdoutOf(second)).toBe(`42 txt ${h.workspace}/sub \n`);
+    // The runner's own state is not in the user's environment.
+    expect(second.forModel).toMatch(/\[1\] "inc" +"x" *$/);
+  });
+
+  it('shows the visible value of the last expression as a result, earlier ones on the terminal', async () => {
+    const result = await h.run('r', 'invisible(1)\n"first"\ny <- 2\n6 * 7');
+    expect(result.status).toBe('done');
+    expect(result.outputs).toEqual([
+      { output_type: 'stream', name: 'stdout', text: '[1] "first"\n' },
+      { output_type: 'execute_result', execution_count: result.executionCount, data: { 'text/plain': '[1] 42' }, metadata: {} },
+    ]);
+  });
+
+  it('returns an error with its class, message and call, and the session lives on', async () => {
+    const result = await h.run('r', 'boom <- function() stop("bad value")\nkept <- 1\nboom()');
+    expect(result.status).toBe('failed');
+    const error = result.outputs.find((o) => o.output_type === 'error');
+    expect(error).toMatchObject({ output_type: 'error', ename: 'simpleError', evalue: 'bad value', traceback: ['Error in boom() : bad value', 'Calls: boom -> stop'] });
+    expect(result.forModel).toContain('Error in boom() : bad value');
+    expect((await h.run('r', 'kept + 1')).forModel).toBe('[1] 2');
+  });
+
+  it('runs a large cell and shows nested calls of an error', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `v${i % 100} <- "line ${i} with \\"quotes\\" and \\u00e9 é"`);
+    const big = await h.run('r', `${lines.join('\n')}\nidentical(v99, "line 19999 with \\"quotes\\" and \\u00e9 é")`);
+    expect(big.status, big.forModel).toBe('done');
+    expect(big.forModel).toBe('[1] TRUE');
+    const result = await h.run('r', 'outer <- function() inner(1)\ninner <- function(n) log(-n) + sqrt("a")\nouter()');
+    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      evalue: 'non-numeric argument to mathematical function',
+      traceback: ['Error in sqrt("a") : non-numeric argument to mathematical function', 'Calls: outer -> inner'],
+    });
+    expect(stdoutOf(result)).toContain('Warning in log(-n) : NaNs produced');
+  });
+
+  it('reports a parse error as a failed run', async () => {
+    const result = await h.run('r', 'f <- function(');
+    expect(result.status).toBe('failed');
+    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ output_type: 'error', ename: 'simpleError' });
+  });
+
+  it('prints warnings and messages to stderr, and Unicode to the terminal', async () => {
+    const result = await h.run('r', 'cat("héllo → 世界 🎉\\n")\nmessage("to stderr")\nw <- as.integer("x")\ncat("after\\n")');
+    expect(result.status).toBe('done');
+    const text = stdoutOf(result);
+    expect(text).toContain('héllo → 世界 🎉\n');
+    expect(text).toContain('to stderr\n');
+    expect(text).toContain('Warning in');
+    expect(text).toContain('NAs introduced by coercion');
+    expect(text.indexOf('NAs introduced')).toBeLessThan(text.indexOf('after'));
+  });
+
+  it('turns a base-graphics plot into an image/png output and cleans up its file', async () => {
+    const result = await h.run('r', 'plot(1:10)\ninvisible(NULL)');
+    expect(result.status, result.forModel).toBe('done');
+    const png = result.outputs.find((o) => o.output_type === 'display_data' && typeof o.data['image/png'] === 'string');
+    const data = png?.output_type === 'display_data' ? (png.data['image/png'] as string) : '';
+    const bytes = Buffer.from(data, 'base64');
+    expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(bytes.toString('base64')).toBe(data);
+    const leftovers = (await readdir(h.tmpRoot, { recursive: true })).filter((f) => f.endsWith('.png'));
+    expect(leftovers).toEqual([]);
+    const pages = await h.run('r', 'plot(1:3)\nhist(c(1, 2, 2, 3))');
+    expect(pages.outputs.filter((o) => o.output_type === 'display_data')).toHaveLength(2);
+  });
+
+  it('interrupts a sleeping cell and keeps the session and its state', async () => {
+    await h.run('r', 'state <- "kept"');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 800);
+    const started = Date.now();
+    const result = await h.run('r', 'Sys.sleep(30)\ncat("not reached\\n")', { signal: controller.signal });
+    expect(result.status).toBe('interrupted');
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(result.outputs.some((o) => o.output_type === 'error' && o.ename === 'interrupt')).toBe(true);
+    expect(stdoutOf(result)).not.toContain('not reached');
+    expect((await h.run('r', 'state')).forModel).toBe('[1] "kept"');
+  });
+
+  it('survives a Ctrl-C that reaches it between cells', async () => {
+    const pid = Number(/\[1\] (\d+)/.exec((await h.run('r', 'between <- "kept"\nSys.getpid()')).forModel)?.[1]);
+    process.kill(pid, 'SIGINT');
+    await new Promise((r) => setTimeout(r, 300));
+    // R holds that interrupt pending for the next cell (docs/exec-protocol.md); the session and its
+    // state are what must survive.
+    const next = await h.run('r', '"next"');
+    expect(['done', 'failed']).toContain(next.status);
+    expect((await h.run('r', 'between')).forModel).toBe('[1] "kept"');
+  });
+
+  it('times out an endless loop and keeps the session', async () => {
+    const result = await h.run('r', 'repeat {}', { settings: { timeoutMs: 2000 } });
+    expect(result.status).toBe('timeout');
+    expect(result.forModel).toContain('still running and keeps its state');
+    expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
+  });
+
+  it('reports a killed runner as died and starts a new session on the next run', async () => {
+    await h.run('r', 'lost <- 1');
+    const result = await h.run('r', 'tools::pskill(Sys.getpid(), 9)');
+    expect(result.status).toBe('died');
+    expect(result.forModel).toMatch(/The r session died .*state was lost/);
+    const next = await h.run('r', 'exists("lost")');
+    expect(next.status).toBe('done');
+    expect(next.forModel).toBe('[1] FALSE');
+  });
+});
