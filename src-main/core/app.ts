@@ -1,3 +1,4 @@
+import { LiveReruns } from './notebook/live-reruns';
 import { AgentService } from './agent/agent-service';
 import { EventBus } from './bridge/event-bus';
 import type { HandlerTable } from './bridge/handler-table';
@@ -75,6 +76,7 @@ export function createApp(opts: AppOptions): App {
     keyVault: opts.keyVault,
     localServers: opts.localServers ?? DEFAULT_LOCAL_SERVERS,
     workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
+    reruns: new LiveReruns({ agent, conversations, exec: opts.exec, events, settings: () => opts.settings.get() }),
   };
 
   // One file per feature; the HandlerTable type makes a missing or extra request a compile error.

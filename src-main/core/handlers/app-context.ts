@@ -4,6 +4,7 @@ import type { ConversationStore } from '../conversations/conversation-store';
 import type { ExecService } from '../exec/types';
 import type { KeySource } from '../llm/provider-factory';
 import type { KeyVault } from '../providers/key-vault';
+import type { LiveReruns } from '../notebook/live-reruns';
 import type { LocalServerSpec } from '../providers/local-servers';
 import type { SettingsStore } from '../settings/settings-store';
 import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
@@ -23,4 +24,6 @@ export interface AppContext {
   keyVault: KeyVault;
   localServers: LocalServerSpec[];
   workspaceWatchers: WorkspaceWatchers;
+  /** Notebook re-runs in progress: the agent must not run code in the same sessions meanwhile. */
+  reruns: LiveReruns;
 }

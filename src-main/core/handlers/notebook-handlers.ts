@@ -3,7 +3,6 @@ import { summaryOf } from '../agent/agent-service';
 import type { HandlerTable, RequestContext } from '../bridge/handler-table';
 import { importNotebook, type NotebookImport } from '../notebook/api';
 import { saveImportedNotebook } from '../notebook/imported-conversation';
-import { LiveReruns } from '../notebook/live-reruns';
 import { notebookFileName, notebookTextOf, readNotebookFile } from '../notebook/notebook-files';
 import type { AppContext } from './app-context';
 
@@ -13,13 +12,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** .ipynb export and import, and re-running an imported notebook's cells in the live session. */
 export const notebookHandlers = (ctx: AppContext): Pick<HandlerTable, NotebookNames> => {
-  const reruns = new LiveReruns({
-    agent: ctx.agent,
-    conversations: ctx.conversations,
-    exec: ctx.exec,
-    events: ctx.events,
-    settings: () => ctx.settings.get(),
-  });
+  const { reruns } = ctx;
   return {
     'notebook.export': async ({ conversationId }) => {
       const conv = await ctx.agent.snapshot(conversationId);

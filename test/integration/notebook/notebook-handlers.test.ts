@@ -244,11 +244,13 @@ describe('notebook requests', () => {
     expect(JSON.stringify(cellsOf(onDisk)[3]?.outputs)).toContain('after 20');
   });
 
-  it('stops a re-run on request, refuses a second one meanwhile, and explains bad requests', async () => {
+  it('stops a re-run on request, refuses a second one and chat meanwhile, and explains bad requests', async () => {
     const { conversation } = await importText(jupyterNotebook([code('import time\ntime.sleep(30)'), code('print("never")')]), 'slow.ipynb');
     const conversationId = conversation.id;
     await call('notebook.rerun', { conversationId });
     expect(await refusal('notebook.rerun', { conversationId })).toMatch(/already re-running in this conversation/);
+    // The agent would run code in the same sessions: chatting waits for the re-run.
+    expect(await refusal('chat.send', { conversationId, text: 'hello' })).toMatch(/cells are being re-run/);
     await new Promise<void>((resolve) => {
       const off = app.events.subscribe((e) => {
         if (e.name === 'notebook.rerun-progress' && e.payload.status === 'running') {
