@@ -389,9 +389,7 @@ describe('the scripted server itself', () => {
     controller.abort();
     // The openai SDK ends an aborted stream quietly instead of throwing: callers must check the signal.
     expect(await aborted).toBe(0);
-    const started = Date.now();
     await llm.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(await caught(leftOpen)).toBeInstanceOf(Error);
   });
 

@@ -53,12 +53,10 @@ describe('resource limits', () => {
   });
 
   it.runIf(linux)('kills a program that uses more CPU time than allowed', async () => {
-    const started = Date.now();
     const result = await h.run('bash', `python3 -c 'while True: pass'`, { settings: { cpuSeconds: 1, timeoutMs: 30_000 } });
     expect(result.status).toBe('failed');
     // SIGXCPU: 128 + 24
     expect(result.exitCode).toBe(152);
-    expect(Date.now() - started).toBeLessThan(10_000);
     const next = await h.run('bash', 'echo fine', { settings: { cpuSeconds: 1 } });
     expect(stdoutOf(next)).toBe('fine\n');
   });

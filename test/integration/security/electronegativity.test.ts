@@ -22,12 +22,35 @@ interface Finding {
   sample: string;
 }
 
+/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks (long CSP samples do). */
 function parseCsv(text: string): Finding[] {
-  const rows = text.trim().split('\n').slice(1);
-  return rows.map((row) => {
-    const cells = [...row.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].map((m) => (m[1] ?? '').replace(/^"|"$/g, ''));
-    return { issue: cells[0] ?? '', severity: cells[1] ?? '', file: cells[3] ?? '', sample: cells[5] ?? '' };
-  });
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field.trim());
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field.trim());
+      if (row.some((f) => f !== '')) rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  row.push(field.trim());
+  if (row.some((f) => f !== '')) rows.push(row);
+  return rows.slice(1).map((cells) => ({ issue: cells[0] ?? '', severity: cells[1] ?? '', file: cells[3] ?? '', sample: cells[5] ?? '' }));
 }
 
 describe('electronegativity on the Electron shell, the preload and the page', () => {
