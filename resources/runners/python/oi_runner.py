@@ -11,6 +11,7 @@ os.environ['MPLBACKEND'] = 'Agg'
 
 import ast
 import builtins
+import importlib
 import json
 import linecache
 import signal
@@ -127,6 +128,9 @@ class Session:
         self._finish(message.get('nonce', ''), ok)
 
     def _execute(self, code, count):
+        # Packages installed since the last cell (pip in another process) must be importable now:
+        # the import system caches folder listings and can miss a package that appeared meanwhile.
+        importlib.invalidate_caches()
         filename = '<cell %s>' % (count if count is not None else '?')
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         tree = compile(code, filename, 'exec', ast.PyCF_ONLY_AST | _COMPILE_FLAGS, dont_inherit=True)

@@ -212,7 +212,7 @@ describe('missing packages on a remote kernel', () => {
         settings: { ...defaultSettings.exec, timeoutMs: 60_000 },
       });
       expect(commands).toEqual(['%pip install oi_remote_pkg']);
-      expect(result.status).toBe('done');
+      expect(result.status, result.forModel).toBe('done');
       expect(stdout(result)).toContain('remote value 99');
       expect(result.limits.location).toContain(server.url);
       // Installed into the kernel's environment on the server.

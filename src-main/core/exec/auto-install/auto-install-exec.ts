@@ -151,7 +151,9 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       wellKnown: choice.wellKnown,
       question: ask('pip', [choice.package], command, `Install the Python package "${choice.package}" on the ${location} (runs \`${command}\` in the kernel)? The code imports ${missing.module}, which is not installed there.`),
       install: async (signal) => {
-        const result = await exec.run({ ...request, code: command, signal, runId: request.runId ? `${request.runId}-install` : undefined });
+        // The kernel's import system caches folder listings: make the new package visible to the re-run.
+        const code = `${command}\nimport importlib as _oi_importlib; _oi_importlib.invalidate_caches(); del _oi_importlib`;
+        const result = await exec.run({ ...request, code, signal, runId: request.runId ? `${request.runId}-install` : undefined });
         const text = result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
         // %pip reports failure in its output only; the cell itself succeeds either way.
         const ok = result.status === 'done' && /Successfully installed|Requirement already satisfied/.test(text);
