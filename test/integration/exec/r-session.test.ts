@@ -1,16 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, stdoutOf } from './helpers';
-
-function installed(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { installed } from '../../support/installed';
 
 // R starts in about a second on a busy machine: the default timeout leaves room for it.
 // .ci/run installs r-base-core; a machine without it skips these rather than failing.

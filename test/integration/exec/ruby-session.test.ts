@@ -1,18 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, stdoutOf } from './helpers';
-
-function installed(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { installed } from '../../support/installed';
 
 // .ci/run installs ruby; a machine without it skips these rather than failing.
 describe.runIf(installed('ruby'))('ruby sessions', () => {

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createJupyterHome, SYSTEM_PYTHON } from '../../../support/jupyter-home';
 
 // Real Jupyter, from Debian's /usr/bin/python3 (the first python3 on PATH lacks nbformat). Every
 // directory Jupyter, IPython and matplotlib write to points into one temp dir, removed by dispose().
 
-export const PYTHON = '/usr/bin/python3';
+export const PYTHON = SYSTEM_PYTHON;
 
 export interface Jupyter {
   env: NodeJS.ProcessEnv;
@@ -26,38 +26,9 @@ export interface Jupyter {
 }
 
 export function startJupyter(): Jupyter {
-  const dir = mkdtempSync(path.join(tmpdir(), 'oi-nb-'));
-  const sub = (name: string): string => {
-    const p = path.join(dir, name);
-    mkdirSync(p, { recursive: true });
-    return p;
-  };
-  const data = sub('data');
-  // Our own python3 kernelspec, so no kernel installed elsewhere on the machine can take its place.
-  mkdirSync(path.join(data, 'kernels', 'python3'), { recursive: true });
-  writeFileSync(
-    path.join(data, 'kernels', 'python3', 'kernel.json'),
-    JSON.stringify({
-      argv: [PYTHON, '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
-      display_name: 'Python 3 (ipykernel)',
-      language: 'python',
-    }),
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    HOME: sub('home'),
-    JUPYTER_CONFIG_DIR: sub('config'),
-    JUPYTER_DATA_DIR: data,
-    JUPYTER_RUNTIME_DIR: sub('runtime'),
-    JUPYTER_PLATFORM_DIRS: '1',
-    IPYTHONDIR: sub('ipython'),
-    MPLCONFIGDIR: sub('mpl'),
-    MPLBACKEND: 'Agg',
-    PYDEVD_DISABLE_FILE_VALIDATION: '1',
-    PYTHONDONTWRITEBYTECODE: '1',
-  };
-  const work = sub('work');
+  const home = createJupyterHome({ prefix: 'oi-nb-' });
+  const { dir, work } = home;
+  const env: NodeJS.ProcessEnv = { ...home.env, MPLBACKEND: 'Agg' };
 
   const run = (args: string[], stdin: string): Promise<string> =>
     new Promise((resolve, reject) => {

@@ -1,15 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createJupyterHome, SYSTEM_PYTHON } from '../../../support/jupyter-home';
 
 // A real Jupyter Server from Debian (python3-jupyter-server + python3-ipykernel) on 127.0.0.1 with
 // a token. Everything it writes (config, runtime files, IPython and matplotlib caches) goes to one
 // temp dir, removed by stop().
 
-export const PYTHON = '/usr/bin/python3';
+export const PYTHON = SYSTEM_PYTHON;
 
 export interface JupyterServer {
   url: string;
@@ -43,38 +42,9 @@ export interface JupyterServerOptions {
 }
 
 export async function startJupyterServer(options: JupyterServerOptions = {}): Promise<JupyterServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'oi-jupyter-'));
-  const sub = (name: string): string => {
-    const p = path.join(dir, name);
-    mkdirSync(p, { recursive: true });
-    return p;
-  };
-  const data = sub('data');
-  // Our own python3 kernelspec, so no kernel installed elsewhere on the machine takes its place.
-  mkdirSync(path.join(data, 'kernels', 'python3'), { recursive: true });
-  writeFileSync(
-    path.join(data, 'kernels', 'python3', 'kernel.json'),
-    JSON.stringify({
-      argv: [options.kernelPython ?? PYTHON, '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
-      display_name: 'Python 3 (ipykernel)',
-      language: 'python',
-      env: options.kernelEnv ?? {},
-    }),
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    HOME: sub('home'),
-    JUPYTER_CONFIG_DIR: sub('config'),
-    JUPYTER_DATA_DIR: data,
-    JUPYTER_RUNTIME_DIR: sub('runtime'),
-    JUPYTER_PLATFORM_DIRS: '1',
-    IPYTHONDIR: sub('ipython'),
-    MPLCONFIGDIR: sub('mpl'),
-    PYDEVD_DISABLE_FILE_VALIDATION: '1',
-    PYTHONDONTWRITEBYTECODE: '1',
-  };
-  const work = sub('work');
+  const home = createJupyterHome({ prefix: 'oi-jupyter-', kernelPython: options.kernelPython, kernelEnv: options.kernelEnv });
+  const { dir, work } = home;
+  const { env } = home;
   const token = randomBytes(16).toString('hex');
   const port = await freePort();
   let child: ChildProcess | null = null;

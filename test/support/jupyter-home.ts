@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Debian's Python, which has Jupyter, nbformat and matplotlib (the python3 first on PATH does not). */
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+
+export interface JupyterHome {
+  dir: string;
+  /** The environment for Jupyter processes: every folder they write to is inside `dir`. */
+  env: NodeJS.ProcessEnv;
+  /** A working folder inside `dir`. */
+  work: string;
+  dispose(): void;
+}
+
+/**
+ * A throwaway home for real Jupyter: config, data, runtime, IPython and matplotlib folders in one temp
+ * dir, and our own python3 kernelspec there, so no kernel installed elsewhere on the machine is used.
+ */
+export function createJupyterHome(options: { prefix: string; kernelPython?: string; kernelEnv?: Record<string, string> }): JupyterHome {
+  const dir = mkdtempSync(path.join(tmpdir(), options.prefix));
+  const sub = (name: string): string => {
+    const p = path.join(dir, name);
+    mkdirSync(p, { recursive: true });
+    return p;
+  };
+  const data = sub('data');
+  mkdirSync(path.join(data, 'kernels', 'python3'), { recursive: true });
+  writeFileSync(
+    path.join(data, 'kernels', 'python3', 'kernel.json'),
+    JSON.stringify({
+      argv: [options.kernelPython ?? SYSTEM_PYTHON, '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+      display_name: 'Python 3 (ipykernel)',
+      language: 'python',
+      env: options.kernelEnv ?? {},
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    HOME: sub('home'),
+    JUPYTER_CONFIG_DIR: sub('config'),
+    JUPYTER_DATA_DIR: data,
+    JUPYTER_RUNTIME_DIR: sub('runtime'),
+    JUPYTER_PLATFORM_DIRS: '1',
+    IPYTHONDIR: sub('ipython'),
+    MPLCONFIGDIR: sub('mpl'),
+    PYDEVD_DISABLE_FILE_VALIDATION: '1',
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+  return { dir, env, work: sub('work'), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
