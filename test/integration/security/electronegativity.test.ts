@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,41 +16,42 @@ const EXPLAINED: Record<string, string> = {
 };
 
 interface Finding {
-  issue: string;
+  id: string;
   severity: string;
   file: string;
   sample: string;
 }
 
-/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks (long CSP samples do). */
-function parseCsv(text: string): Finding[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field.trim());
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field.trim());
-      if (row.some((f) => f !== '')) rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  row.push(field.trim());
-  if (row.some((f) => f !== '')) rows.push(row);
-  return rows.slice(1).map((cells) => ({ issue: cells[0] ?? '', severity: cells[1] ?? '', file: cells[3] ?? '', sample: cells[5] ?? '' }));
+interface Scan {
+  issues: Finding[];
+  errors: unknown[];
+}
+
+/**
+ * Runs the tool through its Node API in a child process and prints its findings as JSON. Its CSV
+ * writer is not used: it writes the header and the rows with two unordered async writes, so the
+ * header can overwrite the first row (seen in CI).
+ */
+const SCAN_SCRIPT = `
+const run = require('@doyensec/electronegativity');
+const [input, version] = process.argv.slice(1);
+// electronVersionOverride: the tool would otherwise ask the network for Electron's release list.
+run({ input, isRelative: true, electronVersionOverride: version, parserPlugins: '' }).then((r) => {
+  const issues = r.issues.map((i) => ({ id: i.id, severity: i.severity.name, file: i.file, sample: i.sample }));
+  process.stdout.write('\\n' + JSON.stringify({ issues, errors: r.errors }) + '\\n');
+});
+`;
+
+function scan(input: string): Scan {
+  const run = spawnSync(process.execPath, ['-e', SCAN_SCRIPT, input, '45.5.0'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(run.error, run.stderr).toBeUndefined();
+  expect(run.status, run.stderr).toBe(0);
+  const last = run.stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(last) as Scan;
 }
 
 describe('electronegativity on the Electron shell, the preload and the page', () => {
@@ -64,15 +65,23 @@ describe('electronegativity on the Electron shell, the preload and the page', ()
     cpSync(path.join(REPO_ROOT, 'src-main', 'electron'), path.join(input, 'electron'), { recursive: true });
     cpSync(path.join(REPO_ROOT, 'src-preload', 'index.ts'), path.join(input, 'preload.ts'));
     cpSync(path.join(REPO_ROOT, 'src-renderer', 'index.html'), path.join(input, 'index.html'));
-    const out = path.join(work, 'findings.csv');
-    const bin = path.join(REPO_ROOT, 'node_modules', '.bin', 'electronegativity');
-    // -e: the tool would otherwise ask the network for Electron's release list.
-    const run = spawnSync(bin, ['-i', input, '-r', '-o', out, '-e', '45.5.0'], { encoding: 'utf8', timeout: 120_000 });
-    expect(run.error, run.stderr).toBeUndefined();
-    const findings = parseCsv(readFileSync(out, 'utf8'));
+    const { issues: findings, errors } = scan(input);
+    expect(errors, JSON.stringify(errors)).toEqual([]);
+    expect(findings.length).toBeGreaterThan(0);
     const serious = findings.filter((f) => f.severity === 'HIGH' || f.severity === 'CRITICAL');
     expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
-    const unexplained = findings.filter((f) => !EXPLAINED[f.issue]);
+    const unexplained = findings.filter((f) => !EXPLAINED[f.id]);
     expect(unexplained, JSON.stringify(unexplained, null, 2)).toEqual([]);
+  });
+
+  it('flags a window with context isolation off as high (the scan can fail)', () => {
+    const input = path.join(work, 'bad');
+    mkdirSync(input);
+    writeFileSync(
+      path.join(input, 'main.js'),
+      "const { BrowserWindow } = require('electron');\nnew BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } });\n",
+    );
+    const { issues } = scan(input);
+    expect(issues.filter((f) => f.severity === 'HIGH' || f.severity === 'CRITICAL').map((f) => f.id)).toContain('CONTEXT_ISOLATION_JS_CHECK');
   });
 });
