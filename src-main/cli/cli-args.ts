@@ -29,7 +29,7 @@ Options:
       --provider <name>      openai | anthropic | ollama | openai-compatible
       --model <name>         model to use (for example gpt-4.1, claude-sonnet-4-6, qwen2.5-coder:7b)
       --base-url <url>       OpenAI-compatible endpoint (LM Studio, vLLM, llama.cpp, OpenRouter…) or another Ollama
-      --workspace <dir>      folder the code runs in (default: a new folder per conversation)
+      --workspace <dir>      folder the code runs in, made if missing (default: a new folder per conversation)
   -y, --auto-run             run code without asking
       --conversation <id>    continue a saved conversation (see --list)
       --notebook <file>      start from a Jupyter notebook (.ipynb), imported as a new conversation

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Conversation, Settings } from '@contract';
@@ -10,6 +11,7 @@ import { MemorySecretStore } from '../core/secrets/memory-secret-store';
 import { openSecretStore } from '../core/secrets/open-secret-store';
 import type { SecretStore } from '../core/secrets/secret-store';
 import { openConfSettingsStore } from '../core/settings/conf-settings-store';
+import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
 import { HELP, parseCliArgs, UsageError, type CliOptions } from './cli-args';
 import { CliSession } from './cli-session';
 import { runInteractive } from './interactive';
@@ -54,7 +56,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   try {
     if (opts.list) return await listConversations(app);
     if (opts.needsModel) await pickModel(settings, secrets, env);
-    if (opts.overrides.workspaceRoot) mkdirSync(opts.overrides.workspaceRoot, { recursive: true });
+    if (opts.overrides.workspaceRoot) await prepareWorkspace(opts.overrides.workspaceRoot, dataDir);
     const conversation = opts.notebook ? await importNotebookFile(app, opts.notebook, (line) => process.stderr.write(style.yellow(`${line}\n`))) : await openConversation(app, opts.conversation);
     const session = new CliSession(app, conversation);
     const current = settings.get();
@@ -75,6 +77,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   } finally {
     await app.dispose();
   }
+}
+
+/**
+ * --workspace: made when missing (a terminal user names a new folder as often as an old one), then
+ * held to the app's own checks for a chosen folder: a folder this user can read, write and enter.
+ */
+async function prepareWorkspace(folder: string, dataDir: string): Promise<void> {
+  // A file in the way makes mkdir fail; the check below says so in words.
+  await mkdir(folder, { recursive: true }).catch(() => undefined);
+  await checkWorkspaceFolder(folder, { dataDir });
 }
 
 async function openSecrets(env: NodeJS.ProcessEnv, notices: string[]): Promise<SecretStore> {

@@ -13,6 +13,8 @@ export class TextPrinter {
   /** Code already printed per cell, so streamed code is written once, growing. */
   private readonly printed = new Map<string, string>();
   private readonly closed = new Set<string>();
+  /** The thinking block being printed ("item:block"), dimmed, until the answer or code begins. */
+  private thinking: string | null = null;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -20,7 +22,17 @@ export class TextPrinter {
   ) {}
 
   handle(event: AnyEvent): void {
+    if (this.thinking && event.name !== 'assistant.thinking-delta') this.endThinking();
     switch (event.name) {
+      case 'assistant.thinking-delta': {
+        const key = `${event.payload.itemId}:${event.payload.block}`;
+        if (this.thinking !== key) {
+          this.line(this.style.dim('thinking…'));
+          this.thinking = key;
+        }
+        this.out(this.style.dim(event.payload.text));
+        break;
+      }
       case 'assistant.delta':
         this.out(event.payload.text);
         break;
@@ -59,6 +71,12 @@ export class TextPrinter {
       default:
         break;
     }
+  }
+
+  private endThinking(): void {
+    this.thinking = null;
+    this.newline();
+    this.out('\n');
   }
 
   /** Ends the current line if something is on it (before a prompt). */

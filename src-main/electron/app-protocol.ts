@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { protocol } from 'electron';
-import { contentSecurityPolicy } from '../core/security/content-security-policy';
+import { policyForPath } from '../core/security/content-security-policy';
 import { APP_SCHEME } from './app-origin';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,8 +16,8 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 /**
- * Serves the built renderer from app://renderer with the strict CSP as a real header (file:// pages
- * cannot carry one), and refuses any path that leaves the renderer folder.
+ * Serves the built renderer from app://renderer with its CSP as a real header (file:// pages cannot
+ * carry one), and refuses any path that leaves the renderer folder.
  */
 export function serveRenderer(rendererDir: string): void {
   const root = path.resolve(rendererDir);
@@ -32,7 +32,8 @@ export function serveRenderer(rendererDir: string): void {
       return new Response(body, {
         headers: {
           'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-          'content-security-policy': contentSecurityPolicy(),
+          // The output frame gets its own policy (scripts, in an opaque origin); every other path the app's.
+          'content-security-policy': policyForPath(url.pathname),
           'x-content-type-options': 'nosniff',
         },
       });

@@ -6,6 +6,7 @@ import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
 import { openElectronSettingsStore } from './electron-settings-store';
 import { registerAppScheme, serveRenderer } from './app-protocol';
+import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
 import { createMainWindow } from './window';
 
@@ -44,7 +45,12 @@ void app.whenReady().then(async () => {
     resourcesDir,
     version: app.getVersion(),
   });
-  const unbind = bindIpc(ipcMain, createDispatcher(core.handlers), core.events, () => mainWindow?.webContents ?? null);
+  const handlers = {
+    ...core.handlers,
+    // The one request only the shell can answer: the OS folder dialog (browser mode asks for a typed path).
+    'conversation.pick-folder': folderPicker(() => mainWindow, async (id) => (await core.context.agent.snapshot(id)).workspace),
+  };
+  const unbind = bindIpc(ipcMain, createDispatcher(handlers), core.events, () => mainWindow?.webContents ?? null);
 
   const open = () => {
     mainWindow = createMainWindow(path.join(outDir, 'preload'));

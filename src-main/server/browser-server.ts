@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { describeIssues } from '@contract';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
-import { contentSecurityPolicy } from '../core/security/content-security-policy';
+import { policyForPath } from '../core/security/content-security-policy';
 import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from './static-files';
 import { cookieValue, newLaunchToken, TOKEN_COOKIE, tokenMatches } from './token';
@@ -70,7 +70,8 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cross-origin-opener-policy': 'same-origin',
-      'content-security-policy': contentSecurityPolicy([origin.replace(/^http/, 'ws')]),
+      // The output frame gets its own policy (scripts, in an opaque origin); every other path the app's.
+      'content-security-policy': policyForPath(url.pathname, [origin.replace(/^http/, 'ws')]),
     };
     if (url.searchParams.has('token')) {
       headers['set-cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
@@ -87,7 +88,8 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     };
     if (url.pathname !== '/ws') return reject(404, 'Not Found');
     if (!allowedHosts.has(req.headers.host ?? '')) return reject(421, 'Misdirected Request');
-    // Browsers always send Origin; a page on another site must not drive our app (CSWSH).
+    // Browsers always send Origin; a page on another site must not drive our app (CSWSH). The output
+    // frame and anything else in an opaque origin sends "null", which is not ours either.
     const reqOrigin = req.headers.origin;
     if (reqOrigin !== undefined && !allowedOrigins().has(reqOrigin)) return reject(403, 'Forbidden origin');
     if (!authorized(req, url)) return reject(401, 'Unauthorized');

@@ -11,6 +11,8 @@ export const events = {
   /** An item was added to a conversation (user message, assistant text, cell, notice). */
   'item.added': z.object({ ...Conv, item: ConversationItem }),
   'assistant.delta': z.object({ ...Conv, itemId: Id, text: z.string() }),
+  /** Thinking text streamed into the item's `thinking[block]` (its signature comes with `assistant.done`). */
+  'assistant.thinking-delta': z.object({ ...Conv, itemId: Id, block: z.number().int().nonnegative(), text: z.string() }),
   'assistant.done': z.object({ ...Conv, item: AssistantItem }),
   /** The model is writing code: `code` is the whole code so far (parsed from partial tool arguments). */
   'cell.code': z.object({ ...Conv, cellId: Id, language: z.string(), code: z.string() }),

@@ -127,6 +127,8 @@ export const NoticeItem = z.object({
   text: z.string(),
   createdAt: z.string(),
   install: InstallInfo.optional(),
+  /** The user moved the conversation to another folder here; the model is told at this point of the history. */
+  workspaceChange: z.object({ from: z.string(), to: z.string() }).optional(),
 });
 
 export const ConversationItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, CellItem, NoticeItem]);

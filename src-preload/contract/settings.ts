@@ -6,6 +6,12 @@ import { z } from 'zod';
 
 export const ProviderKind = z.enum(['openai', 'anthropic', 'ollama', 'openai-compatible']);
 
+/** OpenAI-family reasoning models: the Chat Completions `reasoning_effort` values the app offers. */
+export const ReasoningEffort = z.enum(['low', 'medium', 'high']);
+
+/** Anthropic refuses a thinking budget below this many tokens. */
+export const MIN_THINKING_BUDGET_TOKENS = 1024;
+
 export const ExecSettings = z.object({
   timeoutMs: z.number().int().min(1000).max(24 * 3600 * 1000),
   memoryMb: z.number().int().min(16).max(1_048_576).nullable(),
@@ -41,6 +47,18 @@ export const Settings = z.object({
   autoRun: z.boolean(),
   maxFailedAttempts: z.number().int().min(0).max(50),
   budgetUsd: z.number().min(0).max(100_000).nullable(),
+  /**
+   * Anthropic extended thinking: the token budget, or null for off. It must also stay below the model's
+   * output limit (or maxOutputTokens when set), which main checks because only main knows the models.
+   */
+  thinkingBudgetTokens: z
+    .number()
+    .int('the thinking budget must be a whole number of tokens')
+    .min(MIN_THINKING_BUDGET_TOKENS, `the thinking budget must be at least ${MIN_THINKING_BUDGET_TOKENS} tokens (Anthropic's minimum)`)
+    .max(1_000_000, 'the thinking budget must be at most 1,000,000 tokens')
+    .nullable(),
+  /** OpenAI-family reasoning models: sent as `reasoning_effort` when set; null → the model's default. */
+  reasoningEffort: ReasoningEffort.nullable(),
   customInstructions: z.string().max(100_000),
   workspaceRoot: z.string().max(4096).nullable(),
   theme: z.enum(['system', 'light', 'dark']),
@@ -60,6 +78,7 @@ export const SettingsPatch = Settings.omit({ version: true, exec: true, sandbox:
   .strict();
 
 export type ProviderKind = z.infer<typeof ProviderKind>;
+export type ReasoningEffort = z.infer<typeof ReasoningEffort>;
 export type Settings = z.infer<typeof Settings>;
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 export type ExecSettings = z.infer<typeof ExecSettings>;
@@ -77,6 +96,8 @@ export const defaultSettings: Settings = {
   autoRun: false,
   maxFailedAttempts: 3,
   budgetUsd: null,
+  thinkingBudgetTokens: null,
+  reasoningEffort: null,
   customInstructions: '',
   workspaceRoot: null,
   theme: 'system',

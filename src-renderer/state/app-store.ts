@@ -27,7 +27,8 @@ interface AppActions {
   ensureConversation(): Promise<string>;
   search(query: string): Promise<void>;
   renameConversation(id: string, title: string): Promise<void>;
-  deleteConversation(id: string): Promise<void>;
+  /** `removeWorkspace`: also delete the folder the app made for it (main refuses any other folder). */
+  deleteConversation(id: string, removeWorkspace?: boolean): Promise<void>;
   send(text: string, attachments?: Attachment[]): Promise<boolean>;
   stop(): Promise<void>;
   approve(cellId: string, code?: string, always?: boolean): Promise<void>;
@@ -131,9 +132,9 @@ export const useApp = create<AppStore>((set, get) => {
         if (current?.conv.id === id) set({ current: { ...current, conv: { ...current.conv, title: summary.title } } });
         await refreshList();
       }).then(() => undefined),
-    deleteConversation: (id) =>
+    deleteConversation: (id, removeWorkspace) =>
       guard(async () => {
-        await bridge['conversation.delete']({ conversationId: id });
+        await bridge['conversation.delete']({ conversationId: id, ...(removeWorkspace ? { removeWorkspace } : {}) });
         if (get().current?.conv.id === id) set({ current: null });
         await refreshList();
       }).then(() => undefined),

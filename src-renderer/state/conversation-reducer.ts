@@ -1,4 +1,4 @@
-import type { AnyEvent, CellItem, Conversation, ConversationItem } from '@contract';
+import type { AnyEvent, AssistantItem, CellItem, Conversation, ConversationItem } from '@contract';
 
 type TurnEndReason = Extract<AnyEvent, { name: 'turn.end' }>['payload']['reason'];
 
@@ -34,6 +34,10 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
       return withItems(view, [...view.conv.items, event.payload.item]);
     case 'assistant.delta':
       return mapItem(view, event.payload.itemId, (item) => (item.kind === 'assistant' ? { ...item, text: item.text + event.payload.text } : item));
+    case 'assistant.thinking-delta': {
+      const { itemId, block, text } = event.payload;
+      return mapItem(view, itemId, (item) => (item.kind === 'assistant' ? { ...item, thinking: withThinkingText(item.thinking, block, text) } : item));
+    }
     case 'assistant.done':
       return mapItem(view, event.payload.item.id, () => event.payload.item);
     case 'cell.code':
@@ -78,6 +82,15 @@ export function activityOf(view: ConversationView | null): Activity {
     if (item.status === 'awaiting-approval') return { kind: 'approval', cell: item };
   }
   return view.busy ? { kind: 'model', since: view.turnStartedAt ?? Date.now() } : { kind: 'idle' };
+}
+
+/** The blocks with `text` appended to block `block` (created, unsigned, when it is new). */
+function withThinkingText(blocks: AssistantItem['thinking'], block: number, text: string): AssistantItem['thinking'] {
+  const next = blocks.slice();
+  while (next.length <= block) next.push({ thinking: '', signature: '' });
+  const current = next[block] ?? { thinking: '', signature: '' };
+  next[block] = { ...current, thinking: current.thinking + text };
+  return next;
 }
 
 function withItems(view: ConversationView, items: ConversationItem[]): ConversationView {

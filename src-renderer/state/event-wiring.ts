@@ -8,6 +8,7 @@ import { useWorkspace } from './workspace-store';
 const CONVERSATION_EVENTS = [
   'item.added',
   'assistant.delta',
+  'assistant.thinking-delta',
   'assistant.done',
   'cell.code',
   'cell.awaiting-approval',

@@ -28,6 +28,8 @@ interface WorkspaceState {
 interface WorkspaceActions {
   open(conversationId: string | null): Promise<void>;
   refresh(): Promise<void>;
+  /** The conversation moved to another folder: forget what was shown of the old one and list the new. */
+  moved(): Promise<void>;
   toggle(path: string): void;
   onChanged(conversationId: string, paths: string[]): void;
   runStarted(): void;
@@ -96,6 +98,10 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       };
       inFlight = run().finally(() => (inFlight = null));
       return inFlight;
+    },
+    async moved() {
+      set({ tree: null, treeError: null, expanded: new Set(['attachments']), changed: new Set(), preview: null, previewData: null, previewError: null });
+      await get().refresh();
     },
     toggle(path) {
       const expanded = new Set(get().expanded);

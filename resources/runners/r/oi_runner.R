@@ -177,6 +177,7 @@ local({
   Sys.unsetenv(c("OI_CHANNEL_IN", "OI_CHANNEL_OUT")) # subprocesses have no use for them
 
   send <- function(message) {
+    force(message) # an error while building the message belongs to the caller, not to the channel
     ok <- tryCatch({
       writeLines(to_json(message), chan_out, useBytes = TRUE)
       flush(chan_out)
@@ -229,6 +230,80 @@ local({
       emit(list(output_type = "display_data", data = list("image/png" = base64(bytes), "text/plain" = "<plot>"), metadata = EMPTY))
     }
   }
+
+  # --- display() -----------------------------------------------------------------------------------
+
+  # The image type of bytes (PNG, JPEG, GIF, WebP or SVG), or NULL.
+  sniff_image <- function(bytes) {
+    starts <- function(signature) length(bytes) >= length(signature) && all(bytes[seq_along(signature)] == as.raw(signature))
+    if (starts(c(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a))) return("image/png")
+    if (starts(c(0xff, 0xd8, 0xff))) return("image/jpeg")
+    if (starts(c(0x47, 0x49, 0x46, 0x38))) return("image/gif")
+    if (starts(c(0x52, 0x49, 0x46, 0x46)) && length(bytes) >= 12L && all(bytes[9:12] == charToRaw("WEBP"))) return("image/webp")
+    if (length(grepRaw("<svg", bytes[seq_len(min(length(bytes), 1024L))], fixed = TRUE)) > 0L) return("image/svg+xml")
+    NULL
+  }
+
+  read_bytes <- function(path) readBin(path, "raw", n = file.size(path))
+
+  is_file_path <- function(x) is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x) && nchar(x) < 4096L && isTRUE(file.exists(x)) && !isTRUE(dir.exists(x))
+
+  image_bundle <- function(bytes, mime) {
+    payload <- if (mime == "image/svg+xml") valid_utf8(rawToChar(bytes[bytes != as.raw(0L)])) else base64(bytes)
+    out <- list(payload, sprintf("<%s, %d bytes>", mime, length(bytes)))
+    names(out) <- c(mime, "text/plain")
+    out
+  }
+
+  printed <- function(value) paste(valid_utf8(utils::capture.output(show_value(value))), collapse = "\n")
+
+  # Rich views of the runner's own classes (HTML(), Markdown()); NULL for anything else.
+  own_bundle <- function(value) {
+    if (inherits(value, "oi_html")) return(list("text/html" = as.character(unclass(value)), "text/plain" = as.character(unclass(value))))
+    if (inherits(value, "oi_markdown")) return(list("text/markdown" = as.character(unclass(value)), "text/plain" = as.character(unclass(value))))
+    NULL
+  }
+
+  # display(x): an image file (PNG, JPEG, GIF, WebP, SVG) or raw image bytes as the picture,
+  # HTML("...") / Markdown("...") rendered, a single string as its text, anything else as print()
+  # shows it. display(x, mime = "text/html") sends text (or a file's bytes, for image types) as that type.
+  display_bundle <- function(x, mime) {
+    if (!is.null(mime)) {
+      if (startsWith(mime, "image/") && mime != "image/svg+xml" || mime == "application/pdf") {
+        bytes <- if (is.raw(x)) x else if (is_file_path(x)) read_bytes(x) else stop("display(): give raw bytes or a file path for ", mime, call. = FALSE)
+        return(image_bundle(bytes, mime))
+      }
+      text <- if (is_file_path(x)) paste(readLines(x, warn = FALSE, encoding = "UTF-8"), collapse = "\n") else paste(as.character(x), collapse = "\n")
+      out <- list(valid_utf8(text), valid_utf8(text))
+      names(out) <- c(mime, "text/plain")
+      return(out)
+    }
+    own <- own_bundle(x)
+    if (!is.null(own)) return(own)
+    if (is.raw(x)) {
+      found <- sniff_image(x)
+      if (!is.null(found)) return(image_bundle(x, found))
+    }
+    if (is_file_path(x)) {
+      bytes <- read_bytes(x)
+      found <- sniff_image(bytes)
+      if (!is.null(found)) return(image_bundle(bytes, found))
+    }
+    if (is.character(x) && length(x) == 1L && !is.na(x)) return(list("text/plain" = valid_utf8(x)))
+    list("text/plain" = printed(x))
+  }
+
+  # What the user's code sees, on the search path (so ls() stays the user's own).
+  helpers <- new.env(parent = globalenv())
+  helpers$display <- function(x, mime = NULL) {
+    data <- display_bundle(x, mime) # before emit: an error here is the cell's, not the channel's
+    emit(list(output_type = "display_data", data = data, metadata = EMPTY))
+    invisible(NULL)
+  }
+  helpers$HTML <- function(source) structure(paste(as.character(source), collapse = "\n"), class = "oi_html")
+  helpers$Markdown <- function(source) structure(paste(as.character(source), collapse = "\n"), class = "oi_markdown")
+  helpers$print.oi_html <- function(x, ...) { cat(unclass(x), "\n", sep = ""); invisible(x) }
+  helpers$print.oi_markdown <- helpers$print.oi_html
 
   # --- one run ----------------------------------------------------------------------------------------
 
@@ -289,11 +364,12 @@ local({
           result <- evaluate(expressions[[i]])
           if (result$visible && i < n) show_value(result$value)
           if (result$visible && i == n) {
-            text <- utils::capture.output(show_value(result$value))
-            if (length(text) > 0L) {
-              emit(list(output_type = "execute_result", execution_count = state$count,
-                        data = list("text/plain" = paste(valid_utf8(text), collapse = "\n")), metadata = EMPTY))
+            data <- own_bundle(result$value)
+            if (is.null(data)) {
+              text <- utils::capture.output(show_value(result$value))
+              if (length(text) > 0L) data <- list("text/plain" = paste(valid_utf8(text), collapse = "\n"))
             }
+            if (!is.null(data)) emit(list(output_type = "execute_result", execution_count = state$count, data = data, metadata = EMPTY))
           }
         }, warning = on_warning, error = function(e) state$calls <- user_calls())
       }
@@ -340,6 +416,7 @@ local({
   if (nzchar(workspace) && dir.exists(workspace)) setwd(workspace)
   dir.create(state$plot_dir, showWarnings = FALSE, mode = "0700")
   options(device = open_plot, warn = 1L)
+  attach(helpers, name = "oi:helpers", warn.conflicts = FALSE)
   version <- paste(R.version$major, R.version$minor, sep = ".")
   send(list(type = "hello", language = "r", version = version, pid = Sys.getpid()))
   serve()

@@ -3,18 +3,23 @@
 # Open Interpreter's Ruby session: runs cells like a notebook in one persistent top-level binding.
 #
 # Protocol (side channel + terminal fence): docs/exec-protocol.md. Standard library only (socket,
-# json), Ruby 2.7+. The terminal (fd 0/1/2, a pty) carries only what user code prints; results,
-# errors and the end of each run travel on the OI_CHANNEL socket.
+# json, fileutils), Ruby 2.7+. The terminal (fd 0/1/2, a pty) carries only what user code prints;
+# results, rich outputs, errors and the end of each run travel on the OI_CHANNEL socket. Helpers
+# live beside this file: oi_streams.rb (batched stdout/stderr), oi_display.rb (display() and rich
+# results), oi_files.rb (the `files` helper).
 #
 # Choices, as a user of the session sees them:
 # - Every cell is evaluated in TOPLEVEL_BINDING, as irb does: local variables, methods (`def` at the
 #   top level), constants and `require`s carry over to later cells.
-# - The value of the cell's last expression is shown as an execute_result (its `inspect`), like irb's
-#   `=> value`, except that nil is not shown (it is what most statements return) and a cell whose
-#   last line ends with `;` shows nothing. `_` holds the last shown value, as in irb.
-# - $stdout and $stderr are sync (every write reaches the terminal at once, in the order written).
-#   Ruby flushes tty writes at once anyway; saying so makes the order hold when the terminal is
-#   something else. Unlike the Python runner there is no batching: Ruby cells rarely print megabytes.
+# - The value of the cell's last expression is shown as an execute_result, like irb's `=> value`:
+#   its `inspect`, or the richer views it offers (`to_mimebundle`, image bytes), except that nil is
+#   not shown (it is what most statements return) and a cell whose last line ends with `;` shows
+#   nothing. `_` holds the last shown value, as in irb.
+# - display(obj), HTML(), Markdown(), Image() and `files` are methods of the top-level object, as
+#   `display` and `files` are globals in the Python and Node sessions.
+# - $stdout and $stderr (and STDOUT/STDERR) are batched like the Python runner's: text is sent
+#   ≈20 ms after it is written, before any rich output, before a subprocess starts, and at the end
+#   of the cell, in the order written (oi_streams.rb).
 # - Ctrl-C (SIGINT) raises Interrupt in the running cell; the cell fails with an `Interrupt` error
 #   and the session lives on. SIGINT while no cell runs is ignored.
 # - `exit`/`exit 0` ends the cell quietly; `exit!` ends the session (reported by main as died).
@@ -22,9 +27,14 @@
 
 require 'json'
 require 'socket'
+require_relative 'oi_streams'
+require_relative 'oi_display'
+require_relative 'oi_files'
 
 module OiRunner
   HERE = File.expand_path(__FILE__)
+  # Frames in the runner's own files are left out of tracebacks, the helpers' included.
+  RUNNER_DIR = "#{File.dirname(HERE)}/"
 
   # Newline-delimited JSON over the socket main created (a named pipe on Windows).
   class Channel
@@ -108,6 +118,12 @@ module OiRunner
       exit!(0) # not exit: threads a cell left running must not keep the session alive
     end
 
+    # Public: display() calls it, from the cell or from a thread the cell started.
+    def emit(output)
+      flush_streams # text printed before an output reaches the terminal before it
+      @channel.send_message({ 'type' => 'output', 'id' => @run_id, 'output' => output })
+    end
+
     private
 
     def run(message)
@@ -119,12 +135,11 @@ module OiRunner
         @running = true
         value = TOPLEVEL_BINDING.eval(code, "(cell #{count || '?'})", 1)
         shown = !value.nil? && !silenced?(code)
-        text = value.inspect if shown
+        result = OiDisplay.result_output(value, count) if shown
         @running = false
         if shown
           TOPLEVEL_BINDING.local_variable_set(:_, value)
-          emit({ 'output_type' => 'execute_result', 'execution_count' => count,
-                 'data' => { 'text/plain' => text.to_s }, 'metadata' => {} })
+          emit(result)
         end
       rescue SystemExit => e
         @running = false
@@ -154,17 +169,8 @@ module OiRunner
       @channel.send_message({ 'type' => 'done', 'id' => @run_id, 'ok' => ok, 'cwd' => cwd })
     end
 
-    def emit(output)
-      flush_streams # text printed before an output reaches the terminal before it
-      @channel.send_message({ 'type' => 'output', 'id' => @run_id, 'output' => output })
-    end
-
     def flush_streams
-      [$stdout, $stderr, STDOUT, STDERR].uniq.each do |stream|
-        stream.flush
-      rescue StandardError
-        nil # closed or replaced by something that cannot flush
-      end
+      OiStreams.flush
     end
 
     def write_fence(text)
@@ -208,19 +214,24 @@ module OiRunner
     end
 
     def user_frames(error)
-      (error.backtrace || []).reject { |frame| frame.start_with?(HERE) }
+      (error.backtrace || []).reject { |frame| frame.start_with?(RUNNER_DIR) }
     end
   end
 
   def self.main
     channel = Channel.new(ENV.delete('OI_CHANNEL')) # deleted: subprocesses have no use for it
     workspace = ENV['OI_WORKSPACE']
-    Dir.chdir(workspace) if workspace && !workspace.empty? && File.directory?(workspace)
-    $stdout.sync = true
-    $stderr.sync = true
+    workspace = Dir.pwd unless workspace && !workspace.empty? && File.directory?(workspace)
+    Dir.chdir(workspace)
+    OiStreams.install
     ARGV.clear
     session = Session.new(channel)
     session.install_sigint
+    OiDisplay.emitter = session.method(:emit)
+    files = OiFiles::Files.new(workspace)
+    main = TOPLEVEL_BINDING.receiver
+    main.extend(OiDisplay::Helpers)
+    main.define_singleton_method(:files) { files }
     channel.send_message({ 'type' => 'hello', 'language' => 'ruby', 'version' => RUBY_VERSION, 'pid' => Process.pid })
     session.serve
   end

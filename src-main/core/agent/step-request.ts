@@ -1,12 +1,13 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
-import { modelInfo, modelLimits, type ModelInfo } from '../llm/model-catalog';
+import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
 import { loadImages } from './attachment-images';
 import type { EnvironmentContext } from './environment-context';
 import { fitHistory, type FitResult } from './history-fit';
 import { buildSystemPrompt } from './system-prompt';
+import { withWorkspaceNotes } from './workspace-change-note';
 
 export interface PreparedStep {
   request: Omit<ProviderRequest, 'signal'>;
@@ -46,7 +47,7 @@ export async function prepareStep(
     const fixedTokens =
       counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(executeTool)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
     const budget = Math.floor(limits.contextWindow * (1 - SAFETY_FRACTION)) - limits.maxOutputTokens - fixedTokens;
-    const fit = fitHistory({ items: conv.items, budget, counter, images: info.vision, trimmedOutputChars: TRIMMED_OUTPUT_CHARS });
+    const fit = fitHistory({ items: withWorkspaceNotes(conv.items), budget, counter, images: info.vision, trimmedOutputChars: TRIMMED_OUTPUT_CHARS });
     return { counter, fixedTokens, budget, fit };
   };
   // The estimate over-counts, so when it fits with room to spare the exact tokenizer (most of a
@@ -64,6 +65,8 @@ export async function prepareStep(
       temperature: settings.temperature,
       maxOutputTokens: limits.maxOutputTokens,
       maxOutputTokensSet: limits.maxOutputTokensSet,
+      thinkingBudgetTokens: thinkingBudget(settings),
+      reasoningEffort: settings.reasoningEffort,
     },
     info,
     counter,

@@ -80,10 +80,32 @@ export async function streamStep(
     item.text += text;
     deps.events.emit('assistant.delta', { conversationId, itemId: item.id, text });
   };
+  // Provider block index → position in the open item's `thinking`, while the block streams.
+  const liveThinking = new Map<number, number>();
+  const addThinking = (index: number, text: string) => {
+    const item = openAssistant();
+    let block = liveThinking.get(index);
+    if (block === undefined) {
+      block = item.thinking.push({ thinking: '', signature: '' }) - 1;
+      liveThinking.set(index, block);
+    }
+    const entry = item.thinking[block];
+    if (entry) entry.thinking += text;
+    deps.events.emit('assistant.thinking-delta', { conversationId, itemId: item.id, block, text });
+  };
+  // The whole signed block replaces what streamed (they are the same text); redacted blocks only come whole.
+  const endThinking = (index: number | undefined, thinking: string, signature: string) => {
+    const item = openAssistant();
+    const block = index === undefined ? undefined : liveThinking.get(index);
+    if (index !== undefined) liveThinking.delete(index);
+    if (block !== undefined && item.thinking[block]) item.thinking[block] = { thinking, signature };
+    else item.thinking.push({ thinking, signature });
+  };
   // Text after a cell goes into a new assistant item, so items keep the order the model wrote them in.
   const closeAssistant = () => {
     if (assistant) deps.events.emit('assistant.done', { conversationId, item: assistant });
     assistant = null;
+    liveThinking.clear();
   };
   const addCell = (toolCallId: string | null, language: string): CellItem => {
     closeAssistant();
@@ -133,8 +155,11 @@ export async function streamStep(
           if (fenced) onFenceText(ev.text);
           else addText(ev.text);
           break;
+        case 'thinking-delta':
+          addThinking(ev.index, ev.text);
+          break;
         case 'thinking':
-          openAssistant().thinking.push({ thinking: ev.thinking, signature: ev.signature });
+          endThinking(ev.index, ev.thinking, ev.signature);
           break;
         case 'tool-call-start': {
           assembler.start(ev.index, ev.id, ev.name);

@@ -22,11 +22,15 @@ export class ConversationStore {
     this.workspacesDir = path.join(dataDir, 'workspaces');
   }
 
-  /** A new conversation; `items` fills it (an import), otherwise it starts empty. */
-  async create(title?: string, items: Conversation['items'] = []): Promise<Conversation> {
+  /**
+   * A new conversation; `items` fills it (an import), otherwise it starts empty. It works in
+   * `workspace` when given (a folder the caller has checked), else in the shared workspace root when
+   * one is set, else in a new folder of its own that the app manages.
+   */
+  async create(title?: string, items: Conversation['items'] = [], workspace?: string): Promise<Conversation> {
     const id = randomUUID();
     const now = new Date().toISOString();
-    const workspace = this.defaultWorkspaceRoot() ?? path.join(this.workspacesDir, id);
+    workspace ??= this.defaultWorkspaceRoot() ?? this.managedWorkspaceOf(id);
     await mkdir(workspace, { recursive: true });
     const conv: Conversation = {
       version: 1,
@@ -106,6 +110,11 @@ export class ConversationStore {
     }
   }
 
+  /** The folder the app makes for a conversation when no other is chosen: its own to delete. */
+  managedWorkspaceOf(id: string): string {
+    return path.join(this.workspacesDir, checkedId(id));
+  }
+
   /** A process killed mid-save leaves its temp file behind; one untouched for a while is garbage. */
   private async removeStaleTempFiles(names: string[]): Promise<void> {
     const cutoff = Date.now() - STALE_TEMP_MS;
@@ -118,9 +127,13 @@ export class ConversationStore {
   }
 
   private fileOf(id: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
-    return path.join(this.dir, `${id}.json`);
+    return path.join(this.dir, `${checkedId(id)}.json`);
   }
+}
+
+function checkedId(id: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
+  return id;
 }
 
 function matches(conv: Conversation, needle: string): boolean {

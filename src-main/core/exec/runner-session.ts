@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageDefinition, Runtime } from './languages/language';
 import type { LimitController, LimitSettings } from './limits';
@@ -189,7 +189,7 @@ export class RunnerSession implements Session {
       file: command.file,
       args: command.args,
       cwd: this.options.workspace,
-      env: { ...this.options.env, ...this.channel.env, OI_WORKSPACE: this.options.workspace },
+      env: { ...this.options.env, ...this.channel.env, ...(await this.privateTmpdir()), OI_WORKSPACE: this.options.workspace },
     });
     this.pty.onData((text) => {
       for (const piece of this.filter.push(text)) this.onPiece(piece);
@@ -211,6 +211,16 @@ export class RunnerSession implements Session {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** TMPDIR in the session's folder for runtimes that leave their own temp folder behind when
+   *  killed (languages/language.ts). A sandbox sets its own TMPDIR over this one: the sandbox's
+   *  private /tmp, or its private folder on macOS, which go away with it as well. */
+  private async privateTmpdir(): Promise<Record<string, string>> {
+    if (!this.options.language.runner?.privateTmpdir) return {};
+    const tmp = join(this.dir, 'tmp');
+    await mkdir(tmp, { recursive: true, mode: 0o700 });
+    return { TMPDIR: tmp };
   }
 
   private startupText(): string {

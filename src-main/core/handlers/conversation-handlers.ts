@@ -2,7 +2,9 @@ import { summaryOf } from '../agent/agent-service';
 import type { HandlerTable } from '../bridge/handler-table';
 import { toLmcMessages } from '../conversations/lmc-export';
 import { parseConversationFile } from '../conversations/lmc-import';
+import { checkWorkspaceFolder } from '../workspace/workspace-folder';
 import type { AppContext } from './app-context';
+import { conversationWorkspaceHandlers } from './conversation-workspace-handlers';
 
 type ConversationNames =
   | 'conversation.create'
@@ -10,23 +12,23 @@ type ConversationNames =
   | 'conversation.get'
   | 'conversation.rename'
   | 'conversation.delete'
+  | 'conversation.set-workspace'
+  | 'conversation.workspace-info'
+  | 'conversation.pick-folder'
   | 'conversation.undo'
   | 'conversation.import'
   | 'conversation.export-lmc';
 
 export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, ConversationNames> => ({
-  'conversation.create': async ({ title }) => {
-    const conv = await ctx.conversations.create(title);
+  'conversation.create': async ({ title, workspace }) => {
+    const folder = workspace === undefined ? undefined : await checkWorkspaceFolder(workspace, ctx);
+    const conv = await ctx.conversations.create(title, [], folder);
     ctx.events.emit('conversation.updated', { summary: summaryOf(conv) });
     return conv;
   },
   'conversation.list': async ({ query }) => ctx.conversations.list(query),
   'conversation.get': async ({ conversationId }) => ctx.agent.snapshot(conversationId),
   'conversation.rename': async ({ conversationId, title }) => ctx.agent.rename(conversationId, title),
-  'conversation.delete': async ({ conversationId }) => {
-    await ctx.agent.delete(conversationId);
-    return { ok: true };
-  },
   'conversation.undo': async ({ conversationId }) => ctx.agent.undoLastTurn(conversationId),
   'conversation.import': async ({ json, title }) => {
     const imported = parseConversationFile(json);
@@ -39,4 +41,5 @@ export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, Conver
   'conversation.export-lmc': async ({ conversationId }) => ({
     json: `${JSON.stringify(toLmcMessages(await ctx.agent.snapshot(conversationId)), null, 2)}\n`,
   }),
+  ...conversationWorkspaceHandlers(ctx),
 });

@@ -35,7 +35,9 @@ export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools'
       push('user', blocks);
       continue;
     }
-    const assistant: ContentBlockParam[] = entry.thinking.map(thinkingBlock);
+    // A block cut off before its signature arrived (a stopped or broken stream) is kept for the user
+    // to read, but the API would refuse it.
+    const assistant: ContentBlockParam[] = entry.thinking.filter((block) => block.signature !== '').map(thinkingBlock);
     const text = (entry.fencedCells.length ? entry.transcript : entry.text).trimEnd();
     // The API refuses empty text blocks.
     if (text) assistant.push({ type: 'text', text });

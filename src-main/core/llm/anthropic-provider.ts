@@ -29,16 +29,23 @@ export class AnthropicProvider implements Provider {
       description: t.description,
       input_schema: { type: 'object', ...t.parameters },
     }));
+    const budget = req.thinkingBudgetTokens ?? null;
     const stream = await this.client.messages.create(
       {
         model: req.model,
         system: req.system,
         messages: toAnthropicMessages(req),
-        max_tokens: req.maxOutputTokens,
+        // The API wants budget_tokens < max_tokens; prepareStep already raised it, this guards other callers.
+        max_tokens: budget === null ? req.maxOutputTokens : Math.max(req.maxOutputTokens, budget + 1),
         stream: true,
         ...(tools.length ? { tools } : {}),
+        // Anthropic refuses a changed temperature (or top_k) together with thinking, so none is sent then.
         // Settings allow OpenAI's 0–2; Anthropic accepts 0–1.
-        ...(req.temperature !== null ? { temperature: Math.min(req.temperature, 1) } : {}),
+        ...(budget !== null
+          ? { thinking: { type: 'enabled' as const, budget_tokens: budget } }
+          : req.temperature !== null
+            ? { temperature: Math.min(req.temperature, 1) }
+            : {}),
       },
       { signal: req.signal },
     );
@@ -57,10 +64,16 @@ export class AnthropicProvider implements Provider {
         }
         case 'content_block_start': {
           const block = event.content_block;
-          if (block.type === 'text' && block.text) yield { type: 'text', text: block.text };
-          else if (block.type === 'thinking') thinking.set(event.index, { text: block.thinking, signature: block.signature });
-          else if (block.type === 'redacted_thinking') yield { type: 'thinking', thinking: '', signature: REDACTED_PREFIX + block.data };
-          else if (block.type === 'tool_use') yield { type: 'tool-call-start', index: event.index, id: block.id, name: block.name };
+          if (block.type === 'text' && block.text) {
+            yield { type: 'text', text: block.text };
+          } else if (block.type === 'thinking') {
+            thinking.set(event.index, { text: block.thinking, signature: block.signature });
+            if (block.thinking) yield { type: 'thinking-delta', index: event.index, text: block.thinking };
+          } else if (block.type === 'redacted_thinking') {
+            yield { type: 'thinking', thinking: '', signature: REDACTED_PREFIX + block.data };
+          } else if (block.type === 'tool_use') {
+            yield { type: 'tool-call-start', index: event.index, id: block.id, name: block.name };
+          }
           break;
         }
         case 'content_block_delta': {
@@ -70,7 +83,10 @@ export class AnthropicProvider implements Provider {
             if (delta.partial_json) yield { type: 'tool-call-delta', index: event.index, argumentsDelta: delta.partial_json };
           } else if (delta.type === 'thinking_delta') {
             const t = thinking.get(event.index);
-            if (t) t.text += delta.thinking;
+            if (t && delta.thinking) {
+              t.text += delta.thinking;
+              yield { type: 'thinking-delta', index: event.index, text: delta.thinking };
+            }
           } else if (delta.type === 'signature_delta') {
             const t = thinking.get(event.index);
             if (t) t.signature += delta.signature;
@@ -81,7 +97,7 @@ export class AnthropicProvider implements Provider {
           const t = thinking.get(event.index);
           if (t) {
             thinking.delete(event.index);
-            yield { type: 'thinking', thinking: t.text, signature: t.signature };
+            yield { type: 'thinking', index: event.index, thinking: t.text, signature: t.signature };
           }
           break;
         }

@@ -1,4 +1,4 @@
-import type { ProviderKind, Settings } from '@contract';
+import { MIN_THINKING_BUDGET_TOKENS, type ProviderKind, type Settings } from '@contract';
 
 /** What the app needs to know about a model to fit its context and price its use. */
 export interface ModelInfo {
@@ -77,12 +77,50 @@ export interface ModelLimits {
   maxOutputTokensSet: boolean;
 }
 
-/** The catalog's limits, overridden by the user's settings where set. */
+/**
+ * The catalog's limits, overridden by the user's settings where set. With Anthropic thinking on, the
+ * output reserve grows by the thinking budget (thinking counts towards max_tokens and the window),
+ * up to what the model can produce.
+ */
 export function modelLimits(settings: Settings): ModelLimits {
   const info = modelInfo(settings.provider, settings.model);
   const contextWindow = settings.contextWindow ?? info.contextWindow;
-  const maxOutputTokens = settings.maxOutputTokens ?? Math.min(info.maxOutputTokens, DEFAULT_OUTPUT_CAP, Math.floor(contextWindow / 4));
+  const answer = settings.maxOutputTokens ?? Math.min(info.maxOutputTokens, DEFAULT_OUTPUT_CAP, Math.floor(contextWindow / 4));
+  const budget = thinkingBudget(settings);
+  const maxOutputTokens = budget === null ? answer : Math.min(outputCeiling(settings), budget + answer);
   return { contextWindow, maxOutputTokens, maxOutputTokensSet: settings.maxOutputTokens !== null };
+}
+
+/** The most output one call may ask for: the user's max output when set, else the model's limit. */
+export function outputCeiling(settings: Settings): number {
+  return settings.maxOutputTokens ?? modelInfo(settings.provider, settings.model).maxOutputTokens;
+}
+
+/**
+ * The thinking budget to send, or null when thinking is off or the provider is not Anthropic's. A
+ * budget the settings check would refuse (a file edited by hand, `oi --model` for this run) is
+ * lowered below the ceiling rather than sent to be refused; below Anthropic's minimum it is dropped.
+ */
+export function thinkingBudget(settings: Settings): number | null {
+  if (settings.provider !== 'anthropic' || settings.thinkingBudgetTokens === null) return null;
+  const budget = Math.min(settings.thinkingBudgetTokens, outputCeiling(settings) - 1);
+  return budget >= MIN_THINKING_BUDGET_TOKENS ? budget : null;
+}
+
+/**
+ * Why the thinking budget cannot be used with these settings, naming the field, or null when it can.
+ * Anthropic wants budget_tokens below max_tokens, and max_tokens within the model's output limit.
+ */
+export function thinkingBudgetProblem(settings: Settings): string | null {
+  const budget = settings.thinkingBudgetTokens;
+  if (budget === null || settings.provider !== 'anthropic') return null;
+  const ceiling = outputCeiling(settings);
+  if (budget < ceiling) return null;
+  const limit =
+    settings.maxOutputTokens !== null
+      ? `Max output (maxOutputTokens = ${ceiling})`
+      : `the output limit of ${settings.model} (${ceiling} tokens)`;
+  return `thinkingBudgetTokens: the thinking budget (${budget} tokens) must be less than ${limit}; lower the budget or turn thinking off`;
 }
 
 /** USD for one call; null when the model's price is unknown. */

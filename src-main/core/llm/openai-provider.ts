@@ -53,6 +53,8 @@ export class OpenAiProvider implements Provider {
         stream_options: { include_usage: true },
         ...(tools.length ? { tools } : {}),
         ...(req.temperature !== null ? { temperature: req.temperature } : {}),
+        // Only when the user chose one: models without reasoning refuse the parameter.
+        ...(req.reasoningEffort ? { reasoning_effort: req.reasoningEffort } : {}),
         ...maxTokens,
       },
       { signal: req.signal },

@@ -1,9 +1,12 @@
-import type { ConversationItem, ProviderKind } from '@contract';
+import type { ConversationItem, ProviderKind, ReasoningEffort } from '@contract';
 
 /** What a provider adapter streams back, whatever its wire protocol. */
 export type ProviderEvent =
   | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature: string }
+  /** Thinking text as it streams; `index` tells blocks of one reply apart. */
+  | { type: 'thinking-delta'; index: number; text: string }
+  /** A whole thinking block, signed; it replaces the deltas streamed under the same `index`. */
+  | { type: 'thinking'; index?: number; thinking: string; signature: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
   | { type: 'usage'; inputTokens: number; outputTokens: number }
@@ -45,6 +48,13 @@ export interface ProviderRequest {
   maxOutputTokens: number;
   /** True when the user set maxOutputTokens (so OpenAI-family requests send it). */
   maxOutputTokensSet: boolean;
+  /**
+   * Anthropic extended thinking: the budget, already below maxOutputTokens; absent or null → thinking is
+   * not asked for. Other providers ignore it.
+   */
+  thinkingBudgetTokens?: number | null;
+  /** OpenAI-family reasoning effort, sent only when set. Anthropic ignores it. */
+  reasoningEffort?: ReasoningEffort | null;
   signal: AbortSignal;
 }
 

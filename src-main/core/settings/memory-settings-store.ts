@@ -1,4 +1,5 @@
 import { applySettingsPatch, defaultSettings, type Settings, type SettingsPatch } from '@contract';
+import { patchProblem } from './settings-rules';
 import type { SettingsStore } from './settings-store';
 
 /** Settings kept for this run only (tests, and `oi` when asked not to persist). */
@@ -15,7 +16,11 @@ export class MemorySettingsStore implements SettingsStore {
   }
 
   update(patch: SettingsPatch): Settings {
-    this.current = applySettingsPatch(this.current, patch);
+    const next = applySettingsPatch(this.current, patch);
+    // The same cross-field rules as the settings file, so tests see what the app does.
+    const problem = patchProblem(next, patch);
+    if (problem) throw new Error(`Settings not saved: ${problem}`);
+    this.current = next;
     return this.current;
   }
 }

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { applySettingsPatch, defaultSettings, Settings, type SettingsPatch } from '@contract';
 import { migrateSettingsDocument, SETTINGS_VERSION } from './migrations';
 import { isPlainObject, repairSettings } from './settings-repair';
+import { patchProblem } from './settings-rules';
 import type { SettingsStore } from './settings-store';
 
 /**
@@ -75,6 +76,8 @@ class SettingsFileStore implements SettingsStore {
       const issue = checked.error.issues[0];
       throw new Error(`Settings not saved: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid value'}`);
     }
+    const problem = patchProblem(checked.data, patch);
+    if (problem) throw new Error(`Settings not saved: ${problem}`);
     if (this.document) {
       try {
         this.document.set(checked.data);

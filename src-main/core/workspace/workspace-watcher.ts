@@ -63,6 +63,11 @@ export class WorkspaceWatchers {
     return true;
   }
 
+  /** The conversation moved to another folder: watch that one instead, if the old one was watched. */
+  follow(conversationId: string, root: string): void {
+    if (this.watched.has(conversationId)) this.watch(conversationId, root);
+  }
+
   stop(conversationId: string): void {
     const entry = this.watched.get(conversationId);
     if (!entry) return;

@@ -2,9 +2,33 @@ import { z } from 'zod';
 import { Conversation, ConversationSummary, Id } from '../model';
 import { ConversationRef, Ok, type RequestSpec } from './shared';
 
+/**
+ * A folder on this machine, given in full. Main checks that it exists, is a folder and that this user
+ * can read and write it; a relative path is refused rather than resolved against main's own cwd.
+ */
+export const FolderPath = z.string().min(1, 'the path is empty').max(4096);
+
+/** The conversation's folder as the delete confirmation needs it. */
+export const WorkspaceInfo = z.object({
+  path: z.string(),
+  /**
+   * True for the folder the app made for this conversation (`<data dir>/workspaces/<id>`), which it
+   * may delete with the conversation; false for a folder the user chose or the shared workspace root.
+   */
+  managed: z.boolean(),
+  /** Files in it, not counting the app's own .oi folder; counting stops at `FILE_COUNT_CAP`. */
+  files: z.number().int().nonnegative(),
+  capped: z.boolean(),
+});
+
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
+
+export const FILE_COUNT_CAP = 10_000;
+
 export const conversationRequests = {
   'conversation.create': {
-    input: z.object({ title: z.string().max(500).optional() }).strict(),
+    /** `workspace`: an existing folder to work in instead of a new one under the app's data folder. */
+    input: z.object({ title: z.string().max(500).optional(), workspace: FolderPath.optional() }).strict(),
     output: Conversation,
   },
   'conversation.list': {
@@ -19,8 +43,31 @@ export const conversationRequests = {
     input: z.object({ conversationId: Id, title: z.string().min(1, 'the title is empty').max(500) }).strict(),
     output: ConversationSummary,
   },
-  /** Deletes the conversation's file (its workspace folder and the files in it stay). */
-  'conversation.delete': { input: ConversationRef, output: Ok },
+  /**
+   * Deletes the conversation's file. Its workspace folder stays, unless `removeWorkspace` is set and
+   * the folder is the one the app made for it (`<data dir>/workspaces/<id>`, used by no other
+   * conversation); for any other folder the request is refused and nothing is deleted.
+   */
+  'conversation.delete': {
+    input: z.object({ conversationId: Id, removeWorkspace: z.boolean().optional() }).strict(),
+    output: Ok,
+  },
+  /**
+   * Moves the conversation to another existing folder. Refused while a turn or a re-run is running
+   * in it. Its sessions are closed (the next run starts in the new folder), a notice records the
+   * change (and tells the model), the file panel follows.
+   */
+  'conversation.set-workspace': {
+    input: z.object({ conversationId: Id, path: FolderPath }).strict(),
+    output: Conversation,
+  },
+  /** Where the conversation works, whether the app made that folder, and how many files it holds. */
+  'conversation.workspace-info': { input: ConversationRef, output: WorkspaceInfo },
+  /**
+   * The desktop app's native folder picker, opened at the conversation's folder; `path` is null when
+   * the user cancelled. Browser mode has none and refuses: the page asks for a typed path instead.
+   */
+  'conversation.pick-folder': { input: ConversationRef, output: z.object({ path: z.string().nullable() }) },
   /** Removes the last user message and everything after it; refused while a turn runs. */
   'conversation.undo': { input: ConversationRef, output: Conversation },
   /**

@@ -2,10 +2,11 @@ import type { CellOutput } from '@contract';
 import { imageOf } from '../../state/event-wiring';
 import { useWorkspace } from '../../state/workspace-store';
 import { CopyButton } from '../common/CopyButton';
+import { HtmlOutputFrame } from './HtmlOutputFrame';
 
 /**
- * Rich outputs: images inline (click to open in the preview); HTML in a sandboxed frame without
- * allow-same-origin, so it cannot reach the app (and, inheriting the app's CSP, runs no scripts).
+ * Rich outputs: images inline (click to open in the preview); HTML in the isolated output frame, where
+ * its scripts run without any access to the app.
  */
 export function RichOutput({ output, cellId }: { output: CellOutput; cellId: string }) {
   const showPreview = useWorkspace((s) => s.showPreview);
@@ -30,8 +31,7 @@ export function RichOutput({ output, cellId }: { output: CellOutput; cellId: str
   }
   const html = output.data['text/html'];
   if (typeof html === 'string' || Array.isArray(html)) {
-    const doc = Array.isArray(html) ? html.join('') : html;
-    return <iframe className="output-html" title="HTML output" sandbox="" srcDoc={doc} />;
+    return <HtmlOutputFrame html={Array.isArray(html) ? html.join('') : html} />;
   }
   const svg = output.data['image/svg+xml'];
   if (typeof svg === 'string') {

@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import type { ConversationSummary } from '@contract';
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
+import { DeleteConfirm } from './DeleteConfirm';
 
 /** One conversation in the list: open, rename in place, delete after a confirmation. */
 interface RowProps {
@@ -12,7 +13,6 @@ interface RowProps {
 export const ConversationRow = memo(function ConversationRow({ summary, active }: RowProps) {
   const open = useApp((s) => s.openConversation);
   const rename = useApp((s) => s.renameConversation);
-  const remove = useApp((s) => s.deleteConversation);
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
   const [title, setTitle] = useState(summary.title);
 
@@ -35,19 +35,7 @@ export const ConversationRow = memo(function ConversationRow({ summary, active }
       </li>
     );
   }
-  if (mode === 'confirm-delete') {
-    return (
-      <li className="conv-row confirm" role="group" aria-label={`Delete ${summary.title}?`}>
-        <span className="small">Delete “{summary.title}”? Its workspace folder stays.</span>
-        <button className="small danger" onClick={() => void remove(summary.id).then(() => setMode('view'))}>
-          Delete
-        </button>
-        <button className="small" onClick={() => setMode('view')} autoFocus>
-          Cancel
-        </button>
-      </li>
-    );
-  }
+  if (mode === 'confirm-delete') return <DeleteConfirm summary={summary} onClose={() => setMode('view')} />;
   return (
     <li className={`conv-row${active ? ' active' : ''}`}>
       <button className="conv" aria-current={active ? 'true' : undefined} onClick={() => void open(summary.id)} title={`${summary.title}\n${summary.workspace}`}>

@@ -3,6 +3,7 @@ import { useWorkspace } from '../../state/workspace-store';
 import { changedFolders, visibleRows } from './tree-model';
 import { FileRow } from './FileRow';
 import { Icon } from '../common/Icon';
+import { WorkspaceFolder } from './WorkspaceFolder';
 
 /** The conversation's workspace, updated live; what the last run changed is highlighted. */
 export function FileTree() {
@@ -35,6 +36,7 @@ export function FileTree() {
           <Icon name="external" size={14} />
         </button>
       </header>
+      <WorkspaceFolder />
       {treeError && (
         <div className="panel-error" role="alert">
           {treeError}

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
+import { HtmlOutputFrame } from '../cells/HtmlOutputFrame';
 import { Markdown } from '../chat/Markdown';
 import { HighlightedCode } from '../highlight/HighlightedCode';
 import { joined, readNotebook, withAttachmentUrls, type JsonObject, type PreviewCell, type PreviewOutput } from './notebook-view-model';
 import './notebooks.css';
 
 // A read-only rendering of an .ipynb, as Jupyter would show it: markdown rendered (with its attached
-// images), code highlighted with In/Out prompts, and every saved output. HTML runs in a sandboxed
-// frame with no scripts and no access to the app; images and SVG are <img>, which runs nothing.
+// images), code highlighted with In/Out prompts, and every saved output. HTML renders in the isolated
+// output frame (its scripts run, with no access to the app); images and SVG are <img>, which runs nothing.
 
 /** Cells rendered at first; a 10,000-cell notebook shows the rest on request rather than all at once. */
 const FIRST_CELLS = 300;
@@ -97,7 +98,8 @@ function RichData({ data }: { data: JsonObject }) {
   const svg = joined(data['image/svg+xml']);
   if (svg) return <img className="nb-preview-image" alt="SVG output" data-testid="nb-image" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
   const html = joined(data['text/html']);
-  if (html) return <iframe className="nb-preview-html" title="HTML output" sandbox="" srcDoc={html} />;
+  // A file from the workspace, not a run in this app: shown like an untrusted notebook in Jupyter.
+  if (html) return <HtmlOutputFrame html={html} scripts={false} />;
   const markdown = joined(data['text/markdown']);
   if (markdown) return <Markdown text={markdown} />;
   const json = data['application/json'];

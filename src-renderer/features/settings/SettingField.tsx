@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { SettingsPatch, type Settings } from '@contract';
 import { display, parse, patchFor, valueAt, type FieldSpec } from './settings-fields';
+import './toggled-number.css';
 
 interface Props {
   field: FieldSpec;
   settings: Settings;
-  save(patch: SettingsPatch): Promise<boolean>;
+  /** Resolves to null when saved, else to why main refused it (shown under the field). */
+  save(patch: SettingsPatch): Promise<string | null>;
 }
 
 /**
@@ -19,9 +21,12 @@ export function SettingField({ field, settings, save }: Props) {
   const [saved, setSaved] = useState(false);
   // Follow changes made elsewhere (the model picker, another window) without an effect.
   const [shownStored, setShownStored] = useState(stored);
+  // What a toggled number comes back with when switched on again.
+  const [lastOn, setLastOn] = useState(typeof stored === 'number' ? stored : field.kind === 'toggled-number' ? field.onValue : null);
   if (shownStored !== stored) {
     setShownStored(stored);
     setText(display(field, stored));
+    if (typeof stored === 'number') setLastOn(stored);
   }
 
   const commit = async (value: unknown) => {
@@ -29,10 +34,10 @@ export function SettingField({ field, settings, save }: Props) {
     const check = SettingsPatch.safeParse(patch);
     if (!check.success) return setError(check.error.issues[0]?.message ?? 'not a valid value');
     setError(null);
-    if (await save(check.data)) {
-      setSaved(true);
-      setTimeout(() => setSaved(false), 1200);
-    }
+    const refused = await save(check.data);
+    if (refused !== null) return setError(refused);
+    setSaved(true);
+    setTimeout(() => setSaved(false), 1200);
   };
   const commitText = () => {
     if (text === display(field, stored)) return setError(null);
@@ -48,9 +53,38 @@ export function SettingField({ field, settings, save }: Props) {
     case 'toggle':
       control = <input id={id} type="checkbox" role="switch" checked={stored === true} onChange={(e) => void commit(e.target.checked)} aria-describedby={describedBy} />;
       break;
-    case 'select':
+    case 'toggled-number': {
+      const on = stored !== null;
       control = (
-        <select id={id} value={String(stored)} onChange={(e) => void commit(e.target.value)} aria-describedby={describedBy}>
+        <span className="toggled-number">
+          <input id={id} type="checkbox" role="switch" checked={on} onChange={(e) => void commit(e.target.checked ? lastOn : null)} aria-describedby={describedBy} />
+          <label htmlFor={`${id}-value`} className="small">
+            {field.valueLabel}
+          </label>
+          <span className="input-with-unit">
+            <input
+              id={`${id}-value`}
+              type="text"
+              inputMode="numeric"
+              value={text}
+              disabled={!on}
+              placeholder="off"
+              onChange={(e) => setText(e.target.value)}
+              onBlur={commitText}
+              onKeyDown={(e) => e.key === 'Enter' && commitText()}
+              aria-invalid={error !== null}
+              aria-describedby={describedBy}
+            />
+            {field.unit && <span className="muted small">{field.unit}</span>}
+          </span>
+        </span>
+      );
+      break;
+    }
+    case 'select':
+      // An empty option stands for null ("the model's default").
+      control = (
+        <select id={id} value={stored === null ? '' : String(stored)} onChange={(e) => void commit(e.target.value === '' ? null : e.target.value)} aria-describedby={describedBy}>
           {field.options.map(([value, label]) => (
             <option key={value} value={value}>
               {label}

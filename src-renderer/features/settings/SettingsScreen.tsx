@@ -7,8 +7,16 @@ import { SettingField } from './SettingField';
 export function SettingsScreen() {
   const settings = useApp((s) => s.settings);
   const updateSettings = useApp((s) => s.updateSettings);
+  const dismissError = useApp((s) => s.dismissError);
   if (!settings) return <div className="screen muted">Loading settings…</div>;
-  const save = async (patch: SettingsPatch) => (await updateSettings(patch)) !== null;
+  const save = async (patch: SettingsPatch): Promise<string | null> => {
+    if ((await updateSettings(patch)) !== null) return null;
+    // Main refused it (a rule spanning fields, such as the thinking budget against the model's output
+    // limit): the reason goes under the field the user just changed, not into the app-wide banner.
+    const reason = useApp.getState().error ?? 'not saved';
+    dismissError();
+    return reason.replace(/^settings\.set: /, '');
+  };
   return (
     <div className="screen settings-screen" data-testid="settings-screen">
       <h1>Settings</h1>

@@ -19,6 +19,8 @@ export type FieldSpec =
   | (Base & { kind: 'text'; nullable: boolean; placeholder?: string })
   | (Base & { kind: 'textarea' })
   | (Base & { kind: 'number'; nullable: boolean; unit?: string; factor?: number; placeholder?: string })
+  /** A number that may be off (null): a switch (the field's label) and the number beside it, with its own label. */
+  | (Base & { kind: 'toggled-number'; valueLabel: string; unit?: string; onValue: number })
   | (Base & { kind: 'env' });
 
 export interface Section {
@@ -40,6 +42,24 @@ export const SECTIONS: Section[] = [
       { id: 'temperature', label: 'Temperature', kind: 'number', nullable: true, path: top('temperature'), placeholder: 'model default', help: '0 to 2.' },
       { id: 'contextWindow', label: 'Context window', kind: 'number', nullable: true, unit: 'tokens', path: top('contextWindow'), placeholder: 'model default' },
       { id: 'maxOutputTokens', label: 'Max output', kind: 'number', nullable: true, unit: 'tokens', path: top('maxOutputTokens'), placeholder: 'model default' },
+      {
+        id: 'thinking',
+        label: 'Extended thinking (Anthropic)',
+        kind: 'toggled-number',
+        valueLabel: 'Thinking budget',
+        unit: 'tokens',
+        onValue: 4096,
+        path: top('thinkingBudgetTokens'),
+        help: 'Claude 3.7 and later think before answering, within this many tokens: at least 1,024 and less than the model’s output limit (or Max output). Temperature is not sent while thinking is on.',
+      },
+      {
+        id: 'reasoningEffort',
+        label: 'Reasoning effort (OpenAI)',
+        kind: 'select',
+        path: top('reasoningEffort'),
+        options: [['', 'Model default (not sent)'], ['low', 'Low'], ['medium', 'Medium'], ['high', 'High']],
+        help: 'For reasoning models (o-series, GPT-5) and servers that accept reasoning_effort; other models refuse it.',
+      },
       { id: 'toolCalling', label: 'Tool calling', kind: 'select', path: top('toolCalling'), options: [['auto', 'Auto (tools, fenced code as fallback)'], ['off', 'Off (fenced code blocks)']] },
       { id: 'maxFailedAttempts', label: 'Failed runs in a row before stopping', kind: 'number', nullable: false, path: top('maxFailedAttempts') },
       { id: 'budgetUsd', label: 'Budget per conversation', kind: 'number', nullable: true, unit: 'USD', path: top('budgetUsd'), placeholder: 'no limit' },
@@ -94,6 +114,7 @@ export function patchFor(path: FieldPath, value: unknown): SettingsPatch {
 export function display(field: FieldSpec, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'number') return String(Number(value) / (field.factor ?? 1));
+  if (field.kind === 'toggled-number') return String(value);
   if (field.kind === 'env') {
     return Object.entries(value as Record<string, string>)
       .map(([k, v]) => `${k}=${v}`)
@@ -112,6 +133,12 @@ export function parse(field: FieldSpec, raw: string): { ok: true; value: unknown
       if (!Number.isFinite(n)) return { ok: false, error: `“${raw}” is not a number` };
       const scaled = n * (field.factor ?? 1);
       return { ok: true, value: field.factor ? Math.round(scaled) : scaled };
+    }
+    case 'toggled-number': {
+      // Off is the switch's job; the box always holds a number.
+      if (text === '') return { ok: false, error: 'a number is required (turn the switch off instead)' };
+      const n = Number(text.replace(/[_,\s]/g, ''));
+      return Number.isFinite(n) ? { ok: true, value: n } : { ok: false, error: `“${raw}” is not a number` };
     }
     case 'text':
       return text === '' && field.nullable ? { ok: true, value: null } : { ok: true, value: text };

@@ -1,5 +1,9 @@
-import { readdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RunResult } from '../../../src-main/core/exec/types';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 import { installed } from '../../support/installed';
 
@@ -124,5 +128,107 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     const next = await h.run('r', 'exists("lost")');
     expect(next.status).toBe('done');
     expect(next.forModel).toBe('[1] FALSE');
+  });
+});
+
+// A 1×1 PNG, as a file and as the base64 a display_data output must carry.
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+function displayed(result: RunResult): Array<Record<string, unknown>> {
+  return result.outputs.flatMap((o) => (o.output_type === 'display_data' ? [o.data] : []));
+}
+
+/** The path an R run printed as its last value, e.g. `[1] "/tmp/…"`. */
+function printedPath(result: RunResult): string {
+  return /^\[1\] "(.*)"$/.exec(result.forModel)?.[1] ?? '';
+}
+
+describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(PNG_BASE64, 'base64'));
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("keeps R's tempdir() in the session's own folder, which the engine removes even after SIGKILL", async () => {
+    const first = await h.run('r', 'writeLines("scratch", file.path(tempdir(), "scratch.txt"))\ntempdir()');
+    expect(first.status, first.forModel).toBe('done');
+    const rtmp = printedPath(first);
+    expect(basename(rtmp)).toMatch(/^Rtmp/);
+    // <tmpRoot>/oi-r-XXXXXX/tmp/RtmpXXXXXX: inside the folder the engine made for this session,
+    // not beside the other programs' folders in the system temp dir.
+    expect(rtmp.startsWith(h.tmpRoot + sep)).toBe(true);
+    const sessionDir = dirname(dirname(rtmp));
+    expect(dirname(sessionDir)).toBe(h.tmpRoot);
+    expect(existsSync(join(tmpdir(), basename(rtmp)))).toBe(false);
+    expect(existsSync(join(rtmp, 'scratch.txt'))).toBe(true);
+
+    const killed = await h.run('r', 'tools::pskill(Sys.getpid(), 9)');
+    expect(killed.status).toBe('died');
+    // R could not remove its folder; the engine's disposal of the dead session does.
+    await vi.waitFor(() => expect(existsSync(sessionDir)).toBe(false), { timeout: 15_000, interval: 50 });
+    expect(existsSync(rtmp)).toBe(false);
+
+    // The next session has a folder of its own, and R's temp files work there.
+    const next = await h.run('r', 'f <- tempfile(fileext = ".txt")\nwriteLines("ok", f)\nreadLines(f)');
+    expect(next.forModel).toMatch(/\[1\] "ok"$/);
+    expect(printedPath(await h.run('r', 'tempdir()')).startsWith(h.tmpRoot + sep)).toBe(true);
+  });
+
+  it('displays an image file, image bytes, HTML and plain values as display_data', async () => {
+    const code = [
+      'display("dot.png")',
+      'display(readBin("dot.png", "raw", 1000))',
+      'display(HTML("<b>bold</b>"))',
+      'display("<i>it</i>", mime = "text/html")',
+      'display(Markdown("# Title"))',
+      'display(1:3)',
+      'display("plain text")',
+    ].join('\n');
+    const result = await h.run('r', code);
+    expect(result.status, result.forModel).toBe('done');
+    expect(displayed(result)).toEqual([
+      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+      { 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' },
+      { 'text/html': '<i>it</i>', 'text/plain': '<i>it</i>' },
+      { 'text/markdown': '# Title', 'text/plain': '# Title' },
+      { 'text/plain': '[1] 1 2 3' },
+      { 'text/plain': 'plain text' },
+    ]);
+    const last = await h.run('r', 'HTML("<p>last</p>")');
+    expect(last.outputs).toEqual([
+      { output_type: 'execute_result', execution_count: last.executionCount, data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' }, metadata: {} },
+    ]);
+    // The helpers are on the search path, not among the user's variables.
+    const own = await h.run('r', 'c(exists("display"), exists("display", envir = globalenv(), inherits = FALSE))');
+    expect(own.forModel).toBe('[1]  TRUE FALSE');
+  });
+
+  it('fails the cell, not the session, when display() cannot read what it is given', async () => {
+    const result = await h.run('r', 'display("missing.png", mime = "image/png")');
+    expect(result.status).toBe('failed');
+    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ evalue: 'display(): give raw bytes or a file path for image/png' });
+    expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
+  });
+});
+
+describe.runIf(installed('Rscript') && installed('bwrap'))('r in the sandbox', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('has a writable tempdir() there', async () => {
+    const code = 'f <- tempfile()\nwriteLines("ok", f)\ncat(readLines(f), file.access(tempdir(), 2) == 0, "\\n")';
+    const result = await h.run('r', code, { sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } });
+    expect(result.status, result.forModel).toBe('done');
+    expect(stdoutOf(result)).toBe('ok TRUE \n');
   });
 });

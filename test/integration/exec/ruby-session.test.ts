@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../../src-main/core/exec/types';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 import { installed } from '../../support/installed';
 
@@ -101,6 +102,240 @@ describe.runIf(installed('ruby'))('ruby sessions', () => {
     const next = await h.run('ruby', 'defined?(lost).inspect');
     expect(next.status).toBe('done');
     expect(next.forModel).toBe('"nil"');
+  });
+});
+
+// A 1×1 PNG, as a file and as the base64 a display_data output must carry.
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+function displayed(result: RunResult): Array<Record<string, unknown>> {
+  return result.outputs.flatMap((o) => (o.output_type === 'display_data' ? [o.data] : []));
+}
+
+describe.runIf(installed('ruby'))('ruby rich output', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(PNG_BASE64, 'base64'));
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('displays a PNG file, PNG bytes, HTML, Markdown and plain values as display_data', async () => {
+    const code = [
+      'display(Image("dot.png"))',
+      'display(File.binread("dot.png"))',
+      'display("dot.png", mime: "image/png")',
+      'display(HTML("<b>bold</b>"))',
+      'display("<i>it</i>", mime: "text/html")',
+      'display(Markdown("# Title"))',
+      'display(42, "plain text")',
+    ].join('\n');
+    const result = await h.run('ruby', code);
+    expect(result.status, result.forModel).toBe('done');
+    expect(result.outputs.every((o) => o.output_type === 'display_data')).toBe(true);
+    expect(displayed(result)).toEqual([
+      { 'image/png': PNG_BASE64, 'text/plain': '<Image image/png, 70 bytes>' },
+      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+      { 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' },
+      { 'text/html': '<i>it</i>', 'text/plain': '<i>it</i>' },
+      { 'text/markdown': '# Title', 'text/plain': '# Title' },
+      { 'text/plain': '42' },
+      { 'text/plain': 'plain text' },
+    ]);
+    // The model is told an image was shown, as for Python's plots.
+    expect(result.forModel).toContain('image/png');
+  });
+
+  it('shows a rich last value as a rich execute_result, with the image size as metadata', async () => {
+    const html = await h.run('ruby', 'HTML("<p>last</p>")');
+    expect(html.outputs).toEqual([
+      { output_type: 'execute_result', execution_count: html.executionCount, data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' }, metadata: {} },
+    ]);
+    const image = await h.run('ruby', 'Image("dot.png", width: 40)');
+    expect(image.outputs).toEqual([
+      {
+        output_type: 'execute_result',
+        execution_count: image.executionCount,
+        data: { 'image/png': PNG_BASE64, 'text/plain': '<Image image/png, 70 bytes>' },
+        metadata: { 'image/png': { width: 40 } },
+      },
+    ]);
+    // A class of the user's own can describe its views.
+    const own = await h.run('ruby', 'class Table\n  def to_mimebundle = { "text/html" => "<table></table>" }\nend\nTable.new');
+    expect(own.outputs[0]).toMatchObject({ output_type: 'execute_result', data: { 'text/html': '<table></table>' } });
+    expect(own.outputs[0]?.output_type === 'execute_result' && own.outputs[0].data['text/plain']).toMatch(/^#<Table/);
+  });
+
+  it('fails the cell, not the session, when display() is given something it cannot show', async () => {
+    const result = await h.run('ruby', 'Image("missing.png")');
+    expect(result.status).toBe('failed');
+    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'Errno::ENOENT' });
+    const text = await h.run('ruby', 'Image(__FILE__.b + "x")');
+    expect(text.status).toBe('failed');
+    expect((await h.run('ruby', '1 + 1')).forModel).toBe('2');
+  });
+});
+
+describe.runIf(installed('ruby'))('ruby files helper', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('reads, writes, lists, searches and deletes relative to the workspace', async () => {
+    const code = [
+      'files.write("notes/a.txt", "alpha\\nneedle here\\n")',
+      'files.write("notes/b.txt", "beta\\n")',
+      'files.write("notes/data.json", { "k" => [1, 2] })',
+      'Dir.mkdir("elsewhere") unless Dir.exist?("elsewhere")',
+      'Dir.chdir("elsewhere") # relative paths still mean the workspace',
+      'puts files.read("notes/a.txt").lines.first',
+      'p files.list("notes")',
+      'p files.list(".", "**/*.txt")',
+      'p files.search("needle").map { |m| [m[:path], m[:line], m[:text]] }',
+      'p JSON.parse(files.read("notes/data.json"))',
+      'files.delete("notes/b.txt")',
+      'p files.list("notes"), files.exist?("notes/b.txt"), files.read("notes/a.txt", binary: true).encoding == Encoding::BINARY',
+    ].join('\n');
+    const result = await h.run('ruby', code);
+    expect(result.status, result.forModel).toBe('done');
+    expect(stdoutOf(result)).toBe(
+      [
+        'alpha',
+        '["a.txt", "b.txt", "data.json"]',
+        '["notes/a.txt", "notes/b.txt"]',
+        '[["notes/a.txt", 2, "needle here"]]',
+        '{"k"=>[1, 2]}',
+        '["a.txt", "data.json"]',
+        'false',
+        'true',
+        '',
+      ].join('\n'),
+    );
+    expect(await readFile(join(h.workspace, 'notes', 'data.json'), 'utf8')).toBe('{\n  "k": [\n    1,\n    2\n  ]\n}\n');
+  });
+
+  it('raises Ruby errors naming the path, and keeps a non-empty folder unless told to delete it', async () => {
+    const missing = await h.run('ruby', 'files.read("missing.txt")');
+    expect(missing.status).toBe('failed');
+    expect(missing.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'Errno::ENOENT', evalue: expect.stringContaining(join(h.workspace, 'missing.txt')) });
+    await h.run('ruby', 'files.write("full/x.txt", "x")');
+    const refused = await h.run('ruby', 'files.delete("full")');
+    expect(refused.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'Errno::ENOTEMPTY' });
+    const deleted = await h.run('ruby', 'files.delete("full", recursive: true)\nDir.exist?("full")');
+    expect(deleted.forModel).toBe('false');
+    const binary = await h.run('ruby', 'files.write("bin.dat", "\\xff\\xfe".b)\nfiles.read("bin.dat")');
+    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'ArgumentError', evalue: expect.stringContaining('binary: true') });
+  });
+
+  it('resolves paths exactly as the Python and Node helpers do', async () => {
+    // Relative paths land in the workspace; absolute and ~ paths are used as given, as in
+    // oi_files.py and files.mjs (the helpers are a convenience, not a boundary).
+    const inputs = ['a.txt', 'sub/../b.txt', '../outside.txt', '/etc/hostname', '~/x'];
+    const ruby = await h.run('ruby', `puts ${JSON.stringify(inputs)}.map { |p| files.path(p) }`);
+    const python = await h.run('python', `print("\\n".join(files.path(p) for p in ${JSON.stringify(inputs)}))`);
+    const node = await h.run('js', `console.log(${JSON.stringify(inputs)}.map((p) => files.path(p)).join("\\n"))`);
+    expect(stdoutOf(ruby)).toBe(stdoutOf(python));
+    expect(stdoutOf(ruby)).toBe(stdoutOf(node));
+    expect(stdoutOf(ruby).split('\n')[0]).toBe(join(h.workspace, 'a.txt'));
+  });
+});
+
+describe.runIf(installed('ruby'))('ruby output batching', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('delivers a 200 000-line loop whole and in order, in few terminal batches', async () => {
+    let batches = 0;
+    const result = await h.run('ruby', '200_000.times { |i| puts "row #{i}" }\nputs "end"', {
+      settings: { outputCapBytes: 8 * 1024 * 1024, timeoutMs: 60_000 },
+      onTerminal: () => {
+        batches++;
+      },
+    });
+    expect(result.status).toBe('done');
+    const lines = stdoutOf(result).split('\n');
+    expect(lines).toHaveLength(200_002);
+    expect(lines[0]).toBe('row 0');
+    expect(lines[199_999]).toBe('row 199999');
+    expect(lines[200_000]).toBe('end');
+    expect(lines.every((line, i) => i >= 200_000 || line === `row ${i}`)).toBe(true);
+    // The UI got batches of many lines, not a message per line (a bound no slow machine reaches:
+    // the engine sends a batch at most every 16 ms).
+    expect(batches).toBeLessThan(200_000 / 10);
+  });
+
+  it('stays interruptible while flooding the terminal, and the session answers afterwards', async () => {
+    await h.run('ruby', 'kept = "yes"');
+    const controller = new AbortController();
+    let seen = 0;
+    const result = await h.run('ruby', 'i = 0\nloop { puts "flood #{i += 1}" }', {
+      signal: controller.signal,
+      settings: { outputCapBytes: 256 * 1024 },
+      onTerminal: (text) => {
+        seen += text.length;
+        if (seen >= 100_000) controller.abort(); // interrupt once the flood is well under way
+      },
+    });
+    expect(result.status).toBe('interrupted');
+    expect(result.outputs.some((o) => o.output_type === 'error' && o.ename === 'Interrupt')).toBe(true);
+    expect(stdoutOf(result).startsWith('flood 1\nflood 2\n')).toBe(true);
+    expect((await h.run('ruby', 'kept')).forModel).toBe('"yes"');
+  });
+
+  it('sends what a cell printed while the cell goes on: a line, the tail of a flood, stderr', async () => {
+    // Each cell waits for a file the test writes only once the text reached the terminal: a
+    // buffer that were flushed only at the end of the cell would leave it waiting until the timeout.
+    const cases = [
+      ['line', 'puts "ready"'],
+      ['flood', '5000.times { |i| puts "row #{i}" }\nputs "ready"'],
+      ['stderr', '$stderr.print "ready"'],
+    ];
+    for (const [name, print] of cases) {
+      const flag = join(h.workspace, `go-${name}`);
+      const result = await h.run('ruby', `${print}\nsleep 0.01 until File.exist?(${JSON.stringify(flag)})\nputs "done"`, {
+        settings: { timeoutMs: 20_000 },
+        onTerminal: (text) => {
+          if (text.includes('ready')) void writeFile(flag, '');
+        },
+      });
+      expect(result.status, name).toBe('done');
+      expect(stdoutOf(result), name).toMatch(/ready\n?done\n$/);
+    }
+  });
+
+  it('keeps the order of stdout, stderr, subprocesses and forks', async () => {
+    const code = [
+      'puts "a"',
+      '$stderr.puts "b"',
+      'system("echo c")',
+      'print `echo d`',
+      'STDOUT.puts "e"',
+      'warn "f"',
+      'pid = fork { puts "g" }',
+      'Process.wait(pid)',
+      '$stdout.sync = true',
+      'printf("%s\\n", "h")',
+      '$stdout << "i\\n"',
+      'system("echo j", out: $stdout)',
+      'puts "k"',
+    ].join('\n');
+    const result = await h.run('ruby', `${code}\nnil`);
+    expect(result.status, result.forModel).toBe('done');
+    expect(stdoutOf(result)).toBe('a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n');
+    const tty = await h.run('ruby', '[$stdout.tty?, $stdout.fileno, $stderr.fileno]');
+    expect(tty.forModel).toBe('[true, 1, 2]');
   });
 });
 

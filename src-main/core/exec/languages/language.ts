@@ -45,5 +45,9 @@ export interface LanguageDefinition {
     /** How the runner reaches main: a Unix socket (default), or two FIFOs for a runtime without
      *  Unix sockets (base R). */
     channel?: ChannelKind;
+    /** The runtime makes a temp folder of its own at start and removes it only on a clean exit
+     *  (R's RtmpXXXXXX): it then gets TMPDIR inside the session's private folder, which the engine
+     *  removes with the session, killed or not. */
+    privateTmpdir?: boolean;
   };
 }

@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from 'react';
+import { htmlMessage, OUTPUT_FRAME_URL, reportedHeight } from './output-frame-messages';
+import './html-output-frame.css';
+
+const INITIAL_HEIGHT = 32;
+
+/**
+ * Every HTML output (live cells, saved conversations, notebook previews) renders through this: the
+ * content runs its scripts in an isolated frame (opaque origin, its own CSP) that cannot reach the
+ * app's DOM, storage, cookie or bridge. See docs/security.md.
+ */
+export function HtmlOutputFrame({ html, scripts = true }: { html: string; scripts?: boolean }) {
+  // Other HTML gets a fresh frame: a frame the previous content navigated elsewhere is never handed it.
+  const [shown, setShown] = useState({ html, generation: 0 });
+  if (shown.html !== html) setShown({ html, generation: shown.generation + 1 });
+  return (
+    <>
+      <IsolatedFrame key={shown.generation} html={html} scripts={scripts} />
+      {/<script\b/i.test(html) && (
+        <p className="html-output-note">
+          {scripts ? 'Scripts in this output run in an isolated frame, without access to the app.' : 'Scripts in a previewed notebook do not run; import it and re-run its cells to see them.'}
+        </p>
+      )}
+    </>
+  );
+}
+
+function IsolatedFrame({ html, scripts }: { html: string; scripts: boolean }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const handedOver = useRef(false);
+  const [height, setHeight] = useState(INITIAL_HEIGHT);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      // Only this frame's window speaks here; its sibling outputs and the app's other frames do not.
+      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      const reported = reportedHeight(event.data);
+      if (reported !== null) setHeight(reported);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+
+  // Once, on the frame page's first load; later loads are the content's own (its document.write, or a
+  // navigation it made), and must not receive anything. '*' because an opaque origin has no name.
+  const handOver = () => {
+    if (handedOver.current) return;
+    handedOver.current = true;
+    frame.current?.contentWindow?.postMessage(htmlMessage(html, scripts), '*');
+  };
+
+  return (
+    <iframe
+      ref={frame}
+      className="html-output-frame"
+      data-testid="html-output"
+      title="HTML output"
+      sandbox="allow-scripts"
+      src={OUTPUT_FRAME_URL}
+      style={{ height }}
+      onLoad={handOver}
+    />
+  );
+}

@@ -1,0 +1,37 @@
+// The parent's side of the conversation with src-renderer/public/output-frame.html (which speaks the
+// same two message types from its inline bootstrap).
+
+/** Served beside index.html with its own Content-Security-Policy; loaded by URL, not srcdoc, so it does not inherit the app's. */
+export const OUTPUT_FRAME_URL = 'output-frame.html';
+/** Taller content scrolls inside the frame rather than pushing the conversation apart. */
+export const MAX_OUTPUT_FRAME_HEIGHT = 720;
+
+/**
+ * Added on top of the frame's own policy for content that did not come from a run in this app (a
+ * notebook file previewed from the workspace): like Jupyter with an untrusted notebook, its scripts do
+ * not run, and it loads nothing from the network (no tracking pixels, no CDN code).
+ */
+export const NO_SCRIPTS_POLICY = "script-src 'none'; img-src data: blob:; font-src data:; media-src data: blob:; style-src 'unsafe-inline'";
+
+export interface HtmlMessage {
+  type: 'oi-output-html';
+  html: string;
+  /** A stricter policy the frame writes as a <meta> before the content; none for trusted content. */
+  policy?: string;
+}
+
+/** Parent → frame, once: the HTML to write, and whether its scripts may run. */
+export function htmlMessage(html: string, scripts = true): HtmlMessage {
+  return scripts ? { type: 'oi-output-html', html } : { type: 'oi-output-html', html, policy: NO_SCRIPTS_POLICY };
+}
+
+/**
+ * Frame → parent: the content's height. The frame runs untrusted scripts that can post anything, so
+ * only a finite, non-negative number is taken, rounded up and capped.
+ */
+export function reportedHeight(data: unknown): number | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, height } = data as { type?: unknown; height?: unknown };
+  if (type !== 'oi-output-height' || typeof height !== 'number' || !Number.isFinite(height) || height < 0) return null;
+  return Math.min(Math.ceil(height), MAX_OUTPUT_FRAME_HEIGHT);
+}

@@ -1,0 +1,194 @@
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import NodeWebSocket from 'ws';
+import { contentSecurityPolicy, outputFrameContentSecurityPolicy } from '../../src-main/core/security/content-security-policy';
+import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/output-frame-messages';
+import { launchChromium } from '../support/browser';
+import { expectAttribute, expectText } from '../support/page-expect';
+import { currentConversation, newConversation, openApp, sendMessage, SHOTS, startUiApp, type UiApp } from './ui-harness';
+
+// Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
+// URL with its own CSP in an opaque origin. These drive the real app in Chromium: a Python cell's
+// output runs its script, and from inside the frame the app's DOM, cookies and bridge are out of reach.
+
+/** What the output's script tries; each result lands in a div the test reads through the frame. */
+function probeHtml(bridgeUrl: string): string {
+  return `
+<div id="result">script did not run</div>
+<div id="parent-access">not tried</div>
+<div id="cookie">not tried</div>
+<div id="storage">not tried</div>
+<div id="bridge">not tried</div>
+<div id="tall" style="height: 600px; background: #def">a tall block</div>
+<script>
+  const put = (id, text) => { document.getElementById(id).textContent = text; };
+  put('result', 'computed by the script: ' + [1, 2, 3].map((x) => x * 14).join(','));
+  try { put('parent-access', 'read the app title: ' + parent.document.title); } catch (e) { put('parent-access', 'blocked: ' + e.name); }
+  try { put('cookie', 'cookie=[' + document.cookie + ']'); } catch (e) { put('cookie', 'blocked: ' + e.name); }
+  try { put('storage', 'storage keys: ' + Object.keys(localStorage).join(',')); } catch (e) { put('storage', 'blocked: ' + e.name); }
+  let violated = 'none';
+  document.addEventListener('securitypolicyviolation', (e) => { violated = e.effectiveDirective; });
+  try {
+    const ws = new WebSocket(${JSON.stringify(bridgeUrl)});
+    ws.onopen = () => put('bridge', 'connected');
+    // Chromium fails a socket its policy forbids with an error event (no close event).
+    ws.onerror = () => setTimeout(() => put('bridge', 'failed, violated: ' + violated));
+  } catch (e) { put('bridge', 'threw: ' + e.name); }
+</script>`;
+}
+
+const tallHtml = `<div id="huge" style="height: 3000px; background: linear-gradient(#fff, #9cf)">taller than the cap</div>`;
+
+/** Python source for one display(HTML(...)) per document (the runner's own display helper). */
+const displayCode = (...docs: string[]) => docs.map((d) => `display(HTML(${JSON.stringify(d)}))`).join('\n');
+
+/** Opens a WebSocket from Node with the given Origin and reports the upgrade's status. */
+function upgradeStatus(url: string, origin: string): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new NodeWebSocket(url, { headers: { origin } });
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('error', () => resolve(-1));
+  });
+}
+
+describe('HTML outputs with scripts, in an isolated frame', () => {
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let browser: Browser;
+  let aut: UiApp;
+  let page: Page;
+
+  beforeAll(async () => {
+    chromium = await launchChromium();
+    browser = chromium.browser;
+  });
+  afterAll(async () => chromium?.close());
+  beforeEach(async () => {
+    aut = await startUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } });
+    ({ page } = await openApp(browser, aut));
+    await newConversation(page);
+  });
+  afterEach(async () => {
+    await page?.close();
+    await aut?.close();
+  });
+
+  const frames = () => page.getByTestId('html-output');
+
+  it("runs the output's script; the frame cannot read the app, its cookies or its bridge; it grows to its content, up to a cap", async () => {
+    const bridgeUrl = `${aut.server.url.replace(/^http/, 'ws')}/ws?token=${aut.server.token}`;
+    // A cookie the app page can read, so "the frame cannot" means something (the token cookie is HttpOnly).
+    await page.context().addCookies([{ name: 'oi_probe', value: 'visible-to-the-app', url: aut.server.url }]);
+    expect(await page.evaluate(() => document.cookie)).toContain('oi_probe=visible-to-the-app');
+    const framePage = page.waitForResponse((r) => new URL(r.url()).pathname === '/output-frame.html');
+
+    aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_html', name: 'execute', arguments: { language: 'python', code: displayCode(probeHtml(bridgeUrl), tallHtml) } }] },
+      { kind: 'text', text: 'Shown.' },
+    );
+    await sendMessage(page, 'Show an interactive output');
+    await expectText(page.getByTestId('assistant-message').last(), 'Shown.', 60_000);
+    await expectAttribute(page.getByTestId('cell').last(), 'data-status', 'done');
+    await expect.poll(() => frames().count()).toBe(2);
+    expect(await frames().first().getAttribute('sandbox')).toBe('allow-scripts');
+
+    const probe = frames().first().contentFrame();
+    await expectText(probe.locator('#result'), 'computed by the script: 14,28,42');
+    await expectText(probe.locator('#parent-access'), 'blocked: SecurityError');
+    // An opaque origin has no cookies or storage to read: Chromium throws rather than answering empty.
+    await expectText(probe.locator('#cookie'), /^blocked: SecurityError$/);
+    await expectText(probe.locator('#storage'), /^blocked: SecurityError$/);
+    // The frame's own policy stops the socket before it leaves the browser (connect-src 'none')…
+    await expectText(probe.locator('#bridge'), 'failed, violated: connect-src');
+    // …and the server refuses an opaque origin ("null") even with the right token.
+    expect(await upgradeStatus(bridgeUrl, 'null')).toBe(403);
+    expect(await upgradeStatus(bridgeUrl, aut.server.url)).toBe(101);
+    await expect(page.getByText('Scripts in this output run in an isolated frame').count()).resolves.toBe(1);
+
+    // The frame shows all its content without scrolling…
+    const probeView = () => probe.locator('html').evaluate((el) => ({ content: Math.ceil(el.getBoundingClientRect().height), view: el.clientHeight, scroll: el.scrollHeight }));
+    await expect.poll(async () => (await probeView()).view).toBeGreaterThan(600);
+    const fitted = await probeView();
+    expect(fitted.view).toBe(fitted.content);
+    expect(fitted.scroll).toBe(fitted.view);
+    // …up to the cap, past which it scrolls inside.
+    const tall = frames().nth(1).contentFrame();
+    await expectText(tall.locator('#huge'), 'taller than the cap');
+    const tallView = () => tall.locator('html').evaluate((el) => ({ view: el.clientHeight, scroll: el.scrollHeight }));
+    await expect.poll(async () => (await tallView()).view).toBe(MAX_OUTPUT_FRAME_HEIGHT);
+    expect((await tallView()).scroll).toBeGreaterThan(3000);
+
+    // The frame page was served with its own policy; the app page keeps the app's.
+    expect(await (await framePage).headerValue('content-security-policy')).toBe(outputFrameContentSecurityPolicy());
+    const index = await page.request.get(aut.server.url + '/');
+    expect(index.headers()['content-security-policy']).toBe(contentSecurityPolicy([aut.server.url.replace(/^http/, 'ws')]));
+    await frames().first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: path.join(SHOTS, 'ui-html-output.png') });
+  });
+
+  it('refuses a socket from a real opaque-origin page with the token, on the server side (Origin check)', async () => {
+    const bridgeUrl = `${aut.server.url.replace(/^http/, 'ws')}/ws?token=${aut.server.token}`;
+    // An opaque origin like the frame's, but without its connect-src, so the socket does reach our server.
+    // (A data: page would not do: Chromium's local network access checks stop it first.)
+    const sandboxed = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': 'sandbox allow-scripts' });
+      res.end('<title>opaque</title>');
+    });
+    await new Promise<void>((resolve) => sandboxed.listen(0, '127.0.0.1', resolve));
+    const other = await browser.newPage();
+    try {
+      const errors: string[] = [];
+      other.on('websocket', (ws) => ws.on('socketerror', (e) => errors.push(e)));
+      await other.goto(`http://127.0.0.1:${(sandboxed.address() as AddressInfo).port}/`);
+      expect(await other.evaluate(() => self.origin)).toBe('null');
+      const outcome = await other.evaluate(
+        (url) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(url);
+            ws.onopen = () => resolve('connected');
+            ws.onclose = (e) => resolve(`closed ${e.code}`);
+          }),
+        bridgeUrl,
+      );
+      expect(outcome).toBe('closed 1006');
+      await expect.poll(() => errors.join('\n')).toMatch(/Unexpected response code: 403/);
+    } finally {
+      await other.close();
+      await new Promise((resolve) => sandboxed.close(resolve));
+    }
+  });
+
+  it('previews a notebook file through the same frame, with its scripts off like an untrusted notebook', async () => {
+    aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
+    await sendMessage(page, 'Hello');
+    await expectText(page.getByTestId('assistant-message').last(), 'Ready.');
+    const { workspace } = await currentConversation(aut);
+    const html = '<p id="nb">static</p><p id="after">after the script</p><script>document.getElementById("nb").textContent = "notebook script ran";</script>';
+    const notebook = {
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: { kernelspec: { display_name: 'Python 3', name: 'python3', language: 'python' } },
+      cells: [{ cell_type: 'code', id: 'c1', metadata: {}, execution_count: 1, source: ['chart()'], outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }] }],
+    };
+    writeFileSync(path.join(workspace, 'chart.ipynb'), JSON.stringify(notebook));
+    const row = page.locator('[role="treeitem"][data-path="chart.ipynb"]');
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    await row.getByRole('button', { name: 'chart.ipynb' }).click();
+    const preview = page.getByTestId('notebook-preview');
+    await expectText(preview, 'In [1]:');
+    const frame = preview.getByTestId('html-output');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const content = frame.contentFrame();
+    // The content after the script was written (so the script was reached) and the script did not run.
+    await expectText(content.locator('#after'), 'after the script');
+    expect(await content.locator('#nb').textContent()).toBe('static');
+    await expectText(preview, 'Scripts in a previewed notebook do not run');
+  });
+});
