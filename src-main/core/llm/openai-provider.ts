@@ -16,6 +16,20 @@ export interface OpenAiProviderOptions {
   listModels?: (signal?: AbortSignal) => Promise<string[]>;
 }
 
+/**
+ * Reasoning models behind OpenAI-compatible servers stream their reasoning beside the answer, in a
+ * field the OpenAI API itself does not have: `reasoning_content` (vLLM, LM Studio, DeepSeek) or
+ * `reasoning` (Ollama, OpenRouter). It is shown as thinking; having no signature, it is never sent back.
+ */
+const REASONING_BLOCK = 0;
+
+function reasoningText(delta: object | undefined): string {
+  if (!delta) return '';
+  const fields = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = fields.reasoning_content ?? fields.reasoning;
+  return typeof text === 'string' ? text : '';
+}
+
 /** OpenAI Chat Completions (and every server that speaks it: Ollama, LM Studio, vLLM…) through the official SDK. */
 export class OpenAiProvider implements Provider {
   readonly kind: ProviderKind;
@@ -68,6 +82,8 @@ export class OpenAiProvider implements Provider {
       const choice = chunk.choices[0];
       if (!choice) continue;
       const delta = choice.delta;
+      const reasoning = reasoningText(delta);
+      if (reasoning) yield { type: 'thinking-delta', index: REASONING_BLOCK, text: reasoning };
       if (delta?.content) yield { type: 'text', text: delta.content };
       for (const call of delta?.tool_calls ?? []) {
         const index = call.index ?? 0;

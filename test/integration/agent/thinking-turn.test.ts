@@ -168,3 +168,25 @@ describe('OpenAI reasoning effort from the settings', () => {
     expect(h.bodies()[0]).not.toHaveProperty('thinking');
   });
 });
+
+describe('reasoning streamed by OpenAI-compatible servers', () => {
+  for (const field of ['reasoning_content', 'reasoning'] as const) {
+    it(`shows \`${field}\` as thinking and never sends it back`, async () => {
+      h = await startAgentHarness({ protocol: 'openai', settings: { provider: 'openai-compatible', model: 'qwen3-local' }, llm: { chunkSize: 4 } });
+      const reasoning = 'The user says hi; a short greeting back is enough. 短い。';
+      h.llm.enqueue({ kind: 'text', reasoning, reasoningField: field, text: 'Hello!' }, { kind: 'text', text: 'Again.' });
+      const id = await h.newConversation();
+      await h.send(id, 'hi');
+
+      expect(h.payloads('assistant.thinking-delta').map((d) => d.text).join('')).toBe(reasoning);
+      const item = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'assistant');
+      expect(item?.kind === 'assistant' && item.text).toBe('Hello!');
+      expect(item?.kind === 'assistant' && item.thinking).toEqual([{ thinking: reasoning, signature: '' }]);
+
+      await h.send(id, 'again');
+      const next = JSON.stringify(h.bodies()[1]);
+      expect(next).toContain('Hello!');
+      expect(next).not.toContain('short greeting');
+    });
+  }
+});
