@@ -1,17 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { REPO_ROOT, startAppUnderTest, type AppUnderTest } from '../support/app-under-test';
 import { noisePng } from '../../bench/notebook-fixture';
 import { startJupyter, type Jupyter } from '../integration/notebook/support/jupyter';
+import { useUiApp } from './ui-fixture';
+import { SHOTS } from './ui-harness';
 
 // Notebooks through the UI in Chromium: export downloads an .ipynb that nbformat accepts, import
 // opens the notebook as a conversation with its outputs, and "re-run all" shows its progress.
 
-const SHOTS = path.join(REPO_ROOT, 'test-results');
 /** A real 40×40 PNG, big enough to see. */
 const PLOT = noisePng(40).toString('base64');
 
@@ -26,55 +24,36 @@ function notebook(cells: Array<Record<string, unknown>>): string {
 const code = (source: string, outputs: unknown[] = [], count: number | null = null) => ({ cell_type: 'code', source, outputs, execution_count: count });
 
 describe('notebooks in the UI, end to end in Chromium', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
   let jupyter: Jupyter;
-  let aut: AppUnderTest;
-  let page: Page;
-
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
+  beforeAll(() => {
     jupyter = startJupyter();
-    mkdirSync(SHOTS, { recursive: true });
   });
-  afterAll(async () => {
-    await chromium?.close();
-    jupyter?.dispose();
-  });
-  beforeEach(async () => {
-    aut = await startAppUnderTest({ autoRun: true });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    await page.goto(aut.server.launchUrl);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  });
-  afterEach(async () => {
-    await page?.close();
-    await aut?.close();
-  });
+  afterAll(() => jupyter?.dispose());
+  // Pages accept downloads unless told not to, so the export's download arrives.
+  const ui = useUiApp({ settings: { autoRun: true } }, { viewport: { width: 1280, height: 800 } });
 
   const menu = async (item: string) => {
-    await page.getByRole('button', { name: 'Notebook', exact: true }).click();
-    await page.getByRole('menuitem', { name: item }).click();
+    await ui.page.getByRole('button', { name: 'Notebook', exact: true }).click();
+    await ui.page.getByRole('menuitem', { name: item }).click();
   };
 
   const importFile = async (name: string, text: string) => {
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), menu('Import notebook…')]);
+    const [chooser] = await Promise.all([ui.page.waitForEvent('filechooser'), menu('Import notebook…')]);
     await chooser.setFiles({ name, mimeType: 'application/x-ipynb+json', buffer: Buffer.from(text) });
   };
 
   it('exports the open conversation from the toolbar as a notebook nbformat accepts', async () => {
-    aut.llm.enqueue(
+    ui.aut.llm.enqueue(
       { kind: 'tool', text: 'Computing it in Python.', calls: [{ id: 'call_1', name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } }] },
       { kind: 'text', text: 'The answer is **42**.' },
     );
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByRole('textbox', { name: 'Message' }).fill('What is six times seven?');
-    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await expectAttribute(page.getByTestId('cell'), 'data-status', 'done', 20_000);
-    await expectText(page.getByTestId('assistant-message').last(), 'The answer is 42');
+    await ui.page.getByRole('button', { name: 'New conversation' }).click();
+    await ui.page.getByRole('textbox', { name: 'Message' }).fill('What is six times seven?');
+    await ui.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expectAttribute(ui.page.getByTestId('cell'), 'data-status', 'done', 20_000);
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'The answer is 42');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), menu('Export as notebook…')]);
+    const [download] = await Promise.all([ui.page.waitForEvent('download'), menu('Export as notebook…')]);
     expect(download.suggestedFilename()).toBe('What is six times seven.ipynb');
     const text = readFileSync(await download.path(), 'utf8');
     expect(await jupyter.validate([text], { exact: true })).toEqual([null]);
@@ -93,45 +72,45 @@ describe('notebooks in the UI, end to end in Chromium', () => {
         code('plot()', [{ output_type: 'display_data', data: { 'image/png': PLOT, 'text/plain': '<Figure>' }, metadata: {} }], 2),
       ]),
     );
-    await expectText(page.getByTestId('conversation-list'), 'Sales report');
-    await expectText(page.getByTestId('assistant-message').first(), 'Rows first, then the chart.');
-    await expect.poll(() => page.getByTestId('cell').count()).toBe(2);
-    await expectText(page.getByTestId('cell-code').first(), 'print("rows: 3")');
-    const image = page.getByTestId('output-image');
+    await expectText(ui.page.getByTestId('conversation-list'), 'Sales report');
+    await expectText(ui.page.getByTestId('assistant-message').first(), 'Rows first, then the chart.');
+    await expect.poll(() => ui.page.getByTestId('cell').count()).toBe(2);
+    await expectText(ui.page.getByTestId('cell-code').first(), 'print("rows: 3")');
+    const image = ui.page.getByTestId('output-image');
     await image.waitFor({ state: 'visible' });
     expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${PLOT}`);
     // The image really decoded and takes room on the page, not just an <img> with a source.
     expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
     expect((await image.boundingBox())?.width).toBeGreaterThanOrEqual(40);
-    await expectText(page.getByTestId('rerun-status'), 'Re-run all 2 code cells');
-    await page.screenshot({ path: path.join(SHOTS, 'notebook-import.png') });
+    await expectText(ui.page.getByTestId('rerun-status'), 'Re-run all 2 code cells');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'notebook-import.png') });
   });
 
   it('says why a broken notebook cannot be imported, and creates no conversation', async () => {
     await importFile('broken.ipynb', '{"nbformat": 4, "cells": [');
-    await expectText(page.getByTestId('error-banner'), /broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
-    expect(await aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).toEqual([]);
+    await expectText(ui.page.getByTestId('error-banner'), /broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
+    expect(await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).toEqual([]);
   });
 
   it('offers to import an .ipynb dropped on the window, and imports it on "Import"', async () => {
     const text = notebook([{ cell_type: 'markdown', source: '# Dropped analysis' }, code('print(1)', [{ output_type: 'stream', name: 'stdout', text: '1\n' }], 1)]);
-    const dataTransfer = await page.evaluateHandle((json) => {
+    const dataTransfer = await ui.page.evaluateHandle((json) => {
       const dt = new DataTransfer();
       dt.items.add(new File([json], 'dropped.ipynb', { type: 'application/x-ipynb+json' }));
       return dt;
     }, text);
-    await page.dispatchEvent('[data-testid="chat"]', 'drop', { dataTransfer });
-    await expectText(page.getByTestId('notebook-drop-offer'), 'Import dropped.ipynb as a new conversation?');
-    await page.getByTestId('notebook-drop-offer').getByRole('button', { name: 'Import', exact: true }).click();
-    await expectText(page.getByTestId('conversation-list'), 'Dropped analysis');
-    await expectText(page.getByTestId('cell-code'), 'print(1)');
-    expect(await page.getByTestId('notebook-drop-offer').count()).toBe(0);
+    await ui.page.dispatchEvent('[data-testid="chat"]', 'drop', { dataTransfer });
+    await expectText(ui.page.getByTestId('notebook-drop-offer'), 'Import dropped.ipynb as a new conversation?');
+    await ui.page.getByTestId('notebook-drop-offer').getByRole('button', { name: 'Import', exact: true }).click();
+    await expectText(ui.page.getByTestId('conversation-list'), 'Dropped analysis');
+    await expectText(ui.page.getByTestId('cell-code'), 'print(1)');
+    expect(await ui.page.getByTestId('notebook-drop-offer').count()).toBe(0);
   });
 
   it('previews an .ipynb from the file tree read-only: markdown rendered, code, outputs and images', async () => {
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await expect.poll(async () => (await aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).length).toBe(1);
-    const conv = (await aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
+    await ui.page.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).length).toBe(1);
+    const conv = (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
     writeFileSync(
       path.join(conv?.workspace ?? '/nonexistent', 'analysis.ipynb'),
       notebook([
@@ -141,9 +120,9 @@ describe('notebooks in the UI, end to end in Chromium', () => {
         code('1/0', [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'] }], 3),
       ]),
     );
-    await page.getByRole('button', { name: 'Refresh the file list' }).click();
-    await page.locator('[data-path="analysis.ipynb"] .tree-name').click();
-    const preview = page.getByTestId('notebook-preview');
+    await ui.page.getByRole('button', { name: 'Refresh the file list' }).click();
+    await ui.page.locator('[data-path="analysis.ipynb"] .tree-name').click();
+    const preview = ui.page.getByTestId('notebook-preview');
     await expectText(preview, 'nbformat 4.5 · 4 cells');
     expect(await preview.locator('h2').textContent()).toBe('Findings');
     expect(await preview.locator('strong').textContent()).toBe('rose');
@@ -164,19 +143,19 @@ describe('notebooks in the UI, end to end in Chromium', () => {
         code('print("after", x)'),
       ]),
     );
-    await expectText(page.getByTestId('rerun-status'), 'Re-run all 4 code cells');
-    await page.getByRole('button', { name: 'Re-run all cells', exact: true }).click();
-    await expectText(page.getByTestId('rerun-status'), 'Re-running cell 2 of 4…');
-    await page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
+    await expectText(ui.page.getByTestId('rerun-status'), 'Re-run all 4 code cells');
+    await ui.page.getByRole('button', { name: 'Re-run all cells', exact: true }).click();
+    await expectText(ui.page.getByTestId('rerun-status'), 'Re-running cell 2 of 4…');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
 
-    const conv = (await aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
+    const conv = (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
     writeFileSync(path.join(conv?.workspace ?? '/nonexistent', 'go'), '');
-    await expectText(page.getByTestId('rerun-status'), 'Stopped at cell 3 of 4: it ended “failed”', 20_000);
-    await expectAttribute(page.getByTestId('cell').nth(2), 'data-status', 'failed');
-    await expectText(page.getByTestId('cell').nth(1), '21');
+    await expectText(ui.page.getByTestId('rerun-status'), 'Stopped at cell 3 of 4: it ended “failed”', 20_000);
+    await expectAttribute(ui.page.getByTestId('cell').nth(2), 'data-status', 'failed');
+    await expectText(ui.page.getByTestId('cell').nth(1), '21');
 
-    await page.getByRole('button', { name: 'Continue from cell 4' }).click();
-    await expectText(page.getByTestId('rerun-status'), 'Re-run finished: cell 4 of 4 ran.', 20_000);
-    await expectText(page.getByTestId('cell').nth(3), 'after 20');
+    await ui.page.getByRole('button', { name: 'Continue from cell 4' }).click();
+    await expectText(ui.page.getByTestId('rerun-status'), 'Re-run finished: cell 4 of 4 ran.', 20_000);
+    await expectText(ui.page.getByTestId('cell').nth(3), 'after 20');
   });
 });

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { currentConversation, newConversation, openApp, sendMessage, SHOTS, startUiApp, type OpenAiBody, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
+import { currentConversation, sendMessage, SHOTS, type OpenAiBody } from './ui-harness';
 
 // A 2×2 PNG (red, green / blue, white).
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
@@ -29,29 +29,14 @@ async function dropFiles(page: Page, testId: string, files: DropFile[]): Promise
 }
 
 describe('dropping and pasting files into the chat', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
-  let aut: UiApp;
-  let page: Page;
+  // A vision model, so the image goes to it as an image part.
+  const ui = useUiApp({ settings: { model: 'gpt-4.1' } }, { newConversation: true });
   let outside: string;
 
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
-  });
-  afterAll(async () => chromium?.close());
-  beforeEach(async () => {
-    // A vision model, so the image goes to it as an image part.
-    aut = await startUiApp({ settings: { model: 'gpt-4.1' } });
-    ({ page } = await openApp(browser, aut));
-    await newConversation(page);
+  beforeEach(() => {
     outside = mkdtempSync(path.join(os.tmpdir(), 'oi-originals-'));
   });
-  afterEach(async () => {
-    await page?.close();
-    await aut?.close();
-    rmSync(outside, { recursive: true, force: true });
-  });
+  afterEach(() => rmSync(outside, { recursive: true, force: true }));
 
   it('copies dropped files into attachments/, leaves the originals alone, and sends the image as an image part', async () => {
     const csvPath = path.join(outside, 'numbers.csv');
@@ -60,33 +45,33 @@ describe('dropping and pasting files into the chat', () => {
     writeFileSync(pngPath, Buffer.from(PNG_BASE64, 'base64'));
     const before = { csv: statSync(csvPath).mtimeMs, png: statSync(pngPath).mtimeMs };
 
-    await dropFiles(page, 'chat', [
+    await dropFiles(ui.page, 'chat', [
       { name: 'numbers.csv', type: 'text/csv', base64: readFileSync(csvPath).toString('base64') },
       { name: 'pixels.png', type: 'image/png', base64: readFileSync(pngPath).toString('base64') },
     ]);
-    const chips = page.getByTestId('attachment-chip');
+    const chips = ui.page.getByTestId('attachment-chip');
     await expect.poll(() => chips.count()).toBe(2);
     await expectAttribute(chips.nth(0), 'data-state', 'ready');
     await expectAttribute(chips.nth(1), 'data-state', 'ready');
     expect(await chips.nth(1).locator('img.chip-thumb').count()).toBe(1);
 
-    const { workspace } = await currentConversation(aut);
+    const { workspace } = await currentConversation(ui.aut);
     expect(readFileSync(path.join(workspace, 'attachments', 'numbers.csv'), 'utf8')).toBe('a,b\n1,2\n3,4\n');
     expect(readFileSync(path.join(workspace, 'attachments', 'pixels.png')).toString('base64')).toBe(PNG_BASE64);
     expect(readFileSync(csvPath, 'utf8')).toBe('a,b\n1,2\n3,4\n');
     expect(statSync(csvPath).mtimeMs).toBe(before.csv);
     expect(statSync(pngPath).mtimeMs).toBe(before.png);
     // The tree shows them as soon as they land.
-    await expectText(page.getByTestId('file-tree'), 'pixels.png');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-attachments.png') });
+    await expectText(ui.page.getByTestId('file-tree'), 'pixels.png');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-attachments.png') });
 
-    aut.llm.enqueue({ kind: 'text', text: 'A tiny four-pixel image and a CSV.' });
-    await sendMessage(page, 'What is in these files?');
-    await expectText(page.getByTestId('assistant-message').last(), 'four-pixel');
+    ui.aut.llm.enqueue({ kind: 'text', text: 'A tiny four-pixel image and a CSV.' });
+    await sendMessage(ui.page, 'What is in these files?');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'four-pixel');
     await expect.poll(() => chips.count()).toBe(0);
-    await expectText(page.getByTestId('user-message').last(), 'numbers.csv');
+    await expectText(ui.page.getByTestId('user-message').last(), 'numbers.csv');
 
-    const body = aut.llm.requests.find((r) => r.path === '/v1/chat/completions')?.body as OpenAiBody;
+    const body = ui.aut.llm.requests.find((r) => r.path === '/v1/chat/completions')?.body as OpenAiBody;
     const user = body.messages.filter((m) => m.role === 'user').at(-1);
     expect(Array.isArray(user?.content)).toBe(true);
     const parts = user?.content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
@@ -95,27 +80,27 @@ describe('dropping and pasting files into the chat', () => {
   });
 
   it('attaches a pasted image', async () => {
-    await page.getByRole('textbox', { name: 'Message' }).evaluate((box, b64) => {
+    await ui.page.getByRole('textbox', { name: 'Message' }).evaluate((box, b64) => {
       const dt = new DataTransfer();
       dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'image.png', { type: 'image/png' }));
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
     }, PNG_BASE64);
-    await expectAttribute(page.getByTestId('attachment-chip'), 'data-state', 'ready');
-    const { workspace } = await currentConversation(aut);
+    await expectAttribute(ui.page.getByTestId('attachment-chip'), 'data-state', 'ready');
+    const { workspace } = await currentConversation(ui.aut);
     expect(readFileSync(path.join(workspace, 'attachments', 'image.png')).toString('base64')).toBe(PNG_BASE64);
   });
 
   it('refuses a file over the size limit with a clear reason', async () => {
-    await page.getByTestId('chat').evaluate((target) => {
+    await ui.page.getByTestId('chat').evaluate((target) => {
       const dt = new DataTransfer();
       dt.items.add(new File([new Uint8Array(17 * 1024 * 1024)], 'huge.bin', { type: 'application/octet-stream' }));
       target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     });
-    const chip = page.getByTestId('attachment-chip');
+    const chip = ui.page.getByTestId('attachment-chip');
     await expectAttribute(chip, 'data-state', 'failed');
     await expectText(chip, /17\.0 MB is over the 16\.0 MB limit/);
     // Removing the failed chip clears it; nothing was written.
-    await page.getByRole('button', { name: 'Remove huge.bin' }).click();
+    await ui.page.getByRole('button', { name: 'Remove huge.bin' }).click();
     await expect.poll(() => chip.count()).toBe(0);
   });
 });

@@ -1,67 +1,48 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { currentConversation, newConversation, openApp, sendMessage, SHOTS, startUiApp, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from './ui-harness';
 
 describe('the workspace panel: live tree, highlights, preview, file actions, plots', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
-  let aut: UiApp;
-  let page: Page;
+  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
 
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
-  });
-  afterAll(async () => chromium?.close());
-  beforeEach(async () => {
-    aut = await startUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } });
-    ({ page } = await openApp(browser, aut));
-    await newConversation(page);
-  });
-  afterEach(async () => {
-    await page?.close();
-    await aut?.close();
-  });
-
-  const row = (p: string) => page.locator(`[role="treeitem"][data-path="${p}"]`);
+  const row = (p: string) => ui.page.locator(`[role="treeitem"][data-path="${p}"]`);
 
   it('shows files the code writes as they appear, highlights them, previews, inserts, renames and deletes', async () => {
-    aut.llm.enqueue(
+    ui.aut.llm.enqueue(
       {
         kind: 'tool',
         calls: [{ id: 'call_w', name: 'execute', arguments: { language: 'shell', code: 'mkdir -p out && printf "x,y\\n1,2\\n" > out/data.csv && printf "def hello():\\n    return 42\\n" > tool.py' } }],
       },
       { kind: 'text', text: 'Wrote two files.' },
     );
-    await sendMessage(page, 'Write some files');
-    await expectText(page.getByTestId('assistant-message').last(), 'Wrote two files.', 20_000);
+    await sendMessage(ui.page, 'Write some files');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'Wrote two files.', 20_000);
     await expectAttribute(row('tool.py'), 'data-changed', 'true');
     await expectAttribute(row('out/data.csv'), 'data-changed', 'true');
-    await expectText(page.locator('.badge-changed'), '3 changed');
+    await expectText(ui.page.locator('.badge-changed'), '3 changed');
 
     await row('tool.py').getByRole('button', { name: 'tool.py' }).click();
-    await expectText(page.getByTestId('preview-title'), 'tool.py');
-    await expectText(page.getByTestId('preview-text'), 'return 42');
-    expect(await page.getByTestId('preview-text').locator('.tok-keyword').first().textContent()).toBe('def');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-files-preview.png') });
+    await expectText(ui.page.getByTestId('preview-title'), 'tool.py');
+    await expectText(ui.page.getByTestId('preview-text'), 'return 42');
+    expect(await ui.page.getByTestId('preview-text').locator('.tok-keyword').first().textContent()).toBe('def');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-files-preview.png') });
 
     await row('tool.py').hover();
     await row('tool.py').getByRole('button', { name: 'Insert the path of tool.py into the message' }).click();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).inputValue()).toContain('tool.py');
+    await expect.poll(() => ui.page.getByRole('textbox', { name: 'Message' }).inputValue()).toContain('tool.py');
 
     await row('tool.py').hover();
     await row('tool.py').getByRole('button', { name: 'Rename tool.py' }).click();
-    await page.getByRole('textbox', { name: 'New name for tool.py' }).fill('helpers.py');
-    await page.getByRole('textbox', { name: 'New name for tool.py' }).press('Enter');
+    await ui.page.getByRole('textbox', { name: 'New name for tool.py' }).fill('helpers.py');
+    await ui.page.getByRole('textbox', { name: 'New name for tool.py' }).press('Enter');
     await expect.poll(() => row('helpers.py').count()).toBe(1);
-    const { workspace } = await currentConversation(aut);
+    const { workspace } = await currentConversation(ui.aut);
     expect(existsSync(path.join(workspace, 'helpers.py'))).toBe(true);
     expect(existsSync(path.join(workspace, 'tool.py'))).toBe(false);
-    await expectText(page.getByTestId('preview-title'), 'helpers.py');
+    await expectText(ui.page.getByTestId('preview-title'), 'helpers.py');
 
     await row('out/data.csv').hover();
     await row('out/data.csv').getByRole('button', { name: 'Delete data.csv' }).click();
@@ -71,10 +52,10 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
   });
 
   it('previews a notebook read-only and other files as metadata, picking up files written outside the app', async () => {
-    aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
-    await sendMessage(page, 'Hello');
-    await expectText(page.getByTestId('assistant-message').last(), 'Ready.');
-    const { workspace } = await currentConversation(aut);
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
+    await sendMessage(ui.page, 'Hello');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
+    const { workspace } = await currentConversation(ui.aut);
     const notebook = {
       nbformat: 4,
       nbformat_minor: 5,
@@ -89,7 +70,7 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
 
     await expect.poll(() => row('report.ipynb').count(), { timeout: 10_000 }).toBe(1);
     await row('report.ipynb').getByRole('button', { name: 'report.ipynb' }).click();
-    const nb = page.getByTestId('notebook-preview');
+    const nb = ui.page.getByTestId('notebook-preview');
     await expectText(nb, /Notebook \(read-only\) · nbformat 4\.5 · 2 cells · Python 3/);
     expect(await nb.locator('h1').textContent()).toBe('Sales report');
     await expectText(nb, 'In [3]:');
@@ -98,8 +79,8 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
 
     await expect.poll(() => row('data.bin').count()).toBe(1);
     await row('data.bin').getByRole('button', { name: 'data.bin' }).click();
-    await expectText(page.getByTestId('preview-meta'), 'binary file');
-    await expectText(page.getByTestId('preview-meta'), '6 B');
+    await expectText(ui.page.getByTestId('preview-meta'), 'binary file');
+    await expectText(ui.page.getByTestId('preview-meta'), '6 B');
   });
 
   it('shows a matplotlib plot inline and opens it in the preview', async () => {
@@ -112,30 +93,30 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
       'plt.savefig("squares.png")',
       'plt.show()',
     ].join('\n');
-    aut.llm.enqueue({ kind: 'tool', text: 'Plotting the squares of 1 to 10.', calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code } }] }, { kind: 'text', text: 'The curve is a parabola.' });
-    await sendMessage(page, 'Plot the squares of 1 to 10');
-    await expectText(page.getByTestId('assistant-message').last(), 'parabola', 60_000);
-    await expectAttribute(page.getByTestId('cell').last(), 'data-status', 'done');
-    const inline = page.getByTestId('output-image').first();
+    ui.aut.llm.enqueue({ kind: 'tool', text: 'Plotting the squares of 1 to 10.', calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code } }] }, { kind: 'text', text: 'The curve is a parabola.' });
+    await sendMessage(ui.page, 'Plot the squares of 1 to 10');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'parabola', 60_000);
+    await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'done');
+    const inline = ui.page.getByTestId('output-image').first();
     await expect.poll(async () => (await inline.getAttribute('src')) ?? '', { timeout: 10_000 }).toMatch(/^data:image\/png;base64,iVBOR/);
-    const preview = page.getByTestId('preview-image');
+    const preview = ui.page.getByTestId('preview-image');
     await expect.poll(async () => (await preview.getAttribute('src')) ?? '').toMatch(/^data:image\/png;base64,iVBOR/);
     await expectAttribute(row('squares.png'), 'data-changed', 'true');
-    await page.waitForFunction(() => {
+    await ui.page.waitForFunction(() => {
       const img = document.querySelector<HTMLImageElement>('[data-testid="preview-image"]');
       return !!img && img.complete && img.naturalWidth > 100;
     });
-    await page.screenshot({ path: path.join(SHOTS, 'ui-chat-plot.png') });
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-chat-plot.png') });
 
     // Zoom in, then fit again.
-    await page.getByRole('button', { name: 'Zoom in' }).click();
-    await expectText(page.locator('.zoom-level'), /\d+%/);
-    await page.getByRole('button', { name: 'Fit' }).click();
-    await expectAttribute(page.getByRole('button', { name: 'Fit' }), 'aria-pressed', 'true');
+    await ui.page.getByRole('button', { name: 'Zoom in' }).click();
+    await expectText(ui.page.locator('.zoom-level'), /\d+%/);
+    await ui.page.getByRole('button', { name: 'Fit' }).click();
+    await expectAttribute(ui.page.getByRole('button', { name: 'Fit' }), 'aria-pressed', 'true');
 
     // The saved file previews too.
     await row('squares.png').getByRole('button', { name: 'squares.png' }).click();
-    await expectText(page.getByTestId('preview-title'), 'squares.png');
+    await expectText(ui.page.getByTestId('preview-title'), 'squares.png');
     await expect.poll(async () => (await preview.getAttribute('src')) ?? '').toMatch(/^data:image\/png;base64,/);
   });
 });

@@ -2,14 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import NodeWebSocket from 'ws';
 import { contentSecurityPolicy, outputFrameContentSecurityPolicy } from '../../src-main/core/security/content-security-policy';
 import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/output-frame-messages';
-import { launchChromium } from '../support/browser';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { currentConversation, newConversation, openApp, sendMessage, SHOTS, startUiApp, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from './ui-harness';
 
 // Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
 // URL with its own CSP in an opaque origin. These drive the real app in Chromium: a Python cell's
@@ -60,42 +59,24 @@ function upgradeStatus(url: string, origin: string): Promise<number> {
 }
 
 describe('HTML outputs with scripts, in an isolated frame', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
-  let aut: UiApp;
-  let page: Page;
+  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
 
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
-  });
-  afterAll(async () => chromium?.close());
-  beforeEach(async () => {
-    aut = await startUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } });
-    ({ page } = await openApp(browser, aut));
-    await newConversation(page);
-  });
-  afterEach(async () => {
-    await page?.close();
-    await aut?.close();
-  });
-
-  const frames = () => page.getByTestId('html-output');
+  const frames = () => ui.page.getByTestId('html-output');
 
   it("runs the output's script; the frame cannot read the app, its cookies or its bridge; it grows to its content, up to a cap", async () => {
-    const bridgeUrl = `${aut.server.url.replace(/^http/, 'ws')}/ws?token=${aut.server.token}`;
+    const bridgeUrl = `${ui.aut.server.url.replace(/^http/, 'ws')}/ws?token=${ui.aut.server.token}`;
     // A cookie the app page can read, so "the frame cannot" means something (the token cookie is HttpOnly).
-    await page.context().addCookies([{ name: 'oi_probe', value: 'visible-to-the-app', url: aut.server.url }]);
-    expect(await page.evaluate(() => document.cookie)).toContain('oi_probe=visible-to-the-app');
-    const framePage = page.waitForResponse((r) => new URL(r.url()).pathname === '/output-frame.html');
+    await ui.page.context().addCookies([{ name: 'oi_probe', value: 'visible-to-the-app', url: ui.aut.server.url }]);
+    expect(await ui.page.evaluate(() => document.cookie)).toContain('oi_probe=visible-to-the-app');
+    const framePage = ui.page.waitForResponse((r) => new URL(r.url()).pathname === '/output-frame.html');
 
-    aut.llm.enqueue(
+    ui.aut.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_html', name: 'execute', arguments: { language: 'python', code: displayCode(probeHtml(bridgeUrl), tallHtml) } }] },
       { kind: 'text', text: 'Shown.' },
     );
-    await sendMessage(page, 'Show an interactive output');
-    await expectText(page.getByTestId('assistant-message').last(), 'Shown.', 60_000);
-    await expectAttribute(page.getByTestId('cell').last(), 'data-status', 'done');
+    await sendMessage(ui.page, 'Show an interactive output');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'Shown.', 60_000);
+    await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'done');
     await expect.poll(() => frames().count()).toBe(2);
     expect(await frames().first().getAttribute('sandbox')).toBe('allow-scripts');
 
@@ -109,8 +90,8 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     await expectText(probe.locator('#bridge'), 'failed, violated: connect-src');
     // …and the server refuses an opaque origin ("null") even with the right token.
     expect(await upgradeStatus(bridgeUrl, 'null')).toBe(403);
-    expect(await upgradeStatus(bridgeUrl, aut.server.url)).toBe(101);
-    await expect(page.getByText('Scripts in this output run in an isolated frame').count()).resolves.toBe(1);
+    expect(await upgradeStatus(bridgeUrl, ui.aut.server.url)).toBe(101);
+    await expect(ui.page.getByText('Scripts in this output run in an isolated frame').count()).resolves.toBe(1);
 
     // The frame shows all its content without scrolling…
     const probeView = () => probe.locator('html').evaluate((el) => ({ content: Math.ceil(el.getBoundingClientRect().height), view: el.clientHeight, scroll: el.scrollHeight }));
@@ -127,14 +108,14 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
 
     // The frame page was served with its own policy; the app page keeps the app's.
     expect(await (await framePage).headerValue('content-security-policy')).toBe(outputFrameContentSecurityPolicy());
-    const index = await page.request.get(aut.server.url + '/');
-    expect(index.headers()['content-security-policy']).toBe(contentSecurityPolicy([aut.server.url.replace(/^http/, 'ws')]));
+    const index = await ui.page.request.get(ui.aut.server.url + '/');
+    expect(index.headers()['content-security-policy']).toBe(contentSecurityPolicy([ui.aut.server.url.replace(/^http/, 'ws')]));
     await frames().first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: path.join(SHOTS, 'ui-html-output.png') });
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-html-output.png') });
   });
 
   it('refuses a socket from a real opaque-origin page with the token, on the server side (Origin check)', async () => {
-    const bridgeUrl = `${aut.server.url.replace(/^http/, 'ws')}/ws?token=${aut.server.token}`;
+    const bridgeUrl = `${ui.aut.server.url.replace(/^http/, 'ws')}/ws?token=${ui.aut.server.token}`;
     // An opaque origin like the frame's, but without its connect-src, so the socket does reach our server.
     // (A data: page would not do: Chromium's local network access checks stop it first.)
     const sandboxed = createServer((_req, res) => {
@@ -142,7 +123,7 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
       res.end('<title>opaque</title>');
     });
     await new Promise<void>((resolve) => sandboxed.listen(0, '127.0.0.1', resolve));
-    const other = await browser.newPage();
+    const other = await ui.browser.newPage();
     try {
       const errors: string[] = [];
       other.on('websocket', (ws) => ws.on('socketerror', (e) => errors.push(e)));
@@ -166,10 +147,10 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
   });
 
   it('previews a notebook file through the same frame, with its scripts off like an untrusted notebook', async () => {
-    aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
-    await sendMessage(page, 'Hello');
-    await expectText(page.getByTestId('assistant-message').last(), 'Ready.');
-    const { workspace } = await currentConversation(aut);
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
+    await sendMessage(ui.page, 'Hello');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
+    const { workspace } = await currentConversation(ui.aut);
     const html = '<p id="nb">static</p><p id="after">after the script</p><script>document.getElementById("nb").textContent = "notebook script ran";</script>';
     const notebook = {
       nbformat: 4,
@@ -178,10 +159,10 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
       cells: [{ cell_type: 'code', id: 'c1', metadata: {}, execution_count: 1, source: ['chart()'], outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }] }],
     };
     writeFileSync(path.join(workspace, 'chart.ipynb'), JSON.stringify(notebook));
-    const row = page.locator('[role="treeitem"][data-path="chart.ipynb"]');
+    const row = ui.page.locator('[role="treeitem"][data-path="chart.ipynb"]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     await row.getByRole('button', { name: 'chart.ipynb' }).click();
-    const preview = page.getByTestId('notebook-preview');
+    const preview = ui.page.getByTestId('notebook-preview');
     await expectText(preview, 'In [1]:');
     const frame = preview.getByTestId('html-output');
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');

@@ -1,30 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { longConversationItems } from './long-conversation';
-import { openApp, startUiApp, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
 
 const COUNT = 1000;
 
 describe('a 1,000-message conversation', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
-  let aut: UiApp;
-  let page: Page;
-
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
-  });
-  afterAll(async () => chromium?.close());
+  // The page opens in the test, on the conversation already there.
+  const ui = useUiApp({}, { openPage: false });
   beforeEach(async () => {
-    aut = await startUiApp();
-    await aut.app.context.conversations.create('A long conversation', longConversationItems(COUNT));
-  });
-  afterEach(async () => {
-    await page?.close();
-    await aut?.close();
+    await ui.aut.app.context.conversations.create('A long conversation', longConversationItems(COUNT));
   });
 
   /** Scrolls the list to a fraction of its height and waits for the item to be mounted. */
@@ -32,7 +17,7 @@ describe('a 1,000-message conversation', () => {
     await expect
       .poll(
         () =>
-          page.getByTestId('messages').evaluate((el, [f, k]) => {
+          ui.page.getByTestId('messages').evaluate((el, [f, k]) => {
             el.scrollTop = (el.scrollHeight - el.clientHeight) * Number(f);
             return el.querySelector(`[data-key="${k}"]`) !== null;
           }, [fraction, key] as const),
@@ -43,25 +28,25 @@ describe('a 1,000-message conversation', () => {
 
   it('opens at the end, mounts only what is near the viewport, and scrolls to the start and back', async () => {
     const started = Date.now();
-    ({ page } = await openApp(browser, aut));
+    await ui.open();
     const last = longConversationItems(COUNT).at(-1);
-    await expect.poll(() => page.locator(`[data-key="${last?.id}"]`).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => ui.page.locator(`[data-key="${last?.id}"]`).count(), { timeout: 15_000 }).toBe(1);
     console.log(`[measure] 1,000-message conversation: last item shown ${Date.now() - started} ms after navigation`);
 
-    const mounted = await page.locator('.vlist-item').count();
-    const terminals = await page.getByTestId('terminal').count();
+    const mounted = await ui.page.locator('.vlist-item').count();
+    const terminals = await ui.page.getByTestId('terminal').count();
     console.log(`[measure] mounted items ${mounted}, terminals ${terminals} (of ${COUNT} items)`);
     expect(mounted).toBeLessThan(80);
     expect(terminals).toBeLessThan(30);
 
     const t0 = Date.now();
     await scrollTo(0, 'u-0000');
-    await expectText(page.locator('[data-key="u-0000"]'), 'Question 0:');
+    await expectText(ui.page.locator('[data-key="u-0000"]'), 'Question 0:');
     // Heights are estimates until measured, so "half way" is only roughly round 166 of 333.
-    await page.getByTestId('messages').evaluate((el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 2));
+    await ui.page.getByTestId('messages').evaluate((el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 2));
     await expect
       .poll(async () => {
-        const keys = await page.locator('.vlist-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-key') ?? ''));
+        const keys = await ui.page.locator('.vlist-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-key') ?? ''));
         return keys.some((k) => {
           const round = Number(k.slice(2));
           return round > 100 && round < 233;
@@ -70,6 +55,6 @@ describe('a 1,000-message conversation', () => {
       .toBe(true);
     await scrollTo(1, last?.id ?? '');
     console.log(`[measure] top → middle → end: ${Date.now() - t0} ms`);
-    expect(await page.locator('.vlist-item').count()).toBeLessThan(80);
+    expect(await ui.page.locator('.vlist-item').count()).toBeLessThan(80);
   });
 });

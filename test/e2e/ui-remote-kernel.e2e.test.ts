@@ -1,37 +1,27 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { startJupyterServer, type JupyterServer } from '../integration/remote-kernel/support/jupyter-server';
-import { openApp, SHOTS, startUiApp, sendMessage, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
+import { SHOTS, sendMessage } from './ui-harness';
 
 // Connecting a conversation to a real Jupyter Server from the top bar, running a cell there, and
 // going back to local runs.
 
 describe('remote kernel from the top bar', () => {
   let server: JupyterServer;
-  let aut: UiApp;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let page: Page;
-
   beforeAll(async () => {
     server = await startJupyterServer();
-    aut = await startUiApp({ settings: { autoRun: true } });
-    chromium = await launchChromium();
-    ({ page } = await openApp(chromium.browser, aut));
   });
-  afterAll(async () => {
-    await chromium?.close();
-    await aut?.close();
-    await server?.dispose();
-  });
+  afterAll(async () => server?.dispose());
+  // One app and page for the file: each test goes on from where the last one left off.
+  const ui = useUiApp({ settings: { autoRun: true } }, { start: 'once' });
 
   const host = () => `127.0.0.1:${server.port}`;
-  const panel = () => page.getByRole('dialog', { name: 'Remote kernel' });
+  const panel = () => ui.page.getByRole('dialog', { name: 'Remote kernel' });
 
   it('explains a wrong token, then lists kernels and connects with the right one', async () => {
-    await page.getByRole('button', { name: 'Remote kernel: local' }).click();
+    await ui.page.getByRole('button', { name: 'Remote kernel: local' }).click();
     await panel().getByLabel('Server URL').fill(server.url);
     await panel().getByLabel('Token').fill('wrong-token');
     await panel().getByRole('button', { name: 'List kernels' }).click();
@@ -44,34 +34,34 @@ describe('remote kernel from the top bar', () => {
     expect(await panel().getByRole('alert').count()).toBe(0);
     await panel().getByRole('button', { name: 'Connect' }).click();
 
-    await expectText(page.getByTestId('kernel-button'), host());
-    await expectText(page.getByTestId('kernel-state'), `python runs on Python 3 (ipykernel) at ${host()}`);
+    await expectText(ui.page.getByTestId('kernel-button'), host());
+    await expectText(ui.page.getByTestId('kernel-state'), `python runs on Python 3 (ipykernel) at ${host()}`);
     // Write-only: once saved in the keychain, the token is not kept in (or put back into) the page.
     expect(await panel().getByLabel('Token').inputValue()).toBe('');
   });
 
   it('runs a cell on the server and says where it ran', async () => {
-    await page.keyboard.press('Escape');
-    aut.llm.enqueue(
+    await ui.page.keyboard.press('Escape');
+    ui.aut.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_remote', name: 'execute', arguments: { language: 'python', code: 'x = 21 * 2; x' } }] },
       { kind: 'text', text: 'It is 42.' },
     );
-    await sendMessage(page, 'compute it on the server');
-    const cell = page.getByTestId('cell');
+    await sendMessage(ui.page, 'compute it on the server');
+    const cell = ui.page.getByTestId('cell');
     await expectAttribute(cell, 'data-status', 'done', 60_000);
     await expectText(cell, '42');
     await expectText(cell.getByTestId('cell-limits'), `ran on ${host()}`);
-    await expectText(page.getByTestId('assistant-message').last(), 'It is 42.');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'It is 42.');
     // The screenshot shows the finished turn, not its last moment.
-    await expect.poll(() => page.getByText('The model is working').count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-remote-kernel.png') });
+    await expect.poll(() => ui.page.getByText('The model is working').count()).toBe(0);
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-remote-kernel.png') });
   });
 
   it('disconnects back to local runs', async () => {
-    await page.getByRole('button', { name: `Remote kernel: ${host()}` }).click();
+    await ui.page.getByRole('button', { name: `Remote kernel: ${host()}` }).click();
     expect(await panel().getByLabel('Token').inputValue()).toBe('');
     await panel().getByRole('button', { name: 'Disconnect' }).click();
-    await expectText(page.getByTestId('kernel-button'), 'local');
-    await expectText(page.getByTestId('kernel-state'), 'Code runs on this machine.');
+    await expectText(ui.page.getByTestId('kernel-button'), 'local');
+    await expectText(ui.page.getByTestId('kernel-state'), 'Code runs on this machine.');
   });
 });

@@ -1,56 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyringBackend } from '../../src-main/core/secrets/napi-keyring';
 import { openSecretStore } from '../../src-main/core/secrets/open-secret-store';
 import { emptyKeyring, keyringAvailability, testKeyring } from '../integration/secrets/keyring-for-tests';
-import { launchChromium } from '../support/browser';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { openApp, SHOTS, startUiApp, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
+import { SHOTS } from './ui-harness';
 
 const keyring = keyringAvailability();
 
 describe('settings and API keys screens', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
-  let aut: UiApp | null = null;
-  let page: Page | null = null;
-
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
-  });
-  afterAll(async () => chromium?.close());
-  afterEach(async () => {
-    await page?.close();
-    await aut?.close();
-    page = null;
-    aut = null;
-  });
+  // Each test starts the app its own way.
+  const ui = useUiApp({}, { start: 'in-test' });
 
   const field = (p: Page, id: string) => p.getByTestId(`setting-${id}`);
 
   it('validates, applies at once, and keeps settings across a restart of the server', async () => {
-    aut = await startUiApp({ settingsOnDisk: true });
-    ({ page } = await openApp(browser, aut));
+    await ui.start({ settingsOnDisk: true });
+    const { page } = ui;
     await page.getByRole('button', { name: 'Settings' }).click();
     const temperature = page.getByRole('textbox', { name: 'Temperature' });
 
     await temperature.fill('5');
     await temperature.press('Enter');
     await expectText(field(page, 'temperature').getByRole('alert'), /2/);
-    expect(aut.app.context.settings.get().temperature).toBeNull();
+    expect(ui.aut.app.context.settings.get().temperature).toBeNull();
 
     await temperature.fill('0.4');
     await temperature.press('Enter');
-    await expect.poll(() => aut?.app.context.settings.get().temperature).toBe(0.4);
+    await expect.poll(() => ui.aut.app.context.settings.get().temperature).toBe(0.4);
     expect(await field(page, 'temperature').getByRole('alert').count()).toBe(0);
     const timeout = page.getByRole('textbox', { name: 'Run timeout' });
     await timeout.fill('45');
     await timeout.press('Tab');
-    await expect.poll(() => aut?.app.context.settings.get().exec.timeoutMs).toBe(45_000);
+    await expect.poll(() => ui.aut.app.context.settings.get().exec.timeoutMs).toBe(45_000);
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
     // Applied without a restart: the page is dark now.
     await expectAttribute(page.locator('html'), 'data-theme', 'dark');
@@ -58,24 +44,23 @@ describe('settings and API keys screens', () => {
     await expectText(page.getByTestId('sandbox-state'), 'Sandbox on');
     await page.getByRole('textbox', { name: 'Custom instructions' }).fill('Answer in French.');
     await page.getByRole('textbox', { name: 'Custom instructions' }).blur();
-    await expect.poll(() => aut?.app.context.settings.get().customInstructions).toBe('Answer in French.');
+    await expect.poll(() => ui.aut.app.context.settings.get().customInstructions).toBe('Answer in French.');
     await page.screenshot({ path: path.join(SHOTS, 'ui-settings.png') });
 
-    const onDisk = JSON.parse(readFileSync(path.join(aut.dataDir, 'settings.json'), 'utf8')) as { temperature: number; theme: string; exec: { timeoutMs: number } };
+    const onDisk = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'settings.json'), 'utf8')) as { temperature: number; theme: string; exec: { timeoutMs: number } };
     expect(onDisk).toMatchObject({ temperature: 0.4, theme: 'dark', exec: { timeoutMs: 45_000 } });
 
     // Restart: a new server and app on the same data folder; the page reconnects through its new URL.
-    const dataDir = aut.dataDir;
-    await page.close();
-    await aut.close({ keepData: true });
-    aut = await startUiApp({ settingsOnDisk: true, dataDir });
-    ({ page } = await openApp(browser, aut));
-    await page.getByRole('button', { name: 'Settings' }).click();
-    await expect.poll(() => page?.getByRole('textbox', { name: 'Temperature' }).inputValue()).toBe('0.4');
-    expect(await page.getByRole('textbox', { name: 'Run timeout' }).inputValue()).toBe('45');
-    expect(await page.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');
-    expect(await page.getByRole('textbox', { name: 'Custom instructions' }).inputValue()).toBe('Answer in French.');
-    await expectAttribute(page.locator('html'), 'data-theme', 'dark');
+    const dataDir = ui.aut.dataDir;
+    await ui.close({ keepData: true });
+    await ui.start({ settingsOnDisk: true, dataDir });
+    const restarted = ui.page;
+    await restarted.getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => restarted.getByRole('textbox', { name: 'Temperature' }).inputValue()).toBe('0.4');
+    expect(await restarted.getByRole('textbox', { name: 'Run timeout' }).inputValue()).toBe('45');
+    expect(await restarted.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');
+    expect(await restarted.getByRole('textbox', { name: 'Custom instructions' }).inputValue()).toBe('Answer in French.');
+    await expectAttribute(restarted.locator('html'), 'data-theme', 'dark');
   });
 
   describe.skipIf(keyring.mode === 'skip')('with the OS keychain', () => {
@@ -90,11 +75,8 @@ describe('settings and API keys screens', () => {
       const opened = await openSecretStore({ keyring: backend });
       expect(opened.store.kind).toBe('keychain');
       const envKey = `sk-ant-env-${randomBytes(8).toString('hex')}-ENV9`;
-      aut = await startUiApp({ secrets: opened.store, env: { ANTHROPIC_API_KEY: envKey } });
-      const opened2 = await openApp(browser, aut);
-      page = opened2.page;
-      const frames = opened2.frames;
-      const p = page;
+      await ui.start({ secrets: opened.store, env: { ANTHROPIC_API_KEY: envKey } });
+      const { page: p, frames } = ui;
 
       // No OpenAI key yet, so first run offers choices; the user goes to the keys screen instead.
       await p.getByRole('dialog', { name: 'Choose a model to start' }).getByRole('button', { name: 'Not now' }).click();
@@ -113,7 +95,7 @@ describe('settings and API keys screens', () => {
 
       await openai.getByRole('button', { name: 'Test' }).click();
       await expectText(openai.getByTestId('key-result'), 'The key works: 1 model (scripted-model)');
-      const listing = aut.llm.requests.find((r) => r.path === '/v1/models');
+      const listing = ui.aut.llm.requests.find((r) => r.path === '/v1/models');
       expect(listing?.headers.authorization).toBe(`Bearer ${first}`);
       await p.screenshot({ path: path.join(SHOTS, 'ui-keys.png') });
 

@@ -1,11 +1,10 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { startScriptedLlm, thinkingSignature, type ScriptedLlm } from '../fixtures/llm-server';
-import { launchChromium } from '../support/browser';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { openApp, sendMessage, SHOTS, startUiApp, type UiApp } from './ui-harness';
+import { useUiApp } from './ui-fixture';
+import { sendMessage, SHOTS } from './ui-harness';
 
 // Extended thinking from the user's side: turned on in Settings (with the budget checked there, by the
 // schema and by main against the model's output limit), then a message whose thinking streams into a
@@ -19,35 +18,21 @@ interface AnthropicBody {
 }
 
 describe('extended thinking in the UI', () => {
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let browser: Browser;
   let llm: ScriptedLlm | null = null;
-  let aut: UiApp | null = null;
-  let page: Page | null = null;
-
-  beforeAll(async () => {
-    chromium = await launchChromium();
-    browser = chromium.browser;
-  });
-  afterAll(async () => chromium?.close());
+  // Registered before the fixture's hooks, so it runs after the app using the server has closed.
   afterEach(async () => {
-    await page?.close();
-    await aut?.close();
     await llm?.close();
-    page = null;
-    aut = null;
     llm = null;
   });
+  const ui = useUiApp({}, { start: 'in-test' });
 
   it('turns thinking on in Settings, then shows the streamed thinking collapsed above the answer', async () => {
     llm = await startScriptedLlm({ chunkSize: 4 });
     const secrets = new MemorySecretStore();
     await secrets.set('provider:anthropic', 'sk-ant-test-ui-thinking');
-    aut = await startUiApp({ llm, secrets, settings: { provider: 'anthropic', baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6', temperature: 0.5 } });
-    const opened = await openApp(browser, aut);
-    page = opened.page;
-    const p = page;
-    const settings = () => aut?.app.context.settings.get();
+    await ui.start({ llm, secrets, settings: { provider: 'anthropic', baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6', temperature: 0.5 } });
+    const p = ui.page;
+    const settings = () => ui.aut.app.context.settings.get();
 
     await p.getByRole('button', { name: 'Settings' }).click();
     const field = p.getByTestId('setting-thinking');
@@ -69,7 +54,7 @@ describe('extended thinking in the UI', () => {
     await budget.press('Enter');
     await expectText(field.getByRole('alert'), /thinkingBudgetTokens: .*must be less than the output limit of claude-sonnet-4-6 \(64000 tokens\)/);
     expect(await p.getByRole('alert').filter({ hasNotText: 'thinkingBudgetTokens' }).count()).toBe(0);
-    expect(settings()?.thinkingBudgetTokens).toBe(4096);
+    expect(settings().thinkingBudgetTokens).toBe(4096);
 
     await budget.fill('2048');
     await budget.press('Enter');
@@ -115,7 +100,7 @@ describe('extended thinking in the UI', () => {
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(body.max_tokens).toBeGreaterThan(2048);
     expect(body).not.toHaveProperty('temperature');
-    const events = opened.frames.map((f) => JSON.parse(f) as { type: string; name?: string; payload?: { text?: string; item?: { thinking?: unknown } } }).filter((f) => f.type === 'event');
+    const events = ui.frames.map((f) => JSON.parse(f) as { type: string; name?: string; payload?: { text?: string; item?: { thinking?: unknown } } }).filter((f) => f.type === 'event');
     const deltas = events.filter((e) => e.name === 'assistant.thinking-delta');
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((e) => e.payload?.text).join('')).toBe(thought);

@@ -1,12 +1,14 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SettingsPatch } from '@contract';
 import { bootstrapApp } from '../../src-main/core/bootstrap';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { App } from '../../src-main/core/app';
+import type { LocalServerSpec } from '../../src-main/core/providers/local-servers';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
+import { openConfSettingsStore } from '../../src-main/core/settings/conf-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
@@ -19,7 +21,11 @@ export interface AppUnderTest {
   llm: ScriptedLlm;
   server: BrowserServer;
   dataDir: string;
-  close(): Promise<void>;
+  /**
+   * Stops the server and the app, and the LLM unless it was passed in. Removes the data folder unless
+   * `keepData`, which defaults to true for a folder passed in (its caller owns it).
+   */
+  close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
@@ -30,28 +36,41 @@ export interface AppUnderTestOptions {
   /** Default: an in-memory store holding a test OpenAI key. */
   secrets?: SecretStore;
   env?: NodeJS.ProcessEnv;
-  /** Reuse a data folder (an app restart); the caller owns it, so close() leaves it in place. */
+  /** Reuse a data folder (an app restart). */
   dataDir?: string;
+  /** Keep settings in <dataDir>/settings.json (conf), as `npm run serve` does. Default: memory. */
+  settingsOnDisk?: boolean;
+  /** Default: the real ones (Ollama's and LM Studio's ports). */
+  localServers?: LocalServerSpec[];
+  /** Reuse a scripted model server (a restart keeps the same one). */
+  llm?: ScriptedLlm;
 }
 
-export async function startAppUnderTest(settings: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
+export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
   if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`the renderer is not built (${RENDERER_DIR}): run \`npm run build\` first (npm test does)`);
   }
-  const llm = await startScriptedLlm();
+  const ownLlm = !options.llm;
+  const llm = options.llm ?? (await startScriptedLlm());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'oi-e2e-'));
+  mkdirSync(dataDir, { recursive: true });
   let secrets = options.secrets;
   if (!secrets) {
     secrets = new MemorySecretStore();
     await secrets.set('provider:openai', 'sk-test-e2e');
   }
+  const patch: SettingsPatch = { provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-test', ...settingsPatch };
+  const settings = options.settingsOnDisk ? openConfSettingsStore({ dir: dataDir }) : new MemorySettingsStore(patch);
+  // Settings on disk start from the file: the test's patch applies only to a fresh one.
+  if (options.settingsOnDisk && !options.dataDir) settings.update(patch);
   const app = bootstrapApp({
     dataDir,
-    settings: new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-test', ...settings }),
+    settings,
     secrets,
     resourcesDir: path.join(REPO_ROOT, 'resources'),
     version: 'test',
     env: options.env ?? {},
+    localServers: options.localServers,
   });
   const server = await startBrowserServer({ dispatch: createDispatcher(app.handlers), events: app.events, rendererDir: RENDERER_DIR });
   return {
@@ -59,11 +78,11 @@ export async function startAppUnderTest(settings: SettingsPatch = {}, options: A
     llm,
     server,
     dataDir,
-    async close() {
+    async close({ keepData = options.dataDir !== undefined } = {}) {
       await server.close();
       await app.dispose();
-      await llm.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (ownLlm) await llm.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

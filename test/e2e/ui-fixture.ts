@@ -1,0 +1,94 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { newConversation, openApp, startUiApp, type UiApp, type UiAppOptions } from './ui-harness';
+
+// The setup every UI test shares, registered as vitest hooks in the calling describe: Chromium for the
+// describe, the app and a page on it for each test (or once for all of them), closed afterwards.
+
+/** The app's options, or a function that makes them when the app starts (from what other hooks set up). */
+export type UiAppSetup = UiAppOptions | (() => UiAppOptions | Promise<UiAppOptions>);
+
+export interface UiFixtureOptions {
+  /** Click "New conversation" once the page has loaded. */
+  newConversation?: boolean;
+  /** Default: openApp's. */
+  viewport?: { width: number; height: number };
+  /**
+   * When the hooks start the app: before each test (default); once for the whole describe, whose tests
+   * then share the app and the page in order; or never, each test calling start() itself.
+   */
+  start?: 'each' | 'once' | 'in-test';
+  /** false: start the app without a page, for a test that opens it itself (open()). */
+  openPage?: boolean;
+}
+
+export interface UiFixture {
+  readonly browser: Browser;
+  readonly aut: UiApp;
+  readonly page: Page;
+  /** Every WebSocket frame the page received. */
+  readonly frames: string[];
+  /** Starts the app (with the describe's setup unless given options) and, unless openPage is false, opens the page. */
+  start(options?: UiAppOptions): Promise<void>;
+  open(): Promise<void>;
+  /** Closes the page and the app; the hooks call it after each test (or after all of them). */
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+export function useChromium(): { readonly browser: Browser } {
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  beforeAll(async () => {
+    chromium = await launchChromium();
+  });
+  afterAll(async () => chromium?.close());
+  return {
+    get browser() {
+      if (!chromium) throw new Error('Chromium is not running: use the fixture inside a describe');
+      return chromium.browser;
+    },
+  };
+}
+
+export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {}): UiFixture {
+  const chromium = useChromium();
+  let aut: UiApp | null = null;
+  let opened: { page: Page; frames: string[] } | null = null;
+  const fixture: UiFixture = {
+    get browser() {
+      return chromium.browser;
+    },
+    get aut() {
+      if (!aut) throw new Error('the app has not started');
+      return aut;
+    },
+    get page() {
+      if (!opened) throw new Error('no page is open');
+      return opened.page;
+    },
+    get frames() {
+      if (!opened) throw new Error('no page is open');
+      return opened.frames;
+    },
+    async start(appOptions) {
+      aut = await startUiApp(appOptions ?? (typeof setup === 'function' ? await setup() : setup));
+      if (options.openPage !== false) await fixture.open();
+    },
+    async open() {
+      opened = await openApp(chromium.browser, fixture.aut, options.viewport);
+      if (options.newConversation) await newConversation(opened.page);
+    },
+    // A folder passed in for a restart is the fixture's too: it goes unless the test keeps it.
+    async close({ keepData = false } = {}) {
+      await opened?.page.close();
+      opened = null;
+      await aut?.close({ keepData });
+      aut = null;
+    },
+  };
+  const when = options.start ?? 'each';
+  const [before, after] = when === 'once' ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  if (when !== 'in-test') before(() => fixture.start());
+  after(() => fixture.close());
+  return fixture;
+}
