@@ -25,6 +25,8 @@ export const ExecSettings = z.object({
   env: z.record(z.string().max(256), z.string().max(32_768)),
   /** A missing package: ask before installing it (default), install well-known ones without asking, or never. */
   autoInstall: z.enum(['ask', 'auto', 'off']),
+  /** The shell `shell` cells run in: the login shell ($SHELL) when it is bash or zsh, else bash ('auto'), or always this one. `bash`/`zsh` cells keep their own. */
+  shell: z.enum(['auto', 'bash', 'zsh']),
 });
 
 export const SandboxSettings = z.object({
@@ -112,6 +114,7 @@ export const defaultSettings: Settings = {
     pythonPath: null,
     env: {},
     autoInstall: 'ask',
+    shell: 'auto',
   },
   sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
 };

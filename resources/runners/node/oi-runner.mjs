@@ -55,7 +55,7 @@ process.exit = function exit(code = process.exitCode ?? 0) {
   throw new ProcessExit(code);
 };
 
-let current = null; // the running cell: { id, interrupt?(): void }
+let current = null; // the running cell: { id, nonce, seq (the next output's number), interrupt?(): void }
 let lastId = null;
 
 // --- side channel -------------------------------------------------------------------------------
@@ -89,14 +89,22 @@ socket.on('data', (chunk) => {
   }
 });
 
+// An output is announced by a position marker in the terminal, after everything printed before it
+// (stdout's writes keep their order), and carries the marker's number: main puts it exactly there.
+// Between cells (a timer the cell left) there is no marker; main drops such an output anyway.
 function emit(output) {
-  send({ type: 'output', id: current?.id ?? lastId, output });
+  const message = { type: 'output', id: current?.id ?? lastId, output };
+  if (current) {
+    message.seq = current.seq++;
+    writeTerminal(`\x1b]633;P;OiOutput=${current.nonce}:${message.seq}\x07`);
+  }
+  send(message);
 }
 
 // --- one run ------------------------------------------------------------------------------------
 
 async function runCell({ id, code, nonce, executionCount }) {
-  current = { id };
+  current = { id, nonce: String(nonce), seq: 0 };
   lastId = id;
   let ok = true;
   try {
@@ -119,17 +127,20 @@ async function runCell({ id, code, nonce, executionCount }) {
 
 /** Resolves once the fence is handed to the terminal, so `done` never overtakes it. */
 function writeFence(fence) {
-  return new Promise((resolve) => {
-    if (!stdout.writable) { // the cell ended or destroyed process.stdout
-      try {
-        fs.writeSync(1, fence);
-      } catch {
-        // nothing left to write to; `done` still ends the run on the channel
-      }
-      return resolve();
+  return new Promise((resolve) => writeTerminal(fence, resolve));
+}
+
+/** Writes runner bytes after what the cell printed, even if the cell replaced or ended process.stdout. */
+function writeTerminal(text, written = () => {}) {
+  if (!stdout.writable) { // the cell ended or destroyed process.stdout
+    try {
+      fs.writeSync(1, text);
+    } catch {
+      // nothing left to write to: the channel still carries the output and `done`
     }
-    writeOut(fence, () => resolve());
-  });
+    return written();
+  }
+  writeOut(text, () => written());
 }
 
 /** Compiles the cell: the rewritten forms first, then the cell as written. */
@@ -276,4 +287,4 @@ async function absorbLoaderWarning() {
 }
 
 await Promise.all([absorbLoaderWarning(), new Promise((resolve) => socket.once('connect', resolve))]);
-send({ type: 'hello', language: 'javascript', version: process.versions.node, pid: process.pid });
+send({ type: 'hello', language: 'javascript', version: process.versions.node, pid: process.pid, protocol: 2 });

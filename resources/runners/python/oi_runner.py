@@ -78,6 +78,11 @@ class Session:
     def __init__(self, channel, workspace):
         self.channel = channel
         self.run_id = None
+        # The run's nonce (bytes) while a cell runs, None between runs, and the next output's number.
+        # Reentrant: a signal handler may display() while the main thread is inside emit().
+        self.nonce = None
+        self.seq = 0
+        self.emit_lock = threading.RLock()
         self.interruptible = False
         self.loop = None
         self.sigint_handler = self._on_sigint  # one object, so "is it still ours?" can be asked
@@ -100,7 +105,10 @@ class Session:
     # --- one run ---------------------------------------------------------------------------
 
     def run(self, message):
-        self.run_id = str(message.get('id', ''))
+        with self.emit_lock:
+            self.run_id = str(message.get('id', ''))
+            self.nonce = str(message.get('nonce', '')).encode('ascii', 'replace')
+            self.seq = 0
         count = message.get('executionCount')
         oi_display.begin_cell()
         error = None
@@ -166,16 +174,35 @@ class Session:
             raise
 
     def _finish(self, nonce, ok):
-        oi_streams.write_fence(b'\x1b]633;P;OiFence=' + str(nonce).encode('ascii', 'replace') + b'\x07')
         try:
             cwd = os.getcwd()
         except OSError:
             cwd = None  # the cell deleted its working directory
-        self.channel.send({'type': 'done', 'id': self.run_id, 'ok': ok, 'cwd': cwd})
+        # Under the lock: a thread's output is either all before the fence and `done`, or after
+        # them without a marker (main then drops it with its finished run).
+        with self.emit_lock:
+            self.nonce = None
+            oi_streams.write_fence(b'\x1b]633;P;OiFence=' + str(nonce).encode('ascii', 'replace') + b'\x07')
+            self.channel.send({'type': 'done', 'id': self.run_id, 'ok': ok, 'cwd': cwd})
 
     def emit(self, output):
-        oi_streams.flush()  # text printed before an output reaches the terminal before it
-        self.channel.send({'type': 'output', 'id': self.run_id, 'output': output})
+        """Sends an output, after a position marker in the terminal: text printed before it is
+        flushed first, so main puts the output exactly between that text and what follows."""
+        with self.emit_lock:
+            message = {'type': 'output', 'id': self.run_id, 'output': output}
+            if self.nonce is None:
+                oi_streams.flush()
+            else:
+                message['seq'] = self.seq
+                self.seq += 1
+                oi_streams.write_fence(b'\x1b]633;P;OiOutput=%s:%d\x07' % (self.nonce, message['seq']))
+            self.channel.send(message)
+
+    def _after_fork_in_child(self):
+        # A forked child (multiprocessing) must not wait on a lock a vanished thread held, and its
+        # outputs carry no marker: its numbers would collide with the parent's.
+        self.emit_lock = threading.RLock()
+        self.nonce = None
 
     def _on_sigint(self, signum, frame):
         # Ctrl-C interrupts user code only; while idle or finishing a run it is ignored.
@@ -261,6 +288,8 @@ def main():
     oi_streams.install()
     session = Session(channel, workspace)
     signal.signal(signal.SIGINT, session.sigint_handler)
+    if hasattr(os, 'register_at_fork'):
+        os.register_at_fork(after_in_child=session._after_fork_in_child)
     oi_display.set_emitter(session.emit)
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
     # Like the interactive interpreter: imports find modules in the current directory, not here.
@@ -270,7 +299,8 @@ def main():
     import faulthandler
     faulthandler.enable()  # a segfault prints where it happened before the session dies
     version = '%d.%d.%d' % sys.version_info[:3]
-    channel.send({'type': 'hello', 'language': 'python', 'version': version, 'pid': os.getpid()})
+    channel.send({'type': 'hello', 'language': 'python', 'version': version, 'pid': os.getpid(),
+                  'protocol': 2})
     session.serve()
 
 

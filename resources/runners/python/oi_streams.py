@@ -141,7 +141,8 @@ def flush():
 
 
 def write_fence(data):
-    """Write bytes after everything already buffered, and push them to the terminal now."""
+    """Write bytes after everything already buffered, and push them to the terminal now (the run's
+    fence and the output position markers)."""
     flush()
     try:
         _out._real_buffer.write(data)

@@ -15,6 +15,8 @@
 #   would otherwise keep them for a top-level prompt that never comes.
 # - Plots: R opens the default device lazily; here that device is a PNG file per cell, closed at the
 #   end of the cell and sent as image/png. A plot therefore does not carry over to the next cell.
+#   Each page is placed where it was started (a position marker at each new page), so text printed
+#   before plot() comes before the picture and text printed after it comes after.
 # - Ctrl-C (SIGINT) interrupts the running cell (an `interrupt` condition); the session lives on.
 #   Outside cells interrupts are held pending, not ignored (R cannot ignore a signal from R code):
 #   one that arrives while the runner waits for a cell applies to the next cell (main sends SIGINT
@@ -28,6 +30,12 @@ local({
   state$calls <- NULL
   state$devices <- integer(0)
   state$plot_dir <- NULL
+  # The run's nonce (NULL between runs) and the next output's number, for position markers.
+  state$nonce <- NULL
+  state$seq <- 0L
+  # This cell's plot devices in the order opened: list(device, prefix, seqs = marker per page).
+  state$plots <- list()
+  state$page_starts <- FALSE
 
   # --- JSON ---------------------------------------------------------------------------------------
 
@@ -200,34 +208,82 @@ local({
     try(flush(stderr()), silent = TRUE)
   }
 
-  emit <- function(output) {
-    flush_streams() # text printed before an output reaches the terminal before it
-    send(list(type = "output", id = state$run_id, output = output))
+  # A position marker in the terminal, after everything printed so far; returns its number, or
+  # NULL between runs and while a sink() diverts output (the marker would land in the sink's file).
+  mark <- function() {
+    flush_streams()
+    if (is.null(state$nonce) || sink.number() > 0L) return(NULL)
+    seq <- state$seq
+    state$seq <- seq + 1L
+    cat(sprintf("\033]633;P;OiOutput=%s:%d\a", state$nonce, seq))
+    flush_streams()
+    seq
+  }
+
+  # Sends an output numbered like its marker (written now, or earlier when seq is given), so main
+  # puts it exactly there; without a number main places it where the text has got to.
+  emit <- function(output, seq = NULL) {
+    force(output)
+    if (is.null(seq)) seq <- mark()
+    message <- list(type = "output", id = state$run_id)
+    if (!is.null(seq)) message$seq <- seq
+    message$output <- output
+    send(message)
   }
 
   # --- plots ----------------------------------------------------------------------------------------
 
   EMPTY <- structure(list(), names = character(0)) # {} in JSON
 
+  # One file prefix per device, so a device opened after the user closed the first one does not
+  # overwrite its pages.
   open_plot <- function(...) {
-    file <- file.path(state$plot_dir, sprintf("cell-%s-%%03d.png", state$run_id))
+    prefix <- sprintf("cell-%s-%d", state$run_id, length(state$plots) + 1L)
+    file <- file.path(state$plot_dir, paste0(prefix, "-%03d.png"))
     type <- if (capabilities("cairo")) "cairo" else getOption("bitmapType")
     grDevices::png(filename = file, width = 672L, height = 480L, res = 96L, type = type)
     state$devices <- c(state$devices, grDevices::dev.cur())
+    state$plots[[length(state$plots) + 1L]] <- list(device = as.integer(grDevices::dev.cur()), prefix = prefix, seqs = integer(0))
   }
 
-  # Closes the devices this cell's plots opened (not ones the user opened) and sends their pages.
+  # Page hooks: a marker where each page on our device starts (base graphics ask par("page")
+  # whether plot.new() starts one: with mfrow it may only move to the next panel; grid always does).
+  before_plot_new <- function() {
+    state$page_starts <- grDevices::dev.cur() == 1L || isTRUE(graphics::par("page"))
+  }
+  page_started <- function(starts = state$page_starts) {
+    force(starts) # before the reset below (a default argument is evaluated when first used)
+    state$page_starts <- FALSE
+    if (!starts || is.null(state$nonce)) return(invisible())
+    current <- as.integer(grDevices::dev.cur())
+    for (i in rev(seq_along(state$plots))) {
+      if (state$plots[[i]]$device != current) next
+      seq <- mark()
+      state$plots[[i]]$seqs <- c(state$plots[[i]]$seqs, if (is.null(seq)) NA_integer_ else seq)
+      break
+    }
+    invisible()
+  }
+
+  # Closes the devices this cell's plots opened (not ones the user opened) and sends their pages,
+  # each numbered like the marker written where it started.
   send_plots <- function() {
     for (device in state$devices) {
       if (device %in% grDevices::dev.list()) try(grDevices::dev.off(device), silent = TRUE)
     }
     state$devices <- integer(0)
-    pattern <- sprintf("^cell-%s-[0-9]+\\.png$", state$run_id)
-    for (file in sort(list.files(state$plot_dir, pattern = pattern, full.names = TRUE))) {
-      bytes <- readBin(file, "raw", n = file.size(file))
-      unlink(file)
-      if (length(bytes) == 0L) next
-      emit(list(output_type = "display_data", data = list("image/png" = base64(bytes), "text/plain" = "<plot>"), metadata = EMPTY))
+    plots <- state$plots
+    state$plots <- list()
+    for (plot in plots) {
+      pattern <- sprintf("^%s-[0-9]+\\.png$", plot$prefix)
+      for (file in sort(list.files(state$plot_dir, pattern = pattern, full.names = TRUE))) {
+        bytes <- readBin(file, "raw", n = file.size(file))
+        unlink(file)
+        if (length(bytes) == 0L) next
+        page <- as.integer(sub("^.*-([0-9]+)\\.png$", "\\1", file))
+        output <- list(output_type = "display_data", data = list("image/png" = base64(bytes), "text/plain" = "<plot>"), metadata = EMPTY)
+        if (page <= length(plot$seqs) && !is.na(plot$seqs[[page]])) emit(output, plot$seqs[[page]]) else emit(output)
+      }
     }
   }
 
@@ -386,8 +442,16 @@ local({
 
   finish <- function(message, ok) {
     tryCatch(send_plots(), error = function(e) NULL)
+    state$nonce <- NULL
     flush_streams()
-    cat(sprintf("\033]633;P;OiFence=%s\a", message$nonce))
+    if (sink.number() > 0L) {
+      # A sink() the cell left open (it may be closed in a later cell) would swallow the fence and
+      # leave the run waiting for it. R cannot write past its own sinks, but a child process writes
+      # to the terminal it inherited; the nonce is hex, safe in a shell word.
+      system2("printf", c(shQuote("\\033]633;P;OiFence=%s\\007"), message$nonce))
+    } else {
+      cat(sprintf("\033]633;P;OiFence=%s\a", message$nonce))
+    }
     flush_streams()
     cwd <- tryCatch(getwd(), error = function(e) NULL)
     send(list(type = "done", id = state$run_id, ok = ok, cwd = cwd))
@@ -402,6 +466,8 @@ local({
       if (!identical(message$type, "run")) next
       state$run_id <- as.character(message$id)
       state$count <- message$executionCount
+      state$nonce <- as.character(message$nonce)
+      state$seq <- 0L
       ok <- run_cell(message)
       # An interrupt aimed at this run that arrived after its cell ended must not hit the next
       # cell: let it fire here (Sys.sleep checks for one) and drop it.
@@ -416,8 +482,11 @@ local({
   if (nzchar(workspace) && dir.exists(workspace)) setwd(workspace)
   dir.create(state$plot_dir, showWarnings = FALSE, mode = "0700")
   options(device = open_plot, warn = 1L)
+  setHook("before.plot.new", before_plot_new)
+  setHook("plot.new", function() page_started())
+  setHook("grid.newpage", function() page_started(TRUE))
   attach(helpers, name = "oi:helpers", warn.conflicts = FALSE)
   version <- paste(R.version$major, R.version$minor, sep = ".")
-  send(list(type = "hello", language = "r", version = version, pid = Sys.getpid()))
+  send(list(type = "hello", language = "r", version = version, pid = Sys.getpid(), protocol = 2L))
   serve()
 })

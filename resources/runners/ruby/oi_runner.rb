@@ -26,6 +26,7 @@
 # - The runner is started in OI_WORKSPACE, which is the cells' working directory.
 
 require 'json'
+require 'monitor'
 require 'socket'
 require_relative 'oi_streams'
 require_relative 'oi_display'
@@ -90,6 +91,11 @@ module OiRunner
       # fd 1 as it was at start: a cell may reassign or close $stdout, the fence must still go out.
       @fence_out = IO.for_fd(1, mode: 'wb', autoclose: false)
       @fence_out.sync = true
+      # The run's nonce while a cell runs (nil between runs) and the next output's number; a
+      # Monitor because display() may be called from an output's own to_mimebundle.
+      @nonce = nil
+      @seq = 0
+      @emit_lock = Monitor.new
       @sigint = proc do
         # Trap handlers run on the main thread, so this raises inside the running cell.
         raise Interrupt if @running
@@ -98,6 +104,26 @@ module OiRunner
 
     def install_sigint
       trap('INT', &@sigint)
+    end
+
+    # A forked child's outputs carry no marker (its numbers would collide with the parent's), and
+    # it must not wait on a lock a thread that did not survive the fork held.
+    def install_fork_hook
+      return unless Process.respond_to?(:_fork)
+
+      session = self
+      Process.singleton_class.prepend(Module.new do
+        define_method(:_fork) do
+          pid = super()
+          session.forked_child if pid.zero?
+          pid
+        end
+      end)
+    end
+
+    def forked_child
+      @emit_lock = Monitor.new
+      @nonce = nil
     end
 
     def serve
@@ -118,16 +144,30 @@ module OiRunner
       exit!(0) # not exit: threads a cell left running must not keep the session alive
     end
 
-    # Public: display() calls it, from the cell or from a thread the cell started.
+    # Public: display() calls it, from the cell or from a thread the cell started. The batched
+    # streams are flushed, then a position marker goes to the terminal and the output, numbered
+    # like its marker, to main, which puts it exactly between the text before and after it.
     def emit(output)
-      flush_streams # text printed before an output reaches the terminal before it
-      @channel.send_message({ 'type' => 'output', 'id' => @run_id, 'output' => output })
+      @emit_lock.synchronize do
+        message = { 'type' => 'output', 'id' => @run_id, 'output' => output }
+        flush_streams
+        if @nonce
+          message['seq'] = @seq
+          @seq += 1
+          write_fence("\e]633;P;OiOutput=#{@nonce}:#{message['seq']}\a")
+        end
+        @channel.send_message(message)
+      end
     end
 
     private
 
     def run(message)
-      @run_id = message['id'].to_s
+      @emit_lock.synchronize do
+        @run_id = message['id'].to_s
+        @nonce = message['nonce'].to_s
+        @seq = 0
+      end
       count = message['executionCount']
       code = message['code'].to_s.dup.force_encoding(Encoding::UTF_8)
       ok = true
@@ -159,14 +199,19 @@ module OiRunner
     end
 
     def finish(message, ok)
-      flush_streams
-      write_fence("\e]633;P;OiFence=#{message['nonce']}\a")
       cwd = begin
         Dir.pwd
       rescue SystemCallError
         nil # the cell deleted its working directory
       end
-      @channel.send_message({ 'type' => 'done', 'id' => @run_id, 'ok' => ok, 'cwd' => cwd })
+      # Under the lock: a thread's output goes wholly before the fence and `done`, or after them
+      # without a marker (main drops it with its finished run).
+      @emit_lock.synchronize do
+        @nonce = nil
+        flush_streams
+        write_fence("\e]633;P;OiFence=#{message['nonce']}\a")
+        @channel.send_message({ 'type' => 'done', 'id' => @run_id, 'ok' => ok, 'cwd' => cwd })
+      end
     end
 
     def flush_streams
@@ -227,12 +272,13 @@ module OiRunner
     ARGV.clear
     session = Session.new(channel)
     session.install_sigint
+    session.install_fork_hook
     OiDisplay.emitter = session.method(:emit)
     files = OiFiles::Files.new(workspace)
     main = TOPLEVEL_BINDING.receiver
     main.extend(OiDisplay::Helpers)
     main.define_singleton_method(:files) { files }
-    channel.send_message({ 'type' => 'hello', 'language' => 'ruby', 'version' => RUBY_VERSION, 'pid' => Process.pid })
+    channel.send_message({ 'type' => 'hello', 'language' => 'ruby', 'version' => RUBY_VERSION, 'pid' => Process.pid, 'protocol' => 2 })
     session.serve
   end
 end

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { ExecSettings } from '@contract';
 import { python } from '../exec/languages/python';
+import { genericShell, loginShellOf } from '../exec/shell-choice';
 import type { LanguageInfo } from '../exec/types';
 import { installsPackages, installsRuntimes, listPythonPackages } from './python-packages';
 
@@ -11,6 +12,8 @@ export interface EnvironmentSources {
   pythonFor(workspace: string, exec: ExecSettings): Promise<string | null>;
   pythonPackages(python: string): Promise<string[]>;
   now(): Date;
+  /** The user's login shell, which `shell` cells follow (default: $SHELL of the app). */
+  loginShell?(): string | null;
 }
 
 /** The real machine: the exec engine's runtime detection, the workspace's Python, the clock. */
@@ -23,6 +26,7 @@ export function machineSources(languages: () => Promise<LanguageInfo[]>): Enviro
     },
     pythonPackages: (command) => listPythonPackages(command),
     now: () => new Date(),
+    loginShell: () => loginShellOf(process.env),
   };
 }
 
@@ -54,10 +58,8 @@ export class EnvironmentContext {
   private readonly listings = new Map<string, { mtimeMs: number; text: string }>();
 
   constructor(private readonly sources: EnvironmentSources) {
-    const shell = process.platform === 'win32' ? (process.env.ComSpec ?? 'cmd.exe') : (process.env.SHELL ?? '/bin/sh');
     this.fixed = [
       `OS: ${osName()} (${process.platform}, ${process.arch})`,
-      `Shell: ${shell}`,
       `Node.js (the app's own): ${process.version}`,
       `User: ${safeUserName()}; home folder: ${os.homedir()}`,
     ].join('\n');
@@ -67,6 +69,7 @@ export class EnvironmentContext {
     const [runtimes, listing, packages] = await Promise.all([this.runtimeLines(), this.listing(workspace), this.packageLine(workspace, exec)]);
     return [
       this.fixed,
+      await this.shellLine(exec),
       `Date and time: ${formatNow(this.sources.now())}`,
       `Workspace (the current directory of every session): ${workspace}`,
       listing,
@@ -85,11 +88,26 @@ export class EnvironmentContext {
     }
   }
 
-  private async runtimeLines(): Promise<string> {
+  private languages(): Promise<LanguageInfo[]> {
     if (!this.runtimes || Date.now() - this.runtimes.at > RUNTIMES_TTL_MS) {
       this.runtimes = { at: Date.now(), value: this.sources.languages().catch(() => []) };
     }
-    const all = await this.runtimes.value;
+    return this.runtimes.value;
+  }
+
+  /** Which shell each kind of shell cell runs in (the engine's rule, shell-choice.ts). */
+  private async shellLine(exec: ExecSettings): Promise<string> {
+    if (process.platform === 'win32') return `Shell: ${process.env.ComSpec ?? 'cmd.exe'}`;
+    const login = exec.env.SHELL ?? this.sources.loginShell?.() ?? process.env.SHELL ?? null;
+    const zsh = (await this.languages()).some((l) => l.name === 'zsh' && l.available);
+    const generic = genericShell(exec.shell, login) === 'zsh' && zsh ? 'zsh' : 'bash';
+    const why = exec.shell === 'auto' ? `the user's login shell is ${login ?? 'unknown'}` : `set in Settings`;
+    const zshCells = zsh ? '`zsh` cells in zsh' : '`zsh` cells in bash too (zsh is not installed)';
+    return `Shell: \`shell\` cells run in ${generic} (${why}); \`bash\`/\`sh\` cells run in bash and ${zshCells}; bash and zsh are separate sessions that do not share state`;
+  }
+
+  private async runtimeLines(): Promise<string> {
+    const all = await this.languages();
     const available = all.filter((l) => l.available).map((l) => (l.version ? `${l.name} ${l.version}` : l.name));
     const missing = all.filter((l) => !l.available).map((l) => l.name);
     return `Languages you can run: ${available.join(', ') || 'none detected'}${missing.length ? ` (not installed: ${missing.join(', ')})` : ''}`;

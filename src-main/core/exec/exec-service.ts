@@ -11,6 +11,7 @@ import { RunControl } from './run-control';
 import { RunOutput } from './run-output';
 import type { Session, SessionOutcome } from './session';
 import { createSessionRouter, type SessionRoute, type SessionRouter } from './session-router';
+import { loginShellOf } from './shell-choice';
 import type { ExecService, LanguageInfo, RunRequest, RunResult } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
@@ -122,7 +123,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     return started;
   }
 
-  async function execute(request: RunRequest, language: LanguageDefinition, slot: SessionSlot): Promise<RunResult> {
+  async function execute(request: RunRequest, language: LanguageDefinition, slot: SessionSlot, shellNote: string | null): Promise<RunResult> {
     const started = Date.now();
     const route = await router.route(request, language);
     const limits = route.limits(describeLimits(request.settings, options.sandbox ?? null));
@@ -152,7 +153,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       const why = err instanceof Error ? err.message : String(err);
       return simpleResult('died', `Could not start the ${language.name} session: ${why}`, started, limits, null, executionCount);
     }
-    const note = slot.pendingNote;
+    const note = [shellNote, slot.pendingNote].filter(Boolean).join('\n');
     slot.pendingNote = null;
     const control = new RunControl(session, graceMs);
     slot.active.add(control);
@@ -222,8 +223,8 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       const started = Date.now();
       const limits = describeLimits(request.settings, options.sandbox ?? null);
       if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, null, 0);
-      const language = findLanguage(request.language);
-      if (!language) {
+      const named = findLanguage(request.language);
+      if (!named) {
         const known = LANGUAGES.map((l) => l.name).join(', ');
         const available = await availableRuntimes(detectContext(request)).catch(() => []);
         return simpleResult(
@@ -235,8 +236,13 @@ export function createExecService(options: ExecServiceOptions): ExecService {
           0,
         );
       }
+      // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
+      const loginShell = loginShellOf({ ...(options.baseEnv ?? process.env), ...request.settings.env });
+      const { language, note } = await router
+        .choose(request, named, { loginShell, path: detectContext(request).path })
+        .catch(() => ({ language: named, note: null }));
       const slot = slotFor(request.conversationId, language.name);
-      const result = slot.queue.then(() => execute(request, language, slot));
+      const result = slot.queue.then(() => execute(request, language, slot, note));
       const settled = result.catch(
         (err: unknown): RunResult =>
           simpleResult('died', `The run failed inside the engine: ${err instanceof Error ? err.message : String(err)}`, started, limits, null, slot.executionCount),

@@ -1,11 +1,17 @@
 import type { CellOutput, ExecSettings } from '@contract';
 import { HeadTail, splitBudget } from './head-tail';
+import { ModelOrder } from './model-order';
 import { ModelText, plainText } from './model-text';
 import { OutputBatcher } from './output-batcher';
 import { OutputCap } from './output-cap';
 
 // Everything one run produces goes through here: terminal text to the UI (batched, capped, spilled
 // past the cap) and to the model's head + tail; rich outputs from a side channel in between.
+//
+// Where a rich output goes relative to the text: runners speaking protocol 2 write a position marker
+// into the terminal stream and number the output with it (docs/exec-protocol.md), so each output is
+// put exactly at its marker, whichever of the two arrives first. Outputs without a number (remote
+// kernels, older runners) are placed where the text has got to a moment after they arrive.
 
 export interface RunOutputOptions {
   settings: Pick<ExecSettings, 'outputCapBytes' | 'modelOutputChars'>;
@@ -29,14 +35,26 @@ const RICH_PLACEMENT_DELAY_MS = 5;
 
 const BARE_LF = /(?<!\r)\n/g;
 
-type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput };
+/** Where a numbered output goes: filled when the output arrives, left out if it never does. */
+interface Slot {
+  kind: 'slot';
+  seq: number;
+  output: CellOutput | null;
+}
+
+type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput } | Slot;
 
 export class RunOutput {
   private readonly cap: OutputCap;
   private readonly batcher: OutputBatcher | null;
   private readonly headTail: HeadTail;
   private readonly model: ModelText;
+  private readonly modelOrder: ModelOrder;
   private readonly parts: Part[] = [];
+  /** Numbered outputs whose marker has come (filled or not), by number. */
+  private readonly slots = new Map<number, Slot>();
+  /** Numbered outputs that arrived before their marker. */
+  private readonly early = new Map<number, CellOutput>();
   private keptChars = 0;
   private pendingRich: CellOutput[] = [];
   private richTimer: NodeJS.Timeout | null = null;
@@ -51,7 +69,8 @@ export class RunOutput {
     this.batcher = options.onTerminal ? new OutputBatcher(options.onTerminal) : null;
     const budget = splitBudget(options.settings.modelOutputChars);
     this.headTail = new HeadTail(budget.head, budget.tail);
-    this.model = new ModelText(this.headTail);
+    this.modelOrder = new ModelOrder(this.headTail);
+    this.model = new ModelText(this.modelOrder);
   }
 
   /**
@@ -72,14 +91,50 @@ export class RunOutput {
   }
 
   /**
-   * A rich output from the side channel. The runner flushed the text printed before it to the
-   * terminal first, but the two paths race: that text may still be unread in the pty while the
-   * message is already here. Placing the output a moment later puts it after that text (a best
-   * effort: exact order would need a position marker in the terminal stream).
+   * A rich output from the side channel. With a sequence number, it goes exactly where the marker
+   * with that number is in the terminal text: now if the marker has come, else when it does.
+   * Without one (a repeated number counts as none) the runner flushed the text printed before it to
+   * the terminal first, but the two paths race: that text may still be unread in the pty while the
+   * message is already here, so the output is placed a moment later, after that text (best effort).
    */
-  rich(output: CellOutput): void {
+  rich(output: CellOutput, seq?: number): void {
+    if (seq !== undefined && !this.early.has(seq)) {
+      const slot = this.slots.get(seq);
+      if (!slot) {
+        this.early.set(seq, output);
+        return;
+      }
+      if (!slot.output) {
+        this.fill(slot, output);
+        return;
+      }
+    }
     this.pendingRich.push(output);
     if (!this.richTimer) this.richTimer = setTimeout(() => this.placeRich(), RICH_PLACEMENT_DELAY_MS);
+  }
+
+  /**
+   * The position marker of output `seq`, at this point of the terminal text (the session checked
+   * its nonce). A second marker with the same number is ignored.
+   */
+  marker(seq: number): void {
+    if (this.slots.has(seq)) return;
+    const slot: Slot = { kind: 'slot', seq, output: null };
+    this.slots.set(seq, slot);
+    this.parts.push({ kind: 'text-split', at: this.keptChars }, slot);
+    this.model.end();
+    this.modelOrder.hole(seq);
+    const output = this.early.get(seq);
+    if (output) {
+      this.early.delete(seq);
+      this.fill(slot, output);
+    }
+  }
+
+  private fill(slot: Slot, output: CellOutput): void {
+    slot.output = output;
+    this.modelOrder.fill(slot.seq, modelLine(output));
+    this.announce(output);
   }
 
   private placeRich(): void {
@@ -90,12 +145,23 @@ export class RunOutput {
     for (const output of pending) this.place(output);
   }
 
+  /** Numbered outputs whose marker never came (lost with a dying runner…) go at the end. */
+  private placeUnmarked(): void {
+    const seqs = [...this.early.keys()].sort((a, b) => a - b);
+    for (const seq of seqs) this.place(this.early.get(seq)!);
+    this.early.clear();
+  }
+
   private place(output: CellOutput): void {
-    this.batcher?.flush();
     this.parts.push({ kind: 'text-split', at: this.keptChars }, { kind: 'rich', output });
     this.model.end();
-    const forModel = describeForModel(output);
-    if (forModel) this.headTail.push(forModel.endsWith('\n') ? forModel : `${forModel}\n`);
+    this.modelOrder.push(modelLine(output));
+    this.announce(output);
+  }
+
+  /** Tells the live UI, after the text it has been shown so far. */
+  private announce(output: CellOutput): void {
+    this.batcher?.flush();
     try {
       this.options.onOutput?.(output);
     } catch {
@@ -113,7 +179,10 @@ export class RunOutput {
 
   async finish(): Promise<FinishedOutput> {
     this.placeRich();
+    this.placeUnmarked();
     this.model.end();
+    // Markers whose output never came are left out.
+    this.modelOrder.release();
     this.batcher?.flush();
     const capNote = await this.cap.finish();
     if (capNote) {
@@ -137,14 +206,21 @@ export class RunOutput {
       if (to > from) outputs.push({ output_type: 'stream', name: 'stdout', text: normalizeNewlines(text.slice(from, to)) });
       from = Math.max(from, to);
     };
-    for (const part of this.parts) {
-      if (part.kind === 'text-split') pushText(part.at);
-      else outputs.push(part.output);
-    }
+    this.parts.forEach((part, i) => {
+      const next = this.parts[i + 1];
+      // A marker whose output never came splits nothing.
+      if (part.kind === 'text-split' && !(next?.kind === 'slot' && !next.output)) pushText(part.at);
+      else if (part.kind !== 'text-split' && part.output) outputs.push(part.output);
+    });
     pushText(text.length);
     if (capNote) outputs.push({ output_type: 'stream', name: 'stdout', text: `\n${capNote}\n` });
     return outputs;
   }
+}
+
+function modelLine(output: CellOutput): string {
+  const text = describeForModel(output);
+  return text && !text.endsWith('\n') ? `${text}\n` : text;
 }
 
 function normalizeNewlines(text: string): string {

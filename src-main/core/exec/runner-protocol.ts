@@ -8,6 +8,8 @@ import { CellOutput } from '../../../src-preload/contract/model';
 export const HelloMessage = z.object({
   type: z.literal('hello'),
   language: z.string(),
+  /** 2 for runners that write output position markers; absent in protocol 1. */
+  protocol: z.number().int().optional(),
   version: z.string().nullable().optional(),
   pid: z.number().int().optional(),
 });
@@ -15,6 +17,8 @@ export const HelloMessage = z.object({
 export const OutputMessage = z.object({
   type: z.literal('output'),
   id: z.string(),
+  /** Protocol 2: the output's number in its run, also carried by its position marker in the terminal. */
+  seq: z.number().int().nonnegative().optional(),
   output: CellOutput,
 });
 
@@ -39,4 +43,19 @@ export interface RunCommand {
 
 export interface ShutdownCommand {
   type: 'shutdown';
+}
+
+/** The property key of an output position marker, `OSC 633 ; P ; OiOutput=<nonce>:<seq> BEL`. */
+export const OUTPUT_MARKER_KEY = 'OiOutput';
+
+/**
+ * The sequence number a marker's value carries, or null when it is not this run's marker: a
+ * program that prints marker-shaped text does not know the run's nonce.
+ */
+export function outputMarkerSeq(value: string, nonce: string): number | null {
+  const colon = value.lastIndexOf(':');
+  if (colon < 0 || value.slice(0, colon) !== nonce) return null;
+  const digits = value.slice(colon + 1);
+  if (!/^\d{1,9}$/.test(digits)) return null;
+  return Number(digits);
 }

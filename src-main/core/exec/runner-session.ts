@@ -7,14 +7,15 @@ import { diedMessage } from './messages';
 import { OscFilter, type TerminalPiece } from './osc-filter';
 import { killDescendants, killTree } from './process-tree';
 import { PtyProcess, type PtyExit } from './pty-process';
-import type { RunnerMessage } from './runner-protocol';
+import { OUTPUT_MARKER_KEY, outputMarkerSeq, type RunnerMessage } from './runner-protocol';
 import type { Session, SessionOutcome, SessionRun } from './session';
 import { openRunnerChannel, type RunnerChannel } from './runner-channel';
 
 // A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
 // a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
 // come on the channel. A run ends when both its fence (in the terminal, with the run's nonce) and
-// its `done` message have arrived, whichever comes second.
+// its `done` message have arrived, whichever comes second. Position markers (also with the nonce)
+// say where in the text each rich output goes; RunOutput matches them with the outputs.
 
 export interface RunnerSessionOptions {
   language: LanguageDefinition;
@@ -235,7 +236,12 @@ export class RunnerSession implements Session {
       return;
     }
     if (piece.kind === 'text') active.run.output.terminal(piece.text);
-    else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) {
+    else if (piece.kind !== 'property') return;
+    else if (piece.key === OUTPUT_MARKER_KEY) {
+      // Without this run's nonce it is program text shaped like a marker: dropped like any OSC 633.
+      const seq = outputMarkerSeq(piece.value, active.nonce);
+      if (seq !== null) active.run.output.marker(seq);
+    } else if (piece.key === 'OiFence' && piece.value === active.nonce) {
       active.fenced = true;
       this.maybeFinish();
     }
@@ -253,7 +259,7 @@ export class RunnerSession implements Session {
     }
     const active = this.active;
     if (!active || message.id !== active.run.runId) return;
-    if (message.type === 'output') active.run.output.rich(message.output);
+    if (message.type === 'output') active.run.output.rich(message.output, message.seq);
     else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };
       this.maybeFinish();

@@ -5,6 +5,7 @@ import { describeSandbox } from './sandbox/describe-sandbox';
 import { startSandboxedSession } from './sandbox/sandboxed-session';
 import { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
 import type { Session } from './session';
+import { chooseShell, type ShellChoice, type ShellContext } from './shell-choice';
 import { startSession, type StartSessionOptions } from './start-session';
 import type { RunRequest } from './types';
 
@@ -27,6 +28,11 @@ export interface SessionRoute {
 }
 
 export interface SessionRouter {
+  /**
+   * The language a cell really runs in: for shell cells, which shell (shell-choice.ts). A cell
+   * whose language the conversation bound to a remote kernel keeps it, so it goes there.
+   */
+  choose(request: RunRequest, language: LanguageDefinition, context: ShellContext): Promise<ShellChoice>;
   route(request: RunRequest, language: LanguageDefinition): Promise<SessionRoute>;
 }
 
@@ -39,6 +45,12 @@ export interface SessionRouterOptions {
 export function createSessionRouter(options: SessionRouterOptions = {}): SessionRouter {
   const support = options.sandboxSupport ?? sandboxSupport;
   return {
+    async choose(request, language, context) {
+      if (language.kind !== 'shell') return { language, note: null };
+      if (await options.remote?.bindingFor(request.conversationId, language.name)) return { language, note: null };
+      return chooseShell(request.language, language, request.settings.shell, context);
+    },
+
     async route(request, language) {
       const remote = await options.remote?.bindingFor(request.conversationId, language.name);
       if (remote && options.remote) return options.remote.route(request.conversationId, remote);

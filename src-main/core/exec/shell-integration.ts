@@ -1,4 +1,8 @@
-// The bash side of shell integration: an rc file that makes an interactive bash report, after every
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ShellFlavor } from './shell-flavor';
+
+// The bash side of shell integration (zsh's is zsh-integration.ts): an rc file that makes an interactive bash report, after every
 // command line, its cwd, exit code and the run's fence as OSC 633 sequences (the family VS Code's
 // terminal uses), and a short line that main types to run a cell.
 //
@@ -55,3 +59,19 @@ export const BASH_RC = [
 export function bashRunLine(nonce: string): string {
   return ` __oi_begin ${nonce}; eval "$__oi_code" </dev/null\r`;
 }
+
+/**
+ * bash as ShellSession starts it: no login files (--noprofile), our rc instead of ~/.bashrc (which
+ * ours sources), no readline (nothing to edit: main types whole lines).
+ */
+export const bashFlavor: ShellFlavor = {
+  label: 'shell',
+  program: 'bash',
+  rcHint: '~/.bashrc',
+  async prepare(dir) {
+    const rcFile = join(dir, 'rc.bash');
+    await writeFile(rcFile, BASH_RC, { mode: 0o600 });
+    return { args: ['--noprofile', '--rcfile', rcFile, '--noediting', '-i'], env: {} };
+  },
+  runLine: bashRunLine,
+};

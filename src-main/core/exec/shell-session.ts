@@ -8,26 +8,28 @@ import { OscFilter, type TerminalPiece } from './osc-filter';
 import { killDescendants, killTree } from './process-tree';
 import { PtyProcess, type PtyExit } from './pty-process';
 import type { Session, SessionOutcome, SessionRun } from './session';
-import { BASH_RC, bashRunLine } from './shell-integration';
+import type { ShellFlavor } from './shell-flavor';
 
-// A persistent bash under a pty. Runs end when the prompt hook prints this run's fence; the exit
-// code and cwd come just before it (see shell-integration.ts). Nothing is parsed out of the
-// program's own output.
+// A persistent shell (bash or zsh) under a pty. Runs end when the prompt hook prints this run's
+// fence; the exit code and cwd come just before it (see shell-integration.ts for bash,
+// zsh-integration.ts for zsh). Nothing is parsed out of the program's own output.
 
 export interface ShellSessionOptions {
-  bash: string;
+  /** The shell program (absolute path or PATH name). */
+  program: string;
+  /** Which shell it is: how its integration is installed and a cell line is typed. */
+  flavor: ShellFlavor;
   workspace: string;
   env: Record<string, string>;
   tmpRoot: string;
   limits: LimitController;
   limitSettings: LimitSettings;
-  /** How long bash (and the user's .bashrc) may take to show its first prompt. */
+  /** How long the shell (and the user's rc files) may take to show its first prompt. */
   bootTimeoutMs?: number;
 }
 
 /** Output printed while no run is active (background jobs) is kept for the next run, up to this much. */
 const IDLE_TEXT_MAX = 256 * 1024;
-const LABEL = 'shell';
 
 type Phase =
   | { name: 'booting'; nonce: string }
@@ -69,20 +71,20 @@ export class ShellSession implements Session {
 
   static async start(options: ShellSessionOptions): Promise<ShellSession> {
     const dir = await mkdtemp(join(options.tmpRoot, 'oi-shell-'));
-    const rcFile = join(dir, 'rc.bash');
     const cellFile = join(dir, 'cell.sh');
-    await writeFile(rcFile, BASH_RC, { mode: 0o600 });
-    await writeFile(cellFile, '', { mode: 0o600 });
     const bootNonce = randomBytes(8).toString('hex');
-    const spawn = options.limits.wrapSpawn(options.bash, ['--noprofile', '--rcfile', rcFile, '--noediting', '-i'], options.limitSettings);
     let pty: PtyProcess;
     try {
+      await writeFile(cellFile, '', { mode: 0o600 });
+      const shell = await options.flavor.prepare(dir, options.env);
+      const spawn = options.limits.wrapSpawn(options.program, shell.args, options.limitSettings);
       pty = new PtyProcess({
         file: spawn.file,
         args: spawn.args,
         cwd: options.workspace,
         env: {
           ...options.env,
+          ...shell.env,
           OI_BOOT_NONCE: bootNonce,
           OI_CELL_FILE: cellFile,
           OI_WORKSPACE: options.workspace,
@@ -94,7 +96,7 @@ export class ShellSession implements Session {
       throw err;
     }
     const session = new ShellSession(pty, dir, cellFile, bootNonce, options);
-    // Limits go on while bash reads its rc files, so the first run does not wait for them.
+    // Limits go on while the shell reads its rc files, so the first run does not wait for them.
     const limited = options.limits.beforeRun(pty.pid, options.limitSettings).catch(() => null);
     try {
       await Promise.all([session.waitForBoot(options.bootTimeoutMs ?? 20_000), limited]);
@@ -117,12 +119,16 @@ export class ShellSession implements Session {
     return this.pty.pid;
   }
 
+  private get label(): string {
+    return this.options.flavor.label;
+  }
+
   async run(run: SessionRun): Promise<SessionOutcome> {
     // Interrupts from here on are this run's; one left over from a finished run is not.
     this.interruptOnStart = false;
     if (this.phase.name !== 'idle') {
       this.interruptOnStart = false;
-      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${LABEL} session is not ready.` };
+      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${this.label} session is not ready.` };
     }
     const limitProblem = await this.options.limits.beforeRun(this.pty.pid, { ...run.settings });
     if (limitProblem) run.output.terminal(`[${limitProblem}]\r\n`);
@@ -134,25 +140,25 @@ export class ShellSession implements Session {
     // The phase may have changed while the file was written (the shell died meanwhile).
     if (this.phase.name !== 'idle') {
       this.interruptOnStart = false;
-      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${LABEL} session died.` };
+      return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${this.label} session died.` };
     }
     const nonce = randomBytes(16).toString('hex');
     return new Promise<SessionOutcome>((resolve) => {
       const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, resolve };
       this.phase = { name: 'sent', active };
-      this.pty.write(bashRunLine(nonce));
+      this.pty.write(this.options.flavor.runLine(nonce));
     });
   }
 
   interrupt(): void {
     // Not running yet: a ^C now would hit the idle prompt and be lost, or discard the typed line
-    // before bash reads it (and with it the run's fence). Send it when the start mark arrives.
+    // before the shell reads it (and with it the run's fence). Send it when the start mark arrives.
     if (this.phase.name !== 'running') {
       if (this.phase.name !== 'dead') this.interruptOnStart = true;
       return;
     }
     // ^C through the terminal: the line discipline sends SIGINT to the foreground job, as when a
-    // user presses Ctrl-C, and bash abandons the rest of the command line.
+    // user presses Ctrl-C, and the shell abandons the rest of the command line.
     this.pty.write('\x03');
   }
 
@@ -184,7 +190,8 @@ export class ShellSession implements Session {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.bootWaiter = null;
-        reject(new Error(`bash did not start within ${Math.round(timeoutMs / 1000)} s (is something in ~/.bashrc waiting for input?)`));
+        const { program, rcHint } = this.options.flavor;
+        reject(new Error(`${program} did not start within ${Math.round(timeoutMs / 1000)} s (is something in ${rcHint} waiting for input?)`));
       }, timeoutMs);
       this.bootWaiter = {
         resolve: () => {
@@ -225,7 +232,7 @@ export class ShellSession implements Session {
           }
         }
         else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.active.nonce) {
-          // The line ended without starting the code (cut by a Ctrl-C before bash read it).
+          // The line ended without starting the code (cut by a Ctrl-C before the shell read it).
           this.finish(phase.active, null);
         }
         return;
@@ -248,7 +255,7 @@ export class ShellSession implements Session {
       const rest = this.filter.flush();
       if (rest) active.run.output.terminal(rest);
       // `exit N` ends the shell normally; anything else (a signal) is a crash.
-      const message = exit.signal ? diedMessage(LABEL, exit) : exitedMessage(LABEL, exit.exitCode);
+      const message = exit.signal ? diedMessage(this.label, exit) : exitedMessage(this.label, exit.exitCode);
       const status = exit.signal ? 'died' : exit.exitCode === 0 ? 'done' : 'failed';
       active.resolve({ status, exitCode: exit.exitCode, cwd: this.lastCwd, message });
       return;
@@ -269,7 +276,7 @@ export class ShellSession implements Session {
     }
     this.phase = { name: 'dead' };
     if (phase.name === 'booting') {
-      this.bootWaiter?.reject(new Error(`bash exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})`));
+      this.bootWaiter?.reject(new Error(`${this.options.flavor.program} exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})`));
       this.bootWaiter = null;
       return;
     }

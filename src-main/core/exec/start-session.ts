@@ -7,6 +7,8 @@ import { OneShotFallback } from './one-shot-fallback';
 import { OneShotSession } from './one-shot-session';
 import { RunnerSession } from './runner-session';
 import { ShellSession } from './shell-session';
+import { bashFlavor } from './shell-integration';
+import { zshFlavor } from './zsh-integration';
 
 // Picks the session implementation for a language's kind.
 
@@ -25,7 +27,8 @@ export async function startSession(options: StartSessionOptions): Promise<Sessio
   switch (options.language.kind) {
     case 'shell':
       return ShellSession.start({
-        bash: options.runtime.command,
+        program: options.runtime.command,
+        flavor: options.language.name === 'zsh' ? zshFlavor : bashFlavor,
         workspace: options.workspace,
         env: options.env,
         tmpRoot: options.tmpRoot,

@@ -37,11 +37,21 @@ const LANGUAGES: LanguageEntry[] = [
   },
   {
     name: 'shell',
-    aliases: ['bash', 'sh', 'zsh', 'console', 'terminal'],
+    aliases: ['bash', 'sh', 'console', 'terminal'],
     magic: '%%bash',
     kernel: {
       kernelspec: { name: 'bash', display_name: 'Bash', language: 'bash' },
       language_info: { name: 'bash', codemirror_mode: 'shell', file_extension: '.sh', mimetype: 'text/x-sh' },
+    },
+  },
+  {
+    // zsh cells use zsh syntax that bash refuses: Jupyter runs them through zsh too.
+    name: 'zsh',
+    aliases: [],
+    magic: '%%script zsh',
+    kernel: {
+      kernelspec: { name: 'zsh', display_name: 'Zsh', language: 'zsh' },
+      language_info: { name: 'zsh', codemirror_mode: 'shell', file_extension: '.zsh', mimetype: 'text/x-sh' },
     },
   },
   {
@@ -138,7 +148,7 @@ export function magicFor(language: string): string {
 const INTERPRETERS: Record<string, string> = {
   bash: 'shell',
   sh: 'shell',
-  zsh: 'shell',
+  zsh: 'zsh',
   node: 'javascript',
   nodejs: 'javascript',
   python: 'python',

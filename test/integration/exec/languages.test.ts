@@ -17,7 +17,7 @@ describe('languages', () => {
 
   it('lists every language with whether it is installed here', async () => {
     const list = await h.service.languages();
-    expect(list.map((l) => l.name)).toEqual(['python', 'javascript', 'shell', 'powershell', 'r', 'ruby', 'applescript', 'java', 'html']);
+    expect(list.map((l) => l.name)).toEqual(['python', 'javascript', 'shell', 'zsh', 'powershell', 'r', 'ruby', 'applescript', 'java', 'html']);
     const shell = list.find((l) => l.name === 'shell');
     expect(shell).toMatchObject({ available: true, persistent: true });
     expect(shell?.version).toMatch(/^\d+\.\d+/);

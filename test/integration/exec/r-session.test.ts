@@ -120,6 +120,16 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
   });
 
+  it('ends a run that leaves a sink() open, and the next cell can close it', async () => {
+    const sunk = await h.run('r', 'sink_file <- tempfile()\nsink(sink_file)\ncat("into the sink\\n")', { settings: { timeoutMs: 15_000 } });
+    expect(sunk.status).toBe('done');
+    expect(stdoutOf(sunk)).not.toContain('into the sink');
+    const after = await h.run('r', 'sink()\ncat("back on the terminal\\n")\nreadLines(sink_file)');
+    expect(after.status).toBe('done');
+    expect(stdoutOf(after)).toContain('back on the terminal');
+    expect(after.forModel).toContain('into the sink');
+  });
+
   it('reports a killed runner as died and starts a new session on the next run', async () => {
     await h.run('r', 'lost <- 1');
     const result = await h.run('r', 'tools::pskill(Sys.getpid(), 9)');

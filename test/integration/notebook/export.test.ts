@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { NotebookV4_5, type NotebookV4 } from '../../../src-main/core/notebook/nbformat-schema';
+import { languageFromMagic } from '../../../src-main/core/notebook/languages';
 import { describeIssues } from '../../../src-main/core/notebook/schema-issues';
 import { cell, conversation, PNG_1X1, stdout, user } from './support/conversation-builders';
 import { startJupyter, type Jupyter } from './support/jupyter';
@@ -110,6 +111,15 @@ describe('notebook export', () => {
     expect(nb.metadata.language_info).toMatchObject({ name: 'bash' });
     expect(nb.cells.map((c) => joined(c.source))).toEqual(['ls', 'pwd', 'print(1)']);
     expect(nb.cells.map((c) => (c.metadata.oi as { language: string }).language)).toEqual(['bash', 'shell', 'python']);
+  });
+
+  it('runs zsh cells through zsh, not bash, and reads them back as zsh', () => {
+    const conv = conversation([cell('python', 'x = 1'), cell('zsh', 'print -l ${(s:,:)list}'), cell('bash', 'ls')]);
+    const nb = exportNotebook(conv, META);
+    const sources = nb.cells.map((c) => joined(c.source));
+    expect(sources).toEqual(['x = 1', '%%script zsh\nprint -l ${(s:,:)list}', '%%bash\nls']);
+    expect(languageFromMagic(sources[1]!)).toEqual({ language: 'zsh', code: 'print -l ${(s:,:)list}' });
+    expect(languageFromMagic(sources[2]!)).toEqual({ language: 'shell', code: 'ls' });
   });
 
   it('keeps images dropped into the chat as attachments of the message cell and names other files', () => {

@@ -28,7 +28,11 @@ export interface RunOutcome {
   ok: boolean;
   cwd: string | null;
   outputs: Output[];
-  /** Terminal bytes of the run, fence removed. */
+  /** The `seq` of each output message, in arrival order (undefined: sent without one). */
+  seqs: Array<number | undefined>;
+  /** The run's output position markers: their numbers, and where they were in `bytes`. */
+  markers: Array<{ seq: number; at: number }>;
+  /** Terminal bytes of the run, fence and this run's markers removed. */
   bytes: Buffer;
   /** The same as UTF-8 text with the pty's \r\n turned back into \n. */
   text: string;
@@ -39,7 +43,9 @@ type Message = { type: string; [key: string]: unknown };
 interface PendingRun {
   id: string;
   fence: Buffer;
+  nonce: string;
   outputs: Output[];
+  seqs: Array<number | undefined>;
   done: Message | null;
   terminal: Buffer | null;
   settle: (error?: Error) => void;
@@ -84,6 +90,8 @@ export interface StartOptions {
 export class Runner {
   readonly workspace: string;
   hello!: Message;
+  /** Messages that belong to no running run (an output a finished cell's thread sent). */
+  readonly stray: Message[] = [];
   private readonly terminal = new Bytes();
   private scanned = 0;
   private run_: PendingRun | null = null;
@@ -172,8 +180,14 @@ export class Runner {
 
   private onMessage(message: Message): void {
     const run = this.run_;
-    if (!run || message.id !== run.id) return;
-    if (message.type === 'output') run.outputs.push(message.output as Output);
+    if (!run || message.id !== run.id) {
+      this.stray.push(message);
+      return;
+    }
+    if (message.type === 'output') {
+      run.outputs.push(message.output as Output);
+      run.seqs.push(message.seq as number | undefined);
+    }
     if (message.type === 'done') {
       run.done = message;
       if (run.terminal) run.settle();
@@ -205,18 +219,22 @@ export class Runner {
       const run: PendingRun = {
         id,
         fence: Buffer.from(`\x1b]633;P;OiFence=${nonce}\x07`),
+        nonce,
         outputs: [],
+        seqs: [],
         done: null,
         terminal: null,
         settle: (error) => {
           clearTimeout(timer);
           this.run_ = null;
           if (error) return reject(error);
-          const bytes = run.terminal!;
+          const { bytes, markers } = takeMarkers(run.terminal!, run.nonce);
           resolve({
             ok: run.done!.ok as boolean,
             cwd: run.done!.cwd as string | null,
             outputs: run.outputs,
+            seqs: run.seqs,
+            markers,
             bytes,
             text: bytes.toString('utf8').replace(/\r\n/g, '\n'),
           });
@@ -253,6 +271,25 @@ export class Runner {
     rmSync(this.channelDir, { recursive: true, force: true });
     if (this.ownsWorkspace) rmSync(this.workspace, { recursive: true, force: true });
   }
+}
+
+/** Removes the run's output position markers (docs/exec-protocol.md), noting where each was. */
+function takeMarkers(terminal: Buffer, nonce: string): { bytes: Buffer; markers: Array<{ seq: number; at: number }> } {
+  const prefix = Buffer.from(`\x1b]633;P;OiOutput=${nonce}:`);
+  const parts: Buffer[] = [];
+  const markers: Array<{ seq: number; at: number }> = [];
+  let from = 0;
+  let length = 0;
+  for (let at = terminal.indexOf(prefix); at >= 0; at = terminal.indexOf(prefix, from)) {
+    const end = terminal.indexOf(0x07, at);
+    if (end < 0) break;
+    parts.push(terminal.subarray(from, at));
+    length += at - from;
+    markers.push({ seq: Number(terminal.subarray(at + prefix.length, end).toString('latin1')), at: length });
+    from = end + 1;
+  }
+  parts.push(terminal.subarray(from));
+  return { bytes: Buffer.concat(parts), markers };
 }
 
 /** Resolves once `predicate` holds, checking every few milliseconds. */

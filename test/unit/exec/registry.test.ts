@@ -7,7 +7,8 @@ describe('language registry', () => {
     expect(findLanguage('py')?.name).toBe('python');
     expect(findLanguage('Python3')?.name).toBe('python');
     expect(findLanguage('node')?.name).toBe('javascript');
-    expect(findLanguage('zsh')?.name).toBe('shell');
+    expect(findLanguage('sh')?.name).toBe('shell');
+    expect(findLanguage('zsh')?.name).toBe('zsh');
     expect(findLanguage('pwsh')?.name).toBe('powershell');
     expect(findLanguage('osascript')?.name).toBe('applescript');
     expect(findLanguage('R')?.name).toBe('r');

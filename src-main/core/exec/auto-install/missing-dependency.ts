@@ -31,7 +31,7 @@ export function findMissingDependency(language: string, result: RunResult): Miss
     }
     return null;
   }
-  if (language === 'shell') {
+  if (language === 'shell' || language === 'zsh') {
     // A node script run from the shell resolves packages from the workspace too.
     const node = NODE_MISSING.exec(text);
     if (node?.[1] && /\bnode(?::internal|\s|$)|Require stack|ERR_MODULE_NOT_FOUND/.test(text)) {

@@ -8,8 +8,9 @@ import { python } from './python';
 import { r } from './r';
 import { ruby } from './ruby';
 import { shell } from './shell';
+import { zsh } from './zsh';
 
-export const LANGUAGES: readonly LanguageDefinition[] = [python, javascript, shell, powershell, r, ruby, applescript, java, html];
+export const LANGUAGES: readonly LanguageDefinition[] = [python, javascript, shell, zsh, powershell, r, ruby, applescript, java, html];
 
 /** The language a name or alias refers to ('py', 'Bash', 'node'…), or null. */
 export function findLanguage(name: string): LanguageDefinition | null {

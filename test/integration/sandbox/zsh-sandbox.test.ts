@@ -1,0 +1,86 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, type SandboxSettings } from '@contract';
+import { createExecService } from '../../../src-main/core/exec/exec-service';
+import type { ExecService, RunResult } from '../../../src-main/core/exec/types';
+import { installed } from '../../support/installed';
+
+// A zsh session under bubblewrap, set up as sandbox.test.ts sets up its bash and Python ones: a home
+// of the test's own outside /tmp, holding a fake ~/.ssh key, a .zshrc and the workspace.
+
+const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
+const SANDBOX: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
+
+function stdout(result: RunResult): string {
+  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
+}
+
+describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (bubblewrap)', () => {
+  let home: string;
+  let workspace: string;
+  let tmpRoot: string;
+  let service: ExecService;
+
+  const run = (code: string, signal?: AbortSignal) =>
+    service.run({
+      conversationId: 'zsh-sandboxed',
+      workspace,
+      language: 'zsh',
+      code,
+      sandbox: SANDBOX,
+      signal,
+      settings: { ...defaultSettings.exec, timeoutMs: 20_000, env: { HOME: home } },
+    });
+
+  beforeAll(async () => {
+    const base = resolve(import.meta.dirname, '../../../test-results');
+    await mkdir(base, { recursive: true });
+    home = await mkdtemp(join(base, 'zsh-sandbox-home-'));
+    workspace = join(home, 'projects', 'demo');
+    await mkdir(workspace, { recursive: true });
+    await mkdir(join(home, '.ssh'), { mode: 0o700 });
+    await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
+    await writeFile(join(home, '.zshrc'), 'from_user_rc() { echo "read the home" }\n');
+    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-zsh-sandbox-test-'));
+    service = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000 });
+  });
+
+  afterAll(async () => {
+    await service?.dispose();
+    await rm(home, { recursive: true, force: true });
+    await rm(tmpRoot, { recursive: true, force: true });
+  });
+
+  it('writes inside the workspace and nowhere else, and cannot read the home', async () => {
+    const targets = [join(home, 'outside.txt'), '/etc/oi-zsh-sandbox-test', '/usr/oi-zsh-sandbox-test'];
+    const code = [
+      'print -r -- ok > inside.txt',
+      `for target in ${targets.map((t) => JSON.stringify(t)).join(' ')}; do`,
+      '  if { print -r -- escaped > $target } 2>/dev/null; then echo "WROTE $target"; else echo refused; fi',
+      'done',
+      `cat ${JSON.stringify(join(home, '.ssh', 'id_ed25519'))} 2>/dev/null || echo hidden`,
+      '(( $+functions[from_user_rc] )) || echo "no user rc"',
+      'echo $ZSH_NAME',
+    ].join('\n');
+    const result = await run(code);
+    expect(result.status, result.forModel).toBe('done');
+    expect(stdout(result)).toBe('refused\nrefused\nrefused\nhidden\nno user rc\nzsh\n');
+    expect(result.limits.sandbox).toMatch(/^bubblewrap: /);
+    expect(await readFile(join(workspace, 'inside.txt'), 'utf8')).toBe('ok\n');
+    await expect(readFile(join(home, 'outside.txt'))).rejects.toThrow();
+  });
+
+  it('keeps state, runs in its own process namespace, and can be interrupted', async () => {
+    await run('cd /usr && export GREETING=hi; arr=(a b c)');
+    const state = await run('echo "$GREETING $(pwd) ${(j:-:)arr}"; (( $$ < 10 )) && echo "own namespace"');
+    expect(stdout(state)).toBe('hi /usr a-b-c\nown namespace\n');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 800);
+    const sleeping = await run('sleep 30', controller.signal);
+    expect(sleeping.status).toBe('interrupted');
+    expect(sleeping.forModel).toContain('keeps its state');
+    expect(stdout(await run('echo still $GREETING'))).toBe('still hi\n');
+  });
+});
