@@ -109,6 +109,11 @@ export const CellItem = z.object({
   limits: RunLimits.nullable(),
   /** What the model was told about this run (trimmed head + tail); the UI shows `outputs`. */
   resultForModel: z.string().nullable(),
+  /**
+   * The outputs came from a notebook file, not from a run in this app: like an untrusted notebook in
+   * Jupyter, their HTML is shown without running its scripts until the cell is run again.
+   */
+  imported: z.boolean().optional(),
 });
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */

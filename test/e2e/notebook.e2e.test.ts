@@ -158,4 +158,20 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     await expectText(ui.page.getByTestId('rerun-status'), 'Re-run finished: cell 4 of 4 ran.', 20_000);
     await expectText(ui.page.getByTestId('cell').nth(3), 'after 20');
   });
+
+  it('shows imported HTML outputs without running their scripts until the cell runs again', async () => {
+    const html = '<p id="x">static</p><p id="after">after the script</p><script>document.getElementById("x").textContent = "script ran"</script>';
+    // The runner's own display() and HTML (no IPython needed), as a notebook exported by this app would have.
+    const source = `display(HTML(${JSON.stringify(html)}))`;
+    await importFile('chart.ipynb', notebook([code(source, [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': '<HTML>' } }], 1)]));
+    const imported = ui.page.getByTestId('cell').getByTestId('html-output').contentFrame();
+    await expectText(imported.locator('#after'), 'after the script');
+    expect(await imported.locator('#x').textContent()).toBe('static');
+    await expectText(ui.page.getByTestId('cell'), 'Scripts in outputs imported from a notebook do not run');
+
+    await ui.page.getByRole('button', { name: 'Re-run all cells', exact: true }).click();
+    await expectText(ui.page.getByTestId('rerun-status'), 'Re-run finished', 30_000);
+    const rerun = ui.page.getByTestId('cell').getByTestId('html-output').contentFrame();
+    await expectText(rerun.locator('#x'), 'script ran');
+  });
 });

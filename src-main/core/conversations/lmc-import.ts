@@ -40,7 +40,9 @@ export function parseConversationFile(text: string): ImportedConversation {
   if (json && typeof json === 'object' && !Array.isArray(json) && 'items' in json) {
     const parsed = Conversation.safeParse(json);
     if (!parsed.success) throw new Error(`the file looks like an Open Interpreter Desktop conversation but does not match: ${describeIssues(parsed.error.issues)}`);
-    return { title: parsed.data.title, items: parsed.data.items };
+    // Its outputs came from a file, not from a run here: their HTML scripts wait for a re-run.
+    const items = parsed.data.items.map((item) => (item.kind === 'cell' && item.outputs.length > 0 ? { ...item, imported: true } : item));
+    return { title: parsed.data.title, items };
   }
   const list = Array.isArray(json) ? json : json && typeof json === 'object' && Array.isArray((json as { messages?: unknown }).messages) ? (json as { messages: unknown[] }).messages : null;
   if (!list) throw new Error('expected a JSON array of Open Interpreter messages ({"role", "type", "content"})');

@@ -186,6 +186,7 @@ function codeItem(
     startedAt: oi.startedAt,
     limits: oi.limits,
     resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
+    imported: true,
   };
 }
 
@@ -217,6 +218,7 @@ function foreignCodeItem(
     startedAt: timing.startedAt,
     limits: null,
     resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
+    imported: true,
   };
 }
 

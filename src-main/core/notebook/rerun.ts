@@ -86,5 +86,7 @@ export function applyRunResult(cell: CellItem, result: RunResult, startedAt: str
     startedAt,
     limits: result.limits,
     resultForModel: result.forModel,
+    // Its outputs are this app's own now.
+    imported: false,
   };
 }

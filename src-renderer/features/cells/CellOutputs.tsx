@@ -21,7 +21,7 @@ export function CellOutputs({ cell }: { cell: CellItem }) {
     <>
       {live ? <TerminalView cellId={cell.id} /> : saved && <SavedOutput text={saved} />}
       {rich.map(([o, i]) => (
-        <RichOutput key={i} output={o} cellId={cell.id} />
+        <RichOutput key={i} output={o} cellId={cell.id} scripts={!cell.imported} />
       ))}
     </>
   );

@@ -9,7 +9,16 @@ const INITIAL_HEIGHT = 32;
  * content runs its scripts in an isolated frame (opaque origin, its own CSP) that cannot reach the
  * app's DOM, storage, cookie or bridge. See docs/security.md.
  */
-export function HtmlOutputFrame({ html, scripts = true }: { html: string; scripts?: boolean }) {
+export function HtmlOutputFrame({
+  html,
+  scripts = true,
+  blockedNote = 'Scripts in a previewed notebook do not run; import it and re-run its cells to see them.',
+}: {
+  html: string;
+  scripts?: boolean;
+  /** Shown under content whose scripts were kept from running, saying how to see them. */
+  blockedNote?: string;
+}) {
   // Other HTML gets a fresh frame: a frame the previous content navigated elsewhere is never handed it.
   const [shown, setShown] = useState({ html, generation: 0 });
   if (shown.html !== html) setShown({ html, generation: shown.generation + 1 });
@@ -18,7 +27,7 @@ export function HtmlOutputFrame({ html, scripts = true }: { html: string; script
       <IsolatedFrame key={shown.generation} html={html} scripts={scripts} />
       {/<script\b/i.test(html) && (
         <p className="html-output-note">
-          {scripts ? 'Scripts in this output run in an isolated frame, without access to the app.' : 'Scripts in a previewed notebook do not run; import it and re-run its cells to see them.'}
+          {scripts ? 'Scripts in this output run in an isolated frame, without access to the app.' : blockedNote}
         </p>
       )}
     </>

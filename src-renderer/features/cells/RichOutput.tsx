@@ -8,7 +8,7 @@ import { HtmlOutputFrame } from './HtmlOutputFrame';
  * Rich outputs: images inline (click to open in the preview); HTML in the isolated output frame, where
  * its scripts run without any access to the app.
  */
-export function RichOutput({ output, cellId }: { output: CellOutput; cellId: string }) {
+export function RichOutput({ output, cellId, scripts = true }: { output: CellOutput; cellId: string; scripts?: boolean }) {
   const showPreview = useWorkspace((s) => s.showPreview);
   if (output.output_type === 'stream') return null;
   if (output.output_type === 'error') {
@@ -31,7 +31,13 @@ export function RichOutput({ output, cellId }: { output: CellOutput; cellId: str
   }
   const html = output.data['text/html'];
   if (typeof html === 'string' || Array.isArray(html)) {
-    return <HtmlOutputFrame html={Array.isArray(html) ? html.join('') : html} />;
+    return (
+      <HtmlOutputFrame
+        html={Array.isArray(html) ? html.join('') : html}
+        scripts={scripts}
+        blockedNote="Scripts in outputs imported from a notebook do not run; run the cell again to see them."
+      />
+    );
   }
   const svg = output.data['image/svg+xml'];
   if (typeof svg === 'string') {

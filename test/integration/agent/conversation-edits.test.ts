@@ -115,6 +115,41 @@ describe('importing Open Interpreter conversations', () => {
     expect(again.items.map((i) => (i.kind === 'cell' ? [i.language, i.code, i.resultForModel] : i.kind === 'notice' ? '' : i.text))).toEqual(['list files', 'Sure.', ['shell', 'ls', 'a.txt\n']]);
   });
 
+  it("marks cells with outputs from one of this app's conversation files as imported (their HTML scripts wait for a re-run)", () => {
+    const conv = {
+      version: 1 as const,
+      id: 'x',
+      title: 'shared',
+      createdAt: '',
+      updatedAt: '',
+      workspace: '/tmp',
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      autoRun: false,
+      items: [
+        { kind: 'user', id: 'u1', text: 'chart', attachments: [], createdAt: '' },
+        ...[[{ output_type: 'display_data', data: { 'text/html': '<script>1</script>' }, metadata: {} }], []].map((outputs, i) => ({
+          kind: 'cell',
+          id: `c${i}`,
+          step: 's1',
+          toolCallId: null,
+          language: 'python',
+          code: 'chart()',
+          status: 'done',
+          approval: 'user',
+          outputs,
+          exitCode: 0,
+          durationMs: 1,
+          executionCount: i + 1,
+          startedAt: null,
+          limits: null,
+          resultForModel: '',
+        })),
+      ],
+    };
+    const imported = parseConversationFile(JSON.stringify(conv));
+    expect(imported.items.map((i) => (i.kind === 'cell' ? i.imported : i.kind))).toEqual(['user', true, undefined]);
+  });
+
   it('says which message is wrong in a damaged file', () => {
     expect(() => parseConversationFile('{"not": "a list"}')).toThrow(/expected a JSON array of Open Interpreter messages/);
     expect(() => parseConversationFile('[{"role": "user", "content": "hi"}, {"role": "robot", "content": 1}]')).toThrow(/message 2: /);
