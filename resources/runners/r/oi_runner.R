@@ -8,6 +8,7 @@
 # Choices, as a user of the session sees them:
 # - Cells are evaluated in the global environment: variables, functions and library() calls carry
 #   over. The runner's own state lives in a private environment, so ls() shows only the user's.
+# - display(), HTML(), Markdown() and `files` (oi_files.R) are on the search path as "oi:helpers".
 # - Each top-level expression is evaluated in turn with withVisible(), as the R console does. Visible
 #   values of earlier expressions are printed to the terminal; a visible value of the last one is the
 #   cell's execute_result (its print() text).
@@ -361,6 +362,16 @@ local({
   helpers$print.oi_html <- function(x, ...) { cat(unclass(x), "\n", sep = ""); invisible(x) }
   helpers$print.oi_markdown <- helpers$print.oi_html
 
+  # `files` comes from oi_files.R beside this script, which Rscript names as --file= (each space
+  # written as ~+~). Its code gets an environment over base R, out of reach of the user's objects.
+  script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  files_code <- new.env(parent = baseenv())
+  sys.source(file.path(dirname(gsub("~+~", " ", script[length(script)], fixed = TRUE)), "oi_files.R"), envir = files_code, keep.source = FALSE)
+  # Registered: since R 3.6 S3 lookup from the global environment skips attached environments.
+  registerS3method("print", "oi_files", files_code$print.oi_files, envir = baseenv())
+  registerS3method("print", "oi_html", helpers$print.oi_html, envir = baseenv())
+  registerS3method("print", "oi_markdown", helpers$print.oi_markdown, envir = baseenv())
+
   # --- one run ----------------------------------------------------------------------------------------
 
   show_value <- function(value) if (isS4(value)) methods::show(value) else print(value)
@@ -372,6 +383,8 @@ local({
     first <- state$eval_depth + 3L # evaluate(), withVisible(), eval()
     keep <- if (length(calls) > first) calls[(first + 1L):length(calls)] else list()
     keep <- keep[-length(keep)] # this handler
+    # stop(condition) calls the handler below as (<the function itself>)(condition): no name to match.
+    if (length(keep) > 0L && is.function(keep[[length(keep)]][[1L]])) keep <- keep[-length(keep)]
     while (length(keep) > 0L) {
       name <- call_name(keep[[length(keep)]])
       if (!name %in% c(".handleSimpleError", "h", "withCallingHandlers", "signalCondition", ".signalSimpleWarning")) break
@@ -479,7 +492,8 @@ local({
   })
 
   workspace <- Sys.getenv("OI_WORKSPACE")
-  if (nzchar(workspace) && dir.exists(workspace)) setwd(workspace)
+  if (nzchar(workspace) && dir.exists(workspace)) setwd(workspace) else workspace <- getwd()
+  helpers$files <- files_code$oi_files(workspace)
   dir.create(state$plot_dir, showWarnings = FALSE, mode = "0700")
   options(device = open_plot, warn = 1L)
   setHook("before.plot.new", before_plot_new)

@@ -28,7 +28,7 @@ export function buildSystemPrompt(ctx: PromptContext): string {
     'Work in small steps: run code, read the result, fix errors, and continue until the task is done. Then give a short answer.',
     'The user approves each run unless auto-run is on; if a run is declined, do not try the same thing again without asking.',
     'When a run fails, read the error and change your approach rather than repeating the same code.',
-    'In Python, JavaScript and Ruby a `files` helper is available: files.read(path), files.write(path, data), files.list(path=".", pattern=None), files.delete(path), files.search(text). Relative paths resolve against the workspace.',
+    'In Python, JavaScript, Ruby and R a `files` helper is available: files.read(path), files.write(path, data), files.list(path=".", pattern=None), files.delete(path), files.search(text) (in R: files$read(path) and so on; search returns a data.frame). Relative paths resolve against the workspace.',
     'In Python, JavaScript, Ruby and R, display(x) shows an image, HTML, markdown or a value to the user as a rich output; matplotlib figures in Python are shown automatically.',
     '',
     '# Environment',

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -213,6 +213,9 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
     expect(last.outputs).toEqual([
       { output_type: 'execute_result', execution_count: last.executionCount, data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' }, metadata: {} },
     ]);
+    // print() of one shows its text, not the value with its class attribute.
+    const printed = await h.run('r', 'print(HTML("<p>printed</p>"))\nprint(Markdown("*md*"))\ninvisible(0)');
+    expect(stdoutOf(printed).replace(/\r\n/g, '\n')).toBe('<p>printed</p>\n*md*\n');
     // The helpers are on the search path, not among the user's variables.
     const own = await h.run('r', 'c(exists("display"), exists("display", envir = globalenv(), inherits = FALSE))');
     expect(own.forModel).toBe('[1]  TRUE FALSE');
@@ -223,6 +226,123 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
     expect(result.status).toBe('failed');
     expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ evalue: 'display(): give raw bytes or a file path for image/png' });
     expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
+  });
+});
+
+describe.runIf(installed('Rscript'))('r files helper', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('is on the search path, not among the user\'s objects, and survives a user\'s own `files`', async () => {
+    const result = await h.run('r', 'mine <- 1\nprint(ls())\nprint(c(exists("files"), exists("files", envir = globalenv(), inherits = FALSE)))\nfiles');
+    expect(result.status, result.forModel).toBe('done');
+    expect(stdoutOf(result)).toBe('[1] "mine"\n[1]  TRUE FALSE\n');
+    expect(result.outputs.find((o) => o.output_type === 'execute_result')).toMatchObject({
+      data: { 'text/plain': `<files: read, write, list, delete, search, exists, path; relative paths are in ${h.workspace}>` },
+    });
+    // A common R name: the user's `files` hides the helper until it is removed. The helper's own code
+    // does not see the user's objects (a redefined paste0 here).
+    const masked = await h.run('r', 'files <- list.files()\npaste0 <- function(...) stop("mine")\nrm(files)\nfiles$write("masked.txt", "ok")\nrm(paste0)\ntext <- files$read("masked.txt")\nfiles$delete("masked.txt")\ntext');
+    expect(masked.status, masked.forModel).toBe('done');
+    expect(masked.forModel).toBe('[1] "ok"');
+  });
+
+  it('reads, writes, lists, searches and deletes relative to the workspace, also after setwd()', async () => {
+    const code = [
+      'files$write("notes/a.txt", "alpha\\nneedle here\\n")',
+      'files$write("notes/b.txt", "beta\\n")',
+      'files$write("notes/deep/c.txt", c("one", "needle two"))',
+      'files$write("notes/data.json", list(k = c(1, 2)))',
+      'files$write("notes/node_modules/skipped.txt", "needle in a skipped folder")',
+      'dir.create("elsewhere", showWarnings = FALSE)',
+      'setwd("elsewhere") # relative paths still mean the workspace',
+      'cat(files$read("notes/a.txt"))',
+      'cat(files$list("notes"), "\\n")',
+      'cat(files$list(".", "**/*.txt"), "\\n")',
+      'found <- files$search("needle")',
+      'cat(sprintf("%s:%d:%s", found$path, found$line, found$text), sep = "\\n")',
+      'print(vapply(found, class, ""))',
+      'files$delete("notes/b.txt")',
+      'print(files$list("notes", "*.txt"))',
+      'print(c(files$exists("notes/b.txt"), files$exists("notes/a.txt"), file.exists("notes")))',
+      'print(files$read("notes/a.txt", binary = TRUE)[1:5])',
+      'files$delete("notes", recursive = TRUE)',
+      'files$exists("notes")',
+    ].join('\n');
+    const result = await h.run('r', code);
+    expect(result.status, result.forModel).toBe('done');
+    expect(stdoutOf(result)).toBe(
+      [
+        'alpha',
+        'needle here',
+        'a.txt b.txt data.json deep/ node_modules/ ',
+        'notes/a.txt notes/b.txt notes/deep/c.txt ',
+        // Files of a folder before its subfolders' files, as os.walk gives them to Python's search.
+        'notes/a.txt:2:needle here',
+        'notes/deep/c.txt:2:needle two',
+        '       path        line        text ',
+        '"character"   "integer" "character" ',
+        '[1] "a.txt"',
+        '[1] FALSE  TRUE FALSE',
+        '[1] 61 6c 70 68 61',
+        '',
+      ].join('\n'),
+    );
+    expect(result.forModel).toMatch(/\n\[1\] FALSE$/);
+    // Written where the workspace is, as text and as Python-style indented JSON, before the delete.
+    const again = await h.run('r', 'files$write("notes/data.json", list(k = c(1, 2)))\nfiles$write("notes/deep/c.txt", c("one", "needle two"))');
+    expect(again.status, again.forModel).toBe('done');
+    expect(await readFile(join(h.workspace, 'notes', 'data.json'), 'utf8')).toBe('{\n  "k": [\n    1,\n    2\n  ]\n}\n');
+    expect(await readFile(join(h.workspace, 'notes', 'deep', 'c.txt'), 'utf8')).toBe('one\nneedle two\n');
+    expect(existsSync(join(h.workspace, 'elsewhere', 'notes'))).toBe(false);
+  });
+
+  it('fails with classed R errors that name the path', async () => {
+    const missing = await h.run('r', 'files$read("missing.txt")');
+    expect(missing.status).toBe('failed');
+    const path = join(h.workspace, 'missing.txt');
+    expect(missing.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      ename: 'oi_files_not_found',
+      evalue: `no such file or directory: '${path}'`,
+      traceback: [`Error in files$read("missing.txt") : no such file or directory: '${path}'`, 'Calls: files$read -> stop'],
+    });
+    const caught = await h.run('r', 'tryCatch(files$read("missing.txt"), oi_files_error = function(e) cat(class(e)[1], e$path))');
+    expect(stdoutOf(caught)).toBe(`oi_files_not_found ${path}`);
+
+    await h.run('r', 'files$write("folder/x.txt", "x")');
+    const folder = await h.run('r', 'files$read("folder")');
+    expect(folder.status).toBe('failed');
+    expect(folder.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_is_directory', evalue: expect.stringContaining(`'${join(h.workspace, 'folder')}'`) });
+    const notFolder = await h.run('r', 'files$list("folder/x.txt")');
+    expect(notFolder.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_not_directory' });
+    const refused = await h.run('r', 'files$delete("folder")');
+    expect(refused.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_not_empty', evalue: expect.stringContaining('recursive = TRUE') });
+    expect(existsSync(join(h.workspace, 'folder', 'x.txt'))).toBe(true);
+    const binary = await h.run('r', 'files$write("bin.dat", as.raw(c(0x61, 0xff)))\nfiles$read("bin.dat")');
+    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_not_text', evalue: expect.stringContaining('bad byte at offset 1') });
+    expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
+  });
+
+  it('resolves paths exactly as the Python, Node and Ruby helpers do', async () => {
+    // Relative paths land in the workspace whatever setwd() did; absolute and ~ paths are used as
+    // given, as in oi_files.py, files.mjs and oi_files.rb (a convenience, not a boundary).
+    const inputs = ['a.txt', 'sub/../b.txt', '../outside.txt', '/etc/hostname', '~/x', '~', '.', 'a//b/'];
+    const r = await h.run('r', `setwd(tempdir())\ncat(paste0(vapply(c(${inputs.map((p) => JSON.stringify(p)).join(', ')}), files$path, ""), "\\n"), sep = "")`);
+    const python = await h.run('python', `print("\\n".join(files.path(p) for p in ${JSON.stringify(inputs)}))`);
+    const node = await h.run('js', `console.log(${JSON.stringify(inputs)}.map((p) => files.path(p)).join("\\n"))`);
+    expect(r.status, r.forModel).toBe('done');
+    expect(stdoutOf(r)).toBe(stdoutOf(python));
+    expect(stdoutOf(r)).toBe(stdoutOf(node));
+    if (installed('ruby')) {
+      const ruby = await h.run('ruby', `puts ${JSON.stringify(inputs)}.map { |p| files.path(p) }`);
+      expect(stdoutOf(r)).toBe(stdoutOf(ruby));
+    }
+    expect(stdoutOf(r).split('\n').slice(0, 3)).toEqual([join(h.workspace, 'a.txt'), join(h.workspace, 'b.txt'), join(dirname(h.workspace), 'outside.txt')]);
   });
 });
 

@@ -123,7 +123,9 @@ describe('JavaScript runner', () => {
 
   it('answers SIGINT at once when a cell is awaiting, and ignores SIGINT while idle', async () => {
     js.interrupt();
-    const running = run('console.log("waiting")\nawait new Promise(() => {})');
+    // "waiting" is printed after a turn of the event loop, so the synchronous part (where vm's
+    // breakOnSigint, not the runner's listener, takes SIGINT) is over when the test sends it.
+    const running = run('await new Promise((r) => setTimeout(r, 0))\nconsole.log("waiting")\nawait new Promise(() => {})');
     await until(() => js.unclaimedText.includes('waiting'));
     js.interrupt();
     const o = await running;
