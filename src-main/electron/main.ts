@@ -8,6 +8,7 @@ import { openElectronSettingsStore } from './electron-settings-store';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
+import { saveCopyDialog } from './save-copy-dialog';
 import { createMainWindow } from './window';
 
 // The thin desktop shell: lifecycle, the window, and binding the core's handler table to IPC.
@@ -45,10 +46,13 @@ void app.whenReady().then(async () => {
     resourcesDir,
     version: app.getVersion(),
   });
+  const workspaceOf = async (id: string) => (await core.context.agent.snapshot(id)).workspace;
   const handlers = {
     ...core.handlers,
-    // The one request only the shell can answer: the OS folder dialog (browser mode asks for a typed path).
-    'conversation.pick-folder': folderPicker(() => mainWindow, async (id) => (await core.context.agent.snapshot(id)).workspace),
+    // The requests only the shell can answer, with the OS dialogs: browser mode asks for a typed path
+    // instead of the folder picker, and downloads over HTTP instead of the Save dialog.
+    'conversation.pick-folder': folderPicker(() => mainWindow, workspaceOf),
+    'workspace.save-copy': saveCopyDialog(() => mainWindow, workspaceOf),
   };
   const unbind = bindIpc(ipcMain, createDispatcher(handlers), core.events, () => mainWindow?.webContents ?? null);
 

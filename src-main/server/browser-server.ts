@@ -5,6 +5,8 @@ import { describeIssues } from '@contract';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
 import { policyForPath } from '../core/security/content-security-policy';
+import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
+import { FILES_PREFIX, serveWorkspaceFile } from './file-download';
 import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from './static-files';
 import { cookieValue, newLaunchToken, TOKEN_COOKIE, tokenMatches } from './token';
@@ -22,6 +24,11 @@ export interface BrowserServerOptions {
   maxFrameBytes?: number;
   /** Requests per second each socket may make on average, and in a burst. */
   rate?: { perSecond: number; burst: number };
+  /**
+   * Where a conversation's files are: enables GET /files/<conversationId>/<path>, the page's way to
+   * download a workspace file (docs/security.md). Without it that route does not exist.
+   */
+  workspaceOf?: WorkspaceLookup;
 }
 
 export interface BrowserServer {
@@ -62,6 +69,9 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     if (!allowedHosts.has(req.headers.host ?? '')) return refuse(res, 421, 'unexpected Host header');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     if (!authorized(req, url)) return refuse(res, 401, 'missing or wrong token: open the URL printed at launch');
+    if (opts.workspaceOf && (req.url ?? '').startsWith(FILES_PREFIX)) {
+      return serveWorkspaceFile(req, res, opts.workspaceOf, (status, message) => refuse(res, status, message));
+    }
     const file = await readRendererFile(opts.rendererDir, url.pathname);
     if (!file) return refuse(res, 404, 'not found');
     const headers: Record<string, string> = {
@@ -165,7 +175,8 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  // Refusals may echo a path from the request: plain text, never sniffed into anything else.
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   res.end(message + '\n');
 }
 

@@ -7,6 +7,7 @@ import { bootstrapApp } from '../core/bootstrap';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
 import { openConfSettingsStore } from '../core/settings/conf-settings-store';
+import { workspaceLookup } from '../core/workspace/workspace-lookup';
 import { isLoopback, startBrowserServer } from './browser-server';
 
 // `npm run serve`: the desktop app's renderer and contract in a browser, for machines without the
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     rendererDir: path.resolve(values.renderer ?? path.join(repoRoot, 'out', 'renderer')),
     port,
     host,
+    workspaceOf: workspaceLookup(app.context.agent),
   });
   console.log(`Open Interpreter Desktop (browser mode) is at:\n  ${server.launchUrl}`);
   const shutdown = async () => {

@@ -114,6 +114,12 @@ export const CellItem = z.object({
    * Jupyter, their HTML is shown without running its scripts until the cell is run again.
    */
   imported: z.boolean().optional(),
+  /**
+   * The shell that really ran a shell cell: a `shell` cell follows $SHELL or exec.shell, and a `zsh`
+   * cell runs in bash when zsh is missing. Absent for other languages, for runs on a remote kernel
+   * and in files written before it was recorded.
+   */
+  shell: z.enum(['bash', 'zsh']).optional(),
 });
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */

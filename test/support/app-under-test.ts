@@ -10,6 +10,7 @@ import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-sto
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openConfSettingsStore } from '../../src-main/core/settings/conf-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
+import { workspaceLookup } from '../../src-main/core/workspace/workspace-lookup';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 
@@ -72,7 +73,12 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     env: options.env ?? {},
     localServers: options.localServers,
   });
-  const server = await startBrowserServer({ dispatch: createDispatcher(app.handlers), events: app.events, rendererDir: RENDERER_DIR });
+  const server = await startBrowserServer({
+    dispatch: createDispatcher(app.handlers),
+    events: app.events,
+    rendererDir: RENDERER_DIR,
+    workspaceOf: workspaceLookup(app.context.agent),
+  });
   return {
     app,
     llm,

@@ -207,6 +207,7 @@ async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Set
     cell.exitCode = result.exitCode;
     cell.durationMs = result.durationMs;
     cell.limits = result.limits;
+    if (result.shell) cell.shell = result.shell;
     interruptedByUser = result.status === 'interrupted';
     const forModel = interruptedByUser ? `${result.forModel}\n\nThe user interrupted this run.` : result.forModel;
     finishCell(live, deps.events, cell, result.status, forModel);

@@ -5,13 +5,15 @@ import type { CellOutput } from '@contract';
 import { buildEnvironment } from './env';
 import type { DetectContext, LanguageDefinition, Runtime } from './languages/language';
 import { LANGUAGES, availableRuntimes, findLanguage } from './languages/registry';
+import { shell } from './languages/shell';
+import { zsh } from './languages/zsh';
 import { createLimitController, describeLimits } from './limits';
 import { diedWhileIdleMessage, interruptedMessage, runtimeChangedMessage, timeoutMessage, unavailableMessage } from './messages';
 import { RunControl } from './run-control';
 import { RunOutput } from './run-output';
 import type { Session, SessionOutcome } from './session';
 import { createSessionRouter, type SessionRoute, type SessionRouter } from './session-router';
-import { loginShellOf } from './shell-choice';
+import { askedAs, loginShellOf, shellOf } from './shell-choice';
 import type { ExecService, LanguageInfo, RunRequest, RunResult } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
@@ -42,7 +44,8 @@ interface SessionSlot {
   /** Runs in one session go one at a time, in order. */
   queue: Promise<unknown>;
   executionCount: number;
-  active: Set<RunControl>;
+  /** The runs going on, each with how its cell named the language (askedAs in shell-choice.ts). */
+  active: Map<RunControl, string>;
   /** A note for the next run that the previous session ended by itself. */
   pendingNote: string | null;
   /** The route the live session was started on (session-router.ts). */
@@ -56,9 +59,25 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const graceMs = options.graceMs ?? 2000;
   const slots = new Map<string, SessionSlot>();
   const router = options.router ?? createSessionRouter();
+  /** Per conversation and way of naming a language (askedAs), the session its last run went to. */
+  const resolved = new Map<string, string>();
   let disposed = false;
 
   const keyOf = (conversationId: string, language: string): string => `${conversationId}\u0000${language}`;
+
+  /**
+   * The sessions a language name reaches for interrupt() and restart(): where cells naming it that
+   * way last ran (a `shell` cell in zsh, a `zsh` cell in bash without zsh), else where it would
+   * normally run — for a generic shell name before any such cell ran, either shell.
+   */
+  function sessionsNamed(conversationId: string, name: string): { asked: string; languages: string[] } | null {
+    const named = findLanguage(name);
+    if (!named) return null;
+    const asked = askedAs(name, named);
+    const last = resolved.get(keyOf(conversationId, asked));
+    if (last) return { asked, languages: [last] };
+    return { asked, languages: asked === named.name ? [named.name] : [shell.name, zsh.name] };
+  }
 
   function environment(request: RunRequest, runtime: Runtime): Record<string, string> {
     return buildEnvironment({
@@ -84,7 +103,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
         session: null,
         queue: Promise.resolve(),
         executionCount: 0,
-        active: new Set(),
+        active: new Map(),
         pendingNote: null,
         runtimeCommand: null,
       };
@@ -123,7 +142,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     return started;
   }
 
-  async function execute(request: RunRequest, language: LanguageDefinition, slot: SessionSlot, shellNote: string | null): Promise<RunResult> {
+  async function execute(request: RunRequest, language: LanguageDefinition, slot: SessionSlot, shellNote: string | null, asked: string): Promise<RunResult> {
     const started = Date.now();
     const route = await router.route(request, language);
     const limits = route.limits(describeLimits(request.settings, options.sandbox ?? null));
@@ -156,7 +175,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     const note = [shellNote, slot.pendingNote].filter(Boolean).join('\n');
     slot.pendingNote = null;
     const control = new RunControl(session, graceMs);
-    slot.active.add(control);
+    slot.active.set(control, asked);
     // The run starts before anything can interrupt it, so every interrupt belongs to this run.
     const running = session.run({ runId, code: request.code, settings: request.settings, executionCount, output });
     const timer = setTimeout(() => control.stop('timeout'), request.settings.timeoutMs);
@@ -206,6 +225,8 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       outputs.push({ output_type: 'stream', name: 'stderr', text: `${message}\n` });
       safeCall(() => request.onTerminal?.(`\r\n\x1b[2m${message}\x1b[0m\r\n`));
     }
+    // A route that brings its own runtime (a remote kernel) ran no shell of ours.
+    const ranIn = route.runtime === null ? shellOf(language) : null;
     return {
       status,
       exitCode: outcome.exitCode,
@@ -215,6 +236,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       executionCount,
       limits,
       cwd: outcome.cwd,
+      ...(ranIn ? { shell: ranIn } : {}),
     };
   }
 
@@ -241,8 +263,10 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       const { language, note } = await router
         .choose(request, named, { loginShell, path: detectContext(request).path })
         .catch(() => ({ language: named, note: null }));
+      const asked = askedAs(request.language, named);
+      resolved.set(keyOf(request.conversationId, asked), language.name);
       const slot = slotFor(request.conversationId, language.name);
-      const result = slot.queue.then(() => execute(request, language, slot, note));
+      const result = slot.queue.then(() => execute(request, language, slot, note, asked));
       const settled = result.catch(
         (err: unknown): RunResult =>
           simpleResult('died', `The run failed inside the engine: ${err instanceof Error ? err.message : String(err)}`, started, limits, null, slot.executionCount),
@@ -252,25 +276,29 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     },
 
     interrupt(conversationId, language) {
-      const wanted = language ? findLanguage(language)?.name : undefined;
+      const wanted = language === undefined ? null : sessionsNamed(conversationId, language);
+      if (language !== undefined && !wanted) return;
       for (const slot of slots.values()) {
         if (slot.conversationId !== conversationId) continue;
-        if (wanted && slot.language !== wanted) continue;
-        for (const control of slot.active) control.stop('interrupted');
+        const inSession = !wanted || wanted.languages.includes(slot.language);
+        // A run started before the name resolved elsewhere (exec.shell changed) is still reached.
+        for (const [control, asked] of slot.active) if (inSession || asked === wanted?.asked) control.stop('interrupted');
       }
     },
 
     async restart(conversationId, language) {
-      const name = findLanguage(language)?.name ?? language;
-      const slot = slots.get(keyOf(conversationId, name));
-      if (!slot) return;
-      for (const control of slot.active) control.stop('interrupted');
-      const session = slot.session;
-      slot.session = null;
-      slot.executionCount = 0;
-      slot.pendingNote = null;
-      const s = await session?.catch(() => null);
-      await s?.dispose().catch(() => undefined);
+      const wanted = sessionsNamed(conversationId, language);
+      await Promise.all((wanted?.languages ?? []).map(async (name) => {
+        const slot = slots.get(keyOf(conversationId, name));
+        if (!slot) return;
+        for (const control of slot.active.keys()) control.stop('interrupted');
+        const session = slot.session;
+        slot.session = null;
+        slot.executionCount = 0;
+        slot.pendingNote = null;
+        const s = await session?.catch(() => null);
+        await s?.dispose().catch(() => undefined);
+      }));
     },
 
     async languages() {
@@ -291,9 +319,10 @@ export function createExecService(options: ExecServiceOptions): ExecService {
 
     async closeConversation(conversationId) {
       const closing = [...slots.entries()].filter(([, slot]) => slot.conversationId === conversationId);
+      for (const key of [...resolved.keys()]) if (key.startsWith(keyOf(conversationId, ''))) resolved.delete(key);
       await Promise.all(closing.map(async ([key, slot]) => {
         slots.delete(key);
-        for (const control of slot.active) control.stop('interrupted');
+        for (const control of slot.active.keys()) control.stop('interrupted');
         const s = await slot.session?.catch(() => null);
         await s?.dispose().catch(() => undefined);
       }));
@@ -303,8 +332,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       disposed = true;
       const all = [...slots.values()];
       slots.clear();
+      resolved.clear();
       await Promise.all(all.map(async (slot) => {
-        for (const control of slot.active) control.stop('interrupted');
+        for (const control of slot.active.keys()) control.stop('interrupted');
         const s = await slot.session?.catch(() => null);
         await s?.dispose().catch(() => undefined);
       }));

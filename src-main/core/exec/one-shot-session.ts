@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageDefinition, Runtime } from './languages/language';
 import type { LimitController } from './limits';
@@ -9,7 +9,9 @@ import type { Session, SessionOutcome, SessionRun } from './session';
 
 // Languages without a kept-alive session (Java, AppleScript, PowerShell; R and Ruby when their
 // runner cannot start): each run writes the code to a file in a private folder and starts the
-// runtime on it under a pty. The process's exit is the end of the run, so no fence is needed.
+// runtime on it under a pty. The process's exit is the end of the run, so no fence is needed. A
+// runtime that leaves its own temp folder behind when killed (R) gets TMPDIR inside that private
+// folder, which goes when the run ends, as a runner session's does with the session.
 
 export interface OneShotOptions {
   language: LanguageDefinition;
@@ -34,8 +36,9 @@ export class OneShotSession implements Session {
     try {
       const file = join(dir, spec.fileName);
       await writeFile(file, run.code, { mode: 0o600 });
+      const env = this.options.language.privateTmpdir ? { ...this.options.env, TMPDIR: await privateTmp(dir) } : this.options.env;
       const command = this.options.limits.wrapSpawn(this.options.runtime.command, spec.args(file), run.settings);
-      const proc = new PtyProcess({ file: command.file, args: command.args, cwd: this.options.workspace, env: this.options.env });
+      const proc = new PtyProcess({ file: command.file, args: command.args, cwd: this.options.workspace, env });
       this.current = proc;
       proc.onData((text) => run.output.terminal(text));
       const problem = await this.options.limits.beforeRun(proc.pid, run.settings);
@@ -72,4 +75,10 @@ export class OneShotSession implements Session {
     await this.kill();
     await this.options.limits.dispose?.();
   }
+}
+
+async function privateTmp(runDir: string): Promise<string> {
+  const tmp = join(runDir, 'tmp');
+  await mkdir(tmp, { mode: 0o700 });
+  return tmp;
 }

@@ -218,7 +218,7 @@ export class RunnerSession implements Session {
    *  killed (languages/language.ts). A sandbox sets its own TMPDIR over this one: the sandbox's
    *  private /tmp, or its private folder on macOS, which go away with it as well. */
   private async privateTmpdir(): Promise<Record<string, string>> {
-    if (!this.options.language.runner?.privateTmpdir) return {};
+    if (!this.options.language.privateTmpdir) return {};
     const tmp = join(this.dir, 'tmp');
     await mkdir(tmp, { recursive: true, mode: 0o700 });
     return { TMPDIR: tmp };

@@ -25,6 +25,21 @@ export interface ShellContext {
   path: string;
 }
 
+/** The shell a session of this language is (bash for `shell`, zsh for `zsh`), or null for other languages. */
+export function shellOf(language: LanguageDefinition): ShellName | null {
+  if (language.kind !== 'shell') return null;
+  return language === zsh ? 'zsh' : 'bash';
+}
+
+/**
+ * How a cell names its language, as far as the choice of session goes: `shell` and the other
+ * generic names may land in bash or zsh, so they are apart from `bash`/`sh` (always bash).
+ */
+export function askedAs(requested: string, language: LanguageDefinition): string {
+  const generic = language.kind === 'shell' && GENERIC_SHELL_NAMES.includes(requested.trim().toLowerCase());
+  return generic ? 'generic shell' : language.name;
+}
+
 /** The login shell: $SHELL from the given environment, else the account's shell from the password database. */
 export function loginShellOf(env: Readonly<Record<string, string | undefined>>): string | null {
   if (env.SHELL) return env.SHELL;

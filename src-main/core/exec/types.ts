@@ -1,4 +1,5 @@
 import type { CellOutput, CellStatus, ExecSettings, RunLimits, SandboxSettings } from '@contract';
+import type { ShellName } from './shell-choice';
 
 // The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
 
@@ -36,6 +37,8 @@ export interface RunResult {
   limits: RunLimits;
   /** Working directory after the run, where the language reports it. */
   cwd: string | null;
+  /** The shell that ran a shell cell here (a `shell` cell may run in zsh); absent for other languages and remote kernels. */
+  shell?: ShellName;
 }
 
 export interface LanguageInfo {
@@ -48,8 +51,13 @@ export interface LanguageInfo {
 
 export interface ExecService {
   run(request: RunRequest): Promise<RunResult>;
-  /** Interrupt whatever runs in this conversation (all languages, or one). */
+  /**
+   * Interrupt whatever runs in this conversation (all languages, or one). A language name reaches
+   * the session(s) it resolves to: `shell` the shell its cells last ran in (bash or zsh; both before
+   * any ran), `zsh` bash when zsh was missing.
+   */
   interrupt(conversationId: string, language?: string): void;
+  /** Ends the session(s) the language name resolves to, as interrupt() finds them; the next run starts anew. */
   restart(conversationId: string, language: string): Promise<void>;
   languages(): Promise<LanguageInfo[]>;
   closeConversation(conversationId: string): Promise<void>;

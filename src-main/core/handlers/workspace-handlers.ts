@@ -15,7 +15,8 @@ type WorkspaceNames =
   | 'workspace.delete'
   | 'workspace.reveal'
   | 'workspace.attach'
-  | 'workspace.attach-path';
+  | 'workspace.attach-path'
+  | 'workspace.save-copy';
 
 /** File-panel requests; every path goes through confine() to stay inside the conversation's workspace. */
 export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, WorkspaceNames> => {
@@ -50,6 +51,10 @@ export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, Workspace
       // Only the desktop app knows real paths of dropped files; a page in a browser must send bytes.
       if (req.transport !== 'ipc') throw new Error('attaching by path is only available in the desktop app; browser mode uploads the file instead');
       return copyAttachmentFrom(await rootOf(conversationId), sourcePath);
+    },
+    // The desktop shell replaces this with the OS Save dialog (src-main/electron/save-copy-dialog.ts).
+    'workspace.save-copy': async () => {
+      throw new Error('there is no Save dialog in browser mode: the Download button has the browser download the file instead');
     },
   };
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Approval, Attachment, CellStatus, Id, InstallInfo, NoticeItem, RunLimits } from '@contract';
+import { Approval, Attachment, CellItem, CellStatus, Id, InstallInfo, NoticeItem, RunLimits } from '@contract';
 
 // What the app keeps under the `oi` key of cell and notebook metadata, so that its own notebooks
 // import back into exactly the conversation they came from. Jupyter preserves unknown metadata.
@@ -41,6 +41,8 @@ export const CodeCellMeta = z.object({
   step: Id,
   toolCallId: z.string().max(256).nullable().default(null),
   limits: RunLimits.nullable().default(null),
+  /** The shell that ran a shell cell (CellItem.shell); decides its magic with the language. */
+  shell: CellItem.shape.shell,
 });
 
 export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);

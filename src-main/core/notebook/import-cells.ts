@@ -2,7 +2,7 @@ import type { Attachment, CellItem, CellOutput, CellStatus, ConversationItem } f
 import { APP_KEY, CellMeta, type CodeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { attachmentBytes, extractAttachments, type ImportedFile, isSafeAttachmentPath } from './import-attachments';
-import { languageFromMagic, magicFor } from './languages';
+import { languageFromMagic, magicFor, notebookLanguage } from './languages';
 import { joinBundle, joinLines } from './multiline';
 import { type AttachmentsV4, isCellOfType, isOutputOfType, type OutputV4, type ReadCell } from './nbformat-schema';
 import { outputsForModel } from './outputs-for-model';
@@ -164,7 +164,7 @@ function codeItem(
   ctx: CellImportContext,
   index: number,
 ): CellItem {
-  const magic = ctx.kernelLanguage === 'python' ? magicFor(oi.language) : '';
+  const magic = ctx.kernelLanguage === 'python' ? magicFor(notebookLanguage(oi.language, oi.shell)) : '';
   let code = source;
   if (magic && (source === magic || source.startsWith(`${magic}\n`))) code = source.slice(magic.length + 1);
   const frozen = FROZEN[oi.status];
@@ -187,6 +187,7 @@ function codeItem(
     limits: oi.limits,
     resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
     imported: true,
+    ...(oi.shell ? { shell: oi.shell } : {}),
   };
 }
 

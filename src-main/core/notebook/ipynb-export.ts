@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, InstallInfo, NoticeItem, UserItem } from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
-import { canonicalLanguage, kernelFor, magicFor } from './languages';
+import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
 import { attachmentKey, type ListedAttachment, withAttachmentLines } from './user-attachments';
@@ -102,7 +102,7 @@ export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
     if (item.kind !== 'cell') continue;
-    const language = canonicalLanguage(item.language);
+    const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
   let best = 'python';
@@ -194,6 +194,7 @@ function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCell
     language: item.language,
     limits: item.limits,
     role: 'code',
+    ...(item.shell ? { shell: item.shell } : {}),
     startedAt: item.startedAt,
     status: item.status,
     step: item.step,
@@ -202,7 +203,7 @@ function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCell
   if (NOT_APPROVED.has(item.status)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
   }
-  const magic = pythonKernel ? magicFor(item.language) : '';
+  const magic = pythonKernel ? magicFor(notebookLanguage(item.language, item.shell)) : '';
   const execution = executionTimes(item);
   return {
     cell_type: 'code',

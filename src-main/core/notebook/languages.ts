@@ -1,4 +1,5 @@
 import { findLanguage } from '../exec/languages/registry';
+import { GENERIC_SHELL_NAMES } from '../exec/languages/shell';
 
 // What the notebook needs to know about each language: the Jupyter kernel that runs it as the main
 // language, and the IPython cell magic that runs it inside a Python notebook. Names and aliases are
@@ -128,6 +129,14 @@ function entryFor(language: string): LanguageEntry | undefined {
 /** The app's canonical name for a language or alias; unknown languages keep their (lower-cased) name. */
 export function canonicalLanguage(language: string): string {
   return findLanguage(language)?.name ?? language.trim().toLowerCase();
+}
+
+/**
+ * The language a cell's code is for Jupyter: a `shell` cell that ran in zsh was written for zsh (the
+ * model is told which shell it gets), so it goes to zsh, not bash. Cells naming their shell keep it.
+ */
+export function notebookLanguage(language: string, shell: 'bash' | 'zsh' | undefined): string {
+  return shell === 'zsh' && GENERIC_SHELL_NAMES.includes(language.trim().toLowerCase()) ? 'zsh' : language;
 }
 
 export function kernelFor(language: string): KernelInfo {

@@ -75,8 +75,11 @@ export async function rerunCells(
 
 /** The cell as it stands after a re-run: the new outputs replace the imported ones. */
 export function applyRunResult(cell: CellItem, result: RunResult, startedAt: string): CellItem {
+  // The shell of this run, not of the one the outputs came from before.
+  const { shell: _before, ...rest } = cell;
   return {
-    ...cell,
+    ...rest,
+    ...(result.shell ? { shell: result.shell } : {}),
     status: result.status,
     approval: 'user',
     outputs: result.outputs,

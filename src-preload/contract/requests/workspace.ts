@@ -74,6 +74,15 @@ export const workspaceRequests = {
       .strict(),
     output: Attachment,
   },
+  /**
+   * Desktop only: the OS Save dialog, then a copy of the file where the user chose (savedTo; null when
+   * cancelled). Browser mode refuses it: there the page downloads the file from the server's
+   * /files/<conversationId>/<path> route, guarded by the same token cookie as the page.
+   */
+  'workspace.save-copy': {
+    input: z.object({ ...WorkspaceRef, path: WorkspacePath }).strict(),
+    output: z.object({ savedTo: z.string().nullable() }),
+  },
   /** Desktop only: copies a file the user dropped (its OS path) into attachments/. */
   'workspace.attach-path': {
     input: z.object({ ...WorkspaceRef, sourcePath: z.string().min(1).max(4096) }).strict(),

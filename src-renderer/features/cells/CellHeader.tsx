@@ -16,14 +16,29 @@ const STATUS_TEXT: Record<CellItem['status'], string> = {
   unavailable: 'runtime not installed',
 };
 
+/**
+ * The shell that ran the cell when its language does not say it: "shell · zsh", "zsh · bash" (zsh
+ * was missing). A bash or sh cell ran in bash, which goes without saying.
+ */
+function shellShown(cell: CellItem): string | null {
+  const language = cell.language.trim().toLowerCase();
+  if (!cell.shell || language === cell.shell) return null;
+  if (cell.shell === 'bash' && language === 'sh') return null;
+  return cell.shell;
+}
+
 export function CellHeader({ cell }: { cell: CellItem }) {
   const interrupt = useApp((s) => s.interrupt);
   const running = cell.status === 'running';
   const now = useNow(running);
   const elapsed = running && cell.startedAt ? now - Date.parse(cell.startedAt) : null;
+  const shell = shellShown(cell);
   return (
     <header className="cell-head">
-      <span className="cell-lang">{cell.language || '…'}</span>
+      <span className="cell-lang" data-testid="cell-lang">
+        {cell.language || '…'}
+        {shell && <span className="cell-shell" title="The shell this cell ran in"> · {shell}</span>}
+      </span>
       {cell.executionCount !== null && <span className="cell-count">[{cell.executionCount}]</span>}
       {cell.approval === 'auto' && <span className="badge">auto-run</span>}
       <span className="cell-status" data-testid="cell-status" role="status">

@@ -5,7 +5,9 @@ const PATHS = {
   attach: 'M21 12.5l-8.5 8.5a5 5 0 01-7-7L14 5.5a3.3 3.3 0 014.7 4.7l-8.6 8.6a1.7 1.7 0 01-2.4-2.4L15.5 8.6',
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
   edit: 'M4 20h4L19 9l-4-4L4 16v4zM13 7l4 4',
-  insert: 'M12 4v12M7 11l5 5 5-5M5 20h14',
+  // A return arrow: the path goes into the message being written (not a download).
+  insert: 'M19 5v7a4 4 0 0 1-4 4H6M10 12l-4 4 4 4',
+  download: 'M12 4v10M8 10l4 4 4-4M4 15v4h16v-4',
   external: 'M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 01-1 1H5a1 1 0 01-1-1V7a1 1 0 011-1h5',
   refresh: 'M20 11a8 8 0 10-2.3 5.7M20 5v6h-6',
   panel: 'M4 5h16v14H4zM15 5v14',

@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import { useComposer } from '../../state/composer-store';
 import { useWorkspace } from '../../state/workspace-store';
 import { Icon, type IconName } from '../common/Icon';
+import { downloadWorkspaceFile } from './download';
 import { formatBytes } from '../common/use-now';
 import type { TreeRow } from './tree-model';
 
@@ -13,7 +14,7 @@ interface Props {
   selected: boolean;
 }
 
-/** One file or folder: open/preview on click; insert path, rename and delete (with confirmation). */
+/** One file or folder: open/preview on click; insert path, download (files), rename and delete (with confirmation). */
 export const FileRow = memo(function FileRow({ row, expanded, changed, containsChanges, selected }: Props) {
   const { entry, name, depth } = row;
   const isDir = entry.kind === 'dir';
@@ -72,6 +73,11 @@ export const FileRow = memo(function FileRow({ row, expanded, changed, containsC
             <button className="icon-button" aria-label={`Insert the path of ${name} into the message`} title="Insert path into the message" onClick={() => useComposer.getState().insert(entry.path)}>
               <Icon name="insert" size={14} />
             </button>
+            {!isDir && (
+              <button className="icon-button" aria-label={`Download ${name}`} title="Download (save a copy)" onClick={() => void downloadWorkspaceFile(entry.path)}>
+                <Icon name="download" size={14} />
+              </button>
+            )}
             <button className="icon-button" aria-label={`Rename ${name}`} title="Rename" onClick={() => (setNewName(name), setMode('rename'))}>
               <Icon name="edit" size={14} />
             </button>

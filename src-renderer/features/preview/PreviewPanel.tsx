@@ -6,6 +6,7 @@ import { Icon } from '../common/Icon';
 import { formatBytes } from '../common/use-now';
 import { ImageViewer } from './ImageViewer';
 import { NotebookPreview } from '../notebooks/NotebookPreview';
+import { downloadWorkspaceFile } from '../files/download';
 
 /** The selected file (image, text, notebook, or its metadata) or the latest image output. */
 export function PreviewPanel() {
@@ -27,6 +28,9 @@ export function PreviewPanel() {
           <>
             <button className="icon-button" aria-label="Insert this path into the message" title="Insert path into the message" onClick={() => insert(preview.path)}>
               <Icon name="insert" size={14} />
+            </button>
+            <button className="icon-button" aria-label="Download this file" title="Download (save a copy)" onClick={() => void downloadWorkspaceFile(preview.path)}>
+              <Icon name="download" size={14} />
             </button>
             <button className="icon-button" aria-label="Show in the file manager" title="Show in the file manager" onClick={() => void reveal(preview.path)}>
               <Icon name="external" size={14} />

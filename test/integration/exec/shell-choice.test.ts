@@ -17,7 +17,7 @@ const pathOf = (command: string): string => execFileSync('sh', ['-c', `command -
 describe.runIf(installed('zsh'))('which shell a shell cell runs in', () => {
   const zshPath = installed('zsh') ? pathOf('zsh') : '/bin/zsh';
   const harnesses: Harness[] = [];
-  /** A PATH holding bash and the basics but no zsh, and one holding both shells. */
+  /** A PATH holding bash and the basics (sleep too) but no zsh, and one holding both shells. */
   let noZsh: string;
   let withZsh: string;
 
@@ -31,7 +31,7 @@ describe.runIf(installed('zsh'))('which shell a shell cell runs in', () => {
   beforeAll(async () => {
     noZsh = await mkdtemp(join(tmpdir(), 'oi-path-nozsh-'));
     withZsh = await mkdtemp(join(tmpdir(), 'oi-path-zsh-'));
-    for (const name of ['bash', 'python3', 'node']) {
+    for (const name of ['bash', 'python3', 'node', 'sleep']) {
       await symlink(pathOf(name), join(noZsh, name));
       await symlink(pathOf(name), join(withZsh, name));
     }
@@ -86,6 +86,83 @@ describe.runIf(installed('zsh'))('which shell a shell cell runs in', () => {
     expect(set.forModel).toBe(`${zshMissingNote()}\nbash`);
     const login = await h.run('shell', WHICH, { settings: { env } });
     expect(login.forModel).toBe('bash');
+  });
+
+  it('says in the result which shell ran each shell cell, and nothing for other languages', async () => {
+    const h = await harness(zshPath);
+    const shellOf = async (language: string, settings: Parameters<Harness['run']>[2] = {}): Promise<string | undefined> => (await h.run(language, WHICH, settings)).shell;
+    expect(await shellOf('shell')).toBe('zsh');
+    expect(await shellOf('terminal')).toBe('zsh');
+    expect(await shellOf('shell', { settings: { shell: 'bash' } })).toBe('bash');
+    expect(await shellOf('bash')).toBe('bash');
+    expect(await shellOf('sh')).toBe('bash');
+    expect(await shellOf('zsh')).toBe('zsh');
+    expect(await shellOf('zsh', { settings: { env: { PATH: noZsh } } })).toBe('bash');
+    expect(await shellOf('python')).toBeUndefined();
+  });
+
+  /** Runs code that prints "started" and resolves once it has, with the run's result to come. */
+  const started = (h: Harness, language: string, code: string, extra: Parameters<Harness['run']>[2] = {}) =>
+    new Promise<{ result: ReturnType<Harness['run']> }>((resolve) => {
+      let text = '';
+      const result = h.run(language, code, {
+        ...extra,
+        onTerminal: (data) => {
+          text += data;
+          if (text.includes('started')) resolve({ result });
+        },
+      });
+      // Never printed (the run failed at once): the caller's assertions on the result say why.
+      void result.then(() => resolve({ result }));
+    });
+
+  it('interrupts a `shell` cell by the name `shell` in the session it resolved to, and not by `bash`', async () => {
+    const h = await harness(zshPath);
+    // A short timeout: without the interrupt reaching zsh, the run would end as a timeout instead.
+    const long = await started(h, 'shell', 'echo st""arted; sleep 30', { settings: { timeoutMs: 8000 } });
+    h.service.interrupt('conv-1', 'shell');
+    const result = await long.result;
+    expect(result.status, result.forModel).toBe('interrupted');
+    expect(result.shell).toBe('zsh');
+    expect(result.forModel).toContain('the zsh session is still running');
+
+    // `bash` names the bash session only: the zsh run goes on to its end.
+    const short = await started(h, 'shell', 'echo st""arted; sleep 1; echo finished');
+    h.service.interrupt('conv-1', 'bash');
+    const ended = await short.result;
+    expect(ended.status, ended.forModel).toBe('done');
+    expect(stdoutOf(ended)).toBe('started\nfinished\n');
+
+    // A `zsh` cell that ran in bash (no zsh on PATH) is reached by the name `zsh`.
+    const env = { PATH: noZsh };
+    const fallback = await started(h, 'zsh', 'echo st""arted; sleep 30', { settings: { env, timeoutMs: 8000 } });
+    h.service.interrupt('conv-1', 'zsh');
+    const stopped = await fallback.result;
+    expect(stopped.status, stopped.forModel).toBe('interrupted');
+    expect(stopped.shell).toBe('bash');
+  });
+
+  it('restarts the session a language name resolves to: `shell` where shell cells ran, `zsh` in bash without zsh', async () => {
+    const h = await harness(zshPath);
+    await h.run('shell', 'in_zsh=z');
+    await h.run('bash', 'in_bash=b');
+    await h.service.restart('conv-1', 'shell');
+    expect(await ran(h, 'zsh', 'echo "[${in_zsh-}]"')).toBe('[]');
+    expect(await ran(h, 'bash', 'echo "[${in_bash-}]"')).toBe('[b]');
+
+    // The same PATH throughout: another bash on PATH would start a new session by itself.
+    const env = { PATH: noZsh };
+    await h.run('zsh', 'kept=k', { settings: { env } });
+    expect(await ran(h, 'bash', 'echo "[${kept-}]"', { settings: { env } })).toBe('[k]');
+    await h.service.restart('conv-1', 'zsh');
+    expect(await ran(h, 'bash', 'echo "[${kept-}]"', { settings: { env } })).toBe('[]');
+
+    // A conversation whose `shell` cells have not run yet: the name may mean either shell, so both restart.
+    await h.run('zsh', 'z=1', { conversationId: 'conv-2' });
+    await h.run('bash', 'b=1', { conversationId: 'conv-2' });
+    await h.service.restart('conv-2', 'terminal');
+    expect(await ran(h, 'zsh', 'echo "[${z-}]"', { conversationId: 'conv-2' })).toBe('[]');
+    expect(await ran(h, 'bash', 'echo "[${b-}]"', { conversationId: 'conv-2' })).toBe('[]');
   });
 
   it('recognises a missing command in a zsh cell, as in bash, for the auto-installer', async () => {

@@ -79,6 +79,29 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     expect(stdoutOf(await h.run('zsh', 'echo $kept'))).toBe('yes\n');
   });
 
+  it('is interrupted and restarted by the name `zsh`, and its results say zsh ran them', async () => {
+    await h.run('zsh', 'named=kept');
+    let printed = '';
+    const result = await new Promise<Awaited<ReturnType<Harness['run']>>>((resolve) => {
+      void h
+        .run('zsh', 'echo st""arted; sleep 30', {
+          settings: { timeoutMs: 8000 },
+          onTerminal: (data) => {
+            printed += data;
+            if (printed.includes('started')) h.service.interrupt('conv-1', 'zsh');
+          },
+        })
+        .then(resolve);
+    });
+    expect(result.status, result.forModel).toBe('interrupted');
+    expect(result.shell).toBe('zsh');
+    expect(stdoutOf(await h.run('zsh', 'echo $named'))).toBe('kept\n');
+    await h.service.restart('conv-1', 'zsh');
+    const after = await h.run('zsh', 'echo "[${named-}]"');
+    expect(stdoutOf(after)).toBe('[]\n');
+    expect(after.shell).toBe('zsh');
+  });
+
   it('interrupts cleanly however early the abort comes', async () => {
     await h.run('zsh', 'early=kept');
     for (const delayMs of [0, 1, 2, 3, 5, 8, 13]) {

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
+import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { NotebookV4_5, type NotebookV4 } from '../../../src-main/core/notebook/nbformat-schema';
 import { languageFromMagic } from '../../../src-main/core/notebook/languages';
 import { describeIssues } from '../../../src-main/core/notebook/schema-issues';
 import { cell, conversation, PNG_1X1, stdout, user } from './support/conversation-builders';
 import { startJupyter, type Jupyter } from './support/jupyter';
+import { installed } from '../../support/installed';
 import { pythonShellSession, richSession } from './support/sessions';
 
 const META = { appVersion: '0.1.0', provider: 'openai', model: 'gpt-4.1' };
@@ -120,6 +122,62 @@ describe('notebook export', () => {
     expect(sources).toEqual(['x = 1', '%%script zsh\nprint -l ${(s:,:)list}', '%%bash\nls']);
     expect(languageFromMagic(sources[1]!)).toEqual({ language: 'zsh', code: 'print -l ${(s:,:)list}' });
     expect(languageFromMagic(sources[2]!)).toEqual({ language: 'shell', code: 'ls' });
+  });
+
+  it('runs a `shell` cell that ran in zsh through zsh, records that, and reads it back the same', async () => {
+    const zshCode = 'list=a,b; print -l ${(s:,:)list}';
+    const conv = conversation([
+      cell('python', 'x = 1'),
+      cell('shell', zshCode, [stdout('a\nb\n')], { shell: 'zsh' }),
+      cell('shell', 'echo $BASH_VERSINFO', [stdout('5\n')], { shell: 'bash' }),
+      cell('zsh', 'echo $ZSH_NAME', [stdout('bash\n')], { shell: 'bash' }), // zsh was missing: still zsh code
+      cell('python', 'y = 2'),
+    ]);
+    const nb = exportNotebook(conv, META);
+    const sources = nb.cells.map((c) => joined(c.source));
+    expect(sources).toEqual(['x = 1', `%%script zsh\n${zshCode}`, '%%bash\necho $BASH_VERSINFO', '%%script zsh\necho $ZSH_NAME', 'y = 2']);
+    // The cell stays a `shell` cell for the app; the shell it ran in is kept beside its language.
+    expect(nb.cells[1]!.metadata.oi).toMatchObject({ language: 'shell', shell: 'zsh' });
+    expect(nb.cells[2]!.metadata.oi).toMatchObject({ language: 'shell', shell: 'bash' });
+    expect(nb.cells[0]!.metadata.oi).not.toHaveProperty('shell');
+    expectOwnSchema(nb);
+
+    // Mostly zsh-run `shell` cells: a zsh notebook, cells unwrapped.
+    const zshMostly = exportNotebook(
+      conversation([cell('shell', 'setopt extended_glob', [], { shell: 'zsh' }), cell('terminal', 'print -l *', [], { shell: 'zsh' }), cell('python', 'print(1)')]),
+      META,
+    );
+    expect(zshMostly.metadata.kernelspec).toMatchObject({ name: 'zsh', language: 'zsh' });
+    expect(zshMostly.metadata.language_info).toMatchObject({ name: 'zsh' });
+    expect(zshMostly.cells.map((c) => joined(c.source))).toEqual(['setopt extended_glob', 'print -l *', 'print(1)']);
+    expectOwnSchema(zshMostly);
+    expect(await jupyter.validate([nb, zshMostly].map(serializeNotebook))).toEqual([null, null]);
+
+    // Round trip: the same items come back (language and shell), and export again gives the same bytes.
+    for (const exported of [nb, zshMostly]) {
+      const text = serializeNotebook(exported);
+      const imported = importNotebook(text, { maxBytes: 10 * 1024 ** 2, now: '2026-01-01T00:00:00.000Z' });
+      expect(imported.warnings).toEqual([]);
+      const cells = imported.conversationItems.filter((i) => i.kind === 'cell');
+      expect(cells.map((c) => [c.language, c.shell])).toEqual(
+        exported.cells.map((c) => {
+          const oi = c.metadata.oi as { language: string; shell?: string };
+          return [oi.language, oi.shell];
+        }),
+      );
+      expect(cells[1]?.code).toBe(exported === nb ? zshCode : 'print -l *');
+      const again = conversation(imported.conversationItems, { id: conv.id, title: imported.title });
+      expect(serializeNotebook(exportNotebook(again, META))).toBe(text);
+    }
+  });
+
+  it.runIf(installed('zsh'))('has Jupyter run such a cell in zsh', async () => {
+    const conv = conversation([cell('python', 'x = 1'), cell('shell', 'list=a,b; print -l ${(s:,:)list}; echo $ZSH_NAME', [], { shell: 'zsh' })]);
+    const executed = JSON.parse(await jupyter.execute(serializeNotebook(exportNotebook(conv, META)))) as {
+      cells: Array<{ outputs?: Array<{ name?: string; text?: string | string[] }> }>;
+    };
+    const out = (executed.cells[1]?.outputs ?? []).filter((o) => o.name === 'stdout').map((o) => joined(o.text ?? '')).join('');
+    expect(out).toBe('a\nb\nzsh\n');
   });
 
   it('keeps images dropped into the chat as attachments of the message cell and names other files', () => {

@@ -45,9 +45,11 @@ export interface LanguageDefinition {
     /** How the runner reaches main: a Unix socket (default), or two FIFOs for a runtime without
      *  Unix sockets (base R). */
     channel?: ChannelKind;
-    /** The runtime makes a temp folder of its own at start and removes it only on a clean exit
-     *  (R's RtmpXXXXXX): it then gets TMPDIR inside the session's private folder, which the engine
-     *  removes with the session, killed or not. */
-    privateTmpdir?: boolean;
   };
+  /**
+   * The runtime makes a temp folder of its own at start and removes it only on a clean exit (R's
+   * RtmpXXXXXX): it then gets TMPDIR inside a folder the engine removes itself, killed or not — the
+   * runner session's private folder, or a one-shot run's own folder.
+   */
+  privateTmpdir?: boolean;
 }

@@ -17,8 +17,8 @@ export const r: LanguageDefinition = {
     script: join('runners', 'r', 'oi_runner.R'),
     args: (script) => ['--no-save', '--no-restore', script],
     channel: 'fifo',
-    // R's tempdir() (RtmpXXXXXX) outlives a killed R; inside the session's folder it does not.
-    privateTmpdir: true,
   },
+  // R's tempdir() (RtmpXXXXXX) outlives a killed R; inside a folder the engine removes, it does not.
+  privateTmpdir: true,
   oneShot: { fileName: 'cell.R', args: (file) => ['--no-echo', file] },
 };
