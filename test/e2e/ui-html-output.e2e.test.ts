@@ -114,6 +114,39 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-html-output.png') });
   });
 
+  it('opens a clicked http(s) link outside the frame, and nothing the content asks for without a click', async () => {
+    const linkHtml = '<a id="docs" href="https://docs.example.invalid/chart" target="_blank">chart docs</a>';
+    const pushyHtml = '<p id="pushy">pushy</p><script>parent.postMessage({ type: "oi-output-link", url: "https://ads.example.invalid/" }, "*")</script>';
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_links', name: 'execute', arguments: { language: 'python', code: displayCode(pushyHtml, linkHtml) } }] },
+      { kind: 'text', text: 'Linked.' },
+    );
+    await sendMessage(ui.page, 'Show a link');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'Linked.', 60_000);
+    await expect.poll(() => frames().count()).toBe(2);
+    await expectText(frames().first().contentFrame().locator('#pushy'), 'pushy');
+    const link = frames().nth(1).contentFrame().locator('#docs');
+    await expectText(link, 'chart docs');
+
+    // No network here: the browser answers for the two sites, and keeps a list of what was asked.
+    const asked: string[] = [];
+    await ui.page.context().route(/example\.invalid/, async (route) => {
+      asked.push(route.request().url());
+      await route.fulfill({ contentType: 'text/html', body: '<p>elsewhere</p>' });
+    });
+    const popup = ui.page.context().waitForEvent('page');
+    await link.click();
+    const opened = await popup;
+    await opened.waitForLoadState();
+    expect(opened.url()).toBe('https://docs.example.invalid/chart');
+    // Opened without a way back to the app (noopener).
+    expect(await opened.evaluate(() => window.opener === null)).toBe(true);
+    // The message the content posted on its own, without a click, opened nothing.
+    expect(asked).toEqual(['https://docs.example.invalid/chart']);
+    expect(ui.page.context().pages().map((p) => p.url())).not.toContain('https://ads.example.invalid/');
+    await opened.close();
+  });
+
   it('refuses a socket from a real opaque-origin page with the token, on the server side (Origin check)', async () => {
     const bridgeUrl = `${ui.aut.server.url.replace(/^http/, 'ws')}/ws?token=${ui.aut.server.token}`;
     // An opaque origin like the frame's, but without its connect-src, so the socket does reach our server.

@@ -96,6 +96,14 @@ export function outputCeiling(settings: Settings): number {
   return settings.maxOutputTokens ?? modelInfo(settings.provider, settings.model).maxOutputTokens;
 }
 
+/** Claude models from before extended thinking (3.7): the API refuses a thinking request from them. */
+const NO_THINKING = /^claude-(instant|2|3-(opus|sonnet|haiku)|3-5-)/;
+
+/** Whether a request for extended thinking may be sent to this Claude model (unknown names: yes). */
+export function canThink(model: string): boolean {
+  return !NO_THINKING.test(model.trim().toLowerCase());
+}
+
 /**
  * The thinking budget to send, or null when thinking is off or the provider is not Anthropic's. A
  * budget the settings check would refuse (a file edited by hand, `oi --model` for this run) is
@@ -103,6 +111,7 @@ export function outputCeiling(settings: Settings): number {
  */
 export function thinkingBudget(settings: Settings): number | null {
   if (settings.provider !== 'anthropic' || settings.thinkingBudgetTokens === null) return null;
+  if (!canThink(settings.model)) return null;
   const budget = Math.min(settings.thinkingBudgetTokens, outputCeiling(settings) - 1);
   return budget >= MIN_THINKING_BUDGET_TOKENS ? budget : null;
 }
@@ -113,7 +122,7 @@ export function thinkingBudget(settings: Settings): number | null {
  */
 export function thinkingBudgetProblem(settings: Settings): string | null {
   const budget = settings.thinkingBudgetTokens;
-  if (budget === null || settings.provider !== 'anthropic') return null;
+  if (budget === null || settings.provider !== 'anthropic' || !canThink(settings.model)) return null;
   const ceiling = outputCeiling(settings);
   if (budget < ceiling) return null;
   const limit =

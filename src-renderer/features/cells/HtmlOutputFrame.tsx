@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { htmlMessage, OUTPUT_FRAME_URL, reportedHeight } from './output-frame-messages';
+import { clickedLink, htmlMessage, OUTPUT_FRAME_URL, reportedHeight } from './output-frame-messages';
 import './html-output-frame.css';
 
 const INITIAL_HEIGHT = 32;
@@ -45,6 +45,11 @@ function IsolatedFrame({ html, scripts }: { html: string; scripts: boolean }) {
       if (!frame.current || event.source !== frame.current.contentWindow) return;
       const reported = reportedHeight(event.data);
       if (reported !== null) setHeight(reported);
+      // Only right after the user clicked in this frame: the click focused it and activated this page.
+      // Content posting on its own gets neither (an activation from typing in the composer leaves the
+      // focus there), so nothing opens.
+      const link = clickedLink(event.data);
+      if (link && document.activeElement === frame.current && navigator.userActivation.isActive) window.open(link, '_blank', 'noopener,noreferrer');
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);

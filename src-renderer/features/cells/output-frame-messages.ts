@@ -35,3 +35,22 @@ export function reportedHeight(data: unknown): number | null {
   if (type !== 'oi-output-height' || typeof height !== 'number' || !Number.isFinite(height) || height < 0) return null;
   return Math.min(Math.ceil(height), MAX_OUTPUT_FRAME_HEIGHT);
 }
+
+const MAX_LINK_LENGTH = 8192;
+
+/**
+ * Frame → parent: a link the user clicked in the output (the frame may not open windows itself).
+ * Only http(s) URLs are taken; the content could post this message itself, so the parent also
+ * requires a user gesture before it opens anything.
+ */
+export function clickedLink(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, url } = data as { type?: unknown; url?: unknown };
+  if (type !== 'oi-output-link' || typeof url !== 'string' || url.length > MAX_LINK_LENGTH) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}

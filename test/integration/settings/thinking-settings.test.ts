@@ -79,11 +79,15 @@ describe.each(stores)('the thinking budget in settings.set (%s)', (_name, open) 
     if (!lower.ok) expect(lower.error.message).toMatch(/thinkingBudgetTokens: .*less than Max output \(maxOutputTokens = 8000\)/);
     expect(store.get().maxOutputTokens).toBeNull();
 
-    // Switching to a model that cannot write that much is refused too.
-    const smaller = await set(dispatch, { model: 'claude-3-5-haiku-latest' });
+    // Switching to a thinking model that cannot write that much is refused too.
+    expect((await set(dispatch, { thinkingBudgetTokens: 40_000 })).ok).toBe(true);
+    const smaller = await set(dispatch, { model: 'claude-opus-4-1' });
     expect(smaller.ok).toBe(false);
     if (!smaller.ok) expect(smaller.error.message).toContain('thinkingBudgetTokens');
     expect(store.get().model).toBe('claude-sonnet-4-5');
+    // A model from before extended thinking is not asked to think, so the budget does not stand in the way.
+    expect((await set(dispatch, { model: 'claude-3-5-haiku-latest' })).ok).toBe(true);
+    expect((await set(dispatch, { model: 'claude-sonnet-4-5' })).ok).toBe(true);
 
     // Unrelated changes go through, and thinking can always be turned off.
     expect((await set(dispatch, { theme: 'dark' })).ok).toBe(true);

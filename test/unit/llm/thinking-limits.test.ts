@@ -24,8 +24,18 @@ describe('thinking budget and output limits', () => {
     expect(thinkingBudgetProblem(claude({ thinkingBudgetTokens: 64_000 }))).toMatch(/^thinkingBudgetTokens: .*claude-sonnet-4-5 \(64000 tokens\)/);
     expect(thinkingBudgetProblem(claude({ thinkingBudgetTokens: 2000, maxOutputTokens: 2000 }))).toMatch(/^thinkingBudgetTokens: .*maxOutputTokens = 2000/);
     // A combination the settings check would refuse (a hand-edited file, `oi --model`) is clamped…
-    expect(thinkingBudget(claude({ model: 'claude-3-5-sonnet-latest', thinkingBudgetTokens: 20_000 }))).toBe(8191);
+    expect(thinkingBudget(claude({ model: 'claude-opus-4-1', thinkingBudgetTokens: 40_000 }))).toBe(31_999);
     // …and dropped when even that would be below Anthropic's minimum.
     expect(thinkingBudget(claude({ thinkingBudgetTokens: 2000, maxOutputTokens: 1024 }))).toBeNull();
+  });
+
+  it('never asks a Claude model from before extended thinking (3.7) to think', () => {
+    for (const model of ['claude-3-5-sonnet-latest', 'claude-3-5-haiku-20241022', 'claude-3-haiku-20240307', 'claude-3-opus-latest']) {
+      expect(thinkingBudget(claude({ model, thinkingBudgetTokens: 2048 })), model).toBeNull();
+      expect(thinkingBudgetProblem(claude({ model, thinkingBudgetTokens: 900_000 })), model).toBeNull();
+    }
+    for (const model of ['claude-3-7-sonnet-latest', 'claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5', 'claude-next-unknown']) {
+      expect(thinkingBudget(claude({ model, thinkingBudgetTokens: 2048 })), model).toBe(2048);
+    }
   });
 });
