@@ -169,8 +169,8 @@ module OiDisplay
     end
   end
 
-  # HTML(source) displays as rendered HTML.
-  class HTML
+  # Text shown as its MIME type (a subclass names it), with itself as the plain-text fallback.
+  class TextDisplay
     attr_reader :source
 
     def initialize(source)
@@ -178,7 +178,7 @@ module OiDisplay
     end
 
     def to_mimebundle
-      { 'text/html' => source, 'text/plain' => source }
+      { self.class::MIME => source, 'text/plain' => source }
     end
 
     def inspect
@@ -187,22 +187,14 @@ module OiDisplay
     alias to_s inspect
   end
 
+  # HTML(source) displays as rendered HTML.
+  class HTML < TextDisplay
+    MIME = 'text/html'
+  end
+
   # Markdown(source) displays as rendered Markdown.
-  class Markdown
-    attr_reader :source
-
-    def initialize(source)
-      @source = source.to_s
-    end
-
-    def to_mimebundle
-      { 'text/markdown' => source, 'text/plain' => source }
-    end
-
-    def inspect
-      source
-    end
-    alias to_s inspect
+  class Markdown < TextDisplay
+    MIME = 'text/markdown'
   end
 
   # Image(path_or_bytes, width: nil, height: nil): a PNG, JPEG, GIF, WebP or SVG file or bytes.
