@@ -10,7 +10,7 @@ set -eu
 # macOS and Windows have their keychain in the user session already; only Linux needs a private one.
 if [ "$(uname -s)" != "Linux" ]; then exec "$@"; fi
 
-for tool in dbus-run-session gnome-keyring-daemon; do
+for tool in dbus-run-session dbus-send gnome-keyring-daemon; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "with-keyring.sh: '$tool' is missing; install the Debian packages dbus, dbus-x11 and gnome-keyring." >&2
     exit 127
@@ -23,8 +23,32 @@ trap 'rm -rf "$OI_TEST_KEYRING_HOME"' EXIT
 
 status=0
 dbus-run-session -- sh -c '
-  printf %s test | XDG_DATA_HOME="$OI_TEST_KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  unset OI_TEST_KEYRING_HOME
-  exec "$@"
+  secrets_owned() {
+    dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+      org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true"
+  }
+  # The daemon runs in the foreground of a loop that starts it again, unlocked, if it ever exits
+  # (once in many runs it did, and every keychain test after it failed); each exit is reported.
+  (
+    while :; do
+      printf %s test | XDG_DATA_HOME="$OI_TEST_KEYRING_HOME" gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 && code=0 || code=$?
+      [ -e "$OI_TEST_KEYRING_HOME/.stop" ] && exit 0
+      echo "with-keyring.sh: gnome-keyring-daemon exited (status $code); starting it again" >&2
+      sleep 0.2
+    done
+  ) &
+  keeper=$!
+  # Tests must not start before the daemon owns the name: D-Bus would activate a locked one instead.
+  tries=0
+  until secrets_owned; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 100 ]; then echo "with-keyring.sh: gnome-keyring-daemon did not start" >&2; exit 1; fi
+    sleep 0.1
+  done
+  code=0
+  "$@" || code=$?
+  : > "$OI_TEST_KEYRING_HOME/.stop"
+  kill "$keeper" 2>/dev/null || true
+  exit "$code"
 ' with-keyring "$@" || status=$?
 exit "$status"

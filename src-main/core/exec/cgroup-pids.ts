@@ -88,6 +88,8 @@ export async function createPidsGroup(name: string): Promise<PidsGroup | null> {
   }
   return {
     async add(pid) {
+      // Writing 0 would move the writer itself (this process) into the group: never.
+      if (!Number.isInteger(pid) || pid <= 1) return false;
       try {
         await writeFile(join(dir, 'cgroup.procs'), String(pid));
         return true;

@@ -20,8 +20,9 @@ export function HtmlOutputFrame({
   blockedNote?: string;
 }) {
   // Other HTML gets a fresh frame: a frame the previous content navigated elsewhere is never handed it.
-  const [shown, setShown] = useState({ html, generation: 0 });
-  if (shown.html !== html) setShown({ html, generation: shown.generation + 1 });
+  // So does the same HTML when whether its scripts may run changes (an imported output run again).
+  const [shown, setShown] = useState({ html, scripts, generation: 0 });
+  if (shown.html !== html || shown.scripts !== scripts) setShown({ html, scripts, generation: shown.generation + 1 });
   return (
     <>
       <IsolatedFrame key={shown.generation} html={html} scripts={scripts} />

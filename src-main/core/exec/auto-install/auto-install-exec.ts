@@ -13,6 +13,9 @@ import { npmPackageFor, pipPackageFor, pythonSystemPackage } from './package-nam
 import { isExternallyManaged, pipInstall, workspaceVenvPython } from './pip-install';
 import { type SystemInstall, systemInstallFor } from './system-install';
 
+/** The line the kernel prints after a remote %pip install: `[oi] importable <module>: True|False`. */
+const IMPORTABLE_MARK = '[oi] importable';
+
 // The engine, plus: when a run fails because a package is missing, install it (after asking, or
 // without asking for well-known packages when the setting is 'auto') and run the cell once more.
 // It wraps any ExecService, so the engine itself knows nothing about package managers.
@@ -152,11 +155,19 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       question: ask('pip', [choice.package], command, `Install the Python package "${choice.package}" on the ${location} (runs \`${command}\` in the kernel)? The code imports ${missing.module}, which is not installed there.`),
       install: async (signal) => {
         // The kernel's import system caches folder listings: make the new package visible to the re-run.
-        const code = `${command}\nimport importlib as _oi_importlib; _oi_importlib.invalidate_caches(); del _oi_importlib`;
+        // Then the kernel itself says whether the module imports now: pip's own output comes from a
+        // subprocess, which ipykernel may forward after the cell has ended (seen under load), and
+        // %pip reports failure in that output only.
+        const code = [
+          command,
+          'import importlib as _oi_importlib, importlib.util as _oi_util',
+          '_oi_importlib.invalidate_caches()',
+          `print(${JSON.stringify(`${IMPORTABLE_MARK} ${missing.module}:`)}, _oi_util.find_spec(${JSON.stringify(missing.module)}) is not None)`,
+          'del _oi_importlib, _oi_util',
+        ].join('\n');
         const result = await exec.run({ ...request, code, signal, runId: request.runId ? `${request.runId}-install` : undefined });
         const text = result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
-        // %pip reports failure in its output only; the cell itself succeeds either way.
-        const ok = result.status === 'done' && /Successfully installed|Requirement already satisfied/.test(text);
+        const ok = result.status === 'done' && text.includes(`${IMPORTABLE_MARK} ${missing.module}: True`);
         return {
           ok,
           problem: ok ? null : `${command} failed on the ${location}:\n${lastLines(text || result.forModel)}`,

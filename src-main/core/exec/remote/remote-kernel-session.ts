@@ -41,6 +41,8 @@ export class RemoteKernelSession implements Session {
   private note: string | null;
   private deathNote: string | null = null;
   private watchdog: NodeJS.Timeout | null = null;
+  /** Interrupt requests still on their way to the server (HTTP): the next cell waits for them. */
+  private readonly interrupting = new Set<Promise<void>>();
   private readonly where: string;
 
   private constructor(
@@ -125,6 +127,9 @@ export class RemoteKernelSession implements Session {
       this.lose();
       return this.died(problem);
     }
+    // An interrupt meant for the previous run that the server has not handled yet would otherwise
+    // land in this one (under load an HTTP request can take longer than the rest of that run).
+    if (this.interrupting.size) await withTimeout(Promise.all(this.interrupting), 10_000).catch(() => undefined);
     return new Promise<SessionOutcome>((resolve) => {
       this.active = { run, resolve };
       let future: Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
@@ -149,12 +154,21 @@ export class RemoteKernelSession implements Session {
   }
 
   interrupt(): void {
-    void this.connection.interrupt().catch(() => undefined);
+    void this.sendInterrupt();
   }
 
   /** There are no child processes to reach from here; a second interrupt is the nearest thing. */
   async killChildren(): Promise<void> {
-    await this.connection.interrupt().catch(() => undefined);
+    await this.sendInterrupt();
+  }
+
+  /** Only while a cell runs: a kernel that is idle has nothing to stop, and the next cell must not get it. */
+  private sendInterrupt(): Promise<void> {
+    if (!this.active) return Promise.resolve();
+    const request = this.connection.interrupt().catch(() => undefined);
+    this.interrupting.add(request);
+    void request.finally(() => this.interrupting.delete(request));
+    return request;
   }
 
   /**
