@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './features/conversations/Sidebar';
+import { ShortcutsDialog } from './features/keyboard/ShortcutsDialog';
 import { useGlobalShortcuts } from './features/keyboard/use-global-shortcuts';
 import { Banners } from './features/layout/Banners';
 import { LIMITS, clamp, usePanels } from './features/layout/panel-sizes';
@@ -72,6 +73,7 @@ export function App() {
         </>
       )}
       {providerReady === false && <FirstRun />}
+      <ShortcutsDialog />
     </div>
   );
 }
