@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultSettings, type Conversation, type ConversationItem } from '../src-preload/contract/index';
 import { EnvironmentContext, machineSources } from '../src-main/core/agent/environment-context';
 import { prepareStep } from '../src-main/core/agent/step-request';
-import { createExecService } from '../src-main/core/exec/exec-service';
+import { createExecService } from '../src-main/core/exec';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WARM_RUNS = 200;

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultSettings } from '../src-preload/contract/settings';
-import { createExecService } from '../src-main/core/exec/exec-service';
-import type { ExecService, RunRequest } from '../src-main/core/exec/types';
+import { createExecService } from '../src-main/core/exec';
+import type { ExecService, RunRequest } from '../src-main/core/exec';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = process.env.OI_BENCH_PYTHON ?? '/usr/bin/python3';

@@ -1,10 +1,10 @@
 import { createApp, type App } from './app';
 import type { AgentService } from './agent/agent-service';
-import { withAutoInstall } from './exec/auto-install/auto-install-exec';
-import { createExecService } from './exec/exec-service';
-import { kernelAccount } from './exec/remote/jupyter-connection';
-import { RemoteKernels } from './exec/remote/remote-kernels';
-import { createSessionRouter } from './exec/session-router';
+import { withAutoInstall } from './exec';
+import { createExecService } from './exec';
+import { kernelAccount } from './exec';
+import { RemoteKernels } from './exec';
+import { createSessionRouter } from './exec';
 import { EnvSecretSource } from './secrets/env-secret-source';
 import { SecretResolver } from './secrets/secret-resolver';
 import type { SecretStore } from './secrets/secret-store';

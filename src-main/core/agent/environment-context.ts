@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { ExecSettings } from '@contract';
-import { python } from '../exec/languages/python';
-import { genericShell, loginShellOf } from '../exec/shell-choice';
-import type { LanguageInfo } from '../exec/types';
+import { python } from '../exec';
+import { genericShell, loginShellOf } from '../exec';
+import type { LanguageInfo } from '../exec';
 import { installsPackages, installsRuntimes, listPythonPackages } from './python-packages';
 
 export interface EnvironmentSources {

@@ -1,7 +1,7 @@
 import type { InstallInfo, NoticeItem, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { InstallQuestion } from '../exec/auto-install/auto-install-exec';
-import type { InstallRecord } from '../exec/auto-install/install-record';
+import type { InstallQuestion } from '../exec';
+import type { InstallRecord } from '../exec';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 

@@ -1,4 +1,4 @@
-import type { KernelBindingMemory } from '../exec/remote/remote-kernels';
+import type { KernelBindingMemory } from '../exec';
 import type { AgentService } from './agent-service';
 
 // A conversation's remote kernel binding lives in its own file (Conversation.remoteKernel), so it

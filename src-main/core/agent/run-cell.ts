@@ -1,6 +1,6 @@
 import type { CellItem, RunLimits, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { ExecService, RunResult } from '../exec/types';
+import type { ExecService, RunResult } from '../exec';
 import { now } from './ids';
 import type { LiveConversation } from './live-conversation';
 

@@ -1,6 +1,6 @@
 import type { AssistantItem, CellItem } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import { findLanguage } from '../exec/languages/registry';
+import { findLanguage } from '../exec';
 import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { costOf, type ModelInfo } from '../llm/model-catalog';
 import type { Provider, ProviderRequest } from '../llm/provider';

@@ -2,7 +2,7 @@ import type { CellItem, NoticeItem, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import { errorMessage } from '../bridge/dispatch';
 import type { ConversationStore } from '../conversations/conversation-store';
-import type { ExecService } from '../exec/types';
+import type { ExecService } from '../exec';
 import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';

@@ -1,7 +1,7 @@
 import type { AgentService } from '../agent/agent-service';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
-import type { ExecService } from '../exec/types';
+import type { ExecService } from '../exec';
 import type { KeySource } from '../llm/provider-factory';
 import type { KeyVault } from '../providers/key-vault';
 import type { LiveReruns } from '../notebook/live-reruns';

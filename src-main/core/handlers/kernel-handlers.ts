@@ -1,8 +1,8 @@
 import type { KernelConnectionInfo } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
-import { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError } from '../exec/remote/jupyter-connection';
-import type { KernelBinding, RemoteKernels } from '../exec/remote/remote-kernels';
-import { LANGUAGES, findLanguage } from '../exec/languages/registry';
+import { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError } from '../exec';
+import type { KernelBinding, RemoteKernels } from '../exec';
+import { LANGUAGES, findLanguage } from '../exec';
 import type { AppContext } from './app-context';
 
 type KernelNames = 'kernels.specs' | 'kernels.connect' | 'kernels.disconnect' | 'kernels.status';

@@ -1,6 +1,6 @@
 import type { HandlerTable } from '../bridge/handler-table';
-import { describeSandbox } from '../exec/sandbox/describe-sandbox';
-import { sandboxSupport } from '../exec/sandbox/sandbox-support';
+import { describeSandbox } from '../exec';
+import { sandboxSupport } from '../exec';
 import type { AppContext } from './app-context';
 
 /** The sandbox as it really is here: the same sentence every sandboxed cell shows. */

@@ -1,5 +1,5 @@
-import { findLanguage } from '../exec/languages/registry';
-import { GENERIC_SHELL_NAMES } from '../exec/languages/shell';
+import { findLanguage } from '../exec';
+import { GENERIC_SHELL_NAMES } from '../exec';
 
 // What the notebook needs to know about each language: the Jupyter kernel that runs it as the main
 // language, and the IPython cell magic that runs it inside a Python notebook. Names and aliases are

@@ -4,7 +4,7 @@ import type { LiveConversation } from '../agent/live-conversation';
 import { limitsFromSettings } from '../agent/run-cell';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
-import type { ExecService, RunRequest } from '../exec/types';
+import type { ExecService, RunRequest } from '../exec';
 import { applyRunResult, rerunCells, rerunnableCells, type RerunOutcome, type RerunProgress } from './rerun';
 
 // "Re-run all cells" in an open conversation: rerunCells does the running; this adds what the app

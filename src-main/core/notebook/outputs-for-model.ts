@@ -1,6 +1,6 @@
 import type { CellOutput } from '@contract';
-import { HeadTail, splitBudget } from '../exec/head-tail';
-import { describeForModel } from '../exec/run-output';
+import { HeadTail, splitBudget } from '../exec';
+import { describeForModel } from '../exec';
 
 // What the model is told about a run that happened outside the app (an imported notebook): the same
 // text a live run of those outputs would give it (escape codes removed, rich data named rather than

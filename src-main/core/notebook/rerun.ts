@@ -1,5 +1,5 @@
 import type { CellItem, ConversationItem, ExecSettings } from '@contract';
-import type { ExecService, RunResult } from '../exec/types';
+import type { ExecService, RunResult } from '../exec';
 
 // "Re-run all cells to restore state": an imported notebook's outputs are history, but its variables,
 // files and imports only exist once its code runs again in the live session. Runs go one at a time,

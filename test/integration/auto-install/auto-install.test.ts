@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type ExecSettings } from '@contract';
-import { type InstallQuestion, withAutoInstall } from '../../../src-main/core/exec/auto-install/auto-install-exec';
-import type { InstallRecord } from '../../../src-main/core/exec/auto-install/install-record';
-import { createExecService } from '../../../src-main/core/exec/exec-service';
-import type { ExecService, RunResult } from '../../../src-main/core/exec/types';
+import { type InstallQuestion, withAutoInstall } from '../../../src-main/core/exec';
+import type { InstallRecord } from '../../../src-main/core/exec';
+import { createExecService } from '../../../src-main/core/exec';
+import type { ExecService, RunResult } from '../../../src-main/core/exec';
 import { buildWheel, type LocalRegistry, startNpmRegistry } from './support/packages';
 
 // Real pip and npm, installing from a local folder and a local registry: pip's PIP_FIND_LINKS and

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultSettings, type ExecSettings } from '@contract';
-import { createExecService, type ExecServiceOptions } from '../../../src-main/core/exec/exec-service';
-import type { ExecService, RunRequest, RunResult } from '../../../src-main/core/exec/types';
+import { createExecService, type ExecServiceOptions } from '../../../src-main/core/exec/engine/exec-service';
+import type { ExecService, RunRequest, RunResult } from '../../../src-main/core/exec/engine/types';
 
 // A real engine over a throwaway workspace; everything it starts is gone after close().
 

@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunResult } from '../../../src-main/core/exec/types';
+import type { RunResult } from '../../../src-main/core/exec/engine/types';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 import { installed } from '../../support/installed';
 

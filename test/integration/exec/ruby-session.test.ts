@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../../src-main/core/exec/types';
+import type { RunResult } from '../../../src-main/core/exec/engine/types';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 import { installed } from '../../support/installed';
 

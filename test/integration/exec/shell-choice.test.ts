@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMissingDependency } from '../../../src-main/core/exec/auto-install/missing-dependency';
-import { zshMissingNote } from '../../../src-main/core/exec/shell-choice';
+import { zshMissingNote } from '../../../src-main/core/exec/shell/shell-choice';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 import { installed } from '../../support/installed';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type SandboxSettings } from '@contract';
-import { createExecService } from '../../../src-main/core/exec/exec-service';
-import { createSessionRouter } from '../../../src-main/core/exec/session-router';
+import { createExecService } from '../../../src-main/core/exec';
+import { createSessionRouter } from '../../../src-main/core/exec';
 import { sandboxHandlers } from '../../../src-main/core/handlers/sandbox-handlers';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import type { ExecService, RunResult } from '../../../src-main/core/exec/types';
+import type { ExecService, RunResult } from '../../../src-main/core/exec';
 
 // Real sessions under bubblewrap (Debian's bwrap). The home is a folder of the test's own, outside
 // /tmp (which the sandbox replaces anyway), holding a fake ~/.ssh key and the workspace, as a user's

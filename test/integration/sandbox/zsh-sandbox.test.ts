@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type SandboxSettings } from '@contract';
-import { createExecService } from '../../../src-main/core/exec/exec-service';
-import type { ExecService, RunResult } from '../../../src-main/core/exec/types';
+import { createExecService } from '../../../src-main/core/exec';
+import type { ExecService, RunResult } from '../../../src-main/core/exec';
 import { installed } from '../../support/installed';
 
 // A zsh session under bubblewrap, set up as sandbox.test.ts sets up its bash and Python ones: a home

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { defaultSettings, type ExecSettings } from '@contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EnvironmentContext, type EnvironmentSources } from '../../../src-main/core/agent/environment-context';
-import type { LanguageInfo } from '../../../src-main/core/exec/types';
+import type { LanguageInfo } from '../../../src-main/core/exec';
 
 // The line that tells the model which shell a `shell` cell runs in (the engine's rule, shell-choice.ts).
 

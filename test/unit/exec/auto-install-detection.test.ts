@@ -3,7 +3,7 @@ import type { CellOutput } from '@contract';
 import { notebookSource } from '../../../src-main/core/exec/auto-install/install-record';
 import { findMissingDependency } from '../../../src-main/core/exec/auto-install/missing-dependency';
 import { npmPackageFor, pipPackageFor } from '../../../src-main/core/exec/auto-install/package-names';
-import type { RunResult } from '../../../src-main/core/exec/types';
+import type { RunResult } from '../../../src-main/core/exec/engine/types';
 
 function failed(outputs: CellOutput[], exitCode: number | null = null): RunResult {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildEnvironment } from '../../../src-main/core/exec/env';
+import { buildEnvironment } from '../../../src-main/core/exec/process/env';
 
 describe('the environment code runs with', () => {
   const base = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeadTail, splitBudget } from '../../../src-main/core/exec/head-tail';
+import { HeadTail, splitBudget } from '../../../src-main/core/exec/output/head-tail';
 
 describe('HeadTail', () => {
   it('keeps short text whole', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainText, ModelText } from '../../../src-main/core/exec/model-text';
+import { plainText, ModelText } from '../../../src-main/core/exec/output/model-text';
 
 describe('text for the model', () => {
   it('removes colours, cursor moves and titles', () => {

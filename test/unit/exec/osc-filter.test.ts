@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OscFilter, type TerminalPiece } from '../../../src-main/core/exec/osc-filter';
+import { OscFilter, type TerminalPiece } from '../../../src-main/core/exec/output/osc-filter';
 
 function feed(chunks: string[]): TerminalPiece[] {
   const filter = new OscFilter();

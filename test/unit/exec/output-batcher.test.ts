@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutputBatcher } from '../../../src-main/core/exec/output-batcher';
+import { OutputBatcher } from '../../../src-main/core/exec/output/output-batcher';
 
 describe('OutputBatcher', () => {
   it('coalesces small writes into one batch per interval', async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutputCap, formatBytes } from '../../../src-main/core/exec/output-cap';
+import { OutputCap, formatBytes } from '../../../src-main/core/exec/output/output-cap';
 
 describe('OutputCap', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, findLanguage } from '../../../src-main/core/exec/languages/registry';
-import { unavailableMessage } from '../../../src-main/core/exec/messages';
+import { unavailableMessage } from '../../../src-main/core/exec/output/messages';
 
 describe('language registry', () => {
   it('finds languages by name and alias, case-insensitively', () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CellOutput } from '@contract';
-import { ModelOrder } from '../../../src-main/core/exec/model-order';
-import { OscFilter } from '../../../src-main/core/exec/osc-filter';
-import { OUTPUT_MARKER_KEY, outputMarkerSeq } from '../../../src-main/core/exec/runner-protocol';
-import { RunOutput } from '../../../src-main/core/exec/run-output';
+import { ModelOrder } from '../../../src-main/core/exec/output/model-order';
+import { OscFilter } from '../../../src-main/core/exec/output/osc-filter';
+import { OUTPUT_MARKER_KEY, outputMarkerSeq } from '../../../src-main/core/exec/runner/runner-protocol';
+import { RunOutput } from '../../../src-main/core/exec/output/run-output';
 
 // RunOutput puts each numbered rich output exactly at its position marker, whichever of the two
 // arrives first (docs/exec-protocol.md, "Output position markers").

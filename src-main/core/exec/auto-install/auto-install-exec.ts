@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CellOutput, ExecSettings } from '@contract';
-import { buildEnvironment } from '../env';
+import { buildEnvironment } from '../process/env';
 import { python as pythonLanguage } from '../languages/python';
 import { findLanguage } from '../languages/registry';
-import type { ExecService, RunRequest, RunResult } from '../types';
+import type { ExecService, RunRequest, RunResult } from '../engine/types';
 import { lastLines, runInstaller } from './installer-process';
 import type { InstallRecord } from './install-record';
 import { findMissingDependency, type MissingDependency } from './missing-dependency';

@@ -1,6 +1,6 @@
-import { ModelText } from '../model-text';
-import { killTree } from '../process-tree';
-import { PtyProcess } from '../pty-process';
+import { ModelText } from '../output/model-text';
+import { killTree } from '../process/process-tree';
+import { PtyProcess } from '../process/pty-process';
 
 // Runs an installer (pip, npm, venv) under a terminal, so it shows the progress bars it shows a user,
 // streaming its output to the cell as it comes. Stopping the cell stops the installer.

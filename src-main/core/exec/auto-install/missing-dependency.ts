@@ -1,5 +1,5 @@
 import type { CellOutput } from '@contract';
-import type { RunResult } from '../types';
+import type { RunResult } from '../engine/types';
 
 // Recognizes a run that failed only because something was not installed: a Python module, a Node
 // package, or a shell command. Only the error the language itself reports counts, never a string the

@@ -1,5 +1,5 @@
 import type { ExecSettings } from '@contract';
-import type { ChannelKind } from '../runner-channel';
+import type { ChannelKind } from '../runner/runner-channel';
 
 // What a language file declares. Adding a language is adding one file that exports one of these
 // and listing it in registry.ts.

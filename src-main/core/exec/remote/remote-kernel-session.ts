@@ -1,5 +1,5 @@
 import { KernelAPI, KernelConnection, type Kernel, type KernelMessage, ServerConnection } from '@jupyterlab/services';
-import type { Session, SessionOutcome, SessionRun } from '../session';
+import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { explainServerError, type JupyterTarget, RemoteKernelError, safeUrl, serverSettings } from './jupyter-connection';
 import { kernelOutput } from './kernel-output';
 

@@ -1,5 +1,5 @@
 import type { RemoteKernelBinding, RunLimits } from '@contract';
-import type { SessionRoute } from '../session-router';
+import type { SessionRoute } from '../session/session-types';
 import { normalizeServerUrl, safeUrl } from './jupyter-connection';
 import { RemoteKernelSession } from './remote-kernel-session';
 

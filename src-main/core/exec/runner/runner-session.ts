@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LanguageDefinition, Runtime } from './languages/language';
-import type { LimitController, LimitSettings } from './limits';
-import { diedMessage } from './messages';
-import { OscFilter, type TerminalPiece } from './osc-filter';
-import { killDescendants, killTree } from './process-tree';
-import { PtyProcess, type PtyExit } from './pty-process';
+import type { LanguageDefinition, Runtime } from '../languages/language';
+import type { LimitController, LimitSettings } from '../process/limits';
+import { diedMessage } from '../output/messages';
+import { OscFilter, type TerminalPiece } from '../output/osc-filter';
+import { killDescendants, killTree } from '../process/process-tree';
+import { PtyProcess, type PtyExit } from '../process/pty-process';
 import { OUTPUT_MARKER_KEY, outputMarkerSeq, type RunnerMessage } from './runner-protocol';
-import type { Session, SessionOutcome, SessionRun } from './session';
-import { openRunnerChannel, type RunnerChannel } from './runner-channel';
+import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
+import { openRunnerChannel } from './open-channel';
+import type { RunnerChannel } from './runner-channel';
 
 // A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
 // a side channel. The terminal carries only what the code prints; results, rich outputs and cwd

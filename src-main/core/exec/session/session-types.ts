@@ -1,6 +1,8 @@
-import type { ExecSettings } from '@contract';
-import type { RunOutput } from './run-output';
-import type { RunStatus } from './types';
+import type { ExecSettings, RunLimits } from '@contract';
+import type { LanguageDefinition, Runtime } from '../languages/language';
+import type { LimitController } from '../process/limits';
+import type { RunOutput } from '../output/run-output';
+import type { RunStatus } from '../engine/types';
 
 // What every kind of session (shell, runner, one-shot) offers the service. The service owns
 // timeouts, queueing and the escalation from Ctrl-C to killing; a session only knows how to run one
@@ -40,4 +42,32 @@ export interface Session {
   /** Flow control: stop reading output while the run's spill file catches up (true), go on (false). */
   setPaused(paused: boolean): void;
   dispose(): Promise<void>;
+}
+
+/** What a route (engine/session-router.ts) needs to start a session of any kind (session/start-session.ts). */
+export interface StartSessionOptions {
+  language: LanguageDefinition;
+  runtime: Runtime;
+  workspace: string;
+  env: Record<string, string>;
+  tmpRoot: string;
+  resourcesDir: string;
+  limits: LimitController;
+  settings: ExecSettings;
+}
+
+// Where a conversation's session runs (engine/session-router.ts): a remote kernel, the sandbox or a
+// local process. Here rather than in the router so that remote/ can offer a route without importing it.
+export interface SessionRoute {
+  /** Sessions are reused only while the route's key stays the same. */
+  key: string;
+  /** How a sentence names the route: 'locally', 'in the sandbox', 'on the remote kernel at …'. */
+  label: string;
+  /** Why nothing may run (the sandbox is on but cannot work here); the run is refused with it. */
+  refusal: string | null;
+  /** A runtime the route provides itself (a remote kernel needs none installed locally). */
+  runtime: Runtime | null;
+  /** The limits and protections that really hold on this route. */
+  limits(base: RunLimits): RunLimits;
+  start(options: StartSessionOptions): Promise<Session>;
 }

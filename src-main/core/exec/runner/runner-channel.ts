@@ -1,6 +1,4 @@
-import { FifoChannel } from './fifo-channel';
 import type { MessageSink } from './ndjson-reader';
-import { SideChannel } from './side-channel';
 
 // The side channel a runner talks on (docs/exec-protocol.md), whatever carries the bytes: a Unix
 // socket for runtimes that can open one (Python, Node, Ruby), two FIFOs for R, whose base library
@@ -21,9 +19,4 @@ export interface RunnerChannel {
   /** false when the message could not be sent (nothing connected, or closed). */
   send(message: object): boolean;
   close(): void;
-}
-
-/** Opens a channel of the given kind in the session's private folder `dir`. */
-export function openRunnerChannel(kind: ChannelKind, dir: string, events: RunnerChannelEvents): Promise<RunnerChannel> {
-  return kind === 'fifo' ? FifoChannel.open(dir, events) : SideChannel.listen(dir, events);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // A value import, so by relative path: scripts run with plain tsx (the bench) do not know the alias.
-import { CellOutput } from '../../../src-preload/contract/model';
+import { CellOutput } from '../../../../src-preload/contract/model';
 
 // Messages a runner sends on the side channel (docs/exec-protocol.md). Parsed, never trusted: a
 // runner is user-controlled code's neighbour, and a malformed message must not break main.

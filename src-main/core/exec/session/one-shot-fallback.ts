@@ -1,4 +1,4 @@
-import type { Session, SessionOutcome, SessionRun } from './session';
+import type { Session, SessionOutcome, SessionRun } from './session-types';
 
 // A one-shot session standing in for a runner that could not start (an R without FIFOs on
 // Windows, a runner script that fails on an old interpreter). Code still runs, one process per

@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LanguageDefinition, Runtime } from './languages/language';
-import type { LimitController } from './limits';
-import { signalName } from './messages';
-import { killTree } from './process-tree';
-import { PtyProcess } from './pty-process';
-import type { Session, SessionOutcome, SessionRun } from './session';
+import type { LanguageDefinition, Runtime } from '../languages/language';
+import type { LimitController } from '../process/limits';
+import { signalName } from '../output/messages';
+import { killTree } from '../process/process-tree';
+import { PtyProcess } from '../process/pty-process';
+import type { Session, SessionOutcome, SessionRun } from './session-types';
 
 // Languages without a kept-alive session (Java, AppleScript, PowerShell; R and Ruby when their
 // runner cannot start): each run writes the code to a file in a private folder and starts the

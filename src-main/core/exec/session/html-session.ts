@@ -1,4 +1,4 @@
-import type { Session, SessionOutcome, SessionRun } from './session';
+import type { Session, SessionOutcome, SessionRun } from './session-types';
 
 // HTML is not executed: it becomes a text/html output for the UI to render in a sandboxed frame.
 export class HtmlSession implements Session {

@@ -1,5 +1,5 @@
 import type { CellOutput, CellStatus, ExecSettings, RunLimits, SandboxSettings } from '@contract';
-import type { ShellName } from './shell-choice';
+import type { ShellName } from '../shell/shell-choice';
 
 // The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
 

@@ -1,31 +1,17 @@
 import type { RunLimits } from '@contract';
-import type { LanguageDefinition, Runtime } from './languages/language';
-import type { RemoteKernels } from './remote/remote-kernels';
-import { describeSandbox } from './sandbox/describe-sandbox';
-import { startSandboxedSession } from './sandbox/sandboxed-session';
-import { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
-import type { Session } from './session';
-import { chooseShell, type ShellChoice, type ShellContext } from './shell-choice';
-import { startSession, type StartSessionOptions } from './start-session';
+import type { LanguageDefinition } from '../languages/language';
+import type { RemoteKernels } from '../remote/remote-kernels';
+import { describeSandbox } from '../sandbox/describe-sandbox';
+import { startSandboxedSession } from '../sandbox/sandboxed-session';
+import { sandboxSupport, type SandboxSupport } from '../sandbox/sandbox-support';
+import type { SessionRoute } from '../session/session-types';
+import { chooseShell, type ShellChoice, type ShellContext } from '../shell/shell-choice';
+import { startSession } from '../session/start-session';
 import type { RunRequest } from './types';
 
 // Where a conversation's session runs: on a remote Jupyter kernel the user connected, inside the
 // sandbox, or as a plain local process. The engine asks before each run; a live session started
 // under another route (the sandbox was switched on, a kernel connected) is replaced.
-
-export interface SessionRoute {
-  /** Sessions are reused only while the route's key stays the same. */
-  key: string;
-  /** How a sentence names the route: 'locally', 'in the sandbox', 'on the remote kernel at …'. */
-  label: string;
-  /** Why nothing may run (the sandbox is on but cannot work here); the run is refused with it. */
-  refusal: string | null;
-  /** A runtime the route provides itself (a remote kernel needs none installed locally). */
-  runtime: Runtime | null;
-  /** The limits and protections that really hold on this route. */
-  limits(base: RunLimits): RunLimits;
-  start(options: StartSessionOptions): Promise<Session>;
-}
 
 export interface SessionRouter {
   /**

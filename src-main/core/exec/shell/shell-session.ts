@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { APP_SECRET_VARIABLES } from './env';
-import type { LimitController, LimitSettings } from './limits';
-import { diedMessage, exitedMessage } from './messages';
-import { OscFilter, type TerminalPiece } from './osc-filter';
-import { killDescendants, killTree } from './process-tree';
-import { PtyProcess, type PtyExit } from './pty-process';
-import type { Session, SessionOutcome, SessionRun } from './session';
+import { APP_SECRET_VARIABLES } from '../process/env';
+import type { LimitController, LimitSettings } from '../process/limits';
+import { diedMessage, exitedMessage } from '../output/messages';
+import { OscFilter, type TerminalPiece } from '../output/osc-filter';
+import { killDescendants, killTree } from '../process/process-tree';
+import { PtyProcess, type PtyExit } from '../process/pty-process';
+import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import type { ShellFlavor } from './shell-flavor';
 
 // A persistent shell (bash or zsh) under a pty. Runs end when the prompt hook prints this run's

@@ -1,27 +1,13 @@
-import type { ExecSettings } from '@contract';
 import { HtmlSession } from './html-session';
-import type { LanguageDefinition, Runtime } from './languages/language';
-import type { LimitController } from './limits';
-import type { Session } from './session';
+import type { Session, StartSessionOptions } from './session-types';
 import { OneShotFallback } from './one-shot-fallback';
 import { OneShotSession } from './one-shot-session';
-import { RunnerSession } from './runner-session';
-import { ShellSession } from './shell-session';
-import { bashFlavor } from './shell-integration';
-import { zshFlavor } from './zsh-integration';
+import { RunnerSession } from '../runner/runner-session';
+import { ShellSession } from '../shell/shell-session';
+import { bashFlavor } from '../shell/shell-integration';
+import { zshFlavor } from '../shell/zsh-integration';
 
 // Picks the session implementation for a language's kind.
-
-export interface StartSessionOptions {
-  language: LanguageDefinition;
-  runtime: Runtime;
-  workspace: string;
-  env: Record<string, string>;
-  tmpRoot: string;
-  resourcesDir: string;
-  limits: LimitController;
-  settings: ExecSettings;
-}
 
 export async function startSession(options: StartSessionOptions): Promise<Session> {
   switch (options.language.kind) {

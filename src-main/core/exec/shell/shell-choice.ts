@@ -1,9 +1,9 @@
 import { userInfo } from 'node:os';
 import { basename } from 'node:path';
 import type { ExecSettings } from '@contract';
-import type { LanguageDefinition } from './languages/language';
-import { GENERIC_SHELL_NAMES, shell } from './languages/shell';
-import { zsh } from './languages/zsh';
+import type { LanguageDefinition } from '../languages/language';
+import { GENERIC_SHELL_NAMES, shell } from '../languages/shell';
+import { zsh } from '../languages/zsh';
 
 // Which shell a shell cell runs in. `bash`/`sh` cells: bash. `zsh` cells: zsh, or bash with a note
 // when zsh is not installed. `shell` (and console/terminal): the exec.shell setting, and with

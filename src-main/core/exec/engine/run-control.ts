@@ -1,4 +1,4 @@
-import type { Session } from './session';
+import type { Session } from '../session/session-types';
 
 // Stopping a run, with growing force, until it stops: Ctrl-C; after a grace period, kill every
 // process the session started (a shell survives this with its state); after another, kill the

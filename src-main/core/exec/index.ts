@@ -1,0 +1,30 @@
+// The execution engine's only way in from outside src-main/core/exec (lint enforces it; see
+// docs/architecture.md for what each folder holds). What is not exported here is the engine's own
+// business: sessions, runners, output handling and process control change without touching callers.
+
+// The port and the engine behind it.
+export type { ExecService, LanguageInfo, RunRequest, RunResult, RunStatus } from './engine/types';
+export { createExecService, type ExecServiceOptions } from './engine/exec-service';
+export { createSessionRouter, type SessionRouter, type SessionRouterOptions } from './engine/session-router';
+
+// Auto-install wraps the engine: a failed import becomes a question, an install and a re-run.
+export { withAutoInstall, type AutoInstallOptions, type InstallQuestion } from './auto-install/auto-install-exec';
+export type { InstallRecord } from './auto-install/install-record';
+
+// Languages: what names a cell may use and what runs them.
+export { LANGUAGES, findLanguage } from './languages/registry';
+export { python } from './languages/python';
+export { GENERIC_SHELL_NAMES } from './languages/shell';
+export { genericShell, loginShellOf, type ShellName } from './shell/shell-choice';
+
+// Remote Jupyter kernels.
+export { RemoteKernels, type KernelBinding, type KernelBindingMemory } from './remote/remote-kernels';
+export { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError } from './remote/jupyter-connection';
+
+// The sandbox, as the settings page describes it.
+export { describeSandbox } from './sandbox/describe-sandbox';
+export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
+
+// How outputs read for the model, shared with notebook exports.
+export { HeadTail, splitBudget } from './output/head-tail';
+export { describeForModel } from './output/run-output';
