@@ -1,9 +1,9 @@
-import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml, highlight } from '../highlight/highlight';
+import { sanitizeMarkdownHtml } from './sanitize-markdown';
 
 // The model's prose may contain anything, HTML included: it is parsed by marked, then sanitised by
-// DOMPurify before it reaches the page. Code blocks get our highlighter and a copy button (handled by
+// sanitize-markdown.ts before it reaches the page. Code blocks get our highlighter and a copy button (handled by
 // delegation in Markdown.tsx, since sanitised markup carries no handlers).
 
 const marked = new Marked({
@@ -22,22 +22,6 @@ const marked = new Marked({
   },
 });
 
-let hooked = false;
-function purifier(): typeof DOMPurify {
-  if (!hooked) {
-    hooked = true;
-    // Links leave the app: a new browser tab in browser mode, the OS browser in the desktop app.
-    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-      if (node.tagName === 'A' && node.getAttribute('href')) {
-        node.setAttribute('target', '_blank');
-        node.setAttribute('rel', 'noopener noreferrer');
-      }
-    });
-  }
-  return DOMPurify;
-}
-
 export function renderMarkdown(text: string): string {
-  const html = marked.parse(text, { async: false });
-  return purifier().sanitize(html, { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select'] });
+  return sanitizeMarkdownHtml(marked.parse(text, { async: false }));
 }

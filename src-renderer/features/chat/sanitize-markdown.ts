@@ -1,0 +1,57 @@
+import DOMPurify from 'dompurify';
+
+// Markdown from the model, from an imported notebook (its markdown cells and text/markdown outputs)
+// is untrusted HTML. DOMPurify's defaults keep it from running script, but not from placing things:
+// `style` (position:fixed, z-index), a class of the app's own CSS (.modal-backdrop is a fixed full-page
+// layer), `popover` (the top layer) or `<dialog>` can draw fake code over the approval card while
+// clicks pass through to the real Run button. So the sanitiser keeps only what markdown itself makes,
+// plus the few HTML tags people write in notebooks, with attributes that cannot position anything;
+// and `.markdown` is a paint-contained, isolated block (chat.css), so even a rule we missed stays
+// inside its own box. The attack test is test/security/attacks/markdown-overlay.e2e.test.ts.
+
+const ALLOWED_TAGS = [
+  // What marked emits for CommonMark + GFM.
+  'a', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'img', 'li', 'ol',
+  'p', 'pre', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul',
+  // Our code blocks (render-markdown.ts) and the highlighter's token spans.
+  'button', 'div', 'span',
+  // Inline HTML common in notebooks and model answers.
+  'abbr', 'b', 'caption', 'dd', 'details', 'dl', 'dt', 'i', 'kbd', 'mark', 's', 'samp', 'small', 'sub', 'summary', 'sup', 'tfoot', 'u', 'var',
+];
+
+// No style, class (filtered below), id, name, popover*, or event handlers: nothing that positions,
+// layers or names an element the app's CSS or scripts know.
+const ALLOWED_ATTR = ['href', 'title', 'alt', 'src', 'width', 'height', 'align', 'colspan', 'rowspan', 'start', 'open', 'target', 'rel', 'type', 'data-copy-code'];
+
+/** Classes our own renderer adds; any other class could borrow the app's layout rules. */
+const OWN_CLASS = /^(?:code-block|code-head|copy-code|small|hl|tok-[a-z]+)$/;
+
+let instance: ReturnType<typeof DOMPurify> | null = null;
+
+function purifier(): ReturnType<typeof DOMPurify> {
+  if (instance) return instance;
+  // An instance of our own, so these hooks never affect another DOMPurify user in the page.
+  const purify = DOMPurify(window);
+  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName !== 'class') return;
+    const kept = data.attrValue.split(/\s+/).filter((c) => OWN_CLASS.test(c));
+    data.attrValue = kept.join(' ');
+    data.keepAttr = kept.length > 0;
+    data.forceKeepAttr = kept.length > 0;
+  });
+  // Links leave the app: a new browser tab in browser mode, the OS browser in the desktop app.
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A' && node.getAttribute('href')) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+    if (node.tagName === 'BUTTON') node.setAttribute('type', 'button');
+  });
+  instance = purify;
+  return purify;
+}
+
+/** Untrusted HTML (from markdown) reduced to what cannot run, load frames, or draw outside its block. */
+export function sanitizeMarkdownHtml(html: string): string {
+  return purifier().sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false });
+}
