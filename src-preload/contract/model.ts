@@ -92,6 +92,10 @@ export const AssistantItem = z.object({
   createdAt: z.string(),
 });
 
+/** Text formats of tool calls that local models write (docs/agent.md#local-models). */
+export const TextCallDialect = z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'json']);
+export type TextCallDialect = z.infer<typeof TextCallDialect>;
+
 export const CellItem = z.object({
   kind: z.literal('cell'),
   id: Id,
@@ -120,7 +124,14 @@ export const CellItem = z.object({
    * and in files written before it was recorded.
    */
   shell: z.enum(['bash', 'zsh']).optional(),
+  /**
+   * The model wrote this call as text in its own format (a local model whose server sent no native
+   * tool call); the history gives it back, and its result, in that format. Absent for native calls
+   * and fenced code blocks.
+   */
+  callDialect: TextCallDialect.optional(),
 });
+
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */
 /** A package the app installed for the code (automatic install), so exports can reproduce it. */

@@ -8,6 +8,7 @@ import { classifyFailure } from '../llm/provider-errors';
 import { streamWithRetries, type RetryNotice, type RetryPolicy } from '../llm/retry-with-backoff';
 import type { TokenCounter } from '../llm/token-counter';
 import { FencedCodeParser } from './fenced-code-parser';
+import { TextCallParser, type TextCallEvent } from './text-call-parser';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { peekExecuteArgs, ToolCallAssembler } from './tool-call-assembler';
@@ -57,6 +58,10 @@ export async function streamStep(
   const assembler = new ToolCallAssembler();
   const toolCells = new Map<number, CellItem>();
   const fenced = request.tools.length === 0 ? new FencedCodeParser((info) => findLanguage(info)?.name ?? null) : null;
+  // Calls a local model writes as text (its own dialect) run too, unless the server sends native calls.
+  const offered = new Set([EXECUTE_TOOL_NAME, ...request.tools.map((t) => t.name)]);
+  let textCalls: TextCallParser | null = new TextCallParser((name) => offered.has(name));
+  const textCallCells = new Map<number, StepCall[]>();
   const calls: StepCall[] = [];
   const assistants: AssistantItem[] = [];
   let assistant: AssistantItem | null = null;
@@ -107,12 +112,12 @@ export async function streamStep(
     assistant = null;
     liveThinking.clear();
   };
-  const addCell = (toolCallId: string | null, language: string): CellItem => {
+  const addCell = (toolCallId: string | null, language: string, callDialect?: CellItem['callDialect']): CellItem => {
     closeAssistant();
     const cell: CellItem = {
       kind: 'cell', id: newId(), step, toolCallId, language, code: '', status: 'streaming',
       approval: null, outputs: [], exitCode: null, durationMs: null, executionCount: null, startedAt: null,
-      limits: null, resultForModel: null,
+      limits: null, resultForModel: null, ...(callDialect ? { callDialect } : {}),
     };
     conv.items.push(cell);
     deps.events.emit('item.added', { conversationId, item: cell });
@@ -125,7 +130,34 @@ export async function streamStep(
     deps.events.emit('cell.code', { conversationId, cellId: cell.id, language, code });
   };
   const onFenceText = (text: string) => {
-    for (const ev of fenced?.feed(text) ?? []) applyFence(ev);
+    if (!fenced) return addText(text);
+    for (const ev of fenced.feed(text)) applyFence(ev);
+  };
+  const applyTextCalls = (events: TextCallEvent[]) => {
+    for (const ev of events) {
+      if (ev.type === 'text') {
+        onFenceText(ev.text);
+        continue;
+      }
+      const cells = textCallCells.get(ev.block) ?? [];
+      textCallCells.set(ev.block, cells);
+      ev.calls.forEach((call, i) => {
+        let entry = cells[i];
+        if (!entry) {
+          entry = { cell: addCell(null, '', ev.dialect), name: call.name, args: call.args };
+          cells.push(entry);
+          calls.push(entry);
+        }
+        entry.name = call.name;
+        entry.args = call.args;
+        const peek = peekExecuteArgs(call.args);
+        showCode(entry.cell, peek.language, peek.code);
+      });
+    }
+  };
+  const endTextCalls = () => {
+    if (textCalls) applyTextCalls(textCalls.finish());
+    textCalls = null;
   };
   const applyFence = (ev: ReturnType<FencedCodeParser['feed']>[number]) => {
     switch (ev.type) {
@@ -152,8 +184,8 @@ export async function streamStep(
       switch (ev.type) {
         case 'text':
           produced += ev.text;
-          if (fenced) onFenceText(ev.text);
-          else addText(ev.text);
+          if (textCalls) applyTextCalls(textCalls.feed(ev.text));
+          else onFenceText(ev.text);
           break;
         case 'thinking-delta':
           addThinking(ev.index, ev.text);
@@ -162,6 +194,8 @@ export async function streamStep(
           endThinking(ev.index, ev.thinking, ev.signature);
           break;
         case 'tool-call-start': {
+          // The server parses calls itself: whatever text was held back is prose after all.
+          endTextCalls();
           assembler.start(ev.index, ev.id, ev.name);
           const cell = addCell(ev.id, '');
           toolCells.set(ev.index, cell);
@@ -187,6 +221,7 @@ export async function streamStep(
           break;
       }
     }
+    endTextCalls();
     for (const ev of fenced?.finish() ?? []) applyFence(ev);
     // The SDKs end a cancelled stream quietly, without an error: only the signal tells.
     if (signal.aborted) outcome.interrupted = true;
@@ -197,6 +232,8 @@ export async function streamStep(
       outcome.error = err;
       return outcome;
     }
+    // Text held back as a possible call is still the model's text; a half-written call is cut off.
+    endTextCalls();
     outcome.interrupted = true;
     outcome.error = signal.aborted ? null : err;
   }

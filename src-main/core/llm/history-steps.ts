@@ -1,4 +1,6 @@
-import type { AssistantItem, CellItem, ConversationItem, UserItem } from '@contract';
+import type { AssistantItem, CellItem, ConversationItem, TextCallDialect, UserItem } from '@contract';
+import { EXECUTE_TOOL_NAME } from './execute-tool';
+import { writeCall, writeResult } from './text-call-dialects';
 
 /** The conversation as the model sees it: user turns, and model steps with their runs' results. */
 export type HistoryEntry =
@@ -49,7 +51,7 @@ export function toHistory(items: ConversationItem[], opts: HistoryOptions = { to
       current.toolCells.push(item);
     } else {
       current.fencedCells.push(item);
-      current.transcript = joinBlock(current.transcript, fencedBlock(item));
+      current.transcript = joinBlock(current.transcript, item.callDialect ? dialectCall(item.callDialect, item) : fencedBlock(item));
     }
   }
   // A step that produced nothing (a reply cut off before its first token) is not a message.
@@ -73,7 +75,18 @@ export function cellResultText(cell: CellItem): string {
 
 /** The user message that answers a step's fenced code blocks. */
 export function fencedResultsText(cells: CellItem[]): string {
-  return cells.map((cell) => `Output of the ${cell.language || 'code'} block:\n${cellResultText(cell)}`).join('\n\n');
+  return cells
+    .map((cell) =>
+      cell.callDialect
+        ? writeResult(cell.callDialect, EXECUTE_TOOL_NAME, cellResultText(cell))
+        : `Output of the ${cell.language || 'code'} block:\n${cellResultText(cell)}`,
+    )
+    .join('\n\n');
+}
+
+/** A call the model wrote as text, written back the way it wrote it (its dialect). */
+function dialectCall(dialect: TextCallDialect, cell: CellItem): string {
+  return writeCall(dialect, { name: EXECUTE_TOOL_NAME, args: JSON.stringify({ language: cell.language, code: cell.code }) });
 }
 
 function fencedBlock(cell: CellItem): string {
