@@ -1,4 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -15,6 +19,60 @@ const noElectron = {
   ],
 };
 
+const IGNORED = ['out', 'dist', 'node_modules', 'test-results', '.git'];
+
+/** Every file and folder of the tree except `keep` (and what lies under it): the paths a zone applies to. */
+function everythingBut(keep, dir = '.') {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !IGNORED.includes(entry.name))
+    .flatMap((entry) => {
+      const path = dir === '.' ? entry.name : join(dir, entry.name);
+      if (keep.includes(path)) return [];
+      if (entry.isDirectory() && keep.some((kept) => kept.startsWith(`${path}/`))) return everythingBut(keep, path);
+      return [path];
+    });
+}
+
+// The execution engine is a package: src-main/core/exec/index.ts is its only way in. Its own tests
+// (test/unit/exec, test/integration/exec) test the parts and may reach them.
+const EXEC = 'src-main/core/exec';
+const execEntry = {
+  target: everythingBut([EXEC, 'test/unit/exec', 'test/integration/exec']),
+  from: EXEC,
+  except: ['./index.ts'],
+  message: 'Import the execution engine through src-main/core/exec/index.ts (export what you need there).',
+};
+
+// Core runs under plain Node for the desktop app, the browser server and the CLI alike, so it never
+// reaches into any of them; they build on core.
+const coreLayer = {
+  target: 'src-main/core',
+  from: ['src-main/server', 'src-main/cli', 'src-main/electron', 'src-main/launcher'],
+  message: 'src-main/core never imports the server, the CLI, the Electron shell or the launcher: they depend on core, not the other way.',
+};
+
+// Renderer feature folders in the order they may depend on each other: a feature imports only
+// features listed before it, so no two features ever import each other both ways. Something two
+// features both need goes to common/ (or its own folder placed before both). A new feature folder
+// must be placed here; the list is checked against the folders so none is left unordered.
+const FEATURES = 'src-renderer/features';
+const FEATURE_ORDER = [
+  'common', 'highlight', 'markdown', 'keyboard', 'kernels', 'layout', 'cells', 'notebooks', 'preview', 'files',
+  'chat', 'conversations', 'keys', 'onboarding', 'settings', 'topbar',
+];
+const featureFolders = readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const unordered = featureFolders.filter((name) => !FEATURE_ORDER.includes(name));
+if (unordered.length > 0) throw new Error(`eslint.config.js: place the renderer feature folder(s) ${unordered.join(', ')} in FEATURE_ORDER`);
+const featureLayers = FEATURE_ORDER.flatMap((name, index) => {
+  const later = FEATURE_ORDER.slice(index + 1).filter((other) => featureFolders.includes(other));
+  if (!featureFolders.includes(name) || later.length === 0) return [];
+  return [{
+    target: `${FEATURES}/${name}`,
+    from: later.map((other) => `${FEATURES}/${other}`),
+    message: `Feature folders import only features placed before them in FEATURE_ORDER (eslint.config.js); '${name}' comes before these. Move what both need to ${FEATURES}/common/.`,
+  }];
+});
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'resources/**/*.py'] },
   js.configs.recommended,
@@ -22,8 +80,11 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.base.json' })] },
     rules: {
       ...noElectron,
+      'import-x/no-restricted-paths': ['error', { zones: [execEntry, coreLayer, ...featureLayers] }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

@@ -1,7 +1,7 @@
 import type { AssistantItem } from '@contract';
 import { useApp } from '../../state/app-store';
 import { CopyButton } from '../common/CopyButton';
-import { Markdown } from './Markdown';
+import { Markdown } from '../markdown/Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
 import { visibleThinking } from './visible-thinking';
 

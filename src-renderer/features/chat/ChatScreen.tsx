@@ -3,7 +3,7 @@ import { useApp } from '../../state/app-store';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { WorkingIndicator } from './WorkingIndicator';
-import { attachFiles } from './upload';
+import { attachFiles } from '../common/upload';
 import { takeNotebookDrops } from '../notebooks/notebook-actions';
 
 /** The chat column; files dropped anywhere on it are attached to the next message. */

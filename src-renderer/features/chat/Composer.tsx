@@ -3,7 +3,7 @@ import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
 import { Icon } from '../common/Icon';
 import { AttachmentChips } from './AttachmentChips';
-import { attachFiles } from './upload';
+import { attachFiles } from '../common/upload';
 
 export function Composer() {
   const [text, setText] = useState('');

@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import { useComposer } from '../../state/composer-store';
 import { useWorkspace } from '../../state/workspace-store';
 import { Icon, type IconName } from '../common/Icon';
-import { downloadWorkspaceFile } from './download';
+import { downloadWorkspaceFile } from '../common/download';
 import { formatBytes } from '../common/use-now';
 import type { TreeRow } from './tree-model';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { attachFiles } from '../chat/upload';
+import { attachFiles } from '../common/upload';
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
 import { importNotebookFiles, startRerun, stopRerun, wireNotebookEvents } from './notebook-actions';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { HtmlOutputFrame } from '../cells/HtmlOutputFrame';
-import { Markdown } from '../chat/Markdown';
+import { Markdown } from '../markdown/Markdown';
 import { HighlightedCode } from '../highlight/HighlightedCode';
 import { joined, readNotebook, withAttachmentUrls, type JsonObject, type PreviewCell, type PreviewOutput } from './notebook-view-model';
 import './notebooks.css';

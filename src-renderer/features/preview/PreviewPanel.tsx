@@ -6,7 +6,7 @@ import { Icon } from '../common/Icon';
 import { formatBytes } from '../common/use-now';
 import { ImageViewer } from './ImageViewer';
 import { NotebookPreview } from '../notebooks/NotebookPreview';
-import { downloadWorkspaceFile } from '../files/download';
+import { downloadWorkspaceFile } from '../common/download';
 
 /** The selected file (image, text, notebook, or its metadata) or the latest image output. */
 export function PreviewPanel() {

@@ -3,7 +3,7 @@ import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
 import { messageOf } from '../../state/errors';
-import { formatBytes } from '../common/use-now';
+import { formatBytes } from './use-now';
 
 declare global {
   interface Window {
