@@ -1,18 +1,16 @@
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_ATTACHMENT_BYTES } from '@contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { copyAttachmentFrom, safeFileName, saveAttachmentBytes } from '../../../src-main/core/workspace/attachments';
-import { tempWorkspace } from './temp-workspace';
+import { useTempWorkspace } from './temp-workspace';
 
 describe('attachments', () => {
-  let ws: ReturnType<typeof tempWorkspace>;
+  const current = useTempWorkspace();
+  let ws: ReturnType<typeof current>;
   beforeEach(() => {
-    ws = tempWorkspace();
-    mkdirSync(ws.root, { recursive: true });
-    mkdirSync(ws.outside, { recursive: true });
+    ws = current();
   });
-  afterEach(() => ws.cleanup());
 
   it('writes bytes under attachments/ and never replaces an earlier one', async () => {
     const first = await saveAttachmentBytes(ws.root, 'notes.txt', 'text/plain', Buffer.from('one'));

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 
 /** A fresh folder under the OS temp dir, and a sibling "outside" folder for escape attempts. */
 export function tempWorkspace(): { root: string; outside: string; cleanup(): void } {
@@ -12,5 +13,20 @@ export function tempWorkspace(): { root: string; outside: string; cleanup(): voi
     root,
     outside,
     cleanup: () => rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+/** A fresh workspace and outside folder (both created) for each test of the calling describe. */
+export function useTempWorkspace(): () => ReturnType<typeof tempWorkspace> {
+  let ws: ReturnType<typeof tempWorkspace> | null = null;
+  beforeEach(() => {
+    ws = tempWorkspace();
+    mkdirSync(ws.root, { recursive: true });
+    mkdirSync(ws.outside, { recursive: true });
+  });
+  afterEach(() => ws?.cleanup());
+  return () => {
+    if (!ws) throw new Error('useTempWorkspace: no test is running');
+    return ws;
   };
 }
