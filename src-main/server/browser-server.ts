@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { describeIssues } from '@contract';
 import type { Dispatcher } from '../core/bridge/dispatch';
@@ -9,7 +10,7 @@ import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
 import { FILES_PREFIX, serveWorkspaceFile } from './file-download';
 import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from './static-files';
-import { cookieValue, newLaunchToken, TOKEN_COOKIE, tokenMatches } from './token';
+import { cookieValues, newLaunchToken, tokenCookieName, tokenMatches } from './token';
 import { ClientFrame, type ServerFrame } from './ws-protocol';
 
 export interface BrowserServerOptions {
@@ -36,6 +37,8 @@ export interface BrowserServer {
   /** The URL to open: carries the per-launch token. */
   launchUrl: string;
   token: string;
+  /** The cookie that carries the token (its name includes the port: cookies are not scoped by port). */
+  cookieName: string;
   close(): Promise<void>;
 }
 
@@ -52,20 +55,31 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   const token = opts.token ?? newLaunchToken();
   const host = opts.host ?? '127.0.0.1';
   let origin = '';
+  let cookieName = '';
   let allowedHosts = new Set<string>();
 
+  // The query on first load, else any cookie of our name that holds the token: a page on another port
+  // can add cookies of that name (path=/ws, junk values) but cannot take ours away from the header.
   const authorized = (req: IncomingMessage, url: URL): boolean =>
-    tokenMatches(token, url.searchParams.get('token')) || tokenMatches(token, cookieValue(req.headers.cookie, TOKEN_COOKIE));
+    tokenMatches(token, url.searchParams.get('token')) || cookieValues(req.headers.cookie, cookieName).some((v) => tokenMatches(token, v));
 
+  // Top-level guard of the HTTP path: whatever a request holds, it gets an answer (or a closed socket)
+  // and the process lives on. Anything the handler did not foresee is a 500, logged without the request.
   const server = createServer((req, res) => {
-    void handleHttp(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`internal error: ${(err as Error).message}`);
+    handleHttp(req, res).catch((err: unknown) => {
+      console.warn(`browser mode: a request failed: ${(err as Error)?.message ?? String(err)}`);
+      try {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+        res.end('internal error\n');
+      } catch {
+        res.destroy();
+      }
     });
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
+    const url = requestUrl(req.url, origin);
+    if (!url) return refuse(res, 400, 'malformed request target: expected a path starting with /');
     if (!allowedHosts.has(req.headers.host ?? '')) return refuse(res, 421, 'unexpected Host header');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     if (!authorized(req, url)) return refuse(res, 401, 'missing or wrong token: open the URL printed at launch');
@@ -84,27 +98,38 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       'content-security-policy': policyForPath(url.pathname, [origin.replace(/^http/, 'ws')]),
     };
     if (url.searchParams.has('token')) {
-      headers['set-cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
+      headers['set-cookie'] = `${cookieName}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
     }
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
-    const reject = (status: number, why: string) => {
-      socket.end(`HTTP/1.1 ${status} ${why}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${why}\n`);
-    };
-    if (url.pathname !== '/ws') return reject(404, 'Not Found');
-    if (!allowedHosts.has(req.headers.host ?? '')) return reject(421, 'Misdirected Request');
+  // Top-level guard of the upgrade path. Node hands the raw socket over without an error listener, so
+  // a client that resets while we answer would otherwise throw from the socket, and anything thrown in
+  // here would reach the process as an uncaught exception.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    try {
+      handleUpgrade(req, socket, head);
+    } catch (err) {
+      console.warn(`browser mode: an upgrade request failed: ${(err as Error)?.message ?? String(err)}`);
+      rejectUpgrade(socket, 500, 'Internal Server Error');
+    }
+  });
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = requestUrl(req.url, origin);
+    if (!url) return rejectUpgrade(socket, 400, 'Bad Request');
+    if (url.pathname !== '/ws') return rejectUpgrade(socket, 404, 'Not Found');
+    if (!allowedHosts.has(req.headers.host ?? '')) return rejectUpgrade(socket, 421, 'Misdirected Request');
     // Browsers always send Origin; a page on another site must not drive our app (CSWSH). The output
     // frame and anything else in an opaque origin sends "null", which is not ours either.
     const reqOrigin = req.headers.origin;
-    if (reqOrigin !== undefined && !allowedOrigins().has(reqOrigin)) return reject(403, 'Forbidden origin');
-    if (!authorized(req, url)) return reject(401, 'Unauthorized');
+    if (reqOrigin !== undefined && !allowedOrigins().has(reqOrigin)) return rejectUpgrade(socket, 403, 'Forbidden origin');
+    if (!authorized(req, url)) return rejectUpgrade(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
-  });
+  }
 
   function allowedOrigins(): Set<string> {
     return new Set([...allowedHosts].map((h) => `http://${h}`));
@@ -129,7 +154,8 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       ws.terminate();
     });
     ws.on('message', (data, isBinary) => {
-      void (async () => {
+      // Top-level guard of each request over the socket: a rejection here would end the process.
+      (async () => {
         if (isBinary) return send({ type: 'response', id: null, ok: false, error: { code: 'invalid-input', message: 'binary frames are not accepted' } });
         let json: unknown;
         try {
@@ -147,7 +173,9 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         }
         const result = await opts.dispatch(frame.data.name, frame.data.input, { transport: 'websocket' });
         send(result.ok ? { type: 'response', id: frame.data.id, ok: true, result: result.result } : { type: 'response', id: frame.data.id, ok: false, error: result.error });
-      })();
+      })().catch((err: unknown) => {
+        console.warn(`browser mode: a WebSocket request failed: ${(err as Error)?.message ?? String(err)}`);
+      });
     });
   }
 
@@ -158,12 +186,14 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   origin = `http://${shownHost}:${port}`;
+  cookieName = tokenCookieName(port);
   allowedHosts = new Set([`${shownHost}:${port}`, ...(isLoopback(host) ? [`localhost:${port}`, `127.0.0.1:${port}`] : [])]);
 
   return {
     url: origin,
     launchUrl: `${origin}/?token=${token}`,
     token,
+    cookieName,
     async close() {
       for (const ws of sockets) ws.terminate();
       wss.close();
@@ -172,6 +202,25 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       await closed;
     },
   };
+}
+
+/**
+ * The request target as a URL of our origin, or null when it is not a path (`*`, absolute-form, junk).
+ * The target is appended to our origin rather than resolved against it, so `//[` or `//evil/ws` stays
+ * a path of ours (and fails routing) instead of being read as another host or throwing.
+ */
+function requestUrl(target: string | undefined, origin: string): URL | null {
+  if (!target?.startsWith('/')) return null;
+  try {
+    return new URL(origin + target);
+  } catch {
+    return null;
+  }
+}
+
+function rejectUpgrade(socket: Duplex, status: number, why: string): void {
+  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${why}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${why}\n`);
+  else socket.destroy();
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {

@@ -20,7 +20,7 @@ export class BridgeRequestError extends Error {
  * Browser mode's side of the bridge: the same typed API as the preload's window.oi, over the
  * WebSocket. The server authenticated us by the HttpOnly cookie set when the page was opened.
  */
-export function createWebSocketBridge(url: string): OiApi {
+export function createWebSocketBridge(url: string, opts: { onOpen?: () => void } = {}): OiApi {
   const listeners = new Map<string, Set<Listener>>();
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -35,6 +35,7 @@ export function createWebSocketBridge(url: string): OiApi {
       ws.onopen = () => {
         socket = ws;
         opening = null;
+        opts.onOpen?.();
         resolve(ws);
       };
       ws.onerror = () => {

@@ -133,8 +133,8 @@ describe('browser mode: downloading workspace files', () => {
 
   it('refuses without the token cookie, with a wrong one, and for another Host (401, 421)', async () => {
     expect((await files('out/data.bin', {})).status).toBe(401);
-    expect((await files('out/data.bin', { cookie: 'oi_token=wrong' })).status).toBe(401);
-    expect((await files('out/data.bin', { cookie: `oi_token=${aut.server.token}x` })).status).toBe(401);
+    expect((await files('out/data.bin', { cookie: `${aut.server.cookieName}=wrong` })).status).toBe(401);
+    expect((await files('out/data.bin', { cookie: `${aut.server.cookieName}=${aut.server.token}x` })).status).toBe(401);
     const noAuth = await fetchRaw(base, `/files/${id}/out/data.bin?token=nope`);
     expect(noAuth.status).toBe(401);
     expect(noAuth.body.includes(binary.subarray(0, 32))).toBe(false);
