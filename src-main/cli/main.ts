@@ -57,10 +57,15 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     if (opts.list) return await listConversations(app);
     if (opts.needsModel) await pickModel(settings, secrets, env);
     if (opts.overrides.workspaceRoot) await prepareWorkspace(opts.overrides.workspaceRoot, dataDir);
-    const conversation = opts.notebook ? await importNotebookFile(app, opts.notebook, (line) => process.stderr.write(style.yellow(`${line}\n`))) : await openConversation(app, opts.conversation);
+    let conversation = opts.notebook ? await importNotebookFile(app, opts.notebook, (line) => process.stderr.write(style.yellow(`${line}\n`))) : await openConversation(app, opts.conversation);
+    // A conversation keeps its model; flags naming one move it to that model from now on.
+    if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
+      const { provider, model, baseUrl } = settings.get();
+      conversation = await app.handlers['conversation.set-model']({ conversationId: conversation.id, choice: { provider, model, baseUrl } }, { transport: 'ipc' });
+    }
     const session = new CliSession(app, conversation);
-    const current = settings.get();
-    const meta = () => ({ appVersion: version, provider: settings.get().provider, model: settings.get().model });
+    const current = { ...settings.get(), ...conversation.modelChoice };
+    const meta = () => ({ appVersion: version, provider: current.provider, model: current.model });
     if (opts.message !== null) {
       return await runOneShot({ session, message: opts.message, json: opts.json, style, env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProviderKind } from './settings';
 
 // The data of a conversation. Outputs use Jupyter's own shapes so notebook export is a mapping,
 // not a translation, and so rich output (PNG, HTML) is first class everywhere.
@@ -161,6 +162,13 @@ export const Usage = z.object({
   costUsd: z.number().nonnegative(),
 });
 
+/** A provider, one of its models, and the endpoint (null → the provider's own). */
+export const ModelChoice = z.object({
+  provider: ProviderKind,
+  model: z.string().min(1).max(256),
+  baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+});
+
 export const ConversationSummary = z.object({
   id: Id,
   title: z.string(),
@@ -186,6 +194,8 @@ export const Conversation = ConversationSummary.extend({
   /** "Always run in this conversation". */
   autoRun: z.boolean().default(false),
   remoteKernel: RemoteKernelBinding.nullable().optional(),
+  /** The model it talks to: recorded at its first message, changed by the model picker; absent → settings. */
+  modelChoice: ModelChoice.optional(),
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;
@@ -200,5 +210,6 @@ export type InstallInfo = z.infer<typeof InstallInfo>;
 export type ConversationItem = z.infer<typeof ConversationItem>;
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 export type Conversation = z.infer<typeof Conversation>;
+export type ModelChoice = z.infer<typeof ModelChoice>;
 export type RemoteKernelBinding = z.infer<typeof RemoteKernelBinding>;
 export type Usage = z.infer<typeof Usage>;

@@ -28,7 +28,7 @@ export const requests = {
   ...sandboxRequests,
 } as const;
 
-export { FILE_COUNT_CAP, type WorkspaceInfo } from './requests/conversation';
+export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
 export { MAX_ATTACHMENT_BYTES, type FilePreview, type WorkspaceEntry, type WorkspaceTree } from './requests/workspace';
 export { KeyProvider, type KeyStatus, type KeyTestResult } from './requests/keys';
 export type { LocalServer } from './requests/providers';

@@ -68,6 +68,14 @@ export const Settings = z.object({
   notebookMaxBytes: z.number().int().min(1024).max(512 * 1024 * 1024),
   exec: ExecSettings,
   sandbox: SandboxSettings,
+  /**
+   * The model and base URL last used with each provider, kept by main: switching back to a provider
+   * brings them back instead of a default, and switching away never leaves a model the new provider
+   * cannot serve.
+   */
+  providerModels: z.partialRecord(ProviderKind, z.object({ model: z.string().min(1).max(256), baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable() })),
+  /** Start-up notices the user dismissed for good (their ids, such as 'no-keychain'). */
+  dismissedNotices: z.array(z.string().max(64)).max(64),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -117,6 +125,8 @@ export const defaultSettings: Settings = {
     shell: 'auto',
   },
   sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
+  providerModels: {},
+  dismissedNotices: [],
 };
 
 /** Applies a validated patch; nested objects are merged one level deep. */

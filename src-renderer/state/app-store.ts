@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationSummary, type Settings, type SettingsPatch } from '@contract';
+import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationListEntry, type ModelChoice, type Settings, type SettingsPatch } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
 import { messageOf } from './errors';
@@ -7,7 +7,7 @@ import { messageOf } from './errors';
 export type Screen = 'chat' | 'settings' | 'keys';
 
 interface AppState {
-  conversations: ConversationSummary[];
+  conversations: ConversationListEntry[];
   query: string;
   current: ConversationView | null;
   settings: Settings | null;
@@ -21,9 +21,10 @@ interface AppState {
 
 interface AppActions {
   init(): Promise<void>;
-  newConversation(): Promise<string | null>;
+  /** A blank chat: the conversation itself is made when it gets its first message or attachment. */
+  newConversation(): Promise<void>;
   openConversation(id: string): Promise<void>;
-  /** The open conversation's id, creating one first when none is open. */
+  /** The open conversation's id, creating one first when none is open (a message or an attachment). */
   ensureConversation(): Promise<string>;
   search(query: string): Promise<void>;
   renameConversation(id: string, title: string): Promise<void>;
@@ -98,14 +99,9 @@ export const useApp = create<AppStore>((set, get) => {
       // Marks the page as loaded and wired for anyone driving it (tests, screen readers' automation).
       document.body.dataset.ready = 'true';
     },
-    newConversation() {
-      creating = guard(async () => {
-        const conv = await bridge['conversation.create']({});
-        set({ current: viewOf(conv), screen: 'chat' });
-        await refreshList();
-        return conv.id;
-      }).finally(() => (creating = null));
-      return creating;
+    async newConversation() {
+      if (creating) await creating;
+      set({ current: null, screen: 'chat' });
     },
     openConversation: (id) =>
       guard(async () => {
@@ -116,7 +112,12 @@ export const useApp = create<AppStore>((set, get) => {
       if (creating) await creating;
       const open = get().current?.conv.id;
       if (open) return open;
-      const id = await get().newConversation();
+      creating = guard(async () => {
+        const conv = await bridge['conversation.create']({});
+        set({ current: viewOf(conv), screen: 'chat' });
+        return conv.id;
+      }).finally(() => (creating = null));
+      const id = await creating;
       if (!id) throw new Error('could not create a conversation');
       return id;
     },
@@ -142,6 +143,11 @@ export const useApp = create<AppStore>((set, get) => {
       (await guard(async () => {
         const conversationId = await get().ensureConversation();
         await bridge['chat.send']({ conversationId, text, ...(attachments?.length ? { attachments } : {}) });
+        // Main records the model a conversation starts with; the header shows it from now on.
+        const { current, settings } = get();
+        if (current?.conv.id === conversationId && !current.conv.modelChoice && settings) {
+          set({ current: { ...current, conv: { ...current.conv, modelChoice: choiceOf(settings) } } });
+        }
         return true;
       })) ?? false,
     stop: () => guard(() => bridge['chat.stop']({ conversationId: currentId() })).then(() => undefined),
@@ -164,15 +170,25 @@ export const useApp = create<AppStore>((set, get) => {
       })) ?? false,
     updateSettings: (patch) =>
       guard(async () => {
-        // Shown at once (a switch must move when clicked); main's answer, or the old value on failure, follows.
+        // Shown at once (a switch must move when clicked); main's answer, or the old value on failure,
+        // follows. Not a change of provider: main completes it with a model that provider serves, and
+        // until then the header would show an impossible pair.
         const before = get().settings;
-        if (before) set({ settings: applySettingsPatch(before, patch) });
+        const modelChange = 'provider' in patch || 'model' in patch || 'baseUrl' in patch;
+        if (before && !('provider' in patch)) set({ settings: applySettingsPatch(before, patch) });
         const settings = await bridge['settings.set'](patch).catch((err: unknown) => {
           set({ settings: before });
           throw err;
         });
         set({ settings });
-        if ('provider' in patch || 'baseUrl' in patch) {
+        if (modelChange) {
+          // The open conversation follows the model chosen while it is open; others keep theirs.
+          const current = get().current;
+          if (current?.conv.modelChoice) {
+            const conv = await bridge['conversation.set-model']({ conversationId: current.conv.id, choice: choiceOf(settings) });
+            const now = get().current;
+            if (now?.conv.id === conv.id) set({ current: { ...now, conv: { ...now.conv, modelChoice: conv.modelChoice } } });
+          }
           const status = await bridge['providers.status']({});
           set({ providerReady: status.ready });
         }
@@ -191,6 +207,17 @@ export const useApp = create<AppStore>((set, get) => {
     },
   };
 });
+
+export function choiceOf({ provider, model, baseUrl }: Settings): ModelChoice {
+  return { provider, model, baseUrl };
+}
+
+/** The model the open conversation talks to: its own once started, else what a new one gets. */
+export function useModelChoice(): ModelChoice | null {
+  const own = useApp((s) => s.current?.conv.modelChoice);
+  const settings = useApp((s) => s.settings);
+  return own ?? (settings ? choiceOf(settings) : null);
+}
 
 /** Refreshes the list after another part of the app changed a conversation (title, new one). */
 export async function refreshConversationList(): Promise<void> {

@@ -5,7 +5,7 @@ import { expectAttribute, expectText } from '../support/page-expect';
 import { noisePng } from '../../bench/notebook-fixture';
 import { startJupyter, type Jupyter } from '../integration/notebook/support/jupyter';
 import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { sendMessage, SHOTS } from './ui-harness';
 
 // Notebooks through the UI in Chromium: export downloads an .ipynb that nbformat accepts, import
 // opens the notebook as a conversation with its outputs, and "re-run all" shows its progress.
@@ -108,7 +108,10 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   });
 
   it('previews an .ipynb from the file tree read-only: markdown rendered, code, outputs and images', async () => {
+    // A conversation (and its folder) exists once its first message is sent.
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
+    await sendMessage(ui.page, 'Get ready');
     await expect.poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).length).toBe(1);
     const conv = (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
     writeFileSync(

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { SettingsPatch } from '@contract';
@@ -45,11 +46,17 @@ export async function newConversation(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'New conversation' }).click();
 }
 
-/** The id and workspace of the conversation the page shows (the newest one). */
+/**
+ * The id and workspace of the conversation the page shows: the newest one made, listed or not (one that
+ * has only attachments so far is not listed until its first message).
+ */
 export async function currentConversation(aut: UiApp): Promise<{ id: string; workspace: string }> {
-  const [conv] = await aut.app.handlers['conversation.list']({}, { transport: 'websocket' });
-  if (!conv) throw new Error('no conversation yet');
-  return { id: conv.id, workspace: conv.workspace };
+  const dir = path.join(aut.dataDir, 'conversations');
+  const ids = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -'.json'.length)) : [];
+  const all = await Promise.all(ids.map((id) => aut.app.context.conversations.get(id)));
+  const newest = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  if (!newest) throw new Error('no conversation yet');
+  return { id: newest.id, workspace: newest.workspace };
 }
 
 export interface OpenAiBody {

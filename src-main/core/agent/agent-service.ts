@@ -1,6 +1,7 @@
-import type { Attachment, Conversation, ConversationSummary, UserItem } from '@contract';
+import type { Attachment, Conversation, ConversationSummary, ModelChoice, UserItem } from '@contract';
 import { errorMessage } from '../bridge/dispatch';
 import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
+import { pairingProblem } from '../llm/model-pairing';
 import { defaultRetryPolicy } from '../llm/retry-with-backoff';
 import { ToolSupportMemory } from '../llm/tool-support';
 import type { InstallQuestion } from '../exec';
@@ -52,7 +53,12 @@ export class AgentService {
   async send(conversationId: string, text: string, attachments: Attachment[]): Promise<UserItem> {
     const live = await this.open(conversationId);
     const item: UserItem = { kind: 'user', id: newId(), text, attachments, createdAt: now() };
-    if (live.conv.items.length === 0 && live.conv.title === UNTITLED) live.conv.title = titleFrom(text);
+    if (live.conv.items.length === 0 && live.conv.title === UNTITLED) live.conv.title = titleFrom(text, attachments);
+    if (!live.conv.modelChoice) {
+      // From its first message on, a conversation keeps the model it was started with.
+      const { provider, model, baseUrl } = this.deps.settings();
+      live.conv.modelChoice = { provider, model, baseUrl };
+    }
     if (live.turn) {
       // The user wrote while the agent works: it joins the history at the next model call, and a
       // cell waiting for approval is taken as declined (the user is answering instead).
@@ -77,7 +83,7 @@ export class AgentService {
     if (!old || old.kind !== 'user') throw new Error('there is no message to edit in this conversation');
     const item: UserItem = { ...old, id: newId(), text, createdAt: now() };
     live.conv.items = [...live.conv.items.slice(0, at), item];
-    if (at === 0) live.conv.title = titleFrom(text);
+    if (at === 0) live.conv.title = titleFrom(text, old.attachments);
     live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
     await this.commit(live, true);
     this.startTurn(live);
@@ -114,8 +120,19 @@ export class AgentService {
   async rename(conversationId: string, title: string): Promise<ConversationSummary> {
     const live = await this.open(conversationId);
     live.conv.title = title.replace(/\s+/g, ' ').trim() || UNTITLED;
-    await this.commit(live, true);
+    // Only the name changes: its place in the list and its time are those of its last activity.
+    await this.commit(live);
     return summaryOf(live.conv);
+  }
+
+  /** The provider and model the conversation talks to from its next model call on. */
+  async setModel(conversationId: string, choice: ModelChoice): Promise<Conversation> {
+    const problem = pairingProblem(choice);
+    if (problem) throw new Error(problem);
+    const live = await this.open(conversationId);
+    live.conv.modelChoice = { ...choice, model: choice.model.trim() };
+    await this.commit(live);
+    return live.conv;
   }
 
   /** Stops its turn, closes its sessions and deletes its file. The workspace folder is left alone. */
@@ -226,6 +243,9 @@ export function summaryOf(conv: Conversation): ConversationSummary {
   return { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
 }
 
-function titleFrom(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 80) || UNTITLED;
+function titleFrom(text: string, attachments: readonly Attachment[] = []): string {
+  const words = text.replace(/\s+/g, ' ').trim();
+  // A message of attachments alone is named after them.
+  const title = words || attachments.map((a) => a.name).join(', ');
+  return title.slice(0, 80) || UNTITLED;
 }

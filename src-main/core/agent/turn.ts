@@ -1,4 +1,4 @@
-import type { CellItem, NoticeItem, Settings } from '@contract';
+import type { CellItem, ModelChoice, NoticeItem, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import { errorMessage } from '../bridge/dispatch';
 import type { ConversationStore } from '../conversations/conversation-store';
@@ -51,7 +51,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         reason = 'stopped';
         break;
       }
-      const settings = deps.settings();
+      const settings = conversationSettings(deps.settings(), live.conv.modelChoice);
       if (settings.budgetUsd !== null && live.conv.usage.costUsd >= settings.budgetUsd) {
         addNotice(live, deps.events, 'warning', budgetMessage(live.conv.usage.costUsd, settings.budgetUsd));
         reason = 'budget';
@@ -172,6 +172,11 @@ async function callModel(live: LiveConversation, deps: TurnDeps, settings: Setti
     }
     return step;
   }
+}
+
+/** The settings with the conversation's own provider, model and endpoint, when it has them. */
+export function conversationSettings(settings: Settings, choice: ModelChoice | undefined): Settings {
+  return choice ? { ...settings, provider: choice.provider, model: choice.model, baseUrl: choice.baseUrl } : settings;
 }
 
 async function approve(

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Conversation, describeIssues, type ConversationSummary } from '@contract';
+import { Conversation, describeIssues, type ConversationListEntry } from '@contract';
 import { writeFileAtomic } from './atomic-write';
+import { findMatch } from './search-match';
 
 /** Another process (the desktop app and `oi` share the folder) may still be writing a younger one. */
 const STALE_TEMP_MS = 60_000;
@@ -67,24 +68,35 @@ export class ConversationStore {
     return parsed.data;
   }
 
-  async list(query?: string): Promise<ConversationSummary[]> {
+  /**
+   * The conversations that have at least one item, newest first: one made for a new chat (or for its
+   * attachments) is listed once its first message is sent. With a query, only those that match, each
+   * with the text around its first match.
+   */
+  async list(query?: string): Promise<ConversationListEntry[]> {
     await mkdir(this.dir, { recursive: true });
     const all = await readdir(this.dir);
     await this.removeStaleTempFiles(all);
     const names = all.filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-    const summaries: ConversationSummary[] = [];
-    const needle = query?.trim().toLowerCase();
+    const entries: ConversationListEntry[] = [];
+    const needle = query?.trim();
     for (const name of names) {
       try {
         const conv = await this.get(name.slice(0, -'.json'.length));
-        if (needle && !matches(conv, needle)) continue;
-        summaries.push({ id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace });
+        if (conv.items.length === 0) continue;
+        const summary = { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
+        if (!needle) {
+          entries.push(summary);
+          continue;
+        }
+        const match = findMatch(conv, needle);
+        if (match) entries.push({ ...summary, match });
       } catch (err) {
         // One unreadable file must not hide the others; it stays on disk untouched for the user.
         console.warn(`skipping conversation ${name}: ${(err as Error).message}`);
       }
     }
-    return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return entries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
   save(conv: Conversation): Promise<void> {
@@ -134,12 +146,4 @@ export class ConversationStore {
 function checkedId(id: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
   return id;
-}
-
-function matches(conv: Conversation, needle: string): boolean {
-  if (conv.title.toLowerCase().includes(needle)) return true;
-  return conv.items.some((item) => {
-    const text = item.kind === 'cell' ? item.code : item.text;
-    return text.toLowerCase().includes(needle);
-  });
 }

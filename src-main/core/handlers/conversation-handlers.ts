@@ -17,7 +17,8 @@ type ConversationNames =
   | 'conversation.pick-folder'
   | 'conversation.undo'
   | 'conversation.import'
-  | 'conversation.export-lmc';
+  | 'conversation.export-lmc'
+  | 'conversation.set-model';
 
 export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, ConversationNames> => ({
   'conversation.create': async ({ title, workspace }) => {
@@ -41,5 +42,6 @@ export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, Conver
   'conversation.export-lmc': async ({ conversationId }) => ({
     json: `${JSON.stringify(toLmcMessages(await ctx.agent.snapshot(conversationId)), null, 2)}\n`,
   }),
+  'conversation.set-model': async ({ conversationId, choice }) => ctx.agent.setModel(conversationId, choice),
   ...conversationWorkspaceHandlers(ctx),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Conversation, ConversationSummary, Id } from '../model';
+import { Conversation, ConversationSummary, Id, ModelChoice } from '../model';
 import { ConversationRef, Ok, type RequestSpec } from './shared';
 
 /**
@@ -23,6 +23,14 @@ export const WorkspaceInfo = z.object({
 
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 
+/** A row of the conversation list; with a search, the text around the first match. */
+export const ConversationListEntry = ConversationSummary.extend({
+  /** `text` is an excerpt of the matching title, message, code or notice; the match is text.slice(start, start + length). */
+  match: z.object({ text: z.string(), start: z.number().int().nonnegative(), length: z.number().int().nonnegative() }).optional(),
+});
+
+export type ConversationListEntry = z.infer<typeof ConversationListEntry>;
+
 export const FILE_COUNT_CAP = 10_000;
 
 export const conversationRequests = {
@@ -31,9 +39,10 @@ export const conversationRequests = {
     input: z.object({ title: z.string().max(500).optional(), workspace: FolderPath.optional() }).strict(),
     output: Conversation,
   },
+  /** Conversations with at least one item (one exists once its first message is sent), newest first. */
   'conversation.list': {
     input: z.object({ query: z.string().max(500).optional() }).strict(),
-    output: z.array(ConversationSummary),
+    output: z.array(ConversationListEntry),
   },
   'conversation.get': {
     input: ConversationRef,
@@ -81,4 +90,12 @@ export const conversationRequests = {
   },
   /** The conversation as LMC messages (JSON text), which Open Interpreter and `conversation.import` read. */
   'conversation.export-lmc': { input: ConversationRef, output: z.object({ json: z.string() }) },
+  /**
+   * The provider and model this conversation talks to from now on (the model picker). Refused for a pair
+   * that cannot work (a Claude model at OpenAI, a GPT at Anthropic).
+   */
+  'conversation.set-model': {
+    input: z.object({ conversationId: Id, choice: ModelChoice }).strict(),
+    output: Conversation,
+  },
 } as const satisfies Record<string, RequestSpec>;

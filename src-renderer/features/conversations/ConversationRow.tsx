@@ -1,12 +1,12 @@
 import { memo, useState } from 'react';
-import type { ConversationSummary } from '@contract';
+import type { ConversationListEntry } from '@contract';
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
 import { DeleteConfirm } from './DeleteConfirm';
 
 /** One conversation in the list: open, rename in place, delete after a confirmation. */
 interface RowProps {
-  summary: ConversationSummary;
+  summary: ConversationListEntry;
   active: boolean;
 }
 
@@ -39,7 +39,12 @@ export const ConversationRow = memo(function ConversationRow({ summary, active }
   return (
     <li className={`conv-row${active ? ' active' : ''}`}>
       <button className="conv" aria-current={active ? 'true' : undefined} onClick={() => void open(summary.id)} title={`${summary.title}\n${summary.workspace}`}>
-        <span className="conv-title">{summary.title}</span>
+        <span className="conv-title">{summary.match?.text === summary.title ? <Marked match={summary.match} /> : summary.title}</span>
+        {summary.match && summary.match.text !== summary.title && (
+          <span className="conv-snippet" data-testid="search-snippet">
+            <Marked match={summary.match} />
+          </span>
+        )}
         <span className="conv-date">{shortDate(summary.updatedAt)}</span>
       </button>
       <span className="row-actions">
@@ -62,10 +67,23 @@ export const ConversationRow = memo(function ConversationRow({ summary, active }
   );
 }, sameRow);
 
+/** The search's match in its excerpt, marked. */
+function Marked({ match }: { match: NonNullable<ConversationListEntry['match']> }) {
+  const { text, start, length } = match;
+  return (
+    <>
+      {text.slice(0, start)}
+      <mark>{text.slice(start, start + length)}</mark>
+      {text.slice(start + length)}
+    </>
+  );
+}
+
 /** The list is fetched anew on every change, so rows compare by what they show, not by identity. */
 function sameRow(a: RowProps, b: RowProps): boolean {
   const [x, y] = [a.summary, b.summary];
-  return a.active === b.active && x.id === y.id && x.title === y.title && x.updatedAt === y.updatedAt && x.workspace === y.workspace;
+  const sameMatch = x.match?.text === y.match?.text && x.match?.start === y.match?.start && x.match?.length === y.match?.length;
+  return a.active === b.active && x.id === y.id && x.title === y.title && x.updatedAt === y.updatedAt && x.workspace === y.workspace && sameMatch;
 }
 
 // Formatters are built once: toLocale*String builds a new one per call, and the list re-renders on

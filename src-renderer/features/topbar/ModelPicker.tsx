@@ -1,15 +1,17 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ProviderKind, Settings } from '@contract';
+import type { ModelChoice, ProviderKind } from '@contract';
 import { bridge } from '../../bridge/bridge';
-import { useApp } from '../../state/app-store';
+import { useApp, useModelChoice } from '../../state/app-store';
 import { messageOf } from '../../state/errors';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
 
 /**
- * Provider and model in the top bar. Choosing a model list is a user action: it is the only thing
- * here that contacts the provider.
+ * Provider and model of the open conversation (or of a new one) in the top bar; a choice here applies
+ * to the open conversation and to new ones. Choosing a model list is a user action: it is the only
+ * thing here that contacts the provider.
  */
-export function ModelPicker({ settings }: { settings: Settings }) {
+export function ModelPicker() {
+  const choice = useModelChoice();
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -20,17 +22,18 @@ export function ModelPicker({ settings }: { settings: Settings }) {
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
   }, [open]);
+  if (!choice) return <span className="muted">Loading…</span>;
   return (
     <div className="model-picker" ref={box}>
       <button className="model-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)} title="Provider and model" data-testid="model-button">
-        <span className="muted">{PROVIDER_LABEL[settings.provider]}</span> · <strong>{settings.model}</strong> ▾
+        <span className="muted">{PROVIDER_LABEL[choice.provider]}</span> · <strong>{choice.model}</strong> ▾
       </button>
-      {open && <PickerPanel settings={settings} onClose={() => setOpen(false)} />}
+      {open && <PickerPanel choice={choice} onClose={() => setOpen(false)} />}
     </div>
   );
 }
 
-function PickerPanel({ settings, onClose }: { settings: Settings; onClose(): void }) {
+function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClose(): void }) {
   const updateSettings = useApp((s) => s.updateSettings);
   const setProviderReady = useApp((s) => s.setProviderReady);
   const [provider, setProvider] = useState<ProviderKind>(settings.provider);

@@ -14,7 +14,7 @@ export function TopBar() {
   const resize = usePanels((s) => s.resize);
   return (
     <header className="topbar">
-      {settings ? <ModelPicker settings={settings} /> : <span className="muted">Loading…</span>}
+      <ModelPicker />
       {settings && (
         <label className="toggle" title="Run the model's code without asking first">
           <input type="checkbox" role="switch" aria-label="Auto-run" checked={settings.autoRun} onChange={(e) => void updateSettings({ autoRun: e.target.checked })} />

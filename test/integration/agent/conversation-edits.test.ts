@@ -69,8 +69,15 @@ describe('editing a conversation', () => {
   it('renames and deletes conversations', async () => {
     h = await startAgentHarness();
     const id = await h.newConversation();
+    const made = await h.store.get(id);
     expect((await h.agent.rename(id, '  Quarterly   report ')).title).toBe('Quarterly report');
-    expect((await h.store.list('quarterly')).map((c) => c.id)).toEqual([id]);
+    // A rename changes the name alone: not the time, so not the conversation's place in the list.
+    expect((await h.store.get(id)).updatedAt).toBe(made.updatedAt);
+    // Listed once it has a message.
+    expect(await h.store.list()).toEqual([]);
+    await h.store.save({ ...(await h.store.get(id)), items: [{ kind: 'user', id: 'u1', text: 'the numbers for Q3', attachments: [], createdAt: made.createdAt }] });
+    expect(await h.store.list('quarterly')).toEqual([expect.objectContaining({ id, match: { text: 'Quarterly report', start: 0, length: 9 } })]);
+    expect((await h.store.list('numbers')).map((c) => c.match)).toEqual([{ text: 'the numbers for Q3', start: 4, length: 7 }]);
     await h.agent.delete(id);
     expect(await h.store.list()).toEqual([]);
     await expect(h.store.get(id)).rejects.toThrow(/no conversation with id/);
