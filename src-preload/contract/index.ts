@@ -3,3 +3,4 @@ export * from './settings';
 export * from './requests';
 export * from './events';
 export * from './bridge';
+export * from './error-message';

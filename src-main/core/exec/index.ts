@@ -6,6 +6,9 @@
 export type { ExecService, LanguageInfo, RunRequest, RunResult, RunStatus } from './engine/types';
 export { createExecService, type ExecServiceOptions } from './engine/exec-service';
 export { createSessionRouter, type SessionRouter, type SessionRouterOptions } from './engine/session-router';
+// What a router hands the engine (ExecServiceOptions.router): routes that start sessions.
+export type { Session, SessionOutcome, SessionRoute, SessionRun, StartSessionOptions } from './session/session-types';
+export type { Runtime } from './languages/language';
 
 // Auto-install wraps the engine: a failed import becomes a question, an install and a re-run.
 export { withAutoInstall, type AutoInstallOptions, type InstallQuestion } from './auto-install/auto-install-exec';

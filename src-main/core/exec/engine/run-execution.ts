@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
+import { availableRuntimes } from '../languages/registry';
+import { unavailableMessage } from '../output/messages';
+import { RunOutput } from '../output/run-output';
+import { createLimitController, describeLimits } from '../process/limits';
+import type { Session, SessionOutcome, StartSessionOptions } from '../session/session-types';
+import { shellOf } from '../shell/shell-choice';
+import { errorMessage } from '@contract';
+import { RunControl } from './run-control';
+import { assembleResult, finalStatus, simpleResult } from './run-result';
+import type { SessionRouter } from './session-router';
+import { liveSession, type SessionSlot } from './session-slots';
+import type { RunRequest, RunResult } from './types';
+
+// One run, from its turn in the queue to its result: where it runs (route), with what (runtime), in
+// which session (the slot's, started or replaced as needed), bounded by its timeout and its abort
+// signal through RunControl's escalation. Never throws for anything the run itself does.
+
+export interface RunExecutionOptions {
+  router: SessionRouter;
+  /** How long each step of stopping a run waits before using more force. */
+  graceMs: number;
+  /** Sandbox name shown in RunLimits (null: none). */
+  sandbox: string | null;
+  /** What a new session is started with apart from the language, runtime, workspace and settings. */
+  sessionBase: Pick<StartSessionOptions, 'tmpRoot' | 'resourcesDir'>;
+  /** The environment code runs with (env.ts). */
+  environment(request: RunRequest, runtime: Runtime): Record<string, string>;
+  /** Where runtimes are looked for. */
+  detectContext(request: RunRequest): DetectContext;
+}
+
+export interface RunInSlot {
+  request: RunRequest;
+  /** The language the run really goes to (for shell cells, the chosen shell). */
+  language: LanguageDefinition;
+  slot: SessionSlot;
+  /** Why the run went to another shell than asked, for the model. */
+  shellNote: string | null;
+  /** How the cell named the language (askedAs in shell-choice.ts). */
+  asked: string;
+}
+
+export type ExecuteRun = (run: RunInSlot) => Promise<RunResult>;
+
+export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
+  return async ({ request, language, slot, shellNote, asked }) => {
+    const startedAt = Date.now();
+    const route = await options.router.route(request, language);
+    const limits = route.limits(describeLimits(request.settings, options.sandbox));
+    if (route.refusal) return simpleResult('unavailable', route.refusal, startedAt, limits, slot.executionCount);
+    const context = options.detectContext(request);
+    const runtime = route.runtime ?? (await language.detect(context).catch(() => null));
+    if (!runtime) {
+      const message = unavailableMessage(language.label, await availableRuntimes(context));
+      return simpleResult('unavailable', message, startedAt, limits, slot.executionCount);
+    }
+    if (request.signal?.aborted) return simpleResult('interrupted', 'Interrupted before it started.', startedAt, limits, slot.executionCount);
+
+    const executionCount = ++slot.executionCount;
+    const runId = safeRunId(request.runId);
+    let session: Session | null = null;
+    const output = new RunOutput({
+      settings: request.settings,
+      spillPath: join(request.workspace, '.oi', 'outputs', `${runId}.log`),
+      onTerminal: request.onTerminal,
+      onOutput: request.onOutput,
+      onBackpressure: (paused) => session?.setPaused(paused),
+    });
+    try {
+      session = await liveSession(slot, language, runtime, route, () =>
+        route.start({
+          ...options.sessionBase,
+          language,
+          runtime,
+          workspace: request.workspace,
+          env: options.environment(request, runtime),
+          limits: createLimitController(),
+          settings: request.settings,
+        }),
+      );
+    } catch (err) {
+      return simpleResult('died', `Could not start the ${language.name} session: ${errorMessage(err)}`, startedAt, limits, executionCount);
+    }
+    const note = [shellNote, slot.pendingNote].filter(Boolean).join('\n');
+    slot.pendingNote = null;
+
+    const control = new RunControl(session, options.graceMs);
+    slot.active.set(control, asked);
+    // The run starts before anything can interrupt it, so every interrupt belongs to this run.
+    const running = session.run({ runId, code: request.code, settings: request.settings, executionCount, output });
+    const timer = setTimeout(() => control.stop('timeout'), request.settings.timeoutMs);
+    const onAbort = (): void => control.stop('interrupted');
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    if (request.signal?.aborted) onAbort();
+    let outcome: SessionOutcome;
+    try {
+      const abandoned = control.abandoned.then(
+        (): SessionOutcome => ({ status: 'died', exitCode: null, cwd: null, message: `The ${language.name} session could not be stopped and was abandoned.` }),
+      );
+      outcome = await Promise.race([running, abandoned]);
+    } catch (err) {
+      outcome = { status: 'died', exitCode: null, cwd: null, message: `The run failed inside the engine: ${errorMessage(err)}` };
+    } finally {
+      control.settle();
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      slot.active.delete(control);
+    }
+
+    const survived = session.alive;
+    const { status, message } = finalStatus(outcome, control.reason, { timeoutMs: request.settings.timeoutMs, survived, language: language.name });
+    if (!survived) {
+      // Release the dead session now (temp folder, cgroup, stray children); the next run starts anew.
+      const dead = session;
+      if (slot.session) slot.session = null;
+      void dead.dispose().catch(() => undefined);
+    }
+    const finished = await output.finish();
+    if (message) safeCall(() => request.onTerminal?.(`\r\n\x1b[2m${message}\x1b[0m\r\n`));
+    return assembleResult({
+      status,
+      exitCode: outcome.exitCode,
+      cwd: outcome.cwd,
+      message,
+      note,
+      output: finished,
+      startedAt,
+      executionCount,
+      limits,
+      // A route that brings its own runtime (a remote kernel) ran no shell of ours.
+      shell: route.runtime === null ? shellOf(language) : null,
+    });
+  };
+}
+
+function safeRunId(id: string | undefined): string {
+  const clean = id?.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100);
+  return clean || `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
+}
+
+function safeCall(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // The UI's callback failing must not fail the run.
+  }
+}
