@@ -11,6 +11,8 @@ import { conversationHandlers } from './handlers/conversation-handlers';
 import { settingsHandlers } from './handlers/settings-handlers';
 import { keysHandlers } from './handlers/keys-handlers';
 import { providerHandlers } from './handlers/provider-handlers';
+import { modelHandlers } from './handlers/model-handlers';
+import { ModelKnowledge } from './agent/model-knowledge';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
@@ -53,12 +55,15 @@ export interface App {
 export function createApp(opts: AppOptions): App {
   const events = new EventBus();
   const conversations = new ConversationStore(opts.dataDir, () => opts.settings.get().workspaceRoot);
+  const providerFor = createProviderFactory(opts.keys);
+  const models = new ModelKnowledge({ dataDir: opts.dataDir, providerFor, events });
   const agent = new AgentService({
     conversations,
     exec: opts.exec,
     events,
     settings: () => opts.settings.get(),
-    providerFor: createProviderFactory(opts.keys),
+    providerFor,
+    models,
   });
   const kernels = opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) });
   kernels.useMemory(conversationKernelMemory(agent));
@@ -76,6 +81,7 @@ export function createApp(opts: AppOptions): App {
     keyVault: opts.keyVault,
     localServers: opts.localServers ?? DEFAULT_LOCAL_SERVERS,
     workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
+    models,
     reruns: new LiveReruns({ agent, conversations, exec: opts.exec, events, settings: () => opts.settings.get() }),
   };
 
@@ -88,6 +94,7 @@ export function createApp(opts: AppOptions): App {
     ...workspaceHandlers(context),
     ...keysHandlers(context),
     ...providerHandlers(context),
+    ...modelHandlers(context),
     ...notebookHandlers(context),
     ...kernelHandlers(context, kernels),
     ...sandboxHandlers(context),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AssistantItem, CellItem, CellOutput, CellStatus, ConversationItem, ConversationSummary, Id, NoticeItem, RunLimits, Usage } from './model';
 import { NotebookRerunOutcome } from './requests/notebook';
+import { ModelCapability } from './requests/models';
 
 // Every event main sends to the renderer: name → payload schema. Events are only ever sent by main,
 // so they are validated in tests rather than on every send (output bursts are hot).
@@ -30,6 +31,10 @@ export const events = {
     usage: Usage,
   }),
   'notice': z.object({ ...Conv, item: NoticeItem }),
+  /** The capability probe answered for a model (ModelCapability in requests/models.ts). */
+  'model.capability': z.object({ provider: z.string(), baseUrl: z.string().nullable(), model: z.string(), capability: ModelCapability }),
+  /** Progress of `ollama.pull`: Ollama's status line, and bytes when it is downloading. */
+  'ollama.pull-progress': z.object({ model: z.string(), status: z.string(), completed: z.number().nonnegative().nullable(), total: z.number().nonnegative().nullable() }),
   /** A run failed on a missing package: install it? Answered with `install.answer`. */
   'install.awaiting-approval': z.object({
     ...Conv,

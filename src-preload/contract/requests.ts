@@ -6,6 +6,7 @@ import { conversationRequests } from './requests/conversation';
 import { settingsRequests } from './requests/settings';
 import { keysRequests } from './requests/keys';
 import { providersRequests } from './requests/providers';
+import { modelsRequests } from './requests/models';
 import { workspaceRequests } from './requests/workspace';
 import { notebookRequests } from './requests/notebook';
 import { kernelRequests } from './requests/kernels';
@@ -23,6 +24,7 @@ export const requests = {
   ...workspaceRequests,
   ...keysRequests,
   ...providersRequests,
+  ...modelsRequests,
   ...notebookRequests,
   ...kernelRequests,
   ...sandboxRequests,
@@ -32,6 +34,7 @@ export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from '
 export { MAX_ATTACHMENT_BYTES, type FilePreview, type WorkspaceEntry, type WorkspaceTree } from './requests/workspace';
 export { KeyProvider, type KeyStatus, type KeyTestResult } from './requests/keys';
 export type { LocalServer } from './requests/providers';
+export { ModelCapability, type ModelDescription, type ModelTarget } from './requests/models';
 export type { KernelConnectionInfo, KernelSpecInfo } from './requests/kernels';
 export type { SandboxStatus } from './requests/sandbox';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';

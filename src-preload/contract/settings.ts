@@ -61,6 +61,10 @@ export const Settings = z.object({
     .nullable(),
   /** OpenAI-family reasoning models: sent as `reasoning_effort` when set; null → the model's default. */
   reasoningEffort: ReasoningEffort.nullable(),
+  /** Ollama: the largest context (num_ctx) the app asks for, whatever the model supports — memory grows with it. */
+  ollamaMaxContext: z.number().int().min(2048).max(1_048_576),
+  /** Ollama: how long the model stays loaded after a call ('30m', '2h', '-1' for ever, '0' to unload at once). */
+  ollamaKeepAlive: z.string().regex(/^(-1|0|\d+(\.\d+)?(ms|s|m|h))$/, 'keep-alive is a duration such as 30m, 2h, 0 or -1'),
   customInstructions: z.string().max(100_000),
   workspaceRoot: z.string().max(4096).nullable(),
   theme: z.enum(['system', 'light', 'dark']),
@@ -108,6 +112,8 @@ export const defaultSettings: Settings = {
   budgetUsd: null,
   thinkingBudgetTokens: null,
   reasoningEffort: null,
+  ollamaMaxContext: 32_768,
+  ollamaKeepAlive: '30m',
   customInstructions: '',
   workspaceRoot: null,
   theme: 'system',

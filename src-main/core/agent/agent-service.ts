@@ -10,10 +10,11 @@ import { EnvironmentContext, machineSources } from './environment-context';
 import { askInstall, recordInstall } from './install-approval';
 import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
+import { ModelKnowledge } from './model-knowledge';
 import { runTurn, type TurnDeps } from './turn';
 
 /** What app.ts gives the agent; the parts left out get their real defaults. */
-export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry'> & Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry'>>;
+export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> & Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'>>;
 
 const UNTITLED = 'New conversation';
 
@@ -28,6 +29,7 @@ export class AgentService {
       environment: deps.environment ?? new EnvironmentContext(machineSources(() => deps.exec.languages())),
       toolSupport: deps.toolSupport ?? new ToolSupportMemory(),
       retry: deps.retry ?? defaultRetryPolicy,
+      models: deps.models ?? new ModelKnowledge({ dataDir: null, providerFor: (target) => deps.providerFor({ ...deps.settings(), ...target }) }),
     };
   }
 

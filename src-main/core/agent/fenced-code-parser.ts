@@ -130,3 +130,9 @@ function isCloser(line: string, marker: string): boolean {
   const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
   return !!m && m[1]?.[0] === marker[0] && (m[1]?.length ?? 0) >= marker.length;
 }
+
+/** Whether a finished text holds a fenced block that `runnable` accepts. */
+export function hasRunnableBlock(text: string, runnable: (info: string) => string | null): boolean {
+  const parser = new FencedCodeParser(runnable);
+  return [...parser.feed(text), ...parser.finish()].some((ev) => ev.type === 'code-start');
+}

@@ -67,6 +67,8 @@ export async function prepareStep(
       maxOutputTokensSet: limits.maxOutputTokensSet,
       thinkingBudgetTokens: thinkingBudget(settings),
       reasoningEffort: settings.reasoningEffort,
+      promptTokens: fit.tokens + fixedTokens,
+      contextWindow: limits.contextWindow,
     },
     info,
     counter,

@@ -29,6 +29,8 @@ export interface StepOutcome {
   error: unknown;
   /** The provider refused the tool definition before anything streamed (the caller retries without). */
   toolsRefused: boolean;
+  /** The reply's text as the model wrote it (calls written as text included). */
+  text: string;
 }
 
 export interface StepDeps {
@@ -68,7 +70,7 @@ export async function streamStep(
   let fencedCell: CellItem | null = null;
   let produced = '';
   let usageSeen = false;
-  const outcome: StepOutcome = { calls, interrupted: false, error: null, toolsRefused: false };
+  const outcome: StepOutcome = { calls, interrupted: false, error: null, toolsRefused: false, text: '' };
 
   const openAssistant = (): AssistantItem => {
     if (!assistant) {
@@ -184,6 +186,7 @@ export async function streamStep(
       switch (ev.type) {
         case 'text':
           produced += ev.text;
+          outcome.text += ev.text;
           if (textCalls) applyTextCalls(textCalls.feed(ev.text));
           else onFenceText(ev.text);
           break;

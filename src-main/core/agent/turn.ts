@@ -2,7 +2,7 @@ import type { CellItem, ModelChoice, NoticeItem, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import { errorMessage } from '../bridge/dispatch';
 import type { ConversationStore } from '../conversations/conversation-store';
-import type { ExecService } from '../exec';
+import { findLanguage, type ExecService } from '../exec';
 import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
@@ -13,6 +13,8 @@ import type { EnvironmentContext } from './environment-context';
 import type { FitResult } from './history-fit';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
+import { targetOf, type ModelKnowledge } from './model-knowledge';
+import { hasRunnableBlock } from './fenced-code-parser';
 import { runCell } from './run-cell';
 import { prepareStep } from './step-request';
 import { streamStep, type StepOutcome } from './stream-step';
@@ -27,6 +29,8 @@ export interface TurnDeps {
   environment: EnvironmentContext;
   toolSupport: ToolSupportMemory;
   retry: RetryPolicy;
+  /** How the model calls tools (probed) and the window its server runs it with. */
+  models: ModelKnowledge;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -144,8 +148,13 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
 }
 
 /** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
-async function callModel(live: LiveConversation, deps: TurnDeps, settings: Settings, provider: Provider, signal: AbortSignal): Promise<StepOutcome> {
-  let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings);
+async function callModel(live: LiveConversation, deps: TurnDeps, given: Settings, provider: Provider, signal: AbortSignal): Promise<StepOutcome> {
+  const [capability, context] = await Promise.all([deps.models.capabilityOf(targetOf(given)), deps.models.contextWindow(given)]);
+  // The window the server really runs (or the Ollama cap) decides the fit, unless the user set one.
+  const settings: Settings = { ...given, contextWindow: context.window };
+  // A model the probe found unable to call tools in any form writes fenced code blocks instead.
+  const canCall = capability === null || capability.mode === 'native' || capability.mode === 'text';
+  let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings) && canCall;
   for (;;) {
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools);
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
@@ -169,6 +178,13 @@ async function callModel(live: LiveConversation, deps: TurnDeps, settings: Setti
       addNotice(live, deps.events, 'info', `${settings.model} does not accept tool definitions here, so it will write code in fenced blocks instead (${errorMessage(step.error)}).`);
       tools = false;
       continue;
+    }
+    if (tools && step.calls.length === 0 && !step.error && capability !== null && hasRunnableBlock(step.text, (info) => findLanguage(info)?.name ?? null)) {
+      // It called tools when probed but wrote a code block now: ask again how it calls tools now.
+      const again = await deps.models.probe(given).catch(() => null);
+      if (again && again.mode !== capability.mode) {
+        addNotice(live, deps.events, 'info', `${given.model} wrote code in a block instead of calling the tool; a new check found it ${again.detail ?? again.mode}, so the next replies are asked for in that form. Send "run it" to run this code.`);
+      }
     }
     return step;
   }

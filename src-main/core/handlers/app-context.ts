@@ -1,4 +1,5 @@
 import type { AgentService } from '../agent/agent-service';
+import type { ModelKnowledge } from '../agent/model-knowledge';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import type { ExecService } from '../exec';
@@ -26,4 +27,6 @@ export interface AppContext {
   workspaceWatchers: WorkspaceWatchers;
   /** Notebook re-runs in progress: the agent must not run code in the same sessions meanwhile. */
   reruns: LiveReruns;
+  /** How each local model calls tools, and the context window its server runs. */
+  models: ModelKnowledge;
 }

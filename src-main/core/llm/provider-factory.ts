@@ -1,7 +1,7 @@
 import type { ProviderKind, Settings } from '@contract';
 import { providerAccount } from '../secrets/secret-store';
 import { AnthropicProvider } from './anthropic-provider';
-import { listOllamaModels } from './ollama-models';
+import { OllamaProvider } from './ollama-provider';
 import { OpenAiProvider } from './openai-provider';
 import type { Provider } from './provider';
 
@@ -19,7 +19,7 @@ const SERVICE_ACCOUNTS: Array<[host: RegExp, account: string]> = [
   [/(^|\.)deepseek\.com$/, providerAccount('deepseek')],
 ];
 
-export type ProviderTarget = Pick<Settings, 'provider' | 'baseUrl'>;
+export type ProviderTarget = Pick<Settings, 'provider' | 'baseUrl'> & Partial<Pick<Settings, 'ollamaKeepAlive'>>;
 
 /** The key for a provider: its own account, then (for a known OpenAI-compatible service) the service's. */
 export async function keyFor(keys: KeySource, target: ProviderTarget): Promise<string | null> {
@@ -38,7 +38,7 @@ export function createProviderFactory(keys: KeySource) {
   const cache = new Map<string, Provider>();
   return async function providerFor(settings: ProviderTarget): Promise<Provider> {
     const key = await keyFor(keys, settings);
-    const cacheKey = JSON.stringify([settings.provider, settings.baseUrl, key]);
+    const cacheKey = JSON.stringify([settings.provider, settings.baseUrl, key, settings.ollamaKeepAlive]);
     const cached = cache.get(cacheKey);
     if (cached) return cached;
     const provider = buildProvider(settings, key);
@@ -58,11 +58,9 @@ export function buildProvider(target: ProviderTarget, key: string | null): Provi
     case 'anthropic':
       if (!key) throw new Error('no Anthropic API key: add one in Settings → API keys, or set ANTHROPIC_API_KEY');
       return new AnthropicProvider({ apiKey: key, baseUrl: target.baseUrl });
-    case 'ollama': {
-      const baseUrl = target.baseUrl ?? OLLAMA_DEFAULT_BASE_URL;
-      // Ollama ignores the key, but the SDK insists on one.
-      return new OpenAiProvider({ kind, apiKey: key ?? 'ollama', baseUrl, listModels: (signal) => listOllamaModels(baseUrl, signal) });
-    }
+    case 'ollama':
+      // Its native API, not the OpenAI-compatible one, so the context window can be set (ollama-provider.ts).
+      return new OllamaProvider({ baseUrl: target.baseUrl ?? OLLAMA_DEFAULT_BASE_URL, keepAlive: target.ollamaKeepAlive ?? '30m' });
     case 'openai-compatible':
       if (!target.baseUrl) throw new Error('the OpenAI-compatible provider needs a base URL (Settings → Provider, or --base-url)');
       return new OpenAiProvider({ kind, apiKey: key ?? 'not-needed', baseUrl: target.baseUrl });

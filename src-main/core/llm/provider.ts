@@ -53,6 +53,9 @@ export interface ProviderRequest {
    * not asked for. Other providers ignore it.
    */
   thinkingBudgetTokens?: number | null;
+  /** Estimated tokens of the whole prompt, and the window the history was fitted to (Ollama sizes num_ctx from them). */
+  promptTokens?: number;
+  contextWindow?: number;
   /** OpenAI-family reasoning effort, sent only when set. Anthropic ignores it. */
   reasoningEffort?: ReasoningEffort | null;
   signal: AbortSignal;

@@ -38,7 +38,8 @@ describe('fenced code blocks instead of tool calls', () => {
   });
 
   it('falls back to fenced blocks when the server refuses tools, and remembers it for the model', async () => {
-    h = await startAgentHarness({ settings: { provider: 'ollama', model: 'tiny-model', autoRun: true } });
+    // Ollama's native /api/chat (ollama-provider.ts); the server knows the model, which refuses tools.
+    h = await startAgentHarness({ settings: { provider: 'ollama', model: 'tiny-model', autoRun: true }, llm: { models: ['tiny-model'] } });
     h.settings.update({ baseUrl: h.llm.openaiBaseUrl });
     h.llm.enqueue(
       { kind: 'error', status: 400, message: 'registry.ollama.ai/library/tiny-model:latest does not support tools' },

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyEvent, EventName, EventPayload, SettingsPatch } from '@contract';
 import { AgentService } from '../../../../src-main/core/agent/agent-service';
+import { ModelKnowledge } from '../../../../src-main/core/agent/model-knowledge';
+import { PROBE_MARKER } from '../../../../src-main/core/agent/probe-marker';
 import { EnvironmentContext, type EnvironmentSources } from '../../../../src-main/core/agent/environment-context';
 import { EventBus } from '../../../../src-main/core/bridge/event-bus';
 import { ConversationStore } from '../../../../src-main/core/conversations/conversation-store';
@@ -19,6 +21,8 @@ export const RESOURCES_DIR = path.resolve(import.meta.dirname, '../../../../reso
 export interface AgentHarness {
   llm: ScriptedLlm;
   agent: AgentService;
+  /** Model capabilities (probed) and server context lengths, as the app keeps them. */
+  models: ModelKnowledge;
   store: ConversationStore;
   settings: MemorySettingsStore;
   exec: ExecService;
@@ -44,6 +48,9 @@ export interface HarnessOptions {
   /** Environment parts; by default a fixed, fast stand-in so tests do not spawn detection processes. */
   environment?: EnvironmentSources;
 }
+
+/** Requests that are model calls (not model listings, /api/show or /api/pull); capability probes are left out. */
+const MODEL_CALLS = new Set(['/v1/chat/completions', '/v1/messages', '/api/chat']);
 
 const FAST_ENVIRONMENT: EnvironmentSources = {
   languages: async () => [{ name: 'shell', aliases: ['bash'], available: true, version: '5.2', persistent: true }],
@@ -86,12 +93,15 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     maxRetryAfterMs: 120_000,
     sleep: async (ms) => void sleeps.push(ms),
   };
+  const providerFor = createProviderFactory(keys);
+  const models = new ModelKnowledge({ dataDir, providerFor, events: bus });
   const agent = new AgentService({
     conversations: store,
     exec,
     events: bus,
     settings: () => settings.get(),
-    providerFor: createProviderFactory(keys),
+    providerFor,
+    models,
     environment: new EnvironmentContext(opts.environment ?? FAST_ENVIRONMENT),
     toolSupport: new ToolSupportMemory(),
     retry,
@@ -103,6 +113,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   return {
     llm,
     agent,
+    models,
     store,
     settings,
     exec,
@@ -130,7 +141,8 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
       });
     },
     payloads,
-    bodies: () => llm.requests.filter((r) => r.method === 'POST').map((r) => r.body as Record<string, unknown>),
+    bodies: () =>
+      llm.requests.filter((r) => MODEL_CALLS.has(r.path) && !JSON.stringify(r.body).includes(PROBE_MARKER)).map((r) => r.body as Record<string, unknown>),
     async close() {
       await agent.dispose();
       await exec.dispose();
