@@ -4,7 +4,7 @@ import { usePanels } from '../layout/panel-sizes';
 import { NotebookMenu } from '../notebooks/NotebookMenu';
 import { ModelPicker } from './ModelPicker';
 import { UsageMeter } from './UsageMeter';
-import { SandboxBadge } from './SandboxBadge';
+import { SandboxBadge } from '../sandbox/SandboxBadge';
 import { RemoteKernelButton } from '../kernels/RemoteKernelButton';
 
 export function TopBar() {
