@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './features/conversations/Sidebar';
 import { ShortcutsDialog } from './features/keyboard/ShortcutsDialog';
+import { AutoRunConfirm } from './features/sandbox/AutoRunConfirm';
 import { useGlobalShortcuts } from './features/keyboard/use-global-shortcuts';
 import { Banners } from './features/layout/Banners';
 import { LIMITS, clamp, usePanels } from './features/layout/panel-sizes';
@@ -74,6 +75,7 @@ export function App() {
       )}
       {providerReady === false && <FirstRun />}
       <ShortcutsDialog />
+      <AutoRunConfirm />
     </div>
   );
 }

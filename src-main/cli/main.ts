@@ -15,6 +15,7 @@ import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
 import { HELP, parseCliArgs, UsageError, type CliOptions } from './cli-args';
 import { CliSession } from './cli-session';
 import { runInteractive } from './interactive';
+import { warnUnsandboxedAutoRun } from './auto-run-warning';
 import { runOneShot } from './one-shot';
 import { OverlaySettingsStore } from './overlay-settings-store';
 import { styleFor } from './terminal-style';
@@ -55,6 +56,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
   try {
     if (opts.list) return await listConversations(app);
+    if (settings.get().autoRun) await warnUnsandboxedAutoRun(app, (line) => process.stderr.write(style.yellow(`${line}\n`)));
     if (opts.needsModel) await pickModel(settings, secrets, env);
     if (opts.overrides.workspaceRoot) await prepareWorkspace(opts.overrides.workspaceRoot, dataDir);
     let conversation = opts.notebook ? await importNotebookFile(app, opts.notebook, (line) => process.stderr.write(style.yellow(`${line}\n`))) : await openConversation(app, opts.conversation);

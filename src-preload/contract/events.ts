@@ -55,6 +55,8 @@ export const events = {
     contextWindow: z.number().int().positive(),
   }),
   'conversation.updated': z.object({ summary: ConversationSummary }),
+  /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */
+  'conversation.auto-run': z.object({ ...Conv, autoRun: z.boolean() }),
   /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
   'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
   /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationListEntry, type ModelChoice, type Settings, type SettingsPatch } from '@contract';
 import { bridge } from '../bridge/bridge';
+import { confirmAutoRun } from './auto-run-confirm';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
 import { messageOf } from './errors';
 
@@ -32,7 +33,10 @@ interface AppActions {
   deleteConversation(id: string, removeWorkspace?: boolean): Promise<void>;
   send(text: string, attachments?: Attachment[]): Promise<boolean>;
   stop(): Promise<void>;
+  /** `always`: "Always run here", confirmed first unless code already runs without asking. */
   approve(cellId: string, code?: string, always?: boolean): Promise<void>;
+  /** The open conversation's "always run here" (the chip turns it off in one click). */
+  setConversationAutoRun(autoRun: boolean): Promise<void>;
   skip(cellId: string): Promise<void>;
   interrupt(cellId: string): Promise<void>;
   /** Drops the last answer (or the failed call) and asks the model again. */
@@ -152,7 +156,13 @@ export const useApp = create<AppStore>((set, get) => {
       })) ?? false,
     stop: () => guard(() => bridge['chat.stop']({ conversationId: currentId() })).then(() => undefined),
     approve: (cellId, code, always) =>
-      guard(() => bridge['cell.approve']({ conversationId: currentId(), cellId, ...(code !== undefined ? { code } : {}), ...(always ? { always } : {}) })).then(() => undefined),
+      guard(async () => {
+        const conversationId = currentId();
+        // "Always run here" is confirmed first, naming the sandbox state; declining leaves the cell waiting.
+        if (always && !get().current?.conv.autoRun && !get().settings?.autoRun && !(await confirmAutoRun('conversation'))) return;
+        await bridge['cell.approve']({ conversationId, cellId, ...(code !== undefined ? { code } : {}), ...(always ? { always } : {}) });
+      }).then(() => undefined),
+    setConversationAutoRun: (autoRun) => guard(() => bridge['conversation.set-auto-run']({ conversationId: currentId(), autoRun })).then(() => undefined),
     skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: currentId(), cellId })).then(() => undefined),
     interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: currentId(), cellId })).then(() => undefined),
     regenerate: () =>
@@ -170,6 +180,8 @@ export const useApp = create<AppStore>((set, get) => {
       })) ?? false,
     updateSettings: (patch) =>
       guard(async () => {
+        // Auto-run is confirmed each time it is turned on (declined: nothing saved, null like a refusal).
+        if (patch.autoRun === true && !get().settings?.autoRun && !(await confirmAutoRun('everywhere'))) return null;
         // Shown at once (a switch must move when clicked); main's answer, or the old value on failure,
         // follows. Not a change of provider: main completes it with a model that provider serves, and
         // until then the header would show an impossible pair.

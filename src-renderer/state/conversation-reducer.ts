@@ -58,6 +58,8 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
       return { ...view, busy: false, turnStartedAt: null, lastEnd: event.payload.reason, conv: { ...view.conv, usage: event.payload.usage } };
     case 'usage.updated':
       return { ...view, conv: { ...view.conv, usage: event.payload.usage }, context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow } };
+    case 'conversation.auto-run':
+      return view.conv.autoRun === event.payload.autoRun ? view : { ...view, conv: { ...view.conv, autoRun: event.payload.autoRun } };
     default:
       return view;
   }

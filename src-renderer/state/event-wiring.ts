@@ -12,6 +12,7 @@ const CONVERSATION_EVENTS = [
   'assistant.done',
   'cell.code',
   'cell.awaiting-approval',
+  'conversation.auto-run',
   'cell.running',
   'cell.output',
   'cell.done',

@@ -101,7 +101,9 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
   });
 
   it('runs without asking when auto-run is on, and after "Always run here" in this conversation', async () => {
-    await ui.page.getByRole('switch', { name: 'Auto-run' }).check();
+    await ui.page.getByRole('switch', { name: 'Auto-run' }).click();
+    // Turning it on is confirmed (test/e2e/ui-auto-run.e2e.test.ts covers the dialog).
+    await ui.page.getByRole('button', { name: 'Run without asking' }).click();
     await expect.poll(() => ui.aut.app.context.settings.get().autoRun).toBe(true);
     ui.aut.llm.enqueue({ kind: 'tool', calls: [shell('call_a1', 'echo auto-ran')] }, { kind: 'text', text: 'Auto-ran it.' });
     await sendMessage(ui.page, 'First');
@@ -119,6 +121,7 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     await sendMessage(ui.page, 'Second');
     await expectAttribute(cell(), 'data-status', 'awaiting-approval');
     await ui.page.getByRole('button', { name: 'Always run here' }).click();
+    await ui.page.getByRole('button', { name: 'Run without asking' }).click();
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Both ran.', 20_000);
     const cells = ui.page.getByTestId('cell');
     await expectAttribute(cells.last(), 'data-status', 'done');

@@ -213,7 +213,10 @@ async function approve(
   const decision = await decided;
   if (decision.kind !== 'run') return decision.kind;
   if (decision.code !== null) cell.code = decision.code;
-  if (decision.always) live.conv.autoRun = true;
+  if (decision.always && !live.conv.autoRun) {
+    live.conv.autoRun = true;
+    events.emit('conversation.auto-run', { conversationId: live.conv.id, autoRun: true });
+  }
   cell.approval = 'user';
   return 'run';
 }

@@ -26,6 +26,7 @@ export { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError }
 
 // The sandbox, as the settings page describes it.
 export { describeSandbox } from './sandbox/describe-sandbox';
+export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
 
 // How outputs read for the model, shared with notebook exports.

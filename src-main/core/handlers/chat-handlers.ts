@@ -1,9 +1,9 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
-type ChatNames = 'chat.send' | 'chat.stop' | 'chat.edit-last' | 'chat.regenerate' | 'cell.approve' | 'cell.skip' | 'cell.interrupt' | 'install.answer';
+type ChatNames = 'chat.send' | 'chat.stop' | 'chat.edit-last' | 'chat.regenerate' | 'cell.approve' | 'cell.skip' | 'cell.interrupt' | 'install.answer' | 'conversation.set-auto-run';
 
-export const chatHandlers = ({ agent, reruns }: AppContext): Pick<HandlerTable, ChatNames> => {
+export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<HandlerTable, ChatNames> => {
   // The agent and a notebook re-run would run code in the same sessions at once.
   const refuseDuringRerun = (conversationId: string) => {
     if (reruns.isRunning(conversationId)) throw new Error('the notebook\'s cells are being re-run: wait for it to finish, or stop it first');
@@ -38,6 +38,13 @@ export const chatHandlers = ({ agent, reruns }: AppContext): Pick<HandlerTable, 
     },
     'cell.interrupt': async ({ conversationId, cellId }) => {
       agent.interruptCell(conversationId, cellId);
+      return { ok: true };
+    },
+    'conversation.set-auto-run': async ({ conversationId, autoRun }) => {
+      await agent.update(conversationId, (conv) => {
+        conv.autoRun = autoRun;
+      });
+      events.emit('conversation.auto-run', { conversationId, autoRun });
       return { ok: true };
     },
     'install.answer': async ({ conversationId, questionId, install }) => {

@@ -1,9 +1,9 @@
 import type { HandlerTable } from '../bridge/handler-table';
-import { describeSandbox } from '../exec';
+import { autoRunWarning, describeSandbox, sandboxGaps, sandboxProtections } from '../exec';
 import { sandboxSupport } from '../exec';
 import type { AppContext } from './app-context';
 
-/** The sandbox as it really is here: the same sentence every sandboxed cell shows. */
+/** The sandbox as it really is here: the same sentence every sandboxed cell shows, and what it leaves open. */
 export const sandboxHandlers = ({ settings }: Pick<AppContext, 'settings'>): Pick<HandlerTable, 'sandbox.status'> => ({
   'sandbox.status': async () => {
     const sandbox = settings.get().sandbox;
@@ -14,6 +14,9 @@ export const sandboxHandlers = ({ settings }: Pick<AppContext, 'settings'>): Pic
       tool: support.available ? support.tool : null,
       description: describeSandbox(sandbox, support),
       reason: support.available ? null : support.reason,
+      protections: sandboxProtections(sandbox, support),
+      notProtected: sandboxGaps(sandbox, support),
+      autoRunWarning: autoRunWarning(sandbox, support),
     };
   },
 });

@@ -42,6 +42,11 @@ export const chatRequests = {
     input: z.object({ conversationId: Id, cellId: Id }).strict(),
     output: Ok,
   },
+  /** Turns "always run in this conversation" on or off (the chip's way back; on is confirmed in the UI first). */
+  'conversation.set-auto-run': {
+    input: z.object({ conversationId: Id, autoRun: z.boolean() }).strict(),
+    output: Ok,
+  },
   'install.answer': {
     input: z.object({ conversationId: Id, questionId: Id, install: z.boolean() }).strict(),
     output: Ok,

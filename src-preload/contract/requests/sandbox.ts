@@ -14,6 +14,12 @@ export const SandboxStatus = z.object({
   description: z.string().nullable(),
   /** Why it is unavailable, when it is. */
   reason: z.string().nullable(),
+  /** The description's protections, one phrase each; empty while the sandbox is off or unavailable. */
+  protections: z.array(z.string()),
+  /** What the code can still reach (core/exec/sandbox/sandbox-gaps.ts); also filled while the sandbox is off. */
+  notProtected: z.array(z.string()),
+  /** The sentence a confirmation shows before code runs without asking ("No sandbox: code will run as you…"). */
+  autoRunWarning: z.string(),
 });
 
 export const sandboxRequests = {

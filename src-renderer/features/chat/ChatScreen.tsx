@@ -61,10 +61,15 @@ export function ChatScreen() {
 }
 
 function EmptyConversation() {
+  const asks = useApp((s) => !s.settings?.autoRun && !s.current?.conv.autoRun);
   return (
     <div className="empty">
       <h2>What should be done?</h2>
-      <p className="muted">Describe a task. The agent writes code, asks before running it, shows the output and keeps going until it is done.</p>
+      <p className="muted" data-testid="empty-how">
+        {asks
+          ? 'Describe a task. The agent writes code, asks before running it, shows the output and keeps going until it is done.'
+          : 'Describe a task. The agent writes code and runs it without asking (auto-run is on), shows the output and keeps going until it is done.'}
+      </p>
       <p className="muted small">Drop files here to work on them — they are copied into the conversation’s workspace; the originals stay untouched.</p>
     </div>
   );

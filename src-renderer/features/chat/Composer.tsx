@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } 
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
 import { Icon } from '../common/Icon';
+import { AutoRunChip } from '../sandbox/AutoRunChip';
 import { AttachmentChips } from './AttachmentChips';
 import { attachFiles } from '../common/upload';
 
@@ -53,6 +54,7 @@ export function Composer() {
 
   return (
     <div className="composer">
+      <AutoRunChip />
       <AttachmentChips />
       <div className="composer-row">
         <button className="icon-button attach" aria-label="Attach files" title="Attach files (or drop them on the chat)" onClick={() => fileInput.current?.click()}>

@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { events as eventSchemas, type AnyEvent, type EventName } from '@contract';
+import { defaultSettings, events as eventSchemas, type AnyEvent, type EventName } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, runOi, tempDir } from './support/cli-process';
@@ -39,6 +39,9 @@ describe('oi -m … --json', () => {
 
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
+    // No sandbox is on: said once, before anything runs, in the words of the desktop app's confirmation.
+    expect(result.stderr.match(/auto-run is on/g)).toHaveLength(1);
+    expect(result.stderr).toContain("oi: auto-run is on: the model's code runs without asking. No sandbox: code will run as you, with access to your files");
     const events = parseEvents(result.stdout);
     const names = events.map((e) => e.name);
     expect(names[0]).toBe('item.added');
@@ -55,6 +58,22 @@ describe('oi -m … --json', () => {
     expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-test-cli');
     // The conversation was saved where the desktop app would find it.
     expect(readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+  });
+
+  it('does not warn about auto-run when the sandbox is on, nor when code asks first', async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-cli-');
+    const sandboxed = { ...defaultSettings, sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } };
+    writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(sandboxed));
+    llm.enqueue({ kind: 'text', text: 'Hi.' }, { kind: 'text', text: 'Hi again.' });
+    const base = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
+    const on = await runOi([...base, '--auto-run', '-m', 'hi'], cliEnv(data.dir));
+    expect(on.code).toBe(0);
+    expect(on.stderr).not.toContain('auto-run is on');
+    writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(defaultSettings));
+    const asking = await runOi([...base, '-m', 'hi'], cliEnv(data.dir));
+    expect(asking.code).toBe(0);
+    expect(asking.stderr).not.toContain('auto-run is on');
   });
 
   it('exits non-zero when the turn fails, with the reason in the events', async () => {
