@@ -72,12 +72,34 @@ export const RunLimits = z.object({
   location: z.string().nullable().optional(),
 });
 
+/**
+ * What a notebook cell carried that the item has no field for, kept so export writes it back as it
+ * came in (docs/notebooks.md, "Lossless round trip"). Set on items imported from a notebook.
+ */
+export const JupyterCellOrigin = z.object({
+  /**
+   * The cell's type when it did not come from this app: export writes that cell as Jupyter had it
+   * (a never-run code cell stays a code cell, a markdown cell gets no app metadata). Absent for the
+   * app's own cells, whose other metadata keys are all that needed keeping.
+   */
+  cellType: z.enum(['markdown', 'code', 'raw']).optional(),
+  /** Every metadata key of the cell except the app's own `oi` (tags, collapsed, slideshow, format…). */
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  /** The cell's attachments as the file had them (markdown and raw cells). */
+  attachments: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  /** The markdown source as written, when the item's text differs (attachment links rewritten for display). */
+  source: z.string().optional(),
+  /** The leading cell magic line the import removed to set the language (`%%sh\n`, `%%script bash\n`), line break included. */
+  magic: z.string().optional(),
+});
+
 export const UserItem = z.object({
   kind: z.literal('user'),
   id: Id,
   text: z.string(),
   attachments: z.array(Attachment).default([]),
   createdAt: z.string(),
+  jupyter: JupyterCellOrigin.optional(),
 });
 
 export const ThinkingBlock = z.object({ thinking: z.string(), signature: z.string() });
@@ -91,6 +113,7 @@ export const AssistantItem = z.object({
   thinking: z.array(ThinkingBlock).default([]),
   interrupted: z.boolean().default(false),
   createdAt: z.string(),
+  jupyter: JupyterCellOrigin.optional(),
 });
 
 /** Text formats of tool calls that local models write (docs/agent.md#local-models). */
@@ -131,6 +154,7 @@ export const CellItem = z.object({
    * and fenced code blocks.
    */
   callDialect: TextCallDialect.optional(),
+  jupyter: JupyterCellOrigin.optional(),
 });
 
 
@@ -152,6 +176,7 @@ export const NoticeItem = z.object({
   install: InstallInfo.optional(),
   /** The user moved the conversation to another folder here; the model is told at this point of the history. */
   workspaceChange: z.object({ from: z.string(), to: z.string() }).optional(),
+  jupyter: JupyterCellOrigin.optional(),
 });
 
 export const ConversationItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, CellItem, NoticeItem]);
@@ -187,6 +212,18 @@ export const RemoteKernelBinding = z.object({
   kernelId: z.string().nullable(),
 });
 
+/** The notebook a conversation was imported from: what export needs to write it back unchanged. */
+export const NotebookOrigin = z.object({
+  /** 0–5; export keeps it, so a 4.4 notebook is written back as 4.4 (without cell ids). */
+  nbformatMinor: z.number().int().min(0).max(5),
+  /** The notebook's metadata except the app's own `oi` key: kernelspec, language_info, widgets, jupytext… */
+  metadata: z.record(z.string(), z.unknown()),
+  /** The title the import gave the conversation; a different title now is written as metadata.title. */
+  title: z.string(),
+  /** The file was written by this app: its kernelspec follows the conversation's main language. */
+  fromApp: z.boolean(),
+});
+
 export const Conversation = ConversationSummary.extend({
   version: z.literal(1),
   items: z.array(ConversationItem),
@@ -196,6 +233,8 @@ export const Conversation = ConversationSummary.extend({
   remoteKernel: RemoteKernelBinding.nullable().optional(),
   /** The model it talks to: recorded at its first message, changed by the model picker; absent → settings. */
   modelChoice: ModelChoice.optional(),
+  /** Set when the conversation was imported from a notebook. */
+  notebook: NotebookOrigin.optional(),
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;
@@ -212,4 +251,6 @@ export type ConversationSummary = z.infer<typeof ConversationSummary>;
 export type Conversation = z.infer<typeof Conversation>;
 export type ModelChoice = z.infer<typeof ModelChoice>;
 export type RemoteKernelBinding = z.infer<typeof RemoteKernelBinding>;
+export type JupyterCellOrigin = z.infer<typeof JupyterCellOrigin>;
+export type NotebookOrigin = z.infer<typeof NotebookOrigin>;
 export type Usage = z.infer<typeof Usage>;

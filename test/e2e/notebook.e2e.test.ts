@@ -67,7 +67,11 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     await importFile(
       'sales.ipynb',
       notebook([
-        { cell_type: 'markdown', source: '# Sales report\n\nRows first, then the chart.' },
+        {
+          cell_type: 'markdown',
+          source: '# Sales report\n\nRows first, then the chart. A pasted picture: ![pasted](attachment:pasted.png)',
+          attachments: { 'pasted.png': { 'image/png': PLOT } },
+        },
         code('print("rows: 3")', [{ output_type: 'stream', name: 'stdout', text: 'rows: 3\n' }], 1),
         code('plot()', [{ output_type: 'display_data', data: { 'image/png': PLOT, 'text/plain': '<Figure>' }, metadata: {} }], 2),
       ]),
@@ -82,6 +86,10 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     // The image really decoded and takes room on the page, not just an <img> with a source.
     expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
     expect((await image.boundingBox())?.width).toBeGreaterThanOrEqual(40);
+    // The markdown's attachment, written into the workspace on import, shows in the prose.
+    const pasted = ui.page.getByTestId('assistant-message').first().locator('img[alt="pasted"]');
+    await expect.poll(() => pasted.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(40);
+    expect(await pasted.getAttribute('src')).toBe(`data:image/png;base64,${PLOT}`);
     await expectText(ui.page.getByTestId('rerun-status'), 'Re-run all 2 code cells');
     await ui.page.screenshot({ path: path.join(SHOTS, 'notebook-import.png') });
   });

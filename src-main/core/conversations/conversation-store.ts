@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Conversation, describeIssues, type ConversationListEntry } from '@contract';
 import { writeFileAtomic } from './atomic-write';
@@ -32,7 +32,7 @@ export class ConversationStore {
     const id = randomUUID();
     const now = new Date().toISOString();
     workspace ??= this.defaultWorkspaceRoot() ?? this.managedWorkspaceOf(id);
-    await mkdir(workspace, { recursive: true });
+    const madeFolder = await mkdir(workspace, { recursive: true });
     const conv: Conversation = {
       version: 1,
       id,
@@ -44,7 +44,13 @@ export class ConversationStore {
       usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
       autoRun: false,
     };
-    await this.save(conv);
+    try {
+      await this.save(conv);
+    } catch (err) {
+      // A conversation that could not be saved leaves no folder behind.
+      if (madeFolder) await rm(madeFolder, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
     return conv;
   }
 

@@ -1,4 +1,4 @@
-import type { Attachment, CellItem, CellOutput, CellStatus, ConversationItem } from '@contract';
+import type { Attachment, CellItem, CellOutput, CellStatus, ConversationItem, JupyterCellOrigin } from '@contract';
 import { APP_KEY, CellMeta, type CodeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { attachmentBytes, extractAttachments, type ImportedFile, isSafeAttachmentPath } from './import-attachments';
@@ -18,6 +18,8 @@ import { attachmentKey, withoutAttachmentLines } from './user-attachments';
 //   nor code: Jupyter neither renders nor runs them).
 // - Any other code cell becomes a run: done, or failed when it has an error output, approved by the
 //   user. Cells never run (no count, no outputs) become 'skipped' with no approval.
+// - What a cell carries that the item has no field for (its type, metadata, attachments, source as
+//   written) goes into the item's `jupyter` origin, so export writes the cell back unchanged.
 
 export interface CellImportContext {
   kernelLanguage: string;
@@ -40,34 +42,34 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
   let step: string | null = null;
   let stepCount = 0;
   const newStep = (): string => `nb-step-${++stepCount}`;
-  let repeatedIds = 0;
+  const repeatedIds: Array<[number, string, string]> = [];
 
   cells.forEach((cell, index) => {
     const cellId = typeof cell.id === 'string' ? cell.id : undefined;
     const id = ids.allocate(cellId, index);
-    if (cellId !== undefined && id !== cellId) repeatedIds++;
+    if (cellId !== undefined && id !== cellId) repeatedIds.push([index, cellId, id]);
     const oi = appMeta(cell, index, ctx.warnings);
 
     if (isCellOfType(cell, 'markdown')) {
       const source = joinLines(cell.source);
       if (oi?.role === 'user') {
-        items.push(userItem(id, source, oi, cell.attachments, index, ctx));
+        items.push(withOrigin(userItem(id, source, oi, cell.attachments, index, ctx), appOrigin(cell)));
         step = null;
         return;
       }
-      const assistantMeta = oi?.role === 'assistant' ? oi : null;
-      const extracted = assistantMeta ? { text: source, files: [] } : extractAttachments(id, source, cell.attachments);
+      if (oi?.role === 'assistant') {
+        step = oi.step;
+        const item: ConversationItem = { kind: 'assistant', id, step, text: source, thinking: [], interrupted: oi.interrupted, createdAt: oi.createdAt };
+        items.push(withOrigin(item, appOrigin(cell)));
+        return;
+      }
+      // Attachments are written out as files so the chat can show them; the cell keeps its own.
+      const extracted = extractAttachments(id, source, cell.attachments);
       ctx.files.push(...extracted.files);
-      step = assistantMeta ? assistantMeta.step : newStep();
-      items.push({
-        kind: 'assistant',
-        id,
-        step,
-        text: extracted.text,
-        thinking: [],
-        interrupted: assistantMeta?.interrupted ?? false,
-        createdAt: assistantMeta?.createdAt ?? ctx.now,
-      });
+      step = newStep();
+      const origin = foreignOrigin(cell, 'markdown');
+      if (extracted.text !== source) origin.source = source;
+      items.push({ kind: 'assistant', id, step, text: extracted.text, thinking: [], interrupted: false, createdAt: ctx.now, jupyter: origin });
       return;
     }
 
@@ -75,17 +77,15 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
       const source = joinLines(cell.source);
       if (oi?.role === 'code') {
         step = oi.step;
-        items.push(codeItem(id, source, [], null, oi, ctx, index));
+        items.push(withOrigin(codeItem(id, source, [], null, oi, ctx, index), appOrigin(cell)));
         return;
       }
-      const noticeMeta = oi?.role === 'notice' ? oi : null;
-      items.push({
-        kind: 'notice',
-        id,
-        level: noticeMeta?.level ?? 'info',
-        text: source,
-        createdAt: noticeMeta?.createdAt ?? ctx.now,
-      });
+      if (oi?.role === 'notice') {
+        const item: ConversationItem = { kind: 'notice', id, level: oi.level, text: source, createdAt: oi.createdAt };
+        items.push(withOrigin(item, appOrigin(cell)));
+        return;
+      }
+      items.push({ kind: 'notice', id, level: 'info', text: source, createdAt: ctx.now, jupyter: foreignOrigin(cell, 'raw') });
       return;
     }
 
@@ -94,15 +94,16 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
       const outputs = importOutputs(cell.outputs, index, ctx.warnings);
       if (oi?.role === 'notice' && oi.install) {
         const install = oi.install;
-        items.push({ kind: 'notice', id, level: oi.level, text: oi.text ?? source, createdAt: oi.createdAt, install });
+        const item: ConversationItem = { kind: 'notice', id, level: oi.level, text: oi.text ?? source, createdAt: oi.createdAt, install };
+        items.push(withOrigin(item, appOrigin(cell)));
         return;
       }
       if (oi?.role === 'code') {
         step = oi.step;
-        items.push(codeItem(id, source, outputs, cell.execution_count, oi, ctx, index));
+        items.push(withOrigin(codeItem(id, source, outputs, cell.execution_count, oi, ctx, index), appOrigin(cell)));
       } else {
         step ??= newStep();
-        items.push(foreignCodeItem(id, step, source, outputs, cell.execution_count, cell.metadata, ctx));
+        items.push(foreignCodeItem(id, step, source, outputs, cell.execution_count, cell, ctx));
       }
       return;
     }
@@ -110,8 +111,33 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
     ctx.warnings.push(`Cell ${index} has the unknown type "${cell.cell_type}" (from a newer notebook format); it was left out.`);
   });
 
-  if (repeatedIds > 0) ctx.warnings.push(`${repeatedIds} cell id(s) were repeated; the repeats were given new ids.`);
+  if (repeatedIds.length > 0) {
+    const named = repeatedIds.slice(0, 10).map(([index, was, now]) => `cell ${index} ("${was}" → "${now}")`).join(', ');
+    const more = repeatedIds.length > 10 ? ` and ${repeatedIds.length - 10} more` : '';
+    ctx.warnings.push(`Cell ids must be unique; repeated ones were given new ids: ${named}${more}.`);
+  }
   return items;
+}
+
+/** The cell's type, metadata and attachments, for a cell that did not come from this app. */
+function foreignOrigin(cell: ReadCell, cellType: 'markdown' | 'code' | 'raw'): JupyterCellOrigin {
+  const origin: JupyterCellOrigin = { cellType, metadata: { ...cell.metadata } };
+  const attachments = 'attachments' in cell ? (cell.attachments as JupyterCellOrigin['attachments']) : undefined;
+  if (attachments) origin.attachments = attachments;
+  return origin;
+}
+
+/**
+ * What an app-written cell carries besides the app's own metadata (tags added in Jupyter, say).
+ * `execution` is left out: export writes it from the run's own times.
+ */
+function appOrigin(cell: ReadCell): JupyterCellOrigin | undefined {
+  const { [APP_KEY]: _app, execution: _times, ...rest } = cell.metadata;
+  return Object.keys(rest).length > 0 ? { metadata: rest } : undefined;
+}
+
+function withOrigin<T extends ConversationItem>(item: T, origin: JupyterCellOrigin | undefined): T {
+  return origin ? { ...item, jupyter: origin } : item;
 }
 
 function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | null {
@@ -197,12 +223,14 @@ function foreignCodeItem(
   source: string,
   outputs: CellOutput[],
   executionCount: number | null,
-  metadata: Record<string, unknown>,
+  cell: ReadCell,
   ctx: CellImportContext,
 ): CellItem {
   const magic = ctx.kernelLanguage === 'python' ? languageFromMagic(source) : null;
   const ran = executionCount !== null || outputs.length > 0;
-  const timing = executionTiming(metadata.execution);
+  const timing = executionTiming(cell.metadata.execution);
+  const origin = foreignOrigin(cell, 'code');
+  if (magic) origin.magic = magic.magic;
   return {
     kind: 'cell',
     id,
@@ -220,6 +248,7 @@ function foreignCodeItem(
     limits: null,
     resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
     imported: true,
+    jupyter: origin,
   };
 }
 

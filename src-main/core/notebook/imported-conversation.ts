@@ -1,4 +1,4 @@
-import { mkdir, open, realpath, rm } from 'node:fs/promises';
+import { mkdir, open, realpath, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Conversation, ConversationItem } from '@contract';
 import type { ConversationStore } from '../conversations/conversation-store';
@@ -14,27 +14,51 @@ import type { NotebookImport } from './ipynb-import';
 export async function saveImportedNotebook(store: ConversationStore, imported: NotebookImport, title = imported.title): Promise<Conversation> {
   const conv = await store.create(title, []);
   const written: string[] = [];
+  const madeDirs: string[] = [];
   try {
-    const moved = await writeFiles(conv.workspace, imported.files, written);
+    const moved = await writeFiles(conv.workspace, imported.files, written, madeDirs);
     conv.items = moved.size > 0 ? imported.conversationItems.map((item) => withMovedPaths(item, moved)) : imported.conversationItems;
+    conv.notebook = imported.notebook;
     await store.save(conv);
     return conv;
   } catch (err) {
+    // Nothing of a failed import stays: its files, the folders it made, the conversation, and the
+    // workspace folder the store made for it (never a folder shared with other conversations).
     await Promise.all(written.map((file) => rm(file, { force: true })));
+    await removeEmptyFolders(madeDirs, written);
     await store.delete(conv.id).catch(() => undefined);
+    if (conv.workspace === store.managedWorkspaceOf(conv.id)) await rm(conv.workspace, { recursive: true, force: true }).catch(() => undefined);
     throw err;
   }
 }
 
+/**
+ * Removes the folders the import made, from the deepest up, each only when empty: in a workspace
+ * shared with other conversations, someone else may have written into one meanwhile.
+ */
+async function removeEmptyFolders(madeDirs: readonly string[], written: readonly string[]): Promise<void> {
+  const candidates = new Set<string>();
+  for (const top of madeDirs) {
+    candidates.add(top);
+    for (const file of written) {
+      for (let dir = path.dirname(file); dir.startsWith(top + path.sep); dir = path.dirname(dir)) candidates.add(dir);
+    }
+  }
+  const deepestFirst = [...candidates].sort((a, b) => b.length - a.length);
+  for (const dir of deepestFirst) await rmdir(dir).catch(() => undefined);
+}
+
 /** Writes each file under attachments/; returns the paths that had to change because the name was taken. */
-async function writeFiles(workspace: string, files: readonly ImportedFile[], written: string[]): Promise<Map<string, string>> {
+async function writeFiles(workspace: string, files: readonly ImportedFile[], written: string[], madeDirs: string[]): Promise<Map<string, string>> {
   const moved = new Map<string, string>();
   if (files.length === 0) return moved;
   const root = await realpath(workspace);
   for (const file of files) {
     if (!isSafeAttachmentPath(file.path)) throw new Error(`the notebook's attachment path ${JSON.stringify(file.path)} leads outside attachments/`);
     const dir = path.dirname(path.join(root, file.path));
-    await mkdir(dir, { recursive: true });
+    // The first folder mkdir created (undefined when all existed): removed again if the import fails.
+    const made = await mkdir(dir, { recursive: true });
+    if (made) madeDirs.push(made);
     // attachments/ may be a symlink made by someone's code; never write through it to elsewhere.
     const realDir = await realpath(dir);
     if (realDir !== root && !realDir.startsWith(root + path.sep)) throw new Error(`attachments/ in ${workspace} leads outside the workspace`);

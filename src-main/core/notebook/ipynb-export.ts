@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, InstallInfo, NoticeItem, UserItem } from '@contract';
+import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, InstallInfo, JupyterCellOrigin, NoticeItem, NotebookOrigin, UserItem } from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
@@ -24,28 +24,53 @@ const NOT_APPROVED: ReadonlySet<CellStatus> = new Set(['skipped', 'awaiting-appr
 
 type ExportedCell = MarkdownCellV4 | CodeCellV4 | RawCellV4;
 
-/** A conversation as an nbformat 4.5 notebook with cell ids, every output kept. */
+/**
+ * A conversation as an nbformat 4.5 notebook with cell ids, every output kept. A conversation imported
+ * from a notebook is written back as that notebook: its minor version, metadata and kernel, and each
+ * cell's own type, metadata and attachments (docs/notebooks.md, "Lossless round trip").
+ */
 export function exportNotebook(conv: Conversation, meta: ExportMeta, options: ExportOptions = {}): NotebookV4 {
-  const language = mainLanguage(conv.items);
+  const origin = conv.notebook;
+  const keepKernel = origin !== undefined && !origin.fromApp;
+  const language = keepKernel ? kernelLanguageOf(origin.metadata) : mainLanguage(conv.items);
   const pythonKernel = language === 'python';
+  const minor = origin?.nbformatMinor ?? 5;
   const ids = new CellIdAllocator('cell');
   const cells: ExportedCell[] = [];
   conv.items.forEach((item, index) => {
     const cell = exportItem(item, pythonKernel, conv.workspace, options);
-    if (cell) cells.push(withId(cell, ids.allocate(item.id, index)));
+    if (!cell) return;
+    // Cells have ids from 4.5 on; an older notebook is written back without them.
+    cells.push(minor >= 5 ? withId(cell, ids.allocate(item.id, index)) : (cell as ExportedCell));
   });
-  const kernel = kernelFor(language);
-  return {
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: {
-      kernelspec: kernel.kernelspec,
-      language_info: kernel.language_info,
-      title: conv.title,
-      [APP_KEY]: { appVersion: meta.appVersion, provider: meta.provider, model: meta.model, conversationId: conv.id },
-    },
-    cells,
-  };
+  return { nbformat: 4, nbformat_minor: minor, metadata: notebookMetadata(conv, meta, language, keepKernel), cells };
+}
+
+function notebookMetadata(conv: Conversation, meta: ExportMeta, language: string, keepKernel: boolean): NotebookV4['metadata'] {
+  const origin: NotebookOrigin | undefined = conv.notebook;
+  const app = { appVersion: meta.appVersion, provider: meta.provider, model: meta.model, conversationId: conv.id };
+  if (!origin) {
+    const kernel = kernelFor(language);
+    return { kernelspec: kernel.kernelspec, language_info: kernel.language_info, title: conv.title, [APP_KEY]: app };
+  }
+  const metadata: NotebookV4['metadata'] = { ...origin.metadata };
+  if (!keepKernel) {
+    const kernel = kernelFor(language);
+    metadata.kernelspec = kernel.kernelspec;
+    metadata.language_info = kernel.language_info;
+  }
+  if (conv.title !== origin.title || 'title' in origin.metadata) metadata.title = conv.title;
+  // The app's own key only where the app wrote something: its own notebook, or cells added here.
+  if (origin.fromApp || conv.items.some((item) => item.jupyter?.cellType === undefined)) metadata[APP_KEY] = app;
+  return metadata;
+}
+
+/** The language of a notebook's kernel in the app's names (Python when it does not say). */
+function kernelLanguageOf(metadata: Record<string, unknown>): string {
+  const info = metadata.language_info as { name?: unknown } | undefined;
+  const spec = metadata.kernelspec as { language?: unknown } | undefined;
+  const name = typeof info?.name === 'string' && info.name ? info.name : typeof spec?.language === 'string' && spec.language ? spec.language : 'python';
+  return canonicalLanguage(name);
 }
 
 /** JSON text as Jupyter writes it: keys sorted, one-space indent, trailing newline. */
@@ -124,6 +149,51 @@ function withId(cell: CellWithoutId<ExportedCell>, id: string): ExportedCell {
 type CellWithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 function exportItem(
+  item: ConversationItem,
+  pythonKernel: boolean,
+  workspace: string,
+  options: ExportOptions,
+): CellWithoutId<ExportedCell> | null {
+  const foreign = item.jupyter?.cellType !== undefined ? jupyterCell(item, item.jupyter) : null;
+  if (foreign) return foreign;
+  const cell = appCell(item, pythonKernel, workspace, options);
+  // Metadata a Jupyter user added to the app's own cell (tags, say) goes back beside the app's.
+  if (cell && item.jupyter && Object.keys(item.jupyter.metadata).length > 0) cell.metadata = { ...item.jupyter.metadata, ...cell.metadata };
+  return cell;
+}
+
+/**
+ * A cell that came from a notebook, written back as it was: its type, metadata, attachments and source
+ * as written; a code cell's outputs and count are the item's (a re-run in the app replaces them, and
+ * then its `execution` times too). Null when the item no longer fits the cell's type.
+ */
+function jupyterCell(item: ConversationItem, origin: JupyterCellOrigin): CellWithoutId<ExportedCell> | null {
+  const attachments = origin.attachments ? { attachments: origin.attachments as AttachmentsV4 } : {};
+  if (origin.cellType === 'markdown' && item.kind === 'assistant') {
+    return { ...attachments, cell_type: 'markdown', metadata: { ...origin.metadata }, source: splitLines(origin.source ?? item.text) };
+  }
+  if (origin.cellType === 'raw' && item.kind === 'notice') {
+    return { ...attachments, cell_type: 'raw', metadata: { ...origin.metadata }, source: splitLines(item.text) };
+  }
+  if (origin.cellType === 'code' && item.kind === 'cell') {
+    const metadata: Record<string, unknown> = { ...origin.metadata };
+    if (item.imported !== true) {
+      const execution = executionTimes(item);
+      if (execution) metadata.execution = execution;
+      else delete metadata.execution;
+    }
+    return {
+      cell_type: 'code',
+      execution_count: item.executionCount !== null && item.executionCount >= 0 ? item.executionCount : null,
+      metadata,
+      outputs: item.outputs.map(exportOutput),
+      source: splitLines(`${origin.magic ?? ''}${item.code}`),
+    };
+  }
+  return null;
+}
+
+function appCell(
   item: ConversationItem,
   pythonKernel: boolean,
   workspace: string,

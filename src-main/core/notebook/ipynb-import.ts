@@ -1,8 +1,10 @@
-import { type ConversationItem, defaultSettings } from '@contract';
+import { type ConversationItem, defaultSettings, type NotebookOrigin } from '@contract';
+import { APP_KEY, NotebookMeta } from './app-metadata';
 import type { ImportedFile } from './import-attachments';
 import { cellsToItems } from './import-cells';
 import { locateJsonSyntaxError } from './json-syntax-error';
 import { canonicalLanguage } from './languages';
+import { checkJsonDepth } from './json-depth';
 import { joinLines } from './multiline';
 import { NotebookImportError } from './notebook-import-error';
 import { notebookText } from './notebook-text';
@@ -30,6 +32,8 @@ export interface NotebookImport {
   warnings: string[];
   /** Attachments to write into the new conversation's workspace before its items are saved. */
   files: ImportedFile[];
+  /** What export needs to write the notebook back as it came in (the conversation's `notebook`). */
+  notebook: NotebookOrigin;
 }
 
 const NEWEST_MINOR = 5;
@@ -40,10 +44,13 @@ const NEWEST_MINOR = 5;
  */
 export function importNotebook(input: string | Uint8Array, opts: ImportOptions): NotebookImport {
   const warnings: string[] = [];
-  const text = notebookText(input, opts.maxBytes);
+  const text = notebookText(input, opts.maxBytes, warnings);
   let nb = asNotebookObject(parseJson(text));
+  // Before anything recursive (the v3 conversion, saving, sending to the window) meets it.
+  checkJsonDepth(nb);
 
-  if (nb.nbformat === 3) {
+  const converted = nb.nbformat === 3;
+  if (converted) {
     nb = convertV3(nb, warnings);
     warnings.unshift('This is an nbformat 3 notebook (from before 2015); it was converted to version 4 to import it.');
   } else if (nb.nbformat !== 4) {
@@ -75,7 +82,22 @@ export function importNotebook(input: string | Uint8Array, opts: ImportOptions):
     warnings,
     files,
   });
-  return { conversationItems, title: titleOf(notebook, opts.fileName), language, warnings, files };
+  const title = titleOf(notebook, opts.fileName);
+  return { conversationItems, title, language, warnings, files, notebook: originOf(notebook, title, converted) };
+}
+
+/** The notebook-level things export writes back: minor version, metadata (all but the app's key), title. */
+function originOf(notebook: NotebookV4Read, title: string, converted: boolean): NotebookOrigin {
+  const { [APP_KEY]: app, ...metadata } = notebook.metadata;
+  const fromApp = NotebookMeta.safeParse(app).success;
+  return {
+    // A converted version 3 notebook is written as the current 4.x, as nbformat's own upgrade does.
+    nbformatMinor: converted ? NEWEST_MINOR : Math.min(notebook.nbformat_minor, NEWEST_MINOR),
+    // A foreign `oi` key that is not the app's stays with the notebook.
+    metadata: fromApp || app === undefined ? metadata : { ...metadata, [APP_KEY]: app },
+    title,
+    fromApp,
+  };
 }
 
 function parseJson(text: string): unknown {

@@ -163,7 +163,6 @@ const INTERPRETERS: Record<string, string> = {
   python: 'python',
   python3: 'python',
   ruby: 'ruby',
-  perl: 'perl',
   rscript: 'r',
   r: 'r',
   pwsh: 'powershell',
@@ -171,35 +170,38 @@ const INTERPRETERS: Record<string, string> = {
   osascript: 'applescript',
 };
 
-// IPython cell magics that run another language. Others (%%time, %%capture, %%writefile…) are Python.
+// IPython cell magics that run a language the app has a session for. Others stay Python, where
+// IPython runs them as Jupyter does: %%time, %%capture, %%writefile…, %%javascript and %%js (scripts
+// for the browser, not Node), %%python3 (a separate process, not the session), %%perl and %%script
+// with programs the app has no session for (run through %%script semantics).
 const LANGUAGE_MAGICS: Record<string, string> = {
   bash: 'shell',
   sh: 'shell',
-  python: 'python',
-  python3: 'python',
   ruby: 'ruby',
-  perl: 'perl',
   html: 'html',
-  // IPython runs these in the browser, not in Node; still JavaScript, and the app runs JavaScript in Node.
-  js: 'javascript',
-  javascript: 'javascript',
 };
 
 /**
- * The language a Python-kernel cell really runs, read from its leading cell magic, and the code
- * without the magic line. Cells without a language magic stay Python.
+ * The language a Python-kernel cell really runs, read from its leading cell magic, the code without
+ * the magic line, and that line as written (with its line break). Only a magic that says nothing but the language counts (`%%bash`,
+ * `%%script node`, or exactly the line export writes, like `%%script Rscript -`): with options
+ * (`%%bash --out o`) the cell stays Python, so IPython keeps them. Cells without one stay Python.
  */
-export function languageFromMagic(source: string): { language: string; code: string } | null {
+export function languageFromMagic(source: string): { language: string; code: string; magic: string } | null {
   const match = /^%%([A-Za-z0-9_]+)([^\n]*)(?:\n|$)/.exec(source);
   if (!match) return null;
-  const magic = (match[1] ?? '').toLowerCase();
+  const name = (match[1] ?? '').toLowerCase();
   const args = (match[2] ?? '').trim();
   const code = source.slice(match[0].length);
-  if (magic === 'script') {
-    const interpreter = (args.split(/\s+/)[0] ?? '').split('/').pop() ?? '';
-    if (!interpreter) return null;
-    return { language: INTERPRETERS[interpreter.toLowerCase()] ?? interpreter.toLowerCase(), code };
+  let language: string | undefined;
+  if (name === 'script') {
+    const [program = '', ...rest] = args.split(/\s+/);
+    const interpreter = (program.split('/').pop() ?? '').toLowerCase();
+    language = INTERPRETERS[interpreter];
+    if (!language || language === 'python' || (rest.length > 0 && magicFor(language) !== `%%script ${args}`)) return null;
+  } else {
+    language = LANGUAGE_MAGICS[name];
+    if (!language || args !== '') return null;
   }
-  const language = LANGUAGE_MAGICS[magic];
-  return language ? { language, code } : null;
+  return { language, code, magic: match[0] };
 }

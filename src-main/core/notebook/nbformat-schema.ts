@@ -220,10 +220,15 @@ export type CodeCellV4 = z.infer<typeof strict45.code>;
 export type RawCellV4 = z.infer<typeof strict45.raw>;
 export type NotebookMetadataV4 = z.infer<typeof NotebookMetadataV4>;
 export type AttachmentsV4 = z.infer<typeof Attachments>;
-/** A notebook as the app writes it: 4.5, only the three known cell types. */
+/**
+ * A notebook as the app writes it: only the three known cell types; 4.5 with cell ids, or the minor
+ * an imported notebook had (4.0–4.4 cells have no id).
+ */
 export type NotebookV4 = Omit<z.infer<typeof NotebookV4_5>, 'cells'> & {
-  cells: Array<MarkdownCellV4 | CodeCellV4 | RawCellV4>;
+  cells: Array<IdOptional<MarkdownCellV4 | CodeCellV4 | RawCellV4>>;
 };
+// Distributes over unions, so each cell type keeps its own fields.
+type IdOptional<T> = T extends unknown ? Omit<T, 'id'> & { id?: string } : never;
 /** A notebook as read: ids may be missing, unknown cell and output types may appear. */
 export type NotebookV4Read = z.infer<typeof NotebookV4Reader>;
 export type ReadCell = NotebookV4Read['cells'][number];

@@ -5,7 +5,7 @@ import type { Conversation } from '@contract';
 import { writeFileAtomic } from '../conversations/atomic-write';
 import { exportNotebook, serializeNotebook, type ExportMeta } from './ipynb-export';
 import { importNotebook, type ImportOptions, type NotebookImport } from './ipynb-import';
-import { NotebookV4_5 } from './nbformat-schema';
+import { strictNotebookSchema } from './nbformat-schema';
 import { NotebookImportError } from './notebook-import-error';
 import { formatBytes } from './notebook-text';
 import { describeIssues } from './schema-issues';
@@ -13,13 +13,13 @@ import { describeIssues } from './schema-issues';
 // Notebooks as files: what the handlers, the CLI (`%export file.ipynb`, `oi --notebook file.ipynb`)
 // and the bench share. The mapping itself stays pure in ipynb-export.ts / ipynb-import.ts.
 
-/** The conversation as .ipynb text, held to the app's nbformat 4.5 schema before anyone sees it. */
+/** The conversation as .ipynb text, held to the app's nbformat schema (4.5, or an imported notebook's minor) before anyone sees it. */
 export function notebookTextOf(conv: Conversation, meta: ExportMeta): { text: string; cells: number } {
   const nb = exportNotebook(conv, meta, { readAttachment: readAttachmentBytes });
-  const checked = NotebookV4_5.safeParse(nb);
+  const checked = strictNotebookSchema(nb.nbformat_minor).safeParse(nb);
   // Export builds what the schema describes; a failure here is a bug in the app, not in the user's data.
   if (!checked.success) {
-    throw new Error(`the exported notebook of "${conv.title}" breaks nbformat 4.5: ${describeIssues(checked.error.issues, nb, 3).join('; ')}`);
+    throw new Error(`the exported notebook of "${conv.title}" breaks nbformat 4.${nb.nbformat_minor}: ${describeIssues(checked.error.issues, nb, 3).join('; ')}`);
   }
   return { text: serializeNotebook(nb), cells: nb.cells.length };
 }

@@ -4,7 +4,8 @@ export type NotebookProblem =
   | 'invalid-json'
   | 'not-a-notebook'
   | 'unsupported-version'
-  | 'schema';
+  | 'schema'
+  | 'too-deep';
 
 /** Why a file could not be imported; nothing of it was imported. `details` lists every problem found. */
 export class NotebookImportError extends Error {

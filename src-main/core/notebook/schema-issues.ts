@@ -58,7 +58,7 @@ function sentence(path: PathKey[], issue: Issue, input: unknown): string {
 }
 
 /** "cell 3 (code), field outputs[0].text" or "notebook field metadata.kernelspec.name". */
-function where(path: PathKey[], input: unknown): string {
+export function where(path: PathKey[], input: unknown): string {
   if (path[0] === 'cells' && typeof path[1] === 'number') {
     const cell = valueAt(input, path.slice(0, 2));
     const type = isRecord(cell) && typeof cell.cell_type === 'string' ? ` (${cell.cell_type})` : '';

@@ -9,7 +9,7 @@ export type ListedAttachment = UserCellMeta['attachments'][number];
 
 /** A name usable as an attachment key and inside a markdown link without escaping. */
 export function attachmentKey(name: string, taken: Set<string>): string {
-  const base = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'attachment';
+  const base = shortened(name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'attachment');
   let key = base;
   for (let n = 2; taken.has(key); n++) {
     const dot = base.lastIndexOf('.');
@@ -17,6 +17,16 @@ export function attachmentKey(name: string, taken: Set<string>): string {
   }
   taken.add(key);
   return key;
+}
+
+// Keys become file names on import (attachments/<cell id>-<key>); file systems refuse names over 255 bytes.
+const MAX_KEY = 100;
+
+function shortened(key: string): string {
+  if (key.length <= MAX_KEY) return key;
+  const dot = key.lastIndexOf('.');
+  const ext = dot > 0 && key.length - dot <= 16 ? key.slice(dot) : '';
+  return key.slice(0, MAX_KEY - ext.length) + ext;
 }
 
 export function attachmentLines(attachments: readonly ListedAttachment[]): string {

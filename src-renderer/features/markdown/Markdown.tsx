@@ -1,4 +1,6 @@
-import { memo, useDeferredValue, useMemo, type MouseEvent } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, type MouseEvent } from 'react';
+import { bridge } from '../../bridge/bridge';
+import { useWorkspace } from '../../state/workspace-store';
 import { copyText } from '../common/copy-text';
 import { renderMarkdown } from './render-markdown';
 
@@ -6,6 +8,11 @@ import { renderMarkdown } from './render-markdown';
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const deferred = useDeferredValue(text);
   const html = useMemo(() => renderMarkdown(deferred), [deferred]);
+  const root = useRef<HTMLDivElement>(null);
+  const conversationId = useWorkspace((s) => s.conversationId);
+  useEffect(() => {
+    if (root.current && conversationId) void showWorkspaceImages(root.current, conversationId);
+  }, [html, conversationId]);
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
     const button = (e.target as Element).closest('[data-copy-code]');
     if (!button) return;
@@ -15,5 +22,23 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
       setTimeout(() => (button.textContent = 'Copy'), 1200);
     });
   };
-  return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div ref={root} className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
 });
+
+/**
+ * Images that point into the conversation's workspace (a notebook's attachments, written there on
+ * import) are read through the bridge and shown as data URLs: the window loads nothing from disk.
+ */
+async function showWorkspaceImages(root: HTMLElement, conversationId: string): Promise<void> {
+  for (const img of root.querySelectorAll<HTMLImageElement>('img[data-workspace-src]')) {
+    const path = img.dataset.workspaceSrc;
+    if (!path || img.getAttribute('src')) continue;
+    try {
+      const file = await bridge['workspace.preview']({ conversationId, path });
+      if (file.kind === 'image') img.src = `data:${file.mime};base64,${file.dataBase64}`;
+      else img.title = `${path} is not an image`;
+    } catch (err) {
+      img.title = `${path}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+}

@@ -46,9 +46,30 @@ function purifier(): ReturnType<typeof DOMPurify> {
       node.setAttribute('rel', 'noopener noreferrer');
     }
     if (node.tagName === 'BUTTON') node.setAttribute('type', 'button');
+    // An image at a workspace path (a notebook's attachment written out on import): the page must
+    // not fetch it from its own origin; Markdown.tsx loads it from the workspace instead.
+    const src = node.tagName === 'IMG' ? node.getAttribute('src') : null;
+    if (src && isWorkspacePath(src)) {
+      node.removeAttribute('src');
+      node.setAttribute('data-workspace-src', safeDecode(src));
+    }
   });
   instance = purify;
   return purify;
+}
+
+/** A relative path without a scheme, a leading slash or a way up: a file in the conversation's workspace. */
+export function isWorkspacePath(src: string): boolean {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(src) || src.startsWith('/') || src.startsWith('\\') || src.startsWith('#')) return false;
+  return !safeDecode(src).split(/[\\/]/).includes('..');
+}
+
+function safeDecode(src: string): string {
+  try {
+    return decodeURI(src);
+  } catch {
+    return src;
+  }
 }
 
 /** Untrusted HTML (from markdown) reduced to what cannot run, load frames, or draw outside its block. */

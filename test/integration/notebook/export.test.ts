@@ -120,8 +120,8 @@ describe('notebook export', () => {
     const nb = exportNotebook(conv, META);
     const sources = nb.cells.map((c) => joined(c.source));
     expect(sources).toEqual(['x = 1', '%%script zsh\nprint -l ${(s:,:)list}', '%%bash\nls']);
-    expect(languageFromMagic(sources[1]!)).toEqual({ language: 'zsh', code: 'print -l ${(s:,:)list}' });
-    expect(languageFromMagic(sources[2]!)).toEqual({ language: 'shell', code: 'ls' });
+    expect(languageFromMagic(sources[1]!)).toEqual({ language: 'zsh', code: 'print -l ${(s:,:)list}', magic: '%%script zsh\n' });
+    expect(languageFromMagic(sources[2]!)).toEqual({ language: 'shell', code: 'ls', magic: '%%bash\n' });
   });
 
   it('runs a `shell` cell that ran in zsh through zsh, records that, and reads it back the same', async () => {

@@ -104,6 +104,39 @@ describe('notebook import refuses bad input with a clear error', () => {
     expect(importNotebook(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), OPTS).conversationItems).toHaveLength(3);
   });
 
+  it('reads UTF-16 files (with or without a byte order mark) with a warning, and names UTF-32', () => {
+    const text = mutated(() => {});
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const [bytes, name] of [
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), le]), 'UTF-16 \\(little-endian\\)'],
+      [Buffer.concat([Buffer.from([0xfe, 0xff]), be]), 'UTF-16 \\(big-endian\\)'],
+      [le, 'UTF-16 \\(little-endian\\)'],
+      [be, 'UTF-16 \\(big-endian\\)'],
+    ] as const) {
+      const imported = importNotebook(bytes, OPTS);
+      expect(imported.conversationItems).toHaveLength(3);
+      expect(imported.warnings).toEqual([expect.stringMatching(new RegExp(`^The file is ${name} text, not the UTF-8 that Jupyter reads`))]);
+    }
+    expectProblem(Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from('{', 'utf16le'), Buffer.alloc(2)]), 'binary', /UTF-32 text \(it starts with a UTF-32 byte order mark\); a notebook is UTF-8 JSON/);
+    expectProblem(Buffer.concat([Buffer.from([0xff, 0xfe]), le.subarray(0, 9)]), 'binary', /looks like UTF-16 \(little-endian\) text but has an odd number of bytes/);
+    expectProblem(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a": "', 'utf16le'), Buffer.from([0x00, 0xd8]), Buffer.from('"}', 'utf16le')]), 'binary', /UTF-16 \(little-endian\) text but holds a broken surrogate pair/);
+  });
+
+  it('refuses JSON nested deeper than the bound, naming the cell and field, before anything recursive meets it', () => {
+    // Built as text: the test's own JSON.stringify would overflow on such a value.
+    const deep = (change: (nb: Json) => void, levels: number): string =>
+      mutated(change).replace('"DEEP"', '['.repeat(levels) + ']'.repeat(levels));
+    const atOutput = deep((nb) => (nb.cells[2].outputs[0].data['application/json'] = 'DEEP'), 100_000);
+    expectProblem(atOutput, 'too-deep', /nests JSON more than 512 levels deep in cell 2 \(code\), field outputs\[0\]\.data\["application\/json"\]; the app reads at most 512 levels/);
+    expectProblem(deep((nb) => (nb.cells[1].metadata.deep = 'DEEP'), 600), 'too-deep', /in cell 1 \(code\), field metadata\.deep;/);
+    expectProblem(deep((nb) => (nb.metadata.widgets = 'DEEP'), 600), 'too-deep', /in notebook field metadata\.widgets;/);
+    // Within the bound it imports, and exports again without overflowing anything.
+    const fine = deep((nb) => (nb.cells[2].outputs[0].data['application/json'] = 'DEEP'), 500);
+    const imported = importNotebook(fine, OPTS);
+    expect(() => serializeNotebook(exportNotebook(conversation(imported.conversationItems, { notebook: imported.notebook }), { appVersion: '1', provider: 'p', model: 'm' }))).not.toThrow();
+  });
+
   it('imports nothing when any cell is bad, however many are fine', () => {
     const text = mutated((nb) => {
       for (let i = 0; i < 50; i++) nb.cells.push({ ...nb.cells[1], id: `ok-${i}` });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -181,10 +181,16 @@ describe('notebook requests', () => {
     const exported = await call('notebook.export', { conversationId: conversation.id });
     expect(exported.fileName).toBe('Sales report.ipynb');
     expect(await jupyter.validate([exported.text], { exact: true })).toEqual([null]);
-    const nb = JSON.parse(exported.text) as { nbformat_minor: number; cells: Array<{ cell_type: string; outputs?: unknown[] }>; metadata: { oi: Record<string, unknown> } };
+    const nb = JSON.parse(exported.text) as { nbformat_minor: number; cells: Array<{ cell_type: string; outputs?: unknown[] }>; metadata: Record<string, unknown> };
     expect(nb.nbformat_minor).toBe(5);
     expect(nb.cells.map((c) => c.cell_type)).toEqual(['markdown', 'code', 'code']);
-    expect(nb.metadata.oi).toMatchObject({ appVersion: 'test', provider: 'openai', conversationId: conversation.id });
+    // Written back as it came in: the app adds nothing of its own to a notebook it only imported…
+    expect(nb.metadata).toEqual(JSON.parse(SALES).metadata);
+    // …until the conversation holds something the app made.
+    const live = await app.context.agent.open(conversation.id);
+    live.conv.items.push({ kind: 'notice', id: 'added-here', level: 'info', text: 'added in the app', createdAt: '2026-01-01T00:00:00.000Z' });
+    const withNotice = JSON.parse((await call('notebook.export', { conversationId: conversation.id })).text) as typeof nb;
+    expect(withNotice.metadata.oi).toMatchObject({ appVersion: 'test', provider: 'openai', conversationId: conversation.id });
 
     // An empty conversation is a valid (empty) notebook too.
     const empty = await call('conversation.create', { title: 'a/b: "c"' });
@@ -208,6 +214,38 @@ describe('notebook requests', () => {
       expect(readFileSync(path.join(shared, secondLink))).toEqual(Buffer.from(PNG_1X1, 'base64'));
     } finally {
       rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves nothing behind when an import fails after its conversation was begun', async () => {
+    // Nested deeper than the bound: refused with the cell named, before anything is created.
+    const deep = SALES.replace('"rows: 3\\n"', '['.repeat(20_000) + ']'.repeat(20_000));
+    expect(await refusal('notebook.import', { fileName: 'deep.ipynb', source: { text: deep } })).toMatch(
+      /deep\.ipynb: The notebook nests JSON more than 512 levels deep in cell 1 \(code\), field outputs\[0\]\.text/,
+    );
+    expect(stored()).toEqual({ conversations: [], workspaces: [] });
+
+    // The conversation cannot be saved (its folder is a file): no workspace folder stays.
+    writeFileSync(path.join(dataDir, 'conversations'), 'not a folder');
+    expect(await refusal('notebook.import', { fileName: 'sales.ipynb', source: { text: SALES } })).toMatch(/sales\.ipynb|ENOTDIR|EEXIST|not a directory/);
+    rmSync(path.join(dataDir, 'conversations'));
+    expect(stored()).toEqual({ conversations: [], workspaces: [] });
+
+    // A shared workspace whose attachments/ leads elsewhere: the import stops, and of what it wrote
+    // nothing stays, while the other conversation's files are untouched.
+    const shared = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-shared-'));
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-elsewhere-'));
+    try {
+      await call('settings.set', { workspaceRoot: shared });
+      writeFileSync(path.join(shared, 'theirs.txt'), 'another conversation’s file');
+      symlinkSync(elsewhere, path.join(shared, 'attachments'));
+      expect(await refusal('notebook.import', { fileName: 'sales.ipynb', source: { text: SALES } })).toMatch(/attachments\/ in .* leads outside the workspace/);
+      expect(readdirSync(shared).sort()).toEqual(['attachments', 'theirs.txt']);
+      expect(readdirSync(elsewhere)).toEqual([]);
+      expect(stored().conversations).toEqual([]);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 

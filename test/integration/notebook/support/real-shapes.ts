@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Jupyter } from './jupyter';
+
+// The notebooks of real shapes (test/fixtures/notebooks/real_shapes.py), executed by a real kernel
+// through nbconvert. Executing two dozen notebooks takes a minute on a loaded machine, and two test
+// files need them: the result is kept in the temp folder under the hash of the generator and the
+// Python that ran it, so a second file (or a re-run) reads it instead. A fresh machine generates.
+
+export const REAL_SHAPES_SCRIPT = fileURLToPath(new URL('../../../fixtures/notebooks/real_shapes.py', import.meta.url));
+
+export async function realShapes(jupyter: Jupyter): Promise<Record<string, string>> {
+  const script = readFileSync(REAL_SHAPES_SCRIPT, 'utf8');
+  const versions = await jupyter.python('import sys, nbformat, nbconvert, ipykernel, IPython; print(sys.version, nbformat.__version__, nbconvert.__version__, ipykernel.__version__, IPython.__version__)');
+  const key = createHash('sha256').update(script).update(versions).digest('hex').slice(0, 16);
+  const dir = path.join(tmpdir(), 'oi-test-real-shapes');
+  const file = path.join(dir, `${key}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  const made = JSON.parse(await jupyter.python(script)) as Record<string, string>;
+  mkdirSync(dir, { recursive: true });
+  // Written whole under a temp name, then renamed: a reader never sees half a file.
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(made));
+  renameSync(temp, file);
+  return made;
+}
+
+/**
+ * nbformat's field-by-field comparison of two notebooks, as Jupyter reads them (multiline text
+ * joined): for each pair, the paths where they differ, with both values. One Python process.
+ */
+export async function notebookDifferences(jupyter: Jupyter, pairs: Array<[string, string]>): Promise<string[][]> {
+  const out = await jupyter.python(
+    String.raw`
+import json, sys, nbformat
+
+def diff(a, b, path, found):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a:
+                found.append(f"{path}.{key}: only in the export: {json.dumps(b[key])[:200]}")
+            elif key not in b:
+                found.append(f"{path}.{key}: missing from the export (was {json.dumps(a[key])[:200]})")
+            else:
+                diff(a[key], b[key], f"{path}.{key}", found)
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            found.append(f"{path}: {len(a)} items became {len(b)}")
+        for i, (x, y) in enumerate(zip(a, b)):
+            diff(x, y, f"{path}[{i}]", found)
+    elif a != b or type(a) is bool and type(b) is not bool:
+        found.append(f"{path}: {json.dumps(a)[:200]} became {json.dumps(b)[:200]}")
+
+results = []
+for original, exported in json.load(sys.stdin):
+    found = []
+    diff(nbformat.reads(original, as_version=4), nbformat.reads(exported, as_version=4), "nb", found)
+    results.append(found)
+json.dump(results, sys.stdout)
+`,
+    JSON.stringify(pairs),
+  );
+  return JSON.parse(out) as string[][];
+}
