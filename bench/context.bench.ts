@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const workspace = await mkdtemp(join(tmpdir(), 'oi-context-bench-'));
   for (let i = 0; i < 80; i++) await writeFile(join(workspace, `file-${String(i).padStart(3, '0')}.txt`), 'x');
   const exec = createExecService({ resourcesDir: join(ROOT, 'resources') });
-  const env = new EnvironmentContext(machineSources(() => exec.languages()));
+  const env = new EnvironmentContext(machineSources(exec));
   const execSettings = defaultSettings.exec;
 
   // Let the workspace's mtime settle past the "racy" window so warm renders use the cached listing.

@@ -1,30 +1,27 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
-import type { ExecSettings } from '@contract';
-import { python } from '../exec';
-import { genericShell, loginShellOf } from '../exec';
-import type { LanguageInfo } from '../exec';
-import { installsPackages, installsRuntimes, listPythonPackages } from './python-packages';
+import type { ExecSettings, SandboxSettings } from '@contract';
+import { genericShell, loginShellOf, type ExecService, type LanguageInfo, type LanguagesScope, type PythonInfo } from '../exec';
+import { installsPackages, installsRuntimes } from './python-packages';
 
 export interface EnvironmentSources {
-  languages(): Promise<LanguageInfo[]>;
-  /** The interpreter Python code in this workspace runs with (same rule as the exec engine), or null. */
-  pythonFor(workspace: string, exec: ExecSettings): Promise<string | null>;
-  pythonPackages(python: string): Promise<string[]>;
+  /** The languages and runtimes as a run in this scope finds them. */
+  languages(scope: LanguagesScope): Promise<LanguageInfo[]>;
+  /** The interpreter Python code in this scope runs with (same rule as the exec engine) and its packages, or null. */
+  python(scope: LanguagesScope): Promise<PythonInfo | null>;
   now(): Date;
   /** The user's login shell, which `shell` cells follow (default: $SHELL of the app). */
   loginShell?(): string | null;
 }
 
-/** The real machine: the exec engine's runtime detection, the workspace's Python, the clock. */
-export function machineSources(languages: () => Promise<LanguageInfo[]>): EnvironmentSources {
+/**
+ * The real machine, through the exec engine: it runs the programs it asks in the conversation's
+ * route, so with the sandbox on a workspace .venv's interpreter is never run outside it.
+ */
+export function machineSources(exec: Pick<ExecService, 'languages' | 'python'>): EnvironmentSources {
   return {
-    languages,
-    async pythonFor(workspace, exec) {
-      const runtime = await python.detect({ settings: exec, workspace, path: exec.env.PATH ?? process.env.PATH ?? '' }).catch(() => null);
-      return runtime?.command ?? null;
-    },
-    pythonPackages: (command) => listPythonPackages(command),
+    languages: (scope) => exec.languages(scope),
+    python: (scope) => exec.python(scope),
     now: () => new Date(),
     loginShell: () => loginShellOf(process.env),
   };
@@ -52,9 +49,8 @@ interface Timed<T> {
  */
 export class EnvironmentContext {
   private readonly fixed: string;
-  private runtimes: Timed<LanguageInfo[]> | null = null;
-  private readonly packages = new Map<string, Timed<string[]>>();
-  private readonly pythons = new Map<string, Timed<string | null>>();
+  private readonly runtimes = new Map<string, Timed<LanguageInfo[]>>();
+  private readonly pythons = new Map<string, Timed<PythonInfo | null>>();
   private readonly listings = new Map<string, { mtimeMs: number; text: string }>();
 
   constructor(private readonly sources: EnvironmentSources) {
@@ -65,11 +61,12 @@ export class EnvironmentContext {
     ].join('\n');
   }
 
-  async render(workspace: string, exec: ExecSettings): Promise<string> {
-    const [runtimes, listing, packages] = await Promise.all([this.runtimeLines(), this.listing(workspace), this.packageLine(workspace, exec)]);
+  async render(workspace: string, exec: ExecSettings, sandbox?: SandboxSettings): Promise<string> {
+    const scope: LanguagesScope = { workspace, settings: exec, ...(sandbox ? { sandbox } : {}) };
+    const [runtimes, listing, packages] = await Promise.all([this.runtimeLines(scope), this.listing(workspace), this.packageLine(scope)]);
     return [
       this.fixed,
-      await this.shellLine(exec),
+      await this.shellLine(scope),
       `Date and time: ${formatNow(this.sources.now())}`,
       `Workspace (the current directory of every session): ${workspace}`,
       listing,
@@ -80,54 +77,52 @@ export class EnvironmentContext {
 
   /** Called after each run: an install makes the next call list packages (and runtimes) again. */
   noteRun(code: string): void {
-    if (installsPackages(code)) this.packages.clear();
+    if (installsPackages(code)) this.pythons.clear();
     if (installsRuntimes(code)) {
-      this.runtimes = null;
+      this.runtimes.clear();
       this.pythons.clear();
-      this.packages.clear();
     }
   }
 
-  private languages(): Promise<LanguageInfo[]> {
-    if (!this.runtimes || Date.now() - this.runtimes.at > RUNTIMES_TTL_MS) {
-      this.runtimes = { at: Date.now(), value: this.sources.languages().catch(() => []) };
+  private languages(scope: LanguagesScope): Promise<LanguageInfo[]> {
+    const key = scopeKey(scope);
+    let found = this.runtimes.get(key);
+    if (!found || Date.now() - found.at > RUNTIMES_TTL_MS) {
+      found = { at: Date.now(), value: this.sources.languages(scope).catch(() => []) };
+      this.runtimes.set(key, found);
     }
-    return this.runtimes.value;
+    return found.value;
   }
 
   /** Which shell each kind of shell cell runs in (the engine's rule, shell-choice.ts). */
-  private async shellLine(exec: ExecSettings): Promise<string> {
+  private async shellLine(scope: LanguagesScope): Promise<string> {
+    const exec = scope.settings;
     if (process.platform === 'win32') return `Shell: ${process.env.ComSpec ?? 'cmd.exe'}`;
     const login = exec.env.SHELL ?? this.sources.loginShell?.() ?? process.env.SHELL ?? null;
-    const zsh = (await this.languages()).some((l) => l.name === 'zsh' && l.available);
+    const zsh = (await this.languages(scope)).some((l) => l.name === 'zsh' && l.available);
     const generic = genericShell(exec.shell, login) === 'zsh' && zsh ? 'zsh' : 'bash';
     const why = exec.shell === 'auto' ? `the user's login shell is ${login ?? 'unknown'}` : `set in Settings`;
     const zshCells = zsh ? '`zsh` cells in zsh' : '`zsh` cells in bash too (zsh is not installed)';
     return `Shell: \`shell\` cells run in ${generic} (${why}); \`bash\`/\`sh\` cells run in bash and ${zshCells}; bash and zsh are separate sessions that do not share state`;
   }
 
-  private async runtimeLines(): Promise<string> {
-    const all = await this.languages();
+  private async runtimeLines(scope: LanguagesScope): Promise<string> {
+    const all = await this.languages(scope);
     const available = all.filter((l) => l.available).map((l) => (l.version ? `${l.name} ${l.version}` : l.name));
     const missing = all.filter((l) => !l.available).map((l) => l.name);
     return `Languages you can run: ${available.join(', ') || 'none detected'}${missing.length ? ` (not installed: ${missing.join(', ')})` : ''}`;
   }
 
-  private async packageLine(workspace: string, exec: ExecSettings): Promise<string> {
-    const pyKey = `${workspace}\0${exec.pythonPath ?? ''}`;
-    let py = this.pythons.get(pyKey);
-    if (!py || Date.now() - py.at > RUNTIMES_TTL_MS) {
-      py = { at: Date.now(), value: this.sources.pythonFor(workspace, exec) };
-      this.pythons.set(pyKey, py);
+  private async packageLine(scope: LanguagesScope): Promise<string> {
+    const key = scopeKey(scope);
+    let py = this.pythons.get(key);
+    if (!py || Date.now() - py.at > PACKAGES_TTL_MS) {
+      py = { at: Date.now(), value: this.sources.python(scope).catch(() => null) };
+      this.pythons.set(key, py);
     }
-    const command = await py.value;
-    if (!command) return 'Python packages: (no Python found)';
-    let pkgs = this.packages.get(command);
-    if (!pkgs || Date.now() - pkgs.at > PACKAGES_TTL_MS) {
-      pkgs = { at: Date.now(), value: this.sources.pythonPackages(command).catch(() => []) };
-      this.packages.set(command, pkgs);
-    }
-    const names = await pkgs.value;
+    const found = await py.value;
+    if (!found) return 'Python packages: (no Python found)';
+    const { command, packages: names } = found;
     if (names.length === 0) return `Python packages (${command}): none found besides the standard library`;
     const shown = names.slice(0, MAX_LISTED_PACKAGES).join(', ');
     const more = names.length > MAX_LISTED_PACKAGES ? ` … and ${names.length - MAX_LISTED_PACKAGES} more` : '';
@@ -150,6 +145,11 @@ export class EnvironmentContext {
     this.listings.set(workspace, { mtimeMs, text });
     return text;
   }
+}
+
+/** Runtimes and packages differ by workspace, interpreter setting, PATH and sandbox. */
+function scopeKey(scope: LanguagesScope): string {
+  return JSON.stringify([scope.workspace, scope.settings.pythonPath ?? null, scope.settings.env.PATH ?? null, scope.sandbox?.enabled ? scope.sandbox : null]);
 }
 
 async function listWorkspace(workspace: string): Promise<string> {

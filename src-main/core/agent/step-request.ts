@@ -37,7 +37,7 @@ export async function prepareStep(
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([
-    environment.render(conv.workspace, settings.exec),
+    environment.render(conv.workspace, settings.exec, settings.sandbox),
     info.vision ? loadImages(conv.items, conv.workspace) : Promise.resolve(new Map()),
   ]);
   const toolList = tools ? [executeTool] : [];

@@ -70,7 +70,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       await deps.conversations.save(live.conv);
       if (step.error) {
         for (const { cell } of step.calls) finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
-        addNotice(live, deps.events, 'error', `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind, provider.endpoint)}`);
+        addNotice(live, deps.events, 'error', `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind)}`);
         reason = 'error';
         break;
       }
@@ -263,13 +263,11 @@ function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, conte
   const parts: string[] = [];
   if (fit.trimmedOutputs) parts.push(`${fit.trimmedOutputs} long output${fit.trimmedOutputs === 1 ? ' was' : 's were'} shortened`);
   if (fit.droppedTurns) parts.push(`the ${fit.droppedTurns} oldest exchange${fit.droppedTurns === 1 ? ' was' : 's were'} left out`);
-  // How much, in tokens: the user sees what the model lost, not only that it lost something.
-  const cut = Math.max(0, fit.fullTokens - fit.tokens);
   addNotice(
     live,
     events,
     'info',
-    `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')} (about ${cut.toLocaleString('en-US')} of ${fit.fullTokens.toLocaleString('en-US')} tokens). They stay in this conversation; only the model no longer sees them.`,
+    `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')}. They stay in this conversation; only the model no longer sees them.`,
   );
 }
 

@@ -12,11 +12,9 @@ export interface AnthropicProviderOptions {
 /** Anthropic Messages with streaming, tool use and thinking blocks, through the official SDK. */
 export class AnthropicProvider implements Provider {
   readonly kind = 'anthropic' as const;
-  readonly endpoint: string;
   private readonly client: Anthropic;
 
   constructor(opts: AnthropicProviderOptions) {
-    this.endpoint = opts.baseUrl ?? 'https://api.anthropic.com';
     this.client = new Anthropic({
       apiKey: opts.apiKey,
       baseURL: opts.baseUrl ?? undefined,

@@ -33,13 +33,11 @@ function reasoningText(delta: object | undefined): string {
 /** OpenAI Chat Completions (and every server that speaks it: Ollama, LM Studio, vLLM…) through the official SDK. */
 export class OpenAiProvider implements Provider {
   readonly kind: ProviderKind;
-  readonly endpoint: string;
   private readonly client: OpenAI;
   private readonly modelLister: OpenAiProviderOptions['listModels'];
 
   constructor(opts: OpenAiProviderOptions) {
     this.kind = opts.kind;
-    this.endpoint = opts.baseUrl ?? 'https://api.openai.com/v1';
     this.modelLister = opts.listModels;
     this.client = new OpenAI({
       apiKey: opts.apiKey,

@@ -46,7 +46,7 @@ function refusesTools(message: string): boolean {
 
 function isConnectionFailure(e: ErrorShape, message: string): boolean {
   if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') return true;
-  if (message === 'terminated' || /^connection error\.?$|fetch failed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|network|premature close/i.test(message)) return true;
+  if (message === 'terminated' || /fetch failed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|network|premature close/i.test(message)) return true;
   const cause = e.cause as ErrorShape | undefined;
   return typeof cause?.code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(cause.code);
 }
@@ -72,7 +72,7 @@ function retryAfterMs(headers: unknown): number | null {
 }
 
 /** A short, actionable sentence for the user about a failure that will not be retried. */
-export function describeFailure(failure: CallFailure, provider: string, endpoint?: string): string {
+export function describeFailure(failure: CallFailure, provider: string): string {
   switch (failure.kind) {
     case 'auth':
       return `the ${provider} API refused the key (${failure.message}). Check the key in Settings → API keys or the environment variable.`;
@@ -83,7 +83,7 @@ export function describeFailure(failure: CallFailure, provider: string, endpoint
     case 'server':
       return `the ${provider} API kept failing with ${failure.status} (${failure.message}). Try again later.`;
     case 'connection':
-      return `could not reach the ${provider} API${endpoint ? ` at ${endpoint}` : ''} (${failure.message}). Check the network or the base URL.`;
+      return `could not reach the ${provider} API (${failure.message}). Check the network or the base URL.`;
     default:
       return failure.message;
   }

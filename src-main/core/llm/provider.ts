@@ -63,8 +63,6 @@ export interface ProviderRequest {
 
 export interface Provider {
   readonly kind: ProviderKind;
-  /** The URL its requests go to, so a failure can name the server that did not answer. */
-  readonly endpoint: string;
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
   listModels(signal?: AbortSignal): Promise<string[]>;
 }

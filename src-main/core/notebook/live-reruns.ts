@@ -160,7 +160,8 @@ function streamingTo(
     },
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     restart: (conversationId, language) => exec.restart(conversationId, language),
-    languages: () => exec.languages(),
+    languages: (scope) => exec.languages(scope),
+    python: (scope) => exec.python(scope),
     closeConversation: (conversationId) => exec.closeConversation(conversationId),
     dispose: () => exec.dispose(),
   };

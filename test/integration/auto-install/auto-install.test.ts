@@ -192,10 +192,13 @@ describe('automatic installs', () => {
       workspace,
       language: 'python',
       code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)',
-      sandbox: { enabled: true, allowNetwork: false, extraPaths: [] },
+      // pip runs inside the sandbox, which hides /tmp: the wheel folder is shown to it as any folder would be.
+      sandbox: { enabled: true, allowNetwork: false, extraPaths: [wheels] },
       settings: settings({ pythonPath: join(env, 'bin', 'python') }),
     });
     expect(questions[0]?.text).toContain('because the sandbox lets code change only the workspace');
+    expect(questions[0]?.text).toContain('runs inside the sandbox, with the network on for the download only');
+    expect(result.forModel).toContain('value 42');
     expect(result.status).toBe('done');
     expect(stdout(result)).toContain(`value 42 ${join(workspace, '.venv')}`);
     expect(result.limits.sandbox).toMatch(/^bubblewrap: /);

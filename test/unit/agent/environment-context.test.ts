@@ -21,8 +21,7 @@ function counting(packages: string[][]) {
         { name: 'ruby', aliases: [], available: false, version: null, persistent: true },
       ];
     },
-    pythonFor: async () => '/usr/bin/python3',
-    pythonPackages: async () => packages[Math.min(calls.packages++, packages.length - 1)] ?? [],
+    python: async () => ({ command: '/usr/bin/python3', packages: packages[Math.min(calls.packages++, packages.length - 1)] ?? [] }),
     now: () => new Date('2026-03-04T05:06:00Z'),
   };
   return { calls, sources };

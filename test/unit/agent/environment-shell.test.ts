@@ -18,8 +18,7 @@ function sources(loginShell: string | null, zshInstalled: boolean): EnvironmentS
   ];
   return {
     languages: async () => languages,
-    pythonFor: async () => null,
-    pythonPackages: async () => [],
+    python: async () => null,
     now: () => new Date('2026-03-04T05:06:00Z'),
     loginShell: () => loginShell,
   };

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, parse } from 'node:path';
 import type { CellOutput, ExecSettings } from '@contract';
 import { buildEnvironment } from '../process/env';
-import { python as pythonLanguage } from '../languages/python';
+import { python as pythonLanguage, workspaceVenvPython } from '../languages/python';
+import type { SandboxSupport } from '../sandbox/sandbox-support';
+import { installPlace, type InstallPlace } from './install-place';
 import { findLanguage } from '../languages/registry';
 import type { ExecService, RunRequest, RunResult } from '../engine/types';
 import { lastLines, runInstaller } from './installer-process';
@@ -10,7 +13,7 @@ import type { InstallRecord } from './install-record';
 import { findMissingDependency, type MissingDependency } from './missing-dependency';
 import { npmInstall } from './npm-install';
 import { npmPackageFor, pipPackageFor, pythonSystemPackage } from './package-names';
-import { isExternallyManaged, pipInstall, workspaceVenvPython } from './pip-install';
+import { isExternallyManaged, pipInstall } from './pip-install';
 import { type SystemInstall, systemInstallFor } from './system-install';
 
 /** The line the kernel prints after a remote %pip install: `[oi] importable <module>: True|False`. */
@@ -44,10 +47,16 @@ export interface AutoInstallOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Values of the app's API keys, kept out of the installers' environment as out of the code's. */
   secretValues?: () => readonly string[];
+  /** Where sandboxed installs keep their private folders (default: the OS temp dir). */
+  tmpRoot?: string;
+  /** For tests: the sandbox support to assume (default: detected once). */
+  sandboxSupport?: () => Promise<SandboxSupport>;
 }
 
 /** How much of an installer's output the cell keeps (the live terminal showed all of it). */
 const LOG_KEEP = 16 * 1024;
+
+type Ask = (kind: InstallQuestion['kind'], packages: string[], command: string, text: string) => InstallQuestion;
 
 interface Plan {
   question: InstallQuestion;
@@ -75,7 +84,16 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
 
   async function planFor(request: RunRequest, missing: MissingDependency, first: RunResult): Promise<Plan | null> {
     const env = environment(request);
-    const ask = (kind: InstallQuestion['kind'], packages: string[], command: string, text: string): InstallQuestion => ({
+    // On a remote kernel the package belongs on the server: pip runs there, through the kernel.
+    if (first.limits.location) return missing.kind === 'python-module' ? remotePipPlan(request, missing, first.limits.location, ask(request, missing)) : null;
+    const place = await installPlace({ sandbox: request.sandbox, workspace: request.workspace, env, tmpRoot: options.tmpRoot ?? tmpdir(), ...(options.sandboxSupport ? { support: options.sandboxSupport } : {}) });
+    // The run itself was refused for the same reason; nothing to offer.
+    if (typeof place === 'string') return null;
+    return localPlan(request, missing, env, place, ask(request, missing));
+  }
+
+  function ask(request: RunRequest, missing: MissingDependency): Ask {
+    return (kind, packages, command, text) => ({
       conversationId: request.conversationId,
       runId: request.runId ?? null,
       kind,
@@ -85,30 +103,47 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       text,
       alwaysAsk: kind === 'system',
     });
-    // On a remote kernel the package belongs on the server: pip runs there, through the kernel.
-    if (first.limits.location) return missing.kind === 'python-module' ? remotePipPlan(request, missing, first.limits.location, ask) : null;
+  }
+
+  async function localPlan(request: RunRequest, missing: MissingDependency, env: Record<string, string>, place: InstallPlace, ask: Ask): Promise<Plan | null> {
+    const trustedPath = await place.trustedPath(env.PATH ?? '');
     if (missing.kind === 'python-module') {
       const top = missing.module.split('.')[0] as string;
       // The code's own module (utils.py next to it), not a package: installing a namesake would be wrong.
       if (existsSync(join(request.workspace, `${top}.py`)) || existsSync(join(request.workspace, top))) return null;
       const system = pythonSystemPackage(missing.module);
-      if (system) return systemPlan(request, missing, await systemInstallFor(system.apt, env.PATH ?? ''), ask);
+      if (system) return systemPlan(request, missing, await systemInstallFor(system.apt, trustedPath), ask);
       const choice = pipPackageFor(missing.module);
       if (!choice) return null;
-      const runtime = await pythonLanguage.detect({ workspace: request.workspace, settings: request.settings, path: env.PATH ?? '' }).catch(() => null);
+      const runtime = await pythonLanguage.detect({ workspace: request.workspace, settings: request.settings, path: env.PATH ?? '', probing: place.probing }).catch(() => null);
       if (!runtime) return null;
-      const sandboxed = request.sandbox?.enabled === true;
-      const managed = !sandboxed && (await isExternallyManaged(runtime.command, env));
+      const sandboxed = place.sandboxed;
+      const managed = !sandboxed && (await isExternallyManaged(runtime.command, place.probing));
       const intoVenv = sandboxed || managed;
       const venvPython = workspaceVenvPython(request.workspace);
+      // Sandboxed, pip comes from an interpreter the code cannot have written (pip-install.ts).
+      const installer = sandboxed ? ((await place.probing.writable(runtime.command)) ? runtime.support?.[0] : runtime.command) : undefined;
       const because = sandboxed ? 'the sandbox lets code change only the workspace' : managed ? `${runtime.command} is managed by the system (PEP 668)` : null;
       const where = intoVenv && runtime.command !== venvPython ? `a virtual environment in the workspace (.venv), because ${because}` : runtime.command;
-      const command = `${intoVenv ? venvPython : runtime.command} -m pip install ${choice.package}`;
+      const command = sandboxed
+        ? `${installer ?? 'python3'} -m pip install --prefix ${join(request.workspace, '.venv')} ${choice.package}`
+        : `${intoVenv ? venvPython : runtime.command} -m pip install ${choice.package}`;
+      const how = sandboxed ? ' It runs inside the sandbox, with the network on for the download only.' : '';
       return {
         wellKnown: choice.wellKnown,
-        question: ask('pip', [choice.package], command, `Install the Python package "${choice.package}" with pip into ${where}? The code imports ${missing.module}, which is not installed.`),
+        question: ask('pip', [choice.package], command, `Install the Python package "${choice.package}" with pip into ${where}? The code imports ${missing.module}, which is not installed.${how}`),
         install: async (signal) => {
-          const result = await pipInstall({ packages: [choice.package], python: runtime.command, workspace: request.workspace, env, intoWorkspaceVenv: intoVenv, onTerminal: request.onTerminal, signal });
+          const result = await pipInstall({
+            packages: [choice.package],
+            python: runtime.command,
+            workspace: request.workspace,
+            env,
+            intoWorkspaceVenv: intoVenv,
+            onTerminal: request.onTerminal,
+            signal,
+            place,
+            ...(installer ? { installer } : {}),
+          });
           const switched = result.ok && result.python !== runtime.command;
           return {
             ok: result.ok,
@@ -129,23 +164,24 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       const choice = npmPackageFor(missing.specifier);
       if (!choice) return null;
       const command = `npm install ${choice.package}`;
+      const how = place.sandboxed ? ' It runs inside the sandbox, with the network on for the download only.' : '';
       return {
         wellKnown: choice.wellKnown,
-        question: ask('npm', [choice.package], command, `Install the npm package "${choice.package}" into the workspace (${join(request.workspace, 'node_modules')})? The code needs ${missing.specifier}, which is not installed.`),
+        question: ask('npm', [choice.package], command, `Install the npm package "${choice.package}" into the workspace (${join(request.workspace, 'node_modules')})? The code needs ${missing.specifier}, which is not installed.${how}`),
         install: async (signal) => {
-          const result = await npmInstall({ packages: [choice.package], workspace: request.workspace, env, onTerminal: request.onTerminal, signal });
+          const result = await npmInstall({ packages: [choice.package], workspace: request.workspace, env, onTerminal: request.onTerminal, signal, place, tmpRoot: options.tmpRoot ?? tmpdir() });
           return { ok: result.ok, problem: result.problem, log: result.log, record: record('npm', [choice.package], result.command, request.workspace, null, result.ok), settings: request.settings, note: null, restart: null };
         },
       };
     }
-    return systemPlan(request, missing, await systemInstallFor(missing.command, env.PATH ?? ''), ask);
+    return systemPlan(request, missing, await systemInstallFor(missing.command, trustedPath), ask);
   }
 
   function remotePipPlan(
     request: RunRequest,
     missing: Extract<MissingDependency, { kind: 'python-module' }>,
     location: string,
-    ask: (kind: InstallQuestion['kind'], packages: string[], command: string, text: string) => InstallQuestion,
+    ask: Ask,
   ): Plan | null {
     const choice = pipPackageFor(missing.module);
     if (!choice) return null;
@@ -185,20 +221,23 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     request: RunRequest,
     missing: MissingDependency,
     install: SystemInstall | null,
-    ask: (kind: InstallQuestion['kind'], packages: string[], command: string, text: string) => InstallQuestion,
+    ask: Ask,
   ): Plan | null {
     if (!install) return null;
     const what = missing.kind === 'command' ? `The program "${missing.command}" is not installed.` : `${missing.reason}: Python needs the system package ${install.package}.`;
     return {
       wellKnown: false,
-      question: ask('system', [install.package], install.command, `${what} Run \`${install.command}\`? It installs a system package${install.file === 'sudo' ? ' with administrator rights' : ''}.`),
+      question: ask('system', [install.package], install.command, `${what} Run \`${install.command}\`? It installs a system package${install.command.startsWith('sudo ') ? ' with administrator rights' : ''}.`),
       install: async (signal) => {
         echo(request, `$ ${install.command}`);
+        // Outside any sandbox (it needs root), so it runs from the file system's root, not the
+        // workspace, with the programs found on the trusted PATH (system-install.ts).
+        const env = environment(request);
         const result = await runInstaller({
           file: install.file,
           args: install.args,
-          cwd: request.workspace,
-          env: { ...environment(request), DEBIAN_FRONTEND: 'noninteractive' },
+          cwd: parse(request.workspace).root,
+          env: { ...env, PATH: install.path, DEBIAN_FRONTEND: 'noninteractive' },
           onTerminal: request.onTerminal,
           signal,
         });
@@ -254,7 +293,8 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     },
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     restart: (conversationId, language) => exec.restart(conversationId, language),
-    languages: () => exec.languages(),
+    languages: (scope) => exec.languages(scope),
+    python: (scope) => exec.python(scope),
     closeConversation: (conversationId) => exec.closeConversation(conversationId),
     dispose: () => exec.dispose(),
   };

@@ -1,13 +1,20 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { isExecutable } from '../languages/find-runtime';
-import { lastLines, runInstaller } from './installer-process';
+import type { Probing } from '../languages/probing';
+import { workspaceVenvPython } from '../languages/python';
+import type { InstallPlace } from './install-place';
+import { lastLines } from './installer-process';
 
 // `python -m pip install` into the environment the session runs. pip reads its usual configuration
 // (pip.conf, PIP_INDEX_URL, PIP_FIND_LINKS…) from the environment passed in. When the interpreter
 // belongs to the system and pip refuses to touch it (PEP 668, "externally-managed-environment"),
 // the packages go into a virtual environment in the workspace instead, which sees the system's
 // packages too (--system-site-packages) so nothing the code already used goes missing.
+//
+// With the sandbox on, everything runs inside it (install-place.ts), and the packages always go to
+// the workspace's .venv. pip itself then comes from `installer`, an interpreter outside anything the
+// code can write, isolated (-I) and installing with --prefix into the .venv: the .venv's own python,
+// its pip and its .pth files could all have been written by the code, and pip runs with the network.
 
 export interface PipInstallInput {
   packages: string[];
@@ -19,6 +26,9 @@ export interface PipInstallInput {
   intoWorkspaceVenv: boolean;
   onTerminal?: (text: string) => void;
   signal?: AbortSignal;
+  place: InstallPlace;
+  /** With the sandbox on: the interpreter outside the workspace whose pip installs (never the .venv's). */
+  installer?: string;
 }
 
 export interface PipInstallResult {
@@ -36,23 +46,19 @@ export interface PipInstallResult {
   log: string;
 }
 
-export function workspaceVenvPython(workspace: string): string {
-  return process.platform === 'win32' ? join(workspace, '.venv', 'Scripts', 'python.exe') : join(workspace, '.venv', 'bin', 'python');
-}
-
 /**
  * Whether pip will refuse this interpreter (PEP 668): the same test pip makes, an EXTERNALLY-MANAGED
  * file in the standard library's folder of an interpreter that is not a virtual environment. Asked
  * up front, so the question shown to the user names where the packages will really go.
  */
-export function isExternallyManaged(python: string, env: Record<string, string>): Promise<boolean> {
+export async function isExternallyManaged(python: string, probing: Probing): Promise<boolean> {
   const probe = 'import os, sys, sysconfig; print(sys.prefix == sys.base_prefix and os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))';
-  return new Promise((resolve) => {
-    execFile(python, ['-c', probe], { env, timeout: 10_000 }, (err, stdout) => resolve(!err && stdout.trim() === 'True'));
-  });
+  const answer = await probing.ask(python, ['-I', '-c', probe]);
+  return answer.ok && answer.stdout.trim() === 'True';
 }
 
 export async function pipInstall(input: PipInstallInput): Promise<PipInstallResult> {
+  if (input.place.sandboxed) return sandboxedPipInstall(input);
   const venvPython = workspaceVenvPython(input.workspace);
   let python = input.python;
   let createdVenv: string | null = null;
@@ -98,7 +104,7 @@ async function install(input: PipInstallInput, python: string, log: string[]): P
   const args = ['-m', 'pip', 'install', '--disable-pip-version-check', ...input.packages];
   const command = `${python} ${args.filter((a) => a !== '--disable-pip-version-check').join(' ')}`;
   echo(input, `$ ${command}`);
-  const result = await runInstaller({
+  const result = await input.place.run({
     file: python,
     args,
     cwd: input.workspace,
@@ -120,13 +126,14 @@ async function ensureVenv(
   const command = `${base} -m venv --system-site-packages ${venvDir}`;
   if (await isExecutable(workspaceVenvPython(input.workspace))) return { created: null, problem: null, command, stopped: null };
   echo(input, `$ ${command}`);
-  const result = await runInstaller({
+  const result = await input.place.run({
     file: base,
     args: ['-m', 'venv', '--system-site-packages', venvDir],
     cwd: input.workspace,
     env: input.env,
     onTerminal: input.onTerminal,
     signal: input.signal,
+    programs: [base],
   });
   log.push(`$ ${command}`, result.text.trimEnd());
   if (result.ok) return { created: venvDir, problem: null, command, stopped: null };
@@ -135,6 +142,64 @@ async function ensureVenv(
     ? `Could not create ${venvDir}: this Python cannot create virtual environments (Debian and Ubuntu ship that separately: sudo apt install python3-venv). Or choose another Python interpreter in settings.`
     : `Could not create ${venvDir}${result.stopped ? ` (${result.stopped})` : ''}:\n${lastLines(result.text)}`;
   return { created: null, problem, command, stopped: result.stopped };
+}
+
+/**
+ * The sandboxed install: the .venv made (inside the sandbox, from `installer`) when missing, then
+ * `installer -I -m pip install --prefix <.venv>` inside the sandbox with the network on.
+ */
+async function sandboxedPipInstall(input: PipInstallInput): Promise<PipInstallResult> {
+  const venvDir = join(input.workspace, '.venv');
+  const venvPython = workspaceVenvPython(input.workspace);
+  const installer = input.installer;
+  const log: string[] = [];
+  const result = (ok: boolean, command: string, problem: string | null, stopped: PipInstallResult['stopped'], createdVenv: string | null = null): PipInstallResult => ({
+    ok,
+    python: venvPython,
+    createdVenv,
+    command,
+    problem,
+    stopped,
+    log: log.join('\n'),
+  });
+  const args = ['-I', '-m', 'pip', 'install', '--disable-pip-version-check', '--no-warn-script-location', '--prefix', venvDir, ...input.packages];
+  const command = `${installer ?? 'python3'} ${args.filter((a) => a !== '--disable-pip-version-check' && a !== '--no-warn-script-location').join(' ')}`;
+  if (!installer) {
+    return result(false, command, 'No Python outside the workspace was found to install with (python3 on PATH); the sandbox never runs pip from the workspace itself.', null);
+  }
+  let createdVenv: string | null = null;
+  if (await isExecutable(venvPython)) {
+    const mismatch = await versionMismatch(input.place.probing, venvPython, installer);
+    if (mismatch) return result(false, command, mismatch, null);
+  } else {
+    const venv = await ensureVenv(input, installer, log);
+    if (venv.problem) return result(false, venv.command, venv.problem, venv.stopped);
+    createdVenv = venv.created;
+  }
+  echo(input, `$ ${command}`);
+  const run = await input.place.run({
+    file: installer,
+    args,
+    cwd: input.workspace,
+    env: { ...input.env, PIP_NO_INPUT: '1' },
+    onTerminal: input.onTerminal,
+    signal: input.signal,
+    network: true,
+    programs: [installer],
+  });
+  log.push(`$ ${command}`, run.text.trimEnd());
+  const problem = run.ok ? null : `${command} failed${run.stopped ? ` (${run.stopped})` : ''}:\n${lastLines(run.text)}`;
+  return result(run.ok, command, problem, run.stopped, createdVenv);
+}
+
+/** A .venv of another Python version than the installer's would not see what it installs. */
+async function versionMismatch(probing: Probing, venvPython: string, installer: string): Promise<string | null> {
+  const ask = ['-I', '-c', 'import sys; print("%d.%d" % sys.version_info[:2])'];
+  const [venv, own] = await Promise.all([probing.ask(venvPython, ask, { needs: [installer] }), probing.ask(installer, ask)]);
+  const a = venv.stdout.trim();
+  const b = own.stdout.trim();
+  if (!venv.ok || !own.ok || a === b) return null;
+  return `The workspace's .venv runs Python ${a}, and the Python the app installs with (${installer}) is ${b}: packages it installs would not be seen there. Choose ${installer} or a matching interpreter in settings, or remove .venv so the app makes a new one.`;
 }
 
 function echo(input: PipInstallInput, line: string): void {

@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { which } from '../languages/find-runtime';
 
 // A missing command-line program, as a package of the system's package manager. This is only ever
@@ -12,9 +13,11 @@ export interface SystemInstall {
   package: string;
   /** The command as the user would type it in a terminal. */
   command: string;
-  /** What runs on approval. */
+  /** What runs on approval: an absolute path, found on `path`. */
   file: string;
   args: string[];
+  /** The PATH it was found on (absolute entries only, none sandboxed code can write): it runs with it. */
+  path: string;
 }
 
 /** Commands whose package is named differently; a command missing here is looked up under its own name. */
@@ -84,10 +87,14 @@ export async function systemInstallFor(name: string, path: string, isRoot = proc
   if (!/^[A-Za-z0-9][A-Za-z0-9+._-]*$/.test(name)) return null;
   const found = await systemManager(path);
   if (!found) return null;
+  const sudo = isRoot ? null : await which('sudo', `${path}${delimiter}/usr/bin${delimiter}/bin`);
+  if (!isRoot && !sudo && found.manager !== 'brew' && found.manager !== 'winget') return null;
   const pkg = PACKAGES[name]?.[found.manager] ?? (found.manager === 'winget' ? null : name);
   if (!pkg) return null;
   const root = (args: string[]): { file: string; args: string[]; shown: string } =>
-    isRoot ? { file: found.program, args, shown: [found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' ') } : { file: 'sudo', args: ['-n', found.program, ...args], shown: ['sudo', found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' ') };
+    isRoot || !sudo
+      ? { file: found.program, args, shown: [found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' ') }
+      : { file: sudo, args: ['-n', found.program, ...args], shown: ['sudo', found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' ') };
   const plan =
     found.manager === 'apt'
       ? root(['install', '-y', pkg])
@@ -98,5 +105,5 @@ export async function systemInstallFor(name: string, path: string, isRoot = proc
           : found.manager === 'brew'
             ? { file: found.program, args: ['install', pkg], shown: `brew install ${pkg}` }
             : { file: found.program, args: ['install', '--id', pkg, '-e', '--accept-source-agreements', '--accept-package-agreements'], shown: `winget install --id ${pkg} -e` };
-  return { manager: found.manager, package: pkg, command: plan.shown, file: plan.file, args: plan.args };
+  return { manager: found.manager, package: pkg, command: plan.shown, file: plan.file, args: plan.args, path };
 }

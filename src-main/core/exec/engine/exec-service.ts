@@ -1,6 +1,10 @@
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
 import type { DetectContext, Runtime } from '../languages/language';
+import { localProbing } from '../languages/probing';
+import { python } from '../languages/python';
+import { listPythonPackages } from '../languages/python-packages';
+import { shell } from '../languages/shell';
 import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registry';
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
@@ -9,7 +13,8 @@ import { createRunExecution } from './run-execution';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
-import type { ExecService, LanguageInfo, RunRequest } from './types';
+import type { SessionRoute } from '../session/session-types';
+import type { ExecService, LanguageInfo, LanguagesScope, RunRequest } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
 // conversation's workspace, runs queued per session, every run bounded by its timeout and by the
@@ -42,16 +47,28 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const slots = new SessionSlots();
   let disposed = false;
 
-  function detectContext(request: RunRequest | null): DetectContext {
+  const tmpRoot = options.tmpRoot ?? tmpdir();
+
+  /**
+   * Where and with what runtimes are looked for: the request's PATH, and the route's probing, so
+   * that for a sandboxed conversation anything its code could have written is only ever run inside
+   * the sandbox (languages/probing.ts).
+   */
+  async function detectContext(request: RunRequest | null, route?: SessionRoute): Promise<DetectContext> {
     const path = request?.settings.env.PATH ?? baseEnv.PATH ?? '';
-    return { workspace: request?.workspace ?? null, settings: request?.settings ?? null, path };
+    if (!request) return { workspace: null, settings: null, path, probing: localProbing() };
+    const env = buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [] });
+    // Any local kind of language gives the conversation's own route (sandboxed or not).
+    const where = route ?? (await router.route(request, shell));
+    const probing = where.probing?.({ workspace: request.workspace, env, tmpRoot }) ?? localProbing();
+    return { workspace: request.workspace, settings: request.settings, path, probing };
   }
 
   const execute = createRunExecution({
     router,
     graceMs: options.graceMs ?? 2000,
     sandbox: options.sandbox ?? null,
-    sessionBase: { tmpRoot: options.tmpRoot ?? tmpdir(), resourcesDir: options.resourcesDir },
+    sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
     detectContext,
     environment: (request: RunRequest, runtime: Runtime) =>
       buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [], sessionEnv: runtime.env }),
@@ -64,13 +81,15 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       const named = findLanguage(request.language);
       if (!named) {
         const known = LANGUAGES.map((l) => l.name).join(', ');
-        const available = await availableRuntimes(detectContext(request)).catch(() => []);
+        const available = await detectContext(request)
+          .then((context) => availableRuntimes(context))
+          .catch(() => []);
         return simpleResult('unavailable', `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`, started, limits, 0);
       }
       // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
       const loginShell = loginShellOf({ ...baseEnv, ...request.settings.env });
-      const { language, note } = await router
-        .choose(request, named, { loginShell, path: detectContext(request).path })
+      const { language, note } = await detectContext(request)
+        .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
         .catch(() => ({ language: named, note: null }));
       const asked = askedAs(request.language, named);
       slots.remember(request.conversationId, asked, language.name);
@@ -84,8 +103,15 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     interrupt: (conversationId, language) => slots.interrupt(conversationId, language),
     restart: (conversationId, language) => slots.restart(conversationId, language),
 
-    async languages() {
-      const context = detectContext(null);
+    async python(scope) {
+      const context = await detectContext(scopeRequest(scope));
+      const runtime = await python.detect(context).catch(() => null);
+      if (!runtime || !context.probing) return null;
+      return { command: runtime.command, packages: await listPythonPackages(runtime.command, context.probing, runtime.support) };
+    },
+
+    async languages(scope) {
+      const context = await detectContext(scope ? scopeRequest(scope) : null);
       return Promise.all(
         LANGUAGES.map(async (l): Promise<LanguageInfo> => {
           const runtime = await l.detect(context).catch(() => null);
@@ -107,4 +133,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       await slots.closeAll();
     },
   };
+}
+
+/** A scope as the request a run there would make (for its PATH and its route). */
+function scopeRequest(scope: LanguagesScope): RunRequest {
+  return { conversationId: '', language: 'shell', code: '', ...scope };
 }

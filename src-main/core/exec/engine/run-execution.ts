@@ -5,7 +5,7 @@ import { availableRuntimes } from '../languages/registry';
 import { unavailableMessage } from '../output/messages';
 import { RunOutput } from '../output/run-output';
 import { createLimitController, describeLimits } from '../process/limits';
-import type { Session, SessionOutcome, StartSessionOptions } from '../session/session-types';
+import type { Session, SessionOutcome, SessionRoute, StartSessionOptions } from '../session/session-types';
 import { shellOf } from '../shell/shell-choice';
 import { errorMessage } from '@contract';
 import { RunControl } from './run-control';
@@ -28,8 +28,8 @@ export interface RunExecutionOptions {
   sessionBase: Pick<StartSessionOptions, 'tmpRoot' | 'resourcesDir'>;
   /** The environment code runs with (env.ts). */
   environment(request: RunRequest, runtime: Runtime): Record<string, string>;
-  /** Where runtimes are looked for. */
-  detectContext(request: RunRequest): DetectContext;
+  /** Where runtimes are looked for, and where programs are run to ask them (the route's probing). */
+  detectContext(request: RunRequest, route: SessionRoute): Promise<DetectContext>;
 }
 
 export interface RunInSlot {
@@ -51,7 +51,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     const route = await options.router.route(request, language);
     const limits = route.limits(describeLimits(request.settings, options.sandbox));
     if (route.refusal) return simpleResult('unavailable', route.refusal, startedAt, limits, slot.executionCount);
-    const context = options.detectContext(request);
+    const context = await options.detectContext(request, route);
     const runtime = route.runtime ?? (await language.detect(context).catch(() => null));
     if (!runtime) {
       const message = unavailableMessage(language.label, await availableRuntimes(context));

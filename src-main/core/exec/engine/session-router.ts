@@ -2,6 +2,7 @@ import type { RunLimits } from '@contract';
 import type { LanguageDefinition } from '../languages/language';
 import type { RemoteKernels } from '../remote/remote-kernels';
 import { describeSandbox } from '../sandbox/describe-sandbox';
+import { sandboxProbing } from '../sandbox/sandbox-probing';
 import { startSandboxedSession } from '../sandbox/sandboxed-session';
 import { sandboxSupport, type SandboxSupport } from '../sandbox/sandbox-support';
 import type { SessionRoute } from '../session/session-types';
@@ -56,6 +57,7 @@ export function createSessionRouter(options: SessionRouterOptions = {}): Session
         runtime: null,
         limits,
         start: (start) => startSandboxedSession(startSession, start, sandbox, found),
+        probing: (context) => sandboxProbing({ support: found, settings: sandbox, ...context }),
       };
     },
   };

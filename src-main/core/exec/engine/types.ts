@@ -49,6 +49,17 @@ export interface LanguageInfo {
   persistent: boolean;
 }
 
+export interface PythonInfo {
+  command: string;
+  packages: string[];
+}
+
+export interface LanguagesScope {
+  workspace: string;
+  settings: ExecSettings;
+  sandbox?: SandboxSettings;
+}
+
 export interface ExecService {
   run(request: RunRequest): Promise<RunResult>;
   /**
@@ -59,7 +70,13 @@ export interface ExecService {
   interrupt(conversationId: string, language?: string): void;
   /** Ends the session(s) the language name resolves to, as interrupt() finds them; the next run starts anew. */
   restart(conversationId: string, language: string): Promise<void>;
-  languages(): Promise<LanguageInfo[]>;
+  /**
+   * The languages and their runtimes. With a scope, found as a run there would find them (its PATH,
+   * and for a sandboxed conversation nothing its code could have written run outside the sandbox).
+   */
+  languages(scope?: LanguagesScope): Promise<LanguageInfo[]>;
+  /** The interpreter Python cells in this scope run with, and the import names installed for it; null without Python. */
+  python(scope: LanguagesScope): Promise<PythonInfo | null>;
   closeConversation(conversationId: string): Promise<void>;
   dispose(): Promise<void>;
 }

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
+import type { Probing } from './probing';
 
-// Looking for programs and asking their version. Results are cached for the life of the process:
-// runtimes are not installed mid-conversation often enough to pay a spawn on every run.
-
-const versionCache = new Map<string, Promise<string | null>>();
+// Looking for programs and asking their version, through the route's Probing (probing.ts), which
+// decides where a program may be run to answer.
 
 export async function isExecutable(path: string): Promise<boolean> {
   try {
@@ -16,12 +14,16 @@ export async function isExecutable(path: string): Promise<boolean> {
   }
 }
 
-/** The first executable called `name` on PATH (or name itself when it is a path). */
+/**
+ * The first executable called `name` on PATH (or name itself when it is a path). Relative PATH
+ * entries ("." or "bin") are skipped: they would be looked up from the app's own folder, and in the
+ * CLI that folder can be the workspace.
+ */
 export async function which(name: string, path: string): Promise<string | null> {
   if (isAbsolute(name)) return (await isExecutable(name)) ? name : null;
   const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
   for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     for (const ext of exts) {
       const candidate = join(dir, name + ext);
       if (await isExecutable(candidate)) return candidate;
@@ -30,24 +32,15 @@ export async function which(name: string, path: string): Promise<string | null> 
   return null;
 }
 
-/** Runs `command args` and extracts a version with the pattern's first group; cached. */
-export function versionOf(command: string, args: string[], pattern: RegExp): Promise<string | null> {
-  const key = `${command}\0${args.join('\0')}`;
-  let cached = versionCache.get(key);
-  if (!cached) {
-    cached = new Promise((resolve) => {
-      execFile(command, args, { timeout: 10_000 }, (_err, stdout, stderr) => {
-        const match = pattern.exec(`${stdout}\n${stderr}`);
-        resolve(match?.[1] ?? null);
-      });
-    });
-    versionCache.set(key, cached);
-  }
-  return cached;
+/** Runs `command args` and extracts a version with the pattern's first group. */
+export async function versionOf(probing: Probing, command: string, args: string[], pattern: RegExp): Promise<string | null> {
+  const answer = await probing.ask(command, args);
+  return pattern.exec(`${answer.stdout}\n${answer.stderr}`)?.[1] ?? null;
 }
 
 /** The first of several names found on PATH, with its version. */
 export async function firstOnPath(
+  probing: Probing,
   names: string[],
   path: string,
   versionArgs: string[],
@@ -55,22 +48,13 @@ export async function firstOnPath(
 ): Promise<{ command: string; version: string | null } | null> {
   for (const name of names) {
     const found = await which(name, path);
-    if (found) return { command: found, version: await versionOf(found, versionArgs, pattern) };
+    if (found) return { command: found, version: await versionOf(probing, found, versionArgs, pattern) };
   }
   return null;
 }
 
-const probeCache = new Map<string, Promise<string | null>>();
-
-/** Runs `command args` once and caches its stdout (null when it fails): for richer probes than a version. */
-export function probe(command: string, args: string[]): Promise<string | null> {
-  const key = `${command}\0${args.join('\0')}`;
-  let cached = probeCache.get(key);
-  if (!cached) {
-    cached = new Promise((resolve) => {
-      execFile(command, args, { timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout));
-    });
-    probeCache.set(key, cached);
-  }
-  return cached;
+/** What `command args` printed on stdout, or null when it failed: for richer probes than a version. */
+export async function probe(probing: Probing, command: string, args: string[], needs?: readonly string[]): Promise<string | null> {
+  const answer = await probing.ask(command, args, { ...(needs ? { needs } : {}) });
+  return answer.ok ? answer.stdout : null;
 }

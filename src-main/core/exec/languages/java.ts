@@ -1,4 +1,5 @@
 import { firstOnPath } from './find-runtime';
+import { localProbing } from './probing';
 import type { LanguageDefinition } from './language';
 
 // Java 11+ runs a single source file directly (`java Main.java`): no separate compile step, and the
@@ -9,8 +10,8 @@ export const java: LanguageDefinition = {
   aliases: ['java'],
   kind: 'one-shot',
   runtimeLabel: 'java',
-  async detect({ path }) {
-    return firstOnPath(['java'], path, ['-version'], /version "?(\d+(?:\.\d+)*)/);
+  async detect({ path, probing = localProbing() }) {
+    return firstOnPath(probing, ['java'], path, ['-version'], /version "?(\d+(?:\.\d+)*)/);
   },
   oneShot: { fileName: 'Main.java', args: (file) => [file] },
 };

@@ -1,5 +1,6 @@
 import type { ExecSettings } from '@contract';
 import type { ChannelKind } from '../runner/runner-channel';
+import type { Probing } from './probing';
 
 // What a language file declares. Adding a language is adding one file that exports one of these
 // and listing it in registry.ts.
@@ -14,6 +15,12 @@ export interface Runtime {
   version: string | null;
   /** Extra environment the runtime needs (e.g. ELECTRON_RUN_AS_NODE for Electron's Node). */
   env?: Record<string, string>;
+  /**
+   * Programs sandboxed code cannot write whose install folders the session also needs to see: the
+   * interpreter a workspace .venv was made from. Found by the app itself, never taken from what the
+   * workspace says about itself (its pyvenv.cfg, where its links point).
+   */
+  support?: string[];
 }
 
 export interface DetectContext {
@@ -21,6 +28,8 @@ export interface DetectContext {
   settings: Pick<ExecSettings, 'pythonPath'> | null;
   /** PATH to search, from the environment code will run with. */
   path: string;
+  /** Where programs are run to ask them things (default: directly, as without a sandbox). */
+  probing?: Probing;
 }
 
 export interface LanguageDefinition {

@@ -1,4 +1,5 @@
 import { firstOnPath } from './find-runtime';
+import { localProbing } from './probing';
 import type { LanguageDefinition } from './language';
 
 // One process per run for now (no persistent REPL yet): PowerShell is rare outside Windows.
@@ -8,8 +9,8 @@ export const powershell: LanguageDefinition = {
   aliases: ['pwsh', 'ps1', 'ps', 'powershell'],
   kind: 'one-shot',
   runtimeLabel: 'powershell',
-  async detect({ path }) {
-    return firstOnPath(['pwsh', 'powershell'], path, ['-NoLogo', '-NoProfile', '-Command', '$PSVersionTable.PSVersion.ToString()'], /(\d+\.\d+(?:\.\d+)?)/);
+  async detect({ path, probing = localProbing() }) {
+    return firstOnPath(probing, ['pwsh', 'powershell'], path, ['-NoLogo', '-NoProfile', '-Command', '$PSVersionTable.PSVersion.ToString()'], /(\d+\.\d+(?:\.\d+)?)/);
   },
   oneShot: {
     fileName: 'cell.ps1',

@@ -1,21 +1,41 @@
 import { join } from 'node:path';
 import { isExecutable, probe, which } from './find-runtime';
 import type { LanguageDefinition, Runtime } from './language';
+import { localProbing, type Probing } from './probing';
 
 const PROBE = 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version_info[:3])';
 
 /**
  * Asks the interpreter for its real executable and version in one go. A version manager's shim
  * (pyenv, asdf) is a script that costs hundreds of milliseconds per start; the real executable it
- * resolves to is the same interpreter without that cost.
+ * resolves to is the same interpreter without that cost. `-I` (isolated): no current folder on
+ * sys.path and no PYTHON* variables, so nothing but the interpreter itself answers. What an
+ * interpreter sandboxed code could have written says about itself is not believed: it keeps its own
+ * path (and is only ever run inside the sandbox, probing.ts).
  */
-async function inspect(command: string): Promise<Runtime | null> {
-  const out = await probe(command, ['-c', PROBE]);
+async function inspect(command: string, probing: Probing, needs?: readonly string[]): Promise<Runtime | null> {
+  const out = await probe(probing, command, ['-I', '-c', PROBE], needs);
   if (!out) return null;
   const [executable, version] = out.trim().split('\n').map((l) => l.trim());
-  if (!version || version.startsWith('2.')) return null;
-  const real = executable && (await isExecutable(executable)) ? executable : command;
-  return { command: real, version };
+  if (!version || !/^3\.\d+\.\d+$/.test(version)) return null;
+  const believed = executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && (await isExecutable(executable));
+  return { command: believed ? executable : command, version };
+}
+
+/** The first interpreter on PATH that answers (python3, then python). */
+async function onPath(path: string, probing: Probing, trustedOnly: boolean): Promise<Runtime | null> {
+  for (const name of ['python3', 'python']) {
+    const found = await which(name, path);
+    if (!found || (trustedOnly && (await probing.writable(found)))) continue;
+    const runtime = await inspect(found, probing);
+    if (runtime) return runtime;
+  }
+  return null;
+}
+
+/** The workspace's own virtual environment's interpreter. */
+export function workspaceVenvPython(workspace: string): string {
+  return process.platform === 'win32' ? join(workspace, '.venv', 'Scripts', 'python.exe') : join(workspace, '.venv', 'bin', 'python');
 }
 
 // The interpreter: the pythonPath setting, else the workspace's own virtual environment (what
@@ -26,21 +46,23 @@ export const python: LanguageDefinition = {
   aliases: ['py', 'python3', 'python', 'ipython'],
   kind: 'runner',
   runtimeLabel: 'python',
-  async detect({ settings, workspace, path }) {
-    if (settings?.pythonPath) return inspect(settings.pythonPath);
-    if (workspace) {
-      const venv =
-        process.platform === 'win32' ? join(workspace, '.venv', 'Scripts', 'python.exe') : join(workspace, '.venv', 'bin', 'python');
+  async detect({ settings, workspace, path, probing = localProbing() }) {
+    const candidate = settings?.pythonPath ?? (workspace && (await isExecutable(workspaceVenvPython(workspace))) ? workspaceVenvPython(workspace) : null);
+    if (candidate && (await probing.writable(candidate))) {
+      // An interpreter sandboxed code could have written (a workspace .venv) usually links to one
+      // installed outside; the sandbox must show that one's folders, found here, not from the link.
+      const base = await onPath(path, probing, true);
+      const support = base ? [base.command] : [];
+      const runtime = await inspect(candidate, probing, support);
+      if (runtime) return { ...runtime, support };
+      return settings?.pythonPath ? null : base;
+    }
+    if (candidate) {
       // sys.executable of a venv is the venv's own path (not what it links to), which keeps it the venv.
-      const runtime = (await isExecutable(venv)) ? await inspect(venv) : null;
-      if (runtime) return runtime;
+      const runtime = await inspect(candidate, probing);
+      if (runtime || settings?.pythonPath) return runtime;
     }
-    for (const name of ['python3', 'python']) {
-      const found = await which(name, path);
-      const runtime = found ? await inspect(found) : null;
-      if (runtime) return runtime;
-    }
-    return null;
+    return onPath(path, probing, false);
   },
   runner: {
     script: join('runners', 'python', 'oi_runner.py'),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { firstOnPath } from './find-runtime';
+import { localProbing } from './probing';
 import type { LanguageDefinition } from './language';
 
 // A persistent runner (resources/runners/r) on a FIFO side channel: base R has no Unix sockets.
@@ -10,8 +11,8 @@ export const r: LanguageDefinition = {
   aliases: ['r', 'rscript'],
   kind: 'runner',
   runtimeLabel: 'R',
-  async detect({ path }) {
-    return firstOnPath(['Rscript'], path, ['--version'], /version (\d+\.\d+\.\d+)/);
+  async detect({ path, probing = localProbing() }) {
+    return firstOnPath(probing, ['Rscript'], path, ['--version'], /version (\d+\.\d+\.\d+)/);
   },
   runner: {
     script: join('runners', 'r', 'oi_runner.R'),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { firstOnPath } from './find-runtime';
+import { localProbing } from './probing';
 import type { LanguageDefinition } from './language';
 
 // A persistent runner (resources/runners/ruby); the one-shot command is the fallback when the
@@ -10,8 +11,8 @@ export const ruby: LanguageDefinition = {
   aliases: ['rb', 'ruby'],
   kind: 'runner',
   runtimeLabel: 'ruby',
-  async detect({ path }) {
-    return firstOnPath(['ruby'], path, ['--version'], /ruby (\d+\.\d+\.\d+)/);
+  async detect({ path, probing = localProbing() }) {
+    return firstOnPath(probing, ['ruby'], path, ['--version'], /ruby (\d+\.\d+\.\d+)/);
   },
   runner: {
     script: join('runners', 'ruby', 'oi_runner.rb'),

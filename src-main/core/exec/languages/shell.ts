@@ -1,4 +1,5 @@
 import { isExecutable, versionOf, which } from './find-runtime';
+import { localProbing } from './probing';
 import type { LanguageDefinition } from './language';
 
 // bash kept alive with shell integration (see ../shell-session.ts). `bash` and `sh` cells always run
@@ -14,9 +15,9 @@ export const shell: LanguageDefinition = {
   aliases: ['bash', 'sh', 'shell', 'console', 'terminal'],
   kind: 'shell',
   runtimeLabel: 'bash',
-  async detect({ path }) {
+  async detect({ path, probing = localProbing() }) {
     const command = (await which('bash', path)) ?? ((await isExecutable('/bin/bash')) ? '/bin/bash' : null);
     if (!command) return null;
-    return { command, version: await versionOf(command, ['--version'], /version (\d+\.\d+(?:\.\d+)?)/) };
+    return { command, version: await versionOf(probing, command, ['--version'], /version (\d+\.\d+(?:\.\d+)?)/) };
   },
 };

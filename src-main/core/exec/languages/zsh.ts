@@ -1,4 +1,5 @@
 import { versionOf, which } from './find-runtime';
+import { localProbing } from './probing';
 import type { LanguageDefinition } from './language';
 
 // zsh kept alive with shell integration from its precmd/preexec hooks (../zsh-integration.ts), in a
@@ -11,9 +12,9 @@ export const zsh: LanguageDefinition = {
   aliases: ['zsh'],
   kind: 'shell',
   runtimeLabel: 'zsh',
-  async detect({ path }) {
+  async detect({ path, probing = localProbing() }) {
     const command = await which('zsh', path);
     if (!command) return null;
-    return { command, version: await versionOf(command, ['--version'], /zsh (\d+\.\d+(?:\.\d+)?)/) };
+    return { command, version: await versionOf(probing, command, ['--version'], /zsh (\d+\.\d+(?:\.\d+)?)/) };
   },
 };

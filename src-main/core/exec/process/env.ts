@@ -27,6 +27,13 @@ export interface EnvironmentInput {
   sessionEnv?: Record<string, string>;
 }
 
+/** An environment without the variables the app reads keys from (for programs the app runs itself). */
+export function withoutKeys(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && !(APP_SECRET_VARIABLES as readonly string[]).includes(key)) out[key] = value;
+  return out;
+}
+
 export function buildEnvironment(input: EnvironmentInput): Record<string, string> {
   const secrets = new Set(input.secretValues.filter((v) => v.length >= 8));
   const env: Record<string, string> = {};

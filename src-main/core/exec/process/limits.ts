@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { ExecSettings, RunLimits } from '@contract';
+import { systemProgram } from './system-program';
 import { createPidsGroup, type PidsGroup } from './cgroup-pids';
 
 // Resource limits for a session. On Linux they are set on the running session with prlimit(1), as
@@ -61,7 +62,7 @@ export async function cpuSecondsUsed(pid: number): Promise<number | null> {
 /** How many processes the current user runs (what RLIMIT_NPROC counts). */
 async function userProcessCount(): Promise<number> {
   const uid = process.getuid?.() ?? -1;
-  const result = await run('ps', ['-U', String(uid), '-o', 'pid=']);
+  const result = await run(systemProgram('ps'), ['-U', String(uid), '-o', 'pid=']);
   return result.ok ? result.stdout.split('\n').filter((l) => l.trim()).length : 0;
 }
 

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { systemProgram } from './system-program';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
@@ -33,7 +34,7 @@ async function listLinux(): Promise<ProcInfo[]> {
 
 function listPs(): Promise<ProcInfo[]> {
   return new Promise((resolve) => {
-    execFile('ps', ['-A', '-o', 'pid=,ppid=,pgid='], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
+    execFile(systemProgram('ps'), ['-A', '-o', 'pid=,ppid=,pgid='], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
       if (err) return resolve([]);
       const out: ProcInfo[] = [];
       for (const line of stdout.split('\n')) {

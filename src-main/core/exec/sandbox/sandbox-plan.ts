@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxSettings } from '@contract';
+import { isInside, reachesInto, writableZones } from './writable-zones';
 
 // What a sandboxed session may see and touch, decided once per session and turned into a
 // bubblewrap command line (bubblewrap-args.ts) or a macOS profile (seatbelt-profile.ts). Both read
@@ -62,22 +63,22 @@ export function parseExtraPath(entry: string, home: string): ExtraPath {
   return { path: resolve(path), writable };
 }
 
-export function isInside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-}
-
 /**
  * The folders a spawn needs to read when they live inside a hidden folder: a runtime installed in
  * the home (pyenv, nvm, a venv's base interpreter) and the runner script. For a program, its install
  * prefix (the folder above bin/) is kept, since the interpreter loads its libraries from there.
+ * A path sandboxed code can write (the workspace's .venv/bin/python) is never followed to decide
+ * this: it could point anywhere, and whatever it named would become readable. `support` lists the
+ * programs the app found itself that such a runtime needs (Runtime.support).
  */
-export function readablePathsFor(plan: SandboxPlan, file: string, args: readonly string[]): string[] {
+export function readablePathsFor(plan: SandboxPlan, file: string, args: readonly string[], support: readonly string[] = []): string[] {
   const covered = [...plan.hidden, ...plan.privateTemp];
   const hiddenOnly = (p: string): boolean => covered.some((h) => isInside(p, h)) && !isInside(p, plan.workspace);
+  const zones = planZones(plan);
   const out = new Set<string>();
   // A wrapper (the macOS ulimit shell) passes the real program as an argument: treat all alike.
-  for (const candidate of [file, ...args]) {
-    if (!isAbsolute(candidate) || !existsSync(candidate)) continue;
+  for (const candidate of [file, ...args, ...support]) {
+    if (!isAbsolute(candidate) || !existsSync(candidate) || reachesInto(candidate, zones)) continue;
     for (const path of new Set([candidate, realPath(candidate) ?? candidate])) {
       if (!hiddenOnly(path) || isInside(path, plan.privateDir)) continue;
       const folder = dirname(path);
@@ -85,6 +86,11 @@ export function readablePathsFor(plan: SandboxPlan, file: string, args: readonly
     }
   }
   return [...out];
+}
+
+/** What sandboxed code can write under this plan (writable-zones.ts). */
+export function planZones(plan: SandboxPlan): string[] {
+  return writableZones([plan.workspace, plan.privateDir, ...plan.extra.filter((e) => e.writable).map((e) => e.path)]);
 }
 
 function realPath(path: string): string | null {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { isExecutable } from '../languages/find-runtime';
 
 // Whether this machine can sandbox sessions, found out once by really starting the tool: bubblewrap
@@ -44,8 +44,9 @@ async function detectFor(platform: NodeJS.Platform): Promise<SandboxSupport> {
   return { available: false, reason: `no supported sandbox on ${platform}` };
 }
 
+/** The system's folders first, then absolute PATH entries (process/system-program.ts says why). */
 async function findProgram(name: string, fallbacks: string[]): Promise<string | null> {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...fallbacks];
+  const dirs = [...fallbacks, ...(process.env.PATH ?? '').split(delimiter).filter((d) => d && isAbsolute(d))];
   for (const dir of dirs) {
     const candidate = join(dir, name);
     if (await isExecutable(candidate)) return candidate;

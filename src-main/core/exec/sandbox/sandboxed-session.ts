@@ -1,21 +1,17 @@
-import { realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxSettings } from '@contract';
 import type { LimitController } from '../process/limits';
 import { killDescendants, killTree } from '../process/process-tree';
 import type { Session, SessionOutcome, SessionRun, StartSessionOptions } from '../session/session-types';
-import { bubblewrapArgs } from './bubblewrap-args';
 import { childrenOf, findSandboxProcesses, type SandboxProcesses } from './sandbox-processes';
-import { planSandbox, readablePathsFor, type SandboxPlan } from './sandbox-plan';
-import type { SandboxSupport } from './sandbox-support';
-import { seatbeltProfile } from './seatbelt-profile';
+import { planSandbox, type SandboxPlan } from './sandbox-plan';
+import { realOf, wrapInSandbox, type AvailableSandbox } from './sandbox-wrap';
 
 // Starts any kind of session inside the sandbox by wrapping its spawn (through the LimitController
 // every session already calls), and gives it a private folder of its own: the session's socket and
 // cell files live there, and it is the only temp folder the sandbox can see.
 
-export type AvailableSandbox = Extract<SandboxSupport, { available: true }>;
 type Start = (options: StartSessionOptions) => Promise<Session>;
 
 export async function startSandboxedSession(
@@ -26,7 +22,7 @@ export async function startSandboxedSession(
 ): Promise<Session> {
   const privateDir = await mkdtemp(join(options.tmpRoot, 'oi-sandbox-'));
   const plan = planSandbox({ settings, workspace: options.workspace, privateDir: realOf(privateDir), home: options.env.HOME });
-  const limits = sandboxedLimits(options.limits, plan, support);
+  const limits = sandboxedLimits(options.limits, plan, support, options.runtime.support ?? []);
   try {
     const session = await start({ ...options, tmpRoot: privateDir, limits });
     return new SandboxedSession(session, options.language.kind, support, privateDir);
@@ -40,7 +36,7 @@ export async function startSandboxedSession(
  * The engine's limits, applied to the sandboxed program: on Linux prlimit must target the program
  * (limits are per process and inherited only by children started afterwards), not bubblewrap.
  */
-function sandboxedLimits(base: LimitController, plan: SandboxPlan, support: AvailableSandbox): LimitController {
+function sandboxedLimits(base: LimitController, plan: SandboxPlan, support: AvailableSandbox, programs: readonly string[]): LimitController {
   return {
     async beforeRun(pid, settings) {
       if (support.tool !== 'bubblewrap') return base.beforeRun(pid, settings);
@@ -48,12 +44,7 @@ function sandboxedLimits(base: LimitController, plan: SandboxPlan, support: Avai
       return base.beforeRun(found?.program ?? pid, settings);
     },
     wrapSpawn(file, args, settings) {
-      const inner = base.wrapSpawn(file, args, settings);
-      const readable = readablePathsFor(plan, inner.file, inner.args);
-      if (support.tool === 'bubblewrap') return { file: support.path, args: bubblewrapArgs(plan, inner, readable) };
-      const real = { ...plan, workspace: realOf(plan.workspace), extra: plan.extra.map((e) => ({ ...e, path: realOf(e.path) })) };
-      const profile = seatbeltProfile(real, readable.map(realOf));
-      return { file: support.path, args: ['-p', profile, '/usr/bin/env', `TMPDIR=${plan.privateDir}`, inner.file, ...inner.args] };
+      return wrapInSandbox(plan, support, base.wrapSpawn(file, args, settings), programs);
     },
   };
 }
@@ -134,12 +125,4 @@ class SandboxedSession implements Session {
 function outerPid(session: Session): number | null {
   const pid: unknown = (session as Partial<Record<'pid', unknown>>).pid;
   return typeof pid === 'number' ? pid : null;
-}
-
-function realOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

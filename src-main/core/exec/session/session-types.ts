@@ -1,5 +1,6 @@
 import type { ExecSettings, RunLimits } from '@contract';
 import type { LanguageDefinition, Runtime } from '../languages/language';
+import type { Probing } from '../languages/probing';
 import type { LimitController } from '../process/limits';
 import type { RunOutput } from '../output/run-output';
 import type { RunStatus } from '../engine/types';
@@ -70,4 +71,17 @@ export interface SessionRoute {
   /** The limits and protections that really hold on this route. */
   limits(base: RunLimits): RunLimits;
   start(options: StartSessionOptions): Promise<Session>;
+  /**
+   * Where programs are run to ask them things before a session starts (languages/probing.ts); a
+   * sandboxed route runs anything its code could have written inside the sandbox. Default: directly.
+   */
+  probing?(context: ProbingContext): Probing;
+}
+
+export interface ProbingContext {
+  workspace: string;
+  /** The environment programs are asked with inside the sandbox (the code's, without the app's keys). */
+  env: Record<string, string>;
+  /** Where one-off sandboxes keep their private folders. */
+  tmpRoot: string;
 }

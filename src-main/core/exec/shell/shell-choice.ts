@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { basename } from 'node:path';
 import type { ExecSettings } from '@contract';
 import type { LanguageDefinition } from '../languages/language';
+import type { Probing } from '../languages/probing';
 import { GENERIC_SHELL_NAMES, shell } from '../languages/shell';
 import { zsh } from '../languages/zsh';
 
@@ -23,6 +24,8 @@ export interface ShellContext {
   loginShell: string | null;
   /** PATH of the run's environment, where zsh is looked for. */
   path: string;
+  /** Where zsh is run to ask its version (the run's route; default: directly). */
+  probing?: Probing;
 }
 
 /** The shell a session of this language is (bash for `shell`, zsh for `zsh`), or null for other languages. */
@@ -70,7 +73,7 @@ export async function chooseShell(
   const generic = GENERIC_SHELL_NAMES.includes(requested.trim().toLowerCase());
   const wanted: ShellName = language === zsh ? 'zsh' : generic ? genericShell(setting, context.loginShell) : 'bash';
   if (wanted === 'bash') return { language: shell, note: null };
-  const found = await zsh.detect({ path: context.path, workspace: null, settings: null }).catch(() => null);
+  const found = await zsh.detect({ path: context.path, workspace: null, settings: null, ...(context.probing ? { probing: context.probing } : {}) }).catch(() => null);
   if (found) return { language: zsh, note: null };
   // Asked for by name (the cell or the setting): say so. A login shell that is zsh but not on the
   // run's PATH is not worth a note: `shell` cells are portable shell code.

@@ -54,8 +54,7 @@ const MODEL_CALLS = new Set(['/v1/chat/completions', '/v1/messages', '/api/chat'
 
 const FAST_ENVIRONMENT: EnvironmentSources = {
   languages: async () => [{ name: 'shell', aliases: ['bash'], available: true, version: '5.2', persistent: true }],
-  pythonFor: async () => null,
-  pythonPackages: async () => [],
+  python: async () => null,
   now: () => new Date('2026-01-02T03:04:05Z'),
 };
 

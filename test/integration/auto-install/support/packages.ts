@@ -47,11 +47,14 @@ export interface LocalRegistry {
   close(): Promise<void>;
 }
 
-/** Packs a one-file package with `npm pack` and serves it as the only package of a registry. */
-export async function startNpmRegistry(dir: string, name: string, value: number): Promise<LocalRegistry> {
+/**
+ * Packs a one-file package with `npm pack` and serves it as the only package of a registry; `scripts`
+ * become its package.json scripts (an install script, as native packages have).
+ */
+export async function startNpmRegistry(dir: string, name: string, value: number, scripts?: Record<string, string>): Promise<LocalRegistry> {
   const source = join(dir, 'src');
   await mkdir(source, { recursive: true });
-  await writeFile(join(source, 'package.json'), JSON.stringify({ name, version: '1.0.0', main: 'index.js', license: 'MIT' }));
+  await writeFile(join(source, 'package.json'), JSON.stringify({ name, version: '1.0.0', main: 'index.js', license: 'MIT', ...(scripts ? { scripts } : {}) }));
   await writeFile(join(source, 'index.js'), `module.exports = ${value};\n`);
   const packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', dir], source)) as Array<{ filename: string }>;
   const tarball = await readFile(join(dir, packed[0]?.filename ?? ''));
@@ -64,7 +67,9 @@ export async function startNpmRegistry(dir: string, name: string, value: number)
       res.end(JSON.stringify({
         name,
         'dist-tags': { latest: '1.0.0' },
-        versions: { '1.0.0': { name, version: '1.0.0', main: 'index.js', dist: { tarball: `${base}/${name}/-/${name}-1.0.0.tgz`, shasum, integrity } } },
+        versions: {
+          '1.0.0': { name, version: '1.0.0', main: 'index.js', ...(scripts ? { scripts, hasInstallScript: true } : {}), dist: { tarball: `${base}/${name}/-/${name}-1.0.0.tgz`, shasum, integrity } },
+        },
       }));
     } else if (req.url === `/${name}/-/${name}-1.0.0.tgz`) {
       res.setHeader('content-type', 'application/octet-stream');

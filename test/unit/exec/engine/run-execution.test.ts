@@ -30,7 +30,7 @@ function setup(route: () => SessionRoute, graceMs = 60_000) {
     sandbox: null,
     sessionBase: { tmpRoot: workspace, resourcesDir: workspace },
     environment: () => ({}),
-    detectContext: () => ({ workspace, settings: null, path: '' }),
+    detectContext: async () => ({ workspace, settings: null, path: '' }),
   });
   const slot = slots.slotFor('c1', 'python');
   const run = (settings: Partial<ExecSettings> = {}, extra: { signal?: AbortSignal; onTerminal?: (text: string) => void } = {}) =>

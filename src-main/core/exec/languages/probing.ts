@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { parse } from 'node:path';
+import { withoutKeys } from '../process/env';
+
+// Running a program to ask it something (its version, its real executable, its packages) before a
+// session starts. Where that runs depends on the session's route: for a sandboxed conversation, a
+// program that sandboxed code could have written (the workspace's .venv/bin/python, a tool in a
+// workspace folder on PATH) is asked inside the same sandbox, never by the app outside it
+// (sandbox/sandbox-probing.ts). Everything else is asked here, from a neutral folder, so nothing the
+// workspace holds (a .python-version, a sitecustomize.py) takes part.
+
+export interface ProbeAnswer {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+export interface AskOptions {
+  /** Programs the app found itself that the command needs to see (Runtime.support). */
+  needs?: readonly string[];
+  /** Ask again rather than reuse an earlier answer (what is installed changes; a version does not). */
+  fresh?: boolean;
+}
+
+export interface Probing {
+  /** Runs `command args` and returns what it printed; `ok` false when it failed or could not run. */
+  ask(command: string, args: string[], options?: AskOptions): Promise<ProbeAnswer>;
+  /**
+   * True when code on this route could have written `path` (or a link on the way to it): such a
+   * program runs only inside the sandbox, and what it says about itself (sys.executable) is not
+   * believed outside it. Always false without a sandbox, where code can write anything anyway.
+   */
+  writable(path: string): Promise<boolean>;
+}
+
+const FAILED: ProbeAnswer = { ok: false, stdout: '', stderr: '' };
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Runs a program directly (no sandbox) from the file system's root, with `env` — by default the
+ * app's own environment without the keys it holds: a version manager's shim needs the PATH the app
+ * was started with to find its tools, whatever PATH the code is given.
+ */
+export function runProbe(command: string, args: string[], env: Record<string, string> = withoutKeys(process.env)): Promise<ProbeAnswer> {
+  return new Promise((resolve) => {
+    try {
+      execFile(command, args, { timeout: TIMEOUT_MS, cwd: parse(process.cwd()).root, env, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) =>
+        resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) }),
+      );
+    } catch {
+      resolve(FAILED);
+    }
+  });
+}
+
+const localCache = new Map<string, Promise<ProbeAnswer>>();
+
+/**
+ * Asks programs directly, caching each answer for the life of the process: runtimes are not
+ * reinstalled mid-conversation often enough to pay a spawn on every run. Only for programs sandboxed
+ * code cannot write (sandbox-probing.ts decides) or for runs without a sandbox.
+ */
+export function localProbing(env?: Record<string, string>): Probing {
+  return {
+    ask(command, args, options = {}) {
+      if (options.fresh) return runProbe(command, args, env);
+      const key = `${command}\0${args.join('\0')}`;
+      let cached = localCache.get(key);
+      if (!cached) {
+        cached = runProbe(command, args, env);
+        localCache.set(key, cached);
+      }
+      return cached;
+    },
+    writable: async () => false,
+  };
+}
