@@ -4,3 +4,4 @@ export * from './requests';
 export * from './events';
 export * from './bridge';
 export * from './error-message';
+export * from './provider-urls';

@@ -1,9 +1,8 @@
 import { create } from 'zustand';
-import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationListEntry, type ModelChoice, type Settings, type SettingsPatch } from '@contract';
+import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationListEntry, type ModelChoice, type Settings, type SettingsPatch, errorMessage } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { confirmAutoRun } from './auto-run-confirm';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
-import { messageOf } from './errors';
 
 export type Screen = 'chat' | 'settings' | 'keys';
 
@@ -59,7 +58,7 @@ export const useApp = create<AppStore>((set, get) => {
     try {
       return await f();
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: errorMessage(err) });
       return null;
     }
   };
@@ -208,7 +207,7 @@ export const useApp = create<AppStore>((set, get) => {
       }),
     setScreen: (screen) => set({ screen }),
     setProviderReady: (providerReady) => set({ providerReady }),
-    reportError: (err) => set({ error: messageOf(err) }),
+    reportError: (err) => set({ error: errorMessage(err) }),
     dismissError: () => set({ error: null }),
     dismissNotice: (index) => set({ notices: get().notices.filter((_, i) => i !== index) }),
     apply(event) {

@@ -1,7 +1,6 @@
 import { create } from 'zustand';
-import type { FilePreview, WorkspaceTree } from '@contract';
+import { errorMessage, type FilePreview, type WorkspaceTree } from '@contract';
 import { bridge } from '../bridge/bridge';
-import { messageOf } from './errors';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */
 export type PreviewTarget = { kind: 'file'; path: string } | { kind: 'output'; cellId: string; title: string; mime: string; dataBase64: string };
@@ -56,7 +55,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       // A newer choice may have been made while this one loaded.
       if (get().preview === target) set({ previewData: data, previewError: null });
     } catch (err) {
-      if (get().preview === target) set({ previewData: null, previewError: messageOf(err) });
+      if (get().preview === target) set({ previewData: null, previewError: errorMessage(err) });
     }
   };
 
@@ -92,7 +91,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
             const tree = await bridge['workspace.tree']({ conversationId: id });
             if (get().conversationId === id) set({ tree, treeError: null });
           } catch (err) {
-            if (get().conversationId === id) set({ treeError: messageOf(err) });
+            if (get().conversationId === id) set({ treeError: errorMessage(err) });
           }
         } while (again);
       };
@@ -147,7 +146,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: messageOf(err) });
+        set({ treeError: errorMessage(err) });
         return false;
       }
     },
@@ -161,7 +160,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: messageOf(err) });
+        set({ treeError: errorMessage(err) });
         return false;
       }
     },
@@ -171,7 +170,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       try {
         await bridge['workspace.reveal']({ conversationId: id, ...(path ? { path } : {}) });
       } catch (err) {
-        set({ treeError: messageOf(err) });
+        set({ treeError: errorMessage(err) });
       }
     },
   };

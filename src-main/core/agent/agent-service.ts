@@ -1,5 +1,4 @@
-import type { Attachment, Conversation, ConversationSummary, ModelChoice, UserItem } from '@contract';
-import { errorMessage } from '../bridge/dispatch';
+import { errorMessage, type Attachment, type Conversation, type ConversationSummary, type ModelChoice, type UserItem } from '@contract';
 import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
 import { pairingProblem } from '../llm/model-pairing';
 import { defaultRetryPolicy } from '../llm/retry-with-backoff';

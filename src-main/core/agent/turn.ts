@@ -1,6 +1,5 @@
-import type { CellItem, ModelChoice, NoticeItem, Settings } from '@contract';
+import { errorMessage, type CellItem, type ModelChoice, type NoticeItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import { errorMessage } from '../bridge/dispatch';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { findLanguage, type ExecService } from '../exec';
 import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';

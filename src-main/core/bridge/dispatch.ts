@@ -1,4 +1,4 @@
-import { describeIssues, isRequestName, requestNames, requests, type BridgeError } from '@contract';
+import { describeIssues, isRequestName, requestNames, requests, type BridgeError, errorMessage } from '@contract';
 import type { HandlerTable, RequestContext } from './handler-table';
 
 export type DispatchResult = { ok: true; result: unknown } | { ok: false; error: BridgeError };
@@ -31,6 +31,3 @@ export function createDispatcher(table: HandlerTable) {
 
 export type Dispatcher = ReturnType<typeof createDispatcher>;
 
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -1,4 +1,4 @@
-import type { NotebookSource } from '@contract';
+import { errorMessage, type NotebookSource } from '@contract';
 import { summaryOf } from '../agent/agent-service';
 import type { HandlerTable, RequestContext } from '../bridge/handler-table';
 import { importNotebook, type NotebookImport } from '../notebook/api';
@@ -28,7 +28,7 @@ export const notebookHandlers = (ctx: AppContext): Pick<HandlerTable, NotebookNa
         imported = importNotebook(input, { maxBytes: settings.notebookMaxBytes, fileName, modelOutputChars: settings.exec.modelOutputChars });
       } catch (err) {
         // Name the file: the user may have dropped several.
-        throw new Error(`${fileName}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        throw new Error(`${fileName}: ${errorMessage(err)}`, { cause: err });
       }
       // Only now, with the whole notebook understood, does anything get created.
       const conversation = await saveImportedNotebook(ctx.conversations, imported);

@@ -1,6 +1,7 @@
+import { DEFAULT_BASE_URLS } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
 import { detectLocalServers } from '../providers/local-servers';
-import { listModels, OLLAMA_BASE } from '../providers/list-models';
+import { listModels } from '../providers/list-models';
 import { SUGGESTED_MODELS } from '../providers/suggested-models';
 import { providerAccount } from '../secrets/secret-store';
 import type { AppContext } from './app-context';
@@ -35,7 +36,7 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
     const settings = ctx.settings.get();
     const endpoint = baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
     const key = await ctx.keyVault.resolver.get(providerAccount(provider));
-    const models = await listModels({ provider, key, baseUrl: provider === 'ollama' ? (endpoint ?? OLLAMA_BASE) : endpoint });
+    const models = await listModels({ provider, key, baseUrl: provider === 'ollama' ? (endpoint ?? DEFAULT_BASE_URLS.ollama) : endpoint });
     return { models };
   },
 });

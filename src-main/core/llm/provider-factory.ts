@@ -1,4 +1,4 @@
-import type { ProviderKind, Settings } from '@contract';
+import { DEFAULT_BASE_URLS, type ProviderKind, type Settings } from '@contract';
 import { providerAccount } from '../secrets/secret-store';
 import { AnthropicProvider } from './anthropic-provider';
 import { OllamaProvider } from './ollama-provider';
@@ -8,8 +8,6 @@ import type { Provider } from './provider';
 export interface KeySource {
   get(account: string): Promise<string | null>;
 }
-
-export const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434/v1';
 
 /** OpenAI-compatible services whose key lives under its own account (see env-secret-source.ts). */
 const SERVICE_ACCOUNTS: Array<[host: RegExp, account: string]> = [
@@ -60,7 +58,7 @@ export function buildProvider(target: ProviderTarget, key: string | null): Provi
       return new AnthropicProvider({ apiKey: key, baseUrl: target.baseUrl });
     case 'ollama':
       // Its native API, not the OpenAI-compatible one, so the context window can be set (ollama-provider.ts).
-      return new OllamaProvider({ baseUrl: target.baseUrl ?? OLLAMA_DEFAULT_BASE_URL, keepAlive: target.ollamaKeepAlive ?? '30m' });
+      return new OllamaProvider({ baseUrl: target.baseUrl ?? DEFAULT_BASE_URLS.ollama, keepAlive: target.ollamaKeepAlive ?? '30m' });
     case 'openai-compatible':
       if (!target.baseUrl) throw new Error('the OpenAI-compatible provider needs a base URL (Settings → Provider, or --base-url)');
       return new OpenAiProvider({ kind, apiKey: key ?? 'not-needed', baseUrl: target.baseUrl });

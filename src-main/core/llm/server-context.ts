@@ -1,6 +1,5 @@
-import type { Settings } from '@contract';
+import { DEFAULT_BASE_URLS, type Settings } from '@contract';
 import { ollamaRoot } from './ollama-models';
-import { OLLAMA_DEFAULT_BASE_URL } from './provider-factory';
 
 /**
  * The context length a local server really runs a model with, where the server says so. Without it
@@ -42,7 +41,7 @@ export class ServerContext {
 }
 
 async function ask(target: Target): Promise<number | null> {
-  if (target.provider === 'ollama') return ollamaLength(ollamaRoot(target.baseUrl ?? OLLAMA_DEFAULT_BASE_URL), target.model);
+  if (target.provider === 'ollama') return ollamaLength(ollamaRoot(target.baseUrl ?? DEFAULT_BASE_URLS.ollama), target.model);
   if (!target.baseUrl) return null;
   const base = target.baseUrl.replace(/\/+$/, '');
   const root = ollamaRoot(base);

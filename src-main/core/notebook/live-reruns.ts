@@ -1,4 +1,4 @@
-import type { CellItem, CellOutput, Settings } from '@contract';
+import { errorMessage, type CellItem, type CellOutput, type Settings } from '@contract';
 import { summaryOf, type AgentService } from '../agent/agent-service';
 import type { LiveConversation } from '../agent/live-conversation';
 import { limitsFromSettings } from '../agent/run-cell';
@@ -41,7 +41,7 @@ export class LiveReruns {
     this.active.set(conversationId, controller);
     void this.run(live, cells, startAt, controller)
       .catch((err: unknown) => {
-        this.deps.events.emit('error', { conversationId, message: `the re-run failed: ${err instanceof Error ? err.message : String(err)}`, code: 'rerun-failed' });
+        this.deps.events.emit('error', { conversationId, message: `the re-run failed: ${errorMessage(err)}`, code: 'rerun-failed' });
       })
       .finally(() => {
         if (this.active.get(conversationId) === controller) this.active.delete(conversationId);
@@ -98,7 +98,7 @@ export class LiveReruns {
     try {
       outcome = await rerunCells(exec, cells, { conversationId, workspace: live.conv.workspace, settings: settings.exec, signal: controller.signal, startAt }, onProgress);
     } catch (err) {
-      failure = err instanceof Error ? err.message : String(err);
+      failure = errorMessage(err);
       // A cell left "running" by a failure in the engine is not running any more.
       if (now.running) {
         const died: CellItem = { ...now.running.cell, status: 'died' };
@@ -141,7 +141,7 @@ export class LiveReruns {
       await this.deps.conversations.save(live.conv);
       this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
     } catch (err) {
-      this.deps.events.emit('error', { conversationId: live.conv.id, message: `could not save the re-run cells: ${err instanceof Error ? err.message : String(err)}`, code: 'save-failed' });
+      this.deps.events.emit('error', { conversationId: live.conv.id, message: `could not save the re-run cells: ${errorMessage(err)}`, code: 'save-failed' });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Conversation } from '@contract';
+import { errorMessage, type Conversation } from '@contract';
 import { writeFileAtomic } from '../conversations/atomic-write';
 import { exportNotebook, serializeNotebook, type ExportMeta } from './ipynb-export';
 import { importNotebook, type ImportOptions, type NotebookImport } from './ipynb-import';
@@ -44,7 +44,7 @@ export async function readNotebookFile(filePath: string, maxBytes: number): Prom
     if (!st.isFile()) throw new Error(`"${name}" is not a file`);
     size = st.size;
   } catch (err) {
-    throw new Error(`cannot read the notebook ${filePath}: ${messageOf(err)}`, { cause: err });
+    throw new Error(`cannot read the notebook ${filePath}: ${fileErrorMessage(err)}`, { cause: err });
   }
   if (size > maxBytes) {
     throw new NotebookImportError(
@@ -91,9 +91,10 @@ function readAttachmentBytes(absolutePath: string): Uint8Array | null {
   }
 }
 
-function messageOf(err: unknown): string {
+/** A file error as a person says it ("no such file"), else the error's own message. */
+function fileErrorMessage(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES') return 'permission denied';
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

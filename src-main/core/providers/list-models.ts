@@ -1,11 +1,8 @@
-import type { ProviderKind } from '@contract';
+import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL, type ProviderKind } from '@contract';
 
 // Model listing over plain HTTP, for the keys screen's "Test" and the model picker. Kept apart from the
 // chat clients on purpose: it needs only one GET, and it must work with a key that is not saved yet.
 
-const OPENAI_BASE = 'https://api.openai.com/v1';
-const ANTHROPIC_BASE = 'https://api.anthropic.com';
-export const OLLAMA_BASE = 'http://localhost:11434/v1';
 const ANTHROPIC_VERSION = '2023-06-01';
 
 export interface ListModelsRequest {
@@ -36,16 +33,16 @@ function endpoint(req: ListModelsRequest): { url: string; headers: Record<string
   switch (req.provider) {
     case 'anthropic': {
       if (!req.key) throw new Error('no Anthropic API key');
-      const base = trim(req.baseUrl ?? ANTHROPIC_BASE).replace(/\/v1$/, '');
+      const base = trim(req.baseUrl ?? DEFAULT_BASE_URLS.anthropic).replace(/\/v1$/, '');
       return { url: `${base}/v1/models?limit=1000`, headers: { 'x-api-key': req.key, 'anthropic-version': ANTHROPIC_VERSION } };
     }
     case 'openai':
       if (!req.key) throw new Error('no OpenAI API key');
-      return { url: `${trim(req.baseUrl ?? OPENAI_BASE)}/models`, headers: { authorization: `Bearer ${req.key}` } };
+      return { url: `${trim(req.baseUrl ?? DEFAULT_BASE_URLS.openai)}/models`, headers: { authorization: `Bearer ${req.key}` } };
     case 'ollama':
-      return { url: `${trim(req.baseUrl ?? OLLAMA_BASE)}/models`, headers: req.key ? { authorization: `Bearer ${req.key}` } : {} };
+      return { url: `${trim(req.baseUrl ?? DEFAULT_BASE_URLS.ollama)}/models`, headers: req.key ? { authorization: `Bearer ${req.key}` } : {} };
     case 'openai-compatible':
-      if (!req.baseUrl) throw new Error('an OpenAI-compatible server needs a base URL (for example http://localhost:1234/v1)');
+      if (!req.baseUrl) throw new Error(`an OpenAI-compatible server needs a base URL (for example ${EXAMPLE_COMPATIBLE_BASE_URL})`);
       return { url: `${trim(req.baseUrl)}/models`, headers: req.key ? { authorization: `Bearer ${req.key}` } : {} };
   }
 }

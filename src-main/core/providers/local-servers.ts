@@ -1,4 +1,4 @@
-import type { LocalServer, ProviderKind } from '@contract';
+import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL, type LocalServer, type ProviderKind } from '@contract';
 import { modelIds } from './list-models';
 
 /** A model server people run on their own machine, and how to ask it for its models. */
@@ -13,8 +13,8 @@ export interface LocalServerSpec {
 
 /** Their usual ports. The app takes a different list (tests point these at a scripted server). */
 export const DEFAULT_LOCAL_SERVERS: LocalServerSpec[] = [
-  { id: 'ollama', name: 'Ollama', provider: 'ollama', port: 11434, listPath: '/api/tags' },
-  { id: 'lmstudio', name: 'LM Studio', provider: 'openai-compatible', port: 1234, listPath: '/v1/models' },
+  { id: 'ollama', name: 'Ollama', provider: 'ollama', port: portOf(DEFAULT_BASE_URLS.ollama), listPath: '/api/tags' },
+  { id: 'lmstudio', name: 'LM Studio', provider: 'openai-compatible', port: portOf(EXAMPLE_COMPATIBLE_BASE_URL), listPath: '/v1/models' },
   { id: 'jan', name: 'Jan', provider: 'openai-compatible', port: 1337, listPath: '/v1/models' },
 ];
 
@@ -35,4 +35,8 @@ async function probe(spec: LocalServerSpec, timeoutMs: number): Promise<LocalSer
   } catch {
     return null; // nothing listening, or not a model server: not offered
   }
+}
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
 }

@@ -10,6 +10,7 @@ import {
   type ChunkManifest,
 } from './secret-chunks';
 import { checkAccountName, checkSecretValue, RESERVED_ACCOUNT_PREFIX, type SecretStore } from './secret-store';
+import { errorMessage } from '@contract';
 
 export interface KeychainSecretStoreOptions {
   /** UTF-16 code units per keychain entry; longer values are chunked. Default: 1,200 on Windows, no limit elsewhere. */
@@ -137,7 +138,7 @@ export class KeychainSecretStore implements SecretStore {
     try {
       return await run();
     } catch (error) {
-      let reason = error instanceof Error ? error.message : String(error);
+      let reason = errorMessage(error);
       for (const secret of secrets) if (secret) reason = reason.split(secret).join('[redacted]');
       // No `cause`: the original error may quote the value, and causes end up in logs.
       throw new KeychainError(`Could not ${action} in the OS keychain: ${reason}`);

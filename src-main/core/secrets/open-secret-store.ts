@@ -3,6 +3,7 @@ import { KeychainSecretStore, type KeychainSecretStoreOptions } from './keychain
 import { MemorySecretStore } from './memory-secret-store';
 import type { KeyringBackend } from './napi-keyring';
 import { RESERVED_ACCOUNT_PREFIX, type SecretStore } from './secret-store';
+import { errorMessage } from '@contract';
 
 export interface OpenSecretStoreOptions extends KeychainSecretStoreOptions {
   /** Default: the OS keychain through @napi-rs/keyring. */
@@ -64,7 +65,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export function unreachableNotice(error: unknown): string {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorMessage(error);
   const reason = (raw.split('\n')[0] ?? '').trim().slice(0, 300) || 'no reason given';
   const hint =
     process.platform === 'linux'

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { applySettingsPatch, defaultSettings, Settings, type SettingsPatch } from '@contract';
+import { applySettingsPatch, defaultSettings, Settings, type SettingsPatch, errorMessage } from '@contract';
 import { migrateSettingsDocument, SETTINGS_VERSION } from './migrations';
 import { isPlainObject, repairSettings } from './settings-repair';
 import { patchProblem } from './settings-rules';
@@ -51,7 +51,7 @@ export function openSettingsFile(backend: SettingsFileBackend, options: Settings
   } catch (error) {
     const notice = joinNotices(
       loaded.notice,
-      `Settings cannot be saved to ${backend.path} (${reasonOf(error)}); changes last until the app quits.`,
+      `Settings cannot be saved to ${backend.path} (${errorMessage(error)}); changes last until the app quits.`,
     );
     return new SettingsFileStore(loaded.settings, null, backend.path, notice);
   }
@@ -82,7 +82,7 @@ class SettingsFileStore implements SettingsStore {
       try {
         this.document.set(checked.data);
       } catch (error) {
-        throw new Error(`Could not save settings to ${this.filePath}: ${reasonOf(error)}`, { cause: error });
+        throw new Error(`Could not save settings to ${this.filePath}: ${errorMessage(error)}`, { cause: error });
       }
     }
     this.current = checked.data;
@@ -107,7 +107,7 @@ function load(file: string, now: () => Date): Loaded {
     return {
       settings: structuredClone(defaultSettings),
       needsWrite: false,
-      notice: `Settings could not be read from ${file} (${reasonOf(error)}); the defaults are in use.`,
+      notice: `Settings could not be read from ${file} (${errorMessage(error)}); the defaults are in use.`,
     };
   }
 
@@ -119,7 +119,7 @@ function load(file: string, now: () => Date): Loaded {
     return {
       settings: structuredClone(defaultSettings),
       needsWrite: true,
-      notice: `The settings file ${file} was not valid JSON (${reasonOf(error)}). ${kept(backup)} All settings are back to their defaults.`,
+      notice: `The settings file ${file} was not valid JSON (${errorMessage(error)}). ${kept(backup)} All settings are back to their defaults.`,
     };
   }
 
@@ -198,10 +198,6 @@ function keyWarning(unknown: string[], backup: string | null): string {
 function joinNotices(...notices: Array<string | null>): string | null {
   const present = notices.filter((n): n is string => n !== null);
   return present.length > 0 ? present.join(' ') : null;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function isErrno(error: unknown, code: string): boolean {

@@ -1,8 +1,7 @@
-import { MAX_ATTACHMENT_BYTES } from '@contract';
+import { MAX_ATTACHMENT_BYTES, errorMessage } from '@contract';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
-import { messageOf } from '../../state/errors';
 import { formatBytes } from './use-now';
 
 declare global {
@@ -55,7 +54,7 @@ async function attachOne(conversationId: string, file: File): Promise<void> {
       : await bridge['workspace.attach']({ conversationId, name, mime: file.type, dataBase64: await toBase64(file) });
     useComposer.getState().updateChip(key, { state: 'ready', attachment, name: attachment.name });
   } catch (err) {
-    useComposer.getState().updateChip(key, { state: 'failed', error: messageOf(err) });
+    useComposer.getState().updateChip(key, { state: 'failed', error: errorMessage(err) });
   }
 }
 

@@ -1,7 +1,6 @@
 import { create } from 'zustand';
-import type { KernelConnectionInfo, KernelSpecInfo } from '@contract';
+import { errorMessage, type KernelConnectionInfo, type KernelSpecInfo } from '@contract';
 import { bridge } from '../../bridge/bridge';
-import { messageOf } from '../../state/errors';
 
 // The open conversation's remote kernel, shared by the top bar button and its panel. Failures stay
 // in the panel (`error`), next to the fields the user has to change, not in the window's banner.
@@ -30,7 +29,7 @@ export const useKernels = create<KernelState & KernelActions>((set, get) => {
     try {
       return await f();
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: errorMessage(err) });
       return null;
     } finally {
       set({ busy: null });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import type { KeyStatus, KeyTestResult } from '@contract';
+import { errorMessage, type KeyStatus, type KeyTestResult } from '@contract';
 import { bridge } from '../../bridge/bridge';
-import { messageOf } from '../../state/errors';
 import { KEY_PAGES, PROVIDER_LABEL } from '../common/providers';
 
 const MASK = '••••••••';
@@ -34,7 +33,7 @@ export function KeyRow({ status, onChange }: { status: KeyStatus; onChange(statu
     try {
       await work();
     } catch (err) {
-      setResult({ ok: 'error', message: messageOf(err) });
+      setResult({ ok: 'error', message: errorMessage(err) });
     } finally {
       setBusy(false);
     }

@@ -3,6 +3,7 @@ import { bridge } from '../../bridge/bridge';
 import { useWorkspace } from '../../state/workspace-store';
 import { copyText } from '../common/copy-text';
 import { renderMarkdown } from './render-markdown';
+import { errorMessage } from '@contract';
 
 /** Sanitised markdown. While text streams in, parsing is deferred so typing and scrolling stay smooth. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
@@ -38,7 +39,7 @@ async function showWorkspaceImages(root: HTMLElement, conversationId: string): P
       if (file.kind === 'image') img.src = `data:${file.mime};base64,${file.dataBase64}`;
       else img.title = `${path} is not an image`;
     } catch (err) {
-      img.title = `${path}: ${err instanceof Error ? err.message : String(err)}`;
+      img.title = `${path}: ${errorMessage(err)}`;
     }
   }
 }

@@ -1,7 +1,6 @@
-import { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource } from '@contract';
+import { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, errorMessage } from '@contract';
 import { bridge } from '../../bridge/bridge';
 import { refreshConversationList, useApp } from '../../state/app-store';
-import { messageOf } from '../../state/errors';
 import { formatBytes } from '../common/use-now';
 import { isNotebookFile, rerunnableCount, useNotebooks } from './notebook-store';
 
@@ -110,7 +109,7 @@ function base64Of(file: File): Promise<string> {
       const url = String(reader.result);
       resolve(url.slice(url.indexOf(',') + 1));
     };
-    reader.onerror = () => reject(new Error(`${file.name}: could not read the file: ${messageOf(reader.error)}`));
+    reader.onerror = () => reject(new Error(`${file.name}: could not read the file: ${errorMessage(reader.error)}`));
     reader.readAsDataURL(file);
   });
 }

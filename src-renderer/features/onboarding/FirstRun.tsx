@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { LocalServer, ProviderKind, RequestOutput } from '@contract';
+import { errorMessage, type LocalServer, type ProviderKind, type RequestOutput } from '@contract';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
-import { messageOf } from '../../state/errors';
 import { DEFAULT_MODEL, KEY_PAGES, PROVIDER_LABEL } from '../common/providers';
 import { ModelChoice } from './ModelChoice';
 
@@ -21,7 +20,7 @@ export function FirstRun() {
   const setProviderReady = useApp((s) => s.setProviderReady);
 
   useEffect(() => {
-    bridge['providers.detect']({}).then(setDetected, (err: unknown) => setError(messageOf(err)));
+    bridge['providers.detect']({}).then(setDetected, (err: unknown) => setError(errorMessage(err)));
   }, []);
 
   const pick = async (provider: ProviderKind, model: string, baseUrl: string | null) => {
@@ -87,7 +86,7 @@ function KeyEntry({ onSaved }: { onSaved(provider: ProviderKind): void }) {
       setStatus(null);
       onSaved(provider);
     } catch (err) {
-      setStatus(messageOf(err));
+      setStatus(errorMessage(err));
     }
   };
   return (

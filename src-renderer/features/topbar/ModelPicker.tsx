@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ModelChoice, ProviderKind } from '@contract';
+import { DEFAULT_BASE_URLS, errorMessage, EXAMPLE_COMPATIBLE_BASE_URL, type ModelChoice, type ProviderKind } from '@contract';
 import { bridge } from '../../bridge/bridge';
 import { useApp, useModelChoice } from '../../state/app-store';
-import { messageOf } from '../../state/errors';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
 
 /**
@@ -50,7 +49,7 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
       setModels(models);
       setStatus(`${models.length} models`);
     } catch (err) {
-      setStatus(messageOf(err));
+      setStatus(errorMessage(err));
     }
   };
   const apply = async () => {
@@ -72,7 +71,7 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
       {(provider === 'openai-compatible' || provider === 'ollama') && (
         <label className="field">
           <span>Base URL</span>
-          <input value={baseUrl} placeholder={provider === 'ollama' ? 'http://localhost:11434/v1' : 'http://localhost:1234/v1'} onChange={(e) => setBaseUrl(e.target.value)} />
+          <input value={baseUrl} placeholder={provider === 'ollama' ? DEFAULT_BASE_URLS.ollama : EXAMPLE_COMPATIBLE_BASE_URL} onChange={(e) => setBaseUrl(e.target.value)} />
         </label>
       )}
       <label className="field">

@@ -1,6 +1,7 @@
 import { ModelText } from '../output/model-text';
 import { killTree } from '../process/process-tree';
 import { PtyProcess } from '../process/pty-process';
+import { errorMessage } from '@contract';
 
 // Runs an installer (pip, npm, venv) under a terminal, so it shows the progress bars it shows a user,
 // streaming its output to the cell as it comes. Stopping the cell stops the installer.
@@ -40,7 +41,7 @@ export async function runInstaller(run: InstallerRun): Promise<InstallerResult> 
   try {
     proc = new PtyProcess({ file: run.file, args: run.args, cwd: run.cwd, env: run.env });
   } catch (err) {
-    return { ok: false, exitCode: null, text: `could not start ${run.file}: ${err instanceof Error ? err.message : String(err)}`, stopped: null };
+    return { ok: false, exitCode: null, text: `could not start ${run.file}: ${errorMessage(err)}`, stopped: null };
   }
   proc.onData((chunk) => {
     reader.push(chunk);

@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorMessage } from '@contract';
 
 // The UI keeps a run's output up to a cap; past it, the whole output goes to a file in the
 // workspace instead of memory, and the UI gets a note saying where. The file's write buffer is the
@@ -94,7 +95,7 @@ export class OutputCap {
       stream.on('drain', () => this.setBlocked(false));
       this.spill = stream;
     } catch (err) {
-      this.spillError = err instanceof Error ? err.message : String(err);
+      this.spillError = errorMessage(err);
     }
   }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '@contract';
 import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
 
 // Talking to a Jupyter Server (or JupyterHub's per-user server, or an Enterprise Gateway) by URL and
@@ -110,7 +111,7 @@ export function explainServerError(err: unknown, url: string): RemoteKernelError
     return new RemoteKernelError(`${capitalize(where)} did not answer in time (${code}); check the URL and the network.`);
   }
   if (code) return new RemoteKernelError(`Could not reach ${where} (${code}).`);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new RemoteKernelError(`Could not reach ${where}: ${message}`);
 }
 

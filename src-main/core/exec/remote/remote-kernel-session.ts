@@ -2,6 +2,7 @@ import { KernelAPI, KernelConnection, type Kernel, type KernelMessage, ServerCon
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { explainServerError, type JupyterTarget, RemoteKernelError, safeUrl, serverSettings } from './jupyter-connection';
 import { kernelOutput } from './kernel-output';
+import { errorMessage } from '@contract';
 
 // A session on a kernel of a remote Jupyter Server, behind the same Session interface as local ones,
 // so the engine's queueing, timeouts, output caps and model head + tail apply unchanged.
@@ -136,7 +137,7 @@ export class RemoteKernelSession implements Session {
       try {
         future = this.connection.requestExecute({ code: run.code, silent: false, store_history: true, allow_stdin: false, stop_on_error: true });
       } catch (err) {
-        this.finish({ status: 'died', exitCode: null, cwd: null, message: `Could not send the code to ${this.where}: ${errorText(err)}` });
+        this.finish({ status: 'died', exitCode: null, cwd: null, message: `Could not send the code to ${this.where}: ${errorMessage(err)}` });
         return;
       }
       future.onIOPub = (msg) => {
@@ -148,7 +149,7 @@ export class RemoteKernelSession implements Session {
         (reply) => this.finish({ status: reply.content.status === 'ok' ? 'done' : 'failed', exitCode: null, cwd: null, message: null }),
         // Cancelled: the kernel restarted or the connection was disposed; whoever did it has
         // already finished the run with the reason, so this is only a fallback.
-        (err: unknown) => this.finish({ status: 'died', exitCode: null, cwd: null, message: `The remote run was cut off: ${errorText(err)}` }),
+        (err: unknown) => this.finish({ status: 'died', exitCode: null, cwd: null, message: `The remote run was cut off: ${errorMessage(err)}` }),
       );
     });
   }
@@ -308,10 +309,6 @@ export class RemoteKernelSession implements Session {
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,4 +1,4 @@
-import type { RemoteKernelBinding, RunLimits } from '@contract';
+import { errorMessage, type RemoteKernelBinding, type RunLimits } from '@contract';
 import type { SessionRoute } from '../session/session-types';
 import { normalizeServerUrl, safeUrl } from './jupyter-connection';
 import { RemoteKernelSession } from './remote-kernel-session';
@@ -120,7 +120,7 @@ export class RemoteKernels {
         (err: unknown) => {
           // The binding still holds for this run of the app; only the restart would forget it.
           this.remembered.delete(conversationId);
-          console.warn(`could not save the remote kernel of conversation ${conversationId}: ${err instanceof Error ? err.message : String(err)}`);
+          console.warn(`could not save the remote kernel of conversation ${conversationId}: ${errorMessage(err)}`);
         },
       );
     this.saving.set(conversationId, next);

@@ -6,6 +6,7 @@ import { RunnerSession } from '../runner/runner-session';
 import { ShellSession } from '../shell/shell-session';
 import { bashFlavor } from '../shell/shell-integration';
 import { zshFlavor } from '../shell/zsh-integration';
+import { errorMessage } from '@contract';
 
 // Picks the session implementation for a language's kind.
 
@@ -48,7 +49,7 @@ async function startRunner(options: StartSessionOptions): Promise<Session> {
     });
   } catch (err) {
     if (!options.language.oneShot) throw err;
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     const { label } = options.language;
     const note = `the persistent ${label} session could not start (${why}); this cell ran as a separate ${label} process, so nothing is kept between cells`;
     return new OneShotFallback(new OneShotSession(options), note);
