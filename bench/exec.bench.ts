@@ -130,7 +130,8 @@ async function ours(workspace: string, tmpRoot: string) {
   });
   const service = createExecService({ resourcesDir: join(ROOT, 'resources'), tmpRoot });
   try {
-    // Cold: from no session to the first result, each time in a fresh session.
+    // Cold: from no session to the first result, each time in a fresh session. IPython loads in the
+    // background meanwhile (resources/runners/python/oi_ipython.py); print(1) does not wait for it.
     const cold: number[] = [];
     for (let i = 0; i < COLD_RUNS; i++) {
       await service.restart('bench', 'python');
@@ -139,6 +140,19 @@ async function ours(workspace: string, tmpRoot: string) {
       if (r.status !== 'done') throw new Error(`cold run: ${r.forModel}`);
       cold.push(performance.now() - t);
     }
+    // Cold to IPython: from no session to the result of a cell only IPython runs (a magic).
+    const coldIPython: number[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      await service.restart('bench', 'python');
+      const t = performance.now();
+      const r = await service.run(request(service, '%env OI_BENCH=1'));
+      if (r.status !== 'done') throw new Error(`cold IPython run: ${r.forModel}`);
+      coldIPython.push(performance.now() - t);
+    }
+    // The warm runs go through IPython's shell, as every cell does once it is loaded.
+    const shell = await service.run(request(service, 'get_ipython().__class__.__name__'));
+    const ipython = shell.forModel === "'OiShell'";
+    if (!ipython) console.log(`note: ${PYTHON} runs without IPython here (${shell.forModel.slice(0, 200)})`);
     for (let i = 0; i < 20; i++) await service.run(request(service, 'print(1)'));
     const warm: number[] = [];
     for (let i = 0; i < WARM_RUNS; i++) {
@@ -175,6 +189,8 @@ async function ours(workspace: string, tmpRoot: string) {
     clearInterval(sampler);
     return {
       cold,
+      coldIPython,
+      ipython,
       warm,
       tenMb,
       tenChars,
@@ -212,13 +228,15 @@ async function main(): Promise<void> {
     }
     const warm = summarize(us.warm);
     const cold = summarize(us.cold);
+    const coldIPython = summarize(us.coldIPython);
     const kWarm = kernel ? summarize(kernel.warm) : null;
     const kCold = kernel ? summarize(kernel.cold) : null;
     const rows: Array<[string, string, string, string, string]> = [
       ['measure', 'ours', 'jupyter kernel', 'ratio (ours/kernel)', 'target'],
-      ['warm print(1) round trip (median)', fmt(warm.median), kWarm ? fmt(kWarm.median) : '—', kWarm ? (warm.median / kWarm.median).toFixed(2) : '—', '≤ 0.2'],
+      [`warm print(1) round trip${us.ipython ? ' through IPython' : ''} (median)`, fmt(warm.median), kWarm ? fmt(kWarm.median) : '—', kWarm ? (warm.median / kWarm.median).toFixed(2) : '—', '≤ 0.2'],
       ['warm print(1) round trip (p95)', fmt(warm.p95), kWarm ? fmt(kWarm.p95) : '—', kWarm ? (warm.p95 / kWarm.p95).toFixed(2) : '—', ''],
-      ['cold start → first result (median)', fmt(cold.median), kCold ? fmt(kCold.median) : '—', kCold ? (cold.median / kCold.median).toFixed(2) : '—', '≤ 0.1'],
+      ['cold start → first result (median)', fmt(cold.median), kCold ? fmt(kCold.median) : '—', kCold ? (cold.median / kCold.median).toFixed(2) : '—', us.ipython ? '≤ 0.3 (with IPython)' : '≤ 0.1'],
+      ['cold start → first magic (%env), median', fmt(coldIPython.median), kCold ? fmt(kCold.median) : '—', kCold ? (coldIPython.median / kCold.median).toFixed(2) : '—', ''],
       ['10 MB line-by-line stdout', fmt(us.tenMb), kernel ? fmt(kernel.tenMb) : '—', kernel ? (us.tenMb / kernel.tenMb).toFixed(2) : '—', '≤ 0.67'],
       ['main RSS growth, cell printing 200 MB', `${us.big.rssGrowthMb.toFixed(0)} MB`, '', '', '< 100 MB'],
       ['main heap growth, cell printing 200 MB', `${us.big.heapGrowthMb.toFixed(0)} MB`, '', '', ''],
@@ -233,10 +251,14 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { platform: process.platform, arch: process.arch, node: process.version, python: PYTHON },
       jupyter: kernelVersion,
-      ours: { warmMs: warm, coldMs: cold, tenMbMs: us.tenMb, tenMbChars: us.tenChars, print200Mb: us.big },
+      ours: { ipython: us.ipython, warmMs: warm, coldMs: cold, coldToIPythonMs: coldIPython, tenMbMs: us.tenMb, tenMbChars: us.tenChars, print200Mb: us.big },
       kernel: kernel ? { warmMs: kWarm, coldMs: kCold, tenMbMs: kernel.tenMb, tenMbChars: kernel.tenMbChars } : null,
       ratios: kernel
-        ? { warm: warm.median / (kWarm?.median ?? NaN), cold: cold.median / (kCold?.median ?? NaN), tenMb: us.tenMb / kernel.tenMb }
+        ? {
+            warm: warm.median / (kWarm?.median ?? NaN),
+            cold: cold.median / (kCold?.median ?? NaN),
+            coldToIPython: coldIPython.median / (kCold?.median ?? NaN),
+            tenMb: us.tenMb / kernel.tenMb }
         : null,
     };
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });

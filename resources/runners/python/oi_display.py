@@ -240,6 +240,11 @@ def _render_figure(figure):
     return _b64(buf.getvalue())
 
 
+def figure_png(figure):
+    """A matplotlib figure as base64 PNG, remembered as shown in this cell (IPython's formatter)."""
+    return _render_figure(figure)
+
+
 def show_figure(figure):
     _send({'output_type': 'display_data', 'data': {'image/png': _render_figure(figure),
                                                    'text/plain': repr(figure)}, 'metadata': {}})

@@ -25,6 +25,8 @@ import types
 _writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
 import oi_display  # noqa: E402
 import oi_files  # noqa: E402
+import oi_ipython  # noqa: E402
+import oi_magics  # noqa: E402
 import oi_streams  # noqa: E402
 sys.dont_write_bytecode = _writes_bytecode
 
@@ -75,7 +77,7 @@ class Channel:
 
 
 class Session:
-    def __init__(self, channel, workspace):
+    def __init__(self, channel, workspace, ipython=None):
         self.channel = channel
         self.run_id = None
         # The run's nonce (bytes) while a cell runs, None between runs, and the next output's number.
@@ -87,6 +89,12 @@ class Session:
         self.loop = None
         self.sigint_handler = self._on_sigint  # one object, so "is it still ours?" can be asked
         self.namespace = self._make_namespace(workspace)
+        # IPython's shell when this Python has IPython (oi_ipython, loading in the background);
+        # otherwise the documented subset of magics (oi_magics).
+        self.ipython = ipython
+        if ipython is not None:
+            ipython.connect(sys.modules['__main__'], self.emit)
+        self.magics = oi_magics.Magics(self.namespace, self._run_code) if ipython is None else None
 
     def _make_namespace(self, workspace):
         # A real __main__ module, so classes defined in cells pickle and `if __name__ == "__main__":`
@@ -110,15 +118,21 @@ class Session:
             self.nonce = str(message.get('nonce', '')).encode('ascii', 'replace')
             self.seq = 0
         count = message.get('executionCount')
+        code = str(message.get('code', ''))
         oi_display.begin_cell()
         error = None
+        shown = False  # IPython showed the cell's error itself
         try:
             try:
+                shell = self._shell_for(code)
                 self.interruptible = True
-                value = self._execute(str(message.get('code', '')), count)
-                if value is not None:
-                    self.namespace['_'] = value
-                    self.emit(oi_display.result_output(value, count))
+                if shell is not None:
+                    shown = not self.ipython.run(code, count)
+                else:
+                    value = self._execute(code, count)
+                    if value is not None:
+                        self.namespace['_'] = value
+                        self.emit(oi_display.result_output(value, count))
             except BaseException as e:
                 error = e
             try:
@@ -127,19 +141,33 @@ class Session:
                 error = error or e
         finally:
             self.interruptible = False
-        ok = error is None or _clean_exit(error)
-        if not ok:
+        ok = (error is None or _clean_exit(error)) and not shown
+        if error is not None and not _clean_exit(error):
             self.emit(_safe_error_output(error))
         error = None  # drop the traceback's frames (and the user's objects they hold)
         if signal.getsignal(signal.SIGINT) is not self.sigint_handler:
             signal.signal(signal.SIGINT, self.sigint_handler)  # interrupt must keep working
         self._finish(message.get('nonce', ''), ok)
 
-    def _execute(self, code, count):
+    def _shell_for(self, code):
         # Packages installed since the last cell (pip in another process) must be importable now:
         # the import system caches folder listings and can miss a package that appeared meanwhile.
         importlib.invalidate_caches()
-        filename = '<cell %s>' % (count if count is not None else '?')
+        if self.ipython is None:
+            return None
+        shell = self.ipython.shell_for(code)
+        if shell is None and self.ipython.failure is not None and self.magics is None:
+            # IPython is installed but broken: the plain session with the magics subset.
+            self.magics = oi_magics.Magics(self.namespace, self._run_code, self.ipython.failure)
+        return shell
+
+    def _execute(self, code, count):
+        if self.magics is not None:
+            code = self.magics.transform(code)
+        return self._run_code(code, '<cell %s>' % (count if count is not None else '?'))
+
+    def _run_code(self, code, filename='<cell>'):
+        """Runs code in the namespace like a notebook cell; returns its last expression's value."""
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         tree = compile(code, filename, 'exec', ast.PyCF_ONLY_AST | _COMPILE_FLAGS, dont_inherit=True)
         last = None
@@ -283,13 +311,17 @@ def _safe_error_output(error):
 
 
 def main():
+    # First of all, so IPython's import overlaps everything else this runner and main do.
+    ipython = oi_ipython.IPythonSupport() if oi_ipython.wanted() else None
     channel = Channel(os.environ.pop('OI_CHANNEL'))  # popped: subprocesses have no use for it
     workspace = os.environ.get('OI_WORKSPACE') or os.getcwd()
     oi_streams.install()
-    session = Session(channel, workspace)
+    session = Session(channel, workspace, ipython)
     signal.signal(signal.SIGINT, session.sigint_handler)
     if hasattr(os, 'register_at_fork'):
         os.register_at_fork(after_in_child=session._after_fork_in_child)
+        if ipython is not None:
+            os.register_at_fork(before=ipython.before_fork)
     oi_display.set_emitter(session.emit)
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
     # Like the interactive interpreter: imports find modules in the current directory, not here.

@@ -12,14 +12,19 @@ const displays = (o: RunOutcome) => o.outputs.filter((x) => x.output_type === 'd
 const isPng = (base64: unknown) => Buffer.from(String(base64), 'base64').subarray(0, 8).equals(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('Python runner', () => {
+// Everything here holds whether cells run through IPython's shell (this Python has IPython) or as
+// the runner's own plain Python (OI_IPYTHON=0); where the two differ, each case says how.
+describe.each([
+  ['with IPython', true],
+  ['without IPython', false],
+] as const)('Python runner, %s', (_mode, ipython) => {
   let py: Runner;
   let count = 0;
   const run = (code: string) => py.run(code, { executionCount: ++count });
 
   beforeEach(async () => {
     count = 0;
-    py = await Runner.start({ command: PYTHON, args: [PYTHON_RUNNER] });
+    py = await Runner.start({ command: PYTHON, args: [PYTHON_RUNNER], env: ipython ? {} : { OI_IPYTHON: '0' } });
   });
   afterEach(async () => {
     await py.close();
@@ -70,7 +75,8 @@ describe('Python runner', () => {
     const o = await run('x = (1,\nprint(x');
     expect(o.ok).toBe(false);
     expect(errorOf(o)!.ename).toBe('SyntaxError');
-    expect(errorOf(o)!.traceback.join('\n')).toContain('<cell 1>');
+    // IPython names a cell by its count, as Jupyter shows it; the plain runner by its file name.
+    expect(errorOf(o)!.traceback.join('\n')).toMatch(ipython ? /Cell .*In \[1\].*line 2/s : /<cell 1>/);
   });
 
   it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
@@ -156,8 +162,14 @@ describe('Python runner', () => {
   });
 
   it('keeps its own names out of the namespace and runs cells as __main__', async () => {
-    const o = await run('sorted(k for k in globals() if not k.startswith("__")), __name__');
-    expect(resultText(o)).toBe("(['HTML', 'Image', 'Markdown', 'display', 'files'], '__main__')");
+    // A plain cell that arrives while IPython still loads runs without it: wait for the shell first.
+    if (ipython) await run('get_ipython()');
+    const o = await run('sorted(k for k in globals() if not k.startswith("_")), __name__');
+    // IPython adds what a Jupyter cell finds too: In, Out, exit, quit, get_ipython (and _-names).
+    const names = ipython
+      ? ['HTML', 'Image', 'In', 'Markdown', 'Out', 'display', 'exit', 'files', 'get_ipython', 'quit']
+      : ['HTML', 'Image', 'Markdown', 'display', 'files'];
+    expect(String(resultText(o)).replace(/\s+/g, ' ')).toBe(`([${names.map((n) => `'${n}'`).join(', ')}], '__main__')`);
   });
 
   it('ends a cell quietly on sys.exit(0) and keeps the session', async () => {
