@@ -13,6 +13,8 @@ import { keysHandlers } from './handlers/keys-handlers';
 import { providerHandlers } from './handlers/provider-handlers';
 import { modelHandlers } from './handlers/model-handlers';
 import { ModelKnowledge } from './agent/model-knowledge';
+import { CheckpointService } from './checkpoints/checkpoint-service';
+import { checkpointHandlers } from './handlers/checkpoint-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
@@ -57,6 +59,7 @@ export function createApp(opts: AppOptions): App {
   const conversations = new ConversationStore(opts.dataDir, () => opts.settings.get().workspaceRoot);
   const providerFor = createProviderFactory(opts.keys);
   const models = new ModelKnowledge({ dataDir: opts.dataDir, providerFor, events });
+  const checkpoints = new CheckpointService({ dataDir: opts.dataDir, settings: () => opts.settings.get() });
   const agent = new AgentService({
     conversations,
     exec: opts.exec,
@@ -64,6 +67,7 @@ export function createApp(opts: AppOptions): App {
     settings: () => opts.settings.get(),
     providerFor,
     models,
+    checkpoints,
   });
   const kernels = opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) });
   kernels.useMemory(conversationKernelMemory(agent));
@@ -82,6 +86,7 @@ export function createApp(opts: AppOptions): App {
     localServers: opts.localServers ?? DEFAULT_LOCAL_SERVERS,
     workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
     models,
+    checkpoints,
     reruns: new LiveReruns({ agent, conversations, exec: opts.exec, events, settings: () => opts.settings.get() }),
   };
 
@@ -95,6 +100,7 @@ export function createApp(opts: AppOptions): App {
     ...keysHandlers(context),
     ...providerHandlers(context),
     ...modelHandlers(context),
+    ...checkpointHandlers(context),
     ...notebookHandlers(context),
     ...kernelHandlers(context, kernels),
     ...sandboxHandlers(context),

@@ -116,9 +116,32 @@ export const AssistantItem = z.object({
   jupyter: JupyterCellOrigin.optional(),
 });
 
+
 /** Text formats of tool calls that local models write (docs/agent.md#local-models). */
 export const TextCallDialect = z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'json']);
 export type TextCallDialect = z.infer<typeof TextCallDialect>;
+
+export const FileChange = z.object({
+  path: z.string(),
+  change: z.enum(['created', 'modified', 'deleted', 'renamed']),
+  /** For a rename: where it was. */
+  from: z.string().optional(),
+  /** Bytes after the run (null when deleted) and before it (null when created). */
+  size: z.number().nonnegative().nullable(),
+  previousSize: z.number().nonnegative().nullable(),
+});
+
+/** A cell's effect on its workspace; the checkpoint before it is what a rewind restores. */
+export const CellChanges = z.object({
+  /** false: no checkpoint (a remote kernel, or checkpoints off); `note` says why. */
+  checkpointed: z.boolean(),
+  files: z.array(FileChange),
+  /** Paths the checkpoints left out (size cap, unreadable, not a file), never silently. */
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  note: z.string().optional(),
+});
+export type FileChange = z.infer<typeof FileChange>;
+export type CellChanges = z.infer<typeof CellChanges>;
 
 export const CellItem = z.object({
   kind: z.literal('cell'),
@@ -155,6 +178,8 @@ export const CellItem = z.object({
    */
   callDialect: TextCallDialect.optional(),
   jupyter: JupyterCellOrigin.optional(),
+  /** What the run changed in the workspace, from the checkpoints taken around it (docs/checkpoints.md). */
+  changes: CellChanges.optional(),
 });
 
 
@@ -176,6 +201,8 @@ export const NoticeItem = z.object({
   install: InstallInfo.optional(),
   /** The user moved the conversation to another folder here; the model is told at this point of the history. */
   workspaceChange: z.object({ from: z.string(), to: z.string() }).optional(),
+  /** The user rewound the workspace's files to before this cell; the model is told, like a move. */
+  rewind: z.object({ cellId: z.string(), changedPaths: z.number().int().nonnegative() }).optional(),
   jupyter: JupyterCellOrigin.optional(),
 });
 

@@ -7,6 +7,7 @@ import { settingsRequests } from './requests/settings';
 import { keysRequests } from './requests/keys';
 import { providersRequests } from './requests/providers';
 import { modelsRequests } from './requests/models';
+import { checkpointRequests } from './requests/checkpoints';
 import { workspaceRequests } from './requests/workspace';
 import { notebookRequests } from './requests/notebook';
 import { kernelRequests } from './requests/kernels';
@@ -25,6 +26,7 @@ export const requests = {
   ...keysRequests,
   ...providersRequests,
   ...modelsRequests,
+  ...checkpointRequests,
   ...notebookRequests,
   ...kernelRequests,
   ...sandboxRequests,
@@ -35,6 +37,7 @@ export { MAX_ATTACHMENT_BYTES, type FilePreview, type WorkspaceEntry, type Works
 export { KeyProvider, type KeyStatus, type KeyTestResult } from './requests/keys';
 export type { LocalServer } from './requests/providers';
 export { ModelCapability, type ModelDescription, type ModelTarget } from './requests/models';
+export type { FileDiff } from './requests/checkpoints';
 export type { KernelConnectionInfo, KernelSpecInfo } from './requests/kernels';
 export type { SandboxStatus } from './requests/sandbox';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';

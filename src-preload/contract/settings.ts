@@ -61,6 +61,14 @@ export const Settings = z.object({
     .nullable(),
   /** OpenAI-family reasoning models: sent as `reasoning_effort` when set; null → the model's default. */
   reasoningEffort: ReasoningEffort.nullable(),
+  /** Checkpoints (docs/checkpoints.md): files larger than this are not recorded (and are listed on the cell). */
+  checkpointMaxFileMb: z.number().int().min(1).max(10_240),
+  /** What one conversation's checkpoints may add to the store before its oldest are dropped. */
+  checkpointBudgetMb: z.number().int().min(10).max(1_048_576),
+  /** Checkpoints older than this many days are dropped. */
+  checkpointKeepDays: z.number().int().min(1).max(3650),
+  /** The whole store's size past which the oldest checkpoints of every conversation go first. */
+  checkpointStoreMaxMb: z.number().int().min(50).max(10_485_760),
   /** Ollama: the largest context (num_ctx) the app asks for, whatever the model supports — memory grows with it. */
   ollamaMaxContext: z.number().int().min(2048).max(1_048_576),
   /** Ollama: how long the model stays loaded after a call ('30m', '2h', '-1' for ever, '0' to unload at once). */
@@ -112,6 +120,10 @@ export const defaultSettings: Settings = {
   budgetUsd: null,
   thinkingBudgetTokens: null,
   reasoningEffort: null,
+  checkpointMaxFileMb: 50,
+  checkpointBudgetMb: 2048,
+  checkpointKeepDays: 30,
+  checkpointStoreMaxMb: 10_240,
   ollamaMaxContext: 32_768,
   ollamaKeepAlive: '30m',
   customInstructions: '',

@@ -1,4 +1,5 @@
-import { errorMessage, type Attachment, type Conversation, type ConversationSummary, type ModelChoice, type UserItem } from '@contract';
+import { errorMessage, type Attachment, type Conversation, type ConversationSummary, type ModelChoice, type NoticeItem, type UserItem } from '@contract';
+import type { RestoreOutcome } from '../checkpoints/checkpoint-service';
 import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
 import { pairingProblem } from '../llm/model-pairing';
 import { defaultRetryPolicy } from '../llm/retry-with-backoff';
@@ -174,6 +175,37 @@ export class AgentService {
   recordInstall(conversationId: string, record: InstallRecord): void {
     recordInstall(this.live.get(conversationId), this.deps.events, record);
     this.deps.environment.noteRun(record.command);
+  }
+
+  /**
+   * Puts the workspace's files back as they were before `cellId` ran (checkpoints); with `cut`, the
+   * conversation also goes back to the message that led to that cell. The model is told at its next call.
+   */
+  async rewind(conversationId: string, cellId: string, opts: { confirm: boolean; cut: boolean }): Promise<RestoreOutcome> {
+    const checkpoints = this.deps.checkpoints;
+    if (!checkpoints) throw new Error('checkpoints are not kept here');
+    const live = await this.idleLive(conversationId, 'rewind');
+    const outcome = await checkpoints.restore(live.conv, cellId, opts.confirm);
+    if (outcome.status !== 'restored') return outcome;
+    if (opts.cut) {
+      const at = live.conv.items.findIndex((i) => i.id === cellId);
+      let start = at;
+      while (start > 0 && live.conv.items[start]?.kind !== 'user') start--;
+      if (at >= 0) live.conv.items = live.conv.items.slice(0, Math.max(0, start));
+    }
+    const item: NoticeItem = {
+      kind: 'notice',
+      id: newId(),
+      level: 'info',
+      text: `Files rewound to before that run: ${outcome.changedPaths} paths put back. Sessions keep their variables; restart them if the code holds files open.`,
+      createdAt: now(),
+      rewind: { cellId, changedPaths: outcome.changedPaths },
+    };
+    live.conv.items.push(item);
+    this.deps.events.emit('notice', { conversationId, item });
+    if (opts.cut) live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+    await this.commit(live, true);
+    return outcome;
   }
 
   interruptCell(conversationId: string, cellId: string): void {

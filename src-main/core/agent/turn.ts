@@ -15,6 +15,8 @@ import type { LiveConversation } from './live-conversation';
 import { targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
 import { runCell } from './run-cell';
+import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import { prepareStep } from './step-request';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
@@ -30,6 +32,8 @@ export interface TurnDeps {
   retry: RetryPolicy;
   /** How the model calls tools (probed) and the window its server runs it with. */
   models: ModelKnowledge;
+  /** Workspace checkpoints around each cell; absent where nothing is recorded (some tests). */
+  checkpoints?: CheckpointService;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -224,15 +228,19 @@ async function approve(
 async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Settings, cell: CellItem, signal: AbortSignal): Promise<boolean> {
   const started = Date.now();
   let interruptedByUser = false;
+  const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
   try {
     const result = await runCell(live, cell, { exec: deps.exec, events: deps.events, settings }, signal);
+    const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings);
+    if (changes) cell.changes = changes;
     cell.outputs = result.outputs;
     cell.exitCode = result.exitCode;
     cell.durationMs = result.durationMs;
     cell.limits = result.limits;
     if (result.shell) cell.shell = result.shell;
     interruptedByUser = result.status === 'interrupted';
-    const forModel = interruptedByUser ? `${result.forModel}\n\nThe user interrupted this run.` : result.forModel;
+    const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
+    const forModel = interruptedByUser ? `${told}\n\nThe user interrupted this run.` : told;
     finishCell(live, deps.events, cell, result.status, forModel);
   } catch (err) {
     cell.durationMs = Date.now() - started;

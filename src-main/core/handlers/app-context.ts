@@ -1,5 +1,6 @@
 import type { AgentService } from '../agent/agent-service';
 import type { ModelKnowledge } from '../agent/model-knowledge';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import type { ExecService } from '../exec';
@@ -29,4 +30,6 @@ export interface AppContext {
   reruns: LiveReruns;
   /** How each local model calls tools, and the context window its server runs. */
   models: ModelKnowledge;
+  /** Workspace checkpoints before and after each cell (docs/checkpoints.md). */
+  checkpoints: CheckpointService;
 }

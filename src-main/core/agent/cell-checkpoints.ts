@@ -1,0 +1,39 @@
+import type { CellChanges, CellItem, Conversation, Settings } from '@contract';
+import { errorMessage } from '@contract';
+import { changesForModel, type CheckpointService } from '../checkpoints/checkpoint-service';
+import type { Skipped } from '../checkpoints/workspace-scan';
+import { findLanguage } from '../exec';
+
+/**
+ * The checkpoints around one cell (docs/checkpoints.md): the workspace recorded before it runs and
+ * after, so the cell shows what it changed and can be rewound. A checkpoint that fails never stops the
+ * run; the cell says there is none and why.
+ */
+export type CellCheckpoint = { ok: true; skipped: Skipped[] } | { ok: false; note: string };
+
+export async function checkpointBefore(service: CheckpointService | undefined, conv: Conversation, cell: CellItem): Promise<CellCheckpoint | null> {
+  if (!service) return null;
+  const kernel = conv.remoteKernel;
+  if (kernel && findLanguage(kernel.language)?.name === findLanguage(cell.language)?.name) {
+    return { ok: false, note: 'ran on a remote Jupyter kernel: its files are on that server, so there is no checkpoint to rewind to' };
+  }
+  try {
+    return { ok: true, skipped: await service.before(conv, cell.id) };
+  } catch (err) {
+    return { ok: false, note: `no checkpoint could be taken before this cell (${errorMessage(err)})` };
+  }
+}
+
+export async function checkpointAfter(service: CheckpointService | undefined, conv: Conversation, cell: CellItem, before: CellCheckpoint | null, settings: Settings): Promise<CellChanges | null> {
+  if (!service || !before) return null;
+  if (!before.ok) return { checkpointed: false, files: [], skipped: [], note: before.note };
+  try {
+    const changes = await service.after(conv, cell.id, before.skipped);
+    // Without the sandbox, code can write anywhere; only the workspace is checkpointed.
+    return settings.sandbox.enabled ? changes : { ...changes, note: 'only the workspace is checkpointed: with no sandbox, files the code wrote elsewhere are not covered' };
+  } catch (err) {
+    return { checkpointed: false, files: [], skipped: [], note: `no checkpoint could be taken after this cell (${errorMessage(err)})` };
+  }
+}
+
+export { changesForModel };

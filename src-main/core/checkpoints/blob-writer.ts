@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { openBeneath } from '../workspace/no-follow-open';
+
+/**
+ * Files go into the store as git blobs written here, not by `git hash-object`: git opens a path and
+ * follows any symbolic link on it, and a workspace is written by code we run — sandboxed code could
+ * swap a folder for a link to ~/.ssh between the scan and the read, and the store (then a rewind)
+ * would carry a file from outside the sandbox into it. Each file is opened here without following a
+ * link at any component (no-follow-open.ts) and stored in git's loose-object format (the id is the
+ * SHA-1 of "blob <size>\0" and the content; the file is that, zlib-deflated), which git reads, packs
+ * and prunes as its own. Everything else about the store goes through the git command.
+ */
+export async function writeWorkspaceBlob(gitDir: string, root: string, relPath: string): Promise<{ sha: string; size: number }> {
+  const handle = await openBeneath(root, relPath.split('/'), constants.O_RDONLY);
+  let content: Buffer;
+  try {
+    content = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  return { sha: await writeBlob(gitDir, content), size: content.length };
+}
+
+export async function writeBlob(gitDir: string, content: Buffer): Promise<string> {
+  const header = Buffer.from(`blob ${content.length}\0`, 'utf8');
+  const sha = createHash('sha1').update(header).update(content).digest('hex');
+  const dir = path.join(gitDir, 'objects', sha.slice(0, 2));
+  const file = path.join(dir, sha.slice(2));
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return sha;
+  await mkdir(dir, { recursive: true });
+  // Written beside, then renamed: a crash never leaves a torn object under its id.
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const out = await open(tmp, 'wx', 0o444);
+  try {
+    await out.writeFile(deflateSync(Buffer.concat([header, content]), { level: 1 }));
+  } finally {
+    await out.close();
+  }
+  await rename(tmp, file);
+  return sha;
+}

@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { readdir, readFile, rm, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { CellChanges, FileChange, FileDiff, Settings } from '@contract';
+import { writeFileAtomic } from '../conversations/atomic-write';
+import { GitObjects, type FlatEntry } from './git-objects';
+import { applyRestore, planRestore, presentGitFolders } from './restore';
+import { Snapshotter } from './snapshot';
+import { formatMb, type Skipped } from './workspace-scan';
+import { storeBytes } from './store-size';
+
+/**
+ * Every run reversible (docs/checkpoints.md). Before each cell the workspace is recorded in a store in
+ * the app's data folder (one git object store per workspace folder, shared by the conversations that
+ * use it); after it, again, and the two trees tell what the cell changed. A rewind puts back the tree
+ * taken before a cell — after listing files changed outside the app since, and after recording the
+ * present state, so the rewind itself can be undone.
+ */
+
+export interface CheckpointEntry {
+  cellId: string;
+  before: string;
+  after: string | null;
+  createdAt: string;
+  /** Bytes the snapshots around this cell added to the store (new file contents), for the budget. */
+  bytes: number;
+  changed: number;
+}
+
+interface ConversationRecord {
+  version: 1;
+  workspace: string;
+  entries: CheckpointEntry[];
+}
+
+interface Store {
+  objects: GitObjects;
+  snapshotter: Snapshotter;
+  root: string;
+  /** One operation at a time per store: two conversations may share a folder. */
+  queue: Promise<unknown>;
+}
+
+type CheckpointSettings = Pick<Settings, 'checkpointMaxFileMb' | 'checkpointBudgetMb' | 'checkpointKeepDays' | 'checkpointStoreMaxMb'>;
+
+export interface CheckpointServiceOptions {
+  dataDir: string;
+  settings: () => CheckpointSettings;
+}
+
+/** A restore cut short (the app killed) is finished from this file the next time the store is used. */
+const JOURNAL = 'oi-restore-journal.json';
+/** One line per file for the model, up to this many. */
+const MODEL_LINES = 20;
+
+export type RestoreOutcome = { status: 'restored'; changedPaths: number } | { status: 'needs-confirmation'; modifiedOutside: string[] };
+
+export class CheckpointService {
+  private readonly stores = new Map<string, Store>();
+  private readonly dir: string;
+
+  constructor(private readonly opts: CheckpointServiceOptions) {
+    this.dir = path.join(opts.dataDir, 'checkpoints');
+  }
+
+  /** Records the workspace before a cell runs; returns what it had to leave out. */
+  before(conv: { id: string; workspace: string }, cellId: string): Promise<Skipped[]> {
+    return this.withStore(conv.workspace, async (store) => {
+      const shot = await store.snapshotter.take(this.maxFileBytes());
+      const record = await this.record(conv.id, conv.workspace);
+      record.entries = record.entries.filter((e) => e.cellId !== cellId);
+      record.entries.push({ cellId, before: shot.tree, after: null, createdAt: new Date().toISOString(), bytes: shot.bytesStored, changed: 0 });
+      await this.saveRecord(conv.id, record);
+      return shot.skipped;
+    });
+  }
+
+  /** Records the workspace after the cell and says what it changed. */
+  after(conv: { id: string; workspace: string }, cellId: string, skippedBefore: Skipped[]): Promise<CellChanges> {
+    return this.withStore(conv.workspace, async (store) => {
+      const record = await this.record(conv.id, conv.workspace);
+      const entry = record.entries.find((e) => e.cellId === cellId);
+      if (!entry) return { checkpointed: false, files: [], skipped: [], note: 'no checkpoint was taken before this cell' };
+      const shot = await store.snapshotter.take(this.maxFileBytes());
+      entry.after = shot.tree;
+      entry.bytes += shot.bytesStored;
+      const files = await changesBetween(store.objects, entry.before, shot.tree);
+      entry.changed = files.length;
+      await this.enforceBudget(record);
+      await this.saveRecord(conv.id, record);
+      return { checkpointed: true, files, skipped: mergeSkipped(skippedBefore, shot.skipped) };
+    });
+  }
+
+  /** Forget a checkpoint taken before a cell that then ran elsewhere (a remote kernel). */
+  async drop(conversationId: string, cellId: string): Promise<void> {
+    const record = await this.loadRecord(conversationId);
+    if (!record) return;
+    record.entries = record.entries.filter((e) => e.cellId !== cellId);
+    await this.saveRecord(conversationId, record);
+  }
+
+  async list(conversationId: string): Promise<{ checkpoints: Array<{ cellId: string; createdAt: string; changed: number }>; storeBytes: number }> {
+    const record = await this.loadRecord(conversationId);
+    const bytes = record ? await storeBytes(this.storeDir(record.workspace)) : 0;
+    return { checkpoints: (record?.entries ?? []).map(({ cellId, createdAt, changed }) => ({ cellId, createdAt, changed })), storeBytes: bytes };
+  }
+
+  /** Each changed file of a cell: a text diff, images before and after, or a note for binaries. */
+  async diff(conversationId: string, cellId: string): Promise<FileDiff[]> {
+    const record = await this.loadRecord(conversationId);
+    const entry = record?.entries.find((e) => e.cellId === cellId);
+    if (!record || !entry?.after) throw new Error(`no checkpoints for cell ${cellId} in this conversation`);
+    return this.withStore(record.workspace, (store) => fileDiffs(store.objects, entry.before, entry.after ?? entry.before));
+  }
+
+  /** Puts the workspace back as it was just before `cellId` ran. */
+  restore(conv: { id: string; workspace: string }, cellId: string, confirm: boolean): Promise<RestoreOutcome> {
+    return this.withStore(conv.workspace, async (store) => {
+      const record = await this.record(conv.id, conv.workspace);
+      const index = record.entries.findIndex((e) => e.cellId === cellId);
+      const target = record.entries[index];
+      if (!target) throw new Error(`there is no checkpoint before cell ${cellId} (it may have been pruned, or never run here)`);
+      const now = await store.snapshotter.take(this.maxFileBytes());
+      const targetFiles = await store.objects.listTree(target.before);
+      const nowFiles = await store.objects.listTree(now.tree);
+      const outside = await this.changedOutside(store, record.entries.slice(index), now.tree);
+      const plan = planRestore(nowFiles, targetFiles, () => false, await presentGitFolders(store.root, targetFiles));
+      const touched = new Set([...plan.write.map((e) => e.path), ...plan.remove]);
+      const atRisk = [...outside].filter((p) => touched.has(p) || [...touched].some((t) => p.startsWith(`${t}/`))).sort();
+      if (atRisk.length > 0 && !confirm) return { status: 'needs-confirmation', modifiedOutside: atRisk };
+      // The present state is a checkpoint too, so this rewind can itself be undone.
+      record.entries.push({ cellId: `restore-${Date.now().toString(36)}`, before: now.tree, after: target.before, createdAt: new Date().toISOString(), bytes: now.bytesStored, changed: touched.size });
+      await this.saveRecord(conv.id, record);
+      await writeFileAtomic(path.join(store.objects.gitDir, JOURNAL), JSON.stringify({ target: target.before, startedAt: new Date().toISOString() }));
+      const changedPaths = await applyRestore(store.root, store.objects, plan);
+      await unlink(path.join(store.objects.gitDir, JOURNAL));
+      await store.snapshotter.forget();
+      return { status: 'restored', changedPaths };
+    });
+  }
+
+  /** Paths changed between checkpoints by something other than a cell, from `entries[0]` on, and since the last. */
+  private async changedOutside(store: Store, entries: CheckpointEntry[], nowTree: string): Promise<Set<string>> {
+    const paths = new Set<string>();
+    let last: string | null = null;
+    for (const e of entries) {
+      if (last) for (const c of await changesBetween(store.objects, last, e.before)) paths.add(c.path);
+      last = e.after;
+    }
+    if (last) for (const c of await changesBetween(store.objects, last, nowTree)) paths.add(c.path);
+    return paths;
+  }
+
+  /** Oldest checkpoints go first when a conversation holds more than its budget or they are too old. */
+  private async enforceBudget(record: ConversationRecord): Promise<void> {
+    const s = this.opts.settings();
+    const budget = s.checkpointBudgetMb * 1024 * 1024;
+    const oldest = Date.now() - s.checkpointKeepDays * 24 * 3600 * 1000;
+    let total = record.entries.reduce((sum, e) => sum + e.bytes, 0);
+    while (record.entries.length > 1 && (total > budget || Date.parse(record.entries[0]?.createdAt ?? '') < oldest)) {
+      total -= record.entries.shift()?.bytes ?? 0;
+    }
+  }
+
+  /** Packs the store and drops objects no conversation's checkpoint refers to. */
+  async prune(workspace: string): Promise<void> {
+    await this.withStore(workspace, async (store) => {
+      const live = new Set<string>();
+      for (const record of await this.recordsOf(workspace)) for (const e of record.entries) for (const t of [e.before, e.after]) if (t) live.add(t);
+      await store.objects.gc([...live]);
+    });
+  }
+
+  private maxFileBytes(): number {
+    return this.opts.settings().checkpointMaxFileMb * 1024 * 1024;
+  }
+
+  private storeDir(workspace: string): string {
+    const key = createHash('sha256').update(canonical(workspace)).digest('hex').slice(0, 24);
+    return path.join(this.dir, 'stores', `${key}.git`);
+  }
+
+  private async withStore<T>(workspace: string, run: (store: Store) => Promise<T>): Promise<T> {
+    const root = canonical(workspace);
+    let store = this.stores.get(root);
+    if (!store) {
+      mkdirSync(path.join(this.dir, 'stores'), { recursive: true, mode: 0o700 });
+      const objects = new GitObjects(this.storeDir(root));
+      store = { objects, snapshotter: new Snapshotter(objects, root), root, queue: objects.init().then(() => this.resumeRestore(objects, root)) };
+      this.stores.set(root, store);
+    }
+    const current = store;
+    const result = current.queue.then(() => run(current));
+    current.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Finishes a restore that was cut short, so the workspace ends in the checkpoint's state, not a mix. */
+  private async resumeRestore(objects: GitObjects, root: string): Promise<void> {
+    const journal = path.join(objects.gitDir, JOURNAL);
+    const text = await readFile(journal, 'utf8').catch(() => null);
+    if (text === null) return;
+    const { target } = JSON.parse(text) as { target: string };
+    const snapshotter = new Snapshotter(objects, root);
+    const now = await snapshotter.take(this.maxFileBytes());
+    const targetFiles = await objects.listTree(target);
+    await applyRestore(root, objects, planRestore(await objects.listTree(now.tree), targetFiles, () => false, await presentGitFolders(root, targetFiles)));
+    await unlink(journal);
+    await snapshotter.forget();
+  }
+
+  private recordFile(conversationId: string): string {
+    if (!/^[\w-]+$/.test(conversationId)) throw new Error(`not a conversation id: ${conversationId}`);
+    return path.join(this.dir, `${conversationId}.json`);
+  }
+
+  private async loadRecord(conversationId: string): Promise<ConversationRecord | null> {
+    const text = await readFile(this.recordFile(conversationId), 'utf8').catch(() => null);
+    if (!text) return null;
+    try {
+      const parsed = JSON.parse(text) as ConversationRecord;
+      return parsed.version === 1 && Array.isArray(parsed.entries) ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async record(conversationId: string, workspace: string): Promise<ConversationRecord> {
+    const found = await this.loadRecord(conversationId);
+    // A conversation moved to another folder starts a new list: old trees belong to the old folder.
+    if (found && found.workspace === canonical(workspace)) return found;
+    return { version: 1, workspace: canonical(workspace), entries: [] };
+  }
+
+  private async saveRecord(conversationId: string, record: ConversationRecord): Promise<void> {
+    await writeFileAtomic(this.recordFile(conversationId), JSON.stringify(record));
+  }
+
+  private async recordsOf(workspace: string): Promise<ConversationRecord[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const out: ConversationRecord[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const record = await this.loadRecord(name.slice(0, -5));
+      if (record?.workspace === canonical(workspace)) out.push(record);
+    }
+    return out;
+  }
+
+  /** Removes a conversation's list (its trees go at the next prune). */
+  async forgetConversation(conversationId: string): Promise<void> {
+    await rm(this.recordFile(conversationId), { force: true });
+  }
+}
+
+function canonical(workspace: string): string {
+  try {
+    return realpathSync(workspace);
+  } catch {
+    return path.resolve(workspace);
+  }
+}
+
+function mergeSkipped(a: Skipped[], b: Skipped[]): Skipped[] {
+  const seen = new Map<string, Skipped>();
+  for (const s of [...a, ...b]) seen.set(s.path, s);
+  return [...seen.values()];
+}
+
+/** Files created, modified, deleted or renamed between two trees (renames found by git, by content). */
+export async function changesBetween(objects: GitObjects, from: string, to: string): Promise<FileChange[]> {
+  if (from === to) return [];
+  const out = await objects.git(['diff-tree', '-r', '-M', '-z', '--raw', '--no-commit-id', from, to]);
+  const parts = out.split('\0');
+  const raw: Array<{ status: string; oldSha: string; newSha: string; path: string; from?: string }> = [];
+  for (let i = 0; i < parts.length; ) {
+    const meta = parts[i++];
+    if (!meta?.startsWith(':')) continue;
+    const [, , oldSha = '', newSha = '', status = ''] = meta.slice(1).split(' ');
+    if (status.startsWith('R')) {
+      const src = parts[i++] ?? '';
+      raw.push({ status: 'R', oldSha, newSha, path: parts[i++] ?? '', from: src });
+    } else raw.push({ status: status.slice(0, 1), oldSha, newSha, path: parts[i++] ?? '' });
+  }
+  const zero = /^0+$/;
+  const sizes = await objects.sizes([...new Set(raw.flatMap((r) => [r.oldSha, r.newSha]).filter((s) => !zero.test(s)))]);
+  return raw.map((r): FileChange => {
+    const size = zero.test(r.newSha) ? null : (sizes.get(r.newSha) ?? null);
+    const previousSize = zero.test(r.oldSha) ? null : (sizes.get(r.oldSha) ?? null);
+    const change = r.status === 'A' ? 'created' : r.status === 'D' ? 'deleted' : r.status === 'R' ? 'renamed' : 'modified';
+    return { path: r.path, change, ...(r.from ? { from: r.from } : {}), size, previousSize };
+  });
+}
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+const MAX_DIFF_CHARS = 200_000;
+
+async function fileDiffs(objects: GitObjects, from: string, to: string): Promise<FileDiff[]> {
+  const changes = await changesBetween(objects, from, to);
+  const before = new Map((await objects.listTree(from)).map((e) => [e.path, e]));
+  const after = new Map((await objects.listTree(to)).map((e) => [e.path, e]));
+  const out: FileDiff[] = [];
+  for (const change of changes) {
+    const old: FlatEntry | undefined = before.get(change.from ?? change.path);
+    const now: FlatEntry | undefined = after.get(change.path);
+    if (old?.mode === '120000' || now?.mode === '120000') {
+      out.push({ ...change, kind: 'symlink' });
+      continue;
+    }
+    const mime = IMAGE_TYPES[change.path.split('.').pop()?.toLowerCase() ?? ''];
+    if (mime && (change.size ?? 0) <= MAX_IMAGE_BYTES && (change.previousSize ?? 0) <= MAX_IMAGE_BYTES) {
+      const url = async (e: FlatEntry | undefined) => (e ? `data:${mime};base64,${(await objects.readBlob(e.sha)).toString('base64')}` : undefined);
+      const [b, a] = await Promise.all([url(old), url(now)]);
+      out.push({ ...change, kind: 'image', ...(b ? { before: b } : {}), ...(a ? { after: a } : {}) });
+      continue;
+    }
+    const text = await objects.diffBlobs(old?.sha ?? null, now?.sha ?? null, change.path);
+    if (/^Binary files /m.test(text)) out.push({ ...change, kind: 'binary' });
+    else out.push({ ...change, kind: 'text', diff: text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters)` : text });
+  }
+  return out;
+}
+
+/** What the model is told: one bounded line per file. */
+export function changesForModel(changes: CellChanges): string {
+  if (!changes.checkpointed) return '';
+  const lines: string[] = [];
+  for (const f of changes.files.slice(0, MODEL_LINES)) {
+    const size = f.size !== null ? ` (${bytes(f.size)})` : '';
+    const name = f.path.length > 200 ? `…${f.path.slice(-199)}` : f.path;
+    lines.push(f.change === 'renamed' ? `renamed ${f.from ?? '?'} → ${name}${size}` : `${f.change} ${name}${size}`);
+  }
+  if (changes.files.length > MODEL_LINES) lines.push(`… and ${changes.files.length - MODEL_LINES} more files`);
+  if (lines.length === 0) return '';
+  return `\n\nFiles changed in the workspace:\n${lines.join('\n')}`;
+}
+
+function bytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : formatMb(n);
+}

@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process';
+import { mkdir, stat } from 'node:fs/promises';
+import { writeBlob } from './blob-writer';
+
+/**
+ * Git's object store, used through the `git` command, as the checkpoints' storage: content-addressed,
+ * deduplicated (an unchanged file is one object however many checkpoints hold it), zlib-compressed,
+ * and packed by `git gc`. The store is a bare repository in the app's data folder; it never has a
+ * work tree and never touches a repository of the user's (docs/checkpoints.md says why git).
+ *
+ * Trees are written with `git mktree`, not from an index, because an index cannot hold what a
+ * workspace may contain and a checkpoint must keep: folders named `.git` (a nested repository, or the
+ * user's own), and empty folders.
+ */
+
+export interface TreeEntry {
+  /** '100644' file, '100755' executable, '120000' symlink, '040000' folder. */
+  mode: string;
+  type: 'blob' | 'tree';
+  sha: string;
+  name: string;
+}
+
+export interface FlatEntry {
+  mode: string;
+  type: 'blob' | 'tree';
+  sha: string;
+  /** '/'-separated, relative to the tree's root. */
+  path: string;
+}
+
+/** Git's empty tree: an empty folder. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+export class GitObjects {
+  constructor(readonly gitDir: string) {}
+
+  async init(): Promise<void> {
+    const exists = await stat(`${this.gitDir}/objects`).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return;
+    await mkdir(this.gitDir, { recursive: true, mode: 0o700 });
+    await this.git(['init', '--bare', '--quiet', this.gitDir], { noGitDir: true });
+    // Loose objects are zlib-compressed already; packs come from gc (checkpoints.ts, when pruning).
+    await this.git(['config', 'gc.auto', '0']);
+  }
+
+  /** Writes trees bottom-up in one `git mktree --batch`; `make` calls `write` for each tree, children first. */
+  async writeTrees(make: (write: (entries: TreeEntry[]) => Promise<string>) => Promise<string>): Promise<string> {
+    const proc = new BatchProcess(this.gitDir, ['mktree', '--batch', '-z', '--missing']);
+    try {
+      return await make(async (entries) => {
+        if (entries.length === 0) return EMPTY_TREE;
+        const body = entries.map((e) => `${e.mode} ${e.type} ${e.sha}\t${e.name}\0`).join('');
+        return (await proc.request(`${body}\0`)).trim();
+      });
+    } finally {
+      await proc.close();
+    }
+  }
+
+  /** Every entry of a tree, recursively, folders included (so empty ones are known). */
+  async listTree(tree: string): Promise<FlatEntry[]> {
+    const out = await this.git(['ls-tree', '-r', '-t', '-z', '--full-tree', tree]);
+    const entries: FlatEntry[] = [];
+    for (const record of out.split('\0')) {
+      if (!record) continue;
+      const tab = record.indexOf('\t');
+      const [mode = '', type = '', sha = ''] = record.slice(0, tab).split(' ');
+      entries.push({ mode, type: type as FlatEntry['type'], sha, path: record.slice(tab + 1) });
+    }
+    return entries;
+  }
+
+  /** Sizes of blobs, by id. */
+  async sizes(shas: string[]): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
+    if (shas.length === 0) return sizes;
+    const out = await this.git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { input: shas.map((s) => `${s}\n`).join('') });
+    for (const line of out.split('\n')) {
+      const [sha, size] = line.split(' ');
+      if (sha && size && /^\d+$/.test(size)) sizes.set(sha, Number(size));
+    }
+    return sizes;
+  }
+
+  /** A blob's bytes. */
+  async readBlob(sha: string): Promise<Buffer> {
+    return this.gitBuffer(['cat-file', 'blob', sha]);
+  }
+
+  /** A unified diff of two blobs, as git writes it (binary files are named as such). */
+  async diffBlobs(a: string | null, b: string | null, path: string): Promise<string> {
+    const left = a ?? (await writeBlob(this.gitDir, Buffer.alloc(0)));
+    const right = b ?? (await writeBlob(this.gitDir, Buffer.alloc(0)));
+    const out = await this.git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', `--src-prefix=a/`, `--dst-prefix=b/`, left, right]);
+    return out.replace(/^(---|\+\+\+) [ab]\/[0-9a-f]{40}$/gm, (_m, side: string) => `${side} ${side === '---' ? 'a' : 'b'}/${path}`);
+  }
+
+  /** Packs loose objects and drops what no checkpoint refers to (refs list the live trees). */
+  async gc(liveTrees: string[]): Promise<void> {
+    await this.git(['update-ref', '-d', 'refs/checkpoints/live']).catch(() => undefined);
+    if (liveTrees.length > 0) {
+      // One commit-less ref per live tree would be thousands of refs; a tree listing them all is one object.
+      const holder = await this.writeTrees((write) => write(liveTrees.map((sha, i) => ({ mode: '040000', type: 'tree', sha, name: `t${i}` }))));
+      await this.git(['update-ref', 'refs/checkpoints/live', holder]);
+    }
+    await this.git(['-c', 'gc.pruneExpire=now', 'gc', '--quiet', '--prune=now']);
+  }
+
+  git(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<string> {
+    return this.gitBuffer(args, opts).then((b) => b.toString('utf8'));
+  }
+
+  private gitBuffer(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', args, { cwd: opts.cwd ?? this.gitDir, env: gitEnv(opts.noGitDir ? null : this.gitDir), stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.on('error', (e) => reject(new Error(`git could not start (is git installed?): ${e.message}`)));
+      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args[0]} failed: ${err.trim() || `exit ${code}`}`))));
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(opts.input ?? '');
+    });
+  }
+}
+
+/**
+ * Only our store: no user config or hooks, no repository found by walking up from a folder, no
+ * replace objects, no prompts. The workspace's files are read as data, never run.
+ */
+function gitEnv(gitDir: string | null): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_CEILING_DIRECTORIES: '/',
+  };
+  if (gitDir) env.GIT_DIR = gitDir;
+  return env;
+}
+
+/** One long-lived git process answering requests line by line (mktree --batch). */
+class BatchProcess {
+  private readonly child;
+  private buffer = '';
+  private waiting: Array<(line: string) => void> = [];
+  private failure: Error | null = null;
+
+  constructor(gitDir: string, args: string[]) {
+    this.child = spawn('git', args, { cwd: gitDir, env: gitEnv(gitDir), stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    this.child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    this.child.stdout.on('data', (c: Buffer) => {
+      this.buffer += c.toString();
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        this.waiting.shift()?.(line);
+      }
+    });
+    this.child.on('close', (code) => {
+      this.failure = new Error(`git ${args[0]} ended: ${err.trim() || `exit ${code}`}`);
+      for (const wake of this.waiting.splice(0)) wake('');
+    });
+    this.child.stdin.on('error', () => undefined);
+  }
+
+  request(input: string): Promise<string> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push((line) => (this.failure && !line ? reject(this.failure) : resolve(line)));
+      this.child.stdin.write(input);
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null) return resolve();
+      this.child.once('close', () => resolve());
+      this.child.stdin.end();
+    });
+  }
+}

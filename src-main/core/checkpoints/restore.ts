@@ -1,0 +1,103 @@
+import { lstat, symlink } from 'node:fs/promises';
+import { holdFolder, removeBeneath, writeNewFileBeneath } from '../workspace/no-follow-open';
+import type { FlatEntry, GitObjects } from './git-objects';
+
+/**
+ * Puts a workspace back to a tree from the store: files and links written, modes set, folders made
+ * (empty ones too), and whatever the tree does not hold removed — except ignored paths (never in a
+ * tree, never touched) and `.git` folders that exist now: a repository's own folder is only ever
+ * brought back when it is gone, never rewritten. Every write and removal goes through
+ * no-follow-open.ts, so a link the code planted is replaced as a link, never written through.
+ *
+ * It is idempotent — it compares what is there with the tree before each change — so a restore cut
+ * short (the app killed) is finished by running it again from its journal (checkpoint-service.ts).
+ */
+
+export interface RestorePlan {
+  write: FlatEntry[];
+  remove: string[];
+  makeDirs: string[];
+}
+
+/** What must change for `root` to match `target`; `current` is the tree the workspace holds now. */
+export function planRestore(current: FlatEntry[], target: FlatEntry[], isIgnored: (path: string) => boolean, gitFoldersPresent: Set<string>): RestorePlan {
+  const protectedByGit = (p: string) => {
+    const top = gitFolderOf(p);
+    return top !== null && gitFoldersPresent.has(top);
+  };
+  const want = new Map(target.map((e) => [e.path, e]));
+  const have = new Map(current.map((e) => [e.path, e]));
+  const write: FlatEntry[] = [];
+  const makeDirs: string[] = [];
+  for (const e of target) {
+    if (protectedByGit(e.path) || isIgnored(e.path)) continue;
+    const now = have.get(e.path);
+    if (e.type === 'tree') {
+      if (!now || now.type !== 'tree') makeDirs.push(e.path);
+    } else if (!now || now.sha !== e.sha || now.mode !== e.mode) {
+      write.push(e);
+    }
+  }
+  const remove: string[] = [];
+  for (const e of current) {
+    if (protectedByGit(e.path) || isIgnored(e.path)) continue;
+    const wanted = want.get(e.path);
+    // A path whose kind changes (file ↔ folder ↔ link) is removed first, then made anew.
+    if (!wanted || (wanted.type === 'tree') !== (e.type === 'tree') || (wanted.type === 'blob' && wanted.mode !== e.mode && (wanted.mode === '120000' || e.mode === '120000'))) remove.push(e.path);
+  }
+  // Deepest first, and nothing inside a folder that is itself removed.
+  const removed = new Set<string>();
+  const pruned = remove
+    .sort((a, b) => a.localeCompare(b))
+    .filter((p) => {
+      for (const r of removed) if (p.startsWith(`${r}/`)) return false;
+      removed.add(p);
+      return true;
+    });
+  return { write, remove: pruned, makeDirs: makeDirs.sort((a, b) => depthOf(a) - depthOf(b)) };
+}
+
+export async function applyRestore(root: string, objects: GitObjects, plan: RestorePlan): Promise<number> {
+  for (const p of plan.remove) await removeBeneath(root, p.split('/'));
+  for (const dir of plan.makeDirs) {
+    const held = await holdFolder(root, dir.split('/'), { create: true, mode: 0o755 });
+    await held.close();
+  }
+  for (const e of plan.write) {
+    const segments = e.path.split('/');
+    const content = await objects.readBlob(e.sha);
+    if (e.mode === '120000') {
+      const folder = await holdFolder(root, segments.slice(0, -1), { create: true, mode: 0o755 });
+      try {
+        const at = folder.child(segments.at(-1) ?? '');
+        await removeBeneath(root, segments).catch(() => undefined);
+        await symlink(content.toString('utf8'), at);
+      } finally {
+        await folder.close();
+      }
+      continue;
+    }
+    await writeNewFileBeneath(root, segments, content, { replace: true, create: true, mode: 0o755, fileMode: e.mode === '100755' ? 0o755 : 0o644 });
+  }
+  return plan.write.length + plan.remove.length + plan.makeDirs.length;
+}
+
+/** The top `.git` folder on a path ('a/.git/HEAD' → 'a/.git'), or null. */
+export function gitFolderOf(p: string): string | null {
+  const parts = p.split('/');
+  const i = parts.indexOf('.git');
+  return i < 0 ? null : parts.slice(0, i + 1).join('/');
+}
+
+/** `.git` folders of the tree that exist in the workspace now (as real folders, not links). */
+export async function presentGitFolders(root: string, target: FlatEntry[]): Promise<Set<string>> {
+  const present = new Set<string>();
+  const candidates = new Set(target.map((e) => gitFolderOf(e.path)).filter((p): p is string => p !== null));
+  for (const folder of candidates) {
+    const st = await lstat(`${root}/${folder}`).catch(() => null);
+    if (st?.isDirectory()) present.add(folder);
+  }
+  return present;
+}
+
+const depthOf = (p: string) => p.split('/').length;

@@ -1,0 +1,187 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultSettings } from '@contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
+import { treeState } from './tree-state';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(settings: Partial<typeof defaultSettings> = {}) {
+  const top = mkdtempSync(path.join(os.tmpdir(), 'oi-checkpoints-'));
+  temps.push(top);
+  const workspace = path.join(top, 'ws');
+  mkdirSync(workspace);
+  const dataDir = path.join(top, 'data');
+  const service = new CheckpointService({ dataDir, settings: () => ({ ...defaultSettings, ...settings }) });
+  return { top, workspace, dataDir, service, conv: { id: 'conv1', workspace } };
+}
+
+const sh = (cwd: string, script: string) => execFileSync('bash', ['-c', script], { cwd, stdio: 'pipe' });
+
+/** A workspace of the shapes that matter: text, binary, executable, symlinks, empty folder, Unicode, a nested repository. */
+function populate(ws: string): void {
+  writeFileSync(path.join(ws, 'notes.txt'), 'first line\nsecond line\n');
+  mkdirSync(path.join(ws, 'src/deep'), { recursive: true });
+  writeFileSync(path.join(ws, 'src/deep/data.bin'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)));
+  writeFileSync(path.join(ws, 'src/run.sh'), '#!/bin/sh\necho hi\n');
+  chmodSync(path.join(ws, 'src/run.sh'), 0o755);
+  symlinkSync('notes.txt', path.join(ws, 'link-to-notes'));
+  symlinkSync('/etc/hostname', path.join(ws, 'link-outside'));
+  mkdirSync(path.join(ws, 'empty/inner'), { recursive: true });
+  writeFileSync(path.join(ws, 'données — 日本.txt'), 'unicode ✓\n');
+  sh(ws, 'mkdir project && cd project && git init -q && echo code > main.py && git -c user.email=a@b -c user.name=t add . && git -c user.email=a@b -c user.name=t commit -qm init');
+}
+
+describe('checkpoints', () => {
+  it('rewinds every change a shell cell made, even rm -rf of everything: bytes, modes, links and folders as they were', async () => {
+    const { workspace, service, conv } = setup();
+    populate(workspace);
+    const before = treeState(workspace);
+    await service.before(conv, 'cell1');
+    sh(workspace, 'echo changed >> notes.txt && mv src/run.sh src/go.sh && rm src/deep/data.bin && echo new > created.txt && chmod -x src/go.sh && rm link-to-notes && ln -s created.txt link-to-notes');
+    const changes = await service.after(conv, 'cell1', []);
+    expect(changes.checkpointed).toBe(true);
+    const byPath = new Map(changes.files.map((f) => [f.path, f]));
+    expect(byPath.get('notes.txt')).toMatchObject({ change: 'modified', previousSize: 23, size: 31 });
+    expect(byPath.get('created.txt')).toMatchObject({ change: 'created', size: 4, previousSize: null });
+    expect(byPath.get('src/deep/data.bin')).toMatchObject({ change: 'deleted', size: null, previousSize: 4096 });
+    expect([...byPath.values()].some((f) => f.path === 'src/go.sh' && (f.change === 'renamed' || f.change === 'created'))).toBe(true);
+
+    await service.before(conv, 'cell2');
+    sh(workspace, 'rm -rf -- * .[!.]* 2>/dev/null; true');
+    expect(treeState(workspace)).toEqual({});
+    await service.after(conv, 'cell2', []);
+
+    expect(await service.restore(conv, 'cell1', false)).toMatchObject({ status: 'restored' });
+    expect(treeState(workspace)).toEqual(before);
+    // The nested repository came back whole, and git still reads it.
+    expect(execFileSync('git', ['log', '--oneline'], { cwd: path.join(workspace, 'project') }).toString()).toContain('init');
+  });
+
+  it('lists a file the user changed outside the app since, and keeps it unless confirmed', async () => {
+    const { workspace, service, conv } = setup();
+    writeFileSync(path.join(workspace, 'report.md'), 'draft 1\n');
+    await service.before(conv, 'cell1');
+    writeFileSync(path.join(workspace, 'report.md'), 'draft 2 by the code\n');
+    await service.after(conv, 'cell1', []);
+    writeFileSync(path.join(workspace, 'report.md'), 'draft 3 by the user\n');
+    expect(await service.restore(conv, 'cell1', false)).toEqual({ status: 'needs-confirmation', modifiedOutside: ['report.md'] });
+    expect(readFileSync(path.join(workspace, 'report.md'), 'utf8')).toBe('draft 3 by the user\n');
+    expect(await service.restore(conv, 'cell1', true)).toMatchObject({ status: 'restored' });
+    expect(readFileSync(path.join(workspace, 'report.md'), 'utf8')).toBe('draft 1\n');
+  });
+
+  it('can undo a rewind: the state before it was checkpointed', async () => {
+    const { workspace, service, conv } = setup();
+    writeFileSync(path.join(workspace, 'a.txt'), 'one');
+    await service.before(conv, 'cell1');
+    writeFileSync(path.join(workspace, 'a.txt'), 'two');
+    await service.after(conv, 'cell1', []);
+    await service.restore(conv, 'cell1', false);
+    expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('one');
+    const { checkpoints } = await service.list(conv.id);
+    const undo = checkpoints.at(-1);
+    expect(undo?.cellId).toMatch(/^restore-/);
+    await service.restore(conv, undo?.cellId ?? '', false);
+    expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('two');
+  });
+
+  it('skips ignored and oversized files, and lists the oversized ones', async () => {
+    const { workspace, service, conv } = setup({ checkpointMaxFileMb: 1 });
+    writeFileSync(path.join(workspace, '.gitignore'), 'secret-cache/\n*.log\n');
+    mkdirSync(path.join(workspace, 'secret-cache'));
+    writeFileSync(path.join(workspace, 'secret-cache/x'), 'x');
+    writeFileSync(path.join(workspace, 'debug.log'), 'log');
+    mkdirSync(path.join(workspace, '.venv/bin'), { recursive: true });
+    writeFileSync(path.join(workspace, '.venv/bin/python'), '#!/bin/sh\n');
+    writeFileSync(path.join(workspace, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
+    writeFileSync(path.join(workspace, 'kept.txt'), 'kept');
+    const skipped = await service.before(conv, 'cell1');
+    expect(skipped).toEqual([{ path: 'big.bin', reason: expect.stringContaining('larger than the 1.0 MB cap') }]);
+    rmSync(path.join(workspace, 'kept.txt'));
+    rmSync(path.join(workspace, 'debug.log'));
+    const changes = await service.after(conv, 'cell1', skipped);
+    expect(changes.files.map((f) => f.path)).toEqual(['kept.txt']);
+    expect(changes.skipped.map((s) => s.path)).toEqual(['big.bin']);
+    await service.restore(conv, 'cell1', false);
+    expect(existsSync(path.join(workspace, 'kept.txt'))).toBe(true);
+    // Ignored paths are neither recorded nor touched: the deleted log stays deleted, the venv stays.
+    expect(existsSync(path.join(workspace, 'debug.log'))).toBe(false);
+    expect(existsSync(path.join(workspace, '.venv/bin/python'))).toBe(true);
+  });
+
+  it('never writes through a link the code planted where a folder was', async () => {
+    const { top, workspace, service, conv } = setup();
+    const outside = path.join(top, 'outside');
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'file.txt'), 'outside, untouched');
+    mkdirSync(path.join(workspace, 'dir'));
+    writeFileSync(path.join(workspace, 'dir/file.txt'), 'inside');
+    await service.before(conv, 'cell1');
+    // The code replaces the folder with a link to a folder outside the workspace.
+    sh(workspace, `rm -rf dir && ln -s ${outside} dir`);
+    await service.after(conv, 'cell1', []);
+    await service.restore(conv, 'cell1', false);
+    expect(readFileSync(path.join(outside, 'file.txt'), 'utf8')).toBe('outside, untouched');
+    expect(treeState(workspace)).toEqual({ dir: 'dir', 'dir/file.txt': expect.stringMatching(/^file 644 /) });
+    expect(readFileSync(path.join(workspace, 'dir/file.txt'), 'utf8')).toBe('inside');
+  });
+
+  it('works for two conversations sharing one folder, and after a restart', async () => {
+    const { workspace, dataDir, service } = setup();
+    const a = { id: 'convA', workspace };
+    const b = { id: 'convB', workspace };
+    writeFileSync(path.join(workspace, 'shared.txt'), 'v0');
+    await service.before(a, 'a1');
+    writeFileSync(path.join(workspace, 'shared.txt'), 'v1');
+    await service.after(a, 'a1', []);
+    await service.before(b, 'b1');
+    writeFileSync(path.join(workspace, 'shared.txt'), 'v2');
+    await service.after(b, 'b1', []);
+    // A new service over the same data folder (the app restarted).
+    const again = new CheckpointService({ dataDir, settings: () => defaultSettings });
+    expect((await again.list('convA')).checkpoints.map((c) => c.cellId)).toEqual(['a1']);
+    expect(await again.restore(b, 'b1', false)).toMatchObject({ status: 'restored' });
+    expect(readFileSync(path.join(workspace, 'shared.txt'), 'utf8')).toBe('v1');
+    expect(await again.restore(a, 'a1', true)).toMatchObject({ status: 'restored' });
+    expect(readFileSync(path.join(workspace, 'shared.txt'), 'utf8')).toBe('v0');
+  });
+
+  it('finishes a restore that was killed midway at the next use, so no mix of states is left', async () => {
+    const { top, workspace, dataDir, service, conv } = setup();
+    for (let i = 0; i < 300; i++) writeFileSync(path.join(workspace, `f${i}.txt`), `original ${i}\n`);
+    const original = treeState(workspace);
+    await service.before(conv, 'cell1');
+    sh(workspace, 'for f in f*.txt; do echo rewritten > "$f"; done');
+    await service.after(conv, 'cell1', []);
+    // A separate process group restores and is killed (SIGKILL, all of it) once it has written some files.
+    const script = path.join(top, 'restore.mts');
+    writeFileSync(
+      script,
+      `import { CheckpointService } from ${JSON.stringify(path.resolve('src-main/core/checkpoints/checkpoint-service.ts'))};
+      import { defaultSettings } from ${JSON.stringify(path.resolve('src-preload/contract/index.ts'))};
+      const s = new CheckpointService({ dataDir: ${JSON.stringify(dataDir)}, settings: () => defaultSettings });
+      await s.restore({ id: 'conv1', workspace: ${JSON.stringify(workspace)} }, 'cell1', true);\n`,
+    );
+    const child = spawnSync('bash', ['-c', `setsid npx tsx --tsconfig tsconfig.node.json ${script} & pid=$!; while [ "$(grep -l original ${workspace}/f*.txt 2>/dev/null | wc -l)" -lt 5 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done; kill -9 -- -$pid; wait $pid; true`], { cwd: process.cwd(), stdio: 'pipe' });
+    expect(child.status).toBe(0);
+    const mid = treeState(workspace);
+    const journal = existsSync(path.join(dataDir, 'checkpoints/stores')) ? execFileSync('bash', ['-c', `ls ${dataDir}/checkpoints/stores/*.git/oi-restore-journal.json 2>/dev/null | wc -l`]).toString().trim() : '0';
+    if (journal === '1') {
+      // Cut short: a mix on disk now, finished by the next service that opens the store.
+      const again = new CheckpointService({ dataDir, settings: () => defaultSettings });
+      await again.list(conv.id);
+      await again.before(conv, 'probe');
+      expect(treeState(workspace)).toEqual(original);
+    } else {
+      // The kill came after the restore finished: the new state, whole.
+      expect(mid).toEqual(original);
+    }
+  });
+});
