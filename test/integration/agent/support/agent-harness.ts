@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AnyEvent, EventName, EventPayload, SettingsPatch } from '@contract';
 import { AgentService } from '../../../../src-main/core/agent/agent-service';
 import { ModelKnowledge } from '../../../../src-main/core/agent/model-knowledge';
+import { CheckpointService } from '../../../../src-main/core/checkpoints/checkpoint-service';
 import { PROBE_MARKER } from '../../../../src-main/core/agent/probe-marker';
 import { EnvironmentContext, type EnvironmentSources } from '../../../../src-main/core/agent/environment-context';
 import { EventBus } from '../../../../src-main/core/bridge/event-bus';
@@ -45,6 +46,8 @@ export interface HarnessOptions {
   settings?: SettingsPatch;
   llm?: ScriptedLlmOptions;
   protocol?: 'openai' | 'anthropic';
+  /** Take workspace checkpoints around each cell (as the app does); off by default to keep results short. */
+  checkpoints?: boolean;
   /** Environment parts; by default a fixed, fast stand-in so tests do not spawn detection processes. */
   environment?: EnvironmentSources;
 }
@@ -101,6 +104,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     settings: () => settings.get(),
     providerFor,
     models,
+    ...(opts.checkpoints ? { checkpoints: new CheckpointService({ dataDir, settings: () => settings.get() }) } : {}),
     environment: new EnvironmentContext(opts.environment ?? FAST_ENVIRONMENT),
     toolSupport: new ToolSupportMemory(),
     retry,
