@@ -18,7 +18,11 @@ type WorkspaceNames =
   | 'workspace.attach-path'
   | 'workspace.save-copy';
 
-/** File-panel requests; every path goes through confine() to stay inside the conversation's workspace. */
+/**
+ * File-panel requests. Every path is opened, listed, renamed or removed without following a symbolic
+ * link at any component (resolve-in-workspace.ts, no-follow-open.ts); reveal hands a confined path to
+ * the OS file manager, which opens it itself.
+ */
 export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, WorkspaceNames> => {
   const rootOf = async (conversationId: string) => (await ctx.agent.snapshot(conversationId)).workspace;
   return {
@@ -31,7 +35,7 @@ export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, Workspace
     },
     'workspace.preview': async ({ conversationId, path }) => {
       const root = await rootOf(conversationId);
-      return previewFile(await confine(root, path, { followFinal: true }), path);
+      return previewFile(root, path);
     },
     'workspace.rename': async ({ conversationId, from, to }) => ({ path: await renameInWorkspace(await rootOf(conversationId), from, to) }),
     'workspace.delete': async ({ conversationId, path }) => {

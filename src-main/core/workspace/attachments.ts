@@ -1,20 +1,24 @@
-import { copyFile, mkdir, open, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_ATTACHMENT_BYTES, type Attachment } from '@contract';
-import { isInside, WorkspacePathError, workspaceSegments } from './confine';
+import { WorkspacePathError, workspaceSegments } from './confine';
 import { mimeOf } from './file-types';
+import { holdFolder, NoFollowError, type HeldFolder } from './no-follow-open';
 
 export const ATTACHMENTS_DIR = 'attachments';
+
+// A new file, never an existing one, never through a link (O_EXCL refuses a link at the name too).
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /** Writes dropped or pasted bytes to attachments/<name>, never replacing an earlier attachment. */
 export async function saveAttachmentBytes(root: string, name: string, mime: string, bytes: Uint8Array): Promise<Attachment> {
   checkSize(name, bytes.byteLength);
-  const { abs, rel } = await reserveName(root, name);
-  const fh = await open(abs, 'wx', 0o644);
+  const { handle, rel } = await createAttachment(root, name);
   try {
-    await fh.writeFile(bytes);
+    await handle.writeFile(bytes);
   } finally {
-    await fh.close();
+    await handle.close();
   }
   return { path: rel, name: path.basename(rel), mime: mime || mimeOf(rel), size: bytes.byteLength };
 }
@@ -25,9 +29,13 @@ export async function copyAttachmentFrom(root: string, sourcePath: string): Prom
   const st = await stat(sourcePath);
   if (!st.isFile()) throw new WorkspacePathError(`"${path.basename(sourcePath)}" is not a regular file`);
   checkSize(path.basename(sourcePath), st.size);
-  const { abs, rel } = await reserveName(root, path.basename(sourcePath));
-  // COPYFILE_EXCL: a name taken between reserving and copying fails instead of overwriting.
-  await copyFile(sourcePath, abs, 1);
+  const { handle, rel } = await createAttachment(root, path.basename(sourcePath));
+  try {
+    // At most MAX_ATTACHMENT_BYTES (checked above): read whole, written through the handle we made.
+    await handle.writeFile(await readFile(sourcePath));
+  } finally {
+    await handle.close();
+  }
   return { path: rel, name: path.basename(rel), mime: mimeOf(rel), size: st.size };
 }
 
@@ -37,26 +45,38 @@ function checkSize(name: string, size: number): void {
   }
 }
 
-/** A safe, unused name under attachments/: "plot.png", then "plot (2).png", "plot (3).png"… */
-async function reserveName(root: string, wanted: string): Promise<{ abs: string; rel: string }> {
+/**
+ * A new file under attachments/ with a safe, unused name: "plot.png", then "plot (2).png"… The folder
+ * is held open without following a link (code in the workspace could make attachments/ a link to
+ * elsewhere at any moment), and each name is created with O_EXCL inside it: taken names move on.
+ */
+async function createAttachment(root: string, wanted: string): Promise<{ handle: FileHandle; rel: string }> {
   const clean = safeFileName(wanted);
-  await mkdir(path.join(root, ATTACHMENTS_DIR), { recursive: true });
-  // attachments/ could be a symlink someone's code made; never write through it to elsewhere.
-  const realRoot = await realpath(root);
-  const dir = await realpath(path.join(root, ATTACHMENTS_DIR));
-  if (!isInside(realRoot, dir) || dir === realRoot) throw new WorkspacePathError(`${ATTACHMENTS_DIR}/ leads outside the workspace`);
-  const ext = path.extname(clean);
-  const stem = clean.slice(0, clean.length - ext.length);
-  for (let n = 1; n < 10_000; n++) {
-    const candidate = n === 1 ? clean : `${stem} (${n})${ext}`;
-    const abs = path.join(dir, candidate);
-    const taken = await stat(abs).then(
-      () => true,
-      () => false,
-    );
-    if (!taken) return { abs, rel: `${ATTACHMENTS_DIR}/${candidate}` };
+  let folder: HeldFolder;
+  try {
+    folder = await holdFolder(root, [ATTACHMENTS_DIR], { create: true });
+  } catch (err) {
+    if (err instanceof NoFollowError) throw new WorkspacePathError(`${ATTACHMENTS_DIR}/ is not a plain folder (${err.reason}); it could lead outside the workspace, so nothing is written through it`);
+    throw err;
   }
-  throw new WorkspacePathError(`too many attachments named "${clean}"`);
+  try {
+    const ext = path.extname(clean);
+    const stem = clean.slice(0, clean.length - ext.length);
+    for (let n = 1; n < 10_000; n++) {
+      const candidate = n === 1 ? clean : `${stem} (${n})${ext}`;
+      const at = folder.child(candidate);
+      // A cheap look first so a long run of taken names does not cost an open each.
+      if (await lstat(at).then(() => true, () => false)) continue;
+      try {
+        return { handle: await open(at, CREATE_FLAGS | folder.openFlags, 0o644), rel: `${ATTACHMENTS_DIR}/${candidate}` };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' && (err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
+      }
+    }
+    throw new WorkspacePathError(`too many attachments named "${clean}"`);
+  } finally {
+    await folder.close();
+  }
 }
 
 /** The last path segment, with separators, control characters and reserved names made harmless. */

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
-import path from 'node:path';
 import type { WorkspaceEntry, WorkspaceTree } from '@contract';
+import { holdFolder, type HeldFolder } from './no-follow-open';
 
 /** Folders listed but not opened: they are huge and nobody browses them in a file panel. */
 export const UNOPENED_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv', '.ipynb_checkpoints', '.mypy_cache', '.pytest_cache']);
@@ -18,7 +18,12 @@ export interface TreeOptions {
 const DEFAULT_MAX_ENTRIES = 5000;
 const DEFAULT_MAX_DEPTH = 12;
 
-/** The workspace as a flat, sorted list (folders first, then by name), breadth-first up to the caps. */
+/**
+ * The workspace as a flat, sorted list (folders first, then by name), breadth-first up to the caps.
+ * Each folder is listed through a handle reached without following a link at any component
+ * (no-follow-open.ts): a folder swapped for a link to elsewhere while we list is skipped, so no name
+ * or size from outside is ever listed.
+ */
 export async function listTree(root: string, opts: TreeOptions = {}): Promise<WorkspaceTree> {
   const maxEntries = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -29,26 +34,32 @@ export async function listTree(root: string, opts: TreeOptions = {}): Promise<Wo
   for (let depth = 0; depth < maxDepth && level.length > 0 && !truncated; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      let dirents: Dirent[];
+      const folder = await holdFolder(realRoot, dir ? dir.split('/') : []).catch(() => null);
+      if (!folder) continue; // removed, swapped for a link, or unreadable: show what we can
       try {
-        dirents = await readdir(path.join(realRoot, dir), { withFileTypes: true });
-      } catch {
-        continue; // removed while we listed, or unreadable: show what we can
-      }
-      dirents.sort(byKindThenName);
-      for (const d of dirents) {
-        if (depth === 0 && d.name === APP_DIR) continue;
-        if (entries.length >= maxEntries) {
-          truncated = true;
-          break;
+        let dirents: Dirent[];
+        try {
+          dirents = await readdir(folder.self, { withFileTypes: true });
+        } catch {
+          continue;
         }
-        const rel = dir ? `${dir}/${d.name}` : d.name;
-        const stat = await lstat(path.join(realRoot, rel)).catch(() => null);
-        if (!stat) continue;
-        const kind = d.isDirectory() ? 'dir' : d.isFile() ? 'file' : d.isSymbolicLink() ? 'symlink' : 'other';
-        entries.push({ path: rel, kind, size: kind === 'file' ? stat.size : 0, mtimeMs: stat.mtimeMs });
-        // Symlinked folders are not followed: they may point outside the workspace, or loop.
-        if (kind === 'dir' && !UNOPENED_DIRS.has(d.name)) next.push(rel);
+        dirents.sort(byKindThenName);
+        for (const d of dirents) {
+          if (depth === 0 && d.name === APP_DIR) continue;
+          if (entries.length >= maxEntries) {
+            truncated = true;
+            break;
+          }
+          const rel = dir ? `${dir}/${d.name}` : d.name;
+          const stat = await lstat(folder.child(d.name)).catch(() => null);
+          if (!stat) continue;
+          const kind = stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
+          entries.push({ path: rel, kind, size: kind === 'file' ? stat.size : 0, mtimeMs: stat.mtimeMs });
+          // Symlinked folders are not followed: they may point outside the workspace, or loop.
+          if (kind === 'dir' && !UNOPENED_DIRS.has(d.name)) next.push(rel);
+        }
+      } finally {
+        await folder.close();
       }
       if (truncated) break;
     }
@@ -61,8 +72,14 @@ export async function listTree(root: string, opts: TreeOptions = {}): Promise<Wo
 
 async function anyChildren(root: string, dirs: string[]): Promise<boolean> {
   for (const dir of dirs) {
-    const names = await readdir(path.join(root, dir)).catch(() => []);
-    if (names.length > 0) return true;
+    const folder: HeldFolder | null = await holdFolder(root, dir.split('/')).catch(() => null);
+    if (!folder) continue;
+    try {
+      const names = await readdir(folder.self).catch(() => []);
+      if (names.length > 0) return true;
+    } finally {
+      await folder.close();
+    }
   }
   return false;
 }

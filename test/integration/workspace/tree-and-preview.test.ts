@@ -49,17 +49,17 @@ describe('previewing a file', () => {
 
   it('sends images as base64 with their type', async () => {
     writeFileSync(at('plot.png'), PNG);
-    const p = await previewFile(at('plot.png'), 'plot.png');
+    const p = await previewFile(ws.root, 'plot.png');
     expect(p).toMatchObject({ kind: 'image', mime: 'image/png', size: PNG.length });
     expect(p.kind === 'image' && Buffer.from(p.dataBase64, 'base64').equals(PNG)).toBe(true);
   });
 
   it('sends text with a language for highlighting, cut at the limit without breaking a character', async () => {
     writeFileSync(at('script.py'), 'print("hi")\n');
-    expect(await previewFile(at('script.py'), 'script.py')).toMatchObject({ kind: 'text', language: 'python', truncated: false, text: 'print("hi")\n' });
+    expect(await previewFile(ws.root, 'script.py')).toMatchObject({ kind: 'text', language: 'python', truncated: false, text: 'print("hi")\n' });
     const big = 'é'.repeat(PREVIEW_LIMITS.textShownBytes); // 2 bytes each: twice the limit
     writeFileSync(at('big.txt'), `x${big}`);
-    const p = await previewFile(at('big.txt'), 'big.txt');
+    const p = await previewFile(ws.root, 'big.txt');
     expect(p.kind).toBe('text');
     if (p.kind !== 'text') return;
     expect(p.truncated).toBe(true);
@@ -68,8 +68,8 @@ describe('previewing a file', () => {
 
   it('gives notebooks their JSON, and binaries only metadata', async () => {
     writeFileSync(at('nb.ipynb'), '{"cells": [], "nbformat": 4}');
-    expect(await previewFile(at('nb.ipynb'), 'nb.ipynb')).toMatchObject({ kind: 'notebook', text: '{"cells": [], "nbformat": 4}' });
+    expect(await previewFile(ws.root, 'nb.ipynb')).toMatchObject({ kind: 'notebook', text: '{"cells": [], "nbformat": 4}' });
     writeFileSync(at('blob.bin'), Buffer.from([1, 2, 0, 3]));
-    expect(await previewFile(at('blob.bin'), 'blob.bin')).toMatchObject({ kind: 'meta', reason: 'binary file', size: 4 });
+    expect(await previewFile(ws.root, 'blob.bin')).toMatchObject({ kind: 'meta', reason: 'binary file', size: 4 });
   });
 });
