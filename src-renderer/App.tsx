@@ -23,7 +23,7 @@ let started = false;
 export function App() {
   const screen = useApp((s) => s.screen);
   const theme = useApp((s) => s.settings?.theme);
-  const providerReady = useApp((s) => s.providerReady);
+  const onboarding = useApp((s) => s.onboarding);
   const conversationId = useApp((s) => s.current?.conv.id ?? null);
   const panels = usePanels();
 
@@ -73,7 +73,7 @@ export function App() {
           <RightPanel />
         </>
       )}
-      {providerReady === false && <FirstRun />}
+      {onboarding && <FirstRun />}
       <ShortcutsDialog />
       <AutoRunConfirm />
     </div>

@@ -37,7 +37,8 @@ void app.whenReady().then(async () => {
   const settings = openElectronSettingsStore({ dir: dataDir });
   const secrets = await openSecretStore();
   // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
-  for (const notice of [settings.notice, secrets.notice]) if (notice) console.warn(notice);
+  if (settings.notice) console.warn(settings.notice);
+  if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
   const core = bootstrapApp({
     dataDir,
     settings,

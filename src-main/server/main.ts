@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const settings = openConfSettingsStore({ dir: dataDir });
   if (settings.notice) console.warn(settings.notice);
   const secrets = await openSecretStore();
-  if (secrets.notice) console.warn(secrets.notice);
+  if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
   const app = bootstrapApp({
     dataDir,
     settings,

@@ -5,3 +5,4 @@ export * from './events';
 export * from './bridge';
 export * from './error-message';
 export * from './provider-urls';
+export * from './key-services';

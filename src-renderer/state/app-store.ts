@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationListEntry, type ModelChoice, type Settings, type SettingsPatch, errorMessage } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { confirmAutoRun } from './auto-run-confirm';
+import { noticeId } from './notice-id';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
 
 export type Screen = 'chat' | 'settings' | 'keys';
@@ -15,8 +16,15 @@ interface AppState {
   error: string | null;
   notices: string[];
   screen: Screen;
-  /** null while unknown; false shows the first-run screen. */
+  /** Whether the provider in settings can be used now (a key, a base URL); null while unknown. */
   providerReady: boolean | null;
+  /**
+   * The first-run screen is open: at start when no provider is usable, or when asked for ("Set up a
+   * provider…"). Never opened by a change made elsewhere, such as picking a provider in Settings.
+   */
+  onboarding: boolean;
+  /** Where keys typed in the app are kept (null until known). */
+  secretStorage: 'keychain' | 'memory' | null;
 }
 
 interface AppActions {
@@ -45,9 +53,11 @@ interface AppActions {
   updateSettings(patch: SettingsPatch): Promise<Settings | null>;
   setScreen(screen: Screen): void;
   setProviderReady(ready: boolean): void;
+  setOnboarding(open: boolean): void;
   reportError(err: unknown): void;
   dismissError(): void;
-  dismissNotice(index: number): void;
+  /** Hides a start-up notice, for good: its id is saved in settings.dismissedNotices. */
+  dismissNotice(text: string): void;
   apply(event: AnyEvent): void;
 }
 
@@ -91,11 +101,13 @@ export const useApp = create<AppStore>((set, get) => {
     notices: [],
     screen: 'chat',
     providerReady: null,
+    onboarding: false,
+    secretStorage: null,
 
     async init() {
       await guard(async () => {
         const [settings, info, status] = await Promise.all([bridge['settings.get']({}), bridge['app.info']({}), bridge['providers.status']({}), refreshList()]);
-        set({ settings, notices: info.notices, providerReady: status.ready });
+        set({ settings, notices: info.notices, providerReady: status.ready, onboarding: !status.ready, secretStorage: info.secretStorage });
         const first = get().conversations[0];
         if (first && !get().current) await get().openConversation(first.id);
       });
@@ -182,11 +194,11 @@ export const useApp = create<AppStore>((set, get) => {
         // Auto-run is confirmed each time it is turned on (declined: nothing saved, null like a refusal).
         if (patch.autoRun === true && !get().settings?.autoRun && !(await confirmAutoRun('everywhere'))) return null;
         // Shown at once (a switch must move when clicked); main's answer, or the old value on failure,
-        // follows. Not a change of provider: main completes it with a model that provider serves, and
-        // until then the header would show an impossible pair.
+        // follows. Not a change of provider, model or base URL: main completes or refuses those (a model
+        // the provider does not serve), and until it answers the header would show an impossible pair.
         const before = get().settings;
         const modelChange = 'provider' in patch || 'model' in patch || 'baseUrl' in patch;
-        if (before && !('provider' in patch)) set({ settings: applySettingsPatch(before, patch) });
+        if (before && !modelChange) set({ settings: applySettingsPatch(before, patch) });
         const settings = await bridge['settings.set'](patch).catch((err: unknown) => {
           set({ settings: before });
           throw err;
@@ -207,9 +219,15 @@ export const useApp = create<AppStore>((set, get) => {
       }),
     setScreen: (screen) => set({ screen }),
     setProviderReady: (providerReady) => set({ providerReady }),
+    setOnboarding: (onboarding) => set({ onboarding }),
     reportError: (err) => set({ error: errorMessage(err) }),
     dismissError: () => set({ error: null }),
-    dismissNotice: (index) => set({ notices: get().notices.filter((_, i) => i !== index) }),
+    dismissNotice(text) {
+      set({ notices: get().notices.filter((n) => n !== text) });
+      const dismissed = get().settings?.dismissedNotices ?? [];
+      // The newest 64 are kept (the settings' limit); old notices rarely come back word for word.
+      void get().updateSettings({ dismissedNotices: [...dismissed.filter((id) => id !== noticeId(text)), noticeId(text)].slice(-64) });
+    },
     apply(event) {
       const current = get().current;
       if (!current) return;

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
@@ -6,15 +5,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from './ui-fixture';
 import { sendMessage, SHOTS, type OpenAiBody } from './ui-harness';
-
-/** A port nothing listens on (bound, then released), standing in for "Ollama is not running". */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
+import { closedPort } from '../support/closed-port';
 
 describe('first run', () => {
   let local: ScriptedLlm;

@@ -45,6 +45,8 @@ export interface AppUnderTestOptions {
   localServers?: LocalServerSpec[];
   /** Reuse a scripted model server (a restart keeps the same one). */
   llm?: ScriptedLlm;
+  /** Start-up notices, as `npm run serve` passes them (the no-keychain sentence…). */
+  notices?: string[];
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -72,6 +74,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     version: 'test',
     env: options.env ?? {},
     localServers: options.localServers,
+    notices: options.notices,
   });
   const server = await startBrowserServer({
     dispatch: createDispatcher(app.handlers),

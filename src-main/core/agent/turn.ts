@@ -73,7 +73,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       await deps.conversations.save(live.conv);
       if (step.error) {
         for (const { cell } of step.calls) finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
-        addNotice(live, deps.events, 'error', `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind)}`);
+        addNotice(live, deps.events, 'error', `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind, provider.endpoint)}`);
         reason = 'error';
         break;
       }

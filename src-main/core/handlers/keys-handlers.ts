@@ -1,10 +1,10 @@
-import type { KeyProvider, KeyStatus } from '@contract';
+import { KeyProvider, keyService, type KeyStatus, type ProviderKind } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
-import { listModels } from '../providers/list-models';
+import { ListModelsError, listModels } from '../providers/list-models';
 import { providerAccount } from '../secrets/secret-store';
 import type { AppContext } from './app-context';
 
-const PROVIDERS: KeyProvider[] = ['openai', 'anthropic', 'openai-compatible'];
+const PROVIDERS: KeyProvider[] = KeyProvider.options;
 
 type KeysNames = 'keys.list' | 'keys.set' | 'keys.delete' | 'keys.test';
 
@@ -33,13 +33,16 @@ export const keysHandlers = (ctx: AppContext): Pick<HandlerTable, KeysNames> => 
     },
     'keys.test': async ({ provider, key, baseUrl }) => {
       const settings = ctx.settings.get();
-      const endpoint = baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
+      // A service's key is tested against the service itself, through the OpenAI protocol.
+      const service = keyService(provider);
+      const kind: ProviderKind = service ? 'openai-compatible' : (provider as ProviderKind);
+      const endpoint = service ? service.baseUrl : baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
       const useKey = key?.trim() ?? (await vault.resolver.get(providerAccount(provider)));
-      if (!useKey && provider !== 'openai-compatible') return { ok: false, message: 'There is no key to test: type one, or save one first.' };
+      if (!useKey && provider !== 'openai-compatible') return { ok: false, message: 'There is no key to test: type one, or save one first.', problem: 'key' };
       try {
-        return { ok: true, models: await listModels({ provider, key: useKey, baseUrl: endpoint }) };
+        return { ok: true, models: await listModels({ provider: kind, key: useKey, baseUrl: endpoint }) };
       } catch (err) {
-        return { ok: false, message: (err as Error).message };
+        return { ok: false, message: (err as Error).message, problem: err instanceof ListModelsError ? err.problem : 'other' };
       }
     },
   };

@@ -1,4 +1,5 @@
-import { DEFAULT_BASE_URLS } from '@contract';
+import { DEFAULT_BASE_URLS, KEY_SERVICES, keyServiceAt } from '@contract';
+import { keyFor } from '../llm/provider-factory';
 import type { HandlerTable } from '../bridge/handler-table';
 import { detectLocalServers } from '../providers/local-servers';
 import { listModels } from '../providers/list-models';
@@ -20,8 +21,13 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
       }
       case 'ollama':
         return { ready: true, reason: null };
-      case 'openai-compatible':
-        return s.baseUrl ? { ready: true, reason: null } : { ready: false, reason: 'the OpenAI-compatible provider has no base URL' };
+      case 'openai-compatible': {
+        if (!s.baseUrl) return { ready: false, reason: 'the OpenAI-compatible provider has no base URL' };
+        // A hosted service needs its key; a server of one's own may not.
+        const service = keyServiceAt(s.baseUrl);
+        if (service && !(await keyFor(ctx.keyVault.resolver, s))) return { ready: false, reason: `no ${service.label} API key` };
+        return { ready: true, reason: null };
+      }
     }
   },
   'providers.detect': async () => {
@@ -29,6 +35,10 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
     for (const provider of ['openai', 'anthropic'] as const) {
       const variable = ctx.keyVault.env.variableFor(providerAccount(provider));
       if (variable) env.push({ provider, variable, suggestedModels: SUGGESTED_MODELS[provider] ?? [] });
+    }
+    for (const service of KEY_SERVICES) {
+      const variable = ctx.keyVault.env.variableFor(providerAccount(service.id));
+      if (variable) env.push({ provider: 'openai-compatible' as const, variable, suggestedModels: [service.defaultModel], service: { id: service.id, label: service.label, baseUrl: service.baseUrl } });
     }
     return { env, local: await detectLocalServers(ctx.localServers) };
   },
@@ -40,3 +50,4 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
     return { models };
   },
 });
+

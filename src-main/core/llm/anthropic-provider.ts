@@ -23,6 +23,10 @@ export class AnthropicProvider implements Provider {
     });
   }
 
+  get endpoint(): string {
+    return this.client.baseURL;
+  }
+
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {
     const tools: Tool[] = req.tools.map((t) => ({
       name: t.name,

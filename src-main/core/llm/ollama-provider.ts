@@ -58,6 +58,10 @@ export class OllamaProvider implements Provider {
     this.root = ollamaRoot(opts.baseUrl);
   }
 
+  get endpoint(): string {
+    return this.root;
+  }
+
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {
     const body = {
       model: req.model,
@@ -109,8 +113,9 @@ export class OllamaProvider implements Provider {
       res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
     } catch (err) {
       if (signal.aborted) throw err;
-      // The shape classifyFailure takes for a connection failure (retried, then "could not reach").
-      throw new OllamaError(`fetch failed: could not reach Ollama at ${this.root} (${(err as Error).message}); is \`ollama serve\` running?`, undefined);
+      // The shape classifyFailure takes for a connection failure (retried, then "could not reach"); the
+      // cause keeps the network code (ECONNREFUSED…) the user's message is made from.
+      throw Object.assign(new OllamaError(`fetch failed: could not reach Ollama at ${this.root} (${(err as Error).message}); is \`ollama serve\` running?`, undefined), { cause: err });
     }
     if (!res.ok) {
       const text = await res.text().catch(() => '');

@@ -48,6 +48,10 @@ export class OpenAiProvider implements Provider {
     });
   }
 
+  get endpoint(): string {
+    return this.client.baseURL;
+  }
+
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {
     const tools: ChatCompletionTool[] = req.tools.map((t) => ({
       type: 'function',

@@ -2,10 +2,14 @@
 // the two SDKs have parallel but distinct classes, and a connection cut mid-body surfaces as undici's
 // TypeError('terminated') or AnthropicError('terminated'), which are neither SDK's API errors.
 
+import type { ProviderKind } from '@contract';
+import { describeNetworkFailure, innermostMessage, networkCode } from './network-problem';
+
 export type CallFailure =
   | { kind: 'rate-limited'; retryAfterMs: number | null; message: string }
   | { kind: 'server'; status: number; retryAfterMs: number | null; message: string }
-  | { kind: 'connection'; message: string }
+  /** `code`: the network error behind it (ECONNREFUSED, ENOTFOUND…), when one is known. */
+  | { kind: 'connection'; message: string; code: string | null; detail?: string | null }
   | { kind: 'tools-refused'; message: string }
   | { kind: 'context-too-long'; message: string }
   | { kind: 'auth'; message: string }
@@ -32,7 +36,7 @@ export function classifyFailure(err: unknown): CallFailure {
     if (/context|too long|maximum.*tokens|prompt is too long|token limit/i.test(message)) return { kind: 'context-too-long', message };
     return { kind: 'other', message };
   }
-  if (status === null && isConnectionFailure(e, message)) return { kind: 'connection', message };
+  if (status === null && isConnectionFailure(e, message)) return { kind: 'connection', message, code: networkCode(err), detail: innermostMessage(err) };
   return { kind: 'other', message };
 }
 
@@ -46,6 +50,7 @@ function refusesTools(message: string): boolean {
 
 function isConnectionFailure(e: ErrorShape, message: string): boolean {
   if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') return true;
+  if (networkCode(e) !== null && /fetch failed|connect|getaddrinfo/i.test(message)) return true;
   if (message === 'terminated' || /fetch failed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|network|premature close/i.test(message)) return true;
   const cause = e.cause as ErrorShape | undefined;
   return typeof cause?.code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(cause.code);
@@ -71,19 +76,25 @@ function retryAfterMs(headers: unknown): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-/** A short, actionable sentence for the user about a failure that will not be retried. */
-export function describeFailure(failure: CallFailure, provider: string): string {
+const LABEL: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', ollama: 'Ollama', 'openai-compatible': 'OpenAI-compatible' };
+
+/**
+ * A short, actionable sentence for the user about a failure that will not be retried: the address that
+ * was called, whether the network or the key is at fault, and what to try.
+ */
+export function describeFailure(failure: CallFailure, provider: ProviderKind, endpoint: string): string {
+  const api = `the ${LABEL[provider]} API at ${endpoint}`;
   switch (failure.kind) {
     case 'auth':
-      return `the ${provider} API refused the key (${failure.message}). Check the key in Settings → API keys or the environment variable.`;
+      return `${api} refused the key (${failure.message}). The network is fine; the key is not: check it in Settings → API keys, or the environment variable that holds it.`;
     case 'context-too-long':
       return `the conversation is too long for the model (${failure.message}). Set a smaller context window in Settings, or start a new conversation.`;
     case 'rate-limited':
-      return `the ${provider} API is still rate-limiting after several retries (${failure.message}). Wait a minute and send again.`;
+      return `${api} is still rate-limiting after several retries (${failure.message}). Wait a minute and send again.`;
     case 'server':
-      return `the ${provider} API kept failing with ${failure.status} (${failure.message}). Try again later.`;
+      return `${api} kept failing with ${failure.status} (${failure.message}). The key and the network are fine; the service is not: try again later.`;
     case 'connection':
-      return `could not reach the ${provider} API (${failure.message}). Check the network or the base URL.`;
+      return describeNetworkFailure(endpoint, failure.code, /timed? ?out/i.test(failure.message), failure.detail ?? null);
     default:
       return failure.message;
   }

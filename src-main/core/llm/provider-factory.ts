@@ -19,13 +19,17 @@ const SERVICE_ACCOUNTS: Array<[host: RegExp, account: string]> = [
 
 export type ProviderTarget = Pick<Settings, 'provider' | 'baseUrl'> & Partial<Pick<Settings, 'ollamaKeepAlive'>>;
 
-/** The key for a provider: its own account, then (for a known OpenAI-compatible service) the service's. */
+/**
+ * The key for a provider: for a known OpenAI-compatible service, the service's own account first (so
+ * a key saved for one's own server is not what goes to OpenRouter when both are set), then the
+ * provider's account.
+ */
 export async function keyFor(keys: KeySource, target: ProviderTarget): Promise<string | null> {
-  const own = await keys.get(providerAccount(target.provider));
-  if (own || target.provider !== 'openai-compatible' || !target.baseUrl) return own;
+  const own = () => keys.get(providerAccount(target.provider));
+  if (target.provider !== 'openai-compatible' || !target.baseUrl) return own();
   const host = safeHost(target.baseUrl);
   const service = SERVICE_ACCOUNTS.find(([pattern]) => pattern.test(host));
-  return service ? keys.get(service[1]) : null;
+  return (service ? await keys.get(service[1]) : null) ?? own();
 }
 
 /**

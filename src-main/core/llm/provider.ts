@@ -63,6 +63,8 @@ export interface ProviderRequest {
 
 export interface Provider {
   readonly kind: ProviderKind;
+  /** The base URL the calls go to, for messages that name what failed. */
+  readonly endpoint: string;
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
   listModels(signal?: AbortSignal): Promise<string[]>;
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL, type ProviderKind } from '@contract';
+import { describeNetworkFailure, innermostMessage, networkCode } from '../llm/network-problem';
 
 // Model listing over plain HTTP, for the keys screen's "Test" and the model picker. Kept apart from the
 // chat clients on purpose: it needs only one GET, and it must work with a key that is not saved yet.
@@ -13,19 +14,49 @@ export interface ListModelsRequest {
   timeoutMs?: number;
 }
 
-/** The provider's model ids, sorted; throws an Error whose message says what went wrong (never the key). */
+/** What kept a model list from coming back: the network, the key, the server, or something else. */
+export type ListProblem = 'network' | 'key' | 'server' | 'other';
+
+/** A failed listing: the message names the URL and what to try; it never holds the key. */
+export class ListModelsError extends Error {
+  constructor(
+    message: string,
+    readonly problem: ListProblem,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The provider's model ids, sorted; throws a ListModelsError saying what went wrong (never the key). */
 export async function listModels(req: ListModelsRequest): Promise<string[]> {
   const { url, headers } = endpoint(req);
+  // Messages name the address without its query (Anthropic's ?limit=1000 says nothing to the user).
+  const shown = url.split('?')[0] ?? url;
   const signal = AbortSignal.timeout(req.timeoutMs ?? 15_000);
   let res: Response;
   try {
     res = await fetch(url, { headers, signal });
   } catch (err) {
-    throw new Error(`could not reach ${new URL(url).origin}: ${causeOf(err)}`, { cause: err });
+    const timedOut = err instanceof Error && err.name === 'TimeoutError';
+    throw new ListModelsError(describeNetworkFailure(shown, networkCode(err), timedOut, innermostMessage(err)), 'network', { cause: err });
   }
   const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(redact(`${res.status} ${res.statusText}: ${apiMessage(body) ?? 'no details'}`, req.key));
-  return modelIds(body).sort();
+  if (!res.ok) {
+    const details = redact(`${res.status} ${res.statusText}: ${apiMessage(body) ?? 'no details'}`, req.key);
+    if (res.status === 401 || res.status === 403) {
+      throw new ListModelsError(`${shown} refused the key (${details}). The server was reached; the key is wrong, expired or lacks access.`, 'key');
+    }
+    if (res.status === 404) {
+      throw new ListModelsError(`${shown} does not exist (${details}): check the base URL (OpenAI-compatible servers usually end in /v1).`, 'other');
+    }
+    throw new ListModelsError(`${shown} answered ${details}.`, res.status >= 500 ? 'server' : 'other');
+  }
+  try {
+    return modelIds(body).sort();
+  } catch (err) {
+    throw new ListModelsError(`${shown} ${(err as Error).message.replace(/^the server /, '')}: is this the base URL of a model server?`, 'other', { cause: err });
+  }
 }
 
 function endpoint(req: ListModelsRequest): { url: string; headers: Record<string, string> } {
@@ -69,15 +100,6 @@ function apiMessage(body: unknown): string | null {
   if (typeof err === 'string') return err;
   if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') return (err as { message: string }).message;
   return null;
-}
-
-function causeOf(err: unknown): string {
-  if (err instanceof Error) {
-    if (err.name === 'TimeoutError') return 'no answer in time';
-    const cause = (err as Error & { cause?: { code?: string } }).cause;
-    return cause?.code ?? err.message;
-  }
-  return String(err);
 }
 
 /** Some providers quote the key they refused; the UI must never show it. */

@@ -17,8 +17,10 @@ export interface OpenSecretStoreOptions extends KeychainSecretStoreOptions {
 
 export interface OpenedSecretStore {
   store: SecretStore;
-  /** Set when the keychain could not be used: tell the user once, where they enter keys. */
+  /** Set when the keychain could not be used: one plain sentence for the user (no library error in it). */
   notice: string | null;
+  /** Why the keychain could not be used, as the library said it (D-Bus errors…): for the log, not the window. */
+  reason: string | null;
 }
 
 const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -36,9 +38,9 @@ export async function openSecretStore(options: OpenSecretStoreOptions = {}): Pro
     keyring = options.keyring ?? (await import('./napi-keyring')).napiKeyring();
     await withTimeout(probe(keyring), timeoutMs);
   } catch (error) {
-    return { store: new MemorySecretStore(), notice: unreachableNotice(error) };
+    return { store: new MemorySecretStore(), notice: NO_KEYCHAIN_NOTICE, reason: reasonOf(error) };
   }
-  return { store: new KeychainSecretStore(keyring, { chunkSize: options.chunkSize }), notice: null };
+  return { store: new KeychainSecretStore(keyring, { chunkSize: options.chunkSize }), notice: null, reason: null };
 }
 
 async function probe(keyring: KeyringBackend): Promise<void> {
@@ -64,12 +66,15 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-export function unreachableNotice(error: unknown): string {
+/**
+ * What the user is told when there is no keychain: where keys go instead, and what would keep them. The
+ * library's own error (a D-Bus message) goes to the log through `reason`, not into this sentence.
+ */
+export const NO_KEYCHAIN_NOTICE =
+  'No OS keychain is available, so API keys you enter are kept in memory until the app quits' +
+  (process.platform === 'linux' ? ': to keep them, install and unlock GNOME Keyring or KeePassXC.' : '.');
+
+function reasonOf(error: unknown): string {
   const raw = errorMessage(error);
-  const reason = (raw.split('\n')[0] ?? '').trim().slice(0, 300) || 'no reason given';
-  const hint =
-    process.platform === 'linux'
-      ? ' To keep keys between runs, install and unlock a Secret Service keyring (GNOME Keyring or KeePassXC).'
-      : '';
-  return `No OS keychain is reachable (${reason}): keys are kept in memory for this run only and will be asked again next time.${hint}`;
+  return (raw.split('\n')[0] ?? '').trim().slice(0, 300) || 'no reason given';
 }

@@ -18,6 +18,11 @@ export function withProviderMemory(current: Settings, patch: SettingsPatch): Set
     if (patch.baseUrl === undefined) completed.baseUrl = remembered?.baseUrl ?? null;
   }
   const next = applySettingsPatch(current, completed);
-  completed.providerModels = { ...current.providerModels, [next.provider]: { model: next.model, baseUrl: next.baseUrl } };
+  // The provider left behind is remembered as it was (settings written before this field have none).
+  completed.providerModels = {
+    ...current.providerModels,
+    [current.provider]: { model: current.model, baseUrl: current.baseUrl },
+    [next.provider]: { model: next.model, baseUrl: next.baseUrl },
+  };
   return completed;
 }

@@ -5,7 +5,8 @@ import { type RequestSpec, Empty } from './shared';
 // typed key) and never back: every output describes a key by where it comes from and its last four
 // characters, nothing more.
 
-export const KeyProvider = z.enum(['openai', 'anthropic', 'openai-compatible']);
+/** Providers, then the hosted OpenAI-compatible services with keys of their own (key-services.ts). */
+export const KeyProvider = z.enum(['openai', 'anthropic', 'openai-compatible', 'openrouter', 'groq', 'mistral', 'deepseek']);
 
 export const KeyStatus = z.object({
   provider: KeyProvider,
@@ -24,7 +25,12 @@ const KeyValue = z
 
 export const KeyTestResult = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), models: z.array(z.string()) }),
-  z.object({ ok: z.literal(false), message: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    message: z.string(),
+    /** What failed: the network (the key was not checked), the key, the server, or something else. */
+    problem: z.enum(['network', 'key', 'server', 'other']).optional(),
+  }),
 ]);
 
 export const keysRequests = {

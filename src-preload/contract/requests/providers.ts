@@ -25,7 +25,15 @@ export const providersRequests = {
     input: Empty,
     output: z.object({
       /** Providers whose key is set in the environment the app started with. */
-      env: z.array(z.object({ provider: ProviderKind, variable: z.string(), suggestedModels: z.array(z.string()) })),
+      env: z.array(
+        z.object({
+          provider: ProviderKind,
+          variable: z.string(),
+          suggestedModels: z.array(z.string()),
+          /** A hosted OpenAI-compatible service (key-services.ts): its name and endpoint. */
+          service: z.object({ id: z.string(), label: z.string(), baseUrl: z.string() }).optional(),
+        }),
+      ),
       /** Local model servers that answered on their usual ports. */
       local: z.array(LocalServer),
     }),

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { errorMessage, type KeyStatus, type KeyTestResult } from '@contract';
 import { bridge } from '../../bridge/bridge';
-import { KEY_PAGES, PROVIDER_LABEL } from '../common/providers';
+import { KEY_LABEL, KEY_PAGES } from '../common/providers';
+import { keyTestText } from './key-test-text';
 
 const MASK = '••••••••';
 
@@ -11,7 +12,7 @@ function describe(status: KeyStatus): string {
     case 'keychain':
       return `Saved in the OS keychain · ${tail}`;
     case 'memory':
-      return `Kept for this session only · ${tail}`;
+      return `Kept in memory until the app quits · ${tail}`;
     case 'env':
       return `From the environment variable ${status.envVariable ?? ''} · ${tail}`;
     default:
@@ -25,7 +26,7 @@ export function KeyRow({ status, onChange }: { status: KeyStatus; onChange(statu
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<KeyTestResult | { ok: 'error'; message: string } | null>(null);
-  const label = PROVIDER_LABEL[status.provider];
+  const label = KEY_LABEL[status.provider];
   const saved = status.source === 'keychain' || status.source === 'memory';
 
   const run = async (work: () => Promise<void>) => {
@@ -107,9 +108,7 @@ export function KeyRow({ status, onChange }: { status: KeyStatus; onChange(statu
       {busy && <span className="muted small">Working…</span>}
       {result && (
         <div className={result.ok === true ? 'key-result ok' : 'key-result bad'} role="status" data-testid="key-result">
-          {result.ok === true
-            ? `The key works: ${result.models.length} model${result.models.length === 1 ? '' : 's'} (${result.models.slice(0, 5).join(', ')}${result.models.length > 5 ? ', …' : ''})`
-            : `The key did not work: ${result.message}`}
+          {result.ok === 'error' ? `The test failed: ${result.message}` : keyTestText(result)}
         </div>
       )}
     </li>

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import type { KeyStatus } from '@contract';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
+import { keyStorageSentence } from '../common/key-storage';
 import { KeyRow } from './KeyRow';
 
 /**
- * API keys per provider. Keys typed here go to main and into the OS keychain; this screen only ever
+ * API keys per provider. Keys typed here go to main and into the OS keychain (or memory); this screen only ever
  * learns where a key comes from and its last four characters.
  */
 export function KeysScreen() {
@@ -33,13 +34,9 @@ export function KeysScreen() {
   return (
     <div className="screen keys-screen" data-testid="keys-screen">
       <h1>API keys</h1>
-      {storage === 'memory' ? (
-        <p className="banner banner-notice" role="status">
-          No OS keychain is reachable: keys entered here last until the app quits.
-        </p>
-      ) : (
-        <p className="muted small">Keys are stored in the OS keychain and never shown again — only their last four characters. Keys from environment variables are used when none is saved here.</p>
-      )}
+      <p className="muted small" data-testid="key-storage">
+        {keyStorageSentence(storage)} A saved key is never shown again, only its last four characters. Keys from environment variables are used when none is saved here.
+      </p>
       {!keys ? (
         <p className="muted">Loading…</p>
       ) : (

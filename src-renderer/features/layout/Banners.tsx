@@ -1,10 +1,13 @@
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
+import { noticeId } from '../../state/notice-id';
 
-/** The latest error and start-up notices (settings reset, no keychain), each dismissable. */
+/** The latest error, and start-up notices (settings reset, no keychain): each dismissed once, for good. */
 export function Banners() {
   const error = useApp((s) => s.error);
-  const notices = useApp((s) => s.notices);
+  const all = useApp((s) => s.notices);
+  const dismissed = useApp((s) => s.settings?.dismissedNotices);
+  const notices = dismissed ? all.filter((n) => !dismissed.includes(noticeId(n))) : [];
   const dismissError = useApp((s) => s.dismissError);
   const dismissNotice = useApp((s) => s.dismissNotice);
   return (
@@ -17,10 +20,10 @@ export function Banners() {
           </button>
         </div>
       )}
-      {notices.map((n, i) => (
-        <div key={i} className="banner banner-notice" role="status">
+      {notices.map((n) => (
+        <div key={n} className="banner banner-notice" role="status" data-testid="notice-banner">
           <span>{n}</span>
-          <button className="icon-button" onClick={() => dismissNotice(i)} aria-label="Dismiss the notice">
+          <button className="icon-button" onClick={() => dismissNotice(n)} aria-label="Dismiss the notice" title="Dismiss (it will not be shown again)">
             <Icon name="close" size={14} />
           </button>
         </div>

@@ -1,6 +1,8 @@
+import { Fragment } from 'react';
 import type { SettingsPatch } from '@contract';
 import { useApp } from '../../state/app-store';
 import { SECTIONS } from './settings-fields';
+import { ProviderKeyField } from './ProviderKeyField';
 import { SettingField } from './SettingField';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
@@ -8,6 +10,8 @@ export function SettingsScreen() {
   const settings = useApp((s) => s.settings);
   const updateSettings = useApp((s) => s.updateSettings);
   const dismissError = useApp((s) => s.dismissError);
+  const storage = useApp((s) => s.secretStorage);
+  const storageWords = storage === 'memory' ? 'kept in memory until the app quits: no OS keychain is available' : 'saved in the OS keychain';
   if (!settings) return <div className="screen muted">Loading settings…</div>;
   const save = async (patch: SettingsPatch): Promise<string | null> => {
     if ((await updateSettings(patch)) !== null) return null;
@@ -20,12 +24,16 @@ export function SettingsScreen() {
   return (
     <div className="screen settings-screen" data-testid="settings-screen">
       <h1>Settings</h1>
-      <p className="muted small">Changes apply immediately and are saved. API keys are on their own screen and are kept in the OS keychain.</p>
+      <p className="muted small">Changes apply immediately and are saved. API keys are on their own screen ({storageWords}).</p>
       {SECTIONS.map((section) => (
         <section key={section.title} className="settings-section" aria-labelledby={`section-${section.title}`}>
           <h2 id={`section-${section.title}`}>{section.title}</h2>
           {section.fields.map((field) => (
-            <SettingField key={field.id} field={field} settings={settings} save={save} />
+            <Fragment key={field.id}>
+              <SettingField field={field} settings={settings} save={save} />
+              {/* The key the chosen provider needs, right where the provider is chosen. */}
+              {field.id === 'baseUrl' && <ProviderKeyField settings={settings} />}
+            </Fragment>
           ))}
         </section>
       ))}

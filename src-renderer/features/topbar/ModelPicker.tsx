@@ -34,7 +34,7 @@ export function ModelPicker() {
 
 function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClose(): void }) {
   const updateSettings = useApp((s) => s.updateSettings);
-  const setProviderReady = useApp((s) => s.setProviderReady);
+  const setOnboarding = useApp((s) => s.setOnboarding);
   const [provider, setProvider] = useState<ProviderKind>(settings.provider);
   const [model, setModel] = useState(settings.model);
   const [baseUrl, setBaseUrl] = useState(settings.baseUrl ?? '');
@@ -101,7 +101,7 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
           className="link"
           onClick={() => {
             onClose();
-            setProviderReady(false);
+            setOnboarding(true);
           }}
         >
           Set up a provider…

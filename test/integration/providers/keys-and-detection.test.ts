@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +10,7 @@ import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { closedPort } from '../../support/closed-port';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -47,7 +50,19 @@ describe('keys and provider requests', () => {
     expect(await secrets.get('provider:openai')).toBe(key);
     const list = await dispatch('keys.list', {}, ws);
     expect(JSON.stringify(list)).not.toContain(key.slice(0, -4));
-    expect(list).toMatchObject({ ok: true, result: { storage: 'memory', keys: [{ provider: 'openai', source: 'memory' }, { provider: 'anthropic', source: 'env', envVariable: 'ANTHROPIC_API_KEY', last4: '1234' }, { provider: 'openai-compatible', source: null }] } });
+    expect(list).toMatchObject({
+      ok: true,
+      result: {
+        storage: 'memory',
+        keys: [
+          { provider: 'openai', source: 'memory' },
+          { provider: 'anthropic', source: 'env', envVariable: 'ANTHROPIC_API_KEY', last4: '1234' },
+          { provider: 'openai-compatible', source: null },
+          // The hosted OpenAI-compatible services, each with a key of its own.
+          ...['openrouter', 'groq', 'mistral', 'deepseek'].map((provider) => ({ provider, source: null })),
+        ],
+      },
+    });
     expect(await dispatch('keys.delete', { provider: 'openai' }, ws)).toMatchObject({ ok: true, result: { source: null } });
     expect(await dispatch('keys.set', { provider: 'openai', key: '   ' }, ws)).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
@@ -55,8 +70,26 @@ describe('keys and provider requests', () => {
   it('tests a typed key by listing models, and reports a refusal without echoing the key', async () => {
     expect(await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001' }, ws)).toEqual({ ok: true, result: { ok: true, models: ['m-large', 'm-small'] } });
     expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-typed-key-000000001');
-    const unreachable = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: 'http://127.0.0.1:9/v1' }, ws);
-    expect(unreachable).toMatchObject({ ok: true, result: { ok: false, message: expect.stringMatching(/could not reach http:\/\/127\.0\.0\.1:9/) } });
+    const port = await closedPort();
+    const unreachable = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: `http://127.0.0.1:${port}/v1` }, ws);
+    // The network failed, so the key was not checked: the answer says so, and names the URL.
+    expect(unreachable).toMatchObject({ ok: true, result: { ok: false, problem: 'network', message: expect.stringMatching(new RegExp(`could not reach http://127\\.0\\.0\\.1:${port}/v1/models: nothing is listening .*not the API key`)) } });
+    const nowhere = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: 'http://no-such-host.invalid/v1' }, ws);
+    expect(nowhere).toMatchObject({ ok: true, result: { ok: false, problem: 'network', message: expect.stringMatching(/no-such-host\.invalid could not be found .*not the API key/) } });
+    // A server that answers and refuses the key: the key is at fault, and the answer never quotes it.
+    const refusing = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'Incorrect API key provided: sk-typed-key-000000001' } }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`;
+      const refused = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: url }, ws);
+      expect(refused).toMatchObject({ ok: true, result: { ok: false, problem: 'key', message: expect.stringMatching(/refused the key \(401 .*\[redacted\]/) } });
+      expect(JSON.stringify(refused)).not.toContain('sk-typed-key-000000001');
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
     expect(await dispatch('keys.test', { provider: 'openai' }, ws)).toMatchObject({ ok: true, result: { ok: false, message: expect.stringMatching(/no key/) } });
   });
 

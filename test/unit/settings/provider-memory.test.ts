@@ -19,6 +19,13 @@ describe('switching providers', () => {
     expect(s.model).toBe('claude-opus-4-1');
   });
 
+  it('remembers the provider left behind even when it was set before memory existed', () => {
+    const before = applySettingsPatch(defaultSettings, { provider: 'openai-compatible', model: 'qwen', baseUrl: 'http://127.0.0.1:1234/v1' });
+    expect(before.providerModels).toEqual({});
+    const back = apply(apply(before, { provider: 'anthropic' }), { provider: 'openai-compatible' });
+    expect(back).toMatchObject({ model: 'qwen', baseUrl: 'http://127.0.0.1:1234/v1' });
+  });
+
   it('changes nothing else for a patch that does not touch the model', () => {
     const s = apply(defaultSettings, { provider: 'openai-compatible', model: 'm', baseUrl: 'http://127.0.0.1:1/v1' });
     expect(withProviderMemory(s, { theme: 'dark' })).toEqual({ theme: 'dark' });
