@@ -19,6 +19,7 @@ export async function startSession(options: StartSessionOptions): Promise<Sessio
         workspace: options.workspace,
         env: options.env,
         tmpRoot: options.tmpRoot,
+        resourcesDir: options.resourcesDir,
         limits: options.limits,
         limitSettings: options.settings,
       });

@@ -22,6 +22,8 @@ export interface ShellSessionOptions {
   workspace: string;
   env: Record<string, string>;
   tmpRoot: string;
+  /** The app's resources folder, holding the integration scripts (resources/shell/). */
+  resourcesDir: string;
   limits: LimitController;
   limitSettings: LimitSettings;
   /** How long the shell (and the user's rc files) may take to show its first prompt. */
@@ -76,7 +78,7 @@ export class ShellSession implements Session {
     let pty: PtyProcess;
     try {
       await writeFile(cellFile, '', { mode: 0o600 });
-      const shell = await options.flavor.prepare(dir, options.env);
+      const shell = await options.flavor.prepare(dir, options.env, options.resourcesDir);
       const spawn = options.limits.wrapSpawn(options.program, shell.args, options.limitSettings);
       pty = new PtyProcess({
         file: spawn.file,

@@ -1,135 +1,25 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ShellFlavor } from './shell-flavor';
+import { installScript, type ShellFlavor } from './shell-flavor';
 
 // The zsh side of shell integration (bash's is shell-integration.ts): the same OSC 633 sequences
 // and fence, from zsh's own hooks. zsh reads its rc files from $ZDOTDIR, so the session points
-// ZDOTDIR at a private folder holding our .zshenv and .zshrc; those read the user's files and
-// then install the hooks:
-// - precmd prints `633;P;Cwd=…`, `633;D;<exit>` and the fence `633;P;OiFence=<nonce>`; PS1 is just
-//   `633;A` (prompt start) and `633;B` (command start); preexec prints `633;C` (executed) once it
-//   has taken this run's nonce from the typed line, so a Ctrl-C from then on still ends in the
-//   right fence.
-// - Which files are read mirrors bash (`--noprofile` + our rc that sources ~/.bashrc): an
-//   interactive, non-login zsh reads /etc/zshenv, the user's .zshenv, the global zshrc and the
-//   user's .zshrc (from the user's own ZDOTDIR, else HOME), and no login files (.zprofile,
-//   .zlogin). OI_NO_USER_RC skips the user's files for both shells. Afterwards ZDOTDIR is the
-//   user's again, so a zsh started by a cell reads the user's files, not ours.
-// - The user's files are read with stdin and stdout on /dev/null (what they print at start is
-//   dropped anyway): setups that ask a question only on a terminal (oh-my-zsh's "Would you like to
-//   update? [Y/n]" checks `-t 1`) stay quiet, and a plain `read` gets end of input at once instead
-//   of waiting on our terminal until the boot times out. A question asked of the terminal itself
-//   (zsh's `read -q`) still waits, as it would in bash.
-// - Our functions are defined in .zshenv, before any user file, so the user's aliases cannot
-//   change them. Their bodies run with stderr on /dev/null, which also keeps `set -x` traces of
-//   them out of the run's output (zsh calls hooks without the redirections of a function's
-//   definition, so the hooks' bodies are wrapped in `{ … } 2>/dev/null`).
-// - Hooks the user's files or cells add to precmd_functions/preexec_functions are moved into our
-//   own lists and called from our hooks with their output discarded (bash runs the user's
-//   PROMPT_COMMAND silenced the same way); ours stay the only entries. Unlike bash's read-only
-//   PROMPT_COMMAND, this lets cells add hooks (`add-zsh-hook`, direnv, pyenv-virtualenv), and a
-//   cell that empties the arrays gets ours back right after it, before precmd (the typed line
-//   ends with `__oi_rearm`, which keeps the cell's exit status). Not `{ eval … } always { … }`,
-//   which would hold job numbers: `cmd &` in a cell would be job [3] instead of [2] (eval itself is
-//   job 1 in zsh, as in any zsh that evals or sources code).
-// - After each cell, errexit is reset (as in bash) and so are the options that would print into
-//   the next run's output or wait on the terminal: PROMPT_SP/PROMPT_CR (the `%` mark after output
-//   without a final newline, printed before precmd), CORRECT (the "correct 'x' to 'y' [nyae]?"
-//   question), RM_STAR_SILENT unset (the "sure you want to delete all the files?" question),
-//   CHECK_JOBS (`exit` refused once while jobs run), ZLE (no line editor: main types whole lines).
-// - The cell is read by `$(<file)`, which zsh does without a fork, and eval'd at top level with
-//   stdin from /dev/null, exactly as bash does; the history file is unset so our typed lines
-//   never reach the user's history.
+// ZDOTDIR at a private folder holding our .zshenv and .zshrc: resources/shell/oi-zshenv.zsh and
+// oi-zshrc.zsh, where what they do and why is written.
 
 /** How the typed line starts; preexec recognises it and takes the nonce that follows. */
 const RUN_PREFIX = ' { __oi_begin ';
 
-const ZSHENV = [
-  '# Open Interpreter zsh integration (generated; deleted with the session)',
-  '__oi_nonce=${OI_BOOT_NONCE-}',
-  '__oi_cell=${OI_CELL_FILE-}',
-  '__oi_zdotdir=$ZDOTDIR',
-  '__oi_user_zdotdir=${OI_USER_ZDOTDIR-}',
-  'typeset -a __oi_user_precmd __oi_user_preexec',
-  '__oi_status() { return $1 }',
-  '__oi_precmd() {',
-  '  {',
-  '    local __oi_ec=$? __oi_h',
-  '    builtin unsetopt err_exit err_return',
-  '    {',
-  '      for __oi_h in "${__oi_user_precmd[@]}"; do',
-  '        if (( ${+functions[$__oi_h]} )); then __oi_status $__oi_ec; "$__oi_h"; fi',
-  '      done </dev/null >/dev/null 2>&1',
-  '    } always {',
-  '      __oi_report $__oi_ec',
-  '    }',
-  '  } 2>/dev/null',
-  '}',
-  '__oi_report() {',
-  '  emulate -L zsh',
-  '  local cwd=$PWD',
-  "  cwd=${cwd//\\\\/\\\\x5c}; cwd=${cwd//;/\\\\x3b}; cwd=${cwd//$'\\a'/\\\\x07}; cwd=${cwd//$'\\e'/\\\\x1b}; cwd=${cwd//$'\\n'/\\\\x0a}",
-  "  PS1=$'\\e]633;A\\a\\e]633;B\\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''",
-  "  builtin printf '\\e]633;P;Cwd=%s\\a\\e]633;D;%s\\a\\e]633;P;OiFence=%s\\a' \"$cwd\" \"$1\" \"$__oi_nonce\"",
-  '} 2>/dev/null',
-  '__oi_preexec() {',
-  '  {',
-  '    local __oi_h',
-  '    __oi_take_nonce "$1"',
-  '    for __oi_h in "${__oi_user_preexec[@]}"; do',
-  '      if (( ${+functions[$__oi_h]} )); then "$__oi_h" "$@"; fi',
-  '    done </dev/null >/dev/null 2>&1',
-  "    builtin printf '\\e]633;C\\a'",
-  '  } 2>/dev/null',
-  '}',
-  '__oi_take_nonce() {',
-  '  emulate -L zsh',
-  `  if [[ $1 == '${RUN_PREFIX}'* ]]; then __oi_nonce=\${\${1#'${RUN_PREFIX}'}%%[^0-9a-f]*}; fi`,
-  '} 2>/dev/null',
-  '__oi_begin() {',
-  '  __oi_nonce=$1',
-  '  __oi_code=$(<"$__oi_cell")',
-  '} 2>/dev/null',
-  '__oi_adopt_hooks() {',
-  '  emulate -L zsh',
-  '  local h',
-  '  for h in $precmd_functions; do [[ $h == __oi_precmd ]] || (( ${__oi_user_precmd[(Ie)$h]} )) || __oi_user_precmd+=($h); done',
-  '  for h in $preexec_functions; do [[ $h == __oi_preexec ]] || (( ${__oi_user_preexec[(Ie)$h]} )) || __oi_user_preexec+=($h); done',
-  '  precmd_functions=(__oi_precmd)',
-  '  preexec_functions=(__oi_preexec)',
-  '} 2>/dev/null',
-  '__oi_rearm() {',
-  '  local s=$?',
-  '  builtin unsetopt err_exit err_return prompt_sp prompt_cr correct correct_all check_jobs zle',
-  '  builtin setopt rm_star_silent',
-  '  __oi_adopt_hooks',
-  '  return $s',
-  '} 2>/dev/null',
-  'if [[ -z ${OI_NO_USER_RC-} && -f ${__oi_user_zdotdir:-$HOME}/.zshenv ]]; then',
-  '  ZDOTDIR=${__oi_user_zdotdir:-$HOME}',
-  '  builtin . "$ZDOTDIR/.zshenv" </dev/null >/dev/null',
-  '  # The user\'s .zshenv may move ZDOTDIR (to ~/.config/zsh, say): their .zshrc is there.',
-  '  [[ $ZDOTDIR == ${HOME-} ]] || __oi_user_zdotdir=$ZDOTDIR',
-  '  ZDOTDIR=$__oi_zdotdir',
-  'fi',
-].join('\n');
+/** The two rc files under the app's resources folder, and the names zsh reads them by. */
+export const ZSH_RC_FILES = [
+  { resource: join('shell', 'oi-zshenv.zsh'), name: '.zshenv' },
+  { resource: join('shell', 'oi-zshrc.zsh'), name: '.zshrc' },
+] as const;
 
-const ZSHRC = [
-  '# Open Interpreter zsh integration (generated; deleted with the session)',
-  'if [[ -z ${OI_NO_USER_RC-} && -f ${__oi_user_zdotdir:-$HOME}/.zshrc ]]; then',
-  '  ZDOTDIR=${__oi_user_zdotdir:-$HOME}',
-  '  builtin . "$ZDOTDIR/.zshrc" </dev/null >/dev/null',
-  'fi',
-  'if [[ -n $__oi_user_zdotdir ]]; then export ZDOTDIR=$__oi_user_zdotdir; else unset ZDOTDIR; fi',
-  'for __oi_v in ${(s: :)OI_STRIP_VARS-}; do unset $__oi_v; done; unset __oi_v',
-  'unset HISTFILE; SAVEHIST=0',
-  'builtin setopt interactive_comments',
-  '__oi_rearm',
-  'command stty -echo 2>/dev/null',
-  "PS1=$'\\e]633;A\\a\\e]633;B\\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''",
-  'unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS OI_USER_ZDOTDIR',
-  'builtin cd -q -- "${OI_WORKSPACE:-.}" 2>/dev/null',
-].join('\n');
+/** preexec finds this run's nonce after RUN_PREFIX in the typed line: the script and this file must agree. */
+function runPrefixProblem(zshenv: string): string | null {
+  return zshenv.includes(`'${RUN_PREFIX}'`) ? null : `does not recognise the typed line's start ('${RUN_PREFIX}') of zsh-integration.ts`;
+}
 
 /** The line main types into zsh to run the cell file with this run's nonce. */
 export function zshRunLine(nonce: string): string {
@@ -141,11 +31,10 @@ export const zshFlavor: ShellFlavor = {
   label: 'zsh',
   program: 'zsh',
   rcHint: '~/.zshrc',
-  async prepare(dir, env) {
+  async prepare(dir, env, resourcesDir) {
     const zdotdir = join(dir, 'zdotdir');
     await mkdir(zdotdir, { mode: 0o700 });
-    await writeFile(join(zdotdir, '.zshenv'), ZSHENV, { mode: 0o600 });
-    await writeFile(join(zdotdir, '.zshrc'), ZSHRC, { mode: 0o600 });
+    for (const file of ZSH_RC_FILES) await installScript(resourcesDir, file.resource, join(zdotdir, file.name), file.name === '.zshenv' ? runPrefixProblem : undefined);
     return { args: ['-i'], env: { ZDOTDIR: zdotdir, OI_USER_ZDOTDIR: env.ZDOTDIR ?? '' } };
   },
   runLine: zshRunLine,

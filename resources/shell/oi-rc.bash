@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# Open Interpreter shell integration for bash: the rc file of every bash session, copied into the
+# session's private folder at start (src-main/core/exec/shell/shell-integration.ts) and deleted with it.
+#
+# An rc file that makes an interactive bash report, after every
+# command line, its cwd, exit code and the run's fence as OSC 633 sequences (the family VS Code's
+# terminal uses), and a short line that main types to run a cell.
+#
+# Why these choices:
+# - The cell's code is read from a file by a builtin (`read -d ''`, no fork) and eval'd at top
+#   level, so cd, exports, functions and variables persist exactly as if typed, and the code never
+#   passes through the terminal (no echo of it, no line-length limit, no quoting).
+# - stdin of the code is /dev/null: nobody can type into it, and a program waiting for input should
+#   fail at once rather than at the timeout.
+# - Terminal echo is off; the typed line could still be echoed by a program that turned echo back
+#   on, so main drops everything between typing and the `633;C` start mark.
+# - PS1/PS2 are empty so no prompt text mixes into output. The user's own PROMPT_COMMAND (pyenv,
+#   direnv hooks) still runs, silenced.
+# - The app's key variables are unset again after ~/.bashrc, which may export them itself.
+# - PROMPT_COMMAND is read-only afterwards: code that replaced it would silence every later fence
+#   and each run would hang until its timeout.
+# - errexit (set -e) is reset after each run: left on, the next failing command would end the shell.
+# - `jobs -n` before the fence: bash reports finished or killed jobs lazily, at a later command;
+#   asking now attributes "[1]+ Killed …" to the run it belongs to.
+
+# The user's own rc is theirs to lint.
+# shellcheck source=/dev/null
+if [ -z "${OI_NO_USER_RC-}" ] && [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi
+for __oi_v in ${OI_STRIP_VARS-}; do unset "$__oi_v"; done; unset __oi_v
+__oi_user_pc="${PROMPT_COMMAND[*]-}"
+unset PROMPT_COMMAND
+set +o history
+stty -echo 2>/dev/null
+PS1=''; PS2=''; PS0=''; PS4='+ '
+__oi_nonce="${OI_BOOT_NONCE-}"
+__oi_cell="${OI_CELL_FILE-}"
+unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS
+# A workspace that is gone leaves the shell where it started; the first run reports its cwd.
+cd -- "${OI_WORKSPACE:-.}" 2>/dev/null || true
+__oi_prompt() {
+  local __oi_ec=$? __oi_cwd
+  set +e
+  jobs -n
+  if [ -n "$__oi_user_pc" ]; then eval "$__oi_user_pc" >/dev/null 2>&1; fi
+  __oi_cwd=${PWD//\\/\\x5c}; __oi_cwd=${__oi_cwd//;/\\x3b}
+  __oi_cwd=${__oi_cwd//$'\a'/\\x07}; __oi_cwd=${__oi_cwd//$'\e'/\\x1b}; __oi_cwd=${__oi_cwd//$'\n'/\\x0a}
+  printf '\033]633;P;Cwd=%s\007\033]633;D;%s\007\033]633;P;OiFence=%s\007' "$__oi_cwd" "$__oi_ec" "$__oi_nonce"
+}
+__oi_begin() {
+  __oi_nonce=$1
+  __oi_code=
+  IFS= read -r -d '' __oi_code < "$__oi_cell"
+  printf '\033]633;C\007'
+}
+PROMPT_COMMAND=__oi_prompt
+readonly PROMPT_COMMAND
