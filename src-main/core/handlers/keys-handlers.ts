@@ -1,5 +1,6 @@
 import { KeyProvider, keyService, type KeyStatus, type ProviderKind } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
+import { planListing, type ListingPlan } from '../providers/key-destination';
 import { ListModelsError, listModels } from '../providers/list-models';
 import { providerAccount } from '../secrets/secret-store';
 import type { AppContext } from './app-context';
@@ -32,15 +33,27 @@ export const keysHandlers = (ctx: AppContext): Pick<HandlerTable, KeysNames> => 
       return status(provider);
     },
     'keys.test': async ({ provider, key, baseUrl }) => {
-      const settings = ctx.settings.get();
-      // A service's key is tested against the service itself, through the OpenAI protocol.
+      // A service's key is tested against the service itself, through the OpenAI protocol. Any other
+      // stored key goes only where settings say (key-destination.ts); a new URL is tried with a typed key.
       const service = keyService(provider);
       const kind: ProviderKind = service ? 'openai-compatible' : (provider as ProviderKind);
-      const endpoint = service ? service.baseUrl : baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
-      const useKey = key?.trim() ?? (await vault.resolver.get(providerAccount(provider)));
+      const typed = key?.trim();
+      const plan: ListingPlan = service
+        ? typed
+          ? { kind: 'typed', key: typed, baseUrl: service.baseUrl }
+          : { kind: 'stored', baseUrl: service.baseUrl }
+        : planListing(kind, { key, baseUrl }, ctx.settings.get());
+      if (plan.kind === 'no-stored-key') {
+        return {
+          ok: false,
+          message: `To test ${new URL(plan.baseUrl).origin}, type the key here: a saved key is only sent to the provider's own address or the base URL saved in Settings.`,
+          problem: 'key',
+        };
+      }
+      const useKey = plan.kind === 'typed' ? plan.key : await vault.resolver.get(providerAccount(provider));
       if (!useKey && provider !== 'openai-compatible') return { ok: false, message: 'There is no key to test: type one, or save one first.', problem: 'key' };
       try {
-        return { ok: true, models: await listModels({ provider: kind, key: useKey, baseUrl: endpoint }) };
+        return { ok: true, models: await listModels({ provider: kind, key: useKey, baseUrl: plan.baseUrl }) };
       } catch (err) {
         return { ok: false, message: (err as Error).message, problem: err instanceof ListModelsError ? err.problem : 'other' };
       }

@@ -1,7 +1,8 @@
-import { DEFAULT_BASE_URLS, KEY_SERVICES, keyServiceAt } from '@contract';
+import { DEFAULT_BASE_URLS, errorMessage, KEY_SERVICES, keyServiceAt } from '@contract';
 import { keyFor } from '../llm/provider-factory';
 import type { HandlerTable } from '../bridge/handler-table';
 import { detectLocalServers } from '../providers/local-servers';
+import { heldBackMessage, planListing } from '../providers/key-destination';
 import { listModels } from '../providers/list-models';
 import { SUGGESTED_MODELS } from '../providers/suggested-models';
 import { providerAccount } from '../secrets/secret-store';
@@ -43,11 +44,23 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
     return { env, local: await detectLocalServers(ctx.localServers) };
   },
   'providers.models': async ({ provider, baseUrl }) => {
-    const settings = ctx.settings.get();
-    const endpoint = baseUrl !== undefined ? baseUrl : settings.provider === provider ? settings.baseUrl : null;
-    const key = await ctx.keyVault.resolver.get(providerAccount(provider));
-    const models = await listModels({ provider, key, baseUrl: provider === 'ollama' ? (endpoint ?? DEFAULT_BASE_URLS.ollama) : endpoint });
-    return { models };
+    // A stored key goes only where settings say (key-destination.ts): a URL named by the request is
+    // asked without it, which is all a local server usually needs — except a hosted service's own
+    // key, which may always go to that service's own host.
+    const plan = planListing(provider, { baseUrl }, ctx.settings.get());
+    if (plan.kind === 'no-stored-key') {
+      const service = provider === 'openai-compatible' ? keyServiceAt(plan.baseUrl) : undefined;
+      const key = service ? await ctx.keyVault.resolver.get(providerAccount(service.id)) : null;
+      try {
+        return { models: await listModels({ provider, key, baseUrl: plan.baseUrl }) };
+      } catch (err) {
+        if ((await ctx.keyVault.resolver.describe(providerAccount(provider))).source === null) throw err;
+        throw new Error(heldBackMessage(provider, plan.baseUrl, errorMessage(err)), { cause: err });
+      }
+    }
+    // keyFor: a saved URL of a hosted service gets that service's key, as the chat does.
+    const key = await keyFor(ctx.keyVault.resolver, { provider, baseUrl: plan.baseUrl });
+    return { models: await listModels({ provider, key, baseUrl: provider === 'ollama' ? (plan.baseUrl ?? DEFAULT_BASE_URLS.ollama) : plan.baseUrl }) };
   },
 });
 

@@ -45,7 +45,10 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
   const load = async () => {
     setStatus('Loading models…');
     try {
-      const { models } = await bridge['providers.models']({ provider, baseUrl: baseUrl.trim() || null });
+      // Providers without a Base URL field name none: main uses the one saved for them (a URL named
+      // here is asked without the saved key).
+      const named = provider === 'openai-compatible' || provider === 'ollama' ? { baseUrl: baseUrl.trim() || null } : {};
+      const { models } = await bridge['providers.models']({ provider, ...named });
       setModels(models);
       setStatus(`${models.length} models`);
     } catch (err) {
