@@ -13,9 +13,11 @@ const STORED = {
   openai: 'sk-stored-openai-canary-7f3a91c2d4e5',
   anthropic: 'sk-ant-stored-canary-0b8e6d2f9a14',
   'openai-compatible': 'sk-stored-compatible-canary-5c1d7e3b',
+  // A hosted service's key: only ever sent to the service's own host (not contacted here: no network).
+  openrouter: 'sk-or-stored-canary-92e0aa5d71c6',
 } as const;
 type KeyProvider = keyof typeof STORED;
-const PROVIDERS = Object.keys(STORED) as KeyProvider[];
+const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
 
 /** Answers any GET with a model list whose ids are the credentials it was sent. */
 async function startEchoServer(): Promise<{ url: string; seen: IncomingHttpHeaders[]; close(): Promise<void> }> {
@@ -72,7 +74,7 @@ describe('attack: reading stored keys back through a base URL the request names'
   beforeAll(async () => {
     echo = await startEchoServer();
     const secrets = new MemorySecretStore();
-    for (const p of PROVIDERS) await secrets.set(`provider:${p}`, STORED[p]);
+    for (const p of Object.keys(STORED) as KeyProvider[]) await secrets.set(`provider:${p}`, STORED[p]);
     // Settings as a user has them: OpenAI at the scripted server's address (saved), nothing else.
     aut = await startAppUnderTest({}, { secrets });
     bridge = await openBridge(aut);
