@@ -1,6 +1,7 @@
-import { lstat, readdir, rm } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConversationSummary } from '@contract';
+import { removeBeneath } from '../workspace/no-follow-open';
 import { APP_DIR } from '../workspace/workspace-tree';
 
 // Deleting a conversation's files is only ever done to the folder the app made for it. A folder the
@@ -49,10 +50,20 @@ export async function countFiles(root: string, cap: number): Promise<{ files: nu
   return { files, capped: false };
 }
 
-/** Removes the folder and everything in it; links inside are removed, never followed. */
+/**
+ * Removes the folder and everything in it; links inside are removed, never followed — also one the
+ * code swaps in for a folder while this runs (no-follow-open.ts).
+ */
 export async function removeFolder(folder: string): Promise<void> {
   // Retries: on Windows a process that just exited may hold a handle for a moment.
-  await rm(folder, { recursive: true, force: true, maxRetries: 3 });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await removeBeneath(path.dirname(folder), [path.basename(folder)]);
+    } catch (err) {
+      if (attempt >= 3 || !['EBUSY', 'EPERM', 'ENOTEMPTY'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  }
 }
 
 /** Loose on purpose (case-insensitive where file systems usually are): used only to refuse more. */

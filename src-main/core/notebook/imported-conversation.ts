@@ -1,9 +1,11 @@
-import { mkdir, open, realpath, rm, rmdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { realpath, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Conversation, ConversationItem } from '@contract';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { isSafeAttachmentPath, type ImportedFile } from './import-attachments';
 import type { NotebookImport } from './ipynb-import';
+import { NoFollowError, openBeneath, unlinkBeneath } from '../workspace/no-follow-open';
 
 // Turning a parsed notebook into a saved conversation. Parsing already succeeded (importNotebook is
 // all or nothing); what is left can still fail on disk, so a failure removes everything this import
@@ -24,7 +26,8 @@ export async function saveImportedNotebook(store: ConversationStore, imported: N
   } catch (err) {
     // Nothing of a failed import stays: its files, the folders it made, the conversation, and the
     // workspace folder the store made for it (never a folder shared with other conversations).
-    await Promise.all(written.map((file) => rm(file, { force: true })));
+    const root = await realpath(conv.workspace).catch(() => conv.workspace);
+    await Promise.all(written.map((file) => unlinkBeneath(root, path.relative(root, file).split(path.sep)).catch(() => undefined)));
     await removeEmptyFolders(madeDirs, written);
     await store.delete(conv.id).catch(() => undefined);
     if (conv.workspace === store.managedWorkspaceOf(conv.id)) await rm(conv.workspace, { recursive: true, force: true }).catch(() => undefined);
@@ -55,31 +58,34 @@ async function writeFiles(workspace: string, files: readonly ImportedFile[], wri
   const root = await realpath(workspace);
   for (const file of files) {
     if (!isSafeAttachmentPath(file.path)) throw new Error(`the notebook's attachment path ${JSON.stringify(file.path)} leads outside attachments/`);
-    const dir = path.dirname(path.join(root, file.path));
-    // The first folder mkdir created (undefined when all existed): removed again if the import fails.
-    const made = await mkdir(dir, { recursive: true });
-    if (made) madeDirs.push(made);
-    // attachments/ may be a symlink made by someone's code; never write through it to elsewhere.
-    const realDir = await realpath(dir);
-    if (realDir !== root && !realDir.startsWith(root + path.sep)) throw new Error(`attachments/ in ${workspace} leads outside the workspace`);
-    const finalPath = await createExclusive(root, file.path, file.data, written);
+    const finalPath = await createExclusive(root, file.path, file.data, written, madeDirs);
     if (finalPath !== file.path && !moved.has(file.path)) moved.set(file.path, finalPath);
   }
   return moved;
 }
 
-/** Creates the file at `wanted`, or at "name-2.ext", "name-3.ext"… when taken; returns the path used. */
-async function createExclusive(root: string, wanted: string, data: Uint8Array, written: string[]): Promise<string> {
+/**
+ * Creates the file at `wanted`, or at "name-2.ext", "name-3.ext"… when taken; returns the path used.
+ * attachments/ may hold links made by someone's code: none is followed (no-follow-open.ts), so nothing
+ * is written elsewhere. The first folder created is noted, to be removed again if the import fails.
+ */
+async function createExclusive(root: string, wanted: string, data: Uint8Array, written: string[], madeDirs: string[]): Promise<string> {
   const ext = path.posix.extname(wanted);
   const stem = wanted.slice(0, wanted.length - ext.length);
+  let first = true;
+  const onCreate = (dir: string): void => {
+    if (first) madeDirs.push(dir);
+    first = false;
+  };
   for (let n = 1; n < 10_000; n++) {
     const relative = n === 1 ? wanted : `${stem}-${n}${ext}`;
     const absolute = path.join(root, relative);
     let handle;
     try {
-      handle = await open(absolute, 'wx', 0o644);
+      handle = await openBeneath(root, relative.split('/'), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, { create: true, fileMode: 0o644, onCreate });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      if (err instanceof NoFollowError) throw new Error(`attachments/ in ${root} leads outside the workspace: ${err.message}`, { cause: err });
       throw new Error(`cannot write the notebook's attachment ${relative}: ${(err as Error).message}`, { cause: err });
     }
     written.push(absolute);

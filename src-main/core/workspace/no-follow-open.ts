@@ -52,6 +52,8 @@ export interface HoldOptions {
   /** Create missing folders (one at a time, each inside the folder held before it). */
   create?: boolean;
   mode?: number;
+  /** Told the path of each folder created (to remove it again if what follows fails). */
+  onCreate?: (path: string) => void;
 }
 
 /** Refuses names that could leave the folder or mean something else: '', '.', '..', separators, NUL. */
@@ -107,9 +109,14 @@ async function openFolder(at: string, options: HoldOptions, shown: string, extra
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && options.create) {
-      await mkdir(at, { mode: options.mode ?? 0o755 }).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EEXIST') throw e;
-      });
+      const made = await mkdir(at, { mode: options.mode ?? 0o755 }).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+          return false;
+        },
+      );
+      if (made) options.onCreate?.(shown);
       return openFolder(at, { ...options, create: false }, shown, extraFlags);
     }
     throw (await refusal(at, shown, err)) ?? err;

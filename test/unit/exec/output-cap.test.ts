@@ -14,7 +14,7 @@ describe('OutputCap', () => {
   });
 
   it('passes everything under the cap and writes no file', async () => {
-    const cap = new OutputCap({ capBytes: 100, spillPath: join(dir, 'out.log'), onBackpressure: () => undefined });
+    const cap = new OutputCap({ capBytes: 100, spillPath: join(dir, 'out.log'), spillRoot: dir, onBackpressure: () => undefined });
     expect(cap.push('hello\r\n')).toBe('hello\r\n');
     expect(await cap.finish()).toBeNull();
     await expect(readFile(join(dir, 'out.log'))).rejects.toThrow();
@@ -22,7 +22,7 @@ describe('OutputCap', () => {
 
   it('cuts at the cap without splitting a character and spills the whole output', async () => {
     const path = join(dir, 'nested', 'out.log');
-    const cap = new OutputCap({ capBytes: 10, spillPath: path, onBackpressure: () => undefined });
+    const cap = new OutputCap({ capBytes: 10, spillPath: path, spillRoot: dir, onBackpressure: () => undefined });
     const visible = cap.push('12345678é€🎉') + cap.push('more\r\n') + cap.push('and more\r') + cap.push('\n');
     expect(visible).toBe('12345678é');
     expect(Buffer.byteLength(visible)).toBeLessThanOrEqual(10);
@@ -43,7 +43,7 @@ describe('OutputCap flow control', () => {
     const dir = await mkdtemp(join(tmpdir(), 'oi-cap-'));
     try {
       const events: boolean[] = [];
-      const cap = new OutputCap({ capBytes: 1024, spillPath: join(dir, 'out.log'), onBackpressure: (paused) => events.push(paused) });
+      const cap = new OutputCap({ capBytes: 1024, spillPath: join(dir, 'out.log'), spillRoot: dir, onBackpressure: (paused) => events.push(paused) });
       cap.push('x'.repeat(4 * 1024 * 1024));
       expect(events).toEqual([true]);
       for (let waited = 0; events.length < 2 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));

@@ -22,6 +22,7 @@ function makeOutput(): { output: RunOutput; live: string[] } {
   const output = new RunOutput({
     settings: { outputCapBytes: 1_000_000, modelOutputChars: 10_000 },
     spillPath: join(dir, 'spill.log'),
+    spillRoot: dir,
     onTerminal: (t) => live.push(`terminal:${t}`),
     onOutput: (o) => live.push(`output:${o.output_type === 'display_data' ? String(o.data['text/plain']) : o.output_type}`),
     onBackpressure: () => undefined,

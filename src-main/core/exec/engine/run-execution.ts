@@ -65,6 +65,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     const output = new RunOutput({
       settings: request.settings,
       spillPath: join(request.workspace, '.oi', 'outputs', `${runId}.log`),
+      spillRoot: request.workspace,
       onTerminal: request.onTerminal,
       onOutput: request.onOutput,
       onBackpressure: (paused) => session?.setPaused(paused),

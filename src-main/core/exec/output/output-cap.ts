@@ -1,16 +1,23 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { dirname } from 'node:path';
+import { constants, type WriteStream } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { errorMessage } from '@contract';
+import { openBeneath, unlinkBeneath } from '../../workspace/no-follow-open';
 
 // The UI keeps a run's output up to a cap; past it, the whole output goes to a file in the
 // workspace instead of memory, and the UI gets a note saying where. The file's write buffer is the
 // only place output can pile up past the cap, so its backpressure is reported to whoever can pause
 // the producer (the pty).
+//
+// The file is in the workspace, which the code (sandboxed or not) can change while the app writes:
+// it is created exclusively, with no link followed at any component (no-follow-open.ts), so a link
+// planted at .oi/, .oi/outputs/ or the file's own name never sends the app's write elsewhere.
 
 export interface OutputCapOptions {
   capBytes: number;
-  /** Where the full output goes once it passes the cap (created on demand). */
+  /** Where the full output goes once it passes the cap (created on demand)… */
   spillPath: string;
+  /** …inside this folder (the workspace), below which no link is followed. */
+  spillRoot: string;
   /** true: stop reading the program's output for now; false: go on. */
   onBackpressure: (paused: boolean) => void;
 }
@@ -20,6 +27,9 @@ export class OutputCap {
   private keptBytes = 0;
   private totalBytes = 0;
   private spill: WriteStream | null = null;
+  /** While the file is being opened: what to write first, and the open itself. */
+  private waiting: string[] | null = null;
+  private opening: Promise<void> | null = null;
   private spillError: string | null = null;
   private blocked = false;
   private pendingCR = false;
@@ -37,7 +47,7 @@ export class OutputCap {
       return text;
     }
     let visible = '';
-    if (!this.spill && !this.spillError) {
+    if (!this.spill && !this.spillError && !this.waiting) {
       visible = prefixWithinBytes(text, this.options.capBytes - this.keptBytes);
       this.kept.push(visible);
       this.keptBytes += Buffer.byteLength(visible, 'utf8');
@@ -68,6 +78,7 @@ export class OutputCap {
   async finish(): Promise<string | null> {
     const overflow = this.overflowBytes;
     if (overflow <= 0) return null;
+    await this.opening;
     const spill = this.spill;
     if (spill) {
       if (this.pendingCR) spill.write('\r');
@@ -83,24 +94,52 @@ export class OutputCap {
     return `… ${formatBytes(overflow)} more, saved to ${this.options.spillPath} (the whole output, ${formatBytes(this.totalBytes)})`;
   }
 
+  /** Starts opening the file; the producer is paused until it is open, so nothing piles up meanwhile. */
   private openSpill(): void {
-    try {
-      mkdirSync(dirname(this.options.spillPath), { recursive: true });
-      const stream = createWriteStream(this.options.spillPath, { flags: 'w', highWaterMark: 1024 * 1024 });
-      stream.on('error', (err: Error) => {
-        this.spillError = err.message;
-        this.spill = null;
+    this.waiting = [];
+    this.setBlocked(true);
+    this.opening = this.open().then(
+      (stream) => {
+        stream.on('error', (err: Error) => {
+          this.spillError = err.message;
+          this.spill = null;
+          this.setBlocked(false);
+        });
+        stream.on('drain', () => this.setBlocked(false));
+        this.spill = stream;
+        const first = this.waiting?.join('') ?? '';
+        this.waiting = null;
+        // Stays paused until the file drained what waited, if that filled its buffer.
+        if (!first || stream.write(this.toFileText(first), 'utf8')) this.setBlocked(false);
+      },
+      (err: unknown) => {
+        this.spillError = errorMessage(err);
+        this.waiting = null;
         this.setBlocked(false);
-      });
-      stream.on('drain', () => this.setBlocked(false));
-      this.spill = stream;
-    } catch (err) {
-      this.spillError = errorMessage(err);
-    }
+      },
+    );
+  }
+
+  /** The spill file, created anew (an earlier run's file of the same name is replaced, never written through). */
+  private async open(): Promise<WriteStream> {
+    const segments = relative(this.options.spillRoot, this.options.spillPath).split(sep);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+    const create = () => openBeneath(this.options.spillRoot, segments, flags, { create: true, fileMode: 0o644 });
+    const handle = await create().catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+      await unlinkBeneath(this.options.spillRoot, segments);
+      return create();
+    });
+    return handle.createWriteStream({ highWaterMark: 1024 * 1024 });
   }
 
   private write(text: string): void {
-    if (!this.spill || !text) return;
+    if (!text) return;
+    if (this.waiting) {
+      this.waiting.push(text);
+      return;
+    }
+    if (!this.spill) return;
     if (!this.spill.write(this.toFileText(text), 'utf8')) this.setBlocked(true);
   }
 

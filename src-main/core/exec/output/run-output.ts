@@ -16,6 +16,8 @@ import { OutputCap } from './output-cap';
 export interface RunOutputOptions {
   settings: Pick<ExecSettings, 'outputCapBytes' | 'modelOutputChars'>;
   spillPath: string;
+  /** The folder the spill file lies in (the workspace): no link below it is followed. */
+  spillRoot: string;
   onTerminal?: (text: string) => void;
   onOutput?: (output: CellOutput) => void;
   /** The spill file cannot keep up: pause the producer (true) or resume it (false). */
@@ -64,6 +66,7 @@ export class RunOutput {
     this.cap = new OutputCap({
       capBytes: options.settings.outputCapBytes,
       spillPath: options.spillPath,
+      spillRoot: options.spillRoot,
       onBackpressure: options.onBackpressure,
     });
     this.batcher = options.onTerminal ? new OutputBatcher(options.onTerminal) : null;

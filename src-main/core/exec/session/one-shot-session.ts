@@ -1,5 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { writeNewFileBeneath } from '../../workspace/no-follow-open';
+import { basename, join } from 'node:path';
 import type { LanguageDefinition, Runtime } from '../languages/language';
 import type { LimitController } from '../process/limits';
 import { signalName } from '../output/messages';
@@ -35,7 +36,7 @@ export class OneShotSession implements Session {
     const dir = await mkdtemp(join(this.options.tmpRoot, `oi-${this.options.language.name}-`));
     try {
       const file = join(dir, spec.fileName);
-      await writeFile(file, run.code, { mode: 0o600 });
+      await writeNewFileBeneath(this.options.tmpRoot, [basename(dir), spec.fileName], run.code, { fileMode: 0o600 });
       const env = this.options.language.privateTmpdir ? { ...this.options.env, TMPDIR: await privateTmp(dir) } : this.options.env;
       const command = this.options.limits.wrapSpawn(this.options.runtime.command, spec.args(file), run.settings);
       const proc = new PtyProcess({ file: command.file, args: command.args, cwd: this.options.workspace, env });

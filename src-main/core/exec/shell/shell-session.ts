@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeNewFileBeneath } from '../../workspace/no-follow-open';
+import { basename, join } from 'node:path';
 import { APP_SECRET_VARIABLES } from '../process/env';
 import type { LimitController, LimitSettings } from '../process/limits';
 import { diedMessage, exitedMessage } from '../output/messages';
@@ -134,7 +135,9 @@ export class ShellSession implements Session {
     }
     const limitProblem = await this.options.limits.beforeRun(this.pty.pid, { ...run.settings });
     if (limitProblem) run.output.terminal(`[${limitProblem}]\r\n`);
-    await writeFile(this.cellFile, run.code, { mode: 0o600 });
+    // The folder is the session's private one, which sandboxed code can write: the file is replaced,
+    // never written through a link planted in its place (no-follow-open.ts).
+    await writeNewFileBeneath(this.options.tmpRoot, [basename(this.dir), basename(this.cellFile)], run.code, { replace: true, fileMode: 0o600 });
     // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
     // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
     if (this.idleText.trim()) run.output.terminal(this.idleText);
