@@ -7,10 +7,12 @@ import { useGlobalShortcuts } from './features/keyboard/use-global-shortcuts';
 import { Banners } from './features/layout/Banners';
 import { LIMITS, clamp, usePanels } from './features/layout/panel-sizes';
 import { ResizeHandle } from './features/layout/ResizeHandle';
+import { useNarrow } from './features/layout/use-narrow';
 import { useTheme } from './features/layout/use-theme';
 import { KeysScreen } from './features/keys/KeysScreen';
 import { NotebookBar } from './features/notebooks/NotebookBar';
 import { FirstRun } from './features/onboarding/FirstRun';
+import { FilesDrawer } from './features/files/FilesDrawer';
 import { RightPanel } from './features/files/RightPanel';
 import { SettingsScreen } from './features/settings/SettingsScreen';
 import { TopBar } from './features/topbar/TopBar';
@@ -42,7 +44,10 @@ export function App() {
   useTheme(theme);
   useGlobalShortcuts();
 
-  const columns = [`${panels.sidebar}px`, '5px', 'minmax(360px, 1fr)', ...(panels.rightOpen ? ['5px', `${panels.rightPanel}px`] : [])].join(' ');
+  // A narrow window gives the files panel no column: it opens over the chat (FilesDrawer).
+  const narrow = useNarrow();
+  const column = panels.rightOpen && !narrow;
+  const columns = [`${panels.sidebar}px`, '5px', 'minmax(360px, 1fr)', ...(column ? ['5px', `${panels.rightPanel}px`] : [])].join(' ');
   return (
     <div className="app" style={{ gridTemplateColumns: columns }}>
       <Sidebar />
@@ -59,8 +64,9 @@ export function App() {
         <Banners />
         <NotebookBar />
         {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}
+        {narrow && panels.drawerOpen && <FilesDrawer />}
       </main>
-      {panels.rightOpen && (
+      {column && (
         <>
           <ResizeHandle
             orientation="vertical"

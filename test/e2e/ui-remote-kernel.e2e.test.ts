@@ -37,7 +37,8 @@ describe('remote kernel from the top bar', () => {
     await expectText(ui.page.getByTestId('kernel-button'), host());
     await expectText(ui.page.getByTestId('kernel-state'), `python runs on Python 3 (ipykernel) at ${host()}`);
     // Write-only: once saved in the keychain, the token is not kept in (or put back into) the page.
-    expect(await panel().getByLabel('Token').inputValue()).toBe('');
+    // (It is cleared when connect() answers, which may come a moment after the state line.)
+    await expect.poll(() => panel().getByLabel('Token').inputValue()).toBe('');
   });
 
   it('runs a cell on the server and says where it ran', async () => {
@@ -59,7 +60,8 @@ describe('remote kernel from the top bar', () => {
 
   it('disconnects back to local runs', async () => {
     await ui.page.getByRole('button', { name: `Remote kernel: ${host()}` }).click();
-    expect(await panel().getByLabel('Token').inputValue()).toBe('');
+    // (It is cleared when connect() answers, which may come a moment after the state line.)
+    await expect.poll(() => panel().getByLabel('Token').inputValue()).toBe('');
     await panel().getByRole('button', { name: 'Disconnect' }).click();
     await expectText(ui.page.getByTestId('kernel-button'), 'local');
     await expectText(ui.page.getByTestId('kernel-state'), 'Code runs on this machine.');

@@ -36,10 +36,24 @@ export function clamp(value: number, [min, max]: readonly [number, number]): num
 
 interface PanelActions {
   resize(patch: Partial<PanelSizes>): void;
+  /** The top bar's toggle: the column on a wide window, the drawer over the chat on a narrow one. */
+  toggleFiles(narrow: boolean): void;
+  closeDrawer(): void;
 }
 
-export const usePanels = create<PanelSizes & PanelActions>((set, get) => ({
+interface DrawerState {
+  /** The files panel open over the chat (narrow windows); not kept across reloads. */
+  drawerOpen: boolean;
+}
+
+export const usePanels = create<PanelSizes & DrawerState & PanelActions>((set, get) => ({
   ...load(),
+  drawerOpen: false,
+  toggleFiles(narrow) {
+    if (narrow) set({ drawerOpen: !get().drawerOpen });
+    else get().resize({ rightOpen: !get().rightOpen });
+  },
+  closeDrawer: () => set({ drawerOpen: false }),
   resize(patch) {
     set(patch);
     const { sidebar, rightPanel, treeShare, rightOpen } = get();

@@ -18,14 +18,25 @@ export function ModelPicker() {
     const onDown = (e: MouseEvent) => {
       if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
     };
+    // Esc closes it wherever the focus is (the button that opened it, too), before it stops a turn.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      setOpen(false);
+    };
     document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      window.removeEventListener('keydown', onKey, true);
+    };
   }, [open]);
   if (!choice) return <span className="muted">Loading…</span>;
   return (
     <div className="model-picker" ref={box}>
-      <button className="model-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)} title="Provider and model" data-testid="model-button">
-        <span className="muted">{PROVIDER_LABEL[choice.provider]}</span> · <strong>{choice.model}</strong> ▾
+      <button className="model-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)} title={`${PROVIDER_LABEL[choice.provider]} · ${choice.model} (provider and model)`} data-testid="model-button">
+        <span className="model-provider muted">{PROVIDER_LABEL[choice.provider]} · </span>
+        <strong>{choice.model}</strong> ▾
       </button>
       {open && <PickerPanel choice={choice} onClose={() => setOpen(false)} />}
     </div>

@@ -1,6 +1,7 @@
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
 import { usePanels } from '../layout/panel-sizes';
+import { useNarrow } from '../layout/use-narrow';
 import { NotebookMenu } from '../notebooks/NotebookMenu';
 import { ModelPicker } from './ModelPicker';
 import { UsageMeter } from './UsageMeter';
@@ -10,8 +11,9 @@ import { RemoteKernelButton } from '../kernels/RemoteKernelButton';
 export function TopBar() {
   const settings = useApp((s) => s.settings);
   const updateSettings = useApp((s) => s.updateSettings);
-  const rightOpen = usePanels((s) => s.rightOpen);
-  const resize = usePanels((s) => s.resize);
+  const narrow = useNarrow();
+  const open = usePanels((s) => (narrow ? s.drawerOpen : s.rightOpen));
+  const toggleFiles = usePanels((s) => s.toggleFiles);
   return (
     <header className="topbar">
       <ModelPicker />
@@ -26,7 +28,7 @@ export function TopBar() {
       <span className="spacer" />
       <NotebookMenu />
       <UsageMeter />
-      <button className="icon-button" aria-pressed={rightOpen} aria-label={rightOpen ? 'Hide the files panel' : 'Show the files panel'} title="Files panel" onClick={() => resize({ rightOpen: !rightOpen })}>
+      <button className="icon-button" aria-pressed={open} aria-label={open ? 'Hide the files panel' : 'Show the files panel'} title="Files panel" onClick={() => toggleFiles(narrow)}>
         <Icon name="panel" size={18} />
       </button>
     </header>
