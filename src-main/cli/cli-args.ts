@@ -3,11 +3,19 @@ import { parseArgs } from 'node:util';
 import { describeIssues, ProviderKind, SettingsPatch } from '@contract';
 
 export interface CliOptions {
+  /** -m: the message; "-" means standard input. */
   message: string | null;
+  /** `oi "do this"`: the words after the options, as one message. */
+  prompt: string | null;
   json: boolean;
+  /** --conversation: an id, or the first characters of one. */
   conversation: string | null;
+  /** -c/--continue: the conversation used last. */
+  continueLast: boolean;
   /** --notebook: start from this .ipynb, imported as a new conversation. */
   notebook: string | null;
+  /** --own-folder: a new folder of the conversation's own (the desktop app's way) instead of the current folder. */
+  ownFolder: boolean;
   list: boolean;
   help: boolean;
   version: boolean;
@@ -17,45 +25,24 @@ export interface CliOptions {
   needsModel: boolean;
 }
 
-export const HELP = `oi — Open Interpreter in the terminal: chat with a model that writes and runs code on this machine.
-
-Usage:
-  oi                         interactive chat (type %help inside for commands)
-  oi -m "message"            one message, then exit when the agent is done
-  oi --list                  list saved conversations
-
-Options:
-  -m, --message <text>       send one message and exit (non-zero exit when the turn fails)
-      --provider <name>      openai | anthropic | ollama | openai-compatible
-      --model <name>         model to use (for example gpt-4.1, claude-sonnet-4-6, qwen2.5-coder:7b)
-      --base-url <url>       OpenAI-compatible endpoint (LM Studio, vLLM, llama.cpp, OpenRouter…) or another Ollama
-      --workspace <dir>      folder the code runs in, made if missing (default: a new folder per conversation)
-  -y, --auto-run             run code without asking
-      --conversation <id>    continue a saved conversation (see --list)
-      --notebook <file>      start from a Jupyter notebook (.ipynb), imported as a new conversation
-      --json                 print one JSON event per line (the app's own events) instead of text
-  -h, --help                 show this help
-  -v, --version              print the version
-
-Keys come from the OS keychain (saved by the desktop app) or the environment: OPENAI_API_KEY,
-ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY… Conversations and
-settings are shared with the desktop app (folder: OI_DATA_DIR, or the app's data folder).`;
-
 export class UsageError extends Error {}
 
 export function parseCliArgs(argv: string[]): CliOptions {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: argv,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         message: { type: 'string', short: 'm' },
         provider: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
         workspace: { type: 'string' },
+        'own-folder': { type: 'boolean' },
         'auto-run': { type: 'boolean', short: 'y' },
+        continue: { type: 'boolean', short: 'c' },
         conversation: { type: 'string' },
         notebook: { type: 'string' },
         json: { type: 'boolean' },
@@ -80,12 +67,19 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const parsed = SettingsPatch.safeParse(patch);
   if (!parsed.success) throw new UsageError(`invalid option: ${describeIssues(parsed.error.issues).replace(/\bbaseUrl\b/, '--base-url').replace(/\bmodel\b/, '--model')}`);
   if (values.message !== undefined && values.message.trim() === '') throw new UsageError('--message is empty');
-  if (values.notebook !== undefined && values.conversation !== undefined) throw new UsageError('--notebook starts a new conversation; it cannot be combined with --conversation');
+  const prompt = positionals.join(' ').trim() || null;
+  if (prompt !== null && values.message !== undefined) throw new UsageError('give the message either with -m or as an argument, not both');
+  const resumes = [values.continue && '--continue', values.conversation !== undefined && '--conversation', values.notebook !== undefined && '--notebook'].filter(Boolean);
+  if (resumes.length > 1) throw new UsageError(`${resumes.join(' and ')} each choose the conversation; give one of them`);
+  if (values['own-folder'] && values.workspace !== undefined) throw new UsageError('--own-folder and --workspace each choose where the code runs; give one of them');
   return {
     message: values.message ?? null,
+    prompt,
     json: values.json ?? false,
     conversation: values.conversation ?? null,
+    continueLast: values.continue ?? false,
     notebook: values.notebook ? path.resolve(values.notebook) : null,
+    ownFolder: values['own-folder'] ?? false,
     list: values.list ?? false,
     help: values.help ?? false,
     version: values.version ?? false,

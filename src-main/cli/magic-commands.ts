@@ -1,5 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import type { CellOutput } from '@contract';
 import type { CliSession } from './cli-session';
 
 export const MAGIC_HELP = `Commands:
@@ -8,7 +10,9 @@ export const MAGIC_HELP = `Commands:
   %tokens                tokens used, cost, and how full the context window is
   %save <file.json>      save this conversation as Open Interpreter (LMC) messages
   %load <file.json>      continue a conversation saved by %save or by Open Interpreter
-  %export <file.ipynb>   export this conversation as a Jupyter notebook
+  %export <file.ipynb>   export this conversation as a Jupyter notebook (%jupyter works too)
+  %traceback             the whole traceback of the last error
+  !<command>             run a shell command here (also %% <command>); the model does not see it
   %help                  this help
   exit                   leave (Ctrl-D works too; Ctrl-C stops a running turn)`;
 
@@ -76,6 +80,23 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
     const conv = await session.call('conversation.import', { json, title: path.basename(file).replace(/\.json$/i, '') });
     session.switchTo(conv);
     print(`Loaded ${conv.items.length} items from ${file} into a new conversation; go on where it left off.`);
+  },
+  async traceback(_arg, { session, print }) {
+    const conv = await session.conversation();
+    for (let i = conv.items.length - 1; i >= 0; i--) {
+      const item = conv.items[i];
+      if (item?.kind !== 'cell') continue;
+      const error = item.outputs.find((o): o is Extract<CellOutput, { output_type: 'error' }> => o.output_type === 'error');
+      if (!error) continue;
+      const lines = error.traceback.length > 0 ? error.traceback : [`${error.ename}: ${error.evalue}`];
+      print(stripVTControlCharacters(lines.join('\n')));
+      return;
+    }
+    print('No error in this conversation yet.');
+  },
+  async jupyter(arg, ctx) {
+    // Classic Open Interpreter's name for it.
+    await COMMANDS.export?.(arg, ctx);
   },
   async export(arg, { session, print, meta }) {
     const file = needFile(arg, 'export analysis.ipynb');

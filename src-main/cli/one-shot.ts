@@ -1,7 +1,8 @@
-import readline from 'node:readline/promises';
 import type { AnyEvent } from '@contract';
+import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
-import { editInEditor, editorCommand } from './code-editor';
+import { resultEvent } from './json-result';
+import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 import { TextPrinter } from './text-printer';
 
@@ -9,101 +10,95 @@ export interface OneShotOptions {
   session: CliSession;
   message: string;
   json: boolean;
+  /** For the answer and the code (stdout, or stderr with --json). */
   style: Style;
+  /** For errors and notes on stderr. */
+  errStyle: Style;
   env: NodeJS.ProcessEnv;
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
+  /** The person's terminal, to ask before running code; null when there is none (piped, cron, CI). */
+  prompt: PromptLine | null;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Where full logs of long outputs and saved images go. */
+  outputDir: string | null;
 }
 
+/** Exit codes (also in `oi --help`). */
+export const EXIT = { done: 0, failed: 1, declined: 3, interrupted: 130 } as const;
+
 /**
- * `oi -m "…"`: one message, the whole turn, then the exit code — 0 only when the agent finished
- * (turn.end reason "done"). With --json, stdout carries exactly one event per line (the contract's
- * {name, payload}); anything for humans goes to stderr. Without a terminal to ask, code that needs
- * approval is declined (pass --auto-run to let it run).
+ * `oi -m "…"` (or a piped message): one message, the whole turn, then the exit code — 0 only when the
+ * agent finished (turn.end "done"). Text for people goes to stdout, errors to stderr. With --json,
+ * stdout carries exactly one event per line (the contract's {name, payload}) and a last "result" line;
+ * anything for humans goes to stderr. Without a terminal to ask, code that needs approval is declined
+ * — said on stderr and in the exit code (3); -y lets it run.
  */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
-  const { session, style } = opts;
-  const human = new TextPrinter((text) => (opts.json ? opts.stderr : opts.stdout).write(text), style);
-  const canAsk = !!opts.stdin.isTTY;
+  const { session, style, errStyle, prompt } = opts;
+  const humanOut = opts.json ? opts.stderr : opts.stdout;
+  // On a terminal the output goes above the prompt line (where questions are asked), else straight out.
+  const sameTerminal = prompt !== null && (humanOut as { isTTY?: boolean }).isTTY === true;
+  const human = new TextPrinter(sameTerminal && prompt ? { write: (t) => prompt.write(t), atLineStart: () => prompt.atLineStart } : { write: (t) => void humanOut.write(t) }, style, {
+    errors: sameTerminal && prompt ? undefined : { write: (t) => void opts.stderr.write(t) },
+    errorStyle: errStyle,
+    outputDir: opts.outputDir,
+  });
+  const note = (line: string) => (prompt && sameTerminal ? prompt.line(line) : opts.stderr.write(`${line}\n`));
   let failed = false;
+  let declined = 0;
   let interrupts = 0;
 
-  const onInterrupt = () => {
+  const interrupt = () => {
     interrupts++;
-    if (interrupts > 1) process.exit(130);
-    opts.stderr.write('\nstopping… (Ctrl-C again to quit at once)\n');
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    note(errStyle.yellow('stopping… (Ctrl-C again to quit at once)'));
     void session.stop().catch(() => undefined);
   };
-  process.on('SIGINT', onInterrupt);
+  process.on('SIGINT', interrupt);
+  prompt?.on('interrupt', interrupt);
+  prompt?.on('hangup', () => void session.stop().catch(() => undefined));
+  const questions = prompt ? new ApprovalQuestions({ session, prompt, style: errStyle, env: opts.env, onCancel: interrupt, shownError: (line) => human.shownError(line) }) : null;
 
-  const approvals: Promise<void>[] = [];
+  const answers: Promise<void>[] = [];
   const off = session.onEvent((event: AnyEvent) => {
     if (opts.json) opts.stdout.write(`${JSON.stringify(event)}\n`);
     else human.handle(event);
     if (event.name === 'error') failed = true;
-    if (event.name === 'cell.awaiting-approval') approvals.push(decide(event.payload.cell));
-    if (event.name === 'install.awaiting-approval') approvals.push(decideInstall(event.payload));
+    if (event.name === 'cell.awaiting-approval') {
+      if (questions) {
+        // --json shows the code to the person on stderr before asking.
+        if (opts.json) note(`${event.payload.cell.language}:\n${event.payload.cell.code}`);
+        answers.push(questions.cell(event.payload.cell));
+      } else {
+        declined++;
+        answers.push(session.skip(event.payload.cell).then(() => undefined, () => undefined));
+      }
+    } else if (event.name === 'install.awaiting-approval') {
+      if (questions) answers.push(questions.install(event.payload));
+      else {
+        note(errStyle.yellow(`Not installing ${event.payload.packages.join(', ')}: no terminal to ask. Set exec.autoInstall to "auto" (well-known packages) or run interactively.`));
+        answers.push(session.call('install.answer', { conversationId: session.conversationId, questionId: event.payload.questionId, install: false }).then(() => undefined, () => undefined));
+      }
+    } else if (event.name === 'cell.done') questions?.withdraw(event.payload.cell.id);
   });
 
-  const decide = async (cell: Extract<AnyEvent, { name: 'cell.awaiting-approval' }>['payload']['cell']) => {
-    if (!canAsk) {
-      opts.stderr.write(style.yellow('Not running the code: no terminal to ask for approval. Pass --auto-run (-y) to run code without asking.\n'));
-      await session.skip(cell).catch(() => undefined);
-      return;
-    }
-    if (opts.json) opts.stderr.write(`\n${cell.language}:\n${cell.code}\n`);
-    const rl = readline.createInterface({ input: opts.stdin, output: opts.stderr, terminal: true });
-    try {
-      for (;;) {
-        const reply = (await rl.question('Run this code? (y)es, (n)o, (e)dit: ')).trim().toLowerCase();
-        if (reply === 'y' || reply === 'yes') return void (await session.approve(cell, null));
-        if (reply === 'n' || reply === 'no') return void (await session.skip(cell));
-        if (reply === 'e' || reply === 'edit') {
-          const editor = editorCommand(opts.env);
-          if (!editor) {
-            opts.stderr.write('Set $EDITOR to edit code here, or use the interactive mode (oi without -m).\n');
-            continue;
-          }
-          rl.pause();
-          const result = editInEditor(editor, cell.code, cell.language);
-          rl.resume();
-          if ('error' in result) opts.stderr.write(`${result.error}\n`);
-          else return void (await session.approve(cell, result.code));
-        }
-      }
-    } finally {
-      rl.close();
-    }
-  };
-
-  const decideInstall = async (q: Extract<AnyEvent, { name: 'install.awaiting-approval' }>['payload']) => {
-    let install = false;
-    if (canAsk) {
-      const rl = readline.createInterface({ input: opts.stdin, output: opts.stderr, terminal: true });
-      try {
-        opts.stderr.write(`${q.reason}\n${q.text}\n  ${q.command}\n`);
-        install = /^y(es)?$/i.test((await rl.question('Install it? (y)es, (n)o: ')).trim());
-      } finally {
-        rl.close();
-      }
-    } else {
-      opts.stderr.write(style.yellow(`Not installing ${q.packages.join(', ')}: no terminal to ask. Set exec.autoInstall to "auto" (well-known packages) or run interactively.\n`));
-    }
-    await session.call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install }).catch(() => undefined);
-  };
-
+  let code: number = EXIT.failed;
+  let reason = 'error';
   try {
     const end = await session.send(opts.message);
-    await Promise.all(approvals);
+    questions?.withdrawAll();
+    await Promise.all(answers);
     human.newline();
-    if (!opts.json && end.reason !== 'done') opts.stderr.write(style.yellow(`The turn ended: ${end.reason}.\n`));
-    return end.reason === 'done' && !failed ? 0 : 1;
+    reason = end.reason;
+    if (declined > 0) note(errStyle.yellow(`Declined ${declined} code run${declined === 1 ? '' : 's'}: no terminal to ask for approval. Pass --auto-run (-y) to run code without asking.`));
+    if (end.reason !== 'done') note(errStyle.yellow(`The turn ended: ${end.reason}.`));
+    code = end.reason === 'stopped' && interrupts > 0 ? EXIT.interrupted : end.reason !== 'done' || failed ? EXIT.failed : declined > 0 ? EXIT.declined : EXIT.done;
   } catch (err) {
-    opts.stderr.write(style.red(`error: ${(err as Error).message}\n`));
-    return 1;
+    note(errStyle.red(`oi: ${(err as Error).message}`));
   } finally {
     off();
-    process.off('SIGINT', onInterrupt);
+    process.off('SIGINT', interrupt);
   }
+  if (opts.json) opts.stdout.write(`${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code))}\n`);
+  return code;
 }

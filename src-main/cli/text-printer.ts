@@ -1,25 +1,63 @@
-import type { AnyEvent, CellItem } from '@contract';
+import path from 'node:path';
+import type { AnyEvent, CellItem, CellOutput } from '@contract';
+import { saveRichOutput } from './rich-output-file';
+import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
 import type { Style } from './terminal-style';
 
-const RULE = '─'.repeat(40);
-const CLOSE_RULE = '─'.repeat(46);
+/** Where the printer's text goes, and whether the cursor is at the start of a line there. */
+export interface PrinterSink {
+  write(text: string): void;
+  /** Omitted: the printer keeps count from what it wrote. */
+  atLineStart?(): boolean;
+}
+
+export interface PrinterOptions {
+  /** Error lines (failed calls, error notices) go here — stderr when stdout is for the answer. Default: the main sink. */
+  errors?: PrinterSink | undefined;
+  errorStyle?: Style;
+  /** Folder for what does not fit the screen: full logs of long outputs, images (<dir>/<conversation>/…). Null: not saved. */
+  outputDir?: string | null;
+  limits?: ScreenLimits;
+}
+
+/** Code blocks are framed by rules of one width: the header's padded out to it, the closing one as long. */
+const RULE_WIDTH = 48;
 
 /**
  * Turns the app's events into terminal text: the model's words as they stream, code as it is written,
- * the run's own terminal output, and a line for anything that did not simply succeed.
+ * the run's own terminal output (bounded: head, then a count, then the tail with the full log's path),
+ * images saved to files, and a line for anything that did not simply succeed. Without colour (a file,
+ * a pipe, NO_COLOR) the run's output is reduced to plain text: no escape codes, no CR.
  */
 export class TextPrinter {
-  private atLineStart = true;
+  private wroteLineEnd = true;
+  private readonly sink: PrinterSink;
+  private readonly errors: PrinterSink;
+  private readonly errorStyle: Style;
   /** Code already printed per cell, so streamed code is written once, growing. */
   private readonly printed = new Map<string, string>();
   private readonly closed = new Set<string>();
+  private readonly screens = new Map<string, CellScreen>();
+  private readonly saved = new Map<string, number>();
   /** The thinking block being printed ("item:block"), dimmed, until the answer or code begins. */
   private thinking: string | null = null;
+  /** Error lines shown for cells (ename: evalue), so a question quoting one need not repeat it. */
+  private readonly errorLines = new Set<string>();
 
   constructor(
-    private readonly write: (text: string) => void,
+    sink: PrinterSink | ((text: string) => void),
     private readonly style: Style,
-  ) {}
+    private readonly options: PrinterOptions = {},
+  ) {
+    this.sink = typeof sink === 'function' ? { write: sink } : sink;
+    this.errors = options.errors ?? this.sink;
+    this.errorStyle = options.errorStyle ?? style;
+  }
+
+  /** Whether this error line was just shown for a cell. */
+  shownError(line: string): boolean {
+    return this.errorLines.has(line.trim());
+  }
 
   handle(event: AnyEvent): void {
     if (this.thinking && event.name !== 'assistant.thinking-delta') this.endThinking();
@@ -51,22 +89,23 @@ export class TextPrinter {
         }
         break;
       case 'cell.terminal':
-        this.out(event.payload.data);
+        this.out(this.screen(event.payload.conversationId, event.payload.cellId).push(event.payload.data));
         break;
       case 'cell.output':
-        this.richOutput(event.payload.output);
+        this.richOutput(event.payload.conversationId, event.payload.cellId, event.payload.output);
         break;
       case 'cell.done':
+        this.endScreen(event.payload.cell.id);
         this.cellDone(event.payload.cell);
         break;
       case 'notice': {
         const { level, text } = event.payload.item;
-        const paint = level === 'error' ? this.style.red : level === 'warning' ? this.style.yellow : this.style.dim;
-        this.line(paint(`[${level}] ${text}`));
+        if (level === 'info') this.line(this.style.dim(`[${level}] ${text}`));
+        else this.errorLine((level === 'error' ? this.errorStyle.red : this.errorStyle.yellow)(`[${level}] ${text}`));
         break;
       }
       case 'error':
-        this.line(this.style.red(`error: ${event.payload.message}`));
+        this.errorLine(this.errorStyle.red(`error: ${event.payload.message}`));
         break;
       default:
         break;
@@ -81,7 +120,11 @@ export class TextPrinter {
 
   /** Ends the current line if something is on it (before a prompt). */
   newline(): void {
-    if (!this.atLineStart) this.out('\n');
+    if (!this.atLineStart()) this.out('\n');
+  }
+
+  private atLineStart(): boolean {
+    return this.sink.atLineStart ? this.sink.atLineStart() : this.wroteLineEnd;
   }
 
   line(text: string): void {
@@ -89,10 +132,36 @@ export class TextPrinter {
     this.out(`${text}\n`);
   }
 
+  private errorLine(text: string): void {
+    if (this.errors === this.sink) return this.line(text);
+    this.newline();
+    this.errors.write(`${text}\n`);
+  }
+
   private out(text: string): void {
     if (!text) return;
-    this.write(text);
-    this.atLineStart = text.endsWith('\n');
+    this.sink.write(text);
+    this.wroteLineEnd = text.endsWith('\n');
+  }
+
+  private screen(conversationId: string, cellId: string): CellScreen {
+    let screen = this.screens.get(cellId);
+    if (!screen) {
+      const log = this.options.outputDir ? path.join(this.options.outputDir, conversationId, `${cellId}.log`) : path.join('(not saved)', `${cellId}.log`);
+      screen = new CellScreen(!this.style.colour, log, this.options.limits ?? SCREEN_LIMITS);
+      this.screens.set(cellId, screen);
+    }
+    return screen;
+  }
+
+  private endScreen(cellId: string): void {
+    const screen = this.screens.get(cellId);
+    if (!screen) return;
+    this.screens.delete(cellId);
+    const { rest, note, tail } = screen.finish();
+    this.out(rest);
+    if (note) this.line(this.style.dim(note));
+    this.out(tail);
   }
 
   private code(cellId: string, language: string, code: string): void {
@@ -100,7 +169,7 @@ export class TextPrinter {
     // The language is written before the code: wait for code so the header names the whole language.
     if (before === undefined && code === '') return;
     if (before === undefined) {
-      this.line(this.style.cyan(`── ${language || 'code'} ${RULE}`));
+      this.line(this.style.cyan(rule(`── ${language || 'code'} `)));
       this.printed.set(cellId, '');
     }
     const shown = this.printed.get(cellId) ?? '';
@@ -108,7 +177,7 @@ export class TextPrinter {
       this.out(this.style.cyan(code.slice(shown.length)));
     } else {
       // The code changed under what was shown (an edit): show it whole again.
-      this.line(this.style.cyan(`── ${language || 'code'} (as it will run) ${RULE}`));
+      this.line(this.style.cyan(rule(`── ${language || 'code'} (as it will run) `)));
       this.out(this.style.cyan(code));
     }
     this.printed.set(cellId, code);
@@ -122,19 +191,28 @@ export class TextPrinter {
 
   private closeBlock(cellId: string): void {
     this.closed.add(cellId);
-    this.line(this.style.cyan(CLOSE_RULE));
+    this.line(this.style.cyan(rule('')));
   }
 
-  private richOutput(output: Extract<AnyEvent, { name: 'cell.output' }>['payload']['output']): void {
+  private richOutput(conversationId: string, cellId: string, output: CellOutput): void {
+    if (output.output_type === 'stream') return;
     if (output.output_type === 'error') {
-      this.line(this.style.red(`${output.ename}: ${output.evalue}`));
+      const line = `${output.ename}: ${output.evalue}`.trim();
+      this.errorLines.add(line);
+      const more = output.traceback.length > 1 ? this.style.dim('  (%traceback shows the whole traceback)') : '';
+      this.line(this.style.red(line) + more);
       return;
     }
-    if (output.output_type === 'stream') return;
-    const kinds = Object.keys(output.data).filter((k) => k !== 'text/plain');
     const plain = output.data['text/plain'];
-    if (kinds.length) this.line(this.style.dim(`[${kinds.join(', ')} output — shown in the desktop app${typeof plain === 'string' ? `: ${plain.slice(0, 200)}` : ''}]`));
-    else if (typeof plain === 'string' && output.output_type === 'execute_result') this.line(plain);
+    const n = (this.saved.get(cellId) ?? 0) + 1;
+    this.saved.set(cellId, n);
+    const file = this.options.outputDir ? saveRichOutput(output.data, path.join(this.options.outputDir, conversationId), `${cellId}-${n}`) : null;
+    if (file) this.line(this.style.dim(`[${file.kind} saved to ${file.path}]`));
+    else {
+      const kinds = Object.keys(output.data).filter((k) => k !== 'text/plain');
+      if (kinds.length && typeof plain !== 'string') this.line(this.style.dim(`[${kinds.join(', ')} output: open the conversation in the desktop app to see it]`));
+    }
+    if (typeof plain === 'string' && (output.output_type === 'execute_result' || !file)) this.line(plain);
   }
 
   private cellDone(cell: CellItem): void {
@@ -157,4 +235,9 @@ export class TextPrinter {
         this.line(this.style.yellow(`✗ ${cell.status}`));
     }
   }
+}
+
+/** A rule RULE_WIDTH characters wide, starting with a title. */
+function rule(title: string): string {
+  return title + '─'.repeat(Math.max(3, RULE_WIDTH - title.length));
 }

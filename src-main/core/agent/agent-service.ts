@@ -21,6 +21,8 @@ const UNTITLED = 'New conversation';
 /** Owns the open conversations and their turns; the handler table calls into it. */
 export class AgentService {
   private readonly live = new Map<string, LiveConversation>();
+  /** Conversations being read from disk: a second open waits for the first instead of reading its own copy. */
+  private readonly opening = new Map<string, Promise<LiveConversation>>();
   private readonly deps: TurnDeps;
 
   constructor(deps: AgentDeps) {
@@ -34,13 +36,20 @@ export class AgentService {
   }
 
   async open(conversationId: string): Promise<LiveConversation> {
-    let live = this.live.get(conversationId);
-    if (!live) {
-      live = new LiveConversation(await this.deps.conversations.get(conversationId));
-      this.live.set(conversationId, live);
-      this.warm(live.conv.workspace);
+    const live = this.live.get(conversationId);
+    if (live) return live;
+    let pending = this.opening.get(conversationId);
+    if (!pending) {
+      pending = this.deps.conversations.get(conversationId).then((conv) => {
+        const opened = new LiveConversation(conv);
+        this.live.set(conversationId, opened);
+        this.warm(opened.conv.workspace);
+        return opened;
+      });
+      this.opening.set(conversationId, pending);
+      void pending.finally(() => this.opening.delete(conversationId)).catch(() => undefined);
     }
-    return live;
+    return pending;
   }
 
   /** The conversation as it is now, including a turn in progress. */
@@ -61,9 +70,10 @@ export class AgentService {
       const { provider, model, baseUrl } = this.deps.settings();
       live.conv.modelChoice = { provider, model, baseUrl };
     }
-    if (live.turn) {
-      // The user wrote while the agent works: it joins the history at the next model call, and a
-      // cell waiting for approval is taken as declined (the user is answering instead).
+    if (live.turn || live.starting) {
+      // The user wrote while the agent works (or while its turn is starting: never a second turn
+      // beside it): it joins the history at the next model call, and a cell waiting for approval is
+      // taken as declined (the user is answering instead).
       live.queued.push(item);
       for (const item of live.conv.items) {
         if (item.kind === 'cell' && item.status === 'awaiting-approval') live.approvals.decide(item.id, { kind: 'skip' });
@@ -72,7 +82,12 @@ export class AgentService {
     }
     live.conv.items.push(item);
     this.deps.events.emit('item.added', { conversationId, item });
-    await this.commit(live);
+    live.starting = true;
+    try {
+      await this.commit(live);
+    } finally {
+      live.starting = false;
+    }
     this.startTurn(live);
     return item;
   }
@@ -221,7 +236,8 @@ export class AgentService {
   }
 
   isRunning(conversationId: string): boolean {
-    return !!this.live.get(conversationId)?.turn;
+    const live = this.live.get(conversationId);
+    return !!live?.turn || !!live?.starting;
   }
 
   async dispose(): Promise<void> {
@@ -237,7 +253,7 @@ export class AgentService {
 
   private async idleLive(conversationId: string, what: string): Promise<LiveConversation> {
     const live = await this.open(conversationId);
-    if (live.turn) throw new Error(`cannot ${what} while the agent is working: stop the turn first`);
+    if (live.turn || live.starting) throw new Error(`cannot ${what} while the agent is working: stop the turn first`);
     return live;
   }
 

@@ -20,6 +20,8 @@ export interface FitResult {
   droppedTurns: number;
   /** True when even the newest turn alone is over the budget (the call may fail). */
   overBudget: boolean;
+  /** Estimated tokens of the whole history, before anything was shortened or left out. */
+  fullTokens: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export function fitHistory(input: FitInput): FitResult {
   const items = input.items.slice();
   const costs = items.map(costOf);
   let total = costs.reduce((a, b) => a + b, 0);
+  const fullTokens = total;
   const replace = (i: number, item: ConversationItem) => {
     items[i] = item;
     const cost = costOf(item);
@@ -75,7 +78,7 @@ export function fitHistory(input: FitInput): FitResult {
   trimFrom(newest, items.length);
   let trimmedOutputs = 0;
   for (let i = from; i < items.length; i++) if (items[i] !== input.items[i]) trimmedOutputs++;
-  return { items: items.slice(from), tokens: total, trimmedOutputs, droppedTurns, overBudget: total > input.budget };
+  return { items: items.slice(from), tokens: total, trimmedOutputs, droppedTurns, overBudget: total > input.budget, fullTokens };
 }
 
 function turnStarts(items: ConversationItem[]): number[] {

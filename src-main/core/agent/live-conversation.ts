@@ -6,6 +6,8 @@ export class LiveConversation {
   readonly approvals = new ApprovalGate();
   /** Set while a turn runs. */
   turn: { controller: AbortController; done: Promise<void> } | null = null;
+  /** Set while a message that starts a turn is being saved, before the turn exists. */
+  starting = false;
   /** Messages the user wrote while a turn ran; they join the history at the next step. */
   readonly queued: UserItem[] = [];
   /** Aborts the run in progress (per-cell stop). */

@@ -270,11 +270,13 @@ function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, conte
   const parts: string[] = [];
   if (fit.trimmedOutputs) parts.push(`${fit.trimmedOutputs} long output${fit.trimmedOutputs === 1 ? ' was' : 's were'} shortened`);
   if (fit.droppedTurns) parts.push(`the ${fit.droppedTurns} oldest exchange${fit.droppedTurns === 1 ? ' was' : 's were'} left out`);
+  // How much, in tokens: the user sees what the model lost, not only that it lost something.
+  const cut = Math.max(0, fit.fullTokens - fit.tokens);
   addNotice(
     live,
     events,
     'info',
-    `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')}. They stay in this conversation; only the model no longer sees them.`,
+    `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')} (about ${cut.toLocaleString('en-US')} of ${fit.fullTokens.toLocaleString('en-US')} tokens). They stay in this conversation; only the model no longer sees them.`,
   );
 }
 

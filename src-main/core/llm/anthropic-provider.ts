@@ -12,19 +12,17 @@ export interface AnthropicProviderOptions {
 /** Anthropic Messages with streaming, tool use and thinking blocks, through the official SDK. */
 export class AnthropicProvider implements Provider {
   readonly kind = 'anthropic' as const;
+  readonly endpoint: string;
   private readonly client: Anthropic;
 
   constructor(opts: AnthropicProviderOptions) {
+    this.endpoint = opts.baseUrl ?? 'https://api.anthropic.com';
     this.client = new Anthropic({
       apiKey: opts.apiKey,
       baseURL: opts.baseUrl ?? undefined,
       // The agent retries itself so it can tell the user and never retry after the first token.
       maxRetries: 0,
     });
-  }
-
-  get endpoint(): string {
-    return this.client.baseURL;
   }
 
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {

@@ -52,14 +52,12 @@ export class OllamaError extends Error {
 
 export class OllamaProvider implements Provider {
   readonly kind = 'ollama' as const;
+  readonly endpoint: string;
   private readonly root: string;
 
   constructor(private readonly opts: OllamaProviderOptions) {
     this.root = ollamaRoot(opts.baseUrl);
-  }
-
-  get endpoint(): string {
-    return this.root;
+    this.endpoint = this.root;
   }
 
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {

@@ -33,11 +33,13 @@ function reasoningText(delta: object | undefined): string {
 /** OpenAI Chat Completions (and every server that speaks it: Ollama, LM Studio, vLLM…) through the official SDK. */
 export class OpenAiProvider implements Provider {
   readonly kind: ProviderKind;
+  readonly endpoint: string;
   private readonly client: OpenAI;
   private readonly modelLister: OpenAiProviderOptions['listModels'];
 
   constructor(opts: OpenAiProviderOptions) {
     this.kind = opts.kind;
+    this.endpoint = opts.baseUrl ?? 'https://api.openai.com/v1';
     this.modelLister = opts.listModels;
     this.client = new OpenAI({
       apiKey: opts.apiKey,
@@ -46,10 +48,6 @@ export class OpenAiProvider implements Provider {
       // after the first token; SDK retries would hide both.
       maxRetries: 0,
     });
-  }
-
-  get endpoint(): string {
-    return this.client.baseURL;
   }
 
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {

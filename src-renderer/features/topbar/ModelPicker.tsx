@@ -3,6 +3,8 @@ import { DEFAULT_BASE_URLS, errorMessage, EXAMPLE_COMPATIBLE_BASE_URL, type Mode
 import { bridge } from '../../bridge/bridge';
 import { useApp, useModelChoice } from '../../state/app-store';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
+import { ModelFacts } from './ModelFacts';
+import { OllamaModels } from './OllamaModels';
 
 /**
  * Provider and model of the open conversation (or of a new one) in the top bar; a choice here applies
@@ -66,9 +68,15 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
       setStatus(errorMessage(err));
     }
   };
+  const local = provider === 'ollama' || provider === 'openai-compatible';
+  const target = { provider, baseUrl: baseUrl.trim() || null, model: model.trim() || settings.model };
   const apply = async () => {
-    const saved = await updateSettings({ provider, model: model.trim() || settings.model, baseUrl: baseUrl.trim() || null });
-    if (saved) onClose();
+    const saved = await updateSettings(target);
+    if (!saved) return;
+    // A local model is probed when chosen (once; its answer is kept), so the first turn already
+    // talks to it in the form that works. It runs in the background: the picker closes at once.
+    if (local && target.model !== settings.model) void bridge['models.probe']({ target }).catch(() => undefined);
+    onClose();
   };
   return (
     <div className="popover" role="dialog" aria-label="Choose provider and model" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
@@ -93,6 +101,8 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
         <input list={listId} value={model} onChange={(e) => setModel(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
         <datalist id={listId}>{models?.map((m) => <option key={m} value={m} />)}</datalist>
       </label>
+      {provider === 'ollama' && <OllamaModels baseUrl={target.baseUrl} model={model} onPick={setModel} />}
+      <ModelFacts target={target} />
       {models && models.length > 0 && (
         <ul className="model-list" aria-label="Models">
           {models.slice(0, 200).map((m) => (

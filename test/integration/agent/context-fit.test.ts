@@ -65,6 +65,13 @@ describe('fitting history into a small context window', () => {
 
     const notices = (await h.agent.snapshot(id)).items.filter((i) => i.kind === 'notice').map((n) => n.kind === 'notice' && n.text);
     expect(notices.some((t) => t && /oldest exchange.* left out/.test(t))).toBe(true);
+    // The notice says how much was cut, in tokens, and the cut is real (more than the window holds).
+    const amounts = notices.map((t) => t && /about ([\d,]+) of ([\d,]+) tokens/.exec(t)).filter((m) => m) as RegExpExecArray[];
+    expect(amounts.length).toBeGreaterThan(0);
+    const [cut, whole] = [Number(amounts.at(-1)?.[1]?.replace(/,/g, '')), Number(amounts.at(-1)?.[2]?.replace(/,/g, ''))];
+    expect(cut).toBeGreaterThan(0);
+    expect(whole).toBeGreaterThan(2400);
+    expect(cut).toBeLessThan(whole);
     const usage = h.payloads('usage.updated').at(-1);
     expect(usage?.contextWindow).toBe(2400);
     expect(usage?.contextTokens).toBeLessThanOrEqual(2400);

@@ -1,37 +1,17 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, OiTerminal, tempDir } from './support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { lastToolResult, shellCall, useOiTerminal } from './support/oi-terminal-run';
+import { tempDir } from './support/cli-process';
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-let oi: OiTerminal | null = null;
-afterEach(async () => {
-  oi?.kill();
-  await oi?.exited;
-  await llm?.close();
-  data?.remove();
-  oi = null;
-  llm = null;
-  data = null;
-});
+const { start } = useOiTerminal();
 
-const shell = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }] });
-type ToolMessage = { role: string; content: string };
-const lastToolResult = (l: ScriptedLlm) => ((l.requests.at(-1)?.body as { messages: ToolMessage[] }).messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
 
-async function start(extraEnv: Record<string, string> = {}): Promise<OiTerminal> {
-  llm = await startScriptedLlm();
-  data = tempDir('oi-pty-');
-  const env = cliEnv(data.dir, extraEnv);
-  return new OiTerminal(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws')], env);
-}
 
 describe('interactive oi in a terminal', () => {
   it('asks before running, runs on y, and streams the output and the answer', async () => {
-    oi = await start();
-    llm?.enqueue(shell('call_y', 'echo approved-$((1 + 1))'), { kind: 'text', text: 'The command printed approved-2.' });
+    const { oi, llm } = await start();
+    llm.enqueue(shellCall('call_y', 'echo approved-$((1 + 1))'), { kind: 'text', text: 'The command printed approved-2.' });
     await oi.expect('> ');
     oi.line('run it');
     await oi.expect('echo approved-$((1 + 1))');
@@ -40,7 +20,7 @@ describe('interactive oi in a terminal', () => {
     await oi.expect('approved-2');
     await oi.expect('The command printed approved-2.');
     await oi.expect('> ');
-    expect(lastToolResult(llm as ScriptedLlm)).toContain('approved-2');
+    expect(lastToolResult(llm)).toContain('approved-2');
 
     oi.line('%tokens');
     await oi.expect(/Tokens so far: [\d,]+ in, [\d,]+ out; cost \$\d+\.\d{4}/);
@@ -56,24 +36,24 @@ describe('interactive oi in a terminal', () => {
     writeFileSync(editor, '#!/bin/sh\nprintf "echo edited-in-editor\\n" > "$1"\n');
     chmodSync(editor, 0o755);
     try {
-      oi = await start({ EDITOR: editor });
-      llm?.enqueue(shell('call_e', 'echo original'), { kind: 'text', text: 'Done.' });
+      const { oi, llm } = await start({ EDITOR: editor });
+      llm.enqueue(shellCall('call_e', 'echo original'), { kind: 'text', text: 'Done.' });
       await oi.expect('> ');
       oi.line('go');
       await oi.expect('Run this code?');
       oi.line('e');
       await oi.expect('edited-in-editor');
       await oi.expect('Done.');
-      expect(lastToolResult(llm as ScriptedLlm)).toContain('edited-in-editor');
-      expect(lastToolResult(llm as ScriptedLlm)).not.toContain('original');
+      expect(lastToolResult(llm)).toContain('edited-in-editor');
+      expect(lastToolResult(llm)).not.toContain('original');
     } finally {
       editorDir.remove();
     }
   });
 
   it('edits inline when no editor is set', async () => {
-    oi = await start({ EDITOR: '', VISUAL: '' });
-    llm?.enqueue(shell('call_i', 'echo original'), { kind: 'text', text: 'Done inline.' });
+    const { oi, llm } = await start({ EDITOR: '', VISUAL: '' });
+    llm.enqueue(shellCall('call_i', 'echo original'), { kind: 'text', text: 'Done inline.' });
     await oi.expect('> ');
     oi.line('go');
     await oi.expect('Run this code?');
@@ -82,12 +62,12 @@ describe('interactive oi in a terminal', () => {
     oi.line('echo typed-inline');
     oi.line('.');
     await oi.expect('Done inline.');
-    expect(lastToolResult(llm as ScriptedLlm)).toContain('typed-inline');
+    expect(lastToolResult(llm)).toContain('typed-inline');
   });
 
   it('interrupts a running command with Ctrl-C and stays in the session', async () => {
-    oi = await start();
-    llm?.enqueue(shell('call_sleep', 'echo sleeping-now; sleep 60; echo woke-up'), { kind: 'text', text: 'Still here.' });
+    const { oi, llm } = await start();
+    llm.enqueue(shellCall('call_sleep', 'echo sleeping-now; sleep 60; echo woke-up'), { kind: 'text', text: 'Still here.' });
     await oi.expect('> ');
     oi.line('wait a minute');
     await oi.expect('Run this code?');
@@ -103,24 +83,24 @@ describe('interactive oi in a terminal', () => {
     oi.line('what happened?');
     await oi.expect('Still here.');
     await oi.expect('> ');
-    expect(lastToolResult(llm as ScriptedLlm)).toMatch(/interrupted/i);
+    expect(lastToolResult(llm)).toMatch(/interrupted/i);
     oi.line('exit');
     expect(await oi.exited).toBe(0);
   });
 
   it('declines on n, and saves, loads and undoes with magic commands', async () => {
-    oi = await start();
-    llm?.enqueue(shell('call_n', 'touch never-made'), { kind: 'text', text: 'OK, skipped.' });
+    const { oi, llm, dir } = await start();
+    llm.enqueue(shellCall('call_n', 'touch never-made'), { kind: 'text', text: 'OK, skipped.' });
     await oi.expect('> ');
     oi.line('make a file');
     await oi.expect('Run this code?');
     oi.line('n');
     await oi.expect('OK, skipped.');
     await oi.expect('> ');
-    expect(lastToolResult(llm as ScriptedLlm)).toMatch(/declined/);
-    expect(existsSync(path.join(data?.dir ?? '', 'ws', 'never-made'))).toBe(false);
+    expect(lastToolResult(llm)).toMatch(/declined/);
+    expect(existsSync(path.join(dir, 'ws', 'never-made'))).toBe(false);
 
-    const saved = path.join(data?.dir ?? '', 'saved.json');
+    const saved = path.join(dir, 'saved.json');
     oi.line(`%save ${saved}`);
     await oi.expect(`Saved to ${saved}`);
     const lmc = JSON.parse(readFileSync(saved, 'utf8')) as Array<{ role: string; type: string; content: string }>;
@@ -131,11 +111,11 @@ describe('interactive oi in a terminal', () => {
     await oi.expect('Removed your last message');
     oi.line(`%load ${saved}`);
     await oi.expect(/Loaded \d+ items/);
-    llm?.enqueue({ kind: 'text', text: 'Continuing the loaded one.' });
+    llm.enqueue({ kind: 'text', text: 'Continuing the loaded one.' });
     oi.line('and now?');
     await oi.expect('Continuing the loaded one.');
     await oi.expect('> ');
-    const users = (llm?.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role === 'user');
+    const users = (llm.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role === 'user');
     expect(users.map((m) => m.content)).toEqual(['make a file', 'and now?']);
 
     oi.line('%help');

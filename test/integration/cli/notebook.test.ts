@@ -64,7 +64,7 @@ describe('oi and notebooks', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
     expect(conversationFiles(data.dir)).toEqual([]);
-    expect((await runOi(['--notebook', file, '--conversation', 'abc'], cliEnv(data.dir))).stderr).toMatch(/cannot be combined with --conversation/);
+    expect((await runOi(['--notebook', file, '--conversation', 'abc'], cliEnv(data.dir))).stderr).toMatch(/--conversation and --notebook each choose the conversation; give one of them/);
   });
 
   it('exports the conversation with %export as a notebook nbformat accepts', async () => {

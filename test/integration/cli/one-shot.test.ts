@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultSettings, events as eventSchemas, type AnyEvent, type EventName } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,20 +14,39 @@ afterEach(async () => {
   data = null;
 });
 
-function parseEvents(stdout: string): AnyEvent[] {
-  return stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const event = JSON.parse(line) as AnyEvent;
-      // Every line is one of the contract's events, valid against its schema.
-      expect(eventSchemas[event.name as EventName].safeParse(event.payload).success).toBe(true);
-      return event;
-    });
+/** A carriage return or an escape: what a file or pipe must never get from oi. */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_BYTES = /[\r\x1b]/;
+
+interface ResultLine {
+  name: 'result';
+  payload: { status: string; reason: string; exitCode: number; conversationId: string; answer: string };
 }
 
-describe('oi -m … --json', () => {
-  it('completes a tool-call turn with --auto-run, printing one contract event per line', async () => {
+/** Every line but the last is one of the contract's events (valid against its schema); the last is the result. */
+function parseJsonLines(stdout: string): { events: AnyEvent[]; result: ResultLine } {
+  const lines = stdout.split('\n').filter(Boolean);
+  const result = JSON.parse(lines.pop() ?? '{}') as ResultLine;
+  expect(result.name).toBe('result');
+  const events = lines.map((line) => {
+    const event = JSON.parse(line) as AnyEvent;
+    expect(eventSchemas[event.name as EventName].safeParse(event.payload).success).toBe(true);
+    return event;
+  });
+  return { events, result };
+}
+
+// Both wire protocols, through the official SDKs, against the scripted server.
+const PROTOCOLS = [
+  { provider: 'openai', model: 'gpt-4o', base: (l: ScriptedLlm) => l.openaiBaseUrl, chat: '/v1/chat/completions' },
+  { provider: 'anthropic', model: 'claude-sonnet-4-6', base: (l: ScriptedLlm) => l.anthropicBaseUrl, chat: '/v1/messages' },
+] as const;
+
+describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model, base, chat }) => {
+  const flags = (l: ScriptedLlm) => ['--provider', provider, '--model', model, '--base-url', base(l)];
+  const chatBodies = (l: ScriptedLlm) => l.requests.filter((r) => r.path === chat).map((r) => JSON.stringify(r.body));
+
+  it('completes a tool-call turn with --json: one contract event per line, then the result', async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
     llm.enqueue(
@@ -35,14 +54,14 @@ describe('oi -m … --json', () => {
       { kind: 'text', text: 'It printed cli-42.' },
     );
     const workspace = path.join(data.dir, 'ws');
-    const result = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', workspace, '--auto-run', '--json', '-m', 'run something'], cliEnv(data.dir));
+    const result = await runOi([...flags(llm), '--workspace', workspace, '--auto-run', '--json', '-m', 'run something'], cliEnv(data.dir));
 
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
     // No sandbox is on: said once, before anything runs, in the words of the desktop app's confirmation.
     expect(result.stderr.match(/auto-run is on/g)).toHaveLength(1);
     expect(result.stderr).toContain("oi: auto-run is on: the model's code runs without asking. No sandbox: code will run as you, with access to your files");
-    const events = parseEvents(result.stdout);
+    const { events, result: end } = parseJsonLines(result.stdout);
     const names = events.map((e) => e.name);
     expect(names[0]).toBe('item.added');
     expect(names).toContain('cell.running');
@@ -50,14 +69,70 @@ describe('oi -m … --json', () => {
     const done = events.find((e) => e.name === 'cell.done');
     expect(done?.name === 'cell.done' && done.payload.cell).toMatchObject({ status: 'done', approval: 'auto', toolCallId: 'call_cli' });
     expect(events.filter((e) => e.name === 'cell.terminal').map((e) => (e.name === 'cell.terminal' ? e.payload.data : '')).join('')).toContain('cli-42');
-    const end = events.at(-1);
-    expect(end?.name === 'turn.end' && end.payload.reason).toBe('done');
+    expect(end.payload).toMatchObject({ status: 'done', reason: 'done', exitCode: 0, answer: 'It printed cli-42.' });
+    // The conversation was saved where the desktop app would find it, under the id the result names.
+    const saved = readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'));
+    expect(saved).toEqual([`${end.payload.conversationId}.json`]);
+    expect(chatBodies(llm).at(-1)).toContain('cli-42');
+  });
 
-    // The tool result reached the model, from the workspace given on the command line.
-    expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('cli-42');
-    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-test-cli');
-    // The conversation was saved where the desktop app would find it.
-    expect(readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+  it('reads a piped message from standard input, runs it with -y and finishes the turn before exiting', async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-cli-');
+    llm.enqueue({ kind: 'tool', calls: [{ id: 'p1', name: 'execute', arguments: { language: 'shell', code: 'echo from-the-pipe > piped.txt; echo wrote' } }] }, { kind: 'text', text: 'Wrote piped.txt.' });
+    const here = path.join(data.dir, 'somewhere');
+    mkdirSync(here);
+    const result = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: 'write a file\nplease\n', cwd: here });
+    expect(result.stderr).toMatch(/^oi: auto-run is on: [^\n]*\n$/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Wrote piped.txt.');
+    // Code ran in the folder oi was started in.
+    expect(readFileSync(path.join(here, 'piped.txt'), 'utf8')).toBe('from-the-pipe\n');
+    expect(chatBodies(llm)[0]).toContain('write a file\\nplease');
+  });
+});
+
+describe('oi without a terminal', () => {
+  const flags = (l: ScriptedLlm) => ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', l.openaiBaseUrl];
+
+  it('writes only text to a file or pipe: no CR, no escape codes (Node colours included), byte for byte', async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-cli-');
+    const code = "printf 'hello\\n'; printf '\\033[31mred\\033[0m\\n'; printf 'bar 10%%\\rbar 100%%\\n'; node -e 'console.log({ n: 1, s: \"x\" })'";
+    llm.enqueue({ kind: 'tool', calls: [{ id: 'b1', name: 'execute', arguments: { language: 'shell', code } }] }, { kind: 'text', text: 'All printed.' });
+    // FORCE_COLOR unset and NO_COLOR unset: stdout being a pipe is reason enough.
+    const env = cliEnv(data.dir, { NO_COLOR: '' });
+    delete env.FORCE_COLOR;
+    const result = await runOi([...flags(llm), '-y', '-m', 'print things'], env);
+    expect(result.code).toBe(0);
+    const rule = (title: string) => title + '─'.repeat(48 - title.length);
+    const expected = [rule('── shell '), code, rule(''), 'hello', 'red', 'bar 100%', "{ n: 1, s: 'x' }", '✓ done in N s', 'All printed.', ''].join('\n');
+    expect(result.stdout.replace(/done in \d+\.\d s/, 'done in N s')).toBe(expected);
+    expect(result.stdout).not.toMatch(TERMINAL_BYTES);
+    expect(result.stderr).not.toMatch(TERMINAL_BYTES);
+  });
+
+  it('sends errors to stderr, naming the URL that failed, without escape codes under NO_COLOR', async () => {
+    data = tempDir('oi-cli-');
+    // Nothing listens on port 9: the first call fails to connect.
+    const result = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', 'http://127.0.0.1:9/v1', '-m', 'hi'], cliEnv(data.dir, { NO_COLOR: '1' }));
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(/error|could not reach/i);
+    expect(result.stderr).toContain('http://127.0.0.1:9/v1');
+    expect(result.stderr).toMatch(/could not reach/);
+    expect(result.stderr).not.toMatch(TERMINAL_BYTES);
+  });
+
+  it('declines code when there is no terminal to ask and no -y, says so and exits 3', async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-cli-');
+    llm.enqueue({ kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'touch should-not-exist' } }] }, { kind: 'text', text: 'Not run.' });
+    const result = await runOi([...flags(llm), '-m', 'make a file'], cliEnv(data.dir));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/Declined 1 code run: no terminal to ask for approval\. Pass --auto-run \(-y\)/);
+    expect(result.stdout).toContain('Not run.');
+    expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('declined');
+    expect(readdirSync(path.join(data.dir, 'here'))).toEqual([]);
   });
 
   it('does not warn about auto-run when the sandbox is on, nor when code asks first', async () => {
@@ -66,37 +141,44 @@ describe('oi -m … --json', () => {
     const sandboxed = { ...defaultSettings, sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } };
     writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(sandboxed));
     llm.enqueue({ kind: 'text', text: 'Hi.' }, { kind: 'text', text: 'Hi again.' });
-    const base = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
-    const on = await runOi([...base, '--auto-run', '-m', 'hi'], cliEnv(data.dir));
+    const on = await runOi([...flags(llm), '--auto-run', '-m', 'hi'], cliEnv(data.dir));
     expect(on.code).toBe(0);
     expect(on.stderr).not.toContain('auto-run is on');
     writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(defaultSettings));
-    const asking = await runOi([...base, '-m', 'hi'], cliEnv(data.dir));
+    const asking = await runOi([...flags(llm), '-m', 'hi'], cliEnv(data.dir));
     expect(asking.code).toBe(0);
     expect(asking.stderr).not.toContain('auto-run is on');
   });
 
-  it('exits non-zero when the turn fails, with the reason in the events', async () => {
+  it('exits non-zero when the turn fails, with the reason in the events and the result', async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
     llm.enqueue({ kind: 'error', status: 401, message: 'Incorrect API key provided' });
-    const result = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--json', '-m', 'hi'], cliEnv(data.dir));
-    expect(result.code).not.toBe(0);
-    const events = parseEvents(result.stdout);
-    const end = events.at(-1);
-    expect(end?.name === 'turn.end' && end.payload.reason).toBe('error');
+    const result = await runOi([...flags(llm), '--json', '-m', 'hi'], cliEnv(data.dir));
+    expect(result.code).toBe(1);
+    const { events, result: end } = parseJsonLines(result.stdout);
+    expect(events.at(-1)?.name === 'turn.end' && events.at(-1)?.payload).toMatchObject({ reason: 'error' });
     expect(events.some((e) => e.name === 'notice' && /refused the key/.test(e.payload.item.text))).toBe(true);
+    expect(end.payload).toMatchObject({ status: 'failed', reason: 'error', exitCode: 1 });
   });
 
-  it('declines code when there is no terminal to ask and no --auto-run, and says how to allow it', async () => {
+  it('takes -m - and a prompt argument with piped input, and refuses an empty pipe', async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'touch should-not-exist' } }] }, { kind: 'text', text: 'Not run.' });
-    const result = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '-m', 'make a file'], cliEnv(data.dir));
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain('Pass --auto-run');
-    expect(result.stdout).toContain('Not run.');
-    expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('declined');
+    llm.enqueue({ kind: 'text', text: 'First.' }, { kind: 'text', text: 'Second.' });
+    const dash = await runOi([...flags(llm), '-m', '-'], cliEnv(data.dir), { stdin: 'from stdin' });
+    expect(dash.code).toBe(0);
+    expect(dash.stdout).toContain('First.');
+    const withPrompt = await runOi([...flags(llm), 'summarise this'], cliEnv(data.dir), { stdin: 'line 1\nline 2\n' });
+    expect(withPrompt.code).toBe(0);
+    expect(withPrompt.stdout).toContain('Second.');
+    const users = llm.requests.map((r) => (r.body as { messages?: Array<{ role: string; content: unknown }> }).messages?.find((m) => m.role === 'user')?.content);
+    expect(users).toEqual(['from stdin', 'summarise this\n\nline 1\nline 2\n']);
+
+    const empty = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/nothing to send: standard input was empty/);
+    expect(readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'))).toHaveLength(2);
   });
 
   it('rejects unknown options with a pointer to --help', async () => {

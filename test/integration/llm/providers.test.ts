@@ -115,15 +115,17 @@ describe('AnthropicProvider', () => {
 });
 
 describe('local and OpenAI-compatible providers', () => {
-  it('talks to Ollama through its OpenAI-compatible endpoint and lists models from /api/tags', async () => {
+  it('talks to Ollama through its native /api/chat and lists models from /api/tags', async () => {
     const llm = await start({ models: ['qwen2.5-coder:7b', 'llama3.2:3b'] });
     llm.enqueue({ kind: 'text', text: 'local hello' });
     const ollama = buildProvider({ provider: 'ollama', baseUrl: llm.openaiBaseUrl }, null);
     expect(ollama.kind).toBe('ollama');
     expect(await ollama.listModels()).toEqual(['llama3.2:3b', 'qwen2.5-coder:7b']);
     expect(llm.requests.at(-1)?.path).toBe('/api/tags');
-    expect(text(await collect(ollama, request([user('hi')])))).toBe('local hello');
-    expect(llm.requests.at(-1)?.path).toBe('/v1/chat/completions');
+    expect(text(await collect(ollama, { ...request([user('hi')]), model: 'qwen2.5-coder:7b' }))).toBe('local hello');
+    // Its native API, so the context window can be set (the OpenAI-compatible endpoint ignores num_ctx).
+    expect(llm.requests.at(-1)?.path).toBe('/api/chat');
+    expect((llm.requests.at(-1)?.body as { options?: { num_ctx?: number } }).options?.num_ctx).toBeGreaterThan(0);
   });
 
   it('uses any OpenAI-compatible base URL, and says a base URL is needed when none is set', async () => {

@@ -1,11 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pty, { type IPty } from 'node-pty';
+import { Terminal } from '@xterm/headless';
 
 export const REPO = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = path.join(REPO, 'src-main', 'cli', 'main.ts');
+// By file URL, so oi can start in any folder (where its code runs) and still find tsx.
+const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const OI = ['--import', TSX, MAIN];
+
+/** The folder oi starts in unless a test names one: `here/` beside the test's data folder, never the repository. */
+function defaultCwd(env: Record<string, string>): string {
+  const dir = path.join(env.OI_DATA_DIR ?? os.tmpdir(), 'here');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /** The environment `oi` runs with in tests: its own data folder, keys from the environment only. */
 export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -28,13 +40,20 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Runs `oi <args>` to completion without a terminal (stdin is not a TTY). */
-export function runOi(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface RunOptions {
+  /** What standard input carries (a pipe); default: nothing (closed at once). */
+  stdin?: string;
+  /** The folder oi starts in (where code runs by default); default: the repository. */
+  cwd?: string;
+}
+
+/** Runs `oi <args>` to completion without a terminal (stdin and stdout are pipes). */
+export function runOi(args: string[], env: Record<string, string>, options: RunOptions = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: REPO, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [...OI, ...args], { cwd: options.cwd ?? defaultCwd(env), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
-    child.stdin?.end();
+    child.stdin?.end(options.stdin ?? '');
   });
 }
 
@@ -46,22 +65,74 @@ const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 export class OiTerminal {
   private readonly proc: IPty;
   private text = '';
+  private rawText = '';
   private mark = 0;
   private readonly waiters = new Set<() => void>();
+  /** A terminal emulator fed the same bytes: what the person would see on the screen. */
+  private readonly screenEmulator: Terminal;
   readonly exited: Promise<number>;
+  /** The signal that ended oi, if one did (a crash would show here as SIGABRT or SIGSEGV). */
+  signal: number | null = null;
 
-  constructor(args: string[], env: Record<string, string>) {
-    this.proc = pty.spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { name: 'xterm-256color', cols: 120, rows: 40, cwd: REPO, env });
+  constructor(args: string[], env: Record<string, string>, options: { cwd?: string; cols?: number; rows?: number } = {}) {
+    const cols = options.cols ?? 120;
+    const rows = options.rows ?? 40;
+    this.screenEmulator = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
+    this.proc = pty.spawn(process.execPath, [...OI, ...args], { name: 'xterm-256color', cols, rows, cwd: options.cwd ?? defaultCwd(env), env });
     this.proc.onData((data) => {
+      this.rawText += data;
+      this.screenEmulator.write(data);
       this.text += data.replace(ANSI, '');
       for (const wake of [...this.waiters]) wake();
     });
-    this.exited = new Promise((resolve) => this.proc.onExit(({ exitCode }) => resolve(exitCode)));
+    this.exited = new Promise((resolve) =>
+      this.proc.onExit(({ exitCode, signal }) => {
+        this.signal = signal || null;
+        resolve(exitCode);
+      }),
+    );
   }
 
   /** Everything printed so far (escape sequences removed). */
   get output(): string {
     return this.text;
+  }
+
+  /** Everything printed so far, byte for byte. */
+  get raw(): string {
+    return this.rawText;
+  }
+
+  /** The screen as the person sees it now (scrollback included), one string per row, right-trimmed. */
+  async screen(): Promise<string[]> {
+    await new Promise<void>((resolve) => this.screenEmulator.write('', resolve));
+    const buffer = this.screenEmulator.buffer.active;
+    const rows: string[] = [];
+    for (let i = 0; i < buffer.length; i++) rows.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    while (rows.length > 0 && rows.at(-1) === '') rows.pop();
+    return rows;
+  }
+
+  /** The row the cursor is on, as the person sees it. */
+  async cursorRow(): Promise<string> {
+    await new Promise<void>((resolve) => this.screenEmulator.write('', resolve));
+    const buffer = this.screenEmulator.buffer.active;
+    return buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(true) ?? '';
+  }
+
+  resize(cols: number, rows: number): void {
+    this.proc.resize(cols, rows);
+    this.screenEmulator.resize(cols, rows);
+  }
+
+  /** Closes the terminal under oi, as closing its window does: the pty goes away, then SIGHUP. */
+  hangUp(): void {
+    (this.proc as IPty & { destroy(): void }).destroy();
+  }
+
+  /** Text pasted with the terminal's bracketed-paste markers (newlines sent as CR, as terminals do). */
+  paste(text: string): void {
+    this.proc.write(`\x1b[200~${text.replace(/\n/g, '\r')}\x1b[201~`);
   }
 
   /** Waits until text printed after the previous expect matches, and moves past it. */

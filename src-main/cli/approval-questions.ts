@@ -1,0 +1,131 @@
+import type { CellItem, EventPayload } from '@contract';
+import type { CliSession } from './cli-session';
+import { editInEditor, editorCommand } from './code-editor';
+import type { PromptLine } from './terminal/prompt-line';
+import type { Style } from './terminal-style';
+
+export const RUN_QUESTION = 'Run this code? (y)es, (n)o, (e)dit, (a)lways in this conversation: ';
+const INSTALL_QUESTION = 'Install it? (y)es, (n)o: ';
+
+export interface ApprovalDeps {
+  session: CliSession;
+  prompt: PromptLine;
+  style: Style;
+  env: NodeJS.ProcessEnv;
+  /** Ctrl-C at a question: what Ctrl-C does elsewhere (stop the turn). */
+  onCancel(): void;
+  /** Whether this error line is already on screen (the install question need not repeat it). */
+  shownError?(line: string): boolean;
+}
+
+/**
+ * The questions the agent asks the person — run this cell? install this package? — on the prompt
+ * line, so only what is typed for them answers them. A question is withdrawn when its cell is decided
+ * some other way (the turn stopped, a message sent instead).
+ */
+export class ApprovalQuestions {
+  private readonly open = new Map<string, AbortController>();
+
+  constructor(private readonly deps: ApprovalDeps) {}
+
+  /** The cell or install question was settled elsewhere: take its question off the line. */
+  withdraw(id: string): void {
+    this.open.get(id)?.abort();
+    this.open.delete(id);
+  }
+
+  withdrawAll(): void {
+    for (const id of [...this.open.keys()]) this.withdraw(id);
+  }
+
+  async cell(cell: CellItem): Promise<void> {
+    const { session, prompt, style } = this.deps;
+    const signal = this.track(cell.id);
+    let question = RUN_QUESTION;
+    try {
+      for (;;) {
+        const answer = await prompt.ask({ prompt: style.bold(question), signal });
+        if (signal.aborted) return;
+        if (answer.kind === 'cancel') return this.deps.onCancel();
+        // Ctrl-D: nothing more will be typed here, so nothing runs.
+        if (answer.kind === 'eof') return void (await session.skip(cell).catch(this.report));
+        const reply = answer.text.trim().toLowerCase();
+        if (reply === 'y' || reply === 'yes') return void (await session.approve(cell, null).catch(this.report));
+        if (reply === 'a' || reply === 'always') return void (await session.approve(cell, null, true).catch(this.report));
+        if (reply === 'n' || reply === 'no') return void (await session.skip(cell).catch(this.report));
+        if (reply === 'e' || reply === 'edit') {
+          const code = await this.edit(cell, signal);
+          if (signal.aborted) return;
+          if (code !== null) {
+            prompt.line(style.cyan(`── edited ${cell.language} ──\n${code}`));
+            return void (await session.approve(cell, code).catch(this.report));
+          }
+          question = RUN_QUESTION;
+          continue;
+        }
+        question = 'Please answer y, n, e or a: ';
+      }
+    } finally {
+      this.open.delete(cell.id);
+    }
+  }
+
+  async install(q: EventPayload<'install.awaiting-approval'>): Promise<void> {
+    const { session, prompt, style } = this.deps;
+    const signal = this.track(q.questionId);
+    const reason = this.deps.shownError?.(q.reason) ? [] : [q.reason];
+    prompt.line(style.yellow([...reason, q.text, `  ${q.command}`].join('\n')));
+    let question = INSTALL_QUESTION;
+    try {
+      for (;;) {
+        const answer = await prompt.ask({ prompt: style.bold(question), signal });
+        if (signal.aborted) return;
+        if (answer.kind === 'cancel') return this.deps.onCancel();
+        const reply = answer.kind === 'line' ? answer.text.trim().toLowerCase() : 'n';
+        if (!['y', 'yes', 'n', 'no'].includes(reply)) {
+          question = 'Please answer y or n: ';
+          continue;
+        }
+        const install = reply.startsWith('y');
+        return void (await session.call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install }).catch(this.report));
+      }
+    } finally {
+      this.open.delete(q.questionId);
+    }
+  }
+
+  /** The code as the person changed it, or null when they did not (editor failed, Ctrl-C). */
+  private async edit(cell: CellItem, signal: AbortSignal): Promise<string | null> {
+    const { prompt, style, env } = this.deps;
+    const editor = editorCommand(env);
+    if (editor) {
+      // The editor owns the terminal until it exits.
+      prompt.suspend();
+      const result = editInEditor(editor, cell.code, cell.language);
+      prompt.resume();
+      if ('error' in result) {
+        prompt.line(style.red(result.error));
+        return null;
+      }
+      return result.code;
+    }
+    prompt.line(style.dim('Type the new code. End with a line holding only a dot (.), or Ctrl-C to stop.'));
+    const lines: string[] = [];
+    for (;;) {
+      const answer = await prompt.ask({ prompt: '… ', pasteAnswers: true, signal });
+      if (answer.kind !== 'line') return null;
+      for (const line of answer.text.split('\n')) {
+        if (line.trim() === '.') return lines.join('\n');
+        lines.push(line);
+      }
+    }
+  }
+
+  private track(id: string): AbortSignal {
+    const controller = new AbortController();
+    this.open.set(id, controller);
+    return controller.signal;
+  }
+
+  private readonly report = (err: unknown) => this.deps.prompt.line(this.deps.style.red((err as Error).message));
+}

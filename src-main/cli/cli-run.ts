@@ -1,0 +1,218 @@
+import { closeSync, mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Settings } from '@contract';
+import { defaultAppDataDir } from '../core/app-data-dir';
+import type { App } from '../core/app';
+import { bootstrapApp } from '../core/bootstrap';
+import { buildProvider, keyFor } from '../core/llm/provider-factory';
+import { MemorySecretStore } from '../core/secrets/memory-secret-store';
+import { openSecretStore } from '../core/secrets/open-secret-store';
+import type { SecretStore } from '../core/secrets/secret-store';
+import { openConfSettingsStore } from '../core/settings/conf-settings-store';
+import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
+import { parseCliArgs, UsageError, type CliOptions } from './cli-args';
+import { CliSession } from './cli-session';
+import { chooseConversation } from './conversation-choice';
+import { warnUnsandboxedAutoRun } from './auto-run-warning';
+import { appVersion, HELP, packageRoot } from './help-text';
+import { runInteractive } from './interactive';
+import { checkProviderKey, SetupError } from './key-check';
+import { runOneShot } from './one-shot';
+import { OverlaySettingsStore } from './overlay-settings-store';
+import { resumeSummary } from './resume-summary';
+import { readStdinText } from './stdin-text';
+import { PromptLine } from './terminal/prompt-line';
+import { TerminalInput } from './terminal/terminal-input';
+import { styleFor } from './terminal-style';
+
+/** Sensible first models when only --provider is given (local servers: the first model they list). */
+const DEFAULT_MODELS: Partial<Record<Settings['provider'], string>> = { openai: 'gpt-4.1', anthropic: 'claude-sonnet-4-6' };
+
+/** How the run ends: main calls exit() once everything is closed. */
+export interface CliEnd {
+  exit(): void;
+}
+
+const exitWith = (code: number): CliEnd => ({ exit: () => process.exit(code) });
+
+/** The message to send without a conversation at the keyboard, or null for the interactive chat. */
+async function messageFor(opts: CliOptions, stdin: NodeJS.ReadStream): Promise<{ text: string | null; interactiveFirst: string | null }> {
+  if (opts.message === '-') return { text: await requireStdin(stdin), interactiveFirst: null };
+  if (opts.message !== null) return { text: opts.message, interactiveFirst: null };
+  const terminal = !!stdin.isTTY && !!process.stdout.isTTY && !opts.json;
+  if (opts.prompt !== null && terminal) return { text: null, interactiveFirst: opts.prompt };
+  if (stdin.isTTY) {
+    if (opts.prompt !== null) return { text: opts.prompt, interactiveFirst: null };
+    if (opts.json) throw new UsageError('--json needs a message: -m "…", a prompt argument, or standard input');
+    return { text: null, interactiveFirst: null };
+  }
+  // Piped: standard input is the message, after the prompt argument when there is one (`cat log | oi "why?"`).
+  const piped = await readStdinText(stdin);
+  if (opts.prompt !== null) return { text: piped.trim() ? `${opts.prompt}\n\n${piped}` : opts.prompt, interactiveFirst: null };
+  if (!piped.trim()) throw new UsageError('nothing to send: standard input was empty (give a message with -m, or run oi in a terminal)');
+  return { text: piped, interactiveFirst: null };
+}
+
+async function requireStdin(stdin: NodeJS.ReadStream): Promise<string> {
+  const text = await readStdinText(stdin);
+  if (!text.trim()) throw new UsageError('-m - reads the message from standard input, which was empty');
+  return text;
+}
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliEnd> {
+  let opts: CliOptions;
+  try {
+    opts = parseCliArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`oi: ${err.message}\n`);
+      return exitWith(2);
+    }
+    throw err;
+  }
+  const version = appVersion(env);
+  if (opts.help) return process.stdout.write(`${HELP}\n`), exitWith(0);
+  if (opts.version) return process.stdout.write(`${version}\n`), exitWith(0);
+
+  const errStyle = styleFor(process.stderr, env);
+  const fail = (message: string, code: number) => (process.stderr.write(errStyle.red(`oi: ${message}\n`)), exitWith(code));
+
+  let message: { text: string | null; interactiveFirst: string | null };
+  try {
+    message = opts.list ? { text: null, interactiveFirst: null } : await messageFor(opts, process.stdin);
+  } catch (err) {
+    if (err instanceof UsageError) return fail(err.message, 2);
+    throw err;
+  }
+  const interactive = !opts.list && message.text === null;
+
+  const dataDir = defaultAppDataDir();
+  mkdirSync(dataDir, { recursive: true });
+  const saved = openConfSettingsStore({ dir: dataDir });
+  const settings = new OverlaySettingsStore(saved, opts.overrides);
+  // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
+  if (!opts.ownFolder && !opts.overrides.workspaceRoot) settings.override({ workspaceRoot: process.cwd() });
+  const notices: string[] = [];
+  // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched.
+  const secrets = opts.list ? new MemorySecretStore() : await openSecrets(env, notices);
+  const app = bootstrapApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
+  const out = opts.json ? process.stderr : process.stdout;
+  const style = styleFor(out, env);
+  // The terminal, when a person is at it: the prompt line for the chat, the key question and approvals.
+  const terminalOut = process.stdout.isTTY ? process.stdout : process.stderr;
+  const terminal = process.stdin.isTTY && terminalOut.isTTY ? new TerminalInput(process.stdin, terminalOut) : null;
+  const prompt = terminal ? new PromptLine(terminal, terminalOut) : null;
+  const quiet = (line: string) => process.stderr.write(errStyle.dim(`${line}\n`));
+  for (const notice of [...notices, ...(saved.notice ? [saved.notice] : [])]) quiet(notice);
+
+  try {
+    if (opts.list) return exitWith(await listConversations(app));
+    if (settings.get().autoRun) await warnUnsandboxedAutoRun(app, (line) => process.stderr.write(errStyle.yellow(`${line}\n`)));
+    const workspace = settings.get().workspaceRoot;
+    if (workspace && !opts.continueLast && !opts.conversation) await prepareWorkspace(workspace, dataDir, !opts.overrides.workspaceRoot);
+    if (opts.needsModel) await pickModel(settings, secrets, env);
+    prompt?.start();
+    let conversation = await chooseConversation(app, { id: opts.conversation, last: opts.continueLast, notebook: opts.notebook }, (line) => quiet(line));
+    // A conversation keeps its model; flags naming one move it to that model from now on.
+    if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
+      const { provider, model, baseUrl } = settings.get();
+      conversation = await app.handlers['conversation.set-model']({ conversationId: conversation.id, choice: { provider, model, baseUrl } }, { transport: 'ipc' });
+    }
+    const current = { ...settings.get(), ...conversation.modelChoice };
+    await checkProviderKey({ app, settings: current, prompt, style: errStyle, print: (line) => (prompt ? prompt.line(line) : quiet(line)) });
+    const session = new CliSession(app, conversation);
+    const outputDir = path.join(dataDir, 'cli-output');
+    const meta = () => ({ appVersion: version, provider: current.provider, model: current.model });
+    if (!interactive) {
+      const code = await runOneShot({ session, message: message.text ?? '', json: opts.json, style, errStyle, env, prompt, stdout: process.stdout, stderr: process.stderr, outputDir });
+      return await closeAll(app, prompt, code, false);
+    }
+    if (!prompt) throw new SetupError('the interactive chat needs a terminal; give a message with -m or on standard input');
+    const resumed = opts.continueLast || opts.conversation ? resumeSummary(conversation, style) : [];
+    const banner = [
+      style.bold('Open Interpreter') + style.dim(` ${version} — ${current.provider} / ${current.model}${current.autoRun ? ', auto-run on' : ''}`),
+      style.dim(`Code runs in ${conversation.workspace}`),
+      ...resumed,
+      ...(opts.notebook ? [style.dim(`Imported "${conversation.title}" (${conversation.items.length} items) from ${opts.notebook}`)] : []),
+    ].join('\n');
+    const end = await runInteractive({ session, style, env, prompt, banner, meta, firstMessage: message.interactiveFirst, outputDir });
+    return await closeAll(app, prompt, end.code, end.hungUp);
+  } catch (err) {
+    prompt?.close();
+    await app.dispose().catch(() => undefined);
+    if (err instanceof SetupError || err instanceof UsageError) return fail(err.message, 2);
+    return fail((err as Error).message, 1);
+  }
+}
+
+/**
+ * Disposing stops the sessions (and so the code still running). After a hangup the terminal is gone:
+ * Node would restore its mode at exit, fail with EIO and abort — so stdio is closed first.
+ */
+async function closeAll(app: App, prompt: PromptLine | null, code: number, hungUp: boolean): Promise<CliEnd> {
+  prompt?.close();
+  await app.dispose();
+  return {
+    exit: () => {
+      if (hungUp) for (const fd of [0, 1, 2]) safeClose(fd);
+      process.exit(code);
+    },
+  };
+}
+
+function safeClose(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/**
+ * The folder the code runs in: the current folder, or --workspace (made when missing — a terminal
+ * user names a new folder as often as an old one), held to the app's own checks for a chosen folder.
+ */
+async function prepareWorkspace(folder: string, dataDir: string, isCurrent: boolean): Promise<void> {
+  // A file in the way makes mkdir fail; the check below says so in words.
+  if (!isCurrent) await mkdir(folder, { recursive: true }).catch(() => undefined);
+  try {
+    await checkWorkspaceFolder(folder, { dataDir });
+  } catch (err) {
+    if (!isCurrent) throw err;
+    throw new SetupError(`code runs in the current folder, and ${(err as Error).message}; start oi in another folder, or pass --own-folder or --workspace <dir>`);
+  }
+}
+
+async function openSecrets(env: NodeJS.ProcessEnv, notices: string[]): Promise<SecretStore> {
+  if (env.OI_NO_KEYCHAIN === '1') return new MemorySecretStore();
+  // Shorter than the desktop app's wait: in a terminal a stuck keychain is worse than env keys only.
+  const opened = await openSecretStore({ probeTimeoutMs: 10_000 });
+  if (opened.notice && !hasEnvKey(env)) notices.push('No OS keychain answered: keys typed here are kept for this run only.');
+  return opened.store;
+}
+
+function hasEnvKey(env: NodeJS.ProcessEnv): boolean {
+  return Object.keys(env).some((k) => k.endsWith('_API_KEY') && !!env[k]);
+}
+
+async function listConversations(app: App): Promise<number> {
+  const list = await app.handlers['conversation.list']({}, { transport: 'ipc' });
+  if (list.length === 0) process.stdout.write('No saved conversations.\n');
+  for (const c of list) process.stdout.write(`${c.id}  ${c.updatedAt.slice(0, 16).replace('T', ' ')}  ${c.title}\n`);
+  return 0;
+}
+
+/** --provider without --model: the provider's usual model, or the first one a local server lists. */
+async function pickModel(settings: OverlaySettingsStore, secrets: SecretStore, env: NodeJS.ProcessEnv): Promise<void> {
+  const current = settings.get();
+  const fixed = DEFAULT_MODELS[current.provider];
+  if (fixed) return settings.override({ model: fixed });
+  const keys = { get: async (account: string) => (await secrets.get(account)) ?? null };
+  const key = (await keyFor(keys, current)) ?? env.OPENAI_COMPATIBLE_API_KEY ?? null;
+  const models = await buildProvider(current, key).listModels(AbortSignal.timeout(10_000));
+  const first = models[0];
+  if (!first) throw new SetupError(`the ${current.provider} server lists no models; pull one (ollama pull qwen2.5-coder) or pass --model`);
+  settings.override({ model: first });
+}
+

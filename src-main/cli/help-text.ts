@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// What `oi --help` and `oi --version` print. This file imports nothing beyond Node's own modules:
+// those two answers must come back as fast as Node starts (docs/cli.md, bench/startup.bench.ts).
+
+export const HELP = `oi — Open Interpreter in the terminal: chat with a model that writes and runs code on this machine.
+
+Usage:
+  oi                         interactive chat (type %help inside for commands)
+  oi "do this"               chat, starting with this message (without a terminal: like -m)
+  oi -m "message"            one message, then exit when the agent is done
+  echo "message" | oi -y     the message from standard input (also: oi -m -)
+  oi -c                      continue the last conversation
+  oi --list                  list saved conversations
+
+Options:
+  -m, --message <text>       send one message and exit; "-" reads it from standard input
+  -y, --auto-run             run code without asking
+  -c, --continue             continue the last conversation
+      --conversation <id>    continue a saved conversation (an id from --list, or its first characters)
+      --workspace <dir>      folder the code runs in, made if missing (default: the current folder)
+      --own-folder           run code in a new folder of this conversation's own, in the data folder
+      --provider <name>      openai | anthropic | ollama | openai-compatible
+      --model <name>         model to use (for example gpt-4.1, claude-sonnet-4-6, qwen2.5-coder:7b)
+      --base-url <url>       OpenAI-compatible endpoint (LM Studio, vLLM, llama.cpp, OpenRouter…) or another Ollama
+      --notebook <file>      start from a Jupyter notebook (.ipynb), imported as a new conversation
+      --json                 one JSON event per line (the app's own events), then a "result" event
+  -h, --help                 show this help
+  -v, --version              print the version
+
+At the prompt: %help lists commands; !command (or %% command) runs a shell command here.
+Exit codes: 0 done, 1 the turn failed, 2 bad options or setup, 3 code was declined (no terminal to
+ask and no -y), 129 the terminal closed, 130 stopped by Ctrl-C.
+
+Keys come from the OS keychain or the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY,
+OPENAI_COMPATIBLE_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY… In a terminal, oi asks for a missing
+key and stores it in the keychain. Conversations and settings are shared with the desktop app (folder:
+OI_DATA_DIR, or the app's data folder).`;
+
+/** The repository (or the installed package): src-main/cli/*.ts under tsx, out/main/*.js when built. */
+export function packageRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+}
+
+export function appVersion(env: NodeJS.ProcessEnv): string {
+  if (env.npm_package_version) return env.npm_package_version;
+  try {
+    return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}

@@ -1,0 +1,188 @@
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+
+export interface ScreenLimits {
+  /** Lines shown as they come. */
+  headLines: number;
+  /** Lines kept and shown at the end, once more than head + tail came. */
+  tailLines: number;
+  /** Characters of one line shown; the rest is counted. */
+  lineChars: number;
+}
+
+export const SCREEN_LIMITS: ScreenLimits = { headLines: 60, tailLines: 30, lineChars: 2000 };
+
+/** Everything but tab and newline below space, and DEL: a file or pipe gets text, not terminal controls. */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
+
+/**
+ * One cell's terminal output on the person's screen: the first lines as they come, then — when there
+ * are more than fit — only a count, and at the end the last lines with the path of a file holding all
+ * of it (as the model gets head and tail). A line longer than a screenful is cut with a count.
+ *
+ * `plain` (stdout is a file or pipe, or NO_COLOR): the text as it would stand on a terminal — colour
+ * and other escape codes removed, CR-LF as LF, a line rewritten with CR (a progress bar) as its last
+ * state — so nothing but text reaches the file. Lines are written whole there.
+ */
+export class CellScreen {
+  private shown = 0;
+  /** Chars written on the current (head) line since its start or its last CR. */
+  private lineLength = 0;
+  private cutChars = 0;
+  private pending = '';
+  /** The last lines: their first lineChars characters, how many more there were, and whether they ended. */
+  private readonly tail: Array<{ text: string; more: number; ends: boolean }> = [];
+  private hidden = 0;
+  /** The log file, opened once something is hidden (-1: it could not be). */
+  private logFd: number | null = null;
+  /** Head text kept for the log until it is opened; then what this chunk adds to it. */
+  private forLog: string[] = [];
+
+  constructor(
+    private readonly plain: boolean,
+    private readonly logFile: string,
+    private readonly limits: ScreenLimits = SCREEN_LIMITS,
+  ) {}
+
+  get hiddenLines(): number {
+    return this.hidden;
+  }
+
+  /** The text to write now for this chunk of output. */
+  push(data: string): string {
+    if (!this.plain) return this.lines(data.split(/(?<=\n)/));
+    this.pending += data;
+    const end = this.pending.lastIndexOf('\n');
+    if (end < 0) return '';
+    const complete = this.pending.slice(0, end + 1);
+    this.pending = this.pending.slice(end + 1);
+    return this.lines(complete.split('\n').slice(0, -1).map((l) => `${plainLine(l)}\n`));
+  }
+
+  /**
+   * What is left when the run ends: the end of a line cut short, then — when lines were hidden — a
+   * note naming the full log, then the last lines.
+   */
+  finish(): { rest: string; note: string | null; tail: string } {
+    let rest = '';
+    if (this.pending) {
+      rest += this.lines([plainLine(this.pending)]);
+      this.pending = '';
+    }
+    if (this.cutChars > 0 && this.shown < this.limits.headLines) rest += this.cutNote();
+    if (this.logFd !== null && this.logFd >= 0) closeSync(this.logFd);
+    const tail = this.tail.map((l) => this.renderTail(l)).join('');
+    if (this.hidden === 0) return { rest: rest + tail, note: null, tail: '' };
+    const note = `… ${this.hidden.toLocaleString('en-US')} line${this.hidden === 1 ? '' : 's'} not shown; all of the output: ${this.logFile}`;
+    return { rest, note, tail };
+  }
+
+  private lines(pieces: string[]): string {
+    let out = '';
+    for (const piece of pieces) {
+      if (!piece) continue;
+      this.forLog.push(piece);
+      if (this.shown < this.limits.headLines) out += this.headPiece(piece);
+      else this.tailPiece(piece);
+    }
+    if (this.logFd !== null) this.flushLog();
+    return out;
+  }
+
+  /** A piece of a head line (or a whole one): shown, up to the line's length limit. */
+  private headPiece(piece: string): string {
+    const ends = piece.endsWith('\n');
+    const body = ends ? piece.slice(0, -1) : piece;
+    // A CR starts the line over on a terminal (progress bars): it does not make the line longer.
+    const afterCr = body.lastIndexOf('\r');
+    let out = '';
+    if (this.cutChars > 0) this.cutChars += body.length;
+    else {
+      const room = this.limits.lineChars - (afterCr >= 0 ? 0 : this.lineLength);
+      const visible = afterCr >= 0 ? body.slice(afterCr + 1) : body;
+      if (visible.length <= room) {
+        out = body;
+        this.lineLength = (afterCr >= 0 ? 0 : this.lineLength) + visible.length;
+      } else {
+        out = (afterCr >= 0 ? body.slice(0, afterCr + 1) : '') + visible.slice(0, Math.max(0, room));
+        this.cutChars = visible.length - Math.max(0, room);
+        this.lineLength = this.limits.lineChars;
+      }
+    }
+    if (!ends) return out;
+    const note = this.cutChars > 0 ? this.cutNote() : '\n';
+    this.shown++;
+    this.lineLength = 0;
+    this.cutChars = 0;
+    return out + note;
+  }
+
+  private cutNote(): string {
+    // A cut may fall inside a colour: reset it so the note and what follows are not coloured.
+    const count = this.cutChars;
+    this.cutChars = 0;
+    return `${this.plain ? '' : '\x1b[0m'} … (${count.toLocaleString('en-US')} more characters)\n`;
+  }
+
+  private tailPiece(piece: string): void {
+    if (this.logFd === null) this.openLog();
+    const ends = piece.endsWith('\n');
+    const body = ends ? piece.slice(0, -1) : piece;
+    const last = this.tail.at(-1);
+    if (last && !last.ends) {
+      const room = this.limits.lineChars - last.text.length;
+      last.text += body.slice(0, Math.max(0, room));
+      last.more += Math.max(0, body.length - room);
+      last.ends = ends;
+      return;
+    }
+    this.tail.push({ text: body.slice(0, this.limits.lineChars), more: Math.max(0, body.length - this.limits.lineChars), ends });
+    if (this.tail.length > this.limits.tailLines) {
+      this.tail.shift();
+      this.hidden++;
+    }
+  }
+
+  private renderTail(line: { text: string; more: number; ends: boolean }): string {
+    const cut = line.more > 0 ? `${this.plain ? '' : '\x1b[0m'} … (${line.more.toLocaleString('en-US')} more characters)` : '';
+    return `${line.text}${cut}${line.ends ? '\n' : ''}`;
+  }
+
+  private openLog(): void {
+    try {
+      mkdirSync(path.dirname(this.logFile), { recursive: true });
+      this.logFd = openSync(this.logFile, 'w', 0o600);
+    } catch {
+      // The screen stays bounded either way; the note's path then names a file that could not be written.
+      this.logFd = -1;
+    }
+  }
+
+  /** One write per chunk of output (a million lines are a few hundred chunks, not a million writes). */
+  private flushLog(): void {
+    const text = this.forLog.join('');
+    this.forLog = [];
+    if (this.logFd === null || this.logFd < 0 || !text) return;
+    try {
+      writeSync(this.logFd, text);
+    } catch {
+      // as above
+    }
+  }
+
+}
+
+/** A line as a terminal would leave it: CR-LF and CR rewrites resolved, escape codes and controls removed. */
+export function plainLine(line: string): string {
+  const ends = line.endsWith('\n');
+  let text = stripVTControlCharacters(ends ? line.slice(0, -1) : line);
+  if (text.includes('\r')) {
+    // Each CR returns to the line's start; later text overwrites earlier text, as on a terminal.
+    let shown = '';
+    for (const segment of text.split('\r')) shown = segment + shown.slice(segment.length);
+    text = shown;
+  }
+  return text.replace(CONTROLS, '') + (ends ? '\n' : '');
+}
