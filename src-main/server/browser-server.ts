@@ -9,7 +9,7 @@ import { policyForPath } from '../core/security/content-security-policy';
 import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
 import { FILES_PREFIX, serveWorkspaceFile } from './file-download';
 import { RateLimiter } from './rate-limiter';
-import { readRendererFile } from './static-files';
+import { readRendererFile } from '../core/security/renderer-files';
 import { cookieValues, newLaunchToken, tokenCookieName, tokenMatches } from './token';
 import { ClientFrame, type ServerFrame } from './ws-protocol';
 
