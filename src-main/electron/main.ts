@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { bootstrapApp } from '../core/bootstrap';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
@@ -8,7 +8,9 @@ import { openElectronSettingsStore } from './electron-settings-store';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
+import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
+import { guardWebContents } from './web-contents-guards';
 import { createMainWindow } from './window';
 
 // The thin desktop shell: lifecycle, the window, and binding the core's handler table to IPC.
@@ -22,15 +24,12 @@ const resourcesDir = app.isPackaged ? path.join(process.resourcesPath, 'resource
 
 let mainWindow: BrowserWindow | null = null;
 
-app.on('web-contents-created', (_e, contents) => {
-  // No page may open windows or navigate elsewhere, whichever window it lives in.
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-});
+// No page may open windows or navigate elsewhere, whichever window it lives in (web-contents-guards.ts).
+app.on('web-contents-created', (_e, contents) => guardWebContents(contents, (url) => shell.openExternal(url)));
 
 void app.whenReady().then(async () => {
   // Permissions (camera, notifications, geolocation…) are never needed: deny them all.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  denyAllPermissions(session.defaultSession);
   serveRenderer(path.join(outDir, 'renderer'));
 
   const dataDir = app.getPath('userData');

@@ -1,10 +1,12 @@
 import path from 'node:path';
-import { BrowserWindow, shell } from 'electron';
-import { APP_ORIGIN, isAppUrl } from './app-origin';
+import { BrowserWindow } from 'electron';
+import { APP_ORIGIN } from './app-origin';
 
-const EXTERNAL_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
-
-/** The one window, locked down: sandboxed renderer, no Node, no navigation away, no new windows. */
+/**
+ * The one window, locked down: sandboxed renderer, no Node. The options stay a literal here, where
+ * electronegativity reads them. Navigation away, new windows and webviews are refused for every
+ * WebContents by main.ts (web-contents-guards.ts).
+ */
 export function createMainWindow(preloadDir: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
@@ -28,27 +30,6 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) {
-      event.preventDefault();
-      openExternal(url);
-    }
-  });
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    openExternal(url);
-    return { action: 'deny' };
-  });
   void win.loadURL(`${APP_ORIGIN}/index.html`);
   return win;
-}
-
-/** Links open in the OS browser, and only for schemes that cannot run anything locally. */
-function openExternal(url: string): void {
-  try {
-    if (EXTERNAL_SCHEMES.has(new URL(url).protocol)) void shell.openExternal(url);
-  } catch {
-    /* not a URL: ignore */
-  }
 }
