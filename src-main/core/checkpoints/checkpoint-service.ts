@@ -87,8 +87,9 @@ export class CheckpointService {
       entry.bytes += shot.bytesStored;
       const files = await changesBetween(store.objects, entry.before, shot.tree);
       entry.changed = files.length;
-      await this.enforceBudget(record);
+      const dropped = this.enforceBudget(record);
       await this.saveRecord(conv.id, record);
+      if (dropped || (await this.enforceStoreLimit(conv.workspace))) await this.collect(store, conv.workspace);
       return { checkpointed: true, files, skipped: mergeSkipped(skippedBefore, shot.skipped) };
     });
   }
@@ -153,24 +154,47 @@ export class CheckpointService {
     return paths;
   }
 
-  /** Oldest checkpoints go first when a conversation holds more than its budget or they are too old. */
-  private async enforceBudget(record: ConversationRecord): Promise<void> {
+  /** Oldest checkpoints go first when a conversation holds more than its budget or they are too old; true if any went. */
+  private enforceBudget(record: ConversationRecord): boolean {
     const s = this.opts.settings();
     const budget = s.checkpointBudgetMb * 1024 * 1024;
     const oldest = Date.now() - s.checkpointKeepDays * 24 * 3600 * 1000;
     let total = record.entries.reduce((sum, e) => sum + e.bytes, 0);
+    const before = record.entries.length;
     while (record.entries.length > 1 && (total > budget || Date.parse(record.entries[0]?.createdAt ?? '') < oldest)) {
       total -= record.entries.shift()?.bytes ?? 0;
     }
+    return record.entries.length < before;
   }
 
-  /** Packs the store and drops objects no conversation's checkpoint refers to. */
-  async prune(workspace: string): Promise<void> {
-    await this.withStore(workspace, async (store) => {
-      const live = new Set<string>();
-      for (const record of await this.recordsOf(workspace)) for (const e of record.entries) for (const t of [e.before, e.after]) if (t) live.add(t);
-      await store.objects.gc([...live]);
-    });
+  /**
+   * The whole store past its size limit (settings): the oldest checkpoints of every conversation that
+   * shares the folder go first, one at a time. Sizes are what each checkpoint added, so no walk of the
+   * store is needed; true if any went.
+   */
+  private async enforceStoreLimit(workspace: string): Promise<boolean> {
+    const limit = this.opts.settings().checkpointStoreMaxMb * 1024 * 1024;
+    const records = await this.recordsWithIds(workspace);
+    let total = records.reduce((sum, r) => sum + r.record.entries.reduce((s, e) => s + e.bytes, 0), 0);
+    let dropped = false;
+    while (total > limit) {
+      const oldest = records
+        .filter((r) => r.record.entries.length > 1)
+        .sort((a, b) => (a.record.entries[0]?.createdAt ?? '').localeCompare(b.record.entries[0]?.createdAt ?? ''))[0];
+      if (!oldest) break;
+      total -= oldest.record.entries.shift()?.bytes ?? 0;
+      dropped = true;
+    }
+    if (dropped) for (const r of records) await this.saveRecord(r.id, r.record);
+    return dropped;
+  }
+
+  /** Packs the store and drops objects no conversation's checkpoint refers to any more. */
+  private async collect(store: Store, workspace: string): Promise<void> {
+    const live = new Set<string>();
+    for (const { record } of await this.recordsWithIds(workspace)) for (const e of record.entries) for (const t of [e.before, e.after]) if (t) live.add(t);
+    await store.objects.gc([...live]);
+    await store.snapshotter.forget();
   }
 
   private maxFileBytes(): number {
@@ -238,13 +262,14 @@ export class CheckpointService {
     await writeFileAtomic(this.recordFile(conversationId), JSON.stringify(record));
   }
 
-  private async recordsOf(workspace: string): Promise<ConversationRecord[]> {
+  private async recordsWithIds(workspace: string): Promise<Array<{ id: string; record: ConversationRecord }>> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    const out: ConversationRecord[] = [];
+    const out: Array<{ id: string; record: ConversationRecord }> = [];
     for (const name of names) {
-      if (!name.endsWith('.json')) continue;
-      const record = await this.loadRecord(name.slice(0, -5));
-      if (record?.workspace === canonical(workspace)) out.push(record);
+      if (!name.endsWith('.json') || name.startsWith('.')) continue;
+      const id = name.slice(0, -5);
+      const record = await this.loadRecord(id);
+      if (record?.workspace === canonical(workspace)) out.push({ id, record });
     }
     return out;
   }

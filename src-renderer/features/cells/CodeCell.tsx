@@ -6,6 +6,7 @@ import { CellHeader } from './CellHeader';
 import { CellOutputs } from './CellOutputs';
 import { InstallPrompt } from './InstallPrompt';
 import { LimitsLine } from './LimitsLine';
+import { CellChangesLine } from '../checkpoints/CellChangesLine';
 
 /** A code cell: the model's code (filling in as it streams), the approval bar, live output, results. */
 export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
@@ -45,6 +46,7 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
       {cell.status === 'running' && <InstallPrompt cellId={cell.id} />}
       <CellOutputs cell={cell} />
       {cell.limits && <LimitsLine limits={cell.limits} />}
+      {cell.changes && <CellChangesLine cell={cell} changes={cell.changes} />}
     </section>
   );
 });

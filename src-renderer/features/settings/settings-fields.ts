@@ -43,6 +43,16 @@ export const SECTIONS: Section[] = [
       { id: 'contextWindow', label: 'Context window', kind: 'number', nullable: true, unit: 'tokens', path: top('contextWindow'), placeholder: 'model default' },
       { id: 'maxOutputTokens', label: 'Max output', kind: 'number', nullable: true, unit: 'tokens', path: top('maxOutputTokens'), placeholder: 'model default' },
       {
+        id: 'ollamaMaxContext',
+        label: 'Ollama context cap',
+        kind: 'number',
+        nullable: false,
+        unit: 'tokens',
+        path: top('ollamaMaxContext'),
+        help: 'The largest window the app asks Ollama for (num_ctx), whatever the model supports: memory grows with it.',
+      },
+      { id: 'ollamaKeepAlive', label: 'Ollama keep-alive', kind: 'text', nullable: false, path: top('ollamaKeepAlive'), help: 'How long Ollama keeps the model loaded after a call: 30m, 2h, 0 (unload at once) or -1 (for ever).' },
+      {
         id: 'thinking',
         label: 'Extended thinking (Anthropic)',
         kind: 'toggled-number',
@@ -87,6 +97,15 @@ export const SECTIONS: Section[] = [
       },
       { id: 'pythonPath', label: 'Python interpreter', kind: 'text', nullable: true, path: exec('pythonPath'), placeholder: 'python3 on PATH' },
       { id: 'env', label: 'Environment variables for code', kind: 'env', path: exec('env'), help: 'One NAME=value per line.' },
+    ],
+  },
+  {
+    title: 'Checkpoints',
+    fields: [
+      { id: 'checkpointMaxFileMb', label: 'Largest file recorded', kind: 'number', nullable: false, unit: 'MB', path: top('checkpointMaxFileMb'), help: 'Larger files are not checkpointed, and each cell lists them.' },
+      { id: 'checkpointBudgetMb', label: 'Space per conversation', kind: 'number', nullable: false, unit: 'MB', path: top('checkpointBudgetMb'), help: 'Past this, the conversation’s oldest checkpoints are dropped first.' },
+      { id: 'checkpointKeepDays', label: 'Keep checkpoints for', kind: 'number', nullable: false, unit: 'days', path: top('checkpointKeepDays') },
+      { id: 'checkpointStoreMaxMb', label: 'Whole store at most', kind: 'number', nullable: false, unit: 'MB', path: top('checkpointStoreMaxMb'), help: 'Past this, the oldest checkpoints of every conversation go first.' },
     ],
   },
   {

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,5 +184,24 @@ describe('checkpoints', () => {
       // The kill came after the restore finished: the new state, whole.
       expect(mid).toEqual(original);
     }
+  });
+
+  it('drops the oldest checkpoints past the conversation budget, and the store shrinks', async () => {
+    const { workspace, service, conv } = setup({ checkpointBudgetMb: 10 });
+    const rewrite = () => writeFileSync(path.join(workspace, 'big.bin'), randomBytes(4 * 1024 * 1024));
+    rewrite();
+    for (let i = 1; i <= 5; i++) {
+      await service.before(conv, `cell${i}`);
+      rewrite();
+      await service.after(conv, `cell${i}`, []);
+    }
+    const { checkpoints, storeBytes } = await service.list(conv.id);
+    expect(checkpoints.map((c) => c.cellId)).not.toContain('cell1');
+    expect(checkpoints.length).toBeLessThan(5);
+    // Six different 4 MB files were written; the store keeps only what live checkpoints need.
+    expect(storeBytes).toBeLessThan(6 * 4 * 1024 * 1024);
+    await expect(service.restore(conv, 'cell1', false)).rejects.toThrow(/no checkpoint before cell cell1/);
+    const last = checkpoints.at(-1)?.cellId ?? '';
+    expect(await service.restore(conv, last, false)).toMatchObject({ status: 'restored' });
   });
 });

@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { errorMessage, type CellItem, type FileDiff } from '@contract';
+import { bridge } from '../../bridge/bridge';
+import { useApp } from '../../state/app-store';
+import './checkpoints.css';
+
+type Changes = NonNullable<CellItem['changes']>;
+
+function size(bytes: number | null): string {
+  if (bytes === null) return '';
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * What a cell changed in the workspace ("3 files changed"), opening to the list and each file's diff,
+ * and the way back: rewind the files to before this cell (docs/checkpoints.md).
+ */
+export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Changes }) {
+  const conversationId = useApp((s) => s.current?.conv.id);
+  const openConversation = useApp((s) => s.openConversation);
+  const [open, setOpen] = useState(false);
+  const [diffs, setDiffs] = useState<FileDiff[] | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  if (!changes.checkpointed) {
+    return (
+      <div className="cell-changes muted small" data-testid="cell-changes">
+        {changes.note}
+      </div>
+    );
+  }
+  const n = changes.files.length;
+  const toggle = async () => {
+    setOpen(!open);
+    if (!open && diffs === null && n > 0 && conversationId) {
+      try {
+        setDiffs((await bridge['checkpoints.diff']({ conversationId, cellId: cell.id })).files);
+      } catch (err) {
+        setStatus(errorMessage(err));
+      }
+    }
+  };
+  const rewind = async () => {
+    if (!conversationId) return;
+    const cut = window.confirm(
+      'Rewind the workspace’s files to how they were just before this cell ran?\n\nOK: rewind the files. The rewind is itself checkpointed, so it can be undone.',
+    );
+    if (!cut) return;
+    try {
+      let outcome = await bridge['checkpoints.restore']({ conversationId, cellId: cell.id });
+      if (outcome.status === 'needs-confirmation') {
+        const list = outcome.modifiedOutside.slice(0, 20).join('\n');
+        const more = outcome.modifiedOutside.length > 20 ? `\n… and ${outcome.modifiedOutside.length - 20} more` : '';
+        if (!window.confirm(`These files were changed outside the app since, and the rewind would replace them:\n\n${list}${more}\n\nRewind anyway?`)) {
+          setStatus('Not rewound: the files changed outside the app are kept.');
+          return;
+        }
+        outcome = await bridge['checkpoints.restore']({ conversationId, cellId: cell.id, confirm: true });
+      }
+      if (outcome.status === 'restored') {
+        setStatus(`Rewound: ${outcome.changedPaths} paths put back.`);
+        await openConversation(conversationId);
+      }
+    } catch (err) {
+      setStatus(errorMessage(err));
+    }
+  };
+  return (
+    <div className="cell-changes small" data-testid="cell-changes">
+      <div className="row">
+        <button className="link" aria-expanded={open} onClick={() => void toggle()} disabled={n === 0}>
+          {n === 0 ? 'no files changed' : `${n} file${n === 1 ? '' : 's'} changed`}
+        </button>
+        {changes.skipped.length > 0 && (
+          <span className="muted" title={changes.skipped.map((s) => `${s.path}: ${s.reason}`).join('\n')}>
+            · {changes.skipped.length} not checkpointed
+          </span>
+        )}
+        <button className="link" onClick={() => void rewind()} data-testid="rewind-cell">
+          Rewind files to before this cell…
+        </button>
+      </div>
+      {changes.note && <div className="muted">{changes.note}</div>}
+      {open && (
+        <ul className="changed-files" aria-label="Changed files">
+          {changes.files.map((f) => {
+            const diff = diffs?.find((d) => d.path === f.path);
+            return (
+              <li key={`${f.change}:${f.path}`}>
+                <span className={`change change-${f.change}`}>{f.change}</span> {f.change === 'renamed' ? `${f.from ?? ''} → ${f.path}` : f.path}{' '}
+                <span className="muted">{f.change === 'modified' ? `${size(f.previousSize)} → ${size(f.size)}` : size(f.size ?? f.previousSize)}</span>
+                {diff && <FileDiffView diff={diff} />}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {open && changes.skipped.length > 0 && (
+        <ul className="muted" aria-label="Not checkpointed">
+          {changes.skipped.map((s) => (
+            <li key={s.path}>
+              {s.path}: {s.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {status && (
+        <div role="status" className="muted">
+          {status}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function FileDiffView({ diff }: { diff: FileDiff }) {
+  if (diff.kind === 'image') {
+    return (
+      <div className="diff-images">
+        {diff.before ? <img src={diff.before} alt={`${diff.path} before`} /> : <span className="muted">(none before)</span>}
+        {diff.after ? <img src={diff.after} alt={`${diff.path} after`} /> : <span className="muted">(none after)</span>}
+      </div>
+    );
+  }
+  if (diff.kind === 'binary') return <div className="muted">binary file: no text diff</div>;
+  if (diff.kind === 'symlink') return <div className="muted">a symbolic link</div>;
+  return (
+    <pre className="file-diff" data-testid="file-diff">
+      {(diff.diff ?? '')
+        .split('\n')
+        .filter((line) => !/^(diff --git|index |--- |\+\+\+ )/.test(line))
+        .map((line, i) => (
+          <span key={i} className={line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : ''}>
+            {line}
+            {'\n'}
+          </span>
+        ))}
+    </pre>
+  );
+}

@@ -1,0 +1,49 @@
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectText } from '../support/page-expect';
+import { useUiApp } from './ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from './ui-harness';
+
+// Checkpoints from the user's side: a cell that changes files says so ("2 files changed"), opens to
+// the list and a text diff, and rewinds the files to before it — asking first, and again when a file
+// was changed outside the app since.
+
+describe('checkpoints in the UI', () => {
+  const ui = useUiApp({ settings: { autoRun: true } }, { newConversation: true });
+
+  it('shows what a cell changed with its diff, and rewinds it after confirming', async () => {
+    const p = ui.page;
+    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_w', name: 'execute', arguments: { language: 'shell', code: 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv' } }] }, { kind: 'text', text: 'Wrote them.' });
+    await sendMessage(p, 'write two files');
+    await expectText(p.getByText('Wrote them.'), 'Wrote them.');
+    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_m', name: 'execute', arguments: { language: 'shell', code: 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv' } }] }, { kind: 'text', text: 'Changed them.' });
+    await sendMessage(p, 'change them');
+    await expectText(p.getByText('Changed them.'), 'Changed them.');
+
+    const { workspace } = await currentConversation(ui.aut);
+    const second = p.getByTestId('cell').nth(1);
+    const changes = second.getByTestId('cell-changes');
+    await expectText(changes, '2 files changed');
+    await changes.getByRole('button', { name: '2 files changed' }).click();
+    const list = changes.getByRole('list', { name: 'Changed files' });
+    await expectText(list, /modified notes\.txt/);
+    await expectText(list, /deleted extra\.csv/);
+    await expectText(list.getByTestId('file-diff').filter({ hasText: 'TWO' }), /-two\s+\+TWO\s+\+three/);
+    await p.screenshot({ path: path.join(SHOTS, 'checkpoints-diff.png'), fullPage: true });
+
+    // The user edits a file outside the app, then rewinds the second cell: asked twice, the edit named.
+    writeFileSync(path.join(workspace, 'notes.txt'), 'edited by the user\n');
+    const dialogs: string[] = [];
+    p.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await changes.getByTestId('rewind-cell').click();
+    await expect.poll(() => (existsSync(path.join(workspace, 'extra.csv')) ? readFileSync(path.join(workspace, 'notes.txt'), 'utf8') : null)).toBe('one\ntwo\n');
+    expect(dialogs[0]).toContain('Rewind the workspace’s files');
+    expect(dialogs[1]).toContain('notes.txt');
+    await expectText(p.getByText(/Files rewound to before that run/), /paths put back/);
+    await p.screenshot({ path: path.join(SHOTS, 'checkpoints-rewound.png'), fullPage: true });
+  });
+});
