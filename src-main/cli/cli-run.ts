@@ -17,7 +17,9 @@ import { chooseConversation } from './conversation-choice';
 import { warnUnsandboxedAutoRun } from './auto-run-warning';
 import { appVersion, HELP, packageRoot } from './help-text';
 import { runInteractive } from './interactive';
-import { checkProviderKey, SetupError } from './key-check';
+import { probeEndpoint } from './endpoint-probe';
+import { checkProviderKey } from './key-check';
+import { SetupError } from './setup-error';
 import { runOneShot } from './one-shot';
 import { OverlaySettingsStore } from './overlay-settings-store';
 import { resumeSummary } from './resume-summary';
@@ -136,6 +138,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
       ...resumed,
       ...(opts.notebook ? [style.dim(`Imported "${conversation.title}" (${conversation.items.length} items) from ${opts.notebook}`)] : []),
     ].join('\n');
+    // A server that does not answer is said at once, not after the first message (without delaying the prompt).
+    void probeEndpoint(app, current).then((problem) => problem && prompt.line(style.yellow(problem)));
     const end = await runInteractive({ session, style, env, prompt, banner, meta, firstMessage: message.interactiveFirst, outputDir });
     return await closeAll(app, prompt, end.code, end.hungUp);
   } catch (err) {

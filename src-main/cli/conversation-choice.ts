@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Conversation } from '@contract';
 import type { App } from '../core/app';
+import { SetupError } from './setup-error';
 
 export interface ConversationChoice {
   /** --conversation: an id or the first characters of one. */
@@ -18,7 +19,7 @@ export async function chooseConversation(app: App, choice: ConversationChoice, w
   if (choice.notebook) return importNotebookFile(app, choice.notebook, warn);
   if (choice.last) {
     const [latest] = await app.handlers['conversation.list']({}, ctx);
-    if (!latest) throw new Error('there is no saved conversation to continue yet (start one with `oi`)');
+    if (!latest) throw new SetupError('there is no saved conversation to continue yet (start one with `oi`)');
     return app.handlers['conversation.get']({ conversationId: latest.id }, ctx);
   }
   if (choice.id) return app.handlers['conversation.get']({ conversationId: await resolveId(app, choice.id) }, ctx);
@@ -31,9 +32,9 @@ async function resolveId(app: App, given: string): Promise<string> {
   if (list.some((c) => c.id === given)) return given;
   const matches = list.filter((c) => c.id.startsWith(given));
   if (matches.length === 1 && matches[0]) return matches[0].id;
-  if (matches.length === 0) throw new Error(`no saved conversation has an id starting with "${given}" (see oi --list)`);
+  if (matches.length === 0) throw new SetupError(`no saved conversation has an id starting with "${given}" (see oi --list)`);
   const shown = matches.slice(0, 5).map((c) => `  ${c.id}  ${c.title}`);
-  throw new Error(`"${given}" starts ${matches.length} conversation ids; give more characters:\n${shown.join('\n')}`);
+  throw new SetupError(`"${given}" starts ${matches.length} conversation ids; give more characters:\n${shown.join('\n')}`);
 }
 
 /** `oi --notebook file.ipynb`: the notebook as a new conversation (the app's import, its size limit and errors). */

@@ -60,8 +60,16 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     prompt.setChat(style.dim('> '), false);
   };
 
+  // The activity line, on terminals that take escape codes: what the agent waits for, and how long.
+  const status = (text: string | null) => style.colour && prompt.setStatus(text);
+  const languages = new Map<string, string>();
+
   session.onEvent((event) => {
     printer.handle(event);
+    if (event.name === 'cell.code') languages.set(event.payload.cellId, event.payload.language);
+    else if (event.name === 'cell.running') status(`running ${languages.get(event.payload.cellId) ?? 'code'}`);
+    else if (event.name === 'cell.done') status('thinking');
+    else if (event.name === 'turn.end') status(null);
     if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell);
     else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
     else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);
@@ -80,10 +88,12 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
 
   const startTurn = async (text: string) => {
     working();
+    status('thinking');
     try {
       await session.call('chat.send', { conversationId: session.conversationId, text });
     } catch (err) {
       print(style.red(`Could not send: ${(err as Error).message}`));
+      status(null);
       idle();
     }
   };

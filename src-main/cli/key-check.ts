@@ -1,11 +1,10 @@
 import type { KeyProvider, Settings } from '@contract';
 import type { App } from '../core/app';
 import { keyFor } from '../core/llm/provider-factory';
+import { SetupError } from './setup-error';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 
-/** Something to set up before the first message can go: exit code 2, with what to do in the message. */
-export class SetupError extends Error {}
 
 const LABELS: Record<KeyProvider, { name: string; variable: string }> = {
   openai: { name: 'OpenAI', variable: 'OPENAI_API_KEY' },

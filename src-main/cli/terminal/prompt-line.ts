@@ -4,6 +4,8 @@ import { PastedTexts } from './pasted-texts';
 import type { InputEvent, TerminalInput } from './terminal-input';
 import { ReadlineOutput } from './terminal-output';
 
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
 /** How a question ended: a line (pastes included when they answer), end of input (Ctrl-D), or Ctrl-C / withdrawn. */
 export type Answer = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'cancel' };
 
@@ -49,6 +51,11 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
   private draft = '';
   private gone = false;
   private closed = false;
+  /** The activity line ("⠋ thinking… 3 s"), shown when nothing else is written for a moment. */
+  private status: { text: string; since: number } | null = null;
+  private statusDrawn = false;
+  private statusTimer: NodeJS.Timeout | null = null;
+  private lastWrite = 0;
 
   constructor(
     private readonly input: TerminalInput,
@@ -73,7 +80,24 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
   }
 
   get atLineStart(): boolean {
-    return this.drawn || this.lineStart;
+    return this.drawn || this.statusDrawn || this.lineStart;
+  }
+
+  /**
+   * What the agent is doing, for a terminal that wants colour: shown on the line as a spinner with the
+   * time it has taken, only while nothing else is written (the output itself shows progress). Null: idle.
+   */
+  setStatus(text: string | null): void {
+    if (text === this.status?.text) return;
+    this.status = text === null ? null : { text, since: Date.now() };
+    if (this.status && !this.statusTimer) {
+      this.statusTimer = setInterval(() => this.tickStatus(), 125);
+      this.statusTimer.unref();
+    } else if (!this.status) {
+      this.eraseStatus();
+      if (this.statusTimer) clearInterval(this.statusTimer);
+      this.statusTimer = null;
+    }
   }
 
   /** The chat line: its prompt, and whether it shows before anything is typed. */
@@ -88,6 +112,8 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
   /** Writes output above the line. */
   write(text: string): void {
     if (!text || this.gone) return;
+    this.lastWrite = Date.now();
+    this.eraseStatus();
     if (this.drawn) this.erase();
     this.out.write(text);
     this.lineStart = text.endsWith('\n');
@@ -124,6 +150,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
   /** Takes the line off the screen (so the shell's prompt starts clean) and gives the terminal back. */
   close(): void {
     if (this.closed) return;
+    this.setStatus(null);
     this.closed = true;
     if (this.drawn) this.erase();
     else if (!this.lineStart && !this.gone) this.out.write('\n');
@@ -212,6 +239,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
 
   private onHangup(): void {
     this.gone = true;
+    this.setStatus(null);
     this.drawn = false;
     for (const open of this.questions.splice(0)) open.resolve({ kind: 'eof' });
     this.emit('hangup');
@@ -264,6 +292,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
 
   private draw(): void {
     if (this.gone || this.closed) return;
+    this.eraseStatus();
     // Never on the same line as half a line of output: a line that was cut short is left cut.
     if (!this.lineStart) this.out.write('\n');
     this.lineStart = true;
@@ -285,6 +314,27 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     this.drawn = false;
     this.lineStart = true;
     this.rlOutput.forwardResize = false;
+  }
+
+  private tickStatus(): void {
+    const status = this.status;
+    if (!status || this.gone || this.closed || this.drawn || this.wantsLine() || !this.lineStart) return;
+    // Output is flowing: it is its own sign of life.
+    if (Date.now() - this.lastWrite < 400) return;
+    const seconds = Math.floor((Date.now() - status.since) / 1000);
+    const frame = SPINNER[Math.floor(Date.now() / 125) % SPINNER.length];
+    readline.cursorTo(this.out, 0);
+    readline.clearLine(this.out, 0);
+    this.out.write(`\x1b[2m${frame} ${status.text}…${seconds > 0 ? ` ${seconds} s` : ''}\x1b[22m`);
+    this.statusDrawn = true;
+  }
+
+  private eraseStatus(): void {
+    if (!this.statusDrawn) return;
+    this.statusDrawn = false;
+    if (this.gone) return;
+    readline.cursorTo(this.out, 0);
+    readline.clearLine(this.out, 0);
   }
 
   /** Empties the line, on screen first (its height is known only while it still holds the text). */

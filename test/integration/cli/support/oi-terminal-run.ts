@@ -10,28 +10,53 @@ export interface OiTerminalRun {
   dir: string;
 }
 
-/**
- * For a test file driving `oi` in a pseudo-terminal: start() launches it against a fresh scripted
- * model server (OpenAI protocol) and data folder; everything is stopped and removed after each test.
- */
-export function useOiTerminal(): { start(extraEnv?: Record<string, string>, extraArgs?: string[]): Promise<OiTerminalRun> } {
-  let run: (OiTerminalRun & { remove(): void }) | null = null;
+export interface CliFixtures {
+  /** A fresh scripted model server and data folder, with the flags that point oi at the server (OpenAI protocol). */
+  setUp(): Promise<{ llm: ScriptedLlm; dir: string; flags: string[] }>;
+  /** `oi` in a pseudo-terminal; killed after the test (a second one replaces the first). */
+  terminal(args: string[], env: Record<string, string>, options?: { cwd?: string }): OiTerminal;
+}
+
+/** For a test file running `oi`: its server, data folder and terminal are stopped and removed after each test. */
+export function useCliFixtures(): CliFixtures {
+  let llm: ScriptedLlm | null = null;
+  let data: ReturnType<typeof tempDir> | null = null;
+  const terminals: OiTerminal[] = [];
   afterEach(async () => {
-    if (!run) return;
-    run.oi.kill();
-    await run.oi.exited;
-    await run.llm.close();
-    run.remove();
-    run = null;
+    for (const oi of terminals.splice(0)) {
+      oi.kill();
+      await oi.exited;
+    }
+    await llm?.close();
+    data?.remove();
+    llm = null;
+    data = null;
   });
   return {
+    async setUp() {
+      llm = await startScriptedLlm();
+      data = tempDir('oi-cli-');
+      return { llm, dir: data.dir, flags: ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl] };
+    },
+    terminal(args, env, options = {}) {
+      const oi = new OiTerminal(args, env, options);
+      terminals.push(oi);
+      return oi;
+    },
+  };
+}
+
+/**
+ * For a test file driving `oi` in a pseudo-terminal: start() launches it against a fresh scripted
+ * model server (OpenAI protocol) and data folder, code running in <dir>/ws.
+ */
+export function useOiTerminal(): { start(extraEnv?: Record<string, string>, extraArgs?: string[]): Promise<OiTerminalRun> } {
+  const fixtures = useCliFixtures();
+  return {
     async start(extraEnv = {}, extraArgs = []) {
-      const llm = await startScriptedLlm();
-      const data = tempDir('oi-pty-');
-      const args = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), ...extraArgs];
-      const oi = new OiTerminal(args, cliEnv(data.dir, extraEnv));
-      run = { oi, llm, dir: data.dir, remove: data.remove };
-      return run;
+      const { llm, dir, flags } = await fixtures.setUp();
+      const oi = fixtures.terminal([...flags, '--workspace', path.join(dir, 'ws'), ...extraArgs], cliEnv(dir, extraEnv));
+      return { oi, llm, dir };
     },
   };
 }

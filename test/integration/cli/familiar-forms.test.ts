@@ -1,0 +1,200 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runOi } from './support/cli-process';
+import { chatRequests, shellCall, useCliFixtures, userMessages } from './support/oi-terminal-run';
+
+// The forms people know from other terminal agents (classic Open Interpreter, Claude Code, Codex, aider),
+// each run as a person would: in a pseudo-terminal, or piped.
+
+const { setUp, terminal } = useCliFixtures();
+
+const conversationId = (stdout: string): string => (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { payload: { conversationId: string } }).payload.conversationId;
+
+describe('familiar forms', () => {
+  it('oi "do this" in a terminal starts the chat with that message', async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue({ kind: 'text', text: 'Started with your words.' });
+    const oi = terminal([...flags, 'list', 'the', 'files'], cliEnv(dir));
+    await oi.expect('> list the files');
+    await oi.expect('Started with your words.');
+    await oi.expect('> ');
+    expect(userMessages(llm)).toEqual(['list the files']);
+    oi.line('exit');
+    expect(await oi.exited).toBe(0);
+  });
+
+  it('-c continues the last conversation, showing its last exchange; --conversation takes an id prefix', async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' }, { kind: 'text', text: 'The third answer.' });
+    const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
+    expect(first.code).toBe(0);
+    const id = conversationId(first.stdout);
+
+    const oi = terminal([...flags, '-c'], cliEnv(dir));
+    await oi.expect(`Continuing "the first question" (${id}`);
+    await oi.expect('> the first question');
+    await oi.expect('The first answer.');
+    await oi.expect(/\n> $/);
+    oi.line('the second question');
+    await oi.expect('The second answer.');
+    expect(userMessages(llm)).toEqual(['the first question', 'the second question']);
+    oi.line('exit');
+    expect(await oi.exited).toBe(0);
+
+    const byPrefix = await runOi([...flags, '--conversation', id.slice(0, 6), '-m', 'the third question'], cliEnv(dir));
+    expect(byPrefix.code).toBe(0);
+    expect(userMessages(llm)).toEqual(['the first question', 'the second question', 'the third question']);
+    const unknown = await runOi([...flags, '--conversation', 'zzzz-no-such', '-m', 'hi'], cliEnv(dir));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no saved conversation has an id starting with "zzzz-no-such" (see oi --list)');
+  });
+
+  it('resuming says the conversation runs code without asking after "always"', async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue(shellCall('a1', 'echo always-ran'), { kind: 'text', text: 'Ran without asking next time.' });
+    let oi = terminal([...flags], cliEnv(dir));
+    await oi.expect('> ');
+    oi.line('run it');
+    await oi.expect('Run this code?');
+    oi.line('a');
+    await oi.expect('Ran without asking next time.');
+    oi.line('exit');
+    expect(await oi.exited).toBe(0);
+    oi = terminal([...flags, '-c'], cliEnv(dir));
+    await oi.expect('This conversation runs code without asking ("always in this conversation" was chosen).');
+  });
+
+  it('runs !command and %% command lines in the shell without the model, and %jupyter exports', async () => {
+    const { llm, dir, flags } = await setUp();
+    const here = path.join(dir, 'project');
+    mkdirSync(here);
+    const oi = terminal([...flags], cliEnv(dir), { cwd: here });
+    await oi.expect('Code runs in ' + here);
+    await oi.expect('> ');
+    oi.line('!echo bang-$((6 * 7)) > bang.txt; cat bang.txt');
+    await oi.expect('bang-42');
+    oi.line('%% pwd');
+    await oi.expect(here);
+    oi.line('!exit 3');
+    await oi.expect('(exit 3)');
+    expect(chatRequests(llm)).toHaveLength(0);
+    const out = path.join(dir, 'classic.ipynb');
+    oi.line(`%jupyter ${out}`);
+    await oi.expect(`Exported 0 cells to ${out}.`);
+    expect(existsSync(out)).toBe(true);
+  });
+
+  it('asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set', async () => {
+    const { llm, dir, flags } = await setUp();
+    const env = cliEnv(dir);
+    delete env.OPENAI_API_KEY;
+    const headless = await runOi([...flags, '-m', 'hi'], env);
+    expect(headless.code).toBe(2);
+    expect(headless.stderr).toContain('no OpenAI API key: set OPENAI_API_KEY, or run oi in a terminal once to store one in the keychain');
+
+    llm.enqueue({ kind: 'text', text: 'Your key works.' });
+    const oi = terminal([...flags], env);
+    await oi.expect('No OpenAI API key is set (OPENAI_API_KEY).');
+    await oi.expect('OpenAI API key (hidden): ');
+    oi.line('sk-typed-in-the-terminal-0042');
+    await oi.expect('Key checked and stored in memory for this run only');
+    await oi.expect('> ');
+    oi.line('hello');
+    await oi.expect('Your key works.');
+    expect(chatRequests(llm).at(-1)?.headers.authorization).toBe('Bearer sk-typed-in-the-terminal-0042');
+    // Hidden: the key never reached the screen.
+    expect(oi.raw).not.toContain('sk-typed');
+  });
+
+  it('says at once when the model server does not answer, naming its URL', async () => {
+    const { dir } = await setUp();
+    const oi = terminal(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', 'http://127.0.0.1:9/v1'], cliEnv(dir));
+    await oi.expect(/The model server does not answer: could not reach http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('keeps the keychain to one quiet line, and --list away from it altogether', async () => {
+    const { dir } = await setUp();
+    // No D-Bus session: the keychain cannot answer.
+    const env = cliEnv(dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+    delete env.OI_NO_KEYCHAIN;
+    const list = await runOi(['--list'], env);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe('');
+    delete env.OPENAI_API_KEY;
+    delete env.ANTHROPIC_API_KEY;
+    const run = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '-m', 'hi'], env);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.filter((l) => /keychain/i.test(l) && !/OPENAI_API_KEY/.test(l))).toEqual(['No OS keychain answered: keys typed here are kept for this run only.']);
+  });
+});
+
+describe('what the screen shows', () => {
+  it('bounds a huge output: head, a count with the full log, tail; a 3 MB line is cut', async () => {
+    const { llm, dir, flags } = await setUp();
+    const code = "seq 1 300000; python3 -c \"print('x' * 3_000_000)\"; echo last-line";
+    llm.enqueue(shellCall('big', code), { kind: 'text', text: 'That was long.' });
+    const result = await runOi([...flags, '-y', '-m', 'print a lot'], cliEnv(dir));
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(result.stdout.length).toBeLessThan(20_000);
+    expect(lines).toContain('60');
+    expect(lines).not.toContain('61');
+    const note = lines.find((l) => l.includes('lines not shown'));
+    const log = /all of the output: (.+\.log)$/.exec(note ?? '')?.[1] ?? '';
+    expect(note).toMatch(/^… [\d,]+ lines not shown; all of the output: .+\.log$/);
+    expect(lines.at(lines.indexOf(note ?? '') + 1)).toMatch(/^2999\d\d$/);
+    expect(result.stdout).toMatch(/^x{2000} … \(2,998,000 more characters\)$/m);
+    expect(lines).toContain('last-line');
+    expect(result.stdout).toContain('That was long.');
+    const full = readFileSync(log, 'utf8');
+    expect(full.split('\n').filter((l) => /^\d+$/.test(l))).toHaveLength(300_000);
+    expect(full).toContain('x'.repeat(3_000_000));
+  });
+
+  it('saves images to a file and prints its path; shows an error once, with the whole traceback on demand', async () => {
+    const { llm, dir, flags } = await setUp();
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const code = `import base64\ndisplay(Image(data=base64.b64decode('${png}')))\ndef deep():\n    raise ValueError('went wrong deep down')\ndeep()`;
+    llm.enqueue({ kind: 'tool', calls: [{ id: 'img', name: 'execute', arguments: { language: 'python', code } }] }, { kind: 'text', text: 'Saw the error.' });
+    const oi = terminal([...flags, '-y'], cliEnv(dir));
+    await oi.expect('> ');
+    oi.line('draw and fail');
+    const saved = await oi.expect(/\[image saved to (\S+\.png)\]/);
+    const file = /saved to (\S+\.png)/.exec(saved)?.[1] ?? '';
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+    await oi.expect('ValueError: went wrong deep down  (%traceback shows the whole traceback)');
+    await oi.expect('Saw the error.');
+    expect(oi.output.match(/ValueError: went wrong deep down/g)).toHaveLength(1);
+    oi.line('%traceback');
+    await oi.expect('Traceback (most recent call last)');
+    await oi.expect('in deep');
+  });
+
+  it('says "No module named" once before offering to install it', async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue({ kind: 'tool', calls: [{ id: 'mod', name: 'execute', arguments: { language: 'python', code: 'import surely_not_installed_pkg' } }] }, { kind: 'text', text: 'Fine.' });
+    const oi = terminal([...flags], cliEnv(dir));
+    await oi.expect('> ');
+    oi.line('import it');
+    await oi.expect('Run this code?');
+    oi.line('y');
+    await oi.expect('Install it? (y)es, (n)o');
+    expect(oi.output.match(/No module named 'surely_not_installed_pkg'/g)).toHaveLength(1);
+    oi.line('n');
+    await oi.expect('Fine.');
+  });
+
+  it('shows what the agent is doing while nothing is printed, on a terminal that takes colour', async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue(shellCall('quiet', 'sleep 4; echo woke'), { kind: 'text', text: 'Done sleeping.' });
+    const oi = terminal([...flags, '-y'], cliEnv(dir, { NO_COLOR: '' }));
+    await oi.expect('> ');
+    oi.line('sleep quietly');
+    await oi.expect(/running shell… \d+ s/);
+    await oi.expect('Done sleeping.');
+    await oi.expect('> ');
+    expect((await oi.screen()).join('\n')).not.toMatch(/running shell…/);
+  });
+});
