@@ -1,3 +1,4 @@
+import { errorMessage } from '@contract';
 import type { CellItem, EventPayload } from '@contract';
 import type { CliSession } from './cli-session';
 import { editInEditor, editorCommand } from './code-editor';
@@ -127,5 +128,5 @@ export class ApprovalQuestions {
     return controller.signal;
   }
 
-  private readonly report = (err: unknown) => this.deps.prompt.line(this.deps.style.red((err as Error).message));
+  private readonly report = (err: unknown) => this.deps.prompt.line(this.deps.style.red(errorMessage(err)));
 }

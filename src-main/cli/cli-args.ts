@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeIssues, ProviderKind, SettingsPatch } from '@contract';
+import { errorMessage, describeIssues, ProviderKind, SettingsPatch } from '@contract';
 
 export interface CliOptions {
   /** -m: the message; "-" means standard input. */
@@ -52,7 +52,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
       },
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\nRun \`oi --help\` for the options.`);
+    throw new UsageError(`${errorMessage(err)}\nRun \`oi --help\` for the options.`);
   }
   const patch: Record<string, unknown> = {};
   if (values.provider !== undefined) {

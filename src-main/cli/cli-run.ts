@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import type { App } from '../core/app';
@@ -146,7 +147,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     prompt?.close();
     await app.dispose().catch(() => undefined);
     if (err instanceof SetupError || err instanceof UsageError) return fail(err.message, 2);
-    return fail((err as Error).message, 1);
+    return fail(errorMessage(err), 1);
   }
 }
 
@@ -184,7 +185,7 @@ async function prepareWorkspace(folder: string, dataDir: string, isCurrent: bool
     await checkWorkspaceFolder(folder, { dataDir });
   } catch (err) {
     if (!isCurrent) throw err;
-    throw new SetupError(`code runs in the current folder, and ${(err as Error).message}; start oi in another folder, or pass --own-folder or --workspace <dir>`);
+    throw new SetupError(`code runs in the current folder, and ${errorMessage(err)}; start oi in another folder, or pass --own-folder or --workspace <dir>`);
   }
 }
 

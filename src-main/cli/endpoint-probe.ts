@@ -1,3 +1,4 @@
+import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
 import type { App } from '../core/app';
 import { keyFor } from '../core/llm/provider-factory';
@@ -15,7 +16,7 @@ export async function probeEndpoint(app: App, settings: Pick<Settings, 'provider
     await listModels({ provider: settings.provider, key, baseUrl: settings.baseUrl, timeoutMs: 5000 });
     return null;
   } catch (err) {
-    const message = (err as Error).message;
+    const message = errorMessage(err);
     // A server that answers "unauthorised" is there; the key question is the first call's to report.
     if (/^(401|403)\b/.test(message)) return null;
     const where = settings.baseUrl ?? 'Ollama';

@@ -1,3 +1,4 @@
+import { errorMessage } from '@contract';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
 import { runMagic, type MagicContext } from './magic-commands';
@@ -43,7 +44,7 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
   let lastInterrupt = 0;
   let finish: (end: InteractiveEnd) => void = () => undefined;
 
-  const report = (err: unknown) => print(style.red((err as Error).message));
+  const report = (err: unknown) => print(style.red(errorMessage(err)));
   const stop = () => {
     print(style.yellow('^C stopping…'));
     void session.stop().catch(report);
@@ -92,7 +93,7 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     try {
       await session.call('chat.send', { conversationId: session.conversationId, text });
     } catch (err) {
-      print(style.red(`Could not send: ${(err as Error).message}`));
+      print(style.red(`Could not send: ${errorMessage(err)}`));
       status(null);
       idle();
     }

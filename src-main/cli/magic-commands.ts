@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { errorMessage } from '@contract';
 import type { CellOutput } from '@contract';
 import type { CliSession } from './cli-session';
 
@@ -34,7 +35,7 @@ export async function runMagic(line: string, ctx: MagicContext): Promise<boolean
     if (command) await command(arg, ctx);
     else ctx.print(`Unknown command %${name}. Type %help for the list.`);
   } catch (err) {
-    ctx.print(`%${name} failed: ${(err as Error).message}`);
+    ctx.print(`%${name} failed: ${errorMessage(err)}`);
   }
   return true;
 }

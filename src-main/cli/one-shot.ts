@@ -1,3 +1,4 @@
+import { errorMessage } from '@contract';
 import type { AnyEvent } from '@contract';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
@@ -94,7 +95,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     if (end.reason !== 'done') note(errStyle.yellow(`The turn ended: ${end.reason}.`));
     code = end.reason === 'stopped' && interrupts > 0 ? EXIT.interrupted : end.reason !== 'done' || failed ? EXIT.failed : declined > 0 ? EXIT.declined : EXIT.done;
   } catch (err) {
-    note(errStyle.red(`oi: ${(err as Error).message}`));
+    note(errStyle.red(`oi: ${errorMessage(err)}`));
   } finally {
     off();
     process.off('SIGINT', interrupt);

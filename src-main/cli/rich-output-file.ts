@@ -1,3 +1,4 @@
+import { errorMessage } from '@contract';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -27,7 +28,7 @@ export function saveRichOutput(data: Record<string, unknown>, dir: string, name:
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, choice.base64 ? Buffer.from(text, 'base64') : text, { mode: 0o600 });
   } catch (err) {
-    return { kind: choice.kind, path: `(could not be saved: ${(err as Error).message})` };
+    return { kind: choice.kind, path: `(could not be saved: ${errorMessage(err)})` };
   }
   return { kind: choice.kind, path: file };
 }
