@@ -51,6 +51,7 @@ function refusesTools(message: string): boolean {
 function isConnectionFailure(e: ErrorShape, message: string): boolean {
   if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') return true;
   if (networkCode(e) !== null && /fetch failed|connect|getaddrinfo/i.test(message)) return true;
+  // The OpenAI SDK's APIConnectionError keeps the plain name 'Error': its message is what marks it.
   if (message === 'terminated' || /^connection error\.?$|fetch failed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|network|premature close/i.test(message)) return true;
   const cause = e.cause as ErrorShape | undefined;
   return typeof cause?.code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(cause.code);

@@ -24,9 +24,9 @@ describe('familiar forms', () => {
     expect(await oi.exited).toBe(0);
   });
 
-  it('-c continues the last conversation, showing its last exchange; --conversation takes an id prefix', async () => {
+  it('-c continues the last conversation, showing its last exchange', { timeout: 180_000 }, async () => {
     const { llm, dir, flags } = await setUp();
-    llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' }, { kind: 'text', text: 'The third answer.' });
+    llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' });
     const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
     expect(first.code).toBe(0);
     const id = conversationId(first.stdout);
@@ -41,16 +41,22 @@ describe('familiar forms', () => {
     expect(userMessages(llm)).toEqual(['the first question', 'the second question']);
     oi.line('exit');
     expect(await oi.exited).toBe(0);
+  });
 
-    const byPrefix = await runOi([...flags, '--conversation', id.slice(0, 6), '-m', 'the third question'], cliEnv(dir));
+  it('--conversation takes an id or its first characters, and says so when none matches', { timeout: 180_000 }, async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' });
+    const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
+    const id = conversationId(first.stdout);
+    const byPrefix = await runOi([...flags, '--conversation', id.slice(0, 6), '-m', 'the second question'], cliEnv(dir));
     expect(byPrefix.code).toBe(0);
-    expect(userMessages(llm)).toEqual(['the first question', 'the second question', 'the third question']);
+    expect(userMessages(llm)).toEqual(['the first question', 'the second question']);
     const unknown = await runOi([...flags, '--conversation', 'zzzz-no-such', '-m', 'hi'], cliEnv(dir));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no saved conversation has an id starting with "zzzz-no-such" (see oi --list)');
   });
 
-  it('resuming says the conversation runs code without asking after "always"', async () => {
+  it('resuming says the conversation runs code without asking after "always"', { timeout: 180_000 }, async () => {
     const { llm, dir, flags } = await setUp();
     llm.enqueue(shellCall('a1', 'echo always-ran'), { kind: 'text', text: 'Ran without asking next time.' });
     let oi = terminal([...flags], cliEnv(dir));
@@ -85,7 +91,7 @@ describe('familiar forms', () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  it('asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set', async () => {
+  it('asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set', { timeout: 180_000 }, async () => {
     const { llm, dir, flags } = await setUp();
     const env = cliEnv(dir);
     delete env.OPENAI_API_KEY;
@@ -113,7 +119,7 @@ describe('familiar forms', () => {
     await oi.expect(/The model server does not answer: could not reach http:\/\/127\.0\.0\.1:9/);
   });
 
-  it('keeps the keychain to one quiet line, and --list away from it altogether', async () => {
+  it('keeps the keychain to one quiet line, and --list away from it altogether', { timeout: 180_000 }, async () => {
     const { dir } = await setUp();
     // No D-Bus session: the keychain cannot answer.
     const env = cliEnv(dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });

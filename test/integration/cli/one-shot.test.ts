@@ -135,7 +135,7 @@ describe('oi without a terminal', () => {
     expect(readdirSync(path.join(data.dir, 'here'))).toEqual([]);
   });
 
-  it('does not warn about auto-run when the sandbox is on, nor when code asks first', async () => {
+  it('does not warn about auto-run when the sandbox is on, nor when code asks first', { timeout: 180_000 }, async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
     const sandboxed = { ...defaultSettings, sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } };
@@ -162,7 +162,7 @@ describe('oi without a terminal', () => {
     expect(end.payload).toMatchObject({ status: 'failed', reason: 'error', exitCode: 1 });
   });
 
-  it('takes -m - and a prompt argument with piped input, and refuses an empty pipe', async () => {
+  it('takes -m - and a prompt argument with piped input, and refuses an empty pipe', { timeout: 180_000 }, async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
     llm.enqueue({ kind: 'text', text: 'First.' }, { kind: 'text', text: 'Second.' });
