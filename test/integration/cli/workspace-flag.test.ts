@@ -15,7 +15,7 @@ afterEach(() => {
 const MODEL_FLAGS = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', 'http://127.0.0.1:9/v1'];
 
 describe('oi --workspace', () => {
-  it('refuses a file, or a path through a file, with the same words as the app, and starts nothing', async () => {
+  it('refuses a file, or a path through a file, with the same words as the app, and starts nothing', { timeout: 180_000 }, async () => {
     data = tempDir('oi-cli-ws-');
     const file = path.join(data.dir, 'notes.txt');
     writeFileSync(file, 'x');
