@@ -20,6 +20,7 @@ export function userContent(item: UserItem, images: ReadonlyMap<string, ImageDat
       notes.push(`[Attached image: ${att.name} at ${att.path} in the workspace]`);
     } else notes.push(`[Attached file: ${att.name} (${att.mime || 'unknown type'}, ${att.size} bytes) at ${att.path} in the workspace]`);
   }
-  const text = notes.length ? `${item.text}\n\n${notes.join('\n')}` : item.text;
+  // Attachments sent alone: the notes are the whole message.
+  const text = notes.length ? [item.text, notes.join('\n')].filter((part) => part.trim() !== '').join('\n\n') : item.text;
   return { text, images: parts };
 }

@@ -11,7 +11,11 @@ export const PREVIEW_LIMITS = {
   imageBytes: 20 * 1024 * 1024,
   notebookBytes: 20 * 1024 * 1024,
   textShownBytes: 512 * 1024,
+  /** CSV and TSV show as a virtualised table, so more of them is worth sending. */
+  tableShownBytes: 4 * 1024 * 1024,
 };
+
+const TABLE = /\.(csv|tsv|tab)$/i;
 
 /**
  * Reads the workspace path `rel` for the preview panel. Opened without following a link at any
@@ -49,7 +53,8 @@ async function previewOpened(fh: FileHandle, st: Stats, rel: string): Promise<Fi
     if (st.size > PREVIEW_LIMITS.notebookBytes) return { kind: 'meta', ...base, reason: `notebook larger than ${mb(PREVIEW_LIMITS.notebookBytes)}` };
     return { kind: 'notebook', ...base, text: Buffer.from(await readHead(fh, st.size)).toString('utf8') };
   }
-  const head = await readHead(fh, Math.min(st.size, PREVIEW_LIMITS.textShownBytes));
+  const shown = TABLE.test(rel) ? PREVIEW_LIMITS.tableShownBytes : PREVIEW_LIMITS.textShownBytes;
+  const head = await readHead(fh, Math.min(st.size, shown));
   if (looksBinary(head.subarray(0, 8192))) return { kind: 'meta', ...base, reason: 'binary file' };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(trimPartialUtf8(head, st.size > head.length));
   return { kind: 'text', ...base, text, truncated: st.size > head.length, language: languageOf(rel) };

@@ -7,10 +7,12 @@ export const chatRequests = {
     input: z
       .object({
         conversationId: Id,
-        text: z.string().min(1, 'the message is empty').max(1_000_000),
+        /** May be empty when attachments go alone. */
+        text: z.string().max(1_000_000),
         attachments: z.array(Attachment).max(64).optional(),
       })
-      .strict(),
+      .strict()
+      .refine((m) => m.text.trim() !== '' || (m.attachments?.length ?? 0) > 0, { message: 'the message is empty', path: ['text'] }),
     output: z.object({ userItemId: Id }),
   },
   'chat.stop': { input: ConversationRef, output: Ok },

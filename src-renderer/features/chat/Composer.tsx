@@ -31,9 +31,11 @@ export function Composer() {
     if (focusSeq > 0) area.current?.focus();
   }, [focusSeq]);
 
+  // Attachments may go alone, without a word.
+  const ready = chips.some((c) => c.state === 'ready');
   const submit = async () => {
     const t = text.trim();
-    if (!t || uploading) return;
+    if ((!t && !ready) || uploading) return;
     const attachments = useComposer.getState().takeReady();
     setText('');
     const ok = await send(t, attachments);
@@ -86,7 +88,7 @@ export function Composer() {
               Stop
             </button>
           )}
-          <button className="primary" onClick={() => void submit()} disabled={!text.trim() || uploading} title={uploading ? 'Waiting for attachments to be copied' : 'Send (Enter)'}>
+          <button className="primary" onClick={() => void submit()} disabled={(!text.trim() && !ready) || uploading} title={uploading ? 'Waiting for attachments to be copied' : 'Send (Enter)'}>
             Send
           </button>
         </div>

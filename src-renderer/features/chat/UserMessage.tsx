@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import type { UserItem } from '@contract';
+import type { Attachment, UserItem } from '@contract';
 import { useApp } from '../../state/app-store';
 import { useWorkspace } from '../../state/workspace-store';
 import { CopyButton } from '../common/CopyButton';
 import { Icon } from '../common/Icon';
 import { formatBytes } from '../common/use-now';
+import { useThumbnail } from './attachment-thumbnail';
 
 export function UserMessage({ item, editable }: { item: UserItem; editable: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -43,15 +44,13 @@ export function UserMessage({ item, editable }: { item: UserItem; editable: bool
           </div>
         </div>
       ) : (
-        <div className="msg-text">{item.text}</div>
+        item.text.trim() !== '' && <div className="msg-text">{item.text}</div>
       )}
       {item.attachments.length > 0 && (
         <ul className="msg-attachments" aria-label="Attachments">
           {item.attachments.map((a) => (
             <li key={a.path}>
-              <button className="chip" onClick={() => void showPreview({ kind: 'file', path: a.path })} title={`Show ${a.path}`}>
-                <Icon name="attach" size={14} /> {a.name} <span className="muted">{formatBytes(a.size)}</span>
-              </button>
+              <AttachmentView attachment={a} onOpen={() => void showPreview({ kind: 'file', path: a.path })} />
             </li>
           ))}
         </ul>
@@ -74,5 +73,23 @@ export function UserMessage({ item, editable }: { item: UserItem; editable: bool
         </div>
       )}
     </div>
+  );
+}
+
+/** An image as a thumbnail, any other file as a chip; either opens in the preview. */
+function AttachmentView({ attachment: a, onOpen }: { attachment: Attachment; onOpen(): void }) {
+  const conversationId = useApp((s) => s.current?.conv.id ?? null);
+  const thumbnail = useThumbnail(conversationId, a);
+  if (thumbnail) {
+    return (
+      <button className="msg-thumb" onClick={onOpen} title={`${a.name} · ${formatBytes(a.size)} — show it in the preview`} data-testid="attachment-thumbnail">
+        <img src={thumbnail} alt={a.name} />
+      </button>
+    );
+  }
+  return (
+    <button className="chip" onClick={onOpen} title={`Show ${a.path}`}>
+      <Icon name="attach" size={14} /> {a.name} <span className="muted">{formatBytes(a.size)}</span>
+    </button>
   );
 }

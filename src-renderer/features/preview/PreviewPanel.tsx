@@ -5,6 +5,8 @@ import { HighlightedCode } from '../highlight/HighlightedCode';
 import { Icon } from '../common/Icon';
 import { formatBytes } from '../common/use-now';
 import { ImageViewer } from './ImageViewer';
+import { prettyJson } from './table-data';
+import { TablePreview } from './TablePreview';
 import { NotebookPreview } from '../notebooks/NotebookPreview';
 import { downloadWorkspaceFile } from '../common/download';
 
@@ -57,13 +59,18 @@ function FileBody({ data }: { data: FilePreview }) {
   switch (data.kind) {
     case 'image':
       return <ImageViewer src={`data:${data.mime};base64,${data.dataBase64}`} alt={data.path} />;
-    case 'text':
+    case 'text': {
+      if (/\.(csv|tsv|tab)$/i.test(data.path)) return <TablePreview text={data.text} path={data.path} truncated={data.truncated} size={data.size} />;
+      // JSON indented for reading when it parses whole; as it is otherwise.
+      const pretty = /\.json$/i.test(data.path) ? prettyJson(data.text, data.truncated) : null;
       return (
         <div className="text-preview">
-          <HighlightedCode className="preview-code" code={data.text} language={data.language} testId="preview-text" />
+          <HighlightedCode className="preview-code" code={pretty ?? data.text} language={data.language} testId="preview-text" />
+          {pretty !== null && <p className="muted small pad">Indented for reading; the file itself is unchanged.</p>}
           {data.truncated && <p className="muted small pad">Showing the first {formatBytes(data.text.length)} of {formatBytes(data.size)}.</p>}
         </div>
       );
+    }
     case 'notebook':
       return <NotebookPreview source={data.text} />;
     case 'meta':
