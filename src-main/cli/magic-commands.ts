@@ -8,6 +8,8 @@ import type { CliSession } from './cli-session';
 export const MAGIC_HELP = `Commands:
   %reset                 start a new conversation
   %undo                  remove your last message and everything after it
+  %rewind [n] [--force]  put the workspace's files back as they were before the n-th last cell ran
+                         (default 1); --force also replaces files changed outside since
   %tokens                tokens used, cost, and how full the context window is
   %save <file.json>      save this conversation as Open Interpreter (LMC) messages
   %load <file.json>      continue a conversation saved by %save or by Open Interpreter
@@ -55,8 +57,36 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
     print('Started a new conversation.');
   },
   async undo(_arg, { session, print }) {
+    // A copy: in-process, the conversation object is the live one that undo changes.
+    const beforeItems = [...(await session.conversation()).items];
     const conv = await session.call('conversation.undo', { conversationId: session.conversationId });
     print(`Removed your last message and what followed (${conv.items.length} item${conv.items.length === 1 ? '' : 's'} left).`);
+    // The conversation forgets; the files do not. Offer the way back for what those cells changed.
+    const removed = beforeItems.slice(conv.items.length).filter((i) => i.kind === 'cell' && i.changes?.checkpointed && i.changes.files.length > 0);
+    if (removed.length > 0) {
+      const { checkpoints } = await session.call('checkpoints.list', { conversationId: session.conversationId });
+      const at = checkpoints.findIndex((c) => c.cellId === removed[0]?.id);
+      if (at >= 0) print(`Those runs changed files in the workspace; %rewind ${checkpoints.length - at} puts them back as they were before.`);
+    }
+  },
+  async rewind(arg, { session, print }) {
+    if (session.running()) throw new Error('the agent is working; press Ctrl-C to stop it first');
+    const force = /(^|\s)--force(\s|$)/.test(arg);
+    const n = Number(arg.replace('--force', '').trim() || '1');
+    if (!Number.isInteger(n) || n < 1) throw new Error('give how many cells back, for example %rewind 2');
+    const { checkpoints } = await session.call('checkpoints.list', { conversationId: session.conversationId });
+    // A rewind is a checkpoint too (the state it replaced), so %rewind 1 right after one undoes it.
+    const target = checkpoints[checkpoints.length - n];
+    if (!target) throw new Error(`there ${checkpoints.length === 1 ? 'is 1 checkpoint' : `are ${checkpoints.length} checkpoints`} in this conversation`);
+    const outcome = await session.call('checkpoints.restore', { conversationId: session.conversationId, cellId: target.cellId, confirm: force });
+    if (outcome.status === 'needs-confirmation') {
+      print(`Not rewound: these files were changed outside the app since, and the rewind would replace them:`);
+      for (const p of outcome.modifiedOutside.slice(0, 20)) print(`  ${p}`);
+      if (outcome.modifiedOutside.length > 20) print(`  … and ${outcome.modifiedOutside.length - 20} more`);
+      print(`Run %rewind ${n} --force to rewind anyway.`);
+      return;
+    }
+    print(`Rewound the workspace to before that cell: ${outcome.changedPaths} paths put back. %rewind 1 undoes this rewind.`);
   },
   async tokens(_arg, { session, print }) {
     const conv = await session.conversation();

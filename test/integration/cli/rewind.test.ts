@@ -1,0 +1,45 @@
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { shellCall, useOiTerminal } from './support/oi-terminal-run';
+
+const { start } = useOiTerminal();
+
+describe('%rewind and %undo in oi', () => {
+  it('rewinds the files a run changed, asks with --force for files changed outside, and undoes the rewind', async () => {
+    const { oi, llm, dir } = await start([], ['--auto-run']);
+    const ws = path.join(dir, 'ws');
+    llm.enqueue(shellCall('call_1', 'echo v1 > notes.txt'), { kind: 'text', text: 'Wrote v1.' });
+    await oi.expect('> ');
+    oi.line('write v1');
+    await oi.expect('Wrote v1.');
+    llm.enqueue(shellCall('call_2', 'echo v2 > notes.txt && touch extra.txt'), { kind: 'text', text: 'Wrote v2.' });
+    await oi.expect('> ');
+    oi.line('write v2');
+    await oi.expect('Wrote v2.');
+    await oi.expect('> ');
+
+    // Edited outside the app: the rewind names it and keeps it.
+    writeFileSync(path.join(ws, 'notes.txt'), 'mine\n');
+    oi.line('%rewind 1');
+    await oi.expect('Not rewound: these files were changed outside the app since');
+    await oi.expect('notes.txt');
+    expect(readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('mine\n');
+    oi.line('%rewind 1 --force');
+    await oi.expect('Rewound the workspace to before that cell');
+    expect(readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('v1\n');
+    expect(existsSync(path.join(ws, 'extra.txt'))).toBe(false);
+
+    // The rewind was itself checkpointed: %rewind 1 now puts back what it replaced.
+    oi.line('%rewind 1');
+    await oi.expect(/Rewound the workspace to before that cell: \d+ paths/);
+    expect(readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('mine\n');
+    expect(existsSync(path.join(ws, 'extra.txt'))).toBe(true);
+
+    oi.line('%undo');
+    await oi.expect('Removed your last message');
+    await oi.expect(/%rewind \d+ puts them back/);
+    oi.line('exit');
+    expect(await oi.exited).toBe(0);
+  });
+});
