@@ -10,10 +10,16 @@
 # - The cell's code is read from a file by a builtin (`read -d ''`, no fork) and eval'd at top
 #   level, so cd, exports, functions and variables persist exactly as if typed, and the code never
 #   passes through the terminal (no echo of it, no line-length limit, no quoting).
-# - stdin of the code is /dev/null: nobody can type into it, and a program waiting for input should
-#   fail at once rather than at the timeout.
-# - Terminal echo is off; the typed line could still be echoed by a program that turned echo back
-#   on, so main drops everything between typing and the `633;C` start mark.
+# - stdin of the code is the terminal, as in any shell: a program that waits for input there (read,
+#   sudo, apt's [Y/n]) is noticed by main, which asks the person or ends the input with Ctrl-D at
+#   once (docs/exec.md#input). Terminal echo is on, as for a person, so an answer shows where it
+#   was typed and a program that reads a secret (echo off) is recognised; the echo of the line main
+#   types is dropped with everything before the `633;C` start mark. ECHOCTL is off so main's Ctrl-C
+#   does not print "^C" into the output (ShellSession drops the bare ETX byte it echoes instead).
+# - Input typed for a program that ended before reading it must not run as the next command: the
+#   prompt hook reads away whole lines (and a Ctrl-D) left in the terminal before the fence, the
+#   typed line starts with Ctrl-U (erase a partial line), and IGNOREEOF keeps a late Ctrl-D from
+#   ending the shell.
 # - PS1/PS2 are empty so no prompt text mixes into output. The user's own PROMPT_COMMAND (pyenv,
 #   direnv hooks) still runs, silenced.
 # - The app's key variables are unset again after ~/.bashrc, which may export them itself.
@@ -30,7 +36,8 @@ for __oi_v in ${OI_STRIP_VARS-}; do unset "$__oi_v"; done; unset __oi_v
 __oi_user_pc="${PROMPT_COMMAND[*]-}"
 unset PROMPT_COMMAND
 set +o history
-stty -echo 2>/dev/null
+stty echo -echoctl 2>/dev/null
+IGNOREEOF=1000000
 PS1=''; PS2=''; PS0=''; PS4='+ '
 __oi_nonce="${OI_BOOT_NONCE-}"
 __oi_cell="${OI_CELL_FILE-}"
@@ -42,6 +49,7 @@ __oi_prompt() {
   set +e
   jobs -n
   if [ -n "$__oi_user_pc" ]; then eval "$__oi_user_pc" >/dev/null 2>&1; fi
+  while read -r -t 0 2>/dev/null; do IFS= read -r __oi_cwd || break; done
   __oi_cwd=${PWD//\\/\\x5c}; __oi_cwd=${__oi_cwd//;/\\x3b}
   __oi_cwd=${__oi_cwd//$'\a'/\\x07}; __oi_cwd=${__oi_cwd//$'\e'/\\x1b}; __oi_cwd=${__oi_cwd//$'\n'/\\x0a}
   printf '\033]633;P;Cwd=%s\007\033]633;D;%s\007\033]633;P;OiFence=%s\007' "$__oi_cwd" "$__oi_ec" "$__oi_nonce"

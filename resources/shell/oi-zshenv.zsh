@@ -38,7 +38,8 @@
 #   question), RM_STAR_SILENT unset (the "sure you want to delete all the files?" question),
 #   CHECK_JOBS (`exit` refused once while jobs run), ZLE (no line editor: main types whole lines).
 # - The cell is read by `$(<file)`, which zsh does without a fork, and eval'd at top level with
-#   stdin from /dev/null, exactly as bash does; the history file is unset so our typed lines
+#   stdin on the terminal, exactly as bash does (echo, Ctrl-D and leftover input as described in
+#   oi-rc.bash); the history file is unset so our typed lines
 #   never reach the user's history.
 
 __oi_nonce=${OI_BOOT_NONCE-}
@@ -63,6 +64,8 @@ __oi_precmd() {
 __oi_report() {
   emulate -L zsh
   local cwd=$PWD
+  while builtin read -t 0 -r cwd; do :; done
+  cwd=$PWD
   cwd=${cwd//\\/\\x5c}; cwd=${cwd//;/\\x3b}; cwd=${cwd//$'\a'/\\x07}; cwd=${cwd//$'\e'/\\x1b}; cwd=${cwd//$'\n'/\\x0a}
   PS1=$'\e]633;A\a\e]633;B\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''
   builtin printf '\e]633;P;Cwd=%s\a\e]633;D;%s\a\e]633;P;OiFence=%s\a' "$cwd" "$1" "$__oi_nonce"

@@ -11,7 +11,8 @@ for __oi_v in ${(s: :)OI_STRIP_VARS-}; do unset $__oi_v; done; unset __oi_v
 unset HISTFILE; SAVEHIST=0
 builtin setopt interactive_comments
 __oi_rearm
-command stty -echo 2>/dev/null
+command stty echo -echoctl 2>/dev/null
+builtin setopt ignore_eof
 PS1=$'\e]633;A\a\e]633;B\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''
 unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS OI_USER_ZDOTDIR
 builtin cd -q -- "${OI_WORKSPACE:-.}" 2>/dev/null

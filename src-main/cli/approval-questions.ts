@@ -95,6 +95,27 @@ export class ApprovalQuestions {
     }
   }
 
+  /**
+   * The running code waits for input (docs/exec.md#input): the program printed its prompt; the answer
+   * is typed on the line below (unseen for a password), Ctrl-D ends the input, Ctrl-C stops the turn.
+   */
+  async input(q: EventPayload<'cell.input-requested'>): Promise<void> {
+    const { session, prompt, style } = this.deps;
+    const signal = this.track(q.questionId);
+    try {
+      const what = q.password ? 'password, typed unseen' : q.mode === 'keys' ? 'the program reads keys: a line and Enter' : 'input';
+      // The program's own prompt is repeated on the line: output waits for its line's end to be shown.
+      const asked = q.prompt.trim() ? q.prompt.replace(/\s+$/, ' ') : '';
+      const answer = await prompt.ask({ prompt: `${style.dim(`(${what}; Ctrl-D ends it) `)}${asked}`, hidden: q.password, pasteAnswers: true, signal });
+      if (signal.aborted) return;
+      if (answer.kind === 'cancel') return this.deps.onCancel();
+      const reply = answer.kind === 'line' ? { text: answer.text } : { eof: true as const };
+      await session.call('cell.input', { conversationId: session.conversationId, questionId: q.questionId, ...reply }).catch(this.report);
+    } finally {
+      this.open.delete(q.questionId);
+    }
+  }
+
   /** The code as the person changed it, or null when they did not (editor failed, Ctrl-C). */
   private async edit(cell: CellItem, signal: AbortSignal): Promise<string | null> {
     const { prompt, style, env } = this.deps;

@@ -128,6 +128,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     const outputDir = path.join(dataDir, 'cli-output');
     const meta = () => ({ appVersion: version, provider: current.provider, model: current.model });
     if (!interactive) {
+      // A one-shot run has no person at the code's terminal: a program asking for input gets end-of-input at once.
+      settings.override({ exec: { ...opts.overrides.exec, inputRequests: 'end' } });
       const code = await runOneShot({ session, message: message.text ?? '', json: opts.json, style, errStyle, env, prompt, stdout: process.stdout, stderr: process.stderr, outputDir });
       return await closeAll(app, prompt, code, false);
     }

@@ -75,6 +75,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
     else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);
     else if (event.name === 'install.answered') questions.withdraw(event.payload.questionId);
+    else if (event.name === 'cell.input-requested') void questions.input(event.payload);
+    else if (event.name === 'cell.input-closed') questions.withdraw(event.payload.questionId);
     else if (event.name === 'turn.end') {
       questions.withdrawAll();
       if (event.payload.reason === 'stopped') print(style.dim('(stopped)'));

@@ -24,6 +24,22 @@ export const events = {
   /** A structured output (rich display, execute_result, error). */
   'cell.output': z.object({ ...Conv, cellId: Id, output: CellOutput }),
   'cell.done': z.object({ ...Conv, cell: CellItem, status: CellStatus }),
+  /**
+   * The running cell's program waits for input (docs/exec.md#input): answered with `cell.input`.
+   * `mode` 'keys' is a full-screen or keypress program, best answered by typing into the terminal.
+   */
+  'cell.input-requested': z.object({
+    ...Conv,
+    cellId: Id,
+    questionId: Id,
+    prompt: z.string(),
+    password: z.boolean(),
+    mode: z.enum(['line', 'keys']),
+    /** The program that waits at the terminal (`sudo`), when known. */
+    command: z.string().nullable(),
+  }),
+  /** The question is over: answered, ended by the person, or withdrawn (the program stopped waiting, the run ended). Never carries the answer. */
+  'cell.input-closed': z.object({ ...Conv, cellId: Id, questionId: Id, how: z.enum(['answered', 'ended', 'withdrawn']) }),
   'turn.start': z.object({ ...Conv }),
   'turn.end': z.object({
     ...Conv,

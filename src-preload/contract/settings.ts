@@ -27,6 +27,10 @@ export const ExecSettings = z.object({
   autoInstall: z.enum(['ask', 'auto', 'off']),
   /** The shell `shell` cells run in: the login shell ($SHELL) when it is bash or zsh, else bash ('auto'), or always this one. `bash`/`zsh` cells keep their own. */
   shell: z.enum(['auto', 'bash', 'zsh']),
+  /** When code asks for input (input(), sudo's password, a [Y/n] question): ask the person, or end the input at once. */
+  inputRequests: z.enum(['ask', 'end']),
+  /** How long one question waits for the person before the program gets end-of-input; the run's timeout is paused meanwhile. */
+  inputWaitMs: z.number().int().min(1000).max(24 * 3600 * 1000),
 });
 
 export const SandboxSettings = z.object({
@@ -141,6 +145,8 @@ export const defaultSettings: Settings = {
     env: {},
     autoInstall: 'ask',
     shell: 'auto',
+    inputRequests: 'ask',
+    inputWaitMs: 10 * 60 * 1000,
   },
   sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
   providerModels: {},

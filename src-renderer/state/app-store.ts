@@ -46,6 +46,8 @@ interface AppActions {
   setConversationAutoRun(autoRun: boolean): Promise<void>;
   skip(cellId: string): Promise<void>;
   interrupt(cellId: string): Promise<void>;
+  /** Keys typed into a running cell's live terminal. */
+  typeInto(cellId: string, data: string): Promise<void>;
   /** Drops the last answer (or the failed call) and asks the model again. */
   regenerate(): Promise<void>;
   /** Replaces the last user message and answers it again. */
@@ -176,6 +178,8 @@ export const useApp = create<AppStore>((set, get) => {
     setConversationAutoRun: (autoRun) => guard(() => bridge['conversation.set-auto-run']({ conversationId: currentId(), autoRun })).then(() => undefined),
     skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: currentId(), cellId })).then(() => undefined),
     interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: currentId(), cellId })).then(() => undefined),
+    // Not guarded: keys typed as the run ends are refused by main, which is no error worth showing.
+    typeInto: (cellId, data) => bridge['cell.terminal-input']({ conversationId: currentId(), cellId, data }).then(() => undefined, () => undefined),
     regenerate: () =>
       guard(async () => {
         const conversationId = currentId();

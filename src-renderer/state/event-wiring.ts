@@ -1,6 +1,7 @@
 import type { AnyEvent, CellOutput, EventName } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { refreshConversationList, useApp } from './app-store';
+import { useInputQuestions } from './input-questions';
 import { useInstallQuestions } from './install-questions';
 import { appendToFeed, resetFeed } from './terminal-feeds';
 import { useWorkspace } from './workspace-store';
@@ -49,9 +50,12 @@ export function wireEvents(): () => void {
       resetFeed(cellId);
       if (isCurrent(conversationId)) useWorkspace.getState().runStarted();
     }),
-    bridge.on('cell.done', ({ conversationId }) => {
+    bridge.on('cell.done', ({ conversationId, cell }) => {
+      useInputQuestions.getState().runEnded(cell.id);
       if (isCurrent(conversationId)) useWorkspace.getState().runEnded();
     }),
+    bridge.on('cell.input-requested', (q) => useInputQuestions.getState().asked(q)),
+    bridge.on('cell.input-closed', (p) => useInputQuestions.getState().closed(p)),
     bridge.on('cell.output', ({ conversationId, cellId, output }) => {
       const image = imageOf(output);
       if (!image || !isCurrent(conversationId)) return;

@@ -22,6 +22,7 @@ import { inspect } from 'node:util';
 import vm from 'node:vm';
 import { display, HTML, Image, Markdown, resultOutput, setEmitter } from './display.mjs';
 import { Files } from './files.mjs';
+import { installInput } from './input.mjs';
 import { tryPrepareCell } from './transform.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -55,7 +56,7 @@ process.exit = function exit(code = process.exitCode ?? 0) {
   throw new ProcessExit(code);
 };
 
-let current = null; // the running cell: { id, nonce, seq (the next output's number), interrupt?(): void }
+let current = null; // the running cell: { id, nonce, seq (the next output's number), inputSeq, interrupt?(): void }
 let lastId = null;
 
 // --- side channel -------------------------------------------------------------------------------
@@ -83,6 +84,7 @@ socket.on('data', (chunk) => {
       continue;
     }
     if (message?.type === 'shutdown') exitProcess(0);
+    if (message?.type === 'input_reply') answerInput(message);
     if (message?.type === 'run') {
       queue = queue.then(() => runCell(message)).catch((error) => writeErr(`runner error: ${inspect(error)}\n`));
     }
@@ -101,10 +103,68 @@ function emit(output) {
   send(message);
 }
 
+// --- input (docs/exec-protocol.md#input) ---------------------------------------------------------
+
+const inputWaiters = new Map(); // the number of a question asked in the running cell → its resolve
+
+// A marker where the question stands in the output, then the request; the reply (or the cell's end)
+// settles it. Between cells nobody is asked: end-of-input.
+function askInput(prompt, password) {
+  if (!current) return Promise.resolve(null);
+  const seq = current.inputSeq++;
+  const id = current.id;
+  writeTerminal(`${prompt}\x1b]633;P;OiInput=${current.nonce}:${seq}\x07`);
+  return new Promise((resolve) => {
+    inputWaiters.set(seq, resolve);
+    send({ type: 'input_request', id, seq, prompt, password });
+  });
+}
+
+function answerInput(message) {
+  const resolve = inputWaiters.get(message.seq);
+  if (!resolve || message.id !== current?.id) return;
+  inputWaiters.delete(message.seq);
+  resolve(message.eof ? null : String(message.value ?? ''));
+}
+
+/** A question still open when its cell ends gets end-of-input: its asker was left behind. */
+function endOpenQuestions() {
+  for (const resolve of inputWaiters.values()) resolve(null);
+  inputWaiters.clear();
+}
+
+const stdinControl = installInput({ ask: askInput, echo: (text) => writeTerminal(text), onEnd: () => setTimeout(failIfStranded, 50) });
+
+// Node ends a program whose event loop has nothing left to do; here the runner's own socket and
+// terminal keep it alive, so a cell awaiting an answer that end-of-input will never bring (readline's
+// question() when the input closes) would wait until the timeout. After end-of-input, a cell still
+// waiting while nothing of its own is left (timers, sockets, files, child processes…) fails instead.
+const RUNNER_RESOURCES = new Set(['PipeWrap', 'TTYWrap', 'ConnectWrap', 'Timeout']);
+let runnerPipes = 0;
+
+function failIfStranded() {
+  if (!current?.strand) return;
+  const counts = new Map();
+  for (const type of process.getActiveResourcesInfo?.() ?? ['unknown']) counts.set(type, (counts.get(type) ?? 0) + 1);
+  const busy =
+    [...counts.keys()].some((type) => !RUNNER_RESOURCES.has(type)) ||
+    (counts.get('Timeout') ?? 0) > 1 || // one is this check's own timer
+    (counts.get('PipeWrap') ?? 0) > runnerPipes;
+  if (!busy) current.strand();
+}
+
+class EndOfInput extends Error {
+  constructor() {
+    super('the cell waits for input, the input ended (end-of-input), and nothing else is left that could finish it');
+    this.name = 'EndOfInput';
+  }
+}
+
 // --- one run ------------------------------------------------------------------------------------
 
 async function runCell({ id, code, nonce, executionCount }) {
-  current = { id, nonce: String(nonce), seq: 0 };
+  stdinControl.renew();
+  current = { id, nonce: String(nonce), seq: 0, inputSeq: 0 };
   lastId = id;
   let ok = true;
   try {
@@ -115,6 +175,7 @@ async function runCell({ id, code, nonce, executionCount }) {
     if (!ok) emit(safeErrorOutput(error));
   }
   current = null;
+  endOpenQuestions();
   let cwd = null;
   try {
     cwd = process.cwd();
@@ -184,6 +245,7 @@ async function evaluate(code, executionCount) {
   if (result === null || typeof result?.then !== 'function') return result;
   return new Promise((resolve, reject) => {
     current.interrupt = () => reject(new Interrupted('; work the cell started may still be running'));
+    current.strand = () => reject(new EndOfInput());
     Promise.resolve(result).then(resolve, reject);
   });
 }
@@ -206,7 +268,7 @@ function cleanTrace(text) {
 }
 
 function errorOutput(error) {
-  if (error instanceof Interrupted) {
+  if (error instanceof Interrupted || error instanceof EndOfInput) {
     return { output_type: 'error', ename: error.name, evalue: error.message, traceback: [`${error.name}: ${error.message}`] };
   }
   const isError = error !== null && typeof error === 'object' && typeof error.stack === 'string';
@@ -287,4 +349,5 @@ async function absorbLoaderWarning() {
 }
 
 await Promise.all([absorbLoaderWarning(), new Promise((resolve) => socket.once('connect', resolve))]);
+runnerPipes = process.getActiveResourcesInfo?.().filter((type) => type === 'PipeWrap').length ?? 0;
 send({ type: 'hello', language: 'javascript', version: process.versions.node, pid: process.pid, protocol: 2 });

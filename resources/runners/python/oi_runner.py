@@ -25,6 +25,7 @@ import types
 _writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
 import oi_display  # noqa: E402
 import oi_files  # noqa: E402
+import oi_input  # noqa: E402
 import oi_ipython  # noqa: E402
 import oi_magics  # noqa: E402
 import oi_streams  # noqa: E402
@@ -84,6 +85,7 @@ class Session:
         # Reentrant: a signal handler may display() while the main thread is inside emit().
         self.nonce = None
         self.seq = 0
+        self.input_seq = 0
         self.emit_lock = threading.RLock()
         self.interruptible = False
         self.loop = None
@@ -117,6 +119,7 @@ class Session:
             self.run_id = str(message.get('id', ''))
             self.nonce = str(message.get('nonce', '')).encode('ascii', 'replace')
             self.seq = 0
+            self.input_seq = 0
         count = message.get('executionCount')
         code = str(message.get('code', ''))
         oi_display.begin_cell()
@@ -226,6 +229,26 @@ class Session:
                 oi_streams.write_fence(b'\x1b]633;P;OiOutput=%s:%d\x07' % (self.nonce, message['seq']))
             self.channel.send(message)
 
+    def ask_input(self, prompt, password):
+        """Asks main for a line of input (docs/exec-protocol.md#input): a marker where the question
+        stands in the output, then the request; waits for the reply. None means end-of-input."""
+        with self.emit_lock:
+            if self.nonce is None:
+                return None  # between runs (a thread the cell left behind): nobody to ask
+            seq = self.input_seq
+            self.input_seq += 1
+            oi_streams.write_fence(b'\x1b]633;P;OiInput=%s:%d\x07' % (self.nonce, seq))
+            self.channel.send({'type': 'input_request', 'id': self.run_id, 'seq': seq,
+                               'prompt': prompt, 'password': bool(password)})
+        while True:  # a Ctrl-C here raises KeyboardInterrupt in the cell, as at a terminal
+            message = self.channel.receive()
+            if message is None or message.get('type') == 'shutdown':
+                oi_streams.flush()
+                os._exit(0)
+            if message.get('type') == 'input_reply' and message.get('seq') == seq:
+                break  # replies to questions an interrupt abandoned are skipped
+        return None if message.get('eof') else str(message.get('value', ''))
+
     def _after_fork_in_child(self):
         # A forked child (multiprocessing) must not wait on a lock a vanished thread held, and its
         # outputs carry no marker: its numbers would collide with the parent's.
@@ -251,6 +274,10 @@ class Session:
                     self._finish(message.get('nonce', ''), False)
         oi_streams.flush()
         os._exit(0)  # not sys.exit: user threads left running must not keep the session alive
+
+
+def _write_stdout(text):
+    sys.stdout.write(text)
 
 
 def _silenced(code, node):
@@ -323,6 +350,7 @@ def main():
         if ipython is not None:
             os.register_at_fork(before=ipython.before_fork)
     oi_display.set_emitter(session.emit)
+    oi_input.install(session.ask_input, _write_stdout)
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
     # Like the interactive interpreter: imports find modules in the current directory, not here.
     if sys.path and os.path.abspath(sys.path[0] or '.') == _HERE:

@@ -34,6 +34,7 @@ local({
   # The run's nonce (NULL between runs) and the next output's number, for position markers.
   state$nonce <- NULL
   state$seq <- 0L
+  state$input_seq <- 0L
   # This cell's plot devices in the order opened: list(device, prefix, seqs = marker per page).
   state$plots <- list()
   state$page_starts <- FALSE
@@ -232,6 +233,36 @@ local({
     send(message)
   }
 
+  # --- input (docs/exec-protocol.md#input) --------------------------------------------------------------
+
+  # A marker where the question stands in the output, then the request to main; waits for the reply.
+  # NULL means end-of-input, also between runs, when nobody is asked. Interrupts are held while
+  # waiting; main answers an open question with end-of-input when it interrupts the run.
+  ask_input <- function(prompt, password = FALSE) {
+    if (is.null(state$nonce)) return(NULL)
+    seq <- state$input_seq
+    state$input_seq <- seq + 1L
+    flush_streams()
+    cat(prompt)
+    if (sink.number() == 0L) cat(sprintf("\033]633;P;OiInput=%s:%d\a", state$nonce, seq))
+    flush_streams()
+    send(list(type = "input_request", id = state$run_id, seq = seq, prompt = prompt, password = password))
+    repeat {
+      message <- suspendInterrupts(receive())
+      if (is.null(message) || identical(message$type, "shutdown")) quit(save = "no", status = 0L, runLast = FALSE)
+      if (identical(message$type, "input_reply") && identical(as.integer(message$seq), seq)) break
+    }
+    if (isTRUE(message$eof)) return(NULL)
+    value <- valid_utf8(if (is.null(message$value)) "" else message$value)
+    cat(if (password) "\n" else paste0(value, "\n"))
+    value
+  }
+
+  reads_stdin <- function(con) {
+    if (is.character(con)) return(identical(con, "stdin"))
+    inherits(con, "connection") && identical(tryCatch(summary(con)$description, error = function(e) ""), "stdin")
+  }
+
   # --- plots ----------------------------------------------------------------------------------------
 
   EMPTY <- structure(list(), names = character(0)) # {} in JSON
@@ -361,6 +392,22 @@ local({
   helpers$Markdown <- function(source) structure(paste(as.character(source), collapse = "\n"), class = "oi_markdown")
   helpers$print.oi_html <- function(x, ...) { cat(unclass(x), "\n", sep = ""); invisible(x) }
   helpers$print.oi_markdown <- helpers$print.oi_html
+  # readline() (which a non-interactive R answers with "" at once) and readLines() of stdin ask the
+  # person, as in the R console; end-of-input is "" for readline() and the lines so far for readLines().
+  helpers$readline <- function(prompt = "") {
+    answer <- ask_input(paste(as.character(prompt), collapse = ""))
+    if (is.null(answer)) "" else answer
+  }
+  helpers$readLines <- function(con = stdin(), n = -1L, ok = TRUE, warn = TRUE, encoding = "unknown", skipNul = FALSE) {
+    if (!reads_stdin(con)) return(base::readLines(con, n = n, ok = ok, warn = warn, encoding = encoding, skipNul = skipNul))
+    lines <- character(0)
+    while (n < 0L || length(lines) < n) {
+      answer <- ask_input("")
+      if (is.null(answer)) break
+      lines <- c(lines, answer)
+    }
+    lines
+  }
 
   # `files` comes from oi_files.R beside this script, which Rscript names as --file= (each space
   # written as ~+~). Its code gets an environment over base R, out of reach of the user's objects.
@@ -481,6 +528,7 @@ local({
       state$count <- message$executionCount
       state$nonce <- as.character(message$nonce)
       state$seq <- 0L
+      state$input_seq <- 0L
       ok <- run_cell(message)
       # An interrupt aimed at this run that arrived after its cell ended must not hit the next
       # cell: let it fire here (Sys.sleep checks for one) and drop it.

@@ -31,6 +31,7 @@ require 'socket'
 require_relative 'oi_streams'
 require_relative 'oi_display'
 require_relative 'oi_files'
+require_relative 'oi_input'
 
 module OiRunner
   HERE = File.expand_path(__FILE__)
@@ -95,6 +96,7 @@ module OiRunner
       # Monitor because display() may be called from an output's own to_mimebundle.
       @nonce = nil
       @seq = 0
+      @input_seq = 0
       @emit_lock = Monitor.new
       @sigint = proc do
         # Trap handlers run on the main thread, so this raises inside the running cell.
@@ -160,6 +162,31 @@ module OiRunner
       end
     end
 
+    # Public: $stdin's reads call it (oi_input.rb). A marker where the question stands in the
+    # output, then the request to main; waits for the reply (docs/exec-protocol.md#input). nil means
+    # end-of-input, also between runs (a thread a cell left behind), when nobody is asked.
+    def ask_input(prompt, password)
+      seq = nil
+      @emit_lock.synchronize do
+        return nil unless @nonce
+
+        seq = @input_seq
+        @input_seq += 1
+        flush_streams
+        write_fence("#{prompt}\e]633;P;OiInput=#{@nonce}:#{seq}\a")
+        @channel.send_message({ 'type' => 'input_request', 'id' => @run_id, 'seq' => seq, 'prompt' => prompt, 'password' => password })
+      end
+      reply = loop do # a Ctrl-C here raises Interrupt in the cell, as at a terminal
+        message = @channel.receive
+        if message.nil? || message['type'] == 'shutdown'
+          flush_streams
+          exit!(0)
+        end
+        break message if message['type'] == 'input_reply' && message['seq'] == seq
+      end
+      reply['eof'] ? nil : reply['value'].to_s
+    end
+
     private
 
     def run(message)
@@ -167,6 +194,7 @@ module OiRunner
         @run_id = message['id'].to_s
         @nonce = message['nonce'].to_s
         @seq = 0
+        @input_seq = 0
       end
       count = message['executionCount']
       code = message['code'].to_s.dup.force_encoding(Encoding::UTF_8)
@@ -274,6 +302,7 @@ module OiRunner
     session.install_sigint
     session.install_fork_hook
     OiDisplay.emitter = session.method(:emit)
+    OiInput.install(session.method(:ask_input), ->(text) { $stdout.write(text) })
     files = OiFiles::Files.new(workspace)
     main = TOPLEVEL_BINDING.receiver
     main.extend(OiDisplay::Helpers)

@@ -223,6 +223,19 @@ export class AgentService {
     return outcome;
   }
 
+  /** The person's answer to a running program's question: a line, or end-of-input. */
+  answerInput(conversationId: string, questionId: string, answer: { text: string } | { eof: true }): void {
+    const live = this.live.get(conversationId);
+    const given = 'text' in answer ? ({ kind: 'line', text: answer.text } as const) : ({ kind: 'eof' } as const);
+    if (!live || !live.inputs.answer(questionId, given)) throw new Error('that question is no longer open (the program stopped waiting, or the run ended)');
+  }
+
+  /** Keys typed into the running cell's live terminal. */
+  typeIntoCell(conversationId: string, cellId: string, data: string): void {
+    const live = this.live.get(conversationId);
+    if (!live || live.runningCellId !== cellId || !this.deps.exec.typeInto(conversationId, cellId, data)) throw new Error(`cell ${cellId} is not running`);
+  }
+
   interruptCell(conversationId: string, cellId: string): void {
     const live = this.live.get(conversationId);
     if (!live || live.runningCellId !== cellId || !live.runController) throw new Error(`cell ${cellId} is not running`);

@@ -1,9 +1,12 @@
 import type { Conversation, UserItem } from '@contract';
 import { ApprovalGate } from './approvals';
+import { InputQuestions } from './input-questions';
 
 /** A conversation held in memory while it is open, with the state of its running turn. */
 export class LiveConversation {
   readonly approvals = new ApprovalGate();
+  /** Questions the running cell's program asks the person. */
+  readonly inputs = new InputQuestions();
   /** Set while a turn runs. */
   turn: { controller: AbortController; done: Promise<void> } | null = null;
   /** Set while a message that starts a turn is being saved, before the turn exists. */

@@ -50,6 +50,10 @@ export async function runCell(
       settings: deps.settings.exec,
       sandbox: deps.settings.sandbox,
       signal: controller.signal,
+      // The cell's id names the run, so keys typed into its terminal find it (and its spill file).
+      runId: cell.id,
+      // "When code asks for input: ask me / end the input" (without an asker the engine ends it at once).
+      ...(deps.settings.exec.inputRequests === 'ask' ? { onInput: live.inputs.askerFor(conversationId, cell.id, deps.events) } : {}),
       onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
       onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
     });

@@ -4,6 +4,7 @@
 
 // The port and the engine behind it.
 export type { ExecService, LanguageInfo, LanguagesScope, PythonInfo, RunRequest, RunResult, RunStatus } from './engine/types';
+export type { InputAnswer, InputAsker, InputQuestion } from './input/input-types';
 export { createExecService, type ExecServiceOptions } from './engine/exec-service';
 export { createSessionRouter, type SessionRouter, type SessionRouterOptions } from './engine/session-router';
 // What a router hands the engine (ExecServiceOptions.router): routes that start sessions.

@@ -1,7 +1,18 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
-type ChatNames = 'chat.send' | 'chat.stop' | 'chat.edit-last' | 'chat.regenerate' | 'cell.approve' | 'cell.skip' | 'cell.interrupt' | 'install.answer' | 'conversation.set-auto-run';
+type ChatNames =
+  | 'chat.send'
+  | 'chat.stop'
+  | 'chat.edit-last'
+  | 'chat.regenerate'
+  | 'cell.approve'
+  | 'cell.skip'
+  | 'cell.interrupt'
+  | 'cell.input'
+  | 'cell.terminal-input'
+  | 'install.answer'
+  | 'conversation.set-auto-run';
 
 export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<HandlerTable, ChatNames> => {
   // The agent and a notebook re-run would run code in the same sessions at once.
@@ -45,6 +56,14 @@ export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<Handle
         conv.autoRun = autoRun;
       });
       events.emit('conversation.auto-run', { conversationId, autoRun });
+      return { ok: true };
+    },
+    'cell.input': async ({ conversationId, questionId, text }) => {
+      agent.answerInput(conversationId, questionId, text !== undefined ? { text } : { eof: true });
+      return { ok: true };
+    },
+    'cell.terminal-input': async ({ conversationId, cellId, data }) => {
+      agent.typeIntoCell(conversationId, cellId, data);
       return { ok: true };
     },
     'install.answer': async ({ conversationId, questionId, install }) => {

@@ -159,6 +159,7 @@ function streamingTo(
       return exec.run({ ...request, runId: id, onTerminal: (data) => sinks.onTerminal(id, data), onOutput: (output) => sinks.onOutput(id, output) });
     },
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
+    typeInto: (conversationId, runId, data) => exec.typeInto(conversationId, runId, data),
     restart: (conversationId, language) => exec.restart(conversationId, language),
     languages: (scope) => exec.languages(scope),
     python: (scope) => exec.python(scope),

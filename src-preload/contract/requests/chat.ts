@@ -49,6 +49,24 @@ export const chatRequests = {
     input: z.object({ conversationId: Id, autoRun: z.boolean() }).strict(),
     output: Ok,
   },
+  /** Answers a `cell.input-requested` question: a line (without its newline), or end-of-input. */
+  'cell.input': {
+    input: z
+      .object({
+        conversationId: Id,
+        questionId: Id,
+        text: z.string().max(1_000_000).optional(),
+        eof: z.literal(true).optional(),
+      })
+      .strict()
+      .refine((v) => (v.text === undefined) !== (v.eof === undefined), { message: 'give either text or eof' }),
+    output: Ok,
+  },
+  /** Keys typed into a running cell's live terminal (a full-screen prompt, an answer typed by hand). */
+  'cell.terminal-input': {
+    input: z.object({ conversationId: Id, cellId: Id, data: z.string().min(1).max(65_536) }).strict(),
+    output: Ok,
+  },
   'install.answer': {
     input: z.object({ conversationId: Id, questionId: Id, install: z.boolean() }).strict(),
     output: Ok,

@@ -1,5 +1,7 @@
 import type { CellItem } from '@contract';
 import { useApp } from '../../state/app-store';
+import { useInputQuestions } from '../../state/input-questions';
+import { useInstallQuestions } from '../../state/install-questions';
 import { CopyButton } from '../common/CopyButton';
 import { formatDuration, useNow } from '../common/use-now';
 
@@ -30,8 +32,12 @@ function shellShown(cell: CellItem): string | null {
 export function CellHeader({ cell }: { cell: CellItem }) {
   const interrupt = useApp((s) => s.interrupt);
   const running = cell.status === 'running';
-  const now = useNow(running);
-  const elapsed = running && cell.startedAt ? now - Date.parse(cell.startedAt) : null;
+  // A run waiting on the person is not "running · 29 s": its clock is stopped and it is their turn.
+  const waitingInput = useInputQuestions((s) => !!s.byCell[cell.id]);
+  const waitingInstall = useInstallQuestions((s) => !!s.byCell[cell.id]);
+  const waiting = running && (waitingInput || waitingInstall);
+  const now = useNow(running && !waiting);
+  const elapsed = running && !waiting && cell.startedAt ? now - Date.parse(cell.startedAt) : null;
   const shell = shellShown(cell);
   return (
     <header className="cell-head">
@@ -42,8 +48,8 @@ export function CellHeader({ cell }: { cell: CellItem }) {
       {cell.executionCount !== null && <span className="cell-count">[{cell.executionCount}]</span>}
       {cell.approval === 'auto' && <span className="badge">auto-run</span>}
       <span className="cell-status" data-testid="cell-status" role="status">
-        {running && <span className="spinner" aria-hidden="true" />}
-        {STATUS_TEXT[cell.status]}
+        {running && !waiting && <span className="spinner" aria-hidden="true" />}
+        {waiting ? (waitingInput ? 'waiting for input' : 'waiting for you') : STATUS_TEXT[cell.status]}
         {elapsed !== null && <span data-testid="cell-elapsed"> · {formatDuration(elapsed)}</span>}
       </span>
       {cell.exitCode !== null && <span className={cell.exitCode === 0 ? 'cell-exit' : 'cell-exit bad'}>exit {cell.exitCode}</span>}

@@ -1,4 +1,5 @@
 import type { CellItem } from '@contract';
+import { useApp } from '../../state/app-store';
 import { hasFeed } from '../../state/terminal-feeds';
 import { RichOutput } from './RichOutput';
 import { SavedOutput } from './SavedOutput';
@@ -9,7 +10,9 @@ import { TerminalView } from './TerminalView';
  * terminal (xterm); one loaded from disk shows its saved text as HTML, which costs far less to mount.
  */
 export function CellOutputs({ cell }: { cell: CellItem }) {
-  const live = cell.status === 'running' || hasFeed(cell.id);
+  const running = cell.status === 'running';
+  const typeInto = useApp((s) => s.typeInto);
+  const live = running || hasFeed(cell.id);
   const saved = live
     ? ''
     : cell.outputs
@@ -19,7 +22,7 @@ export function CellOutputs({ cell }: { cell: CellItem }) {
   const rich = cell.outputs.map((o, i) => [o, i] as const).filter(([o]) => o.output_type !== 'stream');
   return (
     <>
-      {live ? <TerminalView cellId={cell.id} /> : saved && <SavedOutput text={saved} />}
+      {live ? <TerminalView cellId={cell.id} onKeys={running ? (data) => void typeInto(cell.id, data) : null} /> : saved && <SavedOutput text={saved} />}
       {rich.map(([o, i]) => (
         <RichOutput key={i} output={o} cellId={cell.id} scripts={!cell.imported} />
       ))}

@@ -4,6 +4,7 @@ import { HighlightedCode } from '../highlight/HighlightedCode';
 import { ApprovalBar } from './ApprovalBar';
 import { CellHeader } from './CellHeader';
 import { CellOutputs } from './CellOutputs';
+import { InputPrompt } from './InputPrompt';
 import { InstallPrompt } from './InstallPrompt';
 import { LimitsLine } from './LimitsLine';
 import { CellChangesLine } from '../checkpoints/CellChangesLine';
@@ -45,6 +46,7 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
       )}
       {cell.status === 'running' && <InstallPrompt cellId={cell.id} />}
       <CellOutputs cell={cell} />
+      <InputPrompt cellId={cell.id} />
       {cell.limits && <LimitsLine limits={cell.limits} />}
       {cell.changes && <CellChangesLine cell={cell} changes={cell.changes} />}
     </section>

@@ -11,8 +11,14 @@ const MAX_ROWS = 20;
  * A live cell's output (running, or run in this session) in a real terminal emulator (colours, progress bars, carriage returns). Writes go
  * straight from the feed into xterm, never through React state; xterm parses in its own batches.
  */
-export function TerminalView({ cellId }: { cellId: string }) {
+export function TerminalView({ cellId, onKeys = null }: { cellId: string; onKeys?: ((data: string) => void) | null }) {
   const host = useRef<HTMLDivElement>(null);
+  const termHandle = useRef<Terminal | null>(null);
+  // Read by the terminal's key handler, so a new function does not rebuild the terminal.
+  const keys = useRef(onKeys);
+  useEffect(() => {
+    keys.current = onKeys;
+  }, [onKeys]);
   // A run that printed nothing (a plot, a silent command) shows no empty black strip.
   const [hasOutput, setHasOutput] = useState(false);
 
@@ -35,6 +41,10 @@ export function TerminalView({ cellId }: { cellId: string }) {
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(el);
+    termHandle.current = term;
+    // While the cell runs, what is typed here goes to its program (a password prompt, a full-screen
+    // menu), as in any terminal.
+    const typing = term.onData((data) => keys.current?.(data));
 
     const fitColumns = () => {
       const dims = fit.proposeDimensions();
@@ -85,10 +95,20 @@ export function TerminalView({ cellId }: { cellId: string }) {
     ro.observe(el);
     return () => {
       unsubscribe();
+      typing.dispose();
       ro.disconnect();
       term.dispose();
+      termHandle.current = null;
     };
   }, [cellId]);
+
+  const typeable = onKeys !== null;
+  useEffect(() => {
+    const t = termHandle.current;
+    if (!t) return;
+    t.options.disableStdin = !typeable;
+    t.options.cursorInactiveStyle = typeable ? 'outline' : 'none';
+  }, [typeable, cellId]);
 
   return <div className={hasOutput ? 'terminal' : 'terminal terminal-empty'} ref={host} data-testid="terminal" aria-label="Output" role="region" />;
 }

@@ -80,7 +80,16 @@ export const SECTIONS: Section[] = [
     title: 'Running code',
     fields: [
       { id: 'autoRun', label: 'Auto-run (run code without asking)', kind: 'toggle', path: top('autoRun') },
-      { id: 'timeout', label: 'Run timeout', kind: 'number', nullable: false, unit: 's', factor: 1000, path: exec('timeoutMs') },
+      { id: 'timeout', label: 'Run timeout', kind: 'number', nullable: false, unit: 's', factor: 1000, path: exec('timeoutMs'), help: 'Paused while a program waits for you to type.' },
+      {
+        id: 'inputRequests',
+        label: 'When code asks for input',
+        kind: 'select',
+        path: exec('inputRequests'),
+        options: [['ask', 'Ask me'], ['end', 'End the input (the model is told)']],
+        help: 'input(), a password prompt, a [Y/n] question. Ending it at once suits runs you do not watch.',
+      },
+      { id: 'inputWaitMs', label: 'Input wait limit', kind: 'number', nullable: false, unit: 's', factor: 1000, path: exec('inputWaitMs'), help: 'How long one question waits for your answer before the program gets end-of-input.' },
       { id: 'memoryMb', label: 'Memory limit', kind: 'number', nullable: true, unit: 'MB', path: exec('memoryMb'), placeholder: 'no limit' },
       { id: 'cpuSeconds', label: 'CPU time limit', kind: 'number', nullable: true, unit: 's', path: exec('cpuSeconds'), placeholder: 'no limit' },
       { id: 'maxProcesses', label: 'Process limit', kind: 'number', nullable: true, path: exec('maxProcesses'), placeholder: 'no limit' },

@@ -292,6 +292,8 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       return afterRun(request, first);
     },
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
+    // The re-run after an install has its own run id.
+    typeInto: (conversationId, runId, data) => exec.typeInto(conversationId, runId, data) || exec.typeInto(conversationId, `${runId}-rerun`, data),
     restart: (conversationId, language) => exec.restart(conversationId, language),
     languages: (scope) => exec.languages(scope),
     python: (scope) => exec.python(scope),

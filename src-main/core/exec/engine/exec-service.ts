@@ -9,7 +9,8 @@ import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registr
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
 import { askedAs, loginShellOf } from '../shell/shell-choice';
-import { createRunExecution } from './run-execution';
+import { createRunExecution, liveRunKey } from './run-execution';
+import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
@@ -45,6 +46,8 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const baseEnv = options.baseEnv ?? process.env;
   const router = options.router ?? createSessionRouter();
   const slots = new SessionSlots();
+  /** Runs going on, for typing into their terminal. */
+  const live = new Map<string, Session>();
   let disposed = false;
 
   const tmpRoot = options.tmpRoot ?? tmpdir();
@@ -70,6 +73,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     sandbox: options.sandbox ?? null,
     sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
     detectContext,
+    live,
     environment: (request: RunRequest, runtime: Runtime) =>
       buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [], sessionEnv: runtime.env }),
   });
@@ -101,6 +105,13 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     },
 
     interrupt: (conversationId, language) => slots.interrupt(conversationId, language),
+
+    typeInto(conversationId, runId, data) {
+      const terminal = live.get(liveRunKey(conversationId, runId))?.terminal?.();
+      if (!terminal) return false;
+      terminal.write(data);
+      return true;
+    },
     restart: (conversationId, language) => slots.restart(conversationId, language),
 
     async python(scope) {

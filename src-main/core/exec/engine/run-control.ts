@@ -5,7 +5,8 @@ import type { Session } from '../session/session-types';
 // session itself; and if even that is not reported back, give the run up. Each step happens only
 // if the run is still going.
 
-export type StopReason = 'timeout' | 'interrupted';
+/** 'no-input': the program kept waiting at the terminal for input nobody can give (input/terminal-watch.ts). */
+export type StopReason = 'timeout' | 'interrupted' | 'no-input';
 
 /** How long after killing the session its run may take to report back before it is given up. */
 const ABANDON_AFTER_KILL_MS = 5000;
@@ -20,6 +21,8 @@ export class RunControl {
   private giveUp: () => void = () => undefined;
   private timers: NodeJS.Timeout[] = [];
   private settled = false;
+  /** Called once when stopping begins (the run's open questions are withdrawn then). */
+  onStop: (() => void) | null = null;
 
   constructor(
     private readonly session: Session,
@@ -34,6 +37,7 @@ export class RunControl {
     if (this.settled || this.reason) return;
     this.reason = reason;
     this.level = 1;
+    this.onStop?.();
     this.session.interrupt();
     // Like a user pressing Ctrl-C again: a ^C that lands while a shell is still starting the
     // foreground program (or that the code caught) is lost, the next one is not.

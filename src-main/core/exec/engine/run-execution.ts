@@ -9,6 +9,9 @@ import type { Session, SessionOutcome, SessionRoute, StartSessionOptions } from 
 import { shellOf } from '../shell/shell-choice';
 import { errorMessage } from '@contract';
 import { RunControl } from './run-control';
+import { forgetSudoPassword } from '../input/forget-sudo';
+import { startRunInput } from './run-input';
+import { RunTimer } from './run-timer';
 import { assembleResult, finalStatus, simpleResult } from './run-result';
 import type { SessionRouter } from './session-router';
 import { liveSession, type SessionSlot } from './session-slots';
@@ -30,6 +33,13 @@ export interface RunExecutionOptions {
   environment(request: RunRequest, runtime: Runtime): Record<string, string>;
   /** Where runtimes are looked for, and where programs are run to ask them (the route's probing). */
   detectContext(request: RunRequest, route: SessionRoute): Promise<DetectContext>;
+  /** Runs going on, by conversation and run id, for typing into their terminal (ExecService.typeInto). */
+  live?: Map<string, Session>;
+}
+
+/** The key of a run going on in RunExecutionOptions.live. */
+export function liveRunKey(conversationId: string, runId: string): string {
+  return `${conversationId}\u0000${runId}`;
 }
 
 export interface RunInSlot {
@@ -90,9 +100,24 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
 
     const control = new RunControl(session, options.graceMs);
     slot.active.set(control, asked);
+    // Paused while a person is asked for input (docs/exec.md#input).
+    const timer = new RunTimer(request.settings.timeoutMs, () => control.stop('timeout'));
+    let waited: { command: string | null; keys: boolean } | null = null;
+    const input = startRunInput({
+      request,
+      session,
+      output,
+      timer,
+      onStuck: (reader, question) => {
+        waited = { command: reader.command || null, keys: question.mode === 'keys' };
+        control.stop('no-input');
+      },
+    });
+    control.onStop = () => input.close();
+    const liveKey = liveRunKey(request.conversationId, runId);
+    options.live?.set(liveKey, session);
     // The run starts before anything can interrupt it, so every interrupt belongs to this run.
-    const running = session.run({ runId, code: request.code, settings: request.settings, executionCount, output });
-    const timer = setTimeout(() => control.stop('timeout'), request.settings.timeoutMs);
+    const running = session.run({ runId, code: request.code, settings: request.settings, executionCount, output, input: input.broker });
     const onAbort = (): void => control.stop('interrupted');
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
@@ -106,19 +131,23 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       outcome = { status: 'died', exitCode: null, cwd: null, message: `The run failed inside the engine: ${errorMessage(err)}` };
     } finally {
       control.settle();
-      clearTimeout(timer);
+      timer.clear();
+      input.close();
+      options.live?.delete(liveKey);
       request.signal?.removeEventListener('abort', onAbort);
       slot.active.delete(control);
     }
 
     const survived = session.alive;
-    const { status, message } = finalStatus(outcome, control.reason, { timeoutMs: request.settings.timeoutMs, survived, language: language.name });
+    const { status, message } = finalStatus(outcome, control.reason, { timeoutMs: request.settings.timeoutMs, survived, language: language.name, waited });
     if (!survived) {
       // Release the dead session now (temp folder, cgroup, stray children); the next run starts anew.
       const dead = session;
       if (slot.session) slot.session = null;
       void dead.dispose().catch(() => undefined);
     }
+    // Never run behind the user's back: a sudo password typed for this run is not remembered for the next.
+    if (input.broker.passwordsSentTo.has('sudo')) await forgetSudoPassword(options.environment(request, runtime));
     const finished = await output.finish();
     if (message) safeCall(() => request.onTerminal?.(`\r\n\x1b[2m${message}\x1b[0m\r\n`));
     return assembleResult({
@@ -127,6 +156,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       cwd: outcome.cwd,
       message,
       note,
+      inputNote: input.broker.modelNote(),
       output: finished,
       startedAt,
       executionCount,

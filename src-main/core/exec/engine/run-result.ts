@@ -1,5 +1,5 @@
 import type { CellOutput, RunLimits } from '@contract';
-import { interruptedMessage, timeoutMessage } from '../output/messages';
+import { interruptedMessage, noInputMessage, timeoutMessage } from '../output/messages';
 import type { FinishedOutput } from '../output/run-output';
 import type { SessionOutcome } from '../session/session-types';
 import type { ShellName } from '../shell/shell-choice';
@@ -14,8 +14,13 @@ import type { RunResult, RunStatus } from './types';
 export function finalStatus(
   outcome: SessionOutcome,
   stopped: StopReason | null,
-  context: { timeoutMs: number; survived: boolean; language: string },
+  context: { timeoutMs: number; survived: boolean; language: string; waited?: { command: string | null; keys: boolean } | null },
 ): { status: RunStatus; message: string | null } {
+  // A program stopped for want of input may leave its shell's line to finish cleanly; it still failed.
+  if (stopped === 'no-input') {
+    const waited = context.waited ?? { command: null, keys: false };
+    return { status: 'failed', message: noInputMessage(waited.command, waited.keys, context.survived, context.language) };
+  }
   if (!stopped || outcome.status === 'done') return { status: outcome.status, message: outcome.message };
   const message = stopped === 'timeout' ? timeoutMessage(context.timeoutMs, context.survived, context.language) : interruptedMessage(context.survived, context.language);
   return { status: stopped, message };
@@ -29,6 +34,8 @@ export interface FinishedRun {
   message: string | null;
   /** Notes to put before the run's text. */
   note: string;
+  /** What the model must know about the input the program asked for (input/input-broker.ts). */
+  inputNote?: string | null;
   output: FinishedOutput;
   startedAt: number;
   executionCount: number;
@@ -45,6 +52,7 @@ export function assembleResult(run: FinishedRun): RunResult {
   if (body) lines.push(body);
   else if (outputs.length === 0 && !run.message) lines.push('(no output)');
   if (run.status === 'failed' && run.exitCode !== null && !run.message) lines.push(`[exit code ${run.exitCode}]`);
+  if (run.inputNote) lines.push(`[${run.inputNote}]`);
   if (run.message) {
     lines.push(`[${run.message}]`);
     outputs.push({ output_type: 'stream', name: 'stderr', text: `${run.message}\n` });

@@ -1,5 +1,6 @@
 import type { CellOutput, CellStatus, ExecSettings, RunLimits, SandboxSettings } from '@contract';
 import type { ShellName } from '../shell/shell-choice';
+import type { InputAsker } from '../input/input-types';
 
 // The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
 
@@ -21,6 +22,11 @@ export interface RunRequest {
   onOutput?: (output: CellOutput) => void;
   /** Aborting interrupts the run (Ctrl-C semantics), then kills it after a grace period. */
   signal?: AbortSignal;
+  /**
+   * Asks the person when the program waits for input (docs/exec.md#input). Absent: nobody can
+   * answer, and every question gets end-of-input at once (the model is told).
+   */
+  onInput?: InputAsker;
   /** Names the run's spill file (`.oi/outputs/<runId>.log`), e.g. the cell's id; generated when absent. */
   runId?: string;
 }
@@ -68,6 +74,11 @@ export interface ExecService {
    * any ran), `zsh` bash when zsh was missing.
    */
   interrupt(conversationId: string, language?: string): void;
+  /**
+   * Types into the terminal of a run going on (keys from the cell's live terminal: a full-screen
+   * prompt, an answer typed by hand). Returns false when no such run is going on.
+   */
+  typeInto(conversationId: string, runId: string, data: string): boolean;
   /** Ends the session(s) the language name resolves to, as interrupt() finds them; the next run starts anew. */
   restart(conversationId: string, language: string): Promise<void>;
   /**

@@ -32,6 +32,13 @@ export function interruptedMessage(sessionSurvived: boolean, label: string): str
     : `Interrupted by the user; the ${label} session did not stop and was killed: state was lost. A new session starts on the next run.`;
 }
 
+export function noInputMessage(program: string | null, keys: boolean, sessionSurvived: boolean, label: string): string {
+  const who = program ? `The program ${program}` : 'The program';
+  const what = keys ? 'kept waiting for keys at the terminal' : 'kept waiting for input at the terminal after end-of-input';
+  const kept = sessionSurvived ? `; the ${label} session keeps its state` : `; the ${label} session did not stop and was killed: state was lost`;
+  return `${who} ${what}; no one can type here, so the run was stopped${kept}. Pass values as arguments or files, or use the program's non-interactive options (such as --yes).`;
+}
+
 export function unavailableMessage(label: string, available: string[]): string {
   const list = available.length > 0 ? available.join(', ') : 'no supported language runtimes';
   return `${label} is not installed on this machine; available here: ${list}.`;

@@ -37,6 +37,9 @@ const RICH_PLACEMENT_DELAY_MS = 5;
 
 const BARE_LF = /(?<!\r)\n/g;
 
+/** Characters of recent text kept for trailingLine(). */
+const TAIL_CHARS = 2048;
+
 /** Where a numbered output goes: filled when the output arrives, left out if it never does. */
 interface Slot {
   kind: 'slot';
@@ -61,6 +64,8 @@ export class RunOutput {
   private pendingRich: CellOutput[] = [];
   private richTimer: NodeJS.Timeout | null = null;
   private sawText = false;
+  /** The end of the text so far, for the prompt of a program that waits for input. */
+  private tail = '';
 
   constructor(private readonly options: RunOutputOptions) {
     this.cap = new OutputCap({
@@ -85,6 +90,7 @@ export class RunOutput {
   terminal(text: string): void {
     if (!text) return;
     this.sawText = true;
+    this.tail = text.length >= TAIL_CHARS ? text.slice(-TAIL_CHARS) : (this.tail + text).slice(-TAIL_CHARS);
     const visible = this.cap.push(text);
     if (visible) {
       this.keptChars += visible.length;
@@ -170,6 +176,17 @@ export class RunOutput {
     } catch {
       // The UI's trouble is not the run's.
     }
+  }
+
+  /** Sends the UI the text batched so far (before a question about it is shown). */
+  flushTerminal(): void {
+    this.batcher?.flush();
+  }
+
+  /** The last line of text so far as a person reads it (no escape sequences), '' after a newline. */
+  trailingLine(): string {
+    const text = plainText(this.tail);
+    return text.slice(text.lastIndexOf('\n') + 1);
   }
 
   get hasText(): boolean {

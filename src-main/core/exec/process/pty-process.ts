@@ -54,6 +54,12 @@ export class PtyProcess {
     });
   }
 
+  /** The terminal device the process runs on (`/dev/pts/3`); null where node-pty does not say (Windows). */
+  get ttyPath(): string | null {
+    const name = (this.pty as { ptsName?: unknown }).ptsName;
+    return typeof name === 'string' && name ? name : null;
+  }
+
   get exited(): PtyExit | null {
     return this.exitInfo;
   }

@@ -29,7 +29,19 @@ export const DoneMessage = z.object({
   cwd: z.string().nullable().optional(),
 });
 
-export const RunnerMessage = z.discriminatedUnion('type', [HelloMessage, OutputMessage, DoneMessage]);
+/** The cell asks for a line of input (docs/exec-protocol.md#input); answered with an `input_reply`. */
+export const InputRequestMessage = z.object({
+  type: z.literal('input_request'),
+  id: z.string(),
+  /** The question's number in its run, also carried by its marker in the terminal. */
+  seq: z.number().int().nonnegative(),
+  prompt: z.string().max(100_000).default(''),
+  password: z.boolean().default(false),
+  /** false when no marker was written (R under a sink()): main asks without waiting for one. */
+  marked: z.boolean().default(true),
+});
+
+export const RunnerMessage = z.discriminatedUnion('type', [HelloMessage, OutputMessage, DoneMessage, InputRequestMessage]);
 
 export type RunnerMessage = z.infer<typeof RunnerMessage>;
 
@@ -44,6 +56,18 @@ export interface RunCommand {
 export interface ShutdownCommand {
   type: 'shutdown';
 }
+
+export interface InputReplyCommand {
+  type: 'input_reply';
+  id: string;
+  seq: number;
+  /** The line typed, without its newline; absent with eof. */
+  value?: string;
+  eof?: true;
+}
+
+/** The property key of an input marker, `OSC 633 ; P ; OiInput=<nonce>:<seq> BEL`: where a question stands in the output. */
+export const INPUT_MARKER_KEY = 'OiInput';
 
 /** The property key of an output position marker, `OSC 633 ; P ; OiOutput=<nonce>:<seq> BEL`. */
 export const OUTPUT_MARKER_KEY = 'OiOutput';

@@ -7,7 +7,8 @@ import { diedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
-import { OUTPUT_MARKER_KEY, outputMarkerSeq, type RunnerMessage } from './runner-protocol';
+import { INPUT_MARKER_KEY, OUTPUT_MARKER_KEY, outputMarkerSeq, type InputReplyCommand, type RunnerMessage } from './runner-protocol';
+import type { SessionTerminal } from '../input/terminal-watch';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { openRunnerChannel } from './open-channel';
 import type { RunnerChannel } from './runner-channel';
@@ -39,6 +40,16 @@ interface ActiveRun {
   fenced: boolean;
   done: { ok: boolean; cwd: string | null } | null;
   resolve: (outcome: SessionOutcome) => void;
+  /** The cell's questions by number: asked once both the request and its marker are in. */
+  questions: Map<number, Question>;
+  /** Withdraws open questions (an interrupt; the run's end). */
+  questionsAbort: AbortController;
+}
+
+interface Question {
+  requested: { prompt: string; password: boolean } | null;
+  marked: boolean;
+  asked: boolean;
 }
 
 export class RunnerSession implements Session {
@@ -120,7 +131,7 @@ export class RunnerSession implements Session {
     const nonce = randomBytes(16).toString('hex');
     run.output.bareNewlines = this.rawOutput;
     return new Promise<SessionOutcome>((resolve) => {
-      this.active = { run, nonce, fenced: false, done: null, resolve };
+      this.active = { run, nonce, fenced: false, done: null, resolve, questions: new Map(), questionsAbort: new AbortController() };
       channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
       if (this.interruptOnStart) {
         this.interruptOnStart = false;
@@ -136,8 +147,17 @@ export class RunnerSession implements Session {
       if (this.state === 'ready') this.interruptOnStart = true;
       return;
     }
-    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell.
+    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell. An open
+    // question is answered with end-of-input first, so a runner waiting for its reply (R holds
+    // interrupts while it waits) gets to the interrupt.
+    this.withdrawQuestions(this.active);
     this.pty?.signal('SIGINT');
+  }
+
+  terminal(): SessionTerminal | null {
+    const pty = this.pty;
+    if (!pty || this.state === 'dead') return null;
+    return { pid: pty.pid, ttyPath: pty.ttyPath, write: (data) => pty.write(data) };
   }
 
   async killChildren(runEnded?: () => boolean): Promise<void> {
@@ -238,7 +258,11 @@ export class RunnerSession implements Session {
     }
     if (piece.kind === 'text') active.run.output.terminal(piece.text);
     else if (piece.kind !== 'property') return;
-    else if (piece.key === OUTPUT_MARKER_KEY) {
+    else if (piece.key === INPUT_MARKER_KEY) {
+      const seq = outputMarkerSeq(piece.value, active.nonce);
+      if (seq !== null) this.question(active, seq).marked = true;
+      if (seq !== null) this.maybeAsk(active, seq);
+    } else if (piece.key === OUTPUT_MARKER_KEY) {
       // Without this run's nonce it is program text shaped like a marker: dropped like any OSC 633.
       const seq = outputMarkerSeq(piece.value, active.nonce);
       if (seq !== null) active.run.output.marker(seq);
@@ -261,16 +285,58 @@ export class RunnerSession implements Session {
     const active = this.active;
     if (!active || message.id !== active.run.runId) return;
     if (message.type === 'output') active.run.output.rich(message.output, message.seq);
-    else if (message.type === 'done') {
+    else if (message.type === 'input_request') {
+      const question = this.question(active, message.seq);
+      if (question.requested) return;
+      question.requested = { prompt: message.prompt, password: message.password };
+      if (!message.marked) question.marked = true;
+      this.maybeAsk(active, message.seq);
+    } else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };
       this.maybeFinish();
     }
+  }
+
+  private question(active: ActiveRun, seq: number): Question {
+    let question = active.questions.get(seq);
+    if (!question) {
+      question = { requested: null, marked: false, asked: false };
+      active.questions.set(seq, question);
+    }
+    return question;
+  }
+
+  /**
+   * Asks once the request and its marker are both in: the marker comes after the text printed
+   * before the question, so the prompt the person sees is the output's last line (the cell may
+   * have printed it before input(), or through sys.stdin with no prompt argument at all).
+   */
+  private maybeAsk(active: ActiveRun, seq: number): void {
+    const question = active.questions.get(seq);
+    if (!question?.requested || !question.marked || question.asked) return;
+    question.asked = true;
+    const { password } = question.requested;
+    const prompt = active.run.output.trailingLine() || question.requested.prompt;
+    void active.run.input
+      .ask({ prompt, password, mode: 'line', from: 'runner', command: null }, active.questionsAbort.signal)
+      .catch(() => ({ kind: 'eof' }) as const)
+      .then((answer) => {
+        if (this.active !== active) return;
+        const reply: InputReplyCommand = { type: 'input_reply', id: active.run.runId, seq, ...(answer.kind === 'line' ? { value: answer.text } : { eof: true }) };
+        this.channel?.send(reply);
+      });
+  }
+
+  private withdrawQuestions(active: ActiveRun): void {
+    active.questionsAbort.abort();
+    active.questionsAbort = new AbortController();
   }
 
   private maybeFinish(): void {
     const active = this.active;
     if (!active || !active.fenced || !active.done) return;
     this.active = null;
+    active.questionsAbort.abort();
     if (active.done.cwd) this.lastCwd = active.done.cwd;
     active.resolve({ status: active.done.ok ? 'done' : 'failed', exitCode: null, cwd: this.lastCwd, message: null });
   }

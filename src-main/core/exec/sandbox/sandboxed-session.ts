@@ -4,6 +4,7 @@ import type { SandboxSettings } from '@contract';
 import type { LimitController } from '../process/limits';
 import { killDescendants, killTree } from '../process/process-tree';
 import type { Session, SessionOutcome, SessionRun, StartSessionOptions } from '../session/session-types';
+import type { SessionTerminal } from '../input/terminal-watch';
 import { childrenOf, findSandboxProcesses, type SandboxProcesses } from './sandbox-processes';
 import { planSandbox, type SandboxPlan } from './sandbox-plan';
 import { realOf, wrapInSandbox, type AvailableSandbox } from './sandbox-wrap';
@@ -104,6 +105,12 @@ class SandboxedSession implements Session {
 
   setPaused(paused: boolean): void {
     this.inner.setPaused(paused);
+  }
+
+  // The pty is bubblewrap's; the terminal inside is the same device, and its readers are found
+  // among bubblewrap's descendants.
+  terminal(): SessionTerminal | null {
+    return this.inner.terminal?.() ?? null;
   }
 
   async dispose(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Session, SessionOutcome, SessionRun } from './session-types';
+import type { SessionTerminal } from '../input/terminal-watch';
 
 // A one-shot session standing in for a runner that could not start (an R without FIFOs on
 // Windows, a runner script that fails on an old interpreter). Code still runs, one process per
@@ -37,6 +38,10 @@ export class OneShotFallback implements Session {
 
   setPaused(paused: boolean): void {
     this.inner.setPaused(paused);
+  }
+
+  terminal(): SessionTerminal | null {
+    return this.inner.terminal?.() ?? null;
   }
 
   dispose(): Promise<void> {

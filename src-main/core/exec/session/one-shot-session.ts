@@ -7,6 +7,7 @@ import { signalName } from '../output/messages';
 import { killTree } from '../process/process-tree';
 import { PtyProcess } from '../process/pty-process';
 import type { Session, SessionOutcome, SessionRun } from './session-types';
+import type { SessionTerminal } from '../input/terminal-watch';
 
 // Languages without a kept-alive session (Java, AppleScript, PowerShell; R and Ruby when their
 // runner cannot start): each run writes the code to a file in a private folder and starts the
@@ -70,6 +71,11 @@ export class OneShotSession implements Session {
   setPaused(paused: boolean): void {
     if (paused) this.current?.pause('output-cap');
     else this.current?.resume('output-cap');
+  }
+
+  terminal(): SessionTerminal | null {
+    const proc = this.current;
+    return proc ? { pid: proc.pid, ttyPath: proc.ttyPath, write: (data) => proc.write(data) } : null;
   }
 
   async dispose(): Promise<void> {

@@ -4,6 +4,8 @@ import type { Probing } from '../languages/probing';
 import type { LimitController } from '../process/limits';
 import type { RunOutput } from '../output/run-output';
 import type { RunStatus } from '../engine/types';
+import type { RunInput } from '../input/input-types';
+import type { SessionTerminal } from '../input/terminal-watch';
 
 // What every kind of session (shell, runner, one-shot) offers the service. The service owns
 // timeouts, queueing and the escalation from Ctrl-C to killing; a session only knows how to run one
@@ -15,6 +17,8 @@ export interface SessionRun {
   settings: ExecSettings;
   executionCount: number;
   output: RunOutput;
+  /** Where the program's questions go (a runner's input requests): the person, or end-of-input. */
+  input: RunInput;
 }
 
 export interface SessionOutcome {
@@ -42,6 +46,11 @@ export interface Session {
   kill(): Promise<void>;
   /** Flow control: stop reading output while the run's spill file catches up (true), go on (false). */
   setPaused(paused: boolean): void;
+  /**
+   * The session's terminal while it has one here (not remote kernels): watched for programs that
+   * wait to read it, and typed into by the person (docs/exec.md#input).
+   */
+  terminal?(): SessionTerminal | null;
   dispose(): Promise<void>;
 }
 

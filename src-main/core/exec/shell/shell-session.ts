@@ -9,6 +9,7 @@ import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
+import type { SessionTerminal } from '../input/terminal-watch';
 import type { ShellFlavor } from './shell-flavor';
 
 // A persistent shell (bash or zsh) under a pty. Runs end when the prompt hook prints this run's
@@ -185,6 +186,11 @@ export class ShellSession implements Session {
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 
+  terminal(): SessionTerminal | null {
+    if (this.phase.name === 'dead') return null;
+    return { pid: this.pty.pid, ttyPath: this.pty.ttyPath, write: (data) => this.pty.write(data) };
+  }
+
   /** For flow control: the run's spill file is behind. */
   setPaused(paused: boolean): void {
     if (paused) this.pty.pause('output-cap');
@@ -243,7 +249,8 @@ export class ShellSession implements Session {
         return;
       case 'running': {
         const active = phase.active;
-        if (piece.kind === 'text') active.run.output.terminal(piece.text);
+        // The ETX byte is the terminal's echo of main's own Ctrl-C (ECHOCTL off, shell-integration.ts).
+        if (piece.kind === 'text') active.run.output.terminal(piece.text.includes('\x03') ? piece.text.replaceAll('\x03', '') : piece.text);
         else if (piece.kind === 'commandEnd') active.exitCode = piece.exitCode;
         else if (piece.kind === 'property' && piece.key === 'Cwd') active.cwd = piece.value;
         else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.finish(active, null);

@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AnyEvent } from '@contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, OiTerminal, runOi, tempDir } from './support/cli-process';
+
+// Code that asks for input, from the command line (docs/exec.md#input): `oi -m` has nobody at the
+// code's terminal, so the program gets end-of-input at once and the model is told; the interactive
+// `oi` hands the question to the person at its own terminal, a password unseen and never kept.
+
+let llm: ScriptedLlm | null = null;
+let data: ReturnType<typeof tempDir> | null = null;
+let oi: OiTerminal | null = null;
+afterEach(async () => {
+  oi?.kill();
+  await oi?.exited;
+  await llm?.close();
+  data?.remove();
+  oi = null;
+  llm = null;
+  data = null;
+});
+
+const python = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'python', code } }] });
+type ToolMessage = { role: string; content: string };
+const toolResults = (l: ScriptedLlm) => (l.requests.at(-1)?.body as { messages: ToolMessage[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+
+describe('oi -m --json with code that asks for input', () => {
+  // The run timeout stays at its default of 120 s and this test's own limit is far below it: the
+  // cell can only have finished because the input was ended, not because the run timed out.
+  it('ends the input at once, finishes the turn and tells the model why', { timeout: 60_000 }, async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-cli-input-');
+    llm.enqueue(python('call_ask', 'name = input("Your name? ")\nprint("hello", name)'), { kind: 'text', text: 'It needs a name as an argument.' });
+    const result = await runOi(
+      ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), '--auto-run', '--json', '-m', 'greet me'],
+      cliEnv(data.dir),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const events = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AnyEvent);
+    const done = events.find((e) => e.name === 'cell.done');
+    expect(done?.name === 'cell.done' && done.payload.cell.status).toBe('failed');
+    expect(done?.name === 'cell.done' && done.payload.cell.limits?.timeoutMs).toBe(120_000);
+    // Nobody was asked: no question was put to a person.
+    expect(events.some((e) => e.name === 'cell.input-requested')).toBe(false);
+    const told = toolResults(llm).at(-1) ?? '';
+    expect(told).toContain('EOFError');
+    expect(told).toContain("The program asked for input ('Your name?'); no one can type here, so it got end-of-input: pass values as arguments");
+    const end = events.find((e) => e.name === 'turn.end');
+    expect(end?.name === 'turn.end' && end.payload.reason).toBe('done');
+  });
+});
+
+describe('interactive oi with code that asks for input', () => {
+  it('hands the question to the person; a password is typed unseen and kept nowhere', { timeout: 90_000 }, async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-pty-input-');
+    oi = new OiTerminal(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), '--auto-run'], cliEnv(data.dir));
+    const secret = 'hunter2-cli-secret';
+    llm.enqueue(
+      python('call_name', 'name = input("Your name? ")\nimport getpass\npw = getpass.getpass("Password: ")\nprint("hello", name, "with", len(pw), "characters")'),
+      { kind: 'text', text: 'Greeted.' },
+    );
+    await oi.expect('> ');
+    oi.line('greet me');
+    await oi.expect('(input; Ctrl-D ends it) Your name? ');
+    oi.line('Bob');
+    await oi.expect('(password, typed unseen; Ctrl-D ends it) Password: ');
+    oi.line(secret);
+    await oi.expect(`hello Bob with ${secret.length} characters`);
+    await oi.expect('Greeted.');
+    await oi.expect('> ');
+    expect(oi.output).not.toContain(secret);
+    expect((await oi.screen()).join('\n')).not.toContain(secret);
+    expect(JSON.stringify(llm.requests.map((r) => r.body))).not.toContain(secret);
+    const told = toolResults(llm).at(-1) ?? '';
+    expect(told).toContain("The program asked for input ('Your name?'); the user typed an answer.");
+    expect(told).toContain("The program asked for a password ('Password:'); the user entered it (not shown).");
+    oi.line('exit');
+    expect(await oi.exited).toBe(0);
+    const saved = readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'));
+    expect(saved).toHaveLength(1);
+    expect(readFileSync(path.join(data.dir, 'conversations', saved[0] as string), 'utf8')).not.toContain(secret);
+  });
+});
