@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
 import type { DetectContext, Runtime } from '../languages/language';
@@ -67,6 +68,8 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     return { workspace: request.workspace, settings: request.settings, path, probing };
   }
 
+  // A script, so it is not on Windows, where programs look for an .exe or .cmd.
+  const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
   const execute = createRunExecution({
     router,
     graceMs: options.graceMs ?? 2000,
@@ -75,7 +78,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     detectContext,
     live,
     environment: (request: RunRequest, runtime: Runtime) =>
-      buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [], sessionEnv: runtime.env }),
+      buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [], sessionEnv: runtime.env, noEditor }),
   });
   return {
     async run(request) {

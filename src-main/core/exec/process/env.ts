@@ -25,7 +25,14 @@ export interface EnvironmentInput {
   secretValues: readonly string[];
   /** Variables the session itself needs (OI_CHANNEL…), applied after settings. */
   sessionEnv?: Record<string, string>;
+  /** The program that stands in for a text editor (resources/bin/oi-no-editor); absent: EDITOR is left alone. */
+  noEditor?: string;
 }
+
+/** Pagers programs look for; set so that output is printed, never held for a key nobody presses. */
+const PAGER_VARIABLES = ['PAGER', 'GIT_PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'PSQL_PAGER', 'GH_PAGER'] as const;
+/** Editors programs open; set to one that fails at once, saying why (nobody can type into it). */
+const EDITOR_VARIABLES = ['EDITOR', 'VISUAL', 'GIT_EDITOR'] as const;
 
 /** An environment without the variables the app reads keys from (for programs the app runs itself). */
 export function withoutKeys(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -49,10 +56,15 @@ export function buildEnvironment(input: EnvironmentInput): Record<string, string
   // A desktop app started from the dock may have no locale; without one, Python and others fall
   // back to ASCII and fail on the first non-ASCII character.
   if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
-  // Nobody is there to page through output: a pager would wait for a key until the timeout.
-  env.PAGER = 'cat';
-  env.GIT_PAGER = 'cat';
-  env.GIT_TERMINAL_PROMPT = '0';
+  // Nobody is there to page through output: a pager would wait for a key until the timeout (less,
+  // man, git log, systemctl, psql, gh). The AWS CLI's pager is off when its variable is empty.
+  for (const name of PAGER_VARIABLES) env[name] = 'cat';
+  env.AWS_PAGER = '';
+  // Nor to use a full-screen editor: `git commit` without -m fails at once with a sentence saying so.
+  // The user's own EDITOR is for their terminal; Settings → Environment variables can still set one.
+  if (input.noEditor) for (const name of EDITOR_VARIABLES) env[name] = input.noEditor;
+  // Git's own credential prompts are left on (GIT_TERMINAL_PROMPT is not set to 0): a question at the
+  // terminal reaches the person, or gets end-of-input at once when there is none (docs/exec.md#input).
   Object.assign(env, input.settingsEnv, input.sessionEnv ?? {});
   return env;
 }
