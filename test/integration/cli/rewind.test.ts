@@ -7,7 +7,7 @@ const { start } = useOiTerminal();
 
 describe('%rewind and %undo in oi', () => {
   it('rewinds the files a run changed, asks with --force for files changed outside, and undoes the rewind', async () => {
-    const { oi, llm, dir } = await start([], ['--auto-run']);
+    const { oi, llm, dir } = await start({}, ['--auto-run']);
     const ws = path.join(dir, 'ws');
     llm.enqueue(shellCall('call_1', 'echo v1 > notes.txt'), { kind: 'text', text: 'Wrote v1.' });
     await oi.expect('> ');
