@@ -5,6 +5,7 @@ import { createExecService } from './exec';
 import { kernelAccount } from './exec';
 import { RemoteKernels } from './exec';
 import { createSessionRouter } from './exec';
+import type { KnownSecret } from './exec';
 import { EnvSecretSource } from './secrets/env-secret-source';
 import { SecretResolver } from './secrets/secret-resolver';
 import type { SecretStore } from './secrets/secret-store';
@@ -29,21 +30,21 @@ export interface BootstrapOptions {
 export function bootstrapApp(opts: BootstrapOptions): App {
   const envKeys = new EnvSecretSource(opts.env ?? process.env);
   const keys = new SecretResolver(opts.secrets, envKeys);
-  // The exec engine strips these values from the code's environment; it asks synchronously at
-  // spawn time, so keep a snapshot that is refreshed when keys change.
-  let secretValues: string[] = [];
-  const refreshSecretValues = () => keys.allValues().then((v) => void (secretValues = v));
+  // The exec engine strips these values from the code's environment and redacts them from what runs
+  // give back; it asks synchronously at spawn time, so keep a snapshot that is refreshed when keys change.
+  let secrets: KnownSecret[] = [];
+  const refreshSecretValues = () => keys.allSecrets().then((v) => void (secrets = v));
   void refreshSecretValues().catch(() => undefined);
   // Remote kernels: their tokens live in the keychain under kernel:<url>.
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)) });
-  const engine = createExecService({ resourcesDir: opts.resourcesDir, secretValues: () => secretValues, router: createSessionRouter({ remote: kernels }) });
+  const engine = createExecService({ resourcesDir: opts.resourcesDir, secrets: () => secrets, router: createSessionRouter({ remote: kernels }) });
   // A run that fails on a missing package asks the user (through the agent, like a cell approval),
   // installs it and runs the cell again. The agent exists only once the app is built, hence the late binding.
   let agent: AgentService | null = null;
   const exec = withAutoInstall(engine, {
     approve: (question) => agent?.askInstall(question) ?? Promise.resolve(false),
     onInstall: (record, request) => agent?.recordInstall(request.conversationId, record),
-    secretValues: () => secretValues,
+    secrets: () => secrets,
   });
   const notices = [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])];
   const keyVault = { store: opts.secrets, resolver: keys, env: envKeys, changed: () => void refreshSecretValues().catch(() => undefined) };

@@ -30,6 +30,9 @@ export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
 
+// Keys redacted from what runs give back (the app hands the engine its keys with what they are).
+export type { KnownSecret } from './output/redactor';
+
 // How outputs read for the model, shared with notebook exports.
 export { HeadTail, splitBudget } from './output/head-tail';
 export { describeForModel } from './output/run-output';

@@ -41,6 +41,11 @@ export class EnvSecretSource {
     return this.byAccount.get(account)?.variable ?? null;
   }
 
+  /** [account, value] of every key set in the environment. */
+  entries(): Array<[string, string]> {
+    return [...this.byAccount].map(([account, entry]) => [account, entry.value]);
+  }
+
   values(): string[] {
     return [...this.byAccount.values()].map((entry) => entry.value);
   }

@@ -29,6 +29,20 @@ export class SecretResolver {
     return { source: null, last4: null };
   }
 
+  /**
+   * Every key the app can reach with what it is ('openai key', 'Jupyter token'), for redaction and
+   * for keeping keys out of the environment of code runs.
+   */
+  async allSecrets(): Promise<Array<{ value: string; label: string }>> {
+    const out = new Map<string, string>();
+    for (const account of await this.store.accounts()) {
+      const value = await this.store.get(account);
+      if (value) out.set(value, secretLabel(account));
+    }
+    for (const [account, value] of this.env.entries()) if (!out.has(value)) out.set(value, secretLabel(account));
+    return [...out].map(([value, label]) => ({ value, label }));
+  }
+
   /** Every key the app can reach, longest first so a redactor replaces a key before any key inside it. */
   async allValues(): Promise<string[]> {
     const values = new Set<string>(this.env.values());
@@ -38,6 +52,13 @@ export class SecretResolver {
     }
     return [...values].sort((a, b) => b.length - a.length);
   }
+}
+
+/** What a keychain account holds, in words: provider:openai → 'openai key', kernel:<url> → 'Jupyter token'. */
+export function secretLabel(account: string): string {
+  if (account.startsWith('provider:')) return `${account.slice('provider:'.length)} key`;
+  if (account.startsWith('kernel:')) return 'Jupyter token';
+  return 'key';
 }
 
 function lastFour(value: string): string | null {

@@ -205,7 +205,8 @@ describe('automatic installs', () => {
     // The interpreter chosen in settings was left untouched.
     expect(existsSync(join(env, 'lib'))).toBe(true);
     expect(await sh(join(env, 'bin', 'python'), ['-c', 'import importlib.util as u; print(u.find_spec("oi_demo_pkg") is None)'])).toBe('True\n');
-  });
+    // Four sandboxes (probe, venv, pip, re-run) on a loaded 2-core machine take a while.
+  }, 180_000);
 
   it('installs nothing when the setting is off', async () => {
     reset(true);

@@ -87,7 +87,8 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
     expect(await t.marked('path-probe')).toContain('--version');
   });
 
-  describe('automatic installs', () => {
+  // Each install starts several sandboxes; a loaded 2-core machine needs more than the default minute.
+  describe('automatic installs', { timeout: 180_000 }, () => {
     let wheels: string;
     let registry: LocalRegistry;
     beforeAll(async () => {

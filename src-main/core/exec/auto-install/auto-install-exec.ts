@@ -7,6 +7,7 @@ import { python as pythonLanguage, workspaceVenvPython } from '../languages/pyth
 import type { SandboxSupport } from '../sandbox/sandbox-support';
 import { installPlace, type InstallPlace } from './install-place';
 import { findLanguage } from '../languages/registry';
+import { knownSecrets, SecretRedactor, type KnownSecret } from '../output/redactor';
 import type { ExecService, RunRequest, RunResult } from '../engine/types';
 import { lastLines, runInstaller } from './installer-process';
 import type { InstallRecord } from './install-record';
@@ -47,6 +48,8 @@ export interface AutoInstallOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Values of the app's API keys, kept out of the installers' environment as out of the code's. */
   secretValues?: () => readonly string[];
+  /** The keys with what they are: redacted from the installers' output (output/redactor.ts). */
+  secrets?: () => readonly KnownSecret[];
   /** Where sandboxed installs keep their private folders (default: the OS temp dir). */
   tmpRoot?: string;
   /** For tests: the sandbox support to assume (default: detected once). */
@@ -79,8 +82,9 @@ interface Installed {
 }
 
 export function withAutoInstall(exec: ExecService, options: AutoInstallOptions): ExecService {
+  const secrets = (): KnownSecret[] => knownSecrets(options.secrets, options.secretValues);
   const environment = (request: RunRequest): Record<string, string> =>
-    buildEnvironment({ base: options.baseEnv ?? process.env, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [] });
+    buildEnvironment({ base: options.baseEnv ?? process.env, settingsEnv: request.settings.env, secretValues: secrets().map((s) => s.value) });
 
   async function planFor(request: RunRequest, missing: MissingDependency, first: RunResult): Promise<Plan | null> {
     const env = environment(request);
@@ -257,7 +261,10 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     if (mode === 'off' || request.signal?.aborted) return first;
     const language = findLanguage(request.language)?.name;
     const missing = language ? findMissingDependency(language, first) : null;
-    const plan = missing ? await planFor(request, missing, first).catch(() => null) : null;
+    // The installers' output goes to the UI and the cell with the app's keys redacted, as a run's does.
+    const redactor = new SecretRedactor(secrets());
+    const shown: RunRequest = request.onTerminal ? { ...request, onTerminal: (text) => request.onTerminal?.(redactor.push(text)) } : request;
+    const plan = missing ? await planFor(shown, missing, first).catch(() => null) : null;
     if (!missing || !plan) return first;
     const { question } = plan;
     const approved = (mode === 'auto' && plan.wellKnown && !question.alwaysAsk) || (await options.approve(question).catch(() => false));
@@ -265,7 +272,9 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       return annotate(first, `[${question.reason}. The user declined \`${question.command}\`, so the cell was not run again; do not install it another way without asking.]`, []);
     }
     const startedInstall = Date.now();
-    const installed = await plan.install(request.signal);
+    const unredacted = await plan.install(request.signal);
+    const installed = { ...unredacted, log: redactor.redact(unredacted.log), problem: unredacted.problem === null ? null : redactor.redact(unredacted.problem) };
+    safeCall(() => request.onTerminal?.(redactor.flush()));
     const installMs = Date.now() - startedInstall;
     safeCall(() => options.onInstall?.(installed.record, request));
     const log = installed.log.length > LOG_KEEP ? `…\n${installed.log.slice(-LOG_KEEP)}` : installed.log;

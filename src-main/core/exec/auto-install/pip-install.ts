@@ -123,12 +123,15 @@ async function ensureVenv(
   log: string[],
 ): Promise<{ created: string | null; problem: string | null; command: string; stopped: PipInstallResult['stopped'] }> {
   const venvDir = join(input.workspace, '.venv');
-  const command = `${base} -m venv --system-site-packages ${venvDir}`;
+  // Sandboxed, pip comes from the installer's own interpreter, so the .venv needs none of its own
+  // (and the interpreter's pip stays importable in it through --system-site-packages).
+  const flags = input.place.sandboxed ? ['--system-site-packages', '--without-pip'] : ['--system-site-packages'];
+  const command = `${base} -m venv ${flags.join(' ')} ${venvDir}`;
   if (await isExecutable(workspaceVenvPython(input.workspace))) return { created: null, problem: null, command, stopped: null };
   echo(input, `$ ${command}`);
   const result = await input.place.run({
     file: base,
-    args: ['-m', 'venv', '--system-site-packages', venvDir],
+    args: ['-m', 'venv', ...flags, venvDir],
     cwd: input.workspace,
     env: input.env,
     onTerminal: input.onTerminal,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
 import type { DetectContext, Runtime } from '../languages/language';
+import { knownSecrets, type KnownSecret } from '../output/redactor';
 import { localProbing } from '../languages/probing';
 import { python } from '../languages/python';
 import { listPythonPackages } from '../languages/python-packages';
@@ -33,6 +34,8 @@ export interface ExecServiceOptions {
   resourcesDir: string;
   /** Values of the API keys the app stores: never passed to code unless set in settings.env. */
   secretValues?: () => readonly string[];
+  /** The keys with what they are ('openai key'): also redacted from everything a run gives back. */
+  secrets?: () => readonly KnownSecret[];
   /** The environment sessions inherit (default: process.env). */
   baseEnv?: NodeJS.ProcessEnv;
   /** How long each step of stopping a run waits before using more force (default 2 s). */
@@ -52,6 +55,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   let disposed = false;
 
   const tmpRoot = options.tmpRoot ?? tmpdir();
+  /** Every key the app holds, labelled; a bare value from secretValues is just 'key'. */
+  const secrets = (): KnownSecret[] => knownSecrets(options.secrets, options.secretValues);
+  const secretValues = (): string[] => secrets().map((s) => s.value);
 
   /**
    * Where and with what runtimes are looked for: the request's PATH, and the route's probing, so
@@ -61,7 +67,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   async function detectContext(request: RunRequest | null, route?: SessionRoute): Promise<DetectContext> {
     const path = request?.settings.env.PATH ?? baseEnv.PATH ?? '';
     if (!request) return { workspace: null, settings: null, path, probing: localProbing() };
-    const env = buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [] });
+    const env = buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() });
     // Any local kind of language gives the conversation's own route (sandboxed or not).
     const where = route ?? (await router.route(request, shell));
     const probing = where.probing?.({ workspace: request.workspace, env, tmpRoot }) ?? localProbing();
@@ -78,7 +84,8 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     detectContext,
     live,
     environment: (request: RunRequest, runtime: Runtime) =>
-      buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: options.secretValues?.() ?? [], sessionEnv: runtime.env, noEditor }),
+      buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues(), sessionEnv: runtime.env, noEditor }),
+    secrets,
   });
   return {
     async run(request) {

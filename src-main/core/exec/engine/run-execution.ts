@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
 import { availableRuntimes } from '../languages/registry';
 import { unavailableMessage } from '../output/messages';
+import type { KnownSecret } from '../output/redactor';
 import { RunOutput } from '../output/run-output';
 import { createLimitController, describeLimits } from '../process/limits';
 import type { Session, SessionOutcome, SessionRoute, StartSessionOptions } from '../session/session-types';
@@ -31,6 +32,8 @@ export interface RunExecutionOptions {
   sessionBase: Pick<StartSessionOptions, 'tmpRoot' | 'resourcesDir'>;
   /** The environment code runs with (env.ts). */
   environment(request: RunRequest, runtime: Runtime): Record<string, string>;
+  /** The keys the app holds, redacted from the run's output (output/redactor.ts). */
+  secrets?(): readonly KnownSecret[];
   /** Where runtimes are looked for, and where programs are run to ask them (the route's probing). */
   detectContext(request: RunRequest, route: SessionRoute): Promise<DetectContext>;
   /** Runs going on, by conversation and run id, for typing into their terminal (ExecService.typeInto). */
@@ -76,6 +79,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       settings: request.settings,
       spillPath: join(request.workspace, '.oi', 'outputs', `${runId}.log`),
       spillRoot: request.workspace,
+      secrets: options.secrets?.() ?? [],
       onTerminal: request.onTerminal,
       onOutput: request.onOutput,
       onBackpressure: (paused) => session?.setPaused(paused),

@@ -4,6 +4,7 @@ import { ModelOrder } from './model-order';
 import { ModelText, plainText } from './model-text';
 import { OutputBatcher } from './output-batcher';
 import { OutputCap } from './output-cap';
+import { redactOutput, SecretRedactor, type KnownSecret } from './redactor';
 
 // Everything one run produces goes through here: terminal text to the UI (batched, capped, spilled
 // past the cap) and to the model's head + tail; rich outputs from a side channel in between.
@@ -22,6 +23,8 @@ export interface RunOutputOptions {
   onOutput?: (output: CellOutput) => void;
   /** The spill file cannot keep up: pause the producer (true) or resume it (false). */
   onBackpressure: (paused: boolean) => void;
+  /** Keys the app holds: replaced wherever they appear, before anything is shown, saved or sent (redactor.ts). */
+  secrets?: readonly KnownSecret[];
 }
 
 export interface FinishedOutput {
@@ -66,8 +69,10 @@ export class RunOutput {
   private sawText = false;
   /** The end of the text so far, for the prompt of a program that waits for input. */
   private tail = '';
+  private readonly redactor: SecretRedactor;
 
   constructor(private readonly options: RunOutputOptions) {
+    this.redactor = new SecretRedactor(options.secrets ?? []);
     this.cap = new OutputCap({
       capBytes: options.settings.outputCapBytes,
       spillPath: options.spillPath,
@@ -90,6 +95,16 @@ export class RunOutput {
   terminal(text: string): void {
     if (!text) return;
     this.sawText = true;
+    this.accept(this.redactor.push(text));
+  }
+
+  /** Text held back by the redactor (a possible start of a key) goes on before anything placed after it. */
+  private release(): void {
+    this.accept(this.redactor.flush());
+  }
+
+  private accept(text: string): void {
+    if (!text) return;
     this.tail = text.length >= TAIL_CHARS ? text.slice(-TAIL_CHARS) : (this.tail + text).slice(-TAIL_CHARS);
     const visible = this.cap.push(text);
     if (visible) {
@@ -106,7 +121,8 @@ export class RunOutput {
    * the terminal first, but the two paths race: that text may still be unread in the pty while the
    * message is already here, so the output is placed a moment later, after that text (best effort).
    */
-  rich(output: CellOutput, seq?: number): void {
+  rich(given: CellOutput, seq?: number): void {
+    const output = redactOutput(given, this.redactor);
     if (seq !== undefined && !this.early.has(seq)) {
       const slot = this.slots.get(seq);
       if (!slot) {
@@ -128,6 +144,7 @@ export class RunOutput {
    */
   marker(seq: number): void {
     if (this.slots.has(seq)) return;
+    this.release();
     const slot: Slot = { kind: 'slot', seq, output: null };
     this.slots.set(seq, slot);
     this.parts.push({ kind: 'text-split', at: this.keptChars }, slot);
@@ -162,6 +179,7 @@ export class RunOutput {
   }
 
   private place(output: CellOutput): void {
+    this.release();
     this.parts.push({ kind: 'text-split', at: this.keptChars }, { kind: 'rich', output });
     this.model.end();
     this.modelOrder.push(modelLine(output));
@@ -198,6 +216,7 @@ export class RunOutput {
   }
 
   async finish(): Promise<FinishedOutput> {
+    this.release();
     this.placeRich();
     this.placeUnmarked();
     this.model.end();

@@ -2,8 +2,13 @@
 // minus the API keys the app holds. Keys the app stores must not reach model-written code (which
 // could print or send them) unless the user puts them in settings.env on purpose.
 
-/** Provider keys the app itself uses; stripped even when they came from the user's shell. */
-export const APP_SECRET_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'] as const;
+import { KEY_VARIABLES } from '../../secrets/env-secret-source';
+
+/**
+ * Every variable the app reads provider keys from (the list `oi --help` shows): stripped even when
+ * it came from the user's shell, set or not, whatever it holds.
+ */
+export const KEY_VARIABLE_NAMES: readonly string[] = Object.keys(KEY_VARIABLES);
 
 /** Variables the app's own runtime sets that would change how child programs behave. */
 const APP_RUNTIME_VARIABLES = [
@@ -21,7 +26,7 @@ export interface EnvironmentInput {
   base: NodeJS.ProcessEnv;
   /** settings.exec.env: applied last, so it is also how a user opts a key in. */
   settingsEnv: Record<string, string>;
-  /** Values of the secrets the app stores (API keys): any inherited variable holding one is dropped. */
+  /** Values of the secrets the app holds (API keys): any inherited variable holding one is dropped. */
   secretValues: readonly string[];
   /** Variables the session itself needs (OI_CHANNEL…), applied after settings. */
   sessionEnv?: Record<string, string>;
@@ -35,20 +40,29 @@ const PAGER_VARIABLES = ['PAGER', 'GIT_PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'PSQ
 const EDITOR_VARIABLES = ['EDITOR', 'VISUAL', 'GIT_EDITOR'] as const;
 
 /** An environment without the variables the app reads keys from (for programs the app runs itself). */
-export function withoutKeys(env: NodeJS.ProcessEnv): Record<string, string> {
+export function withoutKeys(env: NodeJS.ProcessEnv, secretValues: readonly string[] = []): Record<string, string> {
+  const holdsKey = keyMatcher(secretValues);
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && !(APP_SECRET_VARIABLES as readonly string[]).includes(key)) out[key] = value;
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || KEY_VARIABLE_NAMES.includes(key) || holdsKey(value)) continue;
+    out[key] = value;
+  }
   return out;
 }
 
+/**
+ * True for a value that holds one of the keys: equal to it once whitespace is trimmed (a shell's
+ * $(cat key.txt) keeps a newline), or containing it ("Bearer sk-…").
+ */
+function keyMatcher(secretValues: readonly string[]): (value: string) => boolean {
+  const keys = [...new Set(secretValues.map((v) => v.trim()).filter((v) => v.length >= 8))];
+  return (value) => keys.some((key) => value.includes(key));
+}
+
 export function buildEnvironment(input: EnvironmentInput): Record<string, string> {
-  const secrets = new Set(input.secretValues.filter((v) => v.length >= 8));
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(input.base)) {
-    if (value === undefined) continue;
-    if ((APP_SECRET_VARIABLES as readonly string[]).includes(key)) continue;
+  for (const [key, value] of Object.entries(withoutKeys(input.base, input.secretValues))) {
     if ((APP_RUNTIME_VARIABLES as readonly string[]).includes(key)) continue;
-    if (secrets.has(value)) continue;
     env[key] = value;
   }
   env.TERM = 'xterm-256color';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { writeNewFileBeneath } from '../../workspace/no-follow-open';
 import { basename, join } from 'node:path';
-import { APP_SECRET_VARIABLES } from '../process/env';
+import { KEY_VARIABLE_NAMES } from '../process/env';
 import type { LimitController, LimitSettings } from '../process/limits';
 import { diedMessage, exitedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
@@ -92,7 +92,7 @@ export class ShellSession implements Session {
           OI_BOOT_NONCE: bootNonce,
           OI_CELL_FILE: cellFile,
           OI_WORKSPACE: options.workspace,
-          OI_STRIP_VARS: APP_SECRET_VARIABLES.filter((name) => !(name in options.env)).join(' '),
+          OI_STRIP_VARS: KEY_VARIABLE_NAMES.filter((name) => !(name in options.env)).join(' '),
         },
       });
     } catch (err) {
