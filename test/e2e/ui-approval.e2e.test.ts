@@ -75,8 +75,11 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     await expectText(ui.page.getByTestId('terminal'), 'keyboard-approved');
   });
 
-  it('stops one long run with its Stop button, showing the elapsed time while it runs', async () => {
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [shell('call_long', 'for i in $(seq 1 600); do echo "tick $i"; sleep 0.1; done')] });
+  it('stops one long run with its Stop button, showing the elapsed time while it runs; the model goes on', async () => {
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [shell('call_long', 'for i in $(seq 1 600); do echo "tick $i"; sleep 0.1; done')] },
+      { kind: 'text', text: 'You stopped the count; I will not run it again.' },
+    );
     await sendMessage(ui.page, 'Count slowly');
     await expectAttribute(cell(), 'data-status', 'awaiting-approval');
     await ui.page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -85,8 +88,12 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     await expectText(ui.page.getByTestId('working'), /Running shell… \d/);
     await ui.page.getByRole('button', { name: 'Stop this run' }).click();
     await expectAttribute(cell(), 'data-status', 'interrupted', 15_000);
+    // Only the run stopped: the turn goes on, and the model hears the user stopped it.
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'You stopped the count', 15_000);
     await expect.poll(() => ui.page.getByTestId('working').count(), { timeout: 10_000 }).toBe(0);
-    expect(ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
+    expect(ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(2);
+    expect(toolResult(ui.aut.llm, 1, 'call_long')).toContain('The user stopped this run (with its Stop button); the turn goes on.');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-cell-stop-continues.png') });
   });
 
   it('stops the whole turn with Esc during a run', async () => {

@@ -116,7 +116,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         // The result counts too: an automatic install reports the command it ran there.
         deps.environment.noteRun(`${cell.code}\n${cell.resultForModel ?? ''}`);
         if (userStopped) {
-          stopAfterStep = signal.aborted ? 'stopped' : 'awaiting-user';
+          // The composer's Stop ends the turn; the cell's own Stop ends only that run, and the model
+          // goes on, told the user stopped it (not counted as a failed attempt: it was a decision).
+          if (signal.aborted) stopAfterStep = 'stopped';
           continue;
         }
         if (FAILED.has(cell.status)) {
@@ -224,7 +226,7 @@ async function approve(
   return 'run';
 }
 
-/** Returns true when the user interrupted the run (the turn should not go on by itself). */
+/** Returns true when the user interrupted the run (with the cell's Stop, or the turn's). */
 async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Settings, cell: CellItem, signal: AbortSignal): Promise<boolean> {
   const started = Date.now();
   let interruptedByUser = false;
@@ -240,7 +242,7 @@ async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Set
     if (result.shell) cell.shell = result.shell;
     interruptedByUser = result.status === 'interrupted';
     const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
-    const forModel = interruptedByUser ? `${told}\n\nThe user interrupted this run.` : told;
+    const forModel = interruptedByUser ? `${told}\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}` : told;
     finishCell(live, deps.events, cell, result.status, forModel);
   } catch (err) {
     cell.durationMs = Date.now() - started;
