@@ -14,6 +14,7 @@ import { providerHandlers } from './handlers/provider-handlers';
 import { modelHandlers } from './handlers/model-handlers';
 import { ModelKnowledge } from './agent/model-knowledge';
 import { CheckpointService } from './checkpoints/checkpoint-service';
+import { McpManager } from './mcp/mcp-manager';
 import { checkpointHandlers } from './handlers/checkpoint-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
@@ -60,6 +61,8 @@ export function createApp(opts: AppOptions): App {
   const providerFor = createProviderFactory(opts.keys);
   const models = new ModelKnowledge({ dataDir: opts.dataDir, providerFor, events });
   const checkpoints = new CheckpointService({ dataDir: opts.dataDir, settings: () => opts.settings.get() });
+  // MCP servers start when a turn first needs their tools and stop with the app.
+  const mcp = new McpManager(() => opts.settings.get().mcpServers);
   const agent = new AgentService({
     conversations,
     exec: opts.exec,
@@ -68,6 +71,7 @@ export function createApp(opts: AppOptions): App {
     providerFor,
     models,
     checkpoints,
+    mcp,
   });
   const kernels = opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) });
   kernels.useMemory(conversationKernelMemory(agent));
@@ -113,6 +117,7 @@ export function createApp(opts: AppOptions): App {
     async dispose() {
       context.workspaceWatchers.dispose();
       await agent.dispose();
+      await mcp.dispose();
       // Before the sessions close: kernels of saved bindings stay on their servers for the next start.
       await kernels.leave();
       await opts.exec.dispose();

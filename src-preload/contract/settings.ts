@@ -39,6 +39,26 @@ export const SandboxSettings = z.object({
   extraPaths: z.array(z.string().max(4096)).max(64),
 });
 
+/**
+ * One MCP server in the common `mcpServers` shape (Claude Desktop, Cursor, goose): a program started
+ * over stdio, or a Streamable HTTP endpoint. `env` is all the server gets besides a minimal PATH/HOME:
+ * app keys never reach it unless written here.
+ */
+export const McpServerConfig = z.union([
+  z.object({
+    command: z.string().min(1).max(4096),
+    args: z.array(z.string().max(32_768)).max(256).optional(),
+    env: z.record(z.string().max(256), z.string().max(32_768)).optional(),
+    cwd: z.string().max(4096).optional(),
+    disabled: z.boolean().optional(),
+  }),
+  z.object({
+    url: z.url({ protocol: /^https?$/ }).max(2048),
+    headers: z.record(z.string().max(256), z.string().max(32_768)).optional(),
+    disabled: z.boolean().optional(),
+  }),
+]);
+
 export const Settings = z.object({
   version: z.literal(1),
   provider: ProviderKind,
@@ -92,6 +112,11 @@ export const Settings = z.object({
   providerModels: z.partialRecord(ProviderKind, z.object({ model: z.string().min(1).max(256), baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable() })),
   /** Start-up notices the user dismissed for good (their ids, such as 'no-keychain'). */
   dismissedNotices: z.array(z.string().max(64)).max(64),
+  /** MCP servers whose tools the model may call (docs/mcp.md), by name. */
+  mcpServers: z.record(
+    z.string().max(48).regex(/^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/, 'an MCP server name is letters, digits, - and single _ between them (at most 48)'),
+    McpServerConfig,
+  ),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -109,6 +134,7 @@ export type Settings = z.infer<typeof Settings>;
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 export type ExecSettings = z.infer<typeof ExecSettings>;
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 export const defaultSettings: Settings = {
   version: 1,
@@ -151,6 +177,7 @@ export const defaultSettings: Settings = {
   sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
   providerModels: {},
   dismissedNotices: [],
+  mcpServers: {},
 };
 
 /** Applies a validated patch; nested objects are merged one level deep. */

@@ -23,6 +23,36 @@ export async function runCell(
   turnSignal: AbortSignal,
 ): Promise<RunResult> {
   const conversationId = live.conv.id;
+  return whileRunning(live, cell, deps, turnSignal, (signal) =>
+    deps.exec.run({
+      conversationId,
+      workspace: live.conv.workspace,
+      language: cell.language,
+      code: cell.code,
+      settings: deps.settings.exec,
+      sandbox: deps.settings.sandbox,
+      signal,
+      // The cell's id names the run, so keys typed into its terminal find it (and its spill file).
+      runId: cell.id,
+      // "When code asks for input: ask me / end the input" (without an asker the engine ends it at once).
+      ...(deps.settings.exec.inputRequests === 'ask' ? { onInput: live.inputs.askerFor(conversationId, cell.id, deps.events) } : {}),
+      onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
+      onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
+    }),
+  );
+}
+
+/**
+ * Marks a cell running (numbered, its limits, `cell.running`) for as long as `body` runs, with a signal
+ * that the turn's stop and the cell's own stop button (the live run controller) both fire.
+ */
+export async function whileRunning<T>(
+  live: LiveConversation,
+  cell: CellItem,
+  deps: { events: EventBus; settings: Settings },
+  turnSignal: AbortSignal,
+  body: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onTurnAbort = () => controller.abort();
   turnSignal.addEventListener('abort', onTurnAbort, { once: true });
@@ -34,7 +64,7 @@ export async function runCell(
   cell.executionCount = nextExecutionCount(live);
   cell.limits = limitsFromSettings(deps.settings);
   deps.events.emit('cell.running', {
-    conversationId,
+    conversationId: live.conv.id,
     cellId: cell.id,
     code: cell.code,
     startedAt: cell.startedAt,
@@ -42,21 +72,7 @@ export async function runCell(
     executionCount: cell.executionCount,
   });
   try {
-    return await deps.exec.run({
-      conversationId,
-      workspace: live.conv.workspace,
-      language: cell.language,
-      code: cell.code,
-      settings: deps.settings.exec,
-      sandbox: deps.settings.sandbox,
-      signal: controller.signal,
-      // The cell's id names the run, so keys typed into its terminal find it (and its spill file).
-      runId: cell.id,
-      // "When code asks for input: ask me / end the input" (without an asker the engine ends it at once).
-      ...(deps.settings.exec.inputRequests === 'ask' ? { onInput: live.inputs.askerFor(conversationId, cell.id, deps.events) } : {}),
-      onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
-      onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
-    });
+    return await body(controller.signal);
   } finally {
     turnSignal.removeEventListener('abort', onTurnAbort);
     live.runController = null;

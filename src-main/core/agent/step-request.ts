@@ -1,7 +1,7 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
-import type { ProviderRequest } from '../llm/provider';
+import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
 import { loadImages } from './attachment-images';
 import type { EnvironmentContext } from './environment-context';
@@ -33,6 +33,8 @@ export async function prepareStep(
   settings: Settings,
   environment: EnvironmentContext,
   tools: boolean,
+  /** Further tools (MCP servers'), offered only with tool calling on. */
+  extraTools: ToolSpec[] = [],
 ): Promise<PreparedStep> {
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
@@ -40,12 +42,12 @@ export async function prepareStep(
     environment.render(conv.workspace, settings.exec, settings.sandbox),
     info.vision ? loadImages(conv.items, conv.workspace) : Promise.resolve(new Map()),
   ]);
-  const toolList = tools ? [executeTool] : [];
+  const toolList = tools ? [executeTool, ...extraTools] : [];
   const promptFor = (droppedTurns: number) =>
     buildSystemPrompt({ environment: envText, customInstructions: settings.customInstructions, toolCalling: tools, droppedTurns });
   const fitWith = (counter: TokenCounter) => {
     const fixedTokens =
-      counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(executeTool)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
+      counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(toolList)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
     const budget = Math.floor(limits.contextWindow * (1 - SAFETY_FRACTION)) - limits.maxOutputTokens - fixedTokens;
     const fit = fitHistory({ items: withWorkspaceNotes(conv.items), budget, counter, images: info.vision, trimmedOutputChars: TRIMMED_OUTPUT_CHARS });
     return { counter, fixedTokens, budget, fit };

@@ -7,6 +7,7 @@ import type { Provider, ProviderRequest } from '../llm/provider';
 import { classifyFailure } from '../llm/provider-errors';
 import { streamWithRetries, type RetryNotice, type RetryPolicy } from '../llm/retry-with-backoff';
 import type { TokenCounter } from '../llm/token-counter';
+import { languageFromName } from '../mcp/mcp-names';
 import { FencedCodeParser } from './fenced-code-parser';
 import { TextCallParser, type TextCallEvent } from './text-call-parser';
 import { newId, now } from './ids';
@@ -131,6 +132,13 @@ export async function streamStep(
     cell.language = language;
     deps.events.emit('cell.code', { conversationId, cellId: cell.id, language, code });
   };
+  // An MCP call shows as its tool (`mcp:<server>/<tool>`) with the JSON arguments as its code.
+  const showCall = (cell: CellItem, name: string, args: string) => {
+    const mcp = languageFromName(name);
+    if (mcp) return showCode(cell, mcp, args);
+    const peek = peekExecuteArgs(args);
+    showCode(cell, peek.language, peek.code);
+  };
   const onFenceText = (text: string) => {
     if (!fenced) return addText(text);
     for (const ev of fenced.feed(text)) applyFence(ev);
@@ -152,8 +160,7 @@ export async function streamStep(
         }
         entry.name = call.name;
         entry.args = call.args;
-        const peek = peekExecuteArgs(call.args);
-        showCode(entry.cell, peek.language, peek.code);
+        showCall(entry.cell, call.name, call.args);
       });
     }
   };
@@ -212,8 +219,7 @@ export async function streamStep(
           if (!call || !cell) break;
           const entry = calls.find((c) => c.cell === cell);
           if (entry) entry.args = call.args;
-          const peek = peekExecuteArgs(call.args);
-          showCode(cell, peek.language, peek.code);
+          showCall(cell, entry?.name ?? EXECUTE_TOOL_NAME, call.args);
           break;
         }
         case 'usage':

@@ -17,6 +17,8 @@ import { hasRunnableBlock } from './fenced-code-parser';
 import { runCell } from './run-cell';
 import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import type { McpManager, McpTool } from '../mcp/mcp-manager';
+import { executeMcpCell, mcpArgsAsCode, mcpToolSpecs } from './mcp-cell';
 import { prepareStep } from './step-request';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
@@ -34,6 +36,8 @@ export interface TurnDeps {
   models: ModelKnowledge;
   /** Workspace checkpoints around each cell; absent where nothing is recorded (some tests). */
   checkpoints?: CheckpointService;
+  /** MCP servers whose tools the model is offered (docs/mcp.md); absent where none are used. */
+  mcp?: McpManager;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -91,14 +95,15 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
           continue;
         }
+        const mcpTool = step.mcpTools.find((t) => t.name === name);
         if (args !== null) {
-          const parsed = name === EXECUTE_TOOL_NAME ? parseExecuteArgs(args) : ({ ok: false, error: `there is no tool called "${name}"; the only tool is "${EXECUTE_TOOL_NAME}"` } as const);
+          const parsed = mcpTool ? mcpArgsAsCode(args) : name === EXECUTE_TOOL_NAME ? parseExecuteArgs(args) : ({ ok: false, error: noSuchTool(name, step.mcpTools) } as const);
           if (!parsed.ok) {
             finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
             stepFailed = true;
             continue;
           }
-          cell.language = parsed.language;
+          cell.language = mcpTool ? mcpTool.language : parsed.language;
           cell.code = parsed.code;
         }
         const decision = await approve(live, deps.events, settings, cell, signal);
@@ -110,6 +115,18 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         if (decision === 'skip') {
           cell.approval = 'declined';
           finishCell(live, deps.events, cell, 'skipped', 'The user declined to run this code.');
+          continue;
+        }
+        if (mcpTool && deps.mcp) {
+          const result = await executeMcpCell(live, cell, mcpTool, { mcp: deps.mcp, events: deps.events, settings }, signal);
+          cell.outputs = result.outputs;
+          cell.durationMs = result.durationMs;
+          finishCell(live, deps.events, cell, result.status, result.forModel);
+          if (result.status === 'interrupted') {
+            stopAfterStep = signal.aborted ? 'stopped' : 'awaiting-user';
+            continue;
+          }
+          if (FAILED.has(cell.status)) stepFailed = true;
           continue;
         }
         const userStopped = await executeCell(live, deps, settings, cell, signal);
@@ -153,7 +170,13 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
 }
 
 /** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
-async function callModel(live: LiveConversation, deps: TurnDeps, given: Settings, provider: Provider, signal: AbortSignal): Promise<StepOutcome> {
+async function callModel(
+  live: LiveConversation,
+  deps: TurnDeps,
+  given: Settings,
+  provider: Provider,
+  signal: AbortSignal,
+): Promise<StepOutcome & { mcpTools: McpTool[] }> {
   const [capability, context] = await Promise.all([deps.models.capabilityOf(targetOf(given)), deps.models.contextWindow(given)]);
   // The window the server really runs (or the Ollama cap) decides the fit, unless the user set one.
   const settings: Settings = { ...given, contextWindow: context.window };
@@ -161,7 +184,9 @@ async function callModel(live: LiveConversation, deps: TurnDeps, given: Settings
   const canCall = capability === null || capability.mode === 'native' || capability.mode === 'text';
   let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings) && canCall;
   for (;;) {
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools);
+    // MCP servers start here, the first time a turn offers tools; a server that fails is left out.
+    const mcpTools = tools && deps.mcp ? await deps.mcp.tools() : [];
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpToolSpecs(mcpTools));
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     const step = await streamStep(live, prepared.request, {
       provider,
@@ -191,8 +216,13 @@ async function callModel(live: LiveConversation, deps: TurnDeps, given: Settings
         addNotice(live, deps.events, 'info', `${given.model} wrote code in a block instead of calling the tool; a new check found it ${again.detail ?? again.mode}, so the next replies are asked for in that form. Send "run it" to run this code.`);
       }
     }
-    return step;
+    return { ...step, mcpTools };
   }
+}
+
+function noSuchTool(name: string, mcpTools: McpTool[]): string {
+  const names = [EXECUTE_TOOL_NAME, ...mcpTools.map((t) => t.name)];
+  return names.length === 1 ? `there is no tool called "${name}"; the only tool is "${EXECUTE_TOOL_NAME}"` : `there is no tool called "${name}"; the tools are ${names.map((n) => `"${n}"`).join(', ')}`;
 }
 
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */

@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { AssistantItem } from '@contract';
-import { EXECUTE_TOOL_NAME } from './execute-tool';
+import { toolCallOf } from './execute-tool';
 import { cellResultText, fencedResultsText, toHistory } from './history-steps';
 import type { ProviderRequest } from './provider';
 import { userContent } from './user-content';
@@ -42,7 +42,8 @@ export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools'
     // The API refuses empty text blocks.
     if (text) assistant.push({ type: 'text', text });
     for (const cell of entry.toolCells) {
-      assistant.push({ type: 'tool_use', id: toolUseId(cell.toolCallId ?? cell.id), name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } });
+      const call = toolCallOf(cell);
+      assistant.push({ type: 'tool_use', id: toolUseId(cell.toolCallId ?? cell.id), name: call.name, input: call.input });
     }
     if (assistant.length === 0) continue;
     push('assistant', assistant);

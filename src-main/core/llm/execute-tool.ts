@@ -1,3 +1,5 @@
+import type { CellItem } from '@contract';
+import { nameFromLanguage } from '../mcp/mcp-names';
 import type { ToolSpec } from './provider';
 
 export const EXECUTE_TOOL_NAME = 'execute';
@@ -18,3 +20,22 @@ export const executeTool: ToolSpec = {
     additionalProperties: false,
   },
 };
+
+/**
+ * The tool call a cell records, as sent back in history: an MCP cell (language `mcp:<server>/<tool>`,
+ * code = its JSON arguments) was a call of `mcp__<server>__<tool>`; every other cell called execute.
+ */
+export function toolCallOf(cell: CellItem): { name: string; input: Record<string, unknown> } {
+  const mcp = nameFromLanguage(cell.language);
+  if (mcp) return { name: mcp, input: jsonObject(cell.code) };
+  return { name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } };
+}
+
+function jsonObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

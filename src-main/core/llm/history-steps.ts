@@ -1,5 +1,5 @@
 import type { AssistantItem, CellItem, ConversationItem, TextCallDialect, UserItem } from '@contract';
-import { EXECUTE_TOOL_NAME } from './execute-tool';
+import { toolCallOf } from './execute-tool';
 import { writeCall, writeResult } from './text-call-dialects';
 
 /** The conversation as the model sees it: user turns, and model steps with their runs' results. */
@@ -78,7 +78,7 @@ export function fencedResultsText(cells: CellItem[]): string {
   return cells
     .map((cell) =>
       cell.callDialect
-        ? writeResult(cell.callDialect, EXECUTE_TOOL_NAME, cellResultText(cell))
+        ? writeResult(cell.callDialect, toolCallOf(cell).name, cellResultText(cell))
         : `Output of the ${cell.language || 'code'} block:\n${cellResultText(cell)}`,
     )
     .join('\n\n');
@@ -86,7 +86,8 @@ export function fencedResultsText(cells: CellItem[]): string {
 
 /** A call the model wrote as text, written back the way it wrote it (its dialect). */
 function dialectCall(dialect: TextCallDialect, cell: CellItem): string {
-  return writeCall(dialect, { name: EXECUTE_TOOL_NAME, args: JSON.stringify({ language: cell.language, code: cell.code }) });
+  const call = toolCallOf(cell);
+  return writeCall(dialect, { name: call.name, args: JSON.stringify(call.input) });
 }
 
 function fencedBlock(cell: CellItem): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProviderKind } from '@contract';
 import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { EXECUTE_TOOL_NAME } from './execute-tool';
+import { EXECUTE_TOOL_NAME, toolCallOf } from './execute-tool';
 import { cellResultText, fencedResultsText, toHistory } from './history-steps';
 import type { Provider, ProviderEvent, ProviderRequest } from './provider';
 import { userContent } from './user-content';
@@ -127,7 +127,7 @@ export function toOpenAiMessages(req: Pick<ProviderRequest, 'system' | 'items' |
     const toolCalls = entry.toolCells.map((cell) => ({
       id: cell.toolCallId ?? cell.id,
       type: 'function' as const,
-      function: { name: EXECUTE_TOOL_NAME, arguments: JSON.stringify({ language: cell.language, code: cell.code }) },
+      function: { name: toolCallOf(cell).name, arguments: JSON.stringify(toolCallOf(cell).input) },
     }));
     const content = entry.fencedCells.length ? entry.transcript : entry.text;
     // A step that only thought (an Anthropic reply, before a switch of provider) has nothing to say here.

@@ -13,8 +13,9 @@ describe('settings fields', () => {
     const covered = new Set(SECTIONS.flatMap((s) => s.fields).map((f) => (f.path.group ? `${f.path.group}.${f.path.key}` : f.path.key)));
     const expected = [
       // providerModels and dismissedNotices are the app's bookkeeping (the model last used per provider,
-      // notices dismissed for good), changed by what the user does elsewhere, not typed in a field.
-      ...Object.keys(defaultSettings).filter((k) => !['version', 'exec', 'sandbox', 'providerModels', 'dismissedNotices'].includes(k)),
+      // notices dismissed for good), changed by what the user does elsewhere, not typed in a field;
+      // mcpServers is edited as JSON in the settings file for now (docs/mcp.md).
+      ...Object.keys(defaultSettings).filter((k) => !['version', 'exec', 'sandbox', 'providerModels', 'dismissedNotices', 'mcpServers'].includes(k)),
       ...Object.keys(defaultSettings.exec).map((k) => `exec.${k}`),
       'sandbox.enabled',
       'sandbox.allowNetwork',

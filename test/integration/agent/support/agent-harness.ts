@@ -14,6 +14,7 @@ import type { ExecService } from '../../../../src-main/core/exec';
 import { createProviderFactory } from '../../../../src-main/core/llm/provider-factory';
 import type { RetryPolicy } from '../../../../src-main/core/llm/retry-with-backoff';
 import { ToolSupportMemory } from '../../../../src-main/core/llm/tool-support';
+import { McpManager } from '../../../../src-main/core/mcp/mcp-manager';
 import { MemorySettingsStore } from '../../../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../../fixtures/llm-server';
 
@@ -22,6 +23,8 @@ export const RESOURCES_DIR = path.resolve(import.meta.dirname, '../../../../reso
 export interface AgentHarness {
   llm: ScriptedLlm;
   agent: AgentService;
+  /** The MCP client, when the harness was asked for one. */
+  mcp: McpManager | null;
   /** Model capabilities (probed) and server context lengths, as the app keeps them. */
   models: ModelKnowledge;
   store: ConversationStore;
@@ -50,6 +53,8 @@ export interface HarnessOptions {
   checkpoints?: boolean;
   /** Environment parts; by default a fixed, fast stand-in so tests do not spawn detection processes. */
   environment?: EnvironmentSources;
+  /** Offer the tools of the MCP servers in settings.mcpServers (as the app does). */
+  mcp?: boolean;
 }
 
 /** Requests that are model calls (not model listings, /api/show or /api/pull); capability probes are left out. */
@@ -97,6 +102,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   };
   const providerFor = createProviderFactory(keys);
   const models = new ModelKnowledge({ dataDir, providerFor, events: bus });
+  const mcp = opts.mcp ? new McpManager(() => settings.get().mcpServers) : null;
   const agent = new AgentService({
     conversations: store,
     exec,
@@ -108,6 +114,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     environment: new EnvironmentContext(opts.environment ?? FAST_ENVIRONMENT),
     toolSupport: new ToolSupportMemory(),
     retry,
+    ...(mcp ? { mcp } : {}),
   });
 
   const payloads = <N extends EventName>(name: N) =>
@@ -116,6 +123,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   return {
     llm,
     agent,
+    mcp,
     models,
     store,
     settings,
@@ -148,6 +156,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
       llm.requests.filter((r) => MODEL_CALLS.has(r.path) && !JSON.stringify(r.body).includes(PROBE_MARKER)).map((r) => r.body as Record<string, unknown>),
     async close() {
       await agent.dispose();
+      await mcp?.dispose();
       await exec.dispose();
       await llm.close();
       rmSync(dataDir, { recursive: true, force: true });
