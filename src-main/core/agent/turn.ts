@@ -122,8 +122,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           cell.outputs = result.outputs;
           cell.durationMs = result.durationMs;
           finishCell(live, deps.events, cell, result.status, result.forModel);
+          // As for code: the cell's Stop ends only this call, the composer's Stop ends the turn.
           if (result.status === 'interrupted') {
-            stopAfterStep = signal.aborted ? 'stopped' : 'awaiting-user';
+            if (signal.aborted) stopAfterStep = 'stopped';
             continue;
           }
           if (FAILED.has(cell.status)) stepFailed = true;
