@@ -3,7 +3,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 
-const contract = fileURLToPath(new URL('./src-preload/contract/index.ts', import.meta.url));
+// The folder: '@contract' resolves to its index.ts, '@contract/limits' (and the like) to one module,
+// which keeps zod and the contract's schemas out of the renderer's first chunk.
+const contract = fileURLToPath(new URL('./src-preload/contract', import.meta.url));
 const alias = { '@contract': contract };
 
 /** The dev server's hot reload needs inline scripts; the built app keeps the strict policy. */
@@ -20,11 +22,6 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
-      // Pure-JS dependencies go into the bundle: resolving and reading their hundreds of files at
-      // every start cost more than the code itself (bench/startup.bench.ts). Native modules (node-pty,
-      // the keyring), Electron, ws (optional native helpers) and the Jupyter client (loaded only for a
-      // remote kernel) stay external.
-      externalizeDeps: { exclude: ['zod', 'openai', '@anthropic-ai/sdk', 'conf', 'partial-json', 'js-tiktoken'] },
       lib: {
         entry: {
           index: 'src-main/electron/main.ts',
@@ -50,6 +47,9 @@ export default defineConfig({
     plugins: [react(), relaxCspForDevServer],
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the renderer unminified; React 19 ships its production build unminified
+      // too, and parsing that was most of the time before the window could be used.
+      minify: true,
       rollupOptions: { input: fileURLToPath(new URL('./src-renderer/index.html', import.meta.url)) },
     },
   },

@@ -117,6 +117,14 @@ export default tseslint.config(
           ],
         },
       ],
+      // '@contract' builds every schema of the contract, and zod, when it loads: values come from its
+      // plain modules ('@contract/error-message', '@contract/limits'…), so the page's first chunk stays
+      // small (docs/ui.md#startup). A lazily loaded view may take a schema from its own module
+      // ('@contract/settings'); types from '@contract' cost nothing.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@contract', allowTypeImports: true, message: "Import values from the contract module that defines them ('@contract/error-message'…), types from '@contract'." }] },
+      ],
     },
   },
 );

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    alias: { '@contract': fileURLToPath(new URL('./src-preload/contract/index.ts', import.meta.url)) },
+    // The folder: '@contract' resolves to its index.ts, '@contract/limits' to one zod-free module.
+    alias: { '@contract': fileURLToPath(new URL('./src-preload/contract', import.meta.url)) },
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -2,7 +2,10 @@
 // real shell). Run: npx electron-vite build && npx tsx --tsconfig tsconfig.node.json bench/ui.bench.ts
 // (writes bench/results/ui.json)
 //
-// Measures, with a PerformanceObserver for long tasks (main-thread work over 50 ms) in the page:
+// Measures startup (bench/renderer-startup.ts): navigation → usable message box, wall time and the
+// page's main-thread CPU time, for the renderer as built and, as the anchor in the same run, the
+// renderer of the commit before code splitting, built as it was then; reported as ratios to it.
+// Then, with a PerformanceObserver for long tasks (main-thread work over 50 ms) in the page:
 //  - 10,000 lines of output streaming into a cell's terminal: the worst long task, their count and sum,
 //    and how long the stream took to show in full;
 //  - opening a 1,000-message conversation: time to its last item on screen, and the long tasks meanwhile;
@@ -16,7 +19,8 @@ import type { Page } from 'playwright-core';
 import { longConversationItems } from '../test/e2e/long-conversation';
 import { openApp, startUiApp } from '../test/e2e/ui-harness';
 import { launchChromium } from '../test/support/browser';
-import { REPO_ROOT } from '../test/support/app-under-test';
+import { REPO_ROOT, RENDERER_DIR } from '../test/support/app-under-test';
+import { BEFORE_SPLITTING, buildRendererAt, measureStartups } from './renderer-startup';
 
 const LINES = 10_000;
 // 100 bursts of 100 lines with a short pause between: output arriving over a couple of seconds, as a
@@ -77,6 +81,31 @@ async function main(): Promise<void> {
     machine: { platform: process.platform, arch: process.arch, cpus: os.cpus().length, node: process.version },
   };
   try {
+    // 0. Startup, side by side with the renderer before code splitting.
+    {
+      const eager = await buildRendererAt(BEFORE_SPLITTING);
+      try {
+        const { built, before } = await measureStartups(chromium.browser, { built: RENDERER_DIR, before: eager.dir }, 11);
+        if (!built || !before) throw new Error('a startup measurement is missing');
+        const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+        results.startup = {
+          built,
+          beforeSplitting: { commit: BEFORE_SPLITTING, ...before },
+          ratios: {
+            interactive: ratio(built.interactiveMs, before.interactiveMs),
+            mainThreadCpu: ratio(built.mainThreadCpuMs, before.mainThreadCpuMs),
+            scriptBytes: ratio(built.scriptBytes, before.scriptBytes),
+          },
+        };
+        console.log(
+          `startup → usable composer: ${built.interactiveMs} ms (main thread ${built.mainThreadCpuMs} ms CPU, ${Math.round(built.scriptBytes / 1024)} KB of script); ` +
+            `before splitting (${BEFORE_SPLITTING.slice(0, 7)}): ${before.interactiveMs} ms (${before.mainThreadCpuMs} ms CPU, ${Math.round(before.scriptBytes / 1024)} KB); ` +
+            `ratios ${ratio(built.interactiveMs, before.interactiveMs)}× wall, ${ratio(built.mainThreadCpuMs, before.mainThreadCpuMs)}× CPU, ${ratio(built.scriptBytes, before.scriptBytes)}× bytes`,
+        );
+      } finally {
+        await eager.remove();
+      }
+    }
     // 1. 10,000 lines streaming into one cell, auto-run so nothing waits for a click.
     {
       const aut = await startUiApp({ settings: { autoRun: true } });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './features/conversations/Sidebar';
 import { ShortcutsDialog } from './features/keyboard/ShortcutsDialog';
@@ -9,18 +9,21 @@ import { LIMITS, clamp, usePanels } from './features/layout/panel-sizes';
 import { ResizeHandle } from './features/layout/ResizeHandle';
 import { useNarrow } from './features/layout/use-narrow';
 import { useTheme } from './features/layout/use-theme';
-import { KeysScreen } from './features/keys/KeysScreen';
 import { NotebookBar } from './features/notebooks/NotebookBar';
-import { FirstRun } from './features/onboarding/FirstRun';
 import { FilesDrawer } from './features/files/FilesDrawer';
 import { RightPanel } from './features/files/RightPanel';
-import { SettingsScreen } from './features/settings/SettingsScreen';
 import { TopBar } from './features/topbar/TopBar';
 import { useApp } from './state/app-store';
-import { wireEvents } from './state/event-wiring';
 import { useWorkspace } from './state/workspace-store';
 
-let started = false;
+import { lazyNamed } from './features/common/lazy-named';
+import { markMounted } from './startup';
+
+// Screens the window does not start on load on demand, each its own chunk (electron.vite.config.ts):
+// the first paint parses only the shell, the conversation list and the message box.
+const SettingsScreen = lazyNamed(() => import('./features/settings/SettingsScreen'), 'SettingsScreen');
+const KeysScreen = lazyNamed(() => import('./features/keys/KeysScreen'), 'KeysScreen');
+const FirstRun = lazyNamed(() => import('./features/onboarding/FirstRun'), 'FirstRun');
 
 export function App() {
   const screen = useApp((s) => s.screen);
@@ -29,15 +32,8 @@ export function App() {
   const conversationId = useApp((s) => s.current?.conv.id ?? null);
   const panels = usePanels();
 
-  useEffect(() => {
-    const off = wireEvents();
-    // StrictMode mounts twice in development; loading the app state once is enough.
-    if (!started) {
-      started = true;
-      void useApp.getState().init();
-    }
-    return off;
-  }, []);
+  // The state is loading already (startup.ts); the page is marked ready once this has mounted too.
+  useEffect(markMounted, []);
   useEffect(() => {
     void useWorkspace.getState().open(conversationId);
   }, [conversationId]);
@@ -63,7 +59,9 @@ export function App() {
         <TopBar />
         <Banners />
         <NotebookBar />
-        {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}
+        <Suspense fallback={<div className="screen muted">Loading…</div>}>
+          {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}
+        </Suspense>
         {narrow && panels.drawerOpen && <FilesDrawer />}
       </main>
       {column && (
@@ -79,7 +77,11 @@ export function App() {
           <RightPanel />
         </>
       )}
-      {onboarding && <FirstRun />}
+      {onboarding && (
+        <Suspense fallback={null}>
+          <FirstRun />
+        </Suspense>
+      )}
       <ShortcutsDialog />
       <AutoRunConfirm />
     </div>

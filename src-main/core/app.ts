@@ -1,8 +1,5 @@
-import path from 'node:path';
 import { LiveReruns } from './notebook/live-reruns';
 import { AgentService } from './agent/agent-service';
-import { EnvironmentContext, machineSources } from './agent/environment-context';
-import { fileEnvironmentSnapshot } from './agent/environment-snapshot';
 import { EventBus } from './bridge/event-bus';
 import type { HandlerTable } from './bridge/handler-table';
 import { ConversationStore } from './conversations/conversation-store';
@@ -69,7 +66,6 @@ export function createApp(opts: AppOptions): App {
   const agent = new AgentService({
     conversations,
     exec: opts.exec,
-    environment: new EnvironmentContext(machineSources(opts.exec), fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json'))),
     events,
     settings: () => opts.settings.get(),
     providerFor,

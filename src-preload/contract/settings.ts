@@ -180,12 +180,3 @@ export const defaultSettings: Settings = {
   mcpServers: {},
 };
 
-/** Applies a validated patch; nested objects are merged one level deep. */
-export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
-  return {
-    ...current,
-    ...patch,
-    exec: { ...current.exec, ...patch.exec },
-    sandbox: { ...current.sandbox, ...patch.sandbox },
-  } as Settings;
-}

@@ -1,5 +1,4 @@
 import type { EventName, EventPayload, OiApi, RequestInput, RequestName, RequestOutput } from '@contract';
-import { requestNames } from '@contract';
 
 type Listener = (payload: unknown) => void;
 interface Pending {
@@ -88,8 +87,15 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
       return () => set.delete(listener as Listener);
     },
   };
-  for (const name of requestNames) api[name] = (input: unknown) => request(name, input);
-  return api as OiApi;
+  // Every other name is a request, checked by the OiApi type here and by main's dispatcher there (it
+  // refuses names not in the contract). A list of names would pull the whole contract, and zod with it,
+  // into the first chunk the page parses.
+  return new Proxy(api, {
+    get(target, name) {
+      if (typeof name !== 'string' || name === 'then' || name in target) return target[name as string];
+      return (input: unknown) => request(name as RequestName, input);
+    },
+  }) as OiApi;
 }
 
 export type { RequestInput, RequestOutput };

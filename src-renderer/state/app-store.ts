@@ -1,5 +1,7 @@
 import { create } from 'zustand';
-import { applySettingsPatch, type AnyEvent, type Attachment, type ConversationListEntry, type ModelChoice, type Settings, type SettingsPatch, errorMessage } from '@contract';
+import { applySettingsPatch } from '@contract/settings-patch';
+import { errorMessage } from '@contract/error-message';
+import type { AnyEvent, Attachment, ConversationListEntry, ModelChoice, Settings, SettingsPatch } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { confirmAutoRun } from './auto-run-confirm';
 import { noticeId } from './notice-id';
@@ -113,8 +115,6 @@ export const useApp = create<AppStore>((set, get) => {
         const first = get().conversations[0];
         if (first && !get().current) await get().openConversation(first.id);
       });
-      // Marks the page as loaded and wired for anyone driving it (tests, screen readers' automation).
-      document.body.dataset.ready = 'true';
     },
     async newConversation() {
       if (creating) await creating;

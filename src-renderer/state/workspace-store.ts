@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { errorMessage, type FilePreview, type WorkspaceTree } from '@contract';
+import type { FilePreview, WorkspaceTree } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../bridge/bridge';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */

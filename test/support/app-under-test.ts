@@ -47,11 +47,14 @@ export interface AppUnderTestOptions {
   llm?: ScriptedLlm;
   /** Start-up notices, as `npm run serve` passes them (the no-keychain sentence…). */
   notices?: string[];
+  /** Another build of the renderer (the UI bench's anchor). Default: out/renderer. */
+  rendererDir?: string;
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
-  if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {
-    throw new Error(`the renderer is not built (${RENDERER_DIR}): run \`npm run build\` first (npm test does)`);
+  const rendererDir = options.rendererDir ?? RENDERER_DIR;
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    throw new Error(`the renderer is not built (${rendererDir}): run \`npm run build\` first (npm test does)`);
   }
   const ownLlm = !options.llm;
   const llm = options.llm ?? (await startScriptedLlm());
@@ -79,7 +82,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
   const server = await startBrowserServer({
     dispatch: createDispatcher(app.handlers),
     events: app.events,
-    rendererDir: RENDERER_DIR,
+    rendererDir,
     workspaceOf: workspaceLookup(app.context.agent),
   });
   return {

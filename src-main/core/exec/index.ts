@@ -23,8 +23,7 @@ export { genericShell, loginShellOf, type ShellName } from './shell/shell-choice
 
 // Remote Jupyter kernels.
 export { RemoteKernels, type KernelBinding, type KernelBindingMemory } from './remote/remote-kernels';
-export { kernelAccount, normalizeServerUrl, RemoteKernelError } from './remote/jupyter-urls';
-export { listKernelSpecs } from './remote/list-kernel-specs';
+export { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError } from './remote/jupyter-connection';
 
 // The sandbox, as the settings page describes it.
 export { describeSandbox } from './sandbox/describe-sandbox';

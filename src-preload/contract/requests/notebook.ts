@@ -6,12 +6,9 @@ import { ConversationRef, Ok, type RequestSpec } from './shared';
 // "re-run all cells" to rebuild an imported notebook's state in the live session. The notebook
 // mapping itself is src-main/core/notebook/ (see docs/notebooks.md).
 
-/**
- * Largest notebook sent inside one request (bytes). Browser mode carries a request in one WebSocket
- * frame (32 MB), and base64 grows bytes by 4/3; the desktop app sends larger files by path instead.
- * The user's own limit (settings.notebookMaxBytes) applies on top of this.
- */
-export const MAX_NOTEBOOK_UPLOAD_BYTES = 20 * 1024 * 1024;
+import { MAX_NOTEBOOK_UPLOAD_BYTES } from '../limits';
+
+export { MAX_NOTEBOOK_UPLOAD_BYTES };
 
 const FileName = z.string().min(1, 'the file name is empty').max(1024);
 

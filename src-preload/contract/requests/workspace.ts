@@ -34,8 +34,9 @@ export const FilePreview = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('meta'), ...PreviewBase, reason: z.string() }),
 ]);
 
-/** Largest file accepted over the bridge as an attachment (bytes); browser mode sends it base64 in one frame. */
-export const MAX_ATTACHMENT_BYTES = 16 * 1024 * 1024;
+import { MAX_ATTACHMENT_BYTES } from '../limits';
+
+export { MAX_ATTACHMENT_BYTES };
 
 const WorkspaceRef = { conversationId: Id };
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../highlight/highlight';
+import { escapeHtml } from '../highlight/escape-html';
 
 // Saved terminal output (a finished cell after a reload, a cell far up a long conversation) is shown
 // as HTML rather than in an xterm: a terminal instance costs tens of milliseconds to create, a <pre>

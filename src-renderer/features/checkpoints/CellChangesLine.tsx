@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { errorMessage, type CellItem, type FileDiff } from '@contract';
+import type { CellItem, FileDiff } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import './checkpoints.css';

@@ -1,6 +1,6 @@
 import { bridge } from '../../bridge/bridge';
 import { useWorkspace } from '../../state/workspace-store';
-import { errorMessage } from '@contract';
+import { errorMessage } from '@contract/error-message';
 
 /** Browser mode's download route for a workspace file (src-main/server/file-download.ts). */
 export function workspaceFileHref(conversationId: string, relPath: string): string {

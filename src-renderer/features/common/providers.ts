@@ -1,4 +1,5 @@
-import { KEY_SERVICES, type KeyProvider, type ProviderKind } from '@contract';
+import type { KeyProvider, ProviderKind } from '@contract';
+import { KEY_SERVICES } from '@contract/key-services';
 
 export const PROVIDERS: ProviderKind[] = ['openai', 'anthropic', 'ollama', 'openai-compatible'];
 

@@ -1,4 +1,5 @@
-import { MAX_ATTACHMENT_BYTES, errorMessage } from '@contract';
+import { errorMessage } from '@contract/error-message';
+import { MAX_ATTACHMENT_BYTES } from '@contract/limits';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApp } from '../../state/app-store';
 import { hasFolderDialog, moveWorkspace, pickFolder } from '../../state/workspace-folder';
-import { errorMessage } from '@contract';
+import { errorMessage } from '@contract/error-message';
 
 /**
  * The folder the open conversation works in, under the file tree's header, with "Change folder…":

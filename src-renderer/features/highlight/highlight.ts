@@ -1,4 +1,7 @@
+import { escapeHtml } from './escape-html';
 import { languageDef, type LanguageDef } from './languages';
+
+export { escapeHtml };
 
 // A small highlighter of our own (no package is installed for it): one combined regex per language,
 // applied left to right. It returns escaped HTML, so its output is safe to place as markup.
@@ -14,10 +17,6 @@ function regexFor(def: LanguageDef): RegExp {
   return re;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Beyond this size highlighting is skipped: a 2 MB data dump is read, not admired. */
 export const MAX_HIGHLIGHT_CHARS = 200_000;

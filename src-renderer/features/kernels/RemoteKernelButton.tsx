@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { lazyNamed } from '../common/lazy-named';
 import { useApp } from '../../state/app-store';
 import { useKernels } from './kernel-store';
-import { RemoteKernelPanel } from './RemoteKernelPanel';
 import { serverHost } from './server-host';
 import './kernels.css';
+
+const RemoteKernelPanel = lazyNamed(() => import('./RemoteKernelPanel'), 'RemoteKernelPanel');
 
 /** The top bar's "where code runs" button: 'local' or the server's host; opens the remote kernel panel. */
 export function RemoteKernelButton() {
@@ -46,7 +48,11 @@ export function RemoteKernelButton() {
       >
         {where}
       </button>
-      {open && <RemoteKernelPanel />}
+      {open && (
+        <Suspense fallback={null}>
+          <RemoteKernelPanel />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { errorMessage, type KernelConnectionInfo, type KernelSpecInfo } from '@contract';
+import type { KernelConnectionInfo, KernelSpecInfo } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 
 // The open conversation's remote kernel, shared by the top bar button and its panel. Failures stay

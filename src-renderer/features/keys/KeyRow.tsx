@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { errorMessage, type KeyStatus, type KeyTestResult } from '@contract';
+import type { KeyStatus, KeyTestResult } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { KEY_LABEL, KEY_PAGES } from '../common/providers';
 import { keyTestText } from './key-test-text';

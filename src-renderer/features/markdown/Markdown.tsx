@@ -1,45 +1,21 @@
-import { memo, useDeferredValue, useEffect, useMemo, useRef, type MouseEvent } from 'react';
-import { bridge } from '../../bridge/bridge';
-import { useWorkspace } from '../../state/workspace-store';
-import { copyText } from '../common/copy-text';
-import { renderMarkdown } from './render-markdown';
-import { errorMessage } from '@contract';
+import { memo, Suspense } from 'react';
+import { lazyNamed } from '../common/lazy-named';
 
-/** Sanitised markdown. While text streams in, parsing is deferred so typing and scrolling stay smooth. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const deferred = useDeferredValue(text);
-  const html = useMemo(() => renderMarkdown(deferred), [deferred]);
-  const root = useRef<HTMLDivElement>(null);
-  const conversationId = useWorkspace((s) => s.conversationId);
-  useEffect(() => {
-    if (root.current && conversationId) void showWorkspaceImages(root.current, conversationId);
-  }, [html, conversationId]);
-  const onClick = (e: MouseEvent<HTMLDivElement>) => {
-    const button = (e.target as Element).closest('[data-copy-code]');
-    if (!button) return;
-    const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
-    void copyText(code).then(() => {
-      button.textContent = 'Copied';
-      setTimeout(() => (button.textContent = 'Copy'), 1200);
-    });
-  };
-  return <div ref={root} className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
-});
+// marked, DOMPurify and the highlighter are not needed to show the window and its message box, so they
+// load on demand (their own chunk); until then the text shows as it is, in the same block.
+const loadMarkdownHtml = () => import('./MarkdownHtml');
+const MarkdownHtml = lazyNamed(loadMarkdownHtml, 'MarkdownHtml');
 
-/**
- * Images that point into the conversation's workspace (a notebook's attachments, written there on
- * import) are read through the bridge and shown as data URLs: the window loads nothing from disk.
- */
-async function showWorkspaceImages(root: HTMLElement, conversationId: string): Promise<void> {
-  for (const img of root.querySelectorAll<HTMLImageElement>('img[data-workspace-src]')) {
-    const path = img.dataset.workspaceSrc;
-    if (!path || img.getAttribute('src')) continue;
-    try {
-      const file = await bridge['workspace.preview']({ conversationId, path });
-      if (file.kind === 'image') img.src = `data:${file.mime};base64,${file.dataBase64}`;
-      else img.title = `${path} is not an image`;
-    } catch (err) {
-      img.title = `${path}: ${errorMessage(err)}`;
-    }
-  }
+/** Fetches the markdown chunk ahead of need (once the window is up), so answers rarely show the plain text. */
+export function preloadMarkdown(): void {
+  void loadMarkdownHtml().catch(() => undefined);
 }
+
+/** Sanitised markdown (MarkdownHtml.tsx), once its chunk has loaded. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <Suspense fallback={<div className="markdown markdown-plain">{text}</div>}>
+      <MarkdownHtml text={text} />
+    </Suspense>
+  );
+});

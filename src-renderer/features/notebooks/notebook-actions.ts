@@ -1,4 +1,6 @@
-import { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, errorMessage } from '@contract';
+import type { NotebookSource } from '@contract';
+import { errorMessage } from '@contract/error-message';
+import { MAX_NOTEBOOK_UPLOAD_BYTES } from '@contract/limits';
 import { bridge } from '../../bridge/bridge';
 import { refreshConversationList, useApp } from '../../state/app-store';
 import { formatBytes } from '../common/use-now';

@@ -1,4 +1,4 @@
-import { errorMessage } from '@contract';
+import { errorMessage } from '@contract/error-message';
 // A forgiving reading of .ipynb JSON for the read-only preview. Import (in main) is strict and says
 // exactly what is wrong; the preview shows whatever can be shown from any 4.x or 3 notebook, even a
 // damaged one, and never trusts a field's type.

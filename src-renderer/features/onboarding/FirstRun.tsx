@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { errorMessage, type LocalServer, type RequestOutput } from '@contract';
+import type { LocalServer, RequestOutput } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { PROVIDER_LABEL } from '../common/providers';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { KEY_SERVICES, keyService, type KeyProvider, type ModelChoice } from '@contract';
+import type { KeyProvider, ModelChoice } from '@contract';
+import { KEY_SERVICES, keyService } from '@contract/key-services';
 import { useApp } from '../../state/app-store';
 import { keyStorageSentence } from '../common/key-storage';
 import { aKeyFor, DEFAULT_MODEL, KEY_LABEL, KEY_PAGES } from '../common/providers';

@@ -1,14 +1,18 @@
+import { Suspense } from 'react';
 import type { FilePreview } from '@contract';
 import { useComposer } from '../../state/composer-store';
 import { useWorkspace } from '../../state/workspace-store';
 import { HighlightedCode } from '../highlight/HighlightedCode';
 import { Icon } from '../common/Icon';
 import { formatBytes } from '../common/use-now';
-import { ImageViewer } from './ImageViewer';
-import { prettyJson } from './table-data';
-import { TablePreview } from './TablePreview';
-import { NotebookPreview } from '../notebooks/NotebookPreview';
+import { lazyNamed } from '../common/lazy-named';
+import { prettyJson } from './pretty-json';
 import { downloadWorkspaceFile } from '../common/download';
+
+// The image viewer, the table (papaparse) and the notebook renderer load the first time one is previewed.
+const ImageViewer = lazyNamed(() => import('./ImageViewer'), 'ImageViewer');
+const TablePreview = lazyNamed(() => import('./TablePreview'), 'TablePreview');
+const NotebookPreview = lazyNamed(() => import('../notebooks/NotebookPreview'), 'NotebookPreview');
 
 /** The selected file (image, text, notebook, or its metadata) or the latest image output. */
 export function PreviewPanel() {
@@ -41,6 +45,7 @@ export function PreviewPanel() {
         )}
       </header>
       <div className="preview-body">
+        <Suspense fallback={<p className="muted small pad">Loading…</p>}>
         {!preview && <p className="muted small pad">Click a file to preview it. Plots and images the code makes open here.</p>}
         {preview?.kind === 'output' && <ImageViewer src={`data:${preview.mime};base64,${preview.dataBase64}`} alt={preview.title} />}
         {preview?.kind === 'file' && error && (
@@ -50,6 +55,7 @@ export function PreviewPanel() {
         )}
         {preview?.kind === 'file' && !error && !data && <p className="muted small pad">Loading…</p>}
         {preview?.kind === 'file' && data && <FileBody data={data} />}
+        </Suspense>
       </div>
     </section>
   );

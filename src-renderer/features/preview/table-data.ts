@@ -32,13 +32,3 @@ export function parseTable(text: string, path: string, cut: boolean): TableData 
   const problem = first ? `row ${(first.row ?? 0) + 1}: ${first.message}` : null;
   return { header, rows, widths, problem };
 }
-
-/** JSON shown indented when it parses; otherwise null (it is shown as it is). */
-export function prettyJson(text: string, cut: boolean): string | null {
-  if (cut) return null;
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return null;
-  }
-}

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { errorMessage, keyServiceAt, type KeyProvider, type KeyStatus, type Settings } from '@contract';
+import type { KeyProvider, KeyStatus, Settings } from '@contract';
+import { errorMessage } from '@contract/error-message';
+import { keyServiceAt } from '@contract/key-services';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { keyStorageSentence } from '../common/key-storage';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { SettingsPatch, type Settings } from '@contract';
+import type { Settings } from '@contract';
+import { SettingsPatch } from '@contract/settings';
 import { display, parse, patchFor, valueAt, type FieldSpec } from './settings-fields';
 import './toggled-number.css';
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { errorMessage, type ModelCapability, type ModelDescription, type ModelTarget } from '@contract';
+import type { ModelCapability, ModelDescription, ModelTarget } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 
 /** How the picker names what the capability probe found. */

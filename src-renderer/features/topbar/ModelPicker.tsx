@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { DEFAULT_BASE_URLS, errorMessage, EXAMPLE_COMPATIBLE_BASE_URL, type ModelChoice, type ProviderKind } from '@contract';
+import type { ModelChoice, ProviderKind } from '@contract';
+import { errorMessage } from '@contract/error-message';
+import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL } from '@contract/provider-urls';
 import { bridge } from '../../bridge/bridge';
 import { useApp, useModelChoice } from '../../state/app-store';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { bridge } from '../../bridge/bridge';
-import { errorMessage } from '@contract';
+import { errorMessage } from '@contract/error-message';
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return '';

@@ -119,7 +119,11 @@ async function clickPopoverOpeners(page: Page): Promise<void> {
   for (let i = 0; i < (await openers.count()); i++) await openers.nth(i).click();
 }
 
+/** The markdown as rendered, not the plain text shown while its chunk loads (features/markdown/Markdown.tsx). */
+const RENDERED = '.markdown:not(.markdown-plain)';
+
 async function expectCardOnTop(page: Page, shot: string): Promise<void> {
+  await expect.poll(() => page.locator('.markdown-plain').count()).toBe(0);
   await clickPopoverOpeners(page);
   const report = await probe(page);
   await page.screenshot({ path: path.join(SHOTS, shot) });
@@ -144,7 +148,7 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     ui.aut.llm.enqueue({ kind: 'tool', text: MARKDOWN, calls: [cellCall('call_1')] }, { kind: 'text', text: 'Done.' });
     await sendMessage(ui.page, 'List the files');
     await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'awaiting-approval');
-    const markdown = ui.page.getByTestId('assistant-message').last().locator('.markdown');
+    const markdown = ui.page.getByTestId('assistant-message').last().locator(RENDERED);
     await expectText(markdown, 'overlay-style');
     // What the sanitiser let through: nothing that positions, layers or borrows the app's classes.
     const leftovers = await markdown.evaluate((el) => el.querySelectorAll('[style], [class*="modal"], [popover], [id], dialog').length);
@@ -158,7 +162,7 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'awaiting-approval');
     // Containment and clipping on .markdown, with the sanitiser out of the way (the popover's top layer
     // is beyond any CSS, which is why the sanitiser drops the attribute: not repeated here).
-    await ui.page.getByTestId('assistant-message').last().locator('.markdown').evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.style + OVERLAYS.class + OVERLAYS.dialog + '<p>overlay-extra</p>');
+    await ui.page.getByTestId('assistant-message').last().locator(RENDERED).evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.style + OVERLAYS.class + OVERLAYS.dialog + '<p>overlay-extra</p>');
     // Their boxes may reach past the block (a fixed layer sized to it, plus padding), but nothing is drawn there.
     const report = await probe(ui.page);
     expect(report.found.length).toBeGreaterThanOrEqual(4);

@@ -1,0 +1,12 @@
+// Limits of the contract that need no schema, in a module without zod: the renderer's first chunk
+// imports them (as '@contract/limits') without building every schema of the contract at startup.
+
+/** Largest file accepted over the bridge as an attachment (bytes); browser mode sends it base64 in one frame. */
+export const MAX_ATTACHMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Largest notebook sent inside one request (bytes). Browser mode carries a request in one WebSocket
+ * frame (32 MB), and base64 grows bytes by 4/3; the desktop app sends larger files by path instead.
+ * The user's own limit (settings.notebookMaxBytes) applies on top of this.
+ */
+export const MAX_NOTEBOOK_UPLOAD_BYTES = 20 * 1024 * 1024;

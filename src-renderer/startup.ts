@@ -1,0 +1,44 @@
+import { config as zodConfig } from 'zod/v4/core';
+import { loadTerminalView } from './features/cells/CellOutputs';
+import { loadHighlighter } from './features/highlight/HighlightedCode';
+import { preloadMarkdown } from './features/markdown/Markdown';
+import { useApp } from './state/app-store';
+import { wireEvents } from './state/event-wiring';
+
+// The page's start, before React draws anything: events are wired and the app's state is asked for
+// (the WebSocket handshake and the first requests) while React renders the shell, instead of after it.
+// The page is marked ready (body[data-ready], which tests and automation wait for) once the state has
+// loaded and the App has mounted its effects (keyboard shortcuts) — in whichever order they finish.
+
+// Views that validate with the contract's schemas (Settings) load zod, whose object schemas probe for
+// eval with `new Function` when they are built; the page's CSP refuses it and reports a violation on
+// every start. Without its JIT zod never probes (and parses the same).
+zodConfig({ jitless: true });
+
+let mounted: () => void = () => undefined;
+const appMounted = new Promise<void>((resolve) => (mounted = resolve));
+
+/** Called by App's first effect. */
+export function markMounted(): void {
+  mounted();
+}
+
+export function startApp(): void {
+  // Lives as long as the page: no unsubscribe.
+  wireEvents();
+  void Promise.all([useApp.getState().init(), appMounted]).then(() => {
+    document.body.dataset.ready = 'true';
+    preloadConversationViews();
+  });
+}
+
+/** Once the window is usable, fetch what a conversation shows next (answers, code, live output) while idle. */
+function preloadConversationViews(): void {
+  const load = () => {
+    preloadMarkdown();
+    void loadHighlighter().catch(() => undefined);
+    void loadTerminalView().catch(() => undefined);
+  };
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 200);
+}
