@@ -22,6 +22,11 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
+      // Pure-JS dependencies go into the bundle: resolving and reading their hundreds of files at
+      // every start cost more than the code itself (bench/startup.bench.ts). Native modules (node-pty,
+      // the keyring), Electron, ws (optional native helpers) and the Jupyter client (loaded only for a
+      // remote kernel) stay external.
+      externalizeDeps: { exclude: ['zod', 'openai', '@anthropic-ai/sdk', 'conf', 'partial-json', 'js-tiktoken'] },
       lib: {
         entry: {
           index: 'src-main/electron/main.ts',

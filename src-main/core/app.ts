@@ -1,5 +1,8 @@
+import path from 'node:path';
 import { LiveReruns } from './notebook/live-reruns';
 import { AgentService } from './agent/agent-service';
+import { EnvironmentContext, machineSources } from './agent/environment-context';
+import { fileEnvironmentSnapshot } from './agent/environment-snapshot';
 import { EventBus } from './bridge/event-bus';
 import type { HandlerTable } from './bridge/handler-table';
 import { ConversationStore } from './conversations/conversation-store';
@@ -66,6 +69,7 @@ export function createApp(opts: AppOptions): App {
   const agent = new AgentService({
     conversations,
     exec: opts.exec,
+    environment: new EnvironmentContext(machineSources(opts.exec), fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json'))),
     events,
     settings: () => opts.settings.get(),
     providerFor,

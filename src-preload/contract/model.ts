@@ -180,6 +180,11 @@ export const CellItem = z.object({
   jupyter: JupyterCellOrigin.optional(),
   /** What the run changed in the workspace, from the checkpoints taken around it (docs/checkpoints.md). */
   changes: CellChanges.optional(),
+  /**
+   * The user changed the code before running it ("Edit", then run): `code` is what ran, and this is
+   * what the model wrote. Absent when the code ran as the model wrote it.
+   */
+  modelCode: z.string().optional(),
 });
 
 

@@ -8,13 +8,13 @@ import { useUiApp } from './ui-fixture';
 import { currentConversation, sendMessage } from './ui-harness';
 
 // The renderer starts on its first chunk alone; views and heavy libraries (xterm, marked + DOMPurify,
-// the highlighter, Settings, API keys, onboarding, notebook previews, the image viewer, the remote
-// kernel panel) are chunks of their own in out/renderer/assets, fetched the first time they are shown.
+// the highlighter, Settings, API keys, onboarding, notebook previews, the image viewer, the table
+// preview, the remote kernel panel) are chunks of their own in out/renderer/assets, fetched the first time they are shown.
 // This checks, in Chromium under the app's real CSP (script-src 'self'), that none of them is fetched
 // before the window is usable, that each one loads when its view opens, and that no load is refused.
 
 /** The chunks that must wait until their view is shown, by the name Vite gives them. */
-const ON_DEMAND = ['TerminalView', 'MarkdownHtml', 'highlight', 'SettingsScreen', 'KeysScreen', 'NotebookPreview', 'ImageViewer', 'RemoteKernelPanel'];
+const ON_DEMAND = ['TerminalView', 'MarkdownHtml', 'highlight', 'SettingsScreen', 'KeysScreen', 'NotebookPreview', 'ImageViewer', 'TablePreview', 'RemoteKernelPanel'];
 const chunkName = (file: string) => file.replace(/-[\w-]{8}\.js$/, '');
 
 // CSP refusals reach the page as securitypolicyviolation events, whatever the console says.
@@ -73,18 +73,18 @@ describe('the renderer loads its views on demand, under the app’s CSP', () => 
     expect(await page.getByTestId('assistant-message').first().locator('em').textContent()).toBe('it');
     expect(await page.getByTestId('cell-code').locator('.tok-builtin').first().textContent()).toBe('echo');
 
-    // Previews: an image and a notebook.
+    // Previews: an image, a table and a notebook.
     const { workspace } = await currentConversation(ui.aut);
     writeFileSync(path.join(workspace, 'dots.png'), noisePng(20));
+    writeFileSync(path.join(workspace, 'rows.csv'), 'name,count\nalpha,1\nbeta,2\n');
     writeFileSync(path.join(workspace, 'nb.ipynb'), JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{ id: 'a', cell_type: 'markdown', metadata: {}, source: '# Lazy notebook' }] }));
-    for (const file of ['dots.png', 'nb.ipynb']) {
+    for (const [file, view] of [['dots.png', 'preview-image'], ['rows.csv', 'table-preview'], ['nb.ipynb', 'notebook-preview']] as const) {
       const row = page.locator(`[role="treeitem"][data-path="${file}"]`);
       await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
       await row.getByRole('button', { name: file }).click();
+      await page.getByTestId(view).waitFor();
     }
     await expectText(page.getByTestId('notebook-preview'), 'Lazy notebook');
-    await page.locator('[role="treeitem"][data-path="dots.png"]').getByRole('button', { name: 'dots.png' }).click();
-    await page.getByTestId('preview-image').waitFor();
 
     // The remote kernel panel, Settings, API keys.
     await page.getByTestId('kernel-button').click();

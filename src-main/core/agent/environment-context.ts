@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { ExecSettings, SandboxSettings } from '@contract';
 import { genericShell, loginShellOf, type ExecService, type LanguageInfo, type LanguagesScope, type PythonInfo } from '../exec';
+import type { EnvironmentSnapshot } from './environment-snapshot';
 import { installsPackages, installsRuntimes } from './python-packages';
 
 export interface EnvironmentSources {
@@ -53,7 +54,14 @@ export class EnvironmentContext {
   private readonly pythons = new Map<string, Timed<PythonInfo | null>>();
   private readonly listings = new Map<string, { mtimeMs: number; text: string }>();
 
-  constructor(private readonly sources: EnvironmentSources) {
+  /** Scopes whose first answer came from the snapshot: later ones (after an install) never do. */
+  private readonly fromSnapshot = new Set<string>();
+
+  constructor(
+    private readonly sources: EnvironmentSources,
+    /** What the previous process found, to answer the first call without waiting for detection. */
+    private readonly snapshot: EnvironmentSnapshot | null = null,
+  ) {
     this.fixed = [
       `OS: ${osName()} (${process.platform}, ${process.arch})`,
       `Node.js (the app's own): ${process.version}`,
@@ -88,8 +96,16 @@ export class EnvironmentContext {
     const key = scopeKey(scope);
     let found = this.runtimes.get(key);
     if (!found || Date.now() - found.at > RUNTIMES_TTL_MS) {
-      found = { at: Date.now(), value: this.sources.languages(scope).catch(() => []) };
+      const detected = this.sources.languages(scope).catch(() => []);
+      const stored = !found && !this.fromSnapshot.has(`l${key}`) ? this.snapshot?.languages(key) : null;
+      this.fromSnapshot.add(`l${key}`);
+      found = { at: Date.now(), value: stored ? Promise.resolve(stored) : detected };
       this.runtimes.set(key, found);
+      void detected.then((value) => {
+        this.snapshot?.save(key, { languages: value });
+        // The stored answer stands in only until detection is done.
+        if (stored && this.runtimes.get(key) === found) this.runtimes.set(key, { at: Date.now(), value: Promise.resolve(value) });
+      });
     }
     return found.value;
   }
@@ -117,8 +133,16 @@ export class EnvironmentContext {
     const key = scopeKey(scope);
     let py = this.pythons.get(key);
     if (!py || Date.now() - py.at > PACKAGES_TTL_MS) {
-      py = { at: Date.now(), value: this.sources.python(scope).catch(() => null) };
-      this.pythons.set(key, py);
+      const detected = this.sources.python(scope).catch(() => null);
+      const stored = !py && !this.fromSnapshot.has(`p${key}`) ? this.snapshot?.python(key) : undefined;
+      this.fromSnapshot.add(`p${key}`);
+      const entry: Timed<PythonInfo | null> = { at: Date.now(), value: stored !== undefined ? Promise.resolve(stored) : detected };
+      py = entry;
+      this.pythons.set(key, entry);
+      void detected.then((value) => {
+        this.snapshot?.save(key, { python: value });
+        if (stored !== undefined && this.pythons.get(key) === entry) this.pythons.set(key, { at: Date.now(), value: Promise.resolve(value) });
+      });
     }
     const found = await py.value;
     if (!found) return 'Python packages: (no Python found)';

@@ -248,7 +248,11 @@ async function approve(
   events.emit('cell.awaiting-approval', { conversationId: live.conv.id, cell });
   const decision = await decided;
   if (decision.kind !== 'run') return decision.kind;
-  if (decision.code !== null) cell.code = decision.code;
+  if (decision.code !== null && decision.code !== cell.code) {
+    // Kept so the cell, the saved conversation and exports can say the user edited it.
+    cell.modelCode = cell.code;
+    cell.code = decision.code;
+  }
   if (decision.always && !live.conv.autoRun) {
     live.conv.autoRun = true;
     events.emit('conversation.auto-run', { conversationId: live.conv.id, autoRun: true });
@@ -273,7 +277,9 @@ async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Set
     if (result.shell) cell.shell = result.shell;
     interruptedByUser = result.status === 'interrupted';
     const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
-    const forModel = interruptedByUser ? `${told}\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}` : told;
+    const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';
+    const stopped = interruptedByUser ? `\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}` : '';
+    const forModel = `${edited}${told}${stopped}`;
     finishCell(live, deps.events, cell, result.status, forModel);
   } catch (err) {
     cell.durationMs = Date.now() - started;

@@ -23,7 +23,8 @@ export { genericShell, loginShellOf, type ShellName } from './shell/shell-choice
 
 // Remote Jupyter kernels.
 export { RemoteKernels, type KernelBinding, type KernelBindingMemory } from './remote/remote-kernels';
-export { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError } from './remote/jupyter-connection';
+export { kernelAccount, normalizeServerUrl, RemoteKernelError } from './remote/jupyter-urls';
+export { listKernelSpecs } from './remote/list-kernel-specs';
 
 // The sandbox, as the settings page describes it.
 export { describeSandbox } from './sandbox/describe-sandbox';

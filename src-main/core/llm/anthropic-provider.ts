@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import { REDACTED_PREFIX, toAnthropicMessages } from './anthropic-messages';
 import type { Provider, ProviderEvent, ProviderRequest } from './provider';
@@ -13,16 +13,24 @@ export interface AnthropicProviderOptions {
 export class AnthropicProvider implements Provider {
   readonly kind = 'anthropic' as const;
   readonly endpoint: string;
-  private readonly client: Anthropic;
+  private clientPromise: Promise<Anthropic> | null = null;
 
-  constructor(opts: AnthropicProviderOptions) {
+  constructor(private readonly opts: AnthropicProviderOptions) {
     this.endpoint = opts.baseUrl ?? 'https://api.anthropic.com';
-    this.client = new Anthropic({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseUrl ?? undefined,
-      // The agent retries itself so it can tell the user and never retry after the first token.
-      maxRetries: 0,
-    });
+  }
+
+  /** The SDK is loaded on the first call, not at start-up (see OpenAiProvider.client). */
+  private client(): Promise<Anthropic> {
+    this.clientPromise ??= import('@anthropic-ai/sdk').then(
+      ({ default: AnthropicSdk }) =>
+        new AnthropicSdk({
+          apiKey: this.opts.apiKey,
+          baseURL: this.opts.baseUrl ?? undefined,
+          // The agent retries itself so it can tell the user and never retry after the first token.
+          maxRetries: 0,
+        }),
+    );
+    return this.clientPromise;
   }
 
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {
@@ -32,7 +40,7 @@ export class AnthropicProvider implements Provider {
       input_schema: { type: 'object', ...t.parameters },
     }));
     const budget = req.thinkingBudgetTokens ?? null;
-    const stream = await this.client.messages.create(
+    const stream = await (await this.client()).messages.create(
       {
         model: req.model,
         system: req.system,
@@ -121,7 +129,7 @@ export class AnthropicProvider implements Provider {
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
     const ids: string[] = [];
-    for await (const model of this.client.models.list({ limit: 100 }, { signal })) ids.push(model.id);
+    for await (const model of (await this.client()).models.list({ limit: 100 }, { signal })) ids.push(model.id);
     return ids;
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderKind } from '@contract';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { EXECUTE_TOOL_NAME, toolCallOf } from './execute-tool';
 import { cellResultText, fencedResultsText, toHistory } from './history-steps';
@@ -34,20 +34,31 @@ function reasoningText(delta: object | undefined): string {
 export class OpenAiProvider implements Provider {
   readonly kind: ProviderKind;
   readonly endpoint: string;
-  private readonly client: OpenAI;
+  private clientPromise: Promise<OpenAI> | null = null;
   private readonly modelLister: OpenAiProviderOptions['listModels'];
 
   constructor(opts: OpenAiProviderOptions) {
     this.kind = opts.kind;
     this.endpoint = opts.baseUrl ?? 'https://api.openai.com/v1';
     this.modelLister = opts.listModels;
-    this.client = new OpenAI({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseUrl ?? undefined,
-      // The agent retries itself (retry-with-backoff.ts) so it can tell the user and never retry
-      // after the first token; SDK retries would hide both.
-      maxRetries: 0,
-    });
+    this.options = opts;
+  }
+
+  private readonly options: OpenAiProviderOptions;
+
+  /** The SDK is loaded on the first call, not at start-up: most runs use one provider, and `oi --help` none. */
+  private client(): Promise<OpenAI> {
+    this.clientPromise ??= import('openai').then(
+      ({ default: OpenAISdk }) =>
+        new OpenAISdk({
+          apiKey: this.options.apiKey,
+          baseURL: this.options.baseUrl ?? undefined,
+          // The agent retries itself (retry-with-backoff.ts) so it can tell the user and never retry
+          // after the first token; SDK retries would hide both.
+          maxRetries: 0,
+        }),
+    );
+    return this.clientPromise;
   }
 
   async *stream(req: ProviderRequest): AsyncIterable<ProviderEvent> {
@@ -61,7 +72,7 @@ export class OpenAiProvider implements Provider {
         ? { max_completion_tokens: req.maxOutputTokens }
         : { max_tokens: req.maxOutputTokens }
       : {};
-    const stream = await this.client.chat.completions.create(
+    const stream = await (await this.client()).chat.completions.create(
       {
         model: req.model,
         messages: toOpenAiMessages(req),
@@ -105,7 +116,7 @@ export class OpenAiProvider implements Provider {
   async listModels(signal?: AbortSignal): Promise<string[]> {
     if (this.modelLister) return this.modelLister(signal);
     const ids: string[] = [];
-    for await (const model of this.client.models.list({ signal })) ids.push(model.id);
+    for await (const model of (await this.client()).models.list({ signal })) ids.push(model.id);
     return ids.sort();
   }
 }

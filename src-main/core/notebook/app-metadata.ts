@@ -43,6 +43,9 @@ export const CodeCellMeta = z.object({
   limits: RunLimits.nullable().default(null),
   /** The shell that ran a shell cell (CellItem.shell); decides its magic with the language. */
   shell: CellItem.shape.shell,
+  /** The user edited the code before it ran: `editedByUser` says so to any reader, `modelCode` is what the model wrote. */
+  editedByUser: z.boolean().optional(),
+  modelCode: CellItem.shape.modelCode,
 });
 
 export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);

@@ -214,6 +214,7 @@ function codeItem(
     resultForModel: ran ? outputsForModel(outputs, ctx.modelOutputChars) : null,
     imported: true,
     ...(oi.shell ? { shell: oi.shell } : {}),
+    ...(oi.modelCode !== undefined ? { modelCode: oi.modelCode } : {}),
   };
 }
 

@@ -269,6 +269,7 @@ function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCell
     status: item.status,
     step: item.step,
     toolCallId: item.toolCallId,
+    ...(item.modelCode !== undefined ? { editedByUser: true, modelCode: item.modelCode } : {}),
   };
   if (NOT_APPROVED.has(item.status)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };

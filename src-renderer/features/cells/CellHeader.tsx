@@ -47,6 +47,11 @@ export function CellHeader({ cell }: { cell: CellItem }) {
       </span>
       {cell.executionCount !== null && <span className="cell-count">[{cell.executionCount}]</span>}
       {cell.approval === 'auto' && <span className="badge">auto-run</span>}
+      {cell.modelCode !== undefined && (
+        <span className="badge badge-edited" data-testid="edited-by-you" title="You changed the model's code before it ran; this is the code that ran.">
+          edited by you
+        </span>
+      )}
       <span className="cell-status" data-testid="cell-status" role="status">
         {running && !waiting && <span className="spinner" aria-hidden="true" />}
         {waiting ? (waitingInput ? 'waiting for input' : 'waiting for you') : STATUS_TEXT[cell.status]}

@@ -32,6 +32,12 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
       ) : (
         <HighlightedCode className="cell-code" testId="cell-code" code={cell.code || (cell.status === 'streaming' ? '…' : '')} language={cell.language} />
       )}
+      {cell.modelCode !== undefined && (
+        <details className="model-code" data-testid="model-code">
+          <summary className="small muted">What the model wrote, before your edit</summary>
+          <HighlightedCode className="cell-code" code={cell.modelCode} language={cell.language} />
+        </details>
+      )}
       {awaiting && (
         <ApprovalBar
           cell={cell}

@@ -1,46 +1,12 @@
 import { errorMessage } from '@contract';
 import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
+import { normalizeServerUrl, RemoteKernelError, safeUrl, type JupyterTarget, type KernelSpecInfo } from './jupyter-urls';
 
 // Talking to a Jupyter Server (or JupyterHub's per-user server, or an Enterprise Gateway) by URL and
 // token, and turning its failures into sentences a user can act on: which URL, what went wrong,
 // what to check.
 
-export interface JupyterTarget {
-  /** Base URL of the server, e.g. http://127.0.0.1:8888 or https://hub.example.org/user/ana/ */
-  url: string;
-  token: string | null;
-}
-
-export interface KernelSpecInfo {
-  name: string;
-  displayName: string;
-  language: string;
-}
-
-export class RemoteKernelError extends Error {
-  override readonly name = 'RemoteKernelError';
-}
-
-/** http(s) only, no trailing slash, no query: the form used as the key of the token in the keychain. */
-export function normalizeServerUrl(input: string): string {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw new RemoteKernelError(`"${input}" is not a URL; a Jupyter server URL looks like http://127.0.0.1:8888`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RemoteKernelError(`"${input}" is not an http(s) URL; a Jupyter server URL looks like http://127.0.0.1:8888`);
-  }
-  if (url.username || url.password) throw new RemoteKernelError('Put the token in the token field, not in the URL.');
-  // A URL copied from the browser carries ?token=…; the token is kept in the keychain instead.
-  url.search = '';
-  url.hash = '';
-  return url.toString().replace(/\/+$/, '');
-}
-
-/** Where the token for a server lives in the SecretStore. */
-export const kernelAccount = (url: string): string => `kernel:${normalizeServerUrl(url)}`;
+export { kernelAccount, normalizeServerUrl, RemoteKernelError, safeUrl, type JupyterTarget, type KernelSpecInfo } from './jupyter-urls';
 
 export function serverSettings(target: JupyterTarget): ServerConnection.ISettings {
   const baseUrl = `${normalizeServerUrl(target.url)}/`;
@@ -126,19 +92,6 @@ function networkCode(err: unknown): string | null {
   }
   const message = err instanceof Error ? err.message : '';
   return /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message)?.[1] ?? null;
-}
-
-/** The URL without anything secret in it, for messages. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.search = '';
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\/+$/, '');
-  } catch {
-    return url;
-  }
 }
 
 function capitalize(text: string): string {

@@ -1,7 +1,6 @@
 import { errorMessage, type RemoteKernelBinding, type RunLimits } from '@contract';
 import type { SessionRoute } from '../session/session-types';
-import { normalizeServerUrl, safeUrl } from './jupyter-connection';
-import { RemoteKernelSession } from './remote-kernel-session';
+import { normalizeServerUrl, safeUrl } from './jupyter-urls';
 
 // Which conversations run which language on a remote kernel, and which kernel each one last used,
 // so that a session that lost its connection reattaches to the same kernel (and its variables)
@@ -154,8 +153,9 @@ export class RemoteKernels {
       // Local limits cannot reach a process on another machine; only the timeout (interrupt, then
       // shut the kernel down) still applies. The server's own limits and isolation hold there.
       limits: (base: RunLimits): RunLimits => ({ ...base, memoryMb: null, cpuSeconds: null, maxProcesses: null, sandbox: null, location }),
+      // The Jupyter client is loaded with the first remote run, not at start-up.
       start: async (options) =>
-        RemoteKernelSession.start({
+        (await import('./remote-kernel-session')).RemoteKernelSession.start({
           target: { url: binding.url, token: await this.options.tokenFor(binding.url) },
           kernelName: binding.kernelName,
           label: options.language.name,

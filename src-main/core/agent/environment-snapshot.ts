@@ -1,0 +1,62 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LanguageInfo, PythonInfo } from '../exec';
+
+/** What the last process found about a scope's runtimes and Python, kept for the next one. */
+export interface EnvironmentSnapshot {
+  languages(key: string): LanguageInfo[] | null;
+  python(key: string): PythonInfo | null | undefined;
+  save(key: string, part: { languages: LanguageInfo[] } | { python: PythonInfo | null }): void;
+}
+
+interface Entry {
+  at: number;
+  languages?: LanguageInfo[];
+  python?: PythonInfo | null;
+}
+
+/** Older than this, what was found is not used even as a first answer. */
+const MAX_AGE_MS = 24 * 60 * 60_000;
+
+/**
+ * Runtime detection spawns a process per language, which on a busy machine takes over a second — too
+ * long to wait for before every `oi -m`'s first model call. A file in the data folder keeps what the
+ * last process found (per scope, and per PATH); the next process answers its first call from it while
+ * detecting afresh in the background. Only facts for the model's prompt are kept: nothing in it is run.
+ */
+export function fileEnvironmentSnapshot(file: string, now: () => number = Date.now): EnvironmentSnapshot {
+  let entries: Record<string, Entry> | null = null;
+  const load = (): Record<string, Entry> => {
+    if (entries) return entries;
+    try {
+      entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Entry>;
+    } catch {
+      entries = {};
+    }
+    return entries;
+  };
+  const fresh = (key: string): Entry | null => {
+    const entry = load()[withPath(key)];
+    return entry && now() - entry.at < MAX_AGE_MS ? entry : null;
+  };
+  return {
+    languages: (key) => fresh(key)?.languages ?? null,
+    python: (key) => fresh(key)?.python,
+    save(key, part) {
+      const all = load();
+      all[withPath(key)] = { ...all[withPath(key)], ...part, at: now() };
+      try {
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(`${file}.tmp`, JSON.stringify(all), { mode: 0o600 });
+        renameSync(`${file}.tmp`, file);
+      } catch {
+        // A cache that cannot be written only makes the next start slower.
+      }
+    },
+  };
+}
+
+/** A different PATH finds different programs. */
+function withPath(key: string): string {
+  return `${key}\n${process.env.PATH ?? ''}`;
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultSettings } from '@contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EnvironmentContext, type EnvironmentSources } from '../../../src-main/core/agent/environment-context';
+import { fileEnvironmentSnapshot } from '../../../src-main/core/agent/environment-snapshot';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Detection that finishes only when the test says so, reporting the Python version it is given. */
+function gatedSources(version: string) {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const sources: EnvironmentSources = {
+    languages: async () => {
+      await gate;
+      return [{ name: 'python', aliases: [], available: true, version, persistent: true }];
+    },
+    python: async () => {
+      await gate;
+      return { command: '/usr/bin/python3', packages: [`pkg_${version.replace(/\./g, '_')}`] };
+    },
+    now: () => new Date('2026-03-04T05:06:00Z'),
+  };
+  return { sources, release: () => release() };
+}
+
+describe('the environment snapshot between processes', () => {
+  it('answers a new process from what the last one found, then from fresh detection', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'environment-cache.json');
+    const exec = { ...defaultSettings.exec };
+
+    // First process: nothing stored, so it waits for detection, and stores what it found.
+    const first = gatedSources('3.11.2');
+    const one = new EnvironmentContext(first.sources, fileEnvironmentSnapshot(file));
+    const rendering = one.render(dir, exec);
+    first.release();
+    expect(await rendering).toContain('python 3.11.2');
+
+    // Second process: detection has not finished (the gate is shut), yet the first call is answered.
+    const second = gatedSources('3.12.0');
+    const two = new EnvironmentContext(second.sources, fileEnvironmentSnapshot(file));
+    const text = await two.render(dir, exec);
+    expect(text).toContain('python 3.11.2');
+    expect(text).toContain('pkg_3_11_2');
+    second.release();
+    await expect.poll(async () => two.render(dir, exec)).toContain('python 3.12.0');
+    expect(await two.render(dir, exec)).toContain('pkg_3_12_0');
+
+    // After an install the stored answer is never used again in this process.
+    two.noteRun('apt-get install ruby');
+    expect(await two.render(dir, exec)).toContain('python 3.12.0');
+  });
+
+  it('ignores a snapshot taken with another PATH', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'environment-cache.json');
+    const snapshot = fileEnvironmentSnapshot(file);
+    snapshot.save('k', { languages: [{ name: 'python', aliases: [], available: true, version: '1.0', persistent: true }] });
+    expect(fileEnvironmentSnapshot(file).languages('k')?.[0]?.version).toBe('1.0');
+    const before = process.env.PATH;
+    process.env.PATH = `/elsewhere:${before ?? ''}`;
+    try {
+      expect(fileEnvironmentSnapshot(file).languages('k')).toBeNull();
+    } finally {
+      process.env.PATH = before;
+    }
+  });
+});
