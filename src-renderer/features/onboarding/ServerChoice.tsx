@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { KeyTestResult } from '@contract';
+import { errorMessage, type KeyTestResult } from '@contract';
 import { bridge } from '../../bridge/bridge';
 import { keyTestText } from '../keys/key-test-text';
 import { ChoiceForm } from './ChoiceForm';
@@ -29,9 +29,14 @@ export function ServerChoice() {
 
   const list = async (target: string) => {
     setListing({ url: target, result: null });
-    const result = await bridge['keys.test']({ provider: 'openai-compatible', baseUrl: target, ...(key.trim() ? { key } : {}) }).catch(
-      (err: unknown): KeyTestResult => ({ ok: false, message: err instanceof Error ? err.message : String(err) }),
-    );
+    // A typed key may go to the URL being tried; without one the server is asked with no key at all
+    // (a saved key only ever goes to the base URL saved in Settings: docs/security.md).
+    const result: KeyTestResult = key.trim()
+      ? await bridge['keys.test']({ provider: 'openai-compatible', baseUrl: target, key }).catch((err: unknown): KeyTestResult => ({ ok: false, message: errorMessage(err) }))
+      : await bridge['providers.models']({ provider: 'openai-compatible', baseUrl: target }).then(
+          ({ models }): KeyTestResult => ({ ok: true, models }),
+          (err: unknown): KeyTestResult => ({ ok: false, message: errorMessage(err).replace(/^providers\.models: /, '') }),
+        );
     setListing((now) => (now?.url === target ? { url: target, result } : now));
     if (result.ok) setModel((m) => (m && result.models.includes(m) ? m : (result.models[0] ?? '')));
   };
@@ -86,7 +91,9 @@ export function ServerChoice() {
               : result?.ok
                 ? `${result.models.length} model${result.models.length === 1 ? '' : 's'} found.`
                 : result
-                  ? keyTestText(result).replace(/^Could not check the key: /, 'Could not list its models: ')
+                  ? result.problem === 'key'
+                    ? keyTestText(result)
+                    : `Could not list its models: ${result.message}`
                   : ''}
       </p>
     </ChoiceForm>
