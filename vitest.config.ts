@@ -12,7 +12,8 @@ export default defineConfig({
     testTimeout: 60_000,
     // Polls wait on real processes and a real browser; on a loaded 2-core CI machine 1 s is too short.
     expect: { poll: { timeout: 15_000, interval: 50 } },
-    hookTimeout: 60_000,
+    // Agent tests export each conversation and run it under nbconvert when they close (a kernel each).
+    hookTimeout: 180_000,
     fileParallelism: true,
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],

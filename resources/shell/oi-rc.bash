@@ -52,13 +52,52 @@ __oi_prompt() {
   while read -r -t 0 2>/dev/null; do IFS= read -r __oi_cwd || break; done
   __oi_cwd=${PWD//\\/\\x5c}; __oi_cwd=${__oi_cwd//;/\\x3b}
   __oi_cwd=${__oi_cwd//$'\a'/\\x07}; __oi_cwd=${__oi_cwd//$'\e'/\\x1b}; __oi_cwd=${__oi_cwd//$'\n'/\\x0a}
+  __oi_env_report
   printf '\033]633;P;Cwd=%s\007\033]633;D;%s\007\033]633;P;OiFence=%s\007' "$__oi_cwd" "$__oi_ec" "$__oi_nonce"
 }
+# Exported variables a run set, changed or unset, as `633;P;OiEnv=NAME=value` and
+# `633;P;OiEnvUnset=NAME` before the fence (notebook export starts each exported shell cell with the
+# variables its session had: docs/notebooks.md). Fork-free: every variable name comes from the
+# `${!prefix*}` expansions, its export flag from `${!name@a}` (bash 4.4+; older bash, macOS's 3.2,
+# reports nothing). `local -` keeps a cell's `set -x`/`set -u` out of it (no trace of the loop in the
+# output). `quiet` records the environment the session started with without reporting it.
+if ((BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4))); then
+  declare -gA __oi_env_seen=()
+  __oi_env_report() {
+    local - __oi_n __oi_v __oi_out=
+    set +xu
+    local -A __oi_now=()
+    for __oi_n in ${!A*} ${!B*} ${!C*} ${!D*} ${!E*} ${!F*} ${!G*} ${!H*} ${!I*} ${!J*} ${!K*} ${!L*} ${!M*} \
+      ${!N*} ${!O*} ${!P*} ${!Q*} ${!R*} ${!S*} ${!T*} ${!U*} ${!V*} ${!W*} ${!X*} ${!Y*} ${!Z*} ${!a*} ${!b*} \
+      ${!c*} ${!d*} ${!e*} ${!f*} ${!g*} ${!h*} ${!i*} ${!j*} ${!k*} ${!l*} ${!m*} ${!n*} ${!o*} ${!p*} ${!q*} \
+      ${!r*} ${!s*} ${!t*} ${!u*} ${!v*} ${!w*} ${!x*} ${!y*} ${!z*} ${!_*}; do
+      [[ ${!__oi_n@a} == *x* ]] || continue
+      case $__oi_n in __oi_*|PWD|OLDPWD|SHLVL|_) continue;; esac
+      __oi_now[$__oi_n]=1
+      __oi_v=${!__oi_n}
+      [[ ${__oi_env_seen[$__oi_n]+set} == set && ${__oi_env_seen[$__oi_n]} == "$__oi_v" ]] && continue
+      __oi_env_seen[$__oi_n]=$__oi_v
+      [ -n "${1-}" ] && continue
+      __oi_v=${__oi_v//\\/\\x5c}; __oi_v=${__oi_v//;/\\x3b}; __oi_v=${__oi_v//$'\a'/\\x07}
+      __oi_v=${__oi_v//$'\e'/\\x1b}; __oi_v=${__oi_v//$'\n'/\\x0a}; __oi_v=${__oi_v//$'\r'/\\x0d}
+      __oi_out+=$'\033]633;P;OiEnv='"$__oi_n=$__oi_v"$'\007'
+    done
+    for __oi_n in "${!__oi_env_seen[@]}"; do
+      [[ ${__oi_now[$__oi_n]+set} == set ]] && continue
+      unset '__oi_env_seen[$__oi_n]'
+      [ -n "${1-}" ] || __oi_out+=$'\033]633;P;OiEnvUnset='"$__oi_n"$'\007'
+    done
+    printf '%s' "$__oi_out"
+  }
+else
+  __oi_env_report() { :; }
+fi
 __oi_begin() {
   __oi_nonce=$1
   __oi_code=
   IFS= read -r -d '' __oi_code < "$__oi_cell"
   printf '\033]633;C\007'
 }
+__oi_env_report quiet
 PROMPT_COMMAND=__oi_prompt
 readonly PROMPT_COMMAND

@@ -68,7 +68,32 @@ __oi_report() {
   cwd=$PWD
   cwd=${cwd//\\/\\x5c}; cwd=${cwd//;/\\x3b}; cwd=${cwd//$'\a'/\\x07}; cwd=${cwd//$'\e'/\\x1b}; cwd=${cwd//$'\n'/\\x0a}
   PS1=$'\e]633;A\a\e]633;B\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''
+  __oi_env_report
   builtin printf '\e]633;P;Cwd=%s\a\e]633;D;%s\a\e]633;P;OiFence=%s\a' "$cwd" "$1" "$__oi_nonce"
+} 2>/dev/null
+# Exported variables a run set, changed or unset, reported as bash does (oi-rc.bash); `quiet`
+# records the environment the session started with.
+typeset -gA __oi_env_seen
+__oi_env_report() {
+  emulate -L zsh
+  local n v out=
+  local -A now
+  for n in ${(k)parameters[(R)*export*]}; do
+    case $n in (__oi_*|PWD|OLDPWD|SHLVL|_) continue;; esac
+    now[$n]=1
+    v=${(P)n}
+    [[ ${+__oi_env_seen[$n]} == 1 && ${__oi_env_seen[$n]} == "$v" ]] && continue
+    __oi_env_seen[$n]=$v
+    [[ -n ${1-} ]] && continue
+    v=${v//\\/\\x5c}; v=${v//;/\\x3b}; v=${v//$'\a'/\\x07}; v=${v//$'\e'/\\x1b}; v=${v//$'\n'/\\x0a}; v=${v//$'\r'/\\x0d}
+    out+=$'\e]633;P;OiEnv='"$n=$v"$'\a'
+  done
+  for n in ${(k)__oi_env_seen}; do
+    (( ${+now[$n]} )) && continue
+    unset "__oi_env_seen[$n]"
+    [[ -n ${1-} ]] || out+=$'\e]633;P;OiEnvUnset='"$n"$'\a'
+  done
+  builtin printf '%s' "$out"
 } 2>/dev/null
 __oi_preexec() {
   {

@@ -16,3 +16,4 @@ builtin setopt ignore_eof
 PS1=$'\e]633;A\a\e]633;B\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''
 unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS OI_USER_ZDOTDIR
 builtin cd -q -- "${OI_WORKSPACE:-.}" 2>/dev/null
+__oi_env_report quiet

@@ -172,6 +172,13 @@ export const CellItem = z.object({
    */
   shell: z.enum(['bash', 'zsh']).optional(),
   /**
+   * The working directory the run ended in, as its session reported it, and the exported variables
+   * a shell run set (a value) or unset (null): notebook export starts each exported shell cell in the
+   * directory and with the variables its session had (docs/notebooks.md).
+   */
+  cwd: z.string().max(4096).optional(),
+  envChanges: z.record(z.string().max(256), z.string().nullable()).optional(),
+  /**
    * The model wrote this call as text in its own format (a local model whose server sent no native
    * tool call); the history gives it back, and its result, in that format. Absent for native calls
    * and fenced code blocks.

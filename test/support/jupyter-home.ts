@@ -1,9 +1,27 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** Debian's Python, which has Jupyter, nbformat and matplotlib (the python3 first on PATH does not). */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
+
+/** Runs Debian's Python with `args` and `stdin`; resolves with stdout, rejects with stderr on a non-zero exit. */
+export function runSystemPython(args: string[], stdin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(SYSTEM_PYTHON, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else reject(new Error(`python exited ${code}: ${Buffer.concat(err).toString('utf8').slice(-4000)}`));
+    });
+    child.stdin.end(stdin);
+  });
+}
 
 export interface JupyterHome {
   dir: string;

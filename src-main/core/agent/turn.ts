@@ -275,6 +275,8 @@ async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Set
     cell.durationMs = result.durationMs;
     cell.limits = result.limits;
     if (result.shell) cell.shell = result.shell;
+    if (result.cwd) cell.cwd = result.cwd;
+    if (result.envChanges) cell.envChanges = result.envChanges;
     interruptedByUser = result.status === 'interrupted';
     const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
     const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';

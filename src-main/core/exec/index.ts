@@ -14,6 +14,7 @@ export type { Runtime } from './languages/language';
 // Auto-install wraps the engine: a failed import becomes a question, an install and a re-run.
 export { withAutoInstall, type AutoInstallOptions, type InstallQuestion } from './auto-install/auto-install-exec';
 export type { InstallRecord } from './auto-install/install-record';
+export { pipPackageFor } from './auto-install/package-names';
 
 // Languages: what names a cell may use and what runs them.
 export { LANGUAGES, findLanguage } from './languages/registry';

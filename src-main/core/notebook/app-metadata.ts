@@ -6,6 +6,9 @@ import { Approval, Attachment, CellItem, CellStatus, Id, InstallInfo, NoticeItem
 
 export const APP_KEY = 'oi';
 
+/** Tags export gives a code cell for how its run ended (live-session-export.ts). */
+export const RERUN_TAGS: readonly string[] = ['raises-exception', 'skip-execution'];
+
 export const UserCellMeta = z.object({
   role: z.literal('user'),
   createdAt: z.string(),
@@ -46,6 +49,13 @@ export const CodeCellMeta = z.object({
   /** The user edited the code before it ran: `editedByUser` says so to any reader, `modelCode` is what the model wrote. */
   editedByUser: z.boolean().optional(),
   modelCode: CellItem.shape.modelCode,
+  /** Where the run ended and the variables it exported (CellItem.cwd, envChanges). */
+  cwd: CellItem.shape.cwd,
+  envChanges: CellItem.shape.envChanges,
+  /** Lines export put before the code (a shell cell's `cd` and `export`s); import removes them. */
+  prelude: z.number().int().positive().optional(),
+  /** The code as the app ran it, when export wrote it with workspace paths made relative. */
+  code: z.string().optional(),
 });
 
 export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);

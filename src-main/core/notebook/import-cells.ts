@@ -1,12 +1,12 @@
 import type { Attachment, CellItem, CellOutput, CellStatus, ConversationItem, JupyterCellOrigin } from '@contract';
-import { APP_KEY, CellMeta, type CodeCellMeta, type UserCellMeta } from './app-metadata';
+import { APP_KEY, CellMeta, type CodeCellMeta, RERUN_TAGS, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { attachmentBytes, extractAttachments, type ImportedFile, isSafeAttachmentPath } from './import-attachments';
 import { languageFromMagic, magicFor, notebookLanguage } from './languages';
 import { joinBundle, joinLines } from './multiline';
 import { type AttachmentsV4, isCellOfType, isOutputOfType, type OutputV4, type ReadCell } from './nbformat-schema';
 import { outputsForModel } from './outputs-for-model';
-import { attachmentKey, withoutAttachmentLines } from './user-attachments';
+import { attachmentKey, unquotedUserText, withoutAttachmentLines } from './user-attachments';
 
 // From validated notebook cells to conversation items.
 //
@@ -132,8 +132,11 @@ function foreignOrigin(cell: ReadCell, cellType: 'markdown' | 'code' | 'raw'): J
  * `execution` is left out: export writes it from the run's own times.
  */
 function appOrigin(cell: ReadCell): JupyterCellOrigin | undefined {
-  const { [APP_KEY]: _app, execution: _times, ...rest } = cell.metadata;
-  return Object.keys(rest).length > 0 ? { metadata: rest } : undefined;
+  const { [APP_KEY]: _app, execution: _times, tags, ...rest } = cell.metadata;
+  // Tags export adds for how a run ended are made again from the run; only others are kept.
+  const kept = Array.isArray(tags) ? tags.filter((tag) => !RERUN_TAGS.includes(tag)) : [];
+  const metadata = kept.length > 0 ? { ...rest, tags: kept } : rest;
+  return Object.keys(metadata).length > 0 ? { metadata } : undefined;
 }
 
 function withOrigin<T extends ConversationItem>(item: T, origin: JupyterCellOrigin | undefined): T {
@@ -177,7 +180,8 @@ function userItem(
     ctx.files.push({ path, data: bytes.data, mime: listed.mime });
     attachments.push({ path, name: listed.name, mime: listed.mime, size: bytes.data.byteLength });
   }
-  const text = withoutAttachmentLines(source, oi.attachments) ?? source;
+  const unquoted = unquotedUserText(source);
+  const text = withoutAttachmentLines(unquoted, oi.attachments) ?? unquoted;
   return { kind: 'user', id, text, attachments, createdAt: oi.createdAt };
 }
 
@@ -193,6 +197,10 @@ function codeItem(
   const magic = ctx.kernelLanguage === 'python' ? magicFor(notebookLanguage(oi.language, oi.shell)) : '';
   let code = source;
   if (magic && (source === magic || source.startsWith(`${magic}\n`))) code = source.slice(magic.length + 1);
+  // The lines export put before a shell cell's code (its session's cd and exports), and the code as
+  // the app ran it when export made its workspace paths relative.
+  if (oi.prelude) code = code.split('\n').slice(oi.prelude).join('\n');
+  if (oi.code !== undefined) code = oi.code;
   const frozen = FROZEN[oi.status];
   if (frozen) ctx.warnings.push(`Cell ${index} was "${oi.status}" when exported; it is imported as "${frozen}".`);
   const ran = executionCount !== null || outputs.length > 0;
@@ -215,6 +223,8 @@ function codeItem(
     imported: true,
     ...(oi.shell ? { shell: oi.shell } : {}),
     ...(oi.modelCode !== undefined ? { modelCode: oi.modelCode } : {}),
+    ...(oi.cwd ? { cwd: oi.cwd } : {}),
+    ...(oi.envChanges ? { envChanges: oi.envChanges } : {}),
   };
 }
 

@@ -3,9 +3,10 @@ import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, 
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
+import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-session-export';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
-import { attachmentKey, type ListedAttachment, withAttachmentLines } from './user-attachments';
+import { attachmentKey, type ListedAttachment, quotedUserText, withAttachmentLines } from './user-attachments';
 
 export interface ExportMeta {
   appVersion: string;
@@ -32,13 +33,15 @@ type ExportedCell = MarkdownCellV4 | CodeCellV4 | RawCellV4;
 export function exportNotebook(conv: Conversation, meta: ExportMeta, options: ExportOptions = {}): NotebookV4 {
   const origin = conv.notebook;
   const keepKernel = origin !== undefined && !origin.fromApp;
-  const language = keepKernel ? kernelLanguageOf(origin.metadata) : mainLanguage(conv.items);
+  const language = keepKernel ? kernelLanguageOf(origin.metadata) : kernelLanguageFor(mainLanguage(conv.items));
   const pythonKernel = language === 'python';
   const minor = origin?.nbformatMinor ?? 5;
   const ids = new CellIdAllocator('cell');
   const cells: ExportedCell[] = [];
-  conv.items.forEach((item, index) => {
-    const cell = exportItem(item, pythonKernel, conv.workspace, options);
+  const items = installsBeforeUse(conv.items);
+  const plans = planLiveSession(items, conv.workspace, pythonKernel);
+  items.forEach((item, index) => {
+    const cell = exportItem(item, pythonKernel, conv.workspace, options, plans.get(item.id));
     if (!cell) return;
     // Cells have ids from 4.5 on; an older notebook is written back without them.
     cells.push(minor >= 5 ? withId(cell, ids.allocate(item.id, index)) : (cell as ExportedCell));
@@ -63,6 +66,16 @@ function notebookMetadata(conv: Conversation, meta: ExportMeta, language: string
   // The app's own key only where the app wrote something: its own notebook, or cells added here.
   if (origin.fromApp || conv.items.some((item) => item.jupyter?.cellType === undefined)) metadata[APP_KEY] = app;
   return metadata;
+}
+
+/**
+ * The kernel a conversation's notebook gets: Python (ipykernel, which every Jupyter has) when its
+ * cells are mostly Python or shell — shell cells run as %%bash / %%script zsh with their session's
+ * directory and variables (live-session-export.ts), so the notebook re-runs under a plain Jupyter;
+ * a bash or zsh kernel would need one installed. Other main languages get their own kernel.
+ */
+function kernelLanguageFor(main: string): string {
+  return main === 'shell' || main === 'zsh' ? 'python' : main;
 }
 
 /** The language of a notebook's kernel in the app's names (Python when it does not say). */
@@ -153,13 +166,22 @@ function exportItem(
   pythonKernel: boolean,
   workspace: string,
   options: ExportOptions,
+  plan: LiveCellPlan | undefined,
 ): CellWithoutId<ExportedCell> | null {
   const foreign = item.jupyter?.cellType !== undefined ? jupyterCell(item, item.jupyter) : null;
   if (foreign) return foreign;
-  const cell = appCell(item, pythonKernel, workspace, options);
+  const cell = appCell(item, pythonKernel, workspace, options, plan);
   // Metadata a Jupyter user added to the app's own cell (tags, say) goes back beside the app's.
-  if (cell && item.jupyter && Object.keys(item.jupyter.metadata).length > 0) cell.metadata = { ...item.jupyter.metadata, ...cell.metadata };
+  if (cell && item.jupyter && Object.keys(item.jupyter.metadata).length > 0) {
+    const tags = mergedTags(item.jupyter.metadata.tags, cell.metadata.tags);
+    cell.metadata = { ...item.jupyter.metadata, ...cell.metadata, ...(tags ? { tags } : {}) };
+  }
   return cell;
+}
+
+function mergedTags(kept: unknown, added: unknown): string[] | null {
+  const all = [...(Array.isArray(kept) ? kept : []), ...(Array.isArray(added) ? added : [])].filter((t): t is string => typeof t === 'string');
+  return all.length > 0 ? [...new Set(all)] : null;
 }
 
 /**
@@ -198,6 +220,7 @@ function appCell(
   pythonKernel: boolean,
   workspace: string,
   options: ExportOptions,
+  plan: LiveCellPlan | undefined,
 ): CellWithoutId<ExportedCell> | null {
   switch (item.kind) {
     case 'user':
@@ -215,7 +238,7 @@ function appCell(
       return { cell_type: 'markdown', metadata: { [APP_KEY]: oi }, source: splitLines(item.text) };
     }
     case 'cell':
-      return codeCell(item, pythonKernel);
+      return codeCell(item, pythonKernel, plan);
     case 'notice':
       return item.install?.ok ? installCell(item, item.install, pythonKernel) : noticeCell(item);
   }
@@ -241,7 +264,7 @@ function userCell(item: UserItem, workspace: string, options: ExportOptions): Ce
   const cell: CellWithoutId<MarkdownCellV4> = {
     cell_type: 'markdown',
     metadata: { [APP_KEY]: oi },
-    source: splitLines(withAttachmentLines(item.text, listed)),
+    source: splitLines(quotedUserText(withAttachmentLines(item.text, listed))),
   };
   if (Object.keys(attachments).length > 0) cell.attachments = attachments;
   return cell;
@@ -256,13 +279,20 @@ function readInside(workspace: string, relative: string, options: ExportOptions)
   return options.readAttachment(absolute);
 }
 
-function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCellV4 | RawCellV4> {
+function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | undefined): CellWithoutId<CodeCellV4 | RawCellV4> {
+  const prelude = plan?.prelude ?? [];
+  const code = plan?.code ?? item.code;
+  // Keys in sorted order throughout, as the file will have them (see serializeNotebook).
   const oi: CodeCellMeta = {
     approval: item.approval,
+    ...(code !== item.code ? { code: item.code } : {}),
+    ...(item.cwd ? { cwd: item.cwd } : {}),
     durationMs: item.durationMs,
+    ...(item.envChanges ? { envChanges: item.envChanges } : {}),
     exitCode: item.exitCode,
     language: item.language,
     limits: item.limits,
+    ...(prelude.length > 0 ? { prelude: prelude.length } : {}),
     role: 'code',
     ...(item.shell ? { shell: item.shell } : {}),
     startedAt: item.startedAt,
@@ -276,12 +306,14 @@ function codeCell(item: CellItem, pythonKernel: boolean): CellWithoutId<CodeCell
   }
   const magic = pythonKernel ? magicFor(notebookLanguage(item.language, item.shell)) : '';
   const execution = executionTimes(item);
+  const tags = plan && plan.tags.length > 0 ? { tags: plan.tags } : {};
+  const body = prelude.length > 0 ? `${prelude.join('\n')}\n${code}` : code;
   return {
     cell_type: 'code',
     execution_count: item.executionCount !== null && item.executionCount >= 0 ? item.executionCount : null,
-    metadata: execution ? { execution, [APP_KEY]: oi } : { [APP_KEY]: oi },
+    metadata: execution ? { execution, [APP_KEY]: oi, ...tags } : { [APP_KEY]: oi, ...tags },
     outputs: item.outputs.map(exportOutput),
-    source: splitLines(magic ? `${magic}\n${item.code}` : item.code),
+    source: splitLines(magic ? `${magic}\n${body}` : body),
   };
 }
 

@@ -75,11 +75,13 @@ export async function rerunCells(
 
 /** The cell as it stands after a re-run: the new outputs replace the imported ones. */
 export function applyRunResult(cell: CellItem, result: RunResult, startedAt: string): CellItem {
-  // The shell of this run, not of the one the outputs came from before.
-  const { shell: _before, ...rest } = cell;
+  // The shell, directory and variables of this run, not of the one the outputs came from before.
+  const { shell: _before, cwd: _cwd, envChanges: _env, ...rest } = cell;
   return {
     ...rest,
     ...(result.shell ? { shell: result.shell } : {}),
+    ...(result.cwd ? { cwd: result.cwd } : {}),
+    ...(result.envChanges ? { envChanges: result.envChanges } : {}),
     status: result.status,
     approval: 'user',
     outputs: result.outputs,

@@ -29,6 +29,23 @@ function shortened(key: string): string {
   return key.slice(0, MAX_KEY - ext.length) + ext;
 }
 
+// A user's message in a notebook reads as theirs: a quote under a "User:" heading, so prose the
+// model wrote and what the user asked are told apart in Jupyter too. Import removes exactly this.
+const USER_HEADING = '**User:**';
+
+export function quotedUserText(text: string): string {
+  const quoted = text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`));
+  return `${USER_HEADING}\n\n${quoted.join('\n')}`;
+}
+
+/** The message inside a quote made by quotedUserText; the source itself when it is not one. */
+export function unquotedUserText(source: string): string {
+  if (!source.startsWith(`${USER_HEADING}\n\n`)) return source;
+  const lines = source.slice(USER_HEADING.length + 2).split('\n');
+  if (!lines.every((line) => line === '>' || line.startsWith('> '))) return source;
+  return lines.map((line) => (line === '>' ? '' : line.slice(2))).join('\n');
+}
+
 export function attachmentLines(attachments: readonly ListedAttachment[]): string {
   return attachments
     .map((a) =>

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutput, ExecSettings } from '@contract';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
+import { buildWheel } from '../auto-install/support/packages';
 import { type Harness, startHarness, stdoutOf } from './helpers';
 
 // IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py) and,
@@ -28,29 +29,6 @@ async function makeVenvs(root: string): Promise<Pythons> {
     run(SYSTEM_PYTHON, ['-m', 'venv', bare]),
   ]);
   return { ipython: path.join(ipython, 'bin', 'python'), bare: path.join(bare, 'bin', 'python') };
-}
-
-/**
- * A wheel pip can install with no network and no build tools: one module and its dist-info, zipped
- * by Python's own zipfile.
- */
-async function localWheel(dir: string, name: string): Promise<string> {
-  const script = [
-    'import base64, hashlib, sys, zipfile',
-    'name, path = sys.argv[1], sys.argv[2]',
-    'files = {f"{name}.py": b"ANSWER = 42\\n",',
-    '         f"{name}-1.0.dist-info/METADATA": f"Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0\\n".encode(),',
-    '         f"{name}-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"}',
-    'digest = lambda data: "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()',
-    'record = "".join(f"{p},{digest(d)},{len(d)}\\n" for p, d in files.items()) + f"{name}-1.0.dist-info/RECORD,,\\n"',
-    'with zipfile.ZipFile(path, "w") as z:',
-    '    for p, d in files.items():',
-    '        z.writestr(p, d)',
-    '    z.writestr(f"{name}-1.0.dist-info/RECORD", record)',
-  ].join('\n');
-  const wheel = path.join(dir, `${name}-1.0-py3-none-any.whl`);
-  await run(SYSTEM_PYTHON, ['-c', script, name, wheel]);
-  return wheel;
 }
 
 const kinds = (outputs: CellOutput[]): string[] =>
@@ -109,10 +87,10 @@ describe('notebook magics in the Python session', () => {
     it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
       const version = await py('%pip --version');
       expect(stdoutOf(version)).toMatch(/^pip \d+.* from .*with-ipython/m);
-      const wheel = await localWheel(h.tmpRoot, 'oi_tiny_ipy');
+      const wheel = await buildWheel(path.join(h.tmpRoot, 'wheels'), 'oi_tiny_ipy', 42);
       const install = await py(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
       expect(install.status, install.forModel).toBe('done');
-      expect((await py('import oi_tiny_ipy\noi_tiny_ipy.ANSWER')).forModel).toBe('42');
+      expect((await py('import oi_tiny_ipy\noi_tiny_ipy.VALUE')).forModel).toBe('42');
     });
 
     it('runs %cd and %env; the session keeps the directory and the variable', async () => {
@@ -259,10 +237,10 @@ describe('notebook magics in the Python session', () => {
 
     it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
       expect(stdoutOf(await bare('%pip --version'))).toMatch(/^pip \d+.* from .*bare/m);
-      const wheel = await localWheel(h.tmpRoot, 'oi_tiny_bare');
+      const wheel = await buildWheel(path.join(h.tmpRoot, 'wheels'), 'oi_tiny_bare', 42);
       const install = await bare(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
       expect(install.status, install.forModel).toBe('done');
-      expect((await bare('import oi_tiny_bare\noi_tiny_bare.ANSWER')).forModel).toBe('42');
+      expect((await bare('import oi_tiny_bare\noi_tiny_bare.VALUE')).forModel).toBe('42');
     });
 
     it('runs %cd (and %cd -) and %env in its forms', async () => {

@@ -106,12 +106,12 @@ describe('notebook export', () => {
     expect(firstLines.filter(([language]) => language === 'python').every(([, line]) => !line!.startsWith('%%'))).toBe(true);
   });
 
-  it('gives a mostly-shell session a bash kernel and leaves its cells unwrapped', () => {
+  it('gives a mostly-shell session the Python kernel, which every Jupyter has, with its shell cells as %%bash', () => {
     const conv = conversation([cell('bash', 'ls', [stdout('a\n')]), cell('shell', 'pwd'), cell('python', 'print(1)')]);
     const nb = exportNotebook(conv, META);
-    expect(nb.metadata.kernelspec).toMatchObject({ name: 'bash' });
-    expect(nb.metadata.language_info).toMatchObject({ name: 'bash' });
-    expect(nb.cells.map((c) => joined(c.source))).toEqual(['ls', 'pwd', 'print(1)']);
+    expect(nb.metadata.kernelspec).toMatchObject({ name: 'python3' });
+    expect(nb.metadata.language_info).toMatchObject({ name: 'python' });
+    expect(nb.cells.map((c) => joined(c.source))).toEqual(['%%bash\nls', '%%bash\npwd', 'print(1)']);
     expect(nb.cells.map((c) => (c.metadata.oi as { language: string }).language)).toEqual(['bash', 'shell', 'python']);
   });
 
@@ -142,14 +142,13 @@ describe('notebook export', () => {
     expect(nb.cells[0]!.metadata.oi).not.toHaveProperty('shell');
     expectOwnSchema(nb);
 
-    // Mostly zsh-run `shell` cells: a zsh notebook, cells unwrapped.
+    // Mostly zsh-run `shell` cells: still the Python kernel (a zsh kernel is rarely installed), through zsh.
     const zshMostly = exportNotebook(
       conversation([cell('shell', 'setopt extended_glob', [], { shell: 'zsh' }), cell('terminal', 'print -l *', [], { shell: 'zsh' }), cell('python', 'print(1)')]),
       META,
     );
-    expect(zshMostly.metadata.kernelspec).toMatchObject({ name: 'zsh', language: 'zsh' });
-    expect(zshMostly.metadata.language_info).toMatchObject({ name: 'zsh' });
-    expect(zshMostly.cells.map((c) => joined(c.source))).toEqual(['setopt extended_glob', 'print -l *', 'print(1)']);
+    expect(zshMostly.metadata.kernelspec).toMatchObject({ name: 'python3', language: 'python' });
+    expect(zshMostly.cells.map((c) => joined(c.source))).toEqual(['%%script zsh\nsetopt extended_glob', '%%script zsh\nprint -l *', 'print(1)']);
     expectOwnSchema(zshMostly);
     expect(await jupyter.validate([nb, zshMostly].map(serializeNotebook))).toEqual([null, null]);
 
@@ -186,8 +185,9 @@ describe('notebook export', () => {
     expect(message.cell_type).toBe('markdown');
     if (message.cell_type !== 'markdown') return;
     expect(message.attachments).toEqual({ 'screen_shot__1_.png': { 'image/png': PNG_1X1 } });
+    // Quoted under a "User:" heading, so the user's words read as theirs in Jupyter.
     expect(joined(message.source)).toBe(
-      'Plot the sales data, please. Here is a screenshot:\n\n![screen shot \\[1\\].png](attachment:screen_shot__1_.png)\n*Attached: data.csv*',
+      '**User:**\n\n> Plot the sales data, please. Here is a screenshot:\n>\n> ![screen shot \\[1\\].png](attachment:screen_shot__1_.png)\n> *Attached: data.csv*',
     );
   });
 

@@ -158,6 +158,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       status,
       exitCode: outcome.exitCode,
       cwd: outcome.cwd,
+      ...(outcome.env ? { envChanges: outcome.env } : {}),
       message,
       note,
       inputNote: input.broker.modelNote(),

@@ -30,6 +30,7 @@ export interface FinishedRun {
   status: RunStatus;
   exitCode: number | null;
   cwd: string | null;
+  envChanges?: Record<string, string | null>;
   /** How the run ended, for the model and the user (also added to the outputs as stderr). */
   message: string | null;
   /** Notes to put before the run's text. */
@@ -66,6 +67,7 @@ export function assembleResult(run: FinishedRun): RunResult {
     executionCount: run.executionCount,
     limits: run.limits,
     cwd: run.cwd,
+    ...(run.envChanges ? { envChanges: run.envChanges } : {}),
     ...(run.shell ? { shell: run.shell } : {}),
   };
 }

@@ -43,6 +43,8 @@ export interface RunResult {
   limits: RunLimits;
   /** Working directory after the run, where the language reports it. */
   cwd: string | null;
+  /** Exported variables the run set (a value) or unset (null), where the language reports them (shells). */
+  envChanges?: Record<string, string | null>;
   /** The shell that ran a shell cell here (a `shell` cell may run in zsh); absent for other languages and remote kernels. */
   shell?: ShellName;
 }

@@ -27,6 +27,8 @@ export interface SessionOutcome {
   cwd: string | null;
   /** A sentence for the model and the user about how the run ended, when the output alone does not say. */
   message: string | null;
+  /** Exported variables the run set (a value) or unset (null); shells report them. */
+  env?: Record<string, string | null>;
 }
 
 export interface Session {

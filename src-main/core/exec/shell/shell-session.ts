@@ -43,11 +43,22 @@ type Phase =
   | { name: 'running'; active: ActiveRun }
   | { name: 'dead' };
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `NAME=value` from an OiEnv report; anything else (printed by a program) is ignored. */
+function recordEnv(env: Record<string, string | null>, report: string): void {
+  const eq = report.indexOf('=');
+  const name = eq > 0 ? report.slice(0, eq) : '';
+  if (ENV_NAME.test(name)) env[name] = report.slice(eq + 1);
+}
+
 interface ActiveRun {
   run: SessionRun;
   nonce: string;
   exitCode: number | null;
   cwd: string | null;
+  /** Exported variables the run set (a value) or unset (null), as the shell reported them. */
+  env: Record<string, string | null>;
   resolve: (outcome: SessionOutcome) => void;
 }
 
@@ -150,7 +161,7 @@ export class ShellSession implements Session {
     }
     const nonce = randomBytes(16).toString('hex');
     return new Promise<SessionOutcome>((resolve) => {
-      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, resolve };
+      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve };
       this.phase = { name: 'sent', active };
       this.pty.write(this.options.flavor.runLine(nonce));
     });
@@ -253,6 +264,8 @@ export class ShellSession implements Session {
         if (piece.kind === 'text') active.run.output.terminal(piece.text.includes('\x03') ? piece.text.replaceAll('\x03', '') : piece.text);
         else if (piece.kind === 'commandEnd') active.exitCode = piece.exitCode;
         else if (piece.kind === 'property' && piece.key === 'Cwd') active.cwd = piece.value;
+        else if (piece.kind === 'property' && piece.key === 'OiEnv') recordEnv(active.env, piece.value);
+        else if (piece.kind === 'property' && piece.key === 'OiEnvUnset' && ENV_NAME.test(piece.value)) active.env[piece.value] = null;
         else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.finish(active, null);
         return;
       }
@@ -276,7 +289,8 @@ export class ShellSession implements Session {
     this.interruptOnStart = false;
     if (active.cwd) this.lastCwd = active.cwd;
     const exitCode = active.exitCode;
-    active.resolve({ status: exitCode === 0 ? 'done' : 'failed', exitCode, cwd: this.lastCwd, message: null });
+    const env = Object.keys(active.env).length > 0 ? { env: active.env } : {};
+    active.resolve({ status: exitCode === 0 ? 'done' : 'failed', exitCode, cwd: this.lastCwd, message: null, ...env });
   }
 
   private onExit(exit: PtyExit): void {

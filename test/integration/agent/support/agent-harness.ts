@@ -17,6 +17,7 @@ import { ToolSupportMemory } from '../../../../src-main/core/llm/tool-support';
 import { McpManager } from '../../../../src-main/core/mcp/mcp-manager';
 import { MemorySettingsStore } from '../../../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../../fixtures/llm-server';
+import { expectExportsRerun, type RerunKernel } from '../../../support/notebook-rerun';
 
 export const RESOURCES_DIR = path.resolve(import.meta.dirname, '../../../../resources');
 
@@ -55,6 +56,13 @@ export interface HarnessOptions {
   environment?: EnvironmentSources;
   /** Offer the tools of the MCP servers in settings.mcpServers (as the app does). */
   mcp?: boolean;
+  /**
+   * close() exports every conversation and runs it under nbconvert --execute (test/support/notebook-
+   * rerun.ts). Only a scenario that cannot re-run by its nature turns this off, saying why.
+   */
+  rerunExports?: false;
+  /** The kernel that check runs the notebooks with (its Python and environment). */
+  rerunKernel?: RerunKernel;
 }
 
 /** Requests that are model calls (not model listings, /api/show or /api/pull); capability probes are left out. */
@@ -155,11 +163,17 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     bodies: () =>
       llm.requests.filter((r) => MODEL_CALLS.has(r.path) && !JSON.stringify(r.body).includes(PROBE_MARKER)).map((r) => r.body as Record<string, unknown>),
     async close() {
-      await agent.dispose();
-      await mcp?.dispose();
-      await exec.dispose();
-      await llm.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        // Every scenario's conversation, exported, must re-run in Jupyter and print the same.
+        const conversations = await Promise.all((await store.list()).map((s) => agent.snapshot(s.id)));
+        await agent.dispose();
+        await mcp?.dispose();
+        await exec.dispose();
+        await llm.close();
+        if (opts.rerunExports !== false) await expectExportsRerun(conversations, opts.rerunKernel);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createJupyterHome, SYSTEM_PYTHON } from '../../../support/jupyter-home';
+import { createJupyterHome, runSystemPython, SYSTEM_PYTHON } from '../../../support/jupyter-home';
 
 // Real Jupyter, from Debian's /usr/bin/python3 (the first python3 on PATH lacks nbformat). Every
 // directory Jupyter, IPython and matplotlib write to points into one temp dir, removed by dispose().
@@ -30,20 +29,7 @@ export function startJupyter(): Jupyter {
   const { dir, work } = home;
   const env: NodeJS.ProcessEnv = { ...home.env, MPLBACKEND: 'Agg' };
 
-  const run = (args: string[], stdin: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(PYTHON, args, { env, cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-        else reject(new Error(`python exited ${code}: ${Buffer.concat(err).toString('utf8')}`));
-      });
-      child.stdin.end(stdin);
-    });
+  const run = (args: string[], stdin: string): Promise<string> => runSystemPython(args, stdin, env, work);
 
   return {
     env,

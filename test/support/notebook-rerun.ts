@@ -1,0 +1,129 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CellOutput, Conversation } from '@contract';
+import { exportNotebook, serializeNotebook } from '../../src-main/core/notebook/ipynb-export';
+import { createJupyterHome, runSystemPython } from './jupyter-home';
+
+// A live session's export must re-run top to bottom in Jupyter, without --allow-errors, and print
+// what it printed in the app (docs/notebooks.md, "Exports that re-run"). This runs that check on
+// conversations: each is exported, put in a copy of its workspace (the notebook beside the files
+// its cells used, as a user would keep it), and executed by nbconvert's ExecutePreprocessor (what
+// `jupyter nbconvert --execute` runs) with a real python3 kernel, one process for all of them.
+// Every code cell that ran cleanly in the app must print the same text again, workspace paths
+// read as the copy's.
+
+const META = { appVersion: 'test', provider: 'test', model: 'test' };
+
+const EXECUTE = String.raw`
+import json, sys
+import nbformat
+from nbconvert.preprocessors import CellExecutionError, ExecutePreprocessor
+
+results = []
+for path, folder in json.load(sys.stdin):
+    nb = nbformat.read(path, as_version=4)
+    try:
+        ExecutePreprocessor(timeout=120, kernel_name='python3').preprocess(nb, {'metadata': {'path': folder}})
+        error = None
+    except CellExecutionError as e:
+        error = str(e)[-3000:]
+    cells = {}
+    for cell in nb.cells:
+        if cell.cell_type == 'code':
+            cells[cell.get('id', '')] = {'source': cell.source, 'tags': cell.metadata.get('tags', []),
+                                         'outputs': [dict(o) for o in cell.outputs]}
+    results.append({'error': error, 'cells': cells})
+json.dump(results, sys.stdout)
+`;
+
+interface ExecutedCell {
+  source: string;
+  tags: string[];
+  outputs: Array<{ output_type: string; name?: string; text?: string }>;
+}
+
+/** Conversations worth running: some code the app ran. */
+function ranCode(conv: Conversation): boolean {
+  return conv.items.some((i) => i.kind === 'cell' && !['skipped', 'awaiting-approval', 'streaming'].includes(i.status));
+}
+
+/** Text a run printed, as one string, line endings as Jupyter keeps them. */
+function streamText(outputs: ReadonlyArray<{ output_type: string; text?: string | string[] }>): string {
+  return outputs
+    .filter((o) => o.output_type === 'stream')
+    .map((o) => (Array.isArray(o.text) ? o.text.join('') : (o.text ?? '')))
+    .join('')
+    .replace(/\r\n/g, '\n');
+}
+
+/**
+ * Throws, naming the conversation and cell, when an export does not run through or prints something
+ * else. `root` holds the run folders (removed by the caller with it).
+ */
+export interface RerunKernel {
+  /** The kernel's Python (default Debian's); a virtual environment lets `%pip install` cells install. */
+  python?: string;
+  env?: Record<string, string>;
+}
+
+export async function expectExportsRerun(conversations: readonly Conversation[], kernel: RerunKernel = {}): Promise<void> {
+  const runnable = conversations.filter(ranCode);
+  if (runnable.length === 0) return;
+  const home = createJupyterHome({ prefix: 'oi-rerun-', ...(kernel.python ? { kernelPython: kernel.python } : {}), ...(kernel.env ? { kernelEnv: kernel.env } : {}) });
+  try {
+    const jobs = runnable.map((conv, index) => {
+      const folder = path.join(home.work, `conversation-${index}`);
+      mkdirSync(folder, { recursive: true });
+      if (existsSync(conv.workspace)) {
+        cpSync(conv.workspace, folder, { recursive: true, filter: (source) => !source.split(path.sep).includes('.oi') });
+      }
+      const file = path.join(folder, 'exported.ipynb');
+      const nb = exportNotebook(conv, META, { readAttachment: (p) => (existsSync(p) ? readFileSync(p) : null) });
+      writeFileSync(file, serializeNotebook(nb));
+      return { conv, folder, file };
+    });
+    const out = await runSystemPython(['-c', EXECUTE], JSON.stringify(jobs.map((j) => [j.file, j.folder])), { ...home.env, MPLBACKEND: 'Agg' }, home.work);
+    const results = JSON.parse(out) as Array<{ error: string | null; cells: Record<string, ExecutedCell> }>;
+    const problems: string[] = [];
+    results.forEach((result, index) => {
+      const { conv, folder } = jobs[index]!;
+      const name = `conversation "${conv.title}" (${conv.id})`;
+      if (result.error) problems.push(`${name}: nbconvert --execute stopped: ${result.error}`);
+      conv.items.forEach((item, position) => {
+        // Outputs of cells imported from a file (or never started here) were made elsewhere.
+        if (item.kind !== 'cell' || item.status !== 'done' || item.imported || item.startedAt === null) return;
+        const executed = result.cells[item.id];
+        if (!executed) return;
+        const expected = streamText(item.outputs as CellOutput[]).split(conv.workspace).join(folder);
+        const got = streamText(executed.outputs);
+        // A package installed during the run printed pip's transcript first; in the notebook that is
+        // the %pip cell's output, so the cell's own text is what follows it.
+        const next = conv.items[position + 1];
+        const installedHere = next?.kind === 'notice' && next.install !== undefined;
+        if (installedHere && expected.endsWith(got)) return;
+        // IPython's cell magics (%%bash…) write from a second thread; ipykernel 6 can deliver the end
+        // of a large output after the cell has ended, when nbclient has stopped listening. A long
+        // beginning printed exactly is that, not a difference in what the code printed.
+        const magicCell = executed.source.startsWith('%%');
+        if (magicCell && got.length >= 4096 && expected.startsWith(got)) return;
+        if (got !== expected && sortedLines(got) !== sortedLines(expected)) {
+          let at = 0;
+          while (at < got.length && got[at] === expected[at]) at++;
+          const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 60), at + 140));
+          problems.push(
+            `${name}, cell ${item.id} (${item.language}: ${JSON.stringify(item.code.slice(0, 80))}): printed ${got.length} characters in Jupyter, ` +
+              `${expected.length} in the app, first different at ${at}: ${around(got)} in Jupyter, ${around(expected)} in the app`,
+          );
+        }
+      });
+    });
+    if (problems.length > 0) throw new Error(`exports that do not re-run in Jupyter:\n${problems.join('\n')}`);
+  } finally {
+    home.dispose();
+  }
+}
+
+/** stdout and stderr of a Jupyter cmagic come through separate pipes: their lines may interleave differently. */
+function sortedLines(text: string): string {
+  return text.split('\n').sort().join('\n');
+}
