@@ -6,6 +6,7 @@ import { kernelAccount } from './exec';
 import { RemoteKernels } from './exec';
 import { createSessionRouter } from './exec';
 import type { KnownSecret } from './exec';
+import { withSandboxSetting } from './exec';
 import { EnvSecretSource } from './secrets/env-secret-source';
 import { SecretResolver } from './secrets/secret-resolver';
 import type { SecretStore } from './secrets/secret-store';
@@ -41,11 +42,15 @@ export function bootstrapApp(opts: BootstrapOptions): App {
   // A run that fails on a missing package asks the user (through the agent, like a cell approval),
   // installs it and runs the cell again. The agent exists only once the app is built, hence the late binding.
   let agent: AgentService | null = null;
-  const exec = withAutoInstall(engine, {
-    approve: (question) => agent?.askInstall(question) ?? Promise.resolve(false),
-    onInstall: (record, request) => agent?.recordInstall(request.conversationId, record),
-    secrets: () => secrets,
-  });
+  // Outermost: the sandbox setting reaches every run (and every install), whoever asks for it.
+  const exec = withSandboxSetting(
+    withAutoInstall(engine, {
+      approve: (question) => agent?.askInstall(question) ?? Promise.resolve(false),
+      onInstall: (record, request) => agent?.recordInstall(request.conversationId, record),
+      secrets: () => secrets,
+    }),
+    () => opts.settings.get().sandbox,
+  );
   const notices = [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])];
   const keyVault = { store: opts.secrets, resolver: keys, env: envKeys, changed: () => void refreshSecretValues().catch(() => undefined) };
   const app = createApp({

@@ -29,8 +29,8 @@ export async function runCell(
       workspace: live.conv.workspace,
       language: cell.language,
       code: cell.code,
+      // The sandbox is applied by the engine the app builds (exec/sandbox/sandbox-policy.ts), to every run.
       settings: deps.settings.exec,
-      sandbox: deps.settings.sandbox,
       signal,
       // The cell's id names the run, so keys typed into its terminal find it (and its spill file).
       runId: cell.id,

@@ -27,7 +27,8 @@ export { RemoteKernels, type KernelBinding, type KernelBindingMemory } from './r
 export { kernelAccount, normalizeServerUrl, RemoteKernelError } from './remote/jupyter-urls';
 export { listKernelSpecs } from './remote/list-kernel-specs';
 
-// The sandbox, as the settings page describes it.
+// The sandbox setting applied to every run the app makes; the sandbox as the settings page describes it.
+export { withSandboxSetting } from './sandbox/sandbox-policy';
 export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
