@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { errorMessage, type KeyTestResult } from '@contract';
+import type { KeyTestResult } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { keyTestText } from '../keys/key-test-text';
 import { ChoiceForm } from './ChoiceForm';
