@@ -4,8 +4,7 @@ import path from 'node:path';
 import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
-import type { App } from '../core/app';
-import { bootstrapApp } from '../core/bootstrap';
+import { createApp, type App } from '../core/app';
 import { buildProvider, keyFor } from '../core/llm/provider-factory';
 import { MemorySecretStore } from '../core/secrets/memory-secret-store';
 import { openSecretStore } from '../core/secrets/open-secret-store';
@@ -99,7 +98,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   const notices: string[] = [];
   // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched.
   const secrets = opts.list ? new MemorySecretStore() : await openSecrets(env, notices);
-  const app = bootstrapApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
+  const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
   const out = opts.json ? process.stderr : process.stdout;
   const style = styleFor(out, env);
   // The terminal, when a person is at it: the prompt line for the chat, the key question and approvals.

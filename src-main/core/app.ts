@@ -6,7 +6,6 @@ import { fileEnvironmentSnapshot } from './agent/environment-snapshot';
 import { EventBus } from './bridge/event-bus';
 import type { HandlerTable } from './bridge/handler-table';
 import { ConversationStore } from './conversations/conversation-store';
-import type { ExecService } from './exec';
 import type { AppContext } from './handlers/app-context';
 import { appHandlers } from './handlers/app-handlers';
 import { chatHandlers } from './handlers/chat-handlers';
@@ -23,29 +22,30 @@ import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
 import { sandboxHandlers } from './handlers/sandbox-handlers';
-import { kernelAccount } from './exec';
-import { RemoteKernels } from './exec';
+import { createExecService, createSessionRouter, kernelAccount, RemoteKernels, withAutoInstall, withSandboxSetting, type KnownSecret } from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
-import type { KeyVault } from './providers/key-vault';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
-import { createProviderFactory, type KeySource } from './llm/provider-factory';
+import { createProviderFactory } from './llm/provider-factory';
 import type { SettingsStore } from './settings/settings-store';
+
+import { InstallQuestions } from './agent/install-questions';
+import { OpenConversations } from './agent/open-conversations';
+import { EnvSecretSource } from './secrets/env-secret-source';
+import { SecretResolver } from './secrets/secret-resolver';
+import type { SecretStore } from './secrets/secret-store';
 
 export interface AppOptions {
   dataDir: string;
   settings: SettingsStore;
-  /** Where provider keys come from (keychain, then environment). Never exposed to a handler's output. */
-  keys: KeySource;
-  exec: ExecService;
+  secrets: SecretStore;
+  /** Folder holding runners/ and shell/ (resources/ in the repo, process.resourcesPath in the packaged app). */
+  resourcesDir: string;
   version: string;
-  secretStorage: 'keychain' | 'memory';
+  /** Environment variables that may hold provider keys (read-only source after the keychain). */
+  env?: NodeJS.ProcessEnv;
   /** Start-up notices shown to the user (settings reset, no keychain…). */
   notices?: string[];
-  /** The keys screen's access to the keychain (write and describe only). */
-  keyVault: KeyVault;
-  /** Remote Jupyter kernels; bootstrap shares one instance with the exec engine's router. */
-  kernels?: RemoteKernels;
   /** Local model servers first run looks for; default: Ollama, LM Studio and Jan on their usual ports. */
   localServers?: LocalServerSpec[];
 }
@@ -57,45 +57,78 @@ export interface App {
   dispose(): Promise<void>;
 }
 
-/** The composition root: builds the services and the one handler table both transports serve. */
+/**
+ * The composition root, the same for the desktop shell, browser mode, the CLI and the tests: builds
+ * every service from real parts, each after what it depends on, and the one handler table both
+ * transports serve. Nothing is wired after construction.
+ */
 export function createApp(opts: AppOptions): App {
   const events = new EventBus();
-  const conversations = new ConversationStore(opts.dataDir, () => opts.settings.get().workspaceRoot);
-  const providerFor = createProviderFactory(opts.keys);
+  const settings = () => opts.settings.get();
+
+  // Keys: the keychain, then the environment. The engine strips them from the code's environment and
+  // redacts them from what runs give back; it asks synchronously at spawn time, so it reads a snapshot
+  // refreshed when keys change.
+  const envKeys = new EnvSecretSource(opts.env ?? process.env);
+  const keys = new SecretResolver(opts.secrets, envKeys);
+  let secrets: KnownSecret[] = [];
+  const refreshSecrets = (): void => void keys.allSecrets().then((v) => (secrets = v), () => undefined);
+  refreshSecrets();
+  const keyVault = { store: opts.secrets, resolver: keys, env: envKeys, changed: refreshSecrets };
+
+  // Conversations, and the copies open in memory, which the agent, install questions and remote
+  // kernels all read and change.
+  const conversations = new ConversationStore(opts.dataDir, () => settings().workspaceRoot);
+  const open = new OpenConversations({ conversations, events });
+
+  // The engine: sessions routed to a remote kernel bound to the conversation (tokens in the keychain
+  // under kernel:<url>, bindings saved in the conversation's file), the sandbox or a local process.
+  const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
+  const engine = createExecService({ resourcesDir: opts.resourcesDir, secrets: () => secrets, router: createSessionRouter({ remote: kernels }) });
+  // The sandbox setting reaches every run the app makes (and every install and environment probe),
+  // whoever asks for it: it is applied outermost.
+  const sandboxSetting = () => settings().sandbox;
+  const environment = new EnvironmentContext(
+    machineSources(withSandboxSetting(engine, sandboxSetting)),
+    fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
+  );
+  // A run that fails on a missing package asks in its conversation (like a cell approval), installs
+  // it and runs the cell again.
+  const installs = new InstallQuestions({ open, settings, events, onInstalled: (command) => environment.noteRun(command) });
+  const exec = withSandboxSetting(
+    withAutoInstall(engine, {
+      approve: (question) => installs.ask(question),
+      onInstall: (record, request) => installs.record(request.conversationId, record),
+      secrets: () => secrets,
+    }),
+    sandboxSetting,
+  );
+
+  const providerFor = createProviderFactory(keys);
   const models = new ModelKnowledge({ dataDir: opts.dataDir, providerFor, events });
-  const checkpoints = new CheckpointService({ dataDir: opts.dataDir, settings: () => opts.settings.get() });
+  const checkpoints = new CheckpointService({ dataDir: opts.dataDir, settings });
   // MCP servers start when a turn first needs their tools and stop with the app.
-  const mcp = new McpManager(() => opts.settings.get().mcpServers);
-  const agent = new AgentService({
-    conversations,
-    exec: opts.exec,
-    environment: new EnvironmentContext(machineSources(opts.exec), fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json'))),
-    events,
-    settings: () => opts.settings.get(),
-    providerFor,
-    models,
-    checkpoints,
-    mcp,
-  });
-  const kernels = opts.kernels ?? new RemoteKernels({ tokenFor: (url) => opts.keyVault.store.get(kernelAccount(url)) });
-  kernels.useMemory(conversationKernelMemory(agent));
+  const mcp = new McpManager(() => settings().mcpServers);
+  const agent = new AgentService({ open, conversations, exec, environment, events, settings, providerFor, models, checkpoints, mcp });
+
   const context: AppContext = {
     dataDir: opts.dataDir,
     version: opts.version,
     events,
     conversations,
     agent,
-    exec: opts.exec,
+    exec,
+    kernels,
     settings: opts.settings,
-    keys: opts.keys,
-    secretStorage: opts.secretStorage,
-    notices: opts.notices ?? [],
-    keyVault: opts.keyVault,
+    keys,
+    secretStorage: opts.secrets.kind,
+    notices: [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])],
+    keyVault,
     localServers: opts.localServers ?? DEFAULT_LOCAL_SERVERS,
     workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
     models,
     checkpoints,
-    reruns: new LiveReruns({ agent, conversations, exec: opts.exec, events, settings: () => opts.settings.get() }),
+    reruns: new LiveReruns({ agent, conversations, exec, events, settings }),
   };
 
   // One file per feature; the HandlerTable type makes a missing or extra request a compile error.
@@ -110,7 +143,7 @@ export function createApp(opts: AppOptions): App {
     ...modelHandlers(context),
     ...checkpointHandlers(context),
     ...notebookHandlers(context),
-    ...kernelHandlers(context, kernels),
+    ...kernelHandlers(context),
     ...sandboxHandlers(context),
   };
 
@@ -124,7 +157,7 @@ export function createApp(opts: AppOptions): App {
       await mcp.dispose();
       // Before the sessions close: kernels of saved bindings stay on their servers for the next start.
       await kernels.leave();
-      await opts.exec.dispose();
+      await exec.dispose();
     },
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
-import { bootstrapApp } from '../core/bootstrap';
+import { createApp } from '../core/app';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
 import { openElectronSettingsStore } from './electron-settings-store';
@@ -38,7 +38,7 @@ void app.whenReady().then(async () => {
   // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
   if (settings.notice) console.warn(settings.notice);
   if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
-  const core = bootstrapApp({
+  const core = createApp({
     dataDir,
     settings,
     secrets: secrets.store,

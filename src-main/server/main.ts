@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultAppDataDir } from '../core/app-data-dir';
-import { bootstrapApp } from '../core/bootstrap';
+import { createApp } from '../core/app';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
 import { openConfSettingsStore } from '../core/settings/conf-settings-store';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   if (settings.notice) console.warn(settings.notice);
   const secrets = await openSecretStore();
   if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
-  const app = bootstrapApp({
+  const app = createApp({
     dataDir,
     settings,
     secrets: secrets.store,

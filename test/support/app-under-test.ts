@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SettingsPatch } from '@contract';
-import { bootstrapApp } from '../../src-main/core/bootstrap';
+import { createApp, type App } from '../../src-main/core/app';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
-import type { App } from '../../src-main/core/app';
 import type { LocalServerSpec } from '../../src-main/core/providers/local-servers';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
@@ -69,7 +68,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
   const settings = options.settingsOnDisk ? openConfSettingsStore({ dir: dataDir }) : new MemorySettingsStore(patch);
   // Settings on disk start from the file: the test's patch applies only to a fresh one.
   if (options.settingsOnDisk && !options.dataDir) settings.update(patch);
-  const app = bootstrapApp({
+  const app = createApp({
     dataDir,
     settings,
     secrets,

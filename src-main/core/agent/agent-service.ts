@@ -4,28 +4,31 @@ import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversati
 import { pairingProblem } from '../llm/model-pairing';
 import { defaultRetryPolicy } from '../llm/retry-with-backoff';
 import { ToolSupportMemory } from '../llm/tool-support';
-import type { InstallQuestion } from '../exec';
-import type { InstallRecord } from '../exec';
 import { EnvironmentContext, machineSources } from './environment-context';
-import { askInstall, recordInstall } from './install-approval';
 import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
 import { ModelKnowledge } from './model-knowledge';
+import { OpenConversations, summaryOf } from './open-conversations';
 import { runTurn, type TurnDeps } from './turn';
 
 /** What app.ts gives the agent; the parts left out get their real defaults. */
-export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> & Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'>>;
+export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> &
+  Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'>> & {
+    /** The open conversations, shared with install questions and remote kernels (default: the agent's own). */
+    open?: OpenConversations;
+  };
+
+export { summaryOf };
 
 const UNTITLED = 'New conversation';
 
 /** Owns the open conversations and their turns; the handler table calls into it. */
 export class AgentService {
-  private readonly live = new Map<string, LiveConversation>();
-  /** Conversations being read from disk: a second open waits for the first instead of reading its own copy. */
-  private readonly opening = new Map<string, Promise<LiveConversation>>();
+  private readonly live: OpenConversations;
   private readonly deps: TurnDeps;
 
-  constructor(deps: AgentDeps) {
+  constructor({ open, ...deps }: AgentDeps) {
+    this.live = open ?? new OpenConversations({ conversations: deps.conversations, events: deps.events });
     this.deps = {
       ...deps,
       environment: deps.environment ?? new EnvironmentContext(machineSources(deps.exec)),
@@ -36,27 +39,14 @@ export class AgentService {
   }
 
   async open(conversationId: string): Promise<LiveConversation> {
-    const live = this.live.get(conversationId);
-    if (live) return live;
-    let pending = this.opening.get(conversationId);
-    if (!pending) {
-      pending = this.deps.conversations.get(conversationId).then((conv) => {
-        const opened = new LiveConversation(conv);
-        this.live.set(conversationId, opened);
-        this.warm(opened.conv.workspace);
-        return opened;
-      });
-      this.opening.set(conversationId, pending);
-      void pending.finally(() => this.opening.delete(conversationId)).catch(() => undefined);
-    }
-    return pending;
+    return this.live.open(conversationId, (opened) => this.warm(opened.conv.workspace));
   }
 
   /** The conversation as it is now, including a turn in progress. */
   async snapshot(conversationId: string): Promise<Conversation> {
     const live = this.live.get(conversationId);
     if (live) return live.conv;
-    const conv = await this.deps.conversations.get(conversationId);
+    const conv = await this.live.snapshot(conversationId);
     this.warm(conv.workspace);
     return conv;
   }
@@ -129,9 +119,8 @@ export class AgentService {
    * so the file and the copy a running turn saves cannot disagree.
    */
   async update(conversationId: string, change: (conv: Conversation) => void): Promise<void> {
-    const live = await this.open(conversationId);
-    change(live.conv);
-    await this.commit(live);
+    await this.open(conversationId);
+    await this.live.update(conversationId, change);
   }
 
   async rename(conversationId: string, title: string): Promise<ConversationSummary> {
@@ -159,7 +148,7 @@ export class AgentService {
       live.turn.controller.abort();
       await live.turn.done;
     }
-    this.live.delete(conversationId);
+    this.live.forget(conversationId);
     await this.deps.exec.closeConversation(conversationId).catch(() => undefined);
     await this.deps.conversations.delete(conversationId);
   }
@@ -178,18 +167,8 @@ export class AgentService {
     this.decide(conversationId, cellId, { kind: 'skip' });
   }
 
-  /** The engine's auto-installer asks here before installing a missing package. */
-  askInstall(question: InstallQuestion): Promise<boolean> {
-    return askInstall(this.live.get(question.conversationId), this.deps.settings(), this.deps.events, question);
-  }
-
   answerInstall(conversationId: string, questionId: string, install: boolean): void {
     this.decide(conversationId, questionId, install ? { kind: 'run', code: null, always: false } : { kind: 'skip' });
-  }
-
-  recordInstall(conversationId: string, record: InstallRecord): void {
-    recordInstall(this.live.get(conversationId), this.deps.events, record);
-    this.deps.environment.noteRun(record.command);
   }
 
   /**
@@ -254,8 +233,8 @@ export class AgentService {
   }
 
   async dispose(): Promise<void> {
-    for (const live of this.live.values()) live.turn?.controller.abort();
-    await Promise.all([...this.live.values()].map((l) => l.turn?.done));
+    for (const live of this.live.all()) live.turn?.controller.abort();
+    await Promise.all(this.live.all().map((l) => l.turn?.done));
   }
 
   /** Runtime and package detection spawn processes: start them when a conversation is shown, not on send. */
@@ -270,10 +249,8 @@ export class AgentService {
     return live;
   }
 
-  private async commit(live: LiveConversation, touched = false): Promise<void> {
-    if (touched) live.conv.updatedAt = now();
-    await this.deps.conversations.save(live.conv);
-    this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
+  private commit(live: LiveConversation, touched = false): Promise<void> {
+    return this.live.commit(live, touched);
   }
 
   private decide(conversationId: string, cellId: string, decision: Parameters<LiveConversation['approvals']['decide']>[1]): void {
@@ -300,10 +277,6 @@ export class AgentService {
       });
     live.turn = { controller, done };
   }
-}
-
-export function summaryOf(conv: Conversation): ConversationSummary {
-  return { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
 }
 
 function titleFrom(text: string, attachments: readonly Attachment[] = []): string {

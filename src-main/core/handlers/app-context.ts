@@ -3,7 +3,7 @@ import type { ModelKnowledge } from '../agent/model-knowledge';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
-import type { ExecService } from '../exec';
+import type { ExecService, RemoteKernels } from '../exec';
 import type { KeySource } from '../llm/provider-factory';
 import type { KeyVault } from '../providers/key-vault';
 import type { LiveReruns } from '../notebook/live-reruns';
@@ -11,7 +11,7 @@ import type { LocalServerSpec } from '../providers/local-servers';
 import type { SettingsStore } from '../settings/settings-store';
 import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
 
-/** The services a feature's handlers may use; built once in app.ts. */
+/** The services a feature's handlers may use; built once, in dependency order, in app.ts. */
 export interface AppContext {
   dataDir: string;
   version: string;
@@ -19,6 +19,8 @@ export interface AppContext {
   conversations: ConversationStore;
   agent: AgentService;
   exec: ExecService;
+  /** Remote Jupyter kernels the conversations are bound to; the engine's router sends their cells there. */
+  kernels: RemoteKernels;
   settings: SettingsStore;
   keys: KeySource;
   secretStorage: 'keychain' | 'memory';

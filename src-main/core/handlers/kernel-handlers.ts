@@ -1,7 +1,7 @@
 import type { KernelConnectionInfo } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
 import { kernelAccount, listKernelSpecs, normalizeServerUrl, RemoteKernelError } from '../exec';
-import type { KernelBinding, RemoteKernels } from '../exec';
+import type { KernelBinding } from '../exec';
 import { LANGUAGES, findLanguage } from '../exec';
 import type { AppContext } from './app-context';
 
@@ -11,7 +11,8 @@ type KernelNames = 'kernels.specs' | 'kernels.connect' | 'kernels.disconnect' | 
  * Connecting conversations to remote Jupyter kernels. The server is checked (URL, token, kernel)
  * before anything is saved, so a wrong token is reported here, not on the first run.
  */
-export const kernelHandlers = (ctx: Pick<AppContext, 'keyVault'>, kernels: RemoteKernels): Pick<HandlerTable, KernelNames> => {
+export const kernelHandlers = (ctx: Pick<AppContext, 'keyVault' | 'kernels'>): Pick<HandlerTable, KernelNames> => {
+  const { kernels } = ctx;
   const store = ctx.keyVault.store;
   const savedToken = async (url: string): Promise<string | null> => store.get(kernelAccount(url)).catch(() => null);
   const info = (conversationId: string, binding: KernelBinding): KernelConnectionInfo => ({

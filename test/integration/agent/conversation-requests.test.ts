@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -16,7 +15,7 @@ const ctx = { transport: 'websocket' as const };
 
 beforeEach(() => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-requests-'));
-  app = bootstrapApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  app = createApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
   dispatch = createDispatcher(app.handlers);
 });
 afterEach(async () => {

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent, RequestInput, RequestName, RequestOutput } from '@contract';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -35,7 +34,7 @@ beforeEach(async () => {
     autoRun: true,
     exec: { pythonPath: '/usr/bin/python3', timeoutMs: 30_000 },
   });
-  app = bootstrapApp({ dataDir, settings, secrets, resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  app = createApp({ dataDir, settings, secrets, resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
   dispatch = createDispatcher(app.handlers);
   events.length = 0;
   app.events.subscribe((event) => void events.push(event));

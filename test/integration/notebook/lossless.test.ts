@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssistantItem, CellItem, Conversation, RequestInput, RequestName, RequestOutput } from '@contract';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
@@ -32,7 +31,7 @@ describe('lossless notebook round trip', () => {
     jupyter = startJupyter();
     shapes = await realShapes(jupyter);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-lossless-'));
-    app = bootstrapApp({
+    app = createApp({
       dataDir,
       settings: new MemorySettingsStore({}),
       secrets: new MemorySecretStore(),

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events as eventSchemas, type AnyEvent, type CellItem, type Conversation, type EventPayload, type RequestInput, type RequestName, type RequestOutput, type SettingsPatch } from '@contract';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import type { RequestContext } from '../../../src-main/core/bridge/handler-table';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
@@ -61,7 +60,7 @@ describe('notebook requests', () => {
   const start = (patch: SettingsPatch = {}) => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-handlers-'));
     settings = new MemorySettingsStore({ exec: { timeoutMs: 30_000 }, ...patch });
-    app = bootstrapApp({ dataDir, settings, secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+    app = createApp({ dataDir, settings, secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
     dispatch = createDispatcher(app.handlers);
     events = [];
     app.events.subscribe((event) => events.push(event));

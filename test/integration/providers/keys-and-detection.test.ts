@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -26,7 +25,7 @@ describe('keys and provider requests', () => {
     llm = await startScriptedLlm({ models: ['m-small', 'm-large'] });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-keys-'));
     secrets = new MemorySecretStore();
-    app = bootstrapApp({
+    app = createApp({
       dataDir,
       settings: new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl }),
       secrets,

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@contract';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -27,7 +26,7 @@ describe('kernel requests', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'oi-kernel-requests-'));
     workspace = await mkdtemp(join(tmpdir(), 'oi-kernel-ws-'));
     secrets = new MemorySecretStore();
-    app = bootstrapApp({
+    app = createApp({
       dataDir,
       settings: new MemorySettingsStore({}),
       secrets,

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings, type SettingsPatch } from '@contract';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { openConfSettingsStore } from '../../../src-main/core/settings/conf-settings-store';
@@ -30,7 +29,7 @@ function tempDir(): string {
 }
 
 function appWith(settings: SettingsStore): Dispatcher {
-  const app = bootstrapApp({ dataDir: tempDir(), settings, secrets: new MemorySecretStore(), resourcesDir: path.join(REPO_ROOT, 'resources'), version: 'test', env: {} });
+  const app = createApp({ dataDir: tempDir(), settings, secrets: new MemorySecretStore(), resourcesDir: path.join(REPO_ROOT, 'resources'), version: 'test', env: {} });
   apps.push(app);
   return createDispatcher(app.handlers);
 }

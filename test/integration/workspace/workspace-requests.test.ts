@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src-main/core/app';
-import { bootstrapApp } from '../../../src-main/core/bootstrap';
+import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -21,7 +20,7 @@ describe('workspace requests through the dispatcher', () => {
 
   beforeEach(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-wsreq-'));
-    app = bootstrapApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: path.join(REPO, 'resources'), version: 'test', env: {} });
+    app = createApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: path.join(REPO, 'resources'), version: 'test', env: {} });
     dispatch = createDispatcher(app.handlers);
     events.length = 0;
     app.events.subscribe((e) => events.push(e));

@@ -28,6 +28,8 @@ export interface KernelBindingMemory {
 
 export interface RemoteKernelsOptions {
   tokenFor(url: string): Promise<string | null>;
+  /** Where bindings are saved and read back; without it they last as long as the process. */
+  memory?: KernelBindingMemory;
   startTimeoutMs?: number;
   lostAfterMs?: number;
 }
@@ -35,7 +37,7 @@ export interface RemoteKernelsOptions {
 export class RemoteKernels {
   private readonly bindings = new Map<string, KernelBinding>();
   private readonly kernelIds = new Map<string, string>();
-  private memory: KernelBindingMemory | null = null;
+  private readonly memory: KernelBindingMemory | null;
   /** Per conversation: its saved binding has been read (or replaced by bind/unbind since). */
   private readonly restored = new Map<string, Promise<void>>();
   /** Per conversation: the last save, so saves stay in order and can be awaited. */
@@ -44,11 +46,8 @@ export class RemoteKernels {
   private readonly remembered = new Set<string>();
   private leaving = false;
 
-  constructor(private readonly options: RemoteKernelsOptions) {}
-
-  /** Set once the conversations exist (the app builds them after the engine). */
-  useMemory(memory: KernelBindingMemory): void {
-    this.memory = memory;
+  constructor(private readonly options: RemoteKernelsOptions) {
+    this.memory = options.memory ?? null;
   }
 
   bind(conversationId: string, binding: KernelBinding): void {

@@ -1,0 +1,73 @@
+import type { Conversation, ConversationSummary } from '@contract';
+import type { EventBus } from '../bridge/event-bus';
+import type { ConversationStore } from '../conversations/conversation-store';
+import { now } from './ids';
+import { LiveConversation } from './live-conversation';
+
+// The conversations held in memory: one LiveConversation per id, the copy a running turn works on
+// and saves. Its own service, built before the engine and the agent, because more than the agent
+// reads and changes open conversations: install questions wait on their approvals, and a remote
+// kernel's binding is saved in the conversation's file through the open copy (so the file and the
+// copy a running turn saves cannot disagree).
+
+export class OpenConversations {
+  private readonly live = new Map<string, LiveConversation>();
+  /** Conversations being read from disk: a second open waits for the first instead of reading its own copy. */
+  private readonly opening = new Map<string, Promise<LiveConversation>>();
+
+  constructor(private readonly deps: { conversations: ConversationStore; events: EventBus }) {}
+
+  /** The open copy, if the conversation is open. */
+  get(conversationId: string): LiveConversation | undefined {
+    return this.live.get(conversationId);
+  }
+
+  all(): LiveConversation[] {
+    return [...this.live.values()];
+  }
+
+  /** The open copy, reading the conversation's file the first time (then `opened` is called, once). */
+  open(conversationId: string, opened?: (live: LiveConversation) => void): Promise<LiveConversation> {
+    const live = this.live.get(conversationId);
+    if (live) return Promise.resolve(live);
+    let pending = this.opening.get(conversationId);
+    if (!pending) {
+      pending = this.deps.conversations.get(conversationId).then((conv) => {
+        const fresh = new LiveConversation(conv);
+        this.live.set(conversationId, fresh);
+        opened?.(fresh);
+        return fresh;
+      });
+      this.opening.set(conversationId, pending);
+      void pending.finally(() => this.opening.delete(conversationId)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  /** The conversation as it is now, including a turn in progress; not opened if it is not. */
+  async snapshot(conversationId: string): Promise<Conversation> {
+    return this.live.get(conversationId)?.conv ?? this.deps.conversations.get(conversationId);
+  }
+
+  /** Changes a conversation outside its items (its remote kernel), through the open copy, and saves it. */
+  async update(conversationId: string, change: (conv: Conversation) => void): Promise<void> {
+    const live = await this.open(conversationId);
+    change(live.conv);
+    await this.commit(live);
+  }
+
+  /** Saves the open copy and tells the UI; `touched` moves it up the list (its last activity). */
+  async commit(live: LiveConversation, touched = false): Promise<void> {
+    if (touched) live.conv.updatedAt = now();
+    await this.deps.conversations.save(live.conv);
+    this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
+  }
+
+  forget(conversationId: string): void {
+    this.live.delete(conversationId);
+  }
+}
+
+export function summaryOf(conv: Conversation): ConversationSummary {
+  return { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
+}
