@@ -75,7 +75,8 @@ export class LiveReruns {
       if (result === null) {
         const startedAt = new Date().toISOString();
         const limits = limitsFromSettings(settings);
-        const executionCount = nextExecutionCount(live);
+        // The count rerunCells gives the run: the notebook's numbering, 1..n.
+        const executionCount = k;
         const shown: CellItem = { ...cell, status: 'running', startedAt, executionCount, limits, outputs: [], exitCode: null, durationMs: null };
         now.running = { cell: shown, startedAt };
         replaceItem(live, shown);
@@ -171,10 +172,4 @@ function streamingTo(
 function replaceItem(live: LiveConversation, cell: CellItem): void {
   const index = live.conv.items.findIndex((item) => item.id === cell.id);
   if (index >= 0) live.conv.items[index] = cell;
-}
-
-function nextExecutionCount(live: LiveConversation): number {
-  let max = 0;
-  for (const item of live.conv.items) if (item.kind === 'cell' && item.executionCount !== null) max = Math.max(max, item.executionCount);
-  return max + 1;
 }

@@ -5,6 +5,12 @@ import type { ExecService, RunResult } from '../exec';
 // files and imports only exist once its code runs again in the live session. Runs go one at a time,
 // in notebook order, and stop at the first that does not finish cleanly, so the user can look, fix
 // and continue from the next cell (call again with `startAt`).
+//
+// As Jupyter runs a notebook top to bottom (nbclient, what `nbconvert --execute` and "Run All" use):
+// cells tagged `skip-execution` are not run, a failure in a cell tagged `raises-exception` is expected
+// and the run goes on, and the cells are numbered 1..n in order across languages, as the one kernel
+// numbers them. The app's own cells count as tagged the way export tags them (a failed attempt of an
+// error loop `raises-exception`, a run that never finished `skip-execution`).
 
 export interface RerunContext {
   conversationId: string;
@@ -35,12 +41,32 @@ export interface RerunOutcome {
   nextIndex: number | null;
 }
 
-/** The cells worth re-running: all code the user did not decline and that was complete. */
+/** The cells worth re-running: all code the user did not decline, that was complete and that Jupyter would run. */
 export function rerunnableCells(items: readonly ConversationItem[]): CellItem[] {
   return items.filter(
     (item): item is CellItem =>
-      item.kind === 'cell' && item.approval !== 'declined' && item.status !== 'streaming' && item.code.trim() !== '',
+      item.kind === 'cell' &&
+      item.approval !== 'declined' &&
+      item.status !== 'streaming' &&
+      item.code.trim() !== '' &&
+      !rerunTags(item).includes('skip-execution'),
   );
+}
+
+const APP_FAILED: ReadonlySet<CellItem['status']> = new Set(['failed', 'unavailable']);
+const APP_UNFINISHED: ReadonlySet<CellItem['status']> = new Set(['timeout', 'interrupted', 'died']);
+
+/** The nbclient tags a cell runs under: the notebook's own, and for the app's cells those export gives them. */
+export function rerunTags(cell: CellItem): string[] {
+  const own = cell.jupyter?.metadata.tags;
+  const tags = Array.isArray(own) ? own.filter((t): t is string => typeof t === 'string') : [];
+  // A cell from Jupyter (it has a cell type of its own) has only the file's tags; the app's own cells
+  // are tagged by how their last run ended, as live-session-export.ts tags them in the export.
+  if (cell.jupyter?.cellType === undefined) {
+    if (APP_FAILED.has(cell.status)) tags.push('raises-exception');
+    else if (APP_UNFINISHED.has(cell.status)) tags.push('skip-execution');
+  }
+  return tags;
 }
 
 export async function rerunCells(
@@ -54,6 +80,8 @@ export async function rerunCells(
   for (let index = ctx.startAt ?? 0; index < n; index++) {
     if (ctx.signal?.aborted) return { results, stoppedAt: null, cancelled: true, nextIndex: index };
     const cell = cells[index] as CellItem;
+    // Read before the run: the verdict is the notebook's, not the new result's.
+    const expectsError = rerunTags(cell).includes('raises-exception');
     onProgress({ k: index + 1, n, cell, result: null });
     const result = await exec.run({
       conversationId: ctx.conversationId,
@@ -61,12 +89,13 @@ export async function rerunCells(
       language: cell.language,
       code: cell.code,
       settings: ctx.settings,
+      executionCount: index + 1,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     results.push({ cellId: cell.id, result });
     onProgress({ k: index + 1, n, cell, result });
     if (ctx.signal?.aborted) return { results, stoppedAt: null, cancelled: true, nextIndex: index + 1 < n ? index + 1 : null };
-    if (result.status !== 'done') {
+    if (result.status !== 'done' && !(result.status === 'failed' && expectsError)) {
       return { results, stoppedAt: { index, cellId: cell.id, result }, cancelled: false, nextIndex: index + 1 < n ? index + 1 : null };
     }
   }

@@ -8,7 +8,7 @@ import type { ExecService } from '../../../src-main/core/exec';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { applyRunResult, rerunCells, rerunnableCells, type RerunProgress } from '../../../src-main/core/notebook/rerun';
-import { cell, conversation, stdout, user } from './support/conversation-builders';
+import { cell, conversation, error, stdout, user } from './support/conversation-builders';
 
 // Re-running an imported notebook in a real execution engine (the app's Python and shell sessions).
 
@@ -85,6 +85,55 @@ describe('re-running imported cells', () => {
     expect(outcome.results).toHaveLength(1);
     expect(outcome.results[0]!.result.status).toBe('interrupted');
     expect(outcome.nextIndex).toBe(1);
+  });
+
+  it('numbers the cells 1..n across languages, as one Jupyter kernel does, however many runs the session had', async () => {
+    const cells = importedCells([
+      cell('python', 'x = 1', []),
+      cell('shell', 'echo shell', [stdout('shell\n')]),
+      cell('python', 'x + 1', []),
+    ]);
+    const context = ctx();
+    for (let round = 0; round < 2; round++) {
+      const outcome = await rerunCells(exec, cells, context);
+      expect(outcome.results.map((r) => r.result.executionCount)).toEqual([1, 2, 3]);
+      // IPython numbers the value's Out[] the same: the result carries the cell's count.
+      expect(outcome.results[2]!.result.outputs).toEqual([{ output_type: 'execute_result', execution_count: 3, data: { 'text/plain': '2' }, metadata: {} }]);
+    }
+    const [onlyLast] = (await rerunCells(exec, cells, { ...context, startAt: 2 })).results;
+    expect(onlyLast!.result.executionCount).toBe(3);
+  });
+
+  it('goes on past a failure Jupyter expects (raises-exception, or an attempt that failed here) and leaves out skip-execution cells', async () => {
+    const tagged = (code: string, tags: string[]) => ({ cell_type: 'code', id: `c${code.length}${tags.join('')}`.replace(/[^\w-]/g, ''), metadata: { tags }, source: code, outputs: [], execution_count: null });
+    const notebook = {
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+      cells: [
+        tagged('1 / 0', ['raises-exception']),
+        tagged('import time\ntime.sleep(600)', ['skip-execution']),
+        tagged('print("after the expected error")', []),
+        tagged('undefined_name', []),
+        tagged('print("not reached")', []),
+      ],
+    };
+    const fromJupyter = rerunnableCells(importNotebook(JSON.stringify(notebook), { maxBytes: 1e8 }).conversationItems);
+    expect(fromJupyter.map((c) => c.code)).toEqual(['1 / 0', 'print("after the expected error")', 'undefined_name', 'print("not reached")']);
+    const outcome = await rerunCells(exec, fromJupyter, ctx());
+    expect(outcome.results.map((r) => r.result.status)).toEqual(['failed', 'done', 'failed']);
+    expect(outcome.stoppedAt?.index).toBe(2);
+
+    // The app's own error loop: the failed attempt is expected to fail again, the fix runs; the run that timed out is left out.
+    const fromApp = importedCells([
+      cell('python', 'import missing_module_here', [error('ModuleNotFoundError', "No module named 'missing_module_here'", [])], { status: 'failed', exitCode: 1 }),
+      cell('python', 'while True: pass', [], { status: 'timeout', exitCode: null }),
+      cell('python', 'print("fixed")', [stdout('fixed\n')]),
+    ]);
+    expect(fromApp.map((c) => c.code)).toEqual(['import missing_module_here', 'print("fixed")']);
+    const loop = await rerunCells(exec, fromApp, ctx());
+    expect(loop.results.map((r) => r.result.status)).toEqual(['failed', 'done']);
+    expect(loop.stoppedAt).toBeNull();
   });
 
   it('leaves out code the user declined', () => {

@@ -72,7 +72,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     }
     if (request.signal?.aborted) return simpleResult('interrupted', 'Interrupted before it started.', startedAt, limits, slot.executionCount);
 
-    const executionCount = ++slot.executionCount;
+    const executionCount = (slot.executionCount = request.executionCount ?? slot.executionCount + 1);
     const runId = safeRunId(request.runId);
     let session: Session | null = null;
     const output = new RunOutput({

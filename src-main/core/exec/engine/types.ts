@@ -29,6 +29,12 @@ export interface RunRequest {
   onInput?: InputAsker;
   /** Names the run's spill file (`.oi/outputs/<runId>.log`), e.g. the cell's id; generated when absent. */
   runId?: string;
+  /**
+   * The run's execution count, when the caller numbers its runs (a notebook re-run numbers its cells
+   * 1..n across languages, as one Jupyter kernel does); the session's own count goes on from it.
+   * Absent: the session's next count.
+   */
+  executionCount?: number;
 }
 
 export interface RunResult {
