@@ -19,8 +19,9 @@ import sys
 import threading
 import types
 
-# Names a cell may use that only exist (or only behave as in Jupyter) once IPython's shell is there.
-_IPYTHON_NAMES = re.compile(r'\b(?:get_ipython|IPython|display|In|Out|_ih|_oh|_dh|_ii*|_i\d+|_\d+|__|___|exit|quit|_exit_code)\b')
+# Names a cell may use that only exist (or only behave as in Jupyter) once IPython's shell is there;
+# and jedi, which cannot be imported while IPython loads (_hide_jedi).
+_IPYTHON_NAMES = re.compile(r'\b(?:get_ipython|IPython|display|In|Out|_ih|_oh|_dh|_ii*|_i\d+|_\d+|__|___|exit|quit|_exit_code|jedi)\b')
 
 
 def _plain_python(code):
@@ -72,6 +73,22 @@ def _unstub(stub):
         delattr(terminal, 'embed')
 
 
+def _hide_jedi():
+    """IPython's completer imports jedi, when installed, for tab completion: a sixth of IPython's
+    import time, and nothing here completes. While IPython loads, `import jedi` fails (a None entry in
+    sys.modules), so IPython completes without it; afterwards the entry is removed and cells import
+    jedi as usual. True when it was hidden."""
+    if 'jedi' in sys.modules or 'IPython' in sys.modules:
+        return False
+    sys.modules['jedi'] = None
+    return True
+
+
+def _unhide_jedi(hidden):
+    if hidden and 'jedi' in sys.modules and sys.modules['jedi'] is None:
+        del sys.modules['jedi']
+
+
 class IPythonSupport:
     def __init__(self):
         self._main = None
@@ -92,6 +109,7 @@ class IPythonSupport:
         # The runner's modules compile in memory (see oi_runner); IPython's own come precompiled.
         writes, sys.dont_write_bytecode = sys.dont_write_bytecode, True
         stub = _stub_terminal_embed()
+        jedi_hidden = _hide_jedi()
         try:
             module = importlib.import_module('oi_shell')
             self._built = module.build()
@@ -101,6 +119,7 @@ class IPythonSupport:
         finally:
             sys.dont_write_bytecode = writes
             _unstub(stub)
+            _unhide_jedi(jedi_hidden)
 
     def shell_for(self, code):
         """The shell to run `code` in, or None to run it as plain Python."""

@@ -195,6 +195,13 @@ describe('notebook magics in the Python session', () => {
       expect(errorOf(failing.outputs)?.ename).toBe('CalledProcessError');
     });
 
+    it('imports jedi in a cell, also as the first cell while IPython still loads without it', async () => {
+      // IPython is loaded with jedi hidden (oi_ipython._hide_jedi); a cell naming jedi waits for the load.
+      const first = await h.run('python', 'import jedi\nprint(jedi.__name__)', { conversationId: 'magics-jedi', settings: { pythonPath: pythons.ipython } });
+      expect(stdoutOf(first)).toBe('jedi\n');
+      expect((await py('import jedi, sys\nsys.modules["jedi"] is jedi')).forModel).toBe('True');
+    });
+
     it('ends a cell quietly on sys.exit(0), fails it on sys.exit(1), and interrupts a cell with KeyboardInterrupt', async () => {
       const clean = await py('import sys\nprint("bye")\nsys.exit(0)');
       expect(clean.status).toBe('done');
