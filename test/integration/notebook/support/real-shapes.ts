@@ -14,12 +14,38 @@ export const REAL_SHAPES_SCRIPT = fileURLToPath(new URL('../../../fixtures/noteb
 
 export async function realShapes(jupyter: Jupyter): Promise<Record<string, string>> {
   const script = readFileSync(REAL_SHAPES_SCRIPT, 'utf8');
+  return cached(jupyter, script, () => jupyter.python(script));
+}
+
+/**
+ * What `jupyter nbconvert --execute` makes of each notebook: nbconvert's ExecutePreprocessor (what
+ * that command runs), a fresh kernel per notebook started in a folder of its own, no --allow-errors.
+ * Cached like the shapes, by the notebooks' text.
+ */
+export async function executedByNbconvert(jupyter: Jupyter, notebooks: Record<string, string>): Promise<Record<string, string>> {
+  const input = JSON.stringify(notebooks);
+  const script = String.raw`
+import json, sys, tempfile
+import nbformat
+from nbconvert.preprocessors import ExecutePreprocessor
+out = {}
+for name, text in json.load(sys.stdin).items():
+    nb = nbformat.reads(text, as_version=4)
+    with tempfile.TemporaryDirectory() as folder:
+        ExecutePreprocessor(timeout=120, kernel_name="python3").preprocess(nb, {"metadata": {"path": folder}})
+    out[name] = nbformat.writes(nb)
+json.dump(out, sys.stdout)
+`;
+  return cached(jupyter, script + input, () => jupyter.python(script, input));
+}
+
+async function cached(jupyter: Jupyter, what: string, make: () => Promise<string>): Promise<Record<string, string>> {
   const versions = await jupyter.python('import sys, nbformat, nbconvert, ipykernel, IPython; print(sys.version, nbformat.__version__, nbconvert.__version__, ipykernel.__version__, IPython.__version__)');
-  const key = createHash('sha256').update(script).update(versions).digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(what).update(versions).digest('hex').slice(0, 16);
   const dir = path.join(tmpdir(), 'oi-test-real-shapes');
   const file = path.join(dir, `${key}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  const made = JSON.parse(await jupyter.python(script)) as Record<string, string>;
+  const made = JSON.parse(await make()) as Record<string, string>;
   mkdirSync(dir, { recursive: true });
   // Written whole under a temp name, then renamed: a reader never sees half a file.
   const temp = `${file}.${process.pid}.tmp`;
