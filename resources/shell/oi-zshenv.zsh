@@ -58,6 +58,7 @@ __oi_precmd() {
       done </dev/null >/dev/null 2>&1
     } always {
       __oi_report $__oi_ec
+      __oi_idle_int
     }
   } 2>/dev/null
 }
@@ -95,9 +96,23 @@ __oi_env_report() {
   done
   builtin printf '%s' "$out"
 } 2>/dev/null
+# A Ctrl-C reaching zsh while it waits for the next line (main's ^C arriving just after a run ended,
+# or a kill -INT from elsewhere) makes zsh without ZLE throw away the next line it reads: the next
+# run's typed line, which would then never start. So SIGINT is ignored from the fence until preexec
+# (main sends its ^C only after `633;C`), unless the user set an INT trap of their own, which stays.
+# Not in __oi_report: `emulate -L` makes traps local to the function.
+__oi_idle_int() {
+  [[ -n ${__oi_int_ignored-} ]] && return
+  (( ${+functions[TRAPINT]} )) && return
+  builtin trap >| "$__oi_zdotdir/.oi-traps" || return
+  [[ $(<"$__oi_zdotdir/.oi-traps") == *' INT'* ]] && return
+  builtin trap '' INT
+  __oi_int_ignored=1
+}
 __oi_preexec() {
   {
     local __oi_h
+    if [[ -n ${__oi_int_ignored-} ]]; then builtin trap - INT; __oi_int_ignored=; fi
     __oi_take_nonce "$1"
     for __oi_h in "${__oi_user_preexec[@]}"; do
       if (( ${+functions[$__oi_h]} )); then "$__oi_h" "$@"; fi

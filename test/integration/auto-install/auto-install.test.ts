@@ -2,25 +2,20 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type ExecSettings } from '@contract';
 import { type InstallQuestion, withAutoInstall } from '../../../src-main/core/exec';
 import type { InstallRecord } from '../../../src-main/core/exec';
-import { createExecService } from '../../../src-main/core/exec';
-import type { ExecService, RunResult } from '../../../src-main/core/exec';
+import type { ExecService } from '../../../src-main/core/exec';
+import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { buildWheel, type LocalRegistry, startNpmRegistry } from './support/packages';
 
 // Real pip and npm, installing from a local folder and a local registry: pip's PIP_FIND_LINKS and
 // PIP_NO_INDEX, npm's npm_config_registry — the same configuration users set, passed through the
 // code's environment settings.
 
-const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
 const SYSTEM_PYTHON = '/usr/bin/python3';
-
-function stdout(result: RunResult): string {
-  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
-}
 
 function sh(file: string, args: string[]): Promise<string> {
   return new Promise((res, rej) => execFile(file, args, { timeout: 120_000 }, (err, out, errText) => (err ? rej(new Error(errText || err.message)) : res(out))));
@@ -30,7 +25,7 @@ describe('automatic installs', () => {
   let root: string;
   let wheels: string;
   let registry: LocalRegistry;
-  let engine: ExecService;
+  let h: Harness;
   let service: ExecService;
   let questions: InstallQuestion[];
   let records: InstallRecord[];
@@ -50,18 +45,23 @@ describe('automatic installs', () => {
     wheels = join(root, 'wheels');
     await buildWheel(wheels, 'oi_demo_pkg', 42);
     registry = await startNpmRegistry(join(root, 'npm'), 'oi-demo-npm', 7);
-    engine = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot: root, graceMs: 1000 });
-    service = withAutoInstall(engine, {
-      approve: async (question) => {
-        questions.push(question);
-        return answer;
-      },
-      onInstall: (record) => records.push(record),
+    h = await startHarness({
+      workspace: root,
+      tmpRoot: root,
+      wrap: (engine) =>
+        withAutoInstall(engine, {
+          approve: async (question) => {
+            questions.push(question);
+            return answer;
+          },
+          onInstall: (record) => records.push(record),
+        }),
     });
+    service = h.service;
   });
 
   afterAll(async () => {
-    await service?.dispose();
+    await h?.close();
     await registry?.close();
     await rm(root, { recursive: true, force: true });
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputAnswer, InputQuestion } from '../../../src-main/core/exec/input/input-types';
 import { installed } from '../../support/installed';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 
 // Programs that ask for input (docs/exec.md#input), in every persistent language and the shell,
 // through the real engine: with nobody to answer, each gets end-of-input at once and the model is

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutput, ExecSettings } from '@contract';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
 import { buildWheel } from '../auto-install/support/packages';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 
 // IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py) and,
 // without IPython, the documented subset (oi_magics.py) with a clear error for the rest. Each magic

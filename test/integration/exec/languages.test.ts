@@ -3,7 +3,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 describe('languages', () => {

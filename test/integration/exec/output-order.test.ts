@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutput } from '@contract';
 import { installed } from '../../support/installed';
-import { type Harness, startHarness } from './helpers';
+import { type Harness, startHarness } from '../../support/exec-harness';
 
 // Rich outputs are placed exactly where the runner's position marker sits in the terminal text
 // (docs/exec-protocol.md), in every persistent runner. Many rounds of print/display in one cell give

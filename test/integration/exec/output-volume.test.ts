@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { defaultSettings } from '@contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 
 describe('large outputs', () => {
   let h: Harness;

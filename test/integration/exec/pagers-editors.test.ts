@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, RESOURCES_DIR, startHarness, stdoutOf } from './helpers';
+import { type Harness, RESOURCES_DIR, startHarness, stdoutOf } from '../../support/exec-harness';
 
 // Pagers and editors never wait invisibly (docs/exec.md#environment): code runs with every pager
 // variable set to cat and every editor variable set to a stand-in that fails at once, saying why.

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // R's one-shot fallback, forced the way a broken install would force it: a resources folder without

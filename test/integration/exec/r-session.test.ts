@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
-// R starts in about a second on a busy machine: the default timeout leaves room for it.
+// What R sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
 // .ci/run installs r-base-core; a machine without it skips these rather than failing.
 describe.runIf(installed('Rscript'))('r sessions', () => {
   let h: Harness;
@@ -18,13 +18,12 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     await h.close();
   });
 
-  it('keeps variables, functions, libraries and cwd between runs', async () => {
-    const first = await h.run('r', 'library(tools)\ndir.create("sub", showWarnings = FALSE)\nsetwd("sub")\nx <- 41\ninc <- function(v) v + 1');
+  it("keeps functions and libraries between runs, apart from the runner's own state", async () => {
+    const first = await h.run('r', 'library(tools)\nx <- 41\ninc <- function(v) v + 1');
     expect(first.status, first.forModel).toBe('done');
     expect(first.outputs).toEqual([]);
-    expect(first.cwd).toBe(`${h.workspace}/sub`);
-    const second = await h.run('R', 'cat(inc(x), file_ext("a.txt"), getwd(), "\\n")\nls()');
-    expect(stdoutOf(second)).toBe(`42 txt ${h.workspace}/sub \n`);
+    const second = await h.run('R', 'cat(inc(x), file_ext("a.txt"), "\\n")\nls()');
+    expect(stdoutOf(second)).toBe('42 txt \n');
     // The runner's own state is not in the user's environment.
     expect(second.forModel).toMatch(/\[1\] "inc" +"x" *$/);
   });
@@ -91,35 +90,6 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     expect(pages.outputs.filter((o) => o.output_type === 'display_data')).toHaveLength(2);
   });
 
-  it('interrupts a sleeping cell and keeps the session and its state', async () => {
-    await h.run('r', 'state <- "kept"');
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 800);
-    const result = await h.run('r', 'Sys.sleep(30)\ncat("not reached\\n")', { signal: controller.signal });
-    expect(result.status).toBe('interrupted');
-    expect(result.outputs.some((o) => o.output_type === 'error' && o.ename === 'interrupt')).toBe(true);
-    expect(stdoutOf(result)).not.toContain('not reached');
-    expect((await h.run('r', 'state')).forModel).toBe('[1] "kept"');
-  });
-
-  it('survives a Ctrl-C that reaches it between cells', async () => {
-    const pid = Number(/\[1\] (\d+)/.exec((await h.run('r', 'between <- "kept"\nSys.getpid()')).forModel)?.[1]);
-    process.kill(pid, 'SIGINT');
-    await new Promise((r) => setTimeout(r, 300));
-    // R holds that interrupt pending for the next cell (docs/exec-protocol.md); the session and its
-    // state are what must survive.
-    const next = await h.run('r', '"next"');
-    expect(['done', 'failed']).toContain(next.status);
-    expect((await h.run('r', 'between')).forModel).toBe('[1] "kept"');
-  });
-
-  it('times out an endless loop and keeps the session', async () => {
-    const result = await h.run('r', 'repeat {}', { settings: { timeoutMs: 2000 } });
-    expect(result.status).toBe('timeout');
-    expect(result.forModel).toContain('still running and keeps its state');
-    expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
-  });
-
   it('ends a run that leaves a sink() open, and the next cell can close it', async () => {
     const sunk = await h.run('r', 'sink_file <- tempfile()\nsink(sink_file)\ncat("into the sink\\n")', { settings: { timeoutMs: 15_000 } });
     expect(sunk.status).toBe('done');
@@ -130,15 +100,6 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     expect(after.forModel).toContain('into the sink');
   });
 
-  it('reports a killed runner as died and starts a new session on the next run', async () => {
-    await h.run('r', 'lost <- 1');
-    const result = await h.run('r', 'tools::pskill(Sys.getpid(), 9)');
-    expect(result.status).toBe('died');
-    expect(result.forModel).toMatch(/The r session died .*state was lost/);
-    const next = await h.run('r', 'exists("lost")');
-    expect(next.status).toBe('done');
-    expect(next.forModel).toBe('[1] FALSE');
-  });
 });
 
 // A 1×1 PNG, as a file and as the base64 a display_data output must carry.
@@ -328,22 +289,6 @@ describe.runIf(installed('Rscript'))('r files helper', () => {
     expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
   });
 
-  it('resolves paths exactly as the Python, Node and Ruby helpers do', async () => {
-    // Relative paths land in the workspace whatever setwd() did; absolute and ~ paths are used as
-    // given, as in oi_files.py, files.mjs and oi_files.rb (a convenience, not a boundary).
-    const inputs = ['a.txt', 'sub/../b.txt', '../outside.txt', '/etc/hostname', '~/x', '~', '.', 'a//b/'];
-    const r = await h.run('r', `setwd(tempdir())\ncat(paste0(vapply(c(${inputs.map((p) => JSON.stringify(p)).join(', ')}), files$path, ""), "\\n"), sep = "")`);
-    const python = await h.run('python', `print("\\n".join(files.path(p) for p in ${JSON.stringify(inputs)}))`);
-    const node = await h.run('js', `console.log(${JSON.stringify(inputs)}.map((p) => files.path(p)).join("\\n"))`);
-    expect(r.status, r.forModel).toBe('done');
-    expect(stdoutOf(r)).toBe(stdoutOf(python));
-    expect(stdoutOf(r)).toBe(stdoutOf(node));
-    if (installed('ruby')) {
-      const ruby = await h.run('ruby', `puts ${JSON.stringify(inputs)}.map { |p| files.path(p) }`);
-      expect(stdoutOf(r)).toBe(stdoutOf(ruby));
-    }
-    expect(stdoutOf(r).split('\n').slice(0, 3)).toEqual([join(h.workspace, 'a.txt'), join(h.workspace, 'b.txt'), join(dirname(h.workspace), 'outside.txt')]);
-  });
 });
 
 describe.runIf(installed('Rscript') && installed('bwrap'))('r in the sandbox', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMissingDependency } from '../../../src-main/core/exec/auto-install/missing-dependency';
 import { zshMissingNote } from '../../../src-main/core/exec/shell/shell-choice';
-import { type Harness, startHarness, stdoutOf } from './helpers';
+import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // Which shell runs a cell, with real bash and zsh. $SHELL is passed to the engine explicitly, so the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
-import { type Harness, startHarness } from '../exec/helpers';
+import { type Harness, startHarness } from '../../support/exec-harness';
 import { cell, conversation, user } from './support/conversation-builders';
 import { startJupyter, type Jupyter } from './support/jupyter';
 

@@ -1,18 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type CellItem } from '@contract';
-import { createExecService } from '../../../src-main/core/exec';
 import type { ExecService } from '../../../src-main/core/exec';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { applyRunResult, rerunCells, rerunnableCells, type RerunProgress } from '../../../src-main/core/notebook/rerun';
+import { type Harness, startHarness } from '../../support/exec-harness';
 import { cell, conversation, error, stdout, user } from './support/conversation-builders';
 
 // Re-running an imported notebook in a real execution engine (the app's Python and shell sessions).
 
-const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
 const SETTINGS = { ...defaultSettings.exec, timeoutMs: 30_000 };
 
 function importedCells(cells: CellItem[]): CellItem[] {
@@ -21,21 +17,17 @@ function importedCells(cells: CellItem[]): CellItem[] {
 }
 
 describe('re-running imported cells', () => {
+  let h: Harness;
   let exec: ExecService;
-  let workspace: string;
-  let tmpRoot: string;
   let conversationN = 0;
-  const ctx = () => ({ conversationId: `rerun-${++conversationN}`, workspace, settings: SETTINGS });
+  const ctx = () => ({ conversationId: `rerun-${++conversationN}`, workspace: h.workspace, settings: SETTINGS });
 
   beforeAll(async () => {
-    workspace = await mkdtemp(join(tmpdir(), 'oi-nb-rerun-ws-'));
-    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-nb-rerun-tmp-'));
-    exec = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 500 });
+    h = await startHarness({ graceMs: 500 });
+    exec = h.service;
   });
   afterAll(async () => {
-    await exec.dispose();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(tmpRoot, { recursive: true, force: true });
+    await h.close();
   });
 
   it('runs the cells in order in the live session, reporting cell k of n, and restores their state', async () => {

@@ -1,15 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings } from '@contract';
-import { createExecService } from '../../../src-main/core/exec';
 import { listKernelSpecs } from '../../../src-main/core/exec';
 import { RemoteKernels } from '../../../src-main/core/exec';
 import { createSessionRouter } from '../../../src-main/core/exec';
-import type { ExecService, RunResult } from '../../../src-main/core/exec';
 import { execFile } from 'node:child_process';
 import { withAutoInstall } from '../../../src-main/core/exec';
+import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { buildWheel } from '../auto-install/support/packages';
 import { PYTHON, startJupyterServer, type JupyterServer } from './support/jupyter-server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
@@ -17,50 +15,31 @@ import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 // A real Jupyter Server (Debian's python3-jupyter-server and python3-ipykernel) on 127.0.0.1 with a
 // token, driven through the engine exactly as the agent drives it.
 
-const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
 const PYTHON_KERNEL = { kernelName: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python' };
-
-function stdout(result: RunResult): string {
-  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
-}
 
 describe('remote Jupyter kernels', () => {
   let server: JupyterServer;
   let proxy: TcpProxy;
-  let tmpRoot: string;
-  let workspace: string;
   let kernels: RemoteKernels;
-  let service: ExecService;
+  let h: Harness;
   const tokens = new Map<string, string>();
 
   const run = (conversationId: string, code: string, extra: { timeoutMs?: number; signal?: AbortSignal; onTerminal?: (t: string) => void } = {}) =>
-    service.run({
-      conversationId,
-      workspace,
-      language: 'python',
-      code,
-      settings: { ...defaultSettings.exec, timeoutMs: extra.timeoutMs ?? 30_000 },
-      signal: extra.signal,
-      onTerminal: extra.onTerminal,
-    });
+    h.run('python', code, { conversationId, settings: { timeoutMs: extra.timeoutMs ?? 30_000 }, signal: extra.signal, onTerminal: extra.onTerminal });
 
   beforeAll(async () => {
     server = await startJupyterServer();
     proxy = await startTcpProxy(server.port);
-    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-remote-'));
-    workspace = await mkdtemp(join(tmpdir(), 'oi-remote-ws-'));
     tokens.set(server.url, server.token);
     tokens.set(proxy.url, server.token);
     kernels = new RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, lostAfterMs: 3000 });
-    service = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1500, router: createSessionRouter({ remote: kernels }) });
+    h = await startHarness({ graceMs: 1500, router: createSessionRouter({ remote: kernels }) });
   });
 
   afterAll(async () => {
-    await service?.dispose();
+    await h?.close();
     await proxy?.close();
     await server?.dispose();
-    await rm(tmpRoot, { recursive: true, force: true });
-    await rm(workspace, { recursive: true, force: true });
   });
 
   it('lists the kernels a server offers, and rejects a wrong token clearly', async () => {
@@ -126,7 +105,7 @@ describe('remote Jupyter kernels', () => {
     kernels.bind('restart', { url: server.url, ...PYTHON_KERNEL });
     await run('restart', 'y = 1');
     const before = kernels.kernelIdFor('restart');
-    await service.restart('restart', 'python');
+    await h.service.restart('restart', 'python');
     const after = await run('restart', 'print(y)');
     expect(after.status).toBe('failed');
     expect(after.outputs).toContainEqual(expect.objectContaining({ ename: 'NameError' }));
@@ -199,18 +178,17 @@ describe('missing packages on a remote kernel', () => {
       kernelEnv: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' },
     });
     const kernels = new RemoteKernels({ tokenFor: async () => server.token });
-    const engine = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot: root, router: createSessionRouter({ remote: kernels }) });
     const commands: string[] = [];
-    const service = withAutoInstall(engine, { approve: async (q) => (commands.push(q.command), true) });
+    const pip = await startHarness({
+      workspace: root,
+      tmpRoot: root,
+      graceMs: 2000,
+      router: createSessionRouter({ remote: kernels }),
+      wrap: (engine) => withAutoInstall(engine, { approve: async (q) => (commands.push(q.command), true) }),
+    });
     try {
       kernels.bind('remote-pip', { url: server.url, ...PYTHON_KERNEL });
-      const result = await service.run({
-        conversationId: 'remote-pip',
-        workspace: root,
-        language: 'python',
-        code: 'import oi_remote_pkg\nprint("remote value", oi_remote_pkg.VALUE)',
-        settings: { ...defaultSettings.exec, timeoutMs: 60_000 },
-      });
+      const result = await pip.run('python', 'import oi_remote_pkg\nprint("remote value", oi_remote_pkg.VALUE)', { conversationId: 'remote-pip', settings: { timeoutMs: 60_000 } });
       expect(commands).toEqual(['%pip install oi_remote_pkg']);
       expect(result.status, result.forModel).toBe('done');
       expect(stdout(result)).toContain('remote value 99');
@@ -219,7 +197,7 @@ describe('missing packages on a remote kernel', () => {
       const listed = await new Promise<string>((done) => execFile(join(venv, 'bin', 'python'), ['-m', 'pip', 'show', 'oi_remote_pkg'], (_e, out) => done(out)));
       expect(listed).toContain('Name: oi_remote_pkg');
     } finally {
-      await service.dispose();
+      await pip.close();
       await server.dispose();
       await rm(root, { recursive: true, force: true });
     }

@@ -1,45 +1,38 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type SandboxSettings } from '@contract';
-import { createExecService } from '../../../src-main/core/exec';
+import type { SandboxSettings } from '@contract';
 import { createSessionRouter } from '../../../src-main/core/exec';
 import { sandboxHandlers } from '../../../src-main/core/handlers/sandbox-handlers';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import type { ExecService, RunResult } from '../../../src-main/core/exec';
+import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 
 // Real sessions under bubblewrap (Debian's bwrap). The home is a folder of the test's own, outside
 // /tmp (which the sandbox replaces anyway), holding a fake ~/.ssh key and the workspace, as a user's
 // project inside their home would be.
 
-const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
 const PYTHON = '/usr/bin/python3';
 const SANDBOX: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
-
-function stdout(result: RunResult): string {
-  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
-}
 
 describe('sandboxed sessions (bubblewrap)', () => {
   let home: string;
   let workspace: string;
-  let tmpRoot: string;
-  let service: ExecService;
+  let h: Harness;
   let server: Server;
   let port: number;
   let conversation = 0;
 
-  const run = (language: string, code: string, sandbox: SandboxSettings = SANDBOX, id = 'sandboxed') =>
-    service.run({
-      conversationId: id,
-      workspace,
-      language,
-      code,
-      sandbox,
-      settings: { ...defaultSettings.exec, pythonPath: PYTHON, timeoutMs: 20_000, env: { HOME: home } },
+  const run = (language: string, code: string, sandbox: SandboxSettings = SANDBOX, id = 'sandboxed', onTerminal?: (text: string) => void) =>
+    h.run(language, code, { sandbox, conversationId: id, onTerminal });
+  /** Runs code that prints `started` first, and interrupts it through the service once that is on the terminal. */
+  const runInterruptedOnceStarted = (language: string, code: string, id: string) => {
+    let seen = '';
+    return run(language, code, SANDBOX, id, (text) => {
+      seen += text;
+      if (seen.includes('started')) h.service.interrupt(id, language);
     });
+  };
 
   beforeAll(async () => {
     // Under the repository's ignored test-results/, so neither /tmp nor the real home hides it by accident.
@@ -51,8 +44,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
     await mkdir(join(home, '.ssh'), { mode: 0o700 });
     await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
     await writeFile(join(home, 'notes.txt'), 'outside the workspace\n');
-    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-sandbox-test-'));
-    service = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000 });
+    h = await startHarness({ workspace, settings: { pythonPath: PYTHON, env: { HOME: home } } });
     server = createServer((socket) => socket.end('hello from the host\n'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const address = server.address();
@@ -60,10 +52,9 @@ describe('sandboxed sessions (bubblewrap)', () => {
   });
 
   afterAll(async () => {
-    await service?.dispose();
+    await h?.close();
     await new Promise((r) => server?.close(r));
     await rm(home, { recursive: true, force: true });
-    await rm(tmpRoot, { recursive: true, force: true });
   });
 
   it('writes inside the workspace and fails to write anywhere else', async () => {
@@ -131,10 +122,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
     await run('python', 'import os, time\nx = 41', SANDBOX, id);
     const pid = await run('python', 'print(os.getpid() < 10, x + 1)', SANDBOX, id);
     expect(stdout(pid)).toContain('True 42');
-    const running = run('python', 'time.sleep(30)', SANDBOX, id);
-    await new Promise((r) => setTimeout(r, 800));
-    service.interrupt(id, 'python');
-    const interrupted = await running;
+    const interrupted = await runInterruptedOnceStarted('python', 'print("started")\ntime.sleep(30)', id);
     expect(interrupted.status).toBe('interrupted');
     expect(interrupted.forModel).toContain('KeyboardInterrupt');
     const after = await run('python', 'print(x)', SANDBOX, id);
@@ -143,10 +131,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
     await run('shell', 'cd /usr && export GREETING=hi', SANDBOX, id);
     const shell = await run('shell', 'echo "$GREETING $(pwd)"; touch /usr/oi-x 2>/dev/null || echo read-only', SANDBOX, id);
     expect(stdout(shell)).toContain('hi /usr\nread-only');
-    const sleeping = run('shell', 'sleep 30', SANDBOX, id);
-    await new Promise((r) => setTimeout(r, 800));
-    service.interrupt(id, 'shell');
-    expect((await sleeping).status).toBe('interrupted');
+    expect((await runInterruptedOnceStarted('shell', 'echo started; sleep 30', id)).status).toBe('interrupted');
     expect(stdout(await run('shell', 'echo still $GREETING', SANDBOX, id))).toContain('still hi');
   });
 
@@ -171,14 +156,8 @@ describe('sandboxed sessions (bubblewrap)', () => {
   });
 
   it('still applies the engine limits inside the sandbox', async () => {
-    const result = await service.run({
-      conversationId: `limits-${++conversation}`,
-      workspace,
-      language: 'python',
-      code: 'try:\n    block = bytearray(600 * 1024 * 1024)\n    print("ALLOCATED")\nexcept MemoryError:\n    print("memory limit hit")',
-      sandbox: SANDBOX,
-      settings: { ...defaultSettings.exec, pythonPath: PYTHON, memoryMb: 200, timeoutMs: 20_000 },
-    });
+    const code = 'try:\n    block = bytearray(600 * 1024 * 1024)\n    print("ALLOCATED")\nexcept MemoryError:\n    print("memory limit hit")';
+    const result = await h.run('python', code, { conversationId: `limits-${++conversation}`, sandbox: SANDBOX, settings: { memoryMb: 200 } });
     expect(stdout(result)).toContain('memory limit hit');
     expect(result.limits.memoryMb).toBe(200);
   });
@@ -194,26 +173,19 @@ describe('sandboxed sessions (bubblewrap)', () => {
   });
 
   it('refuses to run, and says why, when the sandbox cannot work here', async () => {
-    const refusing = createExecService({
-      resourcesDir: RESOURCES_DIR,
-      tmpRoot,
+    const refusing = await startHarness({
+      workspace,
+      settings: { pythonPath: PYTHON },
       router: createSessionRouter({ sandboxSupport: async () => ({ available: false, reason: 'bubblewrap is not installed' }) }),
     });
     try {
-      const result = await refusing.run({
-        conversationId: 'refused',
-        workspace,
-        language: 'python',
-        code: 'open("ran.txt", "w").write("ran")',
-        sandbox: SANDBOX,
-        settings: { ...defaultSettings.exec, pythonPath: PYTHON },
-      });
+      const result = await refusing.run('python', 'open("ran.txt", "w").write("ran")', { conversationId: 'refused', sandbox: SANDBOX });
       expect(result.status).toBe('unavailable');
       expect(result.forModel).toContain('The sandbox is on, but bubblewrap is not installed. Nothing was run');
       expect(result.limits.sandbox).toBe('requested but unavailable, so nothing runs: bubblewrap is not installed');
       await expect(readFile(join(workspace, 'ran.txt'))).rejects.toThrow();
     } finally {
-      await refusing.dispose();
+      await refusing.close();
     }
   });
 });

@@ -1,38 +1,21 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type SandboxSettings } from '@contract';
-import { createExecService } from '../../../src-main/core/exec';
-import type { ExecService, RunResult } from '../../../src-main/core/exec';
+import type { SandboxSettings } from '@contract';
+import { type Harness, type RunExtra, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // A zsh session under bubblewrap, set up as sandbox.test.ts sets up its bash and Python ones: a home
 // of the test's own outside /tmp, holding a fake ~/.ssh key, a .zshrc and the workspace.
 
-const RESOURCES_DIR = resolve(import.meta.dirname, '../../../resources');
 const SANDBOX: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
-
-function stdout(result: RunResult): string {
-  return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
-}
 
 describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (bubblewrap)', () => {
   let home: string;
   let workspace: string;
-  let tmpRoot: string;
-  let service: ExecService;
+  let h: Harness;
 
-  const run = (code: string, signal?: AbortSignal) =>
-    service.run({
-      conversationId: 'zsh-sandboxed',
-      workspace,
-      language: 'zsh',
-      code,
-      sandbox: SANDBOX,
-      signal,
-      settings: { ...defaultSettings.exec, timeoutMs: 20_000, env: { HOME: home } },
-    });
+  const run = (code: string, extra: RunExtra = {}) => h.run('zsh', code, extra);
 
   beforeAll(async () => {
     const base = resolve(import.meta.dirname, '../../../test-results');
@@ -43,14 +26,12 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
     await mkdir(join(home, '.ssh'), { mode: 0o700 });
     await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
     await writeFile(join(home, '.zshrc'), 'from_user_rc() { echo "read the home" }\n');
-    tmpRoot = await mkdtemp(join(tmpdir(), 'oi-zsh-sandbox-test-'));
-    service = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000 });
+    h = await startHarness({ workspace, settings: { env: { HOME: home } }, request: { conversationId: 'zsh-sandboxed', sandbox: SANDBOX } });
   });
 
   afterAll(async () => {
-    await service?.dispose();
+    await h?.close();
     await rm(home, { recursive: true, force: true });
-    await rm(tmpRoot, { recursive: true, force: true });
   });
 
   it('writes inside the workspace and nowhere else, and cannot read the home', async () => {
@@ -77,8 +58,14 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
     const state = await run('echo "$GREETING $(pwd) ${(j:-:)arr}"; (( $$ < 10 )) && echo "own namespace"');
     expect(stdout(state)).toBe('hi /usr a-b-c\nown namespace\n');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 800);
-    const sleeping = await run('sleep 30', controller.signal);
+    let seen = '';
+    const sleeping = await run('echo started; sleep 30', {
+      signal: controller.signal,
+      onTerminal: (text) => {
+        seen += text;
+        if (seen.includes('started')) controller.abort();
+      },
+    });
     expect(sleeping.status).toBe('interrupted');
     expect(sleeping.forModel).toContain('keeps its state');
     expect(stdout(await run('echo still $GREETING'))).toBe('still hi\n');
