@@ -12,7 +12,7 @@ import { currentConversation, sendMessage, SHOTS } from './ui-harness';
 // is protected and what is not.
 
 const shell = (id: string, code: string) => ({ id, name: 'execute', arguments: { language: 'shell', code } });
-const NO_SANDBOX = 'No sandbox: code will run as you, with access to your files, the network and your keychain.';
+const NO_SANDBOX = 'No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).';
 
 const topSwitch = (page: Page) => page.getByRole('switch', { name: 'Auto-run', exact: true });
 const confirmDialog = (page: Page) => page.getByTestId('auto-run-confirm');

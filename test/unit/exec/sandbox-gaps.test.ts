@@ -19,7 +19,7 @@ describe('what the sandbox leaves open', () => {
       'your other programs: it can see them and signal them',
     ]);
     expect(sandboxGaps(undefined, missing, 'darwin').join(' ')).not.toContain('keychain');
-    expect(autoRunWarning({ ...on, enabled: false }, bwrap, 'linux')).toBe('No sandbox: code will run as you, with access to your files, the network and your keychain.');
+    expect(autoRunWarning({ ...on, enabled: false }, bwrap, 'linux')).toBe('No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).');
     expect(sandboxProtections({ ...on, enabled: false }, bwrap)).toEqual([]);
   });
 

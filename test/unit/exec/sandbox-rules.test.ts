@@ -1,19 +1,22 @@
+import { realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bubblewrapArgs } from '../../../src-main/core/exec/sandbox/bubblewrap-args';
 import { describeSandbox } from '../../../src-main/core/exec/sandbox/describe-sandbox';
-import { parseExtraPath, type SandboxPlan } from '../../../src-main/core/exec/sandbox/sandbox-plan';
+import { parseExtraPath, planSandbox, type SandboxPlan } from '../../../src-main/core/exec/sandbox/sandbox-plan';
 import { seatbeltProfile } from '../../../src-main/core/exec/sandbox/seatbelt-profile';
 
 const PLAN: SandboxPlan = {
   workspace: '/home/ana/projects/demo',
   privateDir: '/tmp/oi-sandbox-abc',
-  hidden: ['/home/ana', '/root', '/run/user'],
+  hidden: ['/home/ana', '/root', '/run'],
+  systemFiles: ['/run/systemd/resolve/stub-resolv.conf'],
   privateTemp: ['/tmp', '/var/tmp'],
   extra: [
     { path: '/home/ana/data', writable: false },
     { path: '/srv/out', writable: true },
   ],
   network: false,
+  newSession: false,
 };
 
 describe('the bubblewrap command line', () => {
@@ -38,6 +41,25 @@ describe('the bubblewrap command line', () => {
     expect(args).not.toContain('--new-session');
     expect(args.slice(-3)).toEqual(['--', '/usr/bin/python3', '/opt/oi/runner.py']);
     expect(bubblewrapArgs({ ...PLAN, network: true }, { file: 'x', args: [] }, [])).not.toContain('--unshare-net');
+  });
+
+  it('gives one-off programs no controlling terminal; sessions keep theirs', () => {
+    expect(bubblewrapArgs({ ...PLAN, newSession: true }, { file: 'x', args: [] }, [])).toContain('--new-session');
+    expect(args).not.toContain('--new-session');
+  });
+
+  it('shows system files inside a hidden folder again, read-only, after hiding it', () => {
+    expect(at('--ro-bind-try', '/run/systemd/resolve/stub-resolv.conf')).toBeGreaterThan(at('--tmpfs', '/run'));
+  });
+});
+
+describe('the plan on this machine', () => {
+  it('hides /run (and /var/run, by its real path) with the homes', () => {
+    const plan = planSandbox({ settings: { enabled: true, allowNetwork: false, extraPaths: [] }, workspace: '/srv/ws', privateDir: '/tmp/p' });
+    expect(plan.hidden).toContain(realpathSync('/run'));
+    expect(plan.hidden).toContain(realpathSync('/var/run'));
+    expect(plan.hidden).not.toContain('/run/user');
+    expect(plan.newSession).toBe(false);
   });
 });
 
@@ -75,7 +97,7 @@ describe('describing the sandbox', () => {
 
   it('lists exactly the protections of each tool', () => {
     expect(describeSandbox(settings, { available: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' }, '/home/ana')).toBe(
-      'bubblewrap: system files read-only; writable: the workspace and a private /tmp; home folders hidden; network off; own process namespace (cannot see or signal other processes); stops when the app stops; also visible: ~/data (read-only), /srv/out (read-write)',
+      'bubblewrap: system files read-only; writable: the workspace and a private /tmp; home folders hidden; sockets in /run hidden; network off; own process namespace (cannot see or signal other processes); stops when the app stops; also visible: ~/data (read-only), /srv/out (read-write)',
     );
     const mac = describeSandbox({ ...settings, extraPaths: [], allowNetwork: true }, { available: true, tool: 'sandbox-exec', path: '/usr/bin/sandbox-exec' }, '/Users/ana');
     expect(mac).toBe('sandbox-exec: writable: the workspace and a private temp folder; home folders unreadable; network allowed; no process isolation (macOS cannot provide it)');

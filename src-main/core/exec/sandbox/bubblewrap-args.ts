@@ -5,10 +5,12 @@ import type { SandboxPlan } from './sandbox-plan';
 // bound back on top of them: a workspace inside the home stays visible while the rest of the home
 // does not.
 //
+// --new-session only for one-off programs (plan.newSession): a session would lose its terminal, and
+// with it Ctrl-C and the shell's job control, while what the flag guards against (TIOCSTI, typing
+// into the controlling terminal) types into a pty only the sandboxed session itself reads. A one-off
+// program started by the app would otherwise hold the app's own terminal.
+//
 // Not used, on purpose:
-// - --new-session: it would take the terminal away from the session, and with it Ctrl-C and the
-//   shell's job control. What it guards against (TIOCSTI, typing into the controlling terminal)
-//   types into a pty only the sandboxed session itself reads.
 // - --unshare-user as an explicit flag: bubblewrap uses a user namespace by itself when it needs
 //   one (it is not setuid on Debian), and refuses to run if the kernel forbids it.
 
@@ -16,6 +18,7 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const folder of [...plan.privateTemp, ...plan.hidden]) args.push('--tmpfs', folder);
   for (const path of readable) args.push('--ro-bind', path, path);
+  for (const path of plan.systemFiles) args.push('--ro-bind-try', path, path);
   for (const extra of plan.extra) args.push(extra.writable ? '--bind-try' : '--ro-bind-try', extra.path, extra.path);
   args.push('--bind', plan.workspace, plan.workspace);
   args.push('--bind', plan.privateDir, plan.privateDir);
@@ -25,6 +28,7 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   if (!plan.network) args.push('--unshare-net');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-cgroup-try');
   args.push('--die-with-parent', '--cap-drop', 'ALL');
+  if (plan.newSession) args.push('--new-session');
   args.push('--chdir', plan.workspace);
   // The user's TMPDIR may point into a hidden folder; /tmp is the session's own.
   args.push('--setenv', 'TMPDIR', '/tmp');

@@ -18,6 +18,7 @@ export function describeSandbox(settings: SandboxSettings | undefined, support: 
           'system files read-only',
           'writable: the workspace and a private /tmp',
           'home folders hidden',
+          'sockets in /run hidden',
           network,
           'own process namespace (cannot see or signal other processes)',
           'stops when the app stops',

@@ -35,12 +35,14 @@ export function sandboxProtections(settings: SandboxSettings | undefined, suppor
 
 /**
  * One sentence naming the sandbox state, for a confirmation before code runs without asking, e.g.
- * "No sandbox: code will run as you, with access to your files, the network and your keychain."
+ * "No sandbox: code will run as you, with access to your files, the network and your keychain (it can
+ * read the stored API keys over the session bus)."
  * What a sandbox leaves open is sandboxGaps', listed beside it.
  */
 export function autoRunWarning(settings: SandboxSettings | undefined, support: SandboxSupport, platform: NodeJS.Platform = process.platform): string {
   if (!settings?.enabled) {
-    const reach = platform === 'linux' ? 'your files, the network and your keychain' : 'your files and the network';
+    // Any process of the user may ask the Secret Service for an unlocked keychain's entries.
+    const reach = platform === 'linux' ? 'your files, the network and your keychain (it can read the stored API keys over the session bus)' : 'your files and the network';
     return `No sandbox: code will run as you, with access to ${reach}.`;
   }
   if (!support.available) return `The sandbox is on but unavailable here (${support.reason}), so nothing will run until it is turned off.`;

@@ -18,13 +18,25 @@ export interface SandboxPlan {
   workspace: string;
   /** The session's private folder (side-channel socket, cell files): readable and writable. */
   privateDir: string;
-  /** Folders replaced by empty read-only ones: the user's home and where other homes and login sessions live. */
+  /**
+   * Folders replaced by empty read-only ones: the user's home, where other homes and login sessions
+   * live, and where the system keeps its Unix sockets (/run).
+   */
   hidden: string[];
+  /** System files inside a hidden folder that programs need, shown read-only (resolv.conf's target). */
+  systemFiles: string[];
   /** Temp folders replaced by empty writable ones private to the session. */
   privateTemp: string[];
   /** Folders the user added in settings (`/path` read-only, `/path:rw` read-write). */
   extra: ExtraPath[];
   network: boolean;
+  /**
+   * No controlling terminal (bubblewrap --new-session). One-off programs (probes, installers) need
+   * none, and would otherwise keep the app's own — the terminal `oi` runs in — where TIOCSTI types a
+   * command for the user's shell to run once the app exits. Sessions keep theirs: a pseudo-terminal of
+   * their own that only the sandbox reads, and Ctrl-C and job control need it.
+   */
+  newSession: boolean;
 }
 
 export interface PlanInput {
@@ -35,23 +47,44 @@ export interface PlanInput {
   home?: string;
 }
 
-/** Where homes and per-login secrets (keyring, D-Bus session bus sockets) live on Unix. */
-const HIDDEN_ON_UNIX = ['/home', '/root', '/run/user', '/Users'];
+/** Where homes live on Unix. */
+const HOMES_ON_UNIX = ['/home', '/root', '/Users'];
+
+/**
+ * Where Unix sockets live: a socket on a visible path can be connected to even with the network off
+ * and the file system read-only (connect needs no write to the mount). /run holds the system bus,
+ * systemd's sockets, docker.sock, databases (/run/postgresql), and under /run/user each login's
+ * session bus, keyring, ssh and gpg agents, Wayland and audio; /var/run is the same folder (or its
+ * old name). /tmp (X11's /tmp/.X11-unix, the session bus of some setups) and /dev (/dev/log) are the
+ * sandbox's own already. Compared by their real path: /var/run is usually a link to /run. Linux only:
+ * on macOS the profile's network rule already denies connecting to a Unix socket, and hiding
+ * /private/var/run would take DNS (mDNSResponder's socket) from code allowed the network.
+ */
+const SOCKET_FOLDERS = ['/run', '/var/run'];
+
+/**
+ * The DNS settings are often a link into /run (systemd-resolved: /run/systemd/resolve/stub-resolv.conf);
+ * the file alone is shown again, or no name resolves with the network allowed.
+ */
+const RESOLV_CONF = '/etc/resolv.conf';
 
 export function planSandbox(input: PlanInput): SandboxPlan {
   const home = input.home ?? homedir();
-  const hidden = [...new Set([home, homedir(), ...HIDDEN_ON_UNIX])]
-    .map((p) => resolve(p))
+  const sockets = (process.platform === 'darwin' ? [] : SOCKET_FOLDERS).map((p) => realPath(p)).filter((p): p is string => p !== null);
+  const hidden = [...new Set([...[home, homedir(), ...HOMES_ON_UNIX].map((p) => resolve(p)), ...sockets])]
     .filter((p) => p !== '/' && existsSync(p))
     // A folder inside another hidden one is hidden with it.
     .filter((p, _i, all) => !all.some((other) => other !== p && isInside(p, other)));
+  const resolver = realPath(RESOLV_CONF);
   return {
     workspace: resolve(input.workspace),
     privateDir: resolve(input.privateDir),
     hidden,
+    systemFiles: resolver && hidden.some((h) => isInside(resolver, h)) ? [resolver] : [],
     privateTemp: ['/tmp', '/var/tmp'],
     extra: input.settings.extraPaths.map((entry) => parseExtraPath(entry, home)),
     network: input.settings.allowNetwork,
+    newSession: false,
   };
 }
 

@@ -66,7 +66,8 @@ export async function oneOffSandbox(options: OneOffOptions, command: Command): P
     extraPaths: [...options.settings.extraPaths, ...(options.extraPaths ?? [])],
   };
   const workspace = options.instead?.folder ?? options.workspace;
-  const plan = planSandbox({ settings, workspace, privateDir: realOf(privateDir), home: options.home });
+  // No terminal: a one-off is asked or run by the app, often with the app's own terminal (oi's).
+  const plan = { ...planSandbox({ settings, workspace, privateDir: realOf(privateDir), home: options.home }), newSession: true };
   if (options.instead) hideToo(plan, options.workspace);
   return {
     command: wrapInSandbox(plan, options.support, command, options.programs),
