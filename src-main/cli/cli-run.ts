@@ -9,7 +9,7 @@ import { buildProvider, keyFor } from '../core/llm/provider-factory';
 import { MemorySecretStore } from '../core/secrets/memory-secret-store';
 import { openSecretStore } from '../core/secrets/open-secret-store';
 import type { SecretStore } from '../core/secrets/secret-store';
-import { openConfSettingsStore } from '../core/settings/conf-settings-store';
+import { openNodeSettingsStore } from '../core/settings/node-settings-store';
 import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
 import { parseCliArgs, UsageError, type CliOptions } from './cli-args';
 import { CliSession } from './cli-session';
@@ -91,7 +91,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
 
   const dataDir = defaultAppDataDir();
   mkdirSync(dataDir, { recursive: true });
-  const saved = openConfSettingsStore({ dir: dataDir });
+  const saved = openNodeSettingsStore({ dir: dataDir });
   const settings = new OverlaySettingsStore(saved, opts.overrides);
   // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
   if (!opts.ownFolder && !opts.overrides.workspaceRoot) settings.override({ workspaceRoot: process.cwd() });

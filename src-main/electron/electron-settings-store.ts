@@ -1,7 +1,6 @@
 import path from 'node:path';
 import ElectronStore from 'electron-store';
-import { SETTINGS_CONFIG_NAME, SETTINGS_FILE_MODE } from '../core/settings/conf-settings-store';
-import { openSettingsFile, parseSettingsJson, type SettingsFileOptions } from '../core/settings/settings-file';
+import { openSettingsFile, parseSettingsJson, SETTINGS_CONFIG_NAME, SETTINGS_FILE_MODE, type SettingsFileOptions } from '../core/settings/settings-file';
 import type { SettingsStore } from '../core/settings/settings-store';
 
 export interface ElectronSettingsStoreOptions extends SettingsFileOptions {
@@ -11,7 +10,7 @@ export interface ElectronSettingsStoreOptions extends SettingsFileOptions {
 
 /**
  * The desktop app's settings: electron-store over <userData>/settings.json. All reading, migration and
- * repair is the shared core in settings-file.ts, tested under Node with conf; this adapter only opens the
+ * repair is the shared core in settings-file.ts, tested under Node with node-settings-store.ts; this adapter only opens the
  * library. Call it in the main process only.
  */
 export function openElectronSettingsStore(options: ElectronSettingsStoreOptions): SettingsStore {

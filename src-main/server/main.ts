@@ -6,7 +6,7 @@ import { defaultAppDataDir } from '../core/app-data-dir';
 import { createApp } from '../core/app';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
-import { openConfSettingsStore } from '../core/settings/conf-settings-store';
+import { openNodeSettingsStore } from '../core/settings/node-settings-store';
 import { workspaceLookup } from '../core/workspace/workspace-lookup';
 import { isLoopback, startBrowserServer } from './browser-server';
 
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(values['data-dir'] ?? defaultAppDataDir());
   mkdirSync(dataDir, { recursive: true });
 
-  const settings = openConfSettingsStore({ dir: dataDir });
+  const settings = openNodeSettingsStore({ dir: dataDir });
   if (settings.notice) console.warn(settings.notice);
   const secrets = await openSecretStore();
   if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);

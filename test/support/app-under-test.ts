@@ -7,7 +7,7 @@ import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { LocalServerSpec } from '../../src-main/core/providers/local-servers';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
-import { openConfSettingsStore } from '../../src-main/core/settings/conf-settings-store';
+import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { workspaceLookup } from '../../src-main/core/workspace/workspace-lookup';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
@@ -65,7 +65,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     await secrets.set('provider:openai', 'sk-test-e2e');
   }
   const patch: SettingsPatch = { provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-test', ...settingsPatch };
-  const settings = options.settingsOnDisk ? openConfSettingsStore({ dir: dataDir }) : new MemorySettingsStore(patch);
+  const settings = options.settingsOnDisk ? openNodeSettingsStore({ dir: dataDir }) : new MemorySettingsStore(patch);
   // Settings on disk start from the file: the test's patch applies only to a fresh one.
   if (options.settingsOnDisk && !options.dataDir) settings.update(patch);
   const app = createApp({

@@ -57,6 +57,14 @@ export class EnvironmentContext {
   /** Scopes whose first answer came from the snapshot: later ones (after an install) never do. */
   private readonly fromSnapshot = new Set<string>();
 
+  /**
+   * Detection that only refreshes a stored answer waits for this: it spawns a process per language and
+   * scans PATH, which before the first model request has gone out would compete with it for the CPU
+   * (most of `oi -m`'s start on a busy machine; bench/startup.bench.ts). Opened by `refreshStored`.
+   */
+  private readonly refreshGate: Promise<void>;
+  private openRefreshGate: () => void = () => undefined;
+
   constructor(
     private readonly sources: EnvironmentSources,
     /** What the previous process found, to answer the first call without waiting for detection. */
@@ -67,6 +75,12 @@ export class EnvironmentContext {
       `Node.js (the app's own): ${process.version}`,
       `User: ${safeUserName()}; home folder: ${os.homedir()}`,
     ].join('\n');
+    this.refreshGate = new Promise((resolve) => (this.openRefreshGate = resolve));
+  }
+
+  /** The first model call is on its way (or done): detection behind answers from the snapshot may start. */
+  refreshStored(): void {
+    this.openRefreshGate();
   }
 
   async render(workspace: string, exec: ExecSettings, sandbox?: SandboxSettings): Promise<string> {
@@ -96,9 +110,9 @@ export class EnvironmentContext {
     const key = scopeKey(scope);
     let found = this.runtimes.get(key);
     if (!found || Date.now() - found.at > RUNTIMES_TTL_MS) {
-      const detected = this.sources.languages(scope).catch(() => []);
       const stored = !found && !this.fromSnapshot.has(`l${key}`) ? this.snapshot?.languages(key) : null;
       this.fromSnapshot.add(`l${key}`);
+      const detected = (stored ? this.refreshGate.then(() => this.sources.languages(scope)) : this.sources.languages(scope)).catch(() => []);
       found = { at: Date.now(), value: stored ? Promise.resolve(stored) : detected };
       this.runtimes.set(key, found);
       void detected.then((value) => {
@@ -133,9 +147,9 @@ export class EnvironmentContext {
     const key = scopeKey(scope);
     let py = this.pythons.get(key);
     if (!py || Date.now() - py.at > PACKAGES_TTL_MS) {
-      const detected = this.sources.python(scope).catch(() => null);
       const stored = !py && !this.fromSnapshot.has(`p${key}`) ? this.snapshot?.python(key) : undefined;
       this.fromSnapshot.add(`p${key}`);
+      const detected = (stored !== undefined ? this.refreshGate.then(() => this.sources.python(scope)) : this.sources.python(scope)).catch(() => null);
       const entry: Timed<PythonInfo | null> = { at: Date.now(), value: stored !== undefined ? Promise.resolve(stored) : detected };
       py = entry;
       this.pythons.set(key, entry);

@@ -197,7 +197,7 @@ async function callModel(
       counter: prepared.counter,
       promptTokens: prepared.promptTokens,
       onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
-    }, signal);
+    }, signal).finally(() => deps.environment.refreshStored());
     deps.events.emit('usage.updated', {
       conversationId: live.conv.id,
       usage: live.conv.usage,

@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage, type McpServerConfig } from '@contract';
 import { cellLanguage, offeredName } from './mcp-names';
@@ -46,6 +44,31 @@ const STDERR_TAIL_CHARS = 8000;
 /** A tool schema larger than this is refused: it would eat the model's context on every call. */
 const MAX_SCHEMA_CHARS = 32_000;
 const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * The SDK, loaded when a server first starts: it brings its own zod, ajv and a few dozen files, which
+ * cost every launch more than a turn's first model request when they were imported up front (most
+ * runs configure no MCP server at all; bench/startup.bench.ts).
+ */
+async function loadSdk() {
+  const [{ Client }, stdio, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  return { Client, StdioClientTransport: stdio.StdioClientTransport, getDefaultEnvironment: stdio.getDefaultEnvironment, StreamableHTTPClientTransport };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+let sdk: Promise<Sdk> | null = null;
+
+/** Loaded once per process; a failed load (a broken install) is tried again at the next start. */
+function sdkModules(): Promise<Sdk> {
+  sdk ??= loadSdk().catch((err: unknown) => {
+    sdk = null;
+    throw err;
+  });
+  return sdk;
+}
 
 interface Server {
   name: string;
@@ -146,9 +169,11 @@ export class McpManager {
   private async start(s: Server, c: McpServerConfig): Promise<void> {
     s.state = 'starting';
     s.closing = false;
-    const client = new Client({ name: 'open-interpreter-desktop', version: '1' });
+    let client: Client | null = null;
     try {
-      const transport = this.transportFor(s, c);
+      const loaded = await sdkModules();
+      client = new loaded.Client({ name: 'open-interpreter-desktop', version: '1' });
+      const transport = this.transportFor(loaded, s, c);
       client.onclose = () => {
         if (s.client !== client || s.closing) return;
         this.crashed(s, 'the server closed the connection');
@@ -160,7 +185,7 @@ export class McpManager {
       s.state = 'connected';
       s.backoffMs = FIRST_BACKOFF_MS;
     } catch (err) {
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
       s.client = null;
       s.state = 'failed';
       s.lastError = `could not start: ${errorMessage(err)}`;
@@ -169,7 +194,7 @@ export class McpManager {
     }
   }
 
-  private transportFor(s: Server, c: McpServerConfig): Transport {
+  private transportFor({ StreamableHTTPClientTransport, StdioClientTransport, getDefaultEnvironment }: Sdk, s: Server, c: McpServerConfig): Transport {
     if ('url' in c) {
       return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: { ...c.headers } } });
     }

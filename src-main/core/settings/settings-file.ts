@@ -7,9 +7,15 @@ import { isPlainObject, repairSettings } from './settings-repair';
 import { patchProblem } from './settings-rules';
 import type { SettingsStore } from './settings-store';
 
+/** The file is <app data>/settings.json in the desktop app and under plain Node alike. */
+export const SETTINGS_CONFIG_NAME = 'settings';
+
+/** Owner-only: settings name the workspace and may carry environment variables for code runs. */
+export const SETTINGS_FILE_MODE = 0o600;
+
 /**
- * What the core needs from conf or electron-store. The path is known before the library opens the file
- * because both libraries throw from their constructor on a file that is not JSON: an unreadable file must
+ * What the core needs from electron-store (desktop) or the Node adapter (node-settings-store.ts). The path is known before the library opens the file
+ * because electron-store throws from its constructor on a file that is not JSON: an unreadable file must
  * be moved aside first.
  */
 export interface SettingsFileBackend {
@@ -27,7 +33,7 @@ export interface SettingsFileOptions {
   now?: () => Date;
 }
 
-/** Both libraries are given this parser too, so a file the core accepted also opens in the library. */
+/** electron-store is given this parser too, so a file the core accepted also opens in the library. */
 export function parseSettingsJson(text: string): Record<string, unknown> {
   // Windows editors may save with a byte-order mark, which JSON.parse refuses.
   const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '@contract';
-import { openConfSettingsStore } from '../../../src-main/core/settings/conf-settings-store';
+import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
 import { migrateSettingsDocument, migrationSteps, SETTINGS_VERSION } from '../../../src-main/core/settings/migrations';
 
 describe('settings migrations', () => {
@@ -37,7 +37,7 @@ describe('settings migrations', () => {
         api_key: 'sk-should-not-survive-1234567890',
       };
       fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(v0));
-      const store = openConfSettingsStore({ dir });
+      const store = openNodeSettingsStore({ dir });
       expect(store.get()).toEqual({
         ...defaultSettings,
         model: 'gpt-4o',
@@ -59,7 +59,7 @@ describe('settings migrations', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oi-settings-v0-'));
     try {
       fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ model: 'gpt-4o', auto_run: true }));
-      const store = openConfSettingsStore({ dir });
+      const store = openNodeSettingsStore({ dir });
       expect(store.notice).toBeNull();
       expect(store.get()).toMatchObject({ version: 1, model: 'gpt-4o', autoRun: true });
       expect(fs.readdirSync(dir)).toEqual(['settings.json']);

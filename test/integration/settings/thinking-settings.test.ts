@@ -6,7 +6,7 @@ import { defaultSettings, type SettingsPatch } from '@contract';
 import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { openConfSettingsStore } from '../../../src-main/core/settings/conf-settings-store';
+import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import type { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import { REPO_ROOT } from '../../support/app-under-test';
@@ -38,7 +38,7 @@ const set = (dispatch: Dispatcher, patch: SettingsPatch | Record<string, unknown
 const claude: SettingsPatch = { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: null };
 
 const stores: Array<[string, () => SettingsStore]> = [
-  ['the settings file', () => openConfSettingsStore({ dir: tempDir() })],
+  ['the settings file', () => openNodeSettingsStore({ dir: tempDir() })],
   ['memory', () => new MemorySettingsStore()],
 ];
 
@@ -112,13 +112,13 @@ describe('the stored settings file', () => {
     const dir = tempDir();
     const { thinkingBudgetTokens: _t, reasoningEffort: _r, ...before } = { ...defaultSettings, model: 'claude-opus-4-5', provider: 'anthropic' as const };
     fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(before));
-    const store = openConfSettingsStore({ dir });
+    const store = openNodeSettingsStore({ dir });
     expect(store.notice).toBeNull();
     expect(store.get()).toMatchObject({ model: 'claude-opus-4-5', thinkingBudgetTokens: null, reasoningEffort: null });
     expect(fs.readdirSync(dir).filter((f) => f !== 'settings.json')).toEqual([]);
 
     store.update({ thinkingBudgetTokens: 16_000, reasoningEffort: 'low' });
-    const reopened = openConfSettingsStore({ dir });
+    const reopened = openNodeSettingsStore({ dir });
     expect(reopened.get()).toMatchObject({ thinkingBudgetTokens: 16_000, reasoningEffort: 'low' });
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({ version: 1, thinkingBudgetTokens: 16_000 });
   });

@@ -15,18 +15,21 @@ afterEach(() => {
 function gatedSources(version: string) {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
+  const started = { languages: 0, python: 0 };
   const sources: EnvironmentSources = {
     languages: async () => {
+      started.languages++;
       await gate;
       return [{ name: 'python', aliases: [], available: true, version, persistent: true }];
     },
     python: async () => {
+      started.python++;
       await gate;
       return { command: '/usr/bin/python3', packages: [`pkg_${version.replace(/\./g, '_')}`] };
     },
     now: () => new Date('2026-03-04T05:06:00Z'),
   };
-  return { sources, release: () => release() };
+  return { sources, started, release: () => release() };
 }
 
 describe('the environment snapshot between processes', () => {
@@ -49,6 +52,10 @@ describe('the environment snapshot between processes', () => {
     const text = await two.render(dir, exec);
     expect(text).toContain('python 3.11.2');
     expect(text).toContain('pkg_3_11_2');
+    // Detection behind a stored answer waits until the first model call is on its way.
+    expect(second.started).toEqual({ languages: 0, python: 0 });
+    two.refreshStored();
+    await expect.poll(() => second.started).toEqual({ languages: 1, python: 1 });
     second.release();
     await expect.poll(async () => two.render(dir, exec)).toContain('python 3.12.0');
     expect(await two.render(dir, exec)).toContain('pkg_3_12_0');

@@ -1,10 +1,17 @@
+import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
-import * as pty from 'node-pty';
+import type * as NodePty from 'node-pty';
 
 // A process under a pseudo-terminal, so programs see a terminal (colours, progress bars, line
 // buffering). Output arrives as decoded text: bytes are decoded here with a streaming decoder so a
 // character split across reads is never mangled, and invalid UTF-8 becomes U+FFFD instead of
 // breaking anything downstream.
+
+// node-pty (a native addon and its CommonJS wrapper) is required on the first spawn, not at import:
+// the CLI's --help, browser mode's URL and a turn's first model request need no terminal.
+const requireHere = createRequire(import.meta.url);
+let ptyModule: typeof NodePty | null = null;
+const nodePty = (): typeof NodePty => (ptyModule ??= requireHere('node-pty') as typeof NodePty);
 
 export interface PtyProcessOptions {
   file: string;
@@ -21,7 +28,7 @@ export interface PtyExit {
 }
 
 export class PtyProcess {
-  private readonly pty: pty.IPty;
+  private readonly pty: NodePty.IPty;
   private readonly decoder = new StringDecoder('utf8');
   private readonly pauseReasons = new Set<string>();
   private dataListener: ((text: string) => void) | null = null;
@@ -30,7 +37,7 @@ export class PtyProcess {
   readonly pid: number;
 
   constructor(options: PtyProcessOptions) {
-    this.pty = pty.spawn(options.file, options.args, {
+    this.pty = nodePty().spawn(options.file, options.args, {
       name: 'xterm-256color',
       cols: options.cols ?? 120,
       rows: options.rows ?? 30,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings, Settings, type SettingsPatch } from '@contract';
-import { openConfSettingsStore } from '../../../src-main/core/settings/conf-settings-store';
+import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -24,10 +24,10 @@ const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'ut
 function openWith(content: string | Buffer | null) {
   const dir = tempDir();
   if (content !== null) fs.writeFileSync(settingsFile(dir), content);
-  return { dir, store: openConfSettingsStore({ dir, now: FIXED_NOW }) };
+  return { dir, store: openNodeSettingsStore({ dir, now: FIXED_NOW }) };
 }
 
-describe('settings file under conf', () => {
+describe('settings file under plain Node', () => {
   it('starts from the defaults without creating a file until something changes', () => {
     const { dir, store } = openWith(null);
     expect(store.get()).toEqual(defaultSettings);
@@ -37,11 +37,11 @@ describe('settings file under conf', () => {
 
   it('persists changes across store instances, in an owner-only file', () => {
     const dir = tempDir();
-    const first = openConfSettingsStore({ dir });
+    const first = openNodeSettingsStore({ dir });
     const updated = first.update({ model: 'gpt-4.1-mini', temperature: 0.2, exec: { timeoutMs: 5000 }, sandbox: { enabled: true } });
     expect(updated.exec.memoryMb).toBe(defaultSettings.exec.memoryMb); // nested groups merge, not replace
 
-    const second = openConfSettingsStore({ dir });
+    const second = openNodeSettingsStore({ dir });
     expect(second.get()).toEqual(updated);
     expect(second.notice).toBeNull();
     expect(Settings.parse(readJson(settingsFile(dir)))).toEqual(updated);
@@ -57,7 +57,7 @@ describe('settings file under conf', () => {
     expect(store.notice).toContain(settingsFile(dir));
     expect(store.notice).toMatch(/not valid JSON .* saved as .*settings\.corrupt-2026-01-02T03-04-05-678Z\.json.*defaults/);
     expect(Settings.parse(readJson(settingsFile(dir)))).toEqual(defaultSettings);
-    expect(openConfSettingsStore({ dir }).notice).toBeNull(); // reported once, not on every start
+    expect(openNodeSettingsStore({ dir }).notice).toBeNull(); // reported once, not on every start
   });
 
   it('keeps the valid fields of a file with wrong types, resets the rest and drops unknown ones', () => {
@@ -94,7 +94,7 @@ describe('settings file under conf', () => {
   it('keeps an earlier backup when the file is corrupted again within the same millisecond', () => {
     const { dir } = openWith('{oops');
     fs.writeFileSync(settingsFile(dir), '{again');
-    openConfSettingsStore({ dir, now: FIXED_NOW });
+    openNodeSettingsStore({ dir, now: FIXED_NOW });
     expect(backups(dir)).toEqual([
       'settings.corrupt-2026-01-02T03-04-05-678Z-1.json',
       'settings.corrupt-2026-01-02T03-04-05-678Z.json',
@@ -136,7 +136,7 @@ describe('settings file under conf', () => {
     const parent = tempDir();
     const notADir = path.join(parent, 'occupied');
     fs.writeFileSync(notADir, 'a file where the data folder should be');
-    const store = openConfSettingsStore({ dir: notADir });
+    const store = openNodeSettingsStore({ dir: notADir });
     expect(store.get()).toEqual(defaultSettings);
     expect(store.notice).toMatch(/cannot be saved to .*occupied.*changes last until the app quits/);
     expect(store.update({ model: 'in-memory' }).model).toBe('in-memory');
