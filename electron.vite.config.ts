@@ -32,6 +32,8 @@ export default defineConfig({
           index: 'src-main/electron/main.ts',
           serve: 'src-main/server/main.ts',
           cli: 'src-main/cli/main.ts',
+          // The checkpoints' change journal runs in a worker thread of its own (change-journal.ts).
+          'checkpoint-journal': 'src-main/core/checkpoints/journal-worker.ts',
         },
       },
     },

@@ -25,8 +25,13 @@ export async function writeWorkspaceBlob(gitDir: string, root: string, relPath: 
   return { sha: await writeBlob(gitDir, content), size: content.length };
 }
 
-export async function writeBlob(gitDir: string, content: Buffer): Promise<string> {
-  const header = Buffer.from(`blob ${content.length}\0`, 'utf8');
+export function writeBlob(gitDir: string, content: Buffer): Promise<string> {
+  return writeObject(gitDir, 'blob', content);
+}
+
+/** Stores an object in git's loose format (zlib of "<type> <size>\0<content>", named by its SHA-1); returns its id. */
+export async function writeObject(gitDir: string, type: 'blob' | 'tree', content: Buffer): Promise<string> {
+  const header = Buffer.from(`${type} ${content.length}\0`, 'utf8');
   const sha = createHash('sha1').update(header).update(content).digest('hex');
   const dir = path.join(gitDir, 'objects', sha.slice(0, 2));
   const file = path.join(dir, sha.slice(2));

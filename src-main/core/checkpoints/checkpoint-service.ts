@@ -4,6 +4,7 @@ import { readdir, readFile, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CellChanges, FileChange, FileDiff, Settings } from '@contract';
 import { writeFileAtomic } from '../conversations/atomic-write';
+import { ChangeJournal } from './change-journal';
 import { GitObjects, type FlatEntry } from './git-objects';
 import { applyRestore, planRestore, presentGitFolders } from './restore';
 import { Snapshotter } from './snapshot';
@@ -47,6 +48,8 @@ type CheckpointSettings = Pick<Settings, 'checkpointMaxFileMb' | 'checkpointBudg
 export interface CheckpointServiceOptions {
   dataDir: string;
   settings: () => CheckpointSettings;
+  /** Where changes are learnt without a walk; the process's shared one unless given (false: always walk). */
+  journal?: ChangeJournal | false;
 }
 
 /** A restore cut short (the app killed) is finished from this file the next time the store is used. */
@@ -60,8 +63,11 @@ export class CheckpointService {
   private readonly stores = new Map<string, Store>();
   private readonly dir: string;
 
+  private readonly journal: ChangeJournal | null;
+
   constructor(private readonly opts: CheckpointServiceOptions) {
     this.dir = path.join(opts.dataDir, 'checkpoints');
+    this.journal = opts.journal === false ? null : (opts.journal ?? ChangeJournal.shared());
   }
 
   /** Records the workspace before a cell runs; returns what it had to leave out. */
@@ -212,7 +218,7 @@ export class CheckpointService {
     if (!store) {
       mkdirSync(path.join(this.dir, 'stores'), { recursive: true, mode: 0o700 });
       const objects = new GitObjects(this.storeDir(root));
-      store = { objects, snapshotter: new Snapshotter(objects, root), root, queue: objects.init().then(() => this.resumeRestore(objects, root)) };
+      store = { objects, snapshotter: new Snapshotter(objects, root, this.journal), root, queue: objects.init().then(() => this.resumeRestore(objects, root)) };
       this.stores.set(root, store);
     }
     const current = store;

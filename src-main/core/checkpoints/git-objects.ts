@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, stat } from 'node:fs/promises';
-import { writeBlob } from './blob-writer';
+import { writeBlob, writeObject } from './blob-writer';
+import { encodeTree } from './tree-encoding';
 
 /**
  * Git's object store, used through the `git` command, as the checkpoints' storage: content-addressed,
@@ -8,9 +9,9 @@ import { writeBlob } from './blob-writer';
  * and packed by `git gc`. The store is a bare repository in the app's data folder; it never has a
  * work tree and never touches a repository of the user's (docs/checkpoints.md says why git).
  *
- * Trees are written with `git mktree`, not from an index, because an index cannot hold what a
- * workspace may contain and a checkpoint must keep: folders named `.git` (a nested repository, or the
- * user's own), and empty folders.
+ * Trees are written directly, not from an index, because an index cannot hold what a workspace may
+ * contain and a checkpoint must keep: folders named `.git` (a nested repository, or the user's own),
+ * and empty folders.
  */
 
 export interface TreeEntry {
@@ -47,18 +48,13 @@ export class GitObjects {
     await this.git(['config', 'gc.auto', '0']);
   }
 
-  /** Writes trees bottom-up in one `git mktree --batch`; `make` calls `write` for each tree, children first. */
+  /**
+   * Writes trees bottom-up; `make` calls `write` for each tree, children first. Trees are encoded here
+   * (tree-encoding.ts) and stored like blobs, without starting git: a checkpoint that changed ten files
+   * writes a dozen small trees, and a process start per checkpoint cost more than all of them.
+   */
   async writeTrees(make: (write: (entries: TreeEntry[]) => Promise<string>) => Promise<string>): Promise<string> {
-    const proc = new BatchProcess(this.gitDir, ['mktree', '--batch', '-z', '--missing']);
-    try {
-      return await make(async (entries) => {
-        if (entries.length === 0) return EMPTY_TREE;
-        const body = entries.map((e) => `${e.mode} ${e.type} ${e.sha}\t${e.name}\0`).join('');
-        return (await proc.request(`${body}\0`)).trim();
-      });
-    } finally {
-      await proc.close();
-    }
+    return make((entries) => (entries.length === 0 ? Promise.resolve(EMPTY_TREE) : writeObject(this.gitDir, 'tree', encodeTree(entries))));
   }
 
   /** Every entry of a tree, recursively, folders included (so empty ones are known). */
@@ -146,48 +142,4 @@ function gitEnv(gitDir: string | null): NodeJS.ProcessEnv {
   };
   if (gitDir) env.GIT_DIR = gitDir;
   return env;
-}
-
-/** One long-lived git process answering requests line by line (mktree --batch). */
-class BatchProcess {
-  private readonly child;
-  private buffer = '';
-  private waiting: Array<(line: string) => void> = [];
-  private failure: Error | null = null;
-
-  constructor(gitDir: string, args: string[]) {
-    this.child = spawn('git', args, { cwd: gitDir, env: gitEnv(gitDir), stdio: ['pipe', 'pipe', 'pipe'] });
-    let err = '';
-    this.child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    this.child.stdout.on('data', (c: Buffer) => {
-      this.buffer += c.toString();
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        this.waiting.shift()?.(line);
-      }
-    });
-    this.child.on('close', (code) => {
-      this.failure = new Error(`git ${args[0]} ended: ${err.trim() || `exit ${code}`}`);
-      for (const wake of this.waiting.splice(0)) wake('');
-    });
-    this.child.stdin.on('error', () => undefined);
-  }
-
-  request(input: string): Promise<string> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.waiting.push((line) => (this.failure && !line ? reject(this.failure) : resolve(line)));
-      this.child.stdin.write(input);
-    });
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.child.exitCode !== null) return resolve();
-      this.child.once('close', () => resolve());
-      this.child.stdin.end();
-    });
-  }
 }

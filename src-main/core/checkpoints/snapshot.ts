@@ -1,16 +1,21 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../conversations/atomic-write';
 import { writeBlob, writeWorkspaceBlob } from './blob-writer';
+import type { ChangeJournal } from './change-journal';
 import type { GitObjects, TreeEntry } from './git-objects';
-import { linkTarget, scanWorkspace, type Skipped } from './workspace-scan';
+import { rescanPaths } from './incremental-scan';
+import { linkTarget, scanWorkspace, type ScannedEntry, type ScanResult, type Skipped } from './workspace-scan';
 
 /**
  * Takes a snapshot of a workspace into the store and returns its root tree. A file whose size, times,
  * inode and mode are unchanged since it was last stored is not read again (the stat cache, kept beside
  * the store, like git's index); a file changed within the last two seconds is always read, since its
  * time may not move on a second change in the same tick. Folders whose entries did not change reuse
- * their tree without asking git.
+ * their tree without writing it again.
+ *
+ * With a change journal (change-journal.ts) a snapshot after the first of this process looks only at
+ * the paths the journal names: nothing changed is the previous snapshot, and otherwise only the
+ * folders holding a changed path (and the folders above them) get new trees.
  */
 
 interface CachedFile {
@@ -29,6 +34,8 @@ interface CacheFile {
 }
 
 const RACY_MS = 2000;
+/** With the journal, the stat cache only serves the next start of the app, so it is saved at most this often. */
+const SAVE_EVERY_MS = 5000;
 
 export interface SnapshotResult {
   tree: string;
@@ -38,95 +45,199 @@ export interface SnapshotResult {
   bytesStored: number;
 }
 
+/** What the last snapshot of this process saw, brought up to date from the journal's changes. */
+interface Last {
+  scan: ScanResult;
+  result: SnapshotResult;
+  maxFileBytes: number;
+  /** Each recorded file's id, by path. */
+  shas: Map<string, string>;
+  /** Each folder's tree, by path ('' is the root). */
+  folderTrees: Map<string, string>;
+}
+
+type Plan = { kind: 'unchanged' } | { kind: 'whole'; scan: ScanResult } | { kind: 'partial'; scan: ScanResult; affected: Set<string>; gone: string[] };
+
 export class Snapshotter {
-  private cache: CacheFile | null = null;
+  private files: Map<string, CachedFile> | null = null;
+  private trees: Record<string, string> = {};
   private dirty = false;
+  private savedAt = 0;
+  private last: Last | null = null;
 
   constructor(
     private readonly objects: GitObjects,
     private readonly root: string,
+    private readonly journal: ChangeJournal | null = null,
   ) {}
 
   async take(maxFileBytes: number): Promise<SnapshotResult> {
-    const cache = await this.load();
+    const files = await this.load();
     const started = Date.now();
-    const { entries, skipped } = scanWorkspace(this.root, maxFileBytes);
-    const files = new Map<string, CachedFile>();
-    // Folder → its entries (files and sub-folders), filled bottom-up below.
-    const children = new Map<string, TreeEntry[]>([['', []]]);
-    for (const e of entries) if (e.kind === 'dir') children.set(e.path, []);
+    const plan = await this.plan(maxFileBytes);
+    if (plan.kind === 'unchanged' && this.last) return { ...this.last.result, skipped: [...this.last.result.skipped], bytesStored: 0 };
+    const scan = plan.kind === 'unchanged' ? scanWorkspace(this.root, maxFileBytes) : plan.scan;
+    const partial = plan.kind === 'partial' && this.last ? { last: this.last, affected: plan.affected } : null;
+    if (plan.kind === 'partial') for (const p of plan.gone) files.delete(p);
+    const skipped = [...scan.skipped];
+    const shas = new Map<string, string>();
+    // Folder → its entries (files and sub-folders), for the folders whose tree is written now.
+    const children = new Map<string, TreeEntry[]>();
+    const folders: string[] = [''];
+    for (const e of scan.entries) if (e.kind === 'dir') folders.push(e.path);
+    for (const f of folders) if (!partial || partial.affected.has(f)) children.set(f, []);
+    const seen = partial ? null : new Set<string>();
     let count = 0;
     let bytesStored = 0;
-    for (const e of entries) {
+    for (const e of scan.entries) {
       if (e.kind === 'dir') continue;
-      const known = cache.files[e.path];
-      let sha: string;
-      if (known && known.size === e.size && known.mtimeMs === e.mtimeMs && known.ctimeMs === e.ctimeMs && known.ino === e.ino && known.mode === e.mode) {
-        sha = known.sha;
-      } else {
-        try {
-          if (e.kind === 'symlink') sha = await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path));
-          else {
-            const stored = await writeWorkspaceBlob(this.objects.gitDir, this.root, e.path);
-            sha = stored.sha;
-            if (known?.sha !== sha) bytesStored += stored.size;
-          }
-        } catch (err) {
-          skipped.push({ path: e.path, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
-          continue;
-        }
-        this.dirty = true;
+      const parent = parentOf(e.path);
+      const held = partial && !partial.affected.has(parent) ? partial.last.shas.get(e.path) : undefined;
+      if (held) {
+        shas.set(e.path, held);
+        count++;
+        continue;
       }
-      if (started - e.mtimeMs > RACY_MS && started - e.ctimeMs > RACY_MS) files.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs, ino: e.ino, mode: e.mode, sha });
-      else this.dirty = true;
-      children.get(parentOf(e.path))?.push({ mode: e.mode, type: 'blob', sha, name: nameOf(e.path) });
+      const sha = await this.store(e, files.get(e.path), skipped, (n) => (bytesStored += n));
+      if (sha === null) continue;
+      seen?.add(e.path);
+      if (started - e.mtimeMs > RACY_MS && started - e.ctimeMs > RACY_MS) {
+        const known = files.get(e.path);
+        if (!known || known.sha !== sha || known.mtimeMs !== e.mtimeMs || known.ctimeMs !== e.ctimeMs || known.size !== e.size || known.ino !== e.ino || known.mode !== e.mode) {
+          files.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs, ino: e.ino, mode: e.mode, sha });
+          this.dirty = true;
+        }
+      } else if (files.delete(e.path)) this.dirty = true;
+      shas.set(e.path, sha);
+      children.get(parent)?.push({ mode: e.mode, type: 'blob', sha, name: nameOf(e.path) });
       count++;
     }
-    if (Object.keys(cache.files).length !== files.size) this.dirty = true;
-    cache.files = Object.fromEntries(files);
-    const usedTrees: Record<string, string> = {};
-    const folders = [...children.keys()].sort((a, b) => depth(b) - depth(a));
+    if (seen) {
+      // A whole walk: whatever the cache holds that is not there any more goes.
+      for (const p of files.keys()) {
+        if (seen.has(p)) continue;
+        files.delete(p);
+        this.dirty = true;
+      }
+    }
+    const usedTrees: Record<string, string> = partial ? this.trees : {};
+    const folderTrees = new Map<string, string>();
     const tree = await this.objects.writeTrees(async (write) => {
-      const shaOf = new Map<string, string>();
-      for (const folder of folders) {
-        const list = children.get(folder) ?? [];
-        const key = list.map((c) => `${c.mode} ${c.sha} ${c.name}`).sort().join('\n');
-        const sha = cache.trees[key] ?? (await write(list));
-        usedTrees[key] = sha;
-        shaOf.set(folder, sha);
+      for (const folder of folders.sort((a, b) => depth(b) - depth(a))) {
+        const list = children.get(folder);
+        let sha = list ? undefined : partial?.last.folderTrees.get(folder);
+        if (sha === undefined) {
+          const entries = list ?? [];
+          const key = entries.map((c) => `${c.mode} ${c.sha} ${c.name}`).sort().join('\n');
+          sha = this.trees[key] ?? (await write(entries));
+          if (usedTrees[key] !== sha) {
+            usedTrees[key] = sha;
+            this.dirty = true;
+          }
+        }
+        folderTrees.set(folder, sha);
         if (folder !== '') children.get(parentOf(folder))?.push({ mode: '040000', type: 'tree', sha, name: nameOf(folder) });
       }
-      return shaOf.get('') ?? '';
+      return folderTrees.get('') ?? '';
     });
-    if (Object.keys(usedTrees).some((k) => cache.trees[k] === undefined) || Object.keys(cache.trees).length !== Object.keys(usedTrees).length) this.dirty = true;
-    cache.trees = usedTrees;
-    await this.save();
-    return { tree, skipped, files: count, bytesStored };
+    if (!partial && Object.keys(this.trees).length !== Object.keys(usedTrees).length) this.dirty = true;
+    this.trees = usedTrees;
+    await this.save(!partial);
+    const result = { tree, skipped, files: count, bytesStored };
+    this.last = { scan, result: { ...result, skipped: [...skipped] }, maxFileBytes, shas, folderTrees };
+    return result;
+  }
+
+  /** A file's id: from the stat cache when its stats still match, else read into the store (null: could not be read, listed). */
+  private async store(e: ScannedEntry, known: CachedFile | undefined, skipped: Skipped[], stored: (bytes: number) => void): Promise<string | null> {
+    if (known && known.size === e.size && known.mtimeMs === e.mtimeMs && known.ctimeMs === e.ctimeMs && known.ino === e.ino && known.mode === e.mode) return known.sha;
+    try {
+      if (e.kind === 'symlink') return await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path));
+      const written = await writeWorkspaceBlob(this.objects.gitDir, this.root, e.path);
+      if (known?.sha !== written.sha) stored(written.size);
+      return written.sha;
+    } catch (err) {
+      skipped.push({ path: e.path, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+      return null;
+    }
+  }
+
+  /**
+   * What to look at: nothing when the journal saw no change; the paths it names (and the folders that
+   * hold them, up to the root) when it can vouch for every change; otherwise a whole walk — with the
+   * journal (re)started first, so that a change made during the walk is seen next time.
+   */
+  private async plan(maxFileBytes: number): Promise<Plan> {
+    const last = this.last;
+    if (this.journal && last && last.maxFileBytes === maxFileBytes) {
+      const changes = await this.journal.take(this.root);
+      if (!changes.whole) {
+        if (changes.dirty.length === 0) return { kind: 'unchanged' };
+        const updated = rescanPaths(this.root, last.scan, changes.dirty, maxFileBytes);
+        if (updated) return { kind: 'partial', scan: updated.scan, affected: affectedFolders(updated.tops, updated.scan), gone: updated.gone };
+      }
+    }
+    if (this.journal) await this.journal.watch(this.root);
+    return { kind: 'whole', scan: scanWorkspace(this.root, maxFileBytes) };
   }
 
   /** Forget cached stats (after a restore wrote files, their times are new anyway). */
   async forget(): Promise<void> {
-    this.cache = { version: 1, files: {}, trees: (await this.load()).trees };
+    await this.load();
+    this.files = new Map();
     this.dirty = true;
+    this.last = null;
   }
 
   private cacheFile(): string {
     return path.join(this.objects.gitDir, 'oi-stat-cache.json');
   }
 
-  private async load(): Promise<CacheFile> {
-    if (this.cache) return this.cache;
+  private async load(): Promise<Map<string, CachedFile>> {
+    if (this.files) return this.files;
     const text = await readFile(this.cacheFile(), 'utf8').catch(() => null);
     const parsed = parseCache(text);
-    this.cache = parsed?.version === 1 && parsed.files && parsed.trees ? parsed : { version: 1, files: {}, trees: {} };
-    return this.cache;
+    const ok = parsed?.version === 1 && parsed.files && parsed.trees;
+    this.files = new Map(ok ? Object.entries(parsed.files) : []);
+    this.trees = ok ? parsed.trees : {};
+    return this.files;
   }
 
-  private async save(): Promise<void> {
-    if (!this.dirty || !this.cache) return;
-    await writeFileAtomic(this.cacheFile(), JSON.stringify(this.cache));
+  /**
+   * Written beside and renamed, but not synced to disk: an entry only ever vouches for a file whose
+   * size, times, inode and mode all still match, so a cache lost or older after a crash costs reading
+   * files again, never a wrong checkpoint. After a partial snapshot it is saved at most every few
+   * seconds (it serves only the next start of the app; the journal serves this one).
+   */
+  private async save(now: boolean): Promise<void> {
+    if (!this.dirty || !this.files) return;
+    if (!now && Date.now() - this.savedAt < SAVE_EVERY_MS) return;
+    const file = this.cacheFile();
+    const tmp = `${file}.${process.pid}.tmp`;
+    const body: CacheFile = { version: 1, files: Object.fromEntries(this.files), trees: this.trees };
+    await writeFile(tmp, JSON.stringify(body), { mode: 0o600 });
+    await rename(tmp, file);
     this.dirty = false;
+    this.savedAt = Date.now();
   }
+}
+
+/** The folders whose tree changes: those holding or inside a changed path, and every folder above them. */
+function affectedFolders(tops: string[], scan: ScanResult): Set<string> {
+  const out = new Set<string>(['']);
+  const topSet = new Set(tops);
+  for (const p of tops) for (let f = parentOf(p); f !== ''; f = parentOf(f)) out.add(f);
+  for (const e of scan.entries) {
+    if (e.kind !== 'dir') continue;
+    if (topSet.has(e.path) || ancestorsOf(e.path).some((a) => topSet.has(a))) out.add(e.path);
+  }
+  return out;
+}
+
+function ancestorsOf(p: string): string[] {
+  const out: string[] = [];
+  for (let f = parentOf(p); f !== ''; f = parentOf(f)) out.push(f);
+  return out;
 }
 
 const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');

@@ -12,6 +12,9 @@ import ignore, { type Ignore } from 'ignore';
 
 export const DEFAULT_IGNORES = ['.venv/', 'venv/', 'node_modules/', '__pycache__/', '.oi/outputs/', '.ipynb_checkpoints/', '.mypy_cache/', '.pytest_cache/'];
 
+/** The default ignores, built once (the `ignore` package caches what it has decided per instance). */
+const BASE = ignore().add(DEFAULT_IGNORES);
+
 export type ScannedKind = 'file' | 'symlink' | 'dir';
 
 export interface ScannedEntry {
@@ -37,48 +40,91 @@ export interface ScanResult {
 }
 
 export function scanWorkspace(root: string, maxFileBytes: number): ScanResult {
-  const entries: ScannedEntry[] = [];
-  const skipped: Skipped[] = [];
-  const base = ignore().add(DEFAULT_IGNORES);
-  const walk = (dir: string, rel: string, rules: Array<{ at: string; ig: Ignore }>) => {
-    let names: string[];
+  const result: ScanResult = { entries: [], skipped: [] };
+  scanFolder(root, '', [], maxFileBytes, result);
+  return result;
+}
+
+/** The .gitignore rules in force inside folder `rel` (those of every folder above it, and its own). */
+export type IgnoreRules = Array<{ at: string; ig: Ignore }>;
+
+/** The rules that apply to names inside `rel`: the .gitignore files of the root and each folder down to `rel`. */
+export function rulesFor(root: string, rel: string): IgnoreRules {
+  const rules: IgnoreRules = [];
+  const parts = rel ? rel.split('/') : [];
+  for (let i = 0; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join('/');
+    const own = readGitignore(at ? path.join(root, at) : root);
+    if (own) rules.push({ at, ig: own });
+  }
+  return rules;
+}
+
+/** `above` and the rules of folder `rel`'s own .gitignore, if it has one. */
+export function withOwnRules(root: string, rel: string, above: IgnoreRules): IgnoreRules {
+  const own = readGitignore(rel ? path.join(root, rel) : root);
+  return own ? [...above, { at: rel, ig: own }] : above;
+}
+
+/** Whether `relPath` is left out by the default ignores or the given rules. */
+export function isIgnored(rules: IgnoreRules, relPath: string, isDir: boolean): boolean {
+  return ignored(BASE, rules, relPath, isDir);
+}
+
+/** One entry for `relPath` as it is now (null if it is gone or ignored), adding to `out` what must be left out. */
+export function scanOne(root: string, relPath: string, rules: IgnoreRules, maxFileBytes: number, out: ScanResult): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path.join(root, relPath));
+  } catch {
+    return;
+  }
+  visit(root, relPath, st, rules, maxFileBytes, out);
+}
+
+/**
+ * Everything inside folder `rel` (not the folder itself), recursively. `above` are the rules of the
+ * folders above `rel`; its own .gitignore is read here.
+ */
+export function scanFolder(root: string, rel: string, above: IgnoreRules, maxFileBytes: number, out: ScanResult): void {
+  const dir = rel ? path.join(root, rel) : root;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    out.skipped.push({ path: rel || '.', reason: `unreadable folder (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    return;
+  }
+  const scoped = withOwnRules(root, rel, above);
+  for (const name of names.sort()) {
+    const relPath = rel ? `${rel}/${name}` : name;
+    let st: Stats;
     try {
-      names = readdirSync(dir);
-    } catch (err) {
-      skipped.push({ path: rel || '.', reason: `unreadable folder (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+      st = lstatSync(path.join(dir, name));
+    } catch {
+      continue; // gone between readdir and lstat: it is simply not there now
+    }
+    visit(root, relPath, st, scoped, maxFileBytes, out);
+  }
+}
+
+function visit(root: string, relPath: string, st: Stats, rules: IgnoreRules, maxFileBytes: number, out: ScanResult): void {
+  const isDir = st.isDirectory();
+  if (ignored(BASE, rules, relPath, isDir)) return;
+  if (isDir) {
+    out.entries.push(entry(relPath, 'dir', '040000', st));
+    scanFolder(root, relPath, rules, maxFileBytes, out);
+  } else if (st.isSymbolicLink()) {
+    out.entries.push(entry(relPath, 'symlink', '120000', st));
+  } else if (st.isFile()) {
+    if (st.size > maxFileBytes) {
+      out.skipped.push({ path: relPath, reason: `larger than the ${formatMb(maxFileBytes)} cap (${formatMb(st.size)})` });
       return;
     }
-    const own = readGitignore(dir);
-    const scoped = own ? [...rules, { at: rel, ig: own }] : rules;
-    for (const name of names.sort()) {
-      const relPath = rel ? `${rel}/${name}` : name;
-      const full = path.join(dir, name);
-      let st: Stats;
-      try {
-        st = lstatSync(full);
-      } catch {
-        continue; // gone between readdir and lstat: it is simply not there now
-      }
-      const isDir = st.isDirectory();
-      if (ignored(base, scoped, relPath, isDir)) continue;
-      if (isDir) {
-        entries.push(entry(relPath, 'dir', '040000', st));
-        walk(full, relPath, scoped);
-      } else if (st.isSymbolicLink()) {
-        entries.push(entry(relPath, 'symlink', '120000', st));
-      } else if (st.isFile()) {
-        if (st.size > maxFileBytes) {
-          skipped.push({ path: relPath, reason: `larger than the ${formatMb(maxFileBytes)} cap (${formatMb(st.size)})` });
-          continue;
-        }
-        entries.push(entry(relPath, 'file', st.mode & 0o111 ? '100755' : '100644', st));
-      } else {
-        skipped.push({ path: relPath, reason: 'not a file, folder or symlink (a socket, pipe or device)' });
-      }
-    }
-  };
-  walk(root, '', []);
-  return { entries, skipped };
+    out.entries.push(entry(relPath, 'file', st.mode & 0o111 ? '100755' : '100644', st));
+  } else {
+    out.skipped.push({ path: relPath, reason: 'not a file, folder or symlink (a socket, pipe or device)' });
+  }
 }
 
 function entry(relPath: string, kind: ScannedKind, mode: string, st: Stats): ScannedEntry {
@@ -96,7 +142,7 @@ function readGitignore(dir: string): Ignore | null {
   }
 }
 
-function ignored(base: Ignore, rules: Array<{ at: string; ig: Ignore }>, relPath: string, isDir: boolean): boolean {
+function ignored(base: Ignore, rules: IgnoreRules, relPath: string, isDir: boolean): boolean {
   const probe = isDir ? `${relPath}/` : relPath;
   if (base.ignores(probe)) return true;
   for (const { at, ig } of rules) {
