@@ -6,6 +6,7 @@
 // main-process memory while a cell prints 200 MB. Our runs and the kernel's alternate (see below).
 
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -43,7 +44,7 @@ function summarize(samples: number[]): Measure {
 // two measurements taken minutes apart would measure the load. Commands: `cold` (start a fresh
 // kernel, replacing the last; its start time), `warm N` (N print(1) round trips), `ten`.
 const KERNEL_DRIVER = String.raw`
-import json, sys, time
+import json, os, resource, sys, time
 from jupyter_client.manager import KernelManager
 
 ten_mb_code = sys.argv[1]
@@ -77,12 +78,21 @@ def run(code):
 def timed(code):
     t = time.perf_counter(); chars = run(code); return (time.perf_counter() - t) * 1000, chars
 
+def cpu_ms():
+    # This client's CPU (its zmq threads too) plus the kernel process's, from /proc (Linux).
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    with open('/proc/%d/stat' % km.provisioner.process.pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return (own.ru_utime + own.ru_stime) * 1000 + (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf('SC_CLK_TCK')
+
 for line in sys.stdin:
     command, _, arg = line.strip().partition(' ')
     if command == 'cold':
         reply = start()
     elif command == 'warm':
-        reply = [timed('print(1)')[0] for _ in range(int(arg))]
+        before = cpu_ms()
+        reply = {'ms': [timed('print(1)')[0] for _ in range(int(arg))]}
+        reply['cpuMs'] = cpu_ms() - before
     elif command == 'ten':
         ms, chars = timed(ten_mb_code)
         reply = {'ms': ms, 'chars': chars}
@@ -95,6 +105,8 @@ stop()
 interface KernelResult {
   cold: number[];
   warm: number[];
+  /** CPU time of both processes (client and kernel) over the warm runs. */
+  warmCpuMs: number;
   tenMb: number;
   tenMbChars: number;
 }
@@ -142,6 +154,8 @@ interface OurResult {
   coldIPython: number[];
   ipython: boolean;
   warm: number[];
+  /** CPU time of both processes (this one, the app's main, and the runner) over the warm runs; null where /proc is missing. */
+  warmCpuMs: number | null;
   tenMb: number;
   tenChars: number;
   big: { ms: number; status: string; rssGrowthMb: number; heapGrowthMb: number };
@@ -160,7 +174,7 @@ async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelD
     ...extra,
   });
   const service = createExecService({ resourcesDir: join(ROOT, 'resources'), tmpRoot });
-  const kernel: KernelResult = { cold: [], warm: [], tenMb: NaN, tenMbChars: 0 };
+  const kernel: KernelResult = { cold: [], warm: [], warmCpuMs: 0, tenMb: NaN, tenMbChars: 0 };
   try {
     // Cold: from no session to the first result, each time in a fresh session. IPython loads in the
     // background meanwhile (resources/runners/python/oi_ipython.py); print(1) does not wait for it.
@@ -183,14 +197,23 @@ async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelD
     if (!ipython) console.log(`note: ${PYTHON} runs without IPython here (${shell.forModel.slice(0, 200)})`);
     for (let i = 0; i < 20; i++) await service.run(request('print(1)'));
     if (kernelDriver) await kernelDriver.send('warm 20');
+    const runnerPid = Number((await service.run(request('import os\nos.getpid()'))).forModel);
+    let warmCpuMs: number | null = 0;
     const warm: number[] = [];
     for (let round = 0; round < WARM_ROUNDS; round++) {
+      const cpuBefore = ourCpuMs(runnerPid);
       for (let i = 0; i < WARM_RUNS / WARM_ROUNDS; i++) {
         const t = performance.now();
         await service.run(request('print(1)'));
         warm.push(performance.now() - t);
       }
-      if (kernelDriver) kernel.warm.push(...(await kernelDriver.send<number[]>(`warm ${WARM_RUNS / WARM_ROUNDS}`)));
+      const cpuAfter = ourCpuMs(runnerPid);
+      warmCpuMs = warmCpuMs === null || cpuBefore === null || cpuAfter === null ? null : warmCpuMs + cpuAfter - cpuBefore;
+      if (kernelDriver) {
+        const batch = await kernelDriver.send<{ ms: number[]; cpuMs: number }>(`warm ${WARM_RUNS / WARM_ROUNDS}`);
+        kernel.warm.push(...batch.ms);
+        kernel.warmCpuMs += batch.cpuMs;
+      }
     }
     let tenChars = 0;
     const t10 = performance.now();
@@ -229,6 +252,7 @@ async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelD
       coldIPython,
       ipython,
       warm,
+      warmCpuMs,
       tenMb,
       tenChars,
       big: { ms: bigMs, status: big.status, rssGrowthMb: (peakRss - base.rss) / 2 ** 20, heapGrowthMb: (peakHeap - base.heapUsed) / 2 ** 20 },
@@ -236,6 +260,18 @@ async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelD
     return { us, kernel: kernelDriver ? kernel : null };
   } finally {
     await service.dispose();
+  }
+}
+
+/** CPU time so far of this process and of the runner (Linux /proc); null elsewhere. */
+function ourCpuMs(runnerPid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${runnerPid}/stat`, 'utf8').split(')').pop()!.trim().split(/\s+/);
+    const { user, system } = process.cpuUsage();
+    // Clock ticks are 100 a second on Linux (USER_HZ); fields 14 and 15 of stat, 12 and 13 after the name.
+    return (user + system) / 1000 + (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
   }
 }
 
@@ -273,6 +309,7 @@ async function main(): Promise<void> {
       ['measure', 'ours', 'jupyter kernel', 'ratio (ours/kernel)', 'target'],
       [`warm print(1) round trip${us.ipython ? ' through IPython' : ''} (median)`, fmt(warm.median), kWarm ? fmt(kWarm.median) : '—', kWarm ? (warm.median / kWarm.median).toFixed(2) : '—', '≤ 0.2'],
       ['warm print(1) round trip (p95)', fmt(warm.p95), kWarm ? fmt(kWarm.p95) : '—', kWarm ? (warm.p95 / kWarm.p95).toFixed(2) : '—', ''],
+      ['CPU per warm round trip, both processes', us.warmCpuMs === null ? '—' : fmt(us.warmCpuMs / us.warm.length), kernel ? fmt(kernel.warmCpuMs / kernel.warm.length) : '—', kernel && us.warmCpuMs !== null ? (us.warmCpuMs / us.warm.length / (kernel.warmCpuMs / kernel.warm.length)).toFixed(2) : '—', ''],
       ['cold start → first result (median)', fmt(cold.median), kCold ? fmt(kCold.median) : '—', kCold ? (cold.median / kCold.median).toFixed(2) : '—', us.ipython ? '≤ 0.3 (with IPython)' : '≤ 0.1'],
       ['cold start → first magic (%env), median', fmt(coldIPython.median), kCold ? fmt(kCold.median) : '—', kCold ? (coldIPython.median / kCold.median).toFixed(2) : '—', us.ipython ? '≤ 0.3 (IPython ready)' : ''],
       ['10 MB line-by-line stdout', fmt(us.tenMb), kernel ? fmt(kernel.tenMb) : '—', kernel ? (us.tenMb / kernel.tenMb).toFixed(2) : '—', '≤ 0.67'],
@@ -289,8 +326,8 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { platform: process.platform, arch: process.arch, node: process.version, python: PYTHON },
       jupyter: kernelVersion,
-      ours: { ipython: us.ipython, warmMs: warm, coldMs: cold, coldToIPythonMs: coldIPython, tenMbMs: us.tenMb, tenMbChars: us.tenChars, print200Mb: us.big },
-      kernel: kernel ? { warmMs: kWarm, coldMs: kCold, tenMbMs: kernel.tenMb, tenMbChars: kernel.tenMbChars } : null,
+      ours: { ipython: us.ipython, warmMs: warm, warmCpuMsPerRun: us.warmCpuMs === null ? null : us.warmCpuMs / us.warm.length, coldMs: cold, coldToIPythonMs: coldIPython, tenMbMs: us.tenMb, tenMbChars: us.tenChars, print200Mb: us.big },
+      kernel: kernel ? { warmMs: kWarm, warmCpuMsPerRun: kernel.warmCpuMs / kernel.warm.length, coldMs: kCold, tenMbMs: kernel.tenMb, tenMbChars: kernel.tenMbChars } : null,
       ratios: kernel
         ? {
             warm: warm.median / (kWarm?.median ?? NaN),
