@@ -2,20 +2,25 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { describeIssues } from '@contract';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
 import { policyForPath } from '../core/security/content-security-policy';
 import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
-import { FILES_PREFIX, serveWorkspaceFile } from './file-download';
 import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from '../core/security/renderer-files';
+import { FILES_PREFIX } from './routes';
 import { cookieValues, newLaunchToken, tokenCookieName, tokenMatches } from './token';
-import { ClientFrame, type ServerFrame } from './ws-protocol';
+import type { ServerFrame } from './ws-protocol';
+
+// The frame schema (zod) and the download route (the workspace checks) load on first use: the server
+// answers its first page without them, and main.ts prints the URL before the app is built.
+let wsProtocol: Promise<typeof import('./ws-protocol')> | null = null;
+const loadWsProtocol = () => (wsProtocol ??= import('./ws-protocol'));
 
 export interface BrowserServerOptions {
   dispatch: Dispatcher;
-  events: EventBus;
+  /** The app's events, forwarded to every socket. */
+  events: Pick<EventBus, 'subscribe'>;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   port?: number;
@@ -84,6 +89,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     if (!authorized(req, url)) return refuse(res, 401, 'missing or wrong token: open the URL printed at launch');
     if (opts.workspaceOf && (req.url ?? '').startsWith(FILES_PREFIX)) {
+      const { serveWorkspaceFile } = await import('./file-download');
       return serveWorkspaceFile(req, res, opts.workspaceOf, (status, message) => refuse(res, status, message));
     }
     const file = await readRendererFile(opts.rendererDir, url.pathname);
@@ -163,16 +169,17 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         } catch {
           return send({ type: 'response', id: null, ok: false, error: { code: 'invalid-input', message: 'frame is not valid JSON' } });
         }
-        const frame = ClientFrame.safeParse(json);
-        if (!frame.success) {
+        const parsed = (await loadWsProtocol()).parseClientFrame(json);
+        if (!parsed.ok) {
           const id = typeof (json as { id?: unknown })?.id === 'number' ? (json as { id: number }).id : null;
-          return send({ type: 'response', id, ok: false, error: { code: 'invalid-input', message: `bad frame: ${describeIssues(frame.error.issues)}` } });
+          return send({ type: 'response', id, ok: false, error: { code: 'invalid-input', message: `bad frame: ${parsed.problem}` } });
         }
+        const frame = parsed.frame;
         if (!limiter.take()) {
-          return send({ type: 'response', id: frame.data.id, ok: false, error: { code: 'rate-limited', message: 'too many requests: slow down and try again' } });
+          return send({ type: 'response', id: frame.id, ok: false, error: { code: 'rate-limited', message: 'too many requests: slow down and try again' } });
         }
-        const result = await opts.dispatch(frame.data.name, frame.data.input, { transport: 'websocket' });
-        send(result.ok ? { type: 'response', id: frame.data.id, ok: true, result: result.result } : { type: 'response', id: frame.data.id, ok: false, error: result.error });
+        const result = await opts.dispatch(frame.name, frame.input, { transport: 'websocket' });
+        send(result.ok ? { type: 'response', id: frame.id, ok: true, result: result.result } : { type: 'response', id: frame.id, ok: false, error: result.error });
       })().catch((err: unknown) => {
         console.warn(`browser mode: a WebSocket request failed: ${(err as Error)?.message ?? String(err)}`);
       });

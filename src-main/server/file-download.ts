@@ -3,9 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Id } from '@contract';
 import { openWorkspaceFile, readOpened, WorkspaceFileError, type WorkspaceFileRefusal } from '../core/workspace/open-workspace-file';
 import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
-
-/** `/files/<conversationId>/<path inside its workspace, each segment URL-encoded>` */
-export const FILES_PREFIX = '/files/';
+import { FILES_PREFIX } from './routes';
 
 // Whatever the file holds (HTML, SVG, a PDF with scripts), it is never rendered as a page of our
 // origin: always an attachment, never sniffed, and in a sandboxed opaque origin should a browser

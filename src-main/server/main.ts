@@ -3,11 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultAppDataDir } from '../core/app-data-dir';
-import { createApp } from '../core/app';
-import { createDispatcher } from '../core/bridge/dispatch';
-import { openSecretStore } from '../core/secrets/open-secret-store';
-import { openNodeSettingsStore } from '../core/settings/node-settings-store';
-import { workspaceLookup } from '../core/workspace/workspace-lookup';
+import type { EventBus } from '../core/bridge/event-bus';
+import type { BrowserApp } from './browser-app';
 import { isLoopback, startBrowserServer } from './browser-server';
 
 // `npm run serve`: the desktop app's renderer and contract in a browser, for machines without the
@@ -40,34 +37,56 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(values['data-dir'] ?? defaultAppDataDir());
   mkdirSync(dataDir, { recursive: true });
 
-  const settings = openNodeSettingsStore({ dir: dataDir });
-  if (settings.notice) console.warn(settings.notice);
-  const secrets = await openSecretStore();
-  if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
-  const app = createApp({
-    dataDir,
-    settings,
-    secrets: secrets.store,
-    notices: secrets.notice ? [secrets.notice] : [],
-    resourcesDir: path.join(repoRoot, 'resources'),
-    version: process.env.npm_package_version ?? '0.0.0',
-  });
+  // The server listens and the URL is printed before the app is built: the page's files need no app,
+  // and its first requests wait for it (bench/startup.bench.ts measures both moments).
+  let build: (app: Promise<BrowserApp>) => void = () => undefined;
+  const app = new Promise<BrowserApp>((resolve) => (build = resolve));
   const server = await startBrowserServer({
-    dispatch: createDispatcher(app.handlers),
-    events: app.events,
+    dispatch: async (name, input, ctx) => (await app).dispatch(name, input, ctx),
+    events: eventsOf(app),
     rendererDir: path.resolve(values.renderer ?? path.join(repoRoot, 'out', 'renderer')),
     port,
     host,
-    workspaceOf: workspaceLookup(app.context.agent),
+    workspaceOf: async (conversationId) => (await app).workspaceOf(conversationId),
+  });
+  app.catch(async (err: unknown) => {
+    console.error(`browser mode could not start: ${err instanceof Error ? err.message : String(err)}`);
+    await server.close();
+    process.exit(1);
   });
   console.log(`Open Interpreter Desktop (browser mode) is at:\n  ${server.launchUrl}`);
+  build(
+    import('./browser-app').then(({ openBrowserApp }) =>
+      openBrowserApp({ dataDir, resourcesDir: path.join(repoRoot, 'resources'), version: process.env.npm_package_version ?? '0.0.0' }),
+    ),
+  );
   const shutdown = async () => {
     await server.close();
-    await app.dispose();
+    await (await app).dispose();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+}
+
+/** The app's events for sockets that connect before it exists: their subscription starts once it does. */
+function eventsOf(app: Promise<BrowserApp>): Pick<EventBus, 'subscribe'> {
+  return {
+    subscribe(listener) {
+      let unsubscribe: (() => void) | null = null;
+      let gone = false;
+      app.then(
+        (built) => {
+          if (!gone) unsubscribe = built.events.subscribe(listener);
+        },
+        () => undefined,
+      );
+      return () => {
+        gone = true;
+        unsubscribe?.();
+      };
+    },
+  };
 }
 
 void main().catch((err: unknown) => {
