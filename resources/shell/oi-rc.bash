@@ -41,7 +41,15 @@ IGNOREEOF=1000000
 PS1=''; PS2=''; PS0=''; PS4='+ '
 __oi_nonce="${OI_BOOT_NONCE-}"
 __oi_cell="${OI_CELL_FILE-}"
-unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS
+# A cell's stderr goes to a terminal of its own, which main reads apart from stdout: the shell is
+# started with it open as fd 9 (OI_STDERR_FD), moved here to a free fd of bash's choosing so a cell's
+# own `exec 9>lock` cannot take it. Without it (no second terminal), stderr stays on fd 2.
+__oi_errfd=2
+if [ "${OI_STDERR_FD-}" = 9 ] && { true >&9; } 2>/dev/null; then
+  # `{var}>` is bash 4.1+; macOS's bash 3.2 keeps fd 9.
+  if ((BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 1))); then eval 'exec {__oi_errfd}>&9 9>&-'; else __oi_errfd=9; fi
+fi
+unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS OI_STDERR_FD
 # A workspace that is gone leaves the shell where it started; the first run reports its cwd.
 cd -- "${OI_WORKSPACE:-.}" 2>/dev/null || true
 __oi_prompt() {
@@ -52,6 +60,10 @@ __oi_prompt() {
   while read -r -t 0 2>/dev/null; do IFS= read -r __oi_cwd || break; done
   __oi_cwd=${PWD//\\/\\x5c}; __oi_cwd=${__oi_cwd//;/\\x3b}
   __oi_cwd=${__oi_cwd//$'\a'/\\x07}; __oi_cwd=${__oi_cwd//$'\e'/\\x1b}; __oi_cwd=${__oi_cwd//$'\n'/\\x0a}
+  # The stderr terminal's own fence first: everything the cell wrote there came before it.
+  { true >&"$__oi_errfd"; } 2>/dev/null || __oi_errfd=2
+  # (Without a stderr terminal it goes with the others on fd 1.)
+  if [ "$__oi_errfd" = 2 ]; then printf '\033]633;P;OiErrFence=%s\007' "$__oi_nonce"; else printf '\033]633;P;OiErrFence=%s\007' "$__oi_nonce" >&"$__oi_errfd"; fi
   __oi_env_report
   printf '\033]633;P;Cwd=%s\007\033]633;D;%s\007\033]633;P;OiFence=%s\007' "$__oi_cwd" "$__oi_ec" "$__oi_nonce"
 }
@@ -96,6 +108,8 @@ __oi_begin() {
   __oi_nonce=$1
   __oi_code=
   IFS= read -r -d '' __oi_code < "$__oi_cell"
+  # A cell that closed the stderr terminal's fd writes its stderr to fd 2 from then on.
+  { true >&"$__oi_errfd"; } 2>/dev/null || __oi_errfd=2
   printf '\033]633;C\007'
 }
 __oi_env_report quiet

@@ -43,6 +43,10 @@
 #   never reach the user's history.
 
 __oi_nonce=${OI_BOOT_NONCE-}
+# A cell's stderr goes to a terminal of its own, read by main apart from stdout (as in oi-rc.bash):
+# fd 9 at start, moved to a free fd of zsh's choosing; without it stderr stays on fd 2.
+__oi_errfd=2
+if [[ ${OI_STDERR_FD-} == 9 ]] && { true >&9 } 2>/dev/null; then exec {__oi_errfd}>&9 9>&-; fi
 __oi_cell=${OI_CELL_FILE-}
 __oi_zdotdir=$ZDOTDIR
 __oi_user_zdotdir=${OI_USER_ZDOTDIR-}
@@ -69,6 +73,11 @@ __oi_report() {
   cwd=$PWD
   cwd=${cwd//\\/\\x5c}; cwd=${cwd//;/\\x3b}; cwd=${cwd//$'\a'/\\x07}; cwd=${cwd//$'\e'/\\x1b}; cwd=${cwd//$'\n'/\\x0a}
   PS1=$'\e]633;A\a\e]633;B\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''
+  # The stderr terminal's own fence first: everything the cell wrote there came before it.
+  # (fd 2 is /dev/null in here: without a stderr terminal the fence goes with the others on fd 1.)
+  { true >&$__oi_errfd } 2>/dev/null || __oi_errfd=2
+  local efd=$__oi_errfd; [[ $efd == 2 ]] && efd=1
+  builtin printf '\e]633;P;OiErrFence=%s\a' "$__oi_nonce" >&$efd
   __oi_env_report
   builtin printf '\e]633;P;Cwd=%s\a\e]633;D;%s\a\e]633;P;OiFence=%s\a' "$cwd" "$1" "$__oi_nonce"
 } 2>/dev/null
@@ -128,6 +137,8 @@ __oi_take_nonce() {
 __oi_begin() {
   __oi_nonce=$1
   __oi_code=$(<"$__oi_cell")
+  # A cell that closed the stderr terminal's fd writes its stderr to fd 2 from then on.
+  { true >&$__oi_errfd } 2>/dev/null || __oi_errfd=2
 } 2>/dev/null
 __oi_adopt_hooks() {
   emulate -L zsh

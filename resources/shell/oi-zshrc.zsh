@@ -14,6 +14,6 @@ __oi_rearm
 command stty echo -echoctl 2>/dev/null
 builtin setopt ignore_eof
 PS1=$'\e]633;A\a\e]633;B\a'; PS2=''; RPS1=''; RPS2=''; PROMPT_EOL_MARK=''
-unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS OI_USER_ZDOTDIR
+unset OI_BOOT_NONCE OI_CELL_FILE OI_NO_USER_RC OI_STRIP_VARS OI_USER_ZDOTDIR OI_STDERR_FD
 builtin cd -q -- "${OI_WORKSPACE:-.}" 2>/dev/null
 __oi_env_report quiet

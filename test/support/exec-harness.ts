@@ -83,3 +83,11 @@ export function stdoutOf(result: RunResult): string {
 export function streamTextOf(result: RunResult): string {
   return result.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
 }
+
+/** The run's stderr text as the UI keeps it (docs/exec.md#stderr). */
+export function stderrOf(result: RunResult): string {
+  return result.outputs
+    .filter((o) => o.output_type === 'stream' && o.name === 'stderr')
+    .map((o) => (o.output_type === 'stream' ? o.text : ''))
+    .join('');
+}

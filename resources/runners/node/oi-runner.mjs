@@ -133,6 +133,18 @@ function endOpenQuestions() {
   inputWaiters.clear();
 }
 
+// What a cell writes to stderr is wrapped in the run's stream markers (docs/exec-protocol.md#stderr):
+// stdout and stderr reach the one terminal in the order written, and main still knows which is which.
+// console.error and friends write through process.stderr.write, so this catches them too.
+const stderrWrite = process.stderr.write.bind(process.stderr);
+process.stderr.write = function write(chunk, encoding, callback) {
+  if (!current) return stderrWrite(chunk, encoding, callback);
+  stderrWrite(`\x1b]633;P;OiStream=${current.nonce}:stderr\x07`);
+  const ok = stderrWrite(chunk, encoding, callback);
+  stderrWrite(`\x1b]633;P;OiStream=${current.nonce}:stdout\x07`);
+  return ok;
+};
+
 const stdinControl = installInput({ ask: askInput, echo: (text) => writeTerminal(text), onEnd: () => setTimeout(failIfStranded, 50) });
 
 // Node ends a program whose event loop has nothing left to do; here the runner's own socket and

@@ -120,6 +120,7 @@ class Session:
             self.nonce = str(message.get('nonce', '')).encode('ascii', 'replace')
             self.seq = 0
             self.input_seq = 0
+            oi_streams.mark_stderr(self.nonce.decode('ascii'))
         count = message.get('executionCount')
         code = str(message.get('code', ''))
         oi_display.begin_cell()
@@ -213,6 +214,7 @@ class Session:
         # them without a marker (main then drops it with its finished run).
         with self.emit_lock:
             self.nonce = None
+            oi_streams.mark_stderr(None)
             oi_streams.write_fence(b'\x1b]633;P;OiFence=' + str(nonce).encode('ascii', 'replace') + b'\x07')
             self.channel.send({'type': 'done', 'id': self.run_id, 'ok': ok, 'cwd': cwd})
 

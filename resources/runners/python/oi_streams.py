@@ -91,11 +91,17 @@ class _ErrText(io.TextIOBase):
     def write(self, text):
         if not isinstance(text, str):
             raise TypeError('write() argument must be str, not %s' % type(text).__name__)
+        if not text:
+            return 0
+        # During a cell, the text is wrapped in the run's stream markers: stdout and stderr share one
+        # buffer (so they keep their order), and main still knows which is which.
+        markers = _stderr_markers
         try:
-            self._out.write(text)
+            self._out.write(markers[0] + text + markers[1] if markers else text)
         except UnicodeEncodeError:
             # stderr never fails on odd text (Python's own stderr uses backslashreplace).
-            self._out.write(text.encode('utf-8', 'backslashreplace').decode('utf-8'))
+            safe = text.encode('utf-8', 'backslashreplace').decode('utf-8')
+            self._out.write(markers[0] + safe + markers[1] if markers else safe)
         return len(text)
 
     def flush(self):
@@ -138,6 +144,16 @@ def flush():
             stream.flush()
         except Exception:
             pass
+
+
+_stderr_markers = None  # (start, end) while a cell runs: docs/exec-protocol.md#stderr
+
+
+def mark_stderr(nonce):
+    """Wraps what is written to stderr from now on in the run's stream markers (None: no more)."""
+    global _stderr_markers
+    _stderr_markers = None if nonce is None else (
+        '\x1b]633;P;OiStream=%s:stderr\x07' % nonce, '\x1b]633;P;OiStream=%s:stdout\x07' % nonce)
 
 
 def write_fence(data):

@@ -447,11 +447,26 @@ local({
 
   deparse_call <- function(call) paste(deparse(call, width.cutoff = 80L, nlines = 1L), collapse = "")
 
+  # Text for stderr, wrapped in the run's stream markers (docs/exec-protocol.md#stderr): R writes
+  # stdout and stderr to the one terminal in order, and main still tells them apart. Not under a
+  # sink(), whose file would get the markers.
+  to_stderr <- function(...) {
+    text <- paste0(..., collapse = "")
+    if (is.null(state$nonce) || sink.number(type = "message") != 2L) return(cat(text, file = stderr()))
+    cat(sprintf("\033]633;P;OiStream=%s:stderr\a", state$nonce), text, sprintf("\033]633;P;OiStream=%s:stdout\a", state$nonce), sep = "", file = stderr())
+  }
+
   on_warning <- function(w) {
     call <- conditionCall(w)
     where <- if (is.null(call)) "Warning: " else paste0("Warning in ", deparse_call(call), " : ")
-    cat(where, conditionMessage(w), "\n", sep = "", file = stderr())
+    to_stderr(where, conditionMessage(w), "\n")
     invokeRestart("muffleWarning")
+  }
+
+  # message() goes to stderr as R would print it, marked as stderr.
+  on_message <- function(m) {
+    to_stderr(conditionMessage(m))
+    invokeRestart("muffleMessage")
   }
 
   error_output <- function(e, calls) {
@@ -487,7 +502,7 @@ local({
             }
             if (!is.null(data)) emit(list(output_type = "execute_result", execution_count = state$count, data = data, metadata = EMPTY))
           }
-        }, warning = on_warning, error = function(e) state$calls <- user_calls())
+        }, warning = on_warning, message = on_message, error = function(e) state$calls <- user_calls())
       }
     }), error = function(e) {
       ok <<- FALSE

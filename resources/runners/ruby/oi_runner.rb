@@ -195,6 +195,7 @@ module OiRunner
         @nonce = message['nonce'].to_s
         @seq = 0
         @input_seq = 0
+        OiStreams.mark_stderr(@nonce)
       end
       count = message['executionCount']
       code = message['code'].to_s.dup.force_encoding(Encoding::UTF_8)
@@ -236,6 +237,7 @@ module OiRunner
       # without a marker (main drops it with its finished run).
       @emit_lock.synchronize do
         @nonce = nil
+        OiStreams.mark_stderr(nil)
         flush_streams
         write_fence("\e]633;P;OiFence=#{message['nonce']}\a")
         @channel.send_message({ 'type' => 'done', 'id' => @run_id, 'ok' => ok, 'cwd' => cwd })

@@ -36,7 +36,17 @@ module OiStreams
     end
 
     def write(*strings)
-      return @shared.write(*strings) if @shared
+      if @shared
+        # stderr joins stdout's buffer (so the two keep their order); during a cell its text is
+        # wrapped in the run's stream markers so main still knows which is which.
+        markers = OiStreams.stderr_markers
+        return @shared.write(*strings) unless markers && strings.any? { |s| !s.to_s.empty? }
+
+        @shared.write(markers[0])
+        count = @shared.write(*strings)
+        @shared.write(markers[1])
+        return count
+      end
 
       count = super
       if pos >= BUFFER_SIZE
@@ -181,6 +191,12 @@ module OiStreams
 
   class << self
     attr_reader :out, :err
+    # [start, end] stream markers while a cell runs (docs/exec-protocol.md#stderr), else nil.
+    attr_accessor :stderr_markers
+
+    def mark_stderr(nonce)
+      self.stderr_markers = nonce ? ["\e]633;P;OiStream=#{nonce}:stderr\a", "\e]633;P;OiStream=#{nonce}:stdout\a"] : nil
+    end
 
     def install
       real_out = IO.for_fd(1, 'w', autoclose: false)

@@ -15,14 +15,14 @@ interface Style {
 /** At most this many trailing lines are shown; the rest is counted. */
 export const SAVED_OUTPUT_MAX_LINES = 4000;
 
-export function ansiToHtml(text: string, maxLines = SAVED_OUTPUT_MAX_LINES): { html: string; hiddenLines: number } {
+export function ansiToHtml(text: string, maxLines = SAVED_OUTPUT_MAX_LINES): { html: string; hiddenLines: number; shownLines: number } {
   const lines = resolveLineEdits(text).split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const hiddenLines = Math.max(0, lines.length - maxLines);
+  const hiddenLines = Math.max(0, lines.length - Math.max(0, maxLines));
   const shown = hiddenLines ? lines.slice(hiddenLines) : lines;
   const style: Style = { fg: null, bold: false };
   const html = shown.map((line) => renderLine(line, style)).join('\n');
-  return { html, hiddenLines };
+  return { html, hiddenLines, shownLines: shown.length };
 }
 
 /** Applies \r (back to line start, later text overwrites) and \b (erase one) within each line. */

@@ -36,7 +36,8 @@ function rounds(n: number, round: (i: number) => string[]): string[] {
   return Array.from({ length: n }, (_, i) => round(i)).flat();
 }
 
-const alternation = (i: number): string[] => [`text:a${i}\n`, `display_data:<b>${i}</b>`, `text:b${i}\n`, `display_data:*${i}*`, `text:c${i}\n`];
+// The middle print goes to stderr, which the saved outputs keep as stderr, in its place.
+const alternation = (i: number): string[] => [`text:a${i}\n`, `display_data:<b>${i}</b>`, `stderr:b${i}\n`, `display_data:*${i}*`, `text:c${i}\n`];
 
 const FORGED_EVENTS = ['text:before\nforged\n', 'display_data:<b>one</b>', 'text:after\n', 'display_data:<b>two</b>', 'text:end\n'];
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { type Harness, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What R sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
@@ -56,7 +56,7 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
       evalue: 'non-numeric argument to mathematical function',
       traceback: ['Error in sqrt("a") : non-numeric argument to mathematical function', 'Calls: outer -> inner'],
     });
-    expect(stdoutOf(result)).toContain('Warning in log(-n) : NaNs produced');
+    expect(stderrOf(result)).toContain('Warning in log(-n) : NaNs produced');
   });
 
   it('reports a parse error as a failed run', async () => {
@@ -68,7 +68,10 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
   it('prints warnings and messages to stderr, and Unicode to the terminal', async () => {
     const result = await h.run('r', 'cat("héllo → 世界 🎉\\n")\nmessage("to stderr")\nw <- as.integer("x")\ncat("after\\n")');
     expect(result.status).toBe('done');
-    const text = stdoutOf(result);
+    // Warnings and messages are stderr, in their place among the printed text.
+    expect(stderrOf(result)).toContain('to stderr\n');
+    expect(stderrOf(result)).toContain('NAs introduced by coercion');
+    const text = streamTextOf(result);
     expect(text).toContain('héllo → 世界 🎉\n');
     expect(text).toContain('to stderr\n');
     expect(text).toContain('Warning in');

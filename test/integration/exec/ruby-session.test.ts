@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { type Harness, startHarness, stdoutOf, streamTextOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What Ruby sessions do beyond the contract every persistent language keeps
@@ -216,7 +216,7 @@ describe.runIf(installed('ruby'))('ruby output order', () => {
     ].join('\n');
     const result = await h.run('ruby', `${code}\nnil`);
     expect(result.status, result.forModel).toBe('done');
-    expect(stdoutOf(result)).toBe('a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n');
+    expect(streamTextOf(result)).toBe('a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n');
     const tty = await h.run('ruby', '[$stdout.tty?, $stdout.fileno, $stderr.fileno]');
     expect(tty.forModel).toBe('[true, 1, 2]');
   });

@@ -2,7 +2,7 @@ import { readFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Harness, type HarnessRun, startHarness, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { type Harness, type HarnessRun, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
 import { PERSISTENT_LANGUAGES } from '../../support/persistent-languages';
 
 // One contract for every language the engine keeps a session for (docs/exec.md): state lives on
@@ -11,9 +11,10 @@ import { PERSISTENT_LANGUAGES } from '../../support/persistent-languages';
 // and nothing in a cell's output can fake the end of a run. What a language does beyond this is in
 // its own <language>-session.test.ts.
 
-/** The terminal text as lines were written (the pty's \r\n back to \n). */
+/** The live terminal's text, without the red that marks stderr there (docs/exec.md#stderr). */
 function terminalText(result: HarnessRun): string {
-  return result.terminal.replace(/\r\n/g, '\n');
+  // eslint-disable-next-line no-control-regex
+  return result.terminal.replace(/\r\n/g, '\n').replace(/\x1b\[(31|39)m/g, '');
 }
 
 /** Whether a signal is waiting to be handled by a process (Linux /proc: SigPnd and ShdPnd). */
@@ -95,7 +96,8 @@ for (const lang of PERSISTENT_LANGUAGES) {
       expect(result.status, result.forModel).toBe('done');
       expect(terminalText(result)).toBe('héllo → 世界 🎉\nto stderr\nfrom a child\nafter\n');
       expect(streamTextOf(result)).toContain('héllo → 世界 🎉\n');
-      expect(streamTextOf(result)).toContain('to stderr\n');
+      expect(stderrOf(result)).toBe('to stderr\n');
+      expect(result.terminal).toContain('\x1b[31mto stderr');
       expect(result.forModel).toContain('from a child');
     });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { type Harness, startHarness, stderrOf, stdoutOf } from '../../support/exec-harness';
 
 // What bash sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
 
@@ -24,7 +24,9 @@ describe('shell sessions', () => {
     const result = await h.run('bash', 'echo out; echo err >&2; (exit 3)');
     expect(result.status).toBe('failed');
     expect(result.exitCode).toBe(3);
-    expect(stdoutOf(result)).toBe('out\nerr\n');
+    // stderr is kept apart (its own terminal), and no stray "exit" line.
+    expect(stdoutOf(result)).toBe('out\n');
+    expect(stderrOf(result)).toBe('err\n');
     expect(result.terminal).not.toContain('exit 3');
     expect(result.terminal).not.toContain('__oi');
     expect(result.forModel).toContain('[exit code 3]');

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { type Harness, startHarness, stderrOf, stdoutOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What zsh sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
@@ -49,13 +49,16 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     const result = await h.run('zsh', 'false; echo out; echo err >&2; (exit 3)');
     expect(result.status).toBe('failed');
     expect(result.exitCode).toBe(3);
-    expect(stdoutOf(result)).toBe('out\nerr\n');
+    // stderr is kept apart (its own terminal), and no stray "exit" line.
+    expect(stdoutOf(result)).toBe('out\n');
+    expect(stderrOf(result)).toBe('err\n');
     expect(result.forModel).toContain('[exit code 3]');
     expect(result.terminal).not.toContain('exit 3');
     expect(result.terminal).not.toContain('__oi');
     const ok = await h.run('zsh', 'nosuchcommand_oi; echo "went on"');
     expect(ok.status).toBe('done');
-    expect(stdoutOf(ok)).toBe('zsh: command not found: nosuchcommand_oi\nwent on\n');
+    expect(stdoutOf(ok)).toBe('went on\n');
+    expect(stderrOf(ok)).toBe('zsh: command not found: nosuchcommand_oi\n');
   });
 
   it('is interrupted and restarted by the name `zsh`, and its results say zsh ran them', async () => {
@@ -98,7 +101,8 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     // The hooks still run (silenced); the cell's own call prints.
     expect(stdoutOf(after)).toBe('next\nNOISY\n');
     const traced = await h.run('zsh', 'set -x; echo traced');
-    expect(stdoutOf(traced)).toBe('+(eval):1> echo traced\ntraced\n');
+    expect(stdoutOf(traced)).toBe('traced\n');
+    expect(stderrOf(traced)).toBe('+(eval):1> echo traced\n');
     const untraced = await h.run('zsh', 'set +x');
     expect(stdoutOf(untraced)).not.toContain('__oi');
     const echo = await h.run('zsh', 'stty echo </dev/tty; echo done');
@@ -182,7 +186,8 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
       expect(result.status, result.forModel).toBe('done');
       expect(stdoutOf(result)).toBe(`aliased\nhi from zshrc\nenv unset ${user}/.config/zsh\npartial`);
       const skipped = await other.run('zsh', 'echo "${FROM_ZSHENV-none}"; greet', { conversationId: 'no-rc', settings: { env: { OI_NO_USER_RC: '1' } } });
-      expect(stdoutOf(skipped)).toBe('none\nzsh: command not found: greet\n');
+      expect(stdoutOf(skipped)).toBe('none\n');
+      expect(stderrOf(skipped)).toBe('zsh: command not found: greet\n');
     } finally {
       await other.close();
       await rm(user, { recursive: true, force: true });

@@ -19,6 +19,7 @@ describe('saved terminal output as HTML', () => {
 
   it('keeps the last lines of very long output and counts the rest', () => {
     const text = Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n');
-    expect(ansiToHtml(text, 3)).toEqual({ html: 'line 7\nline 8\nline 9', hiddenLines: 7 });
+    expect(ansiToHtml(text, 3)).toEqual({ html: 'line 7\nline 8\nline 9', hiddenLines: 7, shownLines: 3 });
+    expect(ansiToHtml(text, 0)).toEqual({ html: '', hiddenLines: 10, shownLines: 0 });
   });
 });

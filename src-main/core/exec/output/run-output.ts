@@ -50,7 +50,13 @@ interface Slot {
   output: CellOutput | null;
 }
 
-type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput } | Slot;
+type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput } | { kind: 'stream'; at: number; name: StreamName } | Slot;
+
+type StreamName = 'stdout' | 'stderr';
+
+/** How the live terminal shows text written to stderr (SGR red, and back to the default colour). */
+const STDERR_ON = '\x1b[31m';
+const STDERR_OFF = '\x1b[39m';
 
 export class RunOutput {
   private readonly cap: OutputCap;
@@ -69,6 +75,8 @@ export class RunOutput {
   private sawText = false;
   /** The end of the text so far, for the prompt of a program that waits for input. */
   private tail = '';
+  /** The stream the text now arriving belongs to. */
+  private current: StreamName = 'stdout';
   private readonly redactor: SecretRedactor;
 
   constructor(private readonly options: RunOutputOptions) {
@@ -109,7 +117,8 @@ export class RunOutput {
     const visible = this.cap.push(text);
     if (visible) {
       this.keptChars += visible.length;
-      this.batcher?.push(this.bareNewlines ? visible.replace(BARE_LF, '\r\n') : visible);
+      const shown = this.bareNewlines ? visible.replace(BARE_LF, '\r\n') : visible;
+      this.batcher?.push(this.current === 'stderr' ? `${STDERR_ON}${shown}${STDERR_OFF}` : shown);
     }
     this.model.push(text);
   }
@@ -136,6 +145,18 @@ export class RunOutput {
     }
     this.pendingRich.push(output);
     if (!this.richTimer) this.richTimer = setTimeout(() => this.placeRich(), RICH_PLACEMENT_DELAY_MS);
+  }
+
+  /**
+   * Text from here on is `name`'s (a runner's stream marker, or the session telling which terminal
+   * it read): kept apart in the outputs, shown in colour in the live terminal.
+   */
+  stream(name: StreamName): void {
+    if (name === this.current) return;
+    // Text the redactor holds back was written before the switch: it is the old stream's.
+    this.release();
+    this.current = name;
+    this.parts.push({ kind: 'stream', at: this.keptChars, name });
   }
 
   /**
@@ -241,14 +262,25 @@ export class RunOutput {
     const text = this.cap.text;
     const outputs: CellOutput[] = [];
     let from = 0;
+    let name: StreamName = 'stdout';
     const pushText = (to: number): void => {
-      if (to > from) outputs.push({ output_type: 'stream', name: 'stdout', text: normalizeNewlines(text.slice(from, to)) });
+      if (to > from) {
+        const piece = normalizeNewlines(text.slice(from, to));
+        const last = outputs.at(-1);
+        // Text of one stream split only by an empty output slot stays one output.
+        if (last?.output_type === 'stream' && last.name === name) last.text += piece;
+        else outputs.push({ output_type: 'stream', name, text: piece });
+      }
       from = Math.max(from, to);
     };
     this.parts.forEach((part, i) => {
       const next = this.parts[i + 1];
+      if (part.kind === 'stream') {
+        pushText(part.at);
+        name = part.name;
+      }
       // A marker whose output never came splits nothing.
-      if (part.kind === 'text-split' && !(next?.kind === 'slot' && !next.output)) pushText(part.at);
+      else if (part.kind === 'text-split' && !(next?.kind === 'slot' && !next.output)) pushText(part.at);
       else if (part.kind !== 'text-split' && part.output) outputs.push(part.output);
     });
     pushText(text.length);

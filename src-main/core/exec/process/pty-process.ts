@@ -11,7 +11,7 @@ import type * as NodePty from 'node-pty';
 // the CLI's --help, browser mode's URL and a turn's first model request need no terminal.
 const requireHere = createRequire(import.meta.url);
 let ptyModule: typeof NodePty | null = null;
-const nodePty = (): typeof NodePty => (ptyModule ??= requireHere('node-pty') as typeof NodePty);
+export const nodePty = (): typeof NodePty => (ptyModule ??= requireHere('node-pty') as typeof NodePty);
 
 export interface PtyProcessOptions {
   file: string;

@@ -66,6 +66,17 @@ export interface InputReplyCommand {
   eof?: true;
 }
 
+/** The property key of a stream marker, `OSC 633 ; P ; OiStream=<nonce>:stderr|stdout BEL`: text after it is that stream's. */
+export const STREAM_MARKER_KEY = 'OiStream';
+
+/** The stream a marker switches to, or null when it is not this run's marker. */
+export function streamMarkerName(value: string, nonce: string): 'stdout' | 'stderr' | null {
+  const colon = value.lastIndexOf(':');
+  if (colon < 0 || value.slice(0, colon) !== nonce) return null;
+  const name = value.slice(colon + 1);
+  return name === 'stdout' || name === 'stderr' ? name : null;
+}
+
 /** The property key of an input marker, `OSC 633 ; P ; OiInput=<nonce>:<seq> BEL`: where a question stands in the output. */
 export const INPUT_MARKER_KEY = 'OiInput';
 

@@ -7,7 +7,7 @@ import { diedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
-import { INPUT_MARKER_KEY, OUTPUT_MARKER_KEY, outputMarkerSeq, type InputReplyCommand, type RunnerMessage } from './runner-protocol';
+import { INPUT_MARKER_KEY, OUTPUT_MARKER_KEY, STREAM_MARKER_KEY, outputMarkerSeq, streamMarkerName, type InputReplyCommand, type RunnerMessage } from './runner-protocol';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { openRunnerChannel } from './open-channel';
@@ -258,7 +258,11 @@ export class RunnerSession implements Session {
     }
     if (piece.kind === 'text') active.run.output.terminal(piece.text);
     else if (piece.kind !== 'property') return;
-    else if (piece.key === INPUT_MARKER_KEY) {
+    else if (piece.key === STREAM_MARKER_KEY) {
+      // Without this run's nonce it is program text shaped like a marker: dropped.
+      const name = streamMarkerName(piece.value, active.nonce);
+      if (name) active.run.output.stream(name);
+    } else if (piece.key === INPUT_MARKER_KEY) {
       const seq = outputMarkerSeq(piece.value, active.nonce);
       if (seq !== null) this.question(active, seq).marked = true;
       if (seq !== null) this.maybeAsk(active, seq);

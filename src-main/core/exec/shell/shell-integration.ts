@@ -10,7 +10,7 @@ export const BASH_RC_FILE = join('shell', 'oi-rc.bash');
 
 /** The line main types into the shell to run the cell file with this run's nonce. */
 export function bashRunLine(nonce: string): string {
-  return `\x15 __oi_begin ${nonce}; eval "$__oi_code"\r`;
+  return `\x15 __oi_begin ${nonce}; eval "$__oi_code" 2>&$__oi_errfd\r`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
+import { StderrTerminal } from '../process/stderr-terminal';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { ShellFlavor } from './shell-flavor';
 
@@ -60,7 +61,14 @@ interface ActiveRun {
   /** Exported variables the run set (a value) or unset (null), as the shell reported them. */
   env: Record<string, string | null>;
   resolve: (outcome: SessionOutcome) => void;
+  /** The stderr terminal's fence with this run's nonce came: all the cell's stderr is in. */
+  errFenced: boolean;
+  /** The main fence came; the run ends when the stderr fence has too (or soon after, if it never does). */
+  fenced: boolean;
 }
+
+/** How long the run waits for its stderr fence after the main one (it comes at once unless something broke). */
+const ERR_FENCE_WAIT_MS = 2000;
 
 export class ShellSession implements Session {
   private phase: Phase;
@@ -71,28 +79,38 @@ export class ShellSession implements Session {
   private interruptOnStart = false;
   private bootWaiter: { resolve: () => void; reject: (err: Error) => void } | null = null;
 
+  private readonly errFilter = new OscFilter();
+  /** stderr written between runs (background jobs): the next run's, as stdout's idle text is. */
+  private idleErrText = '';
+  /** A trailing "exit" line bash printed to stderr, held until it is clear the shell is not exiting. */
+  private heldExit = '';
+
   private constructor(
     private readonly pty: PtyProcess,
     private readonly dir: string,
     private readonly cellFile: string,
     bootNonce: string,
     private readonly options: ShellSessionOptions,
+    private readonly stderr: StderrTerminal | null,
   ) {
     this.phase = { name: 'booting', nonce: bootNonce };
     this.lastCwd = options.workspace;
     pty.onData((text) => this.onData(text));
     pty.onExit((exit) => this.onExit(exit));
+    stderr?.onData((text) => this.onStderr(text));
   }
 
   static async start(options: ShellSessionOptions): Promise<ShellSession> {
     const dir = await mkdtemp(join(options.tmpRoot, 'oi-shell-'));
     const cellFile = join(dir, 'cell.sh');
     const bootNonce = randomBytes(8).toString('hex');
+    const stderr = StderrTerminal.open();
     let pty: PtyProcess;
     try {
       await writeFile(cellFile, '', { mode: 0o600 });
       const shell = await options.flavor.prepare(dir, options.env, options.resourcesDir);
-      const spawn = options.limits.wrapSpawn(options.program, shell.args, options.limitSettings);
+      const wrapped = options.limits.wrapSpawn(options.program, shell.args, options.limitSettings);
+      const spawn = stderr ? withStderrFd(wrapped, stderr.path) : wrapped;
       pty = new PtyProcess({
         file: spawn.file,
         args: spawn.args,
@@ -104,13 +122,15 @@ export class ShellSession implements Session {
           OI_CELL_FILE: cellFile,
           OI_WORKSPACE: options.workspace,
           OI_STRIP_VARS: KEY_VARIABLE_NAMES.filter((name) => !(name in options.env)).join(' '),
+          ...(stderr ? { OI_STDERR_FD: '9' } : {}),
         },
       });
     } catch (err) {
+      stderr?.close();
       await rm(dir, { recursive: true, force: true });
       throw err;
     }
-    const session = new ShellSession(pty, dir, cellFile, bootNonce, options);
+    const session = new ShellSession(pty, dir, cellFile, bootNonce, options, stderr);
     // Limits go on while the shell reads its rc files, so the first run does not wait for them.
     const limited = options.limits.beforeRun(pty.pid, options.limitSettings).catch(() => null);
     try {
@@ -153,7 +173,13 @@ export class ShellSession implements Session {
     // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
     // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
     if (this.idleText.trim()) run.output.terminal(this.idleText);
+    if (this.idleErrText.trim()) {
+      run.output.stream('stderr');
+      run.output.terminal(this.idleErrText);
+      run.output.stream('stdout');
+    }
     this.idleText = '';
+    this.idleErrText = '';
     // The phase may have changed while the file was written (the shell died meanwhile).
     if (this.phase.name !== 'idle') {
       this.interruptOnStart = false;
@@ -161,7 +187,7 @@ export class ShellSession implements Session {
     }
     const nonce = randomBytes(16).toString('hex');
     return new Promise<SessionOutcome>((resolve) => {
-      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve };
+      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve, errFenced: false, fenced: false };
       this.phase = { name: 'sent', active };
       this.pty.write(this.options.flavor.runLine(nonce));
     });
@@ -193,6 +219,7 @@ export class ShellSession implements Session {
 
   async dispose(): Promise<void> {
     if (this.pty.exited === null) await this.kill();
+    this.stderr?.close();
     await this.options.limits.dispose?.();
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -266,7 +293,8 @@ export class ShellSession implements Session {
         else if (piece.kind === 'property' && piece.key === 'Cwd') active.cwd = piece.value;
         else if (piece.kind === 'property' && piece.key === 'OiEnv') recordEnv(active.env, piece.value);
         else if (piece.kind === 'property' && piece.key === 'OiEnvUnset' && ENV_NAME.test(piece.value)) active.env[piece.value] = null;
-        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.finish(active, null);
+        else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === active.nonce) this.errFence(active);
+        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.fence(active);
         return;
       }
       case 'dead':
@@ -274,7 +302,54 @@ export class ShellSession implements Session {
     }
   }
 
+  /** Text from the stderr terminal: the running cell's stderr, and its stderr fence. */
+  private onStderr(text: string): void {
+    for (const piece of this.errFilter.push(text)) {
+      const phase = this.phase;
+      if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX) this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
+      if (phase.name !== 'running') continue;
+      if (piece.kind === 'text') this.stderrText(phase.active, piece.text);
+      else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce) this.errFence(phase.active);
+    }
+  }
+
+  private stderrText(active: ActiveRun, text: string): void {
+    // bash says "exit" on stderr when `exit` ends it: not the program's output. Held back until more
+    // comes or the run ends normally; dropped if the shell exits.
+    let out = this.heldExit + text;
+    this.heldExit = '';
+    const exit = /(^|\n)exit\r?\n$/.exec(out);
+    if (exit) {
+      this.heldExit = out.slice(exit.index + exit[1]!.length);
+      out = out.slice(0, exit.index + exit[1]!.length);
+    }
+    if (!out) return;
+    active.run.output.stream('stderr');
+    active.run.output.terminal(out);
+    active.run.output.stream('stdout');
+  }
+
+  private errFence(active: ActiveRun): void {
+    active.errFenced = true;
+    if (active.fenced) this.finish(active, null);
+  }
+
+  private fence(active: ActiveRun): void {
+    active.fenced = true;
+    if (active.errFenced || !this.stderr) return this.finish(active, null);
+    // The stderr fence comes on the other terminal, so it may be read a moment later.
+    setTimeout(() => {
+      if (this.phase.name === 'running' && this.phase.active === active) this.finish(active, null);
+    }, ERR_FENCE_WAIT_MS);
+  }
+
   private finish(active: ActiveRun, exit: PtyExit | null): void {
+    if (!exit && this.heldExit) {
+      active.run.output.stream('stderr');
+      active.run.output.terminal(this.heldExit);
+      active.run.output.stream('stdout');
+    }
+    this.heldExit = '';
     if (exit) {
       this.phase = { name: 'dead' };
       const rest = this.filter.flush();
@@ -294,6 +369,8 @@ export class ShellSession implements Session {
   }
 
   private onExit(exit: PtyExit): void {
+    // The run's last stderr belongs to it (`echo bye >&2; exit 5`), not to nobody.
+    this.stderr?.drain();
     const phase = this.phase;
     this.pty.resume('output-cap');
     if (phase.name === 'sent' || phase.name === 'running') {
@@ -308,4 +385,13 @@ export class ShellSession implements Session {
     }
     this.deathNote = exit.signal ? `killed by signal ${exit.signal}` : `exited with code ${exit.exitCode}`;
   }
+}
+
+/**
+ * The command, started with the stderr terminal open as fd 9: a shell opens it before it becomes the
+ * command (`exec` keeps the pid, so limits and the sandbox's process lookup see the same process),
+ * and the fd is inherited through the sandbox, whose /dev would not have the terminal by its name.
+ */
+function withStderrFd(command: { file: string; args: string[] }, ttyPath: string): { file: string; args: string[] } {
+  return { file: '/bin/sh', args: ['-c', 'if [ -w "$0" ]; then exec 9>"$0"; fi; exec "$@"', ttyPath, command.file, ...command.args] };
 }

@@ -23,7 +23,7 @@ function runPrefixProblem(zshenv: string): string | null {
 
 /** The line main types into zsh to run the cell file with this run's nonce. */
 export function zshRunLine(nonce: string): string {
-  return `\x15${RUN_PREFIX}${nonce} } 2>/dev/null; eval "$__oi_code"; { __oi_rearm } 2>/dev/null\r`;
+  return `\x15${RUN_PREFIX}${nonce} } 2>/dev/null; eval "$__oi_code" 2>&$__oi_errfd; { __oi_rearm } 2>/dev/null\r`;
 }
 
 /** zsh as ShellSession starts it: interactive, not a login shell, rc files from our ZDOTDIR. */

@@ -1,0 +1,29 @@
+import type { CellOutput } from '@contract';
+
+// A finished cell's outputs as they are drawn: consecutive text (stdout and stderr, in the order
+// written) is one block, every other output stands alone where it came.
+
+export interface StreamPart {
+  name: 'stdout' | 'stderr';
+  text: string;
+}
+
+export type OutputGroup = { kind: 'streams'; key: number; parts: StreamPart[] } | { kind: 'rich'; key: number; output: CellOutput };
+
+export function groupOutputs(outputs: readonly CellOutput[]): OutputGroup[] {
+  const groups: OutputGroup[] = [];
+  outputs.forEach((output, i) => {
+    if (output.output_type !== 'stream') {
+      groups.push({ kind: 'rich', key: i, output });
+      return;
+    }
+    if (!output.text) return;
+    const last = groups.at(-1);
+    const block = last?.kind === 'streams' ? last : null;
+    const previous = block?.parts.at(-1);
+    if (previous?.name === output.name) previous.text += output.text;
+    else if (block) block.parts.push({ name: output.name, text: output.text });
+    else groups.push({ kind: 'streams', key: i, parts: [{ name: output.name, text: output.text }] });
+  });
+  return groups;
+}
