@@ -4,6 +4,7 @@ import { mkdir, open, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { openBeneath } from '../workspace/no-follow-open';
+import type { HeldFolders } from './held-folders';
 
 /**
  * Files go into the store as git blobs written here, not by `git hash-object`: git opens a path and
@@ -14,8 +15,8 @@ import { openBeneath } from '../workspace/no-follow-open';
  * SHA-1 of "blob <size>\0" and the content; the file is that, zlib-deflated), which git reads, packs
  * and prunes as its own. Everything else about the store goes through the git command.
  */
-export async function writeWorkspaceBlob(gitDir: string, root: string, relPath: string): Promise<{ sha: string; size: number }> {
-  const handle = await openBeneath(root, relPath.split('/'), constants.O_RDONLY);
+export async function writeWorkspaceBlob(gitDir: string, root: string, relPath: string, folders?: HeldFolders): Promise<{ sha: string; size: number }> {
+  const handle = folders ? await folders.openFile(relPath) : await openBeneath(root, relPath.split('/'), constants.O_RDONLY);
   let content: Buffer;
   try {
     content = await handle.readFile();
@@ -40,10 +41,14 @@ export async function writeObject(gitDir: string, type: 'blob' | 'tree', content
     () => false,
   );
   if (exists) return sha;
-  await mkdir(dir, { recursive: true });
-  // Written beside, then renamed: a crash never leaves a torn object under its id.
+  // Written beside, then renamed: a crash never leaves a torn object under its id. The fan-out folder
+  // is made only when missing (git gc removes empty ones), not asked for on every object.
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const out = await open(tmp, 'wx', 0o444);
+  const out = await open(tmp, 'wx', 0o444).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true });
+    return open(tmp, 'wx', 0o444);
+  });
   try {
     await out.writeFile(deflateSync(Buffer.concat([header, content]), { level: 1 }));
   } finally {

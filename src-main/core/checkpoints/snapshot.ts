@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeBlob, writeWorkspaceBlob } from './blob-writer';
 import type { ChangeJournal } from './change-journal';
 import type { GitObjects, TreeEntry } from './git-objects';
+import { HeldFolders } from './held-folders';
 import { rescanPaths } from './incremental-scan';
 import { linkTarget, scanWorkspace, type ScannedEntry, type ScanResult, type Skipped } from './workspace-scan';
 
@@ -36,6 +37,7 @@ interface CacheFile {
 const RACY_MS = 2000;
 /** With the journal, the stat cache only serves the next start of the app, so it is saved at most this often. */
 const SAVE_EVERY_MS = 5000;
+const READS_IN_FLIGHT = 8;
 
 export interface SnapshotResult {
   tree: string;
@@ -89,17 +91,21 @@ export class Snapshotter {
     const seen = partial ? null : new Set<string>();
     let count = 0;
     let bytesStored = 0;
+    const toStore: ScannedEntry[] = [];
     for (const e of scan.entries) {
       if (e.kind === 'dir') continue;
-      const parent = parentOf(e.path);
-      const held = partial && !partial.affected.has(parent) ? partial.last.shas.get(e.path) : undefined;
+      const held = partial && !partial.affected.has(parentOf(e.path)) ? partial.last.shas.get(e.path) : undefined;
       if (held) {
         shas.set(e.path, held);
         count++;
-        continue;
-      }
-      const sha = await this.store(e, files.get(e.path), skipped, (n) => (bytesStored += n));
-      if (sha === null) continue;
+      } else toStore.push(e);
+    }
+    // Several files in flight: the reads wait on the disk while the main thread hashes and deflates others.
+    const held = new HeldFolders(this.root);
+    const stored = await inParallel(toStore, READS_IN_FLIGHT, (e) => this.store(e, files.get(e.path), held, skipped, (n) => (bytesStored += n))).finally(() => held.close());
+    toStore.forEach((e, i) => {
+      const sha = stored[i];
+      if (!sha) return;
       seen?.add(e.path);
       if (started - e.mtimeMs > RACY_MS && started - e.ctimeMs > RACY_MS) {
         const known = files.get(e.path);
@@ -109,9 +115,9 @@ export class Snapshotter {
         }
       } else if (files.delete(e.path)) this.dirty = true;
       shas.set(e.path, sha);
-      children.get(parent)?.push({ mode: e.mode, type: 'blob', sha, name: nameOf(e.path) });
+      children.get(parentOf(e.path))?.push({ mode: e.mode, type: 'blob', sha, name: nameOf(e.path) });
       count++;
-    }
+    });
     if (seen) {
       // A whole walk: whatever the cache holds that is not there any more goes.
       for (const p of files.keys()) {
@@ -149,11 +155,11 @@ export class Snapshotter {
   }
 
   /** A file's id: from the stat cache when its stats still match, else read into the store (null: could not be read, listed). */
-  private async store(e: ScannedEntry, known: CachedFile | undefined, skipped: Skipped[], stored: (bytes: number) => void): Promise<string | null> {
+  private async store(e: ScannedEntry, known: CachedFile | undefined, folders: HeldFolders, skipped: Skipped[], stored: (bytes: number) => void): Promise<string | null> {
     if (known && known.size === e.size && known.mtimeMs === e.mtimeMs && known.ctimeMs === e.ctimeMs && known.ino === e.ino && known.mode === e.mode) return known.sha;
     try {
       if (e.kind === 'symlink') return await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path));
-      const written = await writeWorkspaceBlob(this.objects.gitDir, this.root, e.path);
+      const written = await writeWorkspaceBlob(this.objects.gitDir, this.root, e.path, folders);
       if (known?.sha !== written.sha) stored(written.size);
       return written.sha;
     } catch (err) {
@@ -220,6 +226,20 @@ export class Snapshotter {
     this.dirty = false;
     this.savedAt = Date.now();
   }
+}
+
+/** `run` over `items` with at most `limit` at a time; results in the items' order. */
+async function inParallel<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await run(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 /** The folders whose tree changes: those holding or inside a changed path, and every folder above them. */
