@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 // The mutation check of issue 17, finding 11: every protection of the sandbox has a test that fails
@@ -13,8 +13,12 @@ import { join, resolve } from 'node:path';
 //   npx tsx test/security/mutation-check.ts --only dev,proc
 //
 // Run on demand, not in `npm test`: it edits files of the working tree while it runs (restored on
-// exit, Ctrl-C included), so run it in a checkout nothing else is building or testing. Its list is
-// docs/sandbox.md's list of protections; a protection added there gets a mutation here.
+// exit, Ctrl-C included), so run it in a checkout nothing else is building or testing, after
+// `npm run build` (the full-turn tests serve the built renderer). It first runs the tests unmutated
+// (skip with --no-baseline): they must pass, or a "caught" would mean nothing. A mutation counts as
+// caught only when a test itself fails; a file that fails to start (a hook, an import) is reported as
+// an error, since that is not the protection being noticed. Its list is docs/sandbox.md's list of
+// protections; a protection added there gets a mutation here.
 
 const REPO = resolve(import.meta.dirname, '../..');
 const BWRAP_ARGS = 'src-main/core/exec/sandbox/bubblewrap-args.ts';
@@ -132,8 +136,16 @@ const MUTATIONS: Mutation[] = [
 
 interface Outcome {
   mutation: Mutation;
-  caught: boolean;
+  verdict: 'caught' | 'survived' | 'error';
   failing: string[];
+}
+
+interface TestRun {
+  ok: boolean;
+  /** Tests that failed (vitest's × lines). */
+  failing: string[];
+  /** Files or suites that failed as a whole (FAIL lines naming no test that failed). */
+  broken: string[];
 }
 
 const restorers = new Map<string, string>();
@@ -153,7 +165,7 @@ function apply(mutation: Mutation): void {
   writeFileSync(file, text.replace(mutation.find, mutation.replace));
 }
 
-function runTests(files: string[]): { ok: boolean; failing: string[] } {
+function runTests(files: string[]): TestRun {
   const vitest = join(REPO, 'node_modules', '.bin', 'vitest');
   const result = spawnSync('bash', [join(REPO, 'test/support/with-keyring.sh'), vitest, 'run', '--exclude', '**/*.e2e.test.ts', ...files], {
     cwd: REPO,
@@ -162,8 +174,10 @@ function runTests(files: string[]): { ok: boolean; failing: string[] } {
     maxBuffer: 256 * 1024 * 1024,
   });
   const output = `${result.stdout}${result.stderr}`;
-  const failing = [...new Set(output.split('\n').filter((l) => /^\s*(×|FAIL)\s/.test(l)).map((l) => l.trim()))];
-  return { ok: result.status === 0, failing };
+  const lines = output.split('\n').map((l) => l.trim());
+  const failing = [...new Set(lines.filter((l) => l.startsWith('× ')).map((l) => l.slice(2).replace(/ \d+ms$/, '')))];
+  const broken = [...new Set(lines.filter((l) => l.startsWith('FAIL ') && !failing.some((t) => l.endsWith(`> ${t}`))))];
+  return { ok: result.status === 0, failing, broken };
 }
 
 function main(): void {
@@ -179,25 +193,38 @@ function main(): void {
       process.exit(130);
     });
   }
+  if (!existsSync(join(REPO, 'out', 'renderer'))) throw new Error('the renderer is not built: run `npm run build` first');
+  if (!argv.includes('--no-baseline')) {
+    const files = full ? [ATTACKS, 'test/integration/sandbox'] : [...new Set(chosen.flatMap((m) => m.tests))];
+    process.stdout.write('baseline: the tests unmutated … ');
+    const baseline = runTests(files);
+    if (!baseline.ok) {
+      console.log('FAILED');
+      for (const line of [...baseline.failing, ...baseline.broken]) console.log(`    ${line}`);
+      throw new Error('the tests fail without any mutation; fix them first');
+    }
+    console.log('pass');
+  }
   const outcomes: Outcome[] = [];
   for (const mutation of chosen) {
     const files = full ? [ATTACKS, 'test/integration/sandbox'] : mutation.tests;
     process.stdout.write(`${mutation.name}: without ${mutation.protection} … `);
-    let result: { ok: boolean; failing: string[] };
+    let result: TestRun;
     try {
       apply(mutation);
       result = runTests(files);
     } finally {
       restoreAll();
     }
-    outcomes.push({ mutation, caught: !result.ok, failing: result.failing });
-    console.log(result.ok ? 'SURVIVED (no test failed)' : `caught by ${result.failing.length} failing line(s)`);
-    for (const line of result.failing.slice(0, 6)) console.log(`    ${line}`);
+    const verdict = result.failing.length > 0 ? 'caught' : result.ok ? 'survived' : 'error';
+    outcomes.push({ mutation, verdict, failing: result.failing });
+    console.log(verdict === 'caught' ? `caught by ${result.failing.length} failing test(s)` : verdict === 'survived' ? 'SURVIVED (no test failed)' : 'ERROR (the tests did not run)');
+    for (const line of [...result.failing.slice(0, 8), ...result.broken.slice(0, 4)]) console.log(`    ${line}`);
   }
-  const survivors = outcomes.filter((o) => !o.caught);
-  console.log(`\n${outcomes.length - survivors.length} of ${outcomes.length} mutations caught.`);
-  for (const s of survivors) console.log(`SURVIVED: ${s.mutation.name} (${s.mutation.protection})`);
-  process.exitCode = survivors.length > 0 ? 1 : 0;
+  const missed = outcomes.filter((o) => o.verdict !== 'caught');
+  console.log(`\n${outcomes.length - missed.length} of ${outcomes.length} mutations caught.`);
+  for (const o of missed) console.log(`${o.verdict.toUpperCase()}: ${o.mutation.name} (${o.mutation.protection})`);
+  process.exitCode = missed.length > 0 ? 1 : 0;
 }
 
 main();

@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const DOCS = ['docs/security.md', 'docs/sandbox.md'];
+/** This file, which the docs name as the checker rather than as a claim's holder. */
+const SELF = 'test/unit/docs/doc-test-references.test.ts';
 
 interface TestReference {
   doc: string;
@@ -86,6 +88,12 @@ describe('the security docs name tests that exist', () => {
         if (!titlesIn(readFileSync(path, 'utf8')).has(title)) missing.push(`${file}: no test titled "${title}"`);
       }
       expect(missing).toEqual([]);
+    });
+
+    it(`${doc}: every test file it mentions is named with the titles it holds`, () => {
+      // A file named without a title says nothing about which test holds the claim.
+      const bare = [...text.matchAll(/`(test\/[^`\s]+\.test\.ts)`(?!\s*›)/g)].map((m) => m[1]).filter((f) => f !== SELF);
+      expect(bare).toEqual([]);
     });
 
     it(`${doc}: every test path it mentions exists`, () => {
