@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
@@ -63,6 +64,9 @@ async function requireStdin(stdin: NodeJS.ReadStream): Promise<string> {
 }
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliEnd> {
+  // A terminal run parses each schema a few times: compiling a fast path per object schema (zod's JIT,
+  // `new Function`) costs more than it saves before the first model request (bench/startup.bench.ts).
+  zodConfig({ jitless: true });
   let opts: CliOptions;
   try {
     opts = parseCliArgs(argv);
@@ -89,15 +93,17 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   }
   const interactive = !opts.list && message.text === null;
 
+  const notices: string[] = [];
+  // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched. Otherwise its
+  // probe (the keyring library works on a thread of its own) runs while the settings load.
+  const opening = opts.list ? Promise.resolve(new MemorySecretStore()) : openSecrets(env, notices);
   const dataDir = defaultAppDataDir();
   mkdirSync(dataDir, { recursive: true });
   const saved = openNodeSettingsStore({ dir: dataDir });
   const settings = new OverlaySettingsStore(saved, opts.overrides);
   // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
   if (!opts.ownFolder && !opts.overrides.workspaceRoot) settings.override({ workspaceRoot: process.cwd() });
-  const notices: string[] = [];
-  // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched.
-  const secrets = opts.list ? new MemorySecretStore() : await openSecrets(env, notices);
+  const secrets = await opening;
   const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
   const out = opts.json ? process.stderr : process.stdout;
   const style = styleFor(out, env);
