@@ -17,6 +17,8 @@ import { modelHandlers } from './handlers/model-handlers';
 import { ModelKnowledge } from './agent/model-knowledge';
 import { CheckpointService } from './checkpoints/checkpoint-service';
 import { McpManager } from './mcp/mcp-manager';
+import { McpConfigService } from './mcp/mcp-config-service';
+import { mcpHandlers } from './handlers/mcp-handlers';
 import { checkpointHandlers } from './handlers/checkpoint-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
@@ -108,7 +110,10 @@ export function createApp(opts: AppOptions): App {
   const models = new ModelKnowledge({ dataDir: opts.dataDir, providerFor, events });
   const checkpoints = new CheckpointService({ dataDir: opts.dataDir, settings });
   // MCP servers start when a turn first needs their tools and stop with the app.
-  const mcp = new McpManager(() => settings().mcpServers);
+  const mcp = new McpManager(() => settings().mcpServers, {
+    secret: (account) => opts.secrets.get(account),
+    onChange: (name) => events.emit('mcp.changed', { name }),
+  });
   const agent = new AgentService({ open, conversations, exec, environment, events, settings, providerFor, models, checkpoints, mcp });
 
   const context: AppContext = {
@@ -128,6 +133,8 @@ export function createApp(opts: AppOptions): App {
     workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
     models,
     checkpoints,
+    mcp,
+    mcpConfig: new McpConfigService({ settings: opts.settings, secrets: opts.secrets, mcp, secretsChanged: refreshSecrets }),
     reruns: new LiveReruns({ agent, conversations, exec, events, settings }),
   };
 
@@ -145,6 +152,7 @@ export function createApp(opts: AppOptions): App {
     ...notebookHandlers(context),
     ...kernelHandlers(context),
     ...sandboxHandlers(context),
+    ...mcpHandlers(context),
   };
 
   return {

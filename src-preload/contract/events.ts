@@ -89,6 +89,8 @@ export const events = {
     /** Why it failed, when the outcome is 'failed'. */
     message: z.string().nullable(),
   }),
+  /** An MCP server's state or tools changed (Settings asks mcp.status again). */
+  'mcp.changed': z.object({ name: z.string() }),
   'error': z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 

@@ -12,6 +12,7 @@ import { workspaceRequests } from './requests/workspace';
 import { notebookRequests } from './requests/notebook';
 import { kernelRequests } from './requests/kernels';
 import { sandboxRequests } from './requests/sandbox';
+import { mcpRequests } from './requests/mcp';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -30,6 +31,7 @@ export const requests = {
   ...notebookRequests,
   ...kernelRequests,
   ...sandboxRequests,
+  ...mcpRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -40,6 +42,7 @@ export { ModelCapability, type ModelDescription, type ModelTarget } from './requ
 export type { FileDiff } from './requests/checkpoints';
 export type { KernelConnectionInfo, KernelSpecInfo } from './requests/kernels';
 export type { SandboxStatus } from './requests/sandbox';
+export { McpToolPolicy, type McpImportSource, type McpServerStatus, type McpToolInfo } from './requests/mcp';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 
 export type Requests = typeof requests;

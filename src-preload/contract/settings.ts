@@ -39,25 +39,50 @@ export const SandboxSettings = z.object({
   extraPaths: z.array(z.string().max(4096)).max(64),
 });
 
+/** An environment variable or header name an MCP server entry refers to. */
+const McpEntryName = z.string().min(1).max(256);
+
+/**
+ * Per-tool choices, in the field names Roo Code / Cline use in the same file: `alwaysAllow` runs a
+ * tool's calls without asking, `disabledTools` are never offered to the model. Absent from both: ask.
+ */
+const McpToolChoices = {
+  alwaysAllow: z.array(z.string().min(1).max(256)).max(1024).optional(),
+  disabledTools: z.array(z.string().min(1).max(256)).max(1024).optional(),
+};
+
 /**
  * One MCP server in the common `mcpServers` shape (Claude Desktop, Cursor, goose): a program started
- * over stdio, or a Streamable HTTP endpoint. `env` is all the server gets besides a minimal PATH/HOME:
- * app keys never reach it unless written here.
+ * over stdio, or an HTTP endpoint (Streamable HTTP, falling back to the old HTTP+SSE transport, or SSE
+ * only with `type: "sse"`). `env` is all the server gets besides a minimal PATH/HOME: app keys never
+ * reach it unless written here. `secretEnv` / `secretHeaders` name values kept in the OS keychain
+ * (docs/mcp.md), never in this file.
  */
 export const McpServerConfig = z.union([
   z.object({
     command: z.string().min(1).max(4096),
     args: z.array(z.string().max(32_768)).max(256).optional(),
     env: z.record(z.string().max(256), z.string().max(32_768)).optional(),
+    secretEnv: z.array(McpEntryName).max(64).optional(),
     cwd: z.string().max(4096).optional(),
     disabled: z.boolean().optional(),
+    ...McpToolChoices,
   }),
   z.object({
     url: z.url({ protocol: /^https?$/ }).max(2048),
+    type: z.enum(['http', 'sse']).optional(),
     headers: z.record(z.string().max(256), z.string().max(32_768)).optional(),
+    secretHeaders: z.array(McpEntryName).max(64).optional(),
     disabled: z.boolean().optional(),
+    ...McpToolChoices,
   }),
 ]);
+
+/** A name `mcpServers` accepts: the tool name `mcp__<server>__<tool>` must split back into both. */
+export const McpServerName = z
+  .string()
+  .max(48)
+  .regex(/^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/, 'an MCP server name is letters, digits, - and single _ between them (at most 48)');
 
 export const Settings = z.object({
   version: z.literal(1),
@@ -113,10 +138,7 @@ export const Settings = z.object({
   /** Start-up notices the user dismissed for good (their ids, such as 'no-keychain'). */
   dismissedNotices: z.array(z.string().max(64)).max(64),
   /** MCP servers whose tools the model may call (docs/mcp.md), by name. */
-  mcpServers: z.record(
-    z.string().max(48).regex(/^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/, 'an MCP server name is letters, digits, - and single _ between them (at most 48)'),
-    McpServerConfig,
-  ),
+  mcpServers: z.record(McpServerName, McpServerConfig),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */

@@ -106,7 +106,8 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           cell.language = mcpTool ? mcpTool.language : parsed.language;
           cell.code = parsed.code;
         }
-        const decision = await approve(live, deps.events, settings, cell, signal);
+        // A tool the user chose to always allow (Settings, or the approval bar) runs without asking.
+        const decision = mcpTool?.alwaysAllow ? allowedTool(cell) : await approve(live, deps.events, settings, cell, signal);
         if (decision === 'stop') {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the user stopped the turn.');
           stopAfterStep = 'stopped';
@@ -229,6 +230,11 @@ function noSuchTool(name: string, mcpTools: McpTool[]): string {
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */
 export function conversationSettings(settings: Settings, choice: ModelChoice | undefined): Settings {
   return choice ? { ...settings, provider: choice.provider, model: choice.model, baseUrl: choice.baseUrl } : settings;
+}
+
+function allowedTool(cell: CellItem): 'run' {
+  cell.approval = 'auto';
+  return 'run';
 }
 
 async function approve(

@@ -7,6 +7,8 @@ import type { ExecService, RemoteKernels } from '../exec';
 import type { KeySource } from '../llm/provider-factory';
 import type { KeyVault } from '../providers/key-vault';
 import type { LiveReruns } from '../notebook/live-reruns';
+import type { McpConfigService } from '../mcp/mcp-config-service';
+import type { McpManager } from '../mcp/mcp-manager';
 import type { LocalServerSpec } from '../providers/local-servers';
 import type { SettingsStore } from '../settings/settings-store';
 import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
@@ -34,4 +36,7 @@ export interface AppContext {
   models: ModelKnowledge;
   /** Workspace checkpoints before and after each cell (docs/checkpoints.md). */
   checkpoints: CheckpointService;
+  /** MCP servers: their connections, and their entries in settings (docs/mcp.md). */
+  mcp: McpManager;
+  mcpConfig: McpConfigService;
 }

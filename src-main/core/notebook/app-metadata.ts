@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Approval, Attachment, CellItem, CellStatus, Id, InstallInfo, NoticeItem, RunLimits } from '@contract';
+import { Approval, Attachment, CellItem, CellOutput, CellStatus, Id, InstallInfo, NoticeItem, RunLimits } from '@contract';
 
 // What the app keeps under the `oi` key of cell and notebook metadata, so that its own notebooks
 // import back into exactly the conversation they came from. Jupyter preserves unknown metadata.
@@ -56,6 +56,8 @@ export const CodeCellMeta = z.object({
   prelude: z.number().int().positive().optional(),
   /** The code as the app ran it, when export wrote it with workspace paths made relative. */
   code: z.string().optional(),
+  /** An MCP call (language mcp:<server>/<tool>), exported as a markdown cell: its outputs, kept here. */
+  mcpOutputs: z.array(CellOutput).optional(),
 });
 
 export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);

@@ -57,6 +57,12 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
         step = null;
         return;
       }
+      if (oi?.role === 'code') {
+        // An MCP call (mcp-call-cell.ts): the arguments and outputs are in the metadata.
+        step = oi.step;
+        items.push(withOrigin(codeItem(id, oi.code ?? '', oi.mcpOutputs ?? [], null, oi, ctx, index), appOrigin(cell)));
+        return;
+      }
       if (oi?.role === 'assistant') {
         step = oi.step;
         const item: ConversationItem = { kind: 'assistant', id, step, text: source, thinking: [], interrupted: oi.interrupted, createdAt: oi.createdAt };
@@ -149,7 +155,7 @@ function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | 
   const parsed = CellMeta.safeParse(raw);
   const fits =
     parsed.success &&
-    ((cell.cell_type === 'markdown' && (parsed.data.role === 'user' || parsed.data.role === 'assistant')) ||
+    ((cell.cell_type === 'markdown' && (parsed.data.role === 'user' || parsed.data.role === 'assistant' || (parsed.data.role === 'code' && parsed.data.language.startsWith('mcp:')))) ||
       (cell.cell_type === 'raw' && (parsed.data.role === 'notice' || parsed.data.role === 'code')) ||
       (cell.cell_type === 'code' && (parsed.data.role === 'code' || (parsed.data.role === 'notice' && parsed.data.install !== undefined))));
   if (!parsed.success || !fits) {

@@ -3,6 +3,8 @@ import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, 
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
+import { isMcpLanguage } from '../mcp/mcp-names';
+import { mcpCallCell } from './mcp-call-cell';
 import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-session-export';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
@@ -139,7 +141,8 @@ function byCodePoint(a: string, b: string): number {
 export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
-    if (item.kind !== 'cell') continue;
+    // An MCP call is no language of the notebook's.
+    if (item.kind !== 'cell' || isMcpLanguage(item.language)) continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
@@ -279,7 +282,7 @@ function readInside(workspace: string, relative: string, options: ExportOptions)
   return options.readAttachment(absolute);
 }
 
-function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | undefined): CellWithoutId<CodeCellV4 | RawCellV4> {
+function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | undefined): CellWithoutId<ExportedCell> {
   const prelude = plan?.prelude ?? [];
   const code = plan?.code ?? item.code;
   // Keys in sorted order throughout, as the file will have them (see serializeNotebook).
@@ -301,6 +304,7 @@ function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | un
     toolCallId: item.toolCallId,
     ...(item.modelCode !== undefined ? { editedByUser: true, modelCode: item.modelCode } : {}),
   };
+  if (isMcpLanguage(item.language)) return mcpCallCell(item, oi);
   if (NOT_APPROVED.has(item.status)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
   }

@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { McpServerStatus } from '@contract';
+import { createApp, type App } from '../../../src-main/core/app';
+import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
+import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
+import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
+import type { SettingsStore } from '../../../src-main/core/settings/settings-store';
+import { REPO_ROOT } from '../../support/app-under-test';
+import { EVERYTHING, everythingStdio } from '../../support/mcp-servers';
+
+// The Settings page's MCP requests through the real dispatcher, the settings file on disk and the real
+// server-everything: servers saved, turned off, their tools' policies, secrets kept in the secret store
+// (never in the file, never in an answer), and imports of other apps' config files, all-or-nothing.
+
+const dirs: string[] = [];
+const apps: App[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.dispose()));
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oi-mcp-settings-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Setup {
+  dispatch: Dispatcher;
+  app: App;
+  settings: SettingsStore;
+  secrets: MemorySecretStore;
+  settingsFile: () => string;
+  call<T = unknown>(name: string, input: unknown): Promise<T>;
+  fail(name: string, input: unknown): Promise<string>;
+}
+
+function setup(): Setup {
+  const settingsDir = tempDir();
+  const settings = openNodeSettingsStore({ dir: settingsDir });
+  const secrets = new MemorySecretStore();
+  const app = createApp({ dataDir: tempDir(), settings, secrets, resourcesDir: path.join(REPO_ROOT, 'resources'), version: 'test', env: {} });
+  apps.push(app);
+  const dispatch = createDispatcher(app.handlers);
+  const call = async <T,>(name: string, input: unknown): Promise<T> => {
+    const reply = await dispatch(name, input, { transport: 'websocket' });
+    if (!reply.ok) throw new Error(`${name}: ${reply.error.message}`);
+    return reply.result as T;
+  };
+  const fail = async (name: string, input: unknown): Promise<string> => {
+    const reply = await dispatch(name, input, { transport: 'websocket' });
+    if (reply.ok) throw new Error(`${name} was accepted`);
+    return reply.error.message;
+  };
+  const settingsFile = () => fs.readdirSync(settingsDir).map((f) => fs.readFileSync(path.join(settingsDir, f), 'utf8')).join('\n');
+  return { dispatch, app, settings, secrets, settingsFile, call, fail };
+}
+
+const SECRET = 'ghp_secret-value-that-must-stay-in-the-keychain-1234';
+
+describe('MCP servers in Settings', () => {
+  it('adds a server, connects it and lists its tools with their read-only marks; turns it off and removes it', async () => {
+    const s = setup();
+    const added = await s.call<McpServerStatus>('mcp.save', { name: 'everything', config: everythingStdio() });
+    expect(added).toMatchObject({ name: 'everything', state: 'connected', transport: 'stdio' });
+    expect(added.toolCount).toBeGreaterThan(5);
+    expect(added.tools?.find((t) => t.name === 'get-env')).toMatchObject({ readOnly: true, policy: 'ask' });
+    expect(s.settings.get().mcpServers.everything).toEqual(everythingStdio());
+
+    const off = await s.call<McpServerStatus>('mcp.set-enabled', { name: 'everything', enabled: false });
+    expect(off.state).toBe('disabled');
+    expect(s.settings.get().mcpServers.everything?.disabled).toBe(true);
+    expect(await s.app.context.mcp.tools()).toEqual([]);
+
+    const on = await s.call<McpServerStatus>('mcp.set-enabled', { name: 'everything', enabled: true });
+    expect(on.state).toBe('connected');
+    await s.call('mcp.remove', { name: 'everything' });
+    expect(s.settings.get().mcpServers).toEqual({});
+    expect(await s.call('mcp.status', {})).toEqual([]);
+  });
+
+  it('remembers "always allow" and "off" per tool, and takes them back', async () => {
+    const s = setup();
+    await s.call('mcp.save', { name: 'everything', config: everythingStdio() });
+    await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'echo', policy: 'allow' });
+    await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'get-env', policy: 'disabled' });
+    expect(s.settings.get().mcpServers.everything).toMatchObject({ alwaysAllow: ['echo'], disabledTools: ['get-env'] });
+    let tools = await s.app.context.mcp.tools();
+    expect(tools.find((t) => t.tool === 'echo')?.alwaysAllow).toBe(true);
+    expect(tools.find((t) => t.tool === 'get-env')).toBeUndefined();
+    const status = (await s.call<McpServerStatus[]>('mcp.status', {}))[0];
+    expect(status?.tools?.find((t) => t.name === 'get-env')?.policy).toBe('disabled');
+
+    // Editing the server keeps the choices; setting "ask" takes them back.
+    await s.call('mcp.save', { name: 'everything', config: everythingStdio({ cwd: os.tmpdir() }) });
+    expect(s.settings.get().mcpServers.everything).toMatchObject({ alwaysAllow: ['echo'], disabledTools: ['get-env'] });
+    await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'echo', policy: 'ask' });
+    await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'get-env', policy: 'ask' });
+    expect(s.settings.get().mcpServers.everything).toEqual(everythingStdio({ cwd: os.tmpdir() }));
+    tools = await s.app.context.mcp.tools();
+    expect(tools.find((t) => t.tool === 'echo')?.alwaysAllow).toBe(false);
+    expect(tools.find((t) => t.tool === 'get-env')).toBeDefined();
+  });
+
+  it('refuses a bad entry naming the field, and saves nothing', async () => {
+    const s = setup();
+    expect(await s.fail('mcp.save', { name: 'bad name!', config: everythingStdio() })).toMatch(/name/);
+    expect(await s.fail('mcp.save', { name: 'x', config: { command: '' } })).toMatch(/config/);
+    expect(await s.fail('mcp.save', { name: 'x', config: { url: 'ftp://example.com/mcp' } })).toMatch(/config/);
+    // A secret named without a value, and nothing saved in the keychain either.
+    expect(await s.fail('mcp.save', { name: 'x', config: everythingStdio({ secretEnv: ['API_TOKEN'] }) })).toMatch(/config\.secretEnv: "API_TOKEN" needs a value/);
+    expect(await s.fail('mcp.save', { name: 'x', config: everythingStdio({ env: { API_TOKEN: 'a' }, secretEnv: ['API_TOKEN'] }), secretValues: { env: { API_TOKEN: 'b' } } })).toMatch(
+      /also a plain value/,
+    );
+    expect(s.settings.get().mcpServers).toEqual({});
+    expect(await s.secrets.accounts()).toEqual([]);
+  });
+
+  it('a server that cannot start reports why, and the app goes on', async () => {
+    const s = setup();
+    const status = await s.call<McpServerStatus>('mcp.save', { name: 'missing', config: { command: '/nonexistent/mcp-server' } });
+    expect(status.state).toBe('failed');
+    expect(status.lastError).toMatch(/could not start: .*ENOENT|could not start/);
+    const again = await s.call<McpServerStatus>('mcp.save', { name: 'crashes', config: { command: process.execPath, args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(3)'] } });
+    expect(again.state).toBe('failed');
+    expect(again.stderrTail).toContain('boom: no config');
+    expect((await s.call<McpServerStatus[]>('mcp.status', {})).map((x) => x.name)).toEqual(['missing', 'crashes']);
+  });
+});
+
+describe('MCP secrets', () => {
+  it('keeps a secret env value in the secret store: not in the settings file, not in any answer, but in the server', async () => {
+    const s = setup();
+    const status = await s.call<McpServerStatus>('mcp.save', {
+      name: 'everything',
+      config: everythingStdio({ env: { PLAIN: 'visible' }, secretEnv: ['GITHUB_TOKEN'] }),
+      secretValues: { env: { GITHUB_TOKEN: SECRET } },
+    });
+    expect(status.state).toBe('connected');
+    expect(status.missingSecrets).toEqual([]);
+    expect(s.settingsFile()).toContain('GITHUB_TOKEN');
+    expect(s.settingsFile()).not.toContain(SECRET);
+    expect(await s.secrets.get('mcp:everything:env:GITHUB_TOKEN')).toBe(SECRET);
+    for (const answer of [status, await s.call('mcp.status', {}), await s.call('settings.get', {})]) expect(JSON.stringify(answer)).not.toContain(SECRET);
+
+    // The server itself does get it (and the plain value).
+    const getEnv = (await s.app.context.mcp.tools()).find((t) => t.tool === 'get-env');
+    if (!getEnv) throw new Error('no get-env');
+    const env = await s.app.context.mcp.call(getEnv, {}, { timeoutMs: 30_000, signal: new AbortController().signal });
+    const text = env.content.map((c) => (c.type === 'image' ? '' : c.text)).join('');
+    expect(text).toContain(SECRET);
+    expect(text).toContain('visible');
+
+    // Saved again without the value: the saved one stays. Renamed: it moves. Removed: it goes.
+    await s.call('mcp.save', { name: 'everything', config: everythingStdio({ secretEnv: ['GITHUB_TOKEN'] }) });
+    expect(await s.secrets.get('mcp:everything:env:GITHUB_TOKEN')).toBe(SECRET);
+    await s.call('mcp.save', { name: 'renamed', previousName: 'everything', config: everythingStdio({ secretEnv: ['GITHUB_TOKEN'] }) });
+    expect(await s.secrets.accounts()).toEqual(['mcp:renamed:env:GITHUB_TOKEN']);
+    await s.call('mcp.remove', { name: 'renamed' });
+    expect(await s.secrets.accounts()).toEqual([]);
+  });
+
+  it('twin: the same value written as plain env is in the settings file and in answers (what the secret field prevents)', async () => {
+    const s = setup();
+    await s.call('mcp.save', { name: 'everything', config: everythingStdio({ env: { GITHUB_TOKEN: SECRET } }) });
+    expect(s.settingsFile()).toContain(SECRET);
+    expect(JSON.stringify(await s.call('settings.get', {}))).toContain(SECRET);
+  });
+
+  it('a secret header reaches an HTTP server only through the keychain entry', async () => {
+    const s = setup();
+    const status = await s.call<McpServerStatus>('mcp.save', {
+      name: 'remote',
+      config: { url: 'http://127.0.0.1:9/mcp', secretHeaders: ['Authorization'] },
+      secretValues: { headers: { Authorization: `Bearer ${SECRET}` } },
+    });
+    expect(status.state).toBe('failed');
+    expect(JSON.stringify(status)).not.toContain(SECRET);
+    expect(s.settingsFile()).not.toContain(SECRET);
+    expect(await s.secrets.get('mcp:remote:header:Authorization')).toBe(`Bearer ${SECRET}`);
+  });
+});
+
+describe('importing another app’s MCP config file', () => {
+  function write(name: string, body: unknown): string {
+    const file = path.join(tempDir(), name);
+    fs.writeFileSync(file, typeof body === 'string' ? body : JSON.stringify(body));
+    return file;
+  }
+
+  it('imports a Claude Desktop file, moving tokens to the keychain', async () => {
+    const s = setup();
+    const file = write('claude_desktop_config.json', {
+      mcpServers: {
+        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRET, LOG_LEVEL: 'debug' } },
+        'my.remote server': { url: 'https://example.com/mcp', headers: { Authorization: `Bearer ${SECRET}` } },
+      },
+    });
+    const result = await s.call<{ added: string[]; toKeychain: string[] }>('mcp.import', { path: file });
+    expect(result.added).toEqual(['everything', 'my-remote-server']);
+    expect(result.toKeychain).toEqual(['everything: GITHUB_PERSONAL_ACCESS_TOKEN', 'my-remote-server: Authorization']);
+    expect(s.settings.get().mcpServers).toEqual({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { LOG_LEVEL: 'debug' }, secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] },
+      'my-remote-server': { url: 'https://example.com/mcp', secretHeaders: ['Authorization'] },
+    });
+    expect(s.settingsFile()).not.toContain(SECRET);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    const status = await s.call<McpServerStatus>('mcp.connect', { name: 'everything' });
+    expect(status.state).toBe('connected');
+  });
+
+  it('imports VS Code’s servers (JSONC, type http) and Cursor’s mcpServers', async () => {
+    const s = setup();
+    const vscode = write('mcp.json', `{
+      // VS Code's file
+      "servers": { "api": { "type": "http", "url": "http://127.0.0.1:9/mcp", }, "old": { "type": "sse", "url": "http://127.0.0.1:9/sse" } },
+    }`);
+    expect((await s.call<{ added: string[] }>('mcp.import', { path: vscode })).added).toEqual(['api', 'old']);
+    expect(s.settings.get().mcpServers).toEqual({ api: { url: 'http://127.0.0.1:9/mcp' }, old: { url: 'http://127.0.0.1:9/sse', type: 'sse' } });
+  });
+
+  it('refuses a file with one bad entry, naming it and the field, and imports none of it', async () => {
+    const s = setup();
+    const bad = [
+      [{ mcpServers: { good: { command: 'x' }, bad: { args: ['y'] } } }, /mcpServers\.bad: has neither "command"/],
+      [{ mcpServers: { good: { command: 'x' }, bad: { command: 'y', env: { N: 3 } } } }, /mcpServers\.bad\.env\.N: must be text, not number/],
+      [{ mcpServers: { good: { command: 'x' }, bad: { url: 'ftp://host/x' } } }, /mcpServers\.bad\.url/],
+      [{ servers: { bad: { command: 'x', env: { TOKEN: '${input:token}' } } } }, /servers\.bad\.env: uses \$\{input:token\}/],
+      [{ other: 1 }, /no "mcpServers"/],
+      ['{ not json', /not valid JSON/],
+    ] as const;
+    for (const [body, message] of bad) {
+      const file = write('config.json', body);
+      expect(await s.fail('mcp.import', { path: file })).toMatch(message);
+    }
+    expect(await s.fail('mcp.import', { path: path.join(tempDir(), 'none.json') })).toMatch(/There is no file at/);
+    expect(s.settings.get().mcpServers).toEqual({});
+    expect(await s.secrets.accounts()).toEqual([]);
+  });
+
+  it('refuses names already configured unless told to replace them', async () => {
+    const s = setup();
+    await s.call('mcp.save', { name: 'everything', config: everythingStdio() });
+    const file = write('c.json', { mcpServers: { everything: { command: 'other' }, fresh: { command: 'new' } } });
+    expect(await s.fail('mcp.import', { path: file })).toMatch(/Already configured: everything.*nothing was imported/);
+    expect(Object.keys(s.settings.get().mcpServers)).toEqual(['everything']);
+    expect(await s.call('mcp.import', { path: file, replace: true })).toMatchObject({ added: ['fresh'], replaced: ['everything'] });
+    expect(s.settings.get().mcpServers.everything).toEqual({ command: 'other' });
+  });
+});
