@@ -68,3 +68,111 @@ describe('stderr stays stderr', () => {
     await check();
   });
 });
+
+/** A notebook file as the import menu takes it. */
+function notebook(cells: Array<Record<string, unknown>>): string {
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
+    cells: cells.map((c, i) => ({ id: `c${i}`, metadata: {}, ...c })),
+  });
+}
+
+const code = (source: string, outputs: unknown[], count: number) => ({ cell_type: 'code', source, outputs, execution_count: count });
+
+/** A 2×2 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFUlEQVR4nGP8z8Dwn4GBgYGJAQoAHxcCAr7SLUQAAAAASUVORK5CYII=';
+
+describe('tracebacks, markdown and imported outputs', () => {
+  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
+  const cells = () => ui.page.getByTestId('cell');
+  const importFile = async (name: string, text: string) => {
+    await ui.page.getByRole('button', { name: 'Notebook', exact: true }).click();
+    const [chooser] = await Promise.all([ui.page.waitForEvent('filechooser'), ui.page.getByRole('menuitem', { name: 'Import notebook…' }).click()]);
+    await chooser.setFiles({ name, mimeType: 'application/x-ipynb+json', buffer: Buffer.from(text) });
+  };
+
+  it('shows an exception as its last line, the whole traceback one click away (live)', async () => {
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_tb', name: 'execute', arguments: { language: 'python', code: 'def outer():\n    inner()\n\ndef inner():\n    1 / 0\n\nouter()' } }] },
+      { kind: 'text', text: 'It failed.' },
+    );
+    await sendMessage(ui.page, 'Divide by zero');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'It failed.', 60_000);
+    const error = cells().last().getByTestId('output-error');
+    await expectText(error.locator('.output-error-last'), 'ZeroDivisionError: division by zero');
+    const traceback = error.getByTestId('traceback');
+    // Folded: the frames are in the page but not shown until asked for.
+    expect(await traceback.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
+    expect(await traceback.locator('pre').isVisible()).toBe(false);
+    await traceback.getByText('show full traceback').click();
+    await expect.poll(() => traceback.locator('pre').isVisible()).toBe(true);
+    const whole = (await traceback.locator('pre').textContent()) ?? '';
+    expect(whole).toMatch(/Traceback \(most recent call last\)/);
+    expect(whole).toMatch(/in outer[\s\S]*inner\(\)[\s\S]*in inner[\s\S]*1 \/ 0[\s\S]*ZeroDivisionError: division by zero/);
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-traceback.png') });
+  });
+
+  it('renders text/markdown outputs as sanitised markdown, contained in their block', async () => {
+    const md = '# Report title\n\n**bold** and `code`\n\n<img src=x onerror="window.__mdPwned = 1">\n\n<div style="position:fixed;inset:0;background:red">cover</div>';
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_md', name: 'execute', arguments: { language: 'python', code: `display(Markdown(${JSON.stringify(md)}))` } }] },
+      { kind: 'text', text: 'Shown.' },
+    );
+    await sendMessage(ui.page, 'Show markdown');
+    await expectText(ui.page.getByTestId('assistant-message').last(), 'Shown.', 60_000);
+    const out = cells().last().getByTestId('output-markdown');
+    await expectText(out.locator('h1'), 'Report title');
+    expect(await out.locator('strong').textContent()).toBe('bold');
+    expect(await out.locator('code').textContent()).toBe('code');
+    // The sanitiser's rules hold here as in the chat: no handler ran, no fixed layer escaped the block.
+    expect(await ui.page.evaluate(() => (window as unknown as { __mdPwned?: number }).__mdPwned)).toBeUndefined();
+    expect(await out.locator('[onerror]').count()).toBe(0);
+    const block = await out.boundingBox();
+    const cover = out.getByText('cover');
+    if ((await cover.count()) > 0) {
+      const box = await cover.boundingBox();
+      expect(box && block && box.y >= block.y && box.y + box.height <= block.y + block.height + 1).toBe(true);
+    }
+    expect(await out.locator('.markdown').evaluate((el) => getComputedStyle(el).contain)).toContain('paint');
+    await out.scrollIntoViewIfNeeded();
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-markdown.png') });
+  });
+
+  it('an imported notebook shows its outputs in the file order, markdown rendered and tracebacks folded', async () => {
+    const ansiTraceback = ['\u001b[0;31m---------------------------------------------------------------------------\u001b[0m', '\u001b[0;31mKeyError\u001b[0m                                  Traceback (most recent call last)', 'Cell \u001b[0;32mIn[3], line 1\u001b[0m\n\u001b[0;32m----> 1\u001b[0m \u001b[43mlookup\u001b[49m\u001b[43m(\u001b[49m\u001b[43m)\u001b[49m', '\u001b[0;31mKeyError\u001b[0m: \'missing\''];
+    await importFile(
+      'ordered.ipynb',
+      notebook([
+        { cell_type: 'markdown', source: '# Ordered outputs' },
+        code('show()', [
+          { output_type: 'display_data', data: { 'image/png': PNG, 'text/plain': '<Figure>' }, metadata: {} },
+          { output_type: 'stream', name: 'stdout', text: 'printed after the image\n' },
+          { output_type: 'display_data', data: { 'text/markdown': '## A *markdown* result', 'text/plain': '<Markdown>' }, metadata: {} },
+          { output_type: 'stream', name: 'stderr', text: 'a warning\n' },
+        ], 1),
+        code('lookup()', [{ output_type: 'error', ename: 'KeyError', evalue: "'missing'", traceback: ansiTraceback }], 3),
+      ]),
+    );
+    await expectText(ui.page.getByTestId('conversation-list'), 'Ordered outputs');
+    await expect.poll(() => cells().count()).toBe(2);
+    const first = cells().first();
+    await first.getByTestId('output-image').waitFor();
+    // Document order is the file's: image, text, markdown, stderr.
+    const order = await first.locator('[data-testid="output-image"], [data-testid="terminal"], [data-testid="output-markdown"]').evaluateAll((els) =>
+      els.map((el) => `${el.getAttribute('data-testid')}:${(el.textContent ?? '').trim()}`),
+    );
+    expect(order).toEqual(['output-image:', 'terminal:printed after the image', 'output-markdown:A markdown result', 'terminal:a warning']);
+    expect(await first.getByTestId('output-markdown').locator('h2 em').textContent()).toBe('markdown');
+    expect(await first.locator('[data-stream="stderr"]').textContent()).toContain('a warning');
+    const error = cells().nth(1).getByTestId('output-error');
+    await expectText(error.locator('.output-error-last'), "KeyError: 'missing'");
+    await error.getByText('show full traceback').click();
+    const whole = (await error.getByTestId('traceback').locator('pre').textContent()) ?? '';
+    expect(whole).toContain('Traceback (most recent call last)');
+    expect(whole).toContain('----> 1 lookup()');
+    expect(whole).not.toContain('\u001b');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-imported.png') });
+  });
+});

@@ -1,25 +1,18 @@
 import type { CellOutput } from '@contract';
 import { imageOf } from '../../state/event-wiring';
 import { useWorkspace } from '../../state/workspace-store';
-import { CopyButton } from '../common/CopyButton';
+import { Markdown } from '../markdown/Markdown';
+import { ErrorOutput } from './ErrorOutput';
 import { HtmlOutputFrame } from './HtmlOutputFrame';
 
 /**
  * Rich outputs: images inline (click to open in the preview); HTML in the isolated output frame, where
- * its scripts run without any access to the app.
+ * its scripts run without any access to the app; markdown rendered; errors with their traceback folded.
  */
 export function RichOutput({ output, cellId, scripts = true }: { output: CellOutput; cellId: string; scripts?: boolean }) {
   const showPreview = useWorkspace((s) => s.showPreview);
   if (output.output_type === 'stream') return null;
-  if (output.output_type === 'error') {
-    const text = `${output.ename}: ${output.evalue}`;
-    return (
-      <div className="output-error" role="alert">
-        <pre>{text}</pre>
-        <CopyButton text={[text, ...output.traceback].join('\n')} label="Copy error" className="small ghost" />
-      </div>
-    );
-  }
+  if (output.output_type === 'error') return <ErrorOutput output={output} />;
   const image = imageOf(output);
   if (image) {
     const src = `data:${image.mime};base64,${image.dataBase64}`;
@@ -37,6 +30,16 @@ export function RichOutput({ output, cellId, scripts = true }: { output: CellOut
         scripts={scripts}
         blockedNote="Scripts in outputs imported from a notebook do not run; run the cell again to see them."
       />
+    );
+  }
+  // Markdown (IPython's Markdown(), a notebook's markdown output) renders as markdown, through the
+  // chat's sanitiser and inside the same contained block (.markdown: nothing drawn outside it).
+  const markdown = output.data['text/markdown'];
+  if (typeof markdown === 'string' || Array.isArray(markdown)) {
+    return (
+      <div className="output-markdown" data-testid="output-markdown">
+        <Markdown text={Array.isArray(markdown) ? markdown.join('') : markdown} />
+      </div>
     );
   }
   const svg = output.data['image/svg+xml'];
