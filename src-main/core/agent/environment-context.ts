@@ -4,6 +4,7 @@ import type { ExecSettings, SandboxSettings } from '@contract';
 import { genericShell, loginShellOf, type ExecService, type LanguageInfo, type LanguagesScope, type PythonInfo } from '../exec';
 import type { EnvironmentSnapshot } from './environment-snapshot';
 import { installsPackages, installsRuntimes } from './python-packages';
+import { localTimeZone, weekdayName } from './time-zone';
 
 export interface EnvironmentSources {
   /** The languages and runtimes as a run in this scope finds them. */
@@ -221,11 +222,11 @@ function safeUserName(): string {
 }
 
 function formatNow(date: Date): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = localTimeZone();
   const offset = -date.getTimezoneOffset();
   const sign = offset >= 0 ? '+' : '-';
   const hh = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
   const mm = String(Math.abs(offset) % 60).padStart(2, '0');
   const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-  return `${local} (${zone}, UTC${sign}${hh}:${mm}), ${date.toLocaleDateString('en-US', { weekday: 'long' })}`;
+  return `${local} (${zone}, UTC${sign}${hh}:${mm}), ${weekdayName(date)}`;
 }
