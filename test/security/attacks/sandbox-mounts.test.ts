@@ -79,7 +79,8 @@ describe('each mount and lifetime rule of the sandbox stops its attack (issue 17
 
   it("--proc: the sandbox cannot see the host's processes or their command lines", async () => {
     // A host process with a secret on its command line, as programs started with --token=… have.
-    const holder: ChildProcess = spawn('/bin/sh', ['-c', 'sleep 600', `${SECRET}-argv`], { stdio: 'ignore', detached: true });
+    // Python keeps its arguments as given (a shell may exec its last command and drop them).
+    const holder: ChildProcess = spawn('/usr/bin/python3', ['-c', 'import time; time.sleep(600)', `${SECRET}-argv`], { stdio: 'ignore', detached: true });
     try {
       await expect.poll(() => existsSync(`/proc/${holder.pid}/cmdline`)).toBe(true);
       // The pattern does not match itself, so the scanning grep's own command line is not a hit.
@@ -90,7 +91,6 @@ describe('each mount and lifetime rule of the sandbox stops its attack (issue 17
       const twin = await weakened(scan, without('--proc', '/proc'));
       expect(twin).toContain(`READ ${SECRET}-argv`);
     } finally {
-      // The shell and its sleep: a group of their own.
       if (holder.pid) process.kill(-holder.pid, 'SIGKILL');
     }
   });
