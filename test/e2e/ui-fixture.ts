@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { launchChromium } from '../support/browser';
+import { assertNoPageProblems } from '../support/page-problems';
 import { newConversation, openApp, startUiApp, type UiApp, type UiAppOptions } from './ui-harness';
 
 // The setup every UI test shares, registered as vitest hooks in the calling describe: Chromium for the
@@ -53,7 +54,7 @@ export function useChromium(): { readonly browser: Browser } {
 export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {}): UiFixture {
   const chromium = useChromium();
   let aut: UiApp | null = null;
-  let opened: { page: Page; frames: string[] } | null = null;
+  let opened: { page: Page; frames: string[]; problems: string[] } | null = null;
   const fixture: UiFixture = {
     get browser() {
       return chromium.browser;
@@ -75,15 +76,20 @@ export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {})
       if (options.openPage !== false) await fixture.open();
     },
     async open() {
+      const earlier = opened?.problems ?? [];
       opened = await openApp(chromium.browser, fixture.aut, options.viewport);
+      opened.problems.unshift(...earlier);
       if (options.newConversation) await newConversation(opened.page);
     },
     // A folder passed in for a restart is the fixture's too: it goes unless the test keeps it.
+    // A page error or CSP violation fails the test that closes the page (the hooks' close after it).
     async close({ keepData = false } = {}) {
+      const problems = opened?.problems ?? [];
       await opened?.page.close();
       opened = null;
       await aut?.close({ keepData });
       aut = null;
+      assertNoPageProblems(problems);
     },
   };
   const when = options.start ?? 'each';

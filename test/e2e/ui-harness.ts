@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SettingsPatch } from '@contract';
 import type { ScriptedLlm } from '../fixtures/llm-server';
 import { REPO_ROOT, startAppUnderTest, type AppUnderTest, type AppUnderTestOptions } from '../support/app-under-test';
+import { watchPageProblems } from '../support/page-problems';
 
 // The UI tests' app: test/support/app-under-test.ts with the settings among the options, and no local
 // model servers unless a test names them (so first run never finds one running on this machine).
@@ -21,19 +22,20 @@ export function startUiApp({ settings, ...options }: UiAppOptions = {}): Promise
 }
 
 /** A page on the app, with every WebSocket frame the renderer received kept for assertions. */
-export async function openApp(browser: Browser, aut: UiApp, viewport = { width: 1400, height: 860 }): Promise<{ page: Page; frames: string[] }> {
+export async function openApp(browser: Browser, aut: UiApp, viewport = { width: 1400, height: 860 }): Promise<{ page: Page; frames: string[]; problems: string[] }> {
   const page = await browser.newPage({ viewport });
   const frames: string[] = [];
   page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'))));
-  page.on('pageerror', (err) => console.error(`page error: ${err.message}`));
-  // CSP refusals and React warnings show up here; a clean run prints nothing.
+  // Page errors and CSP violations fail the test (ui-fixture.ts); the console's errors and React
+  // warnings are shown, a clean run prints nothing.
+  const problems = await watchPageProblems(page);
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') console.error(`page console ${msg.type()}: ${msg.text()}`);
   });
   await page.goto(aut.server.launchUrl);
   // Keyboard shortcuts and the first screen exist only once the app has loaded its state.
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  return { page, frames };
+  return { page, frames, problems };
 }
 
 export async function sendMessage(page: Page, text: string): Promise<void> {
