@@ -169,6 +169,15 @@ describe('notebook magics in the Python session', () => {
       expect(resultText(r.outputs)).toBe('   a\n0  1');
     });
 
+    it('shows a real pandas DataFrame as Jupyter does: an HTML table with its text form', async () => {
+      const r = await py('import pandas as pd\ndf = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})\ndisplay(df)\ndf');
+      expect(r.status, r.forModel).toBe('done');
+      expect(kinds(r.outputs)).toEqual(['display_data:text/html+text/plain', 'execute_result:text/html+text/plain']);
+      const result = r.outputs.at(-1)!;
+      expect(result.output_type === 'execute_result' && String(result.data['text/html'])).toContain('class="dataframe"');
+      expect(resultText(r.outputs)).toBe('   a  b\n0  1  x\n1  2  y');
+    });
+
     it('formats exceptions as IPython does; the model reads them without colour codes', async () => {
       const r = await py('def inner():\n    raise KeyError("missing")\ninner()');
       expect(r.status).toBe('failed');
