@@ -4,7 +4,7 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { createApp } from '../core/app';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openSecretStore } from '../core/secrets/open-secret-store';
-import { openElectronSettingsStore } from './electron-settings-store';
+import { openNodeSettingsStore } from '../core/settings/node-settings-store';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
@@ -33,7 +33,7 @@ void app.whenReady().then(async () => {
   serveRenderer(path.join(outDir, 'renderer'));
 
   const dataDir = app.getPath('userData');
-  const settings = openElectronSettingsStore({ dir: dataDir });
+  const settings = openNodeSettingsStore({ dir: dataDir });
   const secrets = await openSecretStore();
   // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
   if (settings.notice) console.warn(settings.notice);

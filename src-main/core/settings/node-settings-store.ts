@@ -10,12 +10,12 @@ export interface NodeSettingsStoreOptions extends SettingsFileOptions {
 }
 
 /**
- * Settings under plain Node (the `oi` command, browser mode, tests), in the desktop app's file format.
- * The core (settings-file.ts) reads, migrates and repairs the file itself, so all this adapter does is
- * write it the way electron-store's conf does: tab-indented JSON, atomically (`atomically`, the writer
- * conf itself uses: a temporary file beside it, fsync, rename), owner-only. conf is not used here: it
- * loads a JSON-schema validator and semver (a third of the CLI's bundle) for features the core does not
- * use, on every start (bench/startup.bench.ts).
+ * The settings file of the desktop app, browser mode, the `oi` command and the tests. The core
+ * (settings-file.ts) reads, migrates and repairs the file itself, so all this adapter does is write it
+ * as electron-store (which the desktop app used before) did: tab-indented JSON, atomically
+ * (`atomically`, the writer electron-store's conf uses: a temporary file beside it, fsync, rename),
+ * owner-only. conf is not used: it loads a JSON-schema validator and semver (a third of the bundle) for
+ * features the core does not use, on every start (bench/startup.bench.ts).
  */
 export function openNodeSettingsStore(options: NodeSettingsStoreOptions): SettingsStore {
   const dir = path.resolve(options.dir);

@@ -13,32 +13,20 @@ export const SETTINGS_CONFIG_NAME = 'settings';
 /** Owner-only: settings name the workspace and may carry environment variables for code runs. */
 export const SETTINGS_FILE_MODE = 0o600;
 
-/**
- * What the core needs from electron-store (desktop) or the Node adapter (node-settings-store.ts). The path is known before the library opens the file
- * because electron-store throws from its constructor on a file that is not JSON: an unreadable file must
- * be moved aside first.
- */
+/** What the core needs from the file's writer (node-settings-store.ts): the path, and a way to write it. */
 export interface SettingsFileBackend {
   readonly path: string;
   open(): SettingsDocument;
 }
 
 export interface SettingsDocument {
-  /** Writes the whole document (atomically, owner-only; the library's job). */
+  /** Writes the whole document (atomically, owner-only). */
   set(settings: Settings): void;
 }
 
 export interface SettingsFileOptions {
   /** Clock for backup names, injectable for tests. */
   now?: () => Date;
-}
-
-/** electron-store is given this parser too, so a file the core accepted also opens in the library. */
-export function parseSettingsJson(text: string): Record<string, unknown> {
-  // Windows editors may save with a byte-order mark, which JSON.parse refuses.
-  const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
-  // The libraries copy whatever they parse into an object; only the core decides what a non-object means.
-  return isPlainObject(parsed) ? parsed : {};
 }
 
 /**

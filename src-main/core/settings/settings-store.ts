@@ -1,6 +1,6 @@
 import type { Settings, SettingsPatch } from '@contract';
 
-/** The settings port: electron-store backs it in the desktop app, node-settings-store.ts under plain Node, memory in tests. */
+/** The settings port: the settings file (node-settings-store.ts) in the desktop app and under plain Node, memory in tests. */
 export interface SettingsStore {
   get(): Settings;
   /** Applies a patch that has already passed the contract's schema; returns the new settings. */
