@@ -179,6 +179,12 @@ export const CellItem = z.object({
   cwd: z.string().max(4096).optional(),
   envChanges: z.record(z.string().max(256), z.string().nullable()).optional(),
   /**
+   * The run failed for want of a package, which was installed, and the cell ran again: the first
+   * `outputs` outputs (the failed attempt and the install's log) are shown collapsed under `summary`
+   * ("first attempt: ModuleNotFoundError: No module named 'requests'"), the re-run as the result.
+   */
+  firstAttempt: z.object({ outputs: z.number().int().nonnegative(), summary: z.string().max(1000) }).optional(),
+  /**
    * The model wrote this call as text in its own format (a local model whose server sent no native
    * tool call); the history gives it back, and its result, in that format. Absent for native calls
    * and fenced code blocks.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWheel } from '../integration/auto-install/support/packages';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from './ui-fixture';
+import { SHOTS } from './ui-harness';
 
 describe('installing a missing package from the chat', () => {
   let root: string;
@@ -41,10 +42,31 @@ describe('installing a missing package from the chat', () => {
     const prompt = ui.page.getByTestId('install-prompt');
     await expectText(prompt, /pip install oi_ui_pkg/, 60_000);
     await expectText(prompt, "No module named 'oi_ui_pkg'");
+    // While the question is open it is the person's turn: no running clock, on the cell or below.
+    await expectText(ui.page.getByTestId('cell-status'), 'waiting for you');
+    expect(await ui.page.getByTestId('cell-elapsed').count()).toBe(0);
+    await expectText(ui.page.getByTestId('working'), 'Waiting for you — install oi_ui_pkg?');
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-install-waiting.png') });
     await prompt.getByRole('button', { name: 'Install', exact: true }).click();
     await expectAttribute(ui.page.getByTestId('cell'), 'data-status', 'done', 60_000);
     await expectText(ui.page.getByTestId('cell'), 'value 777');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'printed its value', 30_000);
     expect(await ui.page.getByTestId('install-prompt').count()).toBe(0);
+
+    // The failed first attempt is folded under one line; the re-run is the result.
+    const attempt = ui.page.getByTestId('first-attempt');
+    await expectText(attempt.locator(':scope > summary'), "first attempt: ModuleNotFoundError: No module named 'oi_ui_pkg' — installed oi_ui_pkg, ran again");
+    expect(await attempt.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
+    expect(await attempt.getByTestId('output-error').isVisible()).toBe(false);
+    const result = ui.page.getByTestId('cell').locator(':scope > [data-testid="terminal"], :scope [data-testid="terminal"]:not([data-testid="first-attempt"] *)');
+    expect(await result.last().textContent()).toContain('value 777');
+    await attempt.locator(':scope > summary').click();
+    await expectText(attempt.getByTestId('output-error'), "ModuleNotFoundError: No module named 'oi_ui_pkg'");
+    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-install-first-attempt.png') });
+    // The saved conversation keeps the split, so a reload shows the same.
+    await ui.page.reload();
+    await ui.page.waitForSelector('body[data-ready="true"]');
+    await ui.page.getByRole('button', { name: 'use oi_ui_pkg' }).click();
+    await expectText(ui.page.getByTestId('first-attempt').locator(':scope > summary'), 'first attempt: ModuleNotFoundError');
   });
 });

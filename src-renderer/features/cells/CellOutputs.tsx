@@ -14,7 +14,7 @@ const TerminalView = lazyNamed(loadTerminalView, 'TerminalView');
  * A cell's outputs. While it runs: its live terminal (xterm, which the person can type into; stderr
  * in red) and the rich outputs as they come. Once it has run (or was loaded, or imported from a
  * notebook): every output in its order, text as HTML (far cheaper to mount than a terminal) with
- * stderr marked apart from stdout.
+ * stderr marked apart from stdout, and a failed first attempt before an automatic install folded.
  */
 export function CellOutputs({ cell }: { cell: CellItem }) {
   const typeInto = useApp((s) => s.typeInto);
@@ -31,7 +31,20 @@ export function CellOutputs({ cell }: { cell: CellItem }) {
       </>
     );
   }
-  return <OrderedOutputs outputs={cell.outputs} cell={cell} />;
+  // A run that failed for want of a package, which was then installed: the failed attempt (and the
+  // install's log) folded under one line, the re-run as the result.
+  const split = cell.firstAttempt ? Math.min(cell.firstAttempt.outputs, cell.outputs.length) : 0;
+  return (
+    <>
+      {cell.firstAttempt && split > 0 && (
+        <details className="first-attempt" data-testid="first-attempt">
+          <summary>{cell.firstAttempt.summary}</summary>
+          <OrderedOutputs outputs={cell.outputs.slice(0, split)} cell={cell} />
+        </details>
+      )}
+      <OrderedOutputs outputs={split > 0 ? cell.outputs.slice(split) : cell.outputs} cell={cell} />
+    </>
+  );
 }
 
 function OrderedOutputs({ outputs, cell }: { outputs: CellOutput[]; cell: CellItem }) {

@@ -287,9 +287,11 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     echo(request, `[installed ${installed.record.packages.join(', ')}; running the cell again]`);
     const rerun = await exec.run({ ...request, settings: installed.settings, runId: request.runId ? `${request.runId}-rerun` : undefined });
     const lead = `[The first run failed (${question.reason}). Installed ${installed.record.packages.join(', ')} with \`${installed.record.command}\`.${installed.note ? ` ${installed.note}` : ''} The cell ran again:]`;
+    const attempt = [...first.outputs, installOutput, ...(installed.note ? [noteOutput(installed.note)] : [])];
     return {
       ...rerun,
-      outputs: [...first.outputs, installOutput, ...(installed.note ? [noteOutput(installed.note)] : []), ...rerun.outputs],
+      outputs: [...attempt, ...rerun.outputs],
+      firstAttempt: { outputs: attempt.length, summary: attemptSummary(first, question.reason, installed.record.packages) },
       forModel: `${lead}\n${rerun.forModel}`,
       durationMs: first.durationMs + installMs + rerun.durationMs,
     };
@@ -317,6 +319,14 @@ function record(manager: InstallRecord['manager'], packages: string[], command: 
 
 function annotate(result: RunResult, line: string, extra: CellOutput[], extraMs = 0): RunResult {
   return { ...result, outputs: [...result.outputs, ...extra], forModel: `${result.forModel}\n${line}`, durationMs: result.durationMs + extraMs };
+}
+
+/** "first attempt: ModuleNotFoundError: No module named 'requests' — installed requests, ran again". */
+function attemptSummary(first: RunResult, reason: string, packages: string[]): string {
+  const error = first.outputs.find((o) => o.output_type === 'error');
+  const what = error?.output_type === 'error' ? `${error.ename}: ${error.evalue}` : reason;
+  const short = what.length > 200 ? `${what.slice(0, 197)}…` : what;
+  return `first attempt: ${short} — installed ${packages.join(', ')}, ran again`;
 }
 
 function noteOutput(note: string): CellOutput {

@@ -51,6 +51,11 @@ export interface RunResult {
   cwd: string | null;
   /** Exported variables the run set (a value) or unset (null), where the language reports them (shells). */
   envChanges?: Record<string, string | null>;
+  /**
+   * The cell ran twice (an automatic install between): the first `outputs` outputs are the failed
+   * attempt and the install, shown collapsed under `summary`; the rest are the re-run's.
+   */
+  firstAttempt?: { outputs: number; summary: string };
   /** The shell that ran a shell cell here (a `shell` cell may run in zsh); absent for other languages and remote kernels. */
   shell?: ShellName;
 }
