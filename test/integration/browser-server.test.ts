@@ -1,4 +1,7 @@
-import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { connect as tcpConnect, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startAppUnderTest, type AppUnderTest } from '../support/app-under-test';
@@ -44,6 +47,42 @@ function call(ws: WebSocket, frame: unknown): Promise<{ ok: boolean; result?: un
   });
 }
 
+/** Whether a TCP connection to host:port is accepted ('refused' and other errors are what they say). */
+function tryConnect(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'refused' : (err.code ?? err.message)));
+  });
+}
+
+/** The local addresses of listening TCP sockets on a port, from the kernel's own tables (Linux). */
+function listeningAddresses(port: number): string[] {
+  const found: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = readFileSync(table, 'utf8').trim().split('\n').slice(1);
+    for (const line of lines) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      const [hexAddress, hexPort] = (local ?? '').split(':');
+      if (state !== '0A' || Number.parseInt(hexPort ?? '', 16) !== port) continue;
+      // IPv4 addresses are stored as one little-endian word: 0100007F is 127.0.0.1.
+      found.push(hexAddress?.length === 8 ? (hexAddress.match(/../g) ?? []).reverse().map((b) => Number.parseInt(b, 16)).join('.') : `ipv6:${hexAddress}`);
+    }
+  }
+  return found;
+}
+
+/** The other addresses this machine answers on: 127.0.0.2 (loopback, but not 127.0.0.1), ::1 and its network addresses. */
+function otherLocalAddresses(): string[] {
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .flatMap((i) => (i && !i.internal ? [i.address] : []));
+  return ['127.0.0.2', '::1', ...own];
+}
+
 describe('browser mode server', () => {
   let aut: AppUnderTest;
   let base: string;
@@ -55,9 +94,24 @@ describe('browser mode server', () => {
   });
   afterAll(async () => aut?.close());
 
-  it('listens on 127.0.0.1 only', () => {
-    expect(new URL(base).hostname).toBe('127.0.0.1');
+  it('listens on 127.0.0.1 only: the socket is bound there and no other local address reaches it', async () => {
     expect(aut.server.launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{40,}$/);
+    const port = Number(new URL(base).port);
+    expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
+    expect(await tryConnect('127.0.0.1', port)).toBe('connected');
+    for (const host of otherLocalAddresses()) expect(await tryConnect(host, port), host).not.toBe('connected');
+  });
+
+  it('(twin) a server bound to every address is reached through those other addresses and listed as 0.0.0.0', async () => {
+    const open = createServer((_req, res) => res.end('open'));
+    await new Promise<void>((resolve) => open.listen(0, '0.0.0.0', resolve));
+    try {
+      const { port } = open.address() as AddressInfo;
+      expect(listeningAddresses(port)).toEqual(['0.0.0.0']);
+      expect(await tryConnect('127.0.0.2', port)).toBe('connected');
+    } finally {
+      await new Promise((resolve) => open.close(resolve));
+    }
   });
 
   it('refuses the page without the token or with a wrong one', async () => {
