@@ -85,6 +85,13 @@ socket.on('data', (chunk) => {
     }
     if (message?.type === 'shutdown') exitProcess(0);
     if (message?.type === 'input_reply') answerInput(message);
+    // main's barrier at a run's end: answered once the cells before it have finished, after
+    // everything they sent. The event loop waits the same way for a cell's await as between
+    // cells, so for JavaScript this queue, not the wait main sees, says the cell is over.
+    if (message?.type === 'sync') {
+      const token = String(message.token ?? '');
+      queue = queue.then(() => send({ type: 'synced', token }));
+    }
     if (message?.type === 'run') {
       queue = queue.then(() => runCell(message)).catch((error) => writeErr(`runner error: ${inspect(error)}\n`));
     }

@@ -11,6 +11,7 @@ os.environ['MPLBACKEND'] = 'Agg'
 
 import ast
 import builtins
+import functools
 import importlib
 import json
 import linecache
@@ -47,8 +48,14 @@ class Channel:
         else:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.connect(path)
-            self._reader = sock.makefile('rb')
+            self._reader = None
+            # Between cells the runner blocks in this one call, made straight from the loop's frame.
+            # Main recognises that wait from outside (its stack address) as the end of a run, so it
+            # must be the same each time: a partial is never specialised by the interpreter, whose
+            # specialised calls would take a shallower path after a few cells.
+            self._recv = functools.partial(sock.recv, 65536)
             self._write = sock.sendall
+        self._pending = b''
         self._lock = threading.Lock()
 
     def send(self, message):
@@ -64,9 +71,22 @@ class Channel:
         except OSError:
             os._exit(0)  # main is gone; nobody is left to run cells for
 
+    def _readline(self):
+        if self._reader is not None:
+            return self._reader.readline()
+        while True:
+            end = self._pending.find(b'\n')
+            if end >= 0:
+                line, self._pending = self._pending[:end + 1], self._pending[end + 1:]
+                return line
+            chunk = self._recv()
+            if not chunk:
+                return b''
+            self._pending += chunk
+
     def receive(self):
         while True:
-            line = self._reader.readline()
+            line = self._readline()
             if not line:
                 return None
             try:
@@ -267,7 +287,9 @@ class Session:
             message = self.channel.receive()
             if message is None or message.get('type') == 'shutdown':
                 break
-            if message.get('type') == 'run':
+            if message.get('type') == 'sync':  # main's barrier at a run's end: answered after all sent before
+                self.channel.send({'type': 'synced', 'token': str(message.get('token', ''))})
+            elif message.get('type') == 'run':
                 try:
                     self.run(message)
                 except KeyboardInterrupt:

@@ -538,6 +538,11 @@ local({
     repeat {
       message <- receive()
       if (is.null(message) || identical(message$type, "shutdown")) break
+      # main's barrier at a run's end: answered after everything sent before it
+      if (identical(message$type, "sync")) {
+        send(list(type = "synced", token = as.character(message$token)))
+        next
+      }
       if (!identical(message$type, "run")) next
       state$run_id <- as.character(message$id)
       state$count <- message$executionCount

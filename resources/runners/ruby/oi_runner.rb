@@ -132,6 +132,10 @@ module OiRunner
       loop do
         message = @channel.receive
         break if message.nil? || message['type'] == 'shutdown'
+        if message['type'] == 'sync' # main's barrier at a run's end: answered after all sent before
+          @channel.send_message({ 'type' => 'synced', 'token' => message['token'].to_s })
+          next
+        end
         next unless message['type'] == 'run'
 
         begin

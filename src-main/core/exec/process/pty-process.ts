@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
 import type * as NodePty from 'node-pty';
@@ -86,6 +88,22 @@ export class PtyProcess {
       this.pty.write(data);
     } catch {
       // The process is going away; its exit is reported through onExit.
+    }
+  }
+
+  /**
+   * Writes into the terminal's output, as a program on it would: the text reaches onData after
+   * everything written to the terminal before it (session/run-end.ts uses this as a barrier). The
+   * terminal is opened for each write, so main never keeps it open after the session's end.
+   */
+  async writeOutput(text: string): Promise<void> {
+    const path = this.ttyPath;
+    if (!path || this.exitInfo) throw new Error('the terminal is gone');
+    const file = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
+    try {
+      await file.write(text);
+    } finally {
+      await file.close();
     }
   }
 

@@ -41,7 +41,16 @@ export const InputRequestMessage = z.object({
   marked: z.boolean().default(true),
 });
 
-export const RunnerMessage = z.discriminatedUnion('type', [HelloMessage, OutputMessage, DoneMessage, InputRequestMessage]);
+/**
+ * The answer to main's `sync`, sent from the runner's loop after everything it sent before: the
+ * channel's barrier at the end of a run (session/run-end.ts).
+ */
+export const SyncedMessage = z.object({
+  type: z.literal('synced'),
+  token: z.string().max(200),
+});
+
+export const RunnerMessage = z.discriminatedUnion('type', [HelloMessage, OutputMessage, DoneMessage, InputRequestMessage, SyncedMessage]);
 
 export type RunnerMessage = z.infer<typeof RunnerMessage>;
 
@@ -49,8 +58,15 @@ export interface RunCommand {
   type: 'run';
   id: string;
   code: string;
+  /** The run's tag for its fence and markers. Not a secret: the cell's code can read it (docs/exec-protocol.md#end-of-a-run). */
   nonce: string;
   executionCount: number;
+}
+
+/** Asked once the runner is seen back in its wait: answered with `synced` and the same token. */
+export interface SyncCommand {
+  type: 'sync';
+  token: string;
 }
 
 export interface ShutdownCommand {
@@ -84,8 +100,9 @@ export const INPUT_MARKER_KEY = 'OiInput';
 export const OUTPUT_MARKER_KEY = 'OiOutput';
 
 /**
- * The sequence number a marker's value carries, or null when it is not this run's marker: a
- * program that prints marker-shaped text does not know the run's nonce.
+ * The sequence number a marker's value carries, or null when it is not this run's marker (a
+ * program printing marker-shaped text by chance, or a stale one). The cell's own code can learn the
+ * tag and place its own outputs elsewhere among its text; it cannot end the run with it.
  */
 export function outputMarkerSeq(value: string, nonce: string): number | null {
   const colon = value.lastIndexOf(':');

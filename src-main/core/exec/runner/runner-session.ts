@@ -7,6 +7,8 @@ import { diedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
+import { findByInnerPid, learnIdleWait, waitsIdle, type IdleWait } from '../process/idle-wait';
+import { RunEndCheck } from '../session/run-end';
 import { INPUT_MARKER_KEY, OUTPUT_MARKER_KEY, STREAM_MARKER_KEY, outputMarkerSeq, streamMarkerName, type InputReplyCommand, type RunnerMessage } from './runner-protocol';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
@@ -15,9 +17,11 @@ import type { RunnerChannel } from './runner-channel';
 
 // A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
 // a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
-// come on the channel. A run ends when both its fence (in the terminal, with the run's nonce) and
-// its `done` message have arrived, whichever comes second. Position markers (also with the nonce)
-// say where in the text each rich output goes; RunOutput matches them with the outputs.
+// come on the channel. A run's end is claimed by its fence (in the terminal, with the run's tag)
+// and its `done` message; as the cell's code can send both, the run ends only once main also sees
+// the runner's main thread back in its wait for the next message (session/run-end.ts). Position
+// markers (also with the tag) say where in the text each rich output goes; RunOutput matches them
+// with the outputs.
 
 export interface RunnerSessionOptions {
   language: LanguageDefinition;
@@ -63,8 +67,18 @@ export class RunnerSession implements Session {
   private pty: PtyProcess | null = null;
   private booted: { resolve: () => void; reject: (err: Error) => void } | null = null;
   private version: string | null = null;
+  private helloPid: number | null = null;
+  private warmUpWaiter: { token: string; done: () => void } | null = null;
   private readonly rawOutput = process.platform !== 'win32';
   private interruptOnStart = false;
+  /** The runner's wait for its next message, learnt at start (null where /proc cannot tell: claims are trusted). */
+  private idleWait: IdleWait | null = null;
+  private readonly end = new RunEndCheck({
+    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : Promise.resolve(true)),
+    writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
+    sync: (token) => this.channel?.send({ type: 'sync', token }),
+    onEnd: () => this.finishRun(),
+  });
 
   private constructor(
     private readonly options: RunnerSessionOptions,
@@ -233,6 +247,36 @@ export class RunnerSession implements Session {
     } finally {
       clearTimeout(timer);
     }
+    await this.learnIdleWait();
+  }
+
+  private warmUp(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const token = randomBytes(8).toString('hex');
+      const timer = setTimeout(() => done(), 5000);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.warmUpWaiter = null;
+        resolve();
+      };
+      this.warmUpWaiter = { token, done };
+      if (!this.channel?.send({ type: 'sync', token })) done();
+    });
+  }
+
+  /**
+   * After hello, before any cell: the wait the runner's main thread blocks in for its next message
+   * (its system call, stack and code address) is what "back in its loop" means for every run after.
+   * The pid in hello is the runner's own view (inside a sandbox, the sandbox's pid namespace).
+   */
+  private async learnIdleWait(): Promise<void> {
+    const pty = this.pty;
+    if (!pty || this.helloPid === null) return;
+    // Once round the loop first: a runtime may compile the loop's functions on their second call
+    // (R's JIT), which moves the wait on the stack; every later wait is where this one is.
+    await this.warmUp();
+    const runner = await findByInnerPid(pty.pid, this.helloPid);
+    this.idleWait = runner === null ? null : await learnIdleWait(runner, { args: 1, foreground: false });
   }
 
   /** TMPDIR in the session's folder for runtimes that leave their own temp folder behind when
@@ -252,14 +296,16 @@ export class RunnerSession implements Session {
 
   private onPiece(piece: TerminalPiece): void {
     const active = this.active;
-    if (!active || active.fenced) {
+    if (!active) {
       if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX) this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
       return;
     }
+    // Text after a fence is still the run's until its end is confirmed: the fence may be forged.
     if (piece.kind === 'text') active.run.output.terminal(piece.text);
     else if (piece.kind !== 'property') return;
+    else if (this.end.terminalPiece(piece.key, piece.value)) return;
     else if (piece.key === STREAM_MARKER_KEY) {
-      // Without this run's nonce it is program text shaped like a marker: dropped.
+      // Without this run's tag it is program text shaped like a marker: dropped.
       const name = streamMarkerName(piece.value, active.nonce);
       if (name) active.run.output.stream(name);
     } else if (piece.key === INPUT_MARKER_KEY) {
@@ -281,12 +327,18 @@ export class RunnerSession implements Session {
       if (this.state === 'booting') {
         this.state = 'ready';
         this.version = message.version ?? null;
+        this.helloPid = message.pid ?? null;
         this.booted?.resolve();
         this.booted = null;
       }
       return;
     }
     const active = this.active;
+    if (message.type === 'synced') {
+      if (this.warmUpWaiter?.token === message.token) this.warmUpWaiter.done();
+      else this.end.synced(message.token);
+      return;
+    }
     if (!active || message.id !== active.run.runId) return;
     if (message.type === 'output') active.run.output.rich(message.output, message.seq);
     else if (message.type === 'input_request') {
@@ -336,9 +388,16 @@ export class RunnerSession implements Session {
     active.questionsAbort = new AbortController();
   }
 
+  /** Fence and `done` both in: the run claims its end (again, if the code forged one before). */
   private maybeFinish(): void {
     const active = this.active;
     if (!active || !active.fenced || !active.done) return;
+    this.end.claim();
+  }
+
+  private finishRun(): void {
+    const active = this.active;
+    if (!active?.done) return;
     this.active = null;
     active.questionsAbort.abort();
     if (active.done.cwd) this.lastCwd = active.done.cwd;
@@ -352,6 +411,7 @@ export class RunnerSession implements Session {
     const rest = this.filter.flush();
     const active = this.active;
     this.active = null;
+    this.end.reset();
     if (active) {
       if (rest) active.run.output.terminal(rest);
       active.resolve({ status: 'died', exitCode: exit.exitCode, cwd: this.lastCwd, message: diedMessage(this.label, exit) });

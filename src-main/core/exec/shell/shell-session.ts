@@ -8,14 +8,17 @@ import { diedMessage, exitedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
+import { learnIdleWait, terminalForeground, waitsIdle, type IdleWait } from '../process/idle-wait';
+import { RunEndCheck } from '../session/run-end';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { StderrTerminal } from '../process/stderr-terminal';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { ShellFlavor } from './shell-flavor';
 
-// A persistent shell (bash or zsh) under a pty. Runs end when the prompt hook prints this run's
-// fence; the exit code and cwd come just before it (see shell-integration.ts for bash,
-// zsh-integration.ts for zsh). Nothing is parsed out of the program's own output.
+// A persistent shell (bash or zsh) under a pty. The prompt hook prints the run's fence, with the
+// exit code and cwd just before it (see shell-integration.ts for bash, zsh-integration.ts for zsh);
+// the fence is a claim the cell's code could print as well, so the run ends only once main sees
+// the shell blocked in its own prompt read with the terminal back (session/run-end.ts).
 
 export interface ShellSessionOptions {
   /** The shell program (absolute path or PATH name). */
@@ -78,6 +81,17 @@ export class ShellSession implements Session {
   private deathNote: string | null = null;
   private interruptOnStart = false;
   private bootWaiter: { resolve: () => void; reject: (err: Error) => void } | null = null;
+  /** The shell's prompt read, learnt at start (null where /proc cannot tell: the fence is trusted). */
+  private idleWait: IdleWait | null = null;
+  private readonly end = new RunEndCheck({
+    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : Promise.resolve(true)),
+    writeTerminal: (text) => this.pty.writeOutput(text),
+    onEnd: () => {
+      // Confirmed: a running cell still waits for its stderr fence (the other terminal), as before.
+      if (this.phase.name === 'running') this.fence(this.phase.active);
+      else if (this.phase.name === 'sent') this.finish(this.phase.active, null);
+    },
+  });
 
   private readonly errFilter = new OscFilter();
   /** stderr written between runs (background jobs): the next run's, as stdout's idle text is. */
@@ -265,8 +279,10 @@ export class ShellSession implements Session {
       case 'booting':
         if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.nonce) {
           this.phase = { name: 'idle' };
-          this.bootWaiter?.resolve();
-          this.bootWaiter = null;
+          void this.learnPromptRead().then(() => {
+            this.bootWaiter?.resolve();
+            this.bootWaiter = null;
+          });
         }
         return;
       case 'idle':
@@ -282,8 +298,8 @@ export class ShellSession implements Session {
         }
         else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.active.nonce) {
           // The line ended without starting the code (cut by a Ctrl-C before the shell read it).
-          this.finish(phase.active, null);
-        }
+          this.end.claim();
+        } else if (piece.kind === 'property') this.end.terminalPiece(piece.key, piece.value);
         return;
       case 'running': {
         const active = phase.active;
@@ -294,7 +310,8 @@ export class ShellSession implements Session {
         else if (piece.kind === 'property' && piece.key === 'OiEnv') recordEnv(active.env, piece.value);
         else if (piece.kind === 'property' && piece.key === 'OiEnvUnset' && ENV_NAME.test(piece.value)) active.env[piece.value] = null;
         else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === active.nonce) this.errFence(active);
-        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.fence(active);
+        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.end.claim();
+        else if (piece.kind === 'property') this.end.terminalPiece(piece.key, piece.value);
         return;
       }
       case 'dead':
@@ -343,7 +360,19 @@ export class ShellSession implements Session {
     }, ERR_FENCE_WAIT_MS);
   }
 
+  /**
+   * At start, before any cell: the shell is at its first prompt, holding its terminal; which read it
+   * blocks in there (descriptor, buffer, size, stack and code address) is what "back at the prompt"
+   * means for every run after. Inside a sandbox the shell is not the pty's own process but the
+   * terminal's foreground group.
+   */
+  private async learnPromptRead(): Promise<void> {
+    const shell = await terminalForeground(this.pty.pid);
+    this.idleWait = shell === null ? null : await learnIdleWait(shell, { args: 3, foreground: true });
+  }
+
   private finish(active: ActiveRun, exit: PtyExit | null): void {
+    this.end.reset();
     if (!exit && this.heldExit) {
       active.run.output.stream('stderr');
       active.run.output.terminal(this.heldExit);

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+
+// When a run of a persistent session (shell or runner) is over. The session's own end marks (the
+// fence in the terminal, a runner's `done`) are only a claim: the code the run guards can print and
+// send them too, with the right run tag, since it can read everything its process holds. A claim
+// is accepted once main sees from outside that the session's process is back in the wait it makes
+// between cells (process/idle-wait.ts). Then two barriers only main can make: a fresh token written
+// into the terminal's output after everything the session wrote there, and (runners) the same
+// token asked back over the channel, answered after everything the runner sent. The run ends when
+// both have come back, so text and messages the code produced before it really finished are all
+// the run's, and the last claim before that point is the one that counts. docs/exec-protocol.md#end-of-a-run.
+
+/** The property key of main's barrier in the terminal, `OSC 633 ; P ; OiEnd=<token> BEL`. */
+export const END_BARRIER_KEY = 'OiEnd';
+
+export interface RunEndOptions {
+  /** Is the session's process in its between-cells wait? null where that cannot be known (not Linux): claims are trusted. */
+  idle: (() => Promise<boolean>) | null;
+  /** Writes text into the terminal's output, behind everything already written there. */
+  writeTerminal: (text: string) => Promise<void>;
+  /** Runners: sends `{type:'sync', token}`, which the runner answers with `synced` from its loop. */
+  sync?: (token: string) => void;
+  onEnd: () => void;
+}
+
+/** Checks between polls of a claim not yet true (ms): quick for the usual few microseconds' gap, then steady. */
+const POLL_DELAYS = [0, 1, 2, 4, 8, 16, 32, 64];
+const POLL_STEADY = 100;
+
+let trustClaims = false;
+
+/**
+ * Test-only: end runs on the session's own claim, as before this check existed, so an attack test
+ * can show its twin (the same forged end succeeding). Never called by the app.
+ */
+export function trustRunEndClaimsForTest(on: boolean): void {
+  trustClaims = on;
+}
+
+export class RunEndCheck {
+  private generation = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private barrier: { token: string; terminal: boolean; channel: boolean } | null = null;
+
+  constructor(private readonly options: RunEndOptions) {}
+
+  /** The session says the run is over (again: the last claim counts). */
+  claim(): void {
+    if (this.barrier) return; // the check already passed; its barriers are on their way
+    if (trustClaims || !this.options.idle) {
+      this.options.onEnd();
+      return;
+    }
+    this.stopPolling();
+    void this.poll(++this.generation, 0);
+  }
+
+  /** A property sequence from the terminal; true when it was this check's barrier (the caller drops it either way). */
+  terminalPiece(key: string, value: string): boolean {
+    if (key !== END_BARRIER_KEY || !this.barrier || value !== this.barrier.token) return false;
+    this.barrier.terminal = true;
+    this.maybeEnd();
+    return true;
+  }
+
+  synced(token: string): void {
+    if (!this.barrier || token !== this.barrier.token) return;
+    this.barrier.channel = true;
+    this.maybeEnd();
+  }
+
+  /** The run ended otherwise (the session died) or a new one begins: forget everything. */
+  reset(): void {
+    this.stopPolling();
+    this.generation++;
+    this.barrier = null;
+  }
+
+  private stopPolling(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async poll(generation: number, attempt: number): Promise<void> {
+    const idle = this.options.idle;
+    if (!idle || generation !== this.generation) return;
+    const ready = await idle().catch(() => false);
+    if (generation !== this.generation || this.barrier) return;
+    if (!ready) {
+      this.timer = setTimeout(() => void this.poll(generation, attempt + 1), POLL_DELAYS[attempt + 1] ?? POLL_STEADY);
+      return;
+    }
+    // Made now, after the code finished: nothing that ran in the session has seen it.
+    const token = randomBytes(16).toString('hex');
+    this.barrier = { token, terminal: false, channel: !this.options.sync };
+    this.options.sync?.(token);
+    this.options.writeTerminal(`\x1b]633;P;${END_BARRIER_KEY}=${token}\x07`).catch(() => {
+      // The terminal cannot be written (gone with the session, whose exit ends the run anyway):
+      // end on the channel's barrier alone rather than wait for the timeout.
+      if (this.barrier?.token !== token) return;
+      this.barrier.terminal = true;
+      this.maybeEnd();
+    });
+  }
+
+  private maybeEnd(): void {
+    if (!this.barrier?.terminal || !this.barrier.channel) return;
+    this.reset();
+    this.options.onEnd();
+  }
+}
