@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
 import { trustRunEndClaimsForTest } from '../../../src-main/core/exec/session/run-end';
-import { startHarness, type Harness } from '../../integration/exec/helpers';
+import { startHarness, type Harness } from '../../support/exec-harness';
 import { SANDBOX } from './support/sandbox-target';
 
 // Issue 17, finding 10: cell code can forge the end of its own run. Each attack reads the run's
@@ -80,7 +80,8 @@ const ATTACKS: Record<string, (f: Files) => string> = {
   r: (f) =>
     [
       'e <- environment(get("display", envir = as.environment("oi:helpers")))',
-      'e$finish(list(nonce = e$state$nonce), TRUE)',
+      'tag <- e$state$nonce  # read first: finish() clears it before it forces its (lazy) argument',
+      'e$finish(list(nonce = tag), TRUE)',
       `invisible(file.create(${JSON.stringify(f.forged)}))`,
       `while (!file.exists(${JSON.stringify(f.go)})) Sys.sleep(0.02)`,
       `cat(${JSON.stringify(f.later)}, "\\n")`,
