@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, stat } from 'node:fs/promises';
 import { writeBlob, writeObject } from './blob-writer';
-import { encodeTree } from './tree-encoding';
+import { encodeTree, type TreeEntry } from './tree-encoding';
 
 /**
  * Git's object store, used through the `git` command, as the checkpoints' storage: content-addressed,
@@ -14,13 +14,7 @@ import { encodeTree } from './tree-encoding';
  * and empty folders.
  */
 
-export interface TreeEntry {
-  /** '100644' file, '100755' executable, '120000' symlink, '040000' folder. */
-  mode: string;
-  type: 'blob' | 'tree';
-  sha: string;
-  name: string;
-}
+export type { TreeEntry };
 
 export interface FlatEntry {
   mode: string;

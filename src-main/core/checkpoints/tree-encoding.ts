@@ -1,4 +1,10 @@
-import type { TreeEntry } from './git-objects';
+export interface TreeEntry {
+  /** '100644' file, '100755' executable, '120000' symlink, '040000' folder. */
+  mode: string;
+  type: 'blob' | 'tree';
+  sha: string;
+  name: string;
+}
 
 /**
  * A git tree object's content, as `git mktree` would write it: one "<mode> <name>\0<20-byte id>" per
