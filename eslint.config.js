@@ -58,7 +58,7 @@ const coreLayer = {
 // must be placed here; the list is checked against the folders so none is left unordered.
 const FEATURES = 'src-renderer/features';
 const FEATURE_ORDER = [
-  'common', 'highlight', 'markdown', 'keyboard', 'kernels', 'layout', 'sandbox', 'checkpoints', 'cells', 'notebooks', 'preview', 'files',
+  'common', 'highlight', 'markdown', 'keyboard', 'kernels', 'layout', 'sandbox', 'mcp', 'checkpoints', 'cells', 'notebooks', 'preview', 'files',
   'chat', 'conversations', 'keys', 'onboarding', 'settings', 'topbar',
 ];
 const featureFolders = readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);

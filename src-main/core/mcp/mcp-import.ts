@@ -19,7 +19,9 @@ export interface ImportedServer {
 
 export class McpImportError extends Error {}
 
-export async function readConfigFile(file: string): Promise<unknown> {
+export async function readConfigFile(given: string): Promise<unknown> {
+  // A typed "~/.cursor/mcp.json" means the home folder, as in a shell.
+  const file = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
   const info = await stat(file).catch(() => null);
   if (!info) throw new McpImportError(`There is no file at ${file}.`);
   if (!info.isFile()) throw new McpImportError(`${file} is not a file.`);

@@ -4,6 +4,7 @@ import { useApp } from '../../state/app-store';
 import { SECTIONS } from './settings-fields';
 import { ProviderKeyField } from './ProviderKeyField';
 import { SettingField } from './SettingField';
+import { McpServersSection } from '../mcp/McpServersSection';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -37,6 +38,7 @@ export function SettingsScreen() {
           ))}
         </section>
       ))}
+      <McpServersSection />
     </div>
   );
 }
