@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 // Is a session's process back where it waits for the next cell? Asked from outside, on Linux,
@@ -33,9 +34,14 @@ export function idleWaitSupported(): boolean {
   return process.platform === 'linux' && WAITS[process.arch] !== undefined;
 }
 
-async function syscallOf(pid: number): Promise<SyscallLine | null> {
-  const text = await readFile(`/proc/${pid}/syscall`, 'utf8').catch(() => null);
-  if (!text) return null;
+/** Read synchronously: a few dozen bytes from procfs, far cheaper than four trips through the thread pool on every run's end. */
+function syscallOf(pid: number): SyscallLine | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/syscall`, 'utf8');
+  } catch {
+    return null;
+  }
   const fields = text.trim().split(' ');
   // "running", or "-1 sp pc" for a thread blocked outside a system call.
   return fields.length === 9 ? fields : null;
@@ -59,8 +65,8 @@ export async function learnIdleWait(pid: number, options: { args: number; foregr
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   let previous: SyscallLine | null = null;
   while (Date.now() < deadline) {
-    const line = await syscallOf(pid);
-    if (line && waits.has(Number(line[0])) && (!options.foreground || (await ownsTerminal(pid)))) {
+    const line = syscallOf(pid);
+    if (line && waits.has(Number(line[0])) && (!options.foreground || ownsTerminal(pid))) {
       if (previous && same(previous, line, options.args)) return { pid, line, args: options.args, foreground: options.foreground };
       previous = line;
     } else previous = null;
@@ -70,29 +76,33 @@ export async function learnIdleWait(pid: number, options: { args: number; foregr
 }
 
 /** True when the process is blocked in the wait learnt at its start (and holds its terminal, for a shell). */
-export async function waitsIdle(wait: IdleWait): Promise<boolean> {
-  const line = await syscallOf(wait.pid);
+export function waitsIdle(wait: IdleWait): boolean {
+  const line = syscallOf(wait.pid);
   if (!line || !same(line, wait.line, wait.args)) return false;
   return !wait.foreground || ownsTerminal(wait.pid);
 }
 
 /** The process's group is its terminal's foreground group (`/proc/<pid>/stat`: pgrp and tpgid). */
-async function ownsTerminal(pid: number): Promise<boolean> {
-  const fields = await statFields(pid);
+function ownsTerminal(pid: number): boolean {
+  const fields = statFieldsSync(pid);
   return fields !== null && fields.tpgid > 0 && fields.tpgid === fields.pgrp;
 }
 
-async function statFields(pid: number): Promise<{ pgrp: number; tpgid: number } | null> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (!text) return null;
+function statFieldsSync(pid: number): { pgrp: number; tpgid: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
   // The command (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return { pgrp: Number(fields[2]), tpgid: Number(fields[5]) };
 }
 
 /** The foreground group of the terminal `pid` runs on: a shell at its prompt (also inside a sandbox's pid namespace). */
-export async function terminalForeground(pid: number): Promise<number | null> {
-  const fields = await statFields(pid);
+export function terminalForeground(pid: number): number | null {
+  const fields = statFieldsSync(pid);
   return fields && fields.tpgid > 0 ? fields.tpgid : null;
 }
 

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
@@ -99,6 +99,18 @@ export class PtyProcess {
   async writeOutput(text: string): Promise<void> {
     const path = this.ttyPath;
     if (!path || this.exitInfo) throw new Error('the terminal is gone');
+    // Without blocking first (the usual case: a few bytes into an empty terminal), on the thread
+    // pool only when the terminal is full (main is not reading it: flow control).
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+      try {
+        if (writeSync(fd, text) === Buffer.byteLength(text)) return;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // EAGAIN (full) or a partial write: the blocking way below.
+    }
     const file = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
     try {
       await file.write(text);

@@ -74,7 +74,7 @@ export class RunnerSession implements Session {
   /** The runner's wait for its next message, learnt at start (null where /proc cannot tell: claims are trusted). */
   private idleWait: IdleWait | null = null;
   private readonly end = new RunEndCheck({
-    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : Promise.resolve(true)),
+    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
     writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
     sync: (token) => this.channel?.send({ type: 'sync', token }),
     onEnd: () => this.finishRun(),

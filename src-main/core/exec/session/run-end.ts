@@ -15,7 +15,7 @@ export const END_BARRIER_KEY = 'OiEnd';
 
 export interface RunEndOptions {
   /** Is the session's process in its between-cells wait? null where that cannot be known (not Linux): claims are trusted. */
-  idle: (() => Promise<boolean>) | null;
+  idle: (() => boolean) | null;
   /** Writes text into the terminal's output, behind everything already written there. */
   writeTerminal: (text: string) => Promise<void>;
   /** Runners: sends `{type:'sync', token}`, which the runner answers with `synced` from its loop. */
@@ -52,7 +52,7 @@ export class RunEndCheck {
       return;
     }
     this.stopPolling();
-    void this.poll(++this.generation, 0);
+    this.poll(++this.generation, 0);
   }
 
   /** A property sequence from the terminal; true when it was this check's barrier (the caller drops it either way). */
@@ -81,13 +81,13 @@ export class RunEndCheck {
     this.timer = null;
   }
 
-  private async poll(generation: number, attempt: number): Promise<void> {
+  private poll(generation: number, attempt: number): void {
     const idle = this.options.idle;
     if (!idle || generation !== this.generation) return;
-    const ready = await idle().catch(() => false);
+    const ready = idle();
     if (generation !== this.generation || this.barrier) return;
     if (!ready) {
-      this.timer = setTimeout(() => void this.poll(generation, attempt + 1), POLL_DELAYS[attempt + 1] ?? POLL_STEADY);
+      this.timer = setTimeout(() => this.poll(generation, attempt + 1), POLL_DELAYS[attempt + 1] ?? POLL_STEADY);
       return;
     }
     // Made now, after the code finished: nothing that ran in the session has seen it.

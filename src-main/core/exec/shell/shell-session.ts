@@ -84,7 +84,7 @@ export class ShellSession implements Session {
   /** The shell's prompt read, learnt at start (null where /proc cannot tell: the fence is trusted). */
   private idleWait: IdleWait | null = null;
   private readonly end = new RunEndCheck({
-    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : Promise.resolve(true)),
+    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
     writeTerminal: (text) => this.pty.writeOutput(text),
     onEnd: () => {
       // Confirmed: a running cell still waits for its stderr fence (the other terminal), as before.
@@ -367,7 +367,7 @@ export class ShellSession implements Session {
    * terminal's foreground group.
    */
   private async learnPromptRead(): Promise<void> {
-    const shell = await terminalForeground(this.pty.pid);
+    const shell = terminalForeground(this.pty.pid);
     this.idleWait = shell === null ? null : await learnIdleWait(shell, { args: 3, foreground: true });
   }
 
