@@ -77,10 +77,13 @@ const featureLayers = FEATURE_ORDER.flatMap((name, index) => {
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'resources/**/*.py'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
-    languageOptions: { globals: { ...globals.node } },
+    languageOptions: {
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.base.json' })] },
     rules: {
@@ -88,8 +91,24 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: [execEntry, coreLayer, ...featureLayers] }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Type-checked rules (recommendedTypeChecked above). A promise nobody awaits is either a bug or
+      // deliberate fire-and-forget, written `void promise` (or `() => void promise` where a callback must
+      // return nothing); a promise handed to something expecting a plain function is a bug.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // `void` is that marker and nothing else: on an expression that is not a promise it says nothing.
+      '@typescript-eslint/no-meaningless-void-operator': 'error',
+      // A rejection passed on as it came (a wrapper's timeout race) keeps its reason, whatever it is.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // Off, with reasons. Handlers, ports and fakes meet Promise-returning interfaces, often without
+      // awaiting anything: an async function without await is how they do it.
+      '@typescript-eslint/require-await': 'off',
+      // Interfaces here declare functions in method shorthand (stores, props, deps) that are implemented
+      // as closures and never use `this`; destructuring them is the house style, not a lost `this`.
+      '@typescript-eslint/unbound-method': 'off',
     },
   },
+  { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['src-main/electron/**/*.ts', 'src-preload/index.ts'],
     rules: { 'no-restricted-imports': 'off' },
@@ -98,6 +117,13 @@ export default tseslint.config(
     // Tests may name Electron's types to shape stand-ins for ipcMain; they never load electron.
     files: ['test/**/*.ts'],
     rules: {
+      // Tests build malformed documents on purpose (untyped JSON they then break), and vitest's
+      // asymmetric matchers (expect.stringContaining…) are typed `any`.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'electron', allowTypeImports: true, message: 'Tests run without the Electron binary.' }] }],
     },

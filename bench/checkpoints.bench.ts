@@ -34,7 +34,7 @@ const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSY
 const git = (cwd: string, script: string) => execFileSync('sh', ['-c', script], { cwd, env: gitEnv, stdio: 'ignore' });
 const gitCommit = (cwd: string) => git(cwd, 'git add -A && git commit -q --allow-empty -m x');
 
-async function timed(fn: () => unknown | Promise<unknown>): Promise<number> {
+async function timed(fn: () => unknown): Promise<number> {
   const t = performance.now();
   await fn();
   return performance.now() - t;

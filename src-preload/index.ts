@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { eventNames, requestNames, type AnyEvent, type OiApi } from './contract';
+import { eventNames, requestNames, type AnyEvent } from './contract';
 import { EVENT_CHANNEL, requestChannel } from './ipc-channels';
 
 // The preload exposes exactly the contract's names: one function per request and a typed `on` for
@@ -31,7 +31,7 @@ api.on = (name: string, listener: (payload: unknown) => void) => {
   return () => set.delete(listener);
 };
 
-contextBridge.exposeInMainWorld('oi', api as OiApi);
+contextBridge.exposeInMainWorld('oi', api);
 
 // A dropped file's real path (Electron no longer puts it on File). Main copies the file into the
 // workspace itself and accepts the path only over IPC, confined by its own checks.

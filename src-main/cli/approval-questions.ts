@@ -49,17 +49,30 @@ export class ApprovalQuestions {
         if (signal.aborted) return;
         if (answer.kind === 'cancel') return this.deps.onCancel();
         // Ctrl-D: nothing more will be typed here, so nothing runs.
-        if (answer.kind === 'eof') return void (await session.skip(cell).catch(this.report));
+        if (answer.kind === 'eof') {
+          await session.skip(cell).catch(this.report);
+          return;
+        }
         const reply = answer.text.trim().toLowerCase();
-        if (reply === 'y' || reply === 'yes') return void (await session.approve(cell, null).catch(this.report));
-        if (reply === 'a' || reply === 'always') return void (await session.approve(cell, null, true).catch(this.report));
-        if (reply === 'n' || reply === 'no') return void (await session.skip(cell).catch(this.report));
+        if (reply === 'y' || reply === 'yes') {
+          await session.approve(cell, null).catch(this.report);
+          return;
+        }
+        if (reply === 'a' || reply === 'always') {
+          await session.approve(cell, null, true).catch(this.report);
+          return;
+        }
+        if (reply === 'n' || reply === 'no') {
+          await session.skip(cell).catch(this.report);
+          return;
+        }
         if (reply === 'e' || reply === 'edit') {
           const code = await this.edit(cell, signal);
           if (signal.aborted) return;
           if (code !== null) {
             prompt.line(style.cyan(`── edited ${cell.language} ──\n${code}`));
-            return void (await session.approve(cell, code).catch(this.report));
+            await session.approve(cell, code).catch(this.report);
+            return;
           }
           question = RUN_QUESTION;
           continue;
@@ -88,7 +101,8 @@ export class ApprovalQuestions {
           continue;
         }
         const install = reply.startsWith('y');
-        return void (await session.call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install }).catch(this.report));
+        await session.call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install }).catch(this.report);
+        return;
       }
     } finally {
       this.open.delete(q.questionId);

@@ -112,10 +112,16 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
         await runShellLine(command, { prompt, cwd: (await session.conversation()).workspace, env, style });
         return idle();
       }
-      if (text.startsWith('%')) return void (await runMagic(text, magic));
+      if (text.startsWith('%')) {
+        await runMagic(text, magic);
+        return;
+      }
       return startTurn(raw);
     }
-    if (text.startsWith('%')) return void (await runMagic(text, magic));
+    if (text.startsWith('%')) {
+      await runMagic(text, magic);
+      return;
+    }
     if (shellLine(text) !== null) return print(style.dim('(shell lines run at the prompt, when the agent is done; Ctrl-C stops it)'));
     if (!text) return;
     // Heard while the agent works: it reads this at its next step.

@@ -10,6 +10,7 @@ import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from '../core/security/renderer-files';
 import { FILES_PREFIX } from './routes';
 import { cookieValues, newLaunchToken, tokenCookieName, tokenMatches } from './token';
+import { frameText } from './frame-text';
 import type { ServerFrame } from './ws-protocol';
 
 // The frame schema (zod) and the download route (the workspace checks) load on first use: the server
@@ -165,7 +166,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         if (isBinary) return send({ type: 'response', id: null, ok: false, error: { code: 'invalid-input', message: 'binary frames are not accepted' } });
         let json: unknown;
         try {
-          json = JSON.parse(data.toString());
+          json = JSON.parse(frameText(data));
         } catch {
           return send({ type: 'response', id: null, ok: false, error: { code: 'invalid-input', message: 'frame is not valid JSON' } });
         }

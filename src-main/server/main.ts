@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { errorMessage } from '@contract/error-message';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import type { EventBus } from '../core/bridge/event-bus';
 import type { BrowserApp } from './browser-app';
@@ -90,6 +91,6 @@ function eventsOf(app: Promise<BrowserApp>): Pick<EventBus, 'subscribe'> {
 }
 
 void main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(errorMessage(err));
   process.exit(1);
 });

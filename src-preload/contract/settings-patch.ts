@@ -9,5 +9,5 @@ export function applySettingsPatch(current: Settings, patch: SettingsPatch): Set
     ...patch,
     exec: { ...current.exec, ...patch.exec },
     sandbox: { ...current.sandbox, ...patch.sandbox },
-  } as Settings;
+  };
 }

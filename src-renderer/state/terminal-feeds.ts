@@ -17,23 +17,22 @@ const MAX_FEEDS = 64;
 
 const feeds = new Map<string, Feed>();
 
-export function resetFeed(cellId: string): void {
+/** Starts the cell's feed afresh (its listeners stay) and returns it. */
+export function resetFeed(cellId: string): Feed {
   const old = feeds.get(cellId);
+  const feed: Feed = { chunks: [], bytes: 0, listeners: old?.listeners ?? new Set() };
   feeds.delete(cellId);
-  feeds.set(cellId, { chunks: [], bytes: 0, listeners: old?.listeners ?? new Set() });
+  feeds.set(cellId, feed);
   while (feeds.size > MAX_FEEDS) {
     const oldest = feeds.keys().next().value;
     if (oldest === undefined || oldest === cellId) break;
     feeds.delete(oldest);
   }
+  return feed;
 }
 
 export function appendToFeed(cellId: string, chunk: string): void {
-  let feed = feeds.get(cellId);
-  if (!feed) {
-    resetFeed(cellId);
-    feed = feeds.get(cellId) as Feed;
-  }
+  const feed = feeds.get(cellId) ?? resetFeed(cellId);
   feed.chunks.push(chunk);
   feed.bytes += chunk.length;
   while (feed.bytes > MAX_FEED_CHARS && feed.chunks.length > 1) feed.bytes -= feed.chunks.shift()?.length ?? 0;

@@ -18,9 +18,9 @@ describe('connection failures: the URL, the network or the key, and what to try'
   const notice = () => ui.page.getByTestId('notice').last();
 
   it.each([
-    ['openai', (port: number) => `http://127.0.0.1:${port}/v1`, 'OpenAI'],
-    ['anthropic', (port: number) => `http://127.0.0.1:${port}`, 'Anthropic'],
-  ] as const)('%s: nothing listening at the base URL', async (provider, url, label) => {
+    ['openai', (port: number) => `http://127.0.0.1:${port}/v1`],
+    ['anthropic', (port: number) => `http://127.0.0.1:${port}`],
+  ] as const)('%s: nothing listening at the base URL', async (provider, url) => {
     const port = await closedPort();
     const model = provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-5';
     await ui.start({ secrets: await withKeys(), settings: { provider, model, baseUrl: url(port) } });
@@ -33,7 +33,6 @@ describe('connection failures: the URL, the network or the key, and what to try'
     await ui.page.screenshot({ path: path.join(SHOTS, `ui-connection-refused-${provider}.png`) });
     // Said at once: a refused connection is not retried.
     expect(await ui.page.locator('.chat').textContent()).not.toContain('trying again');
-    void label;
     await ui.close();
   });
 

@@ -4,6 +4,7 @@ import { connect as tcpConnect, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { frameText } from '../../src-main/server/frame-text';
 import { startAppUnderTest, type AppUnderTest } from '../support/app-under-test';
 
 interface HttpReply {
@@ -37,7 +38,7 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<{ w
 function call(ws: WebSocket, frame: unknown): Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
-      const msg = JSON.parse(data.toString()) as { type: string; ok: boolean; result?: unknown; error?: { code: string; message: string } };
+      const msg = JSON.parse(frameText(data)) as { type: string; ok: boolean; result?: unknown; error?: { code: string; message: string } };
       if (msg.type !== 'response') return;
       ws.off('message', onMessage);
       resolve(msg);

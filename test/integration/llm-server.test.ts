@@ -375,7 +375,11 @@ describe('the scripted server itself', () => {
 
   it('keeps a hung request open until the client aborts, and close() still ends the others', async () => {
     let arrived = 0;
-    const llm = await start({ onRequest: () => void arrived++ });
+    const llm = await start({
+      onRequest: () => {
+        arrived++;
+      },
+    });
     llm.enqueue({ kind: 'hang' }, { kind: 'hang' });
     const client = openaiFor(llm);
     const controller = new AbortController();

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CellOutput, Conversation } from '@contract';
+import type { Conversation } from '@contract';
 import { exportNotebook, serializeNotebook } from '../../src-main/core/notebook/ipynb-export';
 import { createJupyterHome, runSystemPython } from './jupyter-home';
 
@@ -94,7 +94,7 @@ export async function expectExportsRerun(conversations: readonly Conversation[],
         if (item.kind !== 'cell' || item.status !== 'done' || item.imported || item.startedAt === null) return;
         const executed = result.cells[item.id];
         if (!executed) return;
-        const expected = streamText(item.outputs as CellOutput[]).split(conv.workspace).join(folder);
+        const expected = streamText(item.outputs).split(conv.workspace).join(folder);
         const got = streamText(executed.outputs);
         // A package installed during the run printed pip's transcript first; in the notebook that is
         // the %pip cell's output, so the cell's own text is what follows it.

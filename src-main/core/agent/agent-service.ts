@@ -234,7 +234,7 @@ export class AgentService {
 
   async dispose(): Promise<void> {
     for (const live of this.live.all()) live.turn?.controller.abort();
-    await Promise.all(this.live.all().map((l) => l.turn?.done));
+    await Promise.all(this.live.all().flatMap((l) => (l.turn ? [l.turn.done] : [])));
   }
 
   /** Runtime and package detection spawn processes: start them when a conversation is shown, not on send. */

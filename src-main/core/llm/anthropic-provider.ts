@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import { DEFAULT_BASE_URLS } from '@contract/provider-urls';
 import { REDACTED_PREFIX, toAnthropicMessages } from './anthropic-messages';
 import type { Provider, ProviderEvent, ProviderRequest } from './provider';
 
@@ -16,7 +17,7 @@ export class AnthropicProvider implements Provider {
   private clientPromise: Promise<Anthropic> | null = null;
 
   constructor(private readonly opts: AnthropicProviderOptions) {
-    this.endpoint = opts.baseUrl ?? 'https://api.anthropic.com';
+    this.endpoint = opts.baseUrl ?? DEFAULT_BASE_URLS.anthropic;
   }
 
   /** The SDK is loaded on the first call, not at start-up (see OpenAiProvider.client). */

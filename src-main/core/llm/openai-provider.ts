@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderKind } from '@contract';
+import { DEFAULT_BASE_URLS } from '@contract/provider-urls';
 import type OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { EXECUTE_TOOL_NAME, toolCallOf } from './execute-tool';
@@ -39,7 +40,7 @@ export class OpenAiProvider implements Provider {
 
   constructor(opts: OpenAiProviderOptions) {
     this.kind = opts.kind;
-    this.endpoint = opts.baseUrl ?? 'https://api.openai.com/v1';
+    this.endpoint = opts.baseUrl ?? DEFAULT_BASE_URLS.openai;
     this.modelLister = opts.listModels;
     this.options = opts;
   }

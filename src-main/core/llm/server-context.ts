@@ -90,7 +90,7 @@ async function getJson(url: string, postBody?: unknown): Promise<unknown> {
     signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
   });
   if (!res.ok) return null;
-  return res.json() as Promise<unknown>;
+  return res.json();
 }
 
 function field(value: unknown, name: string): unknown {

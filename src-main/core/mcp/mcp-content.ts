@@ -10,7 +10,7 @@ export function toContent(part: Record<string, unknown>): McpContent {
   if (part.type === 'image' && typeof part.data === 'string') {
     return { type: 'image', data: part.data, mimeType: typeof part.mimeType === 'string' ? part.mimeType : 'image/png' };
   }
-  if (part.type === 'resource_link') return { type: 'other', text: `[resource link: ${String(part.uri)}${part.name ? ` (${String(part.name)})` : ''}]` };
+  if (part.type === 'resource_link') return { type: 'other', text: `[resource link: ${String(part.uri)}${typeof part.name === 'string' && part.name ? ` (${part.name})` : ''}]` };
   if (part.type === 'resource' && typeof part.resource === 'object' && part.resource !== null) {
     const r = part.resource as Record<string, unknown>;
     return { type: 'other', text: typeof r.text === 'string' ? `[resource ${String(r.uri)}]\n${r.text}` : `[binary resource ${String(r.uri)}]` };

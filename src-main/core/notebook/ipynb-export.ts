@@ -158,7 +158,7 @@ export function mainLanguage(items: readonly ConversationItem[]): string {
 function withId(cell: CellWithoutId<ExportedCell>, id: string): ExportedCell {
   const { cell_type, attachments, ...rest } = cell as CellWithoutId<MarkdownCellV4>;
   const head = attachments ? { attachments, cell_type } : { cell_type };
-  return { ...head, ...('execution_count' in cell ? { execution_count: cell.execution_count } : {}), id, ...rest } as ExportedCell;
+  return { ...head, ...('execution_count' in cell ? { execution_count: cell.execution_count } : {}), id, ...rest };
 }
 
 // Distributes over unions, so each cell type keeps its own fields.
@@ -183,7 +183,8 @@ function exportItem(
 }
 
 function mergedTags(kept: unknown, added: unknown): string[] | null {
-  const all = [...(Array.isArray(kept) ? kept : []), ...(Array.isArray(added) ? added : [])].filter((t): t is string => typeof t === 'string');
+  const listed = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
+  const all = [...listed(kept), ...listed(added)].filter((t): t is string => typeof t === 'string');
   return all.length > 0 ? [...new Set(all)] : null;
 }
 
@@ -193,7 +194,7 @@ function mergedTags(kept: unknown, added: unknown): string[] | null {
  * then its `execution` times too). Null when the item no longer fits the cell's type.
  */
 function jupyterCell(item: ConversationItem, origin: JupyterCellOrigin): CellWithoutId<ExportedCell> | null {
-  const attachments = origin.attachments ? { attachments: origin.attachments as AttachmentsV4 } : {};
+  const attachments = origin.attachments ? { attachments: origin.attachments } : {};
   if (origin.cellType === 'markdown' && item.kind === 'assistant') {
     return { ...attachments, cell_type: 'markdown', metadata: { ...origin.metadata }, source: splitLines(origin.source ?? item.text) };
   }

@@ -45,7 +45,7 @@ function repairObject(
     }
     const field = value[key];
     if (schema instanceof z.ZodObject && isPlainObject(field)) {
-      result[key] = repairObject(schema.shape as Shape, fallback[key] as object, field, `${path}.`, invalid, unknown);
+      result[key] = repairObject(schema.shape, fallback[key] as object, field, `${path}.`, invalid, unknown);
       continue;
     }
     const parsed = schema.safeParse(field);

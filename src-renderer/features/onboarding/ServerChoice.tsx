@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { KeyTestResult } from '@contract';
 import { errorMessage } from '@contract/error-message';
+import { EXAMPLE_COMPATIBLE_BASE_URL } from '@contract/provider-urls';
 import { bridge } from '../../bridge/bridge';
 import { keyTestText } from '../keys/key-test-text';
 import { ChoiceForm } from './ChoiceForm';
@@ -60,7 +61,7 @@ export function ServerChoice() {
       keyToSave={key.trim() ? { provider: 'openai-compatible', value: key } : undefined}
     >
       <div className="row">
-        <input aria-label="Server base URL" placeholder="http://localhost:1234/v1" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
+        <input aria-label="Server base URL" placeholder={EXAMPLE_COMPATIBLE_BASE_URL} value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
         <input type="password" autoComplete="off" aria-label="Server key (if it needs one)" placeholder="Key, if it needs one" value={key} onChange={(e) => setKey(e.target.value)} />
       </div>
       <div className="row">

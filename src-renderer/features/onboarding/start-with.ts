@@ -1,4 +1,5 @@
 import type { KeyProvider, ModelChoice } from '@contract';
+import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
@@ -13,7 +14,7 @@ export async function startWith(choice: ModelChoice, key?: { provider: KeyProvid
   try {
     if (key) await bridge['keys.set']({ provider: key.provider, key: key.value });
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
   const saved = await app.updateSettings(choice);
   if (!saved) {

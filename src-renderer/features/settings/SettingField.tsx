@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Settings } from '@contract';
 import { SettingsPatch } from '@contract/settings';
-import { display, parse, patchFor, valueAt, type FieldSpec } from './settings-fields';
+import { display, parse, patchFor, scalarText, valueAt, type FieldSpec } from './settings-fields';
 import './toggled-number.css';
 
 interface Props {
@@ -85,7 +85,7 @@ export function SettingField({ field, settings, save }: Props) {
     case 'select':
       // An empty option stands for null ("the model's default").
       control = (
-        <select id={id} value={stored === null ? '' : String(stored)} onChange={(e) => void commit(e.target.value === '' ? null : e.target.value)} aria-describedby={describedBy}>
+        <select id={id} value={stored === null ? '' : scalarText(stored)} onChange={(e) => void commit(e.target.value === '' ? null : e.target.value)} aria-describedby={describedBy}>
           {field.options.map(([value, label]) => (
             <option key={value} value={value}>
               {label}

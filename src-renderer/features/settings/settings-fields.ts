@@ -141,22 +141,29 @@ export function valueAt(settings: Settings, path: FieldPath): unknown {
 }
 
 export function patchFor(path: FieldPath, value: unknown): SettingsPatch {
-  if (path.group === 'exec') return { exec: { [path.key]: value } } as SettingsPatch;
-  if (path.group === 'sandbox') return { sandbox: { [path.key]: value } } as SettingsPatch;
-  return { [path.key]: value } as SettingsPatch;
+  if (path.group === 'exec') return { exec: { [path.key]: value } };
+  if (path.group === 'sandbox') return { sandbox: { [path.key]: value } };
+  return { [path.key]: value };
 }
 
 /** How a stored value is shown in a text box. */
 export function display(field: FieldSpec, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'number') return String(Number(value) / (field.factor ?? 1));
-  if (field.kind === 'toggled-number') return String(value);
+  if (field.kind === 'toggled-number') return scalarText(value);
   if (field.kind === 'env') {
     return Object.entries(value as Record<string, string>)
       .map(([k, v]) => `${k}=${v}`)
       .join('\n');
   }
-  return String(value);
+  return scalarText(value);
+}
+
+/** A stored setting that is a single value (string, number, boolean) as text; anything else as JSON. */
+export function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
 }
 
 /** Typed text → the value to send, or an error a person can act on. Range checks are the schema's. */

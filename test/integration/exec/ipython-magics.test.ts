@@ -225,7 +225,7 @@ describe('notebook magics in the Python session', () => {
         },
       });
       await expect.poll(() => seen.includes('working'), { timeout: 60_000 }).toBe(true);
-      await h.service.interrupt('magics-ipython', 'python');
+      h.service.interrupt('magics-ipython', 'python');
       const stopped = await running;
       expect(stopped.status).toBe('interrupted');
       expect(errorOf(stopped.outputs)?.ename).toBe('KeyboardInterrupt');

@@ -25,7 +25,8 @@ const request = (): ProviderRequest => ({
 
 async function failureOf(provider: Provider): Promise<unknown> {
   try {
-    for await (const _ of provider.stream(request())) void _;
+    // Drained for the error it ends with.
+    for await (const _ of provider.stream(request())) continue;
   } catch (err) {
     return err;
   }
@@ -70,7 +71,9 @@ describe('a refused key', () => {
 
 describe('retries', () => {
   const counting = (): RetryPolicy & { sleeps: number } => {
-    const policy = { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, sleeps: 0, sleep: async () => void policy.sleeps++ };
+    const policy = { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, sleeps: 0, sleep: async () => {
+        policy.sleeps++;
+      } };
     return policy;
   };
 
@@ -78,7 +81,7 @@ describe('retries', () => {
     const provider = buildProvider({ provider: 'openai', baseUrl: `http://127.0.0.1:${await closedPort()}/v1` }, 'sk-test-0000');
     const policy = counting();
     await expect(async () => {
-      for await (const _ of streamWithRetries(() => provider.stream(request()), policy, new AbortController().signal, () => undefined)) void _;
+      for await (const _ of streamWithRetries(() => provider.stream(request()), policy, new AbortController().signal, () => undefined)) continue;
     }).rejects.toThrow();
     expect(policy.sleeps).toBe(0);
   });

@@ -170,7 +170,7 @@ describe('missing packages on a remote kernel', () => {
   it('installs them on the server with %pip in the kernel, not on this machine', async () => {
     const root = await mkdtemp(join(tmpdir(), 'oi-remote-pip-'));
     const venv = join(root, 'kernel-env');
-    await new Promise<void>((done, fail) => execFile(PYTHON, ['-m', 'venv', '--system-site-packages', venv], (err) => (err ? fail(err) : done())));
+    await new Promise<void>((done, fail) => execFile(PYTHON, ['-m', 'venv', '--system-site-packages', venv], (err) => (err ? fail(new Error(`python -m venv failed: ${err.message}`)) : done())));
     const wheels = join(root, 'wheels');
     await buildWheel(wheels, 'oi_remote_pkg', 99);
     const server = await startJupyterServer({

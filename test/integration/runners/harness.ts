@@ -110,7 +110,7 @@ export class Runner {
     this.exited = new Promise((resolve) => {
       term.onExit((info) => {
         this.exitInfo = info;
-        this.run_?.settle(new Error(`runner exited (${JSON.stringify(info)}):\n${this.terminal}`));
+        this.run_?.settle(new Error(`runner exited (${JSON.stringify(info)}):\n${this.terminal.toString()}`));
         resolve();
       });
     });
@@ -132,14 +132,14 @@ export class Runner {
       cols: 200,
       rows: 50,
       cwd: workspace,
-      env: { ...process.env, ...options.env, OI_CHANNEL: socketPath, OI_WORKSPACE: workspace } as Record<string, string>,
+      env: { ...process.env, ...options.env, OI_CHANNEL: socketPath, OI_WORKSPACE: workspace },
       encoding: null,
     });
     const runner = new Runner(term, server, channelDir, workspace, options.workspace === undefined);
     const socket = await Promise.race([
       connected,
       runner.exited.then(() => {
-        throw new Error(`runner exited before connecting:\n${runner.terminal}`);
+        throw new Error(`runner exited before connecting:\n${runner.terminal.toString()}`);
       }),
     ]);
     runner.hello = await runner.attach(socket);
@@ -213,7 +213,7 @@ export class Runner {
     const nonce = randomBytes(8).toString('hex');
     return new Promise<RunOutcome>((resolve, reject) => {
       const timer = setTimeout(
-        () => run.settle(new Error(`run timed out; terminal so far:\n${this.terminal}`)),
+        () => run.settle(new Error(`run timed out; terminal so far:\n${this.terminal.toString()}`)),
         options.timeoutMs ?? 30_000,
       );
       const run: PendingRun = {

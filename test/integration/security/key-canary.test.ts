@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import type { Conversation } from '@contract';
 import { openSecretStore } from '../../../src-main/core/secrets/open-secret-store';
 import type { KeyringBackend } from '../../../src-main/core/secrets/napi-keyring';
+import { frameText } from '../../../src-main/server/frame-text';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 import { emptyKeyring, keyringAvailability, testKeyring } from '../secrets/keyring-for-tests';
 
@@ -49,7 +50,7 @@ describe.skipIf(availability.mode === 'skip')('a provider key in the keychain ne
     aut = await startAppUnderTest({ autoRun: true, maxFailedAttempts: 5 }, { secrets: opened.store });
     socket = new WebSocket(`${aut.server.url.replace('http', 'ws')}/ws?token=${aut.server.token}`);
     await new Promise((resolve) => socket.once('open', resolve));
-    socket.on('message', (data) => frames.push(data.toString()));
+    socket.on('message', (data) => frames.push(frameText(data)));
   });
   afterAll(async () => {
     socket?.close();
@@ -69,7 +70,7 @@ describe.skipIf(availability.mode === 'skip')('a provider key in the keychain ne
     send(1, 'conversation.create', {});
     const conv = await new Promise<Conversation>((resolve) => {
       const onMsg = (d: WebSocket.RawData) => {
-        const f = JSON.parse(d.toString()) as { type: string; id?: number; result?: Conversation };
+        const f = JSON.parse(frameText(d)) as { type: string; id?: number; result?: Conversation };
         if (f.type === 'response' && f.id === 1 && f.result) {
           socket.off('message', onMsg);
           resolve(f.result);

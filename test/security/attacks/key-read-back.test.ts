@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
+import { frameText } from '../../../src-main/server/frame-text';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 
 // Issue 17, finding 4: a request over the bridge names its own server as the base URL, hoping the
@@ -46,7 +47,7 @@ async function openBridge(aut: AppUnderTest): Promise<{ frames: string[]; call(n
   const frames: string[] = [];
   const waiting = new Map<number, (msg: { ok: boolean; result?: unknown; error?: { message: string } }) => void>();
   ws.on('message', (data) => {
-    const text = data.toString();
+    const text = frameText(data);
     frames.push(text);
     const msg = JSON.parse(text) as { type: string; id: number; ok: boolean; result?: unknown; error?: { message: string } };
     if (msg.type === 'response') waiting.get(msg.id)?.(msg);

@@ -7,7 +7,7 @@ function iopub<T extends KernelMessage.IOPubMessageType>(msgType: T, content: Ke
   // createMessage's overloads cannot be picked for a generic message type; the shape is checked by
   // the `content` parameter's type above.
   const options = { channel: 'iopub', msgType, session: 's', content } as unknown as KernelMessage.IOptions<KernelMessage.IStreamMsg>;
-  return KernelMessage.createMessage(options) as unknown as KernelMessage.IIOPubMessage;
+  return KernelMessage.createMessage(options);
 }
 
 describe('kernel messages as cell output', () => {

@@ -310,14 +310,14 @@ export function describeForModel(output: CellOutput): string {
     case 'execute_result':
     case 'display_data': {
       const data = output.data;
-      const plain = typeof data['text/plain'] === 'string' ? (data['text/plain'] as string) : null;
+      const plain = typeof data['text/plain'] === 'string' ? (data['text/plain']) : null;
       const shown = Object.keys(data).filter((mime) => mime !== 'text/plain');
       const visual = shown.filter((mime) => mime.startsWith('image/') || mime === 'text/html' || mime === 'image/svg+xml');
       const note = visual.length > 0 ? `[${visual.join(', ')} output shown to the user]` : '';
       if (plain && note) return `${plainText(plain)}\n${note}`;
       if (plain) return plainText(plain);
       if (note) return note;
-      if (typeof data['text/markdown'] === 'string') return data['text/markdown'] as string;
+      if (typeof data['text/markdown'] === 'string') return data['text/markdown'];
       return shown.length > 0 ? `[${shown.join(', ')} output]` : '';
     }
   }

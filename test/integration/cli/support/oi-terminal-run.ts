@@ -73,5 +73,7 @@ export const userMessages = (l: ScriptedLlm, at = -1): unknown[] =>
   ((chatRequests(l).at(at)?.body as { messages: Message[] } | undefined)?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
 
 /** What the model was last told a run produced. */
-export const lastToolResult = (l: ScriptedLlm): string =>
-  String(((chatRequests(l).at(-1)?.body as { messages: Message[] } | undefined)?.messages ?? []).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
+export const lastToolResult = (l: ScriptedLlm): string => {
+  const content = ((chatRequests(l).at(-1)?.body as { messages: Message[] } | undefined)?.messages ?? []).filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+  return typeof content === 'string' ? content : JSON.stringify(content);
+};
