@@ -109,7 +109,7 @@ export async function expectExportsRerun(conversations: readonly Conversation[],
         // Each stream printed the same (stderr is its own stream in the app too); across the two,
         // a cell magic reads stdout and stderr from two pipes and may interleave them differently.
         const sameStreams = (['stdout', 'stderr'] as const).every(
-          (stream) => streamText(executed.outputs, stream) === streamText(item.outputs as CellOutput[], stream).split(conv.workspace).join(folder),
+          (stream) => streamText(executed.outputs, stream) === streamText(item.outputs, stream).split(conv.workspace).join(folder),
         );
         if (!sameStreams) {
           let at = 0;

@@ -76,7 +76,8 @@ export class ChangeJournal {
     return new Promise((resolve) => {
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, resolve);
-      worker.postMessage({ ...body, id } as JournalRequest);
+      const request: JournalRequest = { ...body, id };
+      worker.postMessage(request);
     });
   }
 

@@ -110,7 +110,7 @@ function normalise(entry: unknown, field: string): Omit<ImportedServer, 'name'> 
   let candidate: Record<string, unknown>;
   if (url !== undefined) {
     if (type !== undefined && type !== 'http' && type !== 'sse' && type !== 'streamable-http' && type !== 'streamableHttp') {
-      throw new McpImportError(`${field}.type: "${String(type)}" is not a transport for a URL (http or sse).`);
+      throw new McpImportError(`${field}.type: ${JSON.stringify(type)} is not a transport for a URL (http or sse).`);
     }
     const headers = stringMap(entry.headers, `${field}.headers`);
     const { plain, secret } = split(headers);
@@ -122,7 +122,7 @@ function normalise(entry: unknown, field: string): Omit<ImportedServer, 'name'> 
       ...(Object.keys(secret).length ? { secretHeaders: Object.keys(secret) } : {}),
     };
   } else if (entry.command !== undefined) {
-    if (type !== undefined && type !== 'stdio') throw new McpImportError(`${field}.type: "${String(type)}" needs a "url".`);
+    if (type !== undefined && type !== 'stdio') throw new McpImportError(`${field}.type: ${JSON.stringify(type)} needs a "url".`);
     const env = stringMap(entry.env, `${field}.env`);
     const { plain, secret } = split(env);
     secrets.env = secret;

@@ -178,7 +178,7 @@ for (const lang of PERSISTENT_LANGUAGES) {
     it('runs queued runs of one session one after the other, in order', async () => {
       const results = await Promise.all([run(`${lang.nap}\n${lang.print('one')}`), run(lang.print('two'))]);
       expect(results.map(stdoutOf)).toEqual(['one\n', 'two\n']);
-      expect(results[1]!.executionCount).toBe(results[0]!.executionCount + 1);
+      expect(results[1].executionCount).toBe(results[0].executionCount + 1);
     });
 
     it('delivers 100 000 lines whole and in order, in batches of many lines', async () => {

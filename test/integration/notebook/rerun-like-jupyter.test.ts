@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type CellItem, type Conversation } from '@contract';
+import { defaultSettings, type Conversation } from '@contract';
 import { createExecService, type ExecService } from '../../../src-main/core/exec';
 import { exportNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
@@ -100,7 +100,7 @@ describe('re-run all mirrors nbconvert --execute', () => {
       const outcome = await rerunCells(exec, cells, { conversationId: `rerun-${name}`, workspace, settings });
       const items = imported.conversationItems.map((item) => {
         const ran = outcome.results.find((r) => r.cellId === item.id);
-        return ran && item.kind === 'cell' ? applyRunResult(item as CellItem, ran.result, new Date().toISOString()) : item;
+        return ran && item.kind === 'cell' ? applyRunResult(item, ran.result, new Date().toISOString()) : item;
       });
       const conv: Conversation = {
         version: 1,
