@@ -1,4 +1,7 @@
-// The notebook package's public surface: everything the app, the CLI and the bench use.
+// The notebook format in one import: export, import, the nbformat schemas and re-runs, for the notebook
+// handlers and the notebook bench. Not the only way in: the app, the handlers and the CLI also take the
+// file helpers (notebook-files.ts), the imported-conversation writer and live re-runs from their own
+// modules, and the tests reach the parts they test.
 
 export { exportNotebook, serializeNotebook, mainLanguage, type ExportMeta, type ExportOptions } from './ipynb-export';
 export { importNotebook, type ImportOptions, type NotebookImport } from './ipynb-import';

@@ -2,8 +2,10 @@ import { findLanguage } from '../exec';
 import { GENERIC_SHELL_NAMES } from '../exec';
 
 // What the notebook needs to know about each language: the Jupyter kernel that runs it as the main
-// language, and the IPython cell magic that runs it inside a Python notebook. Names and aliases are
-// the execution engine's, so a language means the same thing in a notebook as in a run.
+// language, and the IPython cell magic that runs it inside a Python notebook. A name is first made
+// canonical by the execution engine (canonicalLanguage asks its registry), so a language means the
+// same thing in a notebook as in a run; the aliases below are this table's own, further spellings
+// notebooks and fences use (ipython, console, rscript…), matched after the engine's.
 
 interface KernelInfo {
   kernelspec: { name: string; display_name: string; language: string };
