@@ -1,0 +1,99 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The layer rules of eslint.config.js, run by ESLint itself on imports written into real files of
+// the tree: each rule must refuse the import that breaks its layer and let the allowed direction through.
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const FEATURES = 'src-renderer/features';
+const LAYER_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  // Types are not needed for these rules; without them ESLint does not build a TypeScript program.
+  eslint = new ESLint({ cwd: ROOT, overrideConfig: [tseslint.configs.disableTypeChecked], ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId) });
+});
+
+/** The layer rules that refuse `code` written as the file `file` (a path in the repository). */
+async function refusals(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+  const messages = result?.messages ?? [];
+  const broken = messages.filter((m) => m.fatal);
+  if (broken.length > 0) throw new Error(`${file}: ${broken.map((m) => m.message).join('; ')}`);
+  return messages.map((m) => m.ruleId ?? '');
+}
+
+describe('core never reaches into the server, the CLI, the launcher or Electron', () => {
+  it.each([
+    ['the server', "import { startBrowserServer } from '../server/browser-server';\nvoid startBrowserServer;\n"],
+    ['the CLI', "import { parseCliArgs } from '../cli/cli-args';\nvoid parseCliArgs;\n"],
+    ['the launcher', "import '../launcher/electron-binary';\n"],
+    ['the Electron shell', "import '../electron/window';\n"],
+  ])('refuses an import of %s', async (_what, code) => {
+    expect(await refusals('src-main/core/app.ts', code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuses electron itself outside the shell and the preload', async () => {
+    expect(await refusals('src-main/core/app.ts', "import { app } from 'electron';\nvoid app;\n")).toContain('no-restricted-imports');
+    expect(await refusals('src-main/server/main.ts', "import { app } from 'electron';\nvoid app;\n")).toContain('no-restricted-imports');
+    expect(await refusals('src-main/electron/window.ts', "import { app } from 'electron';\nvoid app;\n")).toEqual([]);
+  });
+
+  it('lets the server and the CLI build on core', async () => {
+    expect(await refusals('src-main/server/main.ts', "import { createApp } from '../core/app';\nvoid createApp;\n")).toEqual([]);
+    expect(await refusals('src-main/cli/cli-run.ts', "import { createApp } from '../core/app';\nvoid createApp;\n")).toEqual([]);
+  });
+});
+
+describe('the execution engine has one way in', () => {
+  it('refuses a part of the engine from outside it, and takes its index', async () => {
+    expect(await refusals('src-main/core/app.ts', "import { createExecService } from './exec/engine/exec-service';\nvoid createExecService;\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(await refusals('src-main/core/app.ts', "import { createExecService } from './exec';\nvoid createExecService;\n")).toEqual([]);
+  });
+});
+
+describe('renderer feature folders', () => {
+  const folders = readdirSync(path.join(ROOT, FEATURES), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  /** A real source file of the folder, to write imports into and to import. */
+  const fileOf = (folder: string): string => {
+    const name = readdirSync(path.join(ROOT, FEATURES, folder)).find((f) => /\.tsx?$/.test(f));
+    if (!name) throw new Error(`${FEATURES}/${folder} has no source file`);
+    return `${FEATURES}/${folder}/${name}`;
+  };
+  const importOf = (to: string): string => `import '../${to}/${path.basename(fileOf(to)).replace(/\.tsx?$/, '')}';\n`;
+
+  it('never import each other both ways: of every two, lint refuses at least one direction', async () => {
+    const bothWays: string[] = [];
+    for (const [i, a] of folders.entries()) {
+      for (const b of folders.slice(i + 1)) {
+        const aToB = await refusals(fileOf(a), importOf(b));
+        const bToA = await refusals(fileOf(b), importOf(a));
+        if (!aToB.includes('import-x/no-restricted-paths') && !bToA.includes('import-x/no-restricted-paths')) bothWays.push(`${a} <-> ${b}`);
+      }
+    }
+    expect(folders.length).toBeGreaterThan(10);
+    expect(bothWays).toEqual([]);
+  });
+
+  it('all may use common/, which uses none of them', async () => {
+    for (const folder of folders.filter((f) => f !== 'common')) {
+      expect(await refusals(fileOf(folder), importOf('common'))).toEqual([]);
+      expect(await refusals(fileOf('common'), importOf(folder))).toContain('import-x/no-restricted-paths');
+    }
+  });
+
+  it('take values from the contract only through its plain modules', async () => {
+    const file = fileOf('chat');
+    expect(await refusals(file, "import { requests } from '@contract';\nvoid requests;\n")).toContain('@typescript-eslint/no-restricted-imports');
+    expect(await refusals(file, "import type { Settings } from '@contract';\nexport type S = Settings;\n")).toEqual([]);
+    expect(await refusals(file, "import { errorMessage } from '@contract/error-message';\nvoid errorMessage;\n")).toEqual([]);
+  });
+});
