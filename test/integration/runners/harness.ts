@@ -36,6 +36,10 @@ export interface RunOutcome {
   bytes: Buffer;
   /** The same as UTF-8 text with the pty's \r\n turned back into \n. */
   text: string;
+  /** `text` without this run's stream switches (OiStream markers): what a person sees, in order. */
+  plain: string;
+  /** The parts of `text` written to stderr (between a stderr switch and the next switch). */
+  stderr: string;
 }
 
 type Message = { type: string; [key: string]: unknown };
@@ -237,6 +241,7 @@ export class Runner {
             markers,
             bytes,
             text: bytes.toString('utf8').replace(/\r\n/g, '\n'),
+            ...streamsOf(bytes.toString('utf8').replace(/\r\n/g, '\n'), run.nonce),
           });
         },
       };
@@ -299,4 +304,17 @@ export async function until(predicate: () => boolean, timeoutMs = 10_000): Promi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Splits a run's text at its stream switches (`OSC 633 ; P ; OiStream=<nonce>:stdout|stderr BEL`). */
+function streamsOf(text: string, nonce: string): { plain: string; stderr: string } {
+  const parts = text.split(new RegExp(`\x1b\\]633;P;OiStream=${nonce}:(stdout|stderr)\x07`));
+  let plain = parts[0] ?? '';
+  let stderr = '';
+  for (let i = 1; i < parts.length; i += 2) {
+    const chunk = parts[i + 1] ?? '';
+    plain += chunk;
+    if (parts[i] === 'stderr') stderr += chunk;
+  }
+  return { plain, stderr };
 }

@@ -66,7 +66,8 @@ describe('JavaScript runner', () => {
 
   it('streams console output to the terminal', async () => {
     const o = await run('console.log("out", "1")\nconsole.error("err")\nprocess.stdout.write("raw")');
-    expect(o.text).toBe('out 1\nerr\nraw');
+    expect(o.plain).toBe('out 1\nerr\nraw');
+    expect(o.stderr).toBe('err\n');
   });
 
   it('reports a thrown error with its name, message and stack, and keeps going', async () => {

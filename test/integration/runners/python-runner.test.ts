@@ -54,7 +54,8 @@ describe.each([
 
   it('sends stdout and stderr to the terminal in the order they were written', async () => {
     const o = await run('import sys\nprint("one")\nprint("two", file=sys.stderr)\nprint("three")');
-    expect(o.text).toBe('one\ntwo\nthree\n');
+    expect(o.plain).toBe('one\ntwo\nthree\n');
+    expect(o.stderr).toBe('two\n');
     expect(o.outputs).toEqual([]);
   });
 
