@@ -33,6 +33,8 @@ export interface UiFixture {
   /** Starts the app (with the describe's setup unless given options) and, unless openPage is false, opens the page. */
   start(options?: UiAppOptions): Promise<void>;
   open(): Promise<void>;
+  /** A page problem this test provokes on purpose (and checks the effect of itself): not a failure. */
+  expectProblem(pattern: RegExp): void;
   /** Closes the page and the app; the hooks call it after each test (or after all of them). */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -55,6 +57,7 @@ export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {})
   const chromium = useChromium();
   let aut: UiApp | null = null;
   let opened: { page: Page; frames: string[]; problems: string[] } | null = null;
+  let expected: RegExp[] = [];
   const fixture: UiFixture = {
     get browser() {
       return chromium.browser;
@@ -83,8 +86,12 @@ export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {})
     },
     // A folder passed in for a restart is the fixture's too: it goes unless the test keeps it.
     // A page error or CSP violation fails the test that closes the page (the hooks' close after it).
+    expectProblem(pattern) {
+      expected.push(pattern);
+    },
     async close({ keepData = false } = {}) {
-      const problems = opened?.problems ?? [];
+      const problems = (opened?.problems ?? []).filter((p) => !expected.some((e) => e.test(p)));
+      expected = [];
       await opened?.page.close();
       opened = null;
       await aut?.close({ keepData });
