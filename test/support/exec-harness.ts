@@ -39,7 +39,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const { workspace: given, settings: baseSettings, request: baseRequest = {}, wrap, tmpRoot: givenTmp, ...engineOptions } = options;
   const workspace = given ?? (await mkdtemp(join(tmpdir(), 'oi-exec-ws-')));
   const tmpRoot = givenTmp ?? (await mkdtemp(join(tmpdir(), 'oi-exec-tmp-')));
-  const engine = createExecService({ resourcesDir: RESOURCES_DIR, graceMs: 1000, ...engineOptions, tmpRoot });
+  // The app's own grace period (exec-service.ts): with a shorter one, an interrupted flood of output
+  // could not drain and report its end on a loaded machine before the session was killed.
+  const engine = createExecService({ resourcesDir: RESOURCES_DIR, graceMs: 2000, ...engineOptions, tmpRoot });
   const service = wrap ? wrap(engine) : engine;
   return {
     service,
