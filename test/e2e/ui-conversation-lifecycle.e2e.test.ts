@@ -97,7 +97,8 @@ describe('conversations: made by their first message, renamed in place, found wi
     expect(lastModel()).toBe('gpt-test');
     expect((await ui.aut.app.handlers['conversation.get']({ conversationId: first?.id ?? '' }, { transport: 'websocket' })).modelChoice).toMatchObject({ provider: 'openai', model: 'gpt-test' });
 
-    await rows().filter({ hasText: 'Second, on another model' }).getByRole('button', { name: /Second, on another model/ }).click();
+    // The row's own button (its Rename and Delete buttons name the conversation too, after their verb).
+    await rows().filter({ hasText: 'Second, on another model' }).getByRole('button', { name: /^Second, on another model/ }).click();
     await expectText(ui.page.getByTestId('model-button'), 'gpt-other');
     // A new conversation starts on the last model chosen.
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
