@@ -53,6 +53,8 @@ function watchTree(journal: Journal, rel: string, rules: IgnoreRules): void {
       return;
     }
     try {
+      // fs.watch resolves links: a folder swapped for a link just before this line gets a watch on
+      // where it points. That only adds dirty paths (each looked at again without following links).
       const w = watch(full, { persistent: true }, (type, name) => onEvent(journal, rel, type, name));
       w.on('error', () => {
         journal.broken = true;
