@@ -68,6 +68,11 @@ interface ActiveRun {
   errFenced: boolean;
   /** The main fence came; the run ends when the stderr fence has too (or soon after, if it never does). */
   fenced: boolean;
+  /**
+   * stderr read before the start mark: the two terminals are read in whichever order the event
+   * loop gets to them, so the cell's first stderr can come before main has seen it start.
+   */
+  earlyErr: string;
 }
 
 /** How long the run waits for its stderr fence after the main one (it comes at once unless something broke). */
@@ -201,7 +206,7 @@ export class ShellSession implements Session {
     }
     const nonce = randomBytes(16).toString('hex');
     return new Promise<SessionOutcome>((resolve) => {
-      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve, errFenced: false, fenced: false };
+      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve, errFenced: false, fenced: false, earlyErr: '' };
       this.phase = { name: 'sent', active };
       this.pty.write(this.options.flavor.runLine(nonce));
     });
@@ -291,6 +296,7 @@ export class ShellSession implements Session {
       case 'sent':
         if (piece.kind === 'commandStart') {
           this.phase = { name: 'running', active: phase.active };
+          this.flushEarlyErr(phase.active);
           if (this.interruptOnStart) {
             this.interruptOnStart = false;
             this.pty.write('\x03');
@@ -324,6 +330,11 @@ export class ShellSession implements Session {
     for (const piece of this.errFilter.push(text)) {
       const phase = this.phase;
       if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX) this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
+      if (phase.name === 'sent') {
+        if (piece.kind === 'text' && phase.active.earlyErr.length < IDLE_TEXT_MAX) phase.active.earlyErr += piece.text.slice(0, IDLE_TEXT_MAX - phase.active.earlyErr.length);
+        else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce) phase.active.errFenced = true;
+        continue;
+      }
       if (phase.name !== 'running') continue;
       if (piece.kind === 'text') this.stderrText(phase.active, piece.text);
       else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce) this.errFence(phase.active);
@@ -344,6 +355,12 @@ export class ShellSession implements Session {
     active.run.output.stream('stderr');
     active.run.output.terminal(out);
     active.run.output.stream('stdout');
+  }
+
+  private flushEarlyErr(active: ActiveRun): void {
+    const early = active.earlyErr;
+    active.earlyErr = '';
+    if (early) this.stderrText(active, early);
   }
 
   private errFence(active: ActiveRun): void {
@@ -373,6 +390,7 @@ export class ShellSession implements Session {
 
   private finish(active: ActiveRun, exit: PtyExit | null): void {
     this.end.reset();
+    this.flushEarlyErr(active);
     if (!exit && this.heldExit) {
       active.run.output.stream('stderr');
       active.run.output.terminal(this.heldExit);
