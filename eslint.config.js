@@ -13,7 +13,12 @@ const noElectron = {
   'no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'electron', message: 'Only src-main/electron/ and src-preload/index.ts may import electron; put the logic in src-main/core behind a port.' }],
+      paths: [
+        {
+          name: 'electron',
+          message: 'Only src-main/electron/ and src-preload/index.ts may import electron; put the logic in src-main/core behind a port.',
+        },
+      ],
       patterns: [{ group: ['electron/*'], message: 'Only src-main/electron/ and src-preload/index.ts may import electron.' }],
     },
   ],
@@ -58,20 +63,42 @@ const coreLayer = {
 // must be placed here; the list is checked against the folders so none is left unordered.
 const FEATURES = 'src-renderer/features';
 const FEATURE_ORDER = [
-  'common', 'highlight', 'markdown', 'keyboard', 'kernels', 'layout', 'sandbox', 'mcp', 'checkpoints', 'cells', 'notebooks', 'preview', 'files',
-  'chat', 'conversations', 'keys', 'onboarding', 'settings', 'topbar',
+  'common',
+  'highlight',
+  'markdown',
+  'keyboard',
+  'kernels',
+  'layout',
+  'sandbox',
+  'mcp',
+  'checkpoints',
+  'cells',
+  'notebooks',
+  'preview',
+  'files',
+  'chat',
+  'conversations',
+  'keys',
+  'onboarding',
+  'settings',
+  'topbar',
 ];
-const featureFolders = readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const featureFolders = readdirSync(FEATURES, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 const unordered = featureFolders.filter((name) => !FEATURE_ORDER.includes(name));
-if (unordered.length > 0) throw new Error(`eslint.config.js: place the renderer feature folder(s) ${unordered.join(', ')} in FEATURE_ORDER`);
+if (unordered.length > 0)
+  throw new Error(`eslint.config.js: place the renderer feature folder(s) ${unordered.join(', ')} in FEATURE_ORDER`);
 const featureLayers = FEATURE_ORDER.flatMap((name, index) => {
   const later = FEATURE_ORDER.slice(index + 1).filter((other) => featureFolders.includes(other));
   if (!featureFolders.includes(name) || later.length === 0) return [];
-  return [{
-    target: `${FEATURES}/${name}`,
-    from: later.map((other) => `${FEATURES}/${other}`),
-    message: `Feature folders import only features placed before them in FEATURE_ORDER (eslint.config.js); '${name}' comes before these. Move what both need to ${FEATURES}/common/.`,
-  }];
+  return [
+    {
+      target: `${FEATURES}/${name}`,
+      from: later.map((other) => `${FEATURES}/${other}`),
+      message: `Feature folders import only features placed before them in FEATURE_ORDER (eslint.config.js); '${name}' comes before these. Move what both need to ${FEATURES}/common/.`,
+    },
+  ];
 });
 
 export default tseslint.config(
@@ -125,7 +152,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'electron', allowTypeImports: true, message: 'Tests run without the Electron binary.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', allowTypeImports: true, message: 'Tests run without the Electron binary.' }] },
+      ],
     },
   },
   {
@@ -140,7 +170,10 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer talks to main only through the bridge.' }],
           patterns: [
             { group: ['node:*'], message: 'The renderer runs in a sandboxed browser page: no Node modules.' },
-            { group: ['**/src-main/**', '../../src-main/*'], message: 'The renderer may import only the contract, never main-process code.' },
+            {
+              group: ['**/src-main/**', '../../src-main/*'],
+              message: 'The renderer may import only the contract, never main-process code.',
+            },
           ],
         },
       ],
@@ -150,7 +183,15 @@ export default tseslint.config(
       // ('@contract/settings'); types from '@contract' cost nothing.
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: '@contract', allowTypeImports: true, message: "Import values from the contract module that defines them ('@contract/error-message'…), types from '@contract'." }] },
+        {
+          paths: [
+            {
+              name: '@contract',
+              allowTypeImports: true,
+              message: "Import values from the contract module that defines them ('@contract/error-message'…), types from '@contract'.",
+            },
+          ],
+        },
       ],
     },
   },

@@ -30,7 +30,15 @@ function makeTree(dir: string): void {
   }
 }
 
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@b',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@b',
+};
 const git = (cwd: string, script: string) => execFileSync('sh', ['-c', script], { cwd, env: gitEnv, stdio: 'ignore' });
 const gitCommit = (cwd: string) => git(cwd, 'git add -A && git commit -q --allow-empty -m x');
 
@@ -63,7 +71,8 @@ async function main(): Promise<void> {
       // Interleaved, so a busy moment of the machine hits both sides alike.
       noChangeOurs.push(await timed(checkpoint));
       noChangeGit.push(await timed(() => gitCommit(theirs)));
-      for (const dir of [ours, theirs]) for (let i = 0; i < 10; i++) writeFileSync(join(dir, `d${i * 7}`, `f${r}.txt`), randomBytes(2048).toString('hex'));
+      for (const dir of [ours, theirs])
+        for (let i = 0; i < 10; i++) writeFileSync(join(dir, `d${i * 7}`, `f${r}.txt`), randomBytes(2048).toString('hex'));
       tenOurs.push(await timed(checkpoint));
       tenGit.push(await timed(() => gitCommit(theirs)));
     }
@@ -94,9 +103,24 @@ async function main(): Promise<void> {
       growth: { bytesStored: grown, bytesChanged: changed, ratio: grown / changed, target: 1.2 },
     };
     console.table({
-      'first checkpoint': { ours: result.firstMs.ours.toFixed(0), git: result.firstMs.git.toFixed(0), ratio: result.firstMs.ratio.toFixed(2), target: '≤ 1' },
-      'no change': { ours: result.noChangeMs.ours.toFixed(0), git: result.noChangeMs.git.toFixed(0), ratio: result.noChangeMs.ratio.toFixed(2), target: '≤ 0.5' },
-      '10 files changed': { ours: result.tenChangedMs.ours.toFixed(0), git: result.tenChangedMs.git.toFixed(0), ratio: result.tenChangedMs.ratio.toFixed(2), target: '≤ 1' },
+      'first checkpoint': {
+        ours: result.firstMs.ours.toFixed(0),
+        git: result.firstMs.git.toFixed(0),
+        ratio: result.firstMs.ratio.toFixed(2),
+        target: '≤ 1',
+      },
+      'no change': {
+        ours: result.noChangeMs.ours.toFixed(0),
+        git: result.noChangeMs.git.toFixed(0),
+        ratio: result.noChangeMs.ratio.toFixed(2),
+        target: '≤ 0.5',
+      },
+      '10 files changed': {
+        ours: result.tenChangedMs.ours.toFixed(0),
+        git: result.tenChangedMs.git.toFixed(0),
+        ratio: result.tenChangedMs.ratio.toFixed(2),
+        target: '≤ 1',
+      },
       'growth (bytes)': { ours: grown, git: changed, ratio: result.growth.ratio.toFixed(2), target: '≤ 1.2' },
     });
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });

@@ -35,15 +35,43 @@ function conversation(workspace: string, turns: number): Conversation {
   const items: ConversationItem[] = [];
   for (let i = 0; i < turns; i++) {
     const step = `s${i}`;
-    items.push({ kind: 'user', id: `u${i}`, text: `Step ${i}: look at the data again and tell me what changed.`, attachments: [], createdAt: '' });
+    items.push({
+      kind: 'user',
+      id: `u${i}`,
+      text: `Step ${i}: look at the data again and tell me what changed.`,
+      attachments: [],
+      createdAt: '',
+    });
     items.push({ kind: 'assistant', id: `a${i}`, step, text: 'Let me check.', thinking: [], interrupted: false, createdAt: '' });
     items.push({
-      kind: 'cell', id: `c${i}`, step, toolCallId: `call_${i}`, language: 'python', code: `import pandas as pd\ndf = pd.read_csv("data_${i}.csv")\nprint(df.describe())`,
-      status: 'done', approval: 'auto', outputs: [], exitCode: 0, durationMs: 5, executionCount: i + 1, startedAt: null, limits: null,
+      kind: 'cell',
+      id: `c${i}`,
+      step,
+      toolCallId: `call_${i}`,
+      language: 'python',
+      code: `import pandas as pd\ndf = pd.read_csv("data_${i}.csv")\nprint(df.describe())`,
+      status: 'done',
+      approval: 'auto',
+      outputs: [],
+      exitCode: 0,
+      durationMs: 5,
+      executionCount: i + 1,
+      startedAt: null,
+      limits: null,
       resultForModel: Array.from({ length: 120 }, (_, r) => `row ${r}  ${(r * 1.618).toFixed(3)}  ${(r * 2.718).toFixed(3)}`).join('\n'),
     });
   }
-  return { version: 1, id: 'bench', title: 'bench', createdAt: '', updatedAt: '', workspace, items, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, autoRun: false };
+  return {
+    version: 1,
+    id: 'bench',
+    title: 'bench',
+    createdAt: '',
+    updatedAt: '',
+    workspace,
+    items,
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    autoRun: false,
+  };
 }
 
 async function main(): Promise<void> {

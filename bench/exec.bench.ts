@@ -128,7 +128,10 @@ async function startKernelDriver(dir: string): Promise<KernelDriver> {
   const script = join(dir, 'kernel_driver.py');
   await writeFile(script, KERNEL_DRIVER);
   // The kernel's debugger integration chatters on stderr; show it only when something fails.
-  const child = spawn(PYTHON, [script, TEN_MB_CODE], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: '1' } });
+  const child = spawn(PYTHON, [script, TEN_MB_CODE], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: '1' },
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
@@ -162,7 +165,11 @@ interface OurResult {
 }
 
 /** Both sides, alternating: each cold start of ours beside one of the kernel's, warm runs in rounds. */
-async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelDriver | null): Promise<{ us: OurResult; kernel: KernelResult | null }> {
+async function measure(
+  workspace: string,
+  tmpRoot: string,
+  kernelDriver: KernelDriver | null,
+): Promise<{ us: OurResult; kernel: KernelResult | null }> {
   const settings = { ...defaultSettings.exec, pythonPath: PYTHON, timeoutMs: 600_000 };
   const request = (code: string, extra: Partial<RunRequest> = {}): RunRequest => ({
     conversationId: 'bench',
@@ -182,7 +189,10 @@ async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelD
     const cold: number[] = [];
     const coldIPython: number[] = [];
     for (let i = 0; i < COLD_RUNS; i++) {
-      for (const [code, into] of [['print(1)', cold], ['%env OI_BENCH=1', coldIPython]] as const) {
+      for (const [code, into] of [
+        ['print(1)', cold],
+        ['%env OI_BENCH=1', coldIPython],
+      ] as const) {
         await service.restart('bench', 'python');
         const t = performance.now();
         const r = await service.run(request(code));
@@ -255,7 +265,12 @@ async function measure(workspace: string, tmpRoot: string, kernelDriver: KernelD
       warmCpuMs,
       tenMb,
       tenChars,
-      big: { ms: bigMs, status: big.status, rssGrowthMb: (peakRss - base.rss) / 2 ** 20, heapGrowthMb: (peakHeap - base.heapUsed) / 2 ** 20 },
+      big: {
+        ms: bigMs,
+        status: big.status,
+        rssGrowthMb: (peakRss - base.rss) / 2 ** 20,
+        heapGrowthMb: (peakHeap - base.heapUsed) / 2 ** 20,
+      },
     };
     return { us, kernel: kernelDriver ? kernel : null };
   } finally {
@@ -294,7 +309,9 @@ async function main(): Promise<void> {
     const kernelVersion = await kernelAvailable();
     let driver: KernelDriver | null = null;
     if (!kernelVersion) {
-      console.log(`Jupyter comparison skipped: ${PYTHON} has no jupyter_client/ipykernel (Debian: apt install python3-jupyter-client python3-ipykernel).`);
+      console.log(
+        `Jupyter comparison skipped: ${PYTHON} has no jupyter_client/ipykernel (Debian: apt install python3-jupyter-client python3-ipykernel).`,
+      );
     } else {
       console.log(`Jupyter: jupyter_client/ipykernel ${kernelVersion}`);
       driver = await startKernelDriver(dir);
@@ -307,12 +324,42 @@ async function main(): Promise<void> {
     const kCold = kernel ? summarize(kernel.cold) : null;
     const rows: Array<[string, string, string, string, string]> = [
       ['measure', 'ours', 'jupyter kernel', 'ratio (ours/kernel)', 'target'],
-      [`warm print(1) round trip${us.ipython ? ' through IPython' : ''} (median)`, fmt(warm.median), kWarm ? fmt(kWarm.median) : '—', kWarm ? (warm.median / kWarm.median).toFixed(2) : '—', '≤ 0.2'],
+      [
+        `warm print(1) round trip${us.ipython ? ' through IPython' : ''} (median)`,
+        fmt(warm.median),
+        kWarm ? fmt(kWarm.median) : '—',
+        kWarm ? (warm.median / kWarm.median).toFixed(2) : '—',
+        '≤ 0.2',
+      ],
       ['warm print(1) round trip (p95)', fmt(warm.p95), kWarm ? fmt(kWarm.p95) : '—', kWarm ? (warm.p95 / kWarm.p95).toFixed(2) : '—', ''],
-      ['CPU per warm round trip, both processes', us.warmCpuMs === null ? '—' : fmt(us.warmCpuMs / us.warm.length), kernel ? fmt(kernel.warmCpuMs / kernel.warm.length) : '—', kernel && us.warmCpuMs !== null ? (us.warmCpuMs / us.warm.length / (kernel.warmCpuMs / kernel.warm.length)).toFixed(2) : '—', ''],
-      ['cold start → first result (median)', fmt(cold.median), kCold ? fmt(kCold.median) : '—', kCold ? (cold.median / kCold.median).toFixed(2) : '—', us.ipython ? '≤ 0.3 (with IPython)' : '≤ 0.1'],
-      ['cold start → first magic (%env), median', fmt(coldIPython.median), kCold ? fmt(kCold.median) : '—', kCold ? (coldIPython.median / kCold.median).toFixed(2) : '—', us.ipython ? '≤ 0.3 (IPython ready)' : ''],
-      ['10 MB line-by-line stdout', fmt(us.tenMb), kernel ? fmt(kernel.tenMb) : '—', kernel ? (us.tenMb / kernel.tenMb).toFixed(2) : '—', '≤ 0.67'],
+      [
+        'CPU per warm round trip, both processes',
+        us.warmCpuMs === null ? '—' : fmt(us.warmCpuMs / us.warm.length),
+        kernel ? fmt(kernel.warmCpuMs / kernel.warm.length) : '—',
+        kernel && us.warmCpuMs !== null ? (us.warmCpuMs / us.warm.length / (kernel.warmCpuMs / kernel.warm.length)).toFixed(2) : '—',
+        '',
+      ],
+      [
+        'cold start → first result (median)',
+        fmt(cold.median),
+        kCold ? fmt(kCold.median) : '—',
+        kCold ? (cold.median / kCold.median).toFixed(2) : '—',
+        us.ipython ? '≤ 0.3 (with IPython)' : '≤ 0.1',
+      ],
+      [
+        'cold start → first magic (%env), median',
+        fmt(coldIPython.median),
+        kCold ? fmt(kCold.median) : '—',
+        kCold ? (coldIPython.median / kCold.median).toFixed(2) : '—',
+        us.ipython ? '≤ 0.3 (IPython ready)' : '',
+      ],
+      [
+        '10 MB line-by-line stdout',
+        fmt(us.tenMb),
+        kernel ? fmt(kernel.tenMb) : '—',
+        kernel ? (us.tenMb / kernel.tenMb).toFixed(2) : '—',
+        '≤ 0.67',
+      ],
       ['main RSS growth, cell printing 200 MB', `${us.big.rssGrowthMb.toFixed(0)} MB`, '', '', '< 100 MB'],
       ['main heap growth, cell printing 200 MB', `${us.big.heapGrowthMb.toFixed(0)} MB`, '', '', ''],
       ['time to print 200 MB', fmt(us.big.ms), '', '', ''],
@@ -326,14 +373,32 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { platform: process.platform, arch: process.arch, node: process.version, python: PYTHON },
       jupyter: kernelVersion,
-      ours: { ipython: us.ipython, warmMs: warm, warmCpuMsPerRun: us.warmCpuMs === null ? null : us.warmCpuMs / us.warm.length, coldMs: cold, coldToIPythonMs: coldIPython, tenMbMs: us.tenMb, tenMbChars: us.tenChars, print200Mb: us.big },
-      kernel: kernel ? { warmMs: kWarm, warmCpuMsPerRun: kernel.warmCpuMs / kernel.warm.length, coldMs: kCold, tenMbMs: kernel.tenMb, tenMbChars: kernel.tenMbChars } : null,
+      ours: {
+        ipython: us.ipython,
+        warmMs: warm,
+        warmCpuMsPerRun: us.warmCpuMs === null ? null : us.warmCpuMs / us.warm.length,
+        coldMs: cold,
+        coldToIPythonMs: coldIPython,
+        tenMbMs: us.tenMb,
+        tenMbChars: us.tenChars,
+        print200Mb: us.big,
+      },
+      kernel: kernel
+        ? {
+            warmMs: kWarm,
+            warmCpuMsPerRun: kernel.warmCpuMs / kernel.warm.length,
+            coldMs: kCold,
+            tenMbMs: kernel.tenMb,
+            tenMbChars: kernel.tenMbChars,
+          }
+        : null,
       ratios: kernel
         ? {
             warm: warm.median / (kWarm?.median ?? NaN),
             cold: cold.median / (kCold?.median ?? NaN),
             coldToIPython: coldIPython.median / (kCold?.median ?? NaN),
-            tenMb: us.tenMb / kernel.tenMb }
+            tenMb: us.tenMb / kernel.tenMb,
+          }
         : null,
     };
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });

@@ -50,7 +50,11 @@ export function benchConversation(): Conversation {
       createdAt: at(2 * i),
     });
     const outputs: CellItem['outputs'] = [
-      { output_type: 'stream', name: 'stdout', text: `batch ${i}\n${Array.from({ length: 3 }, (_, j) => `row ${j}: ${(i * 31 + j * 7) % 997}`).join('\n')}\n` },
+      {
+        output_type: 'stream',
+        name: 'stdout',
+        text: `batch ${i}\n${Array.from({ length: 3 }, (_, j) => `row ${j}: ${(i * 31 + j * 7) % 997}`).join('\n')}\n`,
+      },
     ];
     if (i % PNG_EVERY === 0) {
       pngs++;

@@ -81,10 +81,15 @@ async function bestAsync(runs: number, f: () => Promise<void>): Promise<number> 
 
 function runNbformat(dir: string, path: string): Promise<NbformatResult> {
   return new Promise((resolvePromise, reject) => {
-    execFile(PYTHON, ['-c', NBFORMAT_DRIVER, path, join(dir, 'nbformat-out.ipynb'), String(RUNS)], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`nbformat run failed (${PYTHON}; Debian: apt install python3-nbformat): ${stderr || err.message}`));
-      else resolvePromise(JSON.parse(stdout) as NbformatResult);
-    });
+    execFile(
+      PYTHON,
+      ['-c', NBFORMAT_DRIVER, path, join(dir, 'nbformat-out.ipynb'), String(RUNS)],
+      { maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`nbformat run failed (${PYTHON}; Debian: apt install python3-nbformat): ${stderr || err.message}`));
+        else resolvePromise(JSON.parse(stdout) as NbformatResult);
+      },
+    );
   });
 }
 
@@ -98,7 +103,9 @@ async function main(): Promise<void> {
     const { text, cells } = notebookTextOf(conv, META);
     await writeFile(oursPath, text);
     const bytes = Buffer.byteLength(text);
-    console.log(`notebook bench: ${cells} cells, ${(bytes / 1024 / 1024).toFixed(1)} MB; node ${process.version}, python ${PYTHON}; best of ${RUNS}`);
+    console.log(
+      `notebook bench: ${cells} cells, ${(bytes / 1024 / 1024).toFixed(1)} MB; node ${process.version}, python ${PYTHON}; best of ${RUNS}`,
+    );
 
     // Export, whole and by stage.
     const exportFile = join(dir, 'ours-export.ipynb');
@@ -118,7 +125,8 @@ async function main(): Promise<void> {
     const importOnce = async () => {
       const read = await readNotebookFile(oursPath, 512 * 1024 * 1024);
       const imported = importNotebook(read, { maxBytes: 512 * 1024 * 1024, fileName: 'bench.ipynb' });
-      if (imported.conversationItems.length !== cells) throw new Error(`import gave ${imported.conversationItems.length} items for ${cells} cells`);
+      if (imported.conversationItems.length !== cells)
+        throw new Error(`import gave ${imported.conversationItems.length} items for ${cells} cells`);
     };
     for (let i = 0; i < WARMUP; i++) await importOnce();
     const importMs = await bestAsync(RUNS, importOnce);
@@ -129,8 +137,22 @@ async function main(): Promise<void> {
     const ratios = { export: exportMs / nbf.writeMs, import: importMs / nbf.readValidateMs, importVsReadOnly: importMs / nbf.readMs };
     const rows: string[][] = [
       ['measure', 'ours', 'nbformat', 'ratio', 'target', ''],
-      ['export (build + validate + serialize + write)', ms(exportMs), ms(nbf.writeMs), ratios.export.toFixed(3), `≤ ${TARGETS.export}`, ratios.export <= TARGETS.export ? 'met' : 'MISSED'],
-      ['import (read + parse + validate + items)', ms(importMs), ms(nbf.readValidateMs), ratios.import.toFixed(3), `≤ ${TARGETS.import}`, ratios.import <= TARGETS.import ? 'met' : 'MISSED'],
+      [
+        'export (build + validate + serialize + write)',
+        ms(exportMs),
+        ms(nbf.writeMs),
+        ratios.export.toFixed(3),
+        `≤ ${TARGETS.export}`,
+        ratios.export <= TARGETS.export ? 'met' : 'MISSED',
+      ],
+      [
+        'import (read + parse + validate + items)',
+        ms(importMs),
+        ms(nbf.readValidateMs),
+        ratios.import.toFixed(3),
+        `≤ ${TARGETS.import}`,
+        ratios.import <= TARGETS.import ? 'met' : 'MISSED',
+      ],
       ['import vs nbformat.read alone (validates once)', ms(importMs), ms(nbf.readMs), ratios.importVsReadOnly.toFixed(3), '', ''],
       ['  export stage: build notebook', ms(stages.buildMs), '', '', '', ''],
       ['  export stage: schema validation', ms(stages.validateMs), '', '', '', ''],
@@ -138,7 +160,12 @@ async function main(): Promise<void> {
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     for (const [i, row] of rows.entries()) {
-      console.log(row.map((c, j) => c.padEnd(widths[j]!)).join('  ').trimEnd());
+      console.log(
+        row
+          .map((c, j) => c.padEnd(widths[j]!))
+          .join('  ')
+          .trimEnd(),
+      );
       if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     }
     console.log(`nbformat ${nbf.version} (${nbf.validator}); nbformat.write gives the same bytes as ours: ${identical ? 'yes' : 'NO'}`);

@@ -35,7 +35,10 @@ export async function buildRendererAt(ref: string): Promise<{ dir: string; remov
   const root = await mkdtemp(path.join(os.tmpdir(), 'oi-renderer-at-'));
   const remove = () => rm(root, { recursive: true, force: true });
   try {
-    const archive = spawnSync('git', ['archive', '--format=tar', ref, 'src-renderer', 'src-preload/contract'], { cwd: REPO_ROOT, maxBuffer: 256 * 1024 * 1024 });
+    const archive = spawnSync('git', ['archive', '--format=tar', ref, 'src-renderer', 'src-preload/contract'], {
+      cwd: REPO_ROOT,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     if (archive.status !== 0) throw new Error(`git archive ${ref} failed (a shallow clone lacks it?): ${archive.stderr.toString().trim()}`);
     const untar = spawnSync('tar', ['-x', '-C', root], { input: archive.stdout });
     if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr.toString().trim()}`);
@@ -71,7 +74,9 @@ export async function buildRendererAt(ref: string): Promise<{ dir: string; remov
  * usable, and how much CPU its main thread used until then.
  */
 export async function measureStartups(browser: Browser, builds: Record<string, string>, runs = 9): Promise<Record<string, StartupFigures>> {
-  const apps = await Promise.all(Object.entries(builds).map(async ([name, dir]) => [name, await startUiApp({ rendererDir: dir })] as const));
+  const apps = await Promise.all(
+    Object.entries(builds).map(async ([name, dir]) => [name, await startUiApp({ rendererDir: dir })] as const),
+  );
   const samples = new Map(apps.map(([name]) => [name, { runs: [] as Array<{ wallMs: number; cpuMs: number }>, scriptBytes: 0 }]));
   try {
     for (let i = 0; i < runs; i++) {
@@ -88,7 +93,12 @@ export async function measureStartups(browser: Browser, builds: Record<string, s
   }
   const out: Record<string, StartupFigures> = {};
   for (const [name, s] of samples) {
-    out[name] = { interactiveMs: median(s.runs.map((r) => r.wallMs)), mainThreadCpuMs: median(s.runs.map((r) => r.cpuMs)), scriptBytes: s.scriptBytes, runs: s.runs };
+    out[name] = {
+      interactiveMs: median(s.runs.map((r) => r.wallMs)),
+      mainThreadCpuMs: median(s.runs.map((r) => r.cpuMs)),
+      scriptBytes: s.scriptBytes,
+      runs: s.runs,
+    };
   }
   return out;
 }
@@ -113,7 +123,9 @@ async function openOnce(browser: Browser, url: string): Promise<[number, number,
     const page = await context.newPage();
     // Injected before the page's own scripts (the app's CSP does not apply to it).
     await page.addInitScript({ content: PROBE });
-    await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+    await browser.startTracing(page, {
+      categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+    });
     await page.goto(url);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     // The mark's time is ms since navigation start; in the trace it has a timestamp of its own.
@@ -129,9 +141,11 @@ async function openOnce(browser: Browser, url: string): Promise<[number, number,
     const mark = events.find((e) => e.name === 'oi-interactive');
     if (!mark) throw new Error('the page never marked itself usable');
     const main = events.find((e) => e.name === 'thread_name' && e.pid === mark.pid && e.args?.name === 'CrRendererMain')?.tid;
-    if (main === undefined) throw new Error('the trace lacks the page\'s main thread');
+    if (main === undefined) throw new Error("the trace lacks the page's main thread");
     const start = mark.ts - at * 1000;
-    const cpu = events.filter((e) => e.pid === mark.pid && e.tid === main && e.ph === 'X' && e.name === 'RunTask' && e.ts >= start && e.ts <= mark.ts).reduce((sum, e) => sum + (e.tdur ?? 0), 0);
+    const cpu = events
+      .filter((e) => e.pid === mark.pid && e.tid === main && e.ph === 'X' && e.name === 'RunTask' && e.ts >= start && e.ts <= mark.ts)
+      .reduce((sum, e) => sum + (e.tdur ?? 0), 0);
     return [at, cpu / 1000, bytes];
   } finally {
     await context.close();

@@ -62,7 +62,11 @@ function launch(args: string[], env: NodeJS.ProcessEnv, done?: (stdout: string) 
 function firstAnswer(data: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'serve.js'), '--data-dir', data], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'serve.js'), '--data-dir', data], {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let asked = false;
     let settled = false;
@@ -107,9 +111,15 @@ async function main(): Promise<void> {
     const stub = join(data, 'electron-stub.mjs');
     writeFileSync(stub, electronStub());
     const hooks = join(data, 'electron-hooks.mjs');
-    writeFileSync(hooks, `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(stub).href)}, shortCircuit: true } : next(s, c); }\n`);
+    writeFileSync(
+      hooks,
+      `export async function resolve(s, c, next) { return s === 'electron' ? { url: ${JSON.stringify(pathToFileURL(stub).href)}, shortCircuit: true } : next(s, c); }\n`,
+    );
     const loader = join(data, 'load-main.mjs');
-    writeFileSync(loader, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nawait import(${JSON.stringify(pathToFileURL(join(ROOT, 'out', 'main', 'index.js')).href)});\nprocess.stdout.write('imported\\n');\n`);
+    writeFileSync(
+      loader,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nawait import(${JSON.stringify(pathToFileURL(join(ROOT, 'out', 'main', 'index.js')).href)});\nprocess.stdout.write('imported\\n');\n`,
+    );
 
     const scenarios: Array<{ key: string; label: string; run: () => Promise<number> }> = [
       { key: 'node', label: 'node -e 0 (anchor)', run: () => launch(['-e', '0'], env) },
@@ -125,7 +135,11 @@ async function main(): Promise<void> {
           const start = performance.now();
           let arrived = 0;
           await new Promise<void>((done, fail) => {
-            const child = spawn(process.execPath, [OI, '--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '-m', 'hi'], { env, cwd: here, stdio: 'ignore' });
+            const child = spawn(
+              process.execPath,
+              [OI, '--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '-m', 'hi'],
+              { env, cwd: here, stdio: 'ignore' },
+            );
             const poll = setInterval(() => {
               if (llm.requests.length > before && !arrived) arrived = performance.now() - start;
             }, 1);
@@ -138,9 +152,20 @@ async function main(): Promise<void> {
           return arrived;
         },
       },
-      { key: 'serveUrl', label: 'browser mode: URL printed', run: () => launch([join(ROOT, 'out', 'main', 'serve.js'), '--data-dir', data], env, (out) => /http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(out)) },
+      {
+        key: 'serveUrl',
+        label: 'browser mode: URL printed',
+        run: () =>
+          launch([join(ROOT, 'out', 'main', 'serve.js'), '--data-dir', data], env, (out) =>
+            /http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(out),
+          ),
+      },
       { key: 'serveFirstAnswer', label: 'browser mode: first request answered', run: () => firstAnswer(data, env) },
-      { key: 'electronMainImport', label: 'Electron main entry: modules imported', run: () => launch([loader], env, (out) => out.includes('imported')) },
+      {
+        key: 'electronMainImport',
+        label: 'Electron main entry: modules imported',
+        run: () => launch([loader], env, (out) => out.includes('imported')),
+      },
     ];
 
     // One warm-up round (the file system cache, and the environment snapshot `oi -m` leaves), then turns.
@@ -173,7 +198,11 @@ async function main(): Promise<void> {
       ratiosToNode: figureRatios,
       targets: { versionAndHelp: '<= 2x node -e 0', firstRequest: '<= 400 ms', serveUrl: '<= 400 ms' },
     };
-    console.log(`\nratios to node -e 0 (median of per-round ratios): ${Object.entries(figureRatios).map(([k, v]) => `${k} ${v}x`).join(', ')}; load average ${results.machine.loadAverage.join(' ')}`);
+    console.log(
+      `\nratios to node -e 0 (median of per-round ratios): ${Object.entries(figureRatios)
+        .map(([k, v]) => `${k} ${v}x`)
+        .join(', ')}; load average ${results.machine.loadAverage.join(' ')}`,
+    );
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
     writeFileSync(join(ROOT, 'bench', 'results', 'startup.json'), `${JSON.stringify(results, null, 2)}\n`);
   } finally {

@@ -50,7 +50,11 @@ async function takeLongTasks(page: Page): Promise<LongTasks> {
     w.__longTasks.length = 0;
     return out;
   });
-  return { count: durations.length, worstMs: Math.round(Math.max(0, ...durations)), totalMs: Math.round(durations.reduce((a, b) => a + b, 0)) };
+  return {
+    count: durations.length,
+    worstMs: Math.round(Math.max(0, ...durations)),
+    totalMs: Math.round(durations.reduce((a, b) => a + b, 0)),
+  };
 }
 
 /** Keydown → next animation frame, for keys typed while something else keeps the page busy. */
@@ -112,15 +116,26 @@ async function main(): Promise<void> {
       try {
         const { page } = await openApp(chromium.browser, aut);
         await page.getByRole('button', { name: 'New conversation' }).click();
-        aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_stream', name: 'execute', arguments: { language: 'shell', code: STREAM_CODE } }] }, { kind: 'text', text: 'Done.' });
+        aut.llm.enqueue(
+          { kind: 'tool', calls: [{ id: 'call_stream', name: 'execute', arguments: { language: 'shell', code: STREAM_CODE } }] },
+          { kind: 'text', text: 'Done.' },
+        );
         await watchLongTasks(page);
         const box = page.getByRole('textbox', { name: 'Message' });
         await box.fill('Print a lot');
         const started = Date.now();
         await box.press('Enter');
-        await page.waitForFunction(() => document.querySelector('[data-testid="cell"]')?.getAttribute('data-status') === 'running', undefined, { timeout: 30_000 });
+        await page.waitForFunction(
+          () => document.querySelector('[data-testid="cell"]')?.getAttribute('data-status') === 'running',
+          undefined,
+          { timeout: 30_000 },
+        );
         const typing = await typingDelays(page, 'typing while output streams');
-        await page.waitForFunction(() => document.querySelector('[data-testid="terminal"]')?.textContent?.includes('STREAM-END'), undefined, { timeout: 120_000, polling: 50 });
+        await page.waitForFunction(
+          () => document.querySelector('[data-testid="terminal"]')?.textContent?.includes('STREAM-END'),
+          undefined,
+          { timeout: 120_000, polling: 50 },
+        );
         const streamMs = Date.now() - started;
         const tasks = await takeLongTasks(page);
         typing.sort((a, b) => a - b);
@@ -128,9 +143,15 @@ async function main(): Promise<void> {
           lines: LINES,
           shownInFullMs: streamMs,
           longTasks: tasks,
-          typingDelayMs: { median: Math.round(typing[Math.floor(typing.length / 2)] ?? 0), worst: Math.round(typing.at(-1) ?? 0), keys: typing.length },
+          typingDelayMs: {
+            median: Math.round(typing[Math.floor(typing.length / 2)] ?? 0),
+            worst: Math.round(typing.at(-1) ?? 0),
+            keys: typing.length,
+          },
         };
-        console.log(`10,000 lines: shown in full after ${streamMs} ms; long tasks: ${tasks.count}, worst ${tasks.worstMs} ms, total ${tasks.totalMs} ms; typing delay worst ${Math.round(typing.at(-1) ?? 0)} ms`);
+        console.log(
+          `10,000 lines: shown in full after ${streamMs} ms; long tasks: ${tasks.count}, worst ${tasks.worstMs} ms, total ${tasks.totalMs} ms; typing delay worst ${Math.round(typing.at(-1) ?? 0)} ms`,
+        );
       } finally {
         await aut.close();
       }
@@ -163,7 +184,9 @@ async function main(): Promise<void> {
         const scrollMs = Date.now() - s0;
         const scrollTasks = await takeLongTasks(page);
         results.open1000Messages = { openMs, longTasks: tasks, scrollFiveJumpsMs: scrollMs, scrollLongTasks: scrollTasks };
-        console.log(`1,000 messages: open → last item ${openMs} ms (long tasks ${tasks.count}, worst ${tasks.worstMs} ms); five scroll jumps: long tasks ${scrollTasks.count}, worst ${scrollTasks.worstMs} ms`);
+        console.log(
+          `1,000 messages: open → last item ${openMs} ms (long tasks ${tasks.count}, worst ${tasks.worstMs} ms); five scroll jumps: long tasks ${scrollTasks.count}, worst ${scrollTasks.worstMs} ms`,
+        );
       } finally {
         await aut.close();
       }

@@ -8,7 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'out', 'main', 'cli.js');
 if (!existsSync(built)) {
-  process.stderr.write(`oi: the CLI is not built yet (${built} is missing).\nRun \`npm run build\` in ${root}, or run it from source with \`npm run oi -- <options>\`.\n`);
+  process.stderr.write(
+    `oi: the CLI is not built yet (${built} is missing).\nRun \`npm run build\` in ${root}, or run it from source with \`npm run oi -- <options>\`.\n`,
+  );
   process.exit(1);
 }
 await import(pathToFileURL(built).href);

@@ -9,8 +9,7 @@ const api: Record<string, unknown> = {};
 for (const name of requestNames) {
   api[name] = async (input: unknown) => {
     const reply = (await ipcRenderer.invoke(requestChannel(name), input)) as
-      | { ok: true; result: unknown }
-      | { ok: false; error: { code: string; message: string } };
+      { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
     if (reply.ok) return reply.result;
     const err = new Error(reply.error.message);
     (err as Error & { code?: string }).code = reply.error.code;

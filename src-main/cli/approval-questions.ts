@@ -101,7 +101,9 @@ export class ApprovalQuestions {
           continue;
         }
         const install = reply.startsWith('y');
-        await session.call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install }).catch(this.report);
+        await session
+          .call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install })
+          .catch(this.report);
         return;
       }
     } finally {
@@ -120,7 +122,12 @@ export class ApprovalQuestions {
       const what = q.password ? 'password, typed unseen' : q.mode === 'keys' ? 'the program reads keys: a line and Enter' : 'input';
       // The program's own prompt is repeated on the line: output waits for its line's end to be shown.
       const asked = q.prompt.trim() ? q.prompt.replace(/\s+$/, ' ') : '';
-      const answer = await prompt.ask({ prompt: `${style.dim(`(${what}; Ctrl-D ends it) `)}${asked}`, hidden: q.password, pasteAnswers: true, signal });
+      const answer = await prompt.ask({
+        prompt: `${style.dim(`(${what}; Ctrl-D ends it) `)}${asked}`,
+        hidden: q.password,
+        pasteAnswers: true,
+        signal,
+      });
       if (signal.aborted) return;
       if (answer.kind === 'cancel') return this.deps.onCancel();
       const reply = answer.kind === 'line' ? { text: answer.text } : { eof: true as const };

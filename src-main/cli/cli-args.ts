@@ -65,13 +65,23 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (values.workspace !== undefined) patch.workspaceRoot = path.resolve(values.workspace);
   if (values['auto-run']) patch.autoRun = true;
   const parsed = SettingsPatch.safeParse(patch);
-  if (!parsed.success) throw new UsageError(`invalid option: ${describeIssues(parsed.error.issues).replace(/\bbaseUrl\b/, '--base-url').replace(/\bmodel\b/, '--model')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `invalid option: ${describeIssues(parsed.error.issues)
+        .replace(/\bbaseUrl\b/, '--base-url')
+        .replace(/\bmodel\b/, '--model')}`,
+    );
   if (values.message !== undefined && values.message.trim() === '') throw new UsageError('--message is empty');
   const prompt = positionals.join(' ').trim() || null;
   if (prompt !== null && values.message !== undefined) throw new UsageError('give the message either with -m or as an argument, not both');
-  const resumes = [values.continue && '--continue', values.conversation !== undefined && '--conversation', values.notebook !== undefined && '--notebook'].filter(Boolean);
+  const resumes = [
+    values.continue && '--continue',
+    values.conversation !== undefined && '--conversation',
+    values.notebook !== undefined && '--notebook',
+  ].filter(Boolean);
   if (resumes.length > 1) throw new UsageError(`${resumes.join(' and ')} each choose the conversation; give one of them`);
-  if (values['own-folder'] && values.workspace !== undefined) throw new UsageError('--own-folder and --workspace each choose where the code runs; give one of them');
+  if (values['own-folder'] && values.workspace !== undefined)
+    throw new UsageError('--own-folder and --workspace each choose where the code runs; give one of them');
   return {
     message: values.message ?? null,
     prompt,

@@ -78,8 +78,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     throw err;
   }
   const version = appVersion(env);
-  if (opts.help) return process.stdout.write(`${HELP}\n`), exitWith(0);
-  if (opts.version) return process.stdout.write(`${version}\n`), exitWith(0);
+  if (opts.help) return (process.stdout.write(`${HELP}\n`), exitWith(0));
+  if (opts.version) return (process.stdout.write(`${version}\n`), exitWith(0));
 
   const errStyle = styleFor(process.stderr, env);
   const fail = (message: string, code: number) => (process.stderr.write(errStyle.red(`oi: ${message}\n`)), exitWith(code));
@@ -121,27 +121,50 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     if (workspace && !opts.continueLast && !opts.conversation) await prepareWorkspace(workspace, dataDir, !opts.overrides.workspaceRoot);
     if (opts.needsModel) await pickModel(settings, secrets, env);
     prompt?.start();
-    let conversation = await chooseConversation(app, { id: opts.conversation, last: opts.continueLast, notebook: opts.notebook }, (line) => quiet(line));
+    let conversation = await chooseConversation(app, { id: opts.conversation, last: opts.continueLast, notebook: opts.notebook }, (line) =>
+      quiet(line),
+    );
     // A conversation keeps its model; flags naming one move it to that model from now on.
     if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
       const { provider, model, baseUrl } = settings.get();
-      conversation = await app.handlers['conversation.set-model']({ conversationId: conversation.id, choice: { provider, model, baseUrl } }, { transport: 'ipc' });
+      conversation = await app.handlers['conversation.set-model'](
+        { conversationId: conversation.id, choice: { provider, model, baseUrl } },
+        { transport: 'ipc' },
+      );
     }
     const current = { ...settings.get(), ...conversation.modelChoice };
-    await checkProviderKey({ app, settings: current, prompt, style: errStyle, print: (line) => (prompt ? prompt.line(line) : quiet(line)) });
+    await checkProviderKey({
+      app,
+      settings: current,
+      prompt,
+      style: errStyle,
+      print: (line) => (prompt ? prompt.line(line) : quiet(line)),
+    });
     const session = new CliSession(app, conversation);
     const outputDir = path.join(dataDir, 'cli-output');
     const meta = () => ({ appVersion: version, provider: current.provider, model: current.model });
     if (!interactive) {
       // A one-shot run has no person at the code's terminal: a program asking for input gets end-of-input at once.
       settings.override({ exec: { ...opts.overrides.exec, inputRequests: 'end' } });
-      const code = await runOneShot({ session, message: message.text ?? '', json: opts.json, style, errStyle, env, prompt, stdout: process.stdout, stderr: process.stderr, outputDir });
+      const code = await runOneShot({
+        session,
+        message: message.text ?? '',
+        json: opts.json,
+        style,
+        errStyle,
+        env,
+        prompt,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        outputDir,
+      });
       return await closeAll(app, prompt, code, false);
     }
     if (!prompt) throw new SetupError('the interactive chat needs a terminal; give a message with -m or on standard input');
     const resumed = opts.continueLast || opts.conversation ? resumeSummary(conversation, style) : [];
     const banner = [
-      style.bold('Open Interpreter') + style.dim(` ${version} — ${current.provider} / ${current.model}${current.autoRun ? ', auto-run on' : ''}`),
+      style.bold('Open Interpreter') +
+        style.dim(` ${version} — ${current.provider} / ${current.model}${current.autoRun ? ', auto-run on' : ''}`),
       style.dim(`Code runs in ${conversation.workspace}`),
       ...resumed,
       ...(opts.notebook ? [style.dim(`Imported "${conversation.title}" (${conversation.items.length} items) from ${opts.notebook}`)] : []),
@@ -192,7 +215,9 @@ async function prepareWorkspace(folder: string, dataDir: string, isCurrent: bool
     await checkWorkspaceFolder(folder, { dataDir });
   } catch (err) {
     if (!isCurrent) throw err;
-    throw new SetupError(`code runs in the current folder, and ${errorMessage(err)}; start oi in another folder, or pass --own-folder or --workspace <dir>`);
+    throw new SetupError(
+      `code runs in the current folder, and ${errorMessage(err)}; start oi in another folder, or pass --own-folder or --workspace <dir>`,
+    );
   }
 }
 
@@ -227,4 +252,3 @@ async function pickModel(settings: OverlaySettingsStore, secrets: SecretStore, e
   if (!first) throw new SetupError(`the ${current.provider} server lists no models; pull one (ollama pull qwen2.5-coder) or pass --model`);
   settings.override({ model: first });
 }
-

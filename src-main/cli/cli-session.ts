@@ -63,7 +63,12 @@ export class CliSession {
   }
 
   approve(cell: CellItem, code: string | null, always = false): Promise<unknown> {
-    return this.call('cell.approve', { conversationId: this.conversationId, cellId: cell.id, ...(code !== null ? { code } : {}), ...(always ? { always } : {}) });
+    return this.call('cell.approve', {
+      conversationId: this.conversationId,
+      cellId: cell.id,
+      ...(code !== null ? { code } : {}),
+      ...(always ? { always } : {}),
+    });
   }
 
   skip(cell: CellItem): Promise<unknown> {

@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 
 const EXTENSIONS: Record<string, string> = {
-  python: '.py', javascript: '.js', shell: '.sh', powershell: '.ps1', r: '.R', ruby: '.rb', applescript: '.applescript', java: '.java', html: '.html',
+  python: '.py',
+  javascript: '.js',
+  shell: '.sh',
+  powershell: '.ps1',
+  r: '.R',
+  ruby: '.rb',
+  applescript: '.applescript',
+  java: '.java',
+  html: '.html',
 };
 
 /** The user's editor command ($VISUAL, then $EDITOR), or null when none is set. */

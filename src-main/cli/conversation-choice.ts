@@ -39,7 +39,10 @@ async function resolveId(app: App, given: string): Promise<string> {
 
 /** `oi --notebook file.ipynb`: the notebook as a new conversation (the app's import, its size limit and errors). */
 async function importNotebookFile(app: App, file: string, warn: (line: string) => void): Promise<Conversation> {
-  const { conversation, warnings } = await app.handlers['notebook.import']({ fileName: path.basename(file), source: { sourcePath: file } }, ctx);
+  const { conversation, warnings } = await app.handlers['notebook.import'](
+    { fileName: path.basename(file), source: { sourcePath: file } },
+    ctx,
+  );
   for (const warning of warnings) warn(`${path.basename(file)}: ${warning}`);
   return conversation;
 }

@@ -20,6 +20,8 @@ export async function probeEndpoint(app: App, settings: Pick<Settings, 'provider
     // A server that answers "unauthorised" is there; the key question is the first call's to report.
     if (/^(401|403)\b/.test(message)) return null;
     const where = settings.baseUrl ?? 'Ollama';
-    return /could not reach/.test(message) ? `The model server does not answer: ${message} (base URL ${where}).` : `The model server at ${where} answered oddly: ${message}.`;
+    return /could not reach/.test(message)
+      ? `The model server does not answer: ${message} (base URL ${where}).`
+      : `The model server at ${where} answered oddly: ${message}.`;
   }
 }

@@ -21,7 +21,14 @@ const STATUS: Record<number, ResultEvent['payload']['status']> = { 0: 'done', 3:
 export function resultEvent(conv: Conversation | null, conversationId: string, reason: string, exitCode: number): ResultEvent {
   return {
     name: 'result',
-    payload: { status: STATUS[exitCode] ?? 'failed', reason, exitCode, conversationId, answer: conv ? lastAnswer(conv) : '', usage: conv?.usage ?? null },
+    payload: {
+      status: STATUS[exitCode] ?? 'failed',
+      reason,
+      exitCode,
+      conversationId,
+      answer: conv ? lastAnswer(conv) : '',
+      usage: conv?.usage ?? null,
+    },
   };
 }
 

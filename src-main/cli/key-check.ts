@@ -5,7 +5,6 @@ import { SetupError } from './setup-error';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 
-
 const LABELS: Record<KeyProvider, { name: string; variable: string }> = {
   openai: { name: 'OpenAI', variable: 'OPENAI_API_KEY' },
   anthropic: { name: 'Anthropic', variable: 'ANTHROPIC_API_KEY' },
@@ -37,7 +36,8 @@ export async function checkProviderKey(deps: KeyCheckDeps): Promise<void> {
   const { app, settings, prompt, style, print } = deps;
   if (settings.provider === 'ollama') return;
   if (settings.provider === 'openai-compatible') {
-    if (!settings.baseUrl) throw new SetupError('the openai-compatible provider needs the server\'s URL: pass --base-url http://host:port/v1');
+    if (!settings.baseUrl)
+      throw new SetupError("the openai-compatible provider needs the server's URL: pass --base-url http://host:port/v1");
     return; // Local servers rarely need a key; a hosted one that does says so on the first call.
   }
   const provider = settings.provider;
@@ -56,7 +56,11 @@ export async function checkProviderKey(deps: KeyCheckDeps): Promise<void> {
       continue;
     }
     await app.handlers['keys.set']({ provider, key }, { transport: 'ipc' });
-    print(style.dim(test.ok ? `Key checked and stored in ${storage}.` : `Could not check the key (${test.message}); stored in ${storage} anyway.`));
+    print(
+      style.dim(
+        test.ok ? `Key checked and stored in ${storage}.` : `Could not check the key (${test.message}); stored in ${storage} anyway.`,
+      ),
+    );
     return;
   }
   throw new SetupError(`${name} refused ${ATTEMPTS} keys; check the key and run oi again`);

@@ -62,11 +62,14 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
     const conv = await session.call('conversation.undo', { conversationId: session.conversationId });
     print(`Removed your last message and what followed (${conv.items.length} item${conv.items.length === 1 ? '' : 's'} left).`);
     // The conversation forgets; the files do not. Offer the way back for what those cells changed.
-    const removed = beforeItems.slice(conv.items.length).filter((i) => i.kind === 'cell' && i.changes?.checkpointed && i.changes.files.length > 0);
+    const removed = beforeItems
+      .slice(conv.items.length)
+      .filter((i) => i.kind === 'cell' && i.changes?.checkpointed && i.changes.files.length > 0);
     if (removed.length > 0) {
       const { checkpoints } = await session.call('checkpoints.list', { conversationId: session.conversationId });
       const at = checkpoints.findIndex((c) => c.cellId === removed[0]?.id);
-      if (at >= 0) print(`Those runs changed files in the workspace; %rewind ${checkpoints.length - at} puts them back as they were before.`);
+      if (at >= 0)
+        print(`Those runs changed files in the workspace; %rewind ${checkpoints.length - at} puts them back as they were before.`);
     }
   },
   async rewind(arg, { session, print }) {
@@ -77,8 +80,15 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
     const { checkpoints } = await session.call('checkpoints.list', { conversationId: session.conversationId });
     // A rewind is a checkpoint too (the state it replaced), so %rewind 1 right after one undoes it.
     const target = checkpoints[checkpoints.length - n];
-    if (!target) throw new Error(`there ${checkpoints.length === 1 ? 'is 1 checkpoint' : `are ${checkpoints.length} checkpoints`} in this conversation`);
-    const outcome = await session.call('checkpoints.restore', { conversationId: session.conversationId, cellId: target.cellId, confirm: force });
+    if (!target)
+      throw new Error(
+        `there ${checkpoints.length === 1 ? 'is 1 checkpoint' : `are ${checkpoints.length} checkpoints`} in this conversation`,
+      );
+    const outcome = await session.call('checkpoints.restore', {
+      conversationId: session.conversationId,
+      cellId: target.cellId,
+      confirm: force,
+    });
     if (outcome.status === 'needs-confirmation') {
       print(`Not rewound: these files were changed outside the app since, and the rewind would replace them:`);
       for (const p of outcome.modifiedOutside.slice(0, 20)) print(`  ${p}`);
@@ -91,11 +101,15 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
   async tokens(_arg, { session, print }) {
     const conv = await session.conversation();
     const { inputTokens, outputTokens, costUsd } = conv.usage;
-    print(`Tokens so far: ${inputTokens.toLocaleString('en-US')} in, ${outputTokens.toLocaleString('en-US')} out; cost $${costUsd.toFixed(4)}.`);
+    print(
+      `Tokens so far: ${inputTokens.toLocaleString('en-US')} in, ${outputTokens.toLocaleString('en-US')} out; cost $${costUsd.toFixed(4)}.`,
+    );
     const usage = session.lastUsage;
     if (usage) {
       const pct = Math.round((usage.contextTokens / usage.contextWindow) * 100);
-      print(`Last call: about ${usage.contextTokens.toLocaleString('en-US')} of ${usage.contextWindow.toLocaleString('en-US')} context tokens (${pct}%).`);
+      print(
+        `Last call: about ${usage.contextTokens.toLocaleString('en-US')} of ${usage.contextWindow.toLocaleString('en-US')} context tokens (${pct}%).`,
+      );
     }
   },
   async save(arg, { session, print }) {

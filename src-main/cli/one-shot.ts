@@ -39,11 +39,17 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const humanOut = opts.json ? opts.stderr : opts.stdout;
   // On a terminal the output goes above the prompt line (where questions are asked), else straight out.
   const sameTerminal = prompt !== null && (humanOut as { isTTY?: boolean }).isTTY === true;
-  const human = new TextPrinter(sameTerminal && prompt ? { write: (t) => prompt.write(t), atLineStart: () => prompt.atLineStart } : { write: (t) => void humanOut.write(t) }, style, {
-    errors: sameTerminal && prompt ? undefined : { write: (t) => void opts.stderr.write(t) },
-    errorStyle: errStyle,
-    outputDir: opts.outputDir,
-  });
+  const human = new TextPrinter(
+    sameTerminal && prompt
+      ? { write: (t) => prompt.write(t), atLineStart: () => prompt.atLineStart }
+      : { write: (t) => void humanOut.write(t) },
+    style,
+    {
+      errors: sameTerminal && prompt ? undefined : { write: (t) => void opts.stderr.write(t) },
+      errorStyle: errStyle,
+      outputDir: opts.outputDir,
+    },
+  );
   const note = (line: string) => (prompt && sameTerminal ? prompt.line(line) : opts.stderr.write(`${line}\n`));
   let failed = false;
   let declined = 0;
@@ -58,7 +64,16 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   process.on('SIGINT', interrupt);
   prompt?.on('interrupt', interrupt);
   prompt?.on('hangup', () => void session.stop().catch(() => undefined));
-  const questions = prompt ? new ApprovalQuestions({ session, prompt, style: errStyle, env: opts.env, onCancel: interrupt, shownError: (line) => human.shownError(line) }) : null;
+  const questions = prompt
+    ? new ApprovalQuestions({
+        session,
+        prompt,
+        style: errStyle,
+        env: opts.env,
+        onCancel: interrupt,
+        shownError: (line) => human.shownError(line),
+      })
+    : null;
 
   const answers: Promise<void>[] = [];
   const off = session.onEvent((event: AnyEvent) => {
@@ -72,13 +87,29 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
         answers.push(questions.cell(event.payload.cell));
       } else {
         declined++;
-        answers.push(session.skip(event.payload.cell).then(() => undefined, () => undefined));
+        answers.push(
+          session.skip(event.payload.cell).then(
+            () => undefined,
+            () => undefined,
+          ),
+        );
       }
     } else if (event.name === 'install.awaiting-approval') {
       if (questions) answers.push(questions.install(event.payload));
       else {
-        note(errStyle.yellow(`Not installing ${event.payload.packages.join(', ')}: no terminal to ask. Set exec.autoInstall to "auto" (well-known packages) or run interactively.`));
-        answers.push(session.call('install.answer', { conversationId: session.conversationId, questionId: event.payload.questionId, install: false }).then(() => undefined, () => undefined));
+        note(
+          errStyle.yellow(
+            `Not installing ${event.payload.packages.join(', ')}: no terminal to ask. Set exec.autoInstall to "auto" (well-known packages) or run interactively.`,
+          ),
+        );
+        answers.push(
+          session
+            .call('install.answer', { conversationId: session.conversationId, questionId: event.payload.questionId, install: false })
+            .then(
+              () => undefined,
+              () => undefined,
+            ),
+        );
       }
     } else if (event.name === 'cell.done') questions?.withdraw(event.payload.cell.id);
   });
@@ -91,15 +122,30 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     await Promise.all(answers);
     human.newline();
     reason = end.reason;
-    if (declined > 0) note(errStyle.yellow(`Declined ${declined} code run${declined === 1 ? '' : 's'}: no terminal to ask for approval. Pass --auto-run (-y) to run code without asking.`));
+    if (declined > 0)
+      note(
+        errStyle.yellow(
+          `Declined ${declined} code run${declined === 1 ? '' : 's'}: no terminal to ask for approval. Pass --auto-run (-y) to run code without asking.`,
+        ),
+      );
     if (end.reason !== 'done') note(errStyle.yellow(`The turn ended: ${end.reason}.`));
-    code = end.reason === 'stopped' && interrupts > 0 ? EXIT.interrupted : end.reason !== 'done' || failed ? EXIT.failed : declined > 0 ? EXIT.declined : EXIT.done;
+    code =
+      end.reason === 'stopped' && interrupts > 0
+        ? EXIT.interrupted
+        : end.reason !== 'done' || failed
+          ? EXIT.failed
+          : declined > 0
+            ? EXIT.declined
+            : EXIT.done;
   } catch (err) {
     note(errStyle.red(`oi: ${errorMessage(err)}`));
   } finally {
     off();
     process.off('SIGINT', interrupt);
   }
-  if (opts.json) opts.stdout.write(`${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code))}\n`);
+  if (opts.json)
+    opts.stdout.write(
+      `${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code))}\n`,
+    );
   return code;
 }

@@ -58,7 +58,12 @@ export class CellScreen {
     if (end < 0) return '';
     const complete = this.pending.slice(0, end + 1);
     this.pending = this.pending.slice(end + 1);
-    return this.lines(complete.split('\n').slice(0, -1).map((l) => `${plainLine(l)}\n`));
+    return this.lines(
+      complete
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => `${plainLine(l)}\n`),
+    );
   }
 
   /**
@@ -171,7 +176,6 @@ export class CellScreen {
       // as above
     }
   }
-
 }
 
 /** A line as a terminal would leave it: CR-LF and CR rewrites resolved, escape codes and controls removed. */

@@ -147,7 +147,9 @@ export class TextPrinter {
   private screen(conversationId: string, cellId: string): CellScreen {
     let screen = this.screens.get(cellId);
     if (!screen) {
-      const log = this.options.outputDir ? path.join(this.options.outputDir, conversationId, `${cellId}.log`) : path.join('(not saved)', `${cellId}.log`);
+      const log = this.options.outputDir
+        ? path.join(this.options.outputDir, conversationId, `${cellId}.log`)
+        : path.join('(not saved)', `${cellId}.log`);
       screen = new CellScreen(!this.style.colour, log, this.options.limits ?? SCREEN_LIMITS);
       this.screens.set(cellId, screen);
     }
@@ -206,11 +208,14 @@ export class TextPrinter {
     const plain = output.data['text/plain'];
     const n = (this.saved.get(cellId) ?? 0) + 1;
     this.saved.set(cellId, n);
-    const file = this.options.outputDir ? saveRichOutput(output.data, path.join(this.options.outputDir, conversationId), `${cellId}-${n}`) : null;
+    const file = this.options.outputDir
+      ? saveRichOutput(output.data, path.join(this.options.outputDir, conversationId), `${cellId}-${n}`)
+      : null;
     if (file) this.line(this.style.dim(`[${file.kind} saved to ${file.path}]`));
     else {
       const kinds = Object.keys(output.data).filter((k) => k !== 'text/plain');
-      if (kinds.length && typeof plain !== 'string') this.line(this.style.dim(`[${kinds.join(', ')} output: open the conversation in the desktop app to see it]`));
+      if (kinds.length && typeof plain !== 'string')
+        this.line(this.style.dim(`[${kinds.join(', ')} output: open the conversation in the desktop app to see it]`));
     }
     if (typeof plain === 'string' && (output.output_type === 'execute_result' || !file)) this.line(plain);
   }

@@ -24,7 +24,15 @@ import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
 import { sandboxHandlers } from './handlers/sandbox-handlers';
-import { createExecService, createSessionRouter, kernelAccount, RemoteKernels, withAutoInstall, withSandboxSetting, type KnownSecret } from './exec';
+import {
+  createExecService,
+  createSessionRouter,
+  kernelAccount,
+  RemoteKernels,
+  withAutoInstall,
+  withSandboxSetting,
+  type KnownSecret,
+} from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
@@ -74,7 +82,11 @@ export function createApp(opts: AppOptions): App {
   const envKeys = new EnvSecretSource(opts.env ?? process.env);
   const keys = new SecretResolver(opts.secrets, envKeys);
   let secrets: KnownSecret[] = [];
-  const refreshSecrets = (): void => void keys.allSecrets().then((v) => (secrets = v), () => undefined);
+  const refreshSecrets = (): void =>
+    void keys.allSecrets().then(
+      (v) => (secrets = v),
+      () => undefined,
+    );
   refreshSecrets();
   const keyVault = { store: opts.secrets, resolver: keys, env: envKeys, changed: refreshSecrets };
 
@@ -86,7 +98,11 @@ export function createApp(opts: AppOptions): App {
   // The engine: sessions routed to a remote kernel bound to the conversation (tokens in the keychain
   // under kernel:<url>, bindings saved in the conversation's file), the sandbox or a local process.
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
-  const engine = createExecService({ resourcesDir: opts.resourcesDir, secrets: () => secrets, router: createSessionRouter({ remote: kernels }) });
+  const engine = createExecService({
+    resourcesDir: opts.resourcesDir,
+    secrets: () => secrets,
+    router: createSessionRouter({ remote: kernels }),
+  });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
   const sandboxSetting = () => settings().sandbox;

@@ -13,6 +13,8 @@ export function externalUrlAllowed(url: string): boolean {
 /** Hands `url` to the OS (shell.openExternal) only when its scheme is allowed; says whether it did. */
 export function openIfAllowed(url: string, openExternal: (url: string) => unknown): boolean {
   if (!externalUrlAllowed(url)) return false;
-  void Promise.resolve(openExternal(url)).catch((err: unknown) => console.warn(`could not open ${new URL(url).protocol} link: ${(err as Error)?.message ?? String(err)}`));
+  void Promise.resolve(openExternal(url)).catch((err: unknown) =>
+    console.warn(`could not open ${new URL(url).protocol} link: ${(err as Error)?.message ?? String(err)}`),
+  );
   return true;
 }

@@ -6,7 +6,10 @@ import type { Handler } from '../core/bridge/handler-table';
  * It only returns what the user picked: `conversation.set-workspace` checks the folder and moves the
  * conversation, the same as for a typed path.
  */
-export function folderPicker(window: () => BrowserWindow | null, workspaceOf: (conversationId: string) => Promise<string>): Handler<'conversation.pick-folder'> {
+export function folderPicker(
+  window: () => BrowserWindow | null,
+  workspaceOf: (conversationId: string) => Promise<string>,
+): Handler<'conversation.pick-folder'> {
   return async ({ conversationId }) => {
     const defaultPath = await workspaceOf(conversationId).catch(() => undefined);
     const options: OpenDialogOptions = {

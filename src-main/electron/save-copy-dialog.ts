@@ -7,7 +7,10 @@ import { saveWorkspaceFileCopy } from '../core/workspace/save-copy';
  * The OS Save dialog behind `workspace.save-copy`, replacing the core's browser-mode refusal. The core
  * confines and opens the file before the dialog shows, and copies exactly that file where the user chose.
  */
-export function saveCopyDialog(window: () => BrowserWindow | null, workspaceOf: (conversationId: string) => Promise<string>): Handler<'workspace.save-copy'> {
+export function saveCopyDialog(
+  window: () => BrowserWindow | null,
+  workspaceOf: (conversationId: string) => Promise<string>,
+): Handler<'workspace.save-copy'> {
   return async ({ conversationId, path: rel }) => {
     const root = await workspaceOf(conversationId);
     const saved = await saveWorkspaceFileCopy(root, rel, async (name) => {

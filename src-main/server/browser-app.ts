@@ -37,5 +37,10 @@ export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserAp
     resourcesDir: opts.resourcesDir,
     version: opts.version,
   });
-  return { dispatch: createDispatcher(app.handlers), events: app.events, workspaceOf: workspaceLookup(app.context.agent), dispose: () => app.dispose() };
+  return {
+    dispatch: createDispatcher(app.handlers),
+    events: app.events,
+    workspaceOf: workspaceLookup(app.context.agent),
+    dispose: () => app.dispose(),
+  };
 }

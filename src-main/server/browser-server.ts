@@ -163,7 +163,13 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     ws.on('message', (data, isBinary) => {
       // Top-level guard of each request over the socket: a rejection here would end the process.
       (async () => {
-        if (isBinary) return send({ type: 'response', id: null, ok: false, error: { code: 'invalid-input', message: 'binary frames are not accepted' } });
+        if (isBinary)
+          return send({
+            type: 'response',
+            id: null,
+            ok: false,
+            error: { code: 'invalid-input', message: 'binary frames are not accepted' },
+          });
         let json: unknown;
         try {
           json = JSON.parse(frameText(data));
@@ -177,10 +183,19 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         }
         const frame = parsed.frame;
         if (!limiter.take()) {
-          return send({ type: 'response', id: frame.id, ok: false, error: { code: 'rate-limited', message: 'too many requests: slow down and try again' } });
+          return send({
+            type: 'response',
+            id: frame.id,
+            ok: false,
+            error: { code: 'rate-limited', message: 'too many requests: slow down and try again' },
+          });
         }
         const result = await opts.dispatch(frame.name, frame.input, { transport: 'websocket' });
-        send(result.ok ? { type: 'response', id: frame.id, ok: true, result: result.result } : { type: 'response', id: frame.id, ok: false, error: result.error });
+        send(
+          result.ok
+            ? { type: 'response', id: frame.id, ok: true, result: result.result }
+            : { type: 'response', id: frame.id, ok: false, error: result.error },
+        );
       })().catch((err: unknown) => {
         console.warn(`browser mode: a WebSocket request failed: ${(err as Error)?.message ?? String(err)}`);
       });

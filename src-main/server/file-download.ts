@@ -26,7 +26,12 @@ export type Refuse = (status: number, message: string) => void;
  * The path is taken from the raw request target, not the parsed URL: URL parsing would resolve
  * `..` (even `%2e%2e`) before we see it, silently turning a refused path into another one.
  */
-export async function serveWorkspaceFile(req: IncomingMessage, res: ServerResponse, workspaceOf: WorkspaceLookup, refuse: Refuse): Promise<void> {
+export async function serveWorkspaceFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  workspaceOf: WorkspaceLookup,
+  refuse: Refuse,
+): Promise<void> {
   const target = parseTarget(rawPath(req.url ?? '/'));
   if ('error' in target) return refuse(400, target.error);
   const root = await workspaceOf(target.conversationId);

@@ -26,10 +26,13 @@ async function main(): Promise<void> {
   });
   const host = values.host ?? '127.0.0.1';
   if (!isLoopback(host) && !values['allow-remote']) {
-    console.error(`refusing to listen on ${host}: browser mode serves only this machine (127.0.0.1). Pass --allow-remote to override, at your own risk.`);
+    console.error(
+      `refusing to listen on ${host}: browser mode serves only this machine (127.0.0.1). Pass --allow-remote to override, at your own risk.`,
+    );
     process.exit(2);
   }
-  if (!isLoopback(host)) console.warn(`WARNING: listening on ${host}; anyone who can reach it and has the token can run code on this machine.`);
+  if (!isLoopback(host))
+    console.warn(`WARNING: listening on ${host}; anyone who can reach it and has the token can run code on this machine.`);
   const port = values.port ? Number(values.port) : 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be a number from 0 to 65535, got ${values.port}`);

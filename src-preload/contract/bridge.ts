@@ -16,7 +16,5 @@ export interface BridgeError {
 
 /** Renders a zod issue list as one line a person can act on: which field, what was expected. */
 export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(input)'}: ${i.message}`)
-    .join('; ');
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(input)'}: ${i.message}`).join('; ');
 }

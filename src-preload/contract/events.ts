@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { AssistantItem, CellItem, CellOutput, CellStatus, ConversationItem, ConversationSummary, Id, NoticeItem, RunLimits, Usage } from './model';
+import {
+  AssistantItem,
+  CellItem,
+  CellOutput,
+  CellStatus,
+  ConversationItem,
+  ConversationSummary,
+  Id,
+  NoticeItem,
+  RunLimits,
+  Usage,
+} from './model';
 import { NotebookRerunOutcome } from './requests/notebook';
 import { ModelCapability } from './requests/models';
 
@@ -18,7 +29,14 @@ export const events = {
   /** The model is writing code: `code` is the whole code so far (parsed from partial tool arguments). */
   'cell.code': z.object({ ...Conv, cellId: Id, language: z.string(), code: z.string() }),
   'cell.awaiting-approval': z.object({ ...Conv, cell: CellItem }),
-  'cell.running': z.object({ ...Conv, cellId: Id, code: z.string(), startedAt: z.string(), limits: RunLimits, executionCount: z.number().int() }),
+  'cell.running': z.object({
+    ...Conv,
+    cellId: Id,
+    code: z.string(),
+    startedAt: z.string(),
+    limits: RunLimits,
+    executionCount: z.number().int(),
+  }),
   /** Raw terminal bytes (as text) for the cell's terminal view, batched. */
   'cell.terminal': z.object({ ...Conv, cellId: Id, data: z.string() }),
   /** A structured output (rich display, execute_result, error). */
@@ -46,11 +64,16 @@ export const events = {
     reason: z.enum(['done', 'stopped', 'error', 'attempts-exhausted', 'budget', 'awaiting-user']),
     usage: Usage,
   }),
-  'notice': z.object({ ...Conv, item: NoticeItem }),
+  notice: z.object({ ...Conv, item: NoticeItem }),
   /** The capability probe answered for a model (ModelCapability in requests/models.ts). */
   'model.capability': z.object({ provider: z.string(), baseUrl: z.string().nullable(), model: z.string(), capability: ModelCapability }),
   /** Progress of `ollama.pull`: Ollama's status line, and bytes when it is downloading. */
-  'ollama.pull-progress': z.object({ model: z.string(), status: z.string(), completed: z.number().nonnegative().nullable(), total: z.number().nonnegative().nullable() }),
+  'ollama.pull-progress': z.object({
+    model: z.string(),
+    status: z.string(),
+    completed: z.number().nonnegative().nullable(),
+    total: z.number().nonnegative().nullable(),
+  }),
   /** A run failed on a missing package: install it? Answered with `install.answer`. */
   'install.awaiting-approval': z.object({
     ...Conv,
@@ -76,7 +99,13 @@ export const events = {
   /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
   'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
   /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */
-  'notebook.rerun-progress': z.object({ ...Conv, k: z.number().int().positive(), n: z.number().int().positive(), cellId: Id, status: z.union([z.literal('running'), CellStatus]) }),
+  'notebook.rerun-progress': z.object({
+    ...Conv,
+    k: z.number().int().positive(),
+    n: z.number().int().positive(),
+    cellId: Id,
+    status: z.union([z.literal('running'), CellStatus]),
+  }),
   /** The re-run ended: every cell ran, it stopped at a cell that did not finish cleanly, or was cancelled. */
   'notebook.rerun-done': z.object({
     ...Conv,
@@ -91,7 +120,7 @@ export const events = {
   }),
   /** An MCP server's state or tools changed (Settings asks mcp.status again). */
   'mcp.changed': z.object({ name: z.string() }),
-  'error': z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
+  error: z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

@@ -13,10 +13,38 @@ export interface KeyService {
 }
 
 export const KEY_SERVICES: readonly KeyService[] = [
-  { id: 'openrouter', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', defaultModel: 'openai/gpt-4.1', keyPage: 'https://openrouter.ai/keys', envVariable: 'OPENROUTER_API_KEY' },
-  { id: 'groq', label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', defaultModel: 'llama-3.3-70b-versatile', keyPage: 'https://console.groq.com/keys', envVariable: 'GROQ_API_KEY' },
-  { id: 'mistral', label: 'Mistral', baseUrl: 'https://api.mistral.ai/v1', defaultModel: 'mistral-large-latest', keyPage: 'https://console.mistral.ai/api-keys', envVariable: 'MISTRAL_API_KEY' },
-  { id: 'deepseek', label: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', defaultModel: 'deepseek-chat', keyPage: 'https://platform.deepseek.com/api_keys', envVariable: 'DEEPSEEK_API_KEY' },
+  {
+    id: 'openrouter',
+    label: 'OpenRouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    defaultModel: 'openai/gpt-4.1',
+    keyPage: 'https://openrouter.ai/keys',
+    envVariable: 'OPENROUTER_API_KEY',
+  },
+  {
+    id: 'groq',
+    label: 'Groq',
+    baseUrl: 'https://api.groq.com/openai/v1',
+    defaultModel: 'llama-3.3-70b-versatile',
+    keyPage: 'https://console.groq.com/keys',
+    envVariable: 'GROQ_API_KEY',
+  },
+  {
+    id: 'mistral',
+    label: 'Mistral',
+    baseUrl: 'https://api.mistral.ai/v1',
+    defaultModel: 'mistral-large-latest',
+    keyPage: 'https://console.mistral.ai/api-keys',
+    envVariable: 'MISTRAL_API_KEY',
+  },
+  {
+    id: 'deepseek',
+    label: 'DeepSeek',
+    baseUrl: 'https://api.deepseek.com/v1',
+    defaultModel: 'deepseek-chat',
+    keyPage: 'https://platform.deepseek.com/api_keys',
+    envVariable: 'DEEPSEEK_API_KEY',
+  },
 ];
 
 export function keyService(id: string): KeyService | undefined {

@@ -4,7 +4,11 @@ import { ProviderKind } from './settings';
 // The data of a conversation. Outputs use Jupyter's own shapes so notebook export is a mapping,
 // not a translation, and so rich output (PNG, HTML) is first class everywhere.
 
-export const Id = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -');
+export const Id = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -');
 
 /** A MIME bundle: 'text/plain' → string, 'image/png' → base64 string, 'application/json' → any JSON. */
 export const MimeBundle = z.record(z.string().max(255), z.unknown());
@@ -31,12 +35,7 @@ export const ErrorOutput = z.object({
   evalue: z.string(),
   traceback: z.array(z.string()),
 });
-export const CellOutput = z.discriminatedUnion('output_type', [
-  StreamOutput,
-  DisplayDataOutput,
-  ExecuteResultOutput,
-  ErrorOutput,
-]);
+export const CellOutput = z.discriminatedUnion('output_type', [StreamOutput, DisplayDataOutput, ExecuteResultOutput, ErrorOutput]);
 
 export const Attachment = z.object({
   /** Path relative to the conversation's workspace (attachments live under attachments/). */
@@ -115,7 +114,6 @@ export const AssistantItem = z.object({
   createdAt: z.string(),
   jupyter: JupyterCellOrigin.optional(),
 });
-
 
 /** Text formats of tool calls that local models write (docs/agent.md#local-models). */
 export const TextCallDialect = z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'json']);
@@ -200,7 +198,6 @@ export const CellItem = z.object({
   modelCode: z.string().optional(),
 });
 
-
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */
 /** A package the app installed for the code (automatic install), so exports can reproduce it. */
 export const InstallInfo = z.object({
@@ -236,7 +233,10 @@ export const Usage = z.object({
 export const ModelChoice = z.object({
   provider: ProviderKind,
   model: z.string().min(1).max(256),
-  baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable(),
 });
 
 export const ConversationSummary = z.object({

@@ -13,12 +13,25 @@ export const ReasoningEffort = z.enum(['low', 'medium', 'high']);
 export const MIN_THINKING_BUDGET_TOKENS = 1024;
 
 export const ExecSettings = z.object({
-  timeoutMs: z.number().int().min(1000).max(24 * 3600 * 1000),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(24 * 3600 * 1000),
   memoryMb: z.number().int().min(16).max(1_048_576).nullable(),
-  cpuSeconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
+  cpuSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .nullable(),
   maxProcesses: z.number().int().min(8).max(1_000_000).nullable(),
   /** Bytes of output the UI keeps for one run before the rest is spilled to a file. */
-  outputCapBytes: z.number().int().min(1024).max(1024 ** 3),
+  outputCapBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3),
   /** Characters of a run's output the model sees (head + tail). */
   modelOutputChars: z.number().int().min(200).max(1_000_000),
   pythonPath: z.string().max(4096).nullable(),
@@ -30,7 +43,11 @@ export const ExecSettings = z.object({
   /** When code asks for input (input(), sudo's password, a [Y/n] question): ask the person, or end the input at once. */
   inputRequests: z.enum(['ask', 'end']),
   /** How long one question waits for the person before the program gets end-of-input; the run's timeout is paused meanwhile. */
-  inputWaitMs: z.number().int().min(1000).max(24 * 3600 * 1000),
+  inputWaitMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(24 * 3600 * 1000),
 });
 
 export const SandboxSettings = z.object({
@@ -89,7 +106,10 @@ export const Settings = z.object({
   provider: ProviderKind,
   model: z.string().min(1).max(256),
   /** null → the provider's default endpoint. */
-  baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable(),
   temperature: z.number().min(0).max(2).nullable(),
   contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
   maxOutputTokens: z.number().int().min(16).max(1_000_000).nullable(),
@@ -126,7 +146,11 @@ export const Settings = z.object({
   workspaceRoot: z.string().max(4096).nullable(),
   theme: z.enum(['system', 'light', 'dark']),
   /** Largest .ipynb file import accepts, in bytes (a bigger one is refused before it is read). */
-  notebookMaxBytes: z.number().int().min(1024).max(512 * 1024 * 1024),
+  notebookMaxBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(512 * 1024 * 1024),
   exec: ExecSettings,
   sandbox: SandboxSettings,
   /**
@@ -134,7 +158,16 @@ export const Settings = z.object({
    * brings them back instead of a default, and switching away never leaves a model the new provider
    * cannot serve.
    */
-  providerModels: z.partialRecord(ProviderKind, z.object({ model: z.string().min(1).max(256), baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable() })),
+  providerModels: z.partialRecord(
+    ProviderKind,
+    z.object({
+      model: z.string().min(1).max(256),
+      baseUrl: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .nullable(),
+    }),
+  ),
   /** Start-up notices the user dismissed for good (their ids, such as 'no-keychain'). */
   dismissedNotices: z.array(z.string().max(64)).max(64),
   /** MCP servers whose tools the model may call (docs/mcp.md), by name. */
@@ -201,4 +234,3 @@ export const defaultSettings: Settings = {
   dismissedNotices: [],
   mcpServers: {},
 };
-

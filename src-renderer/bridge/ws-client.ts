@@ -45,7 +45,11 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
         socket = null;
         for (const p of pending.values()) p.reject(new Error('the connection to the app closed'));
         pending.clear();
-        emitLocal('error', { conversationId: null, message: 'The connection to the app was lost. Reload the page to reconnect.', code: 'disconnected' });
+        emitLocal('error', {
+          conversationId: null,
+          message: 'The connection to the app was lost. Reload the page to reconnect.',
+          code: 'disconnected',
+        });
       };
       ws.onmessage = (ev) => onFrame(String(ev.data));
     });

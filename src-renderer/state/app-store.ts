@@ -93,7 +93,8 @@ export const useApp = create<AppStore>((set, get) => {
   const reloadAfterHistoryEdit = async (conversationId: string) => {
     const conv = await bridge['conversation.get']({ conversationId });
     const current = get().current;
-    if (current?.conv.id === conversationId) set({ current: { ...viewOf(conv), busy: current.busy, turnStartedAt: current.turnStartedAt } });
+    if (current?.conv.id === conversationId)
+      set({ current: { ...viewOf(conv), busy: current.busy, turnStartedAt: current.turnStartedAt } });
   };
 
   return {
@@ -110,7 +111,12 @@ export const useApp = create<AppStore>((set, get) => {
 
     async init() {
       await guard(async () => {
-        const [settings, info, status] = await Promise.all([bridge['settings.get']({}), bridge['app.info']({}), bridge['providers.status']({}), refreshList()]);
+        const [settings, info, status] = await Promise.all([
+          bridge['settings.get']({}),
+          bridge['app.info']({}),
+          bridge['providers.status']({}),
+          refreshList(),
+        ]);
         set({ settings, notices: info.notices, providerReady: status.ready, onboarding: !status.ready, secretStorage: info.secretStorage });
         const first = get().conversations[0];
         if (first && !get().current) await get().openConversation(first.id);
@@ -175,11 +181,16 @@ export const useApp = create<AppStore>((set, get) => {
         if (always && !get().current?.conv.autoRun && !get().settings?.autoRun && !(await confirmAutoRun('conversation'))) return;
         await bridge['cell.approve']({ conversationId, cellId, ...(code !== undefined ? { code } : {}), ...(always ? { always } : {}) });
       }).then(() => undefined),
-    setConversationAutoRun: (autoRun) => guard(() => bridge['conversation.set-auto-run']({ conversationId: currentId(), autoRun })).then(() => undefined),
+    setConversationAutoRun: (autoRun) =>
+      guard(() => bridge['conversation.set-auto-run']({ conversationId: currentId(), autoRun })).then(() => undefined),
     skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: currentId(), cellId })).then(() => undefined),
     interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: currentId(), cellId })).then(() => undefined),
     // Not guarded: keys typed as the run ends are refused by main, which is no error worth showing.
-    typeInto: (cellId, data) => bridge['cell.terminal-input']({ conversationId: currentId(), cellId, data }).then(() => undefined, () => undefined),
+    typeInto: (cellId, data) =>
+      bridge['cell.terminal-input']({ conversationId: currentId(), cellId, data }).then(
+        () => undefined,
+        () => undefined,
+      ),
     regenerate: () =>
       guard(async () => {
         const conversationId = currentId();

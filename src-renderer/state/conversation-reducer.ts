@@ -15,7 +15,9 @@ export interface ConversationView {
 }
 
 export function viewOf(conv: Conversation): ConversationView {
-  const working = conv.items.some((i) => i.kind === 'cell' && (i.status === 'running' || i.status === 'awaiting-approval' || i.status === 'streaming'));
+  const working = conv.items.some(
+    (i) => i.kind === 'cell' && (i.status === 'running' || i.status === 'awaiting-approval' || i.status === 'streaming'),
+  );
   return { conv, busy: working, turnStartedAt: working ? Date.now() : null, lastEnd: null, context: null };
 }
 
@@ -33,20 +35,38 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
       if (view.conv.items.some((i) => i.id === event.payload.item.id)) return view;
       return withItems(view, [...view.conv.items, event.payload.item]);
     case 'assistant.delta':
-      return mapItem(view, event.payload.itemId, (item) => (item.kind === 'assistant' ? { ...item, text: item.text + event.payload.text } : item));
+      return mapItem(view, event.payload.itemId, (item) =>
+        item.kind === 'assistant' ? { ...item, text: item.text + event.payload.text } : item,
+      );
     case 'assistant.thinking-delta': {
       const { itemId, block, text } = event.payload;
-      return mapItem(view, itemId, (item) => (item.kind === 'assistant' ? { ...item, thinking: withThinkingText(item.thinking, block, text) } : item));
+      return mapItem(view, itemId, (item) =>
+        item.kind === 'assistant' ? { ...item, thinking: withThinkingText(item.thinking, block, text) } : item,
+      );
     }
     case 'assistant.done':
       return mapItem(view, event.payload.item.id, () => event.payload.item);
     case 'cell.code':
-      return mapCell(view, event.payload.cellId, (c) => (c.code === event.payload.code && c.language === event.payload.language ? c : { ...c, code: event.payload.code, language: event.payload.language }));
+      return mapCell(view, event.payload.cellId, (c) =>
+        c.code === event.payload.code && c.language === event.payload.language
+          ? c
+          : { ...c, code: event.payload.code, language: event.payload.language },
+      );
     case 'cell.awaiting-approval':
       return mapItem(view, event.payload.cell.id, () => event.payload.cell);
     case 'cell.running': {
       const { cellId, code, startedAt, limits, executionCount } = event.payload;
-      return mapCell(view, cellId, (c) => ({ ...c, status: 'running', code, startedAt, limits, executionCount, outputs: [], exitCode: null, durationMs: null }));
+      return mapCell(view, cellId, (c) => ({
+        ...c,
+        status: 'running',
+        code,
+        startedAt,
+        limits,
+        executionCount,
+        outputs: [],
+        exitCode: null,
+        durationMs: null,
+      }));
     }
     case 'cell.output':
       return mapCell(view, event.payload.cellId, (c) => ({ ...c, outputs: [...c.outputs, event.payload.output] }));
@@ -55,9 +75,19 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
     case 'turn.start':
       return { ...view, busy: true, turnStartedAt: now, lastEnd: null };
     case 'turn.end':
-      return { ...view, busy: false, turnStartedAt: null, lastEnd: event.payload.reason, conv: { ...view.conv, usage: event.payload.usage } };
+      return {
+        ...view,
+        busy: false,
+        turnStartedAt: null,
+        lastEnd: event.payload.reason,
+        conv: { ...view.conv, usage: event.payload.usage },
+      };
     case 'usage.updated':
-      return { ...view, conv: { ...view.conv, usage: event.payload.usage }, context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow } };
+      return {
+        ...view,
+        conv: { ...view.conv, usage: event.payload.usage },
+        context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow },
+      };
     case 'conversation.auto-run':
       return view.conv.autoRun === event.payload.autoRun ? view : { ...view, conv: { ...view.conv, autoRun: event.payload.autoRun } };
     default:
@@ -73,7 +103,11 @@ export function pendingCell(view: ConversationView | null): CellItem | null {
 }
 
 /** What the agent is doing now, for the working indicator. */
-export type Activity = { kind: 'idle' } | { kind: 'model'; since: number } | { kind: 'approval'; cell: CellItem } | { kind: 'running'; cell: CellItem; since: number };
+export type Activity =
+  | { kind: 'idle' }
+  | { kind: 'model'; since: number }
+  | { kind: 'approval'; cell: CellItem }
+  | { kind: 'running'; cell: CellItem; since: number };
 
 export function activityOf(view: ConversationView | null): Activity {
   if (!view) return { kind: 'idle' };

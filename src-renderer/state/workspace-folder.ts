@@ -21,7 +21,8 @@ export async function moveWorkspace(conversationId: string, folder: string): Pro
   const conv = await bridge['conversation.set-workspace']({ conversationId, path: folder });
   // The notice item arrives as an event; only the folder itself is taken from the answer.
   const current = useApp.getState().current;
-  if (current?.conv.id === conversationId) useApp.setState({ current: { ...current, conv: { ...current.conv, workspace: conv.workspace } } });
+  if (current?.conv.id === conversationId)
+    useApp.setState({ current: { ...current, conv: { ...current.conv, workspace: conv.workspace } } });
   if (useWorkspace.getState().conversationId === conversationId) await useWorkspace.getState().moved();
 }
 

@@ -4,7 +4,8 @@ import { errorMessage } from '@contract/error-message';
 import { bridge } from '../bridge/bridge';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */
-export type PreviewTarget = { kind: 'file'; path: string } | { kind: 'output'; cellId: string; title: string; mime: string; dataBase64: string };
+export type PreviewTarget =
+  { kind: 'file'; path: string } | { kind: 'output'; cellId: string; title: string; mime: string; dataBase64: string };
 
 interface WorkspaceState {
   conversationId: string | null;
@@ -75,7 +76,16 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
 
     async open(conversationId) {
       if (conversationId === get().conversationId) return;
-      set({ conversationId, tree: null, treeError: null, expanded: new Set(['attachments']), changed: new Set(), preview: null, previewData: null, previewError: null });
+      set({
+        conversationId,
+        tree: null,
+        treeError: null,
+        expanded: new Set(['attachments']),
+        changed: new Set(),
+        preview: null,
+        previewData: null,
+        previewError: null,
+      });
       if (conversationId) await get().refresh();
     },
     refresh() {
@@ -100,7 +110,15 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       return inFlight;
     },
     async moved() {
-      set({ tree: null, treeError: null, expanded: new Set(['attachments']), changed: new Set(), preview: null, previewData: null, previewError: null });
+      set({
+        tree: null,
+        treeError: null,
+        expanded: new Set(['attachments']),
+        changed: new Set(),
+        preview: null,
+        previewData: null,
+        previewError: null,
+      });
       await get().refresh();
     },
     toggle(path) {
@@ -157,7 +175,8 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       try {
         await bridge['workspace.delete']({ conversationId: id, path });
         const preview = get().preview;
-        if (preview?.kind === 'file' && (preview.path === path || preview.path.startsWith(`${path}/`))) set({ preview: null, previewData: null });
+        if (preview?.kind === 'file' && (preview.path === path || preview.path.startsWith(`${path}/`)))
+          set({ preview: null, previewData: null });
         await get().refresh();
         return true;
       } catch (err) {

@@ -21,7 +21,17 @@ describe('the first turn, end to end in Chromium', () => {
 
   it('streams the code, runs it in bash on Run, and gives the output back to the model', async () => {
     ui.aut.llm.enqueue(
-      { kind: 'tool', text: 'Let me look at the workspace.', calls: [{ id: 'call_1', name: 'execute', arguments: { language: 'shell', code: 'echo "hello from $(basename "$PWD")"; echo $((6 * 7))' } }] },
+      {
+        kind: 'tool',
+        text: 'Let me look at the workspace.',
+        calls: [
+          {
+            id: 'call_1',
+            name: 'execute',
+            arguments: { language: 'shell', code: 'echo "hello from $(basename "$PWD")"; echo $((6 * 7))' },
+          },
+        ],
+      },
       { kind: 'text', text: 'The shell printed **42**, so arithmetic works.' },
     );
     await startTurn('Check that the shell works');

@@ -21,7 +21,12 @@ function notebook(cells: Array<Record<string, unknown>>): string {
     cells: cells.map((c, i) => ({ id: `c${i}`, metadata: {}, ...c })),
   });
 }
-const code = (source: string, outputs: unknown[] = [], count: number | null = null) => ({ cell_type: 'code', source, outputs, execution_count: count });
+const code = (source: string, outputs: unknown[] = [], count: number | null = null) => ({
+  cell_type: 'code',
+  source,
+  outputs,
+  execution_count: count,
+});
 
 describe('notebooks in the UI, end to end in Chromium', () => {
   let jupyter: Jupyter;
@@ -44,7 +49,11 @@ describe('notebooks in the UI, end to end in Chromium', () => {
 
   it('exports the open conversation from the toolbar as a notebook nbformat accepts', async () => {
     ui.aut.llm.enqueue(
-      { kind: 'tool', text: 'Computing it in Python.', calls: [{ id: 'call_1', name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } }] },
+      {
+        kind: 'tool',
+        text: 'Computing it in Python.',
+        calls: [{ id: 'call_1', name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } }],
+      },
       { kind: 'text', text: 'The answer is **42**.' },
     );
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
@@ -101,7 +110,10 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   });
 
   it('offers to import an .ipynb dropped on the window, and imports it on "Import"', async () => {
-    const text = notebook([{ cell_type: 'markdown', source: '# Dropped analysis' }, code('print(1)', [{ output_type: 'stream', name: 'stdout', text: '1\n' }], 1)]);
+    const text = notebook([
+      { cell_type: 'markdown', source: '# Dropped analysis' },
+      code('print(1)', [{ output_type: 'stream', name: 'stdout', text: '1\n' }], 1),
+    ]);
     const dataTransfer = await ui.page.evaluateHandle((json) => {
       const dt = new DataTransfer();
       dt.items.add(new File([json], 'dropped.ipynb', { type: 'application/x-ipynb+json' }));
@@ -128,7 +140,18 @@ describe('notebooks in the UI, end to end in Chromium', () => {
         { cell_type: 'markdown', source: '## Findings\n\nSales **rose**.' },
         code('print("hello")', [{ output_type: 'stream', name: 'stdout', text: 'hello\n' }], 1),
         code('plot()', [{ output_type: 'display_data', data: { 'image/png': PLOT, 'text/plain': '<Figure>' }, metadata: {} }], 2),
-        code('1/0', [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'] }], 3),
+        code(
+          '1/0',
+          [
+            {
+              output_type: 'error',
+              ename: 'ZeroDivisionError',
+              evalue: 'division by zero',
+              traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'],
+            },
+          ],
+          3,
+        ),
       ]),
     );
     await ui.page.getByRole('button', { name: 'Refresh the file list' }).click();
@@ -149,7 +172,11 @@ describe('notebooks in the UI, end to end in Chromium', () => {
       notebook([
         code('x = 20'),
         // Waits for the test to say go, so the bar can be seen mid-run without timing anything.
-        code('import os, time\nwhile not os.path.exists("go"):\n    time.sleep(0.02)\nprint(x + 1)', [{ output_type: 'stream', name: 'stdout', text: 'stale\n' }], 2),
+        code(
+          'import os, time\nwhile not os.path.exists("go"):\n    time.sleep(0.02)\nprint(x + 1)',
+          [{ output_type: 'stream', name: 'stdout', text: 'stale\n' }],
+          2,
+        ),
         code('1/0'),
         code('print("after", x)'),
       ]),
@@ -171,10 +198,14 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   });
 
   it('shows imported HTML outputs without running their scripts until the cell runs again', async () => {
-    const html = '<p id="x">static</p><p id="after">after the script</p><script>document.getElementById("x").textContent = "script ran"</script>';
+    const html =
+      '<p id="x">static</p><p id="after">after the script</p><script>document.getElementById("x").textContent = "script ran"</script>';
     // The runner's own display() and HTML (no IPython needed), as a notebook exported by this app would have.
     const source = `display(HTML(${JSON.stringify(html)}))`;
-    await importFile('chart.ipynb', notebook([code(source, [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': '<HTML>' } }], 1)]));
+    await importFile(
+      'chart.ipynb',
+      notebook([code(source, [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': '<HTML>' } }], 1)]),
+    );
     const imported = ui.page.getByTestId('cell').getByTestId('html-output').contentFrame();
     await expectText(imported.locator('#after'), 'after the script');
     expect(await imported.locator('#x').textContent()).toBe('static');

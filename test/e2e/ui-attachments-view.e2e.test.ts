@@ -43,7 +43,9 @@ describe('attachments: thumbnails in the message, sent alone; tables and JSON in
     const parts = Array.isArray(user?.content) ? user.content : [];
     expect(parts.some((p) => p.type === 'image_url' && p.image_url?.url === `data:image/png;base64,${png}`)).toBe(true);
     expect(parts.find((p) => p.type === 'text')?.text).toBe('[Attached image: chart.png at attachments/chart.png in the workspace]');
-    await expect.poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0]?.title).toBe('chart.png');
+    await expect
+      .poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0]?.title)
+      .toBe('chart.png');
     // Clicking the thumbnail opens the file in the preview.
     await message.getByTestId('attachment-thumbnail').click();
     await expectText(ui.page.getByTestId('preview-title'), 'attachments/chart.png');
@@ -55,7 +57,10 @@ describe('attachments: thumbnails in the message, sent alone; tables and JSON in
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
     const { workspace } = await currentConversation(ui.aut);
     const rows = 50_000;
-    const lines = ['id,city,"note, with comma"', ...Array.from({ length: rows }, (_, i) => `${i},${i % 2 ? 'Lisbon' : 'Porto'},"said ""hi"" ${i}"`)];
+    const lines = [
+      'id,city,"note, with comma"',
+      ...Array.from({ length: rows }, (_, i) => `${i},${i % 2 ? 'Lisbon' : 'Porto'},"said ""hi"" ${i}"`),
+    ];
     writeFileSync(path.join(workspace, 'big.csv'), `${lines.join('\n')}\n`);
     writeFileSync(path.join(workspace, 'small.tsv'), 'name\tsize\nalpha\t1\nbeta, gamma\t2\n');
     writeFileSync(path.join(workspace, 'data.json'), '{"a":1,"b":[true,null,"x"],"c":{"d":"e"}}');
@@ -73,16 +78,25 @@ describe('attachments: thumbnails in the message, sent alone; tables and JSON in
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-preview-csv.png') });
     await grid.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expectText(grid.getByRole('row').last(), `${rows - 1}`);
-    expect(await grid.getByRole('row').last().getByRole('cell').allTextContents()).toEqual([`${rows - 1}`, 'Lisbon', `said "hi" ${rows - 1}`]);
+    expect(await grid.getByRole('row').last().getByRole('cell').allTextContents()).toEqual([
+      `${rows - 1}`,
+      'Lisbon',
+      `said "hi" ${rows - 1}`,
+    ]);
     expect(await grid.getByRole('row').count()).toBeLessThan(120);
 
     await ui.page.locator('[data-path="small.tsv"] .tree-name').click();
     await expectText(ui.page.getByTestId('table-summary'), '2 rows × 2 columns');
-    expect(await ui.page.getByTestId('table-preview').getByRole('row').nth(2).getByRole('cell').allTextContents()).toEqual(['beta, gamma', '2']);
+    expect(await ui.page.getByTestId('table-preview').getByRole('row').nth(2).getByRole('cell').allTextContents()).toEqual([
+      'beta, gamma',
+      '2',
+    ]);
 
     await ui.page.locator('[data-path="data.json"] .tree-name').click();
     await expectText(ui.page.getByTestId('preview-text'), '"b": [');
-    expect(await ui.page.getByTestId('preview-text').textContent()).toBe('{\n  "a": 1,\n  "b": [\n    true,\n    null,\n    "x"\n  ],\n  "c": {\n    "d": "e"\n  }\n}');
+    expect(await ui.page.getByTestId('preview-text').textContent()).toBe(
+      '{\n  "a": 1,\n  "b": [\n    true,\n    null,\n    "x"\n  ],\n  "c": {\n    "d": "e"\n  }\n}',
+    );
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-preview-json.png') });
   });
 });

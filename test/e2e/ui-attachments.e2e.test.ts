@@ -23,7 +23,8 @@ async function dropFiles(page: Page, testId: string, files: DropFile[]): Promise
       const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
       dt.items.add(new File([bytes], f.name, { type: f.type }));
     }
-    for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, files);
 }
 
@@ -63,7 +64,12 @@ describe('dropping and pasting files into the chat', () => {
     expect(Array.isArray(user?.content)).toBe(true);
     const parts = user?.content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
     expect(parts.find((p) => p.type === 'image_url')?.image_url?.url).toBe(`data:image/png;base64,${PNG_BASE64}`);
-    expect(parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n')).toContain('attachments/numbers.csv');
+    expect(
+      parts
+        .filter((p) => p.type === 'text')
+        .map((p) => p.text)
+        .join('\n'),
+    ).toContain('attachments/numbers.csv');
   });
 
   it('attaches a pasted image', async () => {

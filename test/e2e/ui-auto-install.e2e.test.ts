@@ -24,16 +24,32 @@ describe('installing a missing package from the chat', () => {
   afterAll(async () => rm(root, { recursive: true, force: true }));
   // Registered after the hook above, so the app starts once the wheel and the venv exist.
   const ui = useUiApp(
-    () => ({ settings: { exec: { pythonPath: path.join(venv, 'bin', 'python'), env: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' } } } }),
+    () => ({
+      settings: {
+        exec: { pythonPath: path.join(venv, 'bin', 'python'), env: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' } },
+      },
+    }),
     { start: 'once', viewport: { width: 1280, height: 800 } },
   );
 
   it('shows the exact install command on the cell, installs on Install, and the re-run succeeds', async () => {
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_ui_pkg', name: 'execute', arguments: { language: 'python', code: 'import oi_ui_pkg\nprint("value", oi_ui_pkg.VALUE)' } }] },
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_ui_pkg',
+            name: 'execute',
+            arguments: { language: 'python', code: 'import oi_ui_pkg\nprint("value", oi_ui_pkg.VALUE)' },
+          },
+        ],
+      },
       { kind: 'text', text: 'The package printed its value.' },
     );
-    await ui.page.getByRole('button', { name: /New conversation/ }).first().click();
+    await ui.page
+      .getByRole('button', { name: /New conversation/ })
+      .first()
+      .click();
     await ui.page.getByRole('textbox', { name: 'Message' }).fill('use oi_ui_pkg');
     await ui.page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expectAttribute(ui.page.getByTestId('cell'), 'data-status', 'awaiting-approval');
@@ -55,10 +71,15 @@ describe('installing a missing package from the chat', () => {
 
     // The failed first attempt is folded under one line; the re-run is the result.
     const attempt = ui.page.getByTestId('first-attempt');
-    await expectText(attempt.locator(':scope > summary'), "first attempt: ModuleNotFoundError: No module named 'oi_ui_pkg' — installed oi_ui_pkg, ran again");
+    await expectText(
+      attempt.locator(':scope > summary'),
+      "first attempt: ModuleNotFoundError: No module named 'oi_ui_pkg' — installed oi_ui_pkg, ran again",
+    );
     expect(await attempt.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
     expect(await attempt.getByTestId('output-error').isVisible()).toBe(false);
-    const result = ui.page.getByTestId('cell').locator(':scope > [data-testid="terminal"], :scope [data-testid="terminal"]:not([data-testid="first-attempt"] *)');
+    const result = ui.page
+      .getByTestId('cell')
+      .locator(':scope > [data-testid="terminal"], :scope [data-testid="terminal"]:not([data-testid="first-attempt"] *)');
     expect(await result.last().textContent()).toContain('value 777');
     await attempt.locator(':scope > summary').click();
     await expectText(attempt.getByTestId('output-error'), "ModuleNotFoundError: No module named 'oi_ui_pkg'");

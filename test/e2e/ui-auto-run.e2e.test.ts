@@ -12,7 +12,8 @@ import { currentConversation, sendMessage, SHOTS } from './ui-harness';
 // is protected and what is not.
 
 const shell = (id: string, code: string) => ({ id, name: 'execute', arguments: { language: 'shell', code } });
-const NO_SANDBOX = 'No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).';
+const NO_SANDBOX =
+  'No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).';
 
 const topSwitch = (page: Page) => page.getByRole('switch', { name: 'Auto-run', exact: true });
 const confirmDialog = (page: Page) => page.getByTestId('auto-run-confirm');
@@ -83,7 +84,11 @@ describe('running code without asking: confirmation, chip, copy, sandbox chip', 
 
   it('"Always run here" asks first, shows on this conversation only, and the chip makes it ask again', async () => {
     const { page } = ui;
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [shell('call_a', 'echo first')] }, { kind: 'tool', calls: [shell('call_b', 'echo second')] }, { kind: 'text', text: 'Both ran.' });
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [shell('call_a', 'echo first')] },
+      { kind: 'tool', calls: [shell('call_b', 'echo second')] },
+      { kind: 'text', text: 'Both ran.' },
+    );
     await sendMessage(page, 'Two things');
     const cell = page.getByTestId('cell').last();
     await expectAttribute(cell, 'data-status', 'awaiting-approval');

@@ -14,10 +14,34 @@ describe('checkpoints in the UI', () => {
 
   it('shows what a cell changed with its diff, and rewinds it after confirming', async () => {
     const p = ui.page;
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_w', name: 'execute', arguments: { language: 'shell', code: 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv' } }] }, { kind: 'text', text: 'Wrote them.' });
+    ui.aut.llm.enqueue(
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_w',
+            name: 'execute',
+            arguments: { language: 'shell', code: 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv' },
+          },
+        ],
+      },
+      { kind: 'text', text: 'Wrote them.' },
+    );
     await sendMessage(p, 'write two files');
     await expectText(p.getByText('Wrote them.'), 'Wrote them.');
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_m', name: 'execute', arguments: { language: 'shell', code: 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv' } }] }, { kind: 'text', text: 'Changed them.' });
+    ui.aut.llm.enqueue(
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_m',
+            name: 'execute',
+            arguments: { language: 'shell', code: 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv' },
+          },
+        ],
+      },
+      { kind: 'text', text: 'Changed them.' },
+    );
     await sendMessage(p, 'change them');
     await expectText(p.getByText('Changed them.'), 'Changed them.');
 
@@ -40,7 +64,9 @@ describe('checkpoints in the UI', () => {
       void dialog.accept();
     });
     await changes.getByTestId('rewind-cell').click();
-    await expect.poll(() => (existsSync(path.join(workspace, 'extra.csv')) ? readFileSync(path.join(workspace, 'notes.txt'), 'utf8') : null)).toBe('one\ntwo\n');
+    await expect
+      .poll(() => (existsSync(path.join(workspace, 'extra.csv')) ? readFileSync(path.join(workspace, 'notes.txt'), 'utf8') : null))
+      .toBe('one\ntwo\n');
     expect(dialogs[0]).toContain('Rewind the workspace’s files');
     expect(dialogs[1]).toContain('notes.txt');
     await expectText(p.getByText(/Files rewound to before that run/), /paths put back/);

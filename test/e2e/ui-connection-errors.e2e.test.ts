@@ -37,15 +37,24 @@ describe('connection failures: the URL, the network or the key, and what to try'
   });
 
   it('a host that does not exist, for the model call and for the key test', async () => {
-    await ui.start({ secrets: await withKeys(), settings: { provider: 'openai', model: 'gpt-4.1', baseUrl: 'http://no-such-host.invalid/v1' } });
+    await ui.start({
+      secrets: await withKeys(),
+      settings: { provider: 'openai', model: 'gpt-4.1', baseUrl: 'http://no-such-host.invalid/v1' },
+    });
     await sendMessage(ui.page, 'Hello?');
-    await expectText(notice(), 'could not reach http://no-such-host.invalid/v1: the address no-such-host.invalid could not be found (DNS lookup failed). This is a network problem, not the API key: check that this machine is online');
+    await expectText(
+      notice(),
+      'could not reach http://no-such-host.invalid/v1: the address no-such-host.invalid could not be found (DNS lookup failed). This is a network problem, not the API key: check that this machine is online',
+    );
 
     await ui.page.getByRole('button', { name: 'API keys' }).click();
     const openai = ui.page.getByTestId('key-openai');
     await openai.getByRole('button', { name: 'Test' }).click();
     const result = openai.getByTestId('key-result');
-    await expectText(result, 'Could not check the key: could not reach http://no-such-host.invalid/v1/models: the address no-such-host.invalid could not be found (DNS lookup failed). This is a network problem, not the API key');
+    await expectText(
+      result,
+      'Could not check the key: could not reach http://no-such-host.invalid/v1/models: the address no-such-host.invalid could not be found (DNS lookup failed). This is a network problem, not the API key',
+    );
     expect(await result.textContent()).not.toContain('did not work');
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-key-test-network.png') });
     await ui.close();
@@ -53,11 +62,17 @@ describe('connection failures: the URL, the network or the key, and what to try'
 
   it('the key test on a refused connection does not blame the key', async () => {
     const port = await closedPort();
-    await ui.start({ secrets: await withKeys(), settings: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: `http://127.0.0.1:${port}` } });
+    await ui.start({
+      secrets: await withKeys(),
+      settings: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: `http://127.0.0.1:${port}` },
+    });
     await ui.page.getByRole('button', { name: 'API keys' }).click();
     const anthropic = ui.page.getByTestId('key-anthropic');
     await anthropic.getByRole('button', { name: 'Test' }).click();
-    await expectText(anthropic.getByTestId('key-result'), `Could not check the key: could not reach http://127.0.0.1:${port}/v1/models: nothing is listening`);
+    await expectText(
+      anthropic.getByTestId('key-result'),
+      `Could not check the key: could not reach http://127.0.0.1:${port}/v1/models: nothing is listening`,
+    );
     await ui.close();
   });
 

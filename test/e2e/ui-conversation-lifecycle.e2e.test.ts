@@ -11,7 +11,8 @@ describe('conversations: made by their first message, renamed in place, found wi
   const rows = () => ui.page.getByTestId('conversation-list').locator('.conv-row');
   const list = () => ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' });
   const files = () => readdirSync(path.join(ui.aut.dataDir, 'conversations')).filter((n) => n.endsWith('.json'));
-  const lastModel = () => (ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body as OpenAiBody | undefined)?.model;
+  const lastModel = () =>
+    (ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body as OpenAiBody | undefined)?.model;
 
   async function converse(text: string, reply: string): Promise<void> {
     ui.aut.llm.enqueue({ kind: 'text', text: reply });
@@ -40,10 +41,15 @@ describe('conversations: made by their first message, renamed in place, found wi
   });
 
   it('renames without moving the conversation or changing its time, and search shows the matching text', async () => {
-    await converse('Summarise the Lisbon office report', 'The Lisbon office grew its revenue by 12 percent, mostly from the harbour contracts signed in March.');
+    await converse(
+      'Summarise the Lisbon office report',
+      'The Lisbon office grew its revenue by 12 percent, mostly from the harbour contracts signed in March.',
+    );
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
     await converse('Tidy my downloads folder', 'Moved 31 files into dated folders.');
-    await expect.poll(async () => (await list()).map((c) => c.title)).toEqual(['Tidy my downloads folder', 'Summarise the Lisbon office report']);
+    await expect
+      .poll(async () => (await list()).map((c) => c.title))
+      .toEqual(['Tidy my downloads folder', 'Summarise the Lisbon office report']);
     // The end of a turn stamps its time: compare once both have wound up.
     for (const c of await list()) await ui.aut.app.context.agent.idle(c.id);
     const before = await list();
@@ -91,14 +97,22 @@ describe('conversations: made by their first message, renamed in place, found wi
     expect(lastModel()).toBe('gpt-other');
 
     // Back in the first conversation: its own model, in the header and in the next call.
-    await rows().filter({ hasText: 'First, on the test model' }).getByRole('button', { name: /First, on the test model/ }).click();
+    await rows()
+      .filter({ hasText: 'First, on the test model' })
+      .getByRole('button', { name: /First, on the test model/ })
+      .click();
     await expectText(ui.page.getByTestId('model-button'), 'gpt-test');
     await converse('Still you?', 'Still gpt-test.');
     expect(lastModel()).toBe('gpt-test');
-    expect((await ui.aut.app.handlers['conversation.get']({ conversationId: first?.id ?? '' }, { transport: 'websocket' })).modelChoice).toMatchObject({ provider: 'openai', model: 'gpt-test' });
+    expect(
+      (await ui.aut.app.handlers['conversation.get']({ conversationId: first?.id ?? '' }, { transport: 'websocket' })).modelChoice,
+    ).toMatchObject({ provider: 'openai', model: 'gpt-test' });
 
     // The row's own button (its Rename and Delete buttons name the conversation too, after their verb).
-    await rows().filter({ hasText: 'Second, on another model' }).getByRole('button', { name: /^Second, on another model/ }).click();
+    await rows()
+      .filter({ hasText: 'Second, on another model' })
+      .getByRole('button', { name: /^Second, on another model/ })
+      .click();
     await expectText(ui.page.getByTestId('model-button'), 'gpt-other');
     // A new conversation starts on the last model chosen.
     await ui.page.getByRole('button', { name: 'New conversation' }).click();

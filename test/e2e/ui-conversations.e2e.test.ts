@@ -36,10 +36,15 @@ describe('conversations: list, keyboard, retry, regenerate, edit and resend', ()
 
     const photos = rows().filter({ hasText: 'Rename my photos' });
     await photos.hover();
-    await photos.locator('.row-actions').getByRole('button', { name: /^Rename / }).click();
+    await photos
+      .locator('.row-actions')
+      .getByRole('button', { name: /^Rename / })
+      .click();
     await ui.page.getByRole('textbox', { name: 'Conversation title' }).fill('Holiday photos');
     await ui.page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
-    await expect.poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).map((c) => c.title).sort()).toEqual(['Holiday photos', 'Plot the weather data\nplease'.replace('\n', ' ')]);
+    await expect
+      .poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).map((c) => c.title).sort())
+      .toEqual(['Holiday photos', 'Plot the weather data\nplease'.replace('\n', ' ')]);
     await expectText(ui.page.getByTestId('conversation-list'), 'Holiday photos');
 
     const holiday = rows().filter({ hasText: 'Holiday photos' });
@@ -47,7 +52,9 @@ describe('conversations: list, keyboard, retry, regenerate, edit and resend', ()
     await holiday.getByRole('button', { name: 'Delete Holiday photos' }).click();
     await ui.page.getByRole('group', { name: 'Delete Holiday photos?' }).getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => rows().count()).toBe(1);
-    expect((await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).map((c) => c.title)).toEqual(['Plot the weather data please']);
+    expect((await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).map((c) => c.title)).toEqual([
+      'Plot the weather data please',
+    ]);
   });
 
   it('resizes panels with the keyboard, remembers the sizes, and hides the files panel', async () => {
@@ -76,7 +83,11 @@ describe('conversations: list, keyboard, retry, regenerate, edit and resend', ()
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Working again.');
     // The failed attempt's notice is gone from the conversation, and the model saw the question once.
     await expect.poll(() => ui.page.getByTestId('notice').count()).toBe(0);
-    expect(chatBodies().at(-1)?.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(
+      chatBodies()
+        .at(-1)
+        ?.messages.filter((m) => m.role === 'user'),
+    ).toHaveLength(1);
   });
 
   it('regenerates the last answer and edits and resends the last message', async () => {

@@ -35,7 +35,9 @@ describe('"edited by you": code the user changed before it ran', () => {
     expect(await cells().nth(1).getByTestId('edited-by-you').count()).toBe(0);
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-edited-by-you.png') });
     // The model is told its code was changed, and what ran.
-    expect(toolResult(ui.aut.llm, 1, 'call_e')).toMatch(/^The user edited your code before running it; this ran instead:\necho "the-user-wrote-\$\(\(40 \+ 2\)\)"\n\n[\s\S]*the-user-wrote-42/);
+    expect(toolResult(ui.aut.llm, 1, 'call_e')).toMatch(
+      /^The user edited your code before running it; this ran instead:\necho "the-user-wrote-\$\(\(40 \+ 2\)\)"\n\n[\s\S]*the-user-wrote-42/,
+    );
     expect(toolResult(ui.aut.llm, 2, 'call_k')).not.toContain('edited');
 
     // The saved conversation.
@@ -58,8 +60,14 @@ describe('"edited by you": code the user changed before it ran', () => {
       [undefined, undefined],
     ]);
     // And back: importing that notebook keeps the mark.
-    const { conversation } = await ui.aut.app.handlers['notebook.import']({ fileName: 'edited.ipynb', source: { text } }, { transport: 'websocket' });
-    expect(conversation.items.filter((i) => i.kind === 'cell').map((c) => (c.kind === 'cell' ? c.modelCode : null))).toEqual(['echo model-wrote-this', undefined]);
+    const { conversation } = await ui.aut.app.handlers['notebook.import'](
+      { fileName: 'edited.ipynb', source: { text } },
+      { transport: 'websocket' },
+    );
+    expect(conversation.items.filter((i) => i.kind === 'cell').map((c) => (c.kind === 'cell' ? c.modelCode : null))).toEqual([
+      'echo model-wrote-this',
+      undefined,
+    ]);
     await ui.aut.app.handlers['conversation.delete']({ conversationId: conversation.id }, { transport: 'websocket' });
 
     // After a reload the mark comes from the saved file.

@@ -17,7 +17,10 @@ describe('downloading a file the code wrote, in browser mode', () => {
       'open("results/report ü.bin", "wb").write(bytes(range(256)) * 4096)',
       'open("results/summary.csv", "w").write("x,y\\n1,2\\n")',
     ].join('\n');
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_d', name: 'execute', arguments: { language: 'python', code } }] }, { kind: 'text', text: 'Saved the report.' });
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_d', name: 'execute', arguments: { language: 'python', code } }] },
+      { kind: 'text', text: 'Saved the report.' },
+    );
     await sendMessage(ui.page, 'Write a report');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Saved the report.', 60_000);
     await expect.poll(() => row('results/report ü.bin').count()).toBe(1);
@@ -25,14 +28,20 @@ describe('downloading a file the code wrote, in browser mode', () => {
 
     await row('results/report ü.bin').hover();
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-file-download.png') });
-    const [fromTree] = await Promise.all([ui.page.waitForEvent('download'), row('results/report ü.bin').getByRole('button', { name: 'Download report ü.bin' }).click()]);
+    const [fromTree] = await Promise.all([
+      ui.page.waitForEvent('download'),
+      row('results/report ü.bin').getByRole('button', { name: 'Download report ü.bin' }).click(),
+    ]);
     expect(fromTree.suggestedFilename()).toBe('report ü.bin');
     expect(await fromTree.failure()).toBeNull();
     expect(readFileSync(await fromTree.path()).equals(expected)).toBe(true);
 
     await row('results/summary.csv').getByRole('button', { name: 'summary.csv' }).click();
     await expectText(ui.page.getByTestId('preview-title'), 'results/summary.csv');
-    const [fromPreview] = await Promise.all([ui.page.waitForEvent('download'), ui.page.getByRole('button', { name: 'Download this file' }).click()]);
+    const [fromPreview] = await Promise.all([
+      ui.page.waitForEvent('download'),
+      ui.page.getByRole('button', { name: 'Download this file' }).click(),
+    ]);
     expect(fromPreview.suggestedFilename()).toBe('summary.csv');
     expect(readFileSync(await fromPreview.path(), 'utf8')).toBe('x,y\n1,2\n');
 

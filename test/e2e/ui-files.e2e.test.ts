@@ -14,7 +14,16 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
     ui.aut.llm.enqueue(
       {
         kind: 'tool',
-        calls: [{ id: 'call_w', name: 'execute', arguments: { language: 'shell', code: 'mkdir -p out && printf "x,y\\n1,2\\n" > out/data.csv && printf "def hello():\\n    return 42\\n" > tool.py' } }],
+        calls: [
+          {
+            id: 'call_w',
+            name: 'execute',
+            arguments: {
+              language: 'shell',
+              code: 'mkdir -p out && printf "x,y\\n1,2\\n" > out/data.csv && printf "def hello():\\n    return 42\\n" > tool.py',
+            },
+          },
+        ],
       },
       { kind: 'text', text: 'Wrote two files.' },
     );
@@ -62,7 +71,14 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
       metadata: { kernelspec: { display_name: 'Python 3', name: 'python3', language: 'python' }, language_info: { name: 'python' } },
       cells: [
         { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# Sales *report*'] },
-        { cell_type: 'code', id: 'c1', metadata: {}, execution_count: 3, source: ['total = 2 + 2\n', 'print(total)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['4\n'] }] },
+        {
+          cell_type: 'code',
+          id: 'c1',
+          metadata: {},
+          execution_count: 3,
+          source: ['total = 2 + 2\n', 'print(total)'],
+          outputs: [{ output_type: 'stream', name: 'stdout', text: ['4\n'] }],
+        },
       ],
     };
     writeFileSync(path.join(workspace, 'report.ipynb'), JSON.stringify(notebook));
@@ -93,7 +109,14 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
       'plt.savefig("squares.png")',
       'plt.show()',
     ].join('\n');
-    ui.aut.llm.enqueue({ kind: 'tool', text: 'Plotting the squares of 1 to 10.', calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code } }] }, { kind: 'text', text: 'The curve is a parabola.' });
+    ui.aut.llm.enqueue(
+      {
+        kind: 'tool',
+        text: 'Plotting the squares of 1 to 10.',
+        calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code } }],
+      },
+      { kind: 'text', text: 'The curve is a parabola.' },
+    );
     await sendMessage(ui.page, 'Plot the squares of 1 to 10');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'parabola', 60_000);
     await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'done');

@@ -22,10 +22,16 @@ export function startUiApp({ settings, ...options }: UiAppOptions = {}): Promise
 }
 
 /** A page on the app, with every WebSocket frame the renderer received kept for assertions. */
-export async function openApp(browser: Browser, aut: UiApp, viewport = { width: 1400, height: 860 }): Promise<{ page: Page; frames: string[]; problems: string[] }> {
+export async function openApp(
+  browser: Browser,
+  aut: UiApp,
+  viewport = { width: 1400, height: 860 },
+): Promise<{ page: Page; frames: string[]; problems: string[] }> {
   const page = await browser.newPage({ viewport });
   const frames: string[] = [];
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'))));
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'))),
+  );
   // Page errors and CSP violations fail the test (ui-fixture.ts); the console's errors and React
   // warnings are shown, a clean run prints nothing.
   const problems = await watchPageProblems(page);
@@ -54,7 +60,11 @@ export async function newConversation(page: Page): Promise<void> {
  */
 export async function currentConversation(aut: UiApp): Promise<{ id: string; workspace: string }> {
   const dir = path.join(aut.dataDir, 'conversations');
-  const ids = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -'.json'.length)) : [];
+  const ids = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+        .map((n) => n.slice(0, -'.json'.length))
+    : [];
   const all = await Promise.all(ids.map((id) => aut.app.context.conversations.get(id)));
   const newest = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   if (!newest) throw new Error('no conversation yet');
@@ -63,7 +73,11 @@ export async function currentConversation(aut: UiApp): Promise<{ id: string; wor
 
 export interface OpenAiBody {
   model: string;
-  messages: Array<{ role: string; content: string | null | Array<{ type: string; text?: string; image_url?: { url: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content: string | null | Array<{ type: string; text?: string; image_url?: { url: string } }>;
+    tool_call_id?: string;
+  }>;
 }
 
 /** The tool result the model received for a call id, in the n-th chat request. */

@@ -71,7 +71,10 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     const framePage = ui.page.waitForResponse((r) => new URL(r.url()).pathname === '/output-frame.html');
 
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_html', name: 'execute', arguments: { language: 'python', code: displayCode(probeHtml(bridgeUrl), tallHtml) } }] },
+      {
+        kind: 'tool',
+        calls: [{ id: 'call_html', name: 'execute', arguments: { language: 'python', code: displayCode(probeHtml(bridgeUrl), tallHtml) } }],
+      },
       { kind: 'text', text: 'Shown.' },
     );
     await sendMessage(ui.page, 'Show an interactive output');
@@ -94,7 +97,10 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     await expect(ui.page.getByText('Scripts in this output run in an isolated frame').count()).resolves.toBe(1);
 
     // The frame shows all its content without scrolling…
-    const probeView = () => probe.locator('html').evaluate((el) => ({ content: Math.ceil(el.getBoundingClientRect().height), view: el.clientHeight, scroll: el.scrollHeight }));
+    const probeView = () =>
+      probe
+        .locator('html')
+        .evaluate((el) => ({ content: Math.ceil(el.getBoundingClientRect().height), view: el.clientHeight, scroll: el.scrollHeight }));
     await expect.poll(async () => (await probeView()).view).toBeGreaterThan(600);
     const fitted = await probeView();
     expect(fitted.view).toBe(fitted.content);
@@ -110,15 +116,21 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     expect(await (await framePage).headerValue('content-security-policy')).toBe(outputFrameContentSecurityPolicy());
     const index = await ui.page.request.get(ui.aut.server.url + '/');
     expect(index.headers()['content-security-policy']).toBe(contentSecurityPolicy([ui.aut.server.url.replace(/^http/, 'ws')]));
-    await frames().first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await frames()
+      .first()
+      .evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-html-output.png') });
   });
 
   it('opens a clicked http(s) link outside the frame, and nothing the content asks for without a click', async () => {
     const linkHtml = '<a id="docs" href="https://docs.example.invalid/chart" target="_blank">chart docs</a>';
-    const pushyHtml = '<p id="pushy">pushy</p><script>parent.postMessage({ type: "oi-output-link", url: "https://ads.example.invalid/" }, "*")</script>';
+    const pushyHtml =
+      '<p id="pushy">pushy</p><script>parent.postMessage({ type: "oi-output-link", url: "https://ads.example.invalid/" }, "*")</script>';
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_links', name: 'execute', arguments: { language: 'python', code: displayCode(pushyHtml, linkHtml) } }] },
+      {
+        kind: 'tool',
+        calls: [{ id: 'call_links', name: 'execute', arguments: { language: 'python', code: displayCode(pushyHtml, linkHtml) } }],
+      },
       { kind: 'text', text: 'Linked.' },
     );
     await sendMessage(ui.page, 'Show a link');
@@ -143,7 +155,12 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     expect(await opened.evaluate(() => window.opener === null)).toBe(true);
     // The message the content posted on its own, without a click, opened nothing.
     expect(asked).toEqual(['https://docs.example.invalid/chart']);
-    expect(ui.page.context().pages().map((p) => p.url())).not.toContain('https://ads.example.invalid/');
+    expect(
+      ui.page
+        .context()
+        .pages()
+        .map((p) => p.url()),
+    ).not.toContain('https://ads.example.invalid/');
     await opened.close();
   });
 
@@ -184,12 +201,22 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     await sendMessage(ui.page, 'Hello');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
     const { workspace } = await currentConversation(ui.aut);
-    const html = '<p id="nb">static</p><p id="after">after the script</p><script>document.getElementById("nb").textContent = "notebook script ran";</script>';
+    const html =
+      '<p id="nb">static</p><p id="after">after the script</p><script>document.getElementById("nb").textContent = "notebook script ran";</script>';
     const notebook = {
       nbformat: 4,
       nbformat_minor: 5,
       metadata: { kernelspec: { display_name: 'Python 3', name: 'python3', language: 'python' } },
-      cells: [{ cell_type: 'code', id: 'c1', metadata: {}, execution_count: 1, source: ['chart()'], outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }] }],
+      cells: [
+        {
+          cell_type: 'code',
+          id: 'c1',
+          metadata: {},
+          execution_count: 1,
+          source: ['chart()'],
+          outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }],
+        },
+      ],
     };
     writeFileSync(path.join(workspace, 'chart.ipynb'), JSON.stringify(notebook));
     const row = ui.page.locator('[role="treeitem"][data-path="chart.ipynb"]');

@@ -35,7 +35,10 @@ describe('programs that ask for input, in the chat', () => {
 
   const languages = [
     { language: 'python', code: 'name = input("Your name? ")\nprint(f"hello {name}")' },
-    { language: 'javascript', code: 'const rl = require("readline/promises").createInterface({ input: process.stdin, output: process.stdout });\nconst name = await rl.question("Your name? ");\nrl.close();\nconsole.log(`hello ${name}`);' },
+    {
+      language: 'javascript',
+      code: 'const rl = require("readline/promises").createInterface({ input: process.stdin, output: process.stdout });\nconst name = await rl.question("Your name? ");\nrl.close();\nconsole.log(`hello ${name}`);',
+    },
     { language: 'shell', code: 'read -r -p "Your name? " name; echo "hello $name"' },
     ...(installed('ruby') ? [{ language: 'ruby', code: 'print "Your name? "\nname = gets.chomp\nputs "hello #{name}"' }] : []),
     ...(installed('Rscript') ? [{ language: 'r', code: 'name <- readline("Your name? ")\ncat(paste0("hello ", name, "\\n"))' }] : []),
@@ -55,7 +58,9 @@ describe('programs that ask for input, in the chat', () => {
       await expectText(cell().getByTestId('terminal'), `hello Ada ${language}`);
       expect(await cell().getByTestId('input-prompt').count()).toBe(0);
       await expectText(ui.page.getByTestId('assistant-message').last(), `Greeted in ${language}.`);
-      expect(toolResult(ui.aut.llm, ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions').length - 1, id)).toContain('the user typed an answer');
+      expect(toolResult(ui.aut.llm, ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions').length - 1, id)).toContain(
+        'the user typed an answer',
+      );
     });
   }
 
@@ -71,7 +76,10 @@ describe('programs that ask for input, in the chat', () => {
     await expectAttribute(cell(), 'data-status', 'done', 30_000);
     await expectText(cell().getByTestId('terminal'), 'key was y');
 
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [call('call_eof', 'python', 'import sys\nlines = sys.stdin.readlines()\nprint(len(lines), "lines read")')] }, { kind: 'text', text: 'Read.' });
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [call('call_eof', 'python', 'import sys\nlines = sys.stdin.readlines()\nprint(len(lines), "lines read")')] },
+      { kind: 'text', text: 'Read.' },
+    );
     await sendMessage(ui.page, 'Read my lines');
     await expectText(prompt(), 'waiting for input', 30_000);
     await prompt().getByRole('textbox', { name: 'Input' }).fill('first line');
@@ -86,12 +94,18 @@ describe('programs that ask for input, in the chat', () => {
   it('a password is masked, shown as "password sent", and kept nowhere', async () => {
     const secret = 'Tr0ub4dor-and-3-e2e';
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [call('call_pw', 'python', 'import getpass\npw = getpass.getpass("Password: ")\nprint("got", len(pw), "characters")')] },
+      {
+        kind: 'tool',
+        calls: [call('call_pw', 'python', 'import getpass\npw = getpass.getpass("Password: ")\nprint("got", len(pw), "characters")')],
+      },
       { kind: 'tool', calls: [call('call_pw_sh', 'shell', 'read -r -s -p "Passphrase: " pass; echo; echo "${#pass} characters"')] },
       { kind: 'text', text: 'Both secrets arrived.' },
     );
     await sendMessage(ui.page, 'Ask me for my passwords');
-    for (const [label, code] of [['Password:', 'getpass.getpass'], ['Passphrase:', 'read -r -s']] as const) {
+    for (const [label, code] of [
+      ['Password:', 'getpass.getpass'],
+      ['Passphrase:', 'read -r -s'],
+    ] as const) {
       // This cell, by its code: the model's next cell may appear as soon as this one is done.
       const asking = ui.page.getByTestId('cell').filter({ hasText: code });
       const question = asking.getByTestId('input-prompt');

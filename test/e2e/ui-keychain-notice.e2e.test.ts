@@ -26,45 +26,67 @@ async function noKeychain(): Promise<{ notice: string; reason: string }> {
 describe('where keys are kept, said the same way everywhere', () => {
   const ui = useUiApp({}, { start: 'in-test' });
 
-  it.runIf(process.platform === 'linux')('without a keychain: one plain sentence, dismissed once for good, and every key field says memory', async () => {
-    const { notice, reason } = await noKeychain();
-    expect(reason).toContain('/nonexistent/oi-e2e-bus');
-    const start = (dataDir?: string) =>
-      ui.start({ settingsOnDisk: true, dataDir, notices: [notice], secrets: new MemorySecretStore(), env: {}, settings: { provider: 'openai', baseUrl: null, model: 'gpt-4.1' } });
-    await start();
-    const { page } = ui;
-    const banner = page.getByTestId('notice-banner');
-    await expectText(banner, 'No OS keychain is available, so API keys you enter are kept in memory until the app quits: to keep them, install and unlock GNOME Keyring or KeePassXC.');
-    // The first-run key field, in front of the banner, says the same thing.
-    const firstRun = page.getByRole('dialog', { name: 'Choose a model to start' });
-    await expectText(firstRun.getByTestId('key-storage'), 'Kept in memory until the app quits: no OS keychain is available on this machine.');
-    const text = await page.locator('body').innerText();
-    for (const raw of ['DBus', 'D-Bus', 'nonexistent', 'Platform failure', 'oi-e2e-bus']) expect(text).not.toContain(raw);
-    expect(text).not.toContain('stored in the OS keychain');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-keychain-notice.png') });
+  it.runIf(process.platform === 'linux')(
+    'without a keychain: one plain sentence, dismissed once for good, and every key field says memory',
+    async () => {
+      const { notice, reason } = await noKeychain();
+      expect(reason).toContain('/nonexistent/oi-e2e-bus');
+      const start = (dataDir?: string) =>
+        ui.start({
+          settingsOnDisk: true,
+          dataDir,
+          notices: [notice],
+          secrets: new MemorySecretStore(),
+          env: {},
+          settings: { provider: 'openai', baseUrl: null, model: 'gpt-4.1' },
+        });
+      await start();
+      const { page } = ui;
+      const banner = page.getByTestId('notice-banner');
+      await expectText(
+        banner,
+        'No OS keychain is available, so API keys you enter are kept in memory until the app quits: to keep them, install and unlock GNOME Keyring or KeePassXC.',
+      );
+      // The first-run key field, in front of the banner, says the same thing.
+      const firstRun = page.getByRole('dialog', { name: 'Choose a model to start' });
+      await expectText(
+        firstRun.getByTestId('key-storage'),
+        'Kept in memory until the app quits: no OS keychain is available on this machine.',
+      );
+      const text = await page.locator('body').innerText();
+      for (const raw of ['DBus', 'D-Bus', 'nonexistent', 'Platform failure', 'oi-e2e-bus']) expect(text).not.toContain(raw);
+      expect(text).not.toContain('stored in the OS keychain');
+      await page.screenshot({ path: path.join(SHOTS, 'ui-keychain-notice.png') });
 
-    await firstRun.getByRole('button', { name: 'Not now' }).click();
-    await page.getByRole('button', { name: 'API keys' }).click();
-    await expectText(page.getByTestId('keys-screen').getByTestId('key-storage'), 'Kept in memory until the app quits: no OS keychain is available on this machine.');
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    await expectText(page.getByTestId('settings-screen'), 'API keys are on their own screen (kept in memory until the app quits: no OS keychain is available).');
+      await firstRun.getByRole('button', { name: 'Not now' }).click();
+      await page.getByRole('button', { name: 'API keys' }).click();
+      await expectText(
+        page.getByTestId('keys-screen').getByTestId('key-storage'),
+        'Kept in memory until the app quits: no OS keychain is available on this machine.',
+      );
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await expectText(
+        page.getByTestId('settings-screen'),
+        'API keys are on their own screen (kept in memory until the app quits: no OS keychain is available).',
+      );
 
-    await banner.getByRole('button', { name: 'Dismiss the notice' }).click();
-    await expect.poll(() => banner.count()).toBe(0);
-    await expect.poll(() => ui.aut.app.context.settings.get().dismissedNotices.length).toBe(1);
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
-    expect(await banner.count()).toBe(0);
-    // A restart on the same data folder: main says it again, the window keeps it dismissed.
-    const dataDir = ui.aut.dataDir;
-    await ui.close({ keepData: true });
-    await start(dataDir);
-    await ui.page.getByRole('dialog', { name: 'Choose a model to start' }).getByRole('button', { name: 'Not now' }).click();
-    await ui.page.getByRole('button', { name: 'API keys' }).click();
-    await expectText(ui.page.getByTestId('key-storage'), 'Kept in memory');
-    expect(await ui.page.getByTestId('notice-banner').count()).toBe(0);
-    await ui.close();
-  });
+      await banner.getByRole('button', { name: 'Dismiss the notice' }).click();
+      await expect.poll(() => banner.count()).toBe(0);
+      await expect.poll(() => ui.aut.app.context.settings.get().dismissedNotices.length).toBe(1);
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await banner.count()).toBe(0);
+      // A restart on the same data folder: main says it again, the window keeps it dismissed.
+      const dataDir = ui.aut.dataDir;
+      await ui.close({ keepData: true });
+      await start(dataDir);
+      await ui.page.getByRole('dialog', { name: 'Choose a model to start' }).getByRole('button', { name: 'Not now' }).click();
+      await ui.page.getByRole('button', { name: 'API keys' }).click();
+      await expectText(ui.page.getByTestId('key-storage'), 'Kept in memory');
+      expect(await ui.page.getByTestId('notice-banner').count()).toBe(0);
+      await ui.close();
+    },
+  );
 
   describe.skipIf(keyring.mode === 'skip')('with the OS keychain', () => {
     let backend: KeyringBackend;

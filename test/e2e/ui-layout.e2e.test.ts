@@ -9,7 +9,15 @@ const WIDTHS = [800, 1000, 1400, 1920] as const;
 const HEIGHT = 760;
 
 /** What must stay reachable in the top bar, whatever the width. */
-const TOP_BAR = ['[data-testid="model-button"]', '.topbar .toggle', '[data-testid="sandbox-state"]', '[data-testid="kernel-button"]', 'button[aria-label="Notebook"]', '[data-testid="usage"]', '.topbar button[aria-label$="the files panel"]'];
+const TOP_BAR = [
+  '[data-testid="model-button"]',
+  '.topbar .toggle',
+  '[data-testid="sandbox-state"]',
+  '[data-testid="kernel-button"]',
+  'button[aria-label="Notebook"]',
+  '[data-testid="usage"]',
+  '.topbar button[aria-label$="the files panel"]',
+];
 
 /** Elements that stick out of the window, or are covered where they should be clicked (the element at their centre is another one). */
 function hiddenOrCovered(page: Page, selectors: string[]): Promise<string[]> {
@@ -23,9 +31,13 @@ function hiddenOrCovered(page: Page, selectors: string[]): Promise<string[]> {
       }
       const r = el.getBoundingClientRect();
       if (r.width < 4 || r.height < 4) problems.push(`${selector}: squashed to ${Math.round(r.width)}×${Math.round(r.height)}`);
-      if (r.left < 0 || r.top < 0 || r.right > window.innerWidth + 0.5 || r.bottom > window.innerHeight + 0.5) problems.push(`${selector}: outside the window (${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)})`);
+      if (r.left < 0 || r.top < 0 || r.right > window.innerWidth + 0.5 || r.bottom > window.innerHeight + 0.5)
+        problems.push(
+          `${selector}: outside the window (${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)})`,
+        );
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (!at || (!el.contains(at) && !at.contains(el))) problems.push(`${selector}: covered by ${at ? `${at.tagName.toLowerCase()}.${at.className}` : 'nothing'}`);
+      if (!at || (!el.contains(at) && !at.contains(el)))
+        problems.push(`${selector}: covered by ${at ? `${at.tagName.toLowerCase()}.${at.className}` : 'nothing'}`);
     }
     return problems;
   }, selectors);
@@ -35,13 +47,18 @@ function hiddenOrCovered(page: Page, selectors: string[]): Promise<string[]> {
 function sidewaysScroll(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
-    if (document.documentElement.scrollWidth > window.innerWidth + 1) found.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+    if (document.documentElement.scrollWidth > window.innerWidth + 1)
+      found.push(`the page is ${document.documentElement.scrollWidth}px wide`);
     for (const el of document.querySelectorAll<HTMLElement>('body *')) {
       if (el.closest('pre, .cell-code, .xterm, table, .text-preview, .preview-body, .notebook-preview, .markdown')) continue;
       if (el.scrollLeft > 0) found.push(`${el.tagName.toLowerCase()}.${el.className} is scrolled sideways by ${el.scrollLeft}px`);
       const style = getComputedStyle(el);
-      const scrollable = style.overflowX === 'auto' || style.overflowX === 'scroll' || (style.overflowX === 'hidden' && (el.classList.contains('main') || el.classList.contains('chat') || el.classList.contains('app')));
-      if (scrollable && el.scrollWidth > el.clientWidth + 1) found.push(`${el.tagName.toLowerCase()}.${el.className} holds ${el.scrollWidth}px in ${el.clientWidth}px`);
+      const scrollable =
+        style.overflowX === 'auto' ||
+        style.overflowX === 'scroll' ||
+        (style.overflowX === 'hidden' && (el.classList.contains('main') || el.classList.contains('chat') || el.classList.contains('app')));
+      if (scrollable && el.scrollWidth > el.clientWidth + 1)
+        found.push(`${el.tagName.toLowerCase()}.${el.className} holds ${el.scrollWidth}px in ${el.clientWidth}px`);
     }
     return found;
   });
@@ -55,9 +72,16 @@ describe('layout at 800, 1,000, 1,400 and 1,920 px', () => {
     const store = ui.aut.app.context.conversations;
     for (let i = 1; i <= 24; i++) {
       const conv = await store.create(`Analysis number ${i} of the quarterly sales figures`);
-      await store.save({ ...conv, items: [{ kind: 'user', id: `u${i}`, text: `question ${i}`, attachments: [], createdAt: conv.createdAt }] });
+      await store.save({
+        ...conv,
+        items: [{ kind: 'user', id: `u${i}`, text: `question ${i}`, attachments: [], createdAt: conv.createdAt }],
+      });
     }
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Here is the summary you asked for, with a long line that must wrap rather than push the column sideways: ' + 'word '.repeat(60) });
+    ui.aut.llm.enqueue({
+      kind: 'text',
+      text:
+        'Here is the summary you asked for, with a long line that must wrap rather than push the column sideways: ' + 'word '.repeat(60),
+    });
     await ui.page.reload();
     await ui.page.waitForSelector('body[data-ready="true"]');
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
@@ -75,11 +99,22 @@ describe('layout at 800, 1,000, 1,400 and 1,920 px', () => {
       const toggle = page.locator('.topbar button[aria-label$="the files panel"]');
       // Wide: the panel is a column, shown unless the user hid it. Narrow: it waits behind the toggle.
       await expect.poll(() => files.count(), { message: `files panel at ${width}px` }).toBe(narrow ? 0 : 1);
-      expect(await hiddenOrCovered(page, [...TOP_BAR, 'nav[aria-label="Screens"] button:nth-child(1)', 'nav[aria-label="Screens"] button:nth-child(2)', 'nav[aria-label="Screens"] button:nth-child(3)', '.composer textarea'])).toEqual([]);
+      expect(
+        await hiddenOrCovered(page, [
+          ...TOP_BAR,
+          'nav[aria-label="Screens"] button:nth-child(1)',
+          'nav[aria-label="Screens"] button:nth-child(2)',
+          'nav[aria-label="Screens"] button:nth-child(3)',
+          '.composer textarea',
+        ]),
+      ).toEqual([]);
       expect(await sidewaysScroll(page)).toEqual([]);
       // The model's name and the usage are shown whole, not cut short with an ellipsis.
       for (const selector of ['[data-testid="model-button"]', '[data-testid="usage"]']) {
-        expect(await page.locator(selector).evaluate((el) => el.scrollWidth - el.clientWidth), `${selector} at ${width}px`).toBeLessThanOrEqual(1);
+        expect(
+          await page.locator(selector).evaluate((el) => el.scrollWidth - el.clientWidth),
+          `${selector} at ${width}px`,
+        ).toBeLessThanOrEqual(1);
       }
       await expectText(page.getByTestId('model-button'), 'gpt-test');
 

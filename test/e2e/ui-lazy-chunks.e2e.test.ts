@@ -14,7 +14,17 @@ import { currentConversation, sendMessage } from './ui-harness';
 // before the window is usable, that each one loads when its view opens, and that no load is refused.
 
 /** The chunks that must wait until their view is shown, by the name Vite gives them. */
-const ON_DEMAND = ['TerminalView', 'MarkdownHtml', 'highlight', 'SettingsScreen', 'KeysScreen', 'NotebookPreview', 'ImageViewer', 'TablePreview', 'RemoteKernelPanel'];
+const ON_DEMAND = [
+  'TerminalView',
+  'MarkdownHtml',
+  'highlight',
+  'SettingsScreen',
+  'KeysScreen',
+  'NotebookPreview',
+  'ImageViewer',
+  'TablePreview',
+  'RemoteKernelPanel',
+];
 const chunkName = (file: string) => file.replace(/-[\w-]{8}\.js$/, '');
 
 // CSP refusals reach the page as securitypolicyviolation events, whatever the console says.
@@ -59,11 +69,20 @@ describe('the renderer loads its views on demand, under the app’s CSP', () => 
         .map((e) => e.name.split('/').pop() ?? '');
     });
     expect(beforeReady.some((f) => f.startsWith('index-') && f.endsWith('.js'))).toBe(true);
-    expect(beforeReady.filter((f) => f.endsWith('.js')).map(chunkName).filter((n) => ON_DEMAND.includes(n))).toEqual([]);
+    expect(
+      beforeReady
+        .filter((f) => f.endsWith('.js'))
+        .map(chunkName)
+        .filter((n) => ON_DEMAND.includes(n)),
+    ).toEqual([]);
 
     // A turn: markdown with code (marked, DOMPurify, the highlighter), a live run (xterm).
     ui.aut.llm.enqueue(
-      { kind: 'tool', text: 'Running *it*.', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo lazy-chunks-ran' } }] },
+      {
+        kind: 'tool',
+        text: 'Running *it*.',
+        calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo lazy-chunks-ran' } }],
+      },
       { kind: 'text', text: 'Done: ```python\nprint(1)\n```' },
     );
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -77,8 +96,20 @@ describe('the renderer loads its views on demand, under the app’s CSP', () => 
     const { workspace } = await currentConversation(ui.aut);
     writeFileSync(path.join(workspace, 'dots.png'), noisePng(20));
     writeFileSync(path.join(workspace, 'rows.csv'), 'name,count\nalpha,1\nbeta,2\n');
-    writeFileSync(path.join(workspace, 'nb.ipynb'), JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{ id: 'a', cell_type: 'markdown', metadata: {}, source: '# Lazy notebook' }] }));
-    for (const [file, view] of [['dots.png', 'preview-image'], ['rows.csv', 'table-preview'], ['nb.ipynb', 'notebook-preview']] as const) {
+    writeFileSync(
+      path.join(workspace, 'nb.ipynb'),
+      JSON.stringify({
+        nbformat: 4,
+        nbformat_minor: 5,
+        metadata: {},
+        cells: [{ id: 'a', cell_type: 'markdown', metadata: {}, source: '# Lazy notebook' }],
+      }),
+    );
+    for (const [file, view] of [
+      ['dots.png', 'preview-image'],
+      ['rows.csv', 'table-preview'],
+      ['nb.ipynb', 'notebook-preview'],
+    ] as const) {
       const row = page.locator(`[role="treeitem"][data-path="${file}"]`);
       await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
       await row.getByRole('button', { name: file }).click();

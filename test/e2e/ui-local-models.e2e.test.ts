@@ -36,7 +36,10 @@ describe('local models in the UI', () => {
       llm.enqueue({ kind: 'text', text: reply(dialect) }, { kind: 'text', text: `Done with ${dialect}.` });
       await sendMessage(p, `run it the ${dialect} way`);
       await expectText(p.getByText(`Done with ${dialect}.`), `Done with ${dialect}.`);
-      const cell = p.getByTestId('cell').filter({ hasText: `ran-${dialect}-` }).last();
+      const cell = p
+        .getByTestId('cell')
+        .filter({ hasText: `ran-${dialect}-` })
+        .last();
       await expectText(cell, `ran-${dialect}-42`);
     }
     // No call was shown as the model's prose.
@@ -53,7 +56,10 @@ describe('local models in the UI', () => {
     await expectText(p.getByTestId('model-capability'), 'not checked yet');
     await p.getByRole('button', { name: 'Check now' }).click();
     await expectText(p.getByTestId('model-capability'), 'calls tools natively');
-    llm.setProbeReply({ kind: 'text', text: `<tool_call>\n{"name": "execute", "arguments": {"language": "python", "code": "print(6 * 7)"}}\n</tool_call>` });
+    llm.setProbeReply({
+      kind: 'text',
+      text: `<tool_call>\n{"name": "execute", "arguments": {"language": "python", "code": "print(6 * 7)"}}\n</tool_call>`,
+    });
     await p.getByRole('button', { name: 'Check again' }).click();
     await expectText(p.getByTestId('model-capability'), 'writes tool calls as text (hermes)');
     await p.screenshot({ path: path.join(SHOTS, 'local-models-picker.png') });

@@ -17,10 +17,13 @@ describe('a 1,000-message conversation', () => {
     await expect
       .poll(
         () =>
-          ui.page.getByTestId('messages').evaluate((el, [f, k]) => {
-            el.scrollTop = (el.scrollHeight - el.clientHeight) * Number(f);
-            return el.querySelector(`[data-key="${k}"]`) !== null;
-          }, [fraction, key] as const),
+          ui.page.getByTestId('messages').evaluate(
+            (el, [f, k]) => {
+              el.scrollTop = (el.scrollHeight - el.clientHeight) * Number(f);
+              return el.querySelector(`[data-key="${k}"]`) !== null;
+            },
+            [fraction, key] as const,
+          ),
         { timeout: 10_000, interval: 100 },
       )
       .toBe(true);

@@ -35,7 +35,10 @@ describe('MCP servers in Settings', () => {
     await section.getByRole('button', { name: 'Save' }).click();
     const row = section.getByTestId('mcp-server-everything');
     await expectText(row.getByTestId('mcp-state'), 'connected');
-    expect(ui.aut.app.context.settings.get().mcpServers.everything).toMatchObject({ env: { LOG_LEVEL: 'debug' }, secretEnv: ['API_TOKEN'] });
+    expect(ui.aut.app.context.settings.get().mcpServers.everything).toMatchObject({
+      env: { LOG_LEVEL: 'debug' },
+      secretEnv: ['API_TOKEN'],
+    });
 
     await row.getByRole('button', { name: 'Tools' }).click();
     await row.getByRole('combobox', { name: 'echo policy' }).selectOption('allow');

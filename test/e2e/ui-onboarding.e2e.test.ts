@@ -25,13 +25,20 @@ class Actions {
   }
   /** Dialogs open now: the first-run screen must be the only one, every time it is checked. */
   dialogs(): Promise<string[]> {
-    return this.page.getByRole('dialog').evaluateAll((els) => els.map((el) => el.getAttribute('aria-labelledby') ?? el.getAttribute('aria-label') ?? '?'));
+    return this.page
+      .getByRole('dialog')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('aria-labelledby') ?? el.getAttribute('aria-label') ?? '?'));
   }
 }
 
 describe('first run: every way in on one screen', () => {
   // A new user: an empty data folder, settings on disk (none yet), no key saved, none in the environment.
-  const ui = useUiApp(() => ({ settingsOnDisk: true, settings: { provider: 'openai', baseUrl: null, model: 'gpt-4.1' }, secrets: new MemorySecretStore(), env: {} }));
+  const ui = useUiApp(() => ({
+    settingsOnDisk: true,
+    settings: { provider: 'openai', baseUrl: null, model: 'gpt-4.1' },
+    secrets: new MemorySecretStore(),
+    env: {},
+  }));
 
   const dialog = () => ui.page.getByRole('dialog', { name: 'Choose a model to start' });
 
@@ -54,7 +61,11 @@ describe('first run: every way in on one screen', () => {
     // The chat is ready: the cursor is in the message box, the header names the server's model.
     await expect.poll(() => ui.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
     await expectText(ui.page.getByTestId('model-button'), 'OpenAI-compatible · scripted-model');
-    const onDisk = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'settings.json'), 'utf8')) as { provider: string; model: string; baseUrl: string };
+    const onDisk = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'settings.json'), 'utf8')) as {
+      provider: string;
+      model: string;
+      baseUrl: string;
+    };
     expect(onDisk).toMatchObject({ provider: 'openai-compatible', model: 'scripted-model', baseUrl: ui.aut.llm.openaiBaseUrl });
 
     ui.aut.llm.enqueue(
@@ -78,7 +89,10 @@ describe('first run: every way in on one screen', () => {
     await keyForm.getByRole('combobox', { name: 'Provider for the key' }).selectOption('anthropic');
     expect(await keyForm.getByRole('textbox', { name: 'Model for the key' }).inputValue()).toBe('claude-sonnet-4-5');
     await keyForm.getByLabel('API key').fill('sk-ant-onboarding-test-9876');
-    await expectText(keyForm.getByTestId('key-storage'), 'Kept in memory until the app quits: no OS keychain is available on this machine.');
+    await expectText(
+      keyForm.getByTestId('key-storage'),
+      'Kept in memory until the app quits: no OS keychain is available on this machine.',
+    );
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-onboarding-key.png') });
     await keyForm.getByRole('button', { name: 'Save key and start' }).click();
     await expect.poll(() => dialog().count()).toBe(0);
@@ -97,7 +111,11 @@ describe('first run: every way in on one screen', () => {
     await keyForm.getByLabel('API key').press('Enter');
     await expect.poll(() => dialog().count()).toBe(0);
     expect(await ui.aut.app.context.keyVault.store.get('provider:openrouter')).toBe('sk-or-onboarding-test-5555');
-    expect(ui.aut.app.context.settings.get()).toMatchObject({ provider: 'openai-compatible', model: 'openai/gpt-4.1', baseUrl: 'https://openrouter.ai/api/v1' });
+    expect(ui.aut.app.context.settings.get()).toMatchObject({
+      provider: 'openai-compatible',
+      model: 'openai/gpt-4.1',
+      baseUrl: 'https://openrouter.ai/api/v1',
+    });
     expect(await ui.aut.app.handlers['providers.status']({}, { transport: 'websocket' })).toEqual({ ready: true, reason: null });
   });
 

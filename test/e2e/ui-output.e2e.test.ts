@@ -16,8 +16,22 @@ describe('stderr stays stderr', () => {
 
   it('is marked in the cell (colour and label), kept in the saved conversation and the notebook export, after a reload too', async () => {
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_py', name: 'execute', arguments: { language: 'python', code: 'import sys\nprint("py-out-1")\nprint("py-err-2", file=sys.stderr)\nprint("py-out-3")' } }] },
-      { kind: 'tool', calls: [{ id: 'call_sh', name: 'execute', arguments: { language: 'shell', code: 'echo sh-out; cat /no/such/oi-e2e-file; (exit 3)' } }] },
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_py',
+            name: 'execute',
+            arguments: { language: 'python', code: 'import sys\nprint("py-out-1")\nprint("py-err-2", file=sys.stderr)\nprint("py-out-3")' },
+          },
+        ],
+      },
+      {
+        kind: 'tool',
+        calls: [
+          { id: 'call_sh', name: 'execute', arguments: { language: 'shell', code: 'echo sh-out; cat /no/such/oi-e2e-file; (exit 3)' } },
+        ],
+      },
       { kind: 'text', text: 'Both ran.' },
     );
     await sendMessage(ui.page, 'Write to both streams');
@@ -39,7 +53,9 @@ describe('stderr stays stderr', () => {
       expect(look.color).not.toBe(look.plain);
       const sh = cells().nth(1).getByTestId('terminal');
       await expectText(sh, 'sh-out');
-      expect((await sh.locator('[data-stream="stderr"]').allTextContents()).map((t) => t.trim())).toEqual(['cat: /no/such/oi-e2e-file: No such file or directory']);
+      expect((await sh.locator('[data-stream="stderr"]').allTextContents()).map((t) => t.trim())).toEqual([
+        'cat: /no/such/oi-e2e-file: No such file or directory',
+      ]);
       // No stray "exit" line, no integration text.
       expect(await sh.textContent()).not.toMatch(/(^|\n)exit\n|__oi/);
     };
@@ -50,7 +66,9 @@ describe('stderr stays stderr', () => {
     const { id } = await currentConversation(ui.aut);
     await ui.aut.app.context.agent.idle(id);
     const saved = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'conversations', `${id}.json`), 'utf8')) as { items: SavedCell[] };
-    const streams = saved.items.filter((i) => i.kind === 'cell').map((c) => c.outputs.filter((o) => o.output_type === 'stream').map((o) => `${o.name}:${o.text}`));
+    const streams = saved.items
+      .filter((i) => i.kind === 'cell')
+      .map((c) => c.outputs.filter((o) => o.output_type === 'stream').map((o) => `${o.name}:${o.text}`));
     expect(streams[0]).toEqual(['stdout:py-out-1\n', 'stderr:py-err-2\n', 'stdout:py-out-3\n']);
     expect(streams[1]).toEqual(['stdout:sh-out\n', 'stderr:cat: /no/such/oi-e2e-file: No such file or directory\n']);
 
@@ -58,7 +76,11 @@ describe('stderr stays stderr', () => {
     type NbCell = { cell_type: string; outputs?: { output_type: string; name?: string; text?: string | string[] }[] };
     const nbStreams = (JSON.parse(text) as { cells: NbCell[] }).cells
       .filter((c) => c.cell_type === 'code')
-      .map((c) => (c.outputs ?? []).filter((o) => o.output_type === 'stream').map((o) => `${o.name}:${Array.isArray(o.text) ? o.text.join('') : o.text}`));
+      .map((c) =>
+        (c.outputs ?? [])
+          .filter((o) => o.output_type === 'stream')
+          .map((o) => `${o.name}:${Array.isArray(o.text) ? o.text.join('') : o.text}`),
+      );
     expect(nbStreams[0]).toEqual(['stdout:py-out-1\n', 'stderr:py-err-2\n', 'stdout:py-out-3\n']);
     expect(nbStreams[1]?.[1]).toBe('stderr:cat: /no/such/oi-e2e-file: No such file or directory\n');
 
@@ -89,13 +111,25 @@ describe('tracebacks, markdown and imported outputs', () => {
   const cells = () => ui.page.getByTestId('cell');
   const importFile = async (name: string, text: string) => {
     await ui.page.getByRole('button', { name: 'Notebook', exact: true }).click();
-    const [chooser] = await Promise.all([ui.page.waitForEvent('filechooser'), ui.page.getByRole('menuitem', { name: 'Import notebook…' }).click()]);
+    const [chooser] = await Promise.all([
+      ui.page.waitForEvent('filechooser'),
+      ui.page.getByRole('menuitem', { name: 'Import notebook…' }).click(),
+    ]);
     await chooser.setFiles({ name, mimeType: 'application/x-ipynb+json', buffer: Buffer.from(text) });
   };
 
   it('shows an exception as its last line, the whole traceback one click away (live)', async () => {
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_tb', name: 'execute', arguments: { language: 'python', code: 'def outer():\n    inner()\n\ndef inner():\n    1 / 0\n\nouter()' } }] },
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_tb',
+            name: 'execute',
+            arguments: { language: 'python', code: 'def outer():\n    inner()\n\ndef inner():\n    1 / 0\n\nouter()' },
+          },
+        ],
+      },
       { kind: 'text', text: 'It failed.' },
     );
     await sendMessage(ui.page, 'Divide by zero');
@@ -115,9 +149,13 @@ describe('tracebacks, markdown and imported outputs', () => {
   });
 
   it('renders text/markdown outputs as sanitised markdown, contained in their block', async () => {
-    const md = '# Report title\n\n**bold** and `code`\n\n<img src=x onerror="window.__mdPwned = 1">\n\n<div style="position:fixed;inset:0;background:red">cover</div>';
+    const md =
+      '# Report title\n\n**bold** and `code`\n\n<img src=x onerror="window.__mdPwned = 1">\n\n<div style="position:fixed;inset:0;background:red">cover</div>';
     ui.aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_md', name: 'execute', arguments: { language: 'python', code: `display(Markdown(${JSON.stringify(md)}))` } }] },
+      {
+        kind: 'tool',
+        calls: [{ id: 'call_md', name: 'execute', arguments: { language: 'python', code: `display(Markdown(${JSON.stringify(md)}))` } }],
+      },
       { kind: 'text', text: 'Shown.' },
     );
     await sendMessage(ui.page, 'Show markdown');
@@ -144,17 +182,26 @@ describe('tracebacks, markdown and imported outputs', () => {
   });
 
   it('an imported notebook shows its outputs in the file order, markdown rendered and tracebacks folded', async () => {
-    const ansiTraceback = ['\u001b[0;31m---------------------------------------------------------------------------\u001b[0m', '\u001b[0;31mKeyError\u001b[0m                                  Traceback (most recent call last)', 'Cell \u001b[0;32mIn[3], line 1\u001b[0m\n\u001b[0;32m----> 1\u001b[0m \u001b[43mlookup\u001b[49m\u001b[43m(\u001b[49m\u001b[43m)\u001b[49m', '\u001b[0;31mKeyError\u001b[0m: \'missing\''];
+    const ansiTraceback = [
+      '\u001b[0;31m---------------------------------------------------------------------------\u001b[0m',
+      '\u001b[0;31mKeyError\u001b[0m                                  Traceback (most recent call last)',
+      'Cell \u001b[0;32mIn[3], line 1\u001b[0m\n\u001b[0;32m----> 1\u001b[0m \u001b[43mlookup\u001b[49m\u001b[43m(\u001b[49m\u001b[43m)\u001b[49m',
+      "\u001b[0;31mKeyError\u001b[0m: 'missing'",
+    ];
     await importFile(
       'ordered.ipynb',
       notebook([
         { cell_type: 'markdown', source: '# Ordered outputs' },
-        code('show()', [
-          { output_type: 'display_data', data: { 'image/png': PNG, 'text/plain': '<Figure>' }, metadata: {} },
-          { output_type: 'stream', name: 'stdout', text: 'printed after the image\n' },
-          { output_type: 'display_data', data: { 'text/markdown': '## A *markdown* result', 'text/plain': '<Markdown>' }, metadata: {} },
-          { output_type: 'stream', name: 'stderr', text: 'a warning\n' },
-        ], 1),
+        code(
+          'show()',
+          [
+            { output_type: 'display_data', data: { 'image/png': PNG, 'text/plain': '<Figure>' }, metadata: {} },
+            { output_type: 'stream', name: 'stdout', text: 'printed after the image\n' },
+            { output_type: 'display_data', data: { 'text/markdown': '## A *markdown* result', 'text/plain': '<Markdown>' }, metadata: {} },
+            { output_type: 'stream', name: 'stderr', text: 'a warning\n' },
+          ],
+          1,
+        ),
         code('lookup()', [{ output_type: 'error', ename: 'KeyError', evalue: "'missing'", traceback: ansiTraceback }], 3),
       ]),
     );
@@ -164,9 +211,9 @@ describe('tracebacks, markdown and imported outputs', () => {
     await first.getByTestId('output-image').waitFor();
     // Document order is the file's: image, text, markdown, stderr (the markdown drawn once its chunk has loaded).
     await expectText(first.getByTestId('output-markdown').locator('h2 em'), 'markdown');
-    const order = await first.locator('[data-testid="output-image"], [data-testid="terminal"], [data-testid="output-markdown"]').evaluateAll((els) =>
-      els.map((el) => `${el.getAttribute('data-testid')}:${(el.textContent ?? '').trim()}`),
-    );
+    const order = await first
+      .locator('[data-testid="output-image"], [data-testid="terminal"], [data-testid="output-markdown"]')
+      .evaluateAll((els) => els.map((el) => `${el.getAttribute('data-testid')}:${(el.textContent ?? '').trim()}`));
     expect(order).toEqual(['output-image:', 'terminal:printed after the image', 'output-markdown:A markdown result', 'terminal:a warning']);
     expect(await first.getByTestId('output-markdown').locator('h2 em').textContent()).toBe('markdown');
     expect(await first.locator('[data-stream="stderr"]').textContent()).toContain('a warning');

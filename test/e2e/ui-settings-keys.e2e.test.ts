@@ -47,7 +47,11 @@ describe('settings and API keys screens', () => {
     await expect.poll(() => ui.aut.app.context.settings.get().customInstructions).toBe('Answer in French.');
     await page.screenshot({ path: path.join(SHOTS, 'ui-settings.png') });
 
-    const onDisk = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'settings.json'), 'utf8')) as { temperature: number; theme: string; exec: { timeoutMs: number } };
+    const onDisk = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'settings.json'), 'utf8')) as {
+      temperature: number;
+      theme: string;
+      exec: { timeoutMs: number };
+    };
     expect(onDisk).toMatchObject({ temperature: 0.4, theme: 'dark', exec: { timeoutMs: 45_000 } });
 
     // Restart: a new server and app on the same data folder; the page reconnects through its new URL.

@@ -23,7 +23,11 @@ describe('Settings → Provider: a key field in place, nothing reset behind the 
       const button = document.querySelector('[data-testid="model-button"]');
       if (!button) throw new Error('no model button');
       seen.push(button.textContent ?? '');
-      new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, { subtree: true, childList: true, characterData: true });
+      new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
     });
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const provider = page.getByRole('combobox', { name: 'Provider' });

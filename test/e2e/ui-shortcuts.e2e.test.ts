@@ -8,7 +8,8 @@ describe('keyboard: Ctrl+, opens Settings, Ctrl+/ and ? list every shortcut', ()
   const ui = useUiApp();
 
   const dialog = () => ui.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-  const focused = () => ui.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? null);
+  const focused = () =>
+    ui.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? null);
 
   it('opens Settings with Ctrl+,', async () => {
     await ui.page.getByRole('textbox', { name: 'Message' }).focus();

@@ -30,7 +30,11 @@ describe('extended thinking in the UI', () => {
     llm = await startScriptedLlm({ chunkSize: 4 });
     const secrets = new MemorySecretStore();
     await secrets.set('provider:anthropic', 'sk-ant-test-ui-thinking');
-    await ui.start({ llm, secrets, settings: { provider: 'anthropic', baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6', temperature: 0.5 } });
+    await ui.start({
+      llm,
+      secrets,
+      settings: { provider: 'anthropic', baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6', temperature: 0.5 },
+    });
     const p = ui.page;
     const settings = () => ui.aut.app.context.settings.get();
 
@@ -52,7 +56,10 @@ describe('extended thinking in the UI', () => {
     // Not below what claude-sonnet-4-6 can write: main refuses it, and says so under the field.
     await budget.fill('64000');
     await budget.press('Enter');
-    await expectText(field.getByRole('alert'), /thinkingBudgetTokens: .*must be less than the output limit of claude-sonnet-4-6 \(64000 tokens\)/);
+    await expectText(
+      field.getByRole('alert'),
+      /thinkingBudgetTokens: .*must be less than the output limit of claude-sonnet-4-6 \(64000 tokens\)/,
+    );
     expect(await p.getByRole('alert').filter({ hasNotText: 'thinkingBudgetTokens' }).count()).toBe(0);
     expect(settings().thinkingBudgetTokens).toBe(4096);
 
@@ -100,7 +107,9 @@ describe('extended thinking in the UI', () => {
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(body.max_tokens).toBeGreaterThan(2048);
     expect(body).not.toHaveProperty('temperature');
-    const events = ui.frames.map((f) => JSON.parse(f) as { type: string; name?: string; payload?: { text?: string; item?: { thinking?: unknown } } }).filter((f) => f.type === 'event');
+    const events = ui.frames
+      .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: { text?: string; item?: { thinking?: unknown } } })
+      .filter((f) => f.type === 'event');
     const deltas = events.filter((e) => e.name === 'assistant.thinking-delta');
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((e) => e.payload?.text).join('')).toBe(thought);

@@ -21,7 +21,10 @@ describe('the conversation’s folder: choosing another one, deleting the app’
 
   async function startConversation(text: string, code: string): Promise<{ id: string; workspace: string }> {
     await newConversation(ui.page);
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: `call_${text.length}`, name: 'execute', arguments: { language: 'shell', code } }] }, { kind: 'text', text: `Done: ${text}` });
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: `call_${text.length}`, name: 'execute', arguments: { language: 'shell', code } }] },
+      { kind: 'text', text: `Done: ${text}` },
+    );
     await sendMessage(ui.page, text);
     await expectText(ui.page.getByTestId('assistant-message').last(), `Done: ${text}`, 20_000);
     const found = (await list()).find((c) => c.title === text);
@@ -56,7 +59,10 @@ describe('the conversation’s folder: choosing another one, deleting the app’
     await expectText(ui.page.locator('.chat'), `This conversation now works in ${chosen}`);
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-workspace-folder.png') });
 
-    ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_here', name: 'execute', arguments: { language: 'shell', code: 'pwd > made-here.txt' } }] }, { kind: 'text', text: 'Made it here.' });
+    ui.aut.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_here', name: 'execute', arguments: { language: 'shell', code: 'pwd > made-here.txt' } }] },
+      { kind: 'text', text: 'Made it here.' },
+    );
     await sendMessage(ui.page, 'Write where you are');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Made it here.', 20_000);
     await expect.poll(() => row('made-here.txt').count()).toBe(1);

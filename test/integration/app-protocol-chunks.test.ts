@@ -20,7 +20,9 @@ describe('app://renderer serves every chunk of the built renderer', () => {
     for (const file of files) {
       const response = await fetchApp(`app://renderer/assets/${file}`);
       expect(response.status, file).toBe(200);
-      expect(response.headers.get('content-type'), file).toBe(file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
+      expect(response.headers.get('content-type'), file).toBe(
+        file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+      );
       expect(response.headers.get('content-security-policy'), file).toMatch(/script-src 'self'(;|$)/);
       expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(path.join(assets, file))), file).toBe(true);
     }
@@ -36,7 +38,8 @@ describe('app://renderer serves every chunk of the built renderer', () => {
     const named = new Set<string>();
     for (const file of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
       const text = readFileSync(path.join(assets, file), 'utf8');
-      for (const m of text.matchAll(/["'`](\.\.?\/[\w./-]+\.(?:js|css))["'`]/g)) named.add(new URL(m[1] ?? '', `app://renderer/assets/${file}`).href);
+      for (const m of text.matchAll(/["'`](\.\.?\/[\w./-]+\.(?:js|css))["'`]/g))
+        named.add(new URL(m[1] ?? '', `app://renderer/assets/${file}`).href);
       for (const m of text.matchAll(/["'`](assets\/[\w.-]+\.(?:js|css))["'`]/g)) named.add(new URL(m[1] ?? '', 'app://renderer/').href);
     }
     expect(named.size).toBeGreaterThan(5);

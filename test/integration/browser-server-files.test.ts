@@ -29,7 +29,9 @@ function fetchRaw(base: string, rawPath: string, headers: Record<string, string>
         if (kept < 1024 * 1024) chunks.push(c);
         kept += c.length;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), sha256: hash.digest('hex') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), sha256: hash.digest('hex') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -52,7 +54,8 @@ describe('browser mode: downloading workspace files', () => {
   let bigHash = '';
   const BIG_BYTES = 20 * 1024 * 1024;
 
-  const files = (rel: string, headers: Record<string, string> = { cookie }, method = 'GET') => fetchRaw(base, `/files/${id}/${rel}`, headers, method);
+  const files = (rel: string, headers: Record<string, string> = { cookie }, method = 'GET') =>
+    fetchRaw(base, `/files/${id}/${rel}`, headers, method);
 
   beforeAll(async () => {
     aut = await startAppUnderTest();
@@ -143,7 +146,16 @@ describe('browser mode: downloading workspace files', () => {
 
   it('refuses paths that leave the workspace, literally or encoded, and links pointing outside (403)', async () => {
     const rel = path.relative(workspace, path.join(outsideDir, 'secret.txt'));
-    for (const attempt of [rel, encodeURIComponent(rel), '..%2F..%2Foutside%2Fsecret.txt', `out/../${rel}`, '%2Fetc%2Fpasswd', 'escape.txt', 'escape-dir/secret.txt', 'nul.txt']) {
+    for (const attempt of [
+      rel,
+      encodeURIComponent(rel),
+      '..%2F..%2Foutside%2Fsecret.txt',
+      `out/../${rel}`,
+      '%2Fetc%2Fpasswd',
+      'escape.txt',
+      'escape-dir/secret.txt',
+      'nul.txt',
+    ]) {
       const reply = await files(attempt);
       expect(reply.status, attempt).toBe(403);
       expect(reply.body.toString(), attempt).not.toContain('not yours');
@@ -176,7 +188,14 @@ describe('browser mode: downloading workspace files', () => {
   });
 
   it('refuses workspace.save-copy in browser mode: the page downloads over HTTP instead', async () => {
-    const reply = await createDispatcher(aut.app.handlers)('workspace.save-copy', { conversationId: id, path: 'out/data.bin' }, { transport: 'websocket' });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'handler-error', message: expect.stringMatching(/no Save dialog in browser mode/) } });
+    const reply = await createDispatcher(aut.app.handlers)(
+      'workspace.save-copy',
+      { conversationId: id, path: 'out/data.bin' },
+      { transport: 'websocket' },
+    );
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { code: 'handler-error', message: expect.stringMatching(/no Save dialog in browser mode/) },
+    });
   });
 });

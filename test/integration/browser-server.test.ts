@@ -70,7 +70,14 @@ function listeningAddresses(port: number): string[] {
       const [hexAddress, hexPort] = (local ?? '').split(':');
       if (state !== '0A' || Number.parseInt(hexPort ?? '', 16) !== port) continue;
       // IPv4 addresses are stored as one little-endian word: 0100007F is 127.0.0.1.
-      found.push(hexAddress?.length === 8 ? (hexAddress.match(/../g) ?? []).reverse().map((b) => Number.parseInt(b, 16)).join('.') : `ipv6:${hexAddress}`);
+      found.push(
+        hexAddress?.length === 8
+          ? (hexAddress.match(/../g) ?? [])
+              .reverse()
+              .map((b) => Number.parseInt(b, 16))
+              .join('.')
+          : `ipv6:${hexAddress}`,
+      );
     }
   }
   return found;

@@ -32,11 +32,10 @@ const event = (sender: WebContents, frame: unknown) => ({ sender, senderFrame: f
 describe('IPC binding of the handler table', () => {
   let listed = 0;
   const table = new Proxy({} as HandlerTable, {
-    get: (_t, name) =>
-      async () => {
-        if (name === 'conversation.list') listed++;
-        return name === 'conversation.list' ? [] : { ok: true };
-      },
+    get: (_t, name) => async () => {
+      if (name === 'conversation.list') listed++;
+      return name === 'conversation.list' ? [] : { ok: true };
+    },
   });
   const { ipc, handlers } = fakeIpcMain();
   const ours = window(1);
@@ -46,7 +45,7 @@ describe('IPC binding of the handler table', () => {
     expect([...handlers.keys()].sort()).toEqual(requestNames.map(requestChannel).sort());
   });
 
-  it('answers our window\'s top frame', async () => {
+  it("answers our window's top frame", async () => {
     const reply = await handlers.get(requestChannel('conversation.list'))?.(event(ours, ours.mainFrame), {});
     expect(reply).toEqual({ ok: true, result: [] });
     expect(listed).toBe(1);
@@ -66,7 +65,10 @@ describe('IPC binding of the handler table', () => {
   });
 
   it('refuses input that does not match the schema with a message naming the field', async () => {
-    const reply = (await handlers.get(requestChannel('cell.approve'))?.(event(ours, ours.mainFrame), { conversationId: 'x', cellId: 5 })) as {
+    const reply = (await handlers.get(requestChannel('cell.approve'))?.(event(ours, ours.mainFrame), {
+      conversationId: 'x',
+      cellId: 5,
+    })) as {
       ok: boolean;
       error: { code: string; message: string };
     };

@@ -44,7 +44,12 @@ describe('OpenAI Chat Completions', () => {
   it('streams text deltas that join into the scripted answer and ends with a choice-less usage chunk', async () => {
     const llm = await start({ usage: { input: 42, output: 7 } });
     llm.enqueue({ kind: 'text', text: 'Hello, 世界 🌍! Here is a longer answer to split.' });
-    const stream = await openaiFor(llm).chat.completions.create({ model: 'gpt-test', messages: USER, stream: true, stream_options: { include_usage: true } });
+    const stream = await openaiFor(llm).chat.completions.create({
+      model: 'gpt-test',
+      messages: USER,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
     for await (const chunk of stream) {
@@ -78,7 +83,13 @@ describe('OpenAI Chat Completions', () => {
         { id: 'call_given', name: 'write_file', arguments: RAW_ARGS },
       ],
     });
-    const stream = await openaiFor(llm).chat.completions.create({ model: 'gpt-test', messages: USER, tools: TOOLS, stream: true, stream_options: { include_usage: true } });
+    const stream = await openaiFor(llm).chat.completions.create({
+      model: 'gpt-test',
+      messages: USER,
+      tools: TOOLS,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const calls: Array<{ id: string; name: string; fragments: string[] }> = [];
     let finish: string | null | undefined;
     for await (const chunk of stream) {
@@ -103,7 +114,14 @@ describe('OpenAI Chat Completions', () => {
 
   it("assembles the same tool calls through the SDK's own stream helper", async () => {
     const llm = await start();
-    llm.enqueue({ kind: 'tool', text: 'Running it.', calls: [{ name: 'run_code', arguments: TRICKY }, { name: 'write_file', arguments: RAW_ARGS }] });
+    llm.enqueue({
+      kind: 'tool',
+      text: 'Running it.',
+      calls: [
+        { name: 'run_code', arguments: TRICKY },
+        { name: 'write_file', arguments: RAW_ARGS },
+      ],
+    });
     const final = await openaiFor(llm).chat.completions.stream({ model: 'gpt-test', messages: USER, tools: TOOLS }).finalChatCompletion();
     const message = final.choices[0]?.message;
     expect(message?.content).toBe('Running it.');
@@ -121,20 +139,38 @@ describe('OpenAI Chat Completions', () => {
     expect(text.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant', content: 'plain' } });
     expect(text.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
     const tool = await client.chat.completions.create({ model: 'gpt-test', messages: USER, tools: TOOLS });
-    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { content: null, tool_calls: [{ type: 'function', function: { name: 'run_code', arguments: '{"code":"x"}' } }] } });
+    expect(tool.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { content: null, tool_calls: [{ type: 'function', function: { name: 'run_code', arguments: '{"code":"x"}' } }] },
+    });
   });
 
   it('records what the model was sent, including tool results and image parts', async () => {
     const llm = await start();
     llm.enqueue({ kind: 'text', text: 'ok' });
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_code', arguments: '{}' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_code', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'exit code 0' },
     ];
     await openaiFor(llm).chat.completions.create({ model: 'gpt-test', messages });
     expect(llm.requests).toHaveLength(1);
-    expect(llm.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', protocol: 'openai', body: { model: 'gpt-test', messages } });
+    expect(llm.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      protocol: 'openai',
+      body: { model: 'gpt-test', messages },
+    });
     expect(llm.requests[0]?.headers.authorization).toBe('Bearer test-key');
   });
 
@@ -163,9 +199,11 @@ describe('OpenAI Chat Completions', () => {
     llm.enqueue({ kind: 'drop', text: 'I was saying something impor' });
     const stream = await openaiFor(llm).chat.completions.create({ model: 'gpt-test', messages: USER, stream: true });
     let text = '';
-    const error = await caught((async () => {
-      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-    })());
+    const error = await caught(
+      (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })(),
+    );
     expect(text).toBe('I was saying something impor');
     // undici's own error, not an OpenAI.APIError: code catching only SDK errors will miss it.
     expect(error).toBeInstanceOf(TypeError);
@@ -193,7 +231,12 @@ describe('Anthropic Messages', () => {
   it('streams a thinking block with its signature, then text, with usage', async () => {
     const llm = await start({ usage: { input: 42, output: 7 } });
     llm.enqueue({ kind: 'text', thinking: 'Let me think… 考える', text: 'The answer is 42 🎉' });
-    const stream = anthropicFor(llm).messages.stream({ model: 'claude-test', max_tokens: 1024, messages: USER, thinking: { type: 'enabled', budget_tokens: 512 } });
+    const stream = anthropicFor(llm).messages.stream({
+      model: 'claude-test',
+      max_tokens: 1024,
+      messages: USER,
+      thinking: { type: 'enabled', budget_tokens: 512 },
+    });
     let text = '';
     stream.on('text', (delta) => (text += delta));
     const final = await stream.finalMessage();
@@ -209,7 +252,14 @@ describe('Anthropic Messages', () => {
 
   it('streams two tool_use blocks whose input fragments reassemble into the scripted input', async () => {
     const llm = await start({ chunkSize: 1 });
-    llm.enqueue({ kind: 'tool', text: 'Running.', calls: [{ name: 'run_code', arguments: TRICKY }, { id: 'toolu_given', name: 'write_file', arguments: RAW_ARGS }] });
+    llm.enqueue({
+      kind: 'tool',
+      text: 'Running.',
+      calls: [
+        { name: 'run_code', arguments: TRICKY },
+        { id: 'toolu_given', name: 'write_file', arguments: RAW_ARGS },
+      ],
+    });
     const stream = await anthropicFor(llm).messages.create({ model: 'claude-test', max_tokens: 1024, messages: USER, stream: true });
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     let stopReason: string | null = null;
@@ -233,7 +283,14 @@ describe('Anthropic Messages', () => {
 
   it("gives tool_use input objects equal to the script through the SDK's finalMessage()", async () => {
     const llm = await start();
-    llm.enqueue({ kind: 'tool', thinking: 'plan', calls: [{ name: 'run_code', arguments: TRICKY }, { name: 'write_file', arguments: RAW_ARGS }] });
+    llm.enqueue({
+      kind: 'tool',
+      thinking: 'plan',
+      calls: [
+        { name: 'run_code', arguments: TRICKY },
+        { name: 'write_file', arguments: RAW_ARGS },
+      ],
+    });
     const final = await anthropicFor(llm).messages.stream({ model: 'claude-test', max_tokens: 1024, messages: USER }).finalMessage();
     expect(final.stop_reason).toBe('tool_use');
     expect(final.content.map((block) => block.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
@@ -249,7 +306,10 @@ describe('Anthropic Messages', () => {
       type: 'message',
       role: 'assistant',
       stop_reason: 'tool_use',
-      content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_use', id: 'toolu_x', name: 'run_code', input: { code: 'x' } }],
+      content: [
+        { type: 'text', text: 'Sure.' },
+        { type: 'tool_use', id: 'toolu_x', name: 'run_code', input: { code: 'x' } },
+      ],
       usage: { input_tokens: 5, output_tokens: 6 },
     });
   });
@@ -316,7 +376,12 @@ describe('Anthropic Messages', () => {
     for await (const model of anthropicFor(llm).models.list()) ids.push(model.id);
     expect(ids).toEqual(['claude-a', 'claude-b']);
     const raw = await fetch(`${llm.url}/v1/models`, { headers: { 'anthropic-version': '2023-06-01' } }).then((res) => res.json());
-    expect(raw).toMatchObject({ has_more: false, first_id: 'claude-a', last_id: 'claude-b', data: [{ type: 'model', id: 'claude-a', display_name: 'claude-a' }, {}] });
+    expect(raw).toMatchObject({
+      has_more: false,
+      first_id: 'claude-a',
+      last_id: 'claude-b',
+      data: [{ type: 'model', id: 'claude-a', display_name: 'claude-a' }, {}],
+    });
     expect(llm.requests.map((request) => request.protocol)).toEqual(['anthropic', 'anthropic']);
   });
 });
@@ -351,11 +416,15 @@ describe('the scripted server itself', () => {
     const llm = await start();
     llm.enqueue({ kind: 'text', text: '日本語のテキスト 🚀 '.repeat(10) });
     const reads = await new Promise<Buffer[]>((resolve, reject) => {
-      const req = request(`${llm.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (part: Buffer) => parts.push(part));
-        res.on('end', () => resolve(parts));
-      });
+      const req = request(
+        `${llm.openaiBaseUrl}/chat/completions`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () => resolve(parts));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ model: 'gpt-test', stream: true }));
     });
@@ -383,11 +452,13 @@ describe('the scripted server itself', () => {
     llm.enqueue({ kind: 'hang' }, { kind: 'hang' });
     const client = openaiFor(llm);
     const controller = new AbortController();
-    const aborted = client.chat.completions.create({ model: 'gpt-test', messages: USER, stream: true }, { signal: controller.signal }).then(async (stream) => {
-      let chunks = 0;
-      for await (const chunk of stream) chunks += chunk.choices.length;
-      return chunks;
-    });
+    const aborted = client.chat.completions
+      .create({ model: 'gpt-test', messages: USER, stream: true }, { signal: controller.signal })
+      .then(async (stream) => {
+        let chunks = 0;
+        for await (const chunk of stream) chunks += chunk.choices.length;
+        return chunks;
+      });
     const leftOpen = anthropicFor(llm).messages.create({ model: 'claude-test', max_tokens: 10, messages: USER });
     while (arrived < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
@@ -399,7 +470,9 @@ describe('the scripted server itself', () => {
 
   it('answers Ollama-style model discovery and reports unknown routes as 404', async () => {
     const llm = await start({ models: ['llama3.2:1b', 'qwen2.5:0.5b'] });
-    const tags = (await fetch(`${llm.url}/api/tags`).then((res) => res.json())) as { models: Array<{ name: string; model: string; size: number; modified_at: string }> };
+    const tags = (await fetch(`${llm.url}/api/tags`).then((res) => res.json())) as {
+      models: Array<{ name: string; model: string; size: number; modified_at: string }>;
+    };
     expect(tags.models.map((model) => model.name)).toEqual(['llama3.2:1b', 'qwen2.5:0.5b']);
     expect(tags.models[0]).toMatchObject({ model: 'llama3.2:1b', modified_at: expect.any(String), size: expect.any(Number) });
     const missing = await fetch(`${llm.url}/v1/nothing`);

@@ -59,7 +59,12 @@ describe('`npm run serve` (the built browser-mode entry)', () => {
       });
       child?.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
     });
-    expect(JSON.parse(answer)).toMatchObject({ type: 'response', id: 7, ok: true, result: { transport: 'websocket', notices: expect.any(Array) } });
+    expect(JSON.parse(answer)).toMatchObject({
+      type: 'response',
+      id: 7,
+      ok: true,
+      result: { transport: 'websocket', notices: expect.any(Array) },
+    });
   });
 
   it('refuses to listen on a non-loopback address without --allow-remote', () => {

@@ -44,8 +44,22 @@ const MUTATIONS: Mutation[] = [
     replace: "const args = ['--bind', '/', '/',",
     tests: ['test/integration/sandbox/sandbox.test.ts'],
   },
-  { name: 'dev', protection: 'a new /dev (--dev)', file: BWRAP_ARGS, find: "'--dev', '/dev', ", replace: '', tests: [`${ATTACKS}/sandbox-mounts.test.ts`] },
-  { name: 'proc', protection: 'a new /proc (--proc)', file: BWRAP_ARGS, find: ", '--proc', '/proc'", replace: '', tests: [`${ATTACKS}/sandbox-mounts.test.ts`] },
+  {
+    name: 'dev',
+    protection: 'a new /dev (--dev)',
+    file: BWRAP_ARGS,
+    find: "'--dev', '/dev', ",
+    replace: '',
+    tests: [`${ATTACKS}/sandbox-mounts.test.ts`],
+  },
+  {
+    name: 'proc',
+    protection: 'a new /proc (--proc)',
+    file: BWRAP_ARGS,
+    find: ", '--proc', '/proc'",
+    replace: '',
+    tests: [`${ATTACKS}/sandbox-mounts.test.ts`],
+  },
   {
     name: 'private-temp',
     protection: 'private /tmp and /var/tmp',
@@ -102,12 +116,54 @@ const MUTATIONS: Mutation[] = [
     replace: '',
     tests: ['test/integration/sandbox/sandbox.test.ts', `${ATTACKS}/unix-sockets.test.ts`],
   },
-  { name: 'unshare-pid', protection: '--unshare-pid', file: BWRAP_ARGS, find: "args.push('--unshare-pid', ", replace: 'args.push(', tests: ['test/integration/sandbox/sandbox.test.ts', `${ATTACKS}/sandbox-mounts.test.ts`] },
-  { name: 'unshare-ipc', protection: '--unshare-ipc', file: BWRAP_ARGS, find: "'--unshare-ipc', ", replace: '', tests: [`${ATTACKS}/protection-mutations.test.ts`] },
-  { name: 'unshare-cgroup', protection: '--unshare-cgroup-try', file: BWRAP_ARGS, find: ", '--unshare-cgroup-try'", replace: '', tests: [`${ATTACKS}/protection-mutations.test.ts`] },
-  { name: 'die-with-parent', protection: '--die-with-parent', file: BWRAP_ARGS, find: "args.push('--die-with-parent', ", replace: 'args.push(', tests: [`${ATTACKS}/sandbox-mounts.test.ts`] },
-  { name: 'cap-drop', protection: '--cap-drop ALL', file: BWRAP_ARGS, find: ", '--cap-drop', 'ALL'", replace: '', tests: [`${ATTACKS}/protection-mutations.test.ts`] },
-  { name: 'new-session', protection: '--new-session for one-off programs', file: BWRAP_ARGS, find: "if (plan.newSession) args.push('--new-session');", replace: '', tests: [`${ATTACKS}/terminal-injection.test.ts`] },
+  {
+    name: 'unshare-pid',
+    protection: '--unshare-pid',
+    file: BWRAP_ARGS,
+    find: "args.push('--unshare-pid', ",
+    replace: 'args.push(',
+    tests: ['test/integration/sandbox/sandbox.test.ts', `${ATTACKS}/sandbox-mounts.test.ts`],
+  },
+  {
+    name: 'unshare-ipc',
+    protection: '--unshare-ipc',
+    file: BWRAP_ARGS,
+    find: "'--unshare-ipc', ",
+    replace: '',
+    tests: [`${ATTACKS}/protection-mutations.test.ts`],
+  },
+  {
+    name: 'unshare-cgroup',
+    protection: '--unshare-cgroup-try',
+    file: BWRAP_ARGS,
+    find: ", '--unshare-cgroup-try'",
+    replace: '',
+    tests: [`${ATTACKS}/protection-mutations.test.ts`],
+  },
+  {
+    name: 'die-with-parent',
+    protection: '--die-with-parent',
+    file: BWRAP_ARGS,
+    find: "args.push('--die-with-parent', ",
+    replace: 'args.push(',
+    tests: [`${ATTACKS}/sandbox-mounts.test.ts`],
+  },
+  {
+    name: 'cap-drop',
+    protection: '--cap-drop ALL',
+    file: BWRAP_ARGS,
+    find: ", '--cap-drop', 'ALL'",
+    replace: '',
+    tests: [`${ATTACKS}/protection-mutations.test.ts`],
+  },
+  {
+    name: 'new-session',
+    protection: '--new-session for one-off programs',
+    file: BWRAP_ARGS,
+    find: "if (plan.newSession) args.push('--new-session');",
+    replace: '',
+    tests: [`${ATTACKS}/terminal-injection.test.ts`],
+  },
   {
     name: 'setting-applied',
     protection: 'every run gets settings.sandbox (sandbox-policy.ts)',
@@ -160,7 +216,8 @@ function apply(mutation: Mutation): void {
   const text = readFileSync(file, 'utf8');
   const count = text.split(mutation.find).length - 1;
   // A mutation that no longer matches would "survive" for the wrong reason: the list is out of date.
-  if (count !== 1) throw new Error(`${mutation.name}: expected the text once in ${mutation.file}, found it ${count} times: ${mutation.find}`);
+  if (count !== 1)
+    throw new Error(`${mutation.name}: expected the text once in ${mutation.file}, found it ${count} times: ${mutation.find}`);
   restorers.set(file, text);
   writeFileSync(file, text.replace(mutation.find, mutation.replace));
 }
@@ -186,7 +243,8 @@ function main(): void {
   const onlyAt = argv.indexOf('--only');
   const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : null;
   const chosen = MUTATIONS.filter((m) => !only || only.has(m.name));
-  if (chosen.length === 0) throw new Error(`no mutation named ${[...(only ?? [])].join(', ')}; known: ${MUTATIONS.map((m) => m.name).join(', ')}`);
+  if (chosen.length === 0)
+    throw new Error(`no mutation named ${[...(only ?? [])].join(', ')}; known: ${MUTATIONS.map((m) => m.name).join(', ')}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       restoreAll();
@@ -218,7 +276,13 @@ function main(): void {
     }
     const verdict = result.failing.length > 0 ? 'caught' : result.ok ? 'survived' : 'error';
     outcomes.push({ mutation, verdict, failing: result.failing });
-    console.log(verdict === 'caught' ? `caught by ${result.failing.length} failing test(s)` : verdict === 'survived' ? 'SURVIVED (no test failed)' : 'ERROR (the tests did not run)');
+    console.log(
+      verdict === 'caught'
+        ? `caught by ${result.failing.length} failing test(s)`
+        : verdict === 'survived'
+          ? 'SURVIVED (no test failed)'
+          : 'ERROR (the tests did not run)',
+    );
     for (const line of [...result.failing.slice(0, 8), ...result.broken.slice(0, 4)]) console.log(`    ${line}`);
   }
   const missed = outcomes.filter((o) => o.verdict !== 'caught');

@@ -57,7 +57,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         code,
         ...baseRequest,
         ...rest,
-        settings: { ...defaultSettings.exec, timeoutMs: 20_000, ...baseSettings, ...settings, env: { ...baseSettings?.env, ...settings?.env } },
+        settings: {
+          ...defaultSettings.exec,
+          timeoutMs: 20_000,
+          ...baseSettings,
+          ...settings,
+          env: { ...baseSettings?.env, ...settings?.env },
+        },
         onTerminal: (text) => {
           terminal += text;
           onTerminal?.(text);

@@ -40,7 +40,10 @@ async function freePort(): Promise<number> {
  */
 export async function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

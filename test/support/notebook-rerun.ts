@@ -48,7 +48,10 @@ function ranCode(conv: Conversation): boolean {
 }
 
 /** Text a run printed (to one stream, or to both), as one string, line endings as Jupyter keeps them. */
-function streamText(outputs: ReadonlyArray<{ output_type: string; name?: string; text?: string | string[] }>, name?: 'stdout' | 'stderr'): string {
+function streamText(
+  outputs: ReadonlyArray<{ output_type: string; name?: string; text?: string | string[] }>,
+  name?: 'stdout' | 'stderr',
+): string {
   return outputs
     .filter((o) => o.output_type === 'stream' && (name === undefined || o.name === name))
     .map((o) => (Array.isArray(o.text) ? o.text.join('') : (o.text ?? '')))
@@ -69,7 +72,11 @@ export interface RerunKernel {
 export async function expectExportsRerun(conversations: readonly Conversation[], kernel: RerunKernel = {}): Promise<void> {
   const runnable = conversations.filter(ranCode);
   if (runnable.length === 0) return;
-  const home = createJupyterHome({ prefix: 'oi-rerun-', ...(kernel.python ? { kernelPython: kernel.python } : {}), ...(kernel.env ? { kernelEnv: kernel.env } : {}) });
+  const home = createJupyterHome({
+    prefix: 'oi-rerun-',
+    ...(kernel.python ? { kernelPython: kernel.python } : {}),
+    ...(kernel.env ? { kernelEnv: kernel.env } : {}),
+  });
   try {
     const jobs = runnable.map((conv, index) => {
       const folder = path.join(home.work, `conversation-${index}`);
@@ -82,7 +89,12 @@ export async function expectExportsRerun(conversations: readonly Conversation[],
       writeFileSync(file, serializeNotebook(nb));
       return { conv, folder, file };
     });
-    const out = await runSystemPython(['-c', EXECUTE], JSON.stringify(jobs.map((j) => [j.file, j.folder])), { ...home.env, MPLBACKEND: 'Agg' }, home.work);
+    const out = await runSystemPython(
+      ['-c', EXECUTE],
+      JSON.stringify(jobs.map((j) => [j.file, j.folder])),
+      { ...home.env, MPLBACKEND: 'Agg' },
+      home.work,
+    );
     const results = JSON.parse(out) as Array<{ error: string | null; cells: Record<string, ExecutedCell> }>;
     const problems: string[] = [];
     results.forEach((result, index) => {

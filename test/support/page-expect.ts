@@ -7,9 +7,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export async function expectText(locator: Locator, text: string | RegExp, timeout = 15_000): Promise<void> {
   const pattern = typeof text === 'string' ? new RegExp(escape(text)) : text;
-  await expect.poll(async () => (await locator.count()) > 0 ? ((await locator.textContent()) ?? '') : '', { timeout, interval: 50 }).toMatch(pattern);
+  await expect
+    .poll(async () => ((await locator.count()) > 0 ? ((await locator.textContent()) ?? '') : ''), { timeout, interval: 50 })
+    .toMatch(pattern);
 }
 
 export async function expectAttribute(locator: Locator, name: string, value: string, timeout = 15_000): Promise<void> {
-  await expect.poll(async () => ((await locator.count()) > 0 ? await locator.getAttribute(name) : null), { timeout, interval: 50 }).toBe(value);
+  await expect
+    .poll(async () => ((await locator.count()) > 0 ? await locator.getAttribute(name) : null), { timeout, interval: 50 })
+    .toBe(value);
 }

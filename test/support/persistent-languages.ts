@@ -128,7 +128,8 @@ export const PERSISTENT_LANGUAGES: PersistentLanguage[] = [
     busyLoop: 'while (true) {}',
     flood: 'for (let i = 1; ; i++) console.log(`flood ${i}`);',
     rows: (n) => `for (let i = 0; i < ${n}; i++) console.log("row " + i);`,
-    waitForFile: (path) => `const { existsSync } = await import("node:fs");\nwhile (!existsSync(${literal(path)})) await new Promise((resolve) => setTimeout(resolve, 10));`,
+    waitForFile: (path) =>
+      `const { existsSync } = await import("node:fs");\nwhile (!existsSync(${literal(path)})) await new Promise((resolve) => setTimeout(resolve, 10));`,
     killSelf: 'process.kill(process.pid, "SIGKILL");',
     fail: { code: 'throw new TypeError("bad value");', ename: 'TypeError' },
     lastValue: { code: '6 * 7', text: '42' },

@@ -26,7 +26,11 @@ async function main(out: string): Promise<void> {
   try {
     const { page } = await openApp(chromium.browser, aut, { width: 1400, height: 860 });
     aut.llm.enqueue(
-      { kind: 'tool', text: 'Plotting the squares of 1 to 10.', calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code: PLOT } }] },
+      {
+        kind: 'tool',
+        text: 'Plotting the squares of 1 to 10.',
+        calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code: PLOT } }],
+      },
       { kind: 'text', text: 'The curve is a parabola: each value is the square of its x.' },
     );
     await sendMessage(page, 'Plot the squares of 1 to 10');

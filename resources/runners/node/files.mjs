@@ -11,8 +11,17 @@ import { inspect } from 'node:util';
 // Folders that recursive listing and search step over: tool caches and installed packages dwarf
 // a workspace's own files. Pass such a folder as the path to look inside it anyway.
 export const SKIP_DIRS = new Set([
-  '.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '__pycache__', '.mypy_cache',
-  '.pytest_cache', '.tox', '.ipynb_checkpoints',
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.tox',
+  '.ipynb_checkpoints',
 ]);
 const SEARCH_MAX_FILE = 20 * 1024 * 1024;
 const SEARCH_MAX_LINE = 500;
@@ -45,7 +54,11 @@ function globBody(pattern) {
       i = end;
     } else if (c === '{' && pattern.indexOf('}', i) !== -1) {
       const end = pattern.indexOf('}', i);
-      out += `(?:${pattern.slice(i + 1, end).split(',').map(globBody).join('|')})`;
+      out += `(?:${pattern
+        .slice(i + 1, end)
+        .split(',')
+        .map(globBody)
+        .join('|')})`;
       i = end;
     } else out += escapeRegex(c);
   }
@@ -54,7 +67,8 @@ function globBody(pattern) {
 
 /** [relative path with '/' separators, isDirectory] for everything under root, minus SKIP_DIRS. */
 function* walk(root, prefix = '') {
-  const entries = fs.readdirSync(path.join(root, prefix), { withFileTypes: true })
+  const entries = fs
+    .readdirSync(path.join(root, prefix), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const dirs = entries.filter((e) => e.isDirectory() && !SKIP_DIRS.has(e.name));
   for (const d of dirs) yield [prefix + d.name, true];
@@ -133,7 +147,8 @@ export class Files {
     const root = this.path(p);
     if (!pattern || (!pattern.includes('/') && !pattern.includes('**'))) {
       const match = pattern ? globRegex(pattern) : null;
-      return fs.readdirSync(root, { withFileTypes: true })
+      return fs
+        .readdirSync(root, { withFileTypes: true })
         .filter((e) => !match || match.test(e.name))
         .map((e) => e.name + (e.isDirectory() ? '/' : ''))
         .sort();

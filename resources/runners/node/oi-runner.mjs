@@ -212,7 +212,8 @@ function writeFence(fence) {
 
 /** Writes runner bytes after what the cell printed, even if the cell replaced or ended process.stdout. */
 function writeTerminal(text, written = () => {}) {
-  if (!stdout.writable) { // the cell ended or destroyed process.stdout
+  if (!stdout.writable) {
+    // the cell ended or destroyed process.stdout
     try {
       fs.writeSync(1, text);
     } catch {
@@ -276,7 +277,8 @@ process.on('SIGINT', () => current?.interrupt?.()); // while idle, Ctrl-C is ign
 
 const cellPrefix = path.join(workspace, '<cell ');
 // Frames of Node's own machinery for running the cell, not of the user's program.
-const RUNTIME_FRAME = /\(node:vm[:)]|at node:vm:|node:internal\/vm|at process\.processTicksAndRejections \(node:internal\/process\/task_queues/;
+const RUNTIME_FRAME =
+  /\(node:vm[:)]|at node:vm:|node:internal\/vm|at process\.processTicksAndRejections \(node:internal\/process\/task_queues/;
 const runnerUrl = `file://${HERE}`;
 
 function cleanTrace(text) {

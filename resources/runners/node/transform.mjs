@@ -19,24 +19,113 @@
 // the runner falls back to the cell as written (see oi-runner.mjs).
 
 const PUNCTUATORS = [
-  '>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=',
-  '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=',
-  '&=', '|=', '^=', '**', '<<', '>>',
+  '>>>=',
+  '...',
+  '===',
+  '!==',
+  '**=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '&&=',
+  '||=',
+  '??=',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '**',
+  '<<',
+  '>>',
 ];
 const REGEX_AFTER_WORDS = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do',
-  'else', 'yield', 'await', 'extends',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+  'extends',
 ]);
 // Words after which an expression cannot end, so a newline there does not end the statement.
 const OPERATOR_WORDS = new Set([
-  'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'await', 'yield', 'case', 'extends',
-  'else', 'do', 'if', 'for', 'while', 'with', 'switch', 'catch', 'try', 'finally', 'function',
-  'class', 'const', 'let', 'var', 'import', 'export', 'async',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'await',
+  'yield',
+  'case',
+  'extends',
+  'else',
+  'do',
+  'if',
+  'for',
+  'while',
+  'with',
+  'switch',
+  'catch',
+  'try',
+  'finally',
+  'function',
+  'class',
+  'const',
+  'let',
+  'var',
+  'import',
+  'export',
+  'async',
 ]);
 const BLOCK_HEADS = new Set(['if', 'for', 'while', 'switch', 'catch', 'with']);
 const STATEMENT_WORDS = new Set([
-  'if', 'for', 'while', 'do', 'switch', 'try', 'throw', 'return', 'break', 'continue', 'function',
-  'class', 'const', 'let', 'var', 'import', 'export', 'else', 'catch', 'finally', 'debugger', 'with',
+  'if',
+  'for',
+  'while',
+  'do',
+  'switch',
+  'try',
+  'throw',
+  'return',
+  'break',
+  'continue',
+  'function',
+  'class',
+  'const',
+  'let',
+  'var',
+  'import',
+  'export',
+  'else',
+  'catch',
+  'finally',
+  'debugger',
+  'with',
 ]);
 const STATEMENT_PUNCTUATORS = new Set(['{', '!', '~', '++', '--']);
 
@@ -67,7 +156,7 @@ export function tokenize(src) {
       const c = src[i];
       if (c === '\\') i += 2;
       else if (c === '`') return (i++, false);
-      else if (c === '$' && src[i + 1] === '{') return (i += 2, true);
+      else if (c === '$' && src[i + 1] === '{') return ((i += 2), true);
       else i++;
     }
     return false;
@@ -111,7 +200,11 @@ export function tokenize(src) {
       if (opener === '${') templatePart(i);
     } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(src[i + 1] ?? ''))) {
       i++;
-      while (i < n && (/[0-9A-Za-z_.]/.test(src[i]) || (/[+-]/.test(src[i]) && /[eE]/.test(src[i - 1]) && !/^0[xX]/.test(src.slice(start, i))))) i++;
+      while (
+        i < n &&
+        (/[0-9A-Za-z_.]/.test(src[i]) || (/[+-]/.test(src[i]) && /[eE]/.test(src[i - 1]) && !/^0[xX]/.test(src.slice(start, i))))
+      )
+        i++;
       push('num', start, i);
     } else if (isWordStart(c)) {
       i++;
@@ -218,9 +311,12 @@ export function analyze(tokens) {
     } else if (t.type === 'name' && t.value === 'await' && functionDepth === 0 && arrows.length === 0) {
       topLevelAwait = true;
     }
-    importEnded = inImport && stack.length === 0
-      && (t.type === 'str' || (t.value === '}' && tokens[t.open - 1]?.value === 'with'))
-      && tokens[k + 1]?.value !== 'with' && tokens[k + 1]?.value !== 'assert';
+    importEnded =
+      inImport &&
+      stack.length === 0 &&
+      (t.type === 'str' || (t.value === '}' && tokens[t.open - 1]?.value === 'with')) &&
+      tokens[k + 1]?.value !== 'with' &&
+      tokens[k + 1]?.value !== 'assert';
   });
   return { starts, topLevelAwait };
 }
@@ -237,7 +333,8 @@ function bindingNames(tokens, s, names) {
     if (tokens[at].value === '...') at++;
     if (t.value === '{' && at === first) {
       const colon = findAt(tokens, first, last, ':');
-      if (colon < 0) names.push(tokens[first].value); // shorthand `{a}` or `{a = 1}`
+      if (colon < 0)
+        names.push(tokens[first].value); // shorthand `{a}` or `{a = 1}`
       else bindingNames(tokens, colon + 1, names);
     } else bindingNames(tokens, at, names);
   }
@@ -347,7 +444,8 @@ export function prepareCell(src) {
   for (const { first: statementFirst, last, semicolon } of statementRanges(tokens, starts)) {
     let first = statementFirst;
     let t = tokens[first];
-    if (first > last) { // an empty statement
+    if (first > last) {
+      // an empty statement
       lastIsExpression = false;
       continue;
     }
@@ -366,7 +464,12 @@ export function prepareCell(src) {
       t = tokens[first];
     }
     const next = tokens[first + 1];
-    if (t.type === 'name' && (t.value === 'const' || t.value === 'var' || (t.value === 'let' && next && (next.type === 'name' || next.value === '[' || next.value === '{')))) {
+    if (
+      t.type === 'name' &&
+      (t.value === 'const' ||
+        t.value === 'var' ||
+        (t.value === 'let' && next && (next.type === 'name' || next.value === '[' || next.value === '{')))
+    ) {
       edits.push({ start: t.start, end: t.end, text: 'void (' });
       for (const [a, b] of splitAt(tokens, first + 1, last, ',')) {
         bindingNames(tokens, a, names);
@@ -405,9 +508,8 @@ export function prepareCell(src) {
   const declare = unique.length ? `${separator}var ${unique.join(', ')}; ` : separator;
   const body = applyEdits(src, edits);
   // Where an offset in the cell lands in the edited body (insertions at the offset stay after it).
-  const bodyOffset = (offset) => offset + edits
-    .filter((e) => e.start < offset && e.end <= offset)
-    .reduce((d, e) => d + e.text.length - (e.end - e.start), 0);
+  const bodyOffset = (offset) =>
+    offset + edits.filter((e) => e.start < offset && e.end <= offset).reduce((d, e) => d + e.text.length - (e.end - e.start), 0);
   const head = body.slice(0, bodyOffset(prologueEnd));
   const rest = body.slice(bodyOffset(prologueEnd));
   const sync = hasAwait ? null : head + declare + rest;

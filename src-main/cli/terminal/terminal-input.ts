@@ -56,7 +56,8 @@ export class TerminalInput extends EventEmitter<{ input: [InputEvent]; hangup: [
   private unbracketed: string | null = null;
   private started = false;
   private suspended = false;
-  private readonly onKeypress = (text: string | undefined, key: Key | undefined) => this.keypress(text ?? '', key ?? { sequence: text ?? '' });
+  private readonly onKeypress = (text: string | undefined, key: Key | undefined) =>
+    this.keypress(text ?? '', key ?? { sequence: text ?? '' });
   private readonly onHangup = () => this.hangup();
   private readonly onOutputError = (err: NodeJS.ErrnoException) => {
     // Writing to a terminal that is gone: EIO (tty) or EPIPE. Anything else is not ours to hide.

@@ -1,4 +1,12 @@
-import { errorMessage, type Attachment, type Conversation, type ConversationSummary, type ModelChoice, type NoticeItem, type UserItem } from '@contract';
+import {
+  errorMessage,
+  type Attachment,
+  type Conversation,
+  type ConversationSummary,
+  type ModelChoice,
+  type NoticeItem,
+  type UserItem,
+} from '@contract';
 import type { RestoreOutcome } from '../checkpoints/checkpoint-service';
 import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
 import { pairingProblem } from '../llm/model-pairing';
@@ -34,7 +42,8 @@ export class AgentService {
       environment: deps.environment ?? new EnvironmentContext(machineSources(deps.exec)),
       toolSupport: deps.toolSupport ?? new ToolSupportMemory(),
       retry: deps.retry ?? defaultRetryPolicy,
-      models: deps.models ?? new ModelKnowledge({ dataDir: null, providerFor: (target) => deps.providerFor({ ...deps.settings(), ...target }) }),
+      models:
+        deps.models ?? new ModelKnowledge({ dataDir: null, providerFor: (target) => deps.providerFor({ ...deps.settings(), ...target }) }),
     };
   }
 
@@ -206,13 +215,15 @@ export class AgentService {
   answerInput(conversationId: string, questionId: string, answer: { text: string } | { eof: true }): void {
     const live = this.live.get(conversationId);
     const given = 'text' in answer ? ({ kind: 'line', text: answer.text } as const) : ({ kind: 'eof' } as const);
-    if (!live || !live.inputs.answer(questionId, given)) throw new Error('that question is no longer open (the program stopped waiting, or the run ended)');
+    if (!live || !live.inputs.answer(questionId, given))
+      throw new Error('that question is no longer open (the program stopped waiting, or the run ended)');
   }
 
   /** Keys typed into the running cell's live terminal. */
   typeIntoCell(conversationId: string, cellId: string, data: string): void {
     const live = this.live.get(conversationId);
-    if (!live || live.runningCellId !== cellId || !this.deps.exec.typeInto(conversationId, cellId, data)) throw new Error(`cell ${cellId} is not running`);
+    if (!live || live.runningCellId !== cellId || !this.deps.exec.typeInto(conversationId, cellId, data))
+      throw new Error(`cell ${cellId} is not running`);
   }
 
   interruptCell(conversationId: string, cellId: string): void {

@@ -14,7 +14,6 @@ import { TextCallParser } from './text-call-parser';
  * The agent then talks to the model the way that works (turn.ts), and the model picker shows it.
  */
 
-
 const SYSTEM = `You can run code on the user's machine with the \`${EXECUTE_TOOL_NAME}\` tool. (${PROBE_MARKER})`;
 const ASK = `Run this Python code with the ${EXECUTE_TOOL_NAME} tool: print(6 * 7)`;
 /** Local servers may load the model first: give the answer time, but not forever. */

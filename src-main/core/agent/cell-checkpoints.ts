@@ -11,7 +11,11 @@ import { findLanguage } from '../exec';
  */
 export type CellCheckpoint = { ok: true; skipped: Skipped[] } | { ok: false; note: string };
 
-export async function checkpointBefore(service: CheckpointService | undefined, conv: Conversation, cell: CellItem): Promise<CellCheckpoint | null> {
+export async function checkpointBefore(
+  service: CheckpointService | undefined,
+  conv: Conversation,
+  cell: CellItem,
+): Promise<CellCheckpoint | null> {
   if (!service) return null;
   const kernel = conv.remoteKernel;
   if (kernel && findLanguage(kernel.language)?.name === findLanguage(cell.language)?.name) {
@@ -24,13 +28,21 @@ export async function checkpointBefore(service: CheckpointService | undefined, c
   }
 }
 
-export async function checkpointAfter(service: CheckpointService | undefined, conv: Conversation, cell: CellItem, before: CellCheckpoint | null, settings: Settings): Promise<CellChanges | null> {
+export async function checkpointAfter(
+  service: CheckpointService | undefined,
+  conv: Conversation,
+  cell: CellItem,
+  before: CellCheckpoint | null,
+  settings: Settings,
+): Promise<CellChanges | null> {
   if (!service || !before) return null;
   if (!before.ok) return { checkpointed: false, files: [], skipped: [], note: before.note };
   try {
     const changes = await service.after(conv, cell.id, before.skipped);
     // Without the sandbox, code can write anywhere; only the workspace is checkpointed.
-    return settings.sandbox.enabled ? changes : { ...changes, note: 'only the workspace is checkpointed: with no sandbox, files the code wrote elsewhere are not covered' };
+    return settings.sandbox.enabled
+      ? changes
+      : { ...changes, note: 'only the workspace is checkpointed: with no sandbox, files the code wrote elsewhere are not covered' };
   } catch (err) {
     return { checkpointed: false, files: [], skipped: [], note: `no checkpoint could be taken after this cell (${errorMessage(err)})` };
   }

@@ -113,7 +113,9 @@ export class EnvironmentContext {
     if (!found || Date.now() - found.at > RUNTIMES_TTL_MS) {
       const stored = !found && !this.fromSnapshot.has(`l${key}`) ? this.snapshot?.languages(key) : null;
       this.fromSnapshot.add(`l${key}`);
-      const detected = (stored ? this.refreshGate.then(() => this.sources.languages(scope)) : this.sources.languages(scope)).catch(() => []);
+      const detected = (stored ? this.refreshGate.then(() => this.sources.languages(scope)) : this.sources.languages(scope)).catch(
+        () => [],
+      );
       found = { at: Date.now(), value: stored ? Promise.resolve(stored) : detected };
       this.runtimes.set(key, found);
       void detected.then((value) => {
@@ -150,13 +152,16 @@ export class EnvironmentContext {
     if (!py || Date.now() - py.at > PACKAGES_TTL_MS) {
       const stored = !py && !this.fromSnapshot.has(`p${key}`) ? this.snapshot?.python(key) : undefined;
       this.fromSnapshot.add(`p${key}`);
-      const detected = (stored !== undefined ? this.refreshGate.then(() => this.sources.python(scope)) : this.sources.python(scope)).catch(() => null);
+      const detected = (stored !== undefined ? this.refreshGate.then(() => this.sources.python(scope)) : this.sources.python(scope)).catch(
+        () => null,
+      );
       const entry: Timed<PythonInfo | null> = { at: Date.now(), value: stored !== undefined ? Promise.resolve(stored) : detected };
       py = entry;
       this.pythons.set(key, entry);
       void detected.then((value) => {
         this.snapshot?.save(key, { python: value });
-        if (stored !== undefined && this.pythons.get(key) === entry) this.pythons.set(key, { at: Date.now(), value: Promise.resolve(value) });
+        if (stored !== undefined && this.pythons.get(key) === entry)
+          this.pythons.set(key, { at: Date.now(), value: Promise.resolve(value) });
       });
     }
     const found = await py.value;
@@ -188,7 +193,12 @@ export class EnvironmentContext {
 
 /** Runtimes and packages differ by workspace, interpreter setting, PATH and sandbox. */
 function scopeKey(scope: LanguagesScope): string {
-  return JSON.stringify([scope.workspace, scope.settings.pythonPath ?? null, scope.settings.env.PATH ?? null, scope.sandbox?.enabled ? scope.sandbox : null]);
+  return JSON.stringify([
+    scope.workspace,
+    scope.settings.pythonPath ?? null,
+    scope.settings.env.PATH ?? null,
+    scope.sandbox?.enabled ? scope.sandbox : null,
+  ]);
 }
 
 async function listWorkspace(workspace: string): Promise<string> {

@@ -102,7 +102,9 @@ export function itemTokens(item: ConversationItem, counter: TokenCounter, images
     case 'user':
       return counter.count(item.text) + attachmentTokens(item.attachments, images);
     case 'assistant':
-      return counter.count(item.text) + item.thinking.reduce((sum, t) => sum + counter.count(t.thinking) + Math.ceil(t.signature.length / 4), 0);
+      return (
+        counter.count(item.text) + item.thinking.reduce((sum, t) => sum + counter.count(t.thinking) + Math.ceil(t.signature.length / 4), 0)
+      );
     case 'cell':
       return counter.count(item.code) + counter.count(item.resultForModel ?? '') + 16;
     case 'notice':

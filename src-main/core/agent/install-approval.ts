@@ -12,7 +12,12 @@ const NEVER = new AbortController().signal;
  * (settings, or "always run here") answers yes, except for system packages, which change the machine
  * and are always asked. A question nobody is around to answer ends with the turn (stop = no).
  */
-export async function askInstall(live: LiveConversation | undefined, settings: Settings, events: EventBus, q: InstallQuestion): Promise<boolean> {
+export async function askInstall(
+  live: LiveConversation | undefined,
+  settings: Settings,
+  events: EventBus,
+  q: InstallQuestion,
+): Promise<boolean> {
   if (!live) return false;
   if (!q.alwaysAsk && (settings.autoRun || live.conv.autoRun)) return true;
   const questionId = newId();

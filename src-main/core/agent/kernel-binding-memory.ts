@@ -6,7 +6,11 @@ import type { OpenConversations } from './open-conversations';
 // conversations, which hold the copy that a running turn saves.
 
 export function conversationKernelMemory(open: Pick<OpenConversations, 'snapshot' | 'update'>): KernelBindingMemory {
-  const exists = (conversationId: string): Promise<boolean> => open.snapshot(conversationId).then(() => true, () => false);
+  const exists = (conversationId: string): Promise<boolean> =>
+    open.snapshot(conversationId).then(
+      () => true,
+      () => false,
+    );
   return {
     async load(conversationId) {
       const conv = await open.snapshot(conversationId);

@@ -6,5 +6,7 @@ export function installsPackages(code: string): boolean {
 /** True when code may have installed or removed a language runtime. */
 export function installsRuntimes(code: string): boolean {
   if (/-m\s+venv\b|\bvirtualenv\b|\buv\s+venv\b/.test(code)) return true;
-  return /\b(apt(-get)?|brew|dnf|yum|pacman|apk|winget|choco|scoop|nvm|pyenv|asdf|mise|rbenv)\b[^\n]*\b(install|add|remove|uninstall|use|global)\b/.test(code);
+  return /\b(apt(-get)?|brew|dnf|yum|pacman|apk|winget|choco|scoop|nvm|pyenv|asdf|mise|rbenv)\b[^\n]*\b(install|add|remove|uninstall|use|global)\b/.test(
+    code,
+  );
 }

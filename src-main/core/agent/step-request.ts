@@ -46,10 +46,15 @@ export async function prepareStep(
   const promptFor = (droppedTurns: number) =>
     buildSystemPrompt({ environment: envText, customInstructions: settings.customInstructions, toolCalling: tools, droppedTurns });
   const fitWith = (counter: TokenCounter) => {
-    const fixedTokens =
-      counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(toolList)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
+    const fixedTokens = counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(toolList)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
     const budget = Math.floor(limits.contextWindow * (1 - SAFETY_FRACTION)) - limits.maxOutputTokens - fixedTokens;
-    const fit = fitHistory({ items: withWorkspaceNotes(conv.items), budget, counter, images: info.vision, trimmedOutputChars: TRIMMED_OUTPUT_CHARS });
+    const fit = fitHistory({
+      items: withWorkspaceNotes(conv.items),
+      budget,
+      counter,
+      images: info.vision,
+      trimmedOutputChars: TRIMMED_OUTPUT_CHARS,
+    });
     return { counter, fixedTokens, budget, fit };
   };
   // The estimate over-counts, so when it fits with room to spare the exact tokenizer (most of a

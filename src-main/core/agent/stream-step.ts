@@ -118,9 +118,22 @@ export async function streamStep(
   const addCell = (toolCallId: string | null, language: string, callDialect?: CellItem['callDialect']): CellItem => {
     closeAssistant();
     const cell: CellItem = {
-      kind: 'cell', id: newId(), step, toolCallId, language, code: '', status: 'streaming',
-      approval: null, outputs: [], exitCode: null, durationMs: null, executionCount: null, startedAt: null,
-      limits: null, resultForModel: null, ...(callDialect ? { callDialect } : {}),
+      kind: 'cell',
+      id: newId(),
+      step,
+      toolCallId,
+      language,
+      code: '',
+      status: 'streaming',
+      approval: null,
+      outputs: [],
+      exitCode: null,
+      durationMs: null,
+      executionCount: null,
+      startedAt: null,
+      limits: null,
+      resultForModel: null,
+      ...(callDialect ? { callDialect } : {}),
     };
     conv.items.push(cell);
     deps.events.emit('item.added', { conversationId, item: cell });

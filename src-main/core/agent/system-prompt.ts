@@ -7,7 +7,8 @@ export interface PromptContext {
   droppedTurns: number;
 }
 
-const TOOL_MODE = 'Run code with the `execute` tool ({"language", "code"}). One tool call runs one piece of code; you see its output in the tool result.';
+const TOOL_MODE =
+  'Run code with the `execute` tool ({"language", "code"}). One tool call runs one piece of code; you see its output in the tool result.';
 
 const FENCED_MODE = [
   'To run code, write it in a fenced code block tagged with its language, for example:',
@@ -35,7 +36,10 @@ export function buildSystemPrompt(ctx: PromptContext): string {
     ctx.environment,
   ];
   if (ctx.droppedTurns > 0) {
-    lines.push('', `Note: the ${ctx.droppedTurns} oldest exchange(s) of this conversation were left out to fit your context window; ask the user if you need something from them.`);
+    lines.push(
+      '',
+      `Note: the ${ctx.droppedTurns} oldest exchange(s) of this conversation were left out to fit your context window; ask the user if you need something from them.`,
+    );
   }
   if (ctx.customInstructions.trim()) lines.push('', '# Instructions from the user', ctx.customInstructions.trim());
   return lines.join('\n');

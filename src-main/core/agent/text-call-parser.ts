@@ -109,7 +109,8 @@ export class TextCallParser {
         this.mode = { kind: 'block', marker, block: this.blocks++, body: '', shown: '', json: null };
         return;
       }
-      if (ch !== '\n' && (candidate === '' || MARKERS.some((m) => m.text.startsWith(candidate))) && this.held.length < MAX_MARKER + 16) return;
+      if (ch !== '\n' && (candidate === '' || MARKERS.some((m) => m.text.startsWith(candidate))) && this.held.length < MAX_MARKER + 16)
+        return;
       const text = this.held;
       this.held = null;
       this.emitText(text, out);
@@ -218,7 +219,8 @@ export class TextCallParser {
     if (mode.fenced === null) {
       const nl = mode.text.indexOf('\n');
       const first = (nl < 0 ? mode.text : mode.text.slice(0, nl)).trim();
-      if (nl < 0) return '```json'.startsWith(first) || /^```(json)?$/.test(first) ? chunk.length : this.abandonBare(mode, out, chunk.length);
+      if (nl < 0)
+        return '```json'.startsWith(first) || /^```(json)?$/.test(first) ? chunk.length : this.abandonBare(mode, out, chunk.length);
       if (!/^```(json)?$/.test(first)) return this.abandonBare(mode, out, chunk.length);
       mode.fenced = true;
       mode.json = new JsonScan(nl + 1);

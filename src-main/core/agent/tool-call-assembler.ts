@@ -50,13 +50,17 @@ export function parseExecuteArgs(args: string): ParsedExecuteArgs {
   try {
     value = JSON.parse(args);
   } catch (err) {
-    return { ok: false, error: `the tool arguments are not valid JSON (${(err as Error).message}); send {"language": "...", "code": "..."}` };
+    return {
+      ok: false,
+      error: `the tool arguments are not valid JSON (${(err as Error).message}); send {"language": "...", "code": "..."}`,
+    };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: 'the tool arguments must be an object {"language": "...", "code": "..."}' };
   }
   const v = value as Record<string, unknown>;
-  if (typeof v.language !== 'string' || !v.language) return { ok: false, error: 'the tool arguments lack "language" (a string such as "python" or "shell")' };
+  if (typeof v.language !== 'string' || !v.language)
+    return { ok: false, error: 'the tool arguments lack "language" (a string such as "python" or "shell")' };
   if (typeof v.code !== 'string') return { ok: false, error: 'the tool arguments lack "code" (a string)' };
   return { ok: true, language: v.language, code: v.code };
 }

@@ -70,19 +70,31 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       }
       if (settings.budgetUsd !== null && !live.priceWarned && modelInfo(settings.provider, settings.model).inputPerMTok === null) {
         live.priceWarned = true;
-        addNotice(live, deps.events, 'warning', `The price of ${settings.model} is not in the app's table, so its use is not counted against the $${settings.budgetUsd.toFixed(2)} budget.`);
+        addNotice(
+          live,
+          deps.events,
+          'warning',
+          `The price of ${settings.model} is not in the app's table, so its use is not counted against the $${settings.budgetUsd.toFixed(2)} budget.`,
+        );
       }
       const provider = await deps.providerFor(settings);
       const step = await callModel(live, deps, settings, provider, signal);
       await deps.conversations.save(live.conv);
       if (step.error) {
-        for (const { cell } of step.calls) finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
-        addNotice(live, deps.events, 'error', `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind, provider.endpoint)}`);
+        for (const { cell } of step.calls)
+          finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
+        addNotice(
+          live,
+          deps.events,
+          'error',
+          `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind, provider.endpoint)}`,
+        );
         reason = 'error';
         break;
       }
       if (signal.aborted) {
-        for (const { cell } of step.calls) finishCell(live, deps.events, cell, 'interrupted', 'The user stopped the turn before this code ran.');
+        for (const { cell } of step.calls)
+          finishCell(live, deps.events, cell, 'interrupted', 'The user stopped the turn before this code ran.');
         reason = 'stopped';
         break;
       }
@@ -97,7 +109,11 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         }
         const mcpTool = step.mcpTools.find((t) => t.name === name);
         if (args !== null) {
-          const parsed = mcpTool ? mcpArgsAsCode(args) : name === EXECUTE_TOOL_NAME ? parseExecuteArgs(args) : ({ ok: false, error: noSuchTool(name, step.mcpTools) } as const);
+          const parsed = mcpTool
+            ? mcpArgsAsCode(args)
+            : name === EXECUTE_TOOL_NAME
+              ? parseExecuteArgs(args)
+              : ({ ok: false, error: noSuchTool(name, step.mcpTools) } as const);
           if (!parsed.ok) {
             finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
             stepFailed = true;
@@ -155,7 +171,12 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       }
       failuresInARow = stepFailed ? failuresInARow + 1 : 0;
       if (stepFailed && failuresInARow >= settings.maxFailedAttempts) {
-        addNotice(live, deps.events, 'warning', `${failuresInARow} attempts in a row failed, so the agent stopped to let you decide how to go on.`);
+        addNotice(
+          live,
+          deps.events,
+          'warning',
+          `${failuresInARow} attempts in a row failed, so the agent stopped to let you decide how to go on.`,
+        );
         reason = 'attempts-exhausted';
         break;
       }
@@ -190,15 +211,20 @@ async function callModel(
     const mcpTools = tools && deps.mcp ? await deps.mcp.tools() : [];
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpToolSpecs(mcpTools));
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
-    const step = await streamStep(live, prepared.request, {
-      provider,
-      events: deps.events,
-      retry: deps.retry,
-      info: prepared.info,
-      counter: prepared.counter,
-      promptTokens: prepared.promptTokens,
-      onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
-    }, signal).finally(() => deps.environment.refreshStored());
+    const step = await streamStep(
+      live,
+      prepared.request,
+      {
+        provider,
+        events: deps.events,
+        retry: deps.retry,
+        info: prepared.info,
+        counter: prepared.counter,
+        promptTokens: prepared.promptTokens,
+        onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
+      },
+      signal,
+    ).finally(() => deps.environment.refreshStored());
     deps.events.emit('usage.updated', {
       conversationId: live.conv.id,
       usage: live.conv.usage,
@@ -207,15 +233,31 @@ async function callModel(
     });
     if (step.toolsRefused && tools) {
       deps.toolSupport.noteRefusal(settings);
-      addNotice(live, deps.events, 'info', `${settings.model} does not accept tool definitions here, so it will write code in fenced blocks instead (${errorMessage(step.error)}).`);
+      addNotice(
+        live,
+        deps.events,
+        'info',
+        `${settings.model} does not accept tool definitions here, so it will write code in fenced blocks instead (${errorMessage(step.error)}).`,
+      );
       tools = false;
       continue;
     }
-    if (tools && step.calls.length === 0 && !step.error && capability !== null && hasRunnableBlock(step.text, (info) => findLanguage(info)?.name ?? null)) {
+    if (
+      tools &&
+      step.calls.length === 0 &&
+      !step.error &&
+      capability !== null &&
+      hasRunnableBlock(step.text, (info) => findLanguage(info)?.name ?? null)
+    ) {
       // It called tools when probed but wrote a code block now: ask again how it calls tools now.
       const again = await deps.models.probe(given).catch(() => null);
       if (again && again.mode !== capability.mode) {
-        addNotice(live, deps.events, 'info', `${given.model} wrote code in a block instead of calling the tool; a new check found it ${again.detail ?? again.mode}, so the next replies are asked for in that form. Send "run it" to run this code.`);
+        addNotice(
+          live,
+          deps.events,
+          'info',
+          `${given.model} wrote code in a block instead of calling the tool; a new check found it ${again.detail ?? again.mode}, so the next replies are asked for in that form. Send "run it" to run this code.`,
+        );
       }
     }
     return { ...step, mcpTools };
@@ -224,7 +266,9 @@ async function callModel(
 
 function noSuchTool(name: string, mcpTools: McpTool[]): string {
   const names = [EXECUTE_TOOL_NAME, ...mcpTools.map((t) => t.name)];
-  return names.length === 1 ? `there is no tool called "${name}"; the only tool is "${EXECUTE_TOOL_NAME}"` : `there is no tool called "${name}"; the tools are ${names.map((n) => `"${n}"`).join(', ')}`;
+  return names.length === 1
+    ? `there is no tool called "${name}"; the only tool is "${EXECUTE_TOOL_NAME}"`
+    : `there is no tool called "${name}"; the tools are ${names.map((n) => `"${n}"`).join(', ')}`;
 }
 
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */
@@ -268,7 +312,13 @@ async function approve(
 }
 
 /** Returns true when the user interrupted the run (with the cell's Stop, or the turn's). */
-async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Settings, cell: CellItem, signal: AbortSignal): Promise<boolean> {
+async function executeCell(
+  live: LiveConversation,
+  deps: TurnDeps,
+  settings: Settings,
+  cell: CellItem,
+  signal: AbortSignal,
+): Promise<boolean> {
   const started = Date.now();
   let interruptedByUser = false;
   const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
@@ -287,7 +337,9 @@ async function executeCell(live: LiveConversation, deps: TurnDeps, settings: Set
     interruptedByUser = result.status === 'interrupted';
     const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
     const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';
-    const stopped = interruptedByUser ? `\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}` : '';
+    const stopped = interruptedByUser
+      ? `\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}`
+      : '';
     const forModel = `${edited}${told}${stopped}`;
     finishCell(live, deps.events, cell, result.status, forModel);
   } catch (err) {
@@ -314,7 +366,10 @@ function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
 function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, contextWindow: number): void {
   const before = live.fitNoticed;
   if (fit.droppedTurns <= before.droppedTurns && fit.trimmedOutputs <= before.trimmedOutputs) return;
-  live.fitNoticed = { droppedTurns: Math.max(fit.droppedTurns, before.droppedTurns), trimmedOutputs: Math.max(fit.trimmedOutputs, before.trimmedOutputs) };
+  live.fitNoticed = {
+    droppedTurns: Math.max(fit.droppedTurns, before.droppedTurns),
+    trimmedOutputs: Math.max(fit.trimmedOutputs, before.trimmedOutputs),
+  };
   const parts: string[] = [];
   if (fit.trimmedOutputs) parts.push(`${fit.trimmedOutputs} long output${fit.trimmedOutputs === 1 ? ' was' : 's were'} shortened`);
   if (fit.droppedTurns) parts.push(`the ${fit.droppedTurns} oldest exchange${fit.droppedTurns === 1 ? ' was' : 's were'} left out`);

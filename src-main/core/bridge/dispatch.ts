@@ -30,4 +30,3 @@ export function createDispatcher(table: HandlerTable) {
 }
 
 export type Dispatcher = ReturnType<typeof createDispatcher>;
-

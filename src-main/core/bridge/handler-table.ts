@@ -5,10 +5,7 @@ export interface RequestContext {
   transport: 'ipc' | 'websocket';
 }
 
-export type Handler<N extends RequestName> = (
-  input: RequestInputParsed<N>,
-  ctx: RequestContext,
-) => Promise<RequestOutput<N>>;
+export type Handler<N extends RequestName> = (input: RequestInputParsed<N>, ctx: RequestContext) => Promise<RequestOutput<N>>;
 
 /** One handler per contract request; the type makes a missing or extra name a compile error. */
 export type HandlerTable = { [N in RequestName]: Handler<N> };

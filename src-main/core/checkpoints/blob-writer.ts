@@ -15,7 +15,12 @@ import type { HeldFolders } from './held-folders';
  * SHA-1 of "blob <size>\0" and the content; the file is that, zlib-deflated), which git reads, packs
  * and prunes as its own. Everything else about the store goes through the git command.
  */
-export async function writeWorkspaceBlob(gitDir: string, root: string, relPath: string, folders?: HeldFolders): Promise<{ sha: string; size: number }> {
+export async function writeWorkspaceBlob(
+  gitDir: string,
+  root: string,
+  relPath: string,
+  folders?: HeldFolders,
+): Promise<{ sha: string; size: number }> {
   const handle = folders ? await folders.openFile(relPath) : await openBeneath(root, relPath.split('/'), constants.O_RDONLY);
   let content: Buffer;
   try {

@@ -47,7 +47,12 @@ export class ChangeJournal {
 
   /** Starts (or restarts) watching `root`; called just before a full walk, so nothing between is missed. */
   async watch(root: string): Promise<boolean> {
-    const reply = await this.request({ op: 'watch', root, maxFolders: MAX_FOLDERS, ...(this.options.overflowAt ? { overflowAt: this.options.overflowAt } : {}) });
+    const reply = await this.request({
+      op: 'watch',
+      root,
+      maxFolders: MAX_FOLDERS,
+      ...(this.options.overflowAt ? { overflowAt: this.options.overflowAt } : {}),
+    });
     return 'watching' in reply && reply.watching;
   }
 
@@ -126,7 +131,10 @@ function workerEntry(): { file: string; eval: boolean } | null {
   try {
     const tsxDir = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
     const api = pathToFileURL(path.join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
-    return { file: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`, eval: true };
+    return {
+      file: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`,
+      eval: true,
+    };
   } catch {
     return null;
   }

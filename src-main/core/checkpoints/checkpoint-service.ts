@@ -76,7 +76,14 @@ export class CheckpointService {
       const shot = await store.snapshotter.take(this.maxFileBytes());
       const record = await this.record(conv.id, conv.workspace);
       record.entries = record.entries.filter((e) => e.cellId !== cellId);
-      record.entries.push({ cellId, before: shot.tree, after: null, createdAt: new Date().toISOString(), bytes: shot.bytesStored, changed: 0 });
+      record.entries.push({
+        cellId,
+        before: shot.tree,
+        after: null,
+        createdAt: new Date().toISOString(),
+        bytes: shot.bytesStored,
+        changed: 0,
+      });
       await this.saveRecord(conv.id, record);
       return shot.skipped;
     });
@@ -108,10 +115,15 @@ export class CheckpointService {
     await this.saveRecord(conversationId, record);
   }
 
-  async list(conversationId: string): Promise<{ checkpoints: Array<{ cellId: string; createdAt: string; changed: number }>; storeBytes: number }> {
+  async list(
+    conversationId: string,
+  ): Promise<{ checkpoints: Array<{ cellId: string; createdAt: string; changed: number }>; storeBytes: number }> {
     const record = await this.loadRecord(conversationId);
     const bytes = record ? await storeBytes(this.storeDir(record.workspace)) : 0;
-    return { checkpoints: (record?.entries ?? []).map(({ cellId, createdAt, changed }) => ({ cellId, createdAt, changed })), storeBytes: bytes };
+    return {
+      checkpoints: (record?.entries ?? []).map(({ cellId, createdAt, changed }) => ({ cellId, createdAt, changed })),
+      storeBytes: bytes,
+    };
   }
 
   /** Each changed file of a cell: a text diff, images before and after, or a note for binaries. */
@@ -138,9 +150,19 @@ export class CheckpointService {
       const atRisk = [...outside].filter((p) => touched.has(p) || [...touched].some((t) => p.startsWith(`${t}/`))).sort();
       if (atRisk.length > 0 && !confirm) return { status: 'needs-confirmation', modifiedOutside: atRisk };
       // The present state is a checkpoint too, so this rewind can itself be undone.
-      record.entries.push({ cellId: `restore-${Date.now().toString(36)}`, before: now.tree, after: target.before, createdAt: new Date().toISOString(), bytes: now.bytesStored, changed: touched.size });
+      record.entries.push({
+        cellId: `restore-${Date.now().toString(36)}`,
+        before: now.tree,
+        after: target.before,
+        createdAt: new Date().toISOString(),
+        bytes: now.bytesStored,
+        changed: touched.size,
+      });
       await this.saveRecord(conv.id, record);
-      await writeFileAtomic(path.join(store.objects.gitDir, JOURNAL), JSON.stringify({ target: target.before, startedAt: new Date().toISOString() }));
+      await writeFileAtomic(
+        path.join(store.objects.gitDir, JOURNAL),
+        JSON.stringify({ target: target.before, startedAt: new Date().toISOString() }),
+      );
       const changedPaths = await applyRestore(store.root, store.objects, plan);
       await unlink(path.join(store.objects.gitDir, JOURNAL));
       await store.snapshotter.forget();
@@ -198,7 +220,8 @@ export class CheckpointService {
   /** Packs the store and drops objects no conversation's checkpoint refers to any more. */
   private async collect(store: Store, workspace: string): Promise<void> {
     const live = new Set<string>();
-    for (const { record } of await this.recordsWithIds(workspace)) for (const e of record.entries) for (const t of [e.before, e.after]) if (t) live.add(t);
+    for (const { record } of await this.recordsWithIds(workspace))
+      for (const e of record.entries) for (const t of [e.before, e.after]) if (t) live.add(t);
     await store.objects.gc([...live]);
     await store.snapshotter.forget();
   }
@@ -218,7 +241,12 @@ export class CheckpointService {
     if (!store) {
       mkdirSync(path.join(this.dir, 'stores'), { recursive: true, mode: 0o700 });
       const objects = new GitObjects(this.storeDir(root));
-      store = { objects, snapshotter: new Snapshotter(objects, root, this.journal), root, queue: objects.init().then(() => this.resumeRestore(objects, root)) };
+      store = {
+        objects,
+        snapshotter: new Snapshotter(objects, root, this.journal),
+        root,
+        queue: objects.init().then(() => this.resumeRestore(objects, root)),
+      };
       this.stores.set(root, store);
     }
     const current = store;
@@ -236,7 +264,11 @@ export class CheckpointService {
     const snapshotter = new Snapshotter(objects, root);
     const now = await snapshotter.take(this.maxFileBytes());
     const targetFiles = await objects.listTree(target);
-    await applyRestore(root, objects, planRestore(await objects.listTree(now.tree), targetFiles, () => false, await presentGitFolders(root, targetFiles)));
+    await applyRestore(
+      root,
+      objects,
+      planRestore(await objects.listTree(now.tree), targetFiles, () => false, await presentGitFolders(root, targetFiles)),
+    );
     await unlink(journal);
     await snapshotter.forget();
   }
@@ -306,7 +338,7 @@ export async function changesBetween(objects: GitObjects, from: string, to: stri
   const out = await objects.git(['diff-tree', '-r', '-M', '-z', '--raw', '--no-commit-id', from, to]);
   const parts = out.split('\0');
   const raw: Array<{ status: string; oldSha: string; newSha: string; path: string; from?: string }> = [];
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     const meta = parts[i++];
     if (!meta?.startsWith(':')) continue;
     const [, , oldSha = '', newSha = '', status = ''] = meta.slice(1).split(' ');
@@ -325,7 +357,14 @@ export async function changesBetween(objects: GitObjects, from: string, to: stri
   });
 }
 
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
 const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 const MAX_DIFF_CHARS = 200_000;
 
@@ -343,14 +382,23 @@ async function fileDiffs(objects: GitObjects, from: string, to: string): Promise
     }
     const mime = IMAGE_TYPES[change.path.split('.').pop()?.toLowerCase() ?? ''];
     if (mime && (change.size ?? 0) <= MAX_IMAGE_BYTES && (change.previousSize ?? 0) <= MAX_IMAGE_BYTES) {
-      const url = async (e: FlatEntry | undefined) => (e ? `data:${mime};base64,${(await objects.readBlob(e.sha)).toString('base64')}` : undefined);
+      const url = async (e: FlatEntry | undefined) =>
+        e ? `data:${mime};base64,${(await objects.readBlob(e.sha)).toString('base64')}` : undefined;
       const [b, a] = await Promise.all([url(old), url(now)]);
       out.push({ ...change, kind: 'image', ...(b ? { before: b } : {}), ...(a ? { after: a } : {}) });
       continue;
     }
     const text = await objects.diffBlobs(old?.sha ?? null, now?.sha ?? null, change.path);
     if (/^Binary files /m.test(text)) out.push({ ...change, kind: 'binary' });
-    else out.push({ ...change, kind: 'text', diff: text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters)` : text });
+    else
+      out.push({
+        ...change,
+        kind: 'text',
+        diff:
+          text.length > MAX_DIFF_CHARS
+            ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters)`
+            : text,
+      });
   }
   return out;
 }

@@ -94,7 +94,9 @@ export class GitObjects {
     await this.git(['update-ref', '-d', 'refs/checkpoints/live']).catch(() => undefined);
     if (liveTrees.length > 0) {
       // One commit-less ref per live tree would be thousands of refs; a tree listing them all is one object.
-      const holder = await this.writeTrees((write) => write(liveTrees.map((sha, i) => ({ mode: '040000', type: 'tree', sha, name: `t${i}` }))));
+      const holder = await this.writeTrees((write) =>
+        write(liveTrees.map((sha, i) => ({ mode: '040000', type: 'tree', sha, name: `t${i}` }))),
+      );
       await this.git(['update-ref', 'refs/checkpoints/live', holder]);
     }
     await this.git(['-c', 'gc.pruneExpire=now', 'gc', '--quiet', '--prune=now']);
@@ -106,13 +108,19 @@ export class GitObjects {
 
   private gitBuffer(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', args, { cwd: opts.cwd ?? this.gitDir, env: gitEnv(opts.noGitDir ? null : this.gitDir), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('git', args, {
+        cwd: opts.cwd ?? this.gitDir,
+        env: gitEnv(opts.noGitDir ? null : this.gitDir),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const out: Buffer[] = [];
       let err = '';
       child.stdout.on('data', (c: Buffer) => out.push(c));
       child.stderr.on('data', (c: Buffer) => (err += c.toString()));
       child.on('error', (e) => reject(new Error(`git could not start (is git installed?): ${e.message}`)));
-      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args[0]} failed: ${err.trim() || `exit ${code}`}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args[0]} failed: ${err.trim() || `exit ${code}`}`)),
+      );
       child.stdin.on('error', () => undefined);
       child.stdin.end(opts.input ?? '');
     });

@@ -145,7 +145,8 @@ function handle(req: JournalRequest): JournalReply | Promise<JournalReply> {
         const dirty = [...journal.dirty];
         journal.dirty = new Set();
         if (journal.broken) return resolve({ id: req.id, whole: true, reason: 'a watch failed or the folder has too many folders' });
-        if (seen >= journal.overflowAt) return resolve({ id: req.id, whole: true, reason: `${seen} events since the last checkpoint (events may have been lost)` });
+        if (seen >= journal.overflowAt)
+          return resolve({ id: req.id, whole: true, reason: `${seen} events since the last checkpoint (events may have been lost)` });
         resolve({ id: req.id, whole: false, dirty });
       }),
     ),

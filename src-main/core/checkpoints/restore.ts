@@ -20,7 +20,12 @@ export interface RestorePlan {
 }
 
 /** What must change for `root` to match `target`; `current` is the tree the workspace holds now. */
-export function planRestore(current: FlatEntry[], target: FlatEntry[], isIgnored: (path: string) => boolean, gitFoldersPresent: Set<string>): RestorePlan {
+export function planRestore(
+  current: FlatEntry[],
+  target: FlatEntry[],
+  isIgnored: (path: string) => boolean,
+  gitFoldersPresent: Set<string>,
+): RestorePlan {
   const protectedByGit = (p: string) => {
     const top = gitFolderOf(p);
     return top !== null && gitFoldersPresent.has(top);
@@ -43,7 +48,12 @@ export function planRestore(current: FlatEntry[], target: FlatEntry[], isIgnored
     if (protectedByGit(e.path) || isIgnored(e.path)) continue;
     const wanted = want.get(e.path);
     // A path whose kind changes (file ↔ folder ↔ link) is removed first, then made anew.
-    if (!wanted || (wanted.type === 'tree') !== (e.type === 'tree') || (wanted.type === 'blob' && wanted.mode !== e.mode && (wanted.mode === '120000' || e.mode === '120000'))) remove.push(e.path);
+    if (
+      !wanted ||
+      (wanted.type === 'tree') !== (e.type === 'tree') ||
+      (wanted.type === 'blob' && wanted.mode !== e.mode && (wanted.mode === '120000' || e.mode === '120000'))
+    )
+      remove.push(e.path);
   }
   // Deepest first, and nothing inside a folder that is itself removed.
   const removed = new Set<string>();
@@ -77,7 +87,12 @@ export async function applyRestore(root: string, objects: GitObjects, plan: Rest
       }
       continue;
     }
-    await writeNewFileBeneath(root, segments, content, { replace: true, create: true, mode: 0o755, fileMode: e.mode === '100755' ? 0o755 : 0o644 });
+    await writeNewFileBeneath(root, segments, content, {
+      replace: true,
+      create: true,
+      mode: 0o755,
+      fileMode: e.mode === '100755' ? 0o755 : 0o644,
+    });
   }
   return plan.write.length + plan.remove.length + plan.makeDirs.length;
 }

@@ -58,7 +58,10 @@ interface Last {
   folderTrees: Map<string, string>;
 }
 
-type Plan = { kind: 'unchanged' } | { kind: 'whole'; scan: ScanResult } | { kind: 'partial'; scan: ScanResult; affected: Set<string>; gone: string[] };
+type Plan =
+  | { kind: 'unchanged' }
+  | { kind: 'whole'; scan: ScanResult }
+  | { kind: 'partial'; scan: ScanResult; affected: Set<string>; gone: string[] };
 
 export class Snapshotter {
   private files: Map<string, CachedFile> | null = null;
@@ -102,14 +105,24 @@ export class Snapshotter {
     }
     // Several files in flight: the reads wait on the disk while the main thread hashes and deflates others.
     const held = new HeldFolders(this.root);
-    const stored = await inParallel(toStore, READS_IN_FLIGHT, (e) => this.store(e, files.get(e.path), held, skipped, (n) => (bytesStored += n))).finally(() => held.close());
+    const stored = await inParallel(toStore, READS_IN_FLIGHT, (e) =>
+      this.store(e, files.get(e.path), held, skipped, (n) => (bytesStored += n)),
+    ).finally(() => held.close());
     toStore.forEach((e, i) => {
       const sha = stored[i];
       if (!sha) return;
       seen?.add(e.path);
       if (started - e.mtimeMs > RACY_MS && started - e.ctimeMs > RACY_MS) {
         const known = files.get(e.path);
-        if (!known || known.sha !== sha || known.mtimeMs !== e.mtimeMs || known.ctimeMs !== e.ctimeMs || known.size !== e.size || known.ino !== e.ino || known.mode !== e.mode) {
+        if (
+          !known ||
+          known.sha !== sha ||
+          known.mtimeMs !== e.mtimeMs ||
+          known.ctimeMs !== e.ctimeMs ||
+          known.size !== e.size ||
+          known.ino !== e.ino ||
+          known.mode !== e.mode
+        ) {
           files.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs, ino: e.ino, mode: e.mode, sha });
           this.dirty = true;
         }
@@ -134,7 +147,10 @@ export class Snapshotter {
         let sha = list ? undefined : partial?.last.folderTrees.get(folder);
         if (sha === undefined) {
           const entries = list ?? [];
-          const key = entries.map((c) => `${c.mode} ${c.sha} ${c.name}`).sort().join('\n');
+          const key = entries
+            .map((c) => `${c.mode} ${c.sha} ${c.name}`)
+            .sort()
+            .join('\n');
           sha = this.trees[key] ?? (await write(entries));
           if (usedTrees[key] !== sha) {
             usedTrees[key] = sha;
@@ -155,8 +171,22 @@ export class Snapshotter {
   }
 
   /** A file's id: from the stat cache when its stats still match, else read into the store (null: could not be read, listed). */
-  private async store(e: ScannedEntry, known: CachedFile | undefined, folders: HeldFolders, skipped: Skipped[], stored: (bytes: number) => void): Promise<string | null> {
-    if (known && known.size === e.size && known.mtimeMs === e.mtimeMs && known.ctimeMs === e.ctimeMs && known.ino === e.ino && known.mode === e.mode) return known.sha;
+  private async store(
+    e: ScannedEntry,
+    known: CachedFile | undefined,
+    folders: HeldFolders,
+    skipped: Skipped[],
+    stored: (bytes: number) => void,
+  ): Promise<string | null> {
+    if (
+      known &&
+      known.size === e.size &&
+      known.mtimeMs === e.mtimeMs &&
+      known.ctimeMs === e.ctimeMs &&
+      known.ino === e.ino &&
+      known.mode === e.mode
+    )
+      return known.sha;
     try {
       if (e.kind === 'symlink') return await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path));
       const written = await writeWorkspaceBlob(this.objects.gitDir, this.root, e.path, folders);
@@ -180,7 +210,8 @@ export class Snapshotter {
       if (!changes.whole) {
         if (changes.dirty.length === 0) return { kind: 'unchanged' };
         const updated = rescanPaths(this.root, last.scan, changes.dirty, maxFileBytes);
-        if (updated) return { kind: 'partial', scan: updated.scan, affected: affectedFolders(updated.tops, updated.scan), gone: updated.gone };
+        if (updated)
+          return { kind: 'partial', scan: updated.scan, affected: affectedFolders(updated.tops, updated.scan), gone: updated.gone };
       }
     }
     if (this.journal) await this.journal.watch(this.root);

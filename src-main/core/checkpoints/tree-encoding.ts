@@ -20,7 +20,8 @@ export function encodeTree(entries: TreeEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const { e, name } of keyed) {
     if (!/^[0-9a-f]{40}$/.test(e.sha)) throw new Error(`not an object id: ${e.sha}`);
-    if (name.length === 0 || name.includes(0) || name.includes(SLASH[0] ?? 0x2f)) throw new Error(`not a tree entry name: ${JSON.stringify(e.name)}`);
+    if (name.length === 0 || name.includes(0) || name.includes(SLASH[0] ?? 0x2f))
+      throw new Error(`not a tree entry name: ${JSON.stringify(e.name)}`);
     parts.push(Buffer.from(`${e.mode.replace(/^0+/, '')} `, 'utf8'), name, ZERO, Buffer.from(e.sha, 'hex'));
   }
   return Buffer.concat(parts);

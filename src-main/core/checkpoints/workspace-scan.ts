@@ -10,7 +10,16 @@ import ignore, { type Ignore } from 'ignore';
  * Nothing is followed: a symlink is recorded as a link, never read through.
  */
 
-export const DEFAULT_IGNORES = ['.venv/', 'venv/', 'node_modules/', '__pycache__/', '.oi/outputs/', '.ipynb_checkpoints/', '.mypy_cache/', '.pytest_cache/'];
+export const DEFAULT_IGNORES = [
+  '.venv/',
+  'venv/',
+  'node_modules/',
+  '__pycache__/',
+  '.oi/outputs/',
+  '.ipynb_checkpoints/',
+  '.mypy_cache/',
+  '.pytest_cache/',
+];
 
 /** The default ignores, built once (the `ignore` package caches what it has decided per instance). */
 const BASE = ignore().add(DEFAULT_IGNORES);

@@ -16,7 +16,11 @@ export function toLmcMessages(conv: Conversation): LmcMessage[] {
       case 'user':
         out.push({ role: 'user', type: 'message', content: item.text });
         for (const att of item.attachments) {
-          out.push(att.mime.startsWith('image/') ? { role: 'user', type: 'image', format: 'path', content: att.path } : { role: 'user', type: 'file', content: att.path });
+          out.push(
+            att.mime.startsWith('image/')
+              ? { role: 'user', type: 'image', format: 'path', content: att.path }
+              : { role: 'user', type: 'file', content: att.path },
+          );
         }
         break;
       case 'assistant':

@@ -39,12 +39,19 @@ export function parseConversationFile(text: string): ImportedConversation {
   // A conversation this app saved (or exported with %save from an older build).
   if (json && typeof json === 'object' && !Array.isArray(json) && 'items' in json) {
     const parsed = Conversation.safeParse(json);
-    if (!parsed.success) throw new Error(`the file looks like an Open Interpreter Desktop conversation but does not match: ${describeIssues(parsed.error.issues)}`);
+    if (!parsed.success)
+      throw new Error(
+        `the file looks like an Open Interpreter Desktop conversation but does not match: ${describeIssues(parsed.error.issues)}`,
+      );
     // Its outputs came from a file, not from a run here: their HTML scripts wait for a re-run.
     const items = parsed.data.items.map((item) => (item.kind === 'cell' && item.outputs.length > 0 ? { ...item, imported: true } : item));
     return { title: parsed.data.title, items };
   }
-  const list = Array.isArray(json) ? json : json && typeof json === 'object' && Array.isArray((json as { messages?: unknown }).messages) ? (json as { messages: unknown[] }).messages : null;
+  const list = Array.isArray(json)
+    ? json
+    : json && typeof json === 'object' && Array.isArray((json as { messages?: unknown }).messages)
+      ? (json as { messages: unknown[] }).messages
+      : null;
   if (!list) throw new Error('expected a JSON array of Open Interpreter messages ({"role", "type", "content"})');
   const messages = list.map((raw, i) => {
     const parsed = LmcMessage.safeParse(raw);
@@ -72,7 +79,8 @@ class LmcReader {
   }
 
   private lmc(m: z.infer<typeof LmcMessage>): void {
-    const content = typeof m.content === 'string' ? m.content : m.content === undefined || m.content === null ? '' : JSON.stringify(m.content);
+    const content =
+      typeof m.content === 'string' ? m.content : m.content === undefined || m.content === null ? '' : JSON.stringify(m.content);
     const type = m.type ?? 'message';
     if (m.role === 'system') return;
     if (m.role === 'user') {
@@ -122,7 +130,15 @@ class LmcReader {
       last.text += text;
       return;
     }
-    this.items.push({ kind: 'assistant', id: randomUUID(), step: this.step, text, thinking: [], interrupted: false, createdAt: this.createdAt });
+    this.items.push({
+      kind: 'assistant',
+      id: randomUUID(),
+      step: this.step,
+      text,
+      thinking: [],
+      interrupted: false,
+      createdAt: this.createdAt,
+    });
   }
 
   private cell(language: string, code: string): void {
@@ -156,7 +172,8 @@ class LmcReader {
     if (previous?.output_type === 'stream' && previous.name === 'stdout') previous.text += text;
     else cell.outputs.push({ output_type: 'stream', name: 'stdout', text });
     const all = (cell.resultForModel ?? '') + text;
-    cell.resultForModel = all.length > MODEL_CHARS ? `${all.slice(0, MODEL_CHARS / 2)}\n[… output shortened …]\n${all.slice(-MODEL_CHARS / 2)}` : all;
+    cell.resultForModel =
+      all.length > MODEL_CHARS ? `${all.slice(0, MODEL_CHARS / 2)}\n[… output shortened …]\n${all.slice(-MODEL_CHARS / 2)}` : all;
   }
 
   private image(format: string, base64: string): void {

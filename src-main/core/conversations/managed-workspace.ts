@@ -18,7 +18,10 @@ export interface ManagedFolderFacts {
 }
 
 /** Why the conversation's folder is not the app's to delete, or null when it is. */
-export async function whyNotManaged(conv: Pick<ConversationSummary, 'id' | 'workspace'>, facts: ManagedFolderFacts): Promise<string | null> {
+export async function whyNotManaged(
+  conv: Pick<ConversationSummary, 'id' | 'workspace'>,
+  facts: ManagedFolderFacts,
+): Promise<string | null> {
   const folder = conv.workspace;
   if (facts.workspaceRoot !== null && maybeSamePath(folder, facts.workspaceRoot)) {
     return `its folder ${folder} is the shared workspace root from the settings, where other conversations work too; the app only deletes the folders it made for one conversation`;

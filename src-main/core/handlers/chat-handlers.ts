@@ -17,7 +17,7 @@ type ChatNames =
 export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<HandlerTable, ChatNames> => {
   // The agent and a notebook re-run would run code in the same sessions at once.
   const refuseDuringRerun = (conversationId: string) => {
-    if (reruns.isRunning(conversationId)) throw new Error('the notebook\'s cells are being re-run: wait for it to finish, or stop it first');
+    if (reruns.isRunning(conversationId)) throw new Error("the notebook's cells are being re-run: wait for it to finish, or stop it first");
   };
   return {
     'chat.send': async ({ conversationId, text, attachments }) => {

@@ -8,7 +8,8 @@ export const checkpointHandlers = (ctx: AppContext): Pick<HandlerTable, Checkpoi
   'checkpoints.list': ({ conversationId }) => ctx.checkpoints.list(conversationId),
   'checkpoints.diff': async ({ conversationId, cellId }) => ({ files: await ctx.checkpoints.diff(conversationId, cellId) }),
   'checkpoints.restore': ({ conversationId, cellId, confirm, cutConversation }) => {
-    if (ctx.reruns.isRunning(conversationId)) throw new Error('cannot rewind while a notebook re-run uses this conversation: wait for it to finish');
+    if (ctx.reruns.isRunning(conversationId))
+      throw new Error('cannot rewind while a notebook re-run uses this conversation: wait for it to finish');
     return ctx.agent.rewind(conversationId, cellId, { confirm: confirm ?? false, cut: cutConversation ?? false });
   },
 });

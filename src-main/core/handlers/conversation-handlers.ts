@@ -34,7 +34,11 @@ export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, Conver
   'conversation.import': async ({ json, title }) => {
     const imported = parseConversationFile(json);
     const firstUser = imported.items.find((i) => i.kind === 'user');
-    const name = title?.trim() || imported.title || (firstUser?.kind === 'user' ? firstUser.text.replace(/\s+/g, ' ').trim().slice(0, 80) : '') || 'Imported conversation';
+    const name =
+      title?.trim() ||
+      imported.title ||
+      (firstUser?.kind === 'user' ? firstUser.text.replace(/\s+/g, ' ').trim().slice(0, 80) : '') ||
+      'Imported conversation';
     const conv = await ctx.conversations.create(name, imported.items);
     ctx.events.emit('conversation.updated', { summary: summaryOf(conv) });
     return conv;

@@ -32,12 +32,18 @@ export const kernelHandlers = (ctx: Pick<AppContext, 'keyVault' | 'kernels'>): P
       const wanted = kernelName ?? fallback ?? specs[0]?.name;
       const spec = specs.find((s) => s.name === wanted);
       if (!spec) {
-        throw new RemoteKernelError(`The Jupyter server at ${base} has no kernel "${wanted ?? ''}"; it offers: ${specs.map((s) => s.name).join(', ') || 'none'}.`);
+        throw new RemoteKernelError(
+          `The Jupyter server at ${base} has no kernel "${wanted ?? ''}"; it offers: ${specs.map((s) => s.name).join(', ') || 'none'}.`,
+        );
       }
       const language = findLanguage(spec.language);
       if (!language || language.kind === 'html') {
-        const known = LANGUAGES.filter((l) => l.kind !== 'html').map((l) => l.name).join(', ');
-        throw new RemoteKernelError(`The kernel "${spec.displayName}" runs ${spec.language}, which this app does not run yet; it can use remote kernels for: ${known}.`);
+        const known = LANGUAGES.filter((l) => l.kind !== 'html')
+          .map((l) => l.name)
+          .join(', ');
+        throw new RemoteKernelError(
+          `The kernel "${spec.displayName}" runs ${spec.language}, which this app does not run yet; it can use remote kernels for: ${known}.`,
+        );
       }
       if (token?.trim()) {
         await store.set(kernelAccount(base), token.trim());

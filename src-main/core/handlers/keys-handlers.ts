@@ -51,7 +51,8 @@ export const keysHandlers = (ctx: AppContext): Pick<HandlerTable, KeysNames> => 
         };
       }
       const useKey = plan.kind === 'typed' ? plan.key : await vault.resolver.get(providerAccount(provider));
-      if (!useKey && provider !== 'openai-compatible') return { ok: false, message: 'There is no key to test: type one, or save one first.', problem: 'key' };
+      if (!useKey && provider !== 'openai-compatible')
+        return { ok: false, message: 'There is no key to test: type one, or save one first.', problem: 'key' };
       try {
         return { ok: true, models: await listModels({ provider: kind, key: useKey, baseUrl: plan.baseUrl }) };
       } catch (err) {

@@ -1,7 +1,15 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
-type McpNames = 'mcp.status' | 'mcp.connect' | 'mcp.save' | 'mcp.remove' | 'mcp.set-enabled' | 'mcp.set-tool-policy' | 'mcp.import-sources' | 'mcp.import';
+type McpNames =
+  | 'mcp.status'
+  | 'mcp.connect'
+  | 'mcp.save'
+  | 'mcp.remove'
+  | 'mcp.set-enabled'
+  | 'mcp.set-tool-policy'
+  | 'mcp.import-sources'
+  | 'mcp.import';
 
 /** The Settings page's MCP section (docs/mcp.md): outputs name secrets, never hold their values. */
 export const mcpHandlers = ({ mcp, mcpConfig }: Pick<AppContext, 'mcp' | 'mcpConfig'>): Pick<HandlerTable, McpNames> => ({

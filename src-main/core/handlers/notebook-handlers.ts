@@ -25,7 +25,11 @@ export const notebookHandlers = (ctx: AppContext): Pick<HandlerTable, NotebookNa
       let imported: NotebookImport;
       try {
         const input = await notebookInput(source, settings.notebookMaxBytes, req);
-        imported = importNotebook(input, { maxBytes: settings.notebookMaxBytes, fileName, modelOutputChars: settings.exec.modelOutputChars });
+        imported = importNotebook(input, {
+          maxBytes: settings.notebookMaxBytes,
+          fileName,
+          modelOutputChars: settings.exec.modelOutputChars,
+        });
       } catch (err) {
         // Name the file: the user may have dropped several.
         throw new Error(`${fileName}: ${errorMessage(err)}`, { cause: err });
@@ -52,6 +56,7 @@ async function notebookInput(source: NotebookSource, maxBytes: number, req: Requ
     return Buffer.from(source.dataBase64, 'base64');
   }
   // Only the desktop app knows real paths of chosen or dropped files; a page in a browser sends bytes.
-  if (req.transport !== 'ipc') throw new Error('importing by path is only available in the desktop app; browser mode uploads the file instead');
+  if (req.transport !== 'ipc')
+    throw new Error('importing by path is only available in the desktop app; browser mode uploads the file instead');
   return readNotebookFile(source.sourcePath, maxBytes);
 }

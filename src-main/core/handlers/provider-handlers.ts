@@ -18,7 +18,9 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
       case 'openai':
       case 'anthropic': {
         const has = (await ctx.keyVault.resolver.describe(providerAccount(s.provider))).source !== null;
-        return has ? { ready: true, reason: null } : { ready: false, reason: `no ${s.provider === 'openai' ? 'OpenAI' : 'Anthropic'} API key` };
+        return has
+          ? { ready: true, reason: null }
+          : { ready: false, reason: `no ${s.provider === 'openai' ? 'OpenAI' : 'Anthropic'} API key` };
       }
       case 'ollama':
         return { ready: true, reason: null };
@@ -39,7 +41,13 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
     }
     for (const service of KEY_SERVICES) {
       const variable = ctx.keyVault.env.variableFor(providerAccount(service.id));
-      if (variable) env.push({ provider: 'openai-compatible' as const, variable, suggestedModels: [service.defaultModel], service: { id: service.id, label: service.label, baseUrl: service.baseUrl } });
+      if (variable)
+        env.push({
+          provider: 'openai-compatible' as const,
+          variable,
+          suggestedModels: [service.defaultModel],
+          service: { id: service.id, label: service.label, baseUrl: service.baseUrl },
+        });
     }
     return { env, local: await detectLocalServers(ctx.localServers) };
   },
@@ -60,7 +68,12 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
     }
     // keyFor: a saved URL of a hosted service gets that service's key, as the chat does.
     const key = await keyFor(ctx.keyVault.resolver, { provider, baseUrl: plan.baseUrl });
-    return { models: await listModels({ provider, key, baseUrl: provider === 'ollama' ? (plan.baseUrl ?? DEFAULT_BASE_URLS.ollama) : plan.baseUrl }) };
+    return {
+      models: await listModels({
+        provider,
+        key,
+        baseUrl: provider === 'ollama' ? (plan.baseUrl ?? DEFAULT_BASE_URLS.ollama) : plan.baseUrl,
+      }),
+    };
   },
 });
-

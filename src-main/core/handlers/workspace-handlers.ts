@@ -53,7 +53,8 @@ export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, Workspace
     },
     'workspace.attach-path': async ({ conversationId, sourcePath }, req) => {
       // Only the desktop app knows real paths of dropped files; a page in a browser must send bytes.
-      if (req.transport !== 'ipc') throw new Error('attaching by path is only available in the desktop app; browser mode uploads the file instead');
+      if (req.transport !== 'ipc')
+        throw new Error('attaching by path is only available in the desktop app; browser mode uploads the file instead');
       return copyAttachmentFrom(await rootOf(conversationId), sourcePath);
     },
     // The desktop shell replaces this with the OS Save dialog (src-main/electron/save-copy-dialog.ts).

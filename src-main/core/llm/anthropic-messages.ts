@@ -30,7 +30,10 @@ export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools'
   for (const entry of toHistory(req.items, { tools: req.tools.length > 0 })) {
     if (entry.kind === 'user') {
       const { text, images } = userContent(entry.item, req.images);
-      const blocks: ContentBlockParam[] = images.map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mime, data: image.base64 } }));
+      const blocks: ContentBlockParam[] = images.map((image) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: image.mime, data: image.base64 },
+      }));
       blocks.push({ type: 'text', text: text || '(empty message)' });
       push('user', blocks);
       continue;
@@ -57,12 +60,14 @@ export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools'
     push('user', results);
   }
   // The API wants the first message from the user (an imported conversation may start otherwise).
-  if (turns[0]?.role === 'assistant') turns.unshift({ role: 'user', content: [{ type: 'text', text: '(continuing an earlier conversation)' }] });
+  if (turns[0]?.role === 'assistant')
+    turns.unshift({ role: 'user', content: [{ type: 'text', text: '(continuing an earlier conversation)' }] });
   return turns;
 }
 
 function thinkingBlock(block: AssistantItem['thinking'][number]): ContentBlockParam {
-  if (block.signature.startsWith(REDACTED_PREFIX)) return { type: 'redacted_thinking', data: block.signature.slice(REDACTED_PREFIX.length) };
+  if (block.signature.startsWith(REDACTED_PREFIX))
+    return { type: 'redacted_thinking', data: block.signature.slice(REDACTED_PREFIX.length) };
   return { type: 'thinking', thinking: block.thinking, signature: block.signature };
 }
 

@@ -41,7 +41,9 @@ export class AnthropicProvider implements Provider {
       input_schema: { type: 'object', ...t.parameters },
     }));
     const budget = req.thinkingBudgetTokens ?? null;
-    const stream = await (await this.client()).messages.create(
+    const stream = await (
+      await this.client()
+    ).messages.create(
       {
         model: req.model,
         system: req.system,
@@ -116,7 +118,10 @@ export class AnthropicProvider implements Provider {
           // Cumulative counts for this message, not increments.
           outputTokens = event.usage.output_tokens;
           if (event.usage.input_tokens !== null && event.usage.input_tokens !== undefined) {
-            inputTokens = Math.max(inputTokens, event.usage.input_tokens + (event.usage.cache_creation_input_tokens ?? 0) + (event.usage.cache_read_input_tokens ?? 0));
+            inputTokens = Math.max(
+              inputTokens,
+              event.usage.input_tokens + (event.usage.cache_creation_input_tokens ?? 0) + (event.usage.cache_read_input_tokens ?? 0),
+            );
           }
           stopReason = event.delta.stop_reason;
           break;

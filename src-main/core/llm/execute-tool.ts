@@ -8,7 +8,7 @@ export const EXECUTE_TOOL_NAME = 'execute';
 export const executeTool: ToolSpec = {
   name: EXECUTE_TOOL_NAME,
   description:
-    'Run code on the user\'s machine in a persistent session for that language (state is kept between runs, like a notebook). ' +
+    "Run code on the user's machine in a persistent session for that language (state is kept between runs, like a notebook). " +
     'Returns the output, rich results and the exit status.',
   parameters: {
     type: 'object',

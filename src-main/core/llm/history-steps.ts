@@ -55,7 +55,9 @@ export function toHistory(items: ConversationItem[], opts: HistoryOptions = { to
     }
   }
   // A step that produced nothing (a reply cut off before its first token) is not a message.
-  return out.filter((e) => e.kind === 'user' || e.text !== '' || e.thinking.length > 0 || e.toolCells.length > 0 || e.fencedCells.length > 0);
+  return out.filter(
+    (e) => e.kind === 'user' || e.text !== '' || e.thinking.length > 0 || e.toolCells.length > 0 || e.fencedCells.length > 0,
+  );
 }
 
 /** What the model is told about a run: its trimmed result, or why there is none. */

@@ -22,35 +22,82 @@ const cl100k = 'cl100k_base' as const;
 const CATALOG: Entry[] = [
   ['gpt-5', { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 1.25, outputPerMTok: 10, vision: true, encoding: o200k }],
   ['gpt-5-mini', { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 0.25, outputPerMTok: 2, vision: true, encoding: o200k }],
-  ['gpt-5-nano', { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 0.05, outputPerMTok: 0.4, vision: true, encoding: o200k }],
+  [
+    'gpt-5-nano',
+    { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 0.05, outputPerMTok: 0.4, vision: true, encoding: o200k },
+  ],
   ['gpt-4.1', { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 2, outputPerMTok: 8, vision: true, encoding: o200k }],
-  ['gpt-4.1-mini', { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 0.4, outputPerMTok: 1.6, vision: true, encoding: o200k }],
-  ['gpt-4.1-nano', { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 0.1, outputPerMTok: 0.4, vision: true, encoding: o200k }],
+  [
+    'gpt-4.1-mini',
+    { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 0.4, outputPerMTok: 1.6, vision: true, encoding: o200k },
+  ],
+  [
+    'gpt-4.1-nano',
+    { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 0.1, outputPerMTok: 0.4, vision: true, encoding: o200k },
+  ],
   ['gpt-4o', { contextWindow: 128_000, maxOutputTokens: 16_384, inputPerMTok: 2.5, outputPerMTok: 10, vision: true, encoding: o200k }],
-  ['gpt-4o-mini', { contextWindow: 128_000, maxOutputTokens: 16_384, inputPerMTok: 0.15, outputPerMTok: 0.6, vision: true, encoding: o200k }],
+  [
+    'gpt-4o-mini',
+    { contextWindow: 128_000, maxOutputTokens: 16_384, inputPerMTok: 0.15, outputPerMTok: 0.6, vision: true, encoding: o200k },
+  ],
   ['gpt-4-turbo', { contextWindow: 128_000, maxOutputTokens: 4_096, inputPerMTok: 10, outputPerMTok: 30, vision: true, encoding: cl100k }],
   ['gpt-4', { contextWindow: 8_192, maxOutputTokens: 8_192, inputPerMTok: 30, outputPerMTok: 60, vision: false, encoding: cl100k }],
-  ['gpt-3.5-turbo', { contextWindow: 16_385, maxOutputTokens: 4_096, inputPerMTok: 0.5, outputPerMTok: 1.5, vision: false, encoding: cl100k }],
+  [
+    'gpt-3.5-turbo',
+    { contextWindow: 16_385, maxOutputTokens: 4_096, inputPerMTok: 0.5, outputPerMTok: 1.5, vision: false, encoding: cl100k },
+  ],
   ['o1', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 15, outputPerMTok: 60, vision: true, encoding: o200k }],
   ['o3', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 2, outputPerMTok: 8, vision: true, encoding: o200k }],
   ['o3-mini', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 1.1, outputPerMTok: 4.4, vision: false, encoding: o200k }],
   ['o4-mini', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 1.1, outputPerMTok: 4.4, vision: true, encoding: o200k }],
   // Newer Claude models share the 200k window; their prices are not in this table, so cost is not counted.
   ['claude-', { contextWindow: 200_000, maxOutputTokens: 32_000, inputPerMTok: null, outputPerMTok: null, vision: true, encoding: null }],
-  ['claude-opus-4-5', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 5, outputPerMTok: 25, vision: true, encoding: null }],
+  [
+    'claude-opus-4-5',
+    { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 5, outputPerMTok: 25, vision: true, encoding: null },
+  ],
   ['claude-opus-4', { contextWindow: 200_000, maxOutputTokens: 32_000, inputPerMTok: 15, outputPerMTok: 75, vision: true, encoding: null }],
-  ['claude-sonnet-4', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null }],
+  [
+    'claude-sonnet-4',
+    { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null },
+  ],
   ['claude-haiku-4', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 1, outputPerMTok: 5, vision: true, encoding: null }],
-  ['claude-3-7-sonnet', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null }],
-  ['claude-3-5-sonnet', { contextWindow: 200_000, maxOutputTokens: 8_192, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null }],
-  ['claude-3-5-haiku', { contextWindow: 200_000, maxOutputTokens: 8_192, inputPerMTok: 0.8, outputPerMTok: 4, vision: false, encoding: null }],
-  ['claude-3-haiku', { contextWindow: 200_000, maxOutputTokens: 4_096, inputPerMTok: 0.25, outputPerMTok: 1.25, vision: true, encoding: null }],
+  [
+    'claude-3-7-sonnet',
+    { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null },
+  ],
+  [
+    'claude-3-5-sonnet',
+    { contextWindow: 200_000, maxOutputTokens: 8_192, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null },
+  ],
+  [
+    'claude-3-5-haiku',
+    { contextWindow: 200_000, maxOutputTokens: 8_192, inputPerMTok: 0.8, outputPerMTok: 4, vision: false, encoding: null },
+  ],
+  [
+    'claude-3-haiku',
+    { contextWindow: 200_000, maxOutputTokens: 4_096, inputPerMTok: 0.25, outputPerMTok: 1.25, vision: true, encoding: null },
+  ],
 ];
 
 /** Unknown hosted models: a window most current models exceed, and no price (cost shows as unknown). */
-const UNKNOWN_REMOTE: ModelInfo = { contextWindow: 32_768, maxOutputTokens: 4_096, inputPerMTok: null, outputPerMTok: null, vision: true, encoding: null };
+const UNKNOWN_REMOTE: ModelInfo = {
+  contextWindow: 32_768,
+  maxOutputTokens: 4_096,
+  inputPerMTok: null,
+  outputPerMTok: null,
+  vision: true,
+  encoding: null,
+};
 /** Local models run with Ollama's default window unless the user raises it (Settings → context window). */
-const UNKNOWN_LOCAL: ModelInfo = { contextWindow: 8_192, maxOutputTokens: 2_048, inputPerMTok: 0, outputPerMTok: 0, vision: true, encoding: null };
+const UNKNOWN_LOCAL: ModelInfo = {
+  contextWindow: 8_192,
+  maxOutputTokens: 2_048,
+  inputPerMTok: 0,
+  outputPerMTok: 0,
+  vision: true,
+  encoding: null,
+};
 
 /** The most output the app reserves by default: big reservations would crowd out history for nothing. */
 const DEFAULT_OUTPUT_CAP = 8_192;

@@ -38,14 +38,18 @@ export function isLastingNetworkFailure(code: string | null): boolean {
  */
 export function describeNetworkFailure(url: string, code: string | null, timedOut = false, detail: string | null = null): string {
   const { origin, host } = parts(url);
-  const what = timedOut || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' ? `${origin} did not answer in time` : whatHappened(code ?? detail, origin, host);
+  const what =
+    timedOut || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
+      ? `${origin} did not answer in time`
+      : whatHappened(code ?? detail, origin, host);
   return `could not reach ${url}: ${what}. This is a network problem, not the API key: ${whatToTry(code, host)}`;
 }
 
 function whatHappened(code: string | null, origin: string, host: string): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the address ${host} could not be found (DNS lookup failed)`;
   if (code === 'ECONNREFUSED') return `nothing is listening at ${origin} (connection refused)`;
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return `the connection to ${origin} was cut off`;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED')
+    return `the connection to ${origin} was cut off`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `there is no route to ${host} (the network is down or blocked)`;
   if (code !== null && isCertificateCode(code)) return `the TLS certificate of ${host} was not accepted (${code})`;
   return `the connection to ${origin} failed${code ? ` (${code.slice(0, 200)})` : ''}`;
@@ -53,8 +57,12 @@ function whatHappened(code: string | null, origin: string, host: string): string
 
 function whatToTry(code: string | null, host: string): string {
   const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/.test(host);
-  if (code === 'ECONNREFUSED') return local ? 'start the model server, or check the port in the base URL (Settings → Model).' : 'check the base URL and port in Settings → Model.';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'check that this machine is online and that the base URL is spelled right (Settings → Model).';
+  if (code === 'ECONNREFUSED')
+    return local
+      ? 'start the model server, or check the port in the base URL (Settings → Model).'
+      : 'check the base URL and port in Settings → Model.';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return 'check that this machine is online and that the base URL is spelled right (Settings → Model).';
   if (code !== null && isCertificateCode(code)) return 'check the base URL; a proxy that replaces certificates needs NODE_EXTRA_CA_CERTS.';
   return 'check that this machine is online (and any proxy or VPN), then try again.';
 }

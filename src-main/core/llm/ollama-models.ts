@@ -14,7 +14,10 @@ export async function listOllamaModels(baseUrl: string, signal?: AbortSignal): P
   try {
     res = await fetch(url, { signal });
   } catch (err) {
-    throw new Error(`could not reach Ollama at ${ollamaRoot(baseUrl)} (is it running? start it with \`ollama serve\`): ${(err as Error).message}`, { cause: err });
+    throw new Error(
+      `could not reach Ollama at ${ollamaRoot(baseUrl)} (is it running? start it with \`ollama serve\`): ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   if (!res.ok) throw new Error(`Ollama answered ${res.status} to GET ${url}`);
   const parsed = Tags.safeParse(await res.json());

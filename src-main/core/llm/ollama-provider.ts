@@ -66,7 +66,14 @@ export class OllamaProvider implements Provider {
       messages: toOllamaMessages(toOpenAiMessages(req)),
       stream: true,
       keep_alive: this.opts.keepAlive,
-      ...(req.tools.length ? { tools: req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) } : {}),
+      ...(req.tools.length
+        ? {
+            tools: req.tools.map((t) => ({
+              type: 'function',
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+          }
+        : {}),
       // Only when the user chose an effort: models without thinking refuse `think`.
       ...(req.reasoningEffort ? { think: req.reasoningEffort } : {}),
       options: {
@@ -113,7 +120,13 @@ export class OllamaProvider implements Provider {
       if (signal.aborted) throw err;
       // The shape classifyFailure takes for a connection failure (retried, then "could not reach"); the
       // cause keeps the network code (ECONNREFUSED…) the user's message is made from.
-      throw Object.assign(new OllamaError(`fetch failed: could not reach Ollama at ${this.root} (${(err as Error).message}); is \`ollama serve\` running?`, undefined), { cause: err });
+      throw Object.assign(
+        new OllamaError(
+          `fetch failed: could not reach Ollama at ${this.root} (${(err as Error).message}); is \`ollama serve\` running?`,
+          undefined,
+        ),
+        { cause: err },
+      );
     }
     if (!res.ok) {
       const text = await res.text().catch(() => '');
@@ -123,7 +136,10 @@ export class OllamaProvider implements Provider {
       } catch {
         /* not JSON: keep the text */
       }
-      const hint = res.status === 404 && /not found/i.test(message) ? ` — pull it in Settings → Model, or run \`ollama pull ${(body as { model?: string }).model ?? ''}\`` : '';
+      const hint =
+        res.status === 404 && /not found/i.test(message)
+          ? ` — pull it in Settings → Model, or run \`ollama pull ${(body as { model?: string }).model ?? ''}\``
+          : '';
       throw new OllamaError(`Ollama answered ${res.status} to POST ${url}: ${message}${hint}`, res.status);
     }
     return res;
@@ -165,7 +181,9 @@ export function toOllamaMessages(messages: ChatCompletionMessageParam[]): Ollama
         return {
           role: 'assistant',
           content: textOf(m.content ?? ''),
-          ...(calls.length ? { tool_calls: calls.map((c) => ({ function: { name: c.function.name, arguments: parseArgs(c.function.arguments) } })) } : {}),
+          ...(calls.length
+            ? { tool_calls: calls.map((c) => ({ function: { name: c.function.name, arguments: parseArgs(c.function.arguments) } })) }
+            : {}),
         };
       }
       case 'tool':

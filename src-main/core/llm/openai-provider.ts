@@ -73,7 +73,9 @@ export class OpenAiProvider implements Provider {
         ? { max_completion_tokens: req.maxOutputTokens }
         : { max_tokens: req.maxOutputTokens }
       : {};
-    const stream = await (await this.client()).chat.completions.create(
+    const stream = await (
+      await this.client()
+    ).chat.completions.create(
       {
         model: req.model,
         messages: toOpenAiMessages(req),

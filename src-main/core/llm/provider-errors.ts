@@ -36,7 +36,8 @@ export function classifyFailure(err: unknown): CallFailure {
     if (/context|too long|maximum.*tokens|prompt is too long|token limit/i.test(message)) return { kind: 'context-too-long', message };
     return { kind: 'other', message };
   }
-  if (status === null && isConnectionFailure(e, message)) return { kind: 'connection', message, code: networkCode(err), detail: innermostMessage(err) };
+  if (status === null && isConnectionFailure(e, message))
+    return { kind: 'connection', message, code: networkCode(err), detail: innermostMessage(err) };
   return { kind: 'other', message };
 }
 
@@ -45,14 +46,20 @@ export function classifyFailure(err: unknown): CallFailure {
  * --enable-auto-tool-choice', llama.cpp "tools param requires --jinja", others "tool use is not supported".
  */
 function refusesTools(message: string): boolean {
-  return /does not support tools|tools? (use |calling |calls )?(is |are )?not supported|not support(ed)? .*tool|tool.?choice|--jinja|tools param|unrecognized.*tools|unknown.*tools|extra.*tools/i.test(message);
+  return /does not support tools|tools? (use |calling |calls )?(is |are )?not supported|not support(ed)? .*tool|tool.?choice|--jinja|tools param|unrecognized.*tools|unknown.*tools|extra.*tools/i.test(
+    message,
+  );
 }
 
 function isConnectionFailure(e: ErrorShape, message: string): boolean {
   if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') return true;
   if (networkCode(e) !== null && /fetch failed|connect|getaddrinfo/i.test(message)) return true;
   // The OpenAI SDK's APIConnectionError keeps the plain name 'Error': its message is what marks it.
-  if (message === 'terminated' || /^connection error\.?$|fetch failed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|network|premature close/i.test(message)) return true;
+  if (
+    message === 'terminated' ||
+    /^connection error\.?$|fetch failed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|network|premature close/i.test(message)
+  )
+    return true;
   const cause = e.cause as ErrorShape | undefined;
   return typeof cause?.code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(cause.code);
 }
@@ -77,7 +84,12 @@ function retryAfterMs(headers: unknown): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-const LABEL: Record<ProviderKind, string> = { openai: 'OpenAI', anthropic: 'Anthropic', ollama: 'Ollama', 'openai-compatible': 'OpenAI-compatible' };
+const LABEL: Record<ProviderKind, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  ollama: 'Ollama',
+  'openai-compatible': 'OpenAI-compatible',
+};
 
 /**
  * A short, actionable sentence for the user about a failure that will not be retried: the address that

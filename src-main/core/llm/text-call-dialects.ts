@@ -36,7 +36,12 @@ export interface Marker {
 
 // DeepSeek's markers use fullwidth bars (U+FF5C) and the SentencePiece space (U+2581); some servers
 // detokenise them to ASCII, so both spellings open and close a block.
-const DS = (name: string): string[] => [`<｜${name}｜>`, `<|${name}|>`, `<｜${name.replace(/▁/g, '_')}｜>`, `<|${name.replace(/▁/g, '_')}|>`];
+const DS = (name: string): string[] => [
+  `<｜${name}｜>`,
+  `<|${name}|>`,
+  `<｜${name.replace(/▁/g, '_')}｜>`,
+  `<|${name.replace(/▁/g, '_')}|>`,
+];
 
 export const MARKERS: Marker[] = [
   { text: '<tool_call>', dialect: 'hermes', closers: ['</tool_call>'], endsWithJson: false },

@@ -61,7 +61,10 @@ export async function tokenCounterFor(info: Pick<ModelInfo, 'encoding'>): Promis
 
 async function loadEncoder(name: 'o200k_base' | 'cl100k_base'): Promise<Tiktoken> {
   const { Tiktoken } = await import('js-tiktoken/lite');
-  const ranks = name === 'o200k_base' ? (await import('js-tiktoken/ranks/o200k_base')).default : (await import('js-tiktoken/ranks/cl100k_base')).default;
+  const ranks =
+    name === 'o200k_base'
+      ? (await import('js-tiktoken/ranks/o200k_base')).default
+      : (await import('js-tiktoken/ranks/cl100k_base')).default;
   return new Tiktoken(ranks);
 }
 

@@ -16,9 +16,7 @@ export interface SecretValues {
  * back as they were if the settings cannot be saved, so nothing is ever half-saved.
  */
 export class McpConfigService {
-  constructor(
-    private readonly deps: { settings: SettingsStore; secrets: SecretStore; mcp: McpManager; secretsChanged: () => void },
-  ) {}
+  constructor(private readonly deps: { settings: SettingsStore; secrets: SecretStore; mcp: McpManager; secretsChanged: () => void }) {}
 
   private get servers(): Settings['mcpServers'] {
     return this.deps.settings.get().mcpServers;
@@ -66,7 +64,11 @@ export class McpConfigService {
     if (policy === 'allow') allow.push(tool);
     if (policy === 'disabled') off.push(tool);
     const { alwaysAllow: _a, disabledTools: _d, ...rest } = c;
-    const next: McpServerConfig = { ...rest, ...(allow.length ? { alwaysAllow: allow } : {}), ...(off.length ? { disabledTools: off } : {}) };
+    const next: McpServerConfig = {
+      ...rest,
+      ...(allow.length ? { alwaysAllow: allow } : {}),
+      ...(off.length ? { disabledTools: off } : {}),
+    };
     await this.commit({ ...this.servers, [server]: next }, []);
   }
 
@@ -75,14 +77,19 @@ export class McpConfigService {
     const servers = this.servers;
     const clash = imported.filter((s) => servers[s.name]).map((s) => s.name);
     if (clash.length && !replace) {
-      throw new McpImportError(`Already configured: ${clash.join(', ')}. Import again choosing to replace them, or rename them first; nothing was imported.`);
+      throw new McpImportError(
+        `Already configured: ${clash.join(', ')}. Import again choosing to replace them, or rename them first; nothing was imported.`,
+      );
     }
     const next = { ...servers };
     const writes: SecretWrite[] = [];
     const toKeychain: string[] = [];
     for (const s of imported) {
       next[s.name] = s.config;
-      for (const [kind, map] of [['env', s.secrets.env], ['header', s.secrets.headers]] as const) {
+      for (const [kind, map] of [
+        ['env', s.secrets.env],
+        ['header', s.secrets.headers],
+      ] as const) {
         for (const [n, value] of Object.entries(map)) {
           writes.push({ account: mcpSecretAccount(s.name, kind, n), value });
           toKeychain.push(`${s.name}: ${n}`);
@@ -97,16 +104,28 @@ export class McpConfigService {
   sources = importSources;
 
   /** The keychain writes a save needs; refuses a listed secret that has no value given or saved. */
-  private async secretWrites(name: string, config: McpServerConfig, values: SecretValues, old: { name: string; config: McpServerConfig } | null): Promise<SecretWrite[]> {
+  private async secretWrites(
+    name: string,
+    config: McpServerConfig,
+    values: SecretValues,
+    old: { name: string; config: McpServerConfig } | null,
+  ): Promise<SecretWrite[]> {
     const kind: McpSecretKind = 'url' in config ? 'header' : 'env';
     const given = ('url' in config ? values.headers : values.env) ?? {};
     const other = 'url' in config ? values.env : values.headers;
-    if (other && Object.keys(other).length) throw new Error(`secretValues.${kind === 'env' ? 'headers' : 'env'}: a ${kind === 'env' ? 'program (command)' : 'URL'} server has no ${kind === 'env' ? 'headers' : 'env'}.`);
+    if (other && Object.keys(other).length)
+      throw new Error(
+        `secretValues.${kind === 'env' ? 'headers' : 'env'}: a ${kind === 'env' ? 'program (command)' : 'URL'} server has no ${kind === 'env' ? 'headers' : 'env'}.`,
+      );
     const listed = new Set(secretRefs(name, config).map((r) => r.name));
     const plain = 'url' in config ? (config.headers ?? {}) : (config.env ?? {});
     const field = kind === 'env' ? 'secretEnv' : 'secretHeaders';
     for (const n of Object.keys(given)) if (!listed.has(n)) throw new Error(`secretValues: "${n}" is not in config.${field}.`);
-    for (const n of listed) if (n in plain) throw new Error(`config.${field}: "${n}" is also a plain value in config.${kind === 'env' ? 'env' : 'headers'}; keep it in one place.`);
+    for (const n of listed)
+      if (n in plain)
+        throw new Error(
+          `config.${field}: "${n}" is also a plain value in config.${kind === 'env' ? 'env' : 'headers'}; keep it in one place.`,
+        );
     const writes: SecretWrite[] = [];
     for (const n of listed) {
       const account = mcpSecretAccount(name, kind, n);

@@ -52,7 +52,12 @@ export function serversOf(json: unknown, file: string): ImportedServer[] {
 
 /** The known config files that exist on this machine, with the servers each names. */
 export async function importSources(home: string = os.homedir(), platform: NodeJS.Platform = process.platform): Promise<McpImportSource[]> {
-  const appData = platform === 'win32' ? (process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming')) : platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : path.join(home, '.config');
+  const appData =
+    platform === 'win32'
+      ? (process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'))
+      : platform === 'darwin'
+        ? path.join(home, 'Library', 'Application Support')
+        : path.join(home, '.config');
   const candidates: Array<[string, string]> = [
     ['Claude Desktop', path.join(appData, 'Claude', 'claude_desktop_config.json')],
     ['Claude Code', path.join(home, '.claude.json')],
@@ -93,7 +98,8 @@ function serverName(raw: string, field: string): string {
     .replace(/-_|_-/g, '-')
     .slice(0, 48)
     .replace(/_+$/, '');
-  if (!McpServerName.safeParse(name).success) throw new McpImportError(`${field}: "${raw}" cannot be made into a server name (letters, digits, - and _).`);
+  if (!McpServerName.safeParse(name).success)
+    throw new McpImportError(`${field}: "${raw}" cannot be made into a server name (letters, digits, - and _).`);
   return name;
 }
 
@@ -103,7 +109,10 @@ function normalise(entry: unknown, field: string): Omit<ImportedServer, 'name'> 
   const url = entry.url ?? entry.serverUrl;
   for (const [key, value] of Object.entries(entry)) {
     const variable = /\$\{(input|env|workspaceFolder|userHome)[^}]*\}/.exec(JSON.stringify(value) ?? '');
-    if (variable) throw new McpImportError(`${field}.${key}: uses ${variable[0]}, which this app does not expand; write the value itself (secrets can go to the keychain in Settings).`);
+    if (variable)
+      throw new McpImportError(
+        `${field}.${key}: uses ${variable[0]}, which this app does not expand; write the value itself (secrets can go to the keychain in Settings).`,
+      );
   }
   if (entry.envFile !== undefined) throw new McpImportError(`${field}.envFile: env files are not read; put the variables in "env".`);
   const secrets = { env: {} as Record<string, string>, headers: {} as Record<string, string> };

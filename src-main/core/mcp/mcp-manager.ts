@@ -148,7 +148,8 @@ export class McpManager {
     if (!c || c.disabled || !(await this.ready(tool.server, c))) {
       throw new Error(`the MCP server "${tool.server}" is not running: ${this.servers.get(tool.server)?.lastError ?? 'not configured'}`);
     }
-    if ((c.disabledTools ?? []).includes(tool.tool)) throw new Error(`the tool "${tool.tool}" of "${tool.server}" is turned off in Settings`);
+    if ((c.disabledTools ?? []).includes(tool.tool))
+      throw new Error(`the tool "${tool.tool}" of "${tool.server}" is turned off in Settings`);
     const client = this.servers.get(tool.server)?.client;
     if (!client) throw new Error(`the MCP server "${tool.server}" is not running`);
     const onProgress = opts.onProgress;
@@ -166,7 +167,8 @@ export class McpManager {
     const c = this.config()[name];
     if (!c) throw new Error(`There is no MCP server named "${name}".`);
     if (c.disabled) throw new Error(`The MCP server "${name}" is turned off.`);
-    if (!(await this.ready(name, c))) throw new Error(`The MCP server "${name}" is not running: ${this.servers.get(name)?.lastError ?? 'unknown error'}`);
+    if (!(await this.ready(name, c)))
+      throw new Error(`The MCP server "${name}" is not running: ${this.servers.get(name)?.lastError ?? 'unknown error'}`);
     const client = this.servers.get(name)?.client;
     if (!client) throw new Error(`The MCP server "${name}" is not running.`);
     return client;
@@ -211,7 +213,12 @@ export class McpManager {
     const off = new Set(c.disabledTools ?? []);
     const allow = new Set(c.alwaysAllow ?? []);
     const tools: McpToolInfo[] | null =
-      s?.listed?.map((t) => ({ name: t.name, description: t.description, readOnly: t.readOnly, policy: off.has(t.name) ? 'disabled' : allow.has(t.name) ? 'allow' : 'ask' })) ?? null;
+      s?.listed?.map((t) => ({
+        name: t.name,
+        description: t.description,
+        readOnly: t.readOnly,
+        policy: off.has(t.name) ? 'disabled' : allow.has(t.name) ? 'allow' : 'ask',
+      })) ?? null;
     return {
       name,
       state: c.disabled ? 'disabled' : (s?.state ?? 'idle'),
@@ -234,8 +241,20 @@ export class McpManager {
     }
     if (!s) {
       s = {
-        name, key, state: 'idle', client: null, transport: null, listed: null, lastError: null, stderrTail: '',
-        starting: null, retryAt: 0, backoffMs: FIRST_BACKOFF_MS, restarts: 0, connectedAt: 0, closing: false,
+        name,
+        key,
+        state: 'idle',
+        client: null,
+        transport: null,
+        listed: null,
+        lastError: null,
+        stderrTail: '',
+        starting: null,
+        retryAt: 0,
+        backoffMs: FIRST_BACKOFF_MS,
+        restarts: 0,
+        connectedAt: 0,
+        closing: false,
       };
       this.servers.set(name, s);
     }
@@ -302,7 +321,12 @@ export class McpManager {
         problems.push(`"${t.name}" (schema over ${MAX_SCHEMA_CHARS} characters)`);
         continue;
       }
-      tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema, readOnly: t.annotations?.readOnlyHint === true });
+      tools.push({
+        name: t.name,
+        description: t.description ?? '',
+        inputSchema: t.inputSchema,
+        readOnly: t.annotations?.readOnlyHint === true,
+      });
     }
     s.lastError = problems.length ? `tools left out: ${problems.join(', ')}` : null;
     return tools;

@@ -13,7 +13,8 @@ export function mcpSecretAccount(server: string, kind: McpSecretKind, name: stri
 
 /** Every keychain account an entry refers to, with the kind and name it fills. */
 export function secretRefs(server: string, c: McpServerConfig): Array<{ kind: McpSecretKind; name: string; account: string }> {
-  const names = 'url' in c ? (c.secretHeaders ?? []).map((n) => ['header', n] as const) : (c.secretEnv ?? []).map((n) => ['env', n] as const);
+  const names =
+    'url' in c ? (c.secretHeaders ?? []).map((n) => ['header', n] as const) : (c.secretEnv ?? []).map((n) => ['env', n] as const);
   return names.map(([kind, name]) => ({ kind, name, account: mcpSecretAccount(server, kind, name) }));
 }
 

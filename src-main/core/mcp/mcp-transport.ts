@@ -51,16 +51,30 @@ export async function connectServer(o: ConnectOptions): Promise<Connected> {
       if (c.type === 'http') throw err;
       // The fallback the specification describes for servers that predate Streamable HTTP.
       try {
-        return { client: await open(o, new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } })), transport: 'sse' };
+        return {
+          client: await open(
+            o,
+            new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } }),
+          ),
+          transport: 'sse',
+        };
       } catch (sseErr) {
-        throw new Error(`Streamable HTTP failed (${errorMessage(err)}), and so did the SSE fallback (${errorMessage(sseErr)})`, { cause: sseErr });
+        throw new Error(`Streamable HTTP failed (${errorMessage(err)}), and so did the SSE fallback (${errorMessage(sseErr)})`, {
+          cause: sseErr,
+        });
       }
     }
   }
-  return { client: await open(o, new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } })), transport: 'sse' };
+  return {
+    client: await open(o, new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } })),
+    transport: 'sse',
+  };
 }
 
-async function open(o: ConnectOptions, transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport): Promise<Client> {
+async function open(
+  o: ConnectOptions,
+  transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport,
+): Promise<Client> {
   const client = new Client({ name: 'open-interpreter-desktop', version: '1' });
   client.onclose = () => o.onClose(client);
   try {
@@ -81,7 +95,10 @@ async function resolveSecrets(o: ConnectOptions): Promise<Record<string, string>
   const out: Record<string, string> = {};
   for (const ref of secretRefs(o.name, o.config)) {
     const value = await o.secret(ref.account).catch(() => null);
-    if (value === null) throw new Error(`the keychain holds no value for the secret ${ref.kind === 'env' ? 'env variable' : 'header'} ${ref.name}; set it in Settings → MCP servers`);
+    if (value === null)
+      throw new Error(
+        `the keychain holds no value for the secret ${ref.kind === 'env' ? 'env variable' : 'header'} ${ref.name}; set it in Settings → MCP servers`,
+      );
     out[ref.name] = value;
   }
   return out;

@@ -65,7 +65,15 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
       }
       if (oi?.role === 'assistant') {
         step = oi.step;
-        const item: ConversationItem = { kind: 'assistant', id, step, text: source, thinking: [], interrupted: oi.interrupted, createdAt: oi.createdAt };
+        const item: ConversationItem = {
+          kind: 'assistant',
+          id,
+          step,
+          text: source,
+          thinking: [],
+          interrupted: oi.interrupted,
+          createdAt: oi.createdAt,
+        };
         items.push(withOrigin(item, appOrigin(cell)));
         return;
       }
@@ -75,7 +83,16 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
       step = newStep();
       const origin = foreignOrigin(cell, 'markdown');
       if (extracted.text !== source) origin.source = source;
-      items.push({ kind: 'assistant', id, step, text: extracted.text, thinking: [], interrupted: false, createdAt: ctx.now, jupyter: origin });
+      items.push({
+        kind: 'assistant',
+        id,
+        step,
+        text: extracted.text,
+        thinking: [],
+        interrupted: false,
+        createdAt: ctx.now,
+        jupyter: origin,
+      });
       return;
     }
 
@@ -118,7 +135,10 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
   });
 
   if (repeatedIds.length > 0) {
-    const named = repeatedIds.slice(0, 10).map(([index, was, now]) => `cell ${index} ("${was}" → "${now}")`).join(', ');
+    const named = repeatedIds
+      .slice(0, 10)
+      .map(([index, was, now]) => `cell ${index} ("${was}" → "${now}")`)
+      .join(', ');
     const more = repeatedIds.length > 10 ? ` and ${repeatedIds.length - 10} more` : '';
     ctx.warnings.push(`Cell ids must be unique; repeated ones were given new ids: ${named}${more}.`);
   }
@@ -155,7 +175,10 @@ function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | 
   const parsed = CellMeta.safeParse(raw);
   const fits =
     parsed.success &&
-    ((cell.cell_type === 'markdown' && (parsed.data.role === 'user' || parsed.data.role === 'assistant' || (parsed.data.role === 'code' && parsed.data.language.startsWith('mcp:')))) ||
+    ((cell.cell_type === 'markdown' &&
+      (parsed.data.role === 'user' ||
+        parsed.data.role === 'assistant' ||
+        (parsed.data.role === 'code' && parsed.data.language.startsWith('mcp:')))) ||
       (cell.cell_type === 'raw' && (parsed.data.role === 'notice' || parsed.data.role === 'code')) ||
       (cell.cell_type === 'code' && (parsed.data.role === 'code' || (parsed.data.role === 'notice' && parsed.data.install !== undefined))));
   if (!parsed.success || !fits) {

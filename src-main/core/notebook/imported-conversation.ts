@@ -13,7 +13,11 @@ import { NoFollowError, openBeneath, unlinkBeneath } from '../workspace/no-follo
 // workspaceRoot setting) may already hold an attachments/plot.png that another conversation uses,
 // and that file must not change — the imported one gets a free name and its references follow.
 
-export async function saveImportedNotebook(store: ConversationStore, imported: NotebookImport, title = imported.title): Promise<Conversation> {
+export async function saveImportedNotebook(
+  store: ConversationStore,
+  imported: NotebookImport,
+  title = imported.title,
+): Promise<Conversation> {
   const conv = await store.create(title, []);
   const written: string[] = [];
   const madeDirs: string[] = [];
@@ -30,7 +34,8 @@ export async function saveImportedNotebook(store: ConversationStore, imported: N
     await Promise.all(written.map((file) => unlinkBeneath(root, path.relative(root, file).split(path.sep)).catch(() => undefined)));
     await removeEmptyFolders(madeDirs, written);
     await store.delete(conv.id).catch(() => undefined);
-    if (conv.workspace === store.managedWorkspaceOf(conv.id)) await rm(conv.workspace, { recursive: true, force: true }).catch(() => undefined);
+    if (conv.workspace === store.managedWorkspaceOf(conv.id))
+      await rm(conv.workspace, { recursive: true, force: true }).catch(() => undefined);
     throw err;
   }
 }
@@ -52,12 +57,18 @@ async function removeEmptyFolders(madeDirs: readonly string[], written: readonly
 }
 
 /** Writes each file under attachments/; returns the paths that had to change because the name was taken. */
-async function writeFiles(workspace: string, files: readonly ImportedFile[], written: string[], madeDirs: string[]): Promise<Map<string, string>> {
+async function writeFiles(
+  workspace: string,
+  files: readonly ImportedFile[],
+  written: string[],
+  madeDirs: string[],
+): Promise<Map<string, string>> {
   const moved = new Map<string, string>();
   if (files.length === 0) return moved;
   const root = await realpath(workspace);
   for (const file of files) {
-    if (!isSafeAttachmentPath(file.path)) throw new Error(`the notebook's attachment path ${JSON.stringify(file.path)} leads outside attachments/`);
+    if (!isSafeAttachmentPath(file.path))
+      throw new Error(`the notebook's attachment path ${JSON.stringify(file.path)} leads outside attachments/`);
     const finalPath = await createExclusive(root, file.path, file.data, written, madeDirs);
     if (finalPath !== file.path && !moved.has(file.path)) moved.set(file.path, finalPath);
   }
@@ -82,10 +93,15 @@ async function createExclusive(root: string, wanted: string, data: Uint8Array, w
     const absolute = path.join(root, relative);
     let handle;
     try {
-      handle = await openBeneath(root, relative.split('/'), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, { create: true, fileMode: 0o644, onCreate });
+      handle = await openBeneath(root, relative.split('/'), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, {
+        create: true,
+        fileMode: 0o644,
+        onCreate,
+      });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      if (err instanceof NoFollowError) throw new Error(`attachments/ in ${root} leads outside the workspace: ${err.message}`, { cause: err });
+      if (err instanceof NoFollowError)
+        throw new Error(`attachments/ in ${root} leads outside the workspace: ${err.message}`, { cause: err });
       throw new Error(`cannot write the notebook's attachment ${relative}: ${(err as Error).message}`, { cause: err });
     }
     written.push(absolute);

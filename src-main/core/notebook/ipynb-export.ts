@@ -1,5 +1,16 @@
 import path from 'node:path';
-import type { CellItem, CellOutput, CellStatus, Conversation, ConversationItem, InstallInfo, JupyterCellOrigin, NoticeItem, NotebookOrigin, UserItem } from '@contract';
+import type {
+  CellItem,
+  CellOutput,
+  CellStatus,
+  Conversation,
+  ConversationItem,
+  InstallInfo,
+  JupyterCellOrigin,
+  NoticeItem,
+  NotebookOrigin,
+  UserItem,
+} from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
@@ -84,7 +95,12 @@ function kernelLanguageFor(main: string): string {
 function kernelLanguageOf(metadata: Record<string, unknown>): string {
   const info = metadata.language_info as { name?: unknown } | undefined;
   const spec = metadata.kernelspec as { language?: unknown } | undefined;
-  const name = typeof info?.name === 'string' && info.name ? info.name : typeof spec?.language === 'string' && spec.language ? spec.language : 'python';
+  const name =
+    typeof info?.name === 'string' && info.name
+      ? info.name
+      : typeof spec?.language === 'string' && spec.language
+        ? spec.language
+        : 'python';
   return canonicalLanguage(name);
 }
 
@@ -258,9 +274,7 @@ function userCell(item: UserItem, workspace: string, options: ExportOptions): Ce
     // SVG is text in a MIME bundle; every other image is base64.
     attachments[key] = {
       [attachment.mime]:
-        attachment.mime === 'image/svg+xml'
-          ? splitLines(Buffer.from(bytes).toString('utf8'))
-          : Buffer.from(bytes).toString('base64'),
+        attachment.mime === 'image/svg+xml' ? splitLines(Buffer.from(bytes).toString('utf8')) : Buffer.from(bytes).toString('base64'),
     };
     return { ...attachment, embedded: key };
   });
@@ -338,7 +352,11 @@ function installCell(item: NoticeItem, install: InstallInfo, pythonKernel: boole
   const oi: NoticeCellMeta = { createdAt: item.createdAt, level: item.level, role: 'notice', install, text: item.text };
   const packages = install.packages.join(' ');
   const source =
-    install.manager === 'pip' && pythonKernel ? `%pip install ${packages}` : install.manager === 'npm' ? `!npm install ${packages}` : `!${install.command}`;
+    install.manager === 'pip' && pythonKernel
+      ? `%pip install ${packages}`
+      : install.manager === 'npm'
+        ? `!npm install ${packages}`
+        : `!${install.command}`;
   return { cell_type: 'code', execution_count: null, metadata: { [APP_KEY]: oi }, outputs: [], source: splitLines(source) };
 }
 

@@ -122,10 +122,7 @@ function asNotebookObject(value: unknown): Record<string, unknown> {
   const nb = value as Record<string, unknown>;
   if (!('nbformat' in nb)) {
     const hint = 'cells' in nb ? ' It has "cells" but no "nbformat" version field.' : '';
-    throw new NotebookImportError(
-      'not-a-notebook',
-      `The file is JSON but not a Jupyter notebook: it has no "nbformat" field.${hint}`,
-    );
+    throw new NotebookImportError('not-a-notebook', `The file is JSON but not a Jupyter notebook: it has no "nbformat" field.${hint}`);
   }
   return nb;
 }

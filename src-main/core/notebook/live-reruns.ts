@@ -31,7 +31,8 @@ export class LiveReruns {
     const live = await this.deps.agent.open(conversationId);
     // Checked after the await and set before the next one, so two quick requests cannot both start.
     if (this.active.has(conversationId)) throw new Error('the cells are already re-running in this conversation; stop that first');
-    if (this.deps.agent.isRunning(conversationId)) throw new Error('cannot re-run the cells while the agent is working: stop the turn first');
+    if (this.deps.agent.isRunning(conversationId))
+      throw new Error('cannot re-run the cells while the agent is working: stop the turn first');
     const cells = rerunnableCells(live.conv.items);
     if (cells.length === 0) throw new Error('this conversation has no code cells to re-run');
     if (startAt >= cells.length) {
@@ -77,7 +78,16 @@ export class LiveReruns {
         const limits = limitsFromSettings(settings);
         // The count rerunCells gives the run: the notebook's numbering, 1..n.
         const executionCount = k;
-        const shown: CellItem = { ...cell, status: 'running', startedAt, executionCount, limits, outputs: [], exitCode: null, durationMs: null };
+        const shown: CellItem = {
+          ...cell,
+          status: 'running',
+          startedAt,
+          executionCount,
+          limits,
+          outputs: [],
+          exitCode: null,
+          durationMs: null,
+        };
         now.running = { cell: shown, startedAt };
         replaceItem(live, shown);
         // The agent's per-cell stop (cell.interrupt) aborts live.runController: here, the re-run.
@@ -97,7 +107,12 @@ export class LiveReruns {
     let outcome: RerunOutcome | null = null;
     let failure: string | null = null;
     try {
-      outcome = await rerunCells(exec, cells, { conversationId, workspace: live.conv.workspace, settings: settings.exec, signal: controller.signal, startAt }, onProgress);
+      outcome = await rerunCells(
+        exec,
+        cells,
+        { conversationId, workspace: live.conv.workspace, settings: settings.exec, signal: controller.signal, startAt },
+        onProgress,
+      );
     } catch (err) {
       failure = errorMessage(err);
       // A cell left "running" by a failure in the engine is not running any more.
@@ -142,7 +157,11 @@ export class LiveReruns {
       await this.deps.conversations.save(live.conv);
       this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
     } catch (err) {
-      this.deps.events.emit('error', { conversationId: live.conv.id, message: `could not save the re-run cells: ${errorMessage(err)}`, code: 'save-failed' });
+      this.deps.events.emit('error', {
+        conversationId: live.conv.id,
+        message: `could not save the re-run cells: ${errorMessage(err)}`,
+        code: 'save-failed',
+      });
     }
   }
 }
@@ -157,7 +176,12 @@ function streamingTo(
     run: (request: RunRequest) => {
       const id = cellId();
       if (!id) return exec.run(request);
-      return exec.run({ ...request, runId: id, onTerminal: (data) => sinks.onTerminal(id, data), onOutput: (output) => sinks.onOutput(id, output) });
+      return exec.run({
+        ...request,
+        runId: id,
+        onTerminal: (data) => sinks.onTerminal(id, data),
+        onOutput: (output) => sinks.onOutput(id, output),
+      });
     },
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     typeInto: (conversationId, runId, data) => exec.typeInto(conversationId, runId, data),

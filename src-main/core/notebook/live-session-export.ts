@@ -62,13 +62,21 @@ export function planLiveSession(items: readonly ConversationItem[], workspace: s
     if (language === 'shell' || language === 'zsh') {
       const state = shellOf(language);
       const prelude = pythonKernel ? shellPrelude(state, pythonCwd) : [];
-      plans.set(item.id, { prelude, tags, code: changesDirectory(item.code, language) ? item.code : relativePaths(item.code, root, state.cwd) });
+      plans.set(item.id, {
+        prelude,
+        tags,
+        code: changesDirectory(item.code, language) ? item.code : relativePaths(item.code, root, state.cwd),
+      });
       if (item.cwd) state.cwd = path.resolve(item.cwd);
       for (const [name, value] of Object.entries(item.envChanges ?? {})) state.env.set(name, value);
       // A session that died is started again, in the workspace with a fresh environment.
       if (item.status === 'died') shells.delete(language);
     } else if (language === 'python') {
-      plans.set(item.id, { prelude: [], tags, code: changesDirectory(item.code, language) ? item.code : relativePaths(item.code, root, pythonCwd) });
+      plans.set(item.id, {
+        prelude: [],
+        tags,
+        code: changesDirectory(item.code, language) ? item.code : relativePaths(item.code, root, pythonCwd),
+      });
       if (item.cwd) pythonCwd = path.resolve(item.cwd);
       if (item.status === 'died') pythonCwd = root;
     } else {
@@ -152,7 +160,9 @@ export function installsBeforeUse(items: readonly ConversationItem[]): Conversat
 
 function importsAny(cell: CellItem, packages: ReadonlySet<string>): boolean {
   if (canonicalLanguage(cell.language) !== 'python') return false;
-  for (const match of cell.code.matchAll(/^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm)) {
+  for (const match of cell.code.matchAll(
+    /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm,
+  )) {
     const modules = (match[1] ?? match[2] ?? '').split(',').map((m) => m.trim());
     for (const module of modules) {
       const top = module.split('.')[0] ?? '';

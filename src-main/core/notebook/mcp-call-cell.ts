@@ -11,7 +11,11 @@ import type { AttachmentsV4, MarkdownCellV4 } from './nbformat-schema';
 export function mcpCallCell(item: CellItem, oi: CodeCellMeta): Omit<MarkdownCellV4, 'id'> {
   const [server, tool] = item.language.slice('mcp:'.length).split('/');
   const seconds = item.durationMs !== null ? ` in ${(item.durationMs / 1000).toFixed(1)} s` : '';
-  const lines = [`**MCP call** · server \`${server ?? ''}\` · tool \`${tool ?? ''}\` · ${item.status}${seconds}`, '', fenced(item.code, 'json')];
+  const lines = [
+    `**MCP call** · server \`${server ?? ''}\` · tool \`${tool ?? ''}\` · ${item.status}${seconds}`,
+    '',
+    fenced(item.code, 'json'),
+  ];
   const attachments: AttachmentsV4 = {};
   const text: string[] = [];
   for (const output of item.outputs) {
@@ -43,7 +47,11 @@ export function mcpCallCell(item: CellItem, oi: CodeCellMeta): Omit<MarkdownCell
     flush();
   }
   const source = lines.join('\n').replace(/\n+$/, '');
-  const cell: Omit<MarkdownCellV4, 'id'> = { cell_type: 'markdown', metadata: { oi: { ...oi, code: item.code, mcpOutputs: item.outputs } }, source: splitLines(source) };
+  const cell: Omit<MarkdownCellV4, 'id'> = {
+    cell_type: 'markdown',
+    metadata: { oi: { ...oi, code: item.code, mcpOutputs: item.outputs } },
+    source: splitLines(source),
+  };
   if (Object.keys(attachments).length > 0) cell.attachments = attachments;
   return cell;
 }

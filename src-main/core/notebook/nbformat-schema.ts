@@ -63,7 +63,7 @@ export const KNOWN_OUTPUT_TYPES = ['stream', 'display_data', 'execute_result', '
 /** An output type from a later minor version: allowed by the spec, shown to the user as dropped. */
 export const UnrecognizedOutputV4 = z.looseObject({
   output_type: z.string().refine((t) => !(KNOWN_OUTPUT_TYPES as readonly string[]).includes(t), {
-    message: 'a known output type must have that type\'s fields',
+    message: "a known output type must have that type's fields",
     // Fatal, so that zod reports the known type's own problems rather than this branch's.
     abort: true,
   }),
@@ -114,7 +114,7 @@ export const KNOWN_CELL_TYPES: readonly string[] = ['markdown', 'code', 'raw'];
 /** A cell type from a later minor version; readers are asked to tolerate these, the schema does not. */
 const UnrecognizedCellV4 = z.looseObject({
   cell_type: z.string().refine((t) => !KNOWN_CELL_TYPES.includes(t), {
-    message: 'a known cell type must have that type\'s fields',
+    message: "a known cell type must have that type's fields",
     // Fatal, so that zod reports the known type's own problems rather than this branch's.
     abort: true,
   }),
@@ -161,9 +161,7 @@ const KernelSpec = z.looseObject({
 
 const LanguageInfo = z.looseObject({
   name: z.string(),
-  codemirror_mode: z
-    .union([z.string(), z.record(z.string(), z.unknown())], { error: 'expected a mode name or a mode object' })
-    .optional(),
+  codemirror_mode: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'expected a mode name or a mode object' }).optional(),
   file_extension: z.string().optional(),
   mimetype: z.string().optional(),
   pygments_lexer: z.string().optional(),
@@ -203,9 +201,7 @@ export const NotebookV4Reader = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(0),
-  cells: z.array(
-    z.union([z.discriminatedUnion('cell_type', [reader.markdown, reader.code, reader.raw]), UnrecognizedCellV4]),
-  ),
+  cells: z.array(z.union([z.discriminatedUnion('cell_type', [reader.markdown, reader.code, reader.raw]), UnrecognizedCellV4])),
 });
 
 export type MultilineString = z.infer<typeof MultilineString>;

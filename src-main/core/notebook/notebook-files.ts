@@ -19,13 +19,19 @@ export function notebookTextOf(conv: Conversation, meta: ExportMeta): { text: st
   const checked = strictNotebookSchema(nb.nbformat_minor).safeParse(nb);
   // Export builds what the schema describes; a failure here is a bug in the app, not in the user's data.
   if (!checked.success) {
-    throw new Error(`the exported notebook of "${conv.title}" breaks nbformat 4.${nb.nbformat_minor}: ${describeIssues(checked.error.issues, nb, 3).join('; ')}`);
+    throw new Error(
+      `the exported notebook of "${conv.title}" breaks nbformat 4.${nb.nbformat_minor}: ${describeIssues(checked.error.issues, nb, 3).join('; ')}`,
+    );
   }
   return { text: serializeNotebook(nb), cells: nb.cells.length };
 }
 
 /** Writes the conversation as a notebook at `filePath` (replacing it whole, never half-written). */
-export async function exportToFile(conv: Conversation, filePath: string, meta: ExportMeta): Promise<{ path: string; bytes: number; cells: number }> {
+export async function exportToFile(
+  conv: Conversation,
+  filePath: string,
+  meta: ExportMeta,
+): Promise<{ path: string; bytes: number; cells: number }> {
   const { text, cells } = notebookTextOf(conv, meta);
   const target = path.resolve(filePath);
   await writeFileAtomic(target, text);
@@ -77,8 +83,13 @@ export async function importFromFile(filePath: string, opts: Omit<ImportOptions,
 
 /** A file name for the exported notebook: the title, made safe for every OS. */
 export function notebookFileName(title: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = title.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, ' ').replace(/\s+/g, ' ').trim().replace(/^[. ]+|[. ]+$/g, '').slice(0, 120);
+  const base = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[. ]+|[. ]+$/g, '')
+    .slice(0, 120);
   return `${base || 'conversation'}.ipynb`;
 }
 

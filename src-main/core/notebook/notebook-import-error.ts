@@ -1,11 +1,4 @@
-export type NotebookProblem =
-  | 'too-large'
-  | 'binary'
-  | 'invalid-json'
-  | 'not-a-notebook'
-  | 'unsupported-version'
-  | 'schema'
-  | 'too-deep';
+export type NotebookProblem = 'too-large' | 'binary' | 'invalid-json' | 'not-a-notebook' | 'unsupported-version' | 'schema' | 'too-deep';
 
 /** Why a file could not be imported; nothing of it was imported. `details` lists every problem found. */
 export class NotebookImportError extends Error {

@@ -53,13 +53,19 @@ function utf16Of(bytes: Uint8Array): { name: string; text: string } | null {
   if (!encoding) return null;
   const name = encoding === 'utf-16le' ? 'UTF-16 (little-endian)' : 'UTF-16 (big-endian)';
   if ((bytes.length - start) % 2 !== 0) {
-    throw new NotebookImportError('binary', `This file looks like ${name} text but has an odd number of bytes (${bytes.length}); it is cut short or not text.`);
+    throw new NotebookImportError(
+      'binary',
+      `This file looks like ${name} text but has an odd number of bytes (${bytes.length}); it is cut short or not text.`,
+    );
   }
   let text: string;
   try {
     text = new TextDecoder(encoding, { fatal: true }).decode(bytes.subarray(start));
   } catch {
-    throw new NotebookImportError('binary', `This file looks like ${name} text but holds a broken surrogate pair; it is damaged or not text.`);
+    throw new NotebookImportError(
+      'binary',
+      `This file looks like ${name} text but holds a broken surrogate pair; it is damaged or not text.`,
+    );
   }
   const nul = text.indexOf('\u0000');
   if (nul >= 0) throw binary(`a NUL character at position ${nul} of its ${name} text`);
@@ -67,10 +73,7 @@ function utf16Of(bytes: Uint8Array): { name: string; text: string } | null {
 }
 
 function binary(what: string): NotebookImportError {
-  return new NotebookImportError(
-    'binary',
-    `This file holds binary data (${what}); a notebook is UTF-8 JSON text.`,
-  );
+  return new NotebookImportError('binary', `This file holds binary data (${what}); a notebook is UTF-8 JSON text.`);
 }
 
 export function formatBytes(bytes: number): string {

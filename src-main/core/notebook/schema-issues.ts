@@ -32,9 +32,7 @@ function flatten(issue: Issue, prefix: PathKey[], input: unknown): FlatIssue[] {
     // A value that is not a tagged object: the union's own message says what forms are allowed.
     return [{ path, issue }];
   }
-  const matching = issue.errors.find(
-    (branch) => !branch.some((inner) => inner.path.length === 1 && inner.path[0] === tagKey),
-  );
+  const matching = issue.errors.find((branch) => !branch.some((inner) => inner.path.length === 1 && inner.path[0] === tagKey));
   if (!matching) return [{ path: [...path, tagKey], issue: { ...issue, message: unknownTagMessage(tagKey) } }];
   return matching.flatMap((inner) => flatten(inner, path, input));
 }

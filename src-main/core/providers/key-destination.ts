@@ -25,7 +25,8 @@ export function planListing(
     // Nothing named: the saved URL, else the provider's own (null).
     return { kind: 'stored', baseUrl: request.baseUrl === null ? null : saved };
   }
-  if (sameEndpoint(request.baseUrl, saved) || sameEndpoint(request.baseUrl, ownEndpoint(provider))) return { kind: 'stored', baseUrl: request.baseUrl };
+  if (sameEndpoint(request.baseUrl, saved) || sameEndpoint(request.baseUrl, ownEndpoint(provider)))
+    return { kind: 'stored', baseUrl: request.baseUrl };
   return { kind: 'no-stored-key', baseUrl: request.baseUrl };
 }
 

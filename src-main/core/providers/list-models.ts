@@ -45,17 +45,27 @@ export async function listModels(req: ListModelsRequest): Promise<string[]> {
   if (!res.ok) {
     const details = redact(`${res.status} ${res.statusText}: ${apiMessage(body) ?? 'no details'}`, req.key);
     if (res.status === 401 || res.status === 403) {
-      throw new ListModelsError(`${shown} refused the key (${details}). The server was reached; the key is wrong, expired or lacks access.`, 'key');
+      throw new ListModelsError(
+        `${shown} refused the key (${details}). The server was reached; the key is wrong, expired or lacks access.`,
+        'key',
+      );
     }
     if (res.status === 404) {
-      throw new ListModelsError(`${shown} does not exist (${details}): check the base URL (OpenAI-compatible servers usually end in /v1).`, 'other');
+      throw new ListModelsError(
+        `${shown} does not exist (${details}): check the base URL (OpenAI-compatible servers usually end in /v1).`,
+        'other',
+      );
     }
     throw new ListModelsError(`${shown} answered ${details}.`, res.status >= 500 ? 'server' : 'other');
   }
   try {
     return modelIds(body).sort();
   } catch (err) {
-    throw new ListModelsError(`${shown} ${(err as Error).message.replace(/^the server /, '')}: is this the base URL of a model server?`, 'other', { cause: err });
+    throw new ListModelsError(
+      `${shown} ${(err as Error).message.replace(/^the server /, '')}: is this the base URL of a model server?`,
+      'other',
+      { cause: err },
+    );
   }
 }
 
@@ -71,7 +81,10 @@ function endpoint(req: ListModelsRequest): { url: string; headers: Record<string
       if (!req.key) throw new Error('no OpenAI API key');
       return { url: `${trim(req.baseUrl ?? DEFAULT_BASE_URLS.openai)}/models`, headers: { authorization: `Bearer ${req.key}` } };
     case 'ollama':
-      return { url: `${trim(req.baseUrl ?? DEFAULT_BASE_URLS.ollama)}/models`, headers: req.key ? { authorization: `Bearer ${req.key}` } : {} };
+      return {
+        url: `${trim(req.baseUrl ?? DEFAULT_BASE_URLS.ollama)}/models`,
+        headers: req.key ? { authorization: `Bearer ${req.key}` } : {},
+      };
     case 'openai-compatible':
       if (!req.baseUrl) throw new Error(`an OpenAI-compatible server needs a base URL (for example ${EXAMPLE_COMPATIBLE_BASE_URL})`);
       return { url: `${trim(req.baseUrl)}/models`, headers: req.key ? { authorization: `Bearer ${req.key}` } : {} };
@@ -98,7 +111,8 @@ function apiMessage(body: unknown): string | null {
   if (typeof body !== 'object' || body === null) return null;
   const err = (body as { error?: unknown }).error;
   if (typeof err === 'string') return err;
-  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') return (err as { message: string }).message;
+  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string')
+    return (err as { message: string }).message;
   return null;
 }
 

@@ -41,7 +41,9 @@ export async function copyAttachmentFrom(root: string, sourcePath: string): Prom
 
 function checkSize(name: string, size: number): void {
   if (size > MAX_ATTACHMENT_BYTES) {
-    throw new WorkspacePathError(`"${name}" is ${(size / 1024 / 1024).toFixed(1)} MB; attachments can be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB`);
+    throw new WorkspacePathError(
+      `"${name}" is ${(size / 1024 / 1024).toFixed(1)} MB; attachments can be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB`,
+    );
   }
 }
 
@@ -56,7 +58,10 @@ async function createAttachment(root: string, wanted: string): Promise<{ handle:
   try {
     folder = await holdFolder(root, [ATTACHMENTS_DIR], { create: true });
   } catch (err) {
-    if (err instanceof NoFollowError) throw new WorkspacePathError(`${ATTACHMENTS_DIR}/ is not a plain folder (${err.reason}); it could lead outside the workspace, so nothing is written through it`);
+    if (err instanceof NoFollowError)
+      throw new WorkspacePathError(
+        `${ATTACHMENTS_DIR}/ is not a plain folder (${err.reason}); it could lead outside the workspace, so nothing is written through it`,
+      );
     throw err;
   }
   try {
@@ -66,7 +71,13 @@ async function createAttachment(root: string, wanted: string): Promise<{ handle:
       const candidate = n === 1 ? clean : `${stem} (${n})${ext}`;
       const at = folder.child(candidate);
       // A cheap look first so a long run of taken names does not cost an open each.
-      if (await lstat(at).then(() => true, () => false)) continue;
+      if (
+        await lstat(at).then(
+          () => true,
+          () => false,
+        )
+      )
+        continue;
       try {
         return { handle: await open(at, CREATE_FLAGS | folder.openFlags, 0o644), rel: `${ATTACHMENTS_DIR}/${candidate}` };
       } catch (err) {
@@ -82,8 +93,12 @@ async function createAttachment(root: string, wanted: string): Promise<{ handle:
 /** The last path segment, with separators, control characters and reserved names made harmless. */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  let clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[. ]+/, '').replace(/[. ]+$/, '').slice(0, 200);
+  let clean = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/^[. ]+/, '')
+    .replace(/[. ]+$/, '')
+    .slice(0, 200);
   if (!clean) clean = 'attachment';
   try {
     workspaceSegments(clean);

@@ -24,8 +24,10 @@ export function workspaceSegments(rel: string): string[] {
   for (const segment of segments) {
     if (segment === '..') throw new WorkspacePathError(`"${rel}" goes above the workspace (..)`);
     const bare = segment.replace(/[. ]+$/, '');
-    if (WINDOWS_DEVICE.test(bare) || WINDOWS_DEVICE.test(segment)) throw new WorkspacePathError(`"${segment}" is a reserved device name on Windows`);
-    if (process.platform === 'win32' && /[<>:"|?*]/.test(segment)) throw new WorkspacePathError(`"${segment}" has a character Windows does not allow in names`);
+    if (WINDOWS_DEVICE.test(bare) || WINDOWS_DEVICE.test(segment))
+      throw new WorkspacePathError(`"${segment}" is a reserved device name on Windows`);
+    if (process.platform === 'win32' && /[<>:"|?*]/.test(segment))
+      throw new WorkspacePathError(`"${segment}" has a character Windows does not allow in names`);
   }
   return segments;
 }

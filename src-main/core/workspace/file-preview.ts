@@ -50,7 +50,8 @@ async function previewOpened(fh: FileHandle, st: Stats, rel: string): Promise<Fi
     return { kind: 'image', ...base, mime: image, dataBase64: Buffer.from(bytes).toString('base64') };
   }
   if (isNotebook(rel)) {
-    if (st.size > PREVIEW_LIMITS.notebookBytes) return { kind: 'meta', ...base, reason: `notebook larger than ${mb(PREVIEW_LIMITS.notebookBytes)}` };
+    if (st.size > PREVIEW_LIMITS.notebookBytes)
+      return { kind: 'meta', ...base, reason: `notebook larger than ${mb(PREVIEW_LIMITS.notebookBytes)}` };
     return { kind: 'notebook', ...base, text: Buffer.from(await readHead(fh, st.size)).toString('utf8') };
   }
   const shown = TABLE.test(rel) ? PREVIEW_LIMITS.tableShownBytes : PREVIEW_LIMITS.textShownBytes;

@@ -33,7 +33,8 @@ type Strategy = 'proc-fd' | 'nofollow-any' | 'lstat';
 
 let strategy: Strategy | null = null;
 function strategyHere(): Strategy {
-  strategy ??= process.platform === 'linux' && existsSync('/proc/self/fd') ? 'proc-fd' : process.platform === 'darwin' ? 'nofollow-any' : 'lstat';
+  strategy ??=
+    process.platform === 'linux' && existsSync('/proc/self/fd') ? 'proc-fd' : process.platform === 'darwin' ? 'nofollow-any' : 'lstat';
   return strategy;
 }
 
@@ -130,7 +131,8 @@ async function holdByPath(realRoot: string, segments: readonly string[], options
     const next = path.join(current, name);
     if (how === 'lstat') {
       const st = await lstat(next).catch(() => null);
-      if (st?.isSymbolicLink()) throw new NoFollowError(`${next} is a symbolic link; the app does not follow links it did not make`, 'symlink');
+      if (st?.isSymbolicLink())
+        throw new NoFollowError(`${next} is a symbolic link; the app does not follow links it did not make`, 'symlink');
     }
     const handle = await openFolder(next, options, next, extra);
     await handle.close();
@@ -168,7 +170,12 @@ export interface OpenBeneathOptions extends HoldOptions {
  * Opens `root/segments…` with `flags` (O_WRONLY | O_CREAT | O_EXCL …), never following a link at any
  * component: the last one is opened with O_NOFOLLOW inside its held parent folder.
  */
-export async function openBeneath(root: string, segments: readonly string[], flags: number, options: OpenBeneathOptions = {}): Promise<FileHandle> {
+export async function openBeneath(
+  root: string,
+  segments: readonly string[],
+  flags: number,
+  options: OpenBeneathOptions = {},
+): Promise<FileHandle> {
   const name = segments.at(-1);
   if (name === undefined) throw new NoFollowError('no file name given', 'bad-name');
   checkName(name);
@@ -290,7 +297,12 @@ async function unlinkOrGone(at: string): Promise<void> {
  * Renames `from` to `to` (both segment lists under `root`) with each parent folder held, so neither
  * end can be redirected through a link. Fails if `to` exists when `exclusive` (the default) is set.
  */
-export async function renameBeneath(root: string, from: readonly string[], to: readonly string[], options: HoldOptions = {}): Promise<void> {
+export async function renameBeneath(
+  root: string,
+  from: readonly string[],
+  to: readonly string[],
+  options: HoldOptions = {},
+): Promise<void> {
   const fromName = from.at(-1);
   const toName = to.at(-1);
   if (fromName === undefined || toName === undefined) throw new NoFollowError('no name given', 'bad-name');

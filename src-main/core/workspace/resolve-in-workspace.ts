@@ -54,7 +54,9 @@ export async function resolveInWorkspace(root: string, rel: string, opts: { foll
     const under = segmentsUnder(realRoot, lands) ?? segmentsUnder(givenRoot, lands);
     if (under === null) {
       throw new WorkspacePathError(
-        pending.length === 0 ? `"${rel}" is a symbolic link to a place outside the workspace` : `"${rel}" leads outside the workspace through a symbolic link`,
+        pending.length === 0
+          ? `"${rel}" is a symbolic link to a place outside the workspace`
+          : `"${rel}" leads outside the workspace through a symbolic link`,
       );
     }
     pending = [...under, ...pending];

@@ -4,7 +4,16 @@ import type { WorkspaceEntry, WorkspaceTree } from '@contract';
 import { holdFolder, type HeldFolder } from './no-follow-open';
 
 /** Folders listed but not opened: they are huge and nobody browses them in a file panel. */
-export const UNOPENED_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv', '.ipynb_checkpoints', '.mypy_cache', '.pytest_cache']);
+export const UNOPENED_DIRS = new Set([
+  '.git',
+  'node_modules',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.ipynb_checkpoints',
+  '.mypy_cache',
+  '.pytest_cache',
+]);
 
 /** The app's own bookkeeping (spilled run output) lives here; it is not the user's. */
 export const APP_DIR = '.oi';

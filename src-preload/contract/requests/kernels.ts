@@ -36,7 +36,12 @@ export const kernelRequests = {
    */
   'kernels.connect': {
     input: z
-      .object({ conversationId: Id, url: ServerUrl, token: Token.nullable().optional(), kernelName: z.string().max(256).nullable().optional() })
+      .object({
+        conversationId: Id,
+        url: ServerUrl,
+        token: Token.nullable().optional(),
+        kernelName: z.string().max(256).nullable().optional(),
+      })
       .strict(),
     output: KernelConnectionInfo,
   },

@@ -49,7 +49,17 @@ export const keysRequests = {
   },
   /** Lists the provider's models with the typed key, or with the saved one when no key is given. */
   'keys.test': {
-    input: z.object({ provider: KeyProvider, key: KeyValue.optional(), baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional() }).strict(),
+    input: z
+      .object({
+        provider: KeyProvider,
+        key: KeyValue.optional(),
+        baseUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .nullable()
+          .optional(),
+      })
+      .strict(),
     output: KeyTestResult,
   },
 } as const satisfies Record<string, RequestSpec>;

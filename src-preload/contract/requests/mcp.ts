@@ -62,7 +62,10 @@ export const mcpRequests = {
         previousName: McpServerName.optional(),
         config: McpServerConfig,
         secretValues: z
-          .object({ env: z.record(z.string().max(256), SecretValue).optional(), headers: z.record(z.string().max(256), SecretValue).optional() })
+          .object({
+            env: z.record(z.string().max(256), SecretValue).optional(),
+            headers: z.record(z.string().max(256), SecretValue).optional(),
+          })
           .strict()
           .optional(),
       })
@@ -73,7 +76,10 @@ export const mcpRequests = {
   'mcp.remove': { input: z.object({ name: McpServerName }).strict(), output: Ok },
   'mcp.set-enabled': { input: z.object({ name: McpServerName, enabled: z.boolean() }).strict(), output: McpServerStatus },
   /** Ask before each call (default), always allow, or never offer the tool. */
-  'mcp.set-tool-policy': { input: z.object({ server: McpServerName, tool: z.string().min(1).max(256), policy: McpToolPolicy }).strict(), output: Ok },
+  'mcp.set-tool-policy': {
+    input: z.object({ server: McpServerName, tool: z.string().min(1).max(256), policy: McpToolPolicy }).strict(),
+    output: Ok,
+  },
   /** The Claude Desktop / Cursor / VS Code / goose-style files found in their usual places. */
   'mcp.import-sources': { input: Empty, output: z.array(McpImportSource) },
   /**

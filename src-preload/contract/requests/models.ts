@@ -22,7 +22,10 @@ export const ModelCapability = z.object({
 const ModelTarget = z
   .object({
     provider: ProviderKind,
-    baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .nullable(),
     model: z.string().min(1).max(256),
   })
   .strict();
@@ -51,12 +54,31 @@ export const modelsRequests = {
   },
   /** Ollama's installed models with their sizes (GET /api/tags). */
   'ollama.list': {
-    input: z.object({ baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable() }).strict(),
+    input: z
+      .object({
+        baseUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .nullable(),
+      })
+      .strict(),
     output: z.object({ models: z.array(OllamaModelEntry) }),
   },
   /** Pulls a model into Ollama, with `ollama.pull-progress` events; the UI asks the user first. */
   'ollama.pull': {
-    input: z.object({ baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(), model: z.string().min(1).max(256).regex(/^[\w.:/@-]+$/, 'a model name such as qwen2.5-coder:7b') }).strict(),
+    input: z
+      .object({
+        baseUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .nullable(),
+        model: z
+          .string()
+          .min(1)
+          .max(256)
+          .regex(/^[\w.:/@-]+$/, 'a model name such as qwen2.5-coder:7b'),
+      })
+      .strict(),
     output: z.object({ ok: z.literal(true), model: z.string() }),
   },
 } as const satisfies Record<string, RequestSpec>;

@@ -40,7 +40,16 @@ export const providersRequests = {
   },
   /** The provider's models, asked with the saved key (a user action: this contacts the provider). */
   'providers.models': {
-    input: z.object({ provider: ProviderKind, baseUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional() }).strict(),
+    input: z
+      .object({
+        provider: ProviderKind,
+        baseUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .nullable()
+          .optional(),
+      })
+      .strict(),
     output: z.object({ models: z.array(z.string()) }),
   },
 } as const satisfies Record<string, RequestSpec>;

@@ -70,7 +70,12 @@ export const workspaceRequests = {
         name: z.string().min(1).max(1024),
         mime: z.string().max(255),
         // base64 grows bytes by 4/3; the exact byte limit is checked after decoding.
-        dataBase64: z.string().max(Math.ceil((MAX_ATTACHMENT_BYTES * 4) / 3) + 4, `files larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB cannot be attached`),
+        dataBase64: z
+          .string()
+          .max(
+            Math.ceil((MAX_ATTACHMENT_BYTES * 4) / 3) + 4,
+            `files larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB cannot be attached`,
+          ),
       })
       .strict(),
     output: Attachment,

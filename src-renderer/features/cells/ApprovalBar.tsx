@@ -43,7 +43,10 @@ export function ApprovalBar({ cell, editing, draft, onEdit, onCancelEdit }: Prop
       </button>
       {editing ? <button onClick={onCancelEdit}>Cancel edit</button> : <button onClick={onEdit}>Edit</button>}
       <button onClick={() => void skip(cell.id)}>Skip</button>
-      <button onClick={() => void approve(cell.id, editing ? draft : undefined, true)} title="Run this and every later cell of this conversation without asking">
+      <button
+        onClick={() => void approve(cell.id, editing ? draft : undefined, true)}
+        title="Run this and every later cell of this conversation without asking"
+      >
         Always run here
       </button>
       {mcpTool && (

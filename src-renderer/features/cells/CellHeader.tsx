@@ -43,12 +43,21 @@ export function CellHeader({ cell }: { cell: CellItem }) {
     <header className="cell-head">
       <span className="cell-lang" data-testid="cell-lang">
         {cell.language || '…'}
-        {shell && <span className="cell-shell" title="The shell this cell ran in"> · {shell}</span>}
+        {shell && (
+          <span className="cell-shell" title="The shell this cell ran in">
+            {' '}
+            · {shell}
+          </span>
+        )}
       </span>
       {cell.executionCount !== null && <span className="cell-count">[{cell.executionCount}]</span>}
       {cell.approval === 'auto' && <span className="badge">auto-run</span>}
       {cell.modelCode !== undefined && (
-        <span className="badge badge-edited" data-testid="edited-by-you" title="You changed the model's code before it ran; this is the code that ran.">
+        <span
+          className="badge badge-edited"
+          data-testid="edited-by-you"
+          title="You changed the model's code before it ran; this is the code that ran."
+        >
           edited by you
         </span>
       )}

@@ -17,7 +17,12 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
   const showEditor = editing && awaiting;
 
   return (
-    <section className={`cell cell-${cell.status}`} data-testid="cell" data-status={cell.status} aria-label={`${cell.language || 'code'} cell, ${cell.status}`}>
+    <section
+      className={`cell cell-${cell.status}`}
+      data-testid="cell"
+      data-status={cell.status}
+      aria-label={`${cell.language || 'code'} cell, ${cell.status}`}
+    >
       <CellHeader cell={cell} />
       {showEditor ? (
         <textarea
@@ -30,7 +35,12 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
           rows={Math.min(24, draft.split('\n').length + 1)}
         />
       ) : (
-        <HighlightedCode className="cell-code" testId="cell-code" code={cell.code || (cell.status === 'streaming' ? '…' : '')} language={cell.language} />
+        <HighlightedCode
+          className="cell-code"
+          testId="cell-code"
+          code={cell.code || (cell.status === 'streaming' ? '…' : '')}
+          language={cell.language}
+        />
       )}
       {cell.modelCode !== undefined && (
         <details className="model-code" data-testid="model-code">

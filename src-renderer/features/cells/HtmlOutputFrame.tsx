@@ -50,7 +50,8 @@ function IsolatedFrame({ html, scripts }: { html: string; scripts: boolean }) {
       // Content posting on its own gets neither (an activation from typing in the composer leaves the
       // focus there), so nothing opens.
       const link = clickedLink(event.data);
-      if (link && document.activeElement === frame.current && navigator.userActivation.isActive) window.open(link, '_blank', 'noopener,noreferrer');
+      if (link && document.activeElement === frame.current && navigator.userActivation.isActive)
+        window.open(link, '_blank', 'noopener,noreferrer');
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);

@@ -15,7 +15,12 @@ export function InputPrompt({ cellId }: { cellId: string }) {
   const reportError = useApp((s) => s.reportError);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
-  if (!question) return passwordSent ? <div className="input-sent muted small" data-testid="password-sent">password sent</div> : null;
+  if (!question)
+    return passwordSent ? (
+      <div className="input-sent muted small" data-testid="password-sent">
+        password sent
+      </div>
+    ) : null;
 
   const send = (answer: { text: string } | { eof: true }) => {
     setSending(true);
@@ -41,8 +46,14 @@ export function InputPrompt({ cellId }: { cellId: string }) {
         <strong>waiting for {question.password ? 'a password' : 'input'}</strong>
         {question.command && <span className="muted"> · {question.command}</span>}
       </div>
-      {question.prompt.trim() && <pre className="input-question" data-testid="input-question">{question.prompt}</pre>}
-      {question.mode === 'keys' && <p className="muted small">This program reads single keys: click its terminal above and type there, or send a line from here.</p>}
+      {question.prompt.trim() && (
+        <pre className="input-question" data-testid="input-question">
+          {question.prompt}
+        </pre>
+      )}
+      {question.mode === 'keys' && (
+        <p className="muted small">This program reads single keys: click its terminal above and type there, or send a line from here.</p>
+      )}
       <div className="approval">
         <input
           className="input-field"

@@ -11,10 +11,12 @@ export function InstallPrompt({ cellId }: { cellId: string }) {
   if (!question) return null;
   const answer = (install: boolean) => {
     setSent(true);
-    bridge['install.answer']({ conversationId: question.conversationId, questionId: question.questionId, install }).catch((err: unknown) => {
-      setSent(false);
-      reportError(err instanceof Error ? err : new Error(String(err)));
-    });
+    bridge['install.answer']({ conversationId: question.conversationId, questionId: question.questionId, install }).catch(
+      (err: unknown) => {
+        setSent(false);
+        reportError(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
   };
   return (
     <div className="install-prompt" role="group" aria-label="Install a missing package" data-testid="install-prompt">

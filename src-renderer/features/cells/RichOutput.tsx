@@ -17,7 +17,11 @@ export function RichOutput({ output, cellId, scripts = true }: { output: CellOut
   if (image) {
     const src = `data:${image.mime};base64,${image.dataBase64}`;
     return (
-      <button className="output-image-button" title="Open in the preview" onClick={() => void showPreview({ kind: 'output', cellId, title: 'Image output', ...image })}>
+      <button
+        className="output-image-button"
+        title="Open in the preview"
+        onClick={() => void showPreview({ kind: 'output', cellId, title: 'Image output', ...image })}
+      >
         <img className="output-image" alt="image output" data-testid="output-image" src={src} />
       </button>
     );
@@ -47,6 +51,7 @@ export function RichOutput({ output, cellId, scripts = true }: { output: CellOut
     return <img className="output-image" alt="SVG output" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
   }
   const text = output.data['text/plain'];
-  if (typeof text === 'string' || Array.isArray(text)) return <pre className="output-text">{Array.isArray(text) ? text.join('') : text}</pre>;
+  if (typeof text === 'string' || Array.isArray(text))
+    return <pre className="output-text">{Array.isArray(text) ? text.join('') : text}</pre>;
   return <pre className="output-text muted">{`[${Object.keys(output.data).join(', ')}]`}</pre>;
 }

@@ -20,7 +20,9 @@ export function StreamBlock({ parts }: { parts: StreamPart[] }) {
       budget -= rendered.shownLines;
       if (rendered.shownLines === 0) continue;
       const body = rendered.html + (part.text.endsWith('\n') && i < parts.length - 1 ? '\n' : '');
-      pieces.unshift(part.name === 'stderr' ? `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>` : body);
+      pieces.unshift(
+        part.name === 'stderr' ? `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>` : body,
+      );
     }
     return { html: pieces.join(''), hiddenLines: hidden };
   }, [parts]);

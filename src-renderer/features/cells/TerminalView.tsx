@@ -110,5 +110,13 @@ export function TerminalView({ cellId, onKeys = null }: { cellId: string; onKeys
     t.options.cursorInactiveStyle = typeable ? 'outline' : 'none';
   }, [typeable, cellId]);
 
-  return <div className={hasOutput ? 'terminal' : 'terminal terminal-empty'} ref={host} data-testid="terminal" aria-label="Output" role="region" />;
+  return (
+    <div
+      className={hasOutput ? 'terminal' : 'terminal terminal-empty'}
+      ref={host}
+      data-testid="terminal"
+      aria-label="Output"
+      role="region"
+    />
+  );
 }

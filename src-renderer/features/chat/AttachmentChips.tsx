@@ -11,7 +11,13 @@ export function AttachmentChips() {
     <ul className="chips" aria-label="Attachments for the next message" data-testid="attachment-chips">
       {chips.map((c) => (
         <li key={c.key} className={`chip chip-${c.state}`} data-testid="attachment-chip" data-state={c.state}>
-          {c.thumbnail ? <img className="chip-thumb" src={c.thumbnail} alt="" /> : <span className="chip-icon"><Icon name={c.name.endsWith('.ipynb') ? 'notebook' : 'file'} /></span>}
+          {c.thumbnail ? (
+            <img className="chip-thumb" src={c.thumbnail} alt="" />
+          ) : (
+            <span className="chip-icon">
+              <Icon name={c.name.endsWith('.ipynb') ? 'notebook' : 'file'} />
+            </span>
+          )}
           <span className="chip-name" title={c.attachment?.path ?? c.name}>
             {c.name}
           </span>

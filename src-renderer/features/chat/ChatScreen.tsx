@@ -40,15 +40,7 @@ export function ChatScreen() {
         void attachFiles(takeNotebookDrops([...e.dataTransfer.files]));
       }}
     >
-      {current ? (
-        current.conv.items.length > 0 ? (
-          <MessageList view={current} />
-        ) : (
-          <EmptyConversation />
-        )
-      ) : (
-        <EmptyConversation />
-      )}
+      {current ? current.conv.items.length > 0 ? <MessageList view={current} /> : <EmptyConversation /> : <EmptyConversation />}
       <WorkingIndicator />
       <Composer />
       {dragging && (
@@ -70,7 +62,9 @@ function EmptyConversation() {
           ? 'Describe a task. The agent writes code, asks before running it, shows the output and keeps going until it is done.'
           : 'Describe a task. The agent writes code and runs it without asking (auto-run is on), shows the output and keeps going until it is done.'}
       </p>
-      <p className="muted small">Drop files here to work on them — they are copied into the conversation’s workspace; the originals stay untouched.</p>
+      <p className="muted small">
+        Drop files here to work on them — they are copied into the conversation’s workspace; the originals stay untouched.
+      </p>
     </div>
   );
 }

@@ -59,7 +59,12 @@ export function Composer() {
       <AutoRunChip />
       <AttachmentChips />
       <div className="composer-row">
-        <button className="icon-button attach" aria-label="Attach files" title="Attach files (or drop them on the chat)" onClick={() => fileInput.current?.click()}>
+        <button
+          className="icon-button attach"
+          aria-label="Attach files"
+          title="Attach files (or drop them on the chat)"
+          onClick={() => fileInput.current?.click()}
+        >
           <Icon name="attach" size={18} />
         </button>
         <input
@@ -88,7 +93,12 @@ export function Composer() {
               Stop
             </button>
           )}
-          <button className="primary" onClick={() => void submit()} disabled={(!text.trim() && !ready) || uploading} title={uploading ? 'Waiting for attachments to be copied' : 'Send (Enter)'}>
+          <button
+            className="primary"
+            onClick={() => void submit()}
+            disabled={(!text.trim() && !ready) || uploading}
+            title={uploading ? 'Waiting for attachments to be copied' : 'Send (Enter)'}
+          >
             Send
           </button>
         </div>

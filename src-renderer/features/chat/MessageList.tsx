@@ -31,7 +31,15 @@ export function MessageList({ view }: { view: ConversationView }) {
       keyOf={keyOf}
       estimate={estimate}
       resetKey={view.conv.id}
-      render={(item) => <MessageRow item={item} isLastUser={item.id === lastUserId} lastEnd={view.lastEnd} isLast={item === items[items.length - 1]} busy={view.busy} />}
+      render={(item) => (
+        <MessageRow
+          item={item}
+          isLastUser={item.id === lastUserId}
+          lastEnd={view.lastEnd}
+          isLast={item === items[items.length - 1]}
+          busy={view.busy}
+        />
+      )}
     />
   );
 }

@@ -82,7 +82,12 @@ function AttachmentView({ attachment: a, onOpen }: { attachment: Attachment; onO
   const thumbnail = useThumbnail(conversationId, a);
   if (thumbnail) {
     return (
-      <button className="msg-thumb" onClick={onOpen} title={`${a.name} · ${formatBytes(a.size)} — show it in the preview`} data-testid="attachment-thumbnail">
+      <button
+        className="msg-thumb"
+        onClick={onOpen}
+        title={`${a.name} · ${formatBytes(a.size)} — show it in the preview`}
+        data-testid="attachment-thumbnail"
+      >
         <img src={thumbnail} alt={a.name} />
       </button>
     );

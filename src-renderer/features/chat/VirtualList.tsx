@@ -33,7 +33,12 @@ export function VirtualList<T>({ items, keyOf, estimate, render, resetKey, class
   const indexOfKey = useRef(new Map<string, number>());
   const indexMap = useMemo(() => new Map(items.map((item, i) => [keyOf(item), i])), [items, keyOf]);
 
-  const win = computeWindow(items.length, (i) => heights.get(keyOf(items[i] as T)) ?? estimate(items[i] as T), viewport.top, viewport.height);
+  const win = computeWindow(
+    items.length,
+    (i) => heights.get(keyOf(items[i] as T)) ?? estimate(items[i] as T),
+    viewport.top,
+    viewport.height,
+  );
 
   useLayoutEffect(() => {
     stick.current = true;
@@ -79,7 +84,16 @@ export function VirtualList<T>({ items, keyOf, estimate, render, resetKey, class
   }, []);
 
   return (
-    <div className={className} ref={scroller} onScroll={onScroll} data-testid={testId} role="log" aria-label={label} aria-live="polite" tabIndex={0}>
+    <div
+      className={className}
+      ref={scroller}
+      onScroll={onScroll}
+      data-testid={testId}
+      role="log"
+      aria-label={label}
+      aria-live="polite"
+      tabIndex={0}
+    >
       <div className="vlist-body" style={{ height: win.total }}>
         <div className="vlist-window" style={{ transform: `translateY(${win.offset}px)` }}>
           {items.slice(win.start, win.end).map((item) => {
@@ -96,7 +110,17 @@ export function VirtualList<T>({ items, keyOf, estimate, render, resetKey, class
   );
 }
 
-function Measured({ id, fallback, onHeight, children }: { id: string; fallback: number; onHeight(key: string, h: number, fallback: number): void; children: ReactNode }) {
+function Measured({
+  id,
+  fallback,
+  onHeight,
+  children,
+}: {
+  id: string;
+  fallback: number;
+  onHeight(key: string, h: number, fallback: number): void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;

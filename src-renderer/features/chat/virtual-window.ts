@@ -13,7 +13,13 @@ export interface VirtualWindow {
 }
 
 /** Which items to mount for a viewport, given each item's (measured or estimated) height. Pure. */
-export function computeWindow(count: number, heightOf: (i: number) => number, top: number, height: number, overscan = OVERSCAN_PX): VirtualWindow {
+export function computeWindow(
+  count: number,
+  heightOf: (i: number) => number,
+  top: number,
+  height: number,
+  overscan = OVERSCAN_PX,
+): VirtualWindow {
   const tops = new Array<number>(count + 1);
   tops[0] = 0;
   for (let i = 0; i < count; i++) tops[i + 1] = (tops[i] as number) + heightOf(i);

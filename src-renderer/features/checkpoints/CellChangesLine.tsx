@@ -51,7 +51,11 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
       if (outcome.status === 'needs-confirmation') {
         const list = outcome.modifiedOutside.slice(0, 20).join('\n');
         const more = outcome.modifiedOutside.length > 20 ? `\n… and ${outcome.modifiedOutside.length - 20} more` : '';
-        if (!window.confirm(`These files were changed outside the app since, and the rewind would replace them:\n\n${list}${more}\n\nRewind anyway?`)) {
+        if (
+          !window.confirm(
+            `These files were changed outside the app since, and the rewind would replace them:\n\n${list}${more}\n\nRewind anyway?`,
+          )
+        ) {
           setStatus('Not rewound: the files changed outside the app are kept.');
           return;
         }
@@ -87,8 +91,11 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
             const diff = diffs?.find((d) => d.path === f.path);
             return (
               <li key={`${f.change}:${f.path}`}>
-                <span className={`change change-${f.change}`}>{f.change}</span> {f.change === 'renamed' ? `${f.from ?? ''} → ${f.path}` : f.path}{' '}
-                <span className="muted">{f.change === 'modified' ? `${size(f.previousSize)} → ${size(f.size)}` : size(f.size ?? f.previousSize)}</span>
+                <span className={`change change-${f.change}`}>{f.change}</span>{' '}
+                {f.change === 'renamed' ? `${f.from ?? ''} → ${f.path}` : f.path}{' '}
+                <span className="muted">
+                  {f.change === 'modified' ? `${size(f.previousSize)} → ${size(f.size)}` : size(f.size ?? f.previousSize)}
+                </span>
                 {diff && <FileDiffView diff={diff} />}
               </li>
             );
@@ -130,7 +137,10 @@ function FileDiffView({ diff }: { diff: FileDiff }) {
         .split('\n')
         .filter((line) => !/^(diff --git|index |--- |\+\+\+ )/.test(line))
         .map((line, i) => (
-          <span key={i} className={line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : ''}>
+          <span
+            key={i}
+            className={line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : ''}
+          >
             {line}
             {'\n'}
           </span>

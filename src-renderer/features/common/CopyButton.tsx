@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { copyText } from './copy-text';
 
-export function CopyButton({ text, label = 'Copy', className = 'small' }: { text: string | (() => string); label?: string; className?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  className = 'small',
+}: {
+  text: string | (() => string);
+  label?: string;
+  className?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <button

@@ -4,5 +4,7 @@
 export type KeyStorage = 'keychain' | 'memory';
 
 export function keyStorageSentence(storage: KeyStorage | null): string {
-  return storage === 'memory' ? 'Kept in memory until the app quits: no OS keychain is available on this machine.' : 'Saved in the OS keychain.';
+  return storage === 'memory'
+    ? 'Kept in memory until the app quits: no OS keychain is available on this machine.'
+    : 'Saved in the OS keychain.';
 }

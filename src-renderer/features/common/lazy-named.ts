@@ -6,6 +6,9 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
  * the terminal emulator…). Chunks are files next to the entry, so the page's CSP (script-src 'self')
  * allows them in browser mode and under app://.
  */
-export function lazyNamed<P extends object, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K): LazyExoticComponent<ComponentType<P>> {
+export function lazyNamed<P extends object, K extends string>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
+  name: K,
+): LazyExoticComponent<ComponentType<P>> {
   return lazy(() => load().then((m) => ({ default: m[name] })));
 }

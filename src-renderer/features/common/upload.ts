@@ -33,7 +33,9 @@ export async function attachFiles(files: readonly File[]): Promise<void> {
 async function attachOne(conversationId: string, file: File): Promise<void> {
   const composer = useComposer.getState();
   const key = `att-${nextKey++}`;
-  const name = file.name || `pasted-${new Date().toISOString().replace(/[:.]/g, '-')}.${(file.type.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '')}`;
+  const name =
+    file.name ||
+    `pasted-${new Date().toISOString().replace(/[:.]/g, '-')}.${(file.type.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '')}`;
   composer.addChip({
     key,
     name,
@@ -45,7 +47,10 @@ async function attachOne(conversationId: string, file: File): Promise<void> {
     error: null,
   });
   if (file.size > MAX_ATTACHMENT_BYTES) {
-    composer.updateChip(key, { state: 'failed', error: `${formatBytes(file.size)} is over the ${formatBytes(MAX_ATTACHMENT_BYTES)} limit for attachments` });
+    composer.updateChip(key, {
+      state: 'failed',
+      error: `${formatBytes(file.size)} is over the ${formatBytes(MAX_ATTACHMENT_BYTES)} limit for attachments`,
+    });
     return;
   }
   try {

@@ -30,7 +30,14 @@ export const ConversationRow = memo(function ConversationRow({ summary, active }
             commit();
           }}
         >
-          <input aria-label="Conversation title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Escape' && setMode('view')} />
+          <input
+            aria-label="Conversation title"
+            value={title}
+            autoFocus
+            onChange={(e) => setTitle(e.target.value)}
+            onBlur={commit}
+            onKeyDown={(e) => e.key === 'Escape' && setMode('view')}
+          />
         </form>
       </li>
     );
@@ -38,7 +45,12 @@ export const ConversationRow = memo(function ConversationRow({ summary, active }
   if (mode === 'confirm-delete') return <DeleteConfirm summary={summary} onClose={() => setMode('view')} />;
   return (
     <li className={`conv-row${active ? ' active' : ''}`}>
-      <button className="conv" aria-current={active ? 'true' : undefined} onClick={() => void open(summary.id)} title={`${summary.title}\n${summary.workspace}`}>
+      <button
+        className="conv"
+        aria-current={active ? 'true' : undefined}
+        onClick={() => void open(summary.id)}
+        title={`${summary.title}\n${summary.workspace}`}
+      >
         <span className="conv-title">{summary.match?.text === summary.title ? <Marked match={summary.match} /> : summary.title}</span>
         {summary.match && summary.match.text !== summary.title && (
           <span className="conv-snippet" data-testid="search-snippet">
@@ -83,7 +95,9 @@ function Marked({ match }: { match: NonNullable<ConversationListEntry['match']> 
 function sameRow(a: RowProps, b: RowProps): boolean {
   const [x, y] = [a.summary, b.summary];
   const sameMatch = x.match?.text === y.match?.text && x.match?.start === y.match?.start && x.match?.length === y.match?.length;
-  return a.active === b.active && x.id === y.id && x.title === y.title && x.updatedAt === y.updatedAt && x.workspace === y.workspace && sameMatch;
+  return (
+    a.active === b.active && x.id === y.id && x.title === y.title && x.updatedAt === y.updatedAt && x.workspace === y.workspace && sameMatch
+  );
 }
 
 // Formatters are built once: toLocale*String builds a new one per call, and the list re-renders on

@@ -14,7 +14,12 @@ export function ScreenNav() {
   return (
     <nav className="screen-nav" aria-label="Screens">
       {ENTRIES.map(([id, label, icon]) => (
-        <button key={id} className={screen === id ? 'nav-button active' : 'nav-button'} aria-current={screen === id ? 'page' : undefined} onClick={() => setScreen(id)}>
+        <button
+          key={id}
+          className={screen === id ? 'nav-button active' : 'nav-button'}
+          aria-current={screen === id ? 'page' : undefined}
+          onClick={() => setScreen(id)}
+        >
           <Icon name={icon} /> {label}
         </button>
       ))}

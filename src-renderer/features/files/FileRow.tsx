@@ -33,9 +33,19 @@ export const FileRow = memo(function FileRow({ row, expanded, changed, containsC
     if (await useWorkspace.getState().rename(entry.path, parent + trimmed)) setMode('view');
   };
 
-  const classes = ['tree-row', changed && 'changed', containsChanges && 'contains-changes', selected && 'selected'].filter(Boolean).join(' ');
+  const classes = ['tree-row', changed && 'changed', containsChanges && 'contains-changes', selected && 'selected']
+    .filter(Boolean)
+    .join(' ');
   return (
-    <li role="treeitem" aria-expanded={isDir ? expanded : undefined} aria-selected={selected} className={classes} data-path={entry.path} data-changed={changed || undefined} style={{ paddingLeft: 6 + depth * 14 }}>
+    <li
+      role="treeitem"
+      aria-expanded={isDir ? expanded : undefined}
+      aria-selected={selected}
+      className={classes}
+      data-path={entry.path}
+      data-changed={changed || undefined}
+      style={{ paddingLeft: 6 + depth * 14 }}
+    >
       {mode === 'rename' ? (
         <form
           className="inline-edit"
@@ -44,15 +54,31 @@ export const FileRow = memo(function FileRow({ row, expanded, changed, containsC
             void commitRename();
           }}
         >
-          <input aria-label={`New name for ${name}`} value={newName} autoFocus onChange={(e) => setNewName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setMode('view')} />
+          <input
+            aria-label={`New name for ${name}`}
+            value={newName}
+            autoFocus
+            onChange={(e) => setNewName(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setMode('view')}
+          />
           <button type="submit" className="small">
             Rename
           </button>
         </form>
       ) : mode === 'confirm-delete' ? (
         <span className="confirm" role="group" aria-label={`Delete ${name}?`}>
-          <span className="small">Delete {isDir ? 'folder ' : ''}“{name}”?</span>
-          <button className="small danger" onClick={() => void useWorkspace.getState().remove(entry.path).then((ok) => ok || setMode('view'))}>
+          <span className="small">
+            Delete {isDir ? 'folder ' : ''}“{name}”?
+          </span>
+          <button
+            className="small danger"
+            onClick={() =>
+              void useWorkspace
+                .getState()
+                .remove(entry.path)
+                .then((ok) => ok || setMode('view'))
+            }
+          >
             Delete
           </button>
           <button className="small" autoFocus onClick={() => setMode('view')}>
@@ -63,22 +89,37 @@ export const FileRow = memo(function FileRow({ row, expanded, changed, containsC
         <>
           <button className="tree-name" onClick={activate} title={entry.path}>
             <span className="tree-icon" aria-hidden="true">
-              {isDir ? (expanded ? '▾' : '▸') : <Icon name={iconFor(name)} size={14} />}
+              {isDir ? expanded ? '▾' : '▸' : <Icon name={iconFor(name)} size={14} />}
             </span>
             <span className="tree-label">{name}</span>
             {changed && <span className="sr-only"> (changed by the last run)</span>}
           </button>
           {!isDir && <span className="tree-size muted">{formatBytes(entry.size)}</span>}
           <span className="row-actions">
-            <button className="icon-button" aria-label={`Insert the path of ${name} into the message`} title="Insert path into the message" onClick={() => useComposer.getState().insert(entry.path)}>
+            <button
+              className="icon-button"
+              aria-label={`Insert the path of ${name} into the message`}
+              title="Insert path into the message"
+              onClick={() => useComposer.getState().insert(entry.path)}
+            >
               <Icon name="insert" size={14} />
             </button>
             {!isDir && (
-              <button className="icon-button" aria-label={`Download ${name}`} title="Download (save a copy)" onClick={() => void downloadWorkspaceFile(entry.path)}>
+              <button
+                className="icon-button"
+                aria-label={`Download ${name}`}
+                title="Download (save a copy)"
+                onClick={() => void downloadWorkspaceFile(entry.path)}
+              >
                 <Icon name="download" size={14} />
               </button>
             )}
-            <button className="icon-button" aria-label={`Rename ${name}`} title="Rename" onClick={() => (setNewName(name), setMode('rename'))}>
+            <button
+              className="icon-button"
+              aria-label={`Rename ${name}`}
+              title="Rename"
+              onClick={() => (setNewName(name), setMode('rename'))}
+            >
               <Icon name="edit" size={14} />
             </button>
             <button className="icon-button" aria-label={`Delete ${name}`} title="Delete" onClick={() => setMode('confirm-delete')}>

@@ -29,10 +29,22 @@ export function FileTree() {
           </span>
         )}
         <span className="spacer" />
-        <button className="icon-button" aria-label="Refresh the file list" title="Refresh" disabled={!conversationId} onClick={() => void refresh()}>
+        <button
+          className="icon-button"
+          aria-label="Refresh the file list"
+          title="Refresh"
+          disabled={!conversationId}
+          onClick={() => void refresh()}
+        >
           <Icon name="refresh" size={14} />
         </button>
-        <button className="icon-button" aria-label="Open the workspace in the file manager" title={tree?.root ?? 'Workspace'} disabled={!conversationId} onClick={() => void reveal()}>
+        <button
+          className="icon-button"
+          aria-label="Open the workspace in the file manager"
+          title={tree?.root ?? 'Workspace'}
+          disabled={!conversationId}
+          onClick={() => void reveal()}
+        >
           <Icon name="external" size={14} />
         </button>
       </header>
@@ -49,7 +61,14 @@ export function FileTree() {
       ) : (
         <ul className="tree" role="tree" aria-label="Workspace files" data-testid="file-tree">
           {rows.map((row) => (
-            <FileRow key={row.entry.path} row={row} expanded={expanded.has(row.entry.path)} changed={changed.has(row.entry.path)} containsChanges={folders.has(row.entry.path)} selected={selected === row.entry.path} />
+            <FileRow
+              key={row.entry.path}
+              row={row}
+              expanded={expanded.has(row.entry.path)}
+              changed={changed.has(row.entry.path)}
+              containsChanges={folders.has(row.entry.path)}
+              selected={selected === row.entry.path}
+            />
           ))}
         </ul>
       )}

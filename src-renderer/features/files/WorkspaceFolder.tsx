@@ -81,7 +81,12 @@ function FolderBar({ conversationId, folder }: { conversationId: string; folder:
           <span className="workspace-path small muted" title={folder} data-testid="workspace-path">
             <bdi>{folder}</bdi>
           </span>
-          <button className="small" disabled={busy || saving} title={busy ? 'Stop the turn to change the folder' : 'Work in another folder'} onClick={() => void change()}>
+          <button
+            className="small"
+            disabled={busy || saving}
+            title={busy ? 'Stop the turn to change the folder' : 'Work in another folder'}
+            onClick={() => void change()}
+          >
             Change folder…
           </button>
         </>

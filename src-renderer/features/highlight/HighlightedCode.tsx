@@ -29,7 +29,17 @@ function useHighlighter(): Highlighter | null {
 }
 
 /** Code with syntax colours. highlight() escapes everything, so its markup is safe to insert. */
-export function HighlightedCode({ code, language, className, testId }: { code: string; language: string; className?: string; testId?: string }) {
+export function HighlightedCode({
+  code,
+  language,
+  className,
+  testId,
+}: {
+  code: string;
+  language: string;
+  className?: string;
+  testId?: string;
+}) {
   const highlighter = useHighlighter();
   const html = useMemo(() => (highlighter ? highlighter.highlight(code, language) : escapeHtml(code)), [highlighter, code, language]);
   return (

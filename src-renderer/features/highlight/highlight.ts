@@ -17,7 +17,6 @@ function regexFor(def: LanguageDef): RegExp {
   return re;
 }
 
-
 /** Beyond this size highlighting is skipped: a 2 MB data dump is read, not admired. */
 export const MAX_HIGHLIGHT_CHARS = 200_000;
 

@@ -42,7 +42,11 @@ export function RemoteKernelButton() {
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-label={`Remote kernel: ${where}`}
-        title={status ? `${status.language} runs on ${status.displayName} at ${status.url}` : 'Code runs on this machine; connect a Jupyter server to run it there'}
+        title={
+          status
+            ? `${status.language} runs on ${status.displayName} at ${status.url}`
+            : 'Code runs on this machine; connect a Jupyter server to run it there'
+        }
         data-testid="kernel-button"
         onClick={() => setOpen(!open)}
       >

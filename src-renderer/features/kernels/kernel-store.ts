@@ -60,7 +60,9 @@ export const useKernels = create<KernelState & KernelActions>((set, get) => {
       if (found) set({ specs: found.specs, defaultSpec: found.default });
     },
     async connect(conversationId, url, token, kernelName) {
-      const status = await attempt('connecting', () => bridge['kernels.connect']({ conversationId, url: url.trim(), ...tokenOf(token), kernelName }));
+      const status = await attempt('connecting', () =>
+        bridge['kernels.connect']({ conversationId, url: url.trim(), ...tokenOf(token), kernelName }),
+      );
       if (status) set({ conversationId, status });
       return status !== null;
     },

@@ -13,7 +13,13 @@ export function ShortcutsDialog() {
   if (!open) return null;
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="modal shortcuts" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), close())}>
+      <div
+        className="modal shortcuts"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), close())}
+      >
         <h1 id="shortcuts-title">Keyboard shortcuts</h1>
         <table className="shortcut-table" data-testid="shortcut-list">
           <tbody>

@@ -80,7 +80,16 @@ export function KeyRow({ status, onChange }: { status: KeyStatus; onChange(statu
             if (value.trim()) void save();
           }}
         >
-          <input type="password" autoComplete="off" spellCheck={false} aria-label={`${label} API key`} placeholder="Paste the key" value={value} autoFocus onChange={(e) => setValue(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            aria-label={`${label} API key`}
+            placeholder="Paste the key"
+            value={value}
+            autoFocus
+            onChange={(e) => setValue(e.target.value)}
+          />
           <button type="submit" className="primary" disabled={!value.trim() || busy}>
             Save
           </button>

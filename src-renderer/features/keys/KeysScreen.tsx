@@ -35,7 +35,8 @@ export function KeysScreen() {
     <div className="screen keys-screen" data-testid="keys-screen">
       <h1>API keys</h1>
       <p className="muted small" data-testid="key-storage">
-        {keyStorageSentence(storage)} A saved key is never shown again, only its last four characters. Keys from environment variables are used when none is saved here.
+        {keyStorageSentence(storage)} A saved key is never shown again, only its last four characters. Keys from environment variables are
+        used when none is saved here.
       </p>
       {!keys ? (
         <p className="muted">Loading…</p>
@@ -49,4 +50,3 @@ export function KeysScreen() {
     </div>
   );
 }
-

@@ -23,7 +23,12 @@ export function Banners() {
       {notices.map((n) => (
         <div key={n} className="banner banner-notice" role="status" data-testid="notice-banner">
           <span>{n}</span>
-          <button className="icon-button" onClick={() => dismissNotice(n)} aria-label="Dismiss the notice" title="Dismiss (it will not be shown again)">
+          <button
+            className="icon-button"
+            onClick={() => dismissNotice(n)}
+            aria-label="Dismiss the notice"
+            title="Dismiss (it will not be shown again)"
+          >
             <Icon name="close" size={14} />
           </button>
         </div>

@@ -33,7 +33,9 @@ export function McpImportPanel({ onDone }: { onDone(): void }) {
           ))}
         </ul>
       ) : (
-        <p className="muted small">{sources ? 'No Claude Desktop, Claude Code, Cursor, VS Code or Windsurf config file was found in its usual place.' : 'Looking…'}</p>
+        <p className="muted small">
+          {sources ? 'No Claude Desktop, Claude Code, Cursor, VS Code or Windsurf config file was found in its usual place.' : 'Looking…'}
+        </p>
       )}
       <form
         onSubmit={(e) => {
@@ -48,7 +50,10 @@ export function McpImportPanel({ onDone }: { onDone(): void }) {
         <label>
           <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace servers of the same name
         </label>{' '}
-        <button type="submit">Import file</button> <button type="button" onClick={onDone}>Close</button>
+        <button type="submit">Import file</button>{' '}
+        <button type="button" onClick={onDone}>
+          Close
+        </button>
       </form>
       {message && (
         <p className={message.ok ? 'small' : 'field-error'} role={message.ok ? 'status' : 'alert'} data-testid="mcp-import-message">

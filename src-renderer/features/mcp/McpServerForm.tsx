@@ -39,7 +39,12 @@ export function McpServerForm({ editing, onDone }: Props) {
   };
 
   return (
-    <form className="mcp-form" onSubmit={(e) => void submit(e)} data-testid="mcp-form" aria-label={editing ? `Edit ${editing.name}` : 'Add an MCP server'}>
+    <form
+      className="mcp-form"
+      onSubmit={(e) => void submit(e)}
+      data-testid="mcp-form"
+      aria-label={editing ? `Edit ${editing.name}` : 'Add an MCP server'}
+    >
       <label className="field">
         Name
         <input {...field('name')} placeholder="github" required aria-label="Server name" />
@@ -60,7 +65,12 @@ export function McpServerForm({ editing, onDone }: Props) {
           </label>
           <label className="field">
             Arguments, one a line
-            <textarea {...field('args')} rows={3} placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/notes'} aria-label="Arguments" />
+            <textarea
+              {...field('args')}
+              rows={3}
+              placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/notes'}
+              aria-label="Arguments"
+            />
           </label>
           <label className="field">
             Working folder (optional)
@@ -92,7 +102,8 @@ export function McpServerForm({ editing, onDone }: Props) {
         </>
       )}
       <label className="field">
-        Secrets ({form.kind === 'url' ? 'headers' : 'environment variables'}), NAME=value a line — kept in the OS keychain, never in the settings file; NAME= alone keeps the saved value
+        Secrets ({form.kind === 'url' ? 'headers' : 'environment variables'}), NAME=value a line — kept in the OS keychain, never in the
+        settings file; NAME= alone keeps the saved value
         <textarea {...field('secrets')} rows={2} className="mcp-secrets" spellCheck={false} autoComplete="off" aria-label="Secrets" />
       </label>
       {error && (

@@ -30,7 +30,8 @@ export function McpServersSection() {
     <section className="settings-section mcp-section" aria-labelledby="section-mcp" data-testid="mcp-section">
       <h2 id="section-mcp">MCP servers</h2>
       <p className="muted small">
-        Tools of these servers are offered to the model as mcp__server__tool; each call asks first unless you always allow that tool. A server gets only the environment written here.
+        Tools of these servers are offered to the model as mcp__server__tool; each call asks first unless you always allow that tool. A
+        server gets only the environment written here.
       </p>
       {error && (
         <p className="field-error" role="alert">
@@ -39,14 +40,17 @@ export function McpServersSection() {
       )}
       {servers?.length === 0 && !mode && <p className="muted small">No servers yet.</p>}
       <ul className="mcp-servers">
-        {servers?.map((s) => <ServerRow key={s.name} status={s} onEdit={() => setMode({ kind: 'edit', name: s.name })} />)}
+        {servers?.map((s) => (
+          <ServerRow key={s.name} status={s} onEdit={() => setMode({ kind: 'edit', name: s.name })} />
+        ))}
       </ul>
       {mode?.kind === 'add' && <McpServerForm editing={null} onDone={() => setMode(null)} />}
       {editing && <McpServerForm key={editing.name} editing={editing} onDone={() => setMode(null)} />}
       {mode?.kind === 'import' && <McpImportPanel onDone={() => setMode(null)} />}
       {!mode && (
         <div className="mcp-actions">
-          <button onClick={() => setMode({ kind: 'add' })}>Add server</button> <button onClick={() => setMode({ kind: 'import' })}>Import from Claude Desktop, Cursor, VS Code…</button>
+          <button onClick={() => setMode({ kind: 'add' })}>Add server</button>{' '}
+          <button onClick={() => setMode({ kind: 'import' })}>Import from Claude Desktop, Cursor, VS Code…</button>
         </div>
       )}
     </section>
@@ -60,7 +64,13 @@ function ServerRow({ status: s, onEdit }: { status: McpServerStatus; onEdit(): v
   return (
     <li className="mcp-server" data-testid={`mcp-server-${s.name}`}>
       <div className="mcp-server-head">
-        <input type="checkbox" role="switch" checked={s.state !== 'disabled'} onChange={(e) => void setEnabled(s.name, e.target.checked)} aria-label={`${s.name} on`} />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={s.state !== 'disabled'}
+          onChange={(e) => void setEnabled(s.name, e.target.checked)}
+          aria-label={`${s.name} on`}
+        />
         <strong>{s.name}</strong>
         <span className={`mcp-state mcp-state-${s.state}`} data-testid="mcp-state">
           {STATE_WORDS[s.state]}
@@ -69,7 +79,9 @@ function ServerRow({ status: s, onEdit }: { status: McpServerStatus; onEdit(): v
         {s.tools && <span className="muted small">{s.toolCount} tools</span>}
         {s.restarts > 0 && <span className="muted small">{s.restarts} crashes</span>}
         <span className="mcp-spacer" />
-        {s.state !== 'disabled' && s.state !== 'starting' && <button onClick={() => void connect(s.name)}>{s.state === 'connected' ? 'Refresh' : 'Connect'}</button>}
+        {s.state !== 'disabled' && s.state !== 'starting' && (
+          <button onClick={() => void connect(s.name)}>{s.state === 'connected' ? 'Refresh' : 'Connect'}</button>
+        )}
         <button onClick={() => setOpen(open === 'tools' ? null : 'tools')} aria-expanded={open === 'tools'}>
           Tools
         </button>
@@ -88,14 +100,24 @@ function ServerRow({ status: s, onEdit }: { status: McpServerStatus; onEdit(): v
           <button onClick={() => setConfirm(true)}>Remove</button>
         )}
       </div>
-      {s.missingSecrets.length > 0 && <p className="field-error small">No value saved for the secret {s.missingSecrets.join(', ')}: edit the server to set it.</p>}
-      {s.lastError && <p className="field-error small" data-testid="mcp-last-error">{s.lastError}</p>}
+      {s.missingSecrets.length > 0 && (
+        <p className="field-error small">No value saved for the secret {s.missingSecrets.join(', ')}: edit the server to set it.</p>
+      )}
+      {s.lastError && (
+        <p className="field-error small" data-testid="mcp-last-error">
+          {s.lastError}
+        </p>
+      )}
       {open === 'tools' &&
         (s.tools ? (
           <ul className="mcp-tools" data-testid="mcp-tools">
             {s.tools.map((t) => (
               <li key={t.name}>
-                <select value={t.policy} onChange={(e) => void setToolPolicy(s.name, t.name, e.target.value as McpToolPolicy)} aria-label={`${t.name} policy`}>
+                <select
+                  value={t.policy}
+                  onChange={(e) => void setToolPolicy(s.name, t.name, e.target.value as McpToolPolicy)}
+                  aria-label={`${t.name} policy`}
+                >
                   <option value="ask">Ask</option>
                   <option value="allow">Always allow</option>
                   <option value="disabled">Off</option>
@@ -109,7 +131,11 @@ function ServerRow({ status: s, onEdit }: { status: McpServerStatus; onEdit(): v
         ) : (
           <p className="muted small">Connect the server to list its tools.</p>
         ))}
-      {open === 'log' && <pre className="mcp-log" data-testid="mcp-log">{s.stderrTail || '(nothing written to stderr)'}</pre>}
+      {open === 'log' && (
+        <pre className="mcp-log" data-testid="mcp-log">
+          {s.stderrTail || '(nothing written to stderr)'}
+        </pre>
+      )}
     </li>
   );
 }

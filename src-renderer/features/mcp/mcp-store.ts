@@ -78,7 +78,10 @@ export const useMcp = create<McpState & McpActions>((set, get) => {
       const result = await bridge['mcp.import']({ path, replace });
       await settingsChanged().catch(() => undefined);
       await get().refresh();
-      const parts = [result.added.length ? `Added ${result.added.join(', ')}.` : '', result.replaced.length ? `Replaced ${result.replaced.join(', ')}.` : ''];
+      const parts = [
+        result.added.length ? `Added ${result.added.join(', ')}.` : '',
+        result.replaced.length ? `Replaced ${result.replaced.join(', ')}.` : '',
+      ];
       if (result.toKeychain.length) parts.push(`Kept in the keychain, not in settings: ${result.toKeychain.join('; ')}.`);
       return parts.filter(Boolean).join(' ');
     },

@@ -17,7 +17,18 @@ export interface ServerForm {
   secrets: string;
 }
 
-export const emptyForm: ServerForm = { name: '', kind: 'program', command: '', args: '', cwd: '', env: '', url: '', transport: 'auto', headers: '', secrets: '' };
+export const emptyForm: ServerForm = {
+  name: '',
+  kind: 'program',
+  command: '',
+  args: '',
+  cwd: '',
+  env: '',
+  url: '',
+  transport: 'auto',
+  headers: '',
+  secrets: '',
+};
 
 export function formFrom(name: string, c: McpServerConfig): ServerForm {
   if ('url' in c) {
@@ -56,7 +67,11 @@ export function buildConfig(f: ServerForm, previous: McpServerConfig | undefined
   const secrets = pairs(f.secrets, 'Secrets', /=/);
   if (!secrets.ok) return secrets;
   const secretValues = Object.fromEntries(Object.entries(secrets.map).filter(([, v]) => v !== ''));
-  const keep = { ...(previous?.alwaysAllow ? { alwaysAllow: previous.alwaysAllow } : {}), ...(previous?.disabledTools ? { disabledTools: previous.disabledTools } : {}), ...(previous?.disabled ? { disabled: true } : {}) };
+  const keep = {
+    ...(previous?.alwaysAllow ? { alwaysAllow: previous.alwaysAllow } : {}),
+    ...(previous?.disabledTools ? { disabledTools: previous.disabledTools } : {}),
+    ...(previous?.disabled ? { disabled: true } : {}),
+  };
   const secretNames = Object.keys(secrets.map);
   if (f.kind === 'url') {
     if (!f.url.trim()) return { ok: false, error: 'URL: give the server’s address (http:// or https://).' };
@@ -77,7 +92,10 @@ export function buildConfig(f: ServerForm, previous: McpServerConfig | undefined
   if (!f.command.trim()) return { ok: false, error: 'Command: give the program that runs the server (npx, uvx, node, a path…).' };
   const env = pairs(f.env, 'Environment', /=/);
   if (!env.ok) return env;
-  const args = f.args.split('\n').map((a) => a.trim()).filter((a) => a !== '');
+  const args = f.args
+    .split('\n')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
   return {
     ok: true,
     secretValues,

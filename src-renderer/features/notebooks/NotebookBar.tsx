@@ -24,14 +24,19 @@ export function NotebookBar() {
       {warnings && warnings.conversationId === conversationId && (
         <div className="banner banner-notice nb-bar" role="status" data-testid="notebook-warnings">
           <div>
-            <strong>{warnings.fileName}</strong> was imported with {warnings.warnings.length === 1 ? 'one change' : `${warnings.warnings.length} changes`}:
+            <strong>{warnings.fileName}</strong> was imported with{' '}
+            {warnings.warnings.length === 1 ? 'one change' : `${warnings.warnings.length} changes`}:
             <ul className="nb-warnings">
               {warnings.warnings.map((w, i) => (
                 <li key={i}>{w}</li>
               ))}
             </ul>
           </div>
-          <button className="icon-button" aria-label="Dismiss the import warnings" onClick={() => useNotebooks.getState().setWarnings(null)}>
+          <button
+            className="icon-button"
+            aria-label="Dismiss the import warnings"
+            onClick={() => useNotebooks.getState().setWarnings(null)}
+          >
             <Icon name="close" size={14} />
           </button>
         </div>
@@ -82,7 +87,14 @@ function RerunStrip({ conversationId, view }: { conversationId: string; view: Re
   return (
     <div className="banner nb-bar nb-rerun" role="status" aria-live="polite" data-testid="rerun-bar" data-phase={view.phase}>
       <span data-testid="rerun-status">{describe(view)}</span>
-      {view.phase === 'running' && <progress className="nb-progress" max={view.n} value={view.cellStatus === 'running' ? view.k - 1 : view.k} aria-label="Cells re-run" />}
+      {view.phase === 'running' && (
+        <progress
+          className="nb-progress"
+          max={view.n}
+          value={view.cellStatus === 'running' ? view.k - 1 : view.k}
+          aria-label="Cells re-run"
+        />
+      )}
       <span className="row">
         {view.phase === 'offer' && (
           <>
@@ -130,7 +142,8 @@ function describe(view: RerunView): string {
     case 'ended':
       if (view.outcome === 'completed') return `Re-run finished: cell ${view.n} of ${view.n} ran.`;
       if (view.outcome === 'failed') return `The re-run failed: ${view.message ?? 'unknown error'}`;
-      if (view.outcome === 'cancelled') return `Stopped by you${view.nextIndex !== null ? ` before cell ${view.nextIndex + 1} of ${view.n}` : ''}.`;
+      if (view.outcome === 'cancelled')
+        return `Stopped by you${view.nextIndex !== null ? ` before cell ${view.nextIndex + 1} of ${view.n}` : ''}.`;
       return view.stoppedAt
         ? `Stopped at cell ${view.stoppedAt.k} of ${view.n}: it ended “${view.stoppedAt.status}”. Fix it, or continue with the next cell.`
         : 'Stopped.';

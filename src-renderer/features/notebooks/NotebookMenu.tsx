@@ -63,7 +63,12 @@ export function NotebookMenu() {
           <button role="menuitem" onClick={pickFile}>
             Import notebook…
           </button>
-          <button role="menuitem" disabled={!conversation} onClick={exportIt} title={conversation ? 'Download this conversation as an .ipynb' : 'Open a conversation first'}>
+          <button
+            role="menuitem"
+            disabled={!conversation}
+            onClick={exportIt}
+            title={conversation ? 'Download this conversation as an .ipynb' : 'Open a conversation first'}
+          >
             Export as notebook…
           </button>
           <button

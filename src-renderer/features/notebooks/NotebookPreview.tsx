@@ -70,7 +70,8 @@ function NotebookCell({ cell }: { cell: PreviewCell }) {
 }
 
 function Output({ output }: { output: PreviewOutput }) {
-  if (output.kind === 'stream') return <pre className={`nb-preview-stream${output.name === 'stderr' ? ' nb-preview-stderr' : ''}`}>{output.text}</pre>;
+  if (output.kind === 'stream')
+    return <pre className={`nb-preview-stream${output.name === 'stderr' ? ' nb-preview-stderr' : ''}`}>{output.text}</pre>;
   if (output.kind === 'error') {
     return (
       <details className="nb-preview-error">
@@ -96,7 +97,15 @@ function RichData({ data }: { data: JsonObject }) {
     if (b64) return <img className="nb-preview-image" alt={`${mime} output`} data-testid="nb-image" src={`data:${mime};base64,${b64}`} />;
   }
   const svg = joined(data['image/svg+xml']);
-  if (svg) return <img className="nb-preview-image" alt="SVG output" data-testid="nb-image" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
+  if (svg)
+    return (
+      <img
+        className="nb-preview-image"
+        alt="SVG output"
+        data-testid="nb-image"
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
+      />
+    );
   const html = joined(data['text/html']);
   // A file from the workspace, not a run in this app: shown like an untrusted notebook in Jupyter.
   if (html) return <HtmlOutputFrame html={html} scripts={false} />;

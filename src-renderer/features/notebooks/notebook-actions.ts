@@ -91,7 +91,9 @@ export function wireNotebookEvents(): () => void {
 async function sourceOf(file: File): Promise<NotebookSource> {
   const limit = useApp.getState().settings?.notebookMaxBytes;
   if (limit !== undefined && file.size > limit) {
-    throw new Error(`${file.name}: the notebook is ${formatBytes(file.size)}, over the import limit of ${formatBytes(limit)}. Raise the limit in settings to import it.`);
+    throw new Error(
+      `${file.name}: the notebook is ${formatBytes(file.size)}, over the import limit of ${formatBytes(limit)}. Raise the limit in settings to import it.`,
+    );
   }
   const sourcePath = window.oiFiles?.pathForFile(file);
   if (sourcePath) return { sourcePath };

@@ -30,8 +30,30 @@ export const joined = (v: Json | undefined): string =>
   Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : '')).join('') : typeof v === 'string' ? v : '';
 
 // A leading cell magic runs the cell in another language (what export writes for shell, node…).
-const MAGIC_LANGUAGE: Record<string, string> = { bash: 'bash', sh: 'bash', script: 'bash', ruby: 'ruby', perl: 'perl', html: 'html', javascript: 'javascript', js: 'javascript', latex: 'latex' };
-const INTERPRETERS: Record<string, string> = { node: 'javascript', Rscript: 'r', pwsh: 'powershell', osascript: 'applescript', python: 'python', python3: 'python', bash: 'bash', sh: 'bash', zsh: 'bash', ruby: 'ruby', perl: 'perl' };
+const MAGIC_LANGUAGE: Record<string, string> = {
+  bash: 'bash',
+  sh: 'bash',
+  script: 'bash',
+  ruby: 'ruby',
+  perl: 'perl',
+  html: 'html',
+  javascript: 'javascript',
+  js: 'javascript',
+  latex: 'latex',
+};
+const INTERPRETERS: Record<string, string> = {
+  node: 'javascript',
+  Rscript: 'r',
+  pwsh: 'powershell',
+  osascript: 'applescript',
+  python: 'python',
+  python3: 'python',
+  bash: 'bash',
+  sh: 'bash',
+  zsh: 'bash',
+  ruby: 'ruby',
+  perl: 'perl',
+};
 
 function cellLanguage(source: string, kernelLanguage: string): string {
   const magic = /^%%(\w+)(?:[ \t]+(\S+))?/.exec(source);
@@ -55,7 +77,15 @@ function output(o: JsonObject): PreviewOutput {
   if (isObject(o.data)) return { kind: 'rich', prompt: typeof o.execution_count === 'number' ? o.execution_count : null, data: o.data };
   // nbformat 3 keeps MIME data at the top level under short names.
   const v3: JsonObject = {};
-  const names: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', svg: 'image/svg+xml', html: 'text/html', latex: 'text/latex', text: 'text/plain', json: 'application/json' };
+  const names: Record<string, string> = {
+    png: 'image/png',
+    jpeg: 'image/jpeg',
+    svg: 'image/svg+xml',
+    html: 'text/html',
+    latex: 'text/latex',
+    text: 'text/plain',
+    json: 'application/json',
+  };
   for (const [short, mime] of Object.entries(names)) if (o[short] !== undefined) v3[mime] = o[short] ?? null;
   return { kind: 'rich', prompt: typeof o.prompt_number === 'number' ? o.prompt_number : null, data: v3 };
 }
@@ -63,7 +93,8 @@ function output(o: JsonObject): PreviewOutput {
 function cell(c: JsonObject, kernelLanguage: string): PreviewCell {
   const source = joined(c.source ?? c.input);
   if (c.cell_type === 'markdown') return { kind: 'markdown', source, attachments: isObject(c.attachments) ? c.attachments : {} };
-  if (c.cell_type === 'heading') return { kind: 'markdown', source: `${'#'.repeat(typeof c.level === 'number' ? c.level : 1)} ${source}`, attachments: {} };
+  if (c.cell_type === 'heading')
+    return { kind: 'markdown', source: `${'#'.repeat(typeof c.level === 'number' ? c.level : 1)} ${source}`, attachments: {} };
   if (c.cell_type !== 'code') return { kind: 'raw', source };
   const count = typeof c.execution_count === 'number' ? c.execution_count : typeof c.prompt_number === 'number' ? c.prompt_number : null;
   const outputs = Array.isArray(c.outputs) ? c.outputs.filter(isObject).map(output) : [];
@@ -107,7 +138,10 @@ export function withAttachmentUrls(source: string, attachments: JsonObject): str
     if (!entry) continue;
     const [mime, value] = entry;
     const data = joined(value);
-    const url = mime === 'image/svg+xml' ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data)}` : `data:${mime};base64,${data.replace(/\s+/g, '')}`;
+    const url =
+      mime === 'image/svg+xml'
+        ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data)}`
+        : `data:${mime};base64,${data.replace(/\s+/g, '')}`;
     for (const ref of new Set([name, encodeURI(name), encodeURIComponent(name)])) text = text.split(`attachment:${ref}`).join(url);
   }
   return text;

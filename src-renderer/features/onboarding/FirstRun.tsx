@@ -65,7 +65,9 @@ export function FirstRun() {
             onPick={(model) => void pick({ provider: server.provider, model, baseUrl: server.baseUrl })}
           />
         ))}
-        {detected && found === 0 && <p className="muted small">No API key in the environment, and no Ollama, LM Studio or Jan server answered on its usual port.</p>}
+        {detected && found === 0 && (
+          <p className="muted small">No API key in the environment, and no Ollama, LM Studio or Jan server answered on its usual port.</p>
+        )}
         <h2 className="first-run-section">Or connect one</h2>
         <KeyChoice />
         <ServerChoice />

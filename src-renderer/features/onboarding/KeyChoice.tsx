@@ -53,7 +53,15 @@ export function KeyChoice() {
             </option>
           ))}
         </select>
-        <input type="password" autoComplete="off" spellCheck={false} aria-label="API key" placeholder="Paste the key" value={key} onChange={(e) => setKey(e.target.value)} />
+        <input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          aria-label="API key"
+          placeholder="Paste the key"
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+        />
       </div>
       <div className="row">
         <label className="inline-label small muted" htmlFor="first-run-key-model">

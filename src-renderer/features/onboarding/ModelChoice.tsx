@@ -1,7 +1,19 @@
 import { useState } from 'react';
 
 /** One way to start: a provider or server, its models, and the button that picks it. */
-export function ModelChoice({ title, detail, models, action, onPick }: { title: string; detail: string; models: string[]; action: string; onPick(model: string): void }) {
+export function ModelChoice({
+  title,
+  detail,
+  models,
+  action,
+  onPick,
+}: {
+  title: string;
+  detail: string;
+  models: string[];
+  action: string;
+  onPick(model: string): void;
+}) {
   const [model, setModel] = useState(models[0] ?? '');
   return (
     <div className="choice" role="group" aria-label={title} data-testid="model-choice">

@@ -34,7 +34,10 @@ export function ServerChoice() {
     // A typed key may go to the URL being tried; without one the server is asked with no key at all
     // (a saved key only ever goes to the base URL saved in Settings: docs/security.md).
     const result: KeyTestResult = key.trim()
-      ? await bridge['keys.test']({ provider: 'openai-compatible', baseUrl: target, key }).catch((err: unknown): KeyTestResult => ({ ok: false, message: errorMessage(err) }))
+      ? await bridge['keys.test']({ provider: 'openai-compatible', baseUrl: target, key }).catch((err: unknown): KeyTestResult => ({
+          ok: false,
+          message: errorMessage(err),
+        }))
       : await bridge['providers.models']({ provider: 'openai-compatible', baseUrl: target }).then(
           ({ models }): KeyTestResult => ({ ok: true, models }),
           (err: unknown): KeyTestResult => ({ ok: false, message: errorMessage(err).replace(/^providers\.models: /, '') }),
@@ -61,8 +64,21 @@ export function ServerChoice() {
       keyToSave={key.trim() ? { provider: 'openai-compatible', value: key } : undefined}
     >
       <div className="row">
-        <input aria-label="Server base URL" placeholder={EXAMPLE_COMPATIBLE_BASE_URL} value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
-        <input type="password" autoComplete="off" aria-label="Server key (if it needs one)" placeholder="Key, if it needs one" value={key} onChange={(e) => setKey(e.target.value)} />
+        <input
+          aria-label="Server base URL"
+          placeholder={EXAMPLE_COMPATIBLE_BASE_URL}
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          spellCheck={false}
+        />
+        <input
+          type="password"
+          autoComplete="off"
+          aria-label="Server key (if it needs one)"
+          placeholder="Key, if it needs one"
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+        />
       </div>
       <div className="row">
         {models && models.length > 0 ? (

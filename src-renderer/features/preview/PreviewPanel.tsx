@@ -32,13 +32,28 @@ export function PreviewPanel() {
         <span className="spacer" />
         {preview?.kind === 'file' && (
           <>
-            <button className="icon-button" aria-label="Insert this path into the message" title="Insert path into the message" onClick={() => insert(preview.path)}>
+            <button
+              className="icon-button"
+              aria-label="Insert this path into the message"
+              title="Insert path into the message"
+              onClick={() => insert(preview.path)}
+            >
               <Icon name="insert" size={14} />
             </button>
-            <button className="icon-button" aria-label="Download this file" title="Download (save a copy)" onClick={() => void downloadWorkspaceFile(preview.path)}>
+            <button
+              className="icon-button"
+              aria-label="Download this file"
+              title="Download (save a copy)"
+              onClick={() => void downloadWorkspaceFile(preview.path)}
+            >
               <Icon name="download" size={14} />
             </button>
-            <button className="icon-button" aria-label="Show in the file manager" title="Show in the file manager" onClick={() => void reveal(preview.path)}>
+            <button
+              className="icon-button"
+              aria-label="Show in the file manager"
+              title="Show in the file manager"
+              onClick={() => void reveal(preview.path)}
+            >
               <Icon name="external" size={14} />
             </button>
           </>
@@ -46,15 +61,15 @@ export function PreviewPanel() {
       </header>
       <div className="preview-body">
         <Suspense fallback={<p className="muted small pad">Loading…</p>}>
-        {!preview && <p className="muted small pad">Click a file to preview it. Plots and images the code makes open here.</p>}
-        {preview?.kind === 'output' && <ImageViewer src={`data:${preview.mime};base64,${preview.dataBase64}`} alt={preview.title} />}
-        {preview?.kind === 'file' && error && (
-          <p className="panel-error" role="alert">
-            {error}
-          </p>
-        )}
-        {preview?.kind === 'file' && !error && !data && <p className="muted small pad">Loading…</p>}
-        {preview?.kind === 'file' && data && <FileBody data={data} />}
+          {!preview && <p className="muted small pad">Click a file to preview it. Plots and images the code makes open here.</p>}
+          {preview?.kind === 'output' && <ImageViewer src={`data:${preview.mime};base64,${preview.dataBase64}`} alt={preview.title} />}
+          {preview?.kind === 'file' && error && (
+            <p className="panel-error" role="alert">
+              {error}
+            </p>
+          )}
+          {preview?.kind === 'file' && !error && !data && <p className="muted small pad">Loading…</p>}
+          {preview?.kind === 'file' && data && <FileBody data={data} />}
         </Suspense>
       </div>
     </section>
@@ -66,14 +81,19 @@ function FileBody({ data }: { data: FilePreview }) {
     case 'image':
       return <ImageViewer src={`data:${data.mime};base64,${data.dataBase64}`} alt={data.path} />;
     case 'text': {
-      if (/\.(csv|tsv|tab)$/i.test(data.path)) return <TablePreview text={data.text} path={data.path} truncated={data.truncated} size={data.size} />;
+      if (/\.(csv|tsv|tab)$/i.test(data.path))
+        return <TablePreview text={data.text} path={data.path} truncated={data.truncated} size={data.size} />;
       // JSON indented for reading when it parses whole; as it is otherwise.
       const pretty = /\.json$/i.test(data.path) ? prettyJson(data.text, data.truncated) : null;
       return (
         <div className="text-preview">
           <HighlightedCode className="preview-code" code={pretty ?? data.text} language={data.language} testId="preview-text" />
           {pretty !== null && <p className="muted small pad">Indented for reading; the file itself is unchanged.</p>}
-          {data.truncated && <p className="muted small pad">Showing the first {formatBytes(data.text.length)} of {formatBytes(data.size)}.</p>}
+          {data.truncated && (
+            <p className="muted small pad">
+              Showing the first {formatBytes(data.text.length)} of {formatBytes(data.size)}.
+            </p>
+          )}
         </div>
       );
     }

@@ -57,7 +57,13 @@ export function TablePreview({ text, path, truncated, size }: { text: string; pa
           {table.rows.slice(start, end).map((row, i) => {
             const index = start + i;
             return (
-              <div className="table-row" role="row" aria-rowindex={index + 2} key={index} style={{ gridTemplateColumns: columns, top: index * ROW_PX }}>
+              <div
+                className="table-row"
+                role="row"
+                aria-rowindex={index + 2}
+                key={index}
+                style={{ gridTemplateColumns: columns, top: index * ROW_PX }}
+              >
                 <span role="rowheader" className="table-num">
                   {index + 1}
                 </span>

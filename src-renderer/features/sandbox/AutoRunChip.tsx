@@ -24,7 +24,11 @@ export function AutoRunChip() {
       <span className="auto-run-state">
         <strong>Code runs without asking</strong> · {why} · {sandboxWords(status)}
       </span>
-      <button className="small" onClick={() => void askAgain()} title={everywhere ? 'Turns Auto-run off (in every conversation)' : 'Ask before running code in this conversation again'}>
+      <button
+        className="small"
+        onClick={() => void askAgain()}
+        title={everywhere ? 'Turns Auto-run off (in every conversation)' : 'Ask before running code in this conversation again'}
+      >
         Ask before running
       </button>
     </div>

@@ -41,10 +41,18 @@ function SandboxDetails({ status }: { status: SandboxStatus | null }) {
   return (
     <div className="popover sandbox-details" role="dialog" aria-label="What the sandbox protects" data-testid="sandbox-details">
       {/* With the sandbox working, the lists below say it all; otherwise the sentence the confirmation shows. */}
-      <p className="sandbox-headline">{status.enabled && status.available ? `Sandbox on (${status.tool ?? 'sandbox'})` : status.autoRunWarning}</p>
+      <p className="sandbox-headline">
+        {status.enabled && status.available ? `Sandbox on (${status.tool ?? 'sandbox'})` : status.autoRunWarning}
+      </p>
       {status.protections.length > 0 && <PhraseList title="Protected" phrases={status.protections} testId="sandbox-protected" />}
       {status.notProtected.length > 0 && <PhraseList title="Not protected" phrases={status.notProtected} testId="sandbox-not-protected" />}
-      {!status.enabled && <p className="muted small">{status.available ? `${status.tool ?? 'A sandbox'} is available here: turn it on in Settings → Sandbox.` : `No sandbox on this machine: ${status.reason ?? 'unsupported'}.`}</p>}
+      {!status.enabled && (
+        <p className="muted small">
+          {status.available
+            ? `${status.tool ?? 'A sandbox'} is available here: turn it on in Settings → Sandbox.`
+            : `No sandbox on this machine: ${status.reason ?? 'unsupported'}.`}
+        </p>
+      )}
     </div>
   );
 }

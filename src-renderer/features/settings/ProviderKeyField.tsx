@@ -43,7 +43,12 @@ export function ProviderKeyField({ settings }: { settings: Settings }) {
   if (!provider || !status) return null;
   const label = KEY_LABEL[provider];
   if (status.source) {
-    const where = status.source === 'env' ? `from ${status.envVariable ?? 'the environment'}` : status.source === 'memory' ? 'kept in memory until the app quits' : 'saved in the OS keychain';
+    const where =
+      status.source === 'env'
+        ? `from ${status.envVariable ?? 'the environment'}`
+        : status.source === 'memory'
+          ? 'kept in memory until the app quits'
+          : 'saved in the OS keychain';
     return (
       <div className="setting-note" data-testid="provider-key">
         <p className="small muted">
@@ -81,7 +86,15 @@ export function ProviderKeyField({ settings }: { settings: Settings }) {
         )}
       </p>
       <div className="row">
-        <input type="password" autoComplete="off" spellCheck={false} aria-label={`${label} API key`} placeholder="Paste the key" value={value} onChange={(e) => setValue(e.target.value)} />
+        <input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          aria-label={`${label} API key`}
+          placeholder="Paste the key"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
         <button type="submit" className="primary" disabled={!value.trim()}>
           Save key
         </button>

@@ -52,13 +52,29 @@ export function SettingField({ field, settings, save }: Props) {
   let control;
   switch (field.kind) {
     case 'toggle':
-      control = <input id={id} type="checkbox" role="switch" checked={stored === true} onChange={(e) => void commit(e.target.checked)} aria-describedby={describedBy} />;
+      control = (
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          checked={stored === true}
+          onChange={(e) => void commit(e.target.checked)}
+          aria-describedby={describedBy}
+        />
+      );
       break;
     case 'toggled-number': {
       const on = stored !== null;
       control = (
         <span className="toggled-number">
-          <input id={id} type="checkbox" role="switch" checked={on} onChange={(e) => void commit(e.target.checked ? lastOn : null)} aria-describedby={describedBy} />
+          <input
+            id={id}
+            type="checkbox"
+            role="switch"
+            checked={on}
+            onChange={(e) => void commit(e.target.checked ? lastOn : null)}
+            aria-describedby={describedBy}
+          />
           <label htmlFor={`${id}-value`} className="small">
             {field.valueLabel}
           </label>
@@ -85,7 +101,12 @@ export function SettingField({ field, settings, save }: Props) {
     case 'select':
       // An empty option stands for null ("the model's default").
       control = (
-        <select id={id} value={stored === null ? '' : scalarText(stored)} onChange={(e) => void commit(e.target.value === '' ? null : e.target.value)} aria-describedby={describedBy}>
+        <select
+          id={id}
+          value={stored === null ? '' : scalarText(stored)}
+          onChange={(e) => void commit(e.target.value === '' ? null : e.target.value)}
+          aria-describedby={describedBy}
+        >
           {field.options.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -96,7 +117,18 @@ export function SettingField({ field, settings, save }: Props) {
       break;
     case 'textarea':
     case 'env':
-      control = <textarea id={id} value={text} rows={field.kind === 'env' ? 3 : 4} spellCheck={field.kind === 'textarea'} onChange={(e) => setText(e.target.value)} onBlur={commitText} aria-invalid={error !== null} aria-describedby={describedBy} />;
+      control = (
+        <textarea
+          id={id}
+          value={text}
+          rows={field.kind === 'env' ? 3 : 4}
+          spellCheck={field.kind === 'textarea'}
+          onChange={(e) => setText(e.target.value)}
+          onBlur={commitText}
+          aria-invalid={error !== null}
+          aria-describedby={describedBy}
+        />
+      );
       break;
     default:
       control = (

@@ -12,7 +12,8 @@ export function SettingsScreen() {
   const updateSettings = useApp((s) => s.updateSettings);
   const dismissError = useApp((s) => s.dismissError);
   const storage = useApp((s) => s.secretStorage);
-  const storageWords = storage === 'memory' ? 'kept in memory until the app quits: no OS keychain is available' : 'saved in the OS keychain';
+  const storageWords =
+    storage === 'memory' ? 'kept in memory until the app quits: no OS keychain is available' : 'saved in the OS keychain';
   if (!settings) return <div className="screen muted">Loading settings…</div>;
   const save = async (patch: SettingsPatch): Promise<string | null> => {
     if ((await updateSettings(patch)) !== null) return null;

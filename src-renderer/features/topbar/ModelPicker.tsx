@@ -38,7 +38,14 @@ export function ModelPicker() {
   if (!choice) return <span className="muted">Loading…</span>;
   return (
     <div className="model-picker" ref={box}>
-      <button className="model-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)} title={`${PROVIDER_LABEL[choice.provider]} · ${choice.model} (provider and model)`} data-testid="model-button">
+      <button
+        className="model-button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        title={`${PROVIDER_LABEL[choice.provider]} · ${choice.model} (provider and model)`}
+        data-testid="model-button"
+      >
         <span className="model-provider muted">{PROVIDER_LABEL[choice.provider]} · </span>
         <strong>{choice.model}</strong> ▾
       </button>
@@ -95,13 +102,26 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
       {(provider === 'openai-compatible' || provider === 'ollama') && (
         <label className="field">
           <span>Base URL</span>
-          <input value={baseUrl} placeholder={provider === 'ollama' ? DEFAULT_BASE_URLS.ollama : EXAMPLE_COMPATIBLE_BASE_URL} onChange={(e) => setBaseUrl(e.target.value)} />
+          <input
+            value={baseUrl}
+            placeholder={provider === 'ollama' ? DEFAULT_BASE_URLS.ollama : EXAMPLE_COMPATIBLE_BASE_URL}
+            onChange={(e) => setBaseUrl(e.target.value)}
+          />
         </label>
       )}
       <label className="field">
         <span>Model</span>
-        <input list={listId} value={model} onChange={(e) => setModel(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} />
-        <datalist id={listId}>{models?.map((m) => <option key={m} value={m} />)}</datalist>
+        <input
+          list={listId}
+          value={model}
+          onChange={(e) => setModel(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && void apply()}
+        />
+        <datalist id={listId}>
+          {models?.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
       </label>
       {provider === 'ollama' && <OllamaModels baseUrl={target.baseUrl} model={model} onPick={setModel} />}
       <ModelFacts target={target} />

@@ -19,7 +19,13 @@ export function TopBar() {
       <ModelPicker />
       {settings && (
         <label className="toggle" title="Run the model's code without asking first">
-          <input type="checkbox" role="switch" aria-label="Auto-run" checked={settings.autoRun} onChange={(e) => void updateSettings({ autoRun: e.target.checked })} />
+          <input
+            type="checkbox"
+            role="switch"
+            aria-label="Auto-run"
+            checked={settings.autoRun}
+            onChange={(e) => void updateSettings({ autoRun: e.target.checked })}
+          />
           Auto-run
         </label>
       )}
@@ -28,7 +34,13 @@ export function TopBar() {
       <span className="spacer" />
       <NotebookMenu />
       <UsageMeter />
-      <button className="icon-button" aria-pressed={open} aria-label={open ? 'Hide the files panel' : 'Show the files panel'} title="Files panel" onClick={() => toggleFiles(narrow)}>
+      <button
+        className="icon-button"
+        aria-pressed={open}
+        aria-label={open ? 'Hide the files panel' : 'Show the files panel'}
+        title="Files panel"
+        onClick={() => toggleFiles(narrow)}
+      >
         <Icon name="panel" size={18} />
       </button>
     </header>

@@ -8,7 +8,11 @@ export function UsageMeter() {
   const tokens = usage.inputTokens + usage.outputTokens;
   const fill = context ? Math.min(100, Math.round((context.tokens / context.window) * 100)) : null;
   return (
-    <span className="usage" data-testid="usage" title={`${usage.inputTokens.toLocaleString()} tokens in, ${usage.outputTokens.toLocaleString()} out${context ? `; context ${context.tokens.toLocaleString()} of ${context.window.toLocaleString()}` : ''}`}>
+    <span
+      className="usage"
+      data-testid="usage"
+      title={`${usage.inputTokens.toLocaleString()} tokens in, ${usage.outputTokens.toLocaleString()} out${context ? `; context ${context.tokens.toLocaleString()} of ${context.window.toLocaleString()}` : ''}`}
+    >
       {/* A narrow top bar shows the short form (layout.css); the title always has all of it. */}
       <span className="usage-long">
         {formatTokens(tokens)} tokens · ${usage.costUsd > 0 && usage.costUsd < 0.01 ? '<0.01' : usage.costUsd.toFixed(2)}

@@ -17,7 +17,11 @@ describe('Anthropic thinking blocks', () => {
     h = await startAgentHarness({ protocol: 'anthropic', settings: { autoRun: true } });
     const thought = 'The user wants the date; `date` prints it. 考える';
     h.llm.enqueue(
-      { kind: 'tool', thinking: thought, calls: [{ id: 'toolu_date', name: 'execute', arguments: { language: 'shell', code: 'echo 2026' } }] },
+      {
+        kind: 'tool',
+        thinking: thought,
+        calls: [{ id: 'toolu_date', name: 'execute', arguments: { language: 'shell', code: 'echo 2026' } }],
+      },
       { kind: 'text', thinking: 'It printed 2026.', text: 'It is 2026.' },
       { kind: 'text', text: 'You are welcome.' },
     );
@@ -27,7 +31,9 @@ describe('Anthropic thinking blocks', () => {
 
     const conv = await h.agent.snapshot(id);
     const assistants = conv.items.filter((i) => i.kind === 'assistant');
-    expect(assistants[0]?.kind === 'assistant' && assistants[0].thinking).toEqual([{ thinking: thought, signature: thinkingSignature(thought) }]);
+    expect(assistants[0]?.kind === 'assistant' && assistants[0].thinking).toEqual([
+      { thinking: thought, signature: thinkingSignature(thought) },
+    ]);
 
     const second = h.bodies()[1] as unknown as AnthropicBody;
     expect(second.messages[1]?.role).toBe('assistant');
@@ -37,6 +43,10 @@ describe('Anthropic thinking blocks', () => {
     // A later turn still carries every earlier thinking block in place.
     const third = h.bodies()[2] as unknown as AnthropicBody;
     expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
-    expect(third.messages[3]?.content[0]).toEqual({ type: 'thinking', thinking: 'It printed 2026.', signature: thinkingSignature('It printed 2026.') });
+    expect(third.messages[3]?.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'It printed 2026.',
+      signature: thinkingSignature('It printed 2026.'),
+    });
   });
 });

@@ -42,7 +42,16 @@ describe('a turn whose code needs a missing package', () => {
 
   it('asks before installing, installs on yes, re-runs the cell and records the install', async () => {
     aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_pkg', name: 'execute', arguments: { language: 'python', code: 'import oi_turn_pkg\nprint("value", oi_turn_pkg.VALUE)' } }] },
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_pkg',
+            name: 'execute',
+            arguments: { language: 'python', code: 'import oi_turn_pkg\nprint("value", oi_turn_pkg.VALUE)' },
+          },
+        ],
+      },
       { kind: 'text', text: 'It printed the value.' },
     );
     const conv = await aut.app.handlers['conversation.create']({}, ctx);
@@ -63,7 +72,9 @@ describe('a turn whose code needs a missing package', () => {
     expect(cell?.kind === 'cell' && cell.resultForModel).toMatch(/value 1234/);
     const notice = saved.items.find((i) => i.kind === 'notice' && i.install);
     expect(notice?.kind === 'notice' && notice.install).toMatchObject({ manager: 'pip', packages: ['oi_turn_pkg'], ok: true });
-    const toolResult = (aut.llm.requests[1]?.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'tool');
+    const toolResult = (aut.llm.requests[1]?.body as { messages: Array<{ role: string; content: string }> }).messages.find(
+      (m) => m.role === 'tool',
+    );
     expect(toolResult?.content).toMatch(/value 1234/);
   });
 

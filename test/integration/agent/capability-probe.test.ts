@@ -12,7 +12,11 @@ afterEach(async () => {
 
 const CALL = JSON.stringify({ name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } });
 const probes: Array<[string, ScriptedReply, { mode: string; dialect?: string }]> = [
-  ['a native tool call', { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } }] }, { mode: 'native' }],
+  [
+    'a native tool call',
+    { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } }] },
+    { mode: 'native' },
+  ],
   ['a Hermes call written as text', { kind: 'text', text: `<tool_call>\n${CALL}\n</tool_call>` }, { mode: 'text', dialect: 'hermes' }],
   ['a Mistral call written as text', { kind: 'text', text: `[TOOL_CALLS][${CALL}]` }, { mode: 'text', dialect: 'mistral' }],
   ['a fenced code block', { kind: 'text', text: 'Sure:\n```python\nprint(6 * 7)\n```' }, { mode: 'fenced' }],
@@ -45,7 +49,9 @@ describe('the capability probe', () => {
     h = await localHarness();
     // llama.cpp without --jinja: a 400 for any request with tools; without them, the model writes a call as text.
     h.llm.setProbeReply((body) =>
-      (body as { tools?: unknown }).tools ? { kind: 'error', status: 400, message: 'tools param requires --jinja flag' } : { kind: 'text', text: `<tool_call>\n${CALL}\n</tool_call>` },
+      (body as { tools?: unknown }).tools
+        ? { kind: 'error', status: 400, message: 'tools param requires --jinja flag' }
+        : { kind: 'text', text: `<tool_call>\n${CALL}\n</tool_call>` },
     );
     const capability = await h.models.probe(h.settings.get());
     expect(capability).toMatchObject({ mode: 'text', dialect: 'hermes', detail: expect.stringContaining('refuses tool definitions') });

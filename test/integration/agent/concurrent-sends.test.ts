@@ -23,8 +23,14 @@ describe('messages sent while a turn is starting', () => {
     const order = h.events.filter((e) => e.name === 'turn.start' || e.name === 'turn.end').map((e) => e.name);
     expect(order.join(',')).toMatch(/^(turn\.start,turn\.end,?)+$/);
     const saved = await h.store.get(id);
-    expect(saved.items.filter((i) => i.kind === 'user').map((i) => (i.kind === 'user' ? i.text : ''))).toEqual(['first', 'second', 'third']);
-    const firstCall = (h.bodies()[0]?.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').map((m) => m.content);
+    expect(saved.items.filter((i) => i.kind === 'user').map((i) => (i.kind === 'user' ? i.text : ''))).toEqual([
+      'first',
+      'second',
+      'third',
+    ]);
+    const firstCall = (h.bodies()[0]?.messages as Array<{ role: string; content: unknown }>)
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
     expect(firstCall[0]).toBe('first');
   });
 

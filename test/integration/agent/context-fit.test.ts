@@ -9,7 +9,10 @@ afterEach(async () => {
 
 type Message = { role: string; content: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string }> };
 const messagesOf = (body: Record<string, unknown> | undefined) => (body?.messages ?? []) as Message[];
-const bigOutput = (id: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'shell', code: 'seq 100000 101400' } }] });
+const bigOutput = (id: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'shell', code: 'seq 100000 101400' } }],
+});
 
 /** Every tool result answers a call in the assistant message just before it. */
 function expectPairedToolResults(messages: Message[]): void {
@@ -23,7 +26,13 @@ function expectPairedToolResults(messages: Message[]): void {
 describe('fitting history into a small context window', () => {
   it('shortens long outputs first and tells the user once', async () => {
     h = await startAgentHarness({ settings: { autoRun: true, contextWindow: 6000, maxOutputTokens: 200 } });
-    h.llm.enqueue(bigOutput('c1'), { kind: 'text', text: 'one' }, bigOutput('c2'), { kind: 'text', text: 'two' }, { kind: 'text', text: 'three' });
+    h.llm.enqueue(
+      bigOutput('c1'),
+      { kind: 'text', text: 'one' },
+      bigOutput('c2'),
+      { kind: 'text', text: 'two' },
+      { kind: 'text', text: 'three' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'first');
     await h.send(id, 'second');

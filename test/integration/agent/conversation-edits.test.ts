@@ -12,12 +12,18 @@ afterEach(async () => {
 });
 
 type Message = { role: string; content: unknown };
-const usersIn = (body: Record<string, unknown> | undefined) => ((body?.messages ?? []) as Message[]).filter((m) => m.role === 'user').map((m) => m.content);
+const usersIn = (body: Record<string, unknown> | undefined) =>
+  ((body?.messages ?? []) as Message[]).filter((m) => m.role === 'user').map((m) => m.content);
 
 describe('editing a conversation', () => {
   it('undoes the last turn, so the model no longer sees it', async () => {
     h = await startAgentHarness({ settings: { autoRun: true } });
-    h.llm.enqueue({ kind: 'text', text: 'one' }, { kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'echo x' } }] }, { kind: 'text', text: 'two' }, { kind: 'text', text: 'three' });
+    h.llm.enqueue(
+      { kind: 'text', text: 'one' },
+      { kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'echo x' } }] },
+      { kind: 'text', text: 'two' },
+      { kind: 'text', text: 'three' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'first');
     await h.send(id, 'second');
@@ -36,7 +42,10 @@ describe('editing a conversation', () => {
     await h.agent.editAndResend(id, 'tell me about dogs');
     await h.agent.idle(id);
     const conv = await h.agent.snapshot(id);
-    expect(conv.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual(['tell me about dogs', 'about dogs']);
+    expect(conv.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual([
+      'tell me about dogs',
+      'about dogs',
+    ]);
     expect(conv.title).toBe('tell me about dogs');
     expect(usersIn(h.bodies().at(-1))).toEqual(['tell me about dogs']);
   });
@@ -75,8 +84,13 @@ describe('editing a conversation', () => {
     expect((await h.store.get(id)).updatedAt).toBe(made.updatedAt);
     // Listed once it has a message.
     expect(await h.store.list()).toEqual([]);
-    await h.store.save({ ...(await h.store.get(id)), items: [{ kind: 'user', id: 'u1', text: 'the numbers for Q3', attachments: [], createdAt: made.createdAt }] });
-    expect(await h.store.list('quarterly')).toEqual([expect.objectContaining({ id, match: { text: 'Quarterly report', start: 0, length: 9 } })]);
+    await h.store.save({
+      ...(await h.store.get(id)),
+      items: [{ kind: 'user', id: 'u1', text: 'the numbers for Q3', attachments: [], createdAt: made.createdAt }],
+    });
+    expect(await h.store.list('quarterly')).toEqual([
+      expect.objectContaining({ id, match: { text: 'Quarterly report', start: 0, length: 9 } }),
+    ]);
     expect((await h.store.list('numbers')).map((c) => c.match)).toEqual([{ text: 'the numbers for Q3', start: 4, length: 7 }]);
     await h.agent.delete(id);
     expect(await h.store.list()).toEqual([]);
@@ -100,12 +114,21 @@ describe('importing Open Interpreter conversations', () => {
     h = await startAgentHarness();
     const imported = parseConversationFile(JSON.stringify(LMC));
     expect(imported.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'cell', 'assistant', 'user', 'assistant']);
-    expect(imported.items[2]).toMatchObject({ kind: 'cell', language: 'python', code: 'import os\nprint(len(os.listdir()))', status: 'done', resultForModel: '7\n', outputs: [{ output_type: 'stream', name: 'stdout', text: '7\n' }] });
+    expect(imported.items[2]).toMatchObject({
+      kind: 'cell',
+      language: 'python',
+      code: 'import os\nprint(len(os.listdir()))',
+      status: 'done',
+      resultForModel: '7\n',
+      outputs: [{ output_type: 'stream', name: 'stdout', text: '7\n' }],
+    });
 
     const conv = await h.store.create('imported', imported.items);
     h.llm.enqueue({ kind: 'text', text: 'continuing' });
     await h.send(conv.id, 'and now?');
-    const body = h.bodies()[0] as { messages: Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string }> };
+    const body = h.bodies()[0] as {
+      messages: Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+    };
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'user']);
     expect(body.messages[3]).toMatchObject({ content: '7\n', tool_call_id: body.messages[2]?.tool_calls?.[0]?.id });
   });
@@ -117,9 +140,21 @@ describe('importing Open Interpreter conversations', () => {
     ];
     const first = parseConversationFile(JSON.stringify(legacy));
     expect(first.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'cell']);
-    const conv = { version: 1 as const, id: 'x', title: 't', createdAt: '', updatedAt: '', workspace: '/tmp', items: first.items, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, autoRun: false };
+    const conv = {
+      version: 1 as const,
+      id: 'x',
+      title: 't',
+      createdAt: '',
+      updatedAt: '',
+      workspace: '/tmp',
+      items: first.items,
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      autoRun: false,
+    };
     const again = parseConversationFile(JSON.stringify(toLmcMessages(conv)));
-    expect(again.items.map((i) => (i.kind === 'cell' ? [i.language, i.code, i.resultForModel] : i.kind === 'notice' ? '' : i.text))).toEqual(['list files', 'Sure.', ['shell', 'ls', 'a.txt\n']]);
+    expect(
+      again.items.map((i) => (i.kind === 'cell' ? [i.language, i.code, i.resultForModel] : i.kind === 'notice' ? '' : i.text)),
+    ).toEqual(['list files', 'Sure.', ['shell', 'ls', 'a.txt\n']]);
   });
 
   it("marks cells with outputs from one of this app's conversation files as imported (their HTML scripts wait for a re-run)", () => {

@@ -27,7 +27,9 @@ function killDuringSaves(dataDir: string, rounds: number): Promise<void> {
       const done = [...d.toString().matchAll(/saved (\d+)/g)].map((m) => Number(m[1]));
       if (done.some((n) => n >= rounds)) child.kill('SIGKILL');
     });
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`save loop ended by itself (${code}): ${stderr}`))));
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`save loop ended by itself (${code}): ${stderr}`)),
+    );
   });
 }
 

@@ -15,7 +15,14 @@ const ctx = { transport: 'websocket' as const };
 
 beforeEach(() => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-requests-'));
-  app = createApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  app = createApp({
+    dataDir,
+    settings: new MemorySettingsStore(),
+    secrets: new MemorySecretStore(),
+    resourcesDir: RESOURCES_DIR,
+    version: 'test',
+    env: {},
+  });
   dispatch = createDispatcher(app.handlers);
 });
 afterEach(async () => {

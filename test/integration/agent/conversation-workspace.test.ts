@@ -111,14 +111,19 @@ describe('conversation.set-workspace', () => {
     const after = await call('conversation.get', { conversationId: conv.id });
     expect(after.workspace).toBe(conv.workspace);
     expect(after.items).toEqual([]);
-    await expect(call('conversation.set-workspace', { conversationId: 'no-such-conversation', path: scratch })).rejects.toThrow(/no conversation with id/);
+    await expect(call('conversation.set-workspace', { conversationId: 'no-such-conversation', path: scratch })).rejects.toThrow(
+      /no conversation with id/,
+    );
   });
 
   it('runs the next Python and shell code in the new folder, and tells the model once', async () => {
     const conv = await call('conversation.create', {});
     const old = conv.workspace;
     // A live shell session whose working directory is the old folder.
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'call_before', name: 'execute', arguments: { language: 'shell', code: 'pwd > before.txt' } }] }, { kind: 'text', text: 'Noted.' });
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_before', name: 'execute', arguments: { language: 'shell', code: 'pwd > before.txt' } }] },
+      { kind: 'text', text: 'Noted.' },
+    );
     await runTurn(conv.id, 'Where are you?');
     expect(realpathSync(readFileSync(path.join(old, 'before.txt'), 'utf8').trim())).toBe(realpathSync(old));
 
@@ -134,7 +139,14 @@ describe('conversation.set-workspace', () => {
       {
         kind: 'tool',
         calls: [
-          { id: 'call_py', name: 'execute', arguments: { language: 'python', code: 'import os\nopen("from_python.txt", "w").write(os.getcwd())\nprint(open("data.csv").read().splitlines()[1])' } },
+          {
+            id: 'call_py',
+            name: 'execute',
+            arguments: {
+              language: 'python',
+              code: 'import os\nopen("from_python.txt", "w").write(os.getcwd())\nprint(open("data.csv").read().splitlines()[1])',
+            },
+          },
           { id: 'call_sh', name: 'execute', arguments: { language: 'shell', code: 'pwd > from_shell.txt' } },
         ],
       },
@@ -164,14 +176,25 @@ describe('conversation.set-workspace', () => {
     const conv = await call('conversation.create', {});
     const release = path.join(scratch, 'release');
     llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_wait', name: 'execute', arguments: { language: 'shell', code: `while [ ! -e '${release}' ]; do sleep 0.05; done; echo released` } }] },
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_wait',
+            name: 'execute',
+            arguments: { language: 'shell', code: `while [ ! -e '${release}' ]; do sleep 0.05; done; echo released` },
+          },
+        ],
+      },
       { kind: 'text', text: 'Done waiting.' },
     );
     await call('chat.send', { conversationId: conv.id, text: 'Wait for the file' });
     await waitForEvent((e) => e.name === 'cell.running' && e.payload.conversationId === conv.id);
 
     const chosen = folder('later');
-    await expect(call('conversation.set-workspace', { conversationId: conv.id, path: chosen })).rejects.toThrow(/cannot change the folder while the agent is working in this conversation: stop it first/);
+    await expect(call('conversation.set-workspace', { conversationId: conv.id, path: chosen })).rejects.toThrow(
+      /cannot change the folder while the agent is working in this conversation: stop it first/,
+    );
     expect((await call('conversation.get', { conversationId: conv.id })).workspace).toBe(conv.workspace);
 
     writeFileSync(release, '');
@@ -185,15 +208,24 @@ describe('conversation.set-workspace', () => {
 describe('conversation.create with a folder', () => {
   it('works in the given folder after the same checks, and refuses a bad one without creating anything', async () => {
     const chosen = folder('mine', { 'keep.txt': 'mine' });
-    await expect(call('conversation.create', { title: 'Bad', workspace: path.join(scratch, 'nowhere') })).rejects.toThrow(/there is no folder at/);
+    await expect(call('conversation.create', { title: 'Bad', workspace: path.join(scratch, 'nowhere') })).rejects.toThrow(
+      /there is no folder at/,
+    );
     await expect(call('conversation.create', { title: 'Bad', workspace: 'relative' })).rejects.toThrow(/not an absolute path/);
     expect(await call('conversation.list', {})).toEqual([]);
 
     const conv = await call('conversation.create', { title: 'Mine', workspace: chosen });
     expect(conv.workspace).toBe(chosen);
     expect(existsSync(path.join(dataDir, 'workspaces', conv.id))).toBe(false);
-    expect(await call('workspace.tree', { conversationId: conv.id })).toMatchObject({ entries: [expect.objectContaining({ path: 'keep.txt' })] });
-    expect(await call('conversation.workspace-info', { conversationId: conv.id })).toEqual({ path: chosen, managed: false, files: 1, capped: false });
+    expect(await call('workspace.tree', { conversationId: conv.id })).toMatchObject({
+      entries: [expect.objectContaining({ path: 'keep.txt' })],
+    });
+    expect(await call('conversation.workspace-info', { conversationId: conv.id })).toEqual({
+      path: chosen,
+      managed: false,
+      files: 1,
+      capped: false,
+    });
   });
 });
 
@@ -202,14 +234,31 @@ describe('conversation.delete with removeWorkspace', () => {
     const conv = await call('conversation.create', {});
     const managed = conv.workspace;
     expect(managed).toBe(path.join(dataDir, 'workspaces', conv.id));
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'call_w', name: 'execute', arguments: { language: 'shell', code: 'mkdir -p sub && echo one > sub/one.txt && echo two > two.txt' } }] }, { kind: 'text', text: 'Wrote.' });
+    llm.enqueue(
+      {
+        kind: 'tool',
+        calls: [
+          {
+            id: 'call_w',
+            name: 'execute',
+            arguments: { language: 'shell', code: 'mkdir -p sub && echo one > sub/one.txt && echo two > two.txt' },
+          },
+        ],
+      },
+      { kind: 'text', text: 'Wrote.' },
+    );
     await runTurn(conv.id, 'Write two files');
     const outside = folder('outside', { 'precious.txt': 'keep me' });
     symlinkSync(outside, path.join(managed, 'link-to-outside'));
     await call('workspace.tree', { conversationId: conv.id });
 
     // .oi (the app's own spill files) is not counted; the link is one entry, not followed.
-    expect(await call('conversation.workspace-info', { conversationId: conv.id })).toEqual({ path: managed, managed: true, files: 3, capped: false });
+    expect(await call('conversation.workspace-info', { conversationId: conv.id })).toEqual({
+      path: managed,
+      managed: true,
+      files: 3,
+      capped: false,
+    });
     expect(await call('conversation.delete', { conversationId: conv.id, removeWorkspace: true })).toEqual({ ok: true });
 
     expect(existsSync(managed)).toBe(false);
@@ -220,7 +269,9 @@ describe('conversation.delete with removeWorkspace', () => {
   it('refuses a folder the user chose, leaving the conversation and every file in place', async () => {
     const chosen = folder('user-project', { 'main.py': 'print(1)\n', 'docs/readme.md': '# hi\n' });
     const conv = await call('conversation.create', { workspace: chosen });
-    await expect(call('conversation.delete', { conversationId: conv.id, removeWorkspace: true })).rejects.toThrow(/nothing was deleted: its folder .*user-project was chosen, not made by the app/);
+    await expect(call('conversation.delete', { conversationId: conv.id, removeWorkspace: true })).rejects.toThrow(
+      /nothing was deleted: its folder .*user-project was chosen, not made by the app/,
+    );
     expect(readFileSync(path.join(chosen, 'main.py'), 'utf8')).toBe('print(1)\n');
     expect(readFileSync(path.join(chosen, 'docs', 'readme.md'), 'utf8')).toBe('# hi\n');
     expect((await call('conversation.get', { conversationId: conv.id })).workspace).toBe(chosen);
@@ -228,7 +279,9 @@ describe('conversation.delete with removeWorkspace', () => {
     // A conversation moved away from its own folder: its current folder is the user's, so also refused.
     const movedAway = await call('conversation.create', {});
     await call('conversation.set-workspace', { conversationId: movedAway.id, path: chosen });
-    await expect(call('conversation.delete', { conversationId: movedAway.id, removeWorkspace: true })).rejects.toThrow(/was chosen, not made by the app/);
+    await expect(call('conversation.delete', { conversationId: movedAway.id, removeWorkspace: true })).rejects.toThrow(
+      /was chosen, not made by the app/,
+    );
     expect(existsSync(movedAway.workspace)).toBe(true);
 
     // Without the flag the conversation goes and the folder stays, as before.
@@ -242,7 +295,9 @@ describe('conversation.delete with removeWorkspace', () => {
     const inRoot = await call('conversation.create', {});
     expect(inRoot.workspace).toBe(shared);
     expect((await call('conversation.workspace-info', { conversationId: inRoot.id })).managed).toBe(false);
-    await expect(call('conversation.delete', { conversationId: inRoot.id, removeWorkspace: true })).rejects.toThrow(/shared workspace root from the settings/);
+    await expect(call('conversation.delete', { conversationId: inRoot.id, removeWorkspace: true })).rejects.toThrow(
+      /shared workspace root from the settings/,
+    );
     expect(existsSync(path.join(shared, 'team.txt'))).toBe(true);
 
     settings.update({ workspaceRoot: null });
@@ -250,7 +305,9 @@ describe('conversation.delete with removeWorkspace', () => {
     const guest = await call('conversation.create', { title: 'Guest' });
     await call('conversation.set-workspace', { conversationId: guest.id, path: owner.workspace });
     expect((await call('conversation.workspace-info', { conversationId: owner.id })).managed).toBe(false);
-    await expect(call('conversation.delete', { conversationId: owner.id, removeWorkspace: true })).rejects.toThrow(/the conversation “Guest” also works in/);
+    await expect(call('conversation.delete', { conversationId: owner.id, removeWorkspace: true })).rejects.toThrow(
+      /the conversation “Guest” also works in/,
+    );
     expect(existsSync(owner.workspace)).toBe(true);
   });
 
@@ -259,7 +316,9 @@ describe('conversation.delete with removeWorkspace', () => {
     const elsewhere = folder('elsewhere', { 'a.txt': 'a' });
     rmSync(conv.workspace, { recursive: true });
     symlinkSync(elsewhere, conv.workspace);
-    await expect(call('conversation.delete', { conversationId: conv.id, removeWorkspace: true })).rejects.toThrow(/is a symbolic link, not the folder the app made/);
+    await expect(call('conversation.delete', { conversationId: conv.id, removeWorkspace: true })).rejects.toThrow(
+      /is a symbolic link, not the folder the app made/,
+    );
     expect(existsSync(path.join(elsewhere, 'a.txt'))).toBe(true);
   });
 });

@@ -8,13 +8,20 @@ afterEach(async () => {
 });
 
 type ToolMessage = { role: string; tool_call_id?: string; content: string };
-const toolMessages = (body: Record<string, unknown> | undefined) => ((body?.messages ?? []) as ToolMessage[]).filter((m) => m.role === 'tool');
-const call = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }] });
+const toolMessages = (body: Record<string, unknown> | undefined) =>
+  ((body?.messages ?? []) as ToolMessage[]).filter((m) => m.role === 'tool');
+const call = (id: string, code: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }],
+});
 
 describe('the error-feedback loop', () => {
   it('gives each failure back to the model and stops after the configured number of failed attempts', async () => {
     h = await startAgentHarness({ settings: { autoRun: true, maxFailedAttempts: 2 } });
-    h.llm.enqueue(call('c1', "sh -c 'echo first-failure >&2; exit 3'"), call('c2', "sh -c 'echo second-failure >&2; exit 4'"), { kind: 'text', text: 'never asked' });
+    h.llm.enqueue(call('c1', "sh -c 'echo first-failure >&2; exit 3'"), call('c2', "sh -c 'echo second-failure >&2; exit 4'"), {
+      kind: 'text',
+      text: 'never asked',
+    });
     const id = await h.newConversation();
     await h.send(id, 'do it');
 
@@ -23,7 +30,11 @@ describe('the error-feedback loop', () => {
     expect(h.payloads('turn.end').at(-1)?.reason).toBe('attempts-exhausted');
     const conv = await h.agent.snapshot(id);
     expect(conv.items.filter((i) => i.kind === 'cell').map((c) => c.kind === 'cell' && c.status)).toEqual(['failed', 'failed']);
-    expect(conv.items.at(-1)).toMatchObject({ kind: 'notice', level: 'warning', text: expect.stringContaining('2 attempts in a row failed') });
+    expect(conv.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      level: 'warning',
+      text: expect.stringContaining('2 attempts in a row failed'),
+    });
     const [first] = toolMessages(h.bodies()[1]);
     expect(first?.content).toContain('first-failure');
     expect(first?.content).toMatch(/exit code 3/);
@@ -84,7 +95,10 @@ describe('the error-feedback loop', () => {
     await h.agent.idle(id);
     const [result] = toolMessages(h.bodies()[1]);
     expect(result?.content).toContain('edited-by-user');
-    expect((await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell')).toMatchObject({ code: 'echo edited-by-user', approval: 'user' });
+    expect((await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell')).toMatchObject({
+      code: 'echo edited-by-user',
+      approval: 'user',
+    });
   });
 });
 

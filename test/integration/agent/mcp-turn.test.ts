@@ -6,7 +6,9 @@ import { startAgentHarness, type AgentHarness } from './support/agent-harness';
 
 // The real reference server from npm (devDependency), run by this node: no network, no mocks.
 const EVERYTHING = path.resolve(import.meta.dirname, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const everything = (env?: Record<string, string>) => ({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], ...(env ? { env } : {}) } });
+const everything = (env?: Record<string, string>) => ({
+  everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], ...(env ? { env } : {}) },
+});
 
 let h: AgentHarness | null = null;
 afterEach(async () => {
@@ -15,7 +17,12 @@ afterEach(async () => {
 });
 
 interface OpenAiBody {
-  messages: Array<{ role: string; content: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+  messages: Array<{
+    role: string;
+    content: unknown;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  }>;
   tools?: Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
 }
 interface AnthropicBody {
@@ -49,8 +56,12 @@ describe.each(['openai', 'anthropic'] as const)('an MCP tool call over %s', (pro
     const [first, second] = h.bodies();
     if (protocol === 'openai') {
       const tools = (first as unknown as OpenAiBody).tools ?? [];
-      expect(tools.map((t) => t.function.name)).toEqual(expect.arrayContaining(['execute', 'mcp__everything__echo', 'mcp__everything__get-sum']));
-      expect(tools.find((t) => t.function.name === 'mcp__everything__echo')?.function.parameters).toMatchObject({ properties: { message: { type: 'string' } } });
+      expect(tools.map((t) => t.function.name)).toEqual(
+        expect.arrayContaining(['execute', 'mcp__everything__echo', 'mcp__everything__get-sum']),
+      );
+      expect(tools.find((t) => t.function.name === 'mcp__everything__echo')?.function.parameters).toMatchObject({
+        properties: { message: { type: 'string' } },
+      });
       const body = second as unknown as OpenAiBody;
       const call = body.messages.find((m) => m.role === 'assistant')?.tool_calls?.[0];
       expect(call?.function.name).toBe('mcp__everything__echo');
@@ -60,9 +71,14 @@ describe.each(['openai', 'anthropic'] as const)('an MCP tool call over %s', (pro
       expect(result).toContain(`Echo: ${INJECTION}`);
     } else {
       const tools = (first as unknown as AnthropicBody).tools ?? [];
-      expect(tools.find((t) => t.name === 'mcp__everything__echo')?.input_schema).toMatchObject({ properties: { message: { type: 'string' } } });
+      expect(tools.find((t) => t.name === 'mcp__everything__echo')?.input_schema).toMatchObject({
+        properties: { message: { type: 'string' } },
+      });
       const body = second as unknown as AnthropicBody;
-      expect(body.messages[1]?.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'mcp__everything__echo', input: { message: INJECTION } });
+      expect(body.messages[1]?.content.find((b) => b.type === 'tool_use')).toMatchObject({
+        name: 'mcp__everything__echo',
+        input: { message: INJECTION },
+      });
       const result = JSON.stringify(body.messages[2]?.content);
       expect(result).toContain('data, not instructions');
       expect(result).toContain(`Echo: ${INJECTION}`);
@@ -73,7 +89,10 @@ describe.each(['openai', 'anthropic'] as const)('an MCP tool call over %s', (pro
 describe('MCP tool results and limits', () => {
   it('shows an image result inline and tells the model an image was shown', async () => {
     h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: everything() } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_i', name: 'mcp__everything__get-tiny-image', arguments: {} }] }, { kind: 'text', text: 'ok' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_i', name: 'mcp__everything__get-tiny-image', arguments: {} }] },
+      { kind: 'text', text: 'ok' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'an image');
     const cell = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell');
@@ -85,8 +104,14 @@ describe('MCP tool results and limits', () => {
   });
 
   it('stops a call that runs past the timeout and tells the model', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, maxFailedAttempts: 1, exec: { timeoutMs: 1000 }, mcpServers: everything() } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_t', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 600, steps: 2 } }] });
+    h = await startAgentHarness({
+      mcp: true,
+      settings: { autoRun: true, maxFailedAttempts: 1, exec: { timeoutMs: 1000 }, mcpServers: everything() },
+    });
+    h.llm.enqueue({
+      kind: 'tool',
+      calls: [{ id: 'call_t', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 600, steps: 2 } }],
+    });
     const id = await h.newConversation();
     await h.send(id, 'take long');
     const cell = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell');
@@ -97,7 +122,10 @@ describe('MCP tool results and limits', () => {
   it('caps a huge result to head and tail for the model', async () => {
     h = await startAgentHarness({ mcp: true, settings: { autoRun: true, exec: { modelOutputChars: 500 }, mcpServers: everything() } });
     const huge = `START${'x'.repeat(20_000)}END`;
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_h', name: 'mcp__everything__echo', arguments: { message: huge } }] }, { kind: 'text', text: 'ok' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'call_h', name: 'mcp__everything__echo', arguments: { message: huge } }] },
+      { kind: 'text', text: 'ok' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'big');
     const cell = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell');
@@ -125,8 +153,14 @@ describe('an MCP server environment', () => {
   it('holds only what the server is configured with, never the app environment (keys)', async () => {
     process.env.OPENAI_API_KEY = SECRET;
     try {
-      h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: everything({ GIVEN_TO_SERVER: 'yes-configured' }) } });
-      h.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_e', name: 'mcp__everything__get-env', arguments: {} }] }, { kind: 'text', text: 'ok' });
+      h = await startAgentHarness({
+        mcp: true,
+        settings: { autoRun: true, mcpServers: everything({ GIVEN_TO_SERVER: 'yes-configured' }) },
+      });
+      h.llm.enqueue(
+        { kind: 'tool', calls: [{ id: 'call_e', name: 'mcp__everything__get-env', arguments: {} }] },
+        { kind: 'text', text: 'ok' },
+      );
       const id = await h.newConversation();
       await h.send(id, 'env');
       const cell = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell');
@@ -141,7 +175,12 @@ describe('an MCP server environment', () => {
   });
 
   it('twin: a server started with the app environment does read the key', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ...(process.env as Record<string, string>), OPENAI_API_KEY: SECRET }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: { ...(process.env as Record<string, string>), OPENAI_API_KEY: SECRET },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'twin', version: '1' });
     await client.connect(transport);
     try {

@@ -13,22 +13,33 @@ interface OllamaBody {
   keep_alive: string;
   options: { num_ctx: number };
   tools?: unknown[];
-  messages: Array<{ role: string; content: string; tool_calls?: Array<{ function: { name: string; arguments: unknown } }>; tool_name?: string }>;
+  messages: Array<{
+    role: string;
+    content: string;
+    tool_calls?: Array<{ function: { name: string; arguments: unknown } }>;
+    tool_name?: string;
+  }>;
 }
 
 async function ollamaHarness(contextLength: number, settings: Record<string, unknown> = {}): Promise<AgentHarness> {
   const harness = await startAgentHarness({
     settings: { provider: 'ollama', model: 'qwen2.5-coder:7b', autoRun: true, ...settings },
-    llm: { models: ['qwen2.5-coder:7b'], ollama: { contextLength: { 'qwen2.5-coder:7b': contextLength }, sizeBytes: 4_683_087_332, pullable: ['llama3.2:1b'] } },
+    llm: {
+      models: ['qwen2.5-coder:7b'],
+      ollama: { contextLength: { 'qwen2.5-coder:7b': contextLength }, sizeBytes: 4_683_087_332, pullable: ['llama3.2:1b'] },
+    },
   });
   harness.settings.update({ baseUrl: harness.llm.openaiBaseUrl });
   return harness;
 }
 
-describe("Ollama through its native API", () => {
+describe('Ollama through its native API', () => {
   it('runs a turn over /api/chat with num_ctx sized to the conversation, keep_alive, and tool results named', async () => {
     h = await ollamaHarness(131_072, { ollamaKeepAlive: '2h' });
-    h.llm.enqueue({ kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'echo native-$((40 + 2))' } }] }, { kind: 'text', text: 'It printed native-42.' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'echo native-$((40 + 2))' } }] },
+      { kind: 'text', text: 'It printed native-42.' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'print something');
 
@@ -69,7 +80,10 @@ describe("Ollama through its native API", () => {
     const id = await h.newConversation();
     await h.send(id, 'hello');
     const conv = await h.agent.snapshot(id);
-    expect(conv.items.find((i) => i.kind === 'notice')).toMatchObject({ level: 'error', text: expect.stringContaining('ollama pull missing-model:1b') });
+    expect(conv.items.find((i) => i.kind === 'notice')).toMatchObject({
+      level: 'error',
+      text: expect.stringContaining('ollama pull missing-model:1b'),
+    });
   });
 
   it('lists installed models with sizes and pulls a missing one with progress', async () => {
@@ -83,6 +97,8 @@ describe("Ollama through its native API", () => {
     expect(downloads.length).toBeGreaterThan(1);
     expect(downloads).toEqual([...downloads].sort((a, b) => a - b));
     expect((await listOllamaModelSizes(h.llm.openaiBaseUrl)).map((m) => m.name)).toContain('llama3.2:1b');
-    await expect(pullOllamaModel(h.llm.openaiBaseUrl, 'no-such-model', () => undefined)).rejects.toThrow(/could not pull no-such-model: pull model manifest/);
+    await expect(pullOllamaModel(h.llm.openaiBaseUrl, 'no-such-model', () => undefined)).rejects.toThrow(
+      /could not pull no-such-model: pull model manifest/,
+    );
   });
 });

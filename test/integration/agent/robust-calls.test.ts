@@ -12,7 +12,10 @@ afterEach(async () => {
 describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protocol) => {
   it('waits as long as retry-after says on a 429, then succeeds', async () => {
     h = await startAgentHarness({ protocol });
-    h.llm.enqueue({ kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '7' } }, { kind: 'text', text: 'hello after the wait' });
+    h.llm.enqueue(
+      { kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '7' } },
+      { kind: 'text', text: 'hello after the wait' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'hi');
     expect(h.sleeps).toEqual([7000]);
@@ -24,7 +27,11 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
 
   it('retries 500 twice with growing backoff, then succeeds', async () => {
     h = await startAgentHarness({ protocol });
-    h.llm.enqueue({ kind: 'error', status: 500, message: 'boom' }, { kind: 'error', status: 500, message: 'boom again' }, { kind: 'text', text: 'third time lucky' });
+    h.llm.enqueue(
+      { kind: 'error', status: 500, message: 'boom' },
+      { kind: 'error', status: 500, message: 'boom again' },
+      { kind: 'text', text: 'third time lucky' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'hi');
     expect(h.sleeps).toHaveLength(2);
@@ -50,7 +57,11 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
     expect(h.bodies()).toHaveLength(4);
     expect(h.payloads('turn.end').at(-1)?.reason).toBe('error');
     const notice = (await h.agent.snapshot(id)).items.at(-1);
-    expect(notice).toMatchObject({ kind: 'notice', level: 'error', text: expect.stringMatching(/kept failing with 503.*try again later/i) });
+    expect(notice).toMatchObject({
+      kind: 'notice',
+      level: 'error',
+      text: expect.stringMatching(/kept failing with 503.*try again later/i),
+    });
   });
 
   it('does not retry a refused key, and says where to fix it', async () => {
@@ -59,7 +70,10 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
     const id = await h.newConversation();
     await h.send(id, 'hi');
     expect(h.bodies()).toHaveLength(1);
-    expect((await h.agent.snapshot(id)).items.at(-1)).toMatchObject({ kind: 'notice', text: expect.stringMatching(/refused the key.*Settings → API keys/) });
+    expect((await h.agent.snapshot(id)).items.at(-1)).toMatchObject({
+      kind: 'notice',
+      text: expect.stringMatching(/refused the key.*Settings → API keys/),
+    });
   });
 
   it('keeps the partial text of a stream cut midway, marks it interrupted, and never replays a tool call that ran', async () => {
@@ -75,7 +89,10 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
     expect(h.payloads('turn.end').at(-1)?.reason).toBe('error');
     expect(h.sleeps).toEqual([]);
     let conv = await h.agent.snapshot(id);
-    expect(conv.items.filter((i) => i.kind === 'assistant').at(-1)).toMatchObject({ text: 'The file now has one line, and next I wi', interrupted: true });
+    expect(conv.items.filter((i) => i.kind === 'assistant').at(-1)).toMatchObject({
+      text: 'The file now has one line, and next I wi',
+      interrupted: true,
+    });
     expect(conv.items.at(-1)).toMatchObject({ kind: 'notice', level: 'error' });
 
     await h.send(id, 'go on');

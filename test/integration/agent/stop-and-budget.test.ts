@@ -7,7 +7,10 @@ afterEach(async () => {
   h = null;
 });
 
-const call = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }] });
+const call = (id: string, code: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }],
+});
 
 describe('stopping a turn', () => {
   it('cancels a model call that is still streaming and keeps what arrived', async () => {

@@ -28,7 +28,10 @@ const cases = [
 describe('tool calls a local model writes as text', () => {
   for (const c of cases) {
     it(`runs a ${c.dialect} call streamed in small pieces, and answers in that dialect`, async () => {
-      h = await startAgentHarness({ settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true }, llm: { chunkSize: 3 } });
+      h = await startAgentHarness({
+        settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true },
+        llm: { chunkSize: 3 },
+      });
       h.settings.update({ baseUrl: h.llm.openaiBaseUrl });
       h.llm.enqueue({ kind: 'text', text: c.reply }, { kind: 'text', text: 'It printed 42.' });
       const id = await h.newConversation();
@@ -39,7 +42,10 @@ describe('tool calls a local model writes as text', () => {
       expect(cell).toMatchObject({ language: 'shell', code: CODE, status: 'done', callDialect: c.dialect, toolCallId: null });
       expect(cell?.kind === 'cell' && cell.resultForModel).toContain('dialect 42');
       // The call's text is not shown as prose.
-      const prose = conv.items.filter((i) => i.kind === 'assistant').map((i) => (i.kind === 'assistant' ? i.text : '')).join('');
+      const prose = conv.items
+        .filter((i) => i.kind === 'assistant')
+        .map((i) => (i.kind === 'assistant' ? i.text : ''))
+        .join('');
       expect(prose).not.toContain('"execute"');
       expect(h.payloads('turn.end').at(-1)?.reason).toBe('done');
 
@@ -57,7 +63,10 @@ describe('tool calls a local model writes as text', () => {
   }
 
   it('does not run a call that prose only shows, and ends the turn with the text', async () => {
-    h = await startAgentHarness({ settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true }, llm: { chunkSize: 2 } });
+    h = await startAgentHarness({
+      settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true },
+      llm: { chunkSize: 2 },
+    });
     h.settings.update({ baseUrl: h.llm.openaiBaseUrl });
     const prose = `Models like Qwen write calls such as:\n\`\`\`\n<tool_call>\n{"name": "execute", "arguments": ${ARGS}}\n</tool_call>\n\`\`\`\nand ${'`'}{"name": "execute"}${'`'} inline.`;
     h.llm.enqueue({ kind: 'text', text: prose });
@@ -65,7 +74,12 @@ describe('tool calls a local model writes as text', () => {
     await h.send(id, 'how do local models call tools?');
     const conv = await h.agent.snapshot(id);
     expect(conv.items.some((i) => i.kind === 'cell')).toBe(false);
-    expect(conv.items.filter((i) => i.kind === 'assistant').map((i) => (i.kind === 'assistant' ? i.text : '')).join('')).toBe(prose);
+    expect(
+      conv.items
+        .filter((i) => i.kind === 'assistant')
+        .map((i) => (i.kind === 'assistant' ? i.text : ''))
+        .join(''),
+    ).toBe(prose);
     expect(h.bodies()).toHaveLength(1);
   });
 });

@@ -57,17 +57,27 @@ describe('Anthropic extended thinking from the settings', () => {
     h = await startAgentHarness({ protocol: 'anthropic', settings: { autoRun: true, thinkingBudgetTokens: 1024 }, llm: { chunkSize: 3 } });
     const thought = 'The user wants the year; `date +%Y` prints it. 考える — then answer.';
     h.llm.enqueue(
-      { kind: 'tool', thinking: thought, redactedThinking: 'opaque-redacted==', calls: [{ id: 'toolu_year', name: 'execute', arguments: { language: 'shell', code: 'echo 2026' } }] },
+      {
+        kind: 'tool',
+        thinking: thought,
+        redactedThinking: 'opaque-redacted==',
+        calls: [{ id: 'toolu_year', name: 'execute', arguments: { language: 'shell', code: 'echo 2026' } }],
+      },
       { kind: 'text', thinking: 'It printed 2026.', text: 'It is 2026.' },
     );
     const id = await h.newConversation();
     await h.send(id, 'what year is it?');
 
     const mine = h.events.filter((e) => (e.payload as { conversationId?: string }).conversationId === id);
-    const firstAssistant = mine.find((e): e is Extract<AnyEvent, { name: 'item.added' }> => e.name === 'item.added' && e.payload.item.kind === 'assistant');
+    const firstAssistant = mine.find(
+      (e): e is Extract<AnyEvent, { name: 'item.added' }> => e.name === 'item.added' && e.payload.item.kind === 'assistant',
+    );
     const itemId = firstAssistant?.payload.item.id;
     const at = (pred: (e: AnyEvent) => boolean) => mine.findIndex(pred);
-    const deltas = mine.filter((e): e is Extract<AnyEvent, { name: 'assistant.thinking-delta' }> => e.name === 'assistant.thinking-delta' && e.payload.itemId === itemId);
+    const deltas = mine.filter(
+      (e): e is Extract<AnyEvent, { name: 'assistant.thinking-delta' }> =>
+        e.name === 'assistant.thinking-delta' && e.payload.itemId === itemId,
+    );
 
     // Several deltas (3 characters each), in order, adding up to the thought; the redacted block's
     // data never appears in an event meant for display.
@@ -104,7 +114,9 @@ describe('Anthropic extended thinking from the settings', () => {
 
     // The answer after the run streamed its own thinking into its own item.
     const answer = conv.items.filter((i) => i.kind === 'assistant').at(-1);
-    expect(answer?.kind === 'assistant' && answer.thinking).toEqual([{ thinking: 'It printed 2026.', signature: thinkingSignature('It printed 2026.') }]);
+    expect(answer?.kind === 'assistant' && answer.thinking).toEqual([
+      { thinking: 'It printed 2026.', signature: thinkingSignature('It printed 2026.') },
+    ]);
   });
 
   it('sends thinking to the client while the block is still being written', async () => {
@@ -112,7 +124,11 @@ describe('Anthropic extended thinking from the settings', () => {
     h.llm.enqueue({ kind: 'text', thinking: 'A slow thought.', text: 'Done.', pauseAfterThinking: true });
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);
-    const streamed = () => h?.payloads('assistant.thinking-delta').map((d) => d.text).join('');
+    const streamed = () =>
+      h
+        ?.payloads('assistant.thinking-delta')
+        .map((d) => d.text)
+        .join('');
     await expect.poll(streamed, { timeout: 15_000 }).toBe('A slow thought.');
     // Held before the signature: nothing is finished yet, and the live item holds the unsigned text.
     expect(h.payloads('assistant.done')).toEqual([]);
@@ -131,7 +147,12 @@ describe('Anthropic extended thinking from the settings', () => {
     h.llm.enqueue({ kind: 'drop', thinking: 'Half a thought' }, { kind: 'text', text: 'Sorry, again.' });
     const id = await h.newConversation();
     await h.send(id, 'think');
-    expect(h.payloads('assistant.thinking-delta').map((d) => d.text).join('')).toBe('Half a thought');
+    expect(
+      h
+        .payloads('assistant.thinking-delta')
+        .map((d) => d.text)
+        .join(''),
+    ).toBe('Half a thought');
     const cut = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'assistant');
     expect(cut?.kind === 'assistant' && cut.interrupted).toBe(true);
     expect(cut?.kind === 'assistant' && cut.thinking).toEqual([{ thinking: 'Half a thought', signature: '' }]);
@@ -145,7 +166,10 @@ describe('Anthropic extended thinking from the settings', () => {
 
 describe('OpenAI reasoning effort from the settings', () => {
   it('is sent as reasoning_effort only when set', async () => {
-    h = await startAgentHarness({ protocol: 'openai', settings: { model: 'o4-mini', reasoningEffort: 'high', thinkingBudgetTokens: 2048 } });
+    h = await startAgentHarness({
+      protocol: 'openai',
+      settings: { model: 'o4-mini', reasoningEffort: 'high', thinkingBudgetTokens: 2048 },
+    });
     h.llm.enqueue({ kind: 'text', text: 'one' }, { kind: 'text', text: 'two' });
     const id = await h.newConversation();
     await h.send(id, 'first');
@@ -172,13 +196,22 @@ describe('OpenAI reasoning effort from the settings', () => {
 describe('reasoning streamed by OpenAI-compatible servers', () => {
   for (const field of ['reasoning_content', 'reasoning'] as const) {
     it(`shows \`${field}\` as thinking and never sends it back`, async () => {
-      h = await startAgentHarness({ protocol: 'openai', settings: { provider: 'openai-compatible', model: 'qwen3-local' }, llm: { chunkSize: 4 } });
+      h = await startAgentHarness({
+        protocol: 'openai',
+        settings: { provider: 'openai-compatible', model: 'qwen3-local' },
+        llm: { chunkSize: 4 },
+      });
       const reasoning = 'The user says hi; a short greeting back is enough. 短い。';
       h.llm.enqueue({ kind: 'text', reasoning, reasoningField: field, text: 'Hello!' }, { kind: 'text', text: 'Again.' });
       const id = await h.newConversation();
       await h.send(id, 'hi');
 
-      expect(h.payloads('assistant.thinking-delta').map((d) => d.text).join('')).toBe(reasoning);
+      expect(
+        h
+          .payloads('assistant.thinking-delta')
+          .map((d) => d.text)
+          .join(''),
+      ).toBe(reasoning);
       const item = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'assistant');
       expect(item?.kind === 'assistant' && item.text).toBe('Hello!');
       expect(item?.kind === 'assistant' && item.thinking).toEqual([{ thinking: reasoning, signature: '' }]);

@@ -8,7 +8,12 @@ afterEach(async () => {
 });
 
 interface OpenAiBody {
-  messages: Array<{ role: string; content: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { arguments: string } }> }>;
+  messages: Array<{
+    role: string;
+    content: unknown;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; function: { arguments: string } }>;
+  }>;
   tools?: unknown[];
 }
 interface AnthropicBody {

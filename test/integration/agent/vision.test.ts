@@ -18,7 +18,9 @@ async function sendWithImage(harness: AgentHarness, attachmentPath: string): Pro
   mkdirSync(path.join(conv.workspace, 'attachments'), { recursive: true });
   writeFileSync(path.join(conv.workspace, 'attachments', 'dot.png'), PNG);
   writeFileSync(path.join(path.dirname(conv.workspace), 'outside.png'), PNG);
-  await harness.agent.send(id, 'what is in this picture?', [{ path: attachmentPath, name: path.basename(attachmentPath), mime: 'image/png', size: PNG.length }]);
+  await harness.agent.send(id, 'what is in this picture?', [
+    { path: attachmentPath, name: path.basename(attachmentPath), mime: 'image/png', size: PNG.length },
+  ]);
   await harness.agent.idle(id);
 }
 
@@ -56,6 +58,8 @@ describe('image attachments', () => {
     h.llm.enqueue({ kind: 'text', text: 'No eyes.' });
     await sendWithImage(h, 'attachments/dot.png');
     const user = (h.bodies()[0] as { messages: Array<{ role: string; content: unknown }> }).messages[1];
-    expect(user?.content).toEqual(expect.stringContaining('[Attached file: dot.png (image/png, 70 bytes) at attachments/dot.png in the workspace]'));
+    expect(user?.content).toEqual(
+      expect.stringContaining('[Attached file: dot.png (image/png, 70 bytes) at attachments/dot.png in the workspace]'),
+    );
   });
 });

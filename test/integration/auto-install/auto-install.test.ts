@@ -18,7 +18,9 @@ import { buildWheel, type LocalRegistry, startNpmRegistry } from './support/pack
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
 function sh(file: string, args: string[]): Promise<string> {
-  return new Promise((res, rej) => execFile(file, args, { timeout: 120_000 }, (err, out, errText) => (err ? rej(new Error(errText || err.message)) : res(out))));
+  return new Promise((res, rej) =>
+    execFile(file, args, { timeout: 120_000 }, (err, out, errText) => (err ? rej(new Error(errText || err.message)) : res(out))),
+  );
 }
 
 describe('automatic installs', () => {
@@ -37,7 +39,14 @@ describe('automatic installs', () => {
     ...defaultSettings.exec,
     timeoutMs: 60_000,
     ...extra,
-    env: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1', npm_config_registry: registry.url, npm_config_cache: join(root, 'npm-cache'), ...extra.env },
+    env: {
+      PIP_FIND_LINKS: wheels,
+      PIP_NO_INDEX: '1',
+      PIP_NO_CACHE_DIR: '1',
+      npm_config_registry: registry.url,
+      npm_config_cache: join(root, 'npm-cache'),
+      ...extra.env,
+    },
   });
 
   beforeAll(async () => {
@@ -87,7 +96,12 @@ describe('automatic installs', () => {
       onTerminal: (text) => streamed.push(text),
     });
     expect(questions).toHaveLength(1);
-    expect(questions[0]).toMatchObject({ kind: 'pip', packages: ['oi_demo_pkg'], alwaysAsk: false, reason: "ModuleNotFoundError: No module named 'oi_demo_pkg'" });
+    expect(questions[0]).toMatchObject({
+      kind: 'pip',
+      packages: ['oi_demo_pkg'],
+      alwaysAsk: false,
+      reason: "ModuleNotFoundError: No module named 'oi_demo_pkg'",
+    });
     expect(result.status).toBe('done');
     expect(stdout(result)).toContain('value 42');
     // The first failure, pip's own output and the re-run are all in the cell.
@@ -96,7 +110,9 @@ describe('automatic installs', () => {
     expect(streamed.join('')).toContain('Successfully installed oi_demo_pkg-1.0');
     expect(result.forModel).toContain('Installed oi_demo_pkg with');
     expect(result.forModel).toContain('value 42');
-    expect(records).toMatchObject([{ manager: 'pip', packages: ['oi_demo_pkg'], ok: true, createdVenv: null, target: join(env, 'bin', 'python') }]);
+    expect(records).toMatchObject([
+      { manager: 'pip', packages: ['oi_demo_pkg'], ok: true, createdVenv: null, target: join(env, 'bin', 'python') },
+    ]);
   });
 
   it('does not install when the user declines, and tells the model so', async () => {
@@ -112,7 +128,9 @@ describe('automatic installs', () => {
     expect(questions).toHaveLength(1);
     expect(result.status).toBe('failed');
     expect(result.forModel).toContain(`The user declined \`${join(workspace, '.venv', 'bin', 'python')} -m pip install oi_demo_pkg\``);
-    expect(questions[0]?.text).toContain('into a virtual environment in the workspace (.venv), because /usr/bin/python3 is managed by the system (PEP 668)');
+    expect(questions[0]?.text).toContain(
+      'into a virtual environment in the workspace (.venv), because /usr/bin/python3 is managed by the system (PEP 668)',
+    );
     expect(records).toEqual([]);
     expect(existsSync(join(workspace, '.venv'))).toBe(false);
   });
@@ -159,7 +177,13 @@ describe('automatic installs', () => {
   it('installs a missing npm package for a JavaScript cell', async () => {
     reset(true);
     const workspace = await fresh();
-    const result = await service.run({ conversationId: 'npm-js', workspace, language: 'javascript', code: "console.log('value=' + require('oi-demo-npm'))", settings: settings() });
+    const result = await service.run({
+      conversationId: 'npm-js',
+      workspace,
+      language: 'javascript',
+      code: "console.log('value=' + require('oi-demo-npm'))",
+      settings: settings(),
+    });
     expect(questions).toMatchObject([{ kind: 'npm', packages: ['oi-demo-npm'] }]);
     expect(result.status).toBe('done');
     expect(stdout(result)).toContain('value=7');
@@ -204,14 +228,22 @@ describe('automatic installs', () => {
     expect(result.limits.sandbox).toMatch(/^bubblewrap: /);
     // The interpreter chosen in settings was left untouched.
     expect(existsSync(join(env, 'lib'))).toBe(true);
-    expect(await sh(join(env, 'bin', 'python'), ['-c', 'import importlib.util as u; print(u.find_spec("oi_demo_pkg") is None)'])).toBe('True\n');
+    expect(await sh(join(env, 'bin', 'python'), ['-c', 'import importlib.util as u; print(u.find_spec("oi_demo_pkg") is None)'])).toBe(
+      'True\n',
+    );
     // Four sandboxes (probe, venv, pip, re-run) on a loaded 2-core machine take a while.
   }, 180_000);
 
   it('installs nothing when the setting is off', async () => {
     reset(true);
     const workspace = await fresh();
-    const result = await service.run({ conversationId: 'off', workspace, language: 'python', code: 'import oi_demo_pkg', settings: settings({ pythonPath: SYSTEM_PYTHON, autoInstall: 'off' }) });
+    const result = await service.run({
+      conversationId: 'off',
+      workspace,
+      language: 'python',
+      code: 'import oi_demo_pkg',
+      settings: settings({ pythonPath: SYSTEM_PYTHON, autoInstall: 'off' }),
+    });
     expect(result.status).toBe('failed');
     expect(questions).toEqual([]);
   });

@@ -42,7 +42,10 @@ async function pair(name: string, options: { overflowAt?: number } = {}) {
 describe('change journal', () => {
   it('gives the same checkpoint as a whole walk after every kind of change', async () => {
     const { ws, both } = await pair('kinds');
-    sh(ws, 'mkdir -p src/deep empty ignored && printf "ignored/\\n*.log\\n" > .gitignore && echo a > src/a.txt && echo b > src/deep/b.txt && echo x > ignored/x && echo l > run.log && ln -s src/a.txt link');
+    sh(
+      ws,
+      'mkdir -p src/deep empty ignored && printf "ignored/\\n*.log\\n" > .gitignore && echo a > src/a.txt && echo b > src/deep/b.txt && echo x > ignored/x && echo l > run.log && ln -s src/a.txt link',
+    );
     const steps: Array<[string, string]> = [
       ['nothing', 'true'],
       ['same size, same second', 'echo c > src/a.txt'],
@@ -60,7 +63,10 @@ describe('change journal', () => {
       ['an empty folder filled and emptied', 'echo t > empty/t && rm empty/t'],
       ['a nested repository', 'mkdir proj && cd proj && git init -q && echo code > main.py'],
       // The sandbox binds the workspace into its own mount namespace (bubblewrap-args.ts): the same files, the same notifications.
-      ['written from inside bubblewrap', `bwrap --ro-bind / / --bind "$PWD" "$PWD" --chdir "$PWD" --unshare-all --new-session sh -c 'echo s > sandboxed.txt && mkdir -p sb/x && echo 1 > sb/x/y && rm -rf real'`],
+      [
+        'written from inside bubblewrap',
+        `bwrap --ro-bind / / --bind "$PWD" "$PWD" --chdir "$PWD" --unshare-all --new-session sh -c 'echo s > sandboxed.txt && mkdir -p sb/x && echo 1 > sb/x/y && rm -rf real'`,
+      ],
       ['everything deleted', 'find . -mindepth 1 -maxdepth 1 -exec rm -rf {} +'],
     ];
     const first = await both();

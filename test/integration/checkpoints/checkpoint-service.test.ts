@@ -36,7 +36,10 @@ function populate(ws: string): void {
   symlinkSync('/etc/hostname', path.join(ws, 'link-outside'));
   mkdirSync(path.join(ws, 'empty/inner'), { recursive: true });
   writeFileSync(path.join(ws, 'données — 日本.txt'), 'unicode ✓\n');
-  sh(ws, 'mkdir project && cd project && git init -q && echo code > main.py && git -c user.email=a@b -c user.name=t add . && git -c user.email=a@b -c user.name=t commit -qm init');
+  sh(
+    ws,
+    'mkdir project && cd project && git init -q && echo code > main.py && git -c user.email=a@b -c user.name=t add . && git -c user.email=a@b -c user.name=t commit -qm init',
+  );
 }
 
 describe('checkpoints', () => {
@@ -45,7 +48,10 @@ describe('checkpoints', () => {
     populate(workspace);
     const before = treeState(workspace);
     await service.before(conv, 'cell1');
-    sh(workspace, 'echo changed >> notes.txt && mv src/run.sh src/go.sh && rm src/deep/data.bin && echo new > created.txt && chmod -x src/go.sh && rm link-to-notes && ln -s created.txt link-to-notes');
+    sh(
+      workspace,
+      'echo changed >> notes.txt && mv src/run.sh src/go.sh && rm src/deep/data.bin && echo new > created.txt && chmod -x src/go.sh && rm link-to-notes && ln -s created.txt link-to-notes',
+    );
     const changes = await service.after(conv, 'cell1', []);
     expect(changes.checkpointed).toBe(true);
     const byPath = new Map(changes.files.map((f) => [f.path, f]));
@@ -170,10 +176,21 @@ describe('checkpoints', () => {
       const s = new CheckpointService({ dataDir: ${JSON.stringify(dataDir)}, settings: () => defaultSettings });
       await s.restore({ id: 'conv1', workspace: ${JSON.stringify(workspace)} }, 'cell1', true);\n`,
     );
-    const child = spawnSync('bash', ['-c', `setsid npx tsx --tsconfig tsconfig.node.json ${script} & pid=$!; while [ "$(grep -l original ${workspace}/f*.txt 2>/dev/null | wc -l)" -lt 5 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done; kill -9 -- -$pid; wait $pid; true`], { cwd: process.cwd(), stdio: 'pipe' });
+    const child = spawnSync(
+      'bash',
+      [
+        '-c',
+        `setsid npx tsx --tsconfig tsconfig.node.json ${script} & pid=$!; while [ "$(grep -l original ${workspace}/f*.txt 2>/dev/null | wc -l)" -lt 5 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done; kill -9 -- -$pid; wait $pid; true`,
+      ],
+      { cwd: process.cwd(), stdio: 'pipe' },
+    );
     expect(child.status).toBe(0);
     const mid = treeState(workspace);
-    const journal = existsSync(path.join(dataDir, 'checkpoints/stores')) ? execFileSync('bash', ['-c', `ls ${dataDir}/checkpoints/stores/*.git/oi-restore-journal.json 2>/dev/null | wc -l`]).toString().trim() : '0';
+    const journal = existsSync(path.join(dataDir, 'checkpoints/stores'))
+      ? execFileSync('bash', ['-c', `ls ${dataDir}/checkpoints/stores/*.git/oi-restore-journal.json 2>/dev/null | wc -l`])
+          .toString()
+          .trim()
+      : '0';
     if (journal === '1') {
       // Cut short: a mix on disk now, finished by the next service that opens the store.
       const again = new CheckpointService({ dataDir, settings: () => defaultSettings });

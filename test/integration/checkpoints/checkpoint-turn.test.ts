@@ -13,8 +13,14 @@ afterEach(async () => {
 
 /** Each language creates, overwrites, renames and deletes files in its own way. */
 const cells: Array<{ language: string; code: string; needs?: string }> = [
-  { language: 'python', code: "open('made-by-python.txt','w').write('py')\nopen('keep.txt','w').write('overwritten by python')\nimport os\nos.rename('old-name.txt','new-name.txt')" },
-  { language: 'javascript', code: "const fs = require('fs'); fs.writeFileSync('made-by-node.bin', Buffer.from([0,1,2,255])); fs.unlinkSync('doomed.txt');" },
+  {
+    language: 'python',
+    code: "open('made-by-python.txt','w').write('py')\nopen('keep.txt','w').write('overwritten by python')\nimport os\nos.rename('old-name.txt','new-name.txt')",
+  },
+  {
+    language: 'javascript',
+    code: "const fs = require('fs'); fs.writeFileSync('made-by-node.bin', Buffer.from([0,1,2,255])); fs.unlinkSync('doomed.txt');",
+  },
   { language: 'r', code: "writeLines('from R', 'made-by-r.txt')", needs: 'Rscript' },
   { language: 'shell', code: 'mkdir -p out/deep && echo shell > out/deep/s.txt && rm -rf data' },
 ];
@@ -30,7 +36,9 @@ describe('checkpoints in a turn', () => {
     const original = treeState(workspace);
 
     const runnable = cells.filter((c) => !c.needs || installed(c.needs));
-    runnable.forEach((c, i) => h?.llm.enqueue({ kind: 'tool', calls: [{ id: `call_${i}`, name: 'execute', arguments: { language: c.language, code: c.code } }] }));
+    runnable.forEach((c, i) =>
+      h?.llm.enqueue({ kind: 'tool', calls: [{ id: `call_${i}`, name: 'execute', arguments: { language: c.language, code: c.code } }] }),
+    );
     h.llm.enqueue({ kind: 'text', text: 'All done.' });
     await h.send(id, 'change some files');
 
@@ -47,7 +55,10 @@ describe('checkpoints in a turn', () => {
     );
     expect(py?.kind === 'cell' && py.resultForModel).toMatch(/Files changed in the workspace:\n(.+\n)*created made-by-python.txt \(2 B\)/);
     const node = done[1];
-    expect(node?.kind === 'cell' && node.changes?.files.map((f) => `${f.change} ${f.path}`).sort()).toEqual(['created made-by-node.bin', 'deleted doomed.txt']);
+    expect(node?.kind === 'cell' && node.changes?.files.map((f) => `${f.change} ${f.path}`).sort()).toEqual([
+      'created made-by-node.bin',
+      'deleted doomed.txt',
+    ]);
 
     // Rewind to before the first cell: the workspace is as it was, and the model hears of it.
     const first = done[0]?.id ?? '';
@@ -63,9 +74,15 @@ describe('checkpoints in a turn', () => {
   it('cuts the conversation back to the message that led to the cell when asked', async () => {
     h = await startAgentHarness({ settings: { autoRun: true }, checkpoints: true });
     const id = await h.newConversation();
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo a > a.txt' } }] }, { kind: 'text', text: 'made a' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo a > a.txt' } }] },
+      { kind: 'text', text: 'made a' },
+    );
     await h.send(id, 'make a');
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c2', name: 'execute', arguments: { language: 'shell', code: 'echo b > b.txt' } }] }, { kind: 'text', text: 'made b' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c2', name: 'execute', arguments: { language: 'shell', code: 'echo b > b.txt' } }] },
+      { kind: 'text', text: 'made b' },
+    );
     await h.send(id, 'make b');
     const conv = await h.agent.snapshot(id);
     const second = conv.items.filter((i) => i.kind === 'cell')[1];

@@ -9,7 +9,8 @@ import { chatRequests, shellCall, useCliFixtures, userMessages } from './support
 
 const { setUp, terminal } = useCliFixtures();
 
-const conversationId = (stdout: string): string => (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { payload: { conversationId: string } }).payload.conversationId;
+const conversationId = (stdout: string): string =>
+  (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { payload: { conversationId: string } }).payload.conversationId;
 
 describe('familiar forms', () => {
   it('oi "do this" in a terminal starts the chat with that message', async () => {
@@ -91,27 +92,31 @@ describe('familiar forms', () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  it('asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set', { timeout: 180_000 }, async () => {
-    const { llm, dir, flags } = await setUp();
-    const env = cliEnv(dir);
-    delete env.OPENAI_API_KEY;
-    const headless = await runOi([...flags, '-m', 'hi'], env);
-    expect(headless.code).toBe(2);
-    expect(headless.stderr).toContain('no OpenAI API key: set OPENAI_API_KEY, or run oi in a terminal once to store one in the keychain');
+  it(
+    'asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set',
+    { timeout: 180_000 },
+    async () => {
+      const { llm, dir, flags } = await setUp();
+      const env = cliEnv(dir);
+      delete env.OPENAI_API_KEY;
+      const headless = await runOi([...flags, '-m', 'hi'], env);
+      expect(headless.code).toBe(2);
+      expect(headless.stderr).toContain('no OpenAI API key: set OPENAI_API_KEY, or run oi in a terminal once to store one in the keychain');
 
-    llm.enqueue({ kind: 'text', text: 'Your key works.' });
-    const oi = terminal([...flags], env);
-    await oi.expect('No OpenAI API key is set (OPENAI_API_KEY).');
-    await oi.expect('OpenAI API key (hidden): ');
-    oi.line('sk-typed-in-the-terminal-0042');
-    await oi.expect('Key checked and stored in memory for this run only');
-    await oi.expect('> ');
-    oi.line('hello');
-    await oi.expect('Your key works.');
-    expect(chatRequests(llm).at(-1)?.headers.authorization).toBe('Bearer sk-typed-in-the-terminal-0042');
-    // Hidden: the key never reached the screen.
-    expect(oi.raw).not.toContain('sk-typed');
-  });
+      llm.enqueue({ kind: 'text', text: 'Your key works.' });
+      const oi = terminal([...flags], env);
+      await oi.expect('No OpenAI API key is set (OPENAI_API_KEY).');
+      await oi.expect('OpenAI API key (hidden): ');
+      oi.line('sk-typed-in-the-terminal-0042');
+      await oi.expect('Key checked and stored in memory for this run only');
+      await oi.expect('> ');
+      oi.line('hello');
+      await oi.expect('Your key works.');
+      expect(chatRequests(llm).at(-1)?.headers.authorization).toBe('Bearer sk-typed-in-the-terminal-0042');
+      // Hidden: the key never reached the screen.
+      expect(oi.raw).not.toContain('sk-typed');
+    },
+  );
 
   it('says at once when the model server does not answer, naming its URL', async () => {
     const { dir } = await setUp();
@@ -132,14 +137,16 @@ describe('familiar forms', () => {
     const run = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '-m', 'hi'], env);
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');
-    expect(lines.filter((l) => /keychain/i.test(l) && !/OPENAI_API_KEY/.test(l))).toEqual(['No OS keychain answered: keys typed here are kept for this run only.']);
+    expect(lines.filter((l) => /keychain/i.test(l) && !/OPENAI_API_KEY/.test(l))).toEqual([
+      'No OS keychain answered: keys typed here are kept for this run only.',
+    ]);
   });
 });
 
 describe('what the screen shows', () => {
   it('bounds a huge output: head, a count with the full log, tail; a 3 MB line is cut', async () => {
     const { llm, dir, flags } = await setUp();
-    const code = "seq 1 300000; python3 -c \"print('x' * 3_000_000)\"; echo last-line";
+    const code = 'seq 1 300000; python3 -c "print(\'x\' * 3_000_000)"; echo last-line';
     llm.enqueue(shellCall('big', code), { kind: 'text', text: 'That was long.' });
     const result = await runOi([...flags, '-y', '-m', 'print a lot'], cliEnv(dir));
     expect(result.code).toBe(0);
@@ -163,7 +170,10 @@ describe('what the screen shows', () => {
     const { llm, dir, flags } = await setUp();
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     const code = `import base64\ndisplay(Image(data=base64.b64decode('${png}')))\ndef deep():\n    raise ValueError('went wrong deep down')\ndeep()`;
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'img', name: 'execute', arguments: { language: 'python', code } }] }, { kind: 'text', text: 'Saw the error.' });
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'img', name: 'execute', arguments: { language: 'python', code } }] },
+      { kind: 'text', text: 'Saw the error.' },
+    );
     const oi = terminal([...flags, '-y'], cliEnv(dir));
     await oi.expect('> ');
     oi.line('draw and fail');
@@ -180,7 +190,10 @@ describe('what the screen shows', () => {
 
   it('says "No module named" once before offering to install it', async () => {
     const { llm, dir, flags } = await setUp();
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'mod', name: 'execute', arguments: { language: 'python', code: 'import surely_not_installed_pkg' } }] }, { kind: 'text', text: 'Fine.' });
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'mod', name: 'execute', arguments: { language: 'python', code: 'import surely_not_installed_pkg' } }] },
+      { kind: 'text', text: 'Fine.' },
+    );
     const oi = terminal([...flags], cliEnv(dir));
     await oi.expect('> ');
     oi.line('import it');

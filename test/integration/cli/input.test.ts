@@ -22,9 +22,13 @@ afterEach(async () => {
   data = null;
 });
 
-const python = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'python', code } }] });
+const python = (id: string, code: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'python', code } }],
+});
 type ToolMessage = { role: string; content: string };
-const toolResults = (l: ScriptedLlm) => (l.requests.at(-1)?.body as { messages: ToolMessage[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+const toolResults = (l: ScriptedLlm) =>
+  (l.requests.at(-1)?.body as { messages: ToolMessage[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
 
 describe('oi -m --json with code that asks for input', () => {
   // The run timeout stays at its default of 120 s and this test's own limit is far below it: the
@@ -32,13 +36,32 @@ describe('oi -m --json with code that asks for input', () => {
   it('ends the input at once, finishes the turn and tells the model why', { timeout: 60_000 }, async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-input-');
-    llm.enqueue(python('call_ask', 'name = input("Your name? ")\nprint("hello", name)'), { kind: 'text', text: 'It needs a name as an argument.' });
+    llm.enqueue(python('call_ask', 'name = input("Your name? ")\nprint("hello", name)'), {
+      kind: 'text',
+      text: 'It needs a name as an argument.',
+    });
     const result = await runOi(
-      ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), '--auto-run', '--json', '-m', 'greet me'],
+      [
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4o',
+        '--base-url',
+        llm.openaiBaseUrl,
+        '--workspace',
+        path.join(data.dir, 'ws'),
+        '--auto-run',
+        '--json',
+        '-m',
+        'greet me',
+      ],
       cliEnv(data.dir),
     );
     expect(result.code, result.stderr).toBe(0);
-    const events = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AnyEvent);
+    const events = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as AnyEvent);
     const done = events.find((e) => e.name === 'cell.done');
     expect(done?.name === 'cell.done' && done.payload.cell.status).toBe('failed');
     expect(done?.name === 'cell.done' && done.payload.cell.limits?.timeoutMs).toBe(120_000);
@@ -46,7 +69,9 @@ describe('oi -m --json with code that asks for input', () => {
     expect(events.some((e) => e.name === 'cell.input-requested')).toBe(false);
     const told = toolResults(llm).at(-1) ?? '';
     expect(told).toContain('EOFError');
-    expect(told).toContain("The program asked for input ('Your name?'); no one can type here, so it got end-of-input: pass values as arguments");
+    expect(told).toContain(
+      "The program asked for input ('Your name?'); no one can type here, so it got end-of-input: pass values as arguments",
+    );
     const end = events.find((e) => e.name === 'turn.end');
     expect(end?.name === 'turn.end' && end.payload.reason).toBe('done');
   });
@@ -56,10 +81,26 @@ describe('interactive oi with code that asks for input', () => {
   it('hands the question to the person; a password is typed unseen and kept nowhere', { timeout: 90_000 }, async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-pty-input-');
-    oi = new OiTerminal(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), '--auto-run'], cliEnv(data.dir));
+    oi = new OiTerminal(
+      [
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4o',
+        '--base-url',
+        llm.openaiBaseUrl,
+        '--workspace',
+        path.join(data.dir, 'ws'),
+        '--auto-run',
+      ],
+      cliEnv(data.dir),
+    );
     const secret = 'hunter2-cli-secret';
     llm.enqueue(
-      python('call_name', 'name = input("Your name? ")\nimport getpass\npw = getpass.getpass("Password: ")\nprint("hello", name, "with", len(pw), "characters")'),
+      python(
+        'call_name',
+        'name = input("Your name? ")\nimport getpass\npw = getpass.getpass("Password: ")\nprint("hello", name, "with", len(pw), "characters")',
+      ),
       { kind: 'text', text: 'Greeted.' },
     );
     await oi.expect('> ');

@@ -6,8 +6,6 @@ import { tempDir } from './support/cli-process';
 
 const { start } = useOiTerminal();
 
-
-
 describe('interactive oi in a terminal', () => {
   it('asks before running, runs on y, and streams the output and the answer', async () => {
     const { oi, llm } = await start();
@@ -115,7 +113,9 @@ describe('interactive oi in a terminal', () => {
     oi.line('and now?');
     await oi.expect('Continuing the loaded one.');
     await oi.expect('> ');
-    const users = (llm.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role === 'user');
+    const users = (llm.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter(
+      (m) => m.role === 'user',
+    );
     expect(users.map((m) => m.content)).toEqual(['make a file', 'and now?']);
 
     oi.line('%help');

@@ -13,7 +13,14 @@ const SALES = JSON.stringify({
   metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
   cells: [
     { id: 'intro', cell_type: 'markdown', metadata: {}, source: '# Sales report' },
-    { id: 'rows', cell_type: 'code', metadata: {}, execution_count: 1, source: 'print("rows: 3")', outputs: [{ output_type: 'stream', name: 'stdout', text: 'rows: 3\n' }] },
+    {
+      id: 'rows',
+      cell_type: 'code',
+      metadata: {},
+      execution_count: 1,
+      source: 'print("rows: 3")',
+      outputs: [{ output_type: 'stream', name: 'stdout', text: 'rows: 3\n' }],
+    },
   ],
 });
 
@@ -35,7 +42,8 @@ afterEach(async () => {
   data = null;
 });
 
-const conversationFiles = (dir: string) => (existsSync(path.join(dir, 'conversations')) ? readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.json')) : []);
+const conversationFiles = (dir: string) =>
+  existsSync(path.join(dir, 'conversations')) ? readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.json')) : [];
 
 describe('oi and notebooks', () => {
   it('starts from a notebook with --notebook: the model sees its cells and outputs', async () => {
@@ -44,7 +52,10 @@ describe('oi and notebooks', () => {
     const file = path.join(data.dir, 'sales.ipynb');
     writeFileSync(file, SALES);
     llm.enqueue({ kind: 'text', text: 'The notebook counted 3 rows.' });
-    const result = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--notebook', file, '-m', 'What did it find?'], cliEnv(data.dir));
+    const result = await runOi(
+      ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--notebook', file, '-m', 'What did it find?'],
+      cliEnv(data.dir),
+    );
 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -64,7 +75,9 @@ describe('oi and notebooks', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
     expect(conversationFiles(data.dir)).toEqual([]);
-    expect((await runOi(['--notebook', file, '--conversation', 'abc'], cliEnv(data.dir))).stderr).toMatch(/--conversation and --notebook each choose the conversation; give one of them/);
+    expect((await runOi(['--notebook', file, '--conversation', 'abc'], cliEnv(data.dir))).stderr).toMatch(
+      /--conversation and --notebook each choose the conversation; give one of them/,
+    );
   });
 
   it('exports the conversation with %export as a notebook nbformat accepts', async () => {
@@ -72,7 +85,10 @@ describe('oi and notebooks', () => {
     data = tempDir('oi-cli-nb-');
     const file = path.join(data.dir, 'sales.ipynb');
     writeFileSync(file, SALES);
-    oi = new OiTerminal(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--notebook', file], cliEnv(data.dir));
+    oi = new OiTerminal(
+      ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--notebook', file],
+      cliEnv(data.dir),
+    );
     await oi.expect('Imported "Sales report" (2 items)');
     await oi.expect('> ');
     const out = path.join(data.dir, 'out.ipynb');
@@ -80,7 +96,10 @@ describe('oi and notebooks', () => {
     await oi.expect(`Exported 2 cells to ${out}.`);
     const text = readFileSync(out, 'utf8');
     expect(await jupyter.validate([text], { exact: true })).toEqual([null]);
-    expect((JSON.parse(text) as { cells: Array<{ source: string[] }> }).cells.map((c) => c.source.join(''))).toEqual(['# Sales report', 'print("rows: 3")']);
+    expect((JSON.parse(text) as { cells: Array<{ source: string[] }> }).cells.map((c) => c.source.join(''))).toEqual([
+      '# Sales report',
+      'print("rows: 3")',
+    ]);
 
     oi.line('%export notes.txt');
     await oi.expect('%export failed: the file name should end in .ipynb');

@@ -50,7 +50,11 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
     llm.enqueue(
-      { kind: 'tool', text: 'Checking.', calls: [{ id: 'call_cli', name: 'execute', arguments: { language: 'shell', code: 'echo cli-$((20 + 22))' } }] },
+      {
+        kind: 'tool',
+        text: 'Checking.',
+        calls: [{ id: 'call_cli', name: 'execute', arguments: { language: 'shell', code: 'echo cli-$((20 + 22))' } }],
+      },
       { kind: 'text', text: 'It printed cli-42.' },
     );
     const workspace = path.join(data.dir, 'ws');
@@ -60,7 +64,9 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
     expect(result.code).toBe(0);
     // No sandbox is on: said once, before anything runs, in the words of the desktop app's confirmation.
     expect(result.stderr.match(/auto-run is on/g)).toHaveLength(1);
-    expect(result.stderr).toContain("oi: auto-run is on: the model's code runs without asking. No sandbox: code will run as you, with access to your files");
+    expect(result.stderr).toContain(
+      "oi: auto-run is on: the model's code runs without asking. No sandbox: code will run as you, with access to your files",
+    );
     const { events, result: end } = parseJsonLines(result.stdout);
     const names = events.map((e) => e.name);
     expect(names[0]).toBe('item.added');
@@ -68,7 +74,12 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
     expect(names.at(-1)).toBe('turn.end');
     const done = events.find((e) => e.name === 'cell.done');
     expect(done?.name === 'cell.done' && done.payload.cell).toMatchObject({ status: 'done', approval: 'auto', toolCallId: 'call_cli' });
-    expect(events.filter((e) => e.name === 'cell.terminal').map((e) => (e.name === 'cell.terminal' ? e.payload.data : '')).join('')).toContain('cli-42');
+    expect(
+      events
+        .filter((e) => e.name === 'cell.terminal')
+        .map((e) => (e.name === 'cell.terminal' ? e.payload.data : ''))
+        .join(''),
+    ).toContain('cli-42');
     expect(end.payload).toMatchObject({ status: 'done', reason: 'done', exitCode: 0, answer: 'It printed cli-42.' });
     // The conversation was saved where the desktop app would find it, under the id the result names.
     const saved = readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'));
@@ -79,7 +90,13 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
   it('reads a piped message from standard input, runs it with -y and finishes the turn before exiting', async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'p1', name: 'execute', arguments: { language: 'shell', code: 'echo from-the-pipe > piped.txt; echo wrote' } }] }, { kind: 'text', text: 'Wrote piped.txt.' });
+    llm.enqueue(
+      {
+        kind: 'tool',
+        calls: [{ id: 'p1', name: 'execute', arguments: { language: 'shell', code: 'echo from-the-pipe > piped.txt; echo wrote' } }],
+      },
+      { kind: 'text', text: 'Wrote piped.txt.' },
+    );
     const here = path.join(data.dir, 'somewhere');
     mkdirSync(here);
     const result = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: 'write a file\nplease\n', cwd: here });
@@ -98,15 +115,30 @@ describe('oi without a terminal', () => {
   it('writes only text to a file or pipe: no CR, no escape codes (Node colours included), byte for byte', async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
-    const code = "printf 'hello\\n'; printf '\\033[31mred\\033[0m\\n'; printf 'bar 10%%\\rbar 100%%\\n'; node -e 'console.log({ n: 1, s: \"x\" })'";
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'b1', name: 'execute', arguments: { language: 'shell', code } }] }, { kind: 'text', text: 'All printed.' });
+    const code =
+      "printf 'hello\\n'; printf '\\033[31mred\\033[0m\\n'; printf 'bar 10%%\\rbar 100%%\\n'; node -e 'console.log({ n: 1, s: \"x\" })'";
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'b1', name: 'execute', arguments: { language: 'shell', code } }] },
+      { kind: 'text', text: 'All printed.' },
+    );
     // FORCE_COLOR unset and NO_COLOR unset: stdout being a pipe is reason enough.
     const env = cliEnv(data.dir, { NO_COLOR: '' });
     delete env.FORCE_COLOR;
     const result = await runOi([...flags(llm), '-y', '-m', 'print things'], env);
     expect(result.code).toBe(0);
     const rule = (title: string) => title + '─'.repeat(48 - title.length);
-    const expected = [rule('── shell '), code, rule(''), 'hello', 'red', 'bar 100%', "{ n: 1, s: 'x' }", '✓ done in N s', 'All printed.', ''].join('\n');
+    const expected = [
+      rule('── shell '),
+      code,
+      rule(''),
+      'hello',
+      'red',
+      'bar 100%',
+      "{ n: 1, s: 'x' }",
+      '✓ done in N s',
+      'All printed.',
+      '',
+    ].join('\n');
     expect(result.stdout.replace(/done in \d+\.\d s/, 'done in N s')).toBe(expected);
     expect(result.stdout).not.toMatch(TERMINAL_BYTES);
     expect(result.stderr).not.toMatch(TERMINAL_BYTES);
@@ -115,7 +147,10 @@ describe('oi without a terminal', () => {
   it('sends errors to stderr, naming the URL that failed, without escape codes under NO_COLOR', async () => {
     data = tempDir('oi-cli-');
     // Nothing listens on port 9: the first call fails to connect.
-    const result = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '--base-url', 'http://127.0.0.1:9/v1', '-m', 'hi'], cliEnv(data.dir, { NO_COLOR: '1' }));
+    const result = await runOi(
+      ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', 'http://127.0.0.1:9/v1', '-m', 'hi'],
+      cliEnv(data.dir, { NO_COLOR: '1' }),
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/error|could not reach/i);
     expect(result.stderr).toContain('http://127.0.0.1:9/v1');
@@ -126,7 +161,10 @@ describe('oi without a terminal', () => {
   it('declines code when there is no terminal to ask and no -y, says so and exits 3', async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
-    llm.enqueue({ kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'touch should-not-exist' } }] }, { kind: 'text', text: 'Not run.' });
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'touch should-not-exist' } }] },
+      { kind: 'text', text: 'Not run.' },
+    );
     const result = await runOi([...flags(llm), '-m', 'make a file'], cliEnv(data.dir));
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/Declined 1 code run: no terminal to ask for approval\. Pass --auto-run \(-y\)/);
@@ -172,7 +210,9 @@ describe('oi without a terminal', () => {
     const withPrompt = await runOi([...flags(llm), 'summarise this'], cliEnv(data.dir), { stdin: 'line 1\nline 2\n' });
     expect(withPrompt.code).toBe(0);
     expect(withPrompt.stdout).toContain('Second.');
-    const users = llm.requests.map((r) => (r.body as { messages?: Array<{ role: string; content: unknown }> }).messages?.find((m) => m.role === 'user')?.content);
+    const users = llm.requests.map(
+      (r) => (r.body as { messages?: Array<{ role: string; content: unknown }> }).messages?.find((m) => m.role === 'user')?.content,
+    );
     expect(users).toEqual(['from stdin', 'summarise this\n\nline 1\nline 2\n']);
 
     const empty = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: '' });

@@ -8,12 +8,12 @@ import { chatRequests, shellCall, useOiTerminal, userMessages } from './support/
 
 const { start } = useOiTerminal();
 
-
-
 function savedConversation(dir: string): { items: Array<{ kind: string; text?: string; status?: string }> } {
   const folder = path.join(dir, 'conversations');
   const [file] = readdirSync(folder).filter((n) => n.endsWith('.json'));
-  return JSON.parse(readFileSync(path.join(folder, file ?? ''), 'utf8')) as { items: Array<{ kind: string; text?: string; status?: string }> };
+  return JSON.parse(readFileSync(path.join(folder, file ?? ''), 'utf8')) as {
+    items: Array<{ kind: string; text?: string; status?: string }>;
+  };
 }
 
 describe('oi at the keyboard', () => {

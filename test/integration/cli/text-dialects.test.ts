@@ -39,7 +39,20 @@ describe('oi -m --json with local models', () => {
       llm = await startScriptedLlm({ chunkSize: 5 });
       data = tempDir('oi-cli-dialect-');
       llm.enqueue({ kind: 'text', text: reply }, { kind: 'text', text: 'It printed 42.' });
-      const args = ['--provider', 'openai-compatible', '--model', 'local-model', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), '--auto-run', '--json', '-m', 'multiply'];
+      const args = [
+        '--provider',
+        'openai-compatible',
+        '--model',
+        'local-model',
+        '--base-url',
+        llm.openaiBaseUrl,
+        '--workspace',
+        path.join(data.dir, 'ws'),
+        '--auto-run',
+        '--json',
+        '-m',
+        'multiply',
+      ];
       const result = await runOi(args, cliEnv(data.dir));
       expect(result.code).toBe(0);
       const done = events(result.stdout).find((e) => e.name === 'cell.done');
@@ -51,8 +64,24 @@ describe('oi -m --json with local models', () => {
   it('talks to Ollama over /api/chat', async () => {
     llm = await startScriptedLlm({ models: ['qwen2.5-coder:7b'] });
     data = tempDir('oi-cli-ollama-');
-    llm.enqueue({ kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'echo via-ollama' } }] }, { kind: 'text', text: 'Done.' });
-    const args = ['--provider', 'ollama', '--model', 'qwen2.5-coder:7b', '--base-url', llm.openaiBaseUrl, '--workspace', path.join(data.dir, 'ws'), '--auto-run', '--json', '-m', 'go'];
+    llm.enqueue(
+      { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'echo via-ollama' } }] },
+      { kind: 'text', text: 'Done.' },
+    );
+    const args = [
+      '--provider',
+      'ollama',
+      '--model',
+      'qwen2.5-coder:7b',
+      '--base-url',
+      llm.openaiBaseUrl,
+      '--workspace',
+      path.join(data.dir, 'ws'),
+      '--auto-run',
+      '--json',
+      '-m',
+      'go',
+    ];
     const result = await runOi(args, cliEnv(data.dir));
     expect(result.code).toBe(0);
     expect(llm.requests.filter((r) => r.path === '/api/chat')).toHaveLength(2);

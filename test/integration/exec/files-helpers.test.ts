@@ -11,9 +11,21 @@ const INPUTS = ['a.txt', 'sub/../b.txt', '../outside.txt', '/etc/hostname', '~/x
 
 /** Code printing files.path(p) for every input, one a line, after moving the working folder away. */
 const PATHS: Array<{ language: string; available: boolean; code: string }> = [
-  { language: 'python', available: true, code: `import os, tempfile\nos.chdir(tempfile.gettempdir())\nprint("\\n".join(files.path(p) for p in ${JSON.stringify(INPUTS)}))` },
-  { language: 'javascript', available: true, code: `process.chdir((await import("node:os")).tmpdir());\nconsole.log(${JSON.stringify(INPUTS)}.map((p) => files.path(p)).join("\\n"));` },
-  { language: 'ruby', available: installed('ruby'), code: `require "tmpdir"\nDir.chdir(Dir.tmpdir)\nputs ${JSON.stringify(INPUTS)}.map { |p| files.path(p) }` },
+  {
+    language: 'python',
+    available: true,
+    code: `import os, tempfile\nos.chdir(tempfile.gettempdir())\nprint("\\n".join(files.path(p) for p in ${JSON.stringify(INPUTS)}))`,
+  },
+  {
+    language: 'javascript',
+    available: true,
+    code: `process.chdir((await import("node:os")).tmpdir());\nconsole.log(${JSON.stringify(INPUTS)}.map((p) => files.path(p)).join("\\n"));`,
+  },
+  {
+    language: 'ruby',
+    available: installed('ruby'),
+    code: `require "tmpdir"\nDir.chdir(Dir.tmpdir)\nputs ${JSON.stringify(INPUTS)}.map { |p| files.path(p) }`,
+  },
   {
     language: 'r',
     available: installed('Rscript'),
@@ -38,7 +50,11 @@ describe('files helpers', () => {
       printed[language] = stdoutOf(result);
     }
     const python = printed.python!;
-    expect(python.split('\n').slice(0, 3)).toEqual([join(h.workspace, 'a.txt'), join(h.workspace, 'b.txt'), join(dirname(h.workspace), 'outside.txt')]);
+    expect(python.split('\n').slice(0, 3)).toEqual([
+      join(h.workspace, 'a.txt'),
+      join(h.workspace, 'b.txt'),
+      join(dirname(h.workspace), 'outside.txt'),
+    ]);
     for (const [language, text] of Object.entries(printed)) expect(text, language).toBe(python);
     expect(Object.keys(printed).length).toBeGreaterThanOrEqual(2);
   });

@@ -96,7 +96,10 @@ describe('input requests with nobody to answer', () => {
     expect(result.status).toBe('failed');
     expect(result.forModel).toContain('EndOfInput');
     expect(result.forModel).toContain("The program asked for input ('Name?'); no one can type here");
-    const next = await h.run('javascript', 'let lines = []; for await (const l of require("readline").createInterface({ input: process.stdin })) lines.push(l); lines.length');
+    const next = await h.run(
+      'javascript',
+      'let lines = []; for await (const l of require("readline").createInterface({ input: process.stdin })) lines.push(l); lines.length',
+    );
     expect(next.status).toBe('done');
   });
 });
@@ -111,8 +114,18 @@ describe('input requests answered by a person', () => {
   });
 
   const cases: Array<{ language: string; code: string; prompt: string; shows: string }> = [
-    { language: 'python', code: 'name = input("Your name? ")\nprint("hello", name)', prompt: 'Your name? ', shows: 'Your name? Alice\nhello Alice\n' },
-    { language: 'python', code: 'import sys\nprint("Name:", end=" ")\nline = sys.stdin.readline()\nprint("hello", line.strip())', prompt: 'Name: ', shows: 'Name: Alice\nhello Alice\n' },
+    {
+      language: 'python',
+      code: 'name = input("Your name? ")\nprint("hello", name)',
+      prompt: 'Your name? ',
+      shows: 'Your name? Alice\nhello Alice\n',
+    },
+    {
+      language: 'python',
+      code: 'import sys\nprint("Name:", end=" ")\nline = sys.stdin.readline()\nprint("hello", line.strip())',
+      prompt: 'Name: ',
+      shows: 'Name: Alice\nhello Alice\n',
+    },
     {
       language: 'javascript',
       code: 'const rl = require("readline/promises").createInterface({ input: process.stdin, output: process.stdout });\nconst name = await rl.question("Your name? ");\nrl.close();\nconsole.log("hello", name);',
@@ -120,15 +133,41 @@ describe('input requests answered by a person', () => {
       shows: 'hello Alice\n',
     },
     { language: 'bash', code: 'read -r -p "Your name? " name; echo "hello $name"', prompt: 'Your name? ', shows: 'Alice\nhello Alice\n' },
-    ...(installed('zsh') ? [{ language: 'zsh', code: 'read -r "name?Your name? "; echo "hello $name"', prompt: 'Your name? ', shows: 'Alice\nhello Alice\n' }] : []),
-    ...(installed('ruby') ? [{ language: 'ruby', code: 'print "Your name? "\nname = gets.chomp\nputs "hello #{name}"', prompt: 'Your name? ', shows: 'Your name? Alice\nhello Alice\n' }] : []),
-    ...(installed('Rscript')
+    ...(installed('zsh')
+      ? [{ language: 'zsh', code: 'read -r "name?Your name? "; echo "hello $name"', prompt: 'Your name? ', shows: 'Alice\nhello Alice\n' }]
+      : []),
+    ...(installed('ruby')
       ? [
-          { language: 'r', code: 'name <- readline("Your name? ")\ncat("hello", name, "\\n")', prompt: 'Your name? ', shows: 'Your name? Alice\nhello Alice \n' },
-          { language: 'r', code: 'cat("Your name? ")\nname <- readLines("stdin", n = 1)\ncat("hello", name, "\\n")', prompt: 'Your name? ', shows: 'Your name? Alice\nhello Alice \n' },
+          {
+            language: 'ruby',
+            code: 'print "Your name? "\nname = gets.chomp\nputs "hello #{name}"',
+            prompt: 'Your name? ',
+            shows: 'Your name? Alice\nhello Alice\n',
+          },
         ]
       : []),
-    { language: 'python', code: 'import subprocess\nsubprocess.run(["bash", "-c", "read -p \'Your name? \' n; echo hello $n"])', prompt: 'Your name? ', shows: 'Alice\nhello Alice\n' },
+    ...(installed('Rscript')
+      ? [
+          {
+            language: 'r',
+            code: 'name <- readline("Your name? ")\ncat("hello", name, "\\n")',
+            prompt: 'Your name? ',
+            shows: 'Your name? Alice\nhello Alice \n',
+          },
+          {
+            language: 'r',
+            code: 'cat("Your name? ")\nname <- readLines("stdin", n = 1)\ncat("hello", name, "\\n")',
+            prompt: 'Your name? ',
+            shows: 'Your name? Alice\nhello Alice \n',
+          },
+        ]
+      : []),
+    {
+      language: 'python',
+      code: 'import subprocess\nsubprocess.run(["bash", "-c", "read -p \'Your name? \' n; echo hello $n"])',
+      prompt: 'Your name? ',
+      shows: 'Alice\nhello Alice\n',
+    },
   ];
   for (const c of cases) {
     it(`${c.language}: ${c.code.split('\n')[0]}`, { timeout: SLOW }, async () => {
@@ -144,7 +183,9 @@ describe('input requests answered by a person', () => {
 
   it('passwords: flagged, never echoed, and the model learns only that one was entered', { timeout: SLOW }, async () => {
     const pythonPerson = person();
-    const python = await h.run('python', 'import getpass\npw = getpass.getpass("Password: ")\nprint(len(pw))', { onInput: pythonPerson.onInput });
+    const python = await h.run('python', 'import getpass\npw = getpass.getpass("Password: ")\nprint(len(pw))', {
+      onInput: pythonPerson.onInput,
+    });
     expect(pythonPerson.asked[0]).toMatchObject({ prompt: 'Password: ', password: true, from: 'runner' });
     expect(stdoutOf(python)).toBe('Password: \n9\n');
     const shellPerson = person();
@@ -173,7 +214,8 @@ describe('input requests answered by a person', () => {
   it('a question nobody answers within the input-wait limit gets end-of-input', { timeout: SLOW }, async () => {
     const result = await h.run('bash', 'read -r -p "Still there? " x || echo gave up', {
       settings: { timeoutMs: 120_000, inputWaitMs: 1000 },
-      onInput: (_question, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ kind: 'line', text: 'too late' }))),
+      onInput: (_question, signal) =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve({ kind: 'line', text: 'too late' }))),
     });
     expect(stderrOf(result)).toBe('Still there? ');
     expect(stdoutOf(result)).toBe('gave up\n');
@@ -227,11 +269,16 @@ describe('sudo', () => {
       { mode: 0o755 },
     );
     const p = person();
-    const result = await h.run('bash', 'sudo apt-get update', { onInput: p.onInput, settings: { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } } });
+    const result = await h.run('bash', 'sudo apt-get update', {
+      onInput: p.onInput,
+      settings: { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } },
+    });
     expect(p.asked[0]).toMatchObject({ prompt: '[sudo] password for ann: ', password: true, command: 'sudo' });
     expect(stderrOf(result)).toBe('[sudo] password for ann: ');
     expect(stdoutOf(result)).toBe('\nran apt-get update with a 9-character password\n');
-    expect(result.forModel).toContain("The program sudo, waiting at the terminal, asked for a password ('[sudo] password for ann:'); the user entered it (not shown).");
+    expect(result.forModel).toContain(
+      "The program sudo, waiting at the terminal, asked for a password ('[sudo] password for ann:'); the user entered it (not shown).",
+    );
     expect(readFileSync(log, 'utf8')).toBe('credentials removed\n');
   });
 });

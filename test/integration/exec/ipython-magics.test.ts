@@ -24,20 +24,24 @@ interface Pythons {
 async function makeVenvs(root: string): Promise<Pythons> {
   const ipython = path.join(root, 'with-ipython');
   const bare = path.join(root, 'bare');
-  await Promise.all([
-    run(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', ipython]),
-    run(SYSTEM_PYTHON, ['-m', 'venv', bare]),
-  ]);
+  await Promise.all([run(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', ipython]), run(SYSTEM_PYTHON, ['-m', 'venv', bare])]);
   return { ipython: path.join(ipython, 'bin', 'python'), bare: path.join(bare, 'bin', 'python') };
 }
 
 const kinds = (outputs: CellOutput[]): string[] =>
-  outputs.map((o) => (o.output_type === 'stream' ? `stream:${o.name}` : o.output_type === 'error' ? `error:${o.ename}` : `${o.output_type}:${Object.keys(o.data).sort().join('+')}`));
+  outputs.map((o) =>
+    o.output_type === 'stream'
+      ? `stream:${o.name}`
+      : o.output_type === 'error'
+        ? `error:${o.ename}`
+        : `${o.output_type}:${Object.keys(o.data).sort().join('+')}`,
+  );
 const resultText = (outputs: CellOutput[]): string | undefined => {
   const result = outputs.find((o) => o.output_type === 'execute_result');
   return result?.output_type === 'execute_result' ? (result.data['text/plain'] as string) : undefined;
 };
-const errorOf = (outputs: CellOutput[]) => outputs.find((o): o is Extract<CellOutput, { output_type: 'error' }> => o.output_type === 'error');
+const errorOf = (outputs: CellOutput[]) =>
+  outputs.find((o): o is Extract<CellOutput, { output_type: 'error' }> => o.output_type === 'error');
 
 describe('notebook magics in the Python session', () => {
   let h: Harness;
@@ -52,11 +56,13 @@ describe('notebook magics in the Python session', () => {
   });
 
   /** A run in the session of one Python (each Python is its own conversation, so its own session). */
-  const inSession = (who: 'ipython' | 'bare' | 'off') => (code: string, settings: Partial<ExecSettings> = {}) => {
-    const pythonPath = who === 'off' ? SYSTEM_PYTHON : pythons[who];
-    const env: Record<string, string> = who === 'off' ? { OI_IPYTHON: '0' } : {};
-    return h.run('python', code, { conversationId: `magics-${who}`, settings: { pythonPath, env, ...settings } });
-  };
+  const inSession =
+    (who: 'ipython' | 'bare' | 'off') =>
+    (code: string, settings: Partial<ExecSettings> = {}) => {
+      const pythonPath = who === 'off' ? SYSTEM_PYTHON : pythons[who];
+      const env: Record<string, string> = who === 'off' ? { OI_IPYTHON: '0' } : {};
+      return h.run('python', code, { conversationId: `magics-${who}`, settings: { pythonPath, env, ...settings } });
+    };
 
   describe('with IPython', () => {
     const py = inSession('ipython');
@@ -68,7 +74,9 @@ describe('notebook magics in the Python session', () => {
     }, 120_000);
 
     it('runs %matplotlib inline and shows figures where plt.show() is called', async () => {
-      const r = await py('%matplotlib inline\nimport matplotlib.pyplot as plt\nprint("before")\nplt.plot([1, 2, 3])\nplt.show()\nprint("after")');
+      const r = await py(
+        '%matplotlib inline\nimport matplotlib.pyplot as plt\nprint("before")\nplt.plot([1, 2, 3])\nplt.show()\nprint("after")',
+      );
       expect(r.status, r.forModel).toBe('done');
       expect(kinds(r.outputs)).toEqual(['stream:stdout', 'display_data:image/png+text/plain', 'stream:stdout']);
       const again = await py('%matplotlib qt');
@@ -121,14 +129,19 @@ describe('notebook magics in the Python session', () => {
       expect(stdoutOf(await py('%timeit -n 3 -r 2 sum(range(10))'))).toMatch(/per loop \(mean ± std\. dev\. of 2 runs, 3 loops each\)/);
     });
 
-    it('gives cells get_ipython() and shows a value\'s execution count, unless silenced with ;', async () => {
+    it("gives cells get_ipython() and shows a value's execution count, unless silenced with ;", async () => {
       const r = await py('get_ipython().run_line_magic("env", "FROM_API=1")\n6 * 7');
-      expect(r.outputs.at(-1)).toEqual({ output_type: 'execute_result', execution_count: r.executionCount, data: { 'text/plain': '42' }, metadata: {} });
+      expect(r.outputs.at(-1)).toEqual({
+        output_type: 'execute_result',
+        execution_count: r.executionCount,
+        data: { 'text/plain': '42' },
+        metadata: {},
+      });
       expect((await py('6 * 7;')).outputs).toEqual([]);
       expect((await py('Out[' + String(r.executionCount) + ']')).forModel).toBe('42');
     });
 
-    it('shows IPython.display objects and any object\'s _repr_*_ methods as rich outputs, in order', async () => {
+    it("shows IPython.display objects and any object's _repr_*_ methods as rich outputs, in order", async () => {
       const code = [
         'from IPython.display import HTML, JSON, SVG, Image, Latex, Markdown, Math, display',
         'import base64',
@@ -206,7 +219,10 @@ describe('notebook magics in the Python session', () => {
 
     it('imports jedi in a cell, also as the first cell while IPython still loads without it', async () => {
       // IPython is loaded with jedi hidden (oi_ipython._hide_jedi); a cell naming jedi waits for the load.
-      const first = await h.run('python', 'import jedi\nprint(jedi.__name__)', { conversationId: 'magics-jedi', settings: { pythonPath: pythons.ipython } });
+      const first = await h.run('python', 'import jedi\nprint(jedi.__name__)', {
+        conversationId: 'magics-jedi',
+        settings: { pythonPath: pythons.ipython },
+      });
       expect(stdoutOf(first)).toBe('jedi\n');
       expect((await py('import jedi, sys\nsys.modules["jedi"] is jedi')).forModel).toBe('True');
     });
@@ -265,7 +281,9 @@ describe('notebook magics in the Python session', () => {
       expect(stdoutOf(cd)).toBe(`${path.join(h.workspace, 'bare-sub')}\n`);
       expect(cd.cwd).toBe(path.join(h.workspace, 'bare-sub'));
       expect((await bare('%cd -')).cwd).toBe(h.workspace);
-      const env = await bare('%env GREETING=hi there\n%env OTHER two\nimport os\nprint(os.environ["GREETING"], os.environ["OTHER"])\n!echo $GREETING');
+      const env = await bare(
+        '%env GREETING=hi there\n%env OTHER two\nimport os\nprint(os.environ["GREETING"], os.environ["OTHER"])\n!echo $GREETING',
+      );
       expect(stdoutOf(env)).toBe('env: GREETING=hi there\nenv: OTHER=two\nhi there two\nhi there\n');
       expect((await bare('%env GREETING')).forModel).toBe("'hi there'");
     });
@@ -317,14 +335,16 @@ describe('notebook magics in the Python session', () => {
           const error = errorOf(r.outputs)!;
           expect(error.ename).toBe('IPythonRequired');
           expect(error.evalue).toMatch(new RegExp(`^${magic} needs IPython, and this session's Python \\(.*\\) cannot import IPython\\.`));
-          expect(error.evalue).toContain('Without IPython the session runs %pip, !cmd, %cd, %env, %%bash, %%sh, %%script (and %%perl, %%ruby…), %%writefile, %matplotlib (no effect here), %time and %%time.');
+          expect(error.evalue).toContain(
+            'Without IPython the session runs %pip, !cmd, %cd, %env, %%bash, %%sh, %%script (and %%perl, %%ruby…), %%writefile, %matplotlib (no effect here), %time and %%time.',
+          );
           expect(error.evalue).toMatch(/-m pip install ipython\) or choose a Python that has it \(Settings → Python\)\.$/);
           expect((await session('"kept" in globals()')).forModel).toBe('False');
         }
       }
     });
 
-    it('shows rich outputs through the runner\'s own display protocol', async () => {
+    it("shows rich outputs through the runner's own display protocol", async () => {
       const r = await bare('class T:\n    def _repr_html_(self): return "<b>t</b>"\nprint("a")\ndisplay(T())\nHTML("<i>x</i>")');
       expect(kinds(r.outputs)).toEqual(['stream:stdout', 'display_data:text/html+text/plain', 'execute_result:text/html+text/plain']);
     });

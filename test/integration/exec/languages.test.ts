@@ -17,7 +17,18 @@ describe('languages', () => {
 
   it('lists every language with whether it is installed here', async () => {
     const list = await h.service.languages();
-    expect(list.map((l) => l.name)).toEqual(['python', 'javascript', 'shell', 'zsh', 'powershell', 'r', 'ruby', 'applescript', 'java', 'html']);
+    expect(list.map((l) => l.name)).toEqual([
+      'python',
+      'javascript',
+      'shell',
+      'zsh',
+      'powershell',
+      'r',
+      'ruby',
+      'applescript',
+      'java',
+      'html',
+    ]);
     const shell = list.find((l) => l.name === 'shell');
     expect(shell).toMatchObject({ available: true, persistent: true });
     expect(shell?.version).toMatch(/^\d+\.\d+/);
@@ -29,7 +40,8 @@ describe('languages', () => {
     // A PATH holding only python3, node and bash, so R is missing here even where it is installed.
     const bin = await mkdtemp(join(tmpdir(), 'oi-path-'));
     try {
-      for (const name of ['python3', 'node', 'bash']) await symlink(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(bin, name));
+      for (const name of ['python3', 'node', 'bash'])
+        await symlink(execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(), join(bin, name));
       const result = await h.run('r', 'print(1)', { settings: { env: { PATH: bin } } });
       expect(result.status).toBe('unavailable');
       expect(result.forModel).toMatch(/^R is not installed on this machine; available here: python \d+\.\d+, node \d+, bash \d+\.\d+/);

@@ -37,7 +37,13 @@ function rounds(n: number, round: (i: number) => string[]): string[] {
 }
 
 // The middle print goes to stderr, which the saved outputs keep as stderr, in its place.
-const alternation = (i: number): string[] => [`text:a${i}\n`, `display_data:<b>${i}</b>`, `stderr:b${i}\n`, `display_data:*${i}*`, `text:c${i}\n`];
+const alternation = (i: number): string[] => [
+  `text:a${i}\n`,
+  `display_data:<b>${i}</b>`,
+  `stderr:b${i}\n`,
+  `display_data:*${i}*`,
+  `text:c${i}\n`,
+];
 
 const FORGED_EVENTS = ['text:before\nforged\n', 'display_data:<b>one</b>', 'text:after\n', 'display_data:<b>two</b>', 'text:end\n'];
 
@@ -213,7 +219,14 @@ describe('rich outputs in the order they were written', () => {
         const lines = result.forModel.split('\n');
         expect(lines.slice(0, 5)).toEqual(['a0', '<b>0</b>', '[text/html output shown to the user]', 'b0', '*0*']);
         const last = ROUNDS - 1;
-        expect(lines.slice(-6)).toEqual([`a${last}`, `<b>${last}</b>`, '[text/html output shown to the user]', `b${last}`, `*${last}*`, `c${last}`]);
+        expect(lines.slice(-6)).toEqual([
+          `a${last}`,
+          `<b>${last}</b>`,
+          '[text/html output shown to the user]',
+          `b${last}`,
+          `*${last}*`,
+          `c${last}`,
+        ]);
       });
 
       it('strips a forged marker (wrong nonce) and places nothing at it', async () => {
@@ -293,7 +306,9 @@ describe('rich outputs in the order they were written', () => {
         'text:second panel\nend\n',
       ]),
     );
-    const pngs = result.outputs.flatMap((o) => (o.output_type === 'display_data' && typeof o.data['image/png'] === 'string' ? [o.data['image/png']] : []));
+    const pngs = result.outputs.flatMap((o) =>
+      o.output_type === 'display_data' && typeof o.data['image/png'] === 'string' ? [o.data['image/png']] : [],
+    );
     expect(new Set(pngs).size).toBe(21);
   });
 });

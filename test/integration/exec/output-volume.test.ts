@@ -59,7 +59,9 @@ describe('large outputs', () => {
   });
 
   it('handles a long output without any newline', async () => {
-    const result = await h.run('bash', "head -c 30000000 /dev/zero | tr '\\0' x", { settings: { outputCapBytes: 1024 * 1024, modelOutputChars: 1000 } });
+    const result = await h.run('bash', "head -c 30000000 /dev/zero | tr '\\0' x", {
+      settings: { outputCapBytes: 1024 * 1024, modelOutputChars: 1000 },
+    });
     expect(result.status).toBe('done');
     expect(result.forModel).toMatch(/^x+\n… 29,99\d,\d{3} characters elided …\nx+\n… /);
   });

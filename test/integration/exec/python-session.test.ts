@@ -58,7 +58,9 @@ describe('python sessions', () => {
 
   it('starts a new session, and says so, when the interpreter setting changes', async () => {
     await h.run('python', 'before = 1');
-    const result = await h.run('python', 'import sys\nprint(sys.executable)\n"before" in globals()', { settings: { pythonPath: '/usr/bin/python3' } });
+    const result = await h.run('python', 'import sys\nprint(sys.executable)\n"before" in globals()', {
+      settings: { pythonPath: '/usr/bin/python3' },
+    });
     expect(result.forModel).toMatch(/^Note: the python interpreter changed to \/usr\/bin\/python3; this run started a new session/);
     expect(result.forModel, result.forModel).toMatch(/\/usr\/bin\/python3\nFalse$/);
   });

@@ -11,7 +11,10 @@ import { installed } from '../../support/installed';
 
 /** What the code printed, after the line saying the cell ran as a separate process. */
 function printed(result: Parameters<typeof stdoutOf>[0]): string[] {
-  return stdoutOf(result).replace(/\r\n/g, '\n').split('\n').filter((line) => line !== '' && !line.startsWith('[the persistent R session'));
+  return stdoutOf(result)
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('[the persistent R session'));
 }
 
 describe.runIf(installed('Rscript'))('r without its runner', () => {
@@ -27,9 +30,14 @@ describe.runIf(installed('Rscript'))('r without its runner', () => {
   });
 
   it("keeps each run's tempdir() in the run's own folder under the engine's temp root, removed when the run ends", async () => {
-    const result = await h.run('r', 'writeLines("scratch", file.path(tempdir(), "scratch.txt"))\ncat(tempdir(), Sys.getenv("TMPDIR"), sep = "\\n")');
+    const result = await h.run(
+      'r',
+      'writeLines("scratch", file.path(tempdir(), "scratch.txt"))\ncat(tempdir(), Sys.getenv("TMPDIR"), sep = "\\n")',
+    );
     expect(result.status, result.forModel).toBe('done');
-    expect(result.forModel).toMatch(/^\[the persistent R session could not start \(the R runner is missing .*\); this cell ran as a separate R process/);
+    expect(result.forModel).toMatch(
+      /^\[the persistent R session could not start \(the R runner is missing .*\); this cell ran as a separate R process/,
+    );
     const [rtmp = '', envTmp = ''] = printed(result);
     expect(basename(rtmp)).toMatch(/^Rtmp/);
     // <tmpRoot>/oi-r-XXXXXX/tmp/RtmpXXXXXX, with TMPDIR the run folder's tmp: not the system temp dir.

@@ -41,7 +41,12 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     const result = await h.run('r', 'boom <- function() stop("bad value")\nkept <- 1\nboom()');
     expect(result.status).toBe('failed');
     const error = result.outputs.find((o) => o.output_type === 'error');
-    expect(error).toMatchObject({ output_type: 'error', ename: 'simpleError', evalue: 'bad value', traceback: ['Error in boom() : bad value', 'Calls: boom -> stop'] });
+    expect(error).toMatchObject({
+      output_type: 'error',
+      ename: 'simpleError',
+      evalue: 'bad value',
+      traceback: ['Error in boom() : bad value', 'Calls: boom -> stop'],
+    });
     expect(result.forModel).toContain('Error in boom() : bad value');
     expect((await h.run('r', 'kept + 1')).forModel).toBe('[1] 2');
   });
@@ -102,7 +107,6 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
     expect(stdoutOf(after)).toContain('back on the terminal');
     expect(after.forModel).toContain('into the sink');
   });
-
 });
 
 // A 1×1 PNG, as a file and as the base64 a display_data output must carry.
@@ -175,7 +179,12 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
     ]);
     const last = await h.run('r', 'HTML("<p>last</p>")');
     expect(last.outputs).toEqual([
-      { output_type: 'execute_result', execution_count: last.executionCount, data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' }, metadata: {} },
+      {
+        output_type: 'execute_result',
+        execution_count: last.executionCount,
+        data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' },
+        metadata: {},
+      },
     ]);
     // print() of one shows its text, not the value with its class attribute.
     const printed = await h.run('r', 'print(HTML("<p>printed</p>"))\nprint(Markdown("*md*"))\ninvisible(0)');
@@ -188,7 +197,9 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
   it('fails the cell, not the session, when display() cannot read what it is given', async () => {
     const result = await h.run('r', 'display("missing.png", mime = "image/png")');
     expect(result.status).toBe('failed');
-    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ evalue: 'display(): give raw bytes or a file path for image/png' });
+    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      evalue: 'display(): give raw bytes or a file path for image/png',
+    });
     expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
   });
 });
@@ -202,8 +213,11 @@ describe.runIf(installed('Rscript'))('r files helper', () => {
     await h.close();
   });
 
-  it('is on the search path, not among the user\'s objects, and survives a user\'s own `files`', async () => {
-    const result = await h.run('r', 'mine <- 1\nprint(ls())\nprint(c(exists("files"), exists("files", envir = globalenv(), inherits = FALSE)))\nfiles');
+  it("is on the search path, not among the user's objects, and survives a user's own `files`", async () => {
+    const result = await h.run(
+      'r',
+      'mine <- 1\nprint(ls())\nprint(c(exists("files"), exists("files", envir = globalenv(), inherits = FALSE)))\nfiles',
+    );
     expect(result.status, result.forModel).toBe('done');
     expect(stdoutOf(result)).toBe('[1] "mine"\n[1]  TRUE FALSE\n');
     expect(result.outputs.find((o) => o.output_type === 'execute_result')).toMatchObject({
@@ -211,7 +225,10 @@ describe.runIf(installed('Rscript'))('r files helper', () => {
     });
     // A common R name: the user's `files` hides the helper until it is removed. The helper's own code
     // does not see the user's objects (a redefined paste0 here).
-    const masked = await h.run('r', 'files <- list.files()\npaste0 <- function(...) stop("mine")\nrm(files)\nfiles$write("masked.txt", "ok")\nrm(paste0)\ntext <- files$read("masked.txt")\nfiles$delete("masked.txt")\ntext');
+    const masked = await h.run(
+      'r',
+      'files <- list.files()\npaste0 <- function(...) stop("mine")\nrm(files)\nfiles$write("masked.txt", "ok")\nrm(paste0)\ntext <- files$read("masked.txt")\nfiles$delete("masked.txt")\ntext',
+    );
     expect(masked.status, masked.forModel).toBe('done');
     expect(masked.forModel).toBe('[1] "ok"');
   });
@@ -259,7 +276,10 @@ describe.runIf(installed('Rscript'))('r files helper', () => {
     );
     expect(result.forModel).toMatch(/\n\[1\] FALSE$/);
     // Written where the workspace is, as text and as Python-style indented JSON, before the delete.
-    const again = await h.run('r', 'files$write("notes/data.json", list(k = c(1, 2)))\nfiles$write("notes/deep/c.txt", c("one", "needle two"))');
+    const again = await h.run(
+      'r',
+      'files$write("notes/data.json", list(k = c(1, 2)))\nfiles$write("notes/deep/c.txt", c("one", "needle two"))',
+    );
     expect(again.status, again.forModel).toBe('done');
     expect(await readFile(join(h.workspace, 'notes', 'data.json'), 'utf8')).toBe('{\n  "k": [\n    1,\n    2\n  ]\n}\n');
     expect(await readFile(join(h.workspace, 'notes', 'deep', 'c.txt'), 'utf8')).toBe('one\nneedle two\n');
@@ -281,17 +301,25 @@ describe.runIf(installed('Rscript'))('r files helper', () => {
     await h.run('r', 'files$write("folder/x.txt", "x")');
     const folder = await h.run('r', 'files$read("folder")');
     expect(folder.status).toBe('failed');
-    expect(folder.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_is_directory', evalue: expect.stringContaining(`'${join(h.workspace, 'folder')}'`) });
+    expect(folder.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      ename: 'oi_files_is_directory',
+      evalue: expect.stringContaining(`'${join(h.workspace, 'folder')}'`),
+    });
     const notFolder = await h.run('r', 'files$list("folder/x.txt")');
     expect(notFolder.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_not_directory' });
     const refused = await h.run('r', 'files$delete("folder")');
-    expect(refused.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_not_empty', evalue: expect.stringContaining('recursive = TRUE') });
+    expect(refused.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      ename: 'oi_files_not_empty',
+      evalue: expect.stringContaining('recursive = TRUE'),
+    });
     expect(existsSync(join(h.workspace, 'folder', 'x.txt'))).toBe(true);
     const binary = await h.run('r', 'files$write("bin.dat", as.raw(c(0x61, 0xff)))\nfiles$read("bin.dat")');
-    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'oi_files_not_text', evalue: expect.stringContaining('bad byte at offset 1') });
+    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      ename: 'oi_files_not_text',
+      evalue: expect.stringContaining('bad byte at offset 1'),
+    });
     expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
   });
-
 });
 
 describe.runIf(installed('Rscript') && installed('bwrap'))('r in the sandbox', () => {

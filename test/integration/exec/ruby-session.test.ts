@@ -55,7 +55,6 @@ describe.runIf(installed('ruby'))('ruby sessions', () => {
     expect(result.status).toBe('failed');
     expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'SyntaxError' });
   });
-
 });
 
 // A 1×1 PNG, as a file and as the base64 a display_data output must carry.
@@ -105,7 +104,12 @@ describe.runIf(installed('ruby'))('ruby rich output', () => {
   it('shows a rich last value as a rich execute_result, with the image size as metadata', async () => {
     const html = await h.run('ruby', 'HTML("<p>last</p>")');
     expect(html.outputs).toEqual([
-      { output_type: 'execute_result', execution_count: html.executionCount, data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' }, metadata: {} },
+      {
+        output_type: 'execute_result',
+        execution_count: html.executionCount,
+        data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' },
+        metadata: {},
+      },
     ]);
     const image = await h.run('ruby', 'Image("dot.png", width: 40)');
     expect(image.outputs).toEqual([
@@ -177,16 +181,21 @@ describe.runIf(installed('ruby'))('ruby files helper', () => {
   it('raises Ruby errors naming the path, and keeps a non-empty folder unless told to delete it', async () => {
     const missing = await h.run('ruby', 'files.read("missing.txt")');
     expect(missing.status).toBe('failed');
-    expect(missing.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'Errno::ENOENT', evalue: expect.stringContaining(join(h.workspace, 'missing.txt')) });
+    expect(missing.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      ename: 'Errno::ENOENT',
+      evalue: expect.stringContaining(join(h.workspace, 'missing.txt')),
+    });
     await h.run('ruby', 'files.write("full/x.txt", "x")');
     const refused = await h.run('ruby', 'files.delete("full")');
     expect(refused.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'Errno::ENOTEMPTY' });
     const deleted = await h.run('ruby', 'files.delete("full", recursive: true)\nDir.exist?("full")');
     expect(deleted.forModel).toBe('false');
     const binary = await h.run('ruby', 'files.write("bin.dat", "\\xff\\xfe".b)\nfiles.read("bin.dat")');
-    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'ArgumentError', evalue: expect.stringContaining('binary: true') });
+    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({
+      ename: 'ArgumentError',
+      evalue: expect.stringContaining('binary: true'),
+    });
   });
-
 });
 
 describe.runIf(installed('ruby'))('ruby output order', () => {
@@ -229,7 +238,9 @@ describe.runIf(installed('ruby'))('ruby without its runner', () => {
     try {
       const first = await h.run('ruby', 'x = 1\nputs "ran"');
       expect(first.status).toBe('done');
-      expect(first.forModel).toMatch(/^\[the persistent Ruby session could not start \(the Ruby runner is missing .*\); this cell ran as a separate Ruby process, so nothing is kept between cells\]\nran$/);
+      expect(first.forModel).toMatch(
+        /^\[the persistent Ruby session could not start \(the Ruby runner is missing .*\); this cell ran as a separate Ruby process, so nothing is kept between cells\]\nran$/,
+      );
       const second = await h.run('ruby', 'puts defined?(x).inspect');
       expect(stdoutOf(second)).toContain('nil\n');
     } finally {

@@ -79,19 +79,22 @@ for (const lang of PERSISTENT_LANGUAGES) {
 
     const lastValue = lang.lastValue;
     // Shells have no value of a last expression: no test rather than a skipped one.
-    if (lastValue) it('shows the value of a final expression as a result', async () => {
-      const { code, text } = lastValue;
-      const result = await run(`${lang.print('side')}\n${code}`);
-      expect(result.status, result.forModel).toBe('done');
-      expect(result.outputs).toEqual([
-        { output_type: 'stream', name: 'stdout', text: 'side\n' },
-        { output_type: 'execute_result', execution_count: result.executionCount, data: { 'text/plain': text }, metadata: {} },
-      ]);
-      expect(result.forModel).toBe(`side\n${text}`);
-    });
+    if (lastValue)
+      it('shows the value of a final expression as a result', async () => {
+        const { code, text } = lastValue;
+        const result = await run(`${lang.print('side')}\n${code}`);
+        expect(result.status, result.forModel).toBe('done');
+        expect(result.outputs).toEqual([
+          { output_type: 'stream', name: 'stdout', text: 'side\n' },
+          { output_type: 'execute_result', execution_count: result.executionCount, data: { 'text/plain': text }, metadata: {} },
+        ]);
+        expect(result.forModel).toBe(`side\n${text}`);
+      });
 
     it('passes Unicode through, and shows stdout, stderr and child processes in the order written', async () => {
-      const code = [lang.print('héllo → 世界 🎉'), lang.printError('to stderr'), lang.child('from a child'), lang.print('after')].join('\n');
+      const code = [lang.print('héllo → 世界 🎉'), lang.printError('to stderr'), lang.child('from a child'), lang.print('after')].join(
+        '\n',
+      );
       const result = await run(code);
       expect(result.status, result.forModel).toBe('done');
       if (lang.name === 'bash' || lang.name === 'zsh') {

@@ -90,7 +90,8 @@ describe.runIf(installed('zsh'))('which shell a shell cell runs in', () => {
 
   it('says in the result which shell ran each shell cell, and nothing for other languages', async () => {
     const h = await harness(zshPath);
-    const shellOf = async (language: string, settings: Parameters<Harness['run']>[2] = {}): Promise<string | undefined> => (await h.run(language, WHICH, settings)).shell;
+    const shellOf = async (language: string, settings: Parameters<Harness['run']>[2] = {}): Promise<string | undefined> =>
+      (await h.run(language, WHICH, settings)).shell;
     expect(await shellOf('shell')).toBe('zsh');
     expect(await shellOf('terminal')).toBe('zsh');
     expect(await shellOf('shell', { settings: { shell: 'bash' } })).toBe('bash');

@@ -81,5 +81,4 @@ describe('shell sessions', () => {
     expect(next.status).toBe('done');
     expect(stdoutOf(next)).toBe(`[]\n${h.workspace}\n`);
   });
-
 });

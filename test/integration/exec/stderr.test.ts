@@ -33,7 +33,10 @@ describe('stderr in shell cells', () => {
       expect(result.status, result.forModel).toBe('done');
       expect(stdoutOf(result)).toBe('one\nthree\nfour\n');
       expect(stderrOf(result)).toMatch(/^two\nls: cannot access '\/no\/such\/oi-path': No such file or directory\n$/);
-      const tty = await h.run(shell, '[ -t 1 ] && echo "stdout is a terminal"; [ -t 2 ] && echo "stderr is a terminal"; tty <&2 >/dev/null && echo "stderr is its own"');
+      const tty = await h.run(
+        shell,
+        '[ -t 1 ] && echo "stdout is a terminal"; [ -t 2 ] && echo "stderr is a terminal"; tty <&2 >/dev/null && echo "stderr is its own"',
+      );
       expect(stdoutOf(tty)).toBe('stdout is a terminal\nstderr is a terminal\nstderr is its own\n');
       expect(result.forModel).toContain('two');
     });
@@ -54,14 +57,20 @@ describe('stderr in shell cells', () => {
     });
 
     it(`${shell}: text shaped like the stderr fence does not end the run or switch streams`, async () => {
-      const forged = await h.run(shell, String.raw`printf '\033]633;P;OiErrFence=0000\007' >&2; printf '\033]633;P;OiStream=0000:stderr\007'; echo after`);
+      const forged = await h.run(
+        shell,
+        String.raw`printf '\033]633;P;OiErrFence=0000\007' >&2; printf '\033]633;P;OiStream=0000:stderr\007'; echo after`,
+      );
       expect(forged.status).toBe('done');
       expect(streams(forged.outputs)).toEqual(['out:after\n']);
     });
   }
 
   it.runIf(installed('bwrap'))('keeps stderr apart in the sandbox too', async () => {
-    const result = await h.run('bash', 'echo out; echo err >&2; [ -t 2 ] && echo "stderr is a terminal"', { sandbox: SANDBOX, conversationId: 'sandboxed' });
+    const result = await h.run('bash', 'echo out; echo err >&2; [ -t 2 ] && echo "stderr is a terminal"', {
+      sandbox: SANDBOX,
+      conversationId: 'sandboxed',
+    });
     expect(result.status, result.forModel).toBe('done');
     expect(stdoutOf(result)).toBe('out\nstderr is a terminal\n');
     expect(stderrOf(result)).toBe('err\n');
@@ -78,9 +87,15 @@ describe('stderr in runner cells', () => {
   });
 
   const cases = [
-    { language: 'python', code: 'import sys\nprint("a")\nprint("b", file=sys.stderr)\nprint("c")\n_ = sys.stderr.write("d\\n")', settings: {} },
+    {
+      language: 'python',
+      code: 'import sys\nprint("a")\nprint("b", file=sys.stderr)\nprint("c")\n_ = sys.stderr.write("d\\n")',
+      settings: {},
+    },
     { language: 'js', code: 'console.log("a");\nconsole.error("b");\nconsole.log("c");\nvoid process.stderr.write("d\\n");', settings: {} },
-    ...(installed('ruby') ? [{ language: 'ruby', code: 'puts "a"\n$stderr.puts "b"\nputs "c"\nSTDERR.write "d\\n"\nnil', settings: {} }] : []),
+    ...(installed('ruby')
+      ? [{ language: 'ruby', code: 'puts "a"\n$stderr.puts "b"\nputs "c"\nSTDERR.write "d\\n"\nnil', settings: {} }]
+      : []),
     ...(installed('Rscript') ? [{ language: 'r', code: 'cat("a\\n")\nmessage("b")\ncat("c\\n")\nmessage("d")', settings: {} }] : []),
   ];
   for (const c of cases) {

@@ -21,27 +21,35 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
   });
 
   it('keeps variables, exports, functions and options between runs, with zsh syntax', async () => {
-    const first = await h.run('zsh', [
-      'mkdir -p "sub dir" && cd "sub dir"',
-      'list=a,b,c; typeset -A ages; ages=(ann 31 bob 42)',
-      'export GREETING=hello',
-      'twice() { print -r -- "$1$1" }',
-      'setopt extended_glob',
-      'touch one.txt two.txt; mkdir folder',
-    ].join('\n'));
+    const first = await h.run(
+      'zsh',
+      [
+        'mkdir -p "sub dir" && cd "sub dir"',
+        'list=a,b,c; typeset -A ages; ages=(ann 31 bob 42)',
+        'export GREETING=hello',
+        'twice() { print -r -- "$1$1" }',
+        'setopt extended_glob',
+        'touch one.txt two.txt; mkdir folder',
+      ].join('\n'),
+    );
     expect(first.status, first.forModel).toBe('done');
     expect(first.cwd).toBe(join(h.workspace, 'sub dir'));
-    const second = await h.run('zsh', [
-      'print -l ${(s:,:)list}',
-      'arr=(x y z); echo ${(j:,:)arr} ${#arr} ${arr[-1]}',
-      'echo ${(ko)ages} $ages[ann]',
-      'echo $GREETING $(twice ab) $(sh -c \'echo $GREETING\')',
-      'print -l *(.) ^*.txt',
-      '[[ -o extended_glob ]] && echo extended',
-      'pwd',
-    ].join('\n'));
+    const second = await h.run(
+      'zsh',
+      [
+        'print -l ${(s:,:)list}',
+        'arr=(x y z); echo ${(j:,:)arr} ${#arr} ${arr[-1]}',
+        'echo ${(ko)ages} $ages[ann]',
+        "echo $GREETING $(twice ab) $(sh -c 'echo $GREETING')",
+        'print -l *(.) ^*.txt',
+        '[[ -o extended_glob ]] && echo extended',
+        'pwd',
+      ].join('\n'),
+    );
     expect(second.status, second.forModel).toBe('done');
-    expect(stdoutOf(second)).toBe(`a\nb\nc\nx,y,z 3 z\nann bob 31\nhello abab hello\none.txt\ntwo.txt\nfolder\nextended\n${h.workspace}/sub dir\n`);
+    expect(stdoutOf(second)).toBe(
+      `a\nb\nc\nx,y,z 3 z\nann bob 31\nhello abab hello\none.txt\ntwo.txt\nfolder\nextended\n${h.workspace}/sub dir\n`,
+    );
     expect(second.forModel).toBe(stdoutOf(second).trimEnd());
   });
 
@@ -95,7 +103,10 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
   it('keeps working after code empties the hook arrays, adds its own hooks, traces or turns echo on', async () => {
     const cleared = await h.run('zsh', 'precmd_functions=(); preexec_functions=(); echo cleared');
     expect(stdoutOf(cleared)).toBe('cleared\n');
-    const hooked = await h.run('zsh', 'autoload -Uz add-zsh-hook; noisy() { echo NOISY }; add-zsh-hook precmd noisy; add-zsh-hook preexec noisy; echo added');
+    const hooked = await h.run(
+      'zsh',
+      'autoload -Uz add-zsh-hook; noisy() { echo NOISY }; add-zsh-hook precmd noisy; add-zsh-hook preexec noisy; echo added',
+    );
     expect(stdoutOf(hooked)).toBe('added\n');
     const after = await h.run('zsh', 'echo next; noisy');
     // The hooks still run (silenced); the cell's own call prints.
@@ -117,7 +128,10 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     // Options a cell (or the user's .zshrc) sets that would ask a question on the terminal are reset
     // before the next cell.
     await h.run('zsh', 'setopt correct correct_all no_rm_star_silent; mkdir -p scratch && touch scratch/a scratch/b');
-    const result = await h.run('zsh', ['cd scratch', 'rm *', 'files=(*(N)); echo ${#files} left', 'read -r line || echo "no input"', 'cd ..'].join('\n'));
+    const result = await h.run(
+      'zsh',
+      ['cd scratch', 'rm *', 'files=(*(N)); echo ${#files} left', 'read -r line || echo "no input"', 'cd ..'].join('\n'),
+    );
     expect(result.status, result.forModel).toBe('done');
     expect(stdoutOf(result)).toBe('0 left\nno input\n');
   });
@@ -126,7 +140,10 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     const settings = { memoryMb: 300, cpuSeconds: 1, timeoutMs: 30_000 };
     // zsh's own `ulimit` shows the limits zsh read at start (it caches them); its children get the real ones.
     const probe = "python3 -c 'import resource as r; print(r.getrlimit(r.RLIMIT_DATA)[0] // 2**20, r.getrlimit(r.RLIMIT_CPU)[0])'";
-    const [data, cpu] = stdoutOf(await h.run('zsh', probe, { settings })).trim().split(' ').map(Number);
+    const [data, cpu] = stdoutOf(await h.run('zsh', probe, { settings }))
+      .trim()
+      .split(' ')
+      .map(Number);
     expect(data).toBe(300);
     // The CPU limit is the session's time so far plus the budget.
     expect(cpu).toBeGreaterThanOrEqual(1);
@@ -156,7 +173,7 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     expect(stdoutOf(await h.run('bash', 'echo "[${only_in_zsh-}] $only_in_bash ${BASH_VERSION:+bash}"'))).toBe('[] b bash\n');
   });
 
-  it('reads the user\'s .zshenv and .zshrc (from their ZDOTDIR), silences their hooks and strips app keys', async () => {
+  it("reads the user's .zshenv and .zshrc (from their ZDOTDIR), silences their hooks and strips app keys", async () => {
     const user = await mkdtemp(join(tmpdir(), 'oi-zsh-user-'));
     // Session files in a folder with a space, read under the user's word-splitting options.
     const tmpRoot = join(user, 'session files');
@@ -185,7 +202,10 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
       const result = await other.run('zsh', 'll; greet; echo "$FROM_ZSHENV ${OPENAI_API_KEY-unset} $ZDOTDIR"; printf partial');
       expect(result.status, result.forModel).toBe('done');
       expect(stdoutOf(result)).toBe(`aliased\nhi from zshrc\nenv unset ${user}/.config/zsh\npartial`);
-      const skipped = await other.run('zsh', 'echo "${FROM_ZSHENV-none}"; greet', { conversationId: 'no-rc', settings: { env: { OI_NO_USER_RC: '1' } } });
+      const skipped = await other.run('zsh', 'echo "${FROM_ZSHENV-none}"; greet', {
+        conversationId: 'no-rc',
+        settings: { env: { OI_NO_USER_RC: '1' } },
+      });
       expect(stdoutOf(skipped)).toBe('none\n');
       expect(stderrOf(skipped)).toBe('zsh: command not found: greet\n');
     } finally {

@@ -90,7 +90,9 @@ describe('the Electron binary for npm start', () => {
   });
 
   it('explains a failed fetch in one clause: network, HTTP status, or the first line', () => {
-    expect(explainFetchFailure('TypeError: fetch failed\n    at x', 'https://github.com/electron/')).toBe('no network connection to github.com');
+    expect(explainFetchFailure('TypeError: fetch failed\n    at x', 'https://github.com/electron/')).toBe(
+      'no network connection to github.com',
+    );
     expect(explainFetchFailure('Error: connect ECONNREFUSED 127.0.0.1:9', 'http://127.0.0.1:9/')).toBe(
       'no network connection to 127.0.0.1:9: the connection was refused',
     );

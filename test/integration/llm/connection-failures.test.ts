@@ -44,14 +44,18 @@ describe.each([
     expect(failure).toMatchObject({ kind: 'connection', code: 'ECONNREFUSED' });
     const text = describeFailure(failure, kind, provider.endpoint);
     expect(text).toContain(`http://127.0.0.1:${port}`);
-    expect(text).toMatch(/nothing is listening .* \(connection refused\)\. This is a network problem, not the API key: start the model server/);
+    expect(text).toMatch(
+      /nothing is listening .* \(connection refused\)\. This is a network problem, not the API key: start the model server/,
+    );
   });
 
   it('says the address could not be found when the host does not exist', async () => {
     const provider = make('http://no-such-host.invalid/v1');
     const failure = classifyFailure(await failureOf(provider));
     expect(failure).toMatchObject({ kind: 'connection' });
-    expect(describeFailure(failure, kind, provider.endpoint)).toMatch(/the address no-such-host\.invalid could not be found \(DNS lookup failed\)\. This is a network problem, not the API key: check that this machine is online/);
+    expect(describeFailure(failure, kind, provider.endpoint)).toMatch(
+      /the address no-such-host\.invalid could not be found \(DNS lookup failed\)\. This is a network problem, not the API key: check that this machine is online/,
+    );
   });
 });
 
@@ -62,7 +66,9 @@ describe('a refused key', () => {
       llm.enqueue({ kind: 'error', status: 401, message: 'Incorrect API key provided' });
       const provider = buildProvider({ provider: 'openai', baseUrl: llm.openaiBaseUrl }, 'sk-wrong-0000');
       const text = describeFailure(classifyFailure(await failureOf(provider)), 'openai', provider.endpoint);
-      expect(text).toBe(`the OpenAI API at ${llm.openaiBaseUrl} refused the key (401 Incorrect API key provided). The network is fine; the key is not: check it in Settings → API keys, or the environment variable that holds it.`);
+      expect(text).toBe(
+        `the OpenAI API at ${llm.openaiBaseUrl} refused the key (401 Incorrect API key provided). The network is fine; the key is not: check it in Settings → API keys, or the environment variable that holds it.`,
+      );
     } finally {
       await llm.close();
     }
@@ -71,9 +77,16 @@ describe('a refused key', () => {
 
 describe('retries', () => {
   const counting = (): RetryPolicy & { sleeps: number } => {
-    const policy = { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, sleeps: 0, sleep: async () => {
+    const policy = {
+      maxAttempts: 5,
+      baseDelayMs: 1,
+      maxDelayMs: 1,
+      maxRetryAfterMs: 1,
+      sleeps: 0,
+      sleep: async () => {
         policy.sleeps++;
-      } };
+      },
+    };
     return policy;
   };
 
@@ -81,7 +94,13 @@ describe('retries', () => {
     const provider = buildProvider({ provider: 'openai', baseUrl: `http://127.0.0.1:${await closedPort()}/v1` }, 'sk-test-0000');
     const policy = counting();
     await expect(async () => {
-      for await (const _ of streamWithRetries(() => provider.stream(request()), policy, new AbortController().signal, () => undefined)) continue;
+      for await (const _ of streamWithRetries(
+        () => provider.stream(request()),
+        policy,
+        new AbortController().signal,
+        () => undefined,
+      ))
+        continue;
     }).rejects.toThrow();
     expect(policy.sleeps).toBe(0);
   });
@@ -93,7 +112,13 @@ describe('retries', () => {
       const provider = buildProvider({ provider: 'openai', baseUrl: llm.openaiBaseUrl }, 'sk-test-0000');
       const policy = counting();
       let text = '';
-      for await (const ev of streamWithRetries(() => provider.stream(request()), policy, new AbortController().signal, () => undefined)) if (ev.type === 'text') text += ev.text;
+      for await (const ev of streamWithRetries(
+        () => provider.stream(request()),
+        policy,
+        new AbortController().signal,
+        () => undefined,
+      ))
+        if (ev.type === 'text') text += ev.text;
       expect(text).toBe('second time lucky');
       expect(policy.sleeps).toBe(1);
     } finally {

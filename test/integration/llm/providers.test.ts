@@ -17,8 +17,17 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((llm) => llm.close()));
 });
 
-const PNG: ImageData = { mime: 'image/png', base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' };
-const user = (text: string, attachments: UserItem['attachments'] = []): UserItem => ({ kind: 'user', id: `u${text.length}`, text, attachments, createdAt: '2026-01-01T00:00:00Z' });
+const PNG: ImageData = {
+  mime: 'image/png',
+  base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+};
+const user = (text: string, attachments: UserItem['attachments'] = []): UserItem => ({
+  kind: 'user',
+  id: `u${text.length}`,
+  text,
+  attachments,
+  createdAt: '2026-01-01T00:00:00Z',
+});
 
 function request(items: ConversationItem[], extra: Partial<ProviderRequest> = {}): ProviderRequest {
   return {
@@ -82,7 +91,15 @@ describe('AnthropicProvider', () => {
   it('streams thinking with its signature, text and two tool_use inputs split at every character', async () => {
     const llm = await start({ chunkSize: 1, usage: { input: 30, output: 12 } });
     const input = { language: 'python', code: 'print("naïve \\"q\\" 🚀")\n' };
-    llm.enqueue({ kind: 'tool', thinking: 'Plan: print it. 考える', text: 'Running.', calls: [{ id: 'toolu_1', name: 'execute', arguments: input }, { id: 'toolu_2', name: 'execute', arguments: { language: 'shell', code: 'ls' } }] });
+    llm.enqueue({
+      kind: 'tool',
+      thinking: 'Plan: print it. 考える',
+      text: 'Running.',
+      calls: [
+        { id: 'toolu_1', name: 'execute', arguments: input },
+        { id: 'toolu_2', name: 'execute', arguments: { language: 'shell', code: 'ls' } },
+      ],
+    });
     const events = await collect(new AnthropicProvider({ apiKey: 'k', baseUrl: llm.anthropicBaseUrl }), request([user('go')]));
     const thinking = events.find((e) => e.type === 'thinking');
     expect(thinking).toMatchObject({ thinking: 'Plan: print it. 考える' });
@@ -101,7 +118,10 @@ describe('AnthropicProvider', () => {
   it('sends images as base64 image blocks before the text, and the system prompt on its own', async () => {
     const llm = await start();
     llm.enqueue({ kind: 'text', text: 'ok' });
-    await collect(new AnthropicProvider({ apiKey: 'k', baseUrl: llm.anthropicBaseUrl }), request([user('see', [image])], { images: new Map([[image.path, PNG]]) }));
+    await collect(
+      new AnthropicProvider({ apiKey: 'k', baseUrl: llm.anthropicBaseUrl }),
+      request([user('see', [image])], { images: new Map([[image.path, PNG]]) }),
+    );
     const body = llm.requests[0]?.body as { system: string; messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
     expect(body.system).toBe('be brief');
     expect(body.messages[0]?.content[0]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.base64 } });

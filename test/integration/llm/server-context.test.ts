@@ -29,12 +29,22 @@ const target = (baseUrl: string) => ({ provider: 'openai-compatible' as const, b
 
 describe('context length from local servers', () => {
   it('LM Studio: the loaded context length, else the maximum', async () => {
-    const { baseUrl } = await serve({ '/api/v0/models/qwen2.5-7b-instruct': { id: 'qwen2.5-7b-instruct', loaded_context_length: 8192, max_context_length: 32768 } });
+    const { baseUrl } = await serve({
+      '/api/v0/models/qwen2.5-7b-instruct': { id: 'qwen2.5-7b-instruct', loaded_context_length: 8192, max_context_length: 32768 },
+    });
     expect(await new ServerContext().lengthFor(target(baseUrl))).toBe(8192);
   });
 
   it('vLLM: max_model_len of the model in /v1/models', async () => {
-    const { baseUrl } = await serve({ '/v1/models': { object: 'list', data: [{ id: 'other', max_model_len: 4096 }, { id: 'qwen2.5-7b-instruct', max_model_len: 16384 }] } });
+    const { baseUrl } = await serve({
+      '/v1/models': {
+        object: 'list',
+        data: [
+          { id: 'other', max_model_len: 4096 },
+          { id: 'qwen2.5-7b-instruct', max_model_len: 16384 },
+        ],
+      },
+    });
     expect(await new ServerContext().lengthFor(target(baseUrl))).toBe(16384);
   });
 

@@ -30,7 +30,10 @@ describe('MCP servers over HTTP', () => {
     const server = await startEverythingHttp('streamableHttp');
     http.push(server);
     h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { remote: { url: server.url } } } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__remote__get-sum', arguments: { a: 2, b: 40 } }] }, { kind: 'text', text: 'done' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__remote__get-sum', arguments: { a: 2, b: 40 } }] },
+      { kind: 'text', text: 'done' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'add');
     const [cell] = await cells(id);
@@ -43,7 +46,10 @@ describe('MCP servers over HTTP', () => {
     const server = await startEverythingHttp('sse');
     http.push(server);
     h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { old: { url: server.url } } } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__old__echo', arguments: { message: 'over sse' } }] }, { kind: 'text', text: 'done' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__old__echo', arguments: { message: 'over sse' } }] },
+      { kind: 'text', text: 'done' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'echo');
     const [cell] = await cells(id);
@@ -67,7 +73,10 @@ describe('server-filesystem', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oi-mcp-fs-'));
     dirs.push(dir);
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'the answer is 42\n');
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { files: filesystemStdio(dir) } } });
+    h = await startAgentHarness({
+      mcp: true,
+      settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { files: filesystemStdio(dir) } },
+    });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__files__read_text_file', arguments: { path: path.join(dir, 'notes.txt') } }] },
       { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__files__read_text_file', arguments: { path: '/etc/hostname' } }] },
@@ -87,7 +96,10 @@ describe('server-filesystem', () => {
 describe('a server that crashes', () => {
   it('is restarted on the next need after its backoff, the model told of the failed call, the app unharmed', async () => {
     let now = 1_000_000;
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { everything: everythingStdio() } } });
+    h = await startAgentHarness({
+      mcp: true,
+      settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { everything: everythingStdio() } },
+    });
     // The harness's manager with a clock of our own, so the backoff is stepped through, not waited for.
     const { McpManager } = await import('../../../src-main/core/mcp/mcp-manager');
     const mcp = new McpManager(() => h!.settings.get().mcpServers, { clock: () => now });
@@ -122,9 +134,15 @@ describe('a server that crashes', () => {
   });
 
   it('tells the model when a call fails because the server died', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { everything: everythingStdio() } } });
+    h = await startAgentHarness({
+      mcp: true,
+      settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { everything: everythingStdio() } },
+    });
     h.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 30, steps: 3 } }] },
+      {
+        kind: 'tool',
+        calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 30, steps: 3 } }],
+      },
       { kind: 'text', text: 'noted' },
     );
     const id = await h.newConversation();
@@ -143,14 +161,20 @@ describe('a server that crashes', () => {
 describe('approval per tool', () => {
   it('runs a tool the user always allows without asking, and asks again once that is taken back', async () => {
     h = await startAgentHarness({ mcp: true, settings: { mcpServers: { everything: everythingStdio({ alwaysAllow: ['echo'] }) } } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__everything__echo', arguments: { message: 'a' } }] }, { kind: 'text', text: 'ok' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__everything__echo', arguments: { message: 'a' } }] },
+      { kind: 'text', text: 'ok' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'one');
     expect((await cells(id))[0]).toMatchObject({ status: 'done', approval: 'auto' });
     expect(h.payloads('cell.awaiting-approval')).toEqual([]);
 
     // Another tool of the same server still asks.
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c2', name: 'mcp__everything__get-sum', arguments: { a: 1, b: 2 } }] }, { kind: 'text', text: 'ok' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__everything__get-sum', arguments: { a: 1, b: 2 } }] },
+      { kind: 'text', text: 'ok' },
+    );
     const second = h.send(id, 'two');
     const asked = await h.waitFor('cell.awaiting-approval');
     expect(asked.cell.language).toBe('mcp:everything/get-sum');
@@ -159,7 +183,10 @@ describe('approval per tool', () => {
 
     // Taken back: echo asks too.
     h.settings.update({ mcpServers: { everything: everythingStdio() } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c3', name: 'mcp__everything__echo', arguments: { message: 'b' } }] }, { kind: 'text', text: 'ok' });
+    h.llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'c3', name: 'mcp__everything__echo', arguments: { message: 'b' } }] },
+      { kind: 'text', text: 'ok' },
+    );
     const third = h.send(id, 'three');
     const again = await h.waitFor('cell.awaiting-approval', (p) => p.cell.language === 'mcp:everything/echo');
     h.agent.skip(id, again.cell.id);
@@ -168,7 +195,10 @@ describe('approval per tool', () => {
   });
 
   it('never offers a tool the user turned off', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { everything: everythingStdio({ disabledTools: ['get-env'] }) } } });
+    h = await startAgentHarness({
+      mcp: true,
+      settings: { autoRun: true, mcpServers: { everything: everythingStdio({ disabledTools: ['get-env'] }) } },
+    });
     h.llm.enqueue({ kind: 'text', text: 'hi' });
     const id = await h.newConversation();
     await h.send(id, 'hi');
@@ -181,10 +211,19 @@ describe('approval per tool', () => {
 describe('progress and records', () => {
   it('shows the server’s progress notifications in the running cell', async () => {
     h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { everything: everythingStdio() } } });
-    h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }] }, { kind: 'text', text: 'ok' });
+    h.llm.enqueue(
+      {
+        kind: 'tool',
+        calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }],
+      },
+      { kind: 'text', text: 'ok' },
+    );
     const id = await h.newConversation();
     await h.send(id, 'progress');
-    const shown = h.payloads('cell.terminal').map((p) => p.data).join('');
+    const shown = h
+      .payloads('cell.terminal')
+      .map((p) => p.data)
+      .join('');
     expect(shown).toContain('progress 1/3 (33%)');
     expect(shown).toContain('progress 2/3 (67%)');
   });

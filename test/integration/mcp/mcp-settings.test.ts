@@ -42,10 +42,17 @@ function setup(): Setup {
   const settingsDir = tempDir();
   const settings = openNodeSettingsStore({ dir: settingsDir });
   const secrets = new MemorySecretStore();
-  const app = createApp({ dataDir: tempDir(), settings, secrets, resourcesDir: path.join(REPO_ROOT, 'resources'), version: 'test', env: {} });
+  const app = createApp({
+    dataDir: tempDir(),
+    settings,
+    secrets,
+    resourcesDir: path.join(REPO_ROOT, 'resources'),
+    version: 'test',
+    env: {},
+  });
   apps.push(app);
   const dispatch = createDispatcher(app.handlers);
-  const call = async <T,>(name: string, input: unknown): Promise<T> => {
+  const call = async <T>(name: string, input: unknown): Promise<T> => {
     const reply = await dispatch(name, input, { transport: 'websocket' });
     if (!reply.ok) throw new Error(`${name}: ${reply.error.message}`);
     return reply.result as T;
@@ -55,7 +62,11 @@ function setup(): Setup {
     if (reply.ok) throw new Error(`${name} was accepted`);
     return reply.error.message;
   };
-  const settingsFile = () => fs.readdirSync(settingsDir).map((f) => fs.readFileSync(path.join(settingsDir, f), 'utf8')).join('\n');
+  const settingsFile = () =>
+    fs
+      .readdirSync(settingsDir)
+      .map((f) => fs.readFileSync(path.join(settingsDir, f), 'utf8'))
+      .join('\n');
   return { dispatch, app, settings, secrets, settingsFile, call, fail };
 }
 
@@ -111,10 +122,16 @@ describe('MCP servers in Settings', () => {
     expect(await s.fail('mcp.save', { name: 'x', config: { command: '' } })).toMatch(/config/);
     expect(await s.fail('mcp.save', { name: 'x', config: { url: 'ftp://example.com/mcp' } })).toMatch(/config/);
     // A secret named without a value, and nothing saved in the keychain either.
-    expect(await s.fail('mcp.save', { name: 'x', config: everythingStdio({ secretEnv: ['API_TOKEN'] }) })).toMatch(/config\.secretEnv: "API_TOKEN" needs a value/);
-    expect(await s.fail('mcp.save', { name: 'x', config: everythingStdio({ env: { API_TOKEN: 'a' }, secretEnv: ['API_TOKEN'] }), secretValues: { env: { API_TOKEN: 'b' } } })).toMatch(
-      /also a plain value/,
+    expect(await s.fail('mcp.save', { name: 'x', config: everythingStdio({ secretEnv: ['API_TOKEN'] }) })).toMatch(
+      /config\.secretEnv: "API_TOKEN" needs a value/,
     );
+    expect(
+      await s.fail('mcp.save', {
+        name: 'x',
+        config: everythingStdio({ env: { API_TOKEN: 'a' }, secretEnv: ['API_TOKEN'] }),
+        secretValues: { env: { API_TOKEN: 'b' } },
+      }),
+    ).toMatch(/also a plain value/);
     expect(s.settings.get().mcpServers).toEqual({});
     expect(await s.secrets.accounts()).toEqual([]);
   });
@@ -124,7 +141,10 @@ describe('MCP servers in Settings', () => {
     const status = await s.call<McpServerStatus>('mcp.save', { name: 'missing', config: { command: '/nonexistent/mcp-server' } });
     expect(status.state).toBe('failed');
     expect(status.lastError).toMatch(/could not start: .*ENOENT|could not start/);
-    const again = await s.call<McpServerStatus>('mcp.save', { name: 'crashes', config: { command: process.execPath, args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(3)'] } });
+    const again = await s.call<McpServerStatus>('mcp.save', {
+      name: 'crashes',
+      config: { command: process.execPath, args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(3)'] },
+    });
     expect(again.state).toBe('failed');
     expect(again.stderrTail).toContain('boom: no config');
     expect((await s.call<McpServerStatus[]>('mcp.status', {})).map((x) => x.name)).toEqual(['missing', 'crashes']);
@@ -144,7 +164,8 @@ describe('MCP secrets', () => {
     expect(s.settingsFile()).toContain('GITHUB_TOKEN');
     expect(s.settingsFile()).not.toContain(SECRET);
     expect(await s.secrets.get('mcp:everything:env:GITHUB_TOKEN')).toBe(SECRET);
-    for (const answer of [status, await s.call('mcp.status', {}), await s.call('settings.get', {})]) expect(JSON.stringify(answer)).not.toContain(SECRET);
+    for (const answer of [status, await s.call('mcp.status', {}), await s.call('settings.get', {})])
+      expect(JSON.stringify(answer)).not.toContain(SECRET);
 
     // The server itself does get it (and the plain value).
     const getEnv = (await s.app.context.mcp.tools()).find((t) => t.tool === 'get-env');
@@ -195,7 +216,11 @@ describe('importing another app’s MCP config file', () => {
     const s = setup();
     const file = write('claude_desktop_config.json', {
       mcpServers: {
-        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRET, LOG_LEVEL: 'debug' } },
+        everything: {
+          command: process.execPath,
+          args: [EVERYTHING, 'stdio'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRET, LOG_LEVEL: 'debug' },
+        },
         'my.remote server': { url: 'https://example.com/mcp', headers: { Authorization: `Bearer ${SECRET}` } },
       },
     });
@@ -203,7 +228,12 @@ describe('importing another app’s MCP config file', () => {
     expect(result.added).toEqual(['everything', 'my-remote-server']);
     expect(result.toKeychain).toEqual(['everything: GITHUB_PERSONAL_ACCESS_TOKEN', 'my-remote-server: Authorization']);
     expect(s.settings.get().mcpServers).toEqual({
-      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { LOG_LEVEL: 'debug' }, secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] },
+      everything: {
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        env: { LOG_LEVEL: 'debug' },
+        secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+      },
       'my-remote-server': { url: 'https://example.com/mcp', secretHeaders: ['Authorization'] },
     });
     expect(s.settingsFile()).not.toContain(SECRET);
@@ -214,19 +244,28 @@ describe('importing another app’s MCP config file', () => {
 
   it('imports VS Code’s servers (JSONC, type http) and Cursor’s mcpServers', async () => {
     const s = setup();
-    const vscode = write('mcp.json', `{
+    const vscode = write(
+      'mcp.json',
+      `{
       // VS Code's file
       "servers": { "api": { "type": "http", "url": "http://127.0.0.1:9/mcp", }, "old": { "type": "sse", "url": "http://127.0.0.1:9/sse" } },
-    }`);
+    }`,
+    );
     expect((await s.call<{ added: string[] }>('mcp.import', { path: vscode })).added).toEqual(['api', 'old']);
-    expect(s.settings.get().mcpServers).toEqual({ api: { url: 'http://127.0.0.1:9/mcp' }, old: { url: 'http://127.0.0.1:9/sse', type: 'sse' } });
+    expect(s.settings.get().mcpServers).toEqual({
+      api: { url: 'http://127.0.0.1:9/mcp' },
+      old: { url: 'http://127.0.0.1:9/sse', type: 'sse' },
+    });
   });
 
   it('refuses a file with one bad entry, naming it and the field, and imports none of it', async () => {
     const s = setup();
     const bad = [
       [{ mcpServers: { good: { command: 'x' }, bad: { args: ['y'] } } }, /mcpServers\.bad: has neither "command"/],
-      [{ mcpServers: { good: { command: 'x' }, bad: { command: 'y', env: { N: 3 } } } }, /mcpServers\.bad\.env\.N: must be text, not number/],
+      [
+        { mcpServers: { good: { command: 'x' }, bad: { command: 'y', env: { N: 3 } } } },
+        /mcpServers\.bad\.env\.N: must be text, not number/,
+      ],
       [{ mcpServers: { good: { command: 'x' }, bad: { url: 'ftp://host/x' } } }, /mcpServers\.bad\.url/],
       [{ servers: { bad: { command: 'x', env: { TOKEN: '${input:token}' } } } }, /servers\.bad\.env: uses \$\{input:token\}/],
       [{ other: 1 }, /no "mcpServers"/],

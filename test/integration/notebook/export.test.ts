@@ -144,11 +144,19 @@ describe('notebook export', () => {
 
     // Mostly zsh-run `shell` cells: still the Python kernel (a zsh kernel is rarely installed), through zsh.
     const zshMostly = exportNotebook(
-      conversation([cell('shell', 'setopt extended_glob', [], { shell: 'zsh' }), cell('terminal', 'print -l *', [], { shell: 'zsh' }), cell('python', 'print(1)')]),
+      conversation([
+        cell('shell', 'setopt extended_glob', [], { shell: 'zsh' }),
+        cell('terminal', 'print -l *', [], { shell: 'zsh' }),
+        cell('python', 'print(1)'),
+      ]),
       META,
     );
     expect(zshMostly.metadata.kernelspec).toMatchObject({ name: 'python3', language: 'python' });
-    expect(zshMostly.cells.map((c) => joined(c.source))).toEqual(['%%script zsh\nsetopt extended_glob', '%%script zsh\nprint -l *', 'print(1)']);
+    expect(zshMostly.cells.map((c) => joined(c.source))).toEqual([
+      '%%script zsh\nsetopt extended_glob',
+      '%%script zsh\nprint -l *',
+      'print(1)',
+    ]);
     expectOwnSchema(zshMostly);
     expect(await jupyter.validate([nb, zshMostly].map(serializeNotebook))).toEqual([null, null]);
 
@@ -171,11 +179,17 @@ describe('notebook export', () => {
   });
 
   it.runIf(installed('zsh'))('has Jupyter run such a cell in zsh', async () => {
-    const conv = conversation([cell('python', 'x = 1'), cell('shell', 'list=a,b; print -l ${(s:,:)list}; echo $ZSH_NAME', [], { shell: 'zsh' })]);
+    const conv = conversation([
+      cell('python', 'x = 1'),
+      cell('shell', 'list=a,b; print -l ${(s:,:)list}; echo $ZSH_NAME', [], { shell: 'zsh' }),
+    ]);
     const executed = JSON.parse(await jupyter.execute(serializeNotebook(exportNotebook(conv, META)))) as {
       cells: Array<{ outputs?: Array<{ name?: string; text?: string | string[] }> }>;
     };
-    const out = (executed.cells[1]?.outputs ?? []).filter((o) => o.name === 'stdout').map((o) => joined(o.text ?? '')).join('');
+    const out = (executed.cells[1]?.outputs ?? [])
+      .filter((o) => o.name === 'stdout')
+      .map((o) => joined(o.text ?? ''))
+      .join('');
     expect(out).toBe('a\nb\nzsh\n');
   });
 
@@ -193,9 +207,7 @@ describe('notebook export', () => {
 
   it('never reads attachments from outside the workspace', () => {
     const asked: string[] = [];
-    const conv = conversation([
-      user('look', [{ path: '../../etc/passwd', name: 'passwd.png', mime: 'image/png', size: 1 }]),
-    ]);
+    const conv = conversation([user('look', [{ path: '../../etc/passwd', name: 'passwd.png', mime: 'image/png', size: 1 }])]);
     const nb = exportNotebook(conv, META, { readAttachment: (p) => (asked.push(p), Buffer.from('x')) });
     expect(asked).toEqual([]);
     expect(nb.cells[0]).not.toHaveProperty('attachments');

@@ -42,7 +42,11 @@ function expectProblem(input: string | Uint8Array, problem: NotebookProblem, mes
 
 describe('notebook import refuses bad input with a clear error', () => {
   it('says where JSON breaks, by line and column', () => {
-    expectProblem('{\n "cells": [\n  {"a": 1,}\n ]\n}', 'invalid-json', /not valid JSON: expected a property name in double quotes, found "}" at line 3, column 11/);
+    expectProblem(
+      '{\n "cells": [\n  {"a": 1,}\n ]\n}',
+      'invalid-json',
+      /not valid JSON: expected a property name in double quotes, found "}" at line 3, column 11/,
+    );
     expectProblem('{"cells": [', 'invalid-json', /expected a value, found end of file at line 1, column 12/);
     expectProblem('{"nbformat": 4} trailing', 'invalid-json', /unexpected "t" after the end of the document at line 1, column 17/);
     expectProblem('{"a": "tab\there"}', 'invalid-json', /control character U\+0009 inside a string/);
@@ -57,25 +61,89 @@ describe('notebook import refuses bad input with a clear error', () => {
   });
 
   it('refuses versions it does not read and converts version 3', () => {
-    expectProblem(mutated((nb) => (nb.nbformat = 5)), 'unsupported-version', /nbformat 5; the app reads versions 4\.0–4\.5 and converts version 3/);
-    expectProblem(mutated((nb) => (nb.nbformat = 2)), 'unsupported-version', /nbformat 2/);
-    expectProblem(mutated((nb) => (nb.nbformat = '4')), 'unsupported-version', /nbformat "4"/);
-    expectProblem('{"nbformat": 3, "nbformat_minor": 0, "metadata": {}}', 'schema', /nbformat 3 notebook cannot be converted: it has no "worksheets"/);
+    expectProblem(
+      mutated((nb) => (nb.nbformat = 5)),
+      'unsupported-version',
+      /nbformat 5; the app reads versions 4\.0–4\.5 and converts version 3/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.nbformat = 2)),
+      'unsupported-version',
+      /nbformat 2/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.nbformat = '4')),
+      'unsupported-version',
+      /nbformat "4"/,
+    );
+    expectProblem(
+      '{"nbformat": 3, "nbformat_minor": 0, "metadata": {}}',
+      'schema',
+      /nbformat 3 notebook cannot be converted: it has no "worksheets"/,
+    );
   });
 
   it('names the cell and field that break the format', () => {
-    expectProblem(mutated((nb) => delete nb.cells[1].outputs), 'schema', /cell 1 \(code\), field outputs: is missing/);
-    expectProblem(mutated((nb) => (nb.cells[1].outputs[0].text = 5)), 'schema', /cell 1 \(code\), field outputs\[0\]\.text: expected a string or a list of strings, got number 5/);
-    expectProblem(mutated((nb) => (nb.cells[0].outputs = [])), 'schema', /cell 0 \(markdown\): unexpected field "outputs"/);
-    expectProblem(mutated((nb) => (nb.cells[0].id = 'has space')), 'schema', /cell 0 \(markdown\), field id: a cell id is 1–64 letters/);
-    expectProblem(mutated((nb) => (nb.cells[2].metadata.tags = ['a,b'])), 'schema', /cell 2 \(code\), field metadata\.tags\[0\]: tags are non-empty and contain no commas/);
-    expectProblem(mutated((nb) => (nb.cells[1].outputs[0].output_type = 'error')), 'schema', /cell 1 \(code\), field outputs\[0\]\.ename: is missing \(expected string\)/);
-    expectProblem(mutated((nb) => (nb.cells[1].execution_count = -1)), 'schema', /cell 1 \(code\), field execution_count: expected at least 0/);
-    expectProblem(mutated((nb) => (nb.cells[2].outputs[0].data['image/png'] = 7)), 'schema', /cell 2 \(code\), field outputs\[0\]\.data\["image\/png"\]: expected a string or a list of strings/);
-    expectProblem(mutated((nb) => delete nb.cells[2].outputs[0].metadata), 'schema', /outputs\[0\]\.metadata: is missing/);
-    expectProblem(mutated((nb) => delete nb.cells[1].cell_type), 'schema', /cell 1, field cell_type: expected "markdown", "code" or "raw"/);
-    expectProblem(mutated((nb) => delete nb.metadata.kernelspec.display_name), 'schema', /notebook field metadata\.kernelspec\.display_name: is missing/);
-    expectProblem(mutated((nb) => (nb.extra = 1)), 'schema', /notebook: unexpected field "extra"/);
+    expectProblem(
+      mutated((nb) => delete nb.cells[1].outputs),
+      'schema',
+      /cell 1 \(code\), field outputs: is missing/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[1].outputs[0].text = 5)),
+      'schema',
+      /cell 1 \(code\), field outputs\[0\]\.text: expected a string or a list of strings, got number 5/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[0].outputs = [])),
+      'schema',
+      /cell 0 \(markdown\): unexpected field "outputs"/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[0].id = 'has space')),
+      'schema',
+      /cell 0 \(markdown\), field id: a cell id is 1–64 letters/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[2].metadata.tags = ['a,b'])),
+      'schema',
+      /cell 2 \(code\), field metadata\.tags\[0\]: tags are non-empty and contain no commas/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[1].outputs[0].output_type = 'error')),
+      'schema',
+      /cell 1 \(code\), field outputs\[0\]\.ename: is missing \(expected string\)/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[1].execution_count = -1)),
+      'schema',
+      /cell 1 \(code\), field execution_count: expected at least 0/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.cells[2].outputs[0].data['image/png'] = 7)),
+      'schema',
+      /cell 2 \(code\), field outputs\[0\]\.data\["image\/png"\]: expected a string or a list of strings/,
+    );
+    expectProblem(
+      mutated((nb) => delete nb.cells[2].outputs[0].metadata),
+      'schema',
+      /outputs\[0\]\.metadata: is missing/,
+    );
+    expectProblem(
+      mutated((nb) => delete nb.cells[1].cell_type),
+      'schema',
+      /cell 1, field cell_type: expected "markdown", "code" or "raw"/,
+    );
+    expectProblem(
+      mutated((nb) => delete nb.metadata.kernelspec.display_name),
+      'schema',
+      /notebook field metadata\.kernelspec\.display_name: is missing/,
+    );
+    expectProblem(
+      mutated((nb) => (nb.extra = 1)),
+      'schema',
+      /notebook: unexpected field "extra"/,
+    );
   });
 
   it('lists every problem found, not only the first', () => {
@@ -94,7 +162,11 @@ describe('notebook import refuses bad input with a clear error', () => {
 
   it('recognises binary files', () => {
     expectProblem(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]), 'binary', /binary data \(a NUL byte at byte 3\)/);
-    expectProblem(Buffer.concat([Buffer.from('{"nbformat": 4, "x": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]), 'binary', /not UTF-8 at byte 22/);
+    expectProblem(
+      Buffer.concat([Buffer.from('{"nbformat": 4, "x": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+      'binary',
+      /not UTF-8 at byte 22/,
+    );
     expectProblem('{"nbformat"\u0000: 4}', 'binary', /NUL character at position 11/);
   });
 
@@ -118,9 +190,26 @@ describe('notebook import refuses bad input with a clear error', () => {
       expect(imported.conversationItems).toHaveLength(3);
       expect(imported.warnings).toEqual([expect.stringMatching(new RegExp(`^The file is ${name} text, not the UTF-8 that Jupyter reads`))]);
     }
-    expectProblem(Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from('{', 'utf16le'), Buffer.alloc(2)]), 'binary', /UTF-32 text \(it starts with a UTF-32 byte order mark\); a notebook is UTF-8 JSON/);
-    expectProblem(Buffer.concat([Buffer.from([0xff, 0xfe]), le.subarray(0, 9)]), 'binary', /looks like UTF-16 \(little-endian\) text but has an odd number of bytes/);
-    expectProblem(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a": "', 'utf16le'), Buffer.from([0x00, 0xd8]), Buffer.from('"}', 'utf16le')]), 'binary', /UTF-16 \(little-endian\) text but holds a broken surrogate pair/);
+    expectProblem(
+      Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from('{', 'utf16le'), Buffer.alloc(2)]),
+      'binary',
+      /UTF-32 text \(it starts with a UTF-32 byte order mark\); a notebook is UTF-8 JSON/,
+    );
+    expectProblem(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), le.subarray(0, 9)]),
+      'binary',
+      /looks like UTF-16 \(little-endian\) text but has an odd number of bytes/,
+    );
+    expectProblem(
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('{"a": "', 'utf16le'),
+        Buffer.from([0x00, 0xd8]),
+        Buffer.from('"}', 'utf16le'),
+      ]),
+      'binary',
+      /UTF-16 \(little-endian\) text but holds a broken surrogate pair/,
+    );
   });
 
   it('refuses JSON nested deeper than the bound, naming the cell and field, before anything recursive meets it', () => {
@@ -128,13 +217,33 @@ describe('notebook import refuses bad input with a clear error', () => {
     const deep = (change: (nb: Json) => void, levels: number): string =>
       mutated(change).replace('"DEEP"', '['.repeat(levels) + ']'.repeat(levels));
     const atOutput = deep((nb) => (nb.cells[2].outputs[0].data['application/json'] = 'DEEP'), 100_000);
-    expectProblem(atOutput, 'too-deep', /nests JSON more than 512 levels deep in cell 2 \(code\), field outputs\[0\]\.data\["application\/json"\]; the app reads at most 512 levels/);
-    expectProblem(deep((nb) => (nb.cells[1].metadata.deep = 'DEEP'), 600), 'too-deep', /in cell 1 \(code\), field metadata\.deep;/);
-    expectProblem(deep((nb) => (nb.metadata.widgets = 'DEEP'), 600), 'too-deep', /in notebook field metadata\.widgets;/);
+    expectProblem(
+      atOutput,
+      'too-deep',
+      /nests JSON more than 512 levels deep in cell 2 \(code\), field outputs\[0\]\.data\["application\/json"\]; the app reads at most 512 levels/,
+    );
+    expectProblem(
+      deep((nb) => (nb.cells[1].metadata.deep = 'DEEP'), 600),
+      'too-deep',
+      /in cell 1 \(code\), field metadata\.deep;/,
+    );
+    expectProblem(
+      deep((nb) => (nb.metadata.widgets = 'DEEP'), 600),
+      'too-deep',
+      /in notebook field metadata\.widgets;/,
+    );
     // Within the bound it imports, and exports again without overflowing anything.
     const fine = deep((nb) => (nb.cells[2].outputs[0].data['application/json'] = 'DEEP'), 500);
     const imported = importNotebook(fine, OPTS);
-    expect(() => serializeNotebook(exportNotebook(conversation(imported.conversationItems, { notebook: imported.notebook }), { appVersion: '1', provider: 'p', model: 'm' }))).not.toThrow();
+    expect(() =>
+      serializeNotebook(
+        exportNotebook(conversation(imported.conversationItems, { notebook: imported.notebook }), {
+          appVersion: '1',
+          provider: 'p',
+          model: 'm',
+        }),
+      ),
+    ).not.toThrow();
   });
 
   it('imports nothing when any cell is bad, however many are fine', () => {
@@ -168,14 +277,23 @@ describe('notebook import refuses bad input with a clear error', () => {
     });
     expect(importNotebook(noIds, OPTS).conversationItems.map((i) => i.id)).toEqual(['cell-0', 'cell-1', 'cell-2']);
     // Jupyter's reader gives ids to 4.5 cells that lack them rather than refusing the file; so do we.
-    const missingId = importNotebook(mutated((nb) => delete nb.cells[2].id), OPTS);
+    const missingId = importNotebook(
+      mutated((nb) => delete nb.cells[2].id),
+      OPTS,
+    );
     expect(missingId.conversationItems.map((i) => i.id)).toEqual([expect.any(String), expect.any(String), 'cell-2']);
-    const newer = importNotebook(mutated((nb) => (nb.nbformat_minor = 7)), OPTS);
+    const newer = importNotebook(
+      mutated((nb) => (nb.nbformat_minor = 7)),
+      OPTS,
+    );
     expect(newer.warnings).toEqual(['The notebook is nbformat 4.7, newer than 4.5; it was read by the 4.5 rules.']);
   });
 
   it('ignores app metadata it does not recognise instead of trusting it', () => {
-    const result = importNotebook(mutated((nb) => (nb.cells[1].metadata.oi = { role: 'code', status: 'exploded' })), OPTS);
+    const result = importNotebook(
+      mutated((nb) => (nb.cells[1].metadata.oi = { role: 'code', status: 'exploded' })),
+      OPTS,
+    );
     expect(result.warnings).toEqual(['Cell 1: its "oi" metadata is not what this app writes; the cell was read as a plain Jupyter cell.']);
     expect(result.conversationItems[1]).toMatchObject({ kind: 'cell', status: 'done', approval: 'user', language: 'python' });
   });

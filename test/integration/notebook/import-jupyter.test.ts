@@ -41,7 +41,9 @@ describe('importing notebooks made by Jupyter', () => {
     const expected = asJupyterReadsIt.cells.filter((c) => c.cell_type === 'code').map((c) => c.outputs);
     expect(cellsOf(imported.conversationItems).map((c) => c.outputs)).toEqual(expected);
     const kinds = cellsOf(imported.conversationItems).flatMap((c) =>
-      c.outputs.map((o) => (o.output_type === 'stream' ? `stream:${o.name}` : o.output_type === 'error' ? 'error' : Object.keys(o.data).sort().join('+'))),
+      c.outputs.map((o) =>
+        o.output_type === 'stream' ? `stream:${o.name}` : o.output_type === 'error' ? 'error' : Object.keys(o.data).sort().join('+'),
+      ),
     );
     expect(kinds).toEqual([
       'stream:stdout',
@@ -122,19 +124,27 @@ describe('importing notebooks made by Jupyter', () => {
     expect(JSON.parse(v3)).toMatchObject({ nbformat: 3, worksheets: [expect.anything()] });
     const old = importNotebook(v3, OPTS);
     expect(old.warnings[0]).toMatch(/nbformat 3/);
-    const strip = (c: CellItem) => ({ language: c.language, code: c.code, outputs: c.outputs, status: c.status, executionCount: c.executionCount });
+    const strip = (c: CellItem) => ({
+      language: c.language,
+      code: c.code,
+      outputs: c.outputs,
+      status: c.status,
+      executionCount: c.executionCount,
+    });
     // Version 3 has no text/markdown output, so nbformat's own downgrade drops it.
     const withoutMarkdown = (c: CellItem): CellItem => ({
       ...c,
       outputs: c.outputs.map((o) =>
-        o.output_type === 'display_data' ? { ...o, data: Object.fromEntries(Object.entries(o.data).filter(([m]) => m !== 'text/markdown')) } : o,
+        o.output_type === 'display_data'
+          ? { ...o, data: Object.fromEntries(Object.entries(o.data).filter(([m]) => m !== 'text/markdown')) }
+          : o,
       ),
     });
     expect(cellsOf(old.conversationItems).map(strip)).toEqual(cellsOf(imported.conversationItems).map(withoutMarkdown).map(strip));
     expect(old.conversationItems.map((i) => i.kind)).toEqual(imported.conversationItems.map((i) => i.kind));
   });
 
-  it('converts version 3 headings, names and short MIME keys written by nbformat\'s own v3 writer', async () => {
+  it("converts version 3 headings, names and short MIME keys written by nbformat's own v3 writer", async () => {
     const v3 = await jupyter.python(
       [
         'import nbformat',

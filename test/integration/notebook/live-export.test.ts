@@ -45,7 +45,7 @@ describe('exports of live sessions re-run in Jupyter', () => {
     return h.agent.snapshot(id);
   }
 
-  it('carries each shell session\'s directory and exported variables into its cells, beside Python\'s own directory', async () => {
+  it("carries each shell session's directory and exported variables into its cells, beside Python's own directory", async () => {
     const conv = await session('set up a project', [
       { language: 'shell', code: 'mkdir -p project/data && cd project' },
       { language: 'shell', code: 'echo hello > data/note.txt && ls data' },
@@ -65,13 +65,15 @@ describe('exports of live sessions re-run in Jupyter', () => {
       '%%bash\nmkdir -p project/data && cd project',
       '%%bash\ncd project\necho hello > data/note.txt && ls data',
       "%%bash\ncd project\nexport GREETING='hi there'; export TEMP_ONLY=1",
-      "%%bash\ncd project\nexport GREETING='hi there'\nexport TEMP_ONLY=1\nunset TEMP_ONLY; echo \"$GREETING from $(basename \"$PWD\") ${TEMP_ONLY:-gone}\"",
+      '%%bash\ncd project\nexport GREETING=\'hi there\'\nexport TEMP_ONLY=1\nunset TEMP_ONLY; echo "$GREETING from $(basename "$PWD") ${TEMP_ONLY:-gone}"',
       // Python moved into project/ meanwhile: the shell's directory is now "." from there.
-      "%%bash\nexport GREETING='hi there'\nunset TEMP_ONLY\ncat data/note.txt; echo \"$GREETING\"",
+      '%%bash\nexport GREETING=\'hi there\'\nunset TEMP_ONLY\ncat data/note.txt; echo "$GREETING"',
     ]);
     // The preludes go away on import: the cells come back as the app ran them.
     const back = importNotebook(serializeNotebook(nb), { maxBytes: 1e8 });
-    expect(back.conversationItems.filter((i): i is CellItem => i.kind === 'cell').map((c) => c.code)).toEqual(cellsOf(conv).map((c) => c.code));
+    expect(back.conversationItems.filter((i): i is CellItem => i.kind === 'cell').map((c) => c.code)).toEqual(
+      cellsOf(conv).map((c) => c.code),
+    );
   });
 
   it('tags the failed attempts of an error loop raises-exception, so Jupyter goes on to the fix', async () => {
@@ -87,21 +89,32 @@ describe('exports of live sessions re-run in Jupyter', () => {
   });
 
   it('skips, in Jupyter, a run that never finished here', async () => {
-    const conv = await session('wait', [
-      { language: 'python', code: 'import time\ntime.sleep(60)' },
-      { language: 'python', code: 'print("after the timeout")' },
-    ], { exec: { timeoutMs: 1500 } });
+    const conv = await session(
+      'wait',
+      [
+        { language: 'python', code: 'import time\ntime.sleep(60)' },
+        { language: 'python', code: 'print("after the timeout")' },
+      ],
+      { exec: { timeoutMs: 1500 } },
+    );
     expect(cellsOf(conv).map((c) => c.status)).toEqual(['timeout', 'done']);
-    expect(exportNotebook(conv, META).cells.filter((c) => c.cell_type === 'code').map((c) => c.metadata.tags ?? [])).toEqual([['skip-execution'], []]);
+    expect(
+      exportNotebook(conv, META)
+        .cells.filter((c) => c.cell_type === 'code')
+        .map((c) => c.metadata.tags ?? []),
+    ).toEqual([['skip-execution'], []]);
   });
 
-  it('writes workspace paths relative to where each cell runs, and the user\'s messages visibly as theirs', async () => {
+  it("writes workspace paths relative to where each cell runs, and the user's messages visibly as theirs", async () => {
     h = await startAgentHarness({ settings: { autoRun: true } });
     const id = await h.newConversation();
     const workspace = (await h.agent.snapshot(id)).workspace;
     h.llm.enqueue(
       ...calls(
-        { language: 'python', code: `import os\nos.makedirs("${workspace}/out", exist_ok=True)\nopen("${workspace}/out/result.txt", "w").write("42")` },
+        {
+          language: 'python',
+          code: `import os\nos.makedirs("${workspace}/out", exist_ok=True)\nopen("${workspace}/out/result.txt", "w").write("42")`,
+        },
         { language: 'shell', code: `cat ${workspace}/out/result.txt && echo` },
         // A cell that changes its own directory keeps its paths: relative ones would be read from elsewhere.
         { language: 'shell', code: `cd ${workspace}/out && cat ${workspace}/out/result.txt && echo` },
@@ -121,7 +134,9 @@ describe('exports of live sessions re-run in Jupyter', () => {
     expect(sourceOf(nb.cells[0]!)).toBe('**User:**\n\n> Write 42 to out/result.txt.\n> Then read it back.');
     // Read back, the app has the code it ran and the message as typed.
     const back = importNotebook(text, { maxBytes: 1e8 });
-    expect(back.conversationItems.filter((i): i is CellItem => i.kind === 'cell').map((c) => c.code)).toEqual(cellsOf(conv).map((c) => c.code));
+    expect(back.conversationItems.filter((i): i is CellItem => i.kind === 'cell').map((c) => c.code)).toEqual(
+      cellsOf(conv).map((c) => c.code),
+    );
     expect(back.conversationItems[0]).toMatchObject({ kind: 'user', text: 'Write 42 to out/result.txt.\nThen read it back.' });
   });
 });
@@ -150,18 +165,36 @@ describe('an automatic install in an exported session', () => {
   it('puts the install before the first cell that uses the package', async () => {
     // The app itself (the agent harness has no automatic installs): pip installs from a local wheel.
     const pip = { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' };
-    const aut = await startAppUnderTest({ autoRun: true, exec: { timeoutMs: 60_000, pythonPath: path.join(venv, 'bin', 'python'), env: pip } });
+    const aut = await startAppUnderTest({
+      autoRun: true,
+      exec: { timeoutMs: 60_000, pythonPath: path.join(venv, 'bin', 'python'), env: pip },
+    });
     try {
-      aut.llm.enqueue(...calls({ language: 'python', code: 'print("start")' }, { language: 'python', code: 'import oi_export_pkg\nprint("value", oi_export_pkg.VALUE)' }));
+      aut.llm.enqueue(
+        ...calls(
+          { language: 'python', code: 'print("start")' },
+          { language: 'python', code: 'import oi_export_pkg\nprint("value", oi_export_pkg.VALUE)' },
+        ),
+      );
       const ctx = { transport: 'websocket' as const };
       const created = await aut.app.handlers['conversation.create']({}, ctx);
       await aut.app.handlers['chat.send']({ conversationId: created.id, text: 'use oi_export_pkg' }, ctx);
       await expect.poll(() => aut.llm.pending(), { timeout: 120_000 }).toBe(0);
       await aut.app.context.agent.idle(created.id);
       const conv = await aut.app.context.agent.snapshot(created.id);
-      expect(conv.items.map((i) => (i.kind === 'notice' && i.install ? 'install' : i.kind))).toEqual(['user', 'cell', 'cell', 'install', 'assistant']);
+      expect(conv.items.map((i) => (i.kind === 'notice' && i.install ? 'install' : i.kind))).toEqual([
+        'user',
+        'cell',
+        'cell',
+        'install',
+        'assistant',
+      ]);
       const sources = exportNotebook(conv, META).cells.map(sourceOf);
-      expect(sources.slice(1, 4)).toEqual(['print("start")', '%pip install oi_export_pkg', 'import oi_export_pkg\nprint("value", oi_export_pkg.VALUE)']);
+      expect(sources.slice(1, 4)).toEqual([
+        'print("start")',
+        '%pip install oi_export_pkg',
+        'import oi_export_pkg\nprint("value", oi_export_pkg.VALUE)',
+      ]);
       // Jupyter's kernel installs the package from the same local wheel, then the cell uses it.
       await expectExportsRerun([conv], { python: path.join(kernelVenv, 'bin', 'python'), env: pip });
     } finally {

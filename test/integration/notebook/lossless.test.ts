@@ -56,10 +56,24 @@ describe('lossless notebook round trip', () => {
   it('has the shapes the issue names, executed by a real kernel', () => {
     const names = Object.keys(shapes);
     expect(names.length).toBeGreaterThanOrEqual(20);
-    for (const wanted of ['plots', 'pandas_html', 'widgets', 'plotly', 'latex', 'tags', 'attachments', 'raw_formats', 'cleared', 'r_kernel', 'julia_kernel']) {
+    for (const wanted of [
+      'plots',
+      'pandas_html',
+      'widgets',
+      'plotly',
+      'latex',
+      'tags',
+      'attachments',
+      'raw_formats',
+      'cleared',
+      'r_kernel',
+      'julia_kernel',
+    ]) {
       expect(names).toContain(wanted);
     }
-    const plots = JSON.parse(shapes.plots!) as { cells: Array<{ outputs?: Array<{ output_type: string; data?: Record<string, unknown> }> }> };
+    const plots = JSON.parse(shapes.plots!) as {
+      cells: Array<{ outputs?: Array<{ output_type: string; data?: Record<string, unknown> }> }>;
+    };
     expect(plots.cells.flatMap((c) => c.outputs ?? []).some((o) => o.data?.['image/png'] !== undefined)).toBe(true);
   });
 
@@ -78,7 +92,12 @@ describe('lossless notebook round trip', () => {
     const differences = await notebookDifferences(jupyter, exported);
     expect(Object.fromEntries(names.map((name, i) => [name, differences[i]]))).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // Jupyter accepts each export exactly as written.
-    expect(await jupyter.validate(exported.map(([, text]) => text), { exact: true })).toEqual(names.map(() => null));
+    expect(
+      await jupyter.validate(
+        exported.map(([, text]) => text),
+        { exact: true },
+      ),
+    ).toEqual(names.map(() => null));
   });
 
   it('keeps what the import changed for display only: attachment links are files in the app, attachments in the file', () => {
@@ -103,7 +122,10 @@ describe('lossless notebook round trip', () => {
     expect(old.nbformat_minor).toBe(4);
     expect(old.cells.every((c) => !('id' in c))).toBe(true);
 
-    for (const [name, kernel] of [['julia_kernel', 'julia-1.9'], ['r_kernel', 'ir']] as const) {
+    for (const [name, kernel] of [
+      ['julia_kernel', 'julia-1.9'],
+      ['r_kernel', 'ir'],
+    ] as const) {
       const nb = exportNotebook(conversationOf(importNotebook(shapes[name]!, { maxBytes: 1e9 })), META);
       expect(nb.metadata.kernelspec?.name).toBe(kernel);
     }
@@ -113,13 +135,18 @@ describe('lossless notebook round trip', () => {
     const magics = importNotebook(shapes.magics!, { maxBytes: 1e9 });
     const cells = magics.conversationItems.filter((i): i is CellItem => i.kind === 'cell');
     const byStart = (start: string) => cells.find((c) => (c.jupyter?.magic ?? '') + c.code === start || c.code.startsWith(start))!;
-    expect(byStart('%%bash --out bash_out')).toMatchObject({ language: 'python', code: '%%bash --out bash_out\necho from bash with arguments' });
+    expect(byStart('%%bash --out bash_out')).toMatchObject({
+      language: 'python',
+      code: '%%bash --out bash_out\necho from bash with arguments',
+    });
     expect(byStart('%%sh\necho plain sh')).toMatchObject({ language: 'shell', code: 'echo plain sh' });
     expect(byStart('%%script bash\necho via script')).toMatchObject({ language: 'shell', code: 'echo via script' });
     // Perl has no session in the app: IPython's %%perl runs it, as in Jupyter.
     expect(byStart('%%perl')).toMatchObject({ language: 'python' });
     const nb = exportNotebook(conversationOf(magics), META);
-    expect(nb.cells.map((c) => joined(c.source))).toEqual((JSON.parse(shapes.magics!) as { cells: Array<{ source: string | string[] }> }).cells.map((c) => joined(c.source)));
+    expect(nb.cells.map((c) => joined(c.source))).toEqual(
+      (JSON.parse(shapes.magics!) as { cells: Array<{ source: string | string[] }> }).cells.map((c) => joined(c.source)),
+    );
   });
 
   it('after a change, only what changed differs: a renamed title, a cell re-run in the app, a message added', async () => {

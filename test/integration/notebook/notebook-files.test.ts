@@ -24,7 +24,11 @@ describe('notebook files', () => {
   });
 
   it('writes a conversation as a notebook nbformat accepts, and reads it back as the same items', async () => {
-    const conv = conversation([user('Plot it'), cell('python', 'print(1)', [stdout('1\n')]), cell('python', 'plot()', [display({ 'image/png': PNG_1X1, 'text/plain': 'fig' })])]);
+    const conv = conversation([
+      user('Plot it'),
+      cell('python', 'print(1)', [stdout('1\n')]),
+      cell('python', 'plot()', [display({ 'image/png': PNG_1X1, 'text/plain': 'fig' })]),
+    ]);
     const file = path.join(dir, 'session.ipynb');
     writeFileSync(file, 'an older file, replaced whole');
     const written = await exportToFile(conv, file, META);
@@ -33,7 +37,9 @@ describe('notebook files', () => {
 
     const imported = await importFromFile(file, { maxBytes: 1e8 });
     // What the model is told is rebuilt on import; everything else comes back as it was.
-    expect(imported.conversationItems.map((i) => (i.kind === 'cell' ? { ...i, resultForModel: null, imported: undefined } : i))).toEqual(conv.items);
+    expect(imported.conversationItems.map((i) => (i.kind === 'cell' ? { ...i, resultForModel: null, imported: undefined } : i))).toEqual(
+      conv.items,
+    );
     expect(imported.title).toBe(conv.title);
   });
 
@@ -44,7 +50,9 @@ describe('notebook files', () => {
     expect(error).toBeInstanceOf(NotebookImportError);
     expect((error as NotebookImportError).problem).toBe('too-large');
     expect((error as Error).message).toMatch(/The notebook "big\.ipynb" is 4\.9 KB, over the import limit of 1\.0 KB/);
-    await expect(importFromFile(path.join(dir, 'nope.ipynb'), { maxBytes: 1024 })).rejects.toThrow(/cannot read the notebook .*nope\.ipynb: no such file/);
+    await expect(importFromFile(path.join(dir, 'nope.ipynb'), { maxBytes: 1024 })).rejects.toThrow(
+      /cannot read the notebook .*nope\.ipynb: no such file/,
+    );
     await expect(importFromFile(dir, { maxBytes: 1024 })).rejects.toThrow(/is not a file/);
   });
 

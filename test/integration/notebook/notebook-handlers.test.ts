@@ -2,7 +2,17 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { events as eventSchemas, type AnyEvent, type CellItem, type Conversation, type EventPayload, type RequestInput, type RequestName, type RequestOutput, type SettingsPatch } from '@contract';
+import {
+  events as eventSchemas,
+  type AnyEvent,
+  type CellItem,
+  type Conversation,
+  type EventPayload,
+  type RequestInput,
+  type RequestName,
+  type RequestOutput,
+  type SettingsPatch,
+} from '@contract';
 import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import type { RequestContext } from '../../../src-main/core/bridge/handler-table';
@@ -36,7 +46,12 @@ function jupyterNotebook(cells: Cell[], language = 'python'): string {
 }
 
 const markdown = (source: string, extra: Cell = {}): Cell => ({ cell_type: 'markdown', source, ...extra });
-const code = (source: string, outputs: unknown[] = [], count: number | null = null): Cell => ({ cell_type: 'code', source, outputs, execution_count: count });
+const code = (source: string, outputs: unknown[] = [], count: number | null = null): Cell => ({
+  cell_type: 'code',
+  source,
+  outputs,
+  execution_count: count,
+});
 
 const SALES = jupyterNotebook([
   markdown('# Sales report\n\nThe chart: ![chart](attachment:chart.png)', { attachments: { 'chart.png': { 'image/png': PNG_1X1 } } }),
@@ -92,7 +107,11 @@ describe('notebook requests', () => {
   /** Resolves with the notebook.rerun-done event of the conversation (already sent or still to come). */
   function rerunDone(conversationId: string): Promise<EventPayload<'notebook.rerun-done'>> {
     return new Promise((resolve) => {
-      const find = () => events.find((e): e is Extract<AnyEvent, { name: 'notebook.rerun-done' }> => e.name === 'notebook.rerun-done' && e.payload.conversationId === conversationId);
+      const find = () =>
+        events.find(
+          (e): e is Extract<AnyEvent, { name: 'notebook.rerun-done' }> =>
+            e.name === 'notebook.rerun-done' && e.payload.conversationId === conversationId,
+        );
       const found = find();
       if (found) return resolve(found.payload);
       const off = app.events.subscribe(() => {
@@ -130,7 +149,10 @@ describe('notebook requests', () => {
   });
 
   it('imports uploaded bytes and, in the desktop app, a file by its path', async () => {
-    const fromBytes = await call('notebook.import', { fileName: 'sales.ipynb', source: { dataBase64: Buffer.from(SALES).toString('base64') } });
+    const fromBytes = await call('notebook.import', {
+      fileName: 'sales.ipynb',
+      source: { dataBase64: Buffer.from(SALES).toString('base64') },
+    });
     expect(cellsOf(fromBytes.conversation)).toHaveLength(2);
 
     const file = path.join(dataDir, 'on-disk.ipynb');
@@ -138,24 +160,37 @@ describe('notebook requests', () => {
     const fromPath = await call('notebook.import', { fileName: 'on-disk.ipynb', source: { sourcePath: file } }, IPC);
     expect(cellsOf(fromPath.conversation)).toHaveLength(2);
     // A page in a browser has no business naming files on this machine.
-    expect(await refusal('notebook.import', { fileName: 'x.ipynb', source: { sourcePath: file } })).toMatch(/only available in the desktop app/);
+    expect(await refusal('notebook.import', { fileName: 'x.ipynb', source: { sourcePath: file } })).toMatch(
+      /only available in the desktop app/,
+    );
   });
 
   it('refuses bad notebooks with an error naming the file and the problem, creating nothing', async () => {
-    const broken = jupyterNotebook([code('x = 1'), { cell_type: 'code', source: 'y', outputs: [{ output_type: 'stream', name: 'stdout', text: 5 }], execution_count: null }]);
+    const broken = jupyterNotebook([
+      code('x = 1'),
+      { cell_type: 'code', source: 'y', outputs: [{ output_type: 'stream', name: 'stdout', text: 5 }], execution_count: null },
+    ]);
     const cases: Array<[unknown, RegExp]> = [
       [{ text: '{"nbformat": 4, "cells": [' }, /^notebook\.import: bad\.ipynb: The file is not valid JSON: .* at line 1, column \d+/],
       [{ text: '{"cells": []}' }, /bad\.ipynb: The file is JSON but not a Jupyter notebook: it has no "nbformat" field/],
-      [{ text: '{"nbformat": 5, "nbformat_minor": 0, "metadata": {}, "cells": []}' }, /bad\.ipynb: This notebook is nbformat 5; the app reads versions 4\.0–4\.5/],
+      [
+        { text: '{"nbformat": 5, "nbformat_minor": 0, "metadata": {}, "cells": []}' },
+        /bad\.ipynb: This notebook is nbformat 5; the app reads versions 4\.0–4\.5/,
+      ],
       [{ text: broken }, /bad\.ipynb: The notebook breaks the nbformat 4 rules: cell 1 \(code\), field outputs\[0\]\.text/],
-      [{ dataBase64: Buffer.from([0x7b, 0x0a, 0x00, 0x01]).toString('base64') }, /bad\.ipynb: This file holds binary data \(a NUL byte at byte 2\)/],
+      [
+        { dataBase64: Buffer.from([0x7b, 0x0a, 0x00, 0x01]).toString('base64') },
+        /bad\.ipynb: This file holds binary data \(a NUL byte at byte 2\)/,
+      ],
       [{ dataBase64: 'not base64!' }, /bad\.ipynb: the uploaded bytes are not valid base64/],
       [{ sourcePath: path.join(dataDir, 'missing.ipynb') }, /bad\.ipynb: cannot read the notebook .*missing\.ipynb: no such file/],
     ];
     for (const [source, message] of cases) {
       expect(await refusal('notebook.import', { fileName: 'bad.ipynb', source }, IPC)).toMatch(message);
     }
-    expect(await refusal('notebook.import', { fileName: 'bad.ipynb', source: { text: '{}', dataBase64: 'e30=' } })).toMatch(/invalid-input|source/);
+    expect(await refusal('notebook.import', { fileName: 'bad.ipynb', source: { text: '{}', dataBase64: 'e30=' } })).toMatch(
+      /invalid-input|source/,
+    );
     expect(stored()).toEqual({ conversations: [], workspaces: [] });
     expect(events.filter((e) => e.name === 'conversation.updated')).toEqual([]);
   });
@@ -168,7 +203,9 @@ describe('notebook requests', () => {
     );
     const file = path.join(dataDir, 'big.ipynb');
     writeFileSync(file, big);
-    expect(await refusal('notebook.import', { fileName: 'big.ipynb', source: { sourcePath: file } }, IPC)).toMatch(/The notebook "big\.ipynb" is 3\.\d KB, over the import limit of 2\.0 KB/);
+    expect(await refusal('notebook.import', { fileName: 'big.ipynb', source: { sourcePath: file } }, IPC)).toMatch(
+      /The notebook "big\.ipynb" is 3\.\d KB, over the import limit of 2\.0 KB/,
+    );
     expect(stored()).toEqual({ conversations: [], workspaces: [] });
 
     await call('settings.set', { notebookMaxBytes: 200 * 1024 * 1024 });
@@ -180,14 +217,24 @@ describe('notebook requests', () => {
     const exported = await call('notebook.export', { conversationId: conversation.id });
     expect(exported.fileName).toBe('Sales report.ipynb');
     expect(await jupyter.validate([exported.text], { exact: true })).toEqual([null]);
-    const nb = JSON.parse(exported.text) as { nbformat_minor: number; cells: Array<{ cell_type: string; outputs?: unknown[] }>; metadata: Record<string, unknown> };
+    const nb = JSON.parse(exported.text) as {
+      nbformat_minor: number;
+      cells: Array<{ cell_type: string; outputs?: unknown[] }>;
+      metadata: Record<string, unknown>;
+    };
     expect(nb.nbformat_minor).toBe(5);
     expect(nb.cells.map((c) => c.cell_type)).toEqual(['markdown', 'code', 'code']);
     // Written back as it came in: the app adds nothing of its own to a notebook it only imported…
     expect(nb.metadata).toEqual(JSON.parse(SALES).metadata);
     // …until the conversation holds something the app made.
     const live = await app.context.agent.open(conversation.id);
-    live.conv.items.push({ kind: 'notice', id: 'added-here', level: 'info', text: 'added in the app', createdAt: '2026-01-01T00:00:00.000Z' });
+    live.conv.items.push({
+      kind: 'notice',
+      id: 'added-here',
+      level: 'info',
+      text: 'added in the app',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     const withNotice = JSON.parse((await call('notebook.export', { conversationId: conversation.id })).text) as typeof nb;
     expect(withNotice.metadata.oi).toMatchObject({ appVersion: 'test', provider: 'openai', conversationId: conversation.id });
 
@@ -226,7 +273,9 @@ describe('notebook requests', () => {
 
     // The conversation cannot be saved (its folder is a file): no workspace folder stays.
     writeFileSync(path.join(dataDir, 'conversations'), 'not a folder');
-    expect(await refusal('notebook.import', { fileName: 'sales.ipynb', source: { text: SALES } })).toMatch(/sales\.ipynb|ENOTDIR|EEXIST|not a directory/);
+    expect(await refusal('notebook.import', { fileName: 'sales.ipynb', source: { text: SALES } })).toMatch(
+      /sales\.ipynb|ENOTDIR|EEXIST|not a directory/,
+    );
     rmSync(path.join(dataDir, 'conversations'));
     expect(stored()).toEqual({ conversations: [], workspaces: [] });
 
@@ -238,7 +287,9 @@ describe('notebook requests', () => {
       await call('settings.set', { workspaceRoot: shared });
       writeFileSync(path.join(shared, 'theirs.txt'), 'another conversation’s file');
       symlinkSync(elsewhere, path.join(shared, 'attachments'));
-      expect(await refusal('notebook.import', { fileName: 'sales.ipynb', source: { text: SALES } })).toMatch(/attachments\/ in .* leads outside the workspace/);
+      expect(await refusal('notebook.import', { fileName: 'sales.ipynb', source: { text: SALES } })).toMatch(
+        /attachments\/ in .* leads outside the workspace/,
+      );
       expect(readdirSync(shared).sort()).toEqual(['attachments', 'theirs.txt']);
       expect(readdirSync(elsewhere)).toEqual([]);
       expect(stored().conversations).toEqual([]);
@@ -250,7 +301,12 @@ describe('notebook requests', () => {
 
   it('re-runs the cells in the live session with progress, stops at the first error and continues after it', async () => {
     const { conversation } = await importText(
-      jupyterNotebook([code('x = 20'), code('print(x + 1)', [{ output_type: 'stream', name: 'stdout', text: 'stale\n' }], 2), code('1/0'), code('print("after", x)')]),
+      jupyterNotebook([
+        code('x = 20'),
+        code('print(x + 1)', [{ output_type: 'stream', name: 'stdout', text: 'stale\n' }], 2),
+        code('1/0'),
+        code('print("after", x)'),
+      ]),
       'rerun.ipynb',
     );
     const conversationId = conversation.id;
@@ -261,7 +317,9 @@ describe('notebook requests', () => {
     expect(stopped).toMatchObject({ outcome: 'stopped', n: 4, stoppedAt: { k: 3, cellId: ids[2], status: 'failed' }, nextIndex: 3 });
     // Events are checked against the contract in tests rather than on every send.
     for (const e of events) expect(eventSchemas[e.name].safeParse(e.payload).error, e.name).toBeUndefined();
-    const progress = events.flatMap((e) => (e.name === 'notebook.rerun-progress' ? [`${e.payload.k}/${e.payload.n} ${e.payload.status}`] : []));
+    const progress = events.flatMap((e) =>
+      e.name === 'notebook.rerun-progress' ? [`${e.payload.k}/${e.payload.n} ${e.payload.status}`] : [],
+    );
     expect(progress).toEqual(['1/4 running', '1/4 done', '2/4 running', '2/4 done', '3/4 running', '3/4 failed']);
     // The chat sees the runs like any other: running, then the new outputs.
     expect(events.filter((e) => e.name === 'cell.running').map((e) => (e.payload as { cellId: string }).cellId)).toEqual(ids.slice(0, 3));

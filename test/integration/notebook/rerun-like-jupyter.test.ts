@@ -46,7 +46,9 @@ function shapeOf(outputs: NbOutput[]): string[] {
         ? `stream:${o.name}`
         : o.output_type === 'error'
           ? `error:${o.ename}`
-          : `${o.output_type}:${Object.keys(o.data ?? {}).sort().join('+')}${o.output_type === 'execute_result' ? `@${o.execution_count}` : ''}`;
+          : `${o.output_type}:${Object.keys(o.data ?? {})
+              .sort()
+              .join('+')}${o.output_type === 'execute_result' ? `@${o.execution_count}` : ''}`;
     if (kind.startsWith('stream:') && kinds.at(-1) === kind) continue;
     kinds.push(kind);
   }
@@ -69,7 +71,11 @@ describe('re-run all mirrors nbconvert --execute', () => {
     jupyter = startJupyter();
     shapes = await realShapes(jupyter);
     // Jupyter's notebooks only: the R and Julia kernels are not on this machine for nbconvert.
-    const python = Object.fromEntries(Object.entries(shapes).filter(([, text]) => (JSON.parse(text) as { metadata: { kernelspec?: { name?: string } } }).metadata.kernelspec?.name === 'python3'));
+    const python = Object.fromEntries(
+      Object.entries(shapes).filter(
+        ([, text]) => (JSON.parse(text) as { metadata: { kernelspec?: { name?: string } } }).metadata.kernelspec?.name === 'python3',
+      ),
+    );
     expected = await executedByNbconvert(jupyter, python);
     tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-rerun-jupyter-'));
     exec = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 500 });
@@ -84,7 +90,9 @@ describe('re-run all mirrors nbconvert --execute', () => {
     const names = Object.keys(expected);
     expect(names.length).toBeGreaterThanOrEqual(20);
     for (const name of names) {
-      const counts = codeCells(expected[name]!).map((c) => c.count).filter((c) => c !== null);
+      const counts = codeCells(expected[name]!)
+        .map((c) => c.count)
+        .filter((c) => c !== null);
       expect({ name, counts }).toEqual({ name, counts: counts.map((_, i) => i + 1) });
     }
   });
@@ -114,7 +122,10 @@ describe('re-run all mirrors nbconvert --execute', () => {
         autoRun: false,
         notebook: imported.notebook,
       };
-      found[name] = { stoppedAt: outcome.stoppedAt?.result.forModel.slice(0, 2000) ?? null, cells: codeCells(JSON.stringify(exportNotebook(conv, META))) };
+      found[name] = {
+        stoppedAt: outcome.stoppedAt?.result.forModel.slice(0, 2000) ?? null,
+        cells: codeCells(JSON.stringify(exportNotebook(conv, META))),
+      };
       wanted[name] = { stoppedAt: null, cells: codeCells(expected[name]!) };
       await exec.closeConversation(`rerun-${name}`);
     }

@@ -50,11 +50,7 @@ describe('re-running imported cells', () => {
   });
 
   it('stops at the first cell that fails, says where, and continues from the next when asked', async () => {
-    const cells = importedCells([
-      cell('python', 'y = 1', []),
-      cell('python', '1/0', []),
-      cell('python', 'print("after", y)', []),
-    ]);
+    const cells = importedCells([cell('python', 'y = 1', []), cell('python', '1/0', []), cell('python', 'print("after", y)', [])]);
     const context = ctx();
     const first = await rerunCells(exec, cells, context);
     expect(first.results).toHaveLength(2);
@@ -90,14 +86,23 @@ describe('re-running imported cells', () => {
       const outcome = await rerunCells(exec, cells, context);
       expect(outcome.results.map((r) => r.result.executionCount)).toEqual([1, 2, 3]);
       // IPython numbers the value's Out[] the same: the result carries the cell's count.
-      expect(outcome.results[2]!.result.outputs).toEqual([{ output_type: 'execute_result', execution_count: 3, data: { 'text/plain': '2' }, metadata: {} }]);
+      expect(outcome.results[2]!.result.outputs).toEqual([
+        { output_type: 'execute_result', execution_count: 3, data: { 'text/plain': '2' }, metadata: {} },
+      ]);
     }
     const [onlyLast] = (await rerunCells(exec, cells, { ...context, startAt: 2 })).results;
     expect(onlyLast!.result.executionCount).toBe(3);
   });
 
   it('goes on past a failure Jupyter expects (raises-exception, or an attempt that failed here) and leaves out skip-execution cells', async () => {
-    const tagged = (code: string, tags: string[]) => ({ cell_type: 'code', id: `c${code.length}${tags.join('')}`.replace(/[^\w-]/g, ''), metadata: { tags }, source: code, outputs: [], execution_count: null });
+    const tagged = (code: string, tags: string[]) => ({
+      cell_type: 'code',
+      id: `c${code.length}${tags.join('')}`.replace(/[^\w-]/g, ''),
+      metadata: { tags },
+      source: code,
+      outputs: [],
+      execution_count: null,
+    });
     const notebook = {
       nbformat: 4,
       nbformat_minor: 5,
@@ -111,14 +116,22 @@ describe('re-running imported cells', () => {
       ],
     };
     const fromJupyter = rerunnableCells(importNotebook(JSON.stringify(notebook), { maxBytes: 1e8 }).conversationItems);
-    expect(fromJupyter.map((c) => c.code)).toEqual(['1 / 0', 'print("after the expected error")', 'undefined_name', 'print("not reached")']);
+    expect(fromJupyter.map((c) => c.code)).toEqual([
+      '1 / 0',
+      'print("after the expected error")',
+      'undefined_name',
+      'print("not reached")',
+    ]);
     const outcome = await rerunCells(exec, fromJupyter, ctx());
     expect(outcome.results.map((r) => r.result.status)).toEqual(['failed', 'done', 'failed']);
     expect(outcome.stoppedAt?.index).toBe(2);
 
     // The app's own error loop: the failed attempt is expected to fail again, the fix runs; the run that timed out is left out.
     const fromApp = importedCells([
-      cell('python', 'import missing_module_here', [error('ModuleNotFoundError', "No module named 'missing_module_here'", [])], { status: 'failed', exitCode: 1 }),
+      cell('python', 'import missing_module_here', [error('ModuleNotFoundError', "No module named 'missing_module_here'", [])], {
+        status: 'failed',
+        exitCode: 1,
+      }),
       cell('python', 'while True: pass', [], { status: 'timeout', exitCode: null }),
       cell('python', 'print("fixed")', [stdout('fixed\n')]),
     ]);

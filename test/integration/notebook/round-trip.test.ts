@@ -61,9 +61,7 @@ describe('notebook round trip', () => {
     const items = imported.conversationItems.map((i) => (i.kind === 'cell' ? { ...i, resultForModel: null, imported: undefined } : i));
     expect(items).toEqual(keptItems(conv.items));
     for (const item of imported.conversationItems) expect(ConversationItemSchema.safeParse(item).success).toBe(true);
-    expect(imported.files.map((f) => [f.path, Buffer.from(f.data).toString('base64')])).toEqual([
-      ['attachments/screen.png', PNG_1X1],
-    ]);
+    expect(imported.files.map((f) => [f.path, Buffer.from(f.data).toString('base64')])).toEqual([['attachments/screen.png', PNG_1X1]]);
     expect(imported.title).toBe(conv.title);
     expect(imported.language).toBe('python');
   });
@@ -120,11 +118,21 @@ describe('notebook round trip', () => {
 describe('an automatic install in a notebook', () => {
   it('exports as a %pip install cell that Jupyter accepts, and imports back as the install notice', async () => {
     const { startJupyter } = await import('./support/jupyter');
-    const installed = { ...notice('Installed requests (python -m pip install requests).', 'info'), install: { manager: 'pip' as const, packages: ['requests'], command: 'python -m pip install requests', ok: true } };
-    const conv = conversation([user('fetch a page'), installed, cell('python', 'import requests\nprint(requests.__name__)', [stdout('requests\n')])]);
+    const installed = {
+      ...notice('Installed requests (python -m pip install requests).', 'info'),
+      install: { manager: 'pip' as const, packages: ['requests'], command: 'python -m pip install requests', ok: true },
+    };
+    const conv = conversation([
+      user('fetch a page'),
+      installed,
+      cell('python', 'import requests\nprint(requests.__name__)', [stdout('requests\n')]),
+    ]);
     const nb = exportNotebook(conv, META);
     const code = nb.cells.filter((c) => c.cell_type === 'code');
-    expect(code.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source))).toEqual(['%pip install requests', 'import requests\nprint(requests.__name__)']);
+    expect(code.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source))).toEqual([
+      '%pip install requests',
+      'import requests\nprint(requests.__name__)',
+    ]);
     const jupyter = startJupyter();
     try {
       expect(await jupyter.validate([serializeNotebook(nb)])).toEqual([null]);

@@ -22,7 +22,7 @@ function base(): Json {
 
 // Cell indexes in base(): 0 markdown, 1-3 code, 4 raw.
 const CASES: Record<string, (nb: Json) => void> = {
-  'unchanged': () => {},
+  unchanged: () => {},
   'extra top-level field': (nb) => (nb.extra = 1),
   'extra notebook metadata': (nb) => (nb.metadata.anything = { deep: [1] }),
   'kernelspec without display_name': (nb) => delete nb.metadata.kernelspec.display_name,
@@ -78,7 +78,7 @@ const CASES: Record<string, (nb: Json) => void> = {
   'output without output_type': (nb) => nb.cells[1].outputs.push({ name: 'stdout', text: '' }),
 };
 
-describe('the app\'s nbformat schema', () => {
+describe("the app's nbformat schema", () => {
   let jupyter: Jupyter;
   beforeAll(() => {
     jupyter = startJupyter();

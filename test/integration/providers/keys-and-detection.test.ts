@@ -63,18 +63,48 @@ describe('keys and provider requests', () => {
       },
     });
     expect(await dispatch('keys.delete', { provider: 'openai' }, ws)).toMatchObject({ ok: true, result: { source: null } });
-    expect(await dispatch('keys.set', { provider: 'openai', key: '   ' }, ws)).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(await dispatch('keys.set', { provider: 'openai', key: '   ' }, ws)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
   });
 
   it('tests a typed key by listing models, and reports a refusal without echoing the key', async () => {
-    expect(await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001' }, ws)).toEqual({ ok: true, result: { ok: true, models: ['m-large', 'm-small'] } });
+    expect(await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001' }, ws)).toEqual({
+      ok: true,
+      result: { ok: true, models: ['m-large', 'm-small'] },
+    });
     expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-typed-key-000000001');
     const port = await closedPort();
-    const unreachable = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: `http://127.0.0.1:${port}/v1` }, ws);
+    const unreachable = await dispatch(
+      'keys.test',
+      { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: `http://127.0.0.1:${port}/v1` },
+      ws,
+    );
     // The network failed, so the key was not checked: the answer says so, and names the URL.
-    expect(unreachable).toMatchObject({ ok: true, result: { ok: false, problem: 'network', message: expect.stringMatching(new RegExp(`could not reach http://127\\.0\\.0\\.1:${port}/v1/models: nothing is listening .*not the API key`)) } });
-    const nowhere = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: 'http://no-such-host.invalid/v1' }, ws);
-    expect(nowhere).toMatchObject({ ok: true, result: { ok: false, problem: 'network', message: expect.stringMatching(/no-such-host\.invalid could not be found .*not the API key/) } });
+    expect(unreachable).toMatchObject({
+      ok: true,
+      result: {
+        ok: false,
+        problem: 'network',
+        message: expect.stringMatching(
+          new RegExp(`could not reach http://127\\.0\\.0\\.1:${port}/v1/models: nothing is listening .*not the API key`),
+        ),
+      },
+    });
+    const nowhere = await dispatch(
+      'keys.test',
+      { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: 'http://no-such-host.invalid/v1' },
+      ws,
+    );
+    expect(nowhere).toMatchObject({
+      ok: true,
+      result: {
+        ok: false,
+        problem: 'network',
+        message: expect.stringMatching(/no-such-host\.invalid could not be found .*not the API key/),
+      },
+    });
     // A server that answers and refuses the key: the key is at fault, and the answer never quotes it.
     const refusing = createServer((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });
@@ -84,12 +114,18 @@ describe('keys and provider requests', () => {
     try {
       const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`;
       const refused = await dispatch('keys.test', { provider: 'openai', key: 'sk-typed-key-000000001', baseUrl: url }, ws);
-      expect(refused).toMatchObject({ ok: true, result: { ok: false, problem: 'key', message: expect.stringMatching(/refused the key \(401 .*\[redacted\]/) } });
+      expect(refused).toMatchObject({
+        ok: true,
+        result: { ok: false, problem: 'key', message: expect.stringMatching(/refused the key \(401 .*\[redacted\]/) },
+      });
       expect(JSON.stringify(refused)).not.toContain('sk-typed-key-000000001');
     } finally {
       await new Promise<void>((resolve) => refusing.close(() => resolve()));
     }
-    expect(await dispatch('keys.test', { provider: 'openai' }, ws)).toMatchObject({ ok: true, result: { ok: false, message: expect.stringMatching(/no key/) } });
+    expect(await dispatch('keys.test', { provider: 'openai' }, ws)).toMatchObject({
+      ok: true,
+      result: { ok: false, message: expect.stringMatching(/no key/) },
+    });
   });
 
   it('says whether the chosen provider is usable, and finds local servers and environment keys', async () => {

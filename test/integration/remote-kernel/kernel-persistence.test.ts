@@ -26,8 +26,15 @@ describe('remote kernel binding across an app restart', () => {
     return aut;
   };
   const run = (aut: AppUnderTest, conv: { id: string; workspace: string }, code: string) =>
-    aut.app.context.exec.run({ conversationId: conv.id, workspace: conv.workspace, language: 'python', code, settings: defaultSettings.exec });
-  const fileOf = async (id: string): Promise<Conversation> => Conversation.parse(JSON.parse(await readFile(path.join(dataDir, 'conversations', `${id}.json`), 'utf8')));
+    aut.app.context.exec.run({
+      conversationId: conv.id,
+      workspace: conv.workspace,
+      language: 'python',
+      code,
+      settings: defaultSettings.exec,
+    });
+  const fileOf = async (id: string): Promise<Conversation> =>
+    Conversation.parse(JSON.parse(await readFile(path.join(dataDir, 'conversations', `${id}.json`), 'utf8')));
   const serverKernels = async (): Promise<string[]> => {
     const res = await fetch(`${server.url}/api/kernels`, { headers: { Authorization: `token ${server.token}` } });
     const kernels = (await res.json()) as Array<{ id: string }>;
@@ -62,12 +69,22 @@ describe('remote kernel binding across an app restart', () => {
 
     // Saved without the token, and the kernel is still on the server.
     const saved = await fileOf(conv.id);
-    expect(saved.remoteKernel).toEqual({ url: server.url, kernelName: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python', kernelId });
+    expect(saved.remoteKernel).toEqual({
+      url: server.url,
+      kernelName: 'python3',
+      displayName: 'Python 3 (ipykernel)',
+      language: 'python',
+      kernelId,
+    });
     expect(JSON.stringify(saved)).not.toContain(server.token);
     expect(await serverKernels()).toContain(kernelId);
 
     const second = await startApp();
-    expect(await second.app.handlers['kernels.status']({ conversationId: conv.id }, ctx)).toMatchObject({ url: server.url, kernelName: 'python3', kernelId });
+    expect(await second.app.handlers['kernels.status']({ conversationId: conv.id }, ctx)).toMatchObject({
+      url: server.url,
+      kernelName: 'python3',
+      kernelId,
+    });
     const read = await run(second, conv, 'print(answer)');
     expect(read.status).toBe('done');
     expect(read.forModel).toContain('42');

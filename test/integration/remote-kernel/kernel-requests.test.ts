@@ -45,12 +45,20 @@ describe('kernel requests', () => {
   });
 
   it('refuses a wrong token or an unknown kernel before saving anything', async () => {
-    const wrong = await dispatch('kernels.connect', { conversationId: 'conv-w', url: server.url, token: 'wrong-token' }, { transport: 'websocket' });
+    const wrong = await dispatch(
+      'kernels.connect',
+      { conversationId: 'conv-w', url: server.url, token: 'wrong-token' },
+      { transport: 'websocket' },
+    );
     expect(wrong.ok).toBe(false);
     if (!wrong.ok) expect(wrong.error.message).toContain('refused the token (HTTP 403)');
     expect(await secrets.get(`kernel:${server.url}`)).toBeNull();
 
-    const missing = await dispatch('kernels.connect', { conversationId: 'conv-w', url: server.url, token: server.token, kernelName: 'julia-1.10' }, { transport: 'websocket' });
+    const missing = await dispatch(
+      'kernels.connect',
+      { conversationId: 'conv-w', url: server.url, token: server.token, kernelName: 'julia-1.10' },
+      { transport: 'websocket' },
+    );
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error.message).toContain('has no kernel "julia-1.10"; it offers: python3');
     expect(await secrets.get(`kernel:${server.url}`)).toBeNull();
@@ -60,8 +68,15 @@ describe('kernel requests', () => {
     const specs = await dispatch('kernels.specs', { url: server.url, token: server.token }, { transport: 'websocket' });
     expect(specs).toMatchObject({ ok: true, result: { default: 'python3' } });
 
-    const reply = await dispatch('kernels.connect', { conversationId: 'conv-k', url: `${server.url}/?token=${server.token}`, token: server.token }, { transport: 'websocket' });
-    expect(reply).toEqual({ ok: true, result: { url: server.url, kernelName: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python', kernelId: null } });
+    const reply = await dispatch(
+      'kernels.connect',
+      { conversationId: 'conv-k', url: `${server.url}/?token=${server.token}`, token: server.token },
+      { transport: 'websocket' },
+    );
+    expect(reply).toEqual({
+      ok: true,
+      result: { url: server.url, kernelName: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python', kernelId: null },
+    });
     expect(JSON.stringify(reply)).not.toContain(server.token);
     expect(await secrets.get(`kernel:${server.url}`)).toBe(server.token);
 
@@ -81,11 +96,19 @@ describe('kernel requests', () => {
     const again = await dispatch('kernels.connect', { conversationId: 'conv-k2', url: server.url }, { transport: 'websocket' });
     expect(again.ok).toBe(true);
 
-    expect(await dispatch('kernels.disconnect', { conversationId: 'conv-k' }, { transport: 'websocket' })).toEqual({ ok: true, result: { disconnected: true } });
+    expect(await dispatch('kernels.disconnect', { conversationId: 'conv-k' }, { transport: 'websocket' })).toEqual({
+      ok: true,
+      result: { disconnected: true },
+    });
     expect(await dispatch('kernels.status', { conversationId: 'conv-k' }, { transport: 'websocket' })).toEqual({ ok: true, result: null });
-    const local = await app.context.exec.run({ conversationId: 'conv-k', workspace, language: 'python', code: 'print(1)', settings: defaultSettings.exec });
+    const local = await app.context.exec.run({
+      conversationId: 'conv-k',
+      workspace,
+      language: 'python',
+      code: 'print(1)',
+      settings: defaultSettings.exec,
+    });
     expect(local.limits.location).toBeUndefined();
     expect(local.forModel).toContain('restarted to run locally');
   });
-
 });

@@ -24,8 +24,17 @@ describe('remote Jupyter kernels', () => {
   let h: Harness;
   const tokens = new Map<string, string>();
 
-  const run = (conversationId: string, code: string, extra: { timeoutMs?: number; signal?: AbortSignal; onTerminal?: (t: string) => void } = {}) =>
-    h.run('python', code, { conversationId, settings: { timeoutMs: extra.timeoutMs ?? 30_000 }, signal: extra.signal, onTerminal: extra.onTerminal });
+  const run = (
+    conversationId: string,
+    code: string,
+    extra: { timeoutMs?: number; signal?: AbortSignal; onTerminal?: (t: string) => void } = {},
+  ) =>
+    h.run('python', code, {
+      conversationId,
+      settings: { timeoutMs: extra.timeoutMs ?? 30_000 },
+      signal: extra.signal,
+      onTerminal: extra.onTerminal,
+    });
 
   beforeAll(async () => {
     server = await startJupyterServer();
@@ -62,9 +71,13 @@ describe('remote Jupyter kernels', () => {
     expect(remotePid).not.toBe(process.pid);
 
     let streamed = '';
-    const second = await run('remote', 'import sys, time\nprint("x is", x + 1)\nsys.stdout.flush()\ntime.sleep(0.3)\nprint("err", file=sys.stderr)\nx * 2', {
-      onTerminal: (text) => (streamed += text),
-    });
+    const second = await run(
+      'remote',
+      'import sys, time\nprint("x is", x + 1)\nsys.stdout.flush()\ntime.sleep(0.3)\nprint("err", file=sys.stderr)\nx * 2',
+      {
+        onTerminal: (text) => (streamed += text),
+      },
+    );
     expect(second.status).toBe('done');
     expect(streamed).toContain('x is 42\r\n');
     expect(stdout(second)).toContain('x is 42\n');
@@ -78,7 +91,11 @@ describe('remote Jupyter kernels', () => {
     const image = plot.outputs.find((o) => o.output_type === 'display_data');
     const png = image?.output_type === 'display_data' ? image.data['image/png'] : undefined;
     expect(typeof png).toBe('string');
-    expect(Buffer.from(png as string, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(png as string, 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     expect(plot.forModel).toContain('[image/png output shown to the user]');
 
     const failing = await run('remote', '1 / 0');
@@ -111,7 +128,9 @@ describe('remote Jupyter kernels', () => {
     expect(after.outputs).toContainEqual(expect.objectContaining({ ename: 'NameError' }));
     expect(kernels.kernelIdFor('restart')).not.toBe(before);
     // The old kernel was shut down on the server, not left running.
-    const running = (await (await fetch(`${server.url}/api/kernels`, { headers: { Authorization: `token ${server.token}` } })).json()) as Array<{ id: string }>;
+    const running = (await (
+      await fetch(`${server.url}/api/kernels`, { headers: { Authorization: `token ${server.token}` } })
+    ).json()) as Array<{ id: string }>;
     expect(running.map((k) => k.id)).not.toContain(before);
   });
 
@@ -156,10 +175,14 @@ describe('remote Jupyter kernels', () => {
       await stopped.stop();
       const down = await run('stopped', 'print("up")');
       expect(down.status).toBe('died');
-      expect(down.forModel).toMatch(/Nothing answers at http:\/\/127\.0\.0\.1:\d+ \(connection refused\): is the Jupyter server running\?|The remote python kernel died/);
+      expect(down.forModel).toMatch(
+        /Nothing answers at http:\/\/127\.0\.0\.1:\d+ \(connection refused\): is the Jupyter server running\?|The remote python kernel died/,
+      );
       const never = await run('stopped', 'print("up")');
       expect(never.status).toBe('died');
-      expect(never.forModel).toContain(`Could not start the python session: Nothing answers at ${stopped.url} (connection refused): is the Jupyter server running?`);
+      expect(never.forModel).toContain(
+        `Could not start the python session: Nothing answers at ${stopped.url} (connection refused): is the Jupyter server running?`,
+      );
     } finally {
       await stopped.dispose();
     }
@@ -170,7 +193,11 @@ describe('missing packages on a remote kernel', () => {
   it('installs them on the server with %pip in the kernel, not on this machine', async () => {
     const root = await mkdtemp(join(tmpdir(), 'oi-remote-pip-'));
     const venv = join(root, 'kernel-env');
-    await new Promise<void>((done, fail) => execFile(PYTHON, ['-m', 'venv', '--system-site-packages', venv], (err) => (err ? fail(new Error(`python -m venv failed: ${err.message}`)) : done())));
+    await new Promise<void>((done, fail) =>
+      execFile(PYTHON, ['-m', 'venv', '--system-site-packages', venv], (err) =>
+        err ? fail(new Error(`python -m venv failed: ${err.message}`)) : done(),
+      ),
+    );
     const wheels = join(root, 'wheels');
     await buildWheel(wheels, 'oi_remote_pkg', 99);
     const server = await startJupyterServer({
@@ -188,13 +215,18 @@ describe('missing packages on a remote kernel', () => {
     });
     try {
       kernels.bind('remote-pip', { url: server.url, ...PYTHON_KERNEL });
-      const result = await pip.run('python', 'import oi_remote_pkg\nprint("remote value", oi_remote_pkg.VALUE)', { conversationId: 'remote-pip', settings: { timeoutMs: 60_000 } });
+      const result = await pip.run('python', 'import oi_remote_pkg\nprint("remote value", oi_remote_pkg.VALUE)', {
+        conversationId: 'remote-pip',
+        settings: { timeoutMs: 60_000 },
+      });
       expect(commands).toEqual(['%pip install oi_remote_pkg']);
       expect(result.status, result.forModel).toBe('done');
       expect(stdout(result)).toContain('remote value 99');
       expect(result.limits.location).toContain(server.url);
       // Installed into the kernel's environment on the server.
-      const listed = await new Promise<string>((done) => execFile(join(venv, 'bin', 'python'), ['-m', 'pip', 'show', 'oi_remote_pkg'], (_e, out) => done(out)));
+      const listed = await new Promise<string>((done) =>
+        execFile(join(venv, 'bin', 'python'), ['-m', 'pip', 'show', 'oi_remote_pkg'], (_e, out) => done(out)),
+      );
       expect(listed).toContain('Name: oi_remote_pkg');
     } finally {
       await pip.close();

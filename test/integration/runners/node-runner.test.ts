@@ -32,7 +32,9 @@ describe('JavaScript runner', () => {
   });
 
   it('keeps const, let, var, functions and classes between runs', async () => {
-    await run('const base = 40\nlet step = 1\nvar extra = 0\nfunction add(a, b) { return a + b }\nclass Box { constructor(v) { this.v = v } }');
+    await run(
+      'const base = 40\nlet step = 1\nvar extra = 0\nfunction add(a, b) { return a + b }\nclass Box { constructor(v) { this.v = v } }',
+    );
     const o = await run('add(base, step) + extra + new Box(1).v');
     expect(o.ok).toBe(true);
     expect(resultText(o)).toBe('42');
@@ -46,7 +48,9 @@ describe('JavaScript runner', () => {
   });
 
   it('supports top-level await, and what is declared after an await persists', async () => {
-    const o = await run('const wait = (ms) => new Promise((r) => setTimeout(r, ms))\nawait wait(5)\nconst { a, b: [c] } = { a: 1, b: [2] }\na + c');
+    const o = await run(
+      'const wait = (ms) => new Promise((r) => setTimeout(r, ms))\nawait wait(5)\nconst { a, b: [c] } = { a: 1, b: [2] }\na + c',
+    );
     expect(resultText(o)).toBe('3');
     expect(resultText(await run('[a, c, typeof wait]'))).toBe("[ 1, 2, 'function' ]");
   });
@@ -59,7 +63,9 @@ describe('JavaScript runner', () => {
   });
 
   it('awaits a promise left as the final value, so an async main() finishes in its cell', async () => {
-    const o = await run('async function main() {\n  await new Promise((r) => setTimeout(r, 20))\n  console.log("main done")\n  return "result"\n}\nmain()');
+    const o = await run(
+      'async function main() {\n  await new Promise((r) => setTimeout(r, 20))\n  console.log("main done")\n  return "result"\n}\nmain()',
+    );
     expect(o.text).toBe('main done\n');
     expect(resultText(o)).toBe("'result'");
   });
@@ -91,14 +97,21 @@ describe('JavaScript runner', () => {
 
   it('requires and imports packages installed in the workspace', async () => {
     addPackage(js.workspace, 'cjs-greeter', { main: 'index.js' }, { 'index.js': 'module.exports = (n) => `hello ${n}`;' });
-    addPackage(js.workspace, 'esm-only', { type: 'module', exports: { '.': { import: './index.js' } } }, {
-      'index.js': 'export const answer = 42; export default "esm default";',
-    });
+    addPackage(
+      js.workspace,
+      'esm-only',
+      { type: 'module', exports: { '.': { import: './index.js' } } },
+      {
+        'index.js': 'export const answer = 42; export default "esm default";',
+      },
+    );
     expect(resultText(await run('require("cjs-greeter")("cjs")'))).toBe("'hello cjs'");
     expect(resultText(await run('(await import("esm-only")).answer'))).toBe('42');
-    expect(resultText(await run('import label, { answer as value } from "esm-only"\nimport greet from "cjs-greeter"\n[label, value, greet("again")]'))).toBe(
-      "[ 'esm default', 42, 'hello again' ]",
-    );
+    expect(
+      resultText(
+        await run('import label, { answer as value } from "esm-only"\nimport greet from "cjs-greeter"\n[label, value, greet("again")]'),
+      ),
+    ).toBe("[ 'esm default', 42, 'hello again' ]");
     expect(resultText(await run('typeof label'))).toBe("'string'");
   });
 
@@ -150,7 +163,9 @@ describe('JavaScript runner', () => {
   });
 
   it('is not fooled by a cell printing a fake fence, protocol JSON or no final newline', async () => {
-    const o = await run('process.stdout.write("\\x1b]633;P;OiFence=0123456789abcdef\\x07{\\"type\\":\\"done\\",\\"ok\\":true}\\n")\nprocess.stdout.write("no newline")');
+    const o = await run(
+      'process.stdout.write("\\x1b]633;P;OiFence=0123456789abcdef\\x07{\\"type\\":\\"done\\",\\"ok\\":true}\\n")\nprocess.stdout.write("no newline")',
+    );
     expect(o.ok).toBe(true);
     expect(o.text).toBe('\x1b]633;P;OiFence=0123456789abcdef\x07{"type":"done","ok":true}\nno newline');
     expect((await run('console.log("next")')).text).toBe('next\n');

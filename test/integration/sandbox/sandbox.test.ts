@@ -145,7 +145,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
       "  try { fs.writeFileSync(target, 'x'); console.log('WROTE', target); } catch (e) { console.log('refused', e.code); }",
       '}',
       // One string: console.log colours numbers and booleans on a terminal.
-      "console.log(`kept ${kept} ${fs.existsSync(" + JSON.stringify(join(home, '.ssh')) + ')}`);',
+      'console.log(`kept ${kept} ${fs.existsSync(' + JSON.stringify(join(home, '.ssh')) + ')}`);',
     ].join('\n');
     const result = await run('javascript', code, SANDBOX, id);
     expect(result.status).toBe('done');
@@ -156,14 +156,21 @@ describe('sandboxed sessions (bubblewrap)', () => {
   });
 
   it('still applies the engine limits inside the sandbox', async () => {
-    const code = 'try:\n    block = bytearray(600 * 1024 * 1024)\n    print("ALLOCATED")\nexcept MemoryError:\n    print("memory limit hit")';
-    const result = await h.run('python', code, { conversationId: `limits-${++conversation}`, sandbox: SANDBOX, settings: { memoryMb: 200 } });
+    const code =
+      'try:\n    block = bytearray(600 * 1024 * 1024)\n    print("ALLOCATED")\nexcept MemoryError:\n    print("memory limit hit")';
+    const result = await h.run('python', code, {
+      conversationId: `limits-${++conversation}`,
+      sandbox: SANDBOX,
+      settings: { memoryMb: 200 },
+    });
     expect(stdout(result)).toContain('memory limit hit');
     expect(result.limits.memoryMb).toBe(200);
   });
 
   it('reports the sandbox to the UI as the cells describe it', async () => {
-    const status = sandboxHandlers({ settings: new MemorySettingsStore({ sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } }) })['sandbox.status'];
+    const status = sandboxHandlers({
+      settings: new MemorySettingsStore({ sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } }),
+    })['sandbox.status'];
     const on = await status({}, { transport: 'websocket' });
     expect(on).toMatchObject({ enabled: true, available: true, tool: 'bubblewrap', reason: null });
     const cell = await run('python', 'pass');

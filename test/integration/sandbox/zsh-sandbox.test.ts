@@ -26,7 +26,11 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
     await mkdir(join(home, '.ssh'), { mode: 0o700 });
     await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
     await writeFile(join(home, '.zshrc'), 'from_user_rc() { echo "read the home" }\n');
-    h = await startHarness({ workspace, settings: { env: { HOME: home } }, request: { conversationId: 'zsh-sandboxed', sandbox: SANDBOX } });
+    h = await startHarness({
+      workspace,
+      settings: { env: { HOME: home } },
+      request: { conversationId: 'zsh-sandboxed', sandbox: SANDBOX },
+    });
   });
 
   afterAll(async () => {

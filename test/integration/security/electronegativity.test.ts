@@ -11,7 +11,8 @@ import { REPO_ROOT } from '../../support/app-under-test';
  */
 const EXPLAINED: Record<string, string> = {
   PRELOAD_JS_CHECK: 'the preload exposes one function per contract request and a typed `on`; no ipcRenderer, no generic invoke',
-  OPEN_EXTERNAL_JS_CHECK: 'links open in the OS browser only for http, https and mailto (external-links.ts; test/security/attacks/electron-shell.test.ts tries the other schemes)',
+  OPEN_EXTERNAL_JS_CHECK:
+    'links open in the OS browser only for http, https and mailto (external-links.ts; test/security/attacks/electron-shell.test.ts tries the other schemes)',
   CSP_GLOBAL_CHECK: "style-src allows 'unsafe-inline' for React and xterm inline styles; scripts are 'self' only, no eval",
 };
 
@@ -82,6 +83,8 @@ describe('electronegativity on the Electron shell, the preload and the page', ()
       "const { BrowserWindow } = require('electron');\nnew BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } });\n",
     );
     const { issues } = scan(input);
-    expect(issues.filter((f) => f.severity === 'HIGH' || f.severity === 'CRITICAL').map((f) => f.id)).toContain('CONTEXT_ISOLATION_JS_CHECK');
+    expect(issues.filter((f) => f.severity === 'HIGH' || f.severity === 'CRITICAL').map((f) => f.id)).toContain(
+      'CONTEXT_ISOLATION_JS_CHECK',
+    );
   });
 });

@@ -38,7 +38,10 @@ describe('the handler table under random input', () => {
         if (event.name === 'cell.awaiting-approval') resolve(event.payload.cell.id);
       });
     });
-    aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: `echo ran > ${marker}` } }] });
+    aut.llm.enqueue({
+      kind: 'tool',
+      calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: `echo ran > ${marker}` } }],
+    });
     const sent = await dispatch('chat.send', { conversationId, text: 'go' }, WS);
     if (!sent.ok) throw new Error(sent.error.message);
     cellId = await waiting;
@@ -89,10 +92,34 @@ describe('the handler table under random input', () => {
         fc.integer(),
         fc.double(),
         fc.string(),
-        fc.constantFrom(conversationId, cellId, '../../etc/passwd', '/etc/shadow', 'C:\\Windows\\win.ini', 'CON', '\u0000', 'a'.repeat(5000)),
+        fc.constantFrom(
+          conversationId,
+          cellId,
+          '../../etc/passwd',
+          '/etc/shadow',
+          'C:\\Windows\\win.ini',
+          'CON',
+          '\u0000',
+          'a'.repeat(5000),
+        ),
         fc.array(tie('value'), { maxLength: 4 }),
         fc.dictionary(
-          fc.constantFrom('conversationId', 'cellId', 'text', 'code', 'title', 'query', 'autoRun', 'exec', 'model', 'baseUrl', 'path', 'startAt', '__proto__', 'constructor'),
+          fc.constantFrom(
+            'conversationId',
+            'cellId',
+            'text',
+            'code',
+            'title',
+            'query',
+            'autoRun',
+            'exec',
+            'model',
+            'baseUrl',
+            'path',
+            'startAt',
+            '__proto__',
+            'constructor',
+          ),
           tie('value'),
           { maxKeys: 5 },
         ),

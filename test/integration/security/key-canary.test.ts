@@ -60,10 +60,16 @@ describe.skipIf(availability.mode === 'skip')('a provider key in the keychain ne
     if (keyring) await emptyKeyring(keyring);
   });
 
-  it('runs a turn with the key, and the key is nowhere in files, logs, frames or the code\'s environment', async () => {
+  it("runs a turn with the key, and the key is nowhere in files, logs, frames or the code's environment", async () => {
     aut.llm.enqueue(
-      { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'env | sort; echo "openai=$OPENAI_API_KEY"; exit 3' } }] },
-      { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'cat /proc/self/environ | tr "\\0" "\\n" | wc -l' } }] },
+      {
+        kind: 'tool',
+        calls: [{ name: 'execute', arguments: { language: 'shell', code: 'env | sort; echo "openai=$OPENAI_API_KEY"; exit 3' } }],
+      },
+      {
+        kind: 'tool',
+        calls: [{ name: 'execute', arguments: { language: 'shell', code: 'cat /proc/self/environ | tr "\\0" "\\n" | wc -l' } }],
+      },
       { kind: 'text', text: 'Finished.' },
     );
     const send = (id: number, name: string, input: unknown) => socket.send(JSON.stringify({ type: 'request', id, name, input }));

@@ -18,7 +18,11 @@ afterEach(() => {
 
 const FIXED_NOW = () => new Date('2026-01-02T03:04:05.678Z');
 const settingsFile = (dir: string) => path.join(dir, 'settings.json');
-const backups = (dir: string) => fs.readdirSync(dir).filter((name) => name !== 'settings.json').sort();
+const backups = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((name) => name !== 'settings.json')
+    .sort();
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 function openWith(content: string | Buffer | null) {
@@ -95,10 +99,7 @@ describe('settings file under plain Node', () => {
     const { dir } = openWith('{oops');
     fs.writeFileSync(settingsFile(dir), '{again');
     openNodeSettingsStore({ dir, now: FIXED_NOW });
-    expect(backups(dir)).toEqual([
-      'settings.corrupt-2026-01-02T03-04-05-678Z-1.json',
-      'settings.corrupt-2026-01-02T03-04-05-678Z.json',
-    ]);
+    expect(backups(dir)).toEqual(['settings.corrupt-2026-01-02T03-04-05-678Z-1.json', 'settings.corrupt-2026-01-02T03-04-05-678Z.json']);
   });
 
   it('reads a file saved with a byte-order mark by a Windows editor', () => {

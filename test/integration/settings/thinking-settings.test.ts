@@ -29,12 +29,20 @@ function tempDir(): string {
 }
 
 function appWith(settings: SettingsStore): Dispatcher {
-  const app = createApp({ dataDir: tempDir(), settings, secrets: new MemorySecretStore(), resourcesDir: path.join(REPO_ROOT, 'resources'), version: 'test', env: {} });
+  const app = createApp({
+    dataDir: tempDir(),
+    settings,
+    secrets: new MemorySecretStore(),
+    resourcesDir: path.join(REPO_ROOT, 'resources'),
+    version: 'test',
+    env: {},
+  });
   apps.push(app);
   return createDispatcher(app.handlers);
 }
 
-const set = (dispatch: Dispatcher, patch: SettingsPatch | Record<string, unknown>) => dispatch('settings.set', patch, { transport: 'websocket' });
+const set = (dispatch: Dispatcher, patch: SettingsPatch | Record<string, unknown>) =>
+  dispatch('settings.set', patch, { transport: 'websocket' });
 const claude: SettingsPatch = { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: null };
 
 const stores: Array<[string, () => SettingsStore]> = [
@@ -65,7 +73,9 @@ describe.each(stores)('the thinking budget in settings.set (%s)', (_name, open) 
     expect(atLimit.ok).toBe(false);
     if (!atLimit.ok) {
       expect(atLimit.error.code).toBe('handler-error');
-      expect(atLimit.error.message).toMatch(/thinkingBudgetTokens: .*64000 tokens.*must be less than the output limit of claude-sonnet-4-5 \(64000 tokens\)/);
+      expect(atLimit.error.message).toMatch(
+        /thinkingBudgetTokens: .*64000 tokens.*must be less than the output limit of claude-sonnet-4-5 \(64000 tokens\)/,
+      );
     }
     expect(store.get().thinkingBudgetTokens).toBeNull();
 
@@ -110,7 +120,11 @@ describe.each(stores)('the thinking budget in settings.set (%s)', (_name, open) 
 describe('the stored settings file', () => {
   it('reads a v1 file written before thinking existed without a migration or a notice: both are off', () => {
     const dir = tempDir();
-    const { thinkingBudgetTokens: _t, reasoningEffort: _r, ...before } = { ...defaultSettings, model: 'claude-opus-4-5', provider: 'anthropic' as const };
+    const {
+      thinkingBudgetTokens: _t,
+      reasoningEffort: _r,
+      ...before
+    } = { ...defaultSettings, model: 'claude-opus-4-5', provider: 'anthropic' as const };
     fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(before));
     const store = openNodeSettingsStore({ dir });
     expect(store.notice).toBeNull();
@@ -120,6 +134,9 @@ describe('the stored settings file', () => {
     store.update({ thinkingBudgetTokens: 16_000, reasoningEffort: 'low' });
     const reopened = openNodeSettingsStore({ dir });
     expect(reopened.get()).toMatchObject({ thinkingBudgetTokens: 16_000, reasoningEffort: 'low' });
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({ version: 1, thinkingBudgetTokens: 16_000 });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({
+      version: 1,
+      thinkingBudgetTokens: 16_000,
+    });
   });
 });

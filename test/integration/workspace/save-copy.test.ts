@@ -62,9 +62,13 @@ describe('saving a copy of a workspace file', () => {
   it('leaves no temporary file behind when the copy cannot be put in place', async () => {
     // A folder where the file should go: the bytes are written to the temporary name, then the rename fails.
     mkdirSync(path.join(dest, 'taken', 'inner'), { recursive: true });
-    await expect(saveWorkspaceFileCopy(ws.root, 'out/plot.png', async () => path.join(dest, 'taken'))).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST|EPERM/);
+    await expect(saveWorkspaceFileCopy(ws.root, 'out/plot.png', async () => path.join(dest, 'taken'))).rejects.toThrow(
+      /EISDIR|ENOTEMPTY|EEXIST|EPERM/,
+    );
     expect(readdirSync(dest)).toEqual(['taken']);
-    await expect(saveWorkspaceFileCopy(ws.root, 'out/plot.png', async () => path.join(dest, 'no-such-folder', 'copy.png'))).rejects.toThrow(/ENOENT/);
+    await expect(saveWorkspaceFileCopy(ws.root, 'out/plot.png', async () => path.join(dest, 'no-such-folder', 'copy.png'))).rejects.toThrow(
+      /ENOENT/,
+    );
     expect(readdirSync(dest)).toEqual(['taken']);
   });
 });

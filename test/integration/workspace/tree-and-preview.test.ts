@@ -26,7 +26,15 @@ describe('the workspace tree', () => {
 
   it('lists folders before files, depth-first, without the app folder or opening node_modules', async () => {
     const tree = await listTree(ws.root);
-    expect(tree.entries.map((e) => e.path)).toEqual(['node_modules', 'src', 'src/deep', 'src/deep/data.csv', 'src/main.py', 'a.py', 'z.txt']);
+    expect(tree.entries.map((e) => e.path)).toEqual([
+      'node_modules',
+      'src',
+      'src/deep',
+      'src/deep/data.csv',
+      'src/main.py',
+      'a.py',
+      'z.txt',
+    ]);
     expect(tree.entries.find((e) => e.path === 'a.py')).toMatchObject({ kind: 'file', size: 8 });
     expect(tree.truncated).toBe(false);
   });
@@ -56,7 +64,12 @@ describe('previewing a file', () => {
 
   it('sends text with a language for highlighting, cut at the limit without breaking a character', async () => {
     writeFileSync(at('script.py'), 'print("hi")\n');
-    expect(await previewFile(ws.root, 'script.py')).toMatchObject({ kind: 'text', language: 'python', truncated: false, text: 'print("hi")\n' });
+    expect(await previewFile(ws.root, 'script.py')).toMatchObject({
+      kind: 'text',
+      language: 'python',
+      truncated: false,
+      text: 'print("hi")\n',
+    });
     const big = 'é'.repeat(PREVIEW_LIMITS.textShownBytes); // 2 bytes each: twice the limit
     writeFileSync(at('big.txt'), `x${big}`);
     const p = await previewFile(ws.root, 'big.txt');

@@ -22,7 +22,8 @@ function checkAsUser(folder: string): Promise<{ folder?: string; error?: string 
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json'), HOME: os.tmpdir() },
         ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
       },
-      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as { folder?: string; error?: string })),
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as { folder?: string; error?: string }),
     );
   });
 }
@@ -32,7 +33,12 @@ describe.skipIf(process.platform === 'win32')('a chosen folder this user cannot 
   beforeAll(() => {
     base = mkdtempSync(path.join(os.tmpdir(), 'oi-perm-'));
     chmodSync(base, 0o755);
-    for (const [name, mode] of [['usable', 0o777], ['read-only', 0o555], ['write-only', 0o333], ['locked', 0o777]] as const) {
+    for (const [name, mode] of [
+      ['usable', 0o777],
+      ['read-only', 0o555],
+      ['write-only', 0o333],
+      ['locked', 0o777],
+    ] as const) {
       mkdirSync(path.join(base, name));
       chmodSync(path.join(base, name), mode);
     }
@@ -51,6 +57,8 @@ describe.skipIf(process.platform === 'win32')('a chosen folder this user cannot 
   it('refuses a folder it cannot write, read, or reach, naming what is missing', async () => {
     expect((await checkAsUser(path.join(base, 'read-only'))).error).toMatch(/read-only cannot be written by this user/);
     expect((await checkAsUser(path.join(base, 'write-only'))).error).toMatch(/write-only cannot be read by this user/);
-    expect((await checkAsUser(path.join(base, 'locked', 'inner'))).error).toMatch(/inner cannot be reached: permission denied on the way to it/);
+    expect((await checkAsUser(path.join(base, 'locked', 'inner'))).error).toMatch(
+      /inner cannot be reached: permission denied on the way to it/,
+    );
   });
 });

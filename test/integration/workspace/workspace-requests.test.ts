@@ -20,7 +20,14 @@ describe('workspace requests through the dispatcher', () => {
 
   beforeEach(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-wsreq-'));
-    app = createApp({ dataDir, settings: new MemorySettingsStore(), secrets: new MemorySecretStore(), resourcesDir: path.join(REPO, 'resources'), version: 'test', env: {} });
+    app = createApp({
+      dataDir,
+      settings: new MemorySettingsStore(),
+      secrets: new MemorySecretStore(),
+      resourcesDir: path.join(REPO, 'resources'),
+      version: 'test',
+      env: {},
+    });
     dispatch = createDispatcher(app.handlers);
     events.length = 0;
     app.events.subscribe((e) => events.push(e));
@@ -38,14 +45,23 @@ describe('workspace requests through the dispatcher', () => {
     const rel = path.relative(workspace, path.join(dataDir, 'outside.txt'));
     const res = await dispatch('workspace.preview', { conversationId, path: rel }, ws);
     expect(res).toMatchObject({ ok: false, error: { code: 'handler-error', message: expect.stringMatching(/goes above the workspace/) } });
-    expect(await dispatch('workspace.delete', { conversationId, path: '/etc/hostname' }, ws)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/absolute path/) } });
+    expect(await dispatch('workspace.delete', { conversationId, path: '/etc/hostname' }, ws)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/absolute path/) },
+    });
   });
 
   it('attaches uploaded bytes, lists them, and reports the change while watched', async () => {
     expect(await dispatch('workspace.tree', { conversationId }, ws)).toMatchObject({ ok: true, result: { entries: [], truncated: false } });
-    const att = await dispatch('workspace.attach', { conversationId, name: 'a.txt', mime: 'text/plain', dataBase64: Buffer.from('hello').toString('base64') }, ws);
+    const att = await dispatch(
+      'workspace.attach',
+      { conversationId, name: 'a.txt', mime: 'text/plain', dataBase64: Buffer.from('hello').toString('base64') },
+      ws,
+    );
     expect(att).toEqual({ ok: true, result: { path: 'attachments/a.txt', name: 'a.txt', mime: 'text/plain', size: 5 } });
-    await expect.poll(() => events.some((e) => e.name === 'workspace.changed' && JSON.stringify(e.payload).includes('attachments/a.txt'))).toBe(true);
+    await expect
+      .poll(() => events.some((e) => e.name === 'workspace.changed' && JSON.stringify(e.payload).includes('attachments/a.txt')))
+      .toBe(true);
     const tree = await app.handlers['workspace.tree']({ conversationId }, ws);
     expect(tree.entries.map((e) => e.path)).toEqual(['attachments', 'attachments/a.txt']);
   });
@@ -53,7 +69,11 @@ describe('workspace requests through the dispatcher', () => {
   it('copies by path only for the desktop app', async () => {
     const res = await dispatch('workspace.attach-path', { conversationId, sourcePath: path.join(dataDir, 'outside.txt') }, ws);
     expect(res).toMatchObject({ ok: false, error: { message: expect.stringMatching(/only available in the desktop app/) } });
-    const ipc = await dispatch('workspace.attach-path', { conversationId, sourcePath: path.join(dataDir, 'outside.txt') }, { transport: 'ipc' });
+    const ipc = await dispatch(
+      'workspace.attach-path',
+      { conversationId, sourcePath: path.join(dataDir, 'outside.txt') },
+      { transport: 'ipc' },
+    );
     expect(ipc).toMatchObject({ ok: true, result: { path: 'attachments/outside.txt', size: 9 } });
   });
 });

@@ -40,30 +40,76 @@ describe('attack: malformed requests over raw TCP', () => {
       { name: 'upgrade to //[ (the repro)', bytes: `GET //[ HTTP/1.1\r\n${host}${WS_HEADERS}\r\n`, status: 404 },
       { name: 'page at //[', bytes: `GET //[ HTTP/1.1\r\n${plain}\r\n`, status: 401 },
       { name: 'page at //[ with the token', bytes: `GET //[?token=${app.token} HTTP/1.1\r\n${plain}\r\n`, status: 404 },
-      { name: 'upgrade to //[ with the token', bytes: `GET //[?token=${app.token} HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`, status: 404 },
+      {
+        name: 'upgrade to //[ with the token',
+        bytes: `GET //[?token=${app.token} HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`,
+        status: 404,
+      },
       { name: 'upgrade to //evil/ws', bytes: `GET //evil.example/ws HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`, status: 404 },
-      { name: 'old cookie name, bad encoding (the repro)', bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: oi_token=%E0%A4%A\r\n${WS_HEADERS}\r\n`, status: 401 },
-      { name: 'our cookie name, bad encoding', bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: oi_token_${app.port}=%E0%A4%A\r\n${WS_HEADERS}\r\n`, status: 401 },
-      { name: 'page, bad cookie encoding', bytes: `GET / HTTP/1.1\r\n${plain}Cookie: oi_token_${app.port}=%E0%A4%A; oi_token=%\r\n\r\n`, status: 401 },
-      { name: 'cookie fragments', bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: =; ;;; =x; oi_token_${app.port}; oi_token_${app.port}=; %=%\r\n${WS_HEADERS}\r\n`, status: 401 },
+      {
+        name: 'old cookie name, bad encoding (the repro)',
+        bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: oi_token=%E0%A4%A\r\n${WS_HEADERS}\r\n`,
+        status: 401,
+      },
+      {
+        name: 'our cookie name, bad encoding',
+        bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: oi_token_${app.port}=%E0%A4%A\r\n${WS_HEADERS}\r\n`,
+        status: 401,
+      },
+      {
+        name: 'page, bad cookie encoding',
+        bytes: `GET / HTTP/1.1\r\n${plain}Cookie: oi_token_${app.port}=%E0%A4%A; oi_token=%\r\n\r\n`,
+        status: 401,
+      },
+      {
+        name: 'cookie fragments',
+        bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: =; ;;; =x; oi_token_${app.port}; oi_token_${app.port}=; %=%\r\n${WS_HEADERS}\r\n`,
+        status: 401,
+      },
       { name: 'token query, bad encoding', bytes: `GET /ws?token=%E0%A4%A&token HTTP/1.1\r\n${host}${WS_HEADERS}\r\n`, status: 401 },
       { name: 'asterisk target', bytes: `GET * HTTP/1.1\r\n${host}${WS_HEADERS}\r\n`, status: 400 },
-      { name: 'absolute-form target', bytes: `GET http://127.0.0.1:${app.port}/ws HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`, status: 400 },
+      {
+        name: 'absolute-form target',
+        bytes: `GET http://127.0.0.1:${app.port}/ws HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`,
+        status: 400,
+      },
       { name: 'authority-form target', bytes: `CONNECT 127.0.0.1:${app.port} HTTP/1.1\r\n${host}\r\n`, status: null },
       { name: 'no Host', bytes: `GET /ws HTTP/1.1\r\n${ours}${WS_HEADERS}\r\n`, status: 421 },
       { name: 'Origin null', bytes: `GET /ws HTTP/1.1\r\n${host}${ours}Origin: null\r\n${WS_HEADERS}\r\n`, status: 403 },
-      { name: 'bad WebSocket version, authorized', bytes: `GET /ws HTTP/1.1\r\n${host}${ours}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 99\r\n\r\n`, status: 400 },
+      {
+        name: 'bad WebSocket version, authorized',
+        bytes: `GET /ws HTTP/1.1\r\n${host}${ours}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 99\r\n\r\n`,
+        status: 400,
+      },
       { name: 'POST upgrade, authorized', bytes: `POST /ws HTTP/1.1\r\n${host}${ours}${WS_HEADERS}Content-Length: 0\r\n\r\n`, status: 405 },
       { name: 'files route, bad encoding', bytes: `GET /files/%E0%A4%A/%ZZ HTTP/1.1\r\n${plain}${ours}\r\n`, status: 400 },
       { name: 'files route, upgrade', bytes: `GET /files/x/y HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`, status: 404 },
       { name: 'renderer file, bad encoding', bytes: `GET /%E0%A4%A HTTP/1.1\r\n${plain}${ours}\r\n`, status: 404 },
       { name: 'binary junk', bytes: Buffer.from([0, 1, 2, 0xff, 0x0d, 0x0a, 0x0d, 0x0a]), status: 400 },
       { name: 'control character in a header', bytes: `GET /ws HTTP/1.1\r\n${host}X-A: a\x7fb\x00\r\n${WS_HEADERS}\r\n`, status: 400 },
-      { name: 'header over the size limit', bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: ${'oi_token=%E0%A4%A; '.repeat(6000)}\r\n${WS_HEADERS}\r\n`, status: 431 },
-      { name: 'thousands of junk copies of our cookie', bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: ${`oi_token_${app.port}=%E0%A4%A; `.repeat(300)}\r\n${WS_HEADERS}\r\n`, status: 401 },
+      {
+        name: 'header over the size limit',
+        bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: ${'oi_token=%E0%A4%A; '.repeat(6000)}\r\n${WS_HEADERS}\r\n`,
+        status: 431,
+      },
+      {
+        name: 'thousands of junk copies of our cookie',
+        bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: ${`oi_token_${app.port}=%E0%A4%A; `.repeat(300)}\r\n${WS_HEADERS}\r\n`,
+        status: 401,
+      },
       { name: 'upgrade, client resets at once', bytes: `GET //[ HTTP/1.1\r\n${host}${WS_HEADERS}\r\n`, status: null, reset: true },
-      { name: 'authorized upgrade, client resets at once', bytes: `GET /ws HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`, status: null, reset: true },
-      { name: 'refused upgrade, client resets at once', bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: oi_token=%E0%A4%A\r\n${WS_HEADERS}\r\n`, status: null, reset: true },
+      {
+        name: 'authorized upgrade, client resets at once',
+        bytes: `GET /ws HTTP/1.1\r\n${host}${ours}${WS_HEADERS}\r\n`,
+        status: null,
+        reset: true,
+      },
+      {
+        name: 'refused upgrade, client resets at once',
+        bytes: `GET /ws HTTP/1.1\r\n${host}Cookie: oi_token=%E0%A4%A\r\n${WS_HEADERS}\r\n`,
+        status: null,
+        reset: true,
+      },
       { name: 'half a request', bytes: `GET /ws HTTP/1.1\r\n${plain}Cookie: oi_tok`, status: null, reset: true },
     ];
     for (const attack of attacks) {
@@ -83,7 +129,10 @@ describe('attack: malformed requests over raw TCP', () => {
   });
 
   it('twin: the same bytes end a server whose upgrade handler is written the old way', async () => {
-    for (const bytes of [`GET //[ HTTP/1.1\r\nHost: x\r\n${WS_HEADERS}\r\n`, `GET /ws HTTP/1.1\r\nHost: x\r\nCookie: oi_token=%E0%A4%A\r\n${WS_HEADERS}\r\n`]) {
+    for (const bytes of [
+      `GET //[ HTTP/1.1\r\nHost: x\r\n${WS_HEADERS}\r\n`,
+      `GET /ws HTTP/1.1\r\nHost: x\r\nCookie: oi_token=%E0%A4%A\r\n${WS_HEADERS}\r\n`,
+    ]) {
       const twin = await startUnguardedServer();
       try {
         await rawRequest(twin.port, bytes);

@@ -67,8 +67,15 @@ const ALLOWED_EXTERNAL = ['https://example.com/docs', 'http://example.com/', 'ma
 describe('attack: navigating the app window away, or opening windows', () => {
   it('cancels every navigation that leaves app://renderer; allowed links go to the OS browser instead', () => {
     const { contents, opened } = guarded();
-    for (const url of ['app://renderer/index.html', 'app://renderer/', 'app://renderer']) expect(contents.fire('will-navigate', url), url).toBe(false);
-    for (const url of [...ALLOWED_EXTERNAL, ...REFUSED_EXTERNAL, 'app://renderer.evil.example/', 'app://other/index.html', 'app://renderer@evil/']) {
+    for (const url of ['app://renderer/index.html', 'app://renderer/', 'app://renderer'])
+      expect(contents.fire('will-navigate', url), url).toBe(false);
+    for (const url of [
+      ...ALLOWED_EXTERNAL,
+      ...REFUSED_EXTERNAL,
+      'app://renderer.evil.example/',
+      'app://other/index.html',
+      'app://renderer@evil/',
+    ]) {
       expect(contents.fire('will-navigate', url), url).toBe(true);
     }
     expect(opened).toEqual(ALLOWED_EXTERNAL);
@@ -124,7 +131,22 @@ describe('attack: a page asking for permissions', () => {
       return this.device ? this.device({ deviceType: 'usb', origin: 'app://renderer' }) : true;
     }
   }
-  const PERMISSIONS = ['media', 'notifications', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'midiSysex', 'openExternal', 'fullscreen', 'pointerLock', 'hid', 'serial', 'usb', 'idle-detection', 'display-capture'];
+  const PERMISSIONS = [
+    'media',
+    'notifications',
+    'geolocation',
+    'clipboard-read',
+    'clipboard-sanitized-write',
+    'midiSysex',
+    'openExternal',
+    'fullscreen',
+    'pointerLock',
+    'hid',
+    'serial',
+    'usb',
+    'idle-detection',
+    'display-capture',
+  ];
 
   it('denies every request, every check and every device', () => {
     const session = new StandInSession();
@@ -165,7 +187,12 @@ describe('attack: reading files outside the renderer folder through app://', () 
 
   const get = async (url: string) => {
     const res = await rendererResponse(renderer, url);
-    return { status: res.status, csp: res.headers.get('content-security-policy'), type: res.headers.get('content-type'), body: await res.text() };
+    return {
+      status: res.status,
+      csp: res.headers.get('content-security-policy'),
+      type: res.headers.get('content-type'),
+      body: await res.text(),
+    };
   };
 
   it('serves the renderer with the app policy, and the output frame with its own', async () => {
@@ -178,7 +205,11 @@ describe('attack: reading files outside the renderer folder through app://', () 
     expect(frame).toMatchObject({ status: 200, csp: outputFrameContentSecurityPolicy() });
     expect(frame.csp).toContain('sandbox allow-scripts');
     expect(frame.csp).not.toBe(contentSecurityPolicy());
-    expect(await get('app://renderer/assets/app.js')).toMatchObject({ status: 200, type: 'text/javascript; charset=utf-8', csp: contentSecurityPolicy() });
+    expect(await get('app://renderer/assets/app.js')).toMatchObject({
+      status: 200,
+      type: 'text/javascript; charset=utf-8',
+      csp: contentSecurityPolicy(),
+    });
   });
 
   it('refuses ../ (plain and encoded), absolute paths, links out, other hosts and junk', async () => {

@@ -84,7 +84,9 @@ describe('attack: folder swapped for a link while the app reads, lists, renames,
     try {
       for (let i = 0; i < ROUNDS; i++) {
         await aut.app.handlers['workspace.delete']({ conversationId, path: `sub/victim-${i}.txt` }, ctx).catch(() => null);
-        await aut.app.handlers['workspace.rename']({ conversationId, from: `sub/move-${i}.txt`, to: `moved-${i}.txt` }, ctx).catch(() => null);
+        await aut.app.handlers['workspace.rename']({ conversationId, from: `sub/move-${i}.txt`, to: `moved-${i}.txt` }, ctx).catch(
+          () => null,
+        );
       }
     } finally {
       await swapper.stop();
@@ -105,7 +107,10 @@ describe('attack: folder swapped for a link while the app reads, lists, renames,
     const swapper = await startSwapper(path.join(ws, 'attachments'), path.join(ws, 'attachments-link'));
     try {
       for (let i = 0; i < ROUNDS; i++) {
-        await aut.app.handlers['workspace.attach']({ conversationId, name: `note-${i}.txt`, mime: 'text/plain', dataBase64: Buffer.from('x').toString('base64') }, ctx).catch(() => null);
+        await aut.app.handlers['workspace.attach'](
+          { conversationId, name: `note-${i}.txt`, mime: 'text/plain', dataBase64: Buffer.from('x').toString('base64') },
+          ctx,
+        ).catch(() => null);
       }
     } finally {
       await swapper.stop();

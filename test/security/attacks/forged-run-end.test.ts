@@ -61,7 +61,7 @@ const ATTACKS: Record<string, (f: Files) => string> = {
     [
       "const fs = require('node:fs');",
       'const m = globalThis.__oiRun;',
-      "process.stdout.write(`\\x1b]633;P;OiFence=${m.nonce}\\x07`);",
+      'process.stdout.write(`\\x1b]633;P;OiFence=${m.nonce}\\x07`);',
       "globalThis.__oiSocket.write(JSON.stringify({ type: 'done', id: m.id, ok: true }) + '\\n');",
       `fs.writeFileSync(${JSON.stringify(f.forged)}, '');`,
       `while (!fs.existsSync(${JSON.stringify(f.go)})) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);`,
@@ -126,7 +126,14 @@ interface Outcome {
 }
 
 /** The attack against the engine as it is: `go` is given once the end has been forged. */
-async function attack(run: Run, workspace: string, language: string, f: Files, extra?: Parameters<Harness['run']>[2], code?: string): Promise<Outcome> {
+async function attack(
+  run: Run,
+  workspace: string,
+  language: string,
+  f: Files,
+  extra?: Parameters<Harness['run']>[2],
+  code?: string,
+): Promise<Outcome> {
   const at = (name: string): string => join(workspace, name);
   let settled = false;
   let finishedAtEnd = false;

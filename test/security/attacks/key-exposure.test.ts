@@ -54,7 +54,13 @@ describe('keys never reach the code, and never come back out of it (issue 17 #7)
       MY_TOKEN: `  ${KEY}\n`,
       AUTH_HEADER: `Bearer ${KEY}`,
     };
-    service = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000, baseEnv, secrets: () => [{ value: KEY, label: 'groq key' }] });
+    service = createExecService({
+      resourcesDir: RESOURCES_DIR,
+      tmpRoot,
+      graceMs: 1000,
+      baseEnv,
+      secrets: () => [{ value: KEY, label: 'groq key' }],
+    });
     blind = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000, baseEnv: { ...process.env, HOME: home } });
   });
   afterAll(async () => {
@@ -63,7 +69,13 @@ describe('keys never reach the code, and never come back out of it (issue 17 #7)
     await rm(tmpRoot, { recursive: true, force: true });
   });
 
-  const run = (engine: ExecService, id: string, language: string, code: string, extra: { sandbox?: SandboxSettings; settings?: Partial<ExecSettings>; terminal?: string[] } = {}) =>
+  const run = (
+    engine: ExecService,
+    id: string,
+    language: string,
+    code: string,
+    extra: { sandbox?: SandboxSettings; settings?: Partial<ExecSettings>; terminal?: string[] } = {},
+  ) =>
     engine.run({
       conversationId: id,
       workspace,
@@ -81,7 +93,9 @@ describe('keys never reach the code, and never come back out of it (issue 17 #7)
     ['python', SANDBOX],
     ['shell', SANDBOX],
   ] as const)('%s code (sandbox: %s) finds the key under no variable', async (language, sandbox) => {
-    const result = await run(service, `env-${language}-${sandbox ? 'sb' : 'plain'}`, language, REPORT[language] as string, { ...(sandbox ? { sandbox } : {}) });
+    const result = await run(service, `env-${language}-${sandbox ? 'sb' : 'plain'}`, language, REPORT[language] as string, {
+      ...(sandbox ? { sandbox } : {}),
+    });
     expect(result.status).toBe('done');
     expect(printed(result)).toMatch(/holders (\[\]|\[0\]) False/);
 

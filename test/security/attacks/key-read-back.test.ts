@@ -38,8 +38,16 @@ async function startEchoServer(): Promise<{ url: string; seen: IncomingHttpHeade
 }
 
 /** The page's side of the bridge: a WebSocket with the token cookie, every frame it receives kept. */
-async function openBridge(aut: AppUnderTest): Promise<{ frames: string[]; call(name: string, input: unknown): Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>; close(): void }> {
-  const ws = new WebSocket(`${aut.server.url.replace('http', 'ws')}/ws`, { headers: { cookie: `${aut.server.cookieName}=${aut.server.token}`, origin: aut.server.url } });
+async function openBridge(
+  aut: AppUnderTest,
+): Promise<{
+  frames: string[];
+  call(name: string, input: unknown): Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>;
+  close(): void;
+}> {
+  const ws = new WebSocket(`${aut.server.url.replace('http', 'ws')}/ws`, {
+    headers: { cookie: `${aut.server.cookieName}=${aut.server.token}`, origin: aut.server.url },
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -88,7 +96,15 @@ describe('attack: reading stored keys back through a base URL the request names'
 
   it('no stored key reaches the echo server or comes back over the WebSocket, however the URL is spelled', async () => {
     const port = new URL(echo.url).port;
-    const spellings = [`${echo.url}/v1`, `${echo.url}/v1/`, `${echo.url}`, `http://localhost:${port}/v1`, `http://user:pw@127.0.0.1:${port}/v1`, `${echo.url}/v1?x=1`, `HTTP://127.0.0.1:${port}/V1`];
+    const spellings = [
+      `${echo.url}/v1`,
+      `${echo.url}/v1/`,
+      `${echo.url}`,
+      `http://localhost:${port}/v1`,
+      `http://user:pw@127.0.0.1:${port}/v1`,
+      `${echo.url}/v1?x=1`,
+      `HTTP://127.0.0.1:${port}/V1`,
+    ];
     const answers: Array<{ name: string; answer: Awaited<ReturnType<typeof bridge.call>> }> = [];
     for (const provider of PROVIDERS) {
       for (const baseUrl of spellings) {
@@ -105,12 +121,14 @@ describe('attack: reading stored keys back through a base URL the request names'
     expect(echo.seen.length).toBeGreaterThan(0);
     // And each refusal says what to do.
     for (const { name, answer } of answers) {
-      if (name === 'keys.test') expect(answer).toMatchObject({ ok: true, result: { ok: false, message: expect.stringMatching(/type the key/) } });
-      else if (!answer.ok) expect(answer.error?.message).toMatch(/only sent to the provider's own address or to the base URL saved in Settings/);
+      if (name === 'keys.test')
+        expect(answer).toMatchObject({ ok: true, result: { ok: false, message: expect.stringMatching(/type the key/) } });
+      else if (!answer.ok)
+        expect(answer.error?.message).toMatch(/only sent to the provider's own address or to the base URL saved in Settings/);
     }
   });
 
-  it('the stored key still goes where the user saved it (the scripted server as OpenAI\'s base URL)', async () => {
+  it("the stored key still goes where the user saved it (the scripted server as OpenAI's base URL)", async () => {
     const before = aut.llm.requests.length;
     const tested = await bridge.call('keys.test', { provider: 'openai' });
     expect(tested).toMatchObject({ ok: true, result: { ok: true } });

@@ -21,7 +21,8 @@ const availability = keyringAvailability();
  * lack it) that asks the Secret Service for every entry of `service` and prints their hashes.
  */
 function readKeychain(service: string): string {
-  return ["/usr/bin/python3 - <<'PY'",
+  return [
+    "/usr/bin/python3 - <<'PY'",
     'import hashlib',
     'try:',
     '    import dbus',

@@ -162,7 +162,14 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'awaiting-approval');
     // Containment and clipping on .markdown, with the sanitiser out of the way (the popover's top layer
     // is beyond any CSS, which is why the sanitiser drops the attribute: not repeated here).
-    await ui.page.getByTestId('assistant-message').last().locator(RENDERED).evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.style + OVERLAYS.class + OVERLAYS.dialog + '<p>overlay-extra</p>');
+    await ui.page
+      .getByTestId('assistant-message')
+      .last()
+      .locator(RENDERED)
+      .evaluate(
+        (el, html) => el.insertAdjacentHTML('beforeend', html),
+        OVERLAYS.style + OVERLAYS.class + OVERLAYS.dialog + '<p>overlay-extra</p>',
+      );
     // Their boxes may reach past the block (a fixed layer sized to it, plus padding), but nothing is drawn there.
     const report = await probe(ui.page);
     expect(report.found.length).toBeGreaterThanOrEqual(4);
@@ -170,12 +177,23 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
 
     // The card draws above the message parts the app itself positions over the next item (the hover
     // actions strip sits at z-index 2 below its message): a strip as tall as the window, there, is under it.
-    await ui.page.getByTestId('assistant-message').last().evaluate((el) => {
-      const strip = document.createElement('div');
-      strip.textContent = 'overlay-strip';
-      Object.assign(strip.style, { position: 'absolute', left: '0', right: '0', top: '100%', height: '2000px', zIndex: '2', background: '#fff' });
-      el.append(strip);
-    });
+    await ui.page
+      .getByTestId('assistant-message')
+      .last()
+      .evaluate((el) => {
+        const strip = document.createElement('div');
+        strip.textContent = 'overlay-strip';
+        Object.assign(strip.style, {
+          position: 'absolute',
+          left: '0',
+          right: '0',
+          top: '100%',
+          height: '2000px',
+          zIndex: '2',
+          background: '#fff',
+        });
+        el.append(strip);
+      });
     expect(await probe(ui.page)).toMatchObject({ code: 'card', run: 'card' });
   });
 
@@ -189,7 +207,10 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     const box = await run.boundingBox();
     if (!box) throw new Error('Run has no box');
     // Beside the markdown block, in the same message: where it would be with no sanitiser and no containment.
-    await ui.page.getByTestId('assistant-message').last().evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.style);
+    await ui.page
+      .getByTestId('assistant-message')
+      .last()
+      .evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.style);
     const report = await probe(ui.page);
     expect(report.code).toMatch(/^other: overlay-style/);
     expect(report.run).toMatch(/^other: overlay-style/);
@@ -206,10 +227,16 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     await sendMessage(ui.page, 'Again');
     await expectAttribute(ui.page.getByTestId('cell').last(), 'data-status', 'awaiting-approval');
     await ui.page.evaluate(() => document.querySelectorAll('[data-testid="assistant-message"] > div[style]').forEach((el) => el.remove()));
-    await ui.page.getByTestId('assistant-message').last().evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.class);
+    await ui.page
+      .getByTestId('assistant-message')
+      .last()
+      .evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.class);
     expect((await probe(ui.page)).code).toMatch(/^other: overlay-class/);
     await ui.page.evaluate(() => document.querySelectorAll('.modal-backdrop').forEach((el) => el.remove()));
-    await ui.page.getByTestId('assistant-message').last().evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.popover);
+    await ui.page
+      .getByTestId('assistant-message')
+      .last()
+      .evaluate((el, html) => el.insertAdjacentHTML('beforeend', html), OVERLAYS.popover);
     await clickPopoverOpeners(ui.page);
     const popped = await probe(ui.page);
     expect(popped.topLayer).toBe(true);
@@ -219,7 +246,10 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
   it('an imported notebook’s markdown cell stays inside its block', async () => {
     const notebook = notebookOf([{ id: 'm1', cell_type: 'markdown', metadata: {}, source: `# Overlay notebook\n\n${MARKDOWN}` }]);
     await ui.page.getByRole('button', { name: 'Notebook', exact: true }).click();
-    const [chooser] = await Promise.all([ui.page.waitForEvent('filechooser'), ui.page.getByRole('menuitem', { name: 'Import notebook…' }).click()]);
+    const [chooser] = await Promise.all([
+      ui.page.waitForEvent('filechooser'),
+      ui.page.getByRole('menuitem', { name: 'Import notebook…' }).click(),
+    ]);
     await chooser.setFiles({ name: 'overlay.ipynb', mimeType: 'application/x-ipynb+json', buffer: Buffer.from(JSON.stringify(notebook)) });
     await expectText(ui.page.getByTestId('assistant-message').first(), 'overlay-style');
     ui.aut.llm.enqueue({ kind: 'tool', text: 'Running it.', calls: [cellCall('call_nb')] }, { kind: 'text', text: 'Done.' });
@@ -233,7 +263,11 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     await sendMessage(ui.page, 'Hello');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
     const { workspace } = await currentConversation(ui.aut);
-    const output = { output_type: 'display_data', metadata: {}, data: { 'text/markdown': `${OVERLAYS.popover}\n\n${OVERLAYS.dialog}`, 'text/plain': 'md' } };
+    const output = {
+      output_type: 'display_data',
+      metadata: {},
+      data: { 'text/markdown': `${OVERLAYS.popover}\n\n${OVERLAYS.dialog}`, 'text/plain': 'md' },
+    };
     const notebook = notebookOf([
       { id: 'm1', cell_type: 'markdown', metadata: {}, source: `${OVERLAYS.style}\n\n${OVERLAYS.class}` },
       { id: 'c1', cell_type: 'code', metadata: {}, execution_count: 1, source: 'show()', outputs: [output] },

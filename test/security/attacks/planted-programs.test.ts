@@ -16,7 +16,9 @@ import { plantedProgram, plantWith, SANDBOX, startSandboxTarget, stdoutOf, type 
 // attack reaches the app, and that only the sandbox route keeps it inside.
 
 const SYSTEM_PYTHON = '/usr/bin/python3';
-const SYSTEM_PYTHON_VERSION = execFileSync(SYSTEM_PYTHON, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).trim();
+const SYSTEM_PYTHON_VERSION = execFileSync(SYSTEM_PYTHON, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+  encoding: 'utf8',
+}).trim();
 
 describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
   let t: SandboxTarget;
@@ -27,7 +29,12 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
 
   /** Sandboxed code writes `path` in the workspace as a program that leaves `mark` when run outside. */
   async function plantFromSandbox(workspace: string, path: string, mark: string, real: string): Promise<void> {
-    const planted = await t.run(`plant-${mark}`, 'python', plantWith(path, plantedProgram(t.marker(mark), join(workspace, 'ran.log'), real)), { workspace, sandbox: SANDBOX });
+    const planted = await t.run(
+      `plant-${mark}`,
+      'python',
+      plantWith(path, plantedProgram(t.marker(mark), join(workspace, 'ran.log'), real)),
+      { workspace, sandbox: SANDBOX },
+    );
     expect(planted.status).toBe('done');
     expect(existsSync(join(workspace, path))).toBe(true);
   }
@@ -62,7 +69,9 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
     const next = await t.run('pth', 'python', 'import sys; print(sys.prefix)', { workspace, sandbox: SANDBOX });
     expect(stdoutOf(next)).toContain(join(workspace, '.venv'));
     // The package list the model is shown asks the same interpreter.
-    expect(await t.service.python({ workspace, settings: { ...defaultSettings.exec, env: { HOME: t.home } }, sandbox: SANDBOX })).not.toBeNull();
+    expect(
+      await t.service.python({ workspace, settings: { ...defaultSettings.exec, env: { HOME: t.home } }, sandbox: SANDBOX }),
+    ).not.toBeNull();
     expect(await t.marked('pth')).toBeNull();
 
     // Twin: listing the packages of that .venv without the sandbox runs its .pth file as the user.
@@ -77,7 +86,11 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
     const path = `${join(workspace, 'bin')}:${process.env.PATH ?? ''}`;
     const result = await t.run('path-probe', 'ruby', 'puts 6 * 7', { workspace, sandbox: SANDBOX, settings: { env: { PATH: path } } });
     expect(stdoutOf(result)).toContain('42');
-    const listed = await t.service.languages({ workspace, settings: { ...defaultSettings.exec, env: { PATH: path, HOME: t.home } }, sandbox: SANDBOX });
+    const listed = await t.service.languages({
+      workspace,
+      settings: { ...defaultSettings.exec, env: { PATH: path, HOME: t.home } },
+      sandbox: SANDBOX,
+    });
     expect(listed.find((l) => l.name === 'ruby')?.available).toBe(true);
     expect(await readFile(join(workspace, 'ran.log'), 'utf8')).toContain('bin/ruby');
     expect(await t.marked('path-probe')).toBeNull();
@@ -105,7 +118,11 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
     it('pip never runs from a planted .venv: it runs inside the sandbox from an interpreter outside the workspace', async () => {
       const workspace = await t.freshWorkspace();
       await plantFromSandbox(workspace, '.venv/bin/python', 'pip', SYSTEM_PYTHON);
-      const result = await t.run('pip', 'python', 'import oi_attack_pkg', { workspace, sandbox: { ...SANDBOX, extraPaths: [wheels] }, settings: { env: pipEnv() } });
+      const result = await t.run('pip', 'python', 'import oi_attack_pkg', {
+        workspace,
+        sandbox: { ...SANDBOX, extraPaths: [wheels] },
+        settings: { env: pipEnv() },
+      });
       const question = t.questions.at(-1);
       expect(question?.kind).toBe('pip');
       expect(question?.command).not.toContain('.venv/bin/python -m pip');
@@ -121,7 +138,11 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
       const workspace = await t.freshWorkspace();
       await plantFromSandbox(workspace, 'evil-shell.sh', 'npmrc', '/bin/sh');
       await writeFile(join(workspace, '.npmrc'), `script-shell=${join(workspace, 'evil-shell.sh')}\n`);
-      const result = await t.run('npm', 'javascript', "console.log('value ' + require('oi-attack-npm'))", { workspace, sandbox: SANDBOX, settings: { env: npmEnv() } });
+      const result = await t.run('npm', 'javascript', "console.log('value ' + require('oi-attack-npm'))", {
+        workspace,
+        sandbox: SANDBOX,
+        settings: { env: npmEnv() },
+      });
       expect(t.questions.at(-1)?.kind).toBe('npm');
       expect(stdoutOf(result)).toContain('value 9');
       expect(existsSync(join(workspace, 'node_modules', 'oi-attack-npm', 'index.js'))).toBe(true);
@@ -149,4 +170,3 @@ describe('planted programs never run outside the sandbox (issue 17 #1)', () => {
     });
   });
 });
-

@@ -77,7 +77,10 @@ describe('each bubblewrap protection stops its attack (issue 17 #11)', () => {
 
   it("--unshare-cgroup-try: the sandbox does not see the app's own control groups", async () => {
     // The paths the app's process has in each hierarchy (those that are not the root).
-    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').map((l) => l.split(':').slice(2).join(':')).filter((p) => p && p !== '/');
+    const own = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .map((l) => l.split(':').slice(2).join(':'))
+      .filter((p) => p && p !== '/');
     const moved = own.length === 0 ? moveSelfIntoNewCgroup() : null;
     try {
       const paths = own.length > 0 ? own : [moved as string];
@@ -130,12 +133,26 @@ describe('the sandbox holds through a full agent turn of the real app (issue 17 
       nbformat: 4,
       nbformat_minor: 5,
       metadata: { kernelspec: { name: 'python3', language: 'python', display_name: 'Python 3' } },
-      cells: [{ cell_type: 'code', id: 'c1', metadata: {}, execution_count: null, outputs: [], source: `open(${JSON.stringify(join(marks(), 'rerun'))}, "w").write("escaped")` }],
+      cells: [
+        {
+          cell_type: 'code',
+          id: 'c1',
+          metadata: {},
+          execution_count: null,
+          outputs: [],
+          source: `open(${JSON.stringify(join(marks(), 'rerun'))}, "w").write("escaped")`,
+        },
+      ],
     };
     mkdirSync(marks(), { recursive: true });
-    const { conversation } = await aut.app.handlers['notebook.import']({ fileName: 'n.ipynb', source: { text: JSON.stringify(notebook) } }, { transport: 'websocket' });
+    const { conversation } = await aut.app.handlers['notebook.import'](
+      { fileName: 'n.ipynb', source: { text: JSON.stringify(notebook) } },
+      { transport: 'websocket' },
+    );
     await aut.app.handlers['notebook.rerun']({ conversationId: conversation.id }, { transport: 'websocket' });
-    await expect.poll(async () => (await aut.app.context.conversations.get(conversation.id)).items.find((i) => i.kind === 'cell' && i.limits != null)).toBeTruthy();
+    await expect
+      .poll(async () => (await aut.app.context.conversations.get(conversation.id)).items.find((i) => i.kind === 'cell' && i.limits != null))
+      .toBeTruthy();
     const cell = (await aut.app.context.conversations.get(conversation.id)).items.find((i): i is CellItem => i.kind === 'cell');
     expect(cell?.limits?.sandbox).toMatch(/^bubblewrap: /);
     expect(existsSync(join(marks(), 'rerun'))).toBe(false);

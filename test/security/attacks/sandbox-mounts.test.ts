@@ -40,7 +40,12 @@ describe('each mount and lifetime rule of the sandbox stops its attack (issue 17
    * `code` run by sh under bubblewrap with the engine's arguments for `settings` (and `python`'s
    * folders, as a session gets them), changed by `weaken`.
    */
-  async function weakened(code: string, weaken: (args: string[]) => void, settings: SandboxSettings = SANDBOX, python?: string): Promise<string> {
+  async function weakened(
+    code: string,
+    weaken: (args: string[]) => void,
+    settings: SandboxSettings = SANDBOX,
+    python?: string,
+  ): Promise<string> {
     const privateDir = await mkdtemp(join(t.tmpRoot, 'twin-'));
     const plan = planSandbox({ settings, workspace: t.workspace, privateDir, home: t.home });
     const readable = python ? readablePathsFor(plan, python, []) : [];
@@ -80,7 +85,10 @@ describe('each mount and lifetime rule of the sandbox stops its attack (issue 17
   it("--proc: the sandbox cannot see the host's processes or their command lines", async () => {
     // A host process with a secret on its command line, as programs started with --token=… have.
     // Python keeps its arguments as given (a shell may exec its last command and drop them).
-    const holder: ChildProcess = spawn('/usr/bin/python3', ['-c', 'import time; time.sleep(600)', `${SECRET}-argv`], { stdio: 'ignore', detached: true });
+    const holder: ChildProcess = spawn('/usr/bin/python3', ['-c', 'import time; time.sleep(600)', `${SECRET}-argv`], {
+      stdio: 'ignore',
+      detached: true,
+    });
     try {
       await expect.poll(() => existsSync(`/proc/${holder.pid}/cmdline`)).toBe(true);
       // The pattern does not match itself, so the scanning grep's own command line is not a hit.
@@ -112,7 +120,9 @@ describe('each mount and lifetime rule of the sandbox stops its attack (issue 17
     const extra = join(t.home, 'shared-data');
     mkdirSync(extra, { recursive: true });
     const settings = { ...SANDBOX, extraPaths: [extra] };
-    const result = stdoutOf(await t.run('extra-ro', 'shell', `ls ${extra} >/dev/null && echo visible; ${writeAttempt(extra)}`, { sandbox: settings }));
+    const result = stdoutOf(
+      await t.run('extra-ro', 'shell', `ls ${extra} >/dev/null && echo visible; ${writeAttempt(extra)}`, { sandbox: settings }),
+    );
     expect(result).toContain('visible');
     expect(result).toContain('refused');
     expect(existsSync(join(extra, 'planted'))).toBe(false);
@@ -145,10 +155,15 @@ describe('each mount and lifetime rule of the sandbox stops its attack (issue 17
     // twin's is still there — nothing would ever end it.
     const daemon = (n: number): string => `600.${process.pid}${n}`;
     const code = (n: number): string => `setsid /bin/sleep ${daemon(n)} & echo started; wait`;
-    const underParent = (args: string[]): ChildProcess => spawn('/bin/sh', ['-c', '"$@" & wait', 'sh', BWRAP, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const underParent = (args: string[]): ChildProcess =>
+      spawn('/bin/sh', ['-c', '"$@" & wait', 'sh', BWRAP, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     const argsFor = async (n: number, weaken: (args: string[]) => void): Promise<string[]> => {
       const privateDir = await mkdtemp(join(t.tmpRoot, 'twin-'));
-      const args = bubblewrapArgs(planSandbox({ settings: SANDBOX, workspace: t.workspace, privateDir, home: t.home }), { file: '/bin/sh', args: ['-c', code(n)] }, []);
+      const args = bubblewrapArgs(
+        planSandbox({ settings: SANDBOX, workspace: t.workspace, privateDir, home: t.home }),
+        { file: '/bin/sh', args: ['-c', code(n)] },
+        [],
+      );
       weaken(args);
       return args;
     };

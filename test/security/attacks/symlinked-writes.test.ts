@@ -29,8 +29,19 @@ describe('the app never writes through a link the code planted (issue 17 #2)', (
 
   // A link as the file's own name is replaced by the new file; a link on the way refuses the spill.
   it.each([
-    ['the spill file itself', /more, saved to .*attack-run\.log/, (v: string) => ['os.makedirs(".oi/outputs", exist_ok=True)', `os.symlink(${JSON.stringify(v)}, ".oi/outputs/attack-run.log")`]],
-    ['.oi/outputs', /more, not saved \(.*symbolic link/, (v: string) => ['os.makedirs(".oi", exist_ok=True)', `os.symlink(${JSON.stringify(join(v, '..', 'outputs-elsewhere'))}, ".oi/outputs")`]],
+    [
+      'the spill file itself',
+      /more, saved to .*attack-run\.log/,
+      (v: string) => ['os.makedirs(".oi/outputs", exist_ok=True)', `os.symlink(${JSON.stringify(v)}, ".oi/outputs/attack-run.log")`],
+    ],
+    [
+      '.oi/outputs',
+      /more, not saved \(.*symbolic link/,
+      (v: string) => [
+        'os.makedirs(".oi", exist_ok=True)',
+        `os.symlink(${JSON.stringify(join(v, '..', 'outputs-elsewhere'))}, ".oi/outputs")`,
+      ],
+    ],
     ['.oi', /more, not saved \(.*symbolic link/, (v: string) => [`os.symlink(${JSON.stringify(join(v, '..', 'oi-elsewhere'))}, ".oi")`]],
   ])('output past the cap is not written through a link at %s', async (_where, note, plant) => {
     const workspace = await t.freshWorkspace();
@@ -61,7 +72,11 @@ describe('the app never writes through a link the code planted (issue 17 #2)', (
     await rm(join(workspace, '.oi'), { recursive: true, force: true });
     expect((await t.run(conversation, 'python', plantCode, { workspace, sandbox: SANDBOX })).status).toBe('done');
     await writeFile(join(workspace, '.oi', 'outputs', 'attack-run.log'), 'attacker text\n');
-    const landed = [readFileSync(bashrc, 'utf8'), ...readdirSync(join(bashrc, '..', 'outputs-elsewhere')), ...readdirSync(join(bashrc, '..', 'oi-elsewhere', 'outputs'))];
+    const landed = [
+      readFileSync(bashrc, 'utf8'),
+      ...readdirSync(join(bashrc, '..', 'outputs-elsewhere')),
+      ...readdirSync(join(bashrc, '..', 'oi-elsewhere', 'outputs')),
+    ];
     expect(landed.join()).toMatch(/attacker text|attack-run\.log/);
   });
 
@@ -69,14 +84,20 @@ describe('the app never writes through a link the code planted (issue 17 #2)', (
     const workspace = await t.freshWorkspace();
     const bashrc = victim('bashrc-cell');
     // The shell keeps the cell file's path in a variable of its own, which the cell can read.
-    const plant = await t.run('cell', 'shell', `ln -sf ${JSON.stringify(bashrc)} "$__oi_cell" && echo planted`, { workspace, sandbox: SANDBOX });
+    const plant = await t.run('cell', 'shell', `ln -sf ${JSON.stringify(bashrc)} "$__oi_cell" && echo planted`, {
+      workspace,
+      sandbox: SANDBOX,
+    });
     expect(stdoutOf(plant)).toContain('planted');
     const next = await t.run('cell', 'shell', 'echo "next cell $((6 * 7))"', { workspace, sandbox: SANDBOX });
     expect(stdoutOf(next)).toContain('next cell 42');
     expect(readFileSync(bashrc, 'utf8')).toBe('export SAFE=1\n');
 
     // Twin: the cell file's path does lead to the victim while the link is there.
-    const leak = await t.run('cell-twin', 'shell', `ln -sf ${JSON.stringify(bashrc)} "$__oi_cell"; echo "$__oi_cell"`, { workspace, sandbox: SANDBOX });
+    const leak = await t.run('cell-twin', 'shell', `ln -sf ${JSON.stringify(bashrc)} "$__oi_cell"; echo "$__oi_cell"`, {
+      workspace,
+      sandbox: SANDBOX,
+    });
     const cellFile = stdoutOf(leak).trim().split('\n').at(-1) ?? '';
     await writeFile(cellFile, 'echo pwned\n');
     expect(readFileSync(bashrc, 'utf8')).toBe('echo pwned\n');
@@ -108,7 +129,8 @@ describe('the app never writes through a link the code planted (issue 17 #2)', (
     );
     try {
       // Saves that meet the link are refused; none goes through it.
-      for (let i = 0; i < 400; i++) await saveAttachmentBytes(workspace, `note-${i}.txt`, 'text/plain', Buffer.from('x')).catch(() => undefined);
+      for (let i = 0; i < 400; i++)
+        await saveAttachmentBytes(workspace, `note-${i}.txt`, 'text/plain', Buffer.from('x')).catch(() => undefined);
       expect(readdirSync(outside)).toEqual([]);
     } finally {
       swapper.kill('SIGKILL');

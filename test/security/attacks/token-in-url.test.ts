@@ -32,12 +32,15 @@ describe('attack: reading the token from the page URL, in Chromium', () => {
     const page = await ui.browser.newPage();
     try {
       // The page's response arrives without its Set-Cookie: the WebSocket gets 401.
-      await page.route((url) => url.searchParams.has('token'), async (route) => {
-        const response = await route.fetch();
-        const headers = { ...response.headers() };
-        delete headers['set-cookie'];
-        await route.fulfill({ response, headers });
-      });
+      await page.route(
+        (url) => url.searchParams.has('token'),
+        async (route) => {
+          const response = await route.fetch();
+          const headers = { ...response.headers() };
+          delete headers['set-cookie'];
+          await route.fulfill({ response, headers });
+        },
+      );
       const refused = new Promise<void>((resolve) =>
         page.on('websocket', (ws) => {
           ws.on('socketerror', () => resolve());

@@ -153,7 +153,9 @@ describe('Unix sockets of the host are out of reach from the sandbox (issue 17 #
   });
 
   it('a socket folder named in extraPaths is reachable on purpose', async () => {
-    const result = stdoutOf(await t.run('sockets-extra', 'python', client([targets.run]), { sandbox: { ...SANDBOX, extraPaths: [runDir] } }));
+    const result = stdoutOf(
+      await t.run('sockets-extra', 'python', client([targets.run]), { sandbox: { ...SANDBOX, extraPaths: [runDir] } }),
+    );
     expect(got(result, targets.run.name), result).toBe(true);
   });
 

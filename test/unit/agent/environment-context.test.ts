@@ -66,7 +66,14 @@ describe('EnvironmentContext', () => {
   });
 
   it('recognizes the common ways of installing Python packages', () => {
-    for (const code of ['pip install pandas', '!pip3 install -q x', 'uv pip install y', 'uv add z', 'conda install -y numpy', 'poetry add httpx']) {
+    for (const code of [
+      'pip install pandas',
+      '!pip3 install -q x',
+      'uv pip install y',
+      'uv add z',
+      'conda install -y numpy',
+      'poetry add httpx',
+    ]) {
       expect(installsPackages(code)).toBe(true);
     }
     expect(installsPackages('print("pip")')).toBe(false);

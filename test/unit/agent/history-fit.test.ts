@@ -5,16 +5,42 @@ import { estimatingCounter } from '../../../src-main/core/llm/token-counter';
 
 let n = 0;
 const user = (text: string): ConversationItem => ({ kind: 'user', id: `u${++n}`, text, attachments: [], createdAt: '' });
-const say = (step: string, text: string): ConversationItem => ({ kind: 'assistant', id: `a${++n}`, step, text, thinking: [], interrupted: false, createdAt: '' });
-const cell = (step: string, result: string): CellItem => ({
-  kind: 'cell', id: `c${++n}`, step, toolCallId: `call${n}`, language: 'shell', code: 'run', status: 'done', approval: 'auto',
-  outputs: [], exitCode: 0, durationMs: 1, executionCount: 1, startedAt: null, limits: null, resultForModel: result,
+const say = (step: string, text: string): ConversationItem => ({
+  kind: 'assistant',
+  id: `a${++n}`,
+  step,
+  text,
+  thinking: [],
+  interrupted: false,
+  createdAt: '',
 });
-const fit = (items: ConversationItem[], budget: number) => fitHistory({ items, budget, counter: estimatingCounter, images: true, trimmedOutputChars: 300 });
+const cell = (step: string, result: string): CellItem => ({
+  kind: 'cell',
+  id: `c${++n}`,
+  step,
+  toolCallId: `call${n}`,
+  language: 'shell',
+  code: 'run',
+  status: 'done',
+  approval: 'auto',
+  outputs: [],
+  exitCode: 0,
+  durationMs: 1,
+  executionCount: 1,
+  startedAt: null,
+  limits: null,
+  resultForModel: result,
+});
+const fit = (items: ConversationItem[], budget: number) =>
+  fitHistory({ items, budget, counter: estimatingCounter, images: true, trimmedOutputChars: 300 });
 
 const history = (): ConversationItem[] => [
-  user('one'), cell('s1', 'A'.repeat(3000)), say('s1', 'did one'),
-  user('two'), cell('s2', 'B'.repeat(3000)), say('s2', 'did two'),
+  user('one'),
+  cell('s1', 'A'.repeat(3000)),
+  say('s1', 'did one'),
+  user('two'),
+  cell('s2', 'B'.repeat(3000)),
+  say('s2', 'did two'),
   user('three'),
 ];
 
@@ -50,7 +76,14 @@ describe('fitHistory', () => {
   it('gives a surviving turn its whole output back once older turns are dropped', () => {
     // Turn one's long answer cannot be shortened, so shortening outputs is not enough and it goes;
     // then there is room for turn two's output whole again.
-    const items = [user('one'), say('s1', 'T'.repeat(4500)), cell('s1', 'A'.repeat(3000)), user('two'), cell('s2', 'B'.repeat(3000)), user('three')];
+    const items = [
+      user('one'),
+      say('s1', 'T'.repeat(4500)),
+      cell('s1', 'A'.repeat(3000)),
+      user('two'),
+      cell('s2', 'B'.repeat(3000)),
+      user('three'),
+    ];
     const result = fit(items, 1200);
     expect(result.droppedTurns).toBe(1);
     expect(result.trimmedOutputs).toBe(0);

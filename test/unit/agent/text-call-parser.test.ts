@@ -35,8 +35,17 @@ const ARGS = { language: 'python', code: 'print("a {b} [c]")\nx = "</tool_call>"
 const ARGS_JSON = JSON.stringify(ARGS);
 
 const dialects: Array<{ name: string; reply: string; dialect: string; prose?: string }> = [
-  { name: 'Hermes / Qwen', reply: `Let me compute it.\n<tool_call>\n{"name": "execute", "arguments": ${ARGS_JSON}}\n</tool_call>`, dialect: 'hermes', prose: 'Let me compute it.\n' },
-  { name: 'Llama 3.x python_tag with JSON', reply: `<|python_tag|>{"name": "execute", "parameters": ${ARGS_JSON}}<|eom_id|>`, dialect: 'llama' },
+  {
+    name: 'Hermes / Qwen',
+    reply: `Let me compute it.\n<tool_call>\n{"name": "execute", "arguments": ${ARGS_JSON}}\n</tool_call>`,
+    dialect: 'hermes',
+    prose: 'Let me compute it.\n',
+  },
+  {
+    name: 'Llama 3.x python_tag with JSON',
+    reply: `<|python_tag|>{"name": "execute", "parameters": ${ARGS_JSON}}<|eom_id|>`,
+    dialect: 'llama',
+  },
   { name: 'Llama 3.x bare JSON', reply: `{"name": "execute", "parameters": ${ARGS_JSON}}`, dialect: 'llama' },
   { name: 'Mistral array', reply: `[TOOL_CALLS][{"name": "execute", "arguments": ${ARGS_JSON}}]`, dialect: 'mistral' },
   { name: 'Mistral v11', reply: `[TOOL_CALLS]execute[ARGS]${ARGS_JSON}`, dialect: 'mistral' },
@@ -45,10 +54,22 @@ const dialects: Array<{ name: string; reply: string; dialect: string; prose?: st
     reply: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>execute\n\`\`\`json\n${ARGS_JSON}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
     dialect: 'deepseek',
   },
-  { name: 'DeepSeek V3.1', reply: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute<｜tool▁sep｜>${ARGS_JSON}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`, dialect: 'deepseek' },
+  {
+    name: 'DeepSeek V3.1',
+    reply: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute<｜tool▁sep｜>${ARGS_JSON}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+    dialect: 'deepseek',
+  },
   { name: 'a JSON object naming our tool', reply: `  {"name": "execute", "arguments": ${ARGS_JSON}}\n`, dialect: 'json' },
-  { name: 'a JSON array naming our tool', reply: `[{"type": "function", "function": {"name": "execute", "arguments": ${JSON.stringify(ARGS_JSON)}}}]`, dialect: 'json' },
-  { name: 'a JSON object in one json fence', reply: `\`\`\`json\n{"name": "execute", "arguments": ${ARGS_JSON}}\n\`\`\`\n`, dialect: 'json' },
+  {
+    name: 'a JSON array naming our tool',
+    reply: `[{"type": "function", "function": {"name": "execute", "arguments": ${JSON.stringify(ARGS_JSON)}}}]`,
+    dialect: 'json',
+  },
+  {
+    name: 'a JSON object in one json fence',
+    reply: `\`\`\`json\n{"name": "execute", "arguments": ${ARGS_JSON}}\n\`\`\`\n`,
+    dialect: 'json',
+  },
 ];
 
 describe('tool calls written as text', () => {

@@ -3,7 +3,10 @@ import { localTimeZone, weekdayName } from '../../../src-main/core/agent/time-zo
 
 /** Minutes east of UTC of `zone` at `date`, as Intl computes it. */
 function offsetIn(zone: string, date: Date): number {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const part =
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(date)
+      .find((p) => p.type === 'timeZoneName')?.value ?? '';
   const m = /GMT([+-])(\d\d):(\d\d)/.exec(part);
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
 }

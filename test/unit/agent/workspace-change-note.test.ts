@@ -4,7 +4,14 @@ import { withWorkspaceNotes } from '../../../src-main/core/agent/workspace-chang
 
 const at = '2026-01-01T00:00:00Z';
 const user = (id: string, text: string): ConversationItem => ({ kind: 'user', id, text, attachments: [], createdAt: at });
-const moved = (id: string, from: string, to: string): ConversationItem => ({ kind: 'notice', id, level: 'info', text: `moved to ${to}`, createdAt: at, workspaceChange: { from, to } });
+const moved = (id: string, from: string, to: string): ConversationItem => ({
+  kind: 'notice',
+  id,
+  level: 'info',
+  text: `moved to ${to}`,
+  createdAt: at,
+  workspaceChange: { from, to },
+});
 
 describe('withWorkspaceNotes', () => {
   it('leaves a history without moves as it is (the same array)', () => {
@@ -17,7 +24,9 @@ describe('withWorkspaceNotes', () => {
     const sent = withWorkspaceNotes(items);
     const texts = sent.filter((i) => i.kind === 'user').map((i) => (i.kind === 'user' ? i.text : ''));
     expect(texts[0]).toBe('first');
-    expect(texts[1]).toMatch(/^\[Note from the app[^\n]*now \/b \(it was \/a\)[^\n]*\]\n\[Note from the app[^\n]*now \/c \(it was \/b\)[^\n]*\]\n\nsecond$/);
+    expect(texts[1]).toMatch(
+      /^\[Note from the app[^\n]*now \/b \(it was \/a\)[^\n]*\]\n\[Note from the app[^\n]*now \/c \(it was \/b\)[^\n]*\]\n\nsecond$/,
+    );
     expect(texts[2]).toBe('third');
     expect(sent.find((i) => i.id === 'u2')?.id).toBe('u2');
     expect(items[3]).toEqual(user('u2', 'second'));

@@ -14,7 +14,10 @@ const top = mkdtempSync(path.join(tmpdir(), 'oi-tree-encoding-'));
 afterAll(() => rmSync(top, { recursive: true, force: true }));
 const gitDir = path.join(top, 'store.git');
 execFileSync('git', ['init', '--bare', '--quiet', gitDir]);
-const git = (args: string[], input?: string) => execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir }, input }).toString().trim();
+const git = (args: string[], input?: string) =>
+  execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir }, input })
+    .toString()
+    .trim();
 
 const sha = () => createHash('sha1').update(randomBytes(8)).digest('hex');
 const EMPTY = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -52,7 +55,10 @@ describe('tree encoding', () => {
     // A store of its own: fsck also checks the trees above, and one holds a '.git' folder on purpose.
     const own = path.join(top, 'fsck.git');
     execFileSync('git', ['init', '--bare', '--quiet', own]);
-    const git = (args: string[], input?: string) => execFileSync('git', args, { env: { ...process.env, GIT_DIR: own }, input }).toString().trim();
+    const git = (args: string[], input?: string) =>
+      execFileSync('git', args, { env: { ...process.env, GIT_DIR: own }, input })
+        .toString()
+        .trim();
     const objects = new GitObjects(own);
     const blob = git(['hash-object', '-w', '--stdin'], 'hello\n');
     const root = await objects.writeTrees(async (write) => {

@@ -13,11 +13,16 @@ function printed(events: AnyEvent[], color = false): string {
 }
 
 describe('the terminal printer and extended thinking', () => {
-  const thinking = (text: string, block = 0): AnyEvent => ({ name: 'assistant.thinking-delta', payload: { ...conv, itemId: 'a1', block, text } });
+  const thinking = (text: string, block = 0): AnyEvent => ({
+    name: 'assistant.thinking-delta',
+    payload: { ...conv, itemId: 'a1', block, text },
+  });
   const answer = (text: string): AnyEvent => ({ name: 'assistant.delta', payload: { ...conv, itemId: 'a1', text } });
 
   it('prints thinking under its own heading, then the answer on a line of its own', () => {
-    expect(printed([thinking('Let me '), thinking('check.'), answer('The answer is 4.')])).toBe('thinking…\nLet me check.\n\nThe answer is 4.');
+    expect(printed([thinking('Let me '), thinking('check.'), answer('The answer is 4.')])).toBe(
+      'thinking…\nLet me check.\n\nThe answer is 4.',
+    );
   });
 
   it('starts a new heading for a second block and dims thinking in colour terminals', () => {

@@ -14,7 +14,8 @@ const conv = (title: string, texts: string[]): Conversation => ({
   autoRun: false,
 });
 
-const marked = (m: ReturnType<typeof findMatch>) => (m ? `${m.text.slice(0, m.start)}[${m.text.slice(m.start, m.start + m.length)}]${m.text.slice(m.start + m.length)}` : null);
+const marked = (m: ReturnType<typeof findMatch>) =>
+  m ? `${m.text.slice(0, m.start)}[${m.text.slice(m.start, m.start + m.length)}]${m.text.slice(m.start + m.length)}` : null;
 
 describe('search matches', () => {
   it('marks a match in the title, case-insensitively', () => {

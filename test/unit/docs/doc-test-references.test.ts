@@ -67,9 +67,11 @@ describe('the security docs name tests that exist', () => {
       { doc: 'x.md', file: 'test/b.test.ts', title: 'third' },
     ]);
     expect(() => referencesIn('x.md', '`test/a.test.ts` › no title')).toThrow(/not followed by a \*test title\*/);
-    expect(titlesIn(`describe('outer', () => {\n it("has \\"quotes\\"", () => {});\n it.skipIf(x)('skipped  title', () => {}); it(\n 'it\\'s', () => {}) })`)).toEqual(
-      new Set(['outer', 'has "quotes"', 'skipped title', "it's"]),
-    );
+    expect(
+      titlesIn(
+        `describe('outer', () => {\n it("has \\"quotes\\"", () => {});\n it.skipIf(x)('skipped  title', () => {}); it(\n 'it\\'s', () => {}) })`,
+      ),
+    ).toEqual(new Set(['outer', 'has "quotes"', 'skipped title', "it's"]));
   });
 
   for (const doc of DOCS) {
@@ -97,7 +99,9 @@ describe('the security docs name tests that exist', () => {
     });
 
     it(`${doc}: every test path it mentions exists`, () => {
-      const missing = pathsIn(text).filter((p) => !existsSync(join(REPO, p)) || (p.endsWith('/') && !statSync(join(REPO, p)).isDirectory()));
+      const missing = pathsIn(text).filter(
+        (p) => !existsSync(join(REPO, p)) || (p.endsWith('/') && !statSync(join(REPO, p)).isDirectory()),
+      );
       expect(missing).toEqual([]);
     });
   }

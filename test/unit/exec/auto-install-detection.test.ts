@@ -62,16 +62,25 @@ describe('recognizing a missing dependency', () => {
     });
     expect(findMissingDependency('python', failed([text("No module named 'cv2'\n")]))).toBeNull();
     expect(findMissingDependency('python', failed([error('ImportError', "cannot import name 'x' from 'y'")]))).toBeNull();
-    expect(findMissingDependency('python', { ...failed([error('ModuleNotFoundError', "No module named 'cv2'")]), status: 'done' })).toBeNull();
+    expect(
+      findMissingDependency('python', { ...failed([error('ModuleNotFoundError', "No module named 'cv2'")]), status: 'done' }),
+    ).toBeNull();
   });
 
   it('reads Node "Cannot find module" for CommonJS and ES modules', () => {
-    expect(findMissingDependency('javascript', failed([error('Error', "Cannot find module 'left-pad'\nRequire stack:\n- /ws/x.js")]))).toMatchObject({ kind: 'node-module', specifier: 'left-pad' });
-    expect(findMissingDependency('javascript', failed([error('Error', "Cannot find package 'chalk' imported from /ws/x.mjs")]))).toMatchObject({ specifier: 'chalk' });
+    expect(
+      findMissingDependency('javascript', failed([error('Error', "Cannot find module 'left-pad'\nRequire stack:\n- /ws/x.js")])),
+    ).toMatchObject({ kind: 'node-module', specifier: 'left-pad' });
+    expect(
+      findMissingDependency('javascript', failed([error('Error', "Cannot find package 'chalk' imported from /ws/x.mjs")])),
+    ).toMatchObject({ specifier: 'chalk' });
   });
 
   it('reads a missing command from bash, zsh and dash, only with exit code 127', () => {
-    expect(findMissingDependency('shell', failed([text('bash: line 1: jq: command not found\n')], 127))).toMatchObject({ kind: 'command', command: 'jq' });
+    expect(findMissingDependency('shell', failed([text('bash: line 1: jq: command not found\n')], 127))).toMatchObject({
+      kind: 'command',
+      command: 'jq',
+    });
     expect(findMissingDependency('shell', failed([text('zsh: command not found: rg\n')], 127))).toMatchObject({ command: 'rg' });
     expect(findMissingDependency('shell', failed([text('sh: 1: ffmpeg: not found\n')], 127))).toMatchObject({ command: 'ffmpeg' });
     expect(findMissingDependency('shell', failed([text('bash: line 1: jq: command not found\n')], 1))).toBeNull();
@@ -83,6 +92,8 @@ describe('install records in notebooks', () => {
     const base = { command: 'x', target: null, createdVenv: null, ok: true, at: '2026-01-01T00:00:00Z' };
     expect(notebookSource({ ...base, manager: 'pip', packages: ['opencv-python'] })).toBe('%pip install opencv-python');
     expect(notebookSource({ ...base, manager: 'npm', packages: ['left-pad'] })).toBe('!npm install left-pad');
-    expect(notebookSource({ ...base, manager: 'apt', packages: ['jq'], command: 'sudo apt-get install -y jq' })).toBe('!sudo apt-get install -y jq');
+    expect(notebookSource({ ...base, manager: 'apt', packages: ['jq'], command: 'sudo apt-get install -y jq' })).toBe(
+      '!sudo apt-get install -y jq',
+    );
   });
 });

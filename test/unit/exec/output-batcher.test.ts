@@ -23,9 +23,13 @@ describe('OutputBatcher', () => {
   });
 
   it('survives a throwing consumer', () => {
-    const b = new OutputBatcher(() => {
-      throw new Error('ui gone');
-    }, 1000, 1);
+    const b = new OutputBatcher(
+      () => {
+        throw new Error('ui gone');
+      },
+      1000,
+      1,
+    );
     expect(() => b.push('x')).not.toThrow();
   });
 });

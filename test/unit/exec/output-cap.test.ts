@@ -43,7 +43,12 @@ describe('OutputCap flow control', () => {
     const dir = await mkdtemp(join(tmpdir(), 'oi-cap-'));
     try {
       const events: boolean[] = [];
-      const cap = new OutputCap({ capBytes: 1024, spillPath: join(dir, 'out.log'), spillRoot: dir, onBackpressure: (paused) => events.push(paused) });
+      const cap = new OutputCap({
+        capBytes: 1024,
+        spillPath: join(dir, 'out.log'),
+        spillRoot: dir,
+        onBackpressure: (paused) => events.push(paused),
+      });
       cap.push('x'.repeat(4 * 1024 * 1024));
       expect(events).toEqual([true]);
       for (let waited = 0; events.length < 2 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));

@@ -24,7 +24,10 @@ describe('SecretRedactor', () => {
   });
 
   it('ignores values too short to be keys and redacts every string of an output', () => {
-    const r = new SecretRedactor([{ value: 'short', label: 'x' }, { value: KEY, label: 'groq key' }]);
+    const r = new SecretRedactor([
+      { value: 'short', label: 'x' },
+      { value: KEY, label: 'groq key' },
+    ]);
     expect(r.redact('short text')).toBe('short text');
     const output = redactOutput({ output_type: 'error', ename: 'ValueError', evalue: KEY, traceback: [`line ${KEY}`] }, r);
     expect(JSON.stringify(output)).not.toContain(KEY);

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { explainServerError, kernelAccount, normalizeServerUrl } from '../../../src-main/core/exec/remote/jupyter-connection';
 import { kernelOutput } from '../../../src-main/core/exec/remote/kernel-output';
 
-function iopub<T extends KernelMessage.IOPubMessageType>(msgType: T, content: KernelMessage.IIOPubMessage<T>['content']): KernelMessage.IIOPubMessage {
+function iopub<T extends KernelMessage.IOPubMessageType>(
+  msgType: T,
+  content: KernelMessage.IIOPubMessage<T>['content'],
+): KernelMessage.IIOPubMessage {
   // createMessage's overloads cannot be picked for a generic message type; the shape is checked by
   // the `content` parameter's type above.
   const options = { channel: 'iopub', msgType, session: 's', content } as unknown as KernelMessage.IOptions<KernelMessage.IStreamMsg>;
@@ -20,7 +23,9 @@ describe('kernel messages as cell output', () => {
       kind: 'rich',
       output: { output_type: 'execute_result', execution_count: 3, data: { 'text/plain': '42' }, metadata: {} },
     });
-    expect(kernelOutput(iopub('display_data', { data: { 'image/png': 'iVBO' }, metadata: {}, transient: {} }))).toMatchObject({ output: { output_type: 'display_data' } });
+    expect(kernelOutput(iopub('display_data', { data: { 'image/png': 'iVBO' }, metadata: {}, transient: {} }))).toMatchObject({
+      output: { output_type: 'display_data' },
+    });
     expect(kernelOutput(iopub('error', { ename: 'ValueError', evalue: 'bad', traceback: ['t'] }))).toEqual({
       kind: 'rich',
       output: { output_type: 'error', ename: 'ValueError', evalue: 'bad', traceback: ['t'] },
@@ -40,10 +45,14 @@ describe('server addresses and failures', () => {
 
   it('explains HTTP and network failures in terms the user can act on', () => {
     const response = (status: number): ServerConnection.ResponseError => new ServerConnection.ResponseError(new Response('{}', { status }));
-    expect(explainServerError(response(403), 'http://h:1').message).toBe('The Jupyter server at http://h:1 refused the token (HTTP 403). Check the token (jupyter server list shows it) and connect again.');
-    expect(explainServerError(response(404), 'http://h:1').message).toContain('For JupyterHub use your server\'s URL');
+    expect(explainServerError(response(403), 'http://h:1').message).toBe(
+      'The Jupyter server at http://h:1 refused the token (HTTP 403). Check the token (jupyter server list shows it) and connect again.',
+    );
+    expect(explainServerError(response(404), 'http://h:1').message).toContain("For JupyterHub use your server's URL");
     expect(explainServerError(response(503), 'http://h:1').message).toContain('is not running (HTTP 503)');
     const refused = new ServerConnection.NetworkError(new TypeError('fetch failed: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:1'));
-    expect(explainServerError(refused, 'http://127.0.0.1:1').message).toBe('Nothing answers at http://127.0.0.1:1 (connection refused): is the Jupyter server running?');
+    expect(explainServerError(refused, 'http://127.0.0.1:1').message).toBe(
+      'Nothing answers at http://127.0.0.1:1 (connection refused): is the Jupyter server running?',
+    );
   });
 });

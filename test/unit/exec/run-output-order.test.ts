@@ -14,7 +14,11 @@ import { RunOutput } from '../../../src-main/core/exec/output/run-output';
 const dir = mkdtempSync(join(tmpdir(), 'oi-run-output-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const html = (label: string): CellOutput => ({ output_type: 'display_data', data: { 'text/html': label, 'text/plain': label }, metadata: {} });
+const html = (label: string): CellOutput => ({
+  output_type: 'display_data',
+  data: { 'text/html': label, 'text/plain': label },
+  metadata: {},
+});
 const text = (t: string): CellOutput => ({ output_type: 'stream', name: 'stdout', text: t });
 
 function makeOutput(): { output: RunOutput; live: string[] } {

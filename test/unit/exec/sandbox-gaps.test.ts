@@ -19,7 +19,9 @@ describe('what the sandbox leaves open', () => {
       'your other programs: it can see them and signal them',
     ]);
     expect(sandboxGaps(undefined, missing, 'darwin').join(' ')).not.toContain('keychain');
-    expect(autoRunWarning({ ...on, enabled: false }, bwrap, 'linux')).toBe('No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).');
+    expect(autoRunWarning({ ...on, enabled: false }, bwrap, 'linux')).toBe(
+      'No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).',
+    );
     expect(sandboxProtections({ ...on, enabled: false }, bwrap)).toEqual([]);
   });
 
@@ -28,7 +30,9 @@ describe('what the sandbox leaves open', () => {
     expect(gaps[0]).toMatch(/^the workspace/);
     expect(gaps.join(' ')).not.toMatch(/network|keychain|other programs/);
     expect(gaps).toContain('the kernel: this is not a virtual machine');
-    expect(sandboxGaps({ ...on, allowNetwork: true }, bwrap, 'linux')).toContain('the network: allowed and unfiltered, including services on this machine');
+    expect(sandboxGaps({ ...on, allowNetwork: true }, bwrap, 'linux')).toContain(
+      'the network: allowed and unfiltered, including services on this machine',
+    );
   });
 
   it('with sandbox-exec: other programs too (macOS has no process isolation)', () => {
@@ -36,7 +40,11 @@ describe('what the sandbox leaves open', () => {
   });
 
   it('lists as protected exactly the phrases of the sentence every sandboxed cell shows', () => {
-    const cases: Array<[SandboxSettings, SandboxSupport]> = [[on, bwrap], [{ ...on, allowNetwork: true, extraPaths: ['/data:rw'] }, bwrap], [on, seatbelt]];
+    const cases: Array<[SandboxSettings, SandboxSupport]> = [
+      [on, bwrap],
+      [{ ...on, allowNetwork: true, extraPaths: ['/data:rw'] }, bwrap],
+      [on, seatbelt],
+    ];
     for (const [settings, support] of cases) {
       const sentence = describeSandbox(settings, support, '/home/u');
       expect(`${support.available ? support.tool : ''}: ${sandboxProtections(settings, support).join('; ')}`).toBe(sentence);

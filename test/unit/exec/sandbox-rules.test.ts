@@ -55,7 +55,11 @@ describe('the bubblewrap command line', () => {
 
 describe('the plan on this machine', () => {
   it('hides /run (and /var/run, by its real path) with the homes', () => {
-    const plan = planSandbox({ settings: { enabled: true, allowNetwork: false, extraPaths: [] }, workspace: '/srv/ws', privateDir: '/tmp/p' });
+    const plan = planSandbox({
+      settings: { enabled: true, allowNetwork: false, extraPaths: [] },
+      workspace: '/srv/ws',
+      privateDir: '/tmp/p',
+    });
     expect(plan.hidden).toContain(realpathSync('/run'));
     expect(plan.hidden).toContain(realpathSync('/var/run'));
     expect(plan.hidden).not.toContain('/run/user');
@@ -64,11 +68,16 @@ describe('the plan on this machine', () => {
 });
 
 describe('the macOS profile', () => {
-  const profile = seatbeltProfile({ ...PLAN, hidden: ['/Users/ana'], workspace: '/Users/ana/projects/demo', privateDir: '/private/var/folders/x/T/oi-sandbox-abc' }, ['/Users/ana/.pyenv/versions/3.12.1']);
+  const profile = seatbeltProfile(
+    { ...PLAN, hidden: ['/Users/ana'], workspace: '/Users/ana/projects/demo', privateDir: '/private/var/folders/x/T/oi-sandbox-abc' },
+    ['/Users/ana/.pyenv/versions/3.12.1'],
+  );
 
   it('denies writes except the workspace, the private folder and extra read-write paths', () => {
     expect(profile).toContain('(deny file-write*)');
-    expect(profile).toMatch(/\(allow file-write\* \(subpath "\/Users\/ana\/projects\/demo"\) \(subpath "\/private\/var\/folders\/x\/T\/oi-sandbox-abc"\) \(subpath "\/srv\/out"\)/);
+    expect(profile).toMatch(
+      /\(allow file-write\* \(subpath "\/Users\/ana\/projects\/demo"\) \(subpath "\/private\/var\/folders\/x\/T\/oi-sandbox-abc"\) \(subpath "\/srv\/out"\)/,
+    );
   });
 
   it('hides the home except what the session needs, later rules overriding earlier ones', () => {
@@ -99,8 +108,14 @@ describe('describing the sandbox', () => {
     expect(describeSandbox(settings, { available: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' }, '/home/ana')).toBe(
       'bubblewrap: system files read-only; writable: the workspace and a private /tmp; home folders hidden; sockets in /run hidden; network off; own process namespace (cannot see or signal other processes); stops when the app stops; also visible: ~/data (read-only), /srv/out (read-write)',
     );
-    const mac = describeSandbox({ ...settings, extraPaths: [], allowNetwork: true }, { available: true, tool: 'sandbox-exec', path: '/usr/bin/sandbox-exec' }, '/Users/ana');
-    expect(mac).toBe('sandbox-exec: writable: the workspace and a private temp folder; home folders unreadable; network allowed; no process isolation (macOS cannot provide it)');
+    const mac = describeSandbox(
+      { ...settings, extraPaths: [], allowNetwork: true },
+      { available: true, tool: 'sandbox-exec', path: '/usr/bin/sandbox-exec' },
+      '/Users/ana',
+    );
+    expect(mac).toBe(
+      'sandbox-exec: writable: the workspace and a private temp folder; home folders unreadable; network allowed; no process isolation (macOS cannot provide it)',
+    );
   });
 
   it('never pretends: unavailable is said, and off is nothing', () => {

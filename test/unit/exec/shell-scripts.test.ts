@@ -21,7 +21,8 @@ async function check(program: string, args: string[]): Promise<{ ok: boolean; ou
     return { ok: true, output: stdout + stderr };
   } catch (err) {
     const failed = err as { code?: unknown; stdout?: string; stderr?: string };
-    if (failed.code === 'ENOENT') throw new Error(`${program} is not installed (apt-get install ${program}); the shell scripts cannot be checked`, { cause: err });
+    if (failed.code === 'ENOENT')
+      throw new Error(`${program} is not installed (apt-get install ${program}); the shell scripts cannot be checked`, { cause: err });
     return { ok: false, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
   }
 }

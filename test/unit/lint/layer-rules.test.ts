@@ -15,7 +15,11 @@ let eslint: ESLint;
 
 beforeAll(() => {
   // Types are not needed for these rules; without them ESLint does not build a TypeScript program.
-  eslint = new ESLint({ cwd: ROOT, overrideConfig: [tseslint.configs.disableTypeChecked], ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId) });
+  eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfig: [tseslint.configs.disableTypeChecked],
+    ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId),
+  });
 });
 
 /** The layer rules that refuse `code` written as the file `file` (a path in the repository). */
@@ -51,9 +55,9 @@ describe('core never reaches into the server, the CLI, the launcher or Electron'
 
 describe('the execution engine has one way in', () => {
   it('refuses a part of the engine from outside it, and takes its index', async () => {
-    expect(await refusals('src-main/core/app.ts', "import { createExecService } from './exec/engine/exec-service';\nvoid createExecService;\n")).toContain(
-      'import-x/no-restricted-paths',
-    );
+    expect(
+      await refusals('src-main/core/app.ts', "import { createExecService } from './exec/engine/exec-service';\nvoid createExecService;\n"),
+    ).toContain('import-x/no-restricted-paths');
     expect(await refusals('src-main/core/app.ts', "import { createExecService } from './exec';\nvoid createExecService;\n")).toEqual([]);
   });
 });
@@ -76,7 +80,8 @@ describe('renderer feature folders', () => {
       for (const b of folders.slice(i + 1)) {
         const aToB = await refusals(fileOf(a), importOf(b));
         const bToA = await refusals(fileOf(b), importOf(a));
-        if (!aToB.includes('import-x/no-restricted-paths') && !bToA.includes('import-x/no-restricted-paths')) bothWays.push(`${a} <-> ${b}`);
+        if (!aToB.includes('import-x/no-restricted-paths') && !bToA.includes('import-x/no-restricted-paths'))
+          bothWays.push(`${a} <-> ${b}`);
       }
     }
     expect(folders.length).toBeGreaterThan(10);
@@ -92,7 +97,9 @@ describe('renderer feature folders', () => {
 
   it('take values from the contract only through its plain modules', async () => {
     const file = fileOf('chat');
-    expect(await refusals(file, "import { requests } from '@contract';\nvoid requests;\n")).toContain('@typescript-eslint/no-restricted-imports');
+    expect(await refusals(file, "import { requests } from '@contract';\nvoid requests;\n")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
     expect(await refusals(file, "import type { Settings } from '@contract';\nexport type S = Settings;\n")).toEqual([]);
     expect(await refusals(file, "import { errorMessage } from '@contract/error-message';\nvoid errorMessage;\n")).toEqual([]);
   });

@@ -5,12 +5,34 @@ import { executeTool } from '../../../src-main/core/llm/execute-tool';
 import { toOpenAiMessages } from '../../../src-main/core/llm/openai-provider';
 
 const cell = (over: Partial<CellItem>): CellItem => ({
-  kind: 'cell', id: 'cell1', step: 's1', toolCallId: 'call.with:odd/chars', language: 'shell', code: 'ls', status: 'failed', approval: 'auto',
-  outputs: [], exitCode: 1, durationMs: 1, executionCount: 1, startedAt: null, limits: null, resultForModel: 'boom', ...over,
+  kind: 'cell',
+  id: 'cell1',
+  step: 's1',
+  toolCallId: 'call.with:odd/chars',
+  language: 'shell',
+  code: 'ls',
+  status: 'failed',
+  approval: 'auto',
+  outputs: [],
+  exitCode: 1,
+  durationMs: 1,
+  executionCount: 1,
+  startedAt: null,
+  limits: null,
+  resultForModel: 'boom',
+  ...over,
 });
 const items: ConversationItem[] = [
   { kind: 'user', id: 'u1', text: 'go', attachments: [], createdAt: '' },
-  { kind: 'assistant', id: 'a1', step: 's1', text: 'ok  \n', thinking: [{ thinking: '', signature: `${REDACTED_PREFIX}opaque==` }], interrupted: false, createdAt: '' },
+  {
+    kind: 'assistant',
+    id: 'a1',
+    step: 's1',
+    text: 'ok  \n',
+    thinking: [{ thinking: '', signature: `${REDACTED_PREFIX}opaque==` }],
+    interrupted: false,
+    createdAt: '',
+  },
   cell({}),
   { kind: 'notice', id: 'n1', level: 'info', text: 'not for the model', createdAt: '' },
   { kind: 'user', id: 'u2', text: 'and?', attachments: [], createdAt: '' },
@@ -47,7 +69,12 @@ describe('history for OpenAI', () => {
   });
 
   it('uses a longer fence when the code itself holds backticks', () => {
-    const messages = toOpenAiMessages({ system: 's', items: [items[0] as ConversationItem, cell({ code: 'echo ```' })], tools: [], images: new Map() });
+    const messages = toOpenAiMessages({
+      system: 's',
+      items: [items[0] as ConversationItem, cell({ code: 'echo ```' })],
+      tools: [],
+      images: new Map(),
+    });
     expect(messages[2]).toMatchObject({ content: '````shell\necho ```\n````' });
   });
 });

@@ -18,8 +18,16 @@ describe('the model catalog', () => {
   });
 
   it('lets settings override the window and the output limit', () => {
-    expect(modelLimits({ ...defaultSettings, model: 'gpt-4o' })).toEqual({ contextWindow: 128_000, maxOutputTokens: 8_192, maxOutputTokensSet: false });
-    expect(modelLimits({ ...defaultSettings, model: 'gpt-4o', contextWindow: 4096, maxOutputTokens: 300 })).toEqual({ contextWindow: 4096, maxOutputTokens: 300, maxOutputTokensSet: true });
+    expect(modelLimits({ ...defaultSettings, model: 'gpt-4o' })).toEqual({
+      contextWindow: 128_000,
+      maxOutputTokens: 8_192,
+      maxOutputTokensSet: false,
+    });
+    expect(modelLimits({ ...defaultSettings, model: 'gpt-4o', contextWindow: 4096, maxOutputTokens: 300 })).toEqual({
+      contextWindow: 4096,
+      maxOutputTokens: 300,
+      maxOutputTokensSet: true,
+    });
     // Never reserve more than a quarter of a small window for the answer.
     expect(modelLimits({ ...defaultSettings, provider: 'ollama', model: 'x', contextWindow: 2048 }).maxOutputTokens).toBe(512);
   });

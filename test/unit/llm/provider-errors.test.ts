@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../../src-main/core/llm/provider-errors';
 
-const apiError = (status: number, message: string, headers: Record<string, string> = {}) => Object.assign(new Error(message), { status, headers: new Headers(headers) });
+const apiError = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Object.assign(new Error(message), { status, headers: new Headers(headers) });
 
 describe('classifyFailure', () => {
   it('reads retry-after in seconds, milliseconds and as a date', () => {

@@ -4,7 +4,15 @@ import { visibleThinking } from '../../../src-renderer/features/chat/visible-thi
 import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
 
 const user: UserItem = { kind: 'user', id: 'u1', text: 'hi', attachments: [], createdAt: '2026-01-01T00:00:00Z' };
-const assistant: AssistantItem = { kind: 'assistant', id: 'a1', step: 's1', text: '', thinking: [], interrupted: false, createdAt: '2026-01-01T00:00:00Z' };
+const assistant: AssistantItem = {
+  kind: 'assistant',
+  id: 'a1',
+  step: 's1',
+  text: '',
+  thinking: [],
+  interrupted: false,
+  createdAt: '2026-01-01T00:00:00Z',
+};
 const conv = (items: Conversation['items']): Conversation => ({
   version: 1,
   id: 'c1',
@@ -16,7 +24,10 @@ const conv = (items: Conversation['items']): Conversation => ({
   usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
   autoRun: false,
 });
-const delta = (block: number, text: string, itemId = 'a1'): AnyEvent => ({ name: 'assistant.thinking-delta', payload: { conversationId: 'c1', itemId, block, text } });
+const delta = (block: number, text: string, itemId = 'a1'): AnyEvent => ({
+  name: 'assistant.thinking-delta',
+  payload: { conversationId: 'c1', itemId, block, text },
+});
 const thinkingOf = (view: ReturnType<typeof viewOf>) => (view.conv.items[1] as AssistantItem).thinking;
 
 describe('thinking in the conversation reducer', () => {
@@ -35,7 +46,14 @@ describe('thinking in the conversation reducer', () => {
   it('takes the signed blocks from assistant.done, and ignores deltas for items it does not have', () => {
     let view = viewOf(conv([user, assistant]));
     view = applyEvent(view, delta(0, 'Draft'));
-    const signed: AssistantItem = { ...assistant, text: 'Answer', thinking: [{ thinking: 'Draft', signature: 'sig==' }, { thinking: '', signature: 'redacted:x' }] };
+    const signed: AssistantItem = {
+      ...assistant,
+      text: 'Answer',
+      thinking: [
+        { thinking: 'Draft', signature: 'sig==' },
+        { thinking: '', signature: 'redacted:x' },
+      ],
+    };
     view = applyEvent(view, { name: 'assistant.done', payload: { conversationId: 'c1', item: signed } });
     expect(thinkingOf(view)).toEqual(signed.thinking);
     expect(applyEvent(view, delta(0, 'x', 'missing'))).toBe(view);
@@ -43,6 +61,12 @@ describe('thinking in the conversation reducer', () => {
   });
 
   it('shows only blocks with text: redacted thinking is kept but never displayed', () => {
-    expect(visibleThinking([{ thinking: 'Draft', signature: 'sig' }, { thinking: '', signature: 'redacted:opaque' }, { thinking: '  ', signature: '' }])).toEqual(['Draft']);
+    expect(
+      visibleThinking([
+        { thinking: 'Draft', signature: 'sig' },
+        { thinking: '', signature: 'redacted:opaque' },
+        { thinking: '  ', signature: '' },
+      ]),
+    ).toEqual(['Draft']);
   });
 });

@@ -31,6 +31,7 @@ describe('the thinking and reasoning settings fields', () => {
     const effort = field('reasoningEffort');
     if (effort.kind !== 'select') throw new Error('not a select');
     expect(effort.options.map(([value]) => value)).toEqual(['', 'low', 'medium', 'high']);
-    for (const [value] of effort.options) expect(SettingsPatch.safeParse(patchFor(effort.path, value === '' ? null : value)).success).toBe(true);
+    for (const [value] of effort.options)
+      expect(SettingsPatch.safeParse(patchFor(effort.path, value === '' ? null : value)).success).toBe(true);
   });
 });

@@ -16,6 +16,12 @@ describe('the virtual list window', () => {
 
   it('uses each item’s own height', () => {
     const heights = [10, 1000, 10, 10];
-    expect(computeWindow(4, (i) => heights[i] ?? 0, 500, 100, 0)).toMatchObject({ start: 1, end: 2, firstVisible: 1, offset: 10, total: 1030 });
+    expect(computeWindow(4, (i) => heights[i] ?? 0, 500, 100, 0)).toMatchObject({
+      start: 1,
+      end: 2,
+      firstVisible: 1,
+      offset: 10,
+      total: 1030,
+    });
   });
 });

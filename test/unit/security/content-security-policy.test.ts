@@ -87,7 +87,15 @@ describe('choosing the policy by path', () => {
   it('gives the frame page its own policy and every other path the app policy', () => {
     expect(OUTPUT_FRAME_PATH).toBe('/output-frame.html');
     expect(policyForPath('/output-frame.html')).toBe(outputFrameContentSecurityPolicy());
-    for (const other of ['/', '/index.html', '/assets/index.js', '/output-frame.html/', '/output-frame.htm', '/x/output-frame.html', '/OUTPUT-FRAME.HTML']) {
+    for (const other of [
+      '/',
+      '/index.html',
+      '/assets/index.js',
+      '/output-frame.html/',
+      '/output-frame.htm',
+      '/x/output-frame.html',
+      '/OUTPUT-FRAME.HTML',
+    ]) {
       expect(policyForPath(other, ['ws://h:1']), other).toBe(contentSecurityPolicy(['ws://h:1']));
     }
   });

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clickedLink, htmlMessage, MAX_OUTPUT_FRAME_HEIGHT, reportedHeight } from '../../../src-renderer/features/cells/output-frame-messages';
+import {
+  clickedLink,
+  htmlMessage,
+  MAX_OUTPUT_FRAME_HEIGHT,
+  reportedHeight,
+} from '../../../src-renderer/features/cells/output-frame-messages';
 
 // The output frame runs untrusted scripts that can post the parent anything; only a well-formed
 // height may change the page.
@@ -42,7 +47,15 @@ describe('messages from the output frame', () => {
   it('takes a clicked link only as an http(s) URL', () => {
     expect(clickedLink({ type: 'oi-output-link', url: 'https://plotly.com/chart-studio/' })).toBe('https://plotly.com/chart-studio/');
     expect(clickedLink({ type: 'oi-output-link', url: 'http://example.com/a b' })).toBe('http://example.com/a%20b');
-    for (const url of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'file:///etc/passwd', 'app://renderer/index.html', '/relative', 'not a url', `https://x.test/${'a'.repeat(9000)}`]) {
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'file:///etc/passwd',
+      'app://renderer/index.html',
+      '/relative',
+      'not a url',
+      `https://x.test/${'a'.repeat(9000)}`,
+    ]) {
       expect(clickedLink({ type: 'oi-output-link', url }), url).toBeNull();
     }
     expect(clickedLink({ type: 'oi-output-height', url: 'https://x.test/' })).toBeNull();

@@ -20,7 +20,11 @@ describe('switching providers', () => {
   });
 
   it('remembers the provider left behind even when it was set before memory existed', () => {
-    const before = applySettingsPatch(defaultSettings, { provider: 'openai-compatible', model: 'qwen', baseUrl: 'http://127.0.0.1:1234/v1' });
+    const before = applySettingsPatch(defaultSettings, {
+      provider: 'openai-compatible',
+      model: 'qwen',
+      baseUrl: 'http://127.0.0.1:1234/v1',
+    });
     expect(before.providerModels).toEqual({});
     const back = apply(apply(before, { provider: 'anthropic' }), { provider: 'openai-compatible' });
     expect(back).toMatchObject({ model: 'qwen', baseUrl: 'http://127.0.0.1:1234/v1' });

@@ -84,13 +84,24 @@ interface Installed {
 export function withAutoInstall(exec: ExecService, options: AutoInstallOptions): ExecService {
   const secrets = (): KnownSecret[] => knownSecrets(options.secrets, options.secretValues);
   const environment = (request: RunRequest): Record<string, string> =>
-    buildEnvironment({ base: options.baseEnv ?? process.env, settingsEnv: request.settings.env, secretValues: secrets().map((s) => s.value) });
+    buildEnvironment({
+      base: options.baseEnv ?? process.env,
+      settingsEnv: request.settings.env,
+      secretValues: secrets().map((s) => s.value),
+    });
 
   async function planFor(request: RunRequest, missing: MissingDependency, first: RunResult): Promise<Plan | null> {
     const env = environment(request);
     // On a remote kernel the package belongs on the server: pip runs there, through the kernel.
-    if (first.limits.location) return missing.kind === 'python-module' ? remotePipPlan(request, missing, first.limits.location, ask(request, missing)) : null;
-    const place = await installPlace({ sandbox: request.sandbox, workspace: request.workspace, env, tmpRoot: options.tmpRoot ?? tmpdir(), ...(options.sandboxSupport ? { support: options.sandboxSupport } : {}) });
+    if (first.limits.location)
+      return missing.kind === 'python-module' ? remotePipPlan(request, missing, first.limits.location, ask(request, missing)) : null;
+    const place = await installPlace({
+      sandbox: request.sandbox,
+      workspace: request.workspace,
+      env,
+      tmpRoot: options.tmpRoot ?? tmpdir(),
+      ...(options.sandboxSupport ? { support: options.sandboxSupport } : {}),
+    });
     // The run itself was refused for the same reason; nothing to offer.
     if (typeof place === 'string') return null;
     return localPlan(request, missing, env, place, ask(request, missing));
@@ -109,7 +120,13 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     });
   }
 
-  async function localPlan(request: RunRequest, missing: MissingDependency, env: Record<string, string>, place: InstallPlace, ask: Ask): Promise<Plan | null> {
+  async function localPlan(
+    request: RunRequest,
+    missing: MissingDependency,
+    env: Record<string, string>,
+    place: InstallPlace,
+    ask: Ask,
+  ): Promise<Plan | null> {
     const trustedPath = await place.trustedPath(env.PATH ?? '');
     if (missing.kind === 'python-module') {
       const top = missing.module.split('.')[0] as string;
@@ -119,7 +136,9 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       if (system) return systemPlan(request, missing, await systemInstallFor(system.apt, trustedPath), ask);
       const choice = pipPackageFor(missing.module);
       if (!choice) return null;
-      const runtime = await pythonLanguage.detect({ workspace: request.workspace, settings: request.settings, path: env.PATH ?? '', probing: place.probing }).catch(() => null);
+      const runtime = await pythonLanguage
+        .detect({ workspace: request.workspace, settings: request.settings, path: env.PATH ?? '', probing: place.probing })
+        .catch(() => null);
       if (!runtime) return null;
       const sandboxed = place.sandboxed;
       const managed = !sandboxed && (await isExternallyManaged(runtime.command, place.probing));
@@ -127,15 +146,25 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       const venvPython = workspaceVenvPython(request.workspace);
       // Sandboxed, pip comes from an interpreter the code cannot have written (pip-install.ts).
       const installer = sandboxed ? ((await place.probing.writable(runtime.command)) ? runtime.support?.[0] : runtime.command) : undefined;
-      const because = sandboxed ? 'the sandbox lets code change only the workspace' : managed ? `${runtime.command} is managed by the system (PEP 668)` : null;
-      const where = intoVenv && runtime.command !== venvPython ? `a virtual environment in the workspace (.venv), because ${because}` : runtime.command;
+      const because = sandboxed
+        ? 'the sandbox lets code change only the workspace'
+        : managed
+          ? `${runtime.command} is managed by the system (PEP 668)`
+          : null;
+      const where =
+        intoVenv && runtime.command !== venvPython ? `a virtual environment in the workspace (.venv), because ${because}` : runtime.command;
       const command = sandboxed
         ? `${installer ?? 'python3'} -m pip install --prefix ${join(request.workspace, '.venv')} ${choice.package}`
         : `${intoVenv ? venvPython : runtime.command} -m pip install ${choice.package}`;
       const how = sandboxed ? ' It runs inside the sandbox, with the network on for the download only.' : '';
       return {
         wellKnown: choice.wellKnown,
-        question: ask('pip', [choice.package], command, `Install the Python package "${choice.package}" with pip into ${where}? The code imports ${missing.module}, which is not installed.${how}`),
+        question: ask(
+          'pip',
+          [choice.package],
+          command,
+          `Install the Python package "${choice.package}" with pip into ${where}? The code imports ${missing.module}, which is not installed.${how}`,
+        ),
         install: async (signal) => {
           const result = await pipInstall({
             packages: [choice.package],
@@ -171,10 +200,31 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       const how = place.sandboxed ? ' It runs inside the sandbox, with the network on for the download only.' : '';
       return {
         wellKnown: choice.wellKnown,
-        question: ask('npm', [choice.package], command, `Install the npm package "${choice.package}" into the workspace (${join(request.workspace, 'node_modules')})? The code needs ${missing.specifier}, which is not installed.${how}`),
+        question: ask(
+          'npm',
+          [choice.package],
+          command,
+          `Install the npm package "${choice.package}" into the workspace (${join(request.workspace, 'node_modules')})? The code needs ${missing.specifier}, which is not installed.${how}`,
+        ),
         install: async (signal) => {
-          const result = await npmInstall({ packages: [choice.package], workspace: request.workspace, env, onTerminal: request.onTerminal, signal, place, tmpRoot: options.tmpRoot ?? tmpdir() });
-          return { ok: result.ok, problem: result.problem, log: result.log, record: record('npm', [choice.package], result.command, request.workspace, null, result.ok), settings: request.settings, note: null, restart: null };
+          const result = await npmInstall({
+            packages: [choice.package],
+            workspace: request.workspace,
+            env,
+            onTerminal: request.onTerminal,
+            signal,
+            place,
+            tmpRoot: options.tmpRoot ?? tmpdir(),
+          });
+          return {
+            ok: result.ok,
+            problem: result.problem,
+            log: result.log,
+            record: record('npm', [choice.package], result.command, request.workspace, null, result.ok),
+            settings: request.settings,
+            note: null,
+            restart: null,
+          };
         },
       };
     }
@@ -192,7 +242,12 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     const command = `%pip install ${choice.package}`;
     return {
       wellKnown: choice.wellKnown,
-      question: ask('pip', [choice.package], command, `Install the Python package "${choice.package}" on the ${location} (runs \`${command}\` in the kernel)? The code imports ${missing.module}, which is not installed there.`),
+      question: ask(
+        'pip',
+        [choice.package],
+        command,
+        `Install the Python package "${choice.package}" on the ${location} (runs \`${command}\` in the kernel)? The code imports ${missing.module}, which is not installed there.`,
+      ),
       install: async (signal) => {
         // The kernel's import system caches folder listings: make the new package visible to the re-run.
         // Then the kernel itself says whether the module imports now: pip's own output comes from a
@@ -221,17 +276,20 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     };
   }
 
-  function systemPlan(
-    request: RunRequest,
-    missing: MissingDependency,
-    install: SystemInstall | null,
-    ask: Ask,
-  ): Plan | null {
+  function systemPlan(request: RunRequest, missing: MissingDependency, install: SystemInstall | null, ask: Ask): Plan | null {
     if (!install) return null;
-    const what = missing.kind === 'command' ? `The program "${missing.command}" is not installed.` : `${missing.reason}: Python needs the system package ${install.package}.`;
+    const what =
+      missing.kind === 'command'
+        ? `The program "${missing.command}" is not installed.`
+        : `${missing.reason}: Python needs the system package ${install.package}.`;
     return {
       wellKnown: false,
-      question: ask('system', [install.package], install.command, `${what} Run \`${install.command}\`? It installs a system package${install.command.startsWith('sudo ') ? ' with administrator rights' : ''}.`),
+      question: ask(
+        'system',
+        [install.package],
+        install.command,
+        `${what} Run \`${install.command}\`? It installs a system package${install.command.startsWith('sudo ') ? ' with administrator rights' : ''}.`,
+      ),
       install: async (signal) => {
         echo(request, `$ ${install.command}`);
         // Outside any sandbox (it needs root), so it runs from the file system's root, not the
@@ -251,7 +309,15 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
           : needsPassword
             ? `${install.command} needs your password, which the app does not ask for: run it yourself in a terminal, then run the cell again.`
             : `${install.command} failed${result.stopped ? ` (${result.stopped})` : ''}:\n${lastLines(result.text)}${/Unable to locate package/.test(result.text) ? '\n(The package lists may be out of date: sudo apt-get update, then try again.)' : ''}`;
-        return { ok: result.ok, problem, log: `$ ${install.command}\n${result.text.trimEnd()}`, record: record(install.manager, [install.package], install.command, null, null, result.ok), settings: request.settings, note: null, restart: null };
+        return {
+          ok: result.ok,
+          problem,
+          log: `$ ${install.command}\n${result.text.trimEnd()}`,
+          record: record(install.manager, [install.package], install.command, null, null, result.ok),
+          settings: request.settings,
+          note: null,
+          restart: null,
+        };
       },
     };
   }
@@ -263,24 +329,39 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     const missing = language ? findMissingDependency(language, first) : null;
     // The installers' output goes to the UI and the cell with the app's keys redacted, as a run's does.
     const redactor = new SecretRedactor(secrets());
-    const shown: RunRequest = request.onTerminal ? { ...request, onTerminal: (text) => request.onTerminal?.(redactor.push(text)) } : request;
+    const shown: RunRequest = request.onTerminal
+      ? { ...request, onTerminal: (text) => request.onTerminal?.(redactor.push(text)) }
+      : request;
     const plan = missing ? await planFor(shown, missing, first).catch(() => null) : null;
     if (!missing || !plan) return first;
     const { question } = plan;
     const approved = (mode === 'auto' && plan.wellKnown && !question.alwaysAsk) || (await options.approve(question).catch(() => false));
     if (!approved) {
-      return annotate(first, `[${question.reason}. The user declined \`${question.command}\`, so the cell was not run again; do not install it another way without asking.]`, []);
+      return annotate(
+        first,
+        `[${question.reason}. The user declined \`${question.command}\`, so the cell was not run again; do not install it another way without asking.]`,
+        [],
+      );
     }
     const startedInstall = Date.now();
     const unredacted = await plan.install(request.signal);
-    const installed = { ...unredacted, log: redactor.redact(unredacted.log), problem: unredacted.problem === null ? null : redactor.redact(unredacted.problem) };
+    const installed = {
+      ...unredacted,
+      log: redactor.redact(unredacted.log),
+      problem: unredacted.problem === null ? null : redactor.redact(unredacted.problem),
+    };
     safeCall(() => request.onTerminal?.(redactor.flush()));
     const installMs = Date.now() - startedInstall;
     safeCall(() => options.onInstall?.(installed.record, request));
     const log = installed.log.length > LOG_KEEP ? `…\n${installed.log.slice(-LOG_KEEP)}` : installed.log;
     const installOutput: CellOutput = { output_type: 'stream', name: installed.ok ? 'stdout' : 'stderr', text: `\n${log.trimEnd()}\n` };
     if (!installed.ok) {
-      return annotate(first, `[${question.reason}. Tried \`${question.command}\`, which failed:\n${installed.problem ?? 'no details'}]`, [installOutput], installMs);
+      return annotate(
+        first,
+        `[${question.reason}. Tried \`${question.command}\`, which failed:\n${installed.problem ?? 'no details'}]`,
+        [installOutput],
+        installMs,
+      );
     }
     if (installed.note) echo(request, `[${installed.note}]`);
     if (installed.restart) await exec.restart(request.conversationId, installed.restart);
@@ -304,7 +385,8 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     },
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     // The re-run after an install has its own run id.
-    typeInto: (conversationId, runId, data) => exec.typeInto(conversationId, runId, data) || exec.typeInto(conversationId, `${runId}-rerun`, data),
+    typeInto: (conversationId, runId, data) =>
+      exec.typeInto(conversationId, runId, data) || exec.typeInto(conversationId, `${runId}-rerun`, data),
     restart: (conversationId, language) => exec.restart(conversationId, language),
     languages: (scope) => exec.languages(scope),
     python: (scope) => exec.python(scope),
@@ -313,12 +395,24 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
   };
 }
 
-function record(manager: InstallRecord['manager'], packages: string[], command: string, target: string | null, createdVenv: string | null, ok: boolean): InstallRecord {
+function record(
+  manager: InstallRecord['manager'],
+  packages: string[],
+  command: string,
+  target: string | null,
+  createdVenv: string | null,
+  ok: boolean,
+): InstallRecord {
   return { manager, packages, command, target, createdVenv, ok, at: new Date().toISOString() };
 }
 
 function annotate(result: RunResult, line: string, extra: CellOutput[], extraMs = 0): RunResult {
-  return { ...result, outputs: [...result.outputs, ...extra], forModel: `${result.forModel}\n${line}`, durationMs: result.durationMs + extraMs };
+  return {
+    ...result,
+    outputs: [...result.outputs, ...extra],
+    forModel: `${result.forModel}\n${line}`,
+    durationMs: result.durationMs + extraMs,
+  };
 }
 
 /** "first attempt: ModuleNotFoundError: No module named 'requests' — installed requests, ran again". */

@@ -50,7 +50,12 @@ export async function installPlace(input: InstallPlaceInput): Promise<InstallPla
       .filter((dir) => dir && isAbsolute(dir))
       .join(delimiter);
   if (!input.sandbox?.enabled) {
-    return { sandboxed: false, probing: localProbing(), trustedPath: async (path) => absoluteOnly(path), run: (options) => runInstaller(options) };
+    return {
+      sandboxed: false,
+      probing: localProbing(),
+      trustedPath: async (path) => absoluteOnly(path),
+      run: (options) => runInstaller(options),
+    };
   }
   const sandbox = input.sandbox;
   const support = await (input.support ?? sandboxSupport)();

@@ -68,5 +68,10 @@ export async function runInstaller(run: InstallerRun): Promise<InstallerResult> 
 
 /** The last lines of an installer's output, for a message. */
 export function lastLines(text: string, count = 12): string {
-  return text.trimEnd().split('\n').filter((l) => l.trim()).slice(-count).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter((l) => l.trim())
+    .slice(-count)
+    .join('\n');
 }

@@ -13,7 +13,11 @@ export type MissingDependency =
 const PYTHON_MISSING = /No module named '([^']+)'/;
 const NODE_MISSING = /Cannot find (?:module|package) '([^']+)'/;
 /** bash ("bash: line 1: jq: command not found"), zsh ("command not found: jq"), dash ("sh: 1: jq: not found"). */
-const COMMAND_MISSING = [/(?:^|\n)[^\n:]*: (?:line \d+: )?([^\s:/]+): command not found/, /command not found: ([^\s:/]+)/, /(?:^|\n)sh: \d+: ([^\s:/]+): not found/];
+const COMMAND_MISSING = [
+  /(?:^|\n)[^\n:]*: (?:line \d+: )?([^\s:/]+): command not found/,
+  /command not found: ([^\s:/]+)/,
+  /(?:^|\n)sh: \d+: ([^\s:/]+): not found/,
+];
 
 export function findMissingDependency(language: string, result: RunResult): MissingDependency | null {
   if (result.status !== 'failed') return null;

@@ -40,7 +40,13 @@ export async function npmInstall(input: NpmInstallInput): Promise<NpmInstallResu
   const command = `npm install --prefix ${input.workspace} ${input.packages.join(' ')}`;
   const npm = await which('npm', await input.place.trustedPath(input.env.PATH ?? process.env.PATH ?? ''));
   if (!npm) {
-    return { ok: false, command, problem: 'npm is not installed here: install Node.js (which includes npm) to add JavaScript packages.', stopped: null, log: '' };
+    return {
+      ok: false,
+      command,
+      problem: 'npm is not installed here: install Node.js (which includes npm) to add JavaScript packages.',
+      stopped: null,
+      log: '',
+    };
   }
   try {
     input.onTerminal?.(`\r\n\x1b[2m$ ${command}\x1b[0m\r\n`);
@@ -57,7 +63,15 @@ export async function npmInstall(input: NpmInstallInput): Promise<NpmInstallResu
     try {
       // The home is hidden and read-only in the sandbox: npm's cache goes to its private /tmp.
       const env = { npm_config_cache: '/tmp/.npm', ...input.env };
-      result = await input.place.run({ ...common, env, file: npm, args: install(staging), cwd: staging, network: true, instead: { folder: staging } });
+      result = await input.place.run({
+        ...common,
+        env,
+        file: npm,
+        args: install(staging),
+        cwd: staging,
+        network: true,
+        instead: { folder: staging },
+      });
       if (result.ok) {
         const copy = await input.place.run({
           ...common,
@@ -78,6 +92,9 @@ export async function npmInstall(input: NpmInstallInput): Promise<NpmInstallResu
     problem: result.ok ? null : `${command} failed${result.stopped ? ` (${result.stopped})` : ''}:\n${lastLines(result.text)}`,
     stopped: result.stopped,
     // npm's spinner (braille frames) means nothing once saved.
-    log: `$ ${command}\n${result.text.replace(/[\u2800-\u28ff]/g, '').replace(/\n\s*(?=\n)/g, '').trim()}`,
+    log: `$ ${command}\n${result.text
+      .replace(/[\u2800-\u28ff]/g, '')
+      .replace(/\n\s*(?=\n)/g, '')
+      .trim()}`,
   };
 }

@@ -52,7 +52,8 @@ export interface PipInstallResult {
  * up front, so the question shown to the user names where the packages will really go.
  */
 export async function isExternallyManaged(python: string, probing: Probing): Promise<boolean> {
-  const probe = 'import os, sys, sysconfig; print(sys.prefix == sys.base_prefix and os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))';
+  const probe =
+    'import os, sys, sysconfig; print(sys.prefix == sys.base_prefix and os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))';
   const answer = await probing.ask(python, ['-I', '-c', probe]);
   return answer.ok && answer.stdout.trim() === 'True';
 }
@@ -100,7 +101,11 @@ export async function pipInstall(input: PipInstallInput): Promise<PipInstallResu
   };
 }
 
-async function install(input: PipInstallInput, python: string, log: string[]): Promise<{ ok: boolean; text: string; command: string; stopped: PipInstallResult['stopped'] }> {
+async function install(
+  input: PipInstallInput,
+  python: string,
+  log: string[],
+): Promise<{ ok: boolean; text: string; command: string; stopped: PipInstallResult['stopped'] }> {
   const args = ['-m', 'pip', 'install', '--disable-pip-version-check', ...input.packages];
   const command = `${python} ${args.filter((a) => a !== '--disable-pip-version-check').join(' ')}`;
   echo(input, `$ ${command}`);
@@ -156,7 +161,13 @@ async function sandboxedPipInstall(input: PipInstallInput): Promise<PipInstallRe
   const venvPython = workspaceVenvPython(input.workspace);
   const installer = input.installer;
   const log: string[] = [];
-  const result = (ok: boolean, command: string, problem: string | null, stopped: PipInstallResult['stopped'], createdVenv: string | null = null): PipInstallResult => ({
+  const result = (
+    ok: boolean,
+    command: string,
+    problem: string | null,
+    stopped: PipInstallResult['stopped'],
+    createdVenv: string | null = null,
+  ): PipInstallResult => ({
     ok,
     python: venvPython,
     createdVenv,
@@ -165,10 +176,25 @@ async function sandboxedPipInstall(input: PipInstallInput): Promise<PipInstallRe
     stopped,
     log: log.join('\n'),
   });
-  const args = ['-I', '-m', 'pip', 'install', '--disable-pip-version-check', '--no-warn-script-location', '--prefix', venvDir, ...input.packages];
+  const args = [
+    '-I',
+    '-m',
+    'pip',
+    'install',
+    '--disable-pip-version-check',
+    '--no-warn-script-location',
+    '--prefix',
+    venvDir,
+    ...input.packages,
+  ];
   const command = `${installer ?? 'python3'} ${args.filter((a) => a !== '--disable-pip-version-check' && a !== '--no-warn-script-location').join(' ')}`;
   if (!installer) {
-    return result(false, command, 'No Python outside the workspace was found to install with (python3 on PATH); the sandbox never runs pip from the workspace itself.', null);
+    return result(
+      false,
+      command,
+      'No Python outside the workspace was found to install with (python3 on PATH); the sandbox never runs pip from the workspace itself.',
+      null,
+    );
   }
   let createdVenv: string | null = null;
   if (await isExecutable(venvPython)) {

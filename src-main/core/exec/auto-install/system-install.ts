@@ -53,7 +53,13 @@ const PACKAGES: Readonly<Record<string, Partial<Record<SystemManager, string>>>>
   javac: { apt: 'default-jdk', dnf: 'java-latest-openjdk-devel', pacman: 'jdk-openjdk', brew: 'openjdk', winget: 'Microsoft.OpenJDK.21' },
   Rscript: { apt: 'r-base', dnf: 'R', pacman: 'r', brew: 'r', winget: 'RProject.R' },
   ruby: { apt: 'ruby', dnf: 'ruby', pacman: 'ruby', brew: 'ruby', winget: 'RubyInstallerTeam.Ruby.3.3' },
-  exiftool: { apt: 'libimage-exiftool-perl', dnf: 'perl-Image-ExifTool', pacman: 'perl-image-exiftool', brew: 'exiftool', winget: 'OliverBetz.ExifTool' },
+  exiftool: {
+    apt: 'libimage-exiftool-perl',
+    dnf: 'perl-Image-ExifTool',
+    pacman: 'perl-image-exiftool',
+    brew: 'exiftool',
+    winget: 'OliverBetz.ExifTool',
+  },
   xmllint: { apt: 'libxml2-utils', dnf: 'libxml2', pacman: 'libxml2', brew: 'libxml2' },
   nc: { apt: 'netcat-openbsd', dnf: 'nmap-ncat', pacman: 'openbsd-netcat', brew: 'netcat' },
   sox: { apt: 'sox', dnf: 'sox', pacman: 'sox', brew: 'sox' },
@@ -64,13 +70,21 @@ const PACKAGES: Readonly<Record<string, Partial<Record<SystemManager, string>>>>
 };
 
 /** The manager that installs system packages here, or null. */
-export async function systemManager(path: string, platform: NodeJS.Platform = process.platform): Promise<{ manager: SystemManager; program: string } | null> {
+export async function systemManager(
+  path: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<{ manager: SystemManager; program: string } | null> {
   const candidates: Array<[SystemManager, string]> =
     platform === 'darwin'
       ? [['brew', 'brew']]
       : platform === 'win32'
         ? [['winget', 'winget']]
-        : [['apt', 'apt-get'], ['dnf', 'dnf'], ['pacman', 'pacman'], ['brew', 'brew']];
+        : [
+            ['apt', 'apt-get'],
+            ['dnf', 'dnf'],
+            ['pacman', 'pacman'],
+            ['brew', 'brew'],
+          ];
   const extra = platform === 'darwin' ? ':/opt/homebrew/bin:/usr/local/bin' : '';
   for (const [manager, name] of candidates) {
     const program = await which(name, path + extra);
@@ -94,7 +108,11 @@ export async function systemInstallFor(name: string, path: string, isRoot = proc
   const root = (args: string[]): { file: string; args: string[]; shown: string } =>
     isRoot || !sudo
       ? { file: found.program, args, shown: [found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' ') }
-      : { file: sudo, args: ['-n', found.program, ...args], shown: ['sudo', found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' ') };
+      : {
+          file: sudo,
+          args: ['-n', found.program, ...args],
+          shown: ['sudo', found.manager === 'apt' ? 'apt-get' : found.manager, ...args].join(' '),
+        };
   const plan =
     found.manager === 'apt'
       ? root(['install', '-y', pkg])
@@ -104,6 +122,10 @@ export async function systemInstallFor(name: string, path: string, isRoot = proc
           ? root(['-S', '--noconfirm', pkg])
           : found.manager === 'brew'
             ? { file: found.program, args: ['install', pkg], shown: `brew install ${pkg}` }
-            : { file: found.program, args: ['install', '--id', pkg, '-e', '--accept-source-agreements', '--accept-package-agreements'], shown: `winget install --id ${pkg} -e` };
+            : {
+                file: found.program,
+                args: ['install', '--id', pkg, '-e', '--accept-source-agreements', '--accept-package-agreements'],
+                shown: `winget install --id ${pkg} -e`,
+              };
   return { manager: found.manager, package: pkg, command: plan.shown, file: plan.file, args: plan.args, path };
 }

@@ -84,7 +84,13 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     detectContext,
     live,
     environment: (request: RunRequest, runtime: Runtime) =>
-      buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues(), sessionEnv: runtime.env, noEditor }),
+      buildEnvironment({
+        base: baseEnv,
+        settingsEnv: request.settings.env,
+        secretValues: secretValues(),
+        sessionEnv: runtime.env,
+        noEditor,
+      }),
     secrets,
   });
   return {
@@ -98,7 +104,13 @@ export function createExecService(options: ExecServiceOptions): ExecService {
         const available = await detectContext(request)
           .then((context) => availableRuntimes(context))
           .catch(() => []);
-        return simpleResult('unavailable', `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`, started, limits, 0);
+        return simpleResult(
+          'unavailable',
+          `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`,
+          started,
+          limits,
+          0,
+        );
       }
       // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
       const loginShell = loginShellOf({ ...baseEnv, ...request.settings.env });

@@ -70,7 +70,8 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       const message = unavailableMessage(language.label, await availableRuntimes(context));
       return simpleResult('unavailable', message, startedAt, limits, slot.executionCount);
     }
-    if (request.signal?.aborted) return simpleResult('interrupted', 'Interrupted before it started.', startedAt, limits, slot.executionCount);
+    if (request.signal?.aborted)
+      return simpleResult('interrupted', 'Interrupted before it started.', startedAt, limits, slot.executionCount);
 
     const executionCount = (slot.executionCount = request.executionCount ?? slot.executionCount + 1);
     const runId = safeRunId(request.runId);
@@ -127,9 +128,12 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     if (request.signal?.aborted) onAbort();
     let outcome: SessionOutcome;
     try {
-      const abandoned = control.abandoned.then(
-        (): SessionOutcome => ({ status: 'died', exitCode: null, cwd: null, message: `The ${language.name} session could not be stopped and was abandoned.` }),
-      );
+      const abandoned = control.abandoned.then((): SessionOutcome => ({
+        status: 'died',
+        exitCode: null,
+        cwd: null,
+        message: `The ${language.name} session could not be stopped and was abandoned.`,
+      }));
       outcome = await Promise.race([running, abandoned]);
     } catch (err) {
       outcome = { status: 'died', exitCode: null, cwd: null, message: `The run failed inside the engine: ${errorMessage(err)}` };
@@ -143,7 +147,12 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     }
 
     const survived = session.alive;
-    const { status, message } = finalStatus(outcome, control.reason, { timeoutMs: request.settings.timeoutMs, survived, language: language.name, waited });
+    const { status, message } = finalStatus(outcome, control.reason, {
+      timeoutMs: request.settings.timeoutMs,
+      survived,
+      language: language.name,
+      waited,
+    });
     if (!survived) {
       // Release the dead session now (temp folder, cgroup, stray children); the next run starts anew.
       const dead = session;

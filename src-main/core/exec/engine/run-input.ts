@@ -33,14 +33,14 @@ export function startRunInput(options: {
   });
   const watch =
     TerminalWatch.supported() && session.terminal
-    ? new TerminalWatch({
-        terminal: () => session.terminal?.() ?? null,
-        input: broker,
-        outputBytes: () => output.totalBytes,
-        trailingLine: () => output.trailingLine(),
-        onStuck: options.onStuck,
-      })
-    : null;
+      ? new TerminalWatch({
+          terminal: () => session.terminal?.() ?? null,
+          input: broker,
+          outputBytes: () => output.totalBytes,
+          trailingLine: () => output.trailingLine(),
+          onStuck: options.onStuck,
+        })
+      : null;
   watch?.start();
   return {
     broker,

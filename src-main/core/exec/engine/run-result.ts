@@ -22,7 +22,10 @@ export function finalStatus(
     return { status: 'failed', message: noInputMessage(waited.command, waited.keys, context.survived, context.language) };
   }
   if (!stopped || outcome.status === 'done') return { status: outcome.status, message: outcome.message };
-  const message = stopped === 'timeout' ? timeoutMessage(context.timeoutMs, context.survived, context.language) : interruptedMessage(context.survived, context.language);
+  const message =
+    stopped === 'timeout'
+      ? timeoutMessage(context.timeoutMs, context.survived, context.language)
+      : interruptedMessage(context.survived, context.language);
   return { status: stopped, message };
 }
 

@@ -48,7 +48,14 @@ export function createSessionRouter(options: SessionRouterOptions = {}): Session
       const description = describeSandbox(sandbox, found);
       const limits = (base: RunLimits): RunLimits => ({ ...base, sandbox: description });
       if (!found.available) {
-        return { key: 'sandbox-unavailable', label: 'in the sandbox', refusal: `The sandbox is on, but ${found.reason}. Nothing was run; turn the sandbox off to run without it.`, runtime: null, limits, start: startSession };
+        return {
+          key: 'sandbox-unavailable',
+          label: 'in the sandbox',
+          refusal: `The sandbox is on, but ${found.reason}. Nothing was run; turn the sandbox off to run without it.`,
+          runtime: null,
+          limits,
+          start: startSession,
+        };
       }
       return {
         key: `sandbox:${JSON.stringify([sandbox.allowNetwork, sandbox.extraPaths])}`,

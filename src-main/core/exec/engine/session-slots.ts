@@ -134,7 +134,8 @@ export async function liveSession(
     const existing = await slot.session.catch(() => null);
     const sameRuntime = slot.runtimeCommand === runtime.command;
     if (existing?.alive && slot.routeKey === route.key && sameRuntime) return existing;
-    if (existing?.alive && slot.routeKey !== route.key) slot.pendingNote = `Note: the ${language.name} session was restarted to run ${route.label}, so earlier state is gone.`;
+    if (existing?.alive && slot.routeKey !== route.key)
+      slot.pendingNote = `Note: the ${language.name} session was restarted to run ${route.label}, so earlier state is gone.`;
     else if (existing?.alive && !sameRuntime) slot.pendingNote = runtimeChangedMessage(language.name, runtime.command);
     if (existing?.diedWhileIdle) slot.pendingNote = diedWhileIdleMessage(language.name, existing.diedWhileIdle);
     await existing?.dispose().catch(() => undefined);

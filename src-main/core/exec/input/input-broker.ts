@@ -95,13 +95,17 @@ export class InputBroker implements RunInput {
     for (const password of [false, true]) {
       const get = (outcome: Outcome) => this.tallies.get(`${outcome}/${password}`);
       const nobody = get('nobody');
-      if (nobody) lines.push(`${asking(nobody)}; no one can type here, so it got end-of-input: pass values as arguments, environment variables or files instead.`);
+      if (nobody)
+        lines.push(
+          `${asking(nobody)}; no one can type here, so it got end-of-input: pass values as arguments, environment variables or files instead.`,
+        );
       const answered = get('answered');
       if (answered) lines.push(`${asking(answered)}; the user ${password ? 'entered it (not shown)' : 'typed an answer'}.`);
       const ended = get('ended');
       if (ended) lines.push(`${asking(ended)}; the user ended the input (end-of-input).`);
       const unanswered = get('no-answer');
-      if (unanswered) lines.push(`${asking(unanswered)}; no answer came within ${formatWait(this.options.waitLimitMs)}, so it got end-of-input.`);
+      if (unanswered)
+        lines.push(`${asking(unanswered)}; no answer came within ${formatWait(this.options.waitLimitMs)}, so it got end-of-input.`);
     }
     return lines.length > 0 ? lines.join('\n') : null;
   }

@@ -10,7 +10,13 @@ export const powershell: LanguageDefinition = {
   kind: 'one-shot',
   runtimeLabel: 'powershell',
   async detect({ path, probing = localProbing() }) {
-    return firstOnPath(probing, ['pwsh', 'powershell'], path, ['-NoLogo', '-NoProfile', '-Command', '$PSVersionTable.PSVersion.ToString()'], /(\d+\.\d+(?:\.\d+)?)/);
+    return firstOnPath(
+      probing,
+      ['pwsh', 'powershell'],
+      path,
+      ['-NoLogo', '-NoProfile', '-Command', '$PSVersionTable.PSVersion.ToString()'],
+      /(\d+\.\d+(?:\.\d+)?)/,
+    );
   },
   oneShot: {
     fileName: 'cell.ps1',

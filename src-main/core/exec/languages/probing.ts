@@ -44,8 +44,11 @@ const TIMEOUT_MS = 10_000;
 export function runProbe(command: string, args: string[], env: Record<string, string> = withoutKeys(process.env)): Promise<ProbeAnswer> {
   return new Promise((resolve) => {
     try {
-      execFile(command, args, { timeout: TIMEOUT_MS, cwd: parse(process.cwd()).root, env, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) =>
-        resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) }),
+      execFile(
+        command,
+        args,
+        { timeout: TIMEOUT_MS, cwd: parse(process.cwd()).root, env, maxBuffer: 8 * 1024 * 1024 },
+        (err, stdout, stderr) => resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) }),
       );
     } catch {
       resolve(FAILED);

@@ -16,9 +16,13 @@ const PROBE = 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version
 async function inspect(command: string, probing: Probing, needs?: readonly string[]): Promise<Runtime | null> {
   const out = await probe(probing, command, ['-I', '-c', PROBE], needs);
   if (!out) return null;
-  const [executable, version] = out.trim().split('\n').map((l) => l.trim());
+  const [executable, version] = out
+    .trim()
+    .split('\n')
+    .map((l) => l.trim());
   if (!version || !/^3\.\d+\.\d+$/.test(version)) return null;
-  const believed = executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && (await isExecutable(executable));
+  const believed =
+    executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && (await isExecutable(executable));
   return { command: believed ? executable : command, version };
 }
 
@@ -47,7 +51,8 @@ export const python: LanguageDefinition = {
   kind: 'runner',
   runtimeLabel: 'python',
   async detect({ settings, workspace, path, probing = localProbing() }) {
-    const candidate = settings?.pythonPath ?? (workspace && (await isExecutable(workspaceVenvPython(workspace))) ? workspaceVenvPython(workspace) : null);
+    const candidate =
+      settings?.pythonPath ?? (workspace && (await isExecutable(workspaceVenvPython(workspace))) ? workspaceVenvPython(workspace) : null);
     if (candidate && (await probing.writable(candidate))) {
       // An interpreter sandboxed code could have written (a workspace .venv) usually links to one
       // installed outside; the sandbox must show that one's folders, found here, not from the link.

@@ -4,7 +4,11 @@ import { formatSeconds } from './format';
 // consistent, and say what happened and what follows from it.
 
 export function diedMessage(label: string, exit: { exitCode: number | null; signal: number | null }): string {
-  const how = exit.signal ? ` (killed by signal ${signalName(exit.signal)})` : exit.exitCode !== null ? ` (exit code ${exit.exitCode})` : '';
+  const how = exit.signal
+    ? ` (killed by signal ${signalName(exit.signal)})`
+    : exit.exitCode !== null
+      ? ` (exit code ${exit.exitCode})`
+      : '';
   return `The ${label} session died${how}: state was lost. A new session starts on the next run.`;
 }
 
@@ -35,7 +39,9 @@ export function interruptedMessage(sessionSurvived: boolean, label: string): str
 export function noInputMessage(program: string | null, keys: boolean, sessionSurvived: boolean, label: string): string {
   const who = program ? `The program ${program}` : 'The program';
   const what = keys ? 'kept waiting for keys at the terminal' : 'kept waiting for input at the terminal after end-of-input';
-  const kept = sessionSurvived ? `; the ${label} session keeps its state` : `; the ${label} session did not stop and was killed: state was lost`;
+  const kept = sessionSurvived
+    ? `; the ${label} session keeps its state`
+    : `; the ${label} session did not stop and was killed: state was lost`;
   return `${who} ${what}; no one can type here, so the run was stopped${kept}. Pass values as arguments or files, or use the program's non-interactive options (such as --yes).`;
 }
 

@@ -70,7 +70,8 @@ export class ModelText {
     switch (this.state) {
       case 'esc':
         if (c === 0x5b) this.state = 'csi';
-        else if (c === 0x5d || c === 0x50 || c === 0x5f || c === 0x5e) this.state = 'osc'; // OSC, DCS, APC, PM
+        else if (c === 0x5d || c === 0x50 || c === 0x5f || c === 0x5e)
+          this.state = 'osc'; // OSC, DCS, APC, PM
         else if (c >= 0x20 && c <= 0x2f) this.state = 'escIntermediate';
         else this.state = 'text';
         return;

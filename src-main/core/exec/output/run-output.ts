@@ -50,7 +50,8 @@ interface Slot {
   output: CellOutput | null;
 }
 
-type Part = { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput } | { kind: 'stream'; at: number; name: StreamName } | Slot;
+type Part =
+  { kind: 'text-split'; at: number } | { kind: 'rich'; output: CellOutput } | { kind: 'stream'; at: number; name: StreamName } | Slot;
 
 type StreamName = 'stdout' | 'stderr';
 
@@ -304,13 +305,11 @@ export function describeForModel(output: CellOutput): string {
     case 'stream':
       return plainText(output.text);
     case 'error':
-      return output.traceback.length > 0
-        ? plainText(output.traceback.join('\n'))
-        : `${output.ename}: ${output.evalue}`;
+      return output.traceback.length > 0 ? plainText(output.traceback.join('\n')) : `${output.ename}: ${output.evalue}`;
     case 'execute_result':
     case 'display_data': {
       const data = output.data;
-      const plain = typeof data['text/plain'] === 'string' ? (data['text/plain']) : null;
+      const plain = typeof data['text/plain'] === 'string' ? data['text/plain'] : null;
       const shown = Object.keys(data).filter((mime) => mime !== 'text/plain');
       const visual = shown.filter((mime) => mime.startsWith('image/') || mime === 'text/html' || mime === 'image/svg+xml');
       const note = visual.length > 0 ? `[${visual.join(', ')} output shown to the user]` : '';

@@ -103,7 +103,10 @@ export async function createPidsGroup(name: string): Promise<PidsGroup | null> {
     async remove() {
       for (let attempt = 0; attempt < 20; attempt++) {
         const procs = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
-        for (const pid of procs.split('\n').map(Number).filter((n) => n > 1 && n !== process.pid)) {
+        for (const pid of procs
+          .split('\n')
+          .map(Number)
+          .filter((n) => n > 1 && n !== process.pid)) {
           // The pid may have exited since the listing and gone to an unrelated process (a fork
           // bomb churns through pids): kill it only if it is still in this group.
           if (!isMember(pid, groupName)) continue;

@@ -59,7 +59,10 @@ function same(a: SyscallLine, b: SyscallLine, args: number): boolean {
  * was sent, so no code of the user's cells can have shaped it. null when it cannot be known here
  * (not Linux, /proc not readable, or the process never settled within `timeoutMs`).
  */
-export async function learnIdleWait(pid: number, options: { args: number; foreground: boolean; timeoutMs?: number }): Promise<IdleWait | null> {
+export async function learnIdleWait(
+  pid: number,
+  options: { args: number; foreground: boolean; timeoutMs?: number },
+): Promise<IdleWait | null> {
   const waits = WAITS[process.arch];
   if (!idleWaitSupported() || !waits) return null;
   const deadline = Date.now() + (options.timeoutMs ?? 5000);

@@ -131,10 +131,7 @@ function groupStillOurs(p: ProcInfo): boolean {
  * group is spared except for its other members, so a shell survives the loss of its children;
  * then stopWhen should say when the run being stopped has ended.
  */
-export async function killDescendants(
-  leader: number,
-  options: { keepLeader: boolean; stopWhen?: () => boolean },
-): Promise<number> {
+export async function killDescendants(leader: number, options: { keepLeader: boolean; stopWhen?: () => boolean }): Promise<number> {
   await ownProcessGroup();
   let killed = 0;
   for (let round = 0; round < 20; round++) {

@@ -58,7 +58,9 @@ export function explainServerError(err: unknown, url: string): RemoteKernelError
   if (err instanceof ServerConnection.ResponseError) {
     const status = err.response.status;
     if (status === 401 || status === 403) {
-      return new RemoteKernelError(`${capitalize(where)} refused the token (HTTP ${status}). Check the token (jupyter server list shows it) and connect again.`);
+      return new RemoteKernelError(
+        `${capitalize(where)} refused the token (HTTP ${status}). Check the token (jupyter server list shows it) and connect again.`,
+      );
     }
     if (status === 404) {
       return new RemoteKernelError(
@@ -66,13 +68,17 @@ export function explainServerError(err: unknown, url: string): RemoteKernelError
       );
     }
     if (status === 503 || status === 424) {
-      return new RemoteKernelError(`${capitalize(where)} is not running (HTTP ${status}); start it (for JupyterHub: from the hub's home page) and try again.`);
+      return new RemoteKernelError(
+        `${capitalize(where)} is not running (HTTP ${status}); start it (for JupyterHub: from the hub's home page) and try again.`,
+      );
     }
     return new RemoteKernelError(`${capitalize(where)} answered HTTP ${status}: ${err.message}`);
   }
   const code = networkCode(err);
-  if (code === 'ECONNREFUSED') return new RemoteKernelError(`Nothing answers at ${safeUrl(url)} (connection refused): is the Jupyter server running?`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new RemoteKernelError(`The host of ${safeUrl(url)} cannot be found (${code}); check the URL.`);
+  if (code === 'ECONNREFUSED')
+    return new RemoteKernelError(`Nothing answers at ${safeUrl(url)} (connection refused): is the Jupyter server running?`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new RemoteKernelError(`The host of ${safeUrl(url)} cannot be found (${code}); check the URL.`);
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new RemoteKernelError(`${capitalize(where)} did not answer in time (${code}); check the URL and the network.`);
   }

@@ -12,7 +12,12 @@ export function kernelOutput(msg: KernelMessage.IIOPubMessage): KernelOutput {
   if (KernelMessage.isExecuteResultMsg(msg)) {
     return {
       kind: 'rich',
-      output: { output_type: 'execute_result', execution_count: msg.content.execution_count, data: { ...msg.content.data }, metadata: { ...msg.content.metadata } },
+      output: {
+        output_type: 'execute_result',
+        execution_count: msg.content.execution_count,
+        data: { ...msg.content.data },
+        metadata: { ...msg.content.metadata },
+      },
     };
   }
   // An update to an earlier display is shown as a new display: cells keep outputs in order, not by id.
@@ -20,7 +25,10 @@ export function kernelOutput(msg: KernelMessage.IIOPubMessage): KernelOutput {
     return { kind: 'rich', output: { output_type: 'display_data', data: { ...msg.content.data }, metadata: { ...msg.content.metadata } } };
   }
   if (KernelMessage.isErrorMsg(msg)) {
-    return { kind: 'rich', output: { output_type: 'error', ename: msg.content.ename, evalue: msg.content.evalue, traceback: [...msg.content.traceback] } };
+    return {
+      kind: 'rich',
+      output: { output_type: 'error', ename: msg.content.ename, evalue: msg.content.evalue, traceback: [...msg.content.traceback] },
+    };
   }
   return null;
 }

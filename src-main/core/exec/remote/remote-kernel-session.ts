@@ -86,7 +86,12 @@ export class RemoteKernelSession implements Session {
         connection.info,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new RemoteKernelError(`The remote ${options.label} kernel at ${safeUrl(options.target.url)} did not answer within ${Math.round(timeoutMs / 1000)} s.`)),
+            () =>
+              reject(
+                new RemoteKernelError(
+                  `The remote ${options.label} kernel at ${safeUrl(options.target.url)} did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+                ),
+              ),
             timeoutMs,
           );
         }),
@@ -135,9 +140,20 @@ export class RemoteKernelSession implements Session {
       this.active = { run, resolve };
       let future: Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
       try {
-        future = this.connection.requestExecute({ code: run.code, silent: false, store_history: true, allow_stdin: false, stop_on_error: true });
+        future = this.connection.requestExecute({
+          code: run.code,
+          silent: false,
+          store_history: true,
+          allow_stdin: false,
+          stop_on_error: true,
+        });
       } catch (err) {
-        this.finish({ status: 'died', exitCode: null, cwd: null, message: `Could not send the code to ${this.where}: ${errorMessage(err)}` });
+        this.finish({
+          status: 'died',
+          exitCode: null,
+          cwd: null,
+          message: `Could not send the code to ${this.where}: ${errorMessage(err)}`,
+        });
         return;
       }
       future.onIOPub = (msg) => {
@@ -149,7 +165,8 @@ export class RemoteKernelSession implements Session {
         (reply) => this.finish({ status: reply.content.status === 'ok' ? 'done' : 'failed', exitCode: null, cwd: null, message: null }),
         // Cancelled: the kernel restarted or the connection was disposed; whoever did it has
         // already finished the run with the reason, so this is only a fallback.
-        (err: unknown) => this.finish({ status: 'died', exitCode: null, cwd: null, message: `The remote run was cut off: ${errorMessage(err)}` }),
+        (err: unknown) =>
+          this.finish({ status: 'died', exitCode: null, cwd: null, message: `The remote run was cut off: ${errorMessage(err)}` }),
       );
     });
   }
@@ -248,7 +265,11 @@ export class RemoteKernelSession implements Session {
   private async serverProblem(): Promise<string | null> {
     const settings = serverSettings(this.options.target);
     try {
-      const response = await ServerConnection.makeRequest(`${settings.baseUrl}api/kernels/${encodeURIComponent(this.connection.id)}`, {}, settings);
+      const response = await ServerConnection.makeRequest(
+        `${settings.baseUrl}api/kernels/${encodeURIComponent(this.connection.id)}`,
+        {},
+        settings,
+      );
       if (response.ok) return null;
       if (response.status === 404) return `The remote kernel no longer exists on ${this.where} (the server restarted or culled it)`;
       throw new ServerConnection.ResponseError(response);

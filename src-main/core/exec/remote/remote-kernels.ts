@@ -77,7 +77,12 @@ export class RemoteKernels {
       (saved) => {
         // A bind or unbind while the file was read is newer than the file.
         if (!saved || this.restored.get(conversationId) !== reading) return;
-        const binding: KernelBinding = { url: normalizeServerUrl(saved.url), kernelName: saved.kernelName, displayName: saved.displayName ?? saved.kernelName, language: saved.language };
+        const binding: KernelBinding = {
+          url: normalizeServerUrl(saved.url),
+          kernelName: saved.kernelName,
+          displayName: saved.displayName ?? saved.kernelName,
+          language: saved.language,
+        };
         this.bindings.set(conversationId, binding);
         this.remembered.add(conversationId);
         if (saved.kernelId) this.kernelIds.set(kernelKey(conversationId, binding), saved.kernelId);
@@ -107,7 +112,9 @@ export class RemoteKernels {
     const memory = this.memory;
     if (!memory) return;
     const binding = this.bindings.get(conversationId);
-    const saved: RemoteKernelBinding | null = binding ? { ...binding, kernelId: this.kernelIds.get(kernelKey(conversationId, binding)) ?? null } : null;
+    const saved: RemoteKernelBinding | null = binding
+      ? { ...binding, kernelId: this.kernelIds.get(kernelKey(conversationId, binding)) ?? null }
+      : null;
     const next = (this.saving.get(conversationId) ?? Promise.resolve())
       .then(() => memory.save(conversationId, saved))
       .then(

@@ -9,7 +9,15 @@ import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
 import { findByInnerPid, learnIdleWait, waitsIdle, type IdleWait } from '../process/idle-wait';
 import { RunEndCheck } from '../session/run-end';
-import { INPUT_MARKER_KEY, OUTPUT_MARKER_KEY, STREAM_MARKER_KEY, outputMarkerSeq, streamMarkerName, type InputReplyCommand, type RunnerMessage } from './runner-protocol';
+import {
+  INPUT_MARKER_KEY,
+  OUTPUT_MARKER_KEY,
+  STREAM_MARKER_KEY,
+  outputMarkerSeq,
+  streamMarkerName,
+  type InputReplyCommand,
+  type RunnerMessage,
+} from './runner-protocol';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { openRunnerChannel } from './open-channel';
@@ -297,7 +305,8 @@ export class RunnerSession implements Session {
   private onPiece(piece: TerminalPiece): void {
     const active = this.active;
     if (!active) {
-      if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX) this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
+      if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX)
+        this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
       return;
     }
     // Text after a fence is still the run's until its end is confirmed: the fence may be forged.
@@ -378,7 +387,12 @@ export class RunnerSession implements Session {
       .catch(() => ({ kind: 'eof' }) as const)
       .then((answer) => {
         if (this.active !== active) return;
-        const reply: InputReplyCommand = { type: 'input_reply', id: active.run.runId, seq, ...(answer.kind === 'line' ? { value: answer.text } : { eof: true }) };
+        const reply: InputReplyCommand = {
+          type: 'input_reply',
+          id: active.run.runId,
+          seq,
+          ...(answer.kind === 'line' ? { value: answer.text } : { eof: true }),
+        };
         this.channel?.send(reply);
       });
   }
@@ -419,7 +433,9 @@ export class RunnerSession implements Session {
     }
     if (wasBooting) {
       this.booted?.reject(
-        new Error(`the ${this.label} runner exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})${this.startupText()}`),
+        new Error(
+          `the ${this.label} runner exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})${this.startupText()}`,
+        ),
       );
       this.booted = null;
       return;

@@ -25,8 +25,7 @@ export class SideChannel implements RunnerChannel {
   }
 
   static async listen(dir: string, events: SideChannelEvents): Promise<SideChannel> {
-    const path =
-      process.platform === 'win32' ? `\\\\.\\pipe\\oi-${randomBytes(12).toString('hex')}` : join(dir, 'channel.sock');
+    const path = process.platform === 'win32' ? `\\\\.\\pipe\\oi-${randomBytes(12).toString('hex')}` : join(dir, 'channel.sock');
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -8,7 +8,11 @@ import type { SandboxSupport } from './sandbox-support';
 // "What the sandbox does not do", and never claims a protection that describeSandbox does not list.
 
 /** What the code can still read, change or reach, as short phrases; empty when nothing runs at all. */
-export function sandboxGaps(settings: SandboxSettings | undefined, support: SandboxSupport, platform: NodeJS.Platform = process.platform): string[] {
+export function sandboxGaps(
+  settings: SandboxSettings | undefined,
+  support: SandboxSupport,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
   if (!settings?.enabled) {
     return [
       'your files: it can read, change and delete anything your user can',
@@ -20,7 +24,12 @@ export function sandboxGaps(settings: SandboxSettings | undefined, support: Sand
   }
   if (!support.available) return [];
   const network = settings.allowNetwork ? ['the network: allowed and unfiltered, including services on this machine'] : [];
-  const common = ['the workspace: it can change or delete anything in it', ...network, 'files outside the hidden home folders can be read (/etc, /usr, other disks)', 'environment variables other than the app’s keys are visible'];
+  const common = [
+    'the workspace: it can change or delete anything in it',
+    ...network,
+    'files outside the hidden home folders can be read (/etc, /usr, other disks)',
+    'environment variables other than the app’s keys are visible',
+  ];
   return support.tool === 'sandbox-exec'
     ? [...common, 'your other programs: it can see them and signal yours', 'the kernel: this is not a virtual machine']
     : [...common, 'the kernel: this is not a virtual machine'];
@@ -39,10 +48,17 @@ export function sandboxProtections(settings: SandboxSettings | undefined, suppor
  * read the stored API keys over the session bus)."
  * What a sandbox leaves open is sandboxGaps', listed beside it.
  */
-export function autoRunWarning(settings: SandboxSettings | undefined, support: SandboxSupport, platform: NodeJS.Platform = process.platform): string {
+export function autoRunWarning(
+  settings: SandboxSettings | undefined,
+  support: SandboxSupport,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (!settings?.enabled) {
     // Any process of the user may ask the Secret Service for an unlocked keychain's entries.
-    const reach = platform === 'linux' ? 'your files, the network and your keychain (it can read the stored API keys over the session bus)' : 'your files and the network';
+    const reach =
+      platform === 'linux'
+        ? 'your files, the network and your keychain (it can read the stored API keys over the session bus)'
+        : 'your files and the network';
     return `No sandbox: code will run as you, with access to ${reach}.`;
   }
   if (!support.available) return `The sandbox is on but unavailable here (${support.reason}), so nothing will run until it is turned off.`;

@@ -26,7 +26,10 @@ export function sandboxProbing(options: SandboxProbingOptions): Probing {
   const home = options.env.HOME;
   const zones = writableZones([
     options.workspace,
-    ...options.settings.extraPaths.map((entry) => parseExtraPath(entry, home ?? '/')).filter((e) => e.writable).map((e) => e.path),
+    ...options.settings.extraPaths
+      .map((entry) => parseExtraPath(entry, home ?? '/'))
+      .filter((e) => e.writable)
+      .map((e) => e.path),
   ]);
   const local = localProbing();
   const cache = new Map<string, ProbeAnswer>();
@@ -39,7 +42,14 @@ export function sandboxProbing(options: SandboxProbingOptions): Probing {
       const cached = asked.fresh ? undefined : cache.get(key);
       if (cached) return cached;
       const once = await oneOffSandbox(
-        { support: options.support, settings: options.settings, workspace: options.workspace, tmpRoot: options.tmpRoot, ...(home ? { home } : {}), programs: needs },
+        {
+          support: options.support,
+          settings: options.settings,
+          workspace: options.workspace,
+          tmpRoot: options.tmpRoot,
+          ...(home ? { home } : {}),
+          programs: needs,
+        },
         { file: command, args },
       );
       try {
@@ -56,6 +66,8 @@ export function sandboxProbing(options: SandboxProbingOptions): Probing {
 
 /** Which file a path names right now (the link and its target), for the cache key. */
 async function identity(path: string): Promise<string> {
-  const parts = await Promise.all([lstat(path), stat(path)].map((p) => p.then((s) => `${s.dev}:${s.ino}:${s.mtimeMs}:${s.size}`).catch(() => '-')));
+  const parts = await Promise.all(
+    [lstat(path), stat(path)].map((p) => p.then((s) => `${s.dev}:${s.ino}:${s.mtimeMs}:${s.size}`).catch(() => '-')),
+  );
   return parts.join('/');
 }

@@ -8,9 +8,7 @@ import { isExecutable } from '../languages/find-runtime';
 
 export type SandboxTool = 'bubblewrap' | 'sandbox-exec';
 
-export type SandboxSupport =
-  | { available: true; tool: SandboxTool; path: string }
-  | { available: false; reason: string };
+export type SandboxSupport = { available: true; tool: SandboxTool; path: string } | { available: false; reason: string };
 
 let cached: Promise<SandboxSupport> | null = null;
 
@@ -23,11 +21,30 @@ async function detectFor(platform: NodeJS.Platform): Promise<SandboxSupport> {
   if (platform === 'linux') {
     const path = await findProgram('bwrap', ['/usr/bin', '/usr/local/bin', '/bin']);
     if (!path) {
-      return { available: false, reason: 'bubblewrap is not installed (install the "bubblewrap" package, e.g. sudo apt install bubblewrap)' };
+      return {
+        available: false,
+        reason: 'bubblewrap is not installed (install the "bubblewrap" package, e.g. sudo apt install bubblewrap)',
+      };
     }
-    const probe = await run(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', '--', 'true']);
+    const probe = await run(path, [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-pid',
+      '--unshare-net',
+      '--die-with-parent',
+      '--',
+      'true',
+    ]);
     if (!probe.ok) {
-      return { available: false, reason: `bubblewrap is installed but cannot create a sandbox here: ${probe.stderr.trim() || 'it failed'}` };
+      return {
+        available: false,
+        reason: `bubblewrap is installed but cannot create a sandbox here: ${probe.stderr.trim() || 'it failed'}`,
+      };
     }
     return { available: true, tool: 'bubblewrap', path };
   }

@@ -37,7 +37,12 @@ export async function startSandboxedSession(
  * The engine's limits, applied to the sandboxed program: on Linux prlimit must target the program
  * (limits are per process and inherited only by children started afterwards), not bubblewrap.
  */
-function sandboxedLimits(base: LimitController, plan: SandboxPlan, support: AvailableSandbox, programs: readonly string[]): LimitController {
+function sandboxedLimits(
+  base: LimitController,
+  plan: SandboxPlan,
+  support: AvailableSandbox,
+  programs: readonly string[],
+): LimitController {
   return {
     async beforeRun(pid, settings) {
       if (support.tool !== 'bubblewrap') return base.beforeRun(pid, settings);

@@ -27,7 +27,7 @@ export function reachesInto(path: string, zones: readonly string[]): boolean {
   const inZone = (p: string): boolean => zones.some((zone) => isInside(p, zone));
   let pending = resolve(path).split(sep).filter(Boolean);
   let current: string = sep;
-  for (let hops = 0; pending.length > 0; ) {
+  for (let hops = 0; pending.length > 0;) {
     const name = pending.shift() as string;
     const next = join(current, name);
     if (inZone(next)) return true;

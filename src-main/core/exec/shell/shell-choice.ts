@@ -73,7 +73,9 @@ export async function chooseShell(
   const generic = GENERIC_SHELL_NAMES.includes(requested.trim().toLowerCase());
   const wanted: ShellName = language === zsh ? 'zsh' : generic ? genericShell(setting, context.loginShell) : 'bash';
   if (wanted === 'bash') return { language: shell, note: null };
-  const found = await zsh.detect({ path: context.path, workspace: null, settings: null, ...(context.probing ? { probing: context.probing } : {}) }).catch(() => null);
+  const found = await zsh
+    .detect({ path: context.path, workspace: null, settings: null, ...(context.probing ? { probing: context.probing } : {}) })
+    .catch(() => null);
   if (found) return { language: zsh, note: null };
   // Asked for by name (the cell or the setting): say so. A login shell that is zsh but not on the
   // run's PATH is not worth a note: `shell` cells are portable shell code.

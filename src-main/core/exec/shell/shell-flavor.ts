@@ -32,7 +32,12 @@ export interface ShellFlavor {
  * Copies an integration script from the app's resources into the session's private folder (0600), so
  * a session keeps the script it started with; `check` refuses a script that does not fit the code.
  */
-export async function installScript(resourcesDir: string, resource: string, target: string, check?: (text: string) => string | null): Promise<void> {
+export async function installScript(
+  resourcesDir: string,
+  resource: string,
+  target: string,
+  check?: (text: string) => string | null,
+): Promise<void> {
   const text = await readFile(join(resourcesDir, resource), 'utf8');
   const problem = check?.(text) ?? null;
   if (problem) throw new Error(`${resource}: ${problem}`);

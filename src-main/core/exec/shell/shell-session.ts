@@ -188,7 +188,10 @@ export class ShellSession implements Session {
     if (limitProblem) run.output.terminal(`[${limitProblem}]\r\n`);
     // The folder is the session's private one, which sandboxed code can write: the file is replaced,
     // never written through a link planted in its place (no-follow-open.ts).
-    await writeNewFileBeneath(this.options.tmpRoot, [basename(this.dir), basename(this.cellFile)], run.code, { replace: true, fileMode: 0o600 });
+    await writeNewFileBeneath(this.options.tmpRoot, [basename(this.dir), basename(this.cellFile)], run.code, {
+      replace: true,
+      fileMode: 0o600,
+    });
     // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
     // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
     if (this.idleText.trim()) run.output.terminal(this.idleText);
@@ -259,7 +262,9 @@ export class ShellSession implements Session {
       const timer = setTimeout(() => {
         this.bootWaiter = null;
         const { program, rcHint } = this.options.flavor;
-        reject(new Error(`${program} did not start within ${Math.round(timeoutMs / 1000)} s (is something in ${rcHint} waiting for input?)`));
+        reject(
+          new Error(`${program} did not start within ${Math.round(timeoutMs / 1000)} s (is something in ${rcHint} waiting for input?)`),
+        );
       }, timeoutMs);
       this.bootWaiter = {
         resolve: () => {
@@ -291,7 +296,8 @@ export class ShellSession implements Session {
         }
         return;
       case 'idle':
-        if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX) this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
+        if (piece.kind === 'text' && this.idleText.length < IDLE_TEXT_MAX)
+          this.idleText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleText.length);
         return;
       case 'sent':
         if (piece.kind === 'commandStart') {
@@ -301,8 +307,7 @@ export class ShellSession implements Session {
             this.interruptOnStart = false;
             this.pty.write('\x03');
           }
-        }
-        else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.active.nonce) {
+        } else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === phase.active.nonce) {
           // The line ended without starting the code (cut by a Ctrl-C before the shell read it).
           this.end.claim();
         } else if (piece.kind === 'property') this.end.terminalPiece(piece.key, piece.value);
@@ -329,10 +334,13 @@ export class ShellSession implements Session {
   private onStderr(text: string): void {
     for (const piece of this.errFilter.push(text)) {
       const phase = this.phase;
-      if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX) this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
+      if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX)
+        this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
       if (phase.name === 'sent') {
-        if (piece.kind === 'text' && phase.active.earlyErr.length < IDLE_TEXT_MAX) phase.active.earlyErr += piece.text.slice(0, IDLE_TEXT_MAX - phase.active.earlyErr.length);
-        else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce) phase.active.errFenced = true;
+        if (piece.kind === 'text' && phase.active.earlyErr.length < IDLE_TEXT_MAX)
+          phase.active.earlyErr += piece.text.slice(0, IDLE_TEXT_MAX - phase.active.earlyErr.length);
+        else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce)
+          phase.active.errFenced = true;
         continue;
       }
       if (phase.name !== 'running') continue;
@@ -426,7 +434,11 @@ export class ShellSession implements Session {
     }
     this.phase = { name: 'dead' };
     if (phase.name === 'booting') {
-      this.bootWaiter?.reject(new Error(`${this.options.flavor.program} exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})`));
+      this.bootWaiter?.reject(
+        new Error(
+          `${this.options.flavor.program} exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})`,
+        ),
+      );
       this.bootWaiter = null;
       return;
     }

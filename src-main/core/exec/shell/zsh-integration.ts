@@ -34,7 +34,8 @@ export const zshFlavor: ShellFlavor = {
   async prepare(dir, env, resourcesDir) {
     const zdotdir = join(dir, 'zdotdir');
     await mkdir(zdotdir, { mode: 0o700 });
-    for (const file of ZSH_RC_FILES) await installScript(resourcesDir, file.resource, join(zdotdir, file.name), file.name === '.zshenv' ? runPrefixProblem : undefined);
+    for (const file of ZSH_RC_FILES)
+      await installScript(resourcesDir, file.resource, join(zdotdir, file.name), file.name === '.zshenv' ? runPrefixProblem : undefined);
     return { args: ['-i'], env: { ZDOTDIR: zdotdir, OI_USER_ZDOTDIR: env.ZDOTDIR ?? '' } };
   },
   runLine: zshRunLine,

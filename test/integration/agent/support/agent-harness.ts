@@ -125,8 +125,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     ...(mcp ? { mcp } : {}),
   });
 
-  const payloads = <N extends EventName>(name: N) =>
-    events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<N>);
+  const payloads = <N extends EventName>(name: N) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<N>);
 
   return {
     llm,
@@ -161,7 +160,9 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     },
     payloads,
     bodies: () =>
-      llm.requests.filter((r) => MODEL_CALLS.has(r.path) && !JSON.stringify(r.body).includes(PROBE_MARKER)).map((r) => r.body as Record<string, unknown>),
+      llm.requests
+        .filter((r) => MODEL_CALLS.has(r.path) && !JSON.stringify(r.body).includes(PROBE_MARKER))
+        .map((r) => r.body as Record<string, unknown>),
     async close() {
       try {
         // Every scenario's conversation, exported, must re-run in Jupyter and print the same.

@@ -10,7 +10,13 @@ for (let round = 1; ; round++) {
   await Promise.all(
     convs.map((conv) => {
       // Growing files make each write take longer, so the kill often lands mid-write.
-      conv.items.push({ kind: 'user', id: `u${round}`, text: `message ${round} ${'x'.repeat(2000)}`, attachments: [], createdAt: new Date().toISOString() });
+      conv.items.push({
+        kind: 'user',
+        id: `u${round}`,
+        text: `message ${round} ${'x'.repeat(2000)}`,
+        attachments: [],
+        createdAt: new Date().toISOString(),
+      });
       conv.updatedAt = new Date().toISOString();
       return store.save(conv);
     }),

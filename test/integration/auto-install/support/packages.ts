@@ -12,7 +12,9 @@ const PYTHON = '/usr/bin/python3';
 
 function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd, env, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${file} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout)));
+    execFile(file, args, { cwd, env, timeout: 60_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${file} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
+    );
   });
 }
 
@@ -54,7 +56,10 @@ export interface LocalRegistry {
 export async function startNpmRegistry(dir: string, name: string, value: number, scripts?: Record<string, string>): Promise<LocalRegistry> {
   const source = join(dir, 'src');
   await mkdir(source, { recursive: true });
-  await writeFile(join(source, 'package.json'), JSON.stringify({ name, version: '1.0.0', main: 'index.js', license: 'MIT', ...(scripts ? { scripts } : {}) }));
+  await writeFile(
+    join(source, 'package.json'),
+    JSON.stringify({ name, version: '1.0.0', main: 'index.js', license: 'MIT', ...(scripts ? { scripts } : {}) }),
+  );
   await writeFile(join(source, 'index.js'), `module.exports = ${value};\n`);
   const packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', dir], source)) as Array<{ filename: string }>;
   const tarball = await readFile(join(dir, packed[0]?.filename ?? ''));
@@ -64,13 +69,21 @@ export async function startNpmRegistry(dir: string, name: string, value: number,
   const server: Server = createServer((req, res) => {
     if (req.url === `/${name}`) {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({
-        name,
-        'dist-tags': { latest: '1.0.0' },
-        versions: {
-          '1.0.0': { name, version: '1.0.0', main: 'index.js', ...(scripts ? { scripts, hasInstallScript: true } : {}), dist: { tarball: `${base}/${name}/-/${name}-1.0.0.tgz`, shasum, integrity } },
-        },
-      }));
+      res.end(
+        JSON.stringify({
+          name,
+          'dist-tags': { latest: '1.0.0' },
+          versions: {
+            '1.0.0': {
+              name,
+              version: '1.0.0',
+              main: 'index.js',
+              ...(scripts ? { scripts, hasInstallScript: true } : {}),
+              dist: { tarball: `${base}/${name}/-/${name}-1.0.0.tgz`, shasum, integrity },
+            },
+          },
+        }),
+      );
     } else if (req.url === `/${name}/-/${name}-1.0.0.tgz`) {
       res.setHeader('content-type', 'application/octet-stream');
       res.end(tarball);

@@ -48,11 +48,20 @@ export interface RunOptions {
 }
 
 /** Runs `oi <args>` to completion without a terminal (stdin and stdout are pipes). */
-export function runOi(args: string[], env: Record<string, string>, options: RunOptions = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runOi(
+  args: string[],
+  env: Record<string, string>,
+  options: RunOptions = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...OI, ...args], { cwd: options.cwd ?? defaultCwd(env), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [...OI, ...args],
+      { cwd: options.cwd ?? defaultCwd(env), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(options.stdin ?? '');
   });
 }
@@ -78,7 +87,13 @@ export class OiTerminal {
     const cols = options.cols ?? 120;
     const rows = options.rows ?? 40;
     this.screenEmulator = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
-    this.proc = pty.spawn(process.execPath, [...OI, ...args], { name: 'xterm-256color', cols, rows, cwd: options.cwd ?? defaultCwd(env), env });
+    this.proc = pty.spawn(process.execPath, [...OI, ...args], {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: options.cwd ?? defaultCwd(env),
+      env,
+    });
     this.proc.onData((data) => {
       this.rawText += data;
       this.screenEmulator.write(data);
@@ -145,7 +160,8 @@ export class OiTerminal {
       }, timeoutMs);
       const check = () => {
         const rest = this.text.slice(this.mark);
-        const m = typeof pattern === 'string' ? (rest.includes(pattern) ? { index: rest.indexOf(pattern), 0: pattern } : null) : pattern.exec(rest);
+        const m =
+          typeof pattern === 'string' ? (rest.includes(pattern) ? { index: rest.indexOf(pattern), 0: pattern } : null) : pattern.exec(rest);
         if (m) {
           clearTimeout(timer);
           this.waiters.delete(check);

@@ -63,17 +63,24 @@ export function useOiTerminal(): { start(extraEnv?: Record<string, string>, extr
 
 type Message = { role: string; content: unknown };
 
-export const shellCall = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }] });
+export const shellCall = (id: string, code: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }],
+});
 
 /** The chat requests the model server got (model listings left out). */
 export const chatRequests = (l: ScriptedLlm) => l.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
 /** The user messages of a chat request (the last one by default). */
 export const userMessages = (l: ScriptedLlm, at = -1): unknown[] =>
-  ((chatRequests(l).at(at)?.body as { messages: Message[] } | undefined)?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
+  ((chatRequests(l).at(at)?.body as { messages: Message[] } | undefined)?.messages ?? [])
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content);
 
 /** What the model was last told a run produced. */
 export const lastToolResult = (l: ScriptedLlm): string => {
-  const content = ((chatRequests(l).at(-1)?.body as { messages: Message[] } | undefined)?.messages ?? []).filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+  const content =
+    ((chatRequests(l).at(-1)?.body as { messages: Message[] } | undefined)?.messages ?? []).filter((m) => m.role === 'tool').at(-1)
+      ?.content ?? '';
   return typeof content === 'string' ? content : JSON.stringify(content);
 };

@@ -1,13 +1,4 @@
-import type {
-  AssistantItem,
-  Attachment,
-  CellItem,
-  CellOutput,
-  Conversation,
-  ConversationItem,
-  NoticeItem,
-  UserItem,
-} from '@contract';
+import type { AssistantItem, Attachment, CellItem, CellOutput, Conversation, ConversationItem, NoticeItem, UserItem } from '@contract';
 
 // Small builders for conversations as the app holds them. Ids and times are deterministic so that
 // tests can compare whole structures.
@@ -83,5 +74,4 @@ export function error(ename: string, evalue: string, traceback: string[]): CellO
 }
 
 /** A real 1×1 PNG, base64, as Jupyter stores image/png. */
-export const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+export const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -40,7 +40,9 @@ json.dump(out, sys.stdout)
 }
 
 async function cached(jupyter: Jupyter, what: string, make: () => Promise<string>): Promise<Record<string, string>> {
-  const versions = await jupyter.python('import sys, nbformat, nbconvert, ipykernel, IPython; print(sys.version, nbformat.__version__, nbconvert.__version__, ipykernel.__version__, IPython.__version__)');
+  const versions = await jupyter.python(
+    'import sys, nbformat, nbconvert, ipykernel, IPython; print(sys.version, nbformat.__version__, nbconvert.__version__, ipykernel.__version__, IPython.__version__)',
+  );
   const key = createHash('sha256').update(what).update(versions).digest('hex').slice(0, 16);
   const dir = path.join(tmpdir(), 'oi-test-real-shapes');
   const file = path.join(dir, `${key}.json`);

@@ -1,17 +1,5 @@
 import type { Conversation } from '@contract';
-import {
-  assistant,
-  cell,
-  conversation,
-  display,
-  error,
-  notice,
-  PNG_1X1,
-  result,
-  stderr,
-  stdout,
-  user,
-} from './conversation-builders';
+import { assistant, cell, conversation, display, error, notice, PNG_1X1, result, stderr, stdout, user } from './conversation-builders';
 
 export const ANSI_TRACEBACK = [
   '\u001b[0;31m---------------------------------------------------------------------------\u001b[0m',
@@ -31,9 +19,7 @@ export function richSession(): Conversation {
     cell('python', 'plot()', [
       display({ 'image/png': PNG_1X1, 'text/plain': '<Figure size 640x480 with 1 Axes>' }, { 'image/png': { width: 1, height: 1 } }),
     ]),
-    cell('python', 'table', [
-      result(3, { 'text/html': '<table>\n<tr><td>1</td></tr>\n</table>', 'text/plain': 'Table(1 row)' }),
-    ]),
+    cell('python', 'table', [result(3, { 'text/html': '<table>\n<tr><td>1</td></tr>\n</table>', 'text/plain': 'Table(1 row)' })]),
     cell('python', 'data', [result(4, { 'application/json': { a: [1, 2, { b: null }] }, 'text/plain': "{'a': [1, 2, {'b': None}]}" })]),
     cell('shell', 'ls -1 | head -3\nprintf "progress 10%%\\rprogress 100%%\\n"', [stdout('a.csv\nb.csv\nprogress 10%\rprogress 100%\n')]),
     cell('javascript', 'console.log("héllo ✓")', [stdout('héllo ✓\n')]),
@@ -57,9 +43,7 @@ export function pythonShellSession(): Conversation {
     [
       user('Count the words in a small file.'),
       assistant('I will write the file in Python and count with the shell.'),
-      cell('python', 'text = "one two three\\nfour five\\n"\nopen("words.txt", "w").write(text)\nprint("written")', [
-        stdout('written\n'),
-      ]),
+      cell('python', 'text = "one two three\\nfour five\\n"\nopen("words.txt", "w").write(text)\nprint("written")', [stdout('written\n')]),
       cell('shell', 'wc -w < words.txt\necho "lines: $(wc -l < words.txt)"', [stdout('5\nlines: 2\n')]),
       cell('python', 'n = len(text.split())\nfor i in range(3):\n    print("row", i)\nn * 2', [
         stdout('row 0\nrow 1\nrow 2\n'),

@@ -52,7 +52,17 @@ export async function startJupyterServer(options: JupyterServerOptions = {}): Pr
   const start = async (): Promise<void> => {
     const proc = spawn(
       PYTHON,
-      ['-m', 'jupyter_server', `--ServerApp.token=${token}`, '--ServerApp.ip=127.0.0.1', `--port=${port}`, '--port-retries=0', '--no-browser', `--ServerApp.root_dir=${work}`, ...(process.getuid?.() === 0 ? ['--allow-root'] : [])],
+      [
+        '-m',
+        'jupyter_server',
+        `--ServerApp.token=${token}`,
+        '--ServerApp.ip=127.0.0.1',
+        `--port=${port}`,
+        '--port-retries=0',
+        '--no-browser',
+        `--ServerApp.root_dir=${work}`,
+        ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
+      ],
       { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = proc;
@@ -62,7 +72,10 @@ export async function startJupyterServer(options: JupyterServerOptions = {}): Pr
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`jupyter_server exited: ${log}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/api`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/api`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > deadline) throw new Error(`jupyter_server did not start: ${log}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -5,7 +5,11 @@ import { connect } from 'node:net';
  * headers), and returns whatever came back before the server closed or `idleMs` passed without data.
  * `resetAfterSend` destroys the socket right after writing, as a client that hangs up mid-answer.
  */
-export function rawRequest(port: number, bytes: string | Buffer, opts: { resetAfterSend?: boolean; idleMs?: number } = {}): Promise<string> {
+export function rawRequest(
+  port: number,
+  bytes: string | Buffer,
+  opts: { resetAfterSend?: boolean; idleMs?: number } = {},
+): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let reply = '';
@@ -30,4 +34,5 @@ export function statusOf(reply: string): number {
   return Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
 }
 
-export const WS_HEADERS = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
+export const WS_HEADERS =
+  'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';

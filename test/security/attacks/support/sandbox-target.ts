@@ -25,7 +25,12 @@ export interface SandboxTarget {
   marked(name: string): Promise<string | null>;
   /** A new empty workspace inside the home, for one attack. */
   freshWorkspace(): Promise<string>;
-  run(conversationId: string, language: string, code: string, options?: { workspace?: string; sandbox?: SandboxSettings; settings?: Partial<ExecSettings> }): Promise<RunResult>;
+  run(
+    conversationId: string,
+    language: string,
+    code: string,
+    options?: { workspace?: string; sandbox?: SandboxSettings; settings?: Partial<ExecSettings> },
+  ): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -78,12 +83,23 @@ export async function startSandboxTarget(): Promise<SandboxTarget> {
  * `log` (also possible inside it) — then runs `real`, so everything keeps working.
  */
 export function plantedProgram(mark: string, log: string, real: string): string {
-  return ['#!/bin/sh', `echo "ran outside: $0 $*" >> ${JSON.stringify(mark)} 2>/dev/null`, `echo "ran: $0" >> ${JSON.stringify(log)} 2>/dev/null`, `exec ${real} "$@"`, ''].join('\n');
+  return [
+    '#!/bin/sh',
+    `echo "ran outside: $0 $*" >> ${JSON.stringify(mark)} 2>/dev/null`,
+    `echo "ran: $0" >> ${JSON.stringify(log)} 2>/dev/null`,
+    `exec ${real} "$@"`,
+    '',
+  ].join('\n');
 }
 
 /** Python code that writes `text` at `path` (relative to the workspace) as an executable file. */
 export function plantWith(path: string, text: string): string {
-  return ['import os', `os.makedirs(os.path.dirname(${JSON.stringify(path)}) or ".", exist_ok=True)`, `open(${JSON.stringify(path)}, "w").write(${JSON.stringify(text)})`, `os.chmod(${JSON.stringify(path)}, 0o755)`].join('\n');
+  return [
+    'import os',
+    `os.makedirs(os.path.dirname(${JSON.stringify(path)}) or ".", exist_ok=True)`,
+    `open(${JSON.stringify(path)}, "w").write(${JSON.stringify(text)})`,
+    `os.chmod(${JSON.stringify(path)}, 0o755)`,
+  ].join('\n');
 }
 
 export function stdoutOf(result: RunResult): string {

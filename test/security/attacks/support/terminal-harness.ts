@@ -44,7 +44,12 @@ const PUSH = [
 ].join('\n');
 
 function plantedPython(command: string, log: string): string {
-  return ['#!/bin/sh', `/usr/bin/python3 -c ${shellQuote(PUSH)} ${shellQuote(command)} ${shellQuote(log)}`, 'exec /usr/bin/python3 "$@"', ''].join('\n');
+  return [
+    '#!/bin/sh',
+    `/usr/bin/python3 -c ${shellQuote(PUSH)} ${shellQuote(command)} ${shellQuote(log)}`,
+    'exec /usr/bin/python3 "$@"',
+    '',
+  ].join('\n');
 }
 
 function shellQuote(text: string): string {
@@ -62,12 +67,17 @@ async function main(): Promise<void> {
     if (mode === 'engine') {
       const next = await t.run('victim', 'python', 'print("second cell", 6 * 7)', { sandbox: SANDBOX });
       console.log(`second cell: ${stdoutOf(next).trim()}`);
-      const fromSession = await t.run('victim', 'python', `import subprocess\nsubprocess.run([".venv/bin/python", "-c", "pass"])`, { sandbox: SANDBOX });
+      const fromSession = await t.run('victim', 'python', `import subprocess\nsubprocess.run([".venv/bin/python", "-c", "pass"])`, {
+        sandbox: SANDBOX,
+      });
       console.log(`session cell: ${fromSession.status}`);
     } else {
       const support = await sandboxSupport();
       if (!support.available || support.tool !== 'bubblewrap') throw new Error('the twin needs bubblewrap');
-      const once = await oneOffSandbox({ support, settings: SANDBOX, workspace: t.workspace, tmpRoot: t.tmpRoot, home: t.home }, { file: join(t.workspace, '.venv/bin/python'), args: ['-I', '-c', 'print(1)'] });
+      const once = await oneOffSandbox(
+        { support, settings: SANDBOX, workspace: t.workspace, tmpRoot: t.tmpRoot, home: t.home },
+        { file: join(t.workspace, '.venv/bin/python'), args: ['-I', '-c', 'print(1)'] },
+      );
       const args = once.command.args.filter((a) => a !== '--new-session');
       if (args.length !== once.command.args.length - 1) throw new Error('--new-session is not in the one-off arguments');
       const answer = await runProbe(once.command.file, args);

@@ -13,7 +13,9 @@ export interface UnguardedServer {
 }
 
 export async function startUnguardedServer(): Promise<UnguardedServer> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'unguarded-upgrade-server.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'unguarded-upgrade-server.mjs')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let exit: string | null = null;
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

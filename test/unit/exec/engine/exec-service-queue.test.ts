@@ -19,7 +19,13 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function engine(sessions: FakeSessions, start = sessions.start): { service: ExecService; run(language: string, code: string, conversationId?: string): Promise<import('../../../../src-main/core/exec').RunResult> } {
+function engine(
+  sessions: FakeSessions,
+  start = sessions.start,
+): {
+  service: ExecService;
+  run(language: string, code: string, conversationId?: string): Promise<import('../../../../src-main/core/exec').RunResult>;
+} {
   const service = createExecService({ resourcesDir: workspace, tmpRoot: workspace, router: fakeRouter(() => fakeRoute(start)) });
   const run = (language: string, code: string, conversationId = 'c1') => {
     const request: RunRequest = { conversationId, workspace, language, code, settings: fakeExecSettings };

@@ -35,7 +35,14 @@ function setup(route: () => SessionRoute, graceMs = 60_000) {
   const slot = slots.slotFor('c1', 'python');
   const run = (settings: Partial<ExecSettings> = {}, extra: { signal?: AbortSignal; onTerminal?: (text: string) => void } = {}) =>
     execute({
-      request: { conversationId: 'c1', workspace, language: 'python', code: 'print(1)', settings: { ...fakeExecSettings, ...settings }, ...extra },
+      request: {
+        conversationId: 'c1',
+        workspace,
+        language: 'python',
+        code: 'print(1)',
+        settings: { ...fakeExecSettings, ...settings },
+        ...extra,
+      },
       language: python,
       slot,
       shellNote: null,

@@ -65,6 +65,11 @@ describe('RunQueue', () => {
       },
     );
     await expect(broken).rejects.toThrow('handler broke');
-    expect(await queue.push(async () => 'ran', () => 'failed')).toBe('ran');
+    expect(
+      await queue.push(
+        async () => 'ran',
+        () => 'failed',
+      ),
+    ).toBe('ran');
   });
 });

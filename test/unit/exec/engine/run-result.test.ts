@@ -24,7 +24,12 @@ function finished(overrides: Partial<FinishedRun> = {}): FinishedRun {
 
 describe('result assembly', () => {
   it('puts notes before the run text and drops trailing newlines', () => {
-    const result = assembleResult(finished({ note: 'Note: the session was restarted.', output: { outputs: [{ output_type: 'stream', name: 'stdout', text: 'hi\n' }], modelText: 'hi\n\n', capNote: null } }));
+    const result = assembleResult(
+      finished({
+        note: 'Note: the session was restarted.',
+        output: { outputs: [{ output_type: 'stream', name: 'stdout', text: 'hi\n' }], modelText: 'hi\n\n', capNote: null },
+      }),
+    );
     expect(result.forModel).toBe('Note: the session was restarted.\nhi');
     expect(result.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: 'hi\n' }]);
   });
@@ -36,12 +41,16 @@ describe('result assembly', () => {
   });
 
   it('names the exit code of a failed run that brought no message', () => {
-    expect(assembleResult(finished({ status: 'failed', exitCode: 2, output: { outputs: [], modelText: 'oops\n', capNote: null } })).forModel).toBe('oops\n[exit code 2]');
+    expect(
+      assembleResult(finished({ status: 'failed', exitCode: 2, output: { outputs: [], modelText: 'oops\n', capNote: null } })).forModel,
+    ).toBe('oops\n[exit code 2]');
     expect(assembleResult(finished({ status: 'failed', exitCode: 2, message: 'It stopped.' })).forModel).toBe('[It stopped.]');
   });
 
   it('ends with the message, which also reaches the outputs as stderr', () => {
-    const result = assembleResult(finished({ status: 'timeout', message: 'Timed out.', output: { outputs: [], modelText: 'partial', capNote: null } }));
+    const result = assembleResult(
+      finished({ status: 'timeout', message: 'Timed out.', output: { outputs: [], modelText: 'partial', capNote: null } }),
+    );
     expect(result.forModel).toBe('partial\n[Timed out.]');
     expect(result.outputs.at(-1)).toEqual({ output_type: 'stream', name: 'stderr', text: 'Timed out.\n' });
   });
@@ -62,17 +71,26 @@ describe('final status', () => {
   const context = { timeoutMs: 5000, survived: true, language: 'python' };
 
   it("is the session's own when the engine did not stop the run", () => {
-    expect(finalStatus({ status: 'failed', exitCode: 1, cwd: null, message: null }, null, context)).toEqual({ status: 'failed', message: null });
+    expect(finalStatus({ status: 'failed', exitCode: 1, cwd: null, message: null }, null, context)).toEqual({
+      status: 'failed',
+      message: null,
+    });
   });
 
   it('is the reason the engine stopped the run, with a sentence saying so', () => {
     const timedOut = finalStatus({ status: 'interrupted', exitCode: 130, cwd: null, message: null }, 'timeout', context);
     expect(timedOut).toEqual({ status: 'timeout', message: timeoutMessage(5000, true, 'python') });
-    const interrupted = finalStatus({ status: 'died', exitCode: null, cwd: null, message: 'gone' }, 'interrupted', { ...context, survived: false });
+    const interrupted = finalStatus({ status: 'died', exitCode: null, cwd: null, message: 'gone' }, 'interrupted', {
+      ...context,
+      survived: false,
+    });
     expect(interrupted).toEqual({ status: 'interrupted', message: interruptedMessage(false, 'python') });
   });
 
   it('keeps done when the run finished before the stop took effect', () => {
-    expect(finalStatus({ status: 'done', exitCode: 0, cwd: null, message: null }, 'timeout', context)).toEqual({ status: 'done', message: null });
+    expect(finalStatus({ status: 'done', exitCode: 0, cwd: null, message: null }, 'timeout', context)).toEqual({
+      status: 'done',
+      message: null,
+    });
   });
 });

@@ -34,9 +34,21 @@ describe('session slots', () => {
   it('replaces the session when the route changes, saying that earlier state is gone', async () => {
     const slot = new SessionSlots().slotFor('c1', 'python');
     const local = new FakeSession();
-    await liveSession(slot, python, FAKE_RUNTIME, fakeRoute(async () => local, { key: 'local' }), async () => local);
+    await liveSession(
+      slot,
+      python,
+      FAKE_RUNTIME,
+      fakeRoute(async () => local, { key: 'local' }),
+      async () => local,
+    );
     const sandboxed = new FakeSession();
-    const got = await liveSession(slot, python, FAKE_RUNTIME, fakeRoute(async () => sandboxed, { key: 'sandbox', label: 'in the sandbox' }), async () => sandboxed);
+    const got = await liveSession(
+      slot,
+      python,
+      FAKE_RUNTIME,
+      fakeRoute(async () => sandboxed, { key: 'sandbox', label: 'in the sandbox' }),
+      async () => sandboxed,
+    );
     expect(got).toBe(sandboxed);
     expect(local.disposed).toBe(true);
     expect(slot.pendingNote).toBe('Note: the python session was restarted to run in the sandbox, so earlier state is gone.');
@@ -67,7 +79,9 @@ describe('session slots', () => {
   it('forgets a session that failed to start, so the next run tries again', async () => {
     const slot = new SessionSlots().slotFor('c1', 'python');
     const route = fakeRoute(async () => new FakeSession());
-    await expect(liveSession(slot, python, FAKE_RUNTIME, route, async () => Promise.reject(new Error('no python')))).rejects.toThrow('no python');
+    await expect(liveSession(slot, python, FAKE_RUNTIME, route, async () => Promise.reject(new Error('no python')))).rejects.toThrow(
+      'no python',
+    );
     expect(slot.session).toBeNull();
     const fresh = new FakeSession();
     expect(await liveSession(slot, python, FAKE_RUNTIME, route, async () => fresh)).toBe(fresh);
@@ -102,7 +116,13 @@ describe('session slots', () => {
     const slots = new SessionSlots();
     const slot = slots.slotFor('c1', 'python');
     const session = new FakeSession();
-    await liveSession(slot, python, FAKE_RUNTIME, fakeRoute(async () => session), async () => session);
+    await liveSession(
+      slot,
+      python,
+      FAKE_RUNTIME,
+      fakeRoute(async () => session),
+      async () => session,
+    );
     slot.executionCount = 4;
     slot.pendingNote = 'stale';
     await slots.restart('c1', 'py');
@@ -114,8 +134,20 @@ describe('session slots', () => {
     const slots = new SessionSlots();
     const mine = new FakeSession();
     const theirs = new FakeSession();
-    await liveSession(slots.slotFor('c1', 'python'), python, FAKE_RUNTIME, fakeRoute(async () => mine), async () => mine);
-    await liveSession(slots.slotFor('c2', 'python'), python, FAKE_RUNTIME, fakeRoute(async () => theirs), async () => theirs);
+    await liveSession(
+      slots.slotFor('c1', 'python'),
+      python,
+      FAKE_RUNTIME,
+      fakeRoute(async () => mine),
+      async () => mine,
+    );
+    await liveSession(
+      slots.slotFor('c2', 'python'),
+      python,
+      FAKE_RUNTIME,
+      fakeRoute(async () => theirs),
+      async () => theirs,
+    );
     await slots.close('c1');
     expect(mine.disposed).toBe(true);
     expect(theirs.disposed).toBe(false);
