@@ -38,9 +38,7 @@ async function startEchoServer(): Promise<{ url: string; seen: IncomingHttpHeade
 }
 
 /** The page's side of the bridge: a WebSocket with the token cookie, every frame it receives kept. */
-async function openBridge(
-  aut: AppUnderTest,
-): Promise<{
+async function openBridge(aut: AppUnderTest): Promise<{
   frames: string[];
   call(name: string, input: unknown): Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>;
   close(): void;
