@@ -3,6 +3,7 @@ import { MAX_ATTACHMENT_BYTES } from '@contract/limits';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
+import { fileBase64 } from './file-base64';
 import { formatBytes } from './use-now';
 
 declare global {
@@ -57,21 +58,9 @@ async function attachOne(conversationId: string, file: File): Promise<void> {
     const sourcePath = window.oiFiles?.pathForFile(file);
     const attachment = sourcePath
       ? await bridge['workspace.attach-path']({ conversationId, sourcePath })
-      : await bridge['workspace.attach']({ conversationId, name, mime: file.type, dataBase64: await toBase64(file) });
+      : await bridge['workspace.attach']({ conversationId, name, mime: file.type, dataBase64: await fileBase64(file) });
     useComposer.getState().updateChip(key, { state: 'ready', attachment, name: attachment.name });
   } catch (err) {
     useComposer.getState().updateChip(key, { state: 'failed', error: errorMessage(err) });
   }
-}
-
-function toBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = typeof reader.result === 'string' ? reader.result : '';
-      resolve(url.slice(url.indexOf(',') + 1));
-    };
-    reader.onerror = () => reject(new Error(`could not read ${file.name}: ${reader.error?.message ?? 'unknown error'}`));
-    reader.readAsDataURL(file);
-  });
 }

@@ -1,8 +1,8 @@
 import type { NotebookSource } from '@contract';
-import { errorMessage } from '@contract/error-message';
 import { MAX_NOTEBOOK_UPLOAD_BYTES } from '@contract/limits';
 import { bridge } from '../../bridge/bridge';
 import { refreshConversationList, useApp } from '../../state/app-store';
+import { fileBase64 } from '../common/file-base64';
 import { formatBytes } from '../common/use-now';
 import { isNotebookFile, rerunnableCount, useNotebooks } from './notebook-store';
 
@@ -103,19 +103,7 @@ async function sourceOf(file: File): Promise<NotebookSource> {
         'Import it in the desktop app instead.',
     );
   }
-  return { dataBase64: await base64Of(file) };
-}
-
-function base64Of(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = typeof reader.result === 'string' ? reader.result : '';
-      resolve(url.slice(url.indexOf(',') + 1));
-    };
-    reader.onerror = () => reject(new Error(`${file.name}: could not read the file: ${errorMessage(reader.error)}`));
-    reader.readAsDataURL(file);
-  });
+  return { dataBase64: await fileBase64(file) };
 }
 
 const BLOB_LIFETIME_MS = 60_000;
