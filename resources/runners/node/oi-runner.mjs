@@ -23,16 +23,20 @@ import vm from 'node:vm';
 import { display, HTML, Image, Markdown, resultOutput, setEmitter } from './display.mjs';
 import { Files } from './files.mjs';
 import { installInput } from './input.mjs';
+import { writeAll, writeDirectly } from './terminal-write.mjs';
 import { tryPrepareCell } from './transform.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const workspace = path.resolve(process.env.OI_WORKSPACE || process.cwd());
 const channelPath = process.env.OI_CHANNEL;
 delete process.env.OI_CHANNEL; // child processes have no use for it
-// Captured now: a cell may replace process.stdout.write or console, the runner still needs them.
-const stdout = process.stdout;
-const writeOut = stdout.write.bind(stdout);
-const writeErr = process.stderr.write.bind(process.stderr);
+// The terminal is written directly, not through Node's streams, which an interrupt can leave
+// stuck (terminal-write.mjs; Windows keeps Node's own). Captured now: a cell may replace
+// process.stdout.write or console, the runner still needs them.
+const direct = process.platform !== 'win32';
+const writeOut = direct ? writeDirectly(process.stdout, 1) : process.stdout.write.bind(process.stdout);
+const stderrWrite = direct ? writeDirectly(process.stderr, 2) : process.stderr.write.bind(process.stderr);
+const writeErr = stderrWrite;
 const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 
 const exitProcess = process.exit.bind(process);
@@ -143,7 +147,6 @@ function endOpenQuestions() {
 // What a cell writes to stderr is wrapped in the run's stream markers (docs/exec-protocol.md#stderr):
 // stdout and stderr reach the one terminal in the order written, and main still knows which is which.
 // console.error and friends write through process.stderr.write, so this catches them too.
-const stderrWrite = process.stderr.write.bind(process.stderr);
 process.stderr.write = function write(chunk, encoding, callback) {
   if (!current) return stderrWrite(chunk, encoding, callback);
   stderrWrite(`\x1b]633;P;OiStream=${current.nonce}:stderr\x07`);
@@ -212,7 +215,15 @@ function writeFence(fence) {
 
 /** Writes runner bytes after what the cell printed, even if the cell replaced or ended process.stdout. */
 function writeTerminal(text, written = () => {}) {
-  if (!stdout.writable) {
+  if (direct) {
+    try {
+      writeAll(1, text);
+    } catch {
+      // the terminal is gone: the channel still carries the output and `done`
+    }
+    return written();
+  }
+  if (!process.stdout.writable) {
     // the cell ended or destroyed process.stdout
     try {
       fs.writeSync(1, text);
