@@ -64,6 +64,15 @@ export interface App {
   handlers: HandlerTable;
   events: EventBus;
   context: AppContext;
+  /**
+   * Starts in the background what a fresh process's first turn would otherwise wait for, one after
+   * the other, on its way: runtime detection (a process per language; each answer is kept for the
+   * life of the process) before the first model call, and the checkpoints' change-journal thread
+   * before the first cell. Each is a second or more on a busy machine. The desktop app and browser
+   * mode call it once the app is built; oi does not: its first request must not compete with them
+   * (it answers from the environment snapshot).
+   */
+  warmUp(): void;
   dispose(): Promise<void>;
 }
 
@@ -175,6 +184,10 @@ export function createApp(opts: AppOptions): App {
     handlers,
     events,
     context,
+    warmUp() {
+      void engine.languages().catch(() => undefined);
+      checkpoints.prepare();
+    },
     async dispose() {
       context.workspaceWatchers.dispose();
       await agent.dispose();

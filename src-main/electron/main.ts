@@ -61,6 +61,7 @@ void app.whenReady().then(async () => {
     mainWindow.on('closed', () => (mainWindow = null));
   };
   open();
+  core.warmUp();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });

@@ -37,6 +37,7 @@ export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserAp
     resourcesDir: opts.resourcesDir,
     version: opts.version,
   });
+  app.warmUp();
   return {
     dispatch: createDispatcher(app.handlers),
     events: app.events,

@@ -84,6 +84,8 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     rendererDir,
     workspaceOf: workspaceLookup(app.context.agent),
   });
+  // As browser mode does once the app is built (server/browser-app.ts).
+  app.warmUp();
   return {
     app,
     llm,

@@ -45,6 +45,15 @@ export class ChangeJournal {
 
   constructor(private readonly options: { overflowAt?: number } = {}) {}
 
+  /**
+   * Starts the thread ahead of the first checkpoint (the desktop app and browser mode, at start):
+   * loading its code takes most of a second on a busy machine — several from source, where tsx
+   * compiles it inside the thread — which the first cell would otherwise wait for.
+   */
+  prepare(): void {
+    this.start();
+  }
+
   /** Starts (or restarts) watching `root`; called just before a full walk, so nothing between is missed. */
   async watch(root: string): Promise<boolean> {
     const reply = await this.request({

@@ -70,6 +70,11 @@ export class CheckpointService {
     this.journal = opts.journal === false ? null : (opts.journal ?? ChangeJournal.shared());
   }
 
+  /** Gets ready for the first checkpoint in the background (the change journal's thread starts). */
+  prepare(): void {
+    this.journal?.prepare();
+  }
+
   /** Records the workspace before a cell runs; returns what it had to leave out. */
   before(conv: { id: string; workspace: string }, cellId: string): Promise<Skipped[]> {
     return this.withStore(conv.workspace, async (store) => {
