@@ -8,7 +8,6 @@ import { defaultAppDataDir } from '../core/app-data-dir';
 import { createApp, type App } from '../core/app';
 import { buildProvider, keyFor } from '../core/llm/provider-factory';
 import { MemorySecretStore } from '../core/secrets/memory-secret-store';
-import { openSecretStore } from '../core/secrets/open-secret-store';
 import type { SecretStore } from '../core/secrets/secret-store';
 import { openNodeSettingsStore } from '../core/settings/node-settings-store';
 import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
@@ -23,6 +22,7 @@ import { checkProviderKey } from './key-check';
 import { SetupError } from './setup-error';
 import { runOneShot } from './one-shot';
 import { OverlaySettingsStore } from './overlay-settings-store';
+import { openSecrets } from './open-cli-secrets';
 import { resumeSummary } from './resume-summary';
 import { readStdinText } from './stdin-text';
 import { PromptLine } from './terminal/prompt-line';
@@ -219,18 +219,6 @@ async function prepareWorkspace(folder: string, dataDir: string, isCurrent: bool
       `code runs in the current folder, and ${errorMessage(err)}; start oi in another folder, or pass --own-folder or --workspace <dir>`,
     );
   }
-}
-
-async function openSecrets(env: NodeJS.ProcessEnv, notices: string[]): Promise<SecretStore> {
-  if (env.OI_NO_KEYCHAIN === '1') return new MemorySecretStore();
-  // Shorter than the desktop app's wait: in a terminal a stuck keychain is worse than env keys only.
-  const opened = await openSecretStore({ probeTimeoutMs: 10_000 });
-  if (opened.notice && !hasEnvKey(env)) notices.push('No OS keychain answered: keys typed here are kept for this run only.');
-  return opened.store;
-}
-
-function hasEnvKey(env: NodeJS.ProcessEnv): boolean {
-  return Object.keys(env).some((k) => k.endsWith('_API_KEY') && !!env[k]);
 }
 
 async function listConversations(app: App): Promise<number> {

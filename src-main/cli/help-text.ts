@@ -14,6 +14,7 @@ Usage:
   echo "message" | oi -y     the message from standard input (also: oi -m -)
   oi -c                      continue the last conversation
   oi --list                  list saved conversations
+  oi mcp                     serve the sessions to other agents over MCP (oi mcp --help; docs/mcp.md)
 
 Options:
   -m, --message <text>       send one message and exit; "-" reads it from standard input

@@ -10,6 +10,17 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
   process.stdout.write(`${HELP}\n`);
 } else if (argv.length === 1 && (first === '--version' || first === '-v')) {
   process.stdout.write(`${appVersion(process.env)}\n`);
+} else if (first === 'mcp') {
+  // `oi mcp`: the MCP server (docs/mcp.md). Its stdout is the protocol's, so nothing else prints there.
+  const { runMcp } = await import('./mcp-command');
+  process.exitCode = 1;
+  runMcp(argv.slice(1), process.env).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`oi mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
 } else {
   const { runCli } = await import('./cli-run');
   // Should the event loop ever drain with a turn still pending, that is a failure, not success.

@@ -10,7 +10,8 @@ export const REPO = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = path.join(REPO, 'src-main', 'cli', 'main.ts');
 // By file URL, so oi can start in any folder (where its code runs) and still find tsx.
 const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const OI = ['--import', TSX, MAIN];
+/** Node's arguments that run `oi` from source (tsx), for tests that spawn it their own way. */
+export const OI = ['--import', TSX, MAIN];
 
 /** The folder oi starts in unless a test names one: `here/` beside the test's data folder, never the repository. */
 function defaultCwd(env: Record<string, string>): string {

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { errorMessage } from '@contract';
+import { UsageError } from './cli-args';
+
+// `oi mcp` options. The token may come from the environment (OI_MCP_TOKEN) so it need not appear in
+// the process list, as a --token argument would.
+
+export interface McpOptions {
+  /** The folder code runs in and files are confined to (default: the current folder). */
+  workspace: string;
+  autoRun: boolean;
+  /** --sandbox: run code in the sandbox whatever the saved setting says. */
+  sandbox: boolean;
+  /** --http <port>: Streamable HTTP on 127.0.0.1 instead of stdio (0: any free port). */
+  httpPort: number | null;
+  /** The bearer token --http requires; null: made at start and printed. */
+  token: string | null;
+  help: boolean;
+}
+
+const MIN_TOKEN_CHARS = 16;
+
+export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): McpOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        workspace: { type: 'string' },
+        'auto-run': { type: 'boolean', short: 'y' },
+        sandbox: { type: 'boolean' },
+        http: { type: 'string' },
+        token: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(`${errorMessage(err)}\nRun \`oi mcp --help\` for the options.`);
+  }
+  let httpPort: number | null = null;
+  if (values.http !== undefined) {
+    httpPort = /^\d+$/.test(values.http) ? Number(values.http) : NaN;
+    if (!Number.isInteger(httpPort) || httpPort > 65535) throw new UsageError(`--http needs a port number (0–65535); got "${values.http}"`);
+  }
+  const token = values.token ?? (env.OI_MCP_TOKEN || null);
+  if (token !== null && httpPort === null) throw new UsageError('--token (or OI_MCP_TOKEN) is for --http; stdio needs none');
+  if (token !== null && (token.length < MIN_TOKEN_CHARS || /\s/.test(token)))
+    throw new UsageError(`the token must be at least ${MIN_TOKEN_CHARS} characters without spaces`);
+  return {
+    workspace: path.resolve(cwd, values.workspace ?? '.'),
+    autoRun: values['auto-run'] ?? false,
+    sandbox: values.sandbox ?? false,
+    httpPort,
+    token,
+    help: values.help ?? false,
+  };
+}
+
+export const MCP_HELP = `oi mcp — serve Open Interpreter's sessions to other agents over the Model Context Protocol.
+
+Usage:
+  oi mcp [--workspace <dir>] [--auto-run] [--sandbox]             stdio (how MCP clients start servers)
+  oi mcp --http <port> [--token <t>] [--workspace <dir>] [...]    Streamable HTTP on 127.0.0.1:<port>/mcp
+
+Options:
+      --workspace <dir>   the folder code runs in and files are confined to (default: the current folder)
+  -y, --auto-run          allow execute and write_file; without it they are refused (reading is allowed)
+      --sandbox           run code in the sandbox whatever the app's settings say (docs/sandbox.md)
+      --http <port>       serve over HTTP on 127.0.0.1 instead of stdio (0 picks a free port)
+      --token <token>     the bearer token HTTP clients must send (or OI_MCP_TOKEN); default: a new one,
+                          printed on standard error at start
+  -h, --help              show this help
+
+Tools: execute, list_sessions, interrupt, restart_session, list_files, read_file, write_file,
+export_notebook. Limits, the sandbox and the Python used are the app's settings. See docs/mcp.md.`;

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { errorMessage } from '@contract';
+import { defaultAppDataDir } from '../core/app-data-dir';
+import { createApp } from '../core/app';
+import type { ApprovalPolicy } from '../core/mcp-server/approval-policy';
+import type { McpServeDeps } from '../core/mcp-server/build-server';
+import { serveHttp } from '../core/mcp-server/http-serve';
+import { serveStdio } from '../core/mcp-server/stdio-serve';
+import { openNodeSettingsStore } from '../core/settings/node-settings-store';
+import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
+import { warnUnsandboxedAutoRun } from './auto-run-warning';
+import { UsageError } from './cli-args';
+import { openSecrets } from './open-cli-secrets';
+import { appVersion, packageRoot } from './help-text';
+import { MCP_HELP, parseMcpArgs, type McpOptions } from './mcp-args';
+import { OverlaySettingsStore } from './overlay-settings-store';
+
+// `oi mcp`: the app's core (createApp: settings, keychain, the engine with its limits, sandbox and
+// key stripping) served as MCP tools. Only the JSON-RPC stream goes to stdout; everything a person
+// reads goes to stderr.
+
+const say = (line: string) => process.stderr.write(`oi mcp: ${line}\n`);
+
+export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  let opts: McpOptions;
+  try {
+    opts = parseMcpArgs(argv, env, process.cwd());
+  } catch (err) {
+    if (err instanceof UsageError) return (say(err.message), 2);
+    throw err;
+  }
+  if (opts.help) return (process.stdout.write(`${MCP_HELP}\n`), 0);
+  // The token is ours, not the code's: runs inherit this process's environment.
+  delete process.env.OI_MCP_TOKEN;
+  // A library writing to stdout would corrupt the JSON-RPC stream of a stdio client.
+  console.log = console.info = console.error;
+
+  const dataDir = defaultAppDataDir();
+  mkdirSync(dataDir, { recursive: true });
+  let workspace: string;
+  try {
+    await mkdir(opts.workspace, { recursive: true }).catch(() => undefined);
+    workspace = await realpath(await checkWorkspaceFolder(opts.workspace, { dataDir }));
+  } catch (err) {
+    return (say(errorMessage(err)), 2);
+  }
+  const notices: string[] = [];
+  const secrets = await openSecrets(env, notices);
+  const saved = openNodeSettingsStore({ dir: dataDir });
+  const settings = new OverlaySettingsStore(saved, opts.sandbox ? { sandbox: { enabled: true } } : {});
+  const version = appVersion(env);
+  const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
+  for (const notice of [...notices, ...(saved.notice ? [saved.notice] : [])]) say(notice);
+  const policy: ApprovalPolicy = { autoRun: opts.autoRun };
+  if (opts.autoRun) await warnUnsandboxedAutoRun(app, (line) => say(line.replace(/^oi: /, '')));
+  else say('execute and write_file are refused until the server is started with --auto-run');
+  const deps: McpServeDeps = {
+    exec: app.context.exec,
+    conversations: app.context.conversations,
+    settings: () => settings.get(),
+    workspace,
+    version,
+    policy,
+  };
+
+  let close: () => Promise<void>;
+  let closed: Promise<void>;
+  if (opts.httpPort === null) {
+    const stdio = await serveStdio(deps);
+    close = stdio.close;
+    closed = stdio.closed;
+  } else {
+    const token = opts.token ?? randomBytes(32).toString('base64url');
+    const http = await serveHttp(deps, { port: opts.httpPort, token });
+    close = http.close;
+    closed = new Promise(() => undefined);
+    say(`listening on http://127.0.0.1:${http.port}/mcp (Streamable HTTP), code runs in ${workspace}`);
+    if (opts.token === null) say(`token: ${token}   (clients send "Authorization: Bearer <token>")`);
+  }
+  const stop = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await Promise.race([closed, stop]);
+  await close().catch(() => undefined);
+  await app.dispose();
+  return 0;
+}

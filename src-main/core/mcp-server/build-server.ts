@@ -1,0 +1,32 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ApprovalPolicy } from './approval-policy';
+import { registerFileTools } from './file-tools';
+import { registerNotebookTool } from './notebook-tool';
+import { ServeSession, type ServeSessionDeps } from './serve-session';
+import { registerSessionTools } from './session-tools';
+
+export interface McpServeDeps extends ServeSessionDeps {
+  policy: ApprovalPolicy;
+}
+
+export interface ServedClient {
+  server: McpServer;
+  session: ServeSession;
+}
+
+const INSTRUCTIONS =
+  'Open Interpreter sessions: `execute` runs code in persistent per-language sessions on this machine ' +
+  '(state is kept between calls), in the workspace folder the files tools are confined to. ' +
+  '`export_notebook` returns the runs as a Jupyter notebook.';
+
+/** One MCP server for one client: its own sessions (a conversation of its own), the tools over them. */
+export function buildMcpServer(deps: McpServeDeps): ServedClient {
+  const server = new McpServer({ name: 'open-interpreter', version: deps.version }, { instructions: INSTRUCTIONS });
+  const session = new ServeSession(deps);
+  // The conversation is named for the client once it says who it is (the desktop app lists it so).
+  server.server.oninitialized = () => session.rename(server.server.getClientVersion()?.name ?? 'client');
+  registerSessionTools(server, session, deps.policy);
+  registerFileTools(server, deps.workspace, deps.policy);
+  registerNotebookTool(server, session, deps.workspace, deps.policy);
+  return { server, session };
+}

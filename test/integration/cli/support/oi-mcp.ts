@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { defaultSettings } from '@contract';
+import { cliEnv, OI } from './cli-process';
+
+// `oi mcp` as MCP clients run it: a real process started from source, spoken to by the SDK's own
+// Client over stdio or Streamable HTTP. Python cells use Debian's /usr/bin/python3 (matplotlib).
+
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+
+/** A data folder whose settings point Python cells at the system Python; returns the env for oi. */
+export function mcpEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  writeFileSync(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({ ...defaultSettings, exec: { ...defaultSettings.exec, pythonPath: SYSTEM_PYTHON } }),
+  );
+  return cliEnv(dataDir, extra);
+}
+
+export interface StdioServer {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** `oi mcp <args>` started by the SDK's stdio client transport, connected. */
+export async function connectStdio(args: string[], env: Record<string, string>, cwd: string): Promise<StdioServer> {
+  mkdirSync(cwd, { recursive: true });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...OI, 'mcp', ...args], env, cwd, stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const client = new Client({ name: 'oi-test-client', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err, close: () => client.close() };
+}
+
+export interface HttpServer {
+  child: ChildProcess;
+  url: URL;
+  /** The token oi printed (or was given). */
+  token: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** `oi mcp --http 0 <args>`: waits for the line naming its address (and the token it made). */
+export async function startHttp(args: string[], env: Record<string, string>, cwd: string, token?: string): Promise<HttpServer> {
+  mkdirSync(cwd, { recursive: true });
+  const child = spawn(process.execPath, [...OI, 'mcp', '--http', '0', ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<{ url: URL; token: string }>((resolve, reject) => {
+    const look = () => {
+      const at = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+      const made = /token: (\S+)/.exec(err);
+      if (at?.[1] && (token || made?.[1])) resolve({ url: new URL(at[1]), token: token ?? made?.[1] ?? '' });
+    };
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+      look();
+    });
+    void exited.then((code) => reject(new Error(`oi mcp exited (${code}) before listening:\n${err}`)));
+  });
+  const { url, token: used } = await ready;
+  return {
+    child,
+    url,
+    token: used,
+    stderr: () => err,
+    exited,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** An SDK client over Streamable HTTP sending these headers (the bearer token, or none). */
+export async function connectHttp(url: URL, headers: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'oi-test-http-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
+
+/** A tool call's result with the SDK's own result type. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The text parts of a result, joined. */
+export function textOf(result: CallToolResult): string {
+  return result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}
