@@ -7,9 +7,12 @@
 # ZDOTDIR at a private folder holding our .zshenv and .zshrc; those read the user's files and
 # then install the hooks:
 # - precmd prints `633;P;Cwd=…`, `633;D;<exit>` and the fence `633;P;OiFence=<nonce>`; PS1 is just
-#   `633;A` (prompt start) and `633;B` (command start); preexec prints `633;C` (executed) once it
-#   has taken this run's nonce from the typed line, so a Ctrl-C from then on still ends in the
-#   right fence.
+#   `633;A` (prompt start) and `633;B` (command start); `__oi_begin`, the typed line's first
+#   command, prints `633;C` (executed), after which main may send its Ctrl-C. Not preexec: zsh
+#   puts back the `$?` from before a hook when the hook returns, so a Ctrl-C landing in preexec
+#   abandoned the line and precmd reported the previous run's status (often 0: "done" for a run
+#   that never ran). Landing in `__oi_begin` or later, it leaves 130. preexec still takes the
+#   run's nonce from the typed line, so a Ctrl-C typed before the mark ends in the right fence.
 # - Which files are read mirrors bash (`--noprofile` + our rc that sources ~/.bashrc): an
 #   interactive, non-login zsh reads /etc/zshenv, the user's .zshenv, the global zshrc and the
 #   user's .zshrc (from the user's own ZDOTDIR, else HOME), and no login files (.zprofile,
@@ -126,7 +129,6 @@ __oi_preexec() {
     for __oi_h in "${__oi_user_preexec[@]}"; do
       if (( ${+functions[$__oi_h]} )); then "$__oi_h" "$@"; fi
     done </dev/null >/dev/null 2>&1
-    builtin printf '\e]633;C\a'
   } 2>/dev/null
 }
 # The typed line starts with RUN_PREFIX of zsh-integration.ts (checked when the file is loaded).
@@ -139,6 +141,8 @@ __oi_begin() {
   __oi_code=$(<"$__oi_cell")
   # A cell that closed the stderr terminal's fd writes its stderr to fd 2 from then on.
   { true >&$__oi_errfd } 2>/dev/null || __oi_errfd=2
+  # The start mark, last: main's Ctrl-C from here on lands in a command of the line (see the top).
+  builtin printf '\e]633;C\a'
 } 2>/dev/null
 __oi_adopt_hooks() {
   emulate -L zsh
