@@ -8,6 +8,8 @@ import io
 import os
 import sys
 
+import oi_imports
+
 _emit = None  # set by the runner: sends one Jupyter-shaped output on the side channel
 _shown_figures = {}  # id(figure) -> figure, shown in the current cell and not changed since
 
@@ -273,7 +275,6 @@ def _send(output):
 
 # --- matplotlib: our backend makes plt.show() emit figures instead of warning or blocking -----
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
 _BACKEND = 'oi_mpl_backend'
 
 
@@ -303,26 +304,13 @@ class MatplotlibHook:
 
     def find_spec(self, name, path=None, target=None):
         if name == _BACKEND:
-            import importlib.util
-            from importlib.machinery import SourceFileLoader
-
-            class InMemoryLoader(SourceFileLoader):
-                def set_data(self, path, data, *, _mode=0o666):
-                    pass  # no __pycache__ in the app bundle (see oi_runner)
-
-            source = os.path.join(_HERE, _BACKEND + '.py')
-            return importlib.util.spec_from_file_location(name, source, loader=InMemoryLoader(name, source))
+            return oi_imports.runner_spec(name)
         if name != 'matplotlib':
             return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, 'find_spec'):
-                continue
-            spec = finder.find_spec(name, path, target)
-            if spec is not None:
-                if spec.loader is not None and hasattr(spec.loader, 'exec_module'):
-                    spec.loader = _LoaderThenConfigure(spec.loader)
-                return spec
-        return None
+        spec = oi_imports.spec_from_other_finders(self, name, path, target)
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, 'exec_module'):
+            spec.loader = _LoaderThenConfigure(spec.loader)
+        return spec
 
 
 def _configure_matplotlib(matplotlib):

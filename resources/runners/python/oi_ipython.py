@@ -11,13 +11,14 @@ namespace in the main thread between cells, and every later cell runs through it
 
 Without IPython (or with OI_IPYTHON=0), oi_magics gives the documented subset of magics instead.
 """
-import importlib
 import importlib.util
 import os
 import re
 import sys
 import threading
 import types
+
+import oi_imports
 
 # Names a cell may use that only exist (or only behave as in Jupyter) once IPython's shell is there;
 # and jedi, which cannot be imported while IPython loads (_hide_jedi).
@@ -106,18 +107,20 @@ class IPythonSupport:
         self._emit = emit
 
     def _load(self):
-        # The runner's modules compile in memory (see oi_runner); IPython's own come precompiled.
-        writes, sys.dont_write_bytecode = sys.dont_write_bytecode, True
         stub = _stub_terminal_embed()
         jedi_hidden = _hide_jedi()
+        deferring = None
         try:
-            module = importlib.import_module('oi_shell')
+            deferred_imports = oi_imports.runner_module('oi_deferred_imports')
+            deferring = deferred_imports.start()
+            module = oi_imports.runner_module('oi_shell')
             self._built = module.build()
             self._module = module
         except BaseException as e:  # a broken IPython install leaves the session plain, not dead
             self.failure = '%s: %s' % (type(e).__name__, e)
         finally:
-            sys.dont_write_bytecode = writes
+            if deferring is not None:
+                deferred_imports.stop(deferring)
             _unstub(stub)
             _unhide_jedi(jedi_hidden)
 

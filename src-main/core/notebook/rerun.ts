@@ -1,5 +1,6 @@
 import type { CellItem, ConversationItem, ExecSettings } from '@contract';
 import type { ExecService, RunResult } from '../exec';
+import { magicFor, notebookLanguage } from './languages';
 
 // "Re-run all cells to restore state": an imported notebook's outputs are history, but its variables,
 // files and imports only exist once its code runs again in the live session. Runs go one at a time,
@@ -11,6 +12,11 @@ import type { ExecService, RunResult } from '../exec';
 // and the run goes on, and the cells are numbered 1..n in order across languages, as the one kernel
 // numbers them. The app's own cells count as tagged the way export tags them (a failed attempt of an
 // error loop `raises-exception`, a run that never finished `skip-execution`).
+//
+// A cell whose language came from a cell magic (`%%ruby`, `%%script node`) runs in that language's
+// session; when this machine has no such program, it runs as Jupyter runs it: the magic line and the
+// code in the Python session, where IPython's %%script prints "Couldn't find program: 'ruby'" and the
+// cell succeeds, so the run goes on (the runner's own %%script does the same without IPython).
 
 export interface RerunContext {
   conversationId: string;
@@ -83,15 +89,23 @@ export async function rerunCells(
     // Read before the run: the verdict is the notebook's, not the new result's.
     const expectsError = rerunTags(cell).includes('raises-exception');
     onProgress({ k: index + 1, n, cell, result: null });
-    const result = await exec.run({
-      conversationId: ctx.conversationId,
-      workspace: ctx.workspace,
-      language: cell.language,
-      code: cell.code,
-      settings: ctx.settings,
-      executionCount: index + 1,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    const runAs = (language: string, code: string): Promise<RunResult> =>
+      exec.run({
+        conversationId: ctx.conversationId,
+        workspace: ctx.workspace,
+        language,
+        code,
+        settings: ctx.settings,
+        executionCount: index + 1,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    let result = await runAs(cell.language, cell.code);
+    const magic = result.status === 'unavailable' && !ctx.signal?.aborted ? scriptMagicOf(cell) : null;
+    if (magic) {
+      // A refusal (a sandbox that cannot start) refuses Python as well: the first answer stands then.
+      const viaPython = await runAs('python', `${magic}${cell.code}`);
+      if (viaPython.status !== 'unavailable') result = viaPython;
+    }
     results.push({ cellId: cell.id, result });
     onProgress({ k: index + 1, n, cell, result });
     if (ctx.signal?.aborted) return { results, stoppedAt: null, cancelled: true, nextIndex: index + 1 < n ? index + 1 : null };
@@ -100,6 +114,17 @@ export async function rerunCells(
     }
   }
   return { results, stoppedAt: null, cancelled: false, nextIndex: null };
+}
+
+/**
+ * The cell magic (with its line break) that runs this cell's program in a Python notebook, or null
+ * when it is not one IPython runs as a program (%%html, Python itself). A cell from Jupyter has the
+ * line it was written with; the app's own cells the one export gives them.
+ */
+function scriptMagicOf(cell: CellItem): string | null {
+  const magic =
+    cell.jupyter?.magic ?? (cell.jupyter?.cellType === undefined ? `${magicFor(notebookLanguage(cell.language, cell.shell))}\n` : '');
+  return /^%%(?!html\b)\w/.test(magic) ? magic : null;
 }
 
 /** The cell as it stands after a re-run: the new outputs replace the imported ones. */

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutput, ExecSettings } from '@contract';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
 import { buildWheel } from '../auto-install/support/packages';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { pathWithout } from '../../support/path-without';
+import { type Harness, type HarnessRun, startHarness, stdoutOf } from '../../support/exec-harness';
 
 // IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py) and,
 // without IPython, the documented subset (oi_magics.py) with a clear error for the rest. Each magic
@@ -43,6 +44,26 @@ const resultText = (outputs: CellOutput[]): string | undefined => {
 const errorOf = (outputs: CellOutput[]) =>
   outputs.find((o): o is Extract<CellOutput, { output_type: 'error' }> => o.output_type === 'error');
 
+/** A run in one Python's session; `conversation` names another session of that Python. */
+type SessionRun = (code: string, settings?: Partial<ExecSettings>, conversation?: string) => Promise<HarnessRun>;
+
+/**
+ * IPython's %%script prints "Couldn't find program: 'X'" and returns when X is not installed, so the
+ * cell succeeds and Run All goes on. The program is missing for real: a PATH without it (ruby is
+ * installed here, and runs with the usual PATH: the twin).
+ */
+async function expectMissingProgramLikeIPython(session: SessionRun, tmpRoot: string, name: string): Promise<void> {
+  const missing = await session('%%script no-such-program-here\nx');
+  expect(missing.status, missing.forModel).toBe('done');
+  expect(missing.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: "Couldn't find program: 'no-such-program-here'\n" }]);
+  const noRuby = pathWithout(path.join(tmpRoot, `no-ruby-${name}`), ['ruby']);
+  // A session of its own: a session keeps the environment it started with.
+  const withoutRuby = await session('%%ruby\nputs 6 * 7', { env: { PATH: noRuby } }, 'no-ruby');
+  expect(withoutRuby.status, withoutRuby.forModel).toBe('done');
+  expect(stdoutOf(withoutRuby)).toBe("Couldn't find program: 'ruby'\n");
+  expect(stdoutOf(await session('%%ruby\nputs 6 * 7'))).toBe('42\n');
+}
+
 describe('notebook magics in the Python session', () => {
   let h: Harness;
   let pythons: Pythons;
@@ -58,10 +79,10 @@ describe('notebook magics in the Python session', () => {
   /** A run in the session of one Python (each Python is its own conversation, so its own session). */
   const inSession =
     (who: 'ipython' | 'bare' | 'off') =>
-    (code: string, settings: Partial<ExecSettings> = {}) => {
+    (code: string, settings: Partial<ExecSettings> = {}, conversation = '') => {
       const pythonPath = who === 'off' ? SYSTEM_PYTHON : pythons[who];
-      const env: Record<string, string> = who === 'off' ? { OI_IPYTHON: '0' } : {};
-      return h.run('python', code, { conversationId: `magics-${who}`, settings: { pythonPath, env, ...settings } });
+      const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
+      return h.run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
     };
 
   describe('with IPython', () => {
@@ -217,6 +238,50 @@ describe('notebook magics in the Python session', () => {
       expect(errorOf(failing.outputs)?.ename).toBe('CalledProcessError');
     });
 
+    it('says "Couldn\'t find program" for a %%script program that is not here, and the cell succeeds, as IPython does', async () => {
+      await expectMissingProgramLikeIPython(py, h.tmpRoot, 'ipython');
+    });
+
+    it('runs what IPython loads but uses only later on first use; the modules are the real ones, also for threads using them at once', async () => {
+      // oi_deferred_imports.py: a fresh session, whose first cell waits for IPython (it names get_ipython).
+      const code = [
+        'import sys, threading, types',
+        'get_ipython()',
+        "names = ['asyncio', 'logging.config', 'pexpect', 'pstats', 'pydoc', 'stack_data', 'urllib.request']",
+        "print([n for n in names if type(sys.modules[n]).__name__ == '_DeferredModule'])",
+        'barrier, errors = threading.Barrier(8), []',
+        'def use():',
+        '    barrier.wait()',
+        '    try:',
+        '        import pstats, pydoc, urllib.request',
+        "        pstats.Stats, pydoc.render_doc, urllib.request.Request('http://example.invalid/').full_url",
+        '    except BaseException as e:',
+        '        errors.append(repr(e))',
+        'threads = [threading.Thread(target=use) for _ in range(8)]',
+        'for t in threads: t.start()',
+        'for t in threads: t.join()',
+        "print(errors, [type(sys.modules[n]) is types.ModuleType for n in ['pstats', 'pydoc', 'urllib.request']])",
+        'import urllib.request, logging.config',
+        'print(urllib.request.urlopen.__module__, logging.config.dictConfig.__module__)',
+        '# IPython holds stand-ins for the names it imported with `from`: they call the real ones.',
+        'from IPython.core.magics import code',
+        "print(code.Request('http://example.invalid/a').full_url)",
+      ].join('\n');
+      const r = await py(code, {}, '-deferred');
+      expect(r.status, r.forModel).toBe('done');
+      expect(stdoutOf(r).split('\n')).toEqual([
+        "['asyncio', 'logging.config', 'pexpect', 'pstats', 'pydoc', 'stack_data', 'urllib.request']",
+        '[] [True, True, True]',
+        'urllib.request logging.config',
+        'http://example.invalid/a',
+        '',
+      ]);
+      // asyncio (%%script) and stack_data (tracebacks) run when first needed.
+      expect(stdoutOf(await py('%%bash\necho fine', {}, '-deferred'))).toBe('fine\n');
+      const failed = await py('1/0', {}, '-deferred');
+      expect(errorOf(failed.outputs)?.traceback.join('\n')).toMatch(/ZeroDivisionError/);
+    });
+
     it('imports jedi in a cell, also as the first cell while IPython still loads without it', async () => {
       // IPython is loaded with jedi hidden (oi_ipython._hide_jedi); a cell naming jedi waits for the load.
       const first = await h.run('python', 'import jedi\nprint(jedi.__name__)', {
@@ -301,8 +366,11 @@ describe('notebook magics in the Python session', () => {
       const failing = await bare('%%bash\nexit 4');
       expect(failing.status).toBe('failed');
       expect(errorOf(failing.outputs)?.ename).toBe('CalledProcessError');
-      const missing = await bare('%%script no-such-program-here\nx');
-      expect(errorOf(missing.outputs)?.evalue).toMatch(/the program 'no-such-program-here' is not installed/);
+    });
+
+    it('says "Couldn\'t find program" for a %%script program that is not here, and the cell succeeds, as IPython does', async () => {
+      await expectMissingProgramLikeIPython(bare, h.tmpRoot, 'bare');
+      await expectMissingProgramLikeIPython(off, h.tmpRoot, 'off');
     });
 
     it('runs %time and %%time, showing the value', async () => {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type CellItem } from '@contract';
 import type { ExecService } from '../../../src-main/core/exec';
@@ -5,6 +6,7 @@ import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebo
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { applyRunResult, rerunCells, rerunnableCells, type RerunProgress } from '../../../src-main/core/notebook/rerun';
 import { type Harness, startHarness } from '../../support/exec-harness';
+import { pathWithout } from '../../support/path-without';
 import { cell, conversation, error, stdout, user } from './support/conversation-builders';
 
 // Re-running an imported notebook in a real execution engine (the app's Python and shell sessions).
@@ -139,6 +141,46 @@ describe('re-running imported cells', () => {
     const loop = await rerunCells(exec, fromApp, ctx());
     expect(loop.results.map((r) => r.result.status)).toEqual(['failed', 'done']);
     expect(loop.stoppedAt).toBeNull();
+  });
+
+  it('runs a program cell magic as Jupyter does when the program is not installed here: its message, and the run goes on', async () => {
+    // IPython's %%script prints "Couldn't find program: 'ruby'" and the cell succeeds. Ruby is really
+    // missing (a PATH without it); the twin below runs the same cells where ruby is installed.
+    const code = (id: string, source: string) => ({ cell_type: 'code', id, metadata: {}, source, outputs: [], execution_count: null });
+    const notebook = {
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+      cells: [code('a', 'x = 20'), code('b', '%%ruby\nputs 6 * 7'), code('c', 'print(x + 1)')],
+    };
+    const fromJupyter = rerunnableCells(importNotebook(JSON.stringify(notebook), { maxBytes: 1e8 }).conversationItems);
+    expect(fromJupyter.map((c) => c.language)).toEqual(['python', 'ruby', 'python']);
+    // The app's own ruby cell, exported (as `%%ruby`) and imported again, goes the same way.
+    const fromApp = importedCells([cell('ruby', 'puts 6 * 7', [stdout('42\n')])]);
+    expect(fromApp.map((c) => c.language)).toEqual(['ruby']);
+
+    const noRuby = { ...SETTINGS, env: { PATH: pathWithout(path.join(h.tmpRoot, 'no-ruby'), ['ruby']) } };
+    const missing = await rerunCells(exec, [...fromJupyter, ...fromApp], { ...ctx(), settings: noRuby });
+    expect(missing.stoppedAt).toBeNull();
+    expect(missing.results.map((r) => [r.result.status, r.result.executionCount])).toEqual([
+      ['done', 1],
+      ['done', 2],
+      ['done', 3],
+      ['done', 4],
+    ]);
+    const message = [{ output_type: 'stream', name: 'stdout', text: "Couldn't find program: 'ruby'\n" }];
+    expect(missing.results[1]!.result.outputs).toEqual(message);
+    expect(missing.results[2]!.result.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: '21\n' }]);
+    expect(missing.results[3]!.result.outputs).toEqual(message);
+
+    const present = await rerunCells(exec, [...fromJupyter, ...fromApp], ctx());
+    expect(present.stoppedAt).toBeNull();
+    expect(present.results.map((r) => r.result.outputs)).toEqual([
+      [],
+      [{ output_type: 'stream', name: 'stdout', text: '42\n' }],
+      [{ output_type: 'stream', name: 'stdout', text: '21\n' }],
+      [{ output_type: 'stream', name: 'stdout', text: '42\n' }],
+    ]);
   });
 
   it('leaves out code the user declined', () => {
