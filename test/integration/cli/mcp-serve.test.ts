@@ -115,6 +115,21 @@ describe('oi mcp over stdio', () => {
     expect(textOf(stopped)).toMatch(/^\[interrupted\][\s\S]*KeyboardInterrupt/);
     expect(textOf(await call(client, 'execute', { language: 'python', code: 'print(y * 6)' }))).toBe('42');
     expect(textOf(await call(client, 'interrupt', {}))).toBe('Nothing was running.');
+
+    // The client cancelling its own request (MCP's notifications/cancelled) interrupts the run too.
+    const cancel = new AbortController();
+    const cancelled = client.callTool({ name: 'execute', arguments: { language: 'shell', code: 'sleep 600' } }, undefined, {
+      signal: cancel.signal,
+    });
+    await expect
+      .poll(async () => textOf(await call(client, 'list_sessions')), { timeout: 60_000 })
+      .toMatch(/"language": "shell",\s+"runs": 0,\s+"running": true/);
+    cancel.abort();
+    await expect(cancelled).rejects.toThrow();
+    await expect
+      .poll(async () => textOf(await call(client, 'list_sessions')), { timeout: 60_000 })
+      .toMatch(/"language": "shell",\s+"runs": 1,\s+"running": false,\s+"lastStatus": "interrupted"/);
+    expect(textOf(await call(client, 'execute', { language: 'python', code: 'print(y)' }))).toBe('7');
   });
 
   it('refuses execute and write_file without --auto-run, saying how to allow them; reading still works', { timeout: 120_000 }, async () => {

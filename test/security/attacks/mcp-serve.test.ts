@@ -171,3 +171,23 @@ describe('oi mcp never hands the keys it holds to the code it runs', () => {
     expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain(`OPENAI_API_KEY=${key}`);
   });
 });
+
+describe('oi mcp --sandbox runs a client’s code in the sandbox', () => {
+  it('keeps a write outside the workspace from happening; the same code without --sandbox writes it', { timeout: 240_000 }, async () => {
+    data = tempDir('oi-mcp-attack-');
+    const ws = path.join(data.dir, 'ws');
+    const victim = path.join(data.dir, 'victim.txt');
+    const code = `echo pwned > ${JSON.stringify(victim)}; echo "exit $?"`;
+    stdio = await connectStdio(['--workspace', ws, '--auto-run', '--sandbox'], mcpEnv(data.dir), ws);
+    // The code runs (the sandbox's /tmp is its own, so the write lands there), and the real file is untouched.
+    expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
+    expect(existsSync(victim)).toBe(false);
+    expect(stdio.stderr()).not.toContain('No sandbox');
+    await stdio.close();
+
+    // Twin: the same server without --sandbox (the saved settings have it off) lets the write through.
+    stdio = await connectStdio(['--workspace', ws, '--auto-run'], mcpEnv(data.dir), ws);
+    expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
+    expect(readFileSync(victim, 'utf8')).toBe('pwned\n');
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src-main/cli/cli-args';
+import { parseMcpArgs } from '../../../src-main/cli/mcp-args';
+
+// `oi mcp`'s options: a bad one is refused naming the problem, before anything starts.
+
+describe('oi mcp options', () => {
+  it('defaults to stdio in the current folder, refusing code and writes', () => {
+    expect(parseMcpArgs([], {}, '/home/me/work')).toEqual({
+      workspace: '/home/me/work',
+      autoRun: false,
+      sandbox: false,
+      httpPort: null,
+      token: null,
+      help: false,
+    });
+  });
+
+  it('reads --workspace (relative to the current folder), --auto-run, --sandbox, --http and the token', () => {
+    const token = 'abcdefghijklmnop-1234';
+    expect(parseMcpArgs(['--workspace', 'data', '-y', '--sandbox', '--http', '0', '--token', token], {}, '/home/me')).toMatchObject({
+      workspace: '/home/me/data',
+      autoRun: true,
+      sandbox: true,
+      httpPort: 0,
+      token,
+    });
+    expect(parseMcpArgs(['--http', '8765'], { OI_MCP_TOKEN: token }, '/').token).toBe(token);
+  });
+
+  it.each([
+    [['--http', 'eighty'], /--http needs a port number \(0–65535\); got "eighty"/],
+    [['--http', '70000'], /--http needs a port number/],
+    [['--http', '8765', '--token', 'short'], /at least 16 characters/],
+    [['--token', 'abcdefghijklmnop-1234'], /--token \(or OI_MCP_TOKEN\) is for --http/],
+    [['--model', 'gpt-4.1'], /Unknown option '--model'[\s\S]*oi mcp --help/],
+    [['extra'], /oi mcp --help/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseMcpArgs(argv, {}, '/')).toThrow(UsageError);
+    expect(() => parseMcpArgs(argv, {}, '/')).toThrow(message);
+  });
+});
