@@ -10,7 +10,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
-import { startUiApp } from '../test/e2e/ui-harness';
+import { startUiApp } from '../test/support/ui-harness';
 import { REPO_ROOT } from '../test/support/app-under-test';
 
 export interface StartupFigures {

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { noisePng } from '../../bench/notebook-fixture';
-import { startJupyter, type Jupyter } from '../integration/notebook/support/jupyter';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS } from './ui-harness';
+import { startJupyter, type Jupyter } from '../support/jupyter';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS } from '../support/ui-harness';
 
 // Notebooks through the UI in Chromium: export downloads an .ipynb that nbformat accepts, import
 // opens the notebook as a conversation with its outputs, and "re-run all" shows its progress.

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS, toolResult } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS, toolResult } from '../support/ui-harness';
 
 const shell = (id: string, code: string) => ({ id, name: 'execute', arguments: { language: 'shell', code } });
 

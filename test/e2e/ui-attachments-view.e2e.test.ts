@@ -4,8 +4,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { noisePng } from '../../bench/notebook-fixture';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS, type OpenAiBody } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
 
 /** Puts files on the message box as a paste does: a real ClipboardEvent carrying File objects. */
 async function pasteFiles(page: Page, files: Array<{ name: string; type: string; base64: string }>): Promise<void> {

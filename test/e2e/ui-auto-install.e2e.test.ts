@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWheel } from '../integration/auto-install/support/packages';
+import { buildWheel } from '../support/package-registries';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 describe('installing a missing package from the chat', () => {
   let root: string;

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
 // Issue 11 item 7 / issue 17 finding 9: code that runs without asking is a decision made knowingly,
 // seen afterwards, and undone in one click. Turning Auto-run on (top bar, Settings) or "Always run here"

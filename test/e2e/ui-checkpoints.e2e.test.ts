@@ -2,8 +2,8 @@ import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
 // Checkpoints from the user's side: a cell that changes files says so ("2 files changed"), opens to
 // the list and a text diff, and rewinds the files to before it — asking first, and again when a file

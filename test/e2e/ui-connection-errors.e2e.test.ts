@@ -2,8 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS } from '../support/ui-harness';
 import { closedPort } from '../support/closed-port';
 
 async function withKeys(): Promise<MemorySecretStore> {

@@ -2,8 +2,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS, type OpenAiBody } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
 
 describe('conversations: made by their first message, renamed in place, found with the matching text, each with its own model', () => {
   const ui = useUiApp({ settingsOnDisk: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, type OpenAiBody } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, type OpenAiBody } from '../support/ui-harness';
 
 describe('conversations: list, keyboard, retry, regenerate, edit and resend', () => {
   const ui = useUiApp();

@@ -2,8 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
 describe('the workspace panel: live tree, highlights, preview, file actions, plots', () => {
   const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });

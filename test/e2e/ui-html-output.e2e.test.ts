@@ -7,8 +7,8 @@ import NodeWebSocket from 'ws';
 import { contentSecurityPolicy, outputFrameContentSecurityPolicy } from '../../src-main/core/security/content-security-policy';
 import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/output-frame-messages';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
 // Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
 // URL with its own CSP in an opaque origin. These drive the real app in Chromium: a Python cell's

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installed } from '../support/installed';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS, toolResult } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS, toolResult } from '../support/ui-harness';
 
 // Programs that ask for input, in the chat (docs/exec.md#input): the cell says "waiting for input"
 // with the program's prompt and a field; typing an answer lets the program go on, in every

@@ -6,16 +6,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyringBackend } from '../../src-main/core/secrets/napi-keyring';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { openSecretStore } from '../../src-main/core/secrets/open-secret-store';
-import { emptyKeyring, keyringAvailability, testKeyring } from '../integration/secrets/keyring-for-tests';
+import { emptyKeyring, keyringAvailability, testKeyring } from '../support/keyring-for-tests';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 const keyring = keyringAvailability();
 
 /** What the app is told at start when the keychain is out of reach: the real library, a D-Bus session that is not there. */
 async function noKeychain(): Promise<{ notice: string; reason: string }> {
-  const child = fileURLToPath(new URL('../integration/secrets/probe-child.ts', import.meta.url));
+  const child = fileURLToPath(new URL('../support/keychain-probe-child.ts', import.meta.url));
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child], {
     env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/oi-e2e-bus' },
     timeout: 30_000,

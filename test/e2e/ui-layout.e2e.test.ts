@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS } from '../support/ui-harness';
 
 const WIDTHS = [800, 1000, 1400, 1920] as const;
 const HEIGHT = 760;

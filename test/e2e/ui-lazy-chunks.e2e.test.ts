@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { noisePng } from '../../bench/notebook-fixture';
 import { RENDERER_DIR } from '../support/app-under-test';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage } from '../support/ui-harness';
 
 // The renderer starts on its first chunk alone; views and heavy libraries (xterm, marked + DOMPurify,
 // the highlighter, Settings, API keys, onboarding, notebook previews, the image viewer, the table

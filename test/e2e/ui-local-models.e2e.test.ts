@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeCall } from '../../src-main/core/llm/text-call-dialects';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS } from '../support/ui-harness';
 
 // Local models from the user's side: tool calls written as text in each dialect run as normal cells;
 // the model picker shows how a model calls tools and its context window; Ollama models are listed with

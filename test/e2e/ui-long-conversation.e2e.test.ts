@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { longConversationItems } from './long-conversation';
-import { useUiApp } from './ui-fixture';
+import { longConversationItems } from '../support/long-conversation';
+import { useUiApp } from '../support/ui-fixture';
 
 const COUNT = 1000;
 

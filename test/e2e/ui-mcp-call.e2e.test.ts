@@ -2,8 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute } from '../support/page-expect';
 import { everythingStdio } from '../support/mcp-servers';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 // An MCP tool call in the chat, in Chromium: the call asks for approval as a cell; "Always allow echo"
 // runs it and remembers the tool, so the next call of echo runs without asking.

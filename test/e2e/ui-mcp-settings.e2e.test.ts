@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { EVERYTHING } from '../support/mcp-servers';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 // Settings → MCP servers in Chromium against the real app and the real server-everything: a server
 // added through the form connects and lists its tools, a tool is set to "always allow", a secret typed

@@ -4,8 +4,8 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS, type OpenAiBody } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
 import { closedPort } from '../support/closed-port';
 
 /**

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
 // Output shown as the program wrote it (issue 12, items 6-9 and 11), in the real app in Chromium.
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { startJupyterServer, type JupyterServer } from '../integration/remote-kernel/support/jupyter-server';
-import { useUiApp } from './ui-fixture';
-import { SHOTS, sendMessage } from './ui-harness';
+import { startJupyterServer, type JupyterServer } from '../support/jupyter-server';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS, sendMessage } from '../support/ui-harness';
 
 // Connecting a conversation to a real Jupyter Server from the top bar, running a cell there, and
 // going back to local runs.

@@ -5,10 +5,10 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyringBackend } from '../../src-main/core/secrets/napi-keyring';
 import { openSecretStore } from '../../src-main/core/secrets/open-secret-store';
-import { emptyKeyring, keyringAvailability, testKeyring } from '../integration/secrets/keyring-for-tests';
+import { emptyKeyring, keyringAvailability, testKeyring } from '../support/keyring-for-tests';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 const keyring = keyringAvailability();
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 describe('Settings → Provider: a key field in place, nothing reset behind the user, never an impossible pair', () => {
   // A user on a local OpenAI-compatible server, with no Anthropic key anywhere.

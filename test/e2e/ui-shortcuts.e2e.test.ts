@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
 
 describe('keyboard: Ctrl+, opens Settings, Ctrl+/ and ? list every shortcut', () => {
   const ui = useUiApp();

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { startScriptedLlm, thinkingSignature, type ScriptedLlm } from '../fixtures/llm-server';
 import { expectAttribute, expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage, SHOTS } from '../support/ui-harness';
 
 // Extended thinking from the user's side: turned on in Settings (with the budget checked there, by the
 // schema and by main against the model's output limit), then a message whose thinking streams into a

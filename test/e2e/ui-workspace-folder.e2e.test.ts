@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
-import { useUiApp } from './ui-fixture';
-import { newConversation, sendMessage, SHOTS } from './ui-harness';
+import { useUiApp } from '../support/ui-fixture';
+import { newConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
 describe('the conversation’s folder: choosing another one, deleting the app’s one with the conversation', () => {
   const ui = useUiApp({ settings: { autoRun: true } });

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { launchChromium } from './browser';
 import { REPO_ROOT } from './app-under-test';
-import { openApp, sendMessage, startUiApp } from '../e2e/ui-harness';
+import { openApp, sendMessage, startUiApp } from './ui-harness';
 
 const PLOT = [
   'import matplotlib.pyplot as plt',

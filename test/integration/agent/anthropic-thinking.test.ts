@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { thinkingSignature } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

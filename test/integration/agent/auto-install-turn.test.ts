@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent, EventPayload } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
-import { buildWheel } from '../auto-install/support/packages';
+import { buildWheel } from '../../support/package-registries';
 
 // The whole path of an automatic install inside a turn: the model's import fails, the user is asked
 // (an event, answered through the handler table like a cell approval), pip installs from a local

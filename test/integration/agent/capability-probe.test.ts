@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ModelKnowledge } from '../../../src-main/core/agent/model-knowledge';
 import { createProviderFactory } from '../../../src-main/core/llm/provider-factory';
 import type { ScriptedReply } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConversationFile } from '../../../src-main/core/conversations/lmc-import';
 import { toLmcMessages } from '../../../src-main/core/conversations/lmc-export';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import { RESOURCES_DIR } from './support/agent-harness';
+import { RESOURCES_DIR } from '../../support/agent-harness';
 
 let app: App;
 let dispatch: Dispatcher;

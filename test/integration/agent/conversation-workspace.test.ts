@@ -8,7 +8,7 @@ import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { RESOURCES_DIR } from './support/agent-harness';
+import { RESOURCES_DIR } from '../../support/agent-harness';
 
 // Choosing a conversation's folder and deleting it with its files, through the real handler table:
 // contract validation, the agent, real shell and Python sessions under node-pty, the scripted model.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

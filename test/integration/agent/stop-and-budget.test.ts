@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeCall } from '../../../src-main/core/llm/text-call-dialects';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

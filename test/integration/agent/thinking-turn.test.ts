@@ -1,7 +1,7 @@
 import type { AnyEvent } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { thinkingSignature } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from './support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 // Extended thinking end to end in main: settings → the request the official Anthropic SDK sends to the
 // scripted server → streamed thinking as events → the stored item → the next request. Reasoning effort

@@ -9,7 +9,7 @@ import { type InstallQuestion, withAutoInstall } from '../../../src-main/core/ex
 import type { InstallRecord } from '../../../src-main/core/exec';
 import type { ExecService } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
-import { buildWheel, type LocalRegistry, startNpmRegistry } from './support/packages';
+import { buildWheel, type LocalRegistry, startNpmRegistry } from '../../support/package-registries';
 
 // Real pip and npm, installing from a local folder and a local registry: pip's PIP_FIND_LINKS and
 // PIP_NO_INDEX, npm's npm_config_registry — the same configuration users set, passed through the

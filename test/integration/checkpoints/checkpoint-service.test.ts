@@ -6,7 +6,7 @@ import path from 'node:path';
 import { defaultSettings } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
-import { treeState } from './tree-state';
+import { treeState } from './support/tree-state';
 
 const temps: string[] = [];
 afterEach(() => {

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installed } from '../../support/installed';
-import { startAgentHarness, type AgentHarness } from '../agent/support/agent-harness';
-import { treeState } from './tree-state';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { treeState } from './support/tree-state';
 
 let h: AgentHarness | null = null;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { startJupyter, type Jupyter } from '../notebook/support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 import { cliEnv, OiTerminal, runOi, tempDir } from './support/cli-process';
 
 // The CLI's notebook entry points: `oi --notebook file.ipynb` starts from a notebook, `%export` writes one.

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutput, ExecSettings } from '@contract';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
-import { buildWheel } from '../auto-install/support/packages';
+import { buildWheel } from '../../support/package-registries';
 import { pathWithout } from '../../support/path-without';
 import { type Harness, type HarnessRun, startHarness, stdoutOf } from '../../support/exec-harness';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { exportNotebook, importNotebook, serializeNotebook } from '../../../src-main/core/notebook/api';
-import { startAgentHarness, type AgentHarness } from '../agent/support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { everythingStdio, filesystemStdio, startEverythingHttp, type HttpServer } from '../../support/mcp-servers';
 
 // Full agent turns against the scripted model with real MCP servers from npm: over Streamable HTTP,

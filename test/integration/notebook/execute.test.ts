@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 import { pythonShellSession } from './support/sessions';
 
 const META = { appVersion: '0.1.0', provider: 'openai', model: 'gpt-4.1' };

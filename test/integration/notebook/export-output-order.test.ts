@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { type Harness, startHarness } from '../../support/exec-harness';
 import { cell, conversation, user } from './support/conversation-builders';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 
 // A cell run in the real Python session, exported: its outputs come out in the order the code
 // wrote them (text, figure, text, figure…), not with all the text first.

@@ -6,7 +6,7 @@ import { NotebookV4_5, type NotebookV4 } from '../../../src-main/core/notebook/n
 import { languageFromMagic } from '../../../src-main/core/notebook/languages';
 import { describeIssues } from '../../../src-main/core/notebook/schema-issues';
 import { cell, conversation, PNG_1X1, stdout, user } from './support/conversation-builders';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 import { installed } from '../../support/installed';
 import { pythonShellSession, richSession } from './support/sessions';
 

@@ -5,7 +5,7 @@ import type { AssistantItem, CellItem, ConversationItem, NoticeItem } from '@con
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook, type NotebookImport } from '../../../src-main/core/notebook/ipynb-import';
 import { conversation } from './support/conversation-builders';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 
 const TOUR = fileURLToPath(new URL('../../fixtures/notebooks/feature_tour.py', import.meta.url));
 const OPTS = { maxBytes: 200 * 1024 ** 2, now: '2026-01-01T00:00:00.000Z' };

@@ -9,9 +9,9 @@ import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebo
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
 import { expectExportsRerun } from '../../support/notebook-rerun';
-import { startAgentHarness, type AgentHarness } from '../agent/support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { startAppUnderTest } from '../../support/app-under-test';
-import { buildWheel } from '../auto-install/support/packages';
+import { buildWheel } from '../../support/package-registries';
 
 // Exports of live sessions re-run top to bottom under nbconvert --execute, without --allow-errors:
 // agent turns with the scripted model and the real engine, each conversation exported and executed

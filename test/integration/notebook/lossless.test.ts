@@ -9,7 +9,7 @@ import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebo
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 import { notebookDifferences, realShapes } from './support/real-shapes';
 
 // The lossless round trip: notebooks of two dozen real shapes, made and executed by real Jupyter,

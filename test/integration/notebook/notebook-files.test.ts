@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportToFile, importFromFile, notebookFileName } from '../../../src-main/core/notebook/notebook-files';
 import { NotebookImportError } from '../../../src-main/core/notebook/notebook-import-error';
 import { cell, conversation, display, PNG_1X1, stdout, user } from './support/conversation-builders';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 
 // The file helpers the CLI (`%export file.ipynb`, `oi --notebook file.ipynb`) and the handlers share.
 

@@ -19,7 +19,7 @@ import type { RequestContext } from '../../../src-main/core/bridge/handler-table
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { PNG_1X1 } from './support/conversation-builders';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 
 // The notebook requests through the real dispatcher and app: import creates a conversation (and its
 // attachment files) only from a notebook it fully understood, export writes what nbformat accepts,

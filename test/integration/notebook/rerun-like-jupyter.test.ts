@@ -8,7 +8,7 @@ import { exportNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { applyRunResult, rerunCells, rerunnableCells } from '../../../src-main/core/notebook/rerun';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 import { executedByNbconvert, realShapes } from './support/real-shapes';
 
 // "Re-run all" mirrors Jupyter: each Python notebook of real shapes (real_shapes.py) is imported,

@@ -117,7 +117,7 @@ describe('notebook round trip', () => {
 
 describe('an automatic install in a notebook', () => {
   it('exports as a %pip install cell that Jupyter accepts, and imports back as the install notice', async () => {
-    const { startJupyter } = await import('./support/jupyter');
+    const { startJupyter } = await import('../../support/jupyter');
     const installed = {
       ...notice('Installed requests (python -m pip install requests).', 'info'),
       install: { manager: 'pip' as const, packages: ['requests'], command: 'python -m pip install requests', ok: true },

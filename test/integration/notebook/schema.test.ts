@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { strictNotebookSchema } from '../../../src-main/core/notebook/nbformat-schema';
 import { cell, conversation, display, error, result, stdout, user } from './support/conversation-builders';
-import { startJupyter, type Jupyter } from './support/jupyter';
+import { startJupyter, type Jupyter } from '../../support/jupyter';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test mutations of raw JSON
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Conversation, defaultSettings } from '@contract';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
-import { startJupyterServer, type JupyterServer } from './support/jupyter-server';
+import { startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
 
 // A conversation's remote kernel outlives the app: the binding is kept in the conversation's file,
 // the kernel is left running on the server when the app quits, and a new app on the same data

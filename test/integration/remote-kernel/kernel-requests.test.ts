@@ -7,7 +7,7 @@ import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import { startJupyterServer, type JupyterServer } from './support/jupyter-server';
+import { startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
 
 // The kernels.* requests through the real app as both transports dispatch them: the token goes to
 // the keychain (here the in-memory store), never back out, and the conversation's Python runs on

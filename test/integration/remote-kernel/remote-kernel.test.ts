@@ -8,8 +8,8 @@ import { createSessionRouter } from '../../../src-main/core/exec';
 import { execFile } from 'node:child_process';
 import { withAutoInstall } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
-import { buildWheel } from '../auto-install/support/packages';
-import { PYTHON, startJupyterServer, type JupyterServer } from './support/jupyter-server';
+import { buildWheel } from '../../support/package-registries';
+import { PYTHON, startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 // A real Jupyter Server (Debian's python3-jupyter-server and python3-ipykernel) on 127.0.0.1 with a

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NODE_RUNNER, type Output, type RunOutcome, Runner, until } from './harness';
+import { NODE_RUNNER, type Output, type RunOutcome, Runner, until } from '../../support/runner-harness';
 
 const resultText = (o: RunOutcome) => o.outputs.find((x) => x.output_type === 'execute_result')?.data?.['text/plain'];
 const errorOf = (o: RunOutcome) => o.outputs.find((x) => x.output_type === 'error') as Required<Output> | undefined;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installed } from '../../support/installed';
-import { NODE_RUNNER, PYTHON_RUNNER, REPO, type RunOutcome, Runner, until } from './harness';
+import { NODE_RUNNER, PYTHON_RUNNER, REPO, type RunOutcome, Runner, until } from '../../support/runner-harness';
 
 // The runners' side of output position markers (docs/exec-protocol.md): before each output of a run
 // a marker `OSC 633;P;OiOutput=<nonce>:<seq>` goes to the terminal after the text printed so far,

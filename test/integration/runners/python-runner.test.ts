@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Output, PYTHON_RUNNER, type RunOutcome, Runner, until } from './harness';
+import { type Output, PYTHON_RUNNER, type RunOutcome, Runner, until } from '../../support/runner-harness';
 
 // Debian's interpreter: it has python3-matplotlib and PIL; the python3 first on PATH may not.
 const PYTHON = '/usr/bin/python3';

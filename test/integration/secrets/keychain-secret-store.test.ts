@@ -5,7 +5,7 @@ import type { KeyringBackend } from '../../../src-main/core/secrets/napi-keyring
 import { openSecretStore } from '../../../src-main/core/secrets/open-secret-store';
 import { MANIFEST_PREFIX, parseManifest } from '../../../src-main/core/secrets/secret-chunks';
 import { SecretResolver } from '../../../src-main/core/secrets/secret-resolver';
-import { emptyKeyring, keyringAvailability, testKeyring } from './keyring-for-tests';
+import { emptyKeyring, keyringAvailability, testKeyring } from '../../support/keyring-for-tests';
 
 const keyring = keyringAvailability();
 const ACCOUNT = 'provider:openai';

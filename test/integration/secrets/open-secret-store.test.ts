@@ -16,7 +16,7 @@ describe('opening the secret store when no keychain answers', () => {
   it.runIf(process.platform === 'linux')(
     'falls back to memory with a notice when the D-Bus session is gone (real library, child process)',
     async () => {
-      const child = fileURLToPath(new URL('./probe-child.ts', import.meta.url));
+      const child = fileURLToPath(new URL('../../support/keychain-probe-child.ts', import.meta.url));
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child], {
         env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/oi-test-bus' },
         timeout: 30_000,

@@ -8,7 +8,7 @@ import { openSecretStore } from '../../../src-main/core/secrets/open-secret-stor
 import type { KeyringBackend } from '../../../src-main/core/secrets/napi-keyring';
 import { frameText } from '../../../src-main/server/frame-text';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
-import { emptyKeyring, keyringAvailability, testKeyring } from '../secrets/keyring-for-tests';
+import { emptyKeyring, keyringAvailability, testKeyring } from '../../support/keyring-for-tests';
 
 // A unique fake key goes into the real keychain; after a full scripted turn (a failing run included)
 // it must appear nowhere the app writes or sends: files (a notebook export included), logs, frames to

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MAX_ATTACHMENT_BYTES } from '@contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { copyAttachmentFrom, safeFileName, saveAttachmentBytes } from '../../../src-main/core/workspace/attachments';
-import { useTempWorkspace } from './temp-workspace';
+import { useTempWorkspace } from './support/temp-workspace';
 
 describe('attachments', () => {
   const current = useTempWorkspace();

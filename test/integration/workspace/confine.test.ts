@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confine, WorkspacePathError, workspaceSegments } from '../../../src-main/core/workspace/confine';
-import { tempWorkspace } from './temp-workspace';
+import { tempWorkspace } from './support/temp-workspace';
 
 describe('confining UI paths to the workspace', () => {
   let ws: ReturnType<typeof tempWorkspace>;

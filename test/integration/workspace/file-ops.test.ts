@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deleteInWorkspace, renameInWorkspace } from '../../../src-main/core/workspace/file-ops';
-import { tempWorkspace } from './temp-workspace';
+import { tempWorkspace } from './support/temp-workspace';
 
 describe('renaming and deleting workspace files', () => {
   let ws: ReturnType<typeof tempWorkspace>;

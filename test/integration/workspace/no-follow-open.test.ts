@@ -10,7 +10,7 @@ import {
   renameBeneath,
   writeNewFileBeneath,
 } from '../../../src-main/core/workspace/no-follow-open';
-import { useTempWorkspace } from './temp-workspace';
+import { useTempWorkspace } from './support/temp-workspace';
 
 // The walk that opens files inside folders other code controls: a link at any component is refused,
 // never followed, and nothing is created outside.

@@ -5,7 +5,7 @@ import { WorkspacePathError } from '../../../src-main/core/workspace/confine';
 import { openBeneath } from '../../../src-main/core/workspace/no-follow-open';
 import { openWorkspaceEntry } from '../../../src-main/core/workspace/open-workspace-file';
 import { resolveInWorkspace } from '../../../src-main/core/workspace/resolve-in-workspace';
-import { useTempWorkspace } from './temp-workspace';
+import { useTempWorkspace } from './support/temp-workspace';
 
 // The translation from a UI path to real names under the root: links inside are resolved by us,
 // lexically; links out, loops and `..` are refused. (The race itself: test/security/attacks/folder-swap-race.)

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveWorkspaceFileCopy } from '../../../src-main/core/workspace/save-copy';
-import { tempWorkspace } from './temp-workspace';
+import { tempWorkspace } from './support/temp-workspace';
 
 // The desktop app's "save a copy": the core side of the Save dialog (the dialog itself is Electron's).
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { previewFile, PREVIEW_LIMITS } from '../../../src-main/core/workspace/file-preview';
 import { listTree } from '../../../src-main/core/workspace/workspace-tree';
-import { tempWorkspace } from './temp-workspace';
+import { tempWorkspace } from './support/temp-workspace';
 
 // The smallest valid PNG (1×1, transparent).
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkspaceWatchers } from '../../../src-main/core/workspace/workspace-watcher';
-import { tempWorkspace } from './temp-workspace';
+import { tempWorkspace } from './support/temp-workspace';
 
 // Real inotify watches. The tests wait for the notices themselves (polling), never for a time: the
 // files are written synchronously, so the kernel has queued all their events before the watcher's

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { useChromium } from '../../e2e/ui-fixture';
+import { useChromium } from '../../support/ui-fixture';
 import { startCookieAttacker } from './support/cookie-attacker';
 import { rawRequest, statusOf, WS_HEADERS } from './support/raw-http';
 import { startServeChild, type ServeChild } from './support/serve-child';

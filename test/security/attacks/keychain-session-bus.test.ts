@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecretStore } from '../../../src-main/core/secrets/open-secret-store';
 import type { KeyringBackend } from '../../../src-main/core/secrets/napi-keyring';
-import { emptyKeyring, keyringAvailability, testKeyring } from '../../integration/secrets/keyring-for-tests';
+import { emptyKeyring, keyringAvailability, testKeyring } from '../../support/keyring-for-tests';
 import { SANDBOX, startSandboxTarget, stdoutOf, type SandboxTarget } from './support/sandbox-target';
 
 // Issue 17, finding 8: the Secret Service hands an unlocked keychain's entries to any process of the

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../../support/page-expect';
-import { useUiApp } from '../../e2e/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../../e2e/ui-harness';
+import { useUiApp } from '../../support/ui-fixture';
+import { currentConversation, sendMessage, SHOTS } from '../../support/ui-harness';
 
 // Issue 17, finding 5: markdown from the model (or an imported notebook, or a notebook's text/markdown
 // output) drew fake code over the approval card while clicks went through to the real Run button.

@@ -4,7 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@contract';
-import { buildWheel, startNpmRegistry, type LocalRegistry } from '../../integration/auto-install/support/packages';
+import { buildWheel, startNpmRegistry, type LocalRegistry } from '../../support/package-registries';
 import { plantedProgram, plantWith, SANDBOX, startSandboxTarget, stdoutOf, type SandboxTarget } from './support/sandbox-target';
 
 // Issue 17, finding 1: nothing sandboxed code can write is executed, loaded or sourced by the app

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useUiApp } from '../../e2e/ui-fixture';
+import { useUiApp } from '../../support/ui-fixture';
 
 // Issue 17, finding 8 (the browser-mode part): the launch URL's `?token=` must not stay in the address
 // bar, the history entry or a copied link once the cookie has taken over; it must stay when the cookie

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Jupyter } from './jupyter';
+import type { Jupyter } from '../../../support/jupyter';
 
 // The notebooks of real shapes (test/fixtures/notebooks/real_shapes.py), executed by a real kernel
 // through nbconvert. Executing two dozen notebooks takes a minute on a loaded machine, and two test

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
-import { freePort } from './jupyter-server';
+import { freePort } from '../../../support/jupyter-server';
 
 // A TCP relay between the app and a Jupyter server, to cut the connection the way a network does
 // (the server and its kernels keep running) and to bring it back on the same address.

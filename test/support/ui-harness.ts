@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { SettingsPatch } from '@contract';
 import type { ScriptedLlm } from '../fixtures/llm-server';
-import { REPO_ROOT, startAppUnderTest, type AppUnderTest, type AppUnderTestOptions } from '../support/app-under-test';
-import { watchPageProblems } from '../support/page-problems';
+import { REPO_ROOT, startAppUnderTest, type AppUnderTest, type AppUnderTestOptions } from './app-under-test';
+import { watchPageProblems } from './page-problems';
 
 // The UI tests' app: test/support/app-under-test.ts with the settings among the options, and no local
 // model servers unless a test names them (so first run never finds one running on this machine).

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { createJupyterHome, SYSTEM_PYTHON } from '../../../support/jupyter-home';
+import { createJupyterHome, SYSTEM_PYTHON } from './jupyter-home';
 
 // A real Jupyter Server from Debian (python3-jupyter-server + python3-ipykernel) on 127.0.0.1 with
 // a token. Everything it writes (config, runtime files, IPython and matplotlib caches) goes to one

@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createJupyterHome, runSystemPython, SYSTEM_PYTHON } from '../../../support/jupyter-home';
+import { createJupyterHome, runSystemPython, SYSTEM_PYTHON } from './jupyter-home';
 
 // Real Jupyter, from Debian's /usr/bin/python3 (the first python3 on PATH lacks nbformat). Every
 // directory Jupyter, IPython and matplotlib write to points into one temp dir, removed by dispose().

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { napiKeyring, type KeyringBackend } from '../../../src-main/core/secrets/napi-keyring';
+import { napiKeyring, type KeyringBackend } from '../../src-main/core/secrets/napi-keyring';
 
 export type KeyringAvailability = { mode: 'ready' } | { mode: 'skip'; reason: string } | { mode: 'missing'; message: string };
 

@@ -1,5 +1,5 @@
 // Run in a child process by open-secret-store.test.ts, with the environment that test chooses.
-import { openSecretStore } from '../../../src-main/core/secrets/open-secret-store';
+import { openSecretStore } from '../../src-main/core/secrets/open-secret-store';
 
 const { store, notice, reason } = await openSecretStore();
 await store.set('provider:openai', 'sk-child-test-key');

@@ -10,7 +10,7 @@ import * as pty from 'node-pty';
 // the runner under a pty, and a run is over only when its fence (with its nonce) and its `done`
 // have both arrived. Test-local on purpose: the runners are tested without the app's exec engine.
 
-export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const PYTHON_RUNNER = path.join(REPO, 'resources/runners/python/oi_runner.py');
 export const NODE_RUNNER = path.join(REPO, 'resources/runners/node/oi-runner.mjs');
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { assertNoPageProblems } from '../support/page-problems';
+import { launchChromium } from './browser';
+import { assertNoPageProblems } from './page-problems';
 import { newConversation, openApp, startUiApp, type UiApp, type UiAppOptions } from './ui-harness';
 
 // The setup every UI test shares, registered as vitest hooks in the calling describe: Chromium for the
