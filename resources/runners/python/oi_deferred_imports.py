@@ -1,8 +1,9 @@
 """Modules IPython imports when it loads but uses only later: stack_data and pydoc (tracebacks),
 asyncio (%%script, top-level await), pexpect (`x = !cmd`), pstats (%prun), urllib.request with
 http.client, email and ssl (%pastebin, %load URL), logging.config (traitlets' dictConfig, for
-applications). Together they are over a third of what loading IPython costs, and a first cell needs
-none of them.
+applications), and a few small ones (DEFERRED). Together they are over a third of what loading
+IPython costs, and a first cell needs none of them. (Code that looks at every module's `__file__`,
+as inspect.getmodule does for the first traceback, runs them all then: correct, and paid once.)
 
 While IPython loads, the loader thread's imports of these get a module whose code has not run yet;
 it runs on first use, from whichever thread uses it, under the module's lock (other threads wait for
@@ -30,7 +31,14 @@ STAND_INS = {
     'logging.config': ('dictConfig',),
     'urllib.request': ('Request', 'urlopen'),
 }
-DEFERRED = frozenset({'asyncio', 'pexpect', 'pstats', 'pydoc', 'stack_data'}) | frozenset(STAND_INS)
+# Each checked to run no code at import that others rely on, and none replaces itself in sys.modules
+# (pygments' lexers and formatters do, so they are not here).
+DEFERRED = frozenset(STAND_INS) | frozenset({
+    'asyncio', 'pexpect', 'pstats', 'pydoc', 'stack_data',
+    # Smaller ones, a tenth of the load together: shutil's compressors, history's pickle, %prun's
+    # cProfile, the pager, and what only their own users need.
+    'IPython.core.page', 'bz2', 'cProfile', 'code', 'dataclasses', 'ipaddress', 'lzma', 'mimetypes', 'pickle', 'uuid',
+})
 
 _PYTHON_LOADERS = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)
 
