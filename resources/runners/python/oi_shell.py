@@ -9,9 +9,11 @@ session's namespace in the main thread, between cells.
 """
 import base64
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import types
 import warnings
 
@@ -89,6 +91,19 @@ class OiShell(InteractiveShell):
     def init_virtualenv(self):
         # The app chose this Python on purpose (settings or the workspace's .venv): no advice about it.
         pass
+
+    def showtraceback(self, *args, **kwargs):
+        # Main repeats Ctrl-C every 250 ms until a run ends. One landing while the first one's
+        # KeyboardInterrupt is being formatted and sent would cut the report short: IPython catches it
+        # there and prints only "KeyboardInterrupt" to stderr, so the cell's error output is lost (seen
+        # under load). The error is already on its way out; Ctrl-C is ignored until it has gone.
+        if threading.current_thread() is not threading.main_thread():
+            return super().showtraceback(*args, **kwargs)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return super().showtraceback(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
 
     def _showtraceback(self, etype, evalue, stb):
         # Jupyter's error output: IPython's own formatted lines, colours and all. sys.exit(0) is a

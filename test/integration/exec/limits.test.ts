@@ -74,7 +74,8 @@ describe('resource limits', () => {
   });
 
   it.runIf(containable)('contains a fork bomb to the process limit and cleans it up', async () => {
-    const settings = { maxProcesses: 40, timeoutMs: 3000 };
+    // The run's time limit leaves the bomb long enough to be seen going on a loaded machine.
+    const settings = { maxProcesses: 40, timeoutMs: 10_000 };
     // Every bomb process is a fork of this session's bash, so its command line names the session's
     // private rc file: that finds exactly them (pids churn under a fork bomb and get reused).
     await h.run('bash', 'echo $$ > shell.pid', { settings });
@@ -85,10 +86,14 @@ describe('resource limits', () => {
     // The bomb's processes outlive the run (they are background jobs): count them until the bomb is
     // seen going, then for as many samples again, taking the most seen at once.
     const counts: number[] = [];
-    await vi.waitFor(async () => {
-      counts.push((await processesWithMarker(marker)).length);
-      expect(Math.max(...counts)).toBeGreaterThan(5);
-    });
+    // vi.waitFor gives up after 1 s by default: too soon for a bomb to get going on a loaded machine.
+    await vi.waitFor(
+      async () => {
+        counts.push((await processesWithMarker(marker)).length);
+        expect(Math.max(...counts)).toBeGreaterThan(5);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
     for (let i = 0; i < 20; i++) counts.push((await processesWithMarker(marker)).length);
     const most = Math.max(...counts);
     const bomb = await running;

@@ -25,6 +25,37 @@ describe('python sessions', () => {
     expect(result.forModel).toContain('boom()');
   });
 
+  it('reports an error whole when Ctrl-C keeps coming while it is being reported', async () => {
+    // Main repeats Ctrl-C until a run ends; one landing inside IPython's traceback display used to
+    // cut the report to a bare "KeyboardInterrupt" on stderr, losing the cell's error output.
+    expect((await h.run('python', '%env OI_SLOW_REPORT=1')).status).toBe('done'); // IPython's shell runs the cells
+    const code = [
+      'import time',
+      'class SlowToSay(Exception):',
+      '    def __str__(self):',
+      '        print("reporting", flush=True)',
+      '        time.sleep(1)',
+      '        return "slow to say"',
+      'raise SlowToSay()',
+    ].join('\n');
+    const controller = new AbortController();
+    let seen = '';
+    const result = await h.run('python', code, {
+      signal: controller.signal,
+      onTerminal: (text) => {
+        seen += text;
+        if (seen.includes('reporting')) controller.abort();
+      },
+    });
+    expect(seen).toContain('reporting');
+    const errors = result.outputs.filter((o) => o.output_type === 'error');
+    expect(
+      errors.map((o) => (o.output_type === 'error' ? `${o.ename}: ${o.evalue}` : '')),
+      result.forModel,
+    ).toEqual(['SlowToSay: slow to say']);
+    expect(stdoutOf(await h.run('python', 'print("still here")'))).toBe('still here\n');
+  });
+
   it('turns invalid UTF-8 into replacement characters', async () => {
     const result = await h.run('python', 'import sys\nsys.stdout.flush()\nsys.stdout.buffer.write(b"bad \\xff\\xfe end\\n")');
     expect(result.status).toBe('done');

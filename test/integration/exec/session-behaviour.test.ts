@@ -169,7 +169,7 @@ for (const lang of PERSISTENT_LANGUAGES) {
       expect(pid).toBeGreaterThan(1);
       process.kill(pid, 'SIGINT');
       // The signal is handled before the next run is sent (or R, which holds it pending, meets it there).
-      await vi.waitFor(async () => expect(await signalPending(pid, 2)).toBe(false));
+      await vi.waitFor(async () => expect(await signalPending(pid, 2)).toBe(false), { timeout: 15_000, interval: 50 });
       const next = await run(lang.print('next'));
       expect(['done', 'failed', 'interrupted']).toContain(next.status);
       expect(next.forModel).not.toContain('state was lost');

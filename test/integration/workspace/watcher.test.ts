@@ -30,7 +30,7 @@ describe('watching a workspace', () => {
     writeFileSync(path.join(ws.root, '.oi', 'spill.log'), 'x');
     writeFileSync(path.join(ws.root, 'out', 'a.csv'), '1');
     writeFileSync(path.join(ws.root, 'b.txt'), '2');
-    await vi.waitFor(() => expect(new Set(pathsSeen('c1'))).toEqual(new Set(['out/a.csv', 'b.txt'])));
+    await vi.waitFor(() => expect(new Set(pathsSeen('c1'))).toEqual(new Set(['out/a.csv', 'b.txt'])), { timeout: 15_000, interval: 50 });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.id).toBe('c1');
   });
@@ -45,7 +45,7 @@ describe('watching a workspace', () => {
     for (const round of [1, 2]) {
       writeFileSync(path.join(ws.root, `ignored-${round}.txt`), 'x');
       writeFileSync(path.join(other, `seen-${round}.txt`), 'x');
-      await vi.waitFor(() => expect(pathsSeen('c2')).toContain(`seen-${round}.txt`));
+      await vi.waitFor(() => expect(pathsSeen('c2')).toContain(`seen-${round}.txt`), { timeout: 15_000, interval: 50 });
     }
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((s) => s.id !== 'c2')).toEqual([]);
@@ -56,6 +56,6 @@ describe('watching a workspace', () => {
     watchers.watch('c2', path.join(ws.root, 'out'));
     watchers.watch('c1', ws.root);
     writeFileSync(path.join(ws.root, 'back.txt'), 'x');
-    await vi.waitFor(() => expect(pathsSeen('c1')).toContain('back.txt'));
+    await vi.waitFor(() => expect(pathsSeen('c1')).toContain('back.txt'), { timeout: 15_000, interval: 50 });
   });
 });
