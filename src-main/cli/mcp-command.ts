@@ -11,7 +11,6 @@ import { serveHttp } from '../core/mcp-server/http-serve';
 import { serveStdio } from '../core/mcp-server/stdio-serve';
 import { openNodeSettingsStore } from '../core/settings/node-settings-store';
 import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
-import { warnUnsandboxedAutoRun } from './auto-run-warning';
 import { UsageError } from './cli-args';
 import { openSecrets } from './open-cli-secrets';
 import { appVersion, packageRoot } from './help-text';
@@ -55,8 +54,11 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
   for (const notice of [...notices, ...(saved.notice ? [saved.notice] : [])]) say(notice);
   const policy: ApprovalPolicy = { autoRun: opts.autoRun };
-  if (opts.autoRun) await warnUnsandboxedAutoRun(app, (line) => say(line.replace(/^oi: /, '')));
-  else say('execute and write_file are refused until the server is started with --auto-run');
+  if (opts.autoRun) {
+    const sandbox = await app.handlers['sandbox.status']({}, { transport: 'ipc' });
+    // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.
+    if (!sandbox.enabled) say(`--auto-run: MCP clients' code runs without asking. ${sandbox.autoRunWarning}`);
+  } else say('execute and write_file are refused until the server is started with --auto-run');
   const deps: McpServeDeps = {
     exec: app.context.exec,
     conversations: app.context.conversations,

@@ -86,5 +86,6 @@ describe('oi mcp under the MCP Inspector CLI', () => {
     const refused = await inspector([...target, ...call], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stdout).not.toContain('over http');
+    expect(refused.stdout + refused.stderr).toContain('this server needs its token');
   });
 });

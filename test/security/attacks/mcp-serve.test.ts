@@ -189,5 +189,6 @@ describe('oi mcp --sandbox runs a client’s code in the sandbox', () => {
     stdio = await connectStdio(['--workspace', ws, '--auto-run'], mcpEnv(data.dir), ws);
     expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
     expect(readFileSync(victim, 'utf8')).toBe('pwned\n');
+    expect(stdio.stderr()).toContain("--auto-run: MCP clients' code runs without asking. No sandbox");
   });
 });
