@@ -19,9 +19,10 @@
 #   Each page is placed where it was started (a position marker at each new page), so text printed
 #   before plot() comes before the picture and text printed after it comes after.
 # - Ctrl-C (SIGINT) interrupts the running cell (an `interrupt` condition); the session lives on.
-#   Outside cells interrupts are held pending, not ignored (R cannot ignore a signal from R code):
-#   one that arrives while the runner waits for a cell applies to the next cell (main sends SIGINT
-#   right after a run message it wants interrupted), one that lands as a cell ends is dropped.
+#   Outside cells interrupts are held pending, not ignored (R cannot ignore a signal from R code),
+#   and a pending one is dropped as a cell begins: it was meant for a run that is over (main keeps
+#   repeating its Ctrl-C until it has seen a run end) or for nothing (a Ctrl-C between cells). One
+#   meant for this run that comes before its cell starts is dropped too; main's next repeat stops it.
 
 local({
   state <- new.env(parent = emptyenv())
@@ -549,10 +550,10 @@ local({
       state$nonce <- as.character(message$nonce)
       state$seq <- 0L
       state$input_seq <- 0L
-      ok <- run_cell(message)
-      # An interrupt aimed at this run that arrived after its cell ended must not hit the next
-      # cell: let it fire here (Sys.sleep checks for one) and drop it.
+      # A pending interrupt is not this cell's (see the top): let it fire here (Sys.sleep checks
+      # for one) and drop it.
       tryCatch(allowInterrupts(Sys.sleep(0)), interrupt = function(e) NULL)
+      ok <- run_cell(message)
       finish(message, ok)
     }
     flush_streams()

@@ -126,10 +126,7 @@ for (const lang of PERSISTENT_LANGUAGES) {
       expect(stdoutOf(await run(lang.show('survivor')))).toBe('kept\n');
     });
 
-    // Known races, left open in the closing note of this stop: an abort in the first milliseconds of a
-    // zsh run was seen reported as 'done', and under load an interrupt was seen missed. Retried twice
-    // until their causes are mended; a deterministic break still fails all three attempts.
-    it('interrupts a blocked run when its signal aborts, and keeps the session', { retry: 2 }, async () => {
+    it('interrupts a blocked run when its signal aborts, and keeps the session', async () => {
       await run(lang.set('state', 'kept'));
       const result = await runAbortedOnceStarted(`${lang.sleep30}\n${lang.print('not reached')}`);
       expect(result.status, result.forModel).toBe('interrupted');
@@ -151,7 +148,7 @@ for (const lang of PERSISTENT_LANGUAGES) {
       expect(result.status, result.forModel).toBe('interrupted');
     });
 
-    it('interrupts cleanly however early the abort comes', { retry: 2 }, async () => {
+    it('interrupts cleanly however early the abort comes', async () => {
       await run(lang.set('early', 'kept'));
       for (const delayMs of [0, 1, 2, 3, 5, 8, 13]) {
         const controller = new AbortController();

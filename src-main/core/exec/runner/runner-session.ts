@@ -150,26 +150,30 @@ export class RunnerSession implements Session {
       this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${this.label} session died.` };
     }
+    // Interrupted before its code went to the runner (a SIGINT then would reach an idle runner,
+    // which drops it): the code is not sent at all, and the run ends as interrupted.
+    if (this.interruptOnStart) {
+      this.interruptOnStart = false;
+      return { status: 'failed', exitCode: null, cwd: this.lastCwd, message: null };
+    }
     const nonce = randomBytes(16).toString('hex');
     run.output.bareNewlines = this.rawOutput;
     return new Promise<SessionOutcome>((resolve) => {
       this.active = { run, nonce, fenced: false, done: null, resolve, questions: new Map(), questionsAbort: new AbortController() };
       channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
-      if (this.interruptOnStart) {
-        this.interruptOnStart = false;
-        this.pty?.signal('SIGINT');
-      }
     });
   }
 
   interrupt(): void {
-    // Between the run's start and its message to the runner, a SIGINT would reach an idle runner,
-    // which ignores it: send it right after the run message instead.
     if (!this.active) {
       if (this.state === 'ready') this.interruptOnStart = true;
       return;
     }
-    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell. An open
+    // The runner has finished the cell (`done`); only main's end check is left. A SIGINT now would
+    // reach the runner between cells: ignored there, or held by R for its next cell.
+    if (this.active.done) return;
+    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell. One that
+    // lands before the runner has begun the cell is dropped there; RunControl repeats it. An open
     // question is answered with end-of-input first, so a runner waiting for its reply (R holds
     // interrupts while it waits) gets to the interrupt.
     this.withdrawQuestions(this.active);
