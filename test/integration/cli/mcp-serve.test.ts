@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './support/cli-process';
 import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from './support/oi-mcp';
@@ -130,6 +132,13 @@ describe('oi mcp over stdio', () => {
       .poll(async () => textOf(await call(client, 'list_sessions')), { timeout: 60_000 })
       .toMatch(/"language": "shell",\s+"runs": 1,\s+"running": false,\s+"lastStatus": "interrupted"/);
     expect(textOf(await call(client, 'execute', { language: 'python', code: 'print(y)' }))).toBe('7');
+
+    // The client closing stdin (how it says goodbye) ends the server and the sessions it started.
+    const python = await pythonPid(client);
+    const server = stdio.transport.pid;
+    await stdio.close();
+    await expect.poll(() => alive(python), { timeout: 60_000 }).toBe(false);
+    await expect.poll(() => server !== null && alive(server), { timeout: 60_000 }).toBe(false);
   });
 
   it('refuses execute and write_file without --auto-run, saying how to allow them; reading still works', { timeout: 120_000 }, async () => {
@@ -178,6 +187,13 @@ describe('oi mcp --http', () => {
       const other = await call(second, 'execute', { language: 'python', code: 'x' });
       expect(other.isError).toBe(true);
       expect(textOf(other)).toContain("NameError: name 'x' is not defined");
+
+      // A client ending its MCP session (DELETE) ends its language sessions; the other client's live on.
+      const firstPython = await pythonPid(first);
+      const secondPython = await pythonPid(second);
+      await (first.transport as StreamableHTTPClientTransport).terminateSession();
+      await expect.poll(() => alive(firstPython), { timeout: 60_000 }).toBe(false);
+      expect(alive(secondPython)).toBe(true);
       await first.close();
       await second.close();
     },
@@ -195,6 +211,20 @@ describe('oi mcp --http', () => {
     await client.close();
   });
 });
+
+async function pythonPid(client: Client): Promise<number> {
+  return Number(textOf(await call(client, 'execute', { language: 'python', code: 'import os; print(os.getpid())' })));
+}
+
+/** Whether a process is still there (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function realWs(ws: string): Promise<string> {
   const { realpath } = await import('node:fs/promises');
