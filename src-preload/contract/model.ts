@@ -183,6 +183,11 @@ export const CellItem = z.object({
    */
   firstAttempt: z.object({ outputs: z.number().int().nonnegative(), summary: z.string().max(1000) }).optional(),
   /**
+   * The output passed the cap: the cell keeps its head and tail, and the whole output is this
+   * workspace file (`.oi/outputs/<run>.log`), which the cell's "full output (4.4 MB)" opens in the preview.
+   */
+  fullOutput: z.object({ path: z.string().max(4096), bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
+  /**
    * The model wrote this call as text in its own format (a local model whose server sent no native
    * tool call); the history gives it back, and its result, in that format. Absent for native calls
    * and fenced code blocks.

@@ -334,6 +334,7 @@ async function executeCell(
     if (result.cwd) cell.cwd = result.cwd;
     if (result.envChanges) cell.envChanges = result.envChanges;
     if (result.firstAttempt) cell.firstAttempt = result.firstAttempt;
+    if (result.fullOutput) cell.fullOutput = result.fullOutput;
     interruptedByUser = result.status === 'interrupted';
     const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
     const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';

@@ -39,3 +39,6 @@ export type { KnownSecret } from './output/redactor';
 // How outputs read for the model, shared with notebook exports.
 export { HeadTail, splitBudget } from './output/head-tail';
 export { describeForModel } from './output/run-output';
+
+// The UI's cap on a run's output, measured on its own by bench/output.bench.ts.
+export { OutputCap } from './output/output-cap';

@@ -1,6 +1,8 @@
 import { Suspense } from 'react';
 import type { CellItem, CellOutput } from '@contract';
 import { useApp } from '../../state/app-store';
+import { useWorkspace } from '../../state/workspace-store';
+import { formatBytes } from '../common/use-now';
 import { lazyNamed } from '../common/lazy-named';
 import { groupOutputs } from './output-groups';
 import { RichOutput } from './RichOutput';
@@ -42,21 +44,38 @@ export function CellOutputs({ cell }: { cell: CellItem }) {
           <OrderedOutputs outputs={cell.outputs.slice(0, split)} cell={cell} />
         </details>
       )}
-      <OrderedOutputs outputs={split > 0 ? cell.outputs.slice(split) : cell.outputs} cell={cell} />
+      <OrderedOutputs outputs={split > 0 ? cell.outputs.slice(split) : cell.outputs} cell={cell} whole={cell.fullOutput} />
+      {cell.fullOutput && <FullOutputLink path={cell.fullOutput.path} bytes={cell.fullOutput.bytes} />}
     </>
   );
 }
 
-function OrderedOutputs({ outputs, cell }: { outputs: CellOutput[]; cell: CellItem }) {
+function OrderedOutputs({ outputs, cell, whole }: { outputs: CellOutput[]; cell: CellItem; whole?: CellItem['fullOutput'] }) {
+  const groups = groupOutputs(outputs);
+  // A run past the cap whose text is one block: that block is its head and tail, and says how many
+  // lines of the whole output it leaves out.
+  const wholeLines = whole && groups.filter((g) => g.kind === 'streams').length === 1 ? whole.lines : undefined;
   return (
     <>
-      {groupOutputs(outputs).map((group) =>
+      {groups.map((group) =>
         group.kind === 'streams' ? (
-          <StreamBlock key={group.key} parts={group.parts} />
+          <StreamBlock key={group.key} parts={group.parts} wholeLines={wholeLines} />
         ) : (
           <RichOutput key={group.key} output={group.output} cellId={cell.id} scripts={!cell.imported} />
         ),
       )}
     </>
+  );
+}
+
+/** The whole output of a run that passed the cap, opened in the preview (read without following links). */
+function FullOutputLink({ path, bytes }: { path: string; bytes: number }) {
+  const showPreview = useWorkspace((s) => s.showPreview);
+  return (
+    <div className="full-output">
+      <button className="link" data-testid="full-output" title={path} onClick={() => void showPreview({ kind: 'file', path })}>
+        full output ({formatBytes(bytes)})
+      </button>
+    </div>
   );
 }

@@ -6,30 +6,58 @@ import type { StreamPart } from './output-groups';
  * A finished run's text as coloured HTML (ansiToHtml escapes everything it emits), stdout and stderr
  * in the order written, in one block so a prompt and its answer stay on one line. stderr is marked
  * apart: its own colour and a "stderr" label where each stretch of it starts (drawn by CSS, so a copy
- * of the text does not hold it). At most SAVED_OUTPUT_MAX_LINES trailing lines are drawn.
+ * of the text does not hold it). At most SAVED_OUTPUT_MAX_LINES lines are drawn: the first half and
+ * the last half, with a line saying how many between are not shown (head and tail, never a slice;
+ * issue 12 #8). A run past the cap brings only its head and tail: its "full output" link opens all of it.
  */
-export function StreamBlock({ parts }: { parts: StreamPart[] }) {
-  const { html, hiddenLines } = useMemo(() => {
-    let budget = SAVED_OUTPUT_MAX_LINES;
-    let hidden = 0;
-    const pieces: string[] = [];
-    for (let i = parts.length - 1; i >= 0; i--) {
-      const part = parts[i] as StreamPart;
-      const rendered = ansiToHtml(part.text, budget);
-      hidden += rendered.hiddenLines;
-      budget -= rendered.shownLines;
-      if (rendered.shownLines === 0) continue;
-      const body = rendered.html + (part.text.endsWith('\n') && i < parts.length - 1 ? '\n' : '');
-      pieces.unshift(
-        part.name === 'stderr' ? `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>` : body,
-      );
-    }
-    return { html: pieces.join(''), hiddenLines: hidden };
-  }, [parts]);
+export function StreamBlock({ parts, wholeLines }: { parts: StreamPart[]; wholeLines?: number }) {
+  const { html, hiddenLines } = useMemo(() => render(parts, wholeLines), [parts, wholeLines]);
   return (
-    <div className="saved-output" data-testid="terminal" role="region" aria-label="Output">
-      {hiddenLines > 0 && <div className="muted small">… {hiddenLines.toLocaleString()} earlier lines not shown</div>}
+    <div className="saved-output" data-testid="terminal" role="region" aria-label="Output" data-hidden-lines={hiddenLines || undefined}>
       <pre dangerouslySetInnerHTML={{ __html: html }} />
     </div>
   );
+}
+
+const HALF = SAVED_OUTPUT_MAX_LINES / 2;
+
+/**
+ * Each part's lines, and which of them are drawn: the first HALF and the last HALF of all of them.
+ * `wholeLines`: the run's whole output had this many lines (it passed the cap, and the parts are its
+ * head and tail), so the note counts the lines really left out, not just those of the parts.
+ */
+function render(parts: StreamPart[], wholeLines?: number): { html: string; hiddenLines: number } {
+  const lines = parts.map((p) => p.text.split('\n').length - (p.text.endsWith('\n') ? 1 : 0));
+  const total = lines.reduce((a, b) => a + b, 0);
+  if (total <= SAVED_OUTPUT_MAX_LINES)
+    return { html: parts.map((p, i) => piece(p, p.text, i < parts.length - 1)).join(''), hiddenLines: 0 };
+  const hidden = Math.max(total, wholeLines ?? 0) - SAVED_OUTPUT_MAX_LINES;
+  const out: string[] = [];
+  let seen = 0;
+  let noted = false;
+  parts.forEach((part, i) => {
+    const rows = part.text.split('\n');
+    if (part.text.endsWith('\n')) rows.pop();
+    const kept = rows.filter((_, j) => seen + j < HALF || seen + j >= total - HALF);
+    const cutAt = rows.findIndex((_, j) => seen + j >= HALF);
+    seen += rows.length;
+    const head = cutAt < 0 ? kept : kept.slice(0, cutAt);
+    const tail = cutAt < 0 ? [] : kept.slice(cutAt);
+    if (head.length) out.push(piece(part, `${head.join('\n')}\n`, true));
+    if (!noted && seen > HALF) {
+      noted = true;
+      out.push(
+        `<span class="lines-hidden" data-testid="lines-hidden">… ${hidden.toLocaleString()} lines not shown (the middle) …</span>\n`,
+      );
+    }
+    if (tail.length) out.push(piece(part, `${tail.join('\n')}\n`, i < parts.length - 1));
+  });
+  return { html: out.join(''), hiddenLines: hidden };
+}
+
+/** One stretch of a stream as HTML; stderr wrapped in its marked span. */
+function piece(part: StreamPart, text: string, keepNewline: boolean): string {
+  const rendered = ansiToHtml(text, Number.MAX_SAFE_INTEGER);
+  const body = rendered.html + (text.endsWith('\n') && keepNewline ? '\n' : '');
+  return part.name === 'stderr' ? `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>` : body;
 }

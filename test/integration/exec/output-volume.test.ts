@@ -44,6 +44,13 @@ describe('large outputs', () => {
     const ui = stdoutOf(result);
     expect(ui.length).toBeLessThan(cap + 1024);
     expect(ui).toMatch(/… \d+\.\d MB more, saved to .*\.oi\/outputs\/big-output\.log/);
+    // Head and tail (issue 12 #8), not a slice from the start: the first line and the last are both kept.
+    expect(ui.startsWith(`FIRST\n${line}`)).toBe(true);
+    // (head -c cuts the last line of `yes`; the echo ends it.)
+    expect(ui.slice(-3 * line.length)).toMatch(new RegExp(`${line}\\n[a-z ]*\\nLAST\\n$`));
+    // The link to the whole output: the file's size (LF line ends) and its lines (FIRST, the full lines
+    // of `yes`, the one head cut, LAST).
+    expect(result.fullOutput).toEqual({ path: '.oi/outputs/big-output.log', bytes: 6 + 200_000_000 + 1 + 5, lines: 3_636_366 });
     // The file holds the whole output with plain newlines.
     const spill = `${h.workspace}/.oi/outputs/big-output.log`;
     expect((await stat(spill)).size).toBeGreaterThan(200_000_000);
@@ -74,5 +81,6 @@ describe('large outputs', () => {
     expect(result.forModel).toMatch(/^row 0\nrow 1\n/);
     expect(result.forModel).toMatch(/row 399999\nend\n… .* more, saved to /);
     expect(stdoutOf(result).length).toBeLessThan(256 * 1024 + 512);
+    expect(stdoutOf(result)).toMatch(/^row 0\nrow 1\n[\s\S]*saved to [\s\S]*\nrow 399999\nend\n$/);
   });
 });

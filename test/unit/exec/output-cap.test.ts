@@ -59,3 +59,52 @@ describe('OutputCap flow control', () => {
     }
   });
 });
+
+describe('OutputCap head and tail (issue 12 #8)', () => {
+  it('keeps the end of an output past the cap with its streams, from a line start, and counts the whole output', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'oi-cap-'));
+    try {
+      const cap = new OutputCap({ capBytes: 1000, spillPath: join(dir, 'out.log'), spillRoot: dir, onBackpressure: () => undefined });
+      for (let i = 0; i < 5000; i++) cap.push(`line ${i}\r\n`);
+      cap.push('oops\r\n', 'stderr');
+      cap.push('LAST\r\n');
+      expect(await cap.finish()).toMatch(/saved to/);
+      const tail = cap.tailPieces();
+      expect(tail.map((p) => p.stream)).toEqual(['stdout', 'stderr', 'stdout']);
+      expect(tail[0]?.text).toMatch(/^line \d+\r\n/);
+      expect(tail.at(-2)?.text).toBe('oops\r\n');
+      expect(tail.at(-1)?.text).toBe('LAST\r\n');
+      expect(Buffer.byteLength(tail.map((p) => p.text).join(''))).toBeLessThanOrEqual(500);
+      expect(cap.headBytes).toBe(500);
+      expect(cap.saved).toBe(true);
+      expect(cap.lines).toBe(5002);
+      const file = await readFile(join(dir, 'out.log'), 'utf8');
+      expect(cap.fileBytes).toBe(Buffer.byteLength(file));
+      expect(file.endsWith('line 4999\noops\nLAST\n')).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('joins the tail to the head when the output is only just past the cap', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'oi-cap-'));
+    try {
+      const cap = new OutputCap({ capBytes: 100, spillPath: join(dir, 'out.log'), spillRoot: dir, onBackpressure: () => undefined });
+      const text = Array.from({ length: 12 }, (_, i) => `row ${String(i).padStart(3, '0')}\n`).join('');
+      cap.push(text);
+      await cap.finish();
+      const head = cap.text.slice(0, cap.headBytes);
+      const tail = cap
+        .tailPieces()
+        .map((p) => p.text)
+        .join('');
+      // 108 bytes: 50 of head, the tail from the first line start in the last 50; nothing but the cut line between.
+      expect(head).toBe(text.slice(0, 50));
+      expect(text.endsWith(tail)).toBe(true);
+      expect(tail.startsWith('row')).toBe(true);
+      expect(text.length - head.length - tail.length).toBeLessThan(9 + 8);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

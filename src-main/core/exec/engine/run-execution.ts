@@ -163,7 +163,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     if (input.broker.passwordsSentTo.has('sudo')) await forgetSudoPassword(options.environment(request, runtime));
     const finished = await output.finish();
     if (message) safeCall(() => request.onTerminal?.(`\r\n\x1b[2m${message}\x1b[0m\r\n`));
-    return assembleResult({
+    const result = assembleResult({
       status,
       exitCode: outcome.exitCode,
       cwd: outcome.cwd,
@@ -178,6 +178,8 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       // A route that brings its own runtime (a remote kernel) ran no shell of ours.
       shell: route.runtime === null ? shellOf(language) : null,
     });
+    // The whole output went to the spill file: the UI links to it (opened without following links).
+    return finished.spilled === null ? result : { ...result, fullOutput: { path: `.oi/outputs/${runId}.log`, ...finished.spilled } };
   };
 }
 

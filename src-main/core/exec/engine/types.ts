@@ -56,6 +56,8 @@ export interface RunResult {
    * attempt and the install, shown collapsed under `summary`; the rest are the re-run's.
    */
   firstAttempt?: { outputs: number; summary: string };
+  /** The output passed the UI's cap: the whole of it is in this workspace file (`.oi/outputs/<run>.log`), `bytes` long and `lines` lines. */
+  fullOutput?: { path: string; bytes: number; lines: number };
   /** The shell that ran a shell cell here (a `shell` cell may run in zsh); absent for other languages and remote kernels. */
   shell?: ShellName;
 }

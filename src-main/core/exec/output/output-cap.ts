@@ -2,9 +2,12 @@ import { constants, type WriteStream } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { errorMessage } from '@contract';
 import { openBeneath, unlinkBeneath } from '../../workspace/no-follow-open';
+import { TailRing, type StreamName, type TailPiece } from './tail-ring';
 
 // The UI keeps a run's output up to a cap; past it, the whole output goes to a file in the
-// workspace instead of memory, and the UI gets a note saying where. The file's write buffer is the
+// workspace instead of memory, and the UI gets a note saying where. What the UI keeps of a run past
+// the cap is its head and its tail (half the cap each), never a slice from the middle: the tail is a
+// ring of the latest text, with the stream each piece came from. The file's write buffer is the
 // only place output can pile up past the cap, so its backpressure is reported to whoever can pause
 // the producer (the pty).
 //
@@ -22,8 +25,16 @@ export interface OutputCapOptions {
   onBackpressure: (paused: boolean) => void;
 }
 
+/** How far into the tail a line start is looked for. */
+const LINE_START_SEARCH = 4096;
+
 export class OutputCap {
   private kept: string[] = [];
+  private readonly tail: TailRing;
+  /** Newlines written to the spill file (the whole output's lines). */
+  private spillLines = 0;
+  /** The spill file's last line has no newline yet. */
+  private openLine = false;
   private keptBytes = 0;
   private totalBytes = 0;
   private spill: WriteStream | null = null;
@@ -34,13 +45,18 @@ export class OutputCap {
   private blocked = false;
   private pendingCR = false;
 
-  constructor(private readonly options: OutputCapOptions) {}
+  constructor(private readonly options: OutputCapOptions) {
+    this.tail = new TailRing(Math.floor(options.capBytes / 2));
+  }
 
   /** Records text; returns the part the UI may still see (all of it until the cap, then nothing). */
-  push(text: string): string {
+  push(text: string, stream: StreamName = 'stdout'): string {
     if (!text) return '';
     const bytes = Buffer.byteLength(text, 'utf8');
     this.totalBytes += bytes;
+    // All of it goes by the tail (a reference kept, no copy): the tail of an output just past the cap
+    // then joins its head.
+    this.tail.push(text, stream, bytes);
     if (!this.spill && !this.spillError && this.keptBytes + bytes <= this.options.capBytes) {
       this.kept.push(text);
       this.keptBytes += bytes;
@@ -60,12 +76,47 @@ export class OutputCap {
     return visible;
   }
 
+  /** How much of the kept text is the head once the output passed the cap (the tail has the rest). */
+  get headBytes(): number {
+    return this.options.capBytes - Math.floor(this.options.capBytes / 2);
+  }
+
+  /**
+   * The latest text, up to half the cap, oldest first (read once the output passed the cap). It starts at a line's start
+   * when one begins near its front (the line cut in two is left out; it is in the spill file).
+   */
+  tailPieces(): TailPiece[] {
+    const pieces = this.tail.read();
+    const first = pieces[0];
+    if (first) {
+      const newline = first.text.indexOf('\n');
+      if (newline >= 0 && newline < LINE_START_SEARCH) first.text = first.text.slice(newline + 1);
+      if (!first.text) pieces.shift();
+    }
+    return pieces;
+  }
+
+  /** Whether the whole output is in the spill file (it passed the cap and the file took all of it). */
+  get saved(): boolean {
+    return this.spill !== null && this.spillError === null;
+  }
+
   get overflowBytes(): number {
     return this.totalBytes - this.keptBytes;
   }
 
   get bytes(): number {
     return this.totalBytes;
+  }
+
+  /** Lines of the whole output, as the spill file has them (0 when nothing was spilled). */
+  get lines(): number {
+    return this.spillLines + (this.openLine ? 1 : 0);
+  }
+
+  /** The spill file's size once finished (its line ends are LF where the terminal's were CRLF). */
+  get fileBytes(): number {
+    return this.spill?.bytesWritten ?? 0;
   }
 
   get text(): string {
@@ -91,7 +142,7 @@ export class OutputCap {
     if (this.spillError || !spill) {
       return `… ${formatBytes(overflow)} more, not saved (${this.spillError ?? 'no spill file'})`;
     }
-    return `… ${formatBytes(overflow)} more, saved to ${this.options.spillPath} (the whole output, ${formatBytes(this.totalBytes)})`;
+    return `… ${formatBytes(overflow)} more, saved to ${this.options.spillPath} (the whole output, ${formatBytes(spill.bytesWritten)})`;
   }
 
   /** Starts opening the file; the producer is paused until it is open, so nothing piles up meanwhile. */
@@ -148,7 +199,10 @@ export class OutputCap {
     let t = this.pendingCR ? `\r${text}` : text;
     this.pendingCR = t.endsWith('\r');
     if (this.pendingCR) t = t.slice(0, -1);
-    return t.includes('\r') ? t.replace(/\r\n/g, '\n') : t;
+    const out = t.includes('\r') ? t.replace(/\r\n/g, '\n') : t;
+    for (let at = out.indexOf('\n'); at >= 0; at = out.indexOf('\n', at + 1)) this.spillLines++;
+    if (out) this.openLine = !out.endsWith('\n');
+    return out;
   }
 
   private setBlocked(blocked: boolean): void {
@@ -159,7 +213,7 @@ export class OutputCap {
 }
 
 /** The longest prefix of text within maxBytes of UTF-8 that does not split a surrogate pair. */
-function prefixWithinBytes(text: string, maxBytes: number): string {
+export function prefixWithinBytes(text: string, maxBytes: number): string {
   if (maxBytes <= 0) return '';
   let end = Math.min(text.length, maxBytes);
   while (end > 0 && Buffer.byteLength(text.slice(0, end), 'utf8') > maxBytes) {

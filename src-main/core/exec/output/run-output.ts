@@ -3,7 +3,7 @@ import { HeadTail, splitBudget } from './head-tail';
 import { ModelOrder } from './model-order';
 import { ModelText, plainText } from './model-text';
 import { OutputBatcher } from './output-batcher';
-import { OutputCap } from './output-cap';
+import { OutputCap, prefixWithinBytes } from './output-cap';
 import { redactOutput, SecretRedactor, type KnownSecret } from './redactor';
 
 // Everything one run produces goes through here: terminal text to the UI (batched, capped, spilled
@@ -33,6 +33,8 @@ export interface FinishedOutput {
   modelText: string;
   /** The "… N MB more, saved to …" note, when output was cut. */
   capNote: string | null;
+  /** The whole output's size and lines when it passed the cap and all of it is in the spill file, else null. */
+  spilled: { bytes: number; lines: number } | null;
 }
 
 /** How long a rich output waits for terminal text that was printed before it but is still in flight. */
@@ -115,7 +117,7 @@ export class RunOutput {
   private accept(text: string): void {
     if (!text) return;
     this.tail = text.length >= TAIL_CHARS ? text.slice(-TAIL_CHARS) : (this.tail + text).slice(-TAIL_CHARS);
-    const visible = this.cap.push(text);
+    const visible = this.cap.push(text, this.current);
     if (visible) {
       this.keptChars += visible.length;
       const shown = this.bareNewlines ? visible.replace(BARE_LF, '\r\n') : visible;
@@ -256,15 +258,22 @@ export class RunOutput {
     const outputs = this.assemble(capNote);
     let modelText = this.headTail.render();
     if (capNote) modelText += `${modelText.endsWith('\n') || !modelText ? '' : '\n'}${capNote}\n`;
-    return { outputs, modelText, capNote };
+    return {
+      outputs,
+      modelText,
+      capNote,
+      spilled: capNote && this.cap.saved ? { bytes: this.cap.fileBytes, lines: this.cap.lines } : null,
+    };
   }
 
   private assemble(capNote: string | null): CellOutput[] {
-    const text = this.cap.text;
+    // Past the cap the UI keeps the head (the first half of the cap) and the tail (the last half).
+    const text = capNote ? prefixWithinBytes(this.cap.text, this.cap.headBytes) : this.cap.text;
     const outputs: CellOutput[] = [];
     let from = 0;
     let name: StreamName = 'stdout';
-    const pushText = (to: number): void => {
+    const pushText = (until: number): void => {
+      const to = Math.min(until, text.length);
       if (to > from) {
         const piece = normalizeNewlines(text.slice(from, to));
         const last = outputs.at(-1);
@@ -285,7 +294,12 @@ export class RunOutput {
       else if (part.kind !== 'text-split' && part.output) outputs.push(part.output);
     });
     pushText(text.length);
-    if (capNote) outputs.push({ output_type: 'stream', name: 'stdout', text: `\n${capNote}\n` });
+    if (capNote) {
+      outputs.push({ output_type: 'stream', name: 'stdout', text: `\n${capNote}\n` });
+      // And the end of the output (issue 12 #8: head and tail, never only a slice from the start).
+      for (const piece of this.cap.tailPieces())
+        outputs.push({ output_type: 'stream', name: piece.stream, text: normalizeNewlines(piece.text) });
+    }
     return outputs;
   }
 }

@@ -13,7 +13,7 @@ function finished(overrides: Partial<FinishedRun> = {}): FinishedRun {
     cwd: null,
     message: null,
     note: '',
-    output: { outputs: [], modelText: '', capNote: null },
+    output: { outputs: [], modelText: '', capNote: null, spilled: null },
     startedAt: Date.now(),
     executionCount: 1,
     limits,
@@ -27,7 +27,12 @@ describe('result assembly', () => {
     const result = assembleResult(
       finished({
         note: 'Note: the session was restarted.',
-        output: { outputs: [{ output_type: 'stream', name: 'stdout', text: 'hi\n' }], modelText: 'hi\n\n', capNote: null },
+        output: {
+          outputs: [{ output_type: 'stream', name: 'stdout', text: 'hi\n' }],
+          modelText: 'hi\n\n',
+          capNote: null,
+          spilled: null,
+        },
       }),
     );
     expect(result.forModel).toBe('Note: the session was restarted.\nhi');
@@ -37,19 +42,25 @@ describe('result assembly', () => {
   it('says "(no output)" only when there is neither text, nor an output, nor a message', () => {
     expect(assembleResult(finished()).forModel).toBe('(no output)');
     const image = { output_type: 'display_data' as const, data: { 'image/png': 'AAAA' }, metadata: {} };
-    expect(assembleResult(finished({ output: { outputs: [image], modelText: '', capNote: null } })).forModel).toBe('');
+    expect(assembleResult(finished({ output: { outputs: [image], modelText: '', capNote: null, spilled: null } })).forModel).toBe('');
   });
 
   it('names the exit code of a failed run that brought no message', () => {
     expect(
-      assembleResult(finished({ status: 'failed', exitCode: 2, output: { outputs: [], modelText: 'oops\n', capNote: null } })).forModel,
+      assembleResult(
+        finished({ status: 'failed', exitCode: 2, output: { outputs: [], modelText: 'oops\n', capNote: null, spilled: null } }),
+      ).forModel,
     ).toBe('oops\n[exit code 2]');
     expect(assembleResult(finished({ status: 'failed', exitCode: 2, message: 'It stopped.' })).forModel).toBe('[It stopped.]');
   });
 
   it('ends with the message, which also reaches the outputs as stderr', () => {
     const result = assembleResult(
-      finished({ status: 'timeout', message: 'Timed out.', output: { outputs: [], modelText: 'partial', capNote: null } }),
+      finished({
+        status: 'timeout',
+        message: 'Timed out.',
+        output: { outputs: [], modelText: 'partial', capNote: null, spilled: null },
+      }),
     );
     expect(result.forModel).toBe('partial\n[Timed out.]');
     expect(result.outputs.at(-1)).toEqual({ output_type: 'stream', name: 'stderr', text: 'Timed out.\n' });
