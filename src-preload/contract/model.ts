@@ -43,6 +43,8 @@ export const Attachment = z.object({
   name: z.string().max(1024),
   mime: z.string().max(255),
   size: z.number().int().nonnegative(),
+  /** Read from an MCP server's resource (docs/mcp.md): the model is told whose data it is. */
+  mcpResource: z.object({ server: z.string().max(64), uri: z.string().max(4096) }).optional(),
 });
 
 export const CellStatus = z.enum([
@@ -201,6 +203,12 @@ export const CellItem = z.object({
    * what the model wrote. Absent when the code ran as the model wrote it.
    */
   modelCode: z.string().optional(),
+  /**
+   * An MCP call: the server and tool by their real names. `language` (`mcp:<server>/<tool>`) holds
+   * them sanitised for the model, so two tools can share it; a choice such as "always allow" must
+   * name the real tool. Absent for code and for calls recorded before it was kept.
+   */
+  mcp: z.object({ server: z.string().max(64), tool: z.string().max(256) }).optional(),
 });
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */

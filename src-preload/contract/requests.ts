@@ -42,7 +42,14 @@ export { ModelCapability, type ModelDescription, type ModelTarget } from './requ
 export type { FileDiff } from './requests/checkpoints';
 export type { KernelConnectionInfo, KernelSpecInfo } from './requests/kernels';
 export type { SandboxStatus } from './requests/sandbox';
-export { McpToolPolicy, type McpImportSource, type McpServerStatus, type McpToolInfo } from './requests/mcp';
+export {
+  McpToolPolicy,
+  type McpImportSource,
+  type McpPromptInfo,
+  type McpResourceInfo,
+  type McpServerStatus,
+  type McpToolInfo,
+} from './requests/mcp';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 
 export type Requests = typeof requests;

@@ -61,11 +61,14 @@ const McpEntryName = z.string().min(1).max(256);
 
 /**
  * Per-tool choices, in the field names Roo Code / Cline use in the same file: `alwaysAllow` runs a
- * tool's calls without asking, `disabledTools` are never offered to the model. Absent from both: ask.
+ * tool's calls without asking, `disabledTools` are never offered to the model. `askTools` (ours) asks
+ * before each call even of a tool its server marks read-only. In none of them: a tool the server marks
+ * read-only (annotations.readOnlyHint) runs without asking, any other asks.
  */
 const McpToolChoices = {
   alwaysAllow: z.array(z.string().min(1).max(256)).max(1024).optional(),
   disabledTools: z.array(z.string().min(1).max(256)).max(1024).optional(),
+  askTools: z.array(z.string().min(1).max(256)).max(1024).optional(),
 };
 
 /**

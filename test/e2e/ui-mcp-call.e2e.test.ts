@@ -9,7 +9,8 @@ import { SHOTS } from '../support/ui-harness';
 // runs it and remembers the tool, so the next call of echo runs without asking.
 
 describe('an MCP call in the chat', () => {
-  const ui = useUiApp({ settings: { mcpServers: { everything: everythingStdio() } } });
+  // echo is marked read-only by its server; set to Ask, it asks like any tool.
+  const ui = useUiApp({ settings: { mcpServers: { everything: everythingStdio({ askTools: ['echo'] }) } } });
 
   it('asks first, and "Always allow" runs it and the next call of the tool without asking', async () => {
     const { page } = ui;

@@ -30,25 +30,45 @@ describe('MCP servers in Settings', () => {
     await expectText(section.getByTestId('mcp-form-error'), /Environment, line 1/);
     expect(ui.aut.app.context.settings.get().mcpServers).toEqual({});
 
-    await section.getByRole('textbox', { name: 'Environment' }).fill('LOG_LEVEL=debug');
-    await section.getByRole('textbox', { name: 'Secrets' }).fill(`API_TOKEN=${SECRET}`);
+    // A secret's value is typed into a masked field; a token pasted into the environment lines moves there.
+    await section.getByRole('textbox', { name: 'Environment' }).fill(`LOG_LEVEL=debug\nGITHUB_TOKEN=${SECRET}-gh`);
+    await section.getByRole('button', { name: 'Add secret' }).click();
+    await section.getByRole('textbox', { name: 'Secret 1 name' }).fill('API_TOKEN');
+    const value = section.getByLabel('Secret 1 value');
+    expect(await value.getAttribute('type')).toBe('password');
+    await value.fill(SECRET);
+    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-secret-masked.png') });
     await section.getByRole('button', { name: 'Save' }).click();
     const row = section.getByTestId('mcp-server-everything');
     await expectText(row.getByTestId('mcp-state'), 'connected');
-    expect(ui.aut.app.context.settings.get().mcpServers.everything).toMatchObject({
+    expect(ui.aut.app.context.settings.get().mcpServers.everything).toEqual({
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
       env: { LOG_LEVEL: 'debug' },
-      secretEnv: ['API_TOKEN'],
+      secretEnv: ['API_TOKEN', 'GITHUB_TOKEN'],
     });
+    expect(await ui.aut.app.context.keys.get('mcp:everything:env:GITHUB_TOKEN')).toBe(`${SECRET}-gh`);
 
     await row.getByRole('button', { name: 'Tools' }).click();
-    await row.getByRole('combobox', { name: 'echo policy' }).selectOption('allow');
-    await expect.poll(() => ui.aut.app.context.settings.get().mcpServers.everything?.alwaysAllow).toEqual(['echo']);
+    // echo is marked read-only by the server, so it is allowed until set to Ask; another tool asks until allowed.
+    expect(await row.getByRole('combobox', { name: 'echo policy' }).inputValue()).toBe('allow');
+    await row.getByRole('combobox', { name: 'echo policy' }).selectOption('ask');
+    await expect.poll(() => ui.aut.app.context.settings.get().mcpServers.everything?.askTools).toEqual(['echo']);
+    expect(await row.getByRole('combobox', { name: 'toggle-simulated-logging policy' }).inputValue()).toBe('ask');
+    await row.getByRole('combobox', { name: 'toggle-simulated-logging policy' }).selectOption('allow');
+    await expect.poll(() => ui.aut.app.context.settings.get().mcpServers.everything?.alwaysAllow).toEqual(['toggle-simulated-logging']);
     await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-settings.png'), fullPage: true });
 
-    // Edit: the form shows the secret's name, never its value.
+    // Edit: the form shows the secrets' names, never their values; saving unchanged keeps them in the keychain.
     await row.getByRole('button', { name: 'Edit' }).click();
-    expect(await section.getByRole('textbox', { name: 'Secrets' }).inputValue()).toBe('API_TOKEN=');
-    await section.getByRole('button', { name: 'Cancel' }).click();
+    expect(await section.getByRole('textbox', { name: 'Secret 1 name' }).inputValue()).toBe('API_TOKEN');
+    expect(await section.getByRole('textbox', { name: 'Secret 2 name' }).inputValue()).toBe('GITHUB_TOKEN');
+    expect(await section.getByLabel('Secret 1 value').inputValue()).toBe('');
+    expect(await section.getByLabel('Secret 1 value').getAttribute('type')).toBe('password');
+    expect(await section.getByRole('textbox', { name: 'Environment' }).inputValue()).toBe('LOG_LEVEL=debug');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expectText(row.getByTestId('mcp-state'), 'connected');
+    expect(await ui.aut.app.context.keys.get('mcp:everything:env:API_TOKEN')).toBe(SECRET);
 
     // Import: a bad entry names the entry and field and adds nothing.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oi-mcp-ui-'));

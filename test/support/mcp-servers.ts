@@ -65,3 +65,11 @@ export async function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promi
       }),
   };
 }
+
+/** test/fixtures/mcp/hostile-server.mjs: a real SDK server that misbehaves in the way `mode` names. */
+export const HOSTILE = path.resolve(import.meta.dirname, '../fixtures/mcp/hostile-server.mjs');
+
+export const hostileStdio = (mode: 'collide' | 'schema' | 'inject' | 'hang' | 'crash' | 'huge' | 'readonly' | 'ui'): McpServerConfig => ({
+  command: process.execPath,
+  args: [HOSTILE, mode],
+});

@@ -6,7 +6,7 @@ import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type Toke
 import { loadImages } from './attachment-images';
 import type { EnvironmentContext } from './environment-context';
 import { fitHistory, type FitResult } from './history-fit';
-import { buildSystemPrompt } from './system-prompt';
+import { buildSystemPrompt, type PromptMcpTool } from './system-prompt';
 import { withWorkspaceNotes } from './workspace-change-note';
 
 export interface PreparedStep {
@@ -33,9 +33,10 @@ export async function prepareStep(
   settings: Settings,
   environment: EnvironmentContext,
   tools: boolean,
-  /** Further tools (MCP servers'), offered only with tool calling on. */
-  extraTools: ToolSpec[] = [],
+  /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
+  mcpTools: PromptMcpTool[] = [],
 ): Promise<PreparedStep> {
+  const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([
@@ -44,7 +45,13 @@ export async function prepareStep(
   ]);
   const toolList = tools ? [executeTool, ...extraTools] : [];
   const promptFor = (droppedTurns: number) =>
-    buildSystemPrompt({ environment: envText, customInstructions: settings.customInstructions, toolCalling: tools, droppedTurns });
+    buildSystemPrompt({
+      environment: envText,
+      customInstructions: settings.customInstructions,
+      toolCalling: tools,
+      droppedTurns,
+      mcpTools,
+    });
   const fitWith = (counter: TokenCounter) => {
     const fixedTokens = counter.count(promptFor(1)) + (tools ? counter.count(JSON.stringify(toolList)) : 0) + 2 * MESSAGE_OVERHEAD_TOKENS;
     const budget = Math.floor(limits.contextWindow * (1 - SAFETY_FRACTION)) - limits.maxOutputTokens - fixedTokens;

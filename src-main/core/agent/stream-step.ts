@@ -42,6 +42,8 @@ export interface StepDeps {
   counter: TokenCounter;
   /** Estimated prompt tokens, billed when the provider reports no usage. */
   promptTokens: number;
+  /** In fenced-code mode: the MCP tools by the fence tag that calls them (`mcp:<server>/<tool>` → name). */
+  fencedTools?: Map<string, string>;
   onRetry(notice: RetryNotice): void;
 }
 
@@ -60,7 +62,9 @@ export async function streamStep(
   const step = newId();
   const assembler = new ToolCallAssembler();
   const toolCells = new Map<number, CellItem>();
-  const fenced = request.tools.length === 0 ? new FencedCodeParser((info) => findLanguage(info)?.name ?? null) : null;
+  const fencedTools = deps.fencedTools ?? new Map<string, string>();
+  const fenced =
+    request.tools.length === 0 ? new FencedCodeParser((info) => findLanguage(info)?.name ?? (fencedTools.has(info) ? info : null)) : null;
   // Calls a local model writes as text (its own dialect) run too, unless the server sends native calls.
   const offered = new Set([EXECUTE_TOOL_NAME, ...request.tools.map((t) => t.name)]);
   let textCalls: TextCallParser | null = new TextCallParser((name) => offered.has(name));
@@ -188,7 +192,7 @@ export async function streamStep(
         break;
       case 'code-start':
         fencedCell = addCell(null, ev.language);
-        calls.push({ cell: fencedCell, name: EXECUTE_TOOL_NAME, args: null });
+        calls.push({ cell: fencedCell, name: fencedTools.get(ev.language) ?? EXECUTE_TOOL_NAME, args: null });
         break;
       case 'code':
         if (fencedCell) showCode(fencedCell, fencedCell.language, ev.code);

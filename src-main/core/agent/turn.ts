@@ -18,7 +18,7 @@ import { runCell } from './run-cell';
 import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
-import { executeMcpCell, mcpArgsAsCode, mcpToolSpecs } from './mcp-cell';
+import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
 import { prepareStep } from './step-request';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
@@ -121,7 +121,18 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           }
           cell.language = mcpTool ? mcpTool.language : parsed.language;
           cell.code = parsed.code;
+        } else if (mcpTool) {
+          // Written as a fenced block (a model without tool calling): its code is the JSON arguments.
+          const parsed = mcpArgsAsCode(cell.code);
+          if (!parsed.ok) {
+            finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
+            stepFailed = true;
+            continue;
+          }
+          cell.code = parsed.code;
         }
+        // The real names: the language holds them sanitised, and two tools may sanitise alike.
+        if (mcpTool) cell.mcp = { server: mcpTool.server, tool: mcpTool.tool };
         // A tool the user chose to always allow (Settings, or the approval bar) runs without asking.
         const decision = mcpTool?.alwaysAllow ? allowedTool(cell) : await approve(live, deps.events, settings, cell, signal);
         if (decision === 'stop') {
@@ -207,9 +218,10 @@ async function callModel(
   const canCall = capability === null || capability.mode === 'native' || capability.mode === 'text';
   let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings) && canCall;
   for (;;) {
-    // MCP servers start here, the first time a turn offers tools; a server that fails is left out.
-    const mcpTools = tools && deps.mcp ? await deps.mcp.tools() : [];
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpToolSpecs(mcpTools));
+    // MCP servers start here, the first time a turn needs them; a server that fails is left out. A model
+    // without tool calling gets them listed in the prompt and calls them with fenced blocks.
+    const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools);
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     const step = await streamStep(
       live,
@@ -221,6 +233,7 @@ async function callModel(
         info: prepared.info,
         counter: prepared.counter,
         promptTokens: prepared.promptTokens,
+        ...(tools ? {} : { fencedTools: new Map(mcpTools.map((t) => [t.language, t.name])) }),
         onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
       },
       signal,

@@ -1,4 +1,6 @@
 import type { HandlerTable } from '../bridge/handler-table';
+import { mcpCatalog, mcpPromptText, readMcpResource } from '../mcp/mcp-catalog';
+import { saveAttachmentBytes } from '../workspace/attachments';
 import type { AppContext } from './app-context';
 
 type McpNames =
@@ -9,10 +11,13 @@ type McpNames =
   | 'mcp.set-enabled'
   | 'mcp.set-tool-policy'
   | 'mcp.import-sources'
-  | 'mcp.import';
+  | 'mcp.import'
+  | 'mcp.catalog'
+  | 'mcp.attach-resource'
+  | 'mcp.prompt-text';
 
 /** The Settings page's MCP section (docs/mcp.md): outputs name secrets, never hold their values. */
-export const mcpHandlers = ({ mcp, mcpConfig }: Pick<AppContext, 'mcp' | 'mcpConfig'>): Pick<HandlerTable, McpNames> => ({
+export const mcpHandlers = ({ mcp, mcpConfig, agent }: Pick<AppContext, 'mcp' | 'mcpConfig' | 'agent'>): Pick<HandlerTable, McpNames> => ({
   'mcp.status': async () => mcp.status(),
   'mcp.connect': async ({ name }) => mcp.connect(name),
   'mcp.save': async ({ name, previousName, config, secretValues }) => {
@@ -34,4 +39,11 @@ export const mcpHandlers = ({ mcp, mcpConfig }: Pick<AppContext, 'mcp' | 'mcpCon
   },
   'mcp.import-sources': async () => mcpConfig.sources(),
   'mcp.import': async ({ path, replace }) => mcpConfig.importFile(path, replace === true),
+  'mcp.catalog': async () => mcpCatalog(mcp),
+  'mcp.attach-resource': async ({ conversationId, server, uri }) => {
+    const { workspace } = await agent.snapshot(conversationId);
+    const read = await readMcpResource(mcp, server, uri);
+    return { ...(await saveAttachmentBytes(workspace, read.name, read.mime, read.bytes)), mcpResource: { server, uri } };
+  },
+  'mcp.prompt-text': async ({ server, name, arguments: args }) => ({ text: await mcpPromptText(mcp, server, name, args) }),
 });

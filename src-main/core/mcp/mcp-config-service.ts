@@ -33,6 +33,7 @@ export class McpConfigService {
       ...config,
       ...(old?.alwaysAllow && !config.alwaysAllow ? { alwaysAllow: old.alwaysAllow } : {}),
       ...(old?.disabledTools && !config.disabledTools ? { disabledTools: old.disabledTools } : {}),
+      ...(old?.askTools && !config.askTools ? { askTools: old.askTools } : {}),
     };
     const writes = await this.secretWrites(name, next, values, old ? { name: from, config: old } : null);
     const rest = Object.fromEntries(Object.entries(servers).filter(([n]) => n !== from));
@@ -61,13 +62,17 @@ export class McpConfigService {
     if (!c) throw new Error(`There is no MCP server named "${server}".`);
     const allow = (c.alwaysAllow ?? []).filter((t) => t !== tool);
     const off = (c.disabledTools ?? []).filter((t) => t !== tool);
+    const ask = (c.askTools ?? []).filter((t) => t !== tool);
     if (policy === 'allow') allow.push(tool);
     if (policy === 'disabled') off.push(tool);
-    const { alwaysAllow: _a, disabledTools: _d, ...rest } = c;
+    // "Ask" needs keeping only for a tool its server marks read-only: that one is allowed by default.
+    if (policy === 'ask' && this.deps.mcp.isReadOnly(server, tool)) ask.push(tool);
+    const { alwaysAllow: _a, disabledTools: _d, askTools: _k, ...rest } = c;
     const next: McpServerConfig = {
       ...rest,
       ...(allow.length ? { alwaysAllow: allow } : {}),
       ...(off.length ? { disabledTools: off } : {}),
+      ...(ask.length ? { askTools: ask } : {}),
     };
     await this.commit({ ...this.servers, [server]: next }, []);
   }

@@ -145,7 +145,8 @@ function normalise(entry: unknown, field: string): Omit<ImportedServer, 'name'> 
   } else {
     throw new McpImportError(`${field}: has neither "command" (a program) nor "url" (an HTTP server).`);
   }
-  for (const key of ['disabled', 'alwaysAllow', 'disabledTools'] as const) if (entry[key] !== undefined) candidate[key] = entry[key];
+  for (const key of ['disabled', 'alwaysAllow', 'disabledTools', 'askTools'] as const)
+    if (entry[key] !== undefined) candidate[key] = entry[key];
   const parsed = McpServerConfig.safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -18,7 +18,5 @@ export function secretRefs(server: string, c: McpServerConfig): Array<{ kind: Mc
   return names.map(([kind, name]) => ({ kind, name, account: mcpSecretAccount(server, kind, name) }));
 }
 
-/** Names that are almost always secrets: an import moves their values to the keychain. */
-export function looksSecret(name: string): boolean {
-  return /key|token|secret|passw|pwd|auth|credential|cookie|session|private/i.test(name);
-}
+/** Names that are almost always secrets: an import (and the Settings form) moves their values to the keychain. */
+export { mcpNameLooksSecret as looksSecret } from '@contract/mcp-secret-names';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Attachment, Id } from '../model';
 import { McpServerConfig, McpServerName } from '../settings';
 import { Empty, Ok, type RequestSpec } from './shared';
 
@@ -17,7 +18,7 @@ export const McpToolInfo = z.object({
   name: z.string(),
   description: z.string(),
   policy: McpToolPolicy,
-  /** The server marks it read-only (annotations.readOnlyHint); shown, never trusted on its own. */
+  /** The server marks it read-only (annotations.readOnlyHint): its policy is then "allow" unless the user sets it to "ask". */
   readOnly: z.boolean(),
 });
 
@@ -46,7 +47,45 @@ export const McpImportSource = z.object({
   error: z.string().nullable(),
 });
 
+/** A resource a server offers, to attach to a message. */
+export const McpResourceInfo = z.object({
+  server: z.string(),
+  uri: z.string(),
+  name: z.string(),
+  mimeType: z.string().nullable(),
+  description: z.string(),
+});
+
+/** A prompt a server offers, shown in the composer as the slash command /<server>:<name>. */
+export const McpPromptInfo = z.object({
+  server: z.string(),
+  name: z.string(),
+  description: z.string(),
+  arguments: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
+});
+
 export const mcpRequests = {
+  /** The resources and prompts of every enabled server (starting servers as needed); `problems` names servers that could not be asked. */
+  'mcp.catalog': {
+    input: Empty,
+    output: z.object({ resources: z.array(McpResourceInfo), prompts: z.array(McpPromptInfo), problems: z.array(z.string()) }),
+  },
+  /** Reads a server's resource into the conversation's attachments/ folder, to be sent with the next message. */
+  'mcp.attach-resource': {
+    input: z.object({ conversationId: Id, server: McpServerName, uri: z.string().min(1).max(4096) }).strict(),
+    output: Attachment,
+  },
+  /** A prompt filled in with its arguments, as the text of a user message (the composer shows it to edit and send). */
+  'mcp.prompt-text': {
+    input: z
+      .object({
+        server: McpServerName,
+        name: z.string().min(1).max(256),
+        arguments: z.record(z.string().max(256), z.string().max(32_768)),
+      })
+      .strict(),
+    output: z.object({ text: z.string() }),
+  },
   'mcp.status': { input: Empty, output: z.array(McpServerStatus) },
   /** Starts the server now (or again), and answers with its state and tools. */
   'mcp.connect': { input: z.object({ name: McpServerName }).strict(), output: McpServerStatus },
@@ -97,3 +136,5 @@ export type McpToolPolicy = z.infer<typeof McpToolPolicy>;
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 export type McpImportSource = z.infer<typeof McpImportSource>;
+export type McpResourceInfo = z.infer<typeof McpResourceInfo>;
+export type McpPromptInfo = z.infer<typeof McpPromptInfo>;

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { CellItem } from '@contract';
 import { useApp } from '../../state/app-store';
 import { hasCommandKey, isMac } from '../keyboard/platform';
-import { alwaysAllowTool, mcpToolOf } from '../mcp/always-allow';
+import { alwaysAllowTool } from '../mcp/always-allow';
 
 interface Props {
   cell: CellItem;
@@ -35,7 +35,7 @@ export function ApprovalBar({ cell, editing, draft, onEdit, onCancelEdit }: Prop
   }, [editing, approve, cell.id, draft, onCancelEdit]);
 
   const mod = isMac() ? '⌘' : 'Ctrl';
-  const mcpTool = mcpToolOf(cell.language);
+  const mcpTool = cell.mcp;
   return (
     <div className="approval" role="group" aria-label="Approve this code" ref={bar}>
       <button className="primary" onClick={run} title={`${mod}+Enter`}>
@@ -51,7 +51,7 @@ export function ApprovalBar({ cell, editing, draft, onEdit, onCancelEdit }: Prop
       </button>
       {mcpTool && (
         <button
-          onClick={() => void alwaysAllowTool(cell.language).then(() => approve(cell.id, editing ? draft : undefined))}
+          onClick={() => void alwaysAllowTool(mcpTool).then(() => approve(cell.id, editing ? draft : undefined))}
           title="Run this and every later call of this tool without asking (Settings → MCP servers takes it back)"
         >
           Always allow {mcpTool.tool}

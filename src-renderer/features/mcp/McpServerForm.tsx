@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { McpServerConfig } from '@contract';
 import { useMcp } from './mcp-store';
-import { buildConfig, emptyForm, formFrom, type ServerForm } from './server-form-fields';
+import { buildConfig, emptyForm, formFrom, type SecretRow, type ServerForm } from './server-form-fields';
 
 interface Props {
   /** The server edited, or null to add one. */
@@ -17,7 +17,7 @@ export function McpServerForm({ editing, onDone }: Props) {
   const [busy, setBusy] = useState(false);
   const field = <K extends keyof ServerForm>(key: K) => ({
     value: form[key],
-    onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value as ServerForm[K] }),
+    onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }),
   });
 
   const submit = async (e: FormEvent) => {
@@ -101,11 +101,7 @@ export function McpServerForm({ editing, onDone }: Props) {
           </label>
         </>
       )}
-      <label className="field">
-        Secrets ({form.kind === 'url' ? 'headers' : 'environment variables'}), NAME=value a line — kept in the OS keychain, never in the
-        settings file; NAME= alone keeps the saved value
-        <textarea {...field('secrets')} rows={2} className="mcp-secrets" spellCheck={false} autoComplete="off" aria-label="Secrets" />
-      </label>
+      <SecretRows kind={form.kind} rows={form.secrets} onChange={(secrets) => setForm({ ...form, secrets })} />
       {error && (
         <p className="field-error" role="alert" data-testid="mcp-form-error">
           {error}
@@ -120,5 +116,47 @@ export function McpServerForm({ editing, onDone }: Props) {
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Secret env variables (or headers): a name and a masked value a row. A saved one shows its name and
+ * an empty value (the keychain keeps it unless a new one is typed); no value ever comes back here.
+ */
+function SecretRows({ kind, rows, onChange }: { kind: ServerForm['kind']; rows: SecretRow[]; onChange(rows: SecretRow[]): void }) {
+  const set = (i: number, change: Partial<SecretRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  return (
+    <fieldset className="mcp-secrets" data-testid="mcp-secrets">
+      <legend>
+        Secrets ({kind === 'url' ? 'headers' : 'environment variables'}) — kept in the OS keychain, never in the settings file; a line above
+        whose name looks secret (…TOKEN, …KEY, Authorization) moves here when saved
+      </legend>
+      {rows.map((r, i) => (
+        <div className="mcp-secret-row" key={i}>
+          <input
+            value={r.name}
+            onChange={(e) => set(i, { name: e.target.value, saved: false })}
+            placeholder={kind === 'url' ? 'Authorization' : 'API_TOKEN'}
+            aria-label={`Secret ${i + 1} name`}
+            spellCheck={false}
+            autoComplete="off"
+          />
+          <input
+            type="password"
+            value={r.value}
+            onChange={(e) => set(i, { value: e.target.value })}
+            placeholder={r.saved ? 'saved — type to replace' : 'value'}
+            aria-label={`Secret ${i + 1} value`}
+            autoComplete="new-password"
+          />
+          <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`Remove secret ${i + 1}`}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => onChange([...rows, { name: '', value: '', saved: false }])}>
+        Add secret
+      </button>
+    </fieldset>
   );
 }

@@ -123,7 +123,15 @@ function ServerRow({ status: s, onEdit }: { status: McpServerStatus; onEdit(): v
                   <option value="disabled">Off</option>
                 </select>{' '}
                 <code>{t.name}</code>
-                {t.readOnly && <span className="muted small"> read-only (as the server says)</span>}
+                {t.readOnly && (
+                  <span
+                    className="muted small"
+                    title="The server marks this tool read-only, so it runs without asking unless you set it to Ask."
+                  >
+                    {' '}
+                    read-only (as the server says; allowed unless set to Ask)
+                  </span>
+                )}
                 <span className="muted small"> {t.description.slice(0, 200)}</span>
               </li>
             ))}

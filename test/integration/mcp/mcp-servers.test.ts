@@ -160,7 +160,11 @@ describe('a server that crashes', () => {
 
 describe('approval per tool', () => {
   it('runs a tool the user always allows without asking, and asks again once that is taken back', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { mcpServers: { everything: everythingStdio({ alwaysAllow: ['echo'] }) } } });
+    // get-sum is marked read-only by its server; the user set it to Ask (askTools).
+    h = await startAgentHarness({
+      mcp: true,
+      settings: { mcpServers: { everything: everythingStdio({ alwaysAllow: ['echo'], askTools: ['get-sum'] }) } },
+    });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__everything__echo', arguments: { message: 'a' } }] },
       { kind: 'text', text: 'ok' },
@@ -170,7 +174,7 @@ describe('approval per tool', () => {
     expect((await cells(id))[0]).toMatchObject({ status: 'done', approval: 'auto' });
     expect(h.payloads('cell.awaiting-approval')).toEqual([]);
 
-    // Another tool of the same server still asks.
+    // Another tool of the same server, set to Ask, asks.
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__everything__get-sum', arguments: { a: 1, b: 2 } }] },
       { kind: 'text', text: 'ok' },
@@ -181,8 +185,8 @@ describe('approval per tool', () => {
     h.agent.approve(id, asked.cell.id, null, false);
     await second;
 
-    // Taken back: echo asks too.
-    h.settings.update({ mcpServers: { everything: everythingStdio() } });
+    // Taken back (set to Ask, kept as askTools since echo is marked read-only): echo asks too.
+    h.settings.update({ mcpServers: { everything: everythingStdio({ askTools: ['echo'] }) } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c3', name: 'mcp__everything__echo', arguments: { message: 'b' } }] },
       { kind: 'text', text: 'ok' },

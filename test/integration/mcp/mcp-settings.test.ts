@@ -110,7 +110,9 @@ describe('MCP servers in Settings', () => {
     expect(s.settings.get().mcpServers.everything).toMatchObject({ alwaysAllow: ['echo'], disabledTools: ['get-env'] });
     await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'echo', policy: 'ask' });
     await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'get-env', policy: 'ask' });
-    expect(s.settings.get().mcpServers.everything).toEqual(everythingStdio({ cwd: os.tmpdir() }));
+    await s.call('mcp.set-tool-policy', { server: 'everything', tool: 'toggle-simulated-logging', policy: 'ask' });
+    // Both are marked read-only by the server, so "ask" is kept (a tool not marked so needs no entry).
+    expect(s.settings.get().mcpServers.everything).toEqual(everythingStdio({ cwd: os.tmpdir(), askTools: ['echo', 'get-env'] }));
     tools = await s.app.context.mcp.tools();
     expect(tools.find((t) => t.tool === 'echo')?.alwaysAllow).toBe(false);
     expect(tools.find((t) => t.tool === 'get-env')).toBeDefined();
