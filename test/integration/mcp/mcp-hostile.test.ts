@@ -3,7 +3,7 @@ import type { CellItem } from '@contract';
 import { mcpResultFrame } from '../../../src-main/core/agent/mcp-cell';
 import { McpConfigService } from '../../../src-main/core/mcp/mcp-config-service';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startAgentHarness, type AgentHarness } from '../agent/support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { hostileStdio } from '../../support/mcp-servers';
 
 // Full agent turns against small real MCP servers (test/fixtures/mcp/hostile-server.mjs, the official

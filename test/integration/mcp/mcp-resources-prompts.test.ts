@@ -5,7 +5,7 @@ import type { RequestInput, RequestOutput } from '@contract';
 import { mcpHandlers } from '../../../src-main/core/handlers/mcp-handlers';
 import { McpConfigService } from '../../../src-main/core/mcp/mcp-config-service';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startAgentHarness, type AgentHarness } from '../agent/support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { everythingStdio } from '../../support/mcp-servers';
 
 // Resources attached to a message and prompts used as messages, through the app's own request handlers
