@@ -68,9 +68,10 @@ export interface App {
    * Starts in the background what a fresh process's first turn would otherwise wait for, one after
    * the other, on its way: runtime detection (a process per language; each answer is kept for the
    * life of the process) before the first model call, and the checkpoints' change-journal thread
-   * before the first cell. Each is a second or more on a busy machine. The desktop app and browser
-   * mode call it once the app is built; oi does not: its first request must not compete with them
-   * (it answers from the environment snapshot).
+   * before the first cell. Each is a second or more on a busy machine. The desktop app calls it once
+   * its page has loaded, browser mode once it has answered the page's first request (warmingDispatcher),
+   * so neither competes with what the person waits on first; oi does not call it: its first request
+   * must not compete with them (it answers from the environment snapshot). Later calls do nothing.
    */
   warmUp(): void;
   dispose(): Promise<void>;
@@ -180,11 +181,14 @@ export function createApp(opts: AppOptions): App {
     ...mcpHandlers(context),
   };
 
+  let warmed = false;
   return {
     handlers,
     events,
     context,
     warmUp() {
+      if (warmed) return;
+      warmed = true;
       void engine.languages().catch(() => undefined);
       checkpoints.prepare();
     },

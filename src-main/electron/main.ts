@@ -59,9 +59,10 @@ void app.whenReady().then(async () => {
   const open = () => {
     mainWindow = createMainWindow(path.join(outDir, 'preload'));
     mainWindow.on('closed', () => (mainWindow = null));
+    // Once the page has loaded, not before: the warm-up's processes would compete with it (App.warmUp).
+    mainWindow.webContents.once('did-finish-load', () => core.warmUp());
   };
   open();
-  core.warmUp();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });

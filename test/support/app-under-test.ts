@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SettingsPatch } from '@contract';
 import { createApp, type App } from '../../src-main/core/app';
-import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { LocalServerSpec } from '../../src-main/core/providers/local-servers';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { workspaceLookup } from '../../src-main/core/workspace/workspace-lookup';
+import { warmingDispatcher } from '../../src-main/server/browser-app';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 
@@ -79,13 +79,11 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     notices: options.notices,
   });
   const server = await startBrowserServer({
-    dispatch: createDispatcher(app.handlers),
+    dispatch: warmingDispatcher(app),
     events: app.events,
     rendererDir,
     workspaceOf: workspaceLookup(app.context.agent),
   });
-  // As browser mode does once the app is built (server/browser-app.ts).
-  app.warmUp();
   return {
     app,
     llm,
