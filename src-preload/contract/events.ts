@@ -15,118 +15,128 @@ import { NotebookRerunOutcome } from './requests/notebook';
 import { ModelCapability } from './requests/models';
 
 // Every event main sends to the renderer: name → payload schema. Events are only ever sent by main,
-// so they are validated in tests rather than on every send (output bursts are hot).
+// so they are validated in tests rather than on every send (output bursts are hot) — and main never
+// builds these schemas: they are built on the first call of eventSchemas(), and eventNames (the
+// preload's list) is marked pure, so a bundle that uses neither leaves them out (building them was
+// about a tenth of `oi -m`'s start before its first model request; bench/startup.bench.ts).
 
 const Conv = { conversationId: Id };
 
-export const events = {
-  /** An item was added to a conversation (user message, assistant text, cell, notice). */
-  'item.added': z.object({ ...Conv, item: ConversationItem }),
-  'assistant.delta': z.object({ ...Conv, itemId: Id, text: z.string() }),
-  /** Thinking text streamed into the item's `thinking[block]` (its signature comes with `assistant.done`). */
-  'assistant.thinking-delta': z.object({ ...Conv, itemId: Id, block: z.number().int().nonnegative(), text: z.string() }),
-  'assistant.done': z.object({ ...Conv, item: AssistantItem }),
-  /** The model is writing code: `code` is the whole code so far (parsed from partial tool arguments). */
-  'cell.code': z.object({ ...Conv, cellId: Id, language: z.string(), code: z.string() }),
-  'cell.awaiting-approval': z.object({ ...Conv, cell: CellItem }),
-  'cell.running': z.object({
-    ...Conv,
-    cellId: Id,
-    code: z.string(),
-    startedAt: z.string(),
-    limits: RunLimits,
-    executionCount: z.number().int(),
-  }),
-  /** Raw terminal bytes (as text) for the cell's terminal view, batched. */
-  'cell.terminal': z.object({ ...Conv, cellId: Id, data: z.string() }),
-  /** A structured output (rich display, execute_result, error). */
-  'cell.output': z.object({ ...Conv, cellId: Id, output: CellOutput }),
-  'cell.done': z.object({ ...Conv, cell: CellItem, status: CellStatus }),
-  /**
-   * The running cell's program waits for input (docs/exec.md#input): answered with `cell.input`.
-   * `mode` 'keys' is a full-screen or keypress program, best answered by typing into the terminal.
-   */
-  'cell.input-requested': z.object({
-    ...Conv,
-    cellId: Id,
-    questionId: Id,
-    prompt: z.string(),
-    password: z.boolean(),
-    mode: z.enum(['line', 'keys']),
-    /** The program that waits at the terminal (`sudo`), when known. */
-    command: z.string().nullable(),
-  }),
-  /** The question is over: answered, ended by the person, or withdrawn (the program stopped waiting, the run ended). Never carries the answer. */
-  'cell.input-closed': z.object({ ...Conv, cellId: Id, questionId: Id, how: z.enum(['answered', 'ended', 'withdrawn']) }),
-  'turn.start': z.object({ ...Conv }),
-  'turn.end': z.object({
-    ...Conv,
-    reason: z.enum(['done', 'stopped', 'error', 'attempts-exhausted', 'budget', 'awaiting-user']),
-    usage: Usage,
-  }),
-  notice: z.object({ ...Conv, item: NoticeItem }),
-  /** The capability probe answered for a model (ModelCapability in requests/models.ts). */
-  'model.capability': z.object({ provider: z.string(), baseUrl: z.string().nullable(), model: z.string(), capability: ModelCapability }),
-  /** Progress of `ollama.pull`: Ollama's status line, and bytes when it is downloading. */
-  'ollama.pull-progress': z.object({
-    model: z.string(),
-    status: z.string(),
-    completed: z.number().nonnegative().nullable(),
-    total: z.number().nonnegative().nullable(),
-  }),
-  /** A run failed on a missing package: install it? Answered with `install.answer`. */
-  'install.awaiting-approval': z.object({
-    ...Conv,
-    questionId: Id,
-    cellId: Id.nullable(),
-    kind: z.enum(['pip', 'npm', 'system']),
-    packages: z.array(z.string()),
-    command: z.string(),
-    reason: z.string(),
-    text: z.string(),
-  }),
-  'install.answered': z.object({ ...Conv, questionId: Id, install: z.boolean() }),
-  /** After each model call: the conversation's running totals, and how full the context window is. */
-  'usage.updated': z.object({
-    ...Conv,
-    usage: Usage,
-    contextTokens: z.number().int().nonnegative(),
-    contextWindow: z.number().int().positive(),
-  }),
-  'conversation.updated': z.object({ summary: ConversationSummary }),
-  /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */
-  'conversation.auto-run': z.object({ ...Conv, autoRun: z.boolean() }),
-  /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
-  'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
-  /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */
-  'notebook.rerun-progress': z.object({
-    ...Conv,
-    k: z.number().int().positive(),
-    n: z.number().int().positive(),
-    cellId: Id,
-    status: z.union([z.literal('running'), CellStatus]),
-  }),
-  /** The re-run ended: every cell ran, it stopped at a cell that did not finish cleanly, or was cancelled. */
-  'notebook.rerun-done': z.object({
-    ...Conv,
-    outcome: NotebookRerunOutcome,
-    n: z.number().int().nonnegative(),
-    /** The cell it stopped at (1-based k), when it stopped. */
-    stoppedAt: z.object({ k: z.number().int().positive(), cellId: Id, status: CellStatus }).nullable(),
-    /** 0-based index to pass as startAt to continue, or null when nothing is left. */
-    nextIndex: z.number().int().nonnegative().nullable(),
-    /** Why it failed, when the outcome is 'failed'. */
-    message: z.string().nullable(),
-  }),
-  /** An MCP server's state or tools changed (Settings asks mcp.status again). */
-  'mcp.changed': z.object({ name: z.string() }),
-  error: z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
-} as const satisfies Record<string, z.ZodType>;
+const buildEventSchemas = () =>
+  ({
+    /** An item was added to a conversation (user message, assistant text, cell, notice). */
+    'item.added': z.object({ ...Conv, item: ConversationItem }),
+    'assistant.delta': z.object({ ...Conv, itemId: Id, text: z.string() }),
+    /** Thinking text streamed into the item's `thinking[block]` (its signature comes with `assistant.done`). */
+    'assistant.thinking-delta': z.object({ ...Conv, itemId: Id, block: z.number().int().nonnegative(), text: z.string() }),
+    'assistant.done': z.object({ ...Conv, item: AssistantItem }),
+    /** The model is writing code: `code` is the whole code so far (parsed from partial tool arguments). */
+    'cell.code': z.object({ ...Conv, cellId: Id, language: z.string(), code: z.string() }),
+    'cell.awaiting-approval': z.object({ ...Conv, cell: CellItem }),
+    'cell.running': z.object({
+      ...Conv,
+      cellId: Id,
+      code: z.string(),
+      startedAt: z.string(),
+      limits: RunLimits,
+      executionCount: z.number().int(),
+    }),
+    /** Raw terminal bytes (as text) for the cell's terminal view, batched. */
+    'cell.terminal': z.object({ ...Conv, cellId: Id, data: z.string() }),
+    /** A structured output (rich display, execute_result, error). */
+    'cell.output': z.object({ ...Conv, cellId: Id, output: CellOutput }),
+    'cell.done': z.object({ ...Conv, cell: CellItem, status: CellStatus }),
+    /**
+     * The running cell's program waits for input (docs/exec.md#input): answered with `cell.input`.
+     * `mode` 'keys' is a full-screen or keypress program, best answered by typing into the terminal.
+     */
+    'cell.input-requested': z.object({
+      ...Conv,
+      cellId: Id,
+      questionId: Id,
+      prompt: z.string(),
+      password: z.boolean(),
+      mode: z.enum(['line', 'keys']),
+      /** The program that waits at the terminal (`sudo`), when known. */
+      command: z.string().nullable(),
+    }),
+    /** The question is over: answered, ended by the person, or withdrawn (the program stopped waiting, the run ended). Never carries the answer. */
+    'cell.input-closed': z.object({ ...Conv, cellId: Id, questionId: Id, how: z.enum(['answered', 'ended', 'withdrawn']) }),
+    'turn.start': z.object({ ...Conv }),
+    'turn.end': z.object({
+      ...Conv,
+      reason: z.enum(['done', 'stopped', 'error', 'attempts-exhausted', 'budget', 'awaiting-user']),
+      usage: Usage,
+    }),
+    notice: z.object({ ...Conv, item: NoticeItem }),
+    /** The capability probe answered for a model (ModelCapability in requests/models.ts). */
+    'model.capability': z.object({ provider: z.string(), baseUrl: z.string().nullable(), model: z.string(), capability: ModelCapability }),
+    /** Progress of `ollama.pull`: Ollama's status line, and bytes when it is downloading. */
+    'ollama.pull-progress': z.object({
+      model: z.string(),
+      status: z.string(),
+      completed: z.number().nonnegative().nullable(),
+      total: z.number().nonnegative().nullable(),
+    }),
+    /** A run failed on a missing package: install it? Answered with `install.answer`. */
+    'install.awaiting-approval': z.object({
+      ...Conv,
+      questionId: Id,
+      cellId: Id.nullable(),
+      kind: z.enum(['pip', 'npm', 'system']),
+      packages: z.array(z.string()),
+      command: z.string(),
+      reason: z.string(),
+      text: z.string(),
+    }),
+    'install.answered': z.object({ ...Conv, questionId: Id, install: z.boolean() }),
+    /** After each model call: the conversation's running totals, and how full the context window is. */
+    'usage.updated': z.object({
+      ...Conv,
+      usage: Usage,
+      contextTokens: z.number().int().nonnegative(),
+      contextWindow: z.number().int().positive(),
+    }),
+    'conversation.updated': z.object({ summary: ConversationSummary }),
+    /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */
+    'conversation.auto-run': z.object({ ...Conv, autoRun: z.boolean() }),
+    /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
+    'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
+    /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */
+    'notebook.rerun-progress': z.object({
+      ...Conv,
+      k: z.number().int().positive(),
+      n: z.number().int().positive(),
+      cellId: Id,
+      status: z.union([z.literal('running'), CellStatus]),
+    }),
+    /** The re-run ended: every cell ran, it stopped at a cell that did not finish cleanly, or was cancelled. */
+    'notebook.rerun-done': z.object({
+      ...Conv,
+      outcome: NotebookRerunOutcome,
+      n: z.number().int().nonnegative(),
+      /** The cell it stopped at (1-based k), when it stopped. */
+      stoppedAt: z.object({ k: z.number().int().positive(), cellId: Id, status: CellStatus }).nullable(),
+      /** 0-based index to pass as startAt to continue, or null when nothing is left. */
+      nextIndex: z.number().int().nonnegative().nullable(),
+      /** Why it failed, when the outcome is 'failed'. */
+      message: z.string().nullable(),
+    }),
+    /** An MCP server's state or tools changed (Settings asks mcp.status again). */
+    'mcp.changed': z.object({ name: z.string() }),
+    error: z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
+  }) as const satisfies Record<string, z.ZodType>;
 
-export type Events = typeof events;
+export type Events = ReturnType<typeof buildEventSchemas>;
 export type EventName = keyof Events;
 export type EventPayload<N extends EventName> = z.infer<Events[N]>;
-export const eventNames = Object.keys(events) as EventName[];
+
+let built: Events | null = null;
+/** The payload schema of every event, built on first use. */
+export function eventSchemas(): Events {
+  return (built ??= buildEventSchemas());
+}
+export const eventNames = /* @__PURE__ */ Object.keys(/* @__PURE__ */ eventSchemas()) as EventName[];
 
 /** One envelope for every event, so a transport can forward them without knowing their names. */
 export type AnyEvent = { [N in EventName]: { name: N; payload: EventPayload<N> } }[EventName];

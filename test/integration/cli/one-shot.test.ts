@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, events as eventSchemas, type AnyEvent } from '@contract';
+import { defaultSettings, eventSchemas, type AnyEvent } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, runOi, tempDir } from './support/cli-process';
@@ -30,7 +30,7 @@ function parseJsonLines(stdout: string): { events: AnyEvent[]; result: ResultLin
   expect(result.name).toBe('result');
   const events = lines.map((line) => {
     const event = JSON.parse(line) as AnyEvent;
-    expect(eventSchemas[event.name].safeParse(event.payload).success).toBe(true);
+    expect(eventSchemas()[event.name].safeParse(event.payload).success).toBe(true);
     return event;
   });
   return { events, result };

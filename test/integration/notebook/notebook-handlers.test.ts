@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  events as eventSchemas,
+  eventSchemas,
   type AnyEvent,
   type CellItem,
   type Conversation,
@@ -316,7 +316,7 @@ describe('notebook requests', () => {
     const stopped = await rerunDone(conversationId);
     expect(stopped).toMatchObject({ outcome: 'stopped', n: 4, stoppedAt: { k: 3, cellId: ids[2], status: 'failed' }, nextIndex: 3 });
     // Events are checked against the contract in tests rather than on every send.
-    for (const e of events) expect(eventSchemas[e.name].safeParse(e.payload).error, e.name).toBeUndefined();
+    for (const e of events) expect(eventSchemas()[e.name].safeParse(e.payload).error, e.name).toBeUndefined();
     const progress = events.flatMap((e) =>
       e.name === 'notebook.rerun-progress' ? [`${e.payload.k}/${e.payload.n} ${e.payload.status}`] : [],
     );
