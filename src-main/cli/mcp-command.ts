@@ -76,7 +76,15 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     closed = stdio.closed;
   } else {
     const token = opts.token ?? randomBytes(32).toString('base64url');
-    const http = await serveHttp(deps, { port: opts.httpPort, token });
+    let http;
+    try {
+      http = await serveHttp(deps, { port: opts.httpPort, token });
+    } catch (err) {
+      await app.dispose();
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'not allowed to use that port' : errorMessage(err);
+      return (say(`cannot listen on 127.0.0.1:${opts.httpPort}: ${why}`), 2);
+    }
     close = http.close;
     closed = new Promise(() => undefined);
     say(`listening on http://127.0.0.1:${http.port}/mcp (Streamable HTTP), code runs in ${workspace}`);

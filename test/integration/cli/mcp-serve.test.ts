@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from './support/cli-process';
+import { runOi, tempDir } from './support/cli-process';
 import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from './support/oi-mcp';
 
 // `oi mcp` driven by the SDK's own MCP client, as Claude Desktop, Cursor or goose would start it: a
@@ -198,6 +200,25 @@ describe('oi mcp --http', () => {
       await second.close();
     },
   );
+
+  it('refuses a port in use and a workspace that is a file, saying which, with exit code 2', { timeout: 120_000 }, async () => {
+    const { env, ws } = setup();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const busy = await runOi(['mcp', '--http', String(port), '--workspace', ws], env);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain(`oi mcp: cannot listen on 127.0.0.1:${port}: the port is in use`);
+    } finally {
+      taken.close();
+    }
+    const file = path.join(data!.dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const notFolder = await runOi(['mcp', '--workspace', file], env);
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toMatch(/^oi mcp: .*a-file.* not a folder/m);
+  });
 
   it('takes its token from OI_MCP_TOKEN, and the code it runs never sees it', { timeout: 120_000 }, async () => {
     const { ws } = setup();
