@@ -4,6 +4,8 @@
 // Measures: warm round trip of print(1); cold start (new session → first result, and → first magic,
 // when IPython is ready) vs kernel start (start_kernel → ready); 10 MB of line-by-line stdout;
 // main-process memory while a cell prints 200 MB. Our runs and the kernel's alternate (see below).
+// OI_BENCH_WARM_ONLY=1 measures only the warm round trip (a minute instead of many) and writes no
+// result file.
 
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const WARM_RUNS = 200;
 /** Warm runs alternate between the two sides in this many rounds. */
 const WARM_ROUNDS = 4;
 const COLD_RUNS = 5;
+const WARM_ONLY = process.env.OI_BENCH_WARM_ONLY === '1';
 const TEN_MB_CODE = 'for i in range(200_000):\n    print("%06d" % i, "x" * 42)';
 const BIG_CODE = 'line = "y" * 99\nfor i in range(2_000_000):\n    print(line)';
 
@@ -188,7 +191,8 @@ async function measure(
     // Cold to IPython: from no session to the result of a cell only IPython runs (a magic).
     const cold: number[] = [];
     const coldIPython: number[] = [];
-    for (let i = 0; i < COLD_RUNS; i++) {
+    if (WARM_ONLY && kernelDriver) await kernelDriver.send('cold');
+    for (let i = 0; i < (WARM_ONLY ? 0 : COLD_RUNS); i++) {
       for (const [code, into] of [
         ['print(1)', cold],
         ['%env OI_BENCH=1', coldIPython],
@@ -224,6 +228,13 @@ async function measure(
         kernel.warm.push(...batch.ms);
         kernel.warmCpuMs += batch.cpuMs;
       }
+    }
+    if (WARM_ONLY) {
+      const none = { ms: NaN, status: 'not run', rssGrowthMb: NaN, heapGrowthMb: NaN };
+      return {
+        us: { cold, coldIPython, ipython, warm, warmCpuMs, tenMb: NaN, tenChars: 0, big: none },
+        kernel: kernelDriver ? kernel : null,
+      };
     }
     let tenChars = 0;
     const t10 = performance.now();
@@ -364,6 +375,7 @@ async function main(): Promise<void> {
       ['main heap growth, cell printing 200 MB', `${us.big.heapGrowthMb.toFixed(0)} MB`, '', '', ''],
       ['time to print 200 MB', fmt(us.big.ms), '', '', ''],
     ];
+    if (WARM_ONLY) rows.splice(4);
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     for (const [i, row] of rows.entries()) {
       console.log(row.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
@@ -401,6 +413,7 @@ async function main(): Promise<void> {
           }
         : null,
     };
+    if (WARM_ONLY) return;
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
     await writeFile(join(ROOT, 'bench', 'results', 'exec.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log('written bench/results/exec.json');

@@ -23,8 +23,20 @@ export interface RunEndOptions {
   onEnd: () => void;
 }
 
-/** Checks between polls of a claim not yet true (ms): quick for the usual few microseconds' gap, then steady. */
-const POLL_DELAYS = [0, 1, 2, 4, 8, 16, 32, 64];
+/**
+ * A session claims its end just before it goes back to its wait, a few microseconds of its own
+ * work; but its message wakes main, which on a busy machine takes the CPU the session was on, so
+ * the first check usually finds the session not yet there. Waiting on a timer then costs a
+ * millisecond at least (half a warm run's round trip), and spinning on the event loop keeps the
+ * session off the CPU it needs. So main first naps (a blocking wait of this many ms, giving the CPU
+ * away) and checks again, a few times for a run's first claim only (code forging claims again and
+ * again cannot make main nap), before going on to timers.
+ */
+const NAP_MS = 0.2;
+const NAPS = 5;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+/** Timers between later polls of a claim not yet true (ms): quick at first, then steady. */
+const POLL_DELAYS = [1, 2, 4, 8, 16, 32, 64];
 const POLL_STEADY = 100;
 
 let trustClaims = false;
@@ -39,6 +51,8 @@ export function trustRunEndClaimsForTest(on: boolean): void {
 
 export class RunEndCheck {
   private generation = 0;
+  /** Claims since the run began: main naps for the first one only. */
+  private claims = 0;
   private timer: NodeJS.Timeout | null = null;
   private barrier: { token: string; terminal: boolean; channel: boolean } | null = null;
 
@@ -52,7 +66,7 @@ export class RunEndCheck {
       return;
     }
     this.stopPolling();
-    this.poll(++this.generation, 0);
+    this.poll(++this.generation, 0, this.claims++ === 0 ? NAPS : 0);
   }
 
   /** A property sequence from the terminal; true when it was this check's barrier (the caller drops it either way). */
@@ -73,6 +87,7 @@ export class RunEndCheck {
   reset(): void {
     this.stopPolling();
     this.generation++;
+    this.claims = 0;
     this.barrier = null;
   }
 
@@ -81,13 +96,17 @@ export class RunEndCheck {
     this.timer = null;
   }
 
-  private poll(generation: number, attempt: number): void {
+  private poll(generation: number, attempt: number, naps: number): void {
     const idle = this.options.idle;
     if (!idle || generation !== this.generation) return;
-    const ready = idle();
+    let ready = idle();
+    for (let left = naps; !ready && left > 0; left--) {
+      Atomics.wait(nap, 0, 0, NAP_MS);
+      ready = idle();
+    }
     if (generation !== this.generation || this.barrier) return;
     if (!ready) {
-      this.timer = setTimeout(() => this.poll(generation, attempt + 1), POLL_DELAYS[attempt + 1] ?? POLL_STEADY);
+      this.timer = setTimeout(() => this.poll(generation, attempt + 1, 0), POLL_DELAYS[attempt] ?? POLL_STEADY);
       return;
     }
     // Made now, after the code finished: nothing that ran in the session has seen it.
