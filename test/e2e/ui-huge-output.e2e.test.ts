@@ -82,7 +82,8 @@ describe('huge output', () => {
     expect(saved.items.find((i) => i.kind === 'cell')?.fullOutput).toEqual({ path: logPath, bytes: FILE_BYTES, lines: LINES });
     await ui.page.reload();
     await ui.page.waitForSelector('body[data-ready="true"]');
-    await ui.page.getByRole('button', { name: 'Print a lot' }).click();
+    // The conversation row's own button (its Rename and Delete buttons name it too, after their verb).
+    await ui.page.getByRole('button', { name: /^Print a lot/ }).click();
     await expectText(ui.page.getByTestId('cell').last().getByTestId('lines-hidden'), (LINES - 4000).toLocaleString('en-US'));
     await expectText(ui.page.getByTestId('cell').last().getByTestId('full-output'), 'full output (');
   });
