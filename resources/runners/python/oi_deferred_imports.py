@@ -6,8 +6,8 @@ IPython costs, and a first cell needs none of them. (Code that looks at every mo
 as inspect.getmodule does for the first traceback, runs them all then: correct, and paid once.)
 
 While IPython loads, the loader thread's imports of these get a module whose code has not run yet;
-it runs on first use, from whichever thread uses it, under the module's lock (other threads wait for
-it). The module object is the real one throughout: once run it is a plain module, so `import asyncio`
+it runs on first use, from whichever thread uses it, under the import system's lock for its name
+(other threads wait for it, and the import system's deadlock check sees the waits). The module object is the real one throughout: once run it is a plain module, so `import asyncio`
 in a cell, now or later, gets the very module IPython holds. Only the loader thread's imports are
 deferred (cells running meanwhile import as usual), and only while it loads.
 
@@ -19,6 +19,7 @@ The standard library's LazyLoader is not enough on Python 3.11: it runs the modu
 statement names it a second time (the import system reads `__spec__`), and two threads touching
 the module at once can see it half-run.
 """
+import importlib._bootstrap as _bootstrap
 import importlib.machinery
 import sys
 import threading
@@ -75,7 +76,15 @@ def _run(module):
     """Runs the module's code once; the thread running it sees it as it stands meanwhile."""
     spec = _get(module, '__spec__')
     state = spec.loader_state
-    with state['lock']:
+    lock = _import_lock(spec.name, state)
+    try:
+        lock.acquire()
+    except RuntimeError:
+        # The import system's deadlock check: the thread running this module waits for an import
+        # this thread holds (`import asyncio.events` here while asyncio's code imports it there).
+        # As with any circular import, the module is used as it stands.
+        return
+    try:
         if state['running'] or _get(module, '__class__') is not _DeferredModule:
             return
         state['running'] = True
@@ -92,6 +101,18 @@ def _run(module):
         finally:
             object.__setattr__(module, '__class__', types.ModuleType)
             state['running'] = False
+    finally:
+        lock.release()
+
+
+def _import_lock(name, state):
+    """The import system's own lock for the module's name, so that a thread waiting for it and a
+    thread importing something it needs are seen as the deadlock they are (as between two imports);
+    a lock of the module's own where that private API is missing."""
+    try:
+        return _bootstrap._get_module_lock(name)
+    except AttributeError:
+        return state['lock']
 
 
 def _stand_in(module, name):
