@@ -58,6 +58,8 @@ export const CodeCellMeta = z.object({
   code: z.string().optional(),
   /** An MCP call (language mcp:<server>/<tool>), exported as a markdown cell: its outputs, kept here. */
   mcpOutputs: z.array(CellOutput).optional(),
+  /** The MCP server and tool by their real names (CellItem.mcp; the language holds them sanitised). */
+  mcp: CellItem.shape.mcp,
 });
 
 export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);

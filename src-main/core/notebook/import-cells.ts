@@ -254,6 +254,7 @@ function codeItem(
     ...(oi.modelCode !== undefined ? { modelCode: oi.modelCode } : {}),
     ...(oi.cwd ? { cwd: oi.cwd } : {}),
     ...(oi.envChanges ? { envChanges: oi.envChanges } : {}),
+    ...(oi.mcp ? { mcp: oi.mcp } : {}),
   };
 }
 

@@ -9,7 +9,8 @@ import type { AttachmentsV4, MarkdownCellV4 } from './nbformat-schema';
 
 /** The call as markdown; `oi` is the metadata a code cell would have, plus the outputs. */
 export function mcpCallCell(item: CellItem, oi: CodeCellMeta): Omit<MarkdownCellV4, 'id'> {
-  const [server, tool] = item.language.slice('mcp:'.length).split('/');
+  // The real names when the cell has them (the language holds them sanitised for the model).
+  const [server, tool] = item.mcp ? [item.mcp.server, item.mcp.tool] : item.language.slice('mcp:'.length).split('/');
   const seconds = item.durationMs !== null ? ` in ${(item.durationMs / 1000).toFixed(1)} s` : '';
   const lines = [
     `**MCP call** · server \`${server ?? ''}\` · tool \`${tool ?? ''}\` · ${item.status}${seconds}`,
@@ -49,7 +50,7 @@ export function mcpCallCell(item: CellItem, oi: CodeCellMeta): Omit<MarkdownCell
   const source = lines.join('\n').replace(/\n+$/, '');
   const cell: Omit<MarkdownCellV4, 'id'> = {
     cell_type: 'markdown',
-    metadata: { oi: { ...oi, code: item.code, mcpOutputs: item.outputs } },
+    metadata: { oi: { ...oi, code: item.code, mcpOutputs: item.outputs, ...(item.mcp ? { mcp: item.mcp } : {}) } },
     source: splitLines(source),
   };
   if (Object.keys(attachments).length > 0) cell.attachments = attachments;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { mcpResultFrame } from '../../../src-main/core/agent/mcp-cell';
+import { exportNotebook, importNotebook, serializeNotebook } from '../../../src-main/core/notebook/api';
 import { McpConfigService } from '../../../src-main/core/mcp/mcp-config-service';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
@@ -90,6 +91,17 @@ describe('tool names that collide', () => {
     h.agent.skip(id, asked.cell.id);
     await again;
     expect((await cells(id)).at(-1)).toMatchObject({ status: 'skipped', approval: 'declined' });
+
+    // The record names the real tools: the exported notebook's markdown and the cell imported back.
+    const nb = exportNotebook(await h.agent.snapshot(id), { appVersion: 't', provider: 'openai', model: 'm' });
+    const calls = nb.cells.filter((c) => c.cell_type === 'markdown' && [c.source].flat().join('').includes('**MCP call**'));
+    expect(calls.map((c) => /tool `([^`]+)`/.exec([c.source].flat().join(''))?.[1])).toEqual(['read.file', 'read.file', 'read_file']);
+    const back = importNotebook(serializeNotebook(nb), { maxBytes: 10_000_000 });
+    expect(back.conversationItems.filter((i): i is CellItem => i.kind === 'cell').map((c) => c.mcp?.tool)).toEqual([
+      'read.file',
+      'read.file',
+      'read_file',
+    ]);
   });
 
   it('twin: remembered by the sanitised name (what the cell language holds), the other tool runs unasked', async () => {
