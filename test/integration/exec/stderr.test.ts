@@ -64,6 +64,21 @@ describe('stderr in shell cells', () => {
       expect(forged.status).toBe('done');
       expect(streams(forged.outputs)).toEqual(['out:after\n']);
     });
+
+    it(`${shell}: stderr written up to the end is the run's, even after a stderr fence the cell forged`, async () => {
+      // The shell's own stderr fence is a claim the cell can print early (it knows its nonce); the
+      // run's end waits for main's barrier through the stderr terminal instead, so the burst written
+      // just before the end is all read into this run and none of it reaches the next.
+      const burst = 300_000;
+      const result = await h.run(
+        shell,
+        String.raw`printf '\033]633;P;OiErrFence=%s\007' "$__oi_nonce" >&2; head -c ${burst} /dev/zero | tr '\0' x >&2`,
+      );
+      expect(result.status, result.forModel).toBe('done');
+      expect(stderrOf(result)).toBe('x'.repeat(burst));
+      const next = await h.run(shell, 'echo next >&2');
+      expect(stderrOf(next)).toBe('next\n');
+    });
   }
 
   it.runIf(installed('bwrap'))('keeps stderr apart in the sandbox too', async () => {

@@ -93,30 +93,12 @@ export class PtyProcess {
 
   /**
    * Writes into the terminal's output, as a program on it would: the text reaches onData after
-   * everything written to the terminal before it (session/run-end.ts uses this as a barrier). The
-   * terminal is opened for each write, so main never keeps it open after the session's end.
+   * everything written to the terminal before it (session/run-end.ts uses this as a barrier).
    */
   async writeOutput(text: string): Promise<void> {
     const path = this.ttyPath;
     if (!path || this.exitInfo) throw new Error('the terminal is gone');
-    // Without blocking first (the usual case: a few bytes into an empty terminal), on the thread
-    // pool only when the terminal is full (main is not reading it: flow control).
-    try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
-      try {
-        if (writeSync(fd, text) === Buffer.byteLength(text)) return;
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // EAGAIN (full) or a partial write: the blocking way below.
-    }
-    const file = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
-    try {
-      await file.write(text);
-    } finally {
-      await file.close();
-    }
+    await writeIntoTerminal(path, text);
   }
 
   /**
@@ -146,5 +128,30 @@ export class PtyProcess {
   /** Resolves when the process has exited (or right away if it has). */
   waitForExit(): Promise<PtyExit> {
     return new Promise((resolve) => this.onExit(resolve));
+  }
+}
+
+/**
+ * Writes into a terminal's output through its device (`/dev/pts/N`), as a program on it would. The
+ * terminal is opened for each write, so main never keeps it open. Without blocking first (the usual
+ * case: a few bytes into an empty terminal), on the thread pool only when the terminal is full (main
+ * is not reading it: flow control).
+ */
+export async function writeIntoTerminal(path: string, text: string): Promise<void> {
+  try {
+    const fd = openSync(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+    try {
+      if (writeSync(fd, text) === Buffer.byteLength(text)) return;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // EAGAIN (full) or a partial write: the blocking way below.
+  }
+  const file = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
+  try {
+    await file.write(text);
+  } finally {
+    await file.close();
   }
 }

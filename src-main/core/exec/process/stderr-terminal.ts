@@ -1,7 +1,7 @@
 import { readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { ReadStream } from 'node:tty';
-import { nodePty } from './pty-process';
+import { nodePty, writeIntoTerminal } from './pty-process';
 
 // A second terminal for a shell session's stderr (docs/exec.md#stderr). A shell cell's stdout and
 // stderr are both terminals, as in the user's own terminal (colours, progress bars and `isatty(2)`
@@ -73,6 +73,12 @@ export class StderrTerminal {
       const text = this.decoder.write(buffer.subarray(0, n));
       if (text) this.listener?.(text);
     }
+  }
+
+  /** Writes into the terminal's output, behind everything already written there (a run-end barrier). */
+  async writeOutput(text: string): Promise<void> {
+    if (this.closed) throw new Error('the terminal is closed');
+    await writeIntoTerminal(this.path, text);
   }
 
   close(): void {

@@ -9,7 +9,7 @@ import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
 import { learnIdleWait, terminalForeground, waitsIdle, type IdleWait } from '../process/idle-wait';
-import { RunEndCheck } from '../session/run-end';
+import { END_BARRIER_KEY, RunEndCheck } from '../session/run-end';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { StderrTerminal } from '../process/stderr-terminal';
 import type { SessionTerminal } from '../input/terminal-watch';
@@ -18,7 +18,9 @@ import type { ShellFlavor } from './shell-flavor';
 // A persistent shell (bash or zsh) under a pty. The prompt hook prints the run's fence, with the
 // exit code and cwd just before it (see shell-integration.ts for bash, zsh-integration.ts for zsh);
 // the fence is a claim the cell's code could print as well, so the run ends only once main sees
-// the shell blocked in its own prompt read with the terminal back (session/run-end.ts).
+// the shell blocked in its own prompt read with the terminal back (session/run-end.ts). The cell's
+// stderr has a terminal of its own (process/stderr-terminal.ts), read beside the main one in either
+// order: the run-end barrier goes through both, so all the stderr written before the end is the run's.
 
 export interface ShellSessionOptions {
   /** The shell program (absolute path or PATH name). */
@@ -64,19 +66,12 @@ interface ActiveRun {
   /** Exported variables the run set (a value) or unset (null), as the shell reported them. */
   env: Record<string, string | null>;
   resolve: (outcome: SessionOutcome) => void;
-  /** The stderr terminal's fence with this run's nonce came: all the cell's stderr is in. */
-  errFenced: boolean;
-  /** The main fence came; the run ends when the stderr fence has too (or soon after, if it never does). */
-  fenced: boolean;
   /**
    * stderr read before the start mark: the two terminals are read in whichever order the event
    * loop gets to them, so the cell's first stderr can come before main has seen it start.
    */
   earlyErr: string;
 }
-
-/** How long the run waits for its stderr fence after the main one (it comes at once unless something broke). */
-const ERR_FENCE_WAIT_MS = 2000;
 
 export class ShellSession implements Session {
   private phase: Phase;
@@ -91,10 +86,12 @@ export class ShellSession implements Session {
   private readonly end = new RunEndCheck({
     idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
     writeTerminal: (text) => this.pty.writeOutput(text),
+    // The "channel" barrier of a shell is its stderr terminal: the token comes back through it after
+    // all the stderr written before the check passed. (The shell's own OiErrFence is a claim the
+    // cell could print early, so it ends nothing.)
+    sync: (token) => this.stderrBarrier(token),
     onEnd: () => {
-      // Confirmed: a running cell still waits for its stderr fence (the other terminal), as before.
-      if (this.phase.name === 'running') this.fence(this.phase.active);
-      else if (this.phase.name === 'sent') this.finish(this.phase.active, null);
+      if (this.phase.name === 'running' || this.phase.name === 'sent') this.finish(this.phase.active, null);
     },
   });
 
@@ -193,8 +190,10 @@ export class ShellSession implements Session {
       fileMode: 0o600,
     });
     // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
-    // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
-    if (this.idleText.trim()) run.output.terminal(this.idleText);
+    // A late Ctrl-C of main's reaching the idle prompt leaves its echo (ETX) and a bare line end:
+    // neither is output, both are dropped.
+    const idleText = this.idleText.replaceAll('\x03', '');
+    if (idleText.trim()) run.output.terminal(idleText);
     if (this.idleErrText.trim()) {
       run.output.stream('stderr');
       run.output.terminal(this.idleErrText);
@@ -209,7 +208,7 @@ export class ShellSession implements Session {
     }
     const nonce = randomBytes(16).toString('hex');
     return new Promise<SessionOutcome>((resolve) => {
-      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve, errFenced: false, fenced: false, earlyErr: '' };
+      const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve, earlyErr: '' };
       this.phase = { name: 'sent', active };
       this.pty.write(this.options.flavor.runLine(nonce));
     });
@@ -320,7 +319,6 @@ export class ShellSession implements Session {
         else if (piece.kind === 'property' && piece.key === 'Cwd') active.cwd = piece.value;
         else if (piece.kind === 'property' && piece.key === 'OiEnv') recordEnv(active.env, piece.value);
         else if (piece.kind === 'property' && piece.key === 'OiEnvUnset' && ENV_NAME.test(piece.value)) active.env[piece.value] = null;
-        else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === active.nonce) this.errFence(active);
         else if (piece.kind === 'property' && piece.key === 'OiFence' && piece.value === active.nonce) this.end.claim();
         else if (piece.kind === 'property') this.end.terminalPiece(piece.key, piece.value);
         return;
@@ -330,23 +328,28 @@ export class ShellSession implements Session {
     }
   }
 
-  /** Text from the stderr terminal: the running cell's stderr, and its stderr fence. */
+  /** Text from the stderr terminal: the running cell's stderr, and main's run-end barrier. */
   private onStderr(text: string): void {
     for (const piece of this.errFilter.push(text)) {
       const phase = this.phase;
-      if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX)
-        this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
-      if (phase.name === 'sent') {
-        if (piece.kind === 'text' && phase.active.earlyErr.length < IDLE_TEXT_MAX)
-          phase.active.earlyErr += piece.text.slice(0, IDLE_TEXT_MAX - phase.active.earlyErr.length);
-        else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce)
-          phase.active.errFenced = true;
+      if (piece.kind === 'property') {
+        // Only main's own token counts (run-end.ts ignores any other value).
+        if (piece.key === END_BARRIER_KEY) this.end.synced(piece.value);
         continue;
       }
-      if (phase.name !== 'running') continue;
-      if (piece.kind === 'text') this.stderrText(phase.active, piece.text);
-      else if (piece.kind === 'property' && piece.key === 'OiErrFence' && piece.value === phase.active.nonce) this.errFence(phase.active);
+      if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX)
+        this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
+      if (phase.name === 'sent' && piece.kind === 'text' && phase.active.earlyErr.length < IDLE_TEXT_MAX)
+        phase.active.earlyErr += piece.text.slice(0, IDLE_TEXT_MAX - phase.active.earlyErr.length);
+      if (phase.name === 'running' && piece.kind === 'text') this.stderrText(phase.active, piece.text);
     }
+  }
+
+  /** The run-end barrier through the stderr terminal (at once where there is none, or it cannot be written). */
+  private stderrBarrier(token: string): void {
+    const passed = (): void => this.end.synced(token);
+    if (!this.stderr) return queueMicrotask(passed);
+    this.stderr.writeOutput(`\x1b]633;P;${END_BARRIER_KEY}=${token}\x07`).catch(passed);
   }
 
   private stderrText(active: ActiveRun, text: string): void {
@@ -369,20 +372,6 @@ export class ShellSession implements Session {
     const early = active.earlyErr;
     active.earlyErr = '';
     if (early) this.stderrText(active, early);
-  }
-
-  private errFence(active: ActiveRun): void {
-    active.errFenced = true;
-    if (active.fenced) this.finish(active, null);
-  }
-
-  private fence(active: ActiveRun): void {
-    active.fenced = true;
-    if (active.errFenced || !this.stderr) return this.finish(active, null);
-    // The stderr fence comes on the other terminal, so it may be read a moment later.
-    setTimeout(() => {
-      if (this.phase.name === 'running' && this.phase.active === active) this.finish(active, null);
-    }, ERR_FENCE_WAIT_MS);
   }
 
   /**
