@@ -16,6 +16,7 @@ import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
+import { KeyedQueue } from './run-queue';
 import type { SessionRoute } from '../session/session-types';
 import type { ExecService, LanguageInfo, LanguagesScope, RunRequest } from './types';
 
@@ -50,6 +51,8 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const baseEnv = options.baseEnv ?? process.env;
   const router = options.router ?? createSessionRouter();
   const slots = new SessionSlots();
+  /** Runs of one conversation, from the request to their session's queue (see run()). */
+  const admissions = new KeyedQueue();
   /** Runs going on, for typing into their terminal. */
   const live = new Map<string, Session>();
   let disposed = false;
@@ -113,10 +116,14 @@ export function createExecService(options: ExecServiceOptions): ExecService {
         );
       }
       // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
+      // Choosing takes a while and may take longer for one run than for the next: the runs of a
+      // conversation are admitted one after the other, so each joins its queue in the order asked.
       const loginShell = loginShellOf({ ...baseEnv, ...request.settings.env });
-      const { language, note } = await detectContext(request)
-        .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
-        .catch(() => ({ language: named, note: null }));
+      const { language, note } = await admissions.push(request.conversationId, () =>
+        detectContext(request)
+          .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
+          .catch(() => ({ language: named, note: null })),
+      );
       const asked = askedAs(request.language, named);
       slots.remember(request.conversationId, asked, language.name);
       const slot = slots.slotFor(request.conversationId, language.name);

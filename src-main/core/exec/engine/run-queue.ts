@@ -12,3 +12,18 @@ export class RunQueue {
     return settled;
   }
 }
+
+/** Tasks with the same key one at a time, in the order pushed; a key is forgotten once its tasks are done. */
+export class KeyedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  push<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const result = (this.tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunQueue } from '../../../../src-main/core/exec/engine/run-queue';
+import { KeyedQueue, RunQueue } from '../../../../src-main/core/exec/engine/run-queue';
 
 // A macrotask turn: every promise reaction queued so far has run.
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -71,5 +71,37 @@ describe('RunQueue', () => {
         () => 'failed',
       ),
     ).toBe('ran');
+  });
+});
+
+describe('KeyedQueue', () => {
+  it('finishes the tasks of one key in the order pushed, however long each takes; other keys do not wait', async () => {
+    const queue = new KeyedQueue();
+    const done: string[] = [];
+    const slow = deferred<void>();
+    const first = queue.push('conv-1', async () => {
+      await slow.promise;
+      done.push('1a');
+    });
+    const second = queue.push('conv-1', async () => {
+      done.push('1b');
+    });
+    const other = queue.push('conv-2', async () => {
+      done.push('2a');
+    });
+    await other;
+    await settle();
+    expect(done).toEqual(['2a']);
+    slow.resolve();
+    await Promise.all([first, second]);
+    expect(done).toEqual(['2a', '1a', '1b']);
+  });
+
+  it('goes on after a task that fails, which fails only its own push', async () => {
+    const queue = new KeyedQueue();
+    const failed = queue.push('k', () => Promise.reject(new Error('bad')));
+    const next = queue.push('k', () => Promise.resolve('next'));
+    await expect(failed).rejects.toThrow('bad');
+    await expect(next).resolves.toBe('next');
   });
 });
