@@ -78,7 +78,8 @@ describe('MCP servers in Settings', () => {
     const added = await s.call<McpServerStatus>('mcp.save', { name: 'everything', config: everythingStdio() });
     expect(added).toMatchObject({ name: 'everything', state: 'connected', transport: 'stdio' });
     expect(added.toolCount).toBeGreaterThan(5);
-    expect(added.tools?.find((t) => t.name === 'get-env')).toMatchObject({ readOnly: true, policy: 'ask' });
+    // A tool the server marks read-only is allowed until the user says otherwise (docs/mcp.md).
+    expect(added.tools?.find((t) => t.name === 'get-env')).toMatchObject({ readOnly: true, policy: 'allow' });
     expect(s.settings.get().mcpServers.everything).toEqual(everythingStdio());
 
     const off = await s.call<McpServerStatus>('mcp.set-enabled', { name: 'everything', enabled: false });
