@@ -5,6 +5,7 @@ import { Icon } from '../common/Icon';
 import { AutoRunChip } from '../sandbox/AutoRunChip';
 import { AttachmentChips } from './AttachmentChips';
 import { attachFiles } from '../common/upload';
+import { McpComposerMenu } from '../mcp/McpComposerMenu';
 
 export function Composer() {
   const [text, setText] = useState('');
@@ -75,6 +76,13 @@ export function Composer() {
           onChange={(e) => {
             void attachFiles([...(e.target.files ?? [])]);
             e.target.value = '';
+          }}
+        />
+        <McpComposerMenu
+          text={text}
+          onPromptText={(t) => {
+            setText(t);
+            area.current?.focus();
           }}
         />
         <textarea

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectText } from '../support/page-expect';
+import { everythingStdio } from '../support/mcp-servers';
+import { useUiApp } from '../support/ui-fixture';
+import { SHOTS } from '../support/ui-harness';
+
+// The composer's MCP menu in Chromium against the real app and server-everything: a resource attached
+// to a message, and a prompt used as a slash command with an argument; the model receives both.
+
+describe('MCP resources and prompts in the composer', () => {
+  const ui = useUiApp({ settings: { mcpServers: { everything: everythingStdio() } } });
+
+  it('attaches a resource and fills the message from a /prompt, and the model gets both', async () => {
+    const { page } = ui;
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Got the document and the city.' });
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('button', { name: 'Resources and prompts of MCP servers' }).click();
+    const menu = page.getByTestId('mcp-composer-menu');
+    await menu.getByRole('button', { name: 'Attach architecture.md' }).click({ timeout: 60_000 });
+    await expectText(page.locator('.composer'), /architecture\.md/, 30_000);
+
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('/args');
+    await menu.getByRole('button', { name: '/everything:args-prompt' }).click({ timeout: 30_000 });
+    await menu.getByRole('textbox', { name: 'city' }).fill('Paris');
+    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-composer-prompt.png') });
+    await menu.getByRole('button', { name: 'Use prompt' }).click();
+    await expect.poll(() => box.inputValue(), { timeout: 30_000 }).toContain('Paris');
+    await box.press('Enter');
+    await expectText(page.getByText('Got the document and the city.').first(), 'Got the document and the city.', 30_000);
+
+    const sent = JSON.stringify(ui.aut.llm.requests.at(-1)?.body);
+    expect(sent).toContain('[Attached MCP resource demo://resource/static/document/architecture.md from server everything');
+    expect(sent).toContain('Paris');
+  });
+});
