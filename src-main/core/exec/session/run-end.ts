@@ -78,9 +78,9 @@ export class RunEndCheck {
   }
 
   synced(token: string): void {
-    if (!this.barrier || token !== this.barrier.token) return;
+    if (!this.barrier || token !== this.barrier.token || this.barrier.channel) return;
     this.barrier.channel = true;
-    this.maybeEnd();
+    this.placeTerminalBarrier(token);
   }
 
   /** The run ended otherwise (the session died) or a new one begins: forget everything. */
@@ -112,7 +112,14 @@ export class RunEndCheck {
     // Made now, after the code finished: nothing that ran in the session has seen it.
     const token = randomBytes(16).toString('hex');
     this.barrier = { token, terminal: false, channel: !this.options.sync };
-    this.options.sync?.(token);
+    // A runner's loop waits the same way inside a cell's `await` as between cells, so "idle" can be
+    // true while its code still runs; its answer to `sync` comes only once the cell is over. The
+    // terminal's token goes in after that answer, so it lands behind everything the cell printed.
+    if (this.options.sync) this.options.sync(token);
+    else this.placeTerminalBarrier(token);
+  }
+
+  private placeTerminalBarrier(token: string): void {
     this.options.writeTerminal(`\x1b]633;P;${END_BARRIER_KEY}=${token}\x07`).catch(() => {
       // The terminal cannot be written (gone with the session, whose exit ends the run anyway):
       // end on the channel's barrier alone rather than wait for the timeout.
