@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runOi } from './support/cli-process';
+import { cliEnv, runOi } from '../../support/cli-process';
 import { chatRequests, shellCall, useCliFixtures, userMessages } from './support/oi-terminal-run';
 
 // The forms people know from other terminal agents (classic Open Interpreter, Claude Code, Codex, aider),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AnyEvent } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, OiTerminal, runOi, tempDir } from './support/cli-process';
+import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
 
 // Code that asks for input, from the command line (docs/exec.md#input): `oi -m` has nobody at the
 // code's terminal, so the program gets end-of-input at once and the model is told; the interactive

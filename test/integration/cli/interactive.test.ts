@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastToolResult, shellCall, useOiTerminal } from './support/oi-terminal-run';
-import { tempDir } from './support/cli-process';
+import { tempDir } from '../../support/cli-process';
 
 const { start } = useOiTerminal();
 

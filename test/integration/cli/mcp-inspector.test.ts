@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OI, REPO, tempDir } from './support/cli-process';
-import { mcpEnv, startHttp, type HttpServer } from './support/oi-mcp';
+import { OI, REPO, tempDir } from '../../support/cli-process';
+import { mcpEnv, startHttp, type HttpServer } from '../../support/oi-mcp';
 
 // `oi mcp` driven by the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, devDependency), the
 // tool people check a server with: a real client we did not write, started as a user would.

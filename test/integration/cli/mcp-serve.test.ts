@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runOi, tempDir } from './support/cli-process';
-import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from './support/oi-mcp';
+import { runOi, tempDir } from '../../support/cli-process';
+import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from '../../support/oi-mcp';
 
 // `oi mcp` driven by the SDK's own MCP client, as Claude Desktop, Cursor or goose would start it: a
 // real process, the app's real engine, Debian's Python with matplotlib.

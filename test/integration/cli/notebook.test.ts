@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { startJupyter, type Jupyter } from '../../support/jupyter';
-import { cliEnv, OiTerminal, runOi, tempDir } from './support/cli-process';
+import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
 
 // The CLI's notebook entry points: `oi --notebook file.ipynb` starts from a notebook, `%export` writes one.
 

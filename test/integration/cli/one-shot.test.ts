@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defaultSettings, eventSchemas, type AnyEvent } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from './support/cli-process';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 
 let llm: ScriptedLlm | null = null;
 let data: ReturnType<typeof tempDir> | null = null;

@@ -3,7 +3,7 @@ import type { AnyEvent } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeCall } from '../../../src-main/core/llm/text-call-dialects';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from './support/cli-process';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 
 // `oi -m --json` against local models: a tool call written as text in each dialect runs, and Ollama is
 // spoken to through its native API.

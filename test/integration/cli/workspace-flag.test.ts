@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliEnv, runOi, tempDir } from './support/cli-process';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 
 // `oi --workspace` holds the folder to the app's own checks (after making it when it is missing).
 

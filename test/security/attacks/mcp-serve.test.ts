@@ -2,17 +2,8 @@ import { request } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../integration/cli/support/cli-process';
-import {
-  call,
-  connectHttp,
-  connectStdio,
-  mcpEnv,
-  startHttp,
-  textOf,
-  type HttpServer,
-  type StdioServer,
-} from '../../integration/cli/support/oi-mcp';
+import { tempDir } from '../../support/cli-process';
+import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from '../../support/oi-mcp';
 
 // `oi mcp` is reachable by another agent (stdio) or any local program (HTTP). Each attack is the real
 // request a hostile client or web page would send; each twin shows the attack has a target: the path

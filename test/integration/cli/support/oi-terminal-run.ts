@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../fixtures/llm-server';
-import { cliEnv, OiTerminal, tempDir } from './cli-process';
+import { cliEnv, OiTerminal, tempDir } from '../../../support/cli-process';
 
 export interface OiTerminalRun {
   oi: OiTerminal;

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import pty, { type IPty } from 'node-pty';
 import { Terminal } from '@xterm/headless';
 
-export const REPO = path.resolve(import.meta.dirname, '../../../..');
+export const REPO = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(REPO, 'src-main', 'cli', 'main.ts');
 // By file URL, so oi can start in any folder (where its code runs) and still find tsx.
 const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
