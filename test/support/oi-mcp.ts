@@ -5,8 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
 import { defaultSettings } from '@contract';
-import { cliEnv, OI } from './cli-process';
+import { cliEnv, OI, tempDir } from './cli-process';
 
 // `oi mcp` as MCP clients run it: a real process started from source, spoken to by the SDK's own
 // Client over stdio or Streamable HTTP. Python cells use Debian's /usr/bin/python3 (matplotlib).
@@ -100,4 +101,48 @@ export function textOf(result: CallToolResult): string {
     .filter((c) => c.type === 'text')
     .map((c) => c.text)
     .join('\n');
+}
+
+/** A test's data folder for oi: its env (mcpEnv) and the workspace path the test runs in. */
+export interface McpData {
+  dir: string;
+  ws: string;
+  env: Record<string, string>;
+}
+
+export interface OiMcpScope {
+  /** A fresh data folder (mcpEnv's settings, `extra` in the env), removed after the test. */
+  data(prefix: string, extra?: Record<string, string>): McpData;
+  /** connectStdio, closed after the test. */
+  stdio(args: string[], env: Record<string, string>, cwd: string): Promise<StdioServer>;
+  /** startHttp, stopped after the test. */
+  http(args: string[], env: Record<string, string>, cwd: string, token?: string): Promise<HttpServer>;
+}
+
+/**
+ * What each test of the file starts of `oi mcp` (data folders, stdio and HTTP servers), ended after
+ * it, the last started first: a test that fails halfway leaves no server or folder behind.
+ */
+export function useOiMcp(): OiMcpScope {
+  const ends: Array<() => Promise<unknown> | void> = [];
+  afterEach(async () => {
+    for (const end of ends.splice(0).reverse()) await end();
+  });
+  return {
+    data(prefix, extra = {}) {
+      const made = tempDir(prefix);
+      ends.push(() => made.remove());
+      return { dir: made.dir, ws: path.join(made.dir, 'ws'), env: mcpEnv(made.dir, extra) };
+    },
+    async stdio(args, env, cwd) {
+      const server = await connectStdio(args, env, cwd);
+      ends.push(() => server.close().catch(() => undefined));
+      return server;
+    },
+    async http(args, env, cwd, token) {
+      const server = await startHttp(args, env, cwd, token);
+      ends.push(() => server.stop());
+      return server;
+    },
+  };
 }

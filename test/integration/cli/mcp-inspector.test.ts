@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OI, REPO, tempDir } from '../../support/cli-process';
-import { mcpEnv, startHttp, type HttpServer } from '../../support/oi-mcp';
+import { describe, expect, it } from 'vitest';
+import { OI, REPO } from '../../support/cli-process';
+import { useOiMcp } from '../../support/oi-mcp';
 
 // `oi mcp` driven by the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, devDependency), the
 // tool people check a server with: a real client we did not write, started as a user would.
@@ -24,21 +24,12 @@ function inspector(args: string[], env: Record<string, string>): Promise<{ code:
   });
 }
 
-let data: ReturnType<typeof tempDir> | null = null;
-let http: HttpServer | null = null;
-afterEach(async () => {
-  await http?.stop();
-  data?.remove();
-  http = null;
-  data = null;
-});
+const oi = useOiMcp();
 
 describe('oi mcp under the MCP Inspector CLI', () => {
   it('lists the tools and runs code over stdio, from a client config file', { timeout: 120_000 }, async () => {
-    data = tempDir('oi-mcp-inspector-');
-    const env = mcpEnv(data.dir);
-    const ws = path.join(data.dir, 'ws');
-    const config = path.join(data.dir, 'clients.json');
+    const { dir, env, ws } = oi.data('oi-mcp-inspector-');
+    const config = path.join(dir, 'clients.json');
     // The same mcpServers shape Claude Desktop and Cursor read (docs/mcp.md).
     writeFileSync(
       config,
@@ -72,10 +63,8 @@ describe('oi mcp under the MCP Inspector CLI', () => {
   });
 
   it('reaches oi mcp --http with the token as a header, and is refused without it', { timeout: 120_000 }, async () => {
-    data = tempDir('oi-mcp-inspector-');
-    const env = mcpEnv(data.dir);
-    const ws = path.join(data.dir, 'ws');
-    http = await startHttp(['--workspace', ws, '--auto-run'], env, ws);
+    const { env, ws } = oi.data('oi-mcp-inspector-');
+    const http = await oi.http(['--workspace', ws, '--auto-run'], env, ws);
     const target = [http.url.href, '--transport', 'http'];
     const call = ['--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'language=shell', '--tool-arg', 'code=echo over http'];
 

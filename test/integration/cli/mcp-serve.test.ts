@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runOi, tempDir } from '../../support/cli-process';
-import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from '../../support/oi-mcp';
+import { describe, expect, it } from 'vitest';
+import { runOi } from '../../support/cli-process';
+import { call, connectHttp, textOf, useOiMcp } from '../../support/oi-mcp';
 
 // `oi mcp` driven by the SDK's own MCP client, as Claude Desktop, Cursor or goose would start it: a
 // real process, the app's real engine, Debian's Python with matplotlib.
@@ -14,30 +14,16 @@ import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpSe
 const TOOLS = ['execute', 'export_notebook', 'interrupt', 'list_files', 'list_sessions', 'read_file', 'restart_session', 'write_file'];
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
-let data: ReturnType<typeof tempDir> | null = null;
-let stdio: StdioServer | null = null;
-let http: HttpServer | null = null;
-afterEach(async () => {
-  await stdio?.close().catch(() => undefined);
-  await http?.stop();
-  data?.remove();
-  stdio = null;
-  http = null;
-  data = null;
-});
-
-function setup(): { env: Record<string, string>; ws: string } {
-  data = tempDir('oi-mcp-');
-  return { env: mcpEnv(data.dir), ws: path.join(data.dir, 'ws') };
-}
+const oi = useOiMcp();
+const setup = () => oi.data('oi-mcp-');
 
 describe('oi mcp over stdio', () => {
   it(
     'keeps state between executes, returns plots as images and failures as errors, and exports the runs',
     { timeout: 180_000 },
     async () => {
-      const { env, ws } = setup();
-      stdio = await connectStdio(['--workspace', ws, '--auto-run'], env, ws);
+      const { env, ws, dir } = setup();
+      const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
       const { client } = stdio;
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
 
@@ -87,9 +73,9 @@ describe('oi mcp over stdio', () => {
       );
 
       // The runs are a conversation of the data folder, named for the client: the desktop app lists it.
-      const saved = readdirSync(path.join(data!.dir, 'conversations')).filter((n) => n.endsWith('.json'));
+      const saved = readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.json'));
       expect(saved).toHaveLength(1);
-      expect(JSON.parse(readFileSync(path.join(data!.dir, 'conversations', saved[0]!), 'utf8'))).toMatchObject({
+      expect(JSON.parse(readFileSync(path.join(dir, 'conversations', saved[0]!), 'utf8'))).toMatchObject({
         title: 'MCP: oi-test-client',
         workspace: await realWs(ws),
       });
@@ -104,7 +90,7 @@ describe('oi mcp over stdio', () => {
 
   it('interrupts a run while it goes on; the session and its variables survive', { timeout: 180_000 }, async () => {
     const { env, ws } = setup();
-    stdio = await connectStdio(['--workspace', ws, '--auto-run'], env, ws);
+    const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
     const { client } = stdio;
     await call(client, 'execute', { language: 'python', code: 'y = 7' });
     const long = call(client, 'execute', { language: 'python', code: 'import time\nwhile True:\n    time.sleep(0.05)' });
@@ -145,7 +131,7 @@ describe('oi mcp over stdio', () => {
 
   it('refuses execute and write_file without --auto-run, saying how to allow them; reading still works', { timeout: 120_000 }, async () => {
     const { env, ws } = setup();
-    stdio = await connectStdio(['--workspace', ws], env, ws);
+    let stdio = await oi.stdio(['--workspace', ws], env, ws);
     writeFileSync(path.join(ws, 'notes.txt'), 'hello from the workspace');
     const { client } = stdio;
     const refused = await call(client, 'execute', { language: 'shell', code: 'touch ran.txt' });
@@ -163,7 +149,7 @@ describe('oi mcp over stdio', () => {
     await stdio.close();
 
     // The twin: the same calls with --auto-run do run and write.
-    stdio = await connectStdio(['--workspace', ws, '--auto-run'], env, ws);
+    stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
     expect((await call(stdio.client, 'execute', { language: 'shell', code: 'touch ran.txt' })).isError).toBeFalsy();
     expect((await call(stdio.client, 'write_file', { path: 'deep/er/written.txt', content: 'x' })).isError).toBeFalsy();
     expect(existsSync(path.join(ws, 'ran.txt'))).toBe(true);
@@ -177,7 +163,7 @@ describe('oi mcp --http', () => {
     { timeout: 180_000 },
     async () => {
       const { env, ws } = setup();
-      http = await startHttp(['--workspace', ws, '--auto-run'], env, ws);
+      const http = await oi.http(['--workspace', ws, '--auto-run'], env, ws);
       expect(http.url.hostname).toBe('127.0.0.1');
       const headers = { Authorization: `Bearer ${http.token}` };
       const first = await connectHttp(http.url, headers);
@@ -202,7 +188,7 @@ describe('oi mcp --http', () => {
   );
 
   it('refuses a port in use and a workspace that is a file, saying which, with exit code 2', { timeout: 120_000 }, async () => {
-    const { env, ws } = setup();
+    const { env, ws, dir } = setup();
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
@@ -213,7 +199,7 @@ describe('oi mcp --http', () => {
     } finally {
       taken.close();
     }
-    const file = path.join(data!.dir, 'a-file');
+    const file = path.join(dir, 'a-file');
     writeFileSync(file, 'not a folder');
     const notFolder = await runOi(['mcp', '--workspace', file], env);
     expect(notFolder.code).toBe(2);
@@ -221,9 +207,9 @@ describe('oi mcp --http', () => {
   });
 
   it('takes its token from OI_MCP_TOKEN, and the code it runs never sees it', { timeout: 120_000 }, async () => {
-    const { ws } = setup();
     const token = 'a-token-from-the-environment-0123456789';
-    http = await startHttp(['--workspace', ws, '--auto-run'], mcpEnv(data!.dir, { OI_MCP_TOKEN: token }), ws, token);
+    const { ws, env: withToken } = oi.data('oi-mcp-', { OI_MCP_TOKEN: token });
+    const http = await oi.http(['--workspace', ws, '--auto-run'], withToken, ws, token);
     expect(http.stderr()).not.toContain(token);
     const client = await connectHttp(http.url, { Authorization: `Bearer ${token}` });
     const env = textOf(await call(client, 'execute', { language: 'shell', code: 'env' }));

@@ -1,34 +1,22 @@
 import { request } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/cli-process';
-import { call, connectHttp, connectStdio, mcpEnv, startHttp, textOf, type HttpServer, type StdioServer } from '../../support/oi-mcp';
+import { describe, expect, it } from 'vitest';
+import { call, connectHttp, textOf, useOiMcp } from '../../support/oi-mcp';
 
 // `oi mcp` is reachable by another agent (stdio) or any local program (HTTP). Each attack is the real
 // request a hostile client or web page would send; each twin shows the attack has a target: the path
 // really leads out, the request with the right credentials really works, the key really is in the
 // server's environment.
 
-let data: ReturnType<typeof tempDir> | null = null;
-let stdio: StdioServer | null = null;
-let http: HttpServer | null = null;
-afterEach(async () => {
-  await stdio?.close().catch(() => undefined);
-  await http?.stop();
-  data?.remove();
-  stdio = null;
-  http = null;
-  data = null;
-});
+const oi = useOiMcp();
 
 const SECRET = 'TOP SECRET: outside the workspace';
 
 /** A workspace with links leading out of it (a folder and a file) and one that stays inside. */
-function plantedWorkspace(): { ws: string; outside: string; env: Record<string, string> } {
-  data = tempDir('oi-mcp-attack-');
-  const ws = path.join(data.dir, 'ws');
-  const outside = path.join(data.dir, 'outside');
+function plantedWorkspace(): { ws: string; outside: string; env: Record<string, string>; dir: string } {
+  const { dir, ws, env } = oi.data('oi-mcp-attack-');
+  const outside = path.join(dir, 'outside');
   mkdirSync(path.join(ws, 'inner'), { recursive: true });
   mkdirSync(outside, { recursive: true });
   writeFileSync(path.join(outside, 'secret.txt'), SECRET);
@@ -36,13 +24,13 @@ function plantedWorkspace(): { ws: string; outside: string; env: Record<string, 
   symlinkSync(outside, path.join(ws, 'out'));
   symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'link.txt'));
   symlinkSync('inner', path.join(ws, 'alias'));
-  return { ws, outside, env: mcpEnv(data.dir) };
+  return { ws, outside, env, dir };
 }
 
 describe('oi mcp keeps a client inside --workspace', () => {
   it('refuses .., absolute paths and links leading out, for reading, listing and writing', { timeout: 120_000 }, async () => {
-    const { ws, outside, env } = plantedWorkspace();
-    stdio = await connectStdio(['--workspace', ws, '--auto-run'], env, ws);
+    const { ws, outside, env, dir } = plantedWorkspace();
+    const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
     const { client } = stdio;
 
     const attempts: [string, Record<string, unknown>, RegExp][] = [
@@ -67,7 +55,7 @@ describe('oi mcp keeps a client inside --workspace', () => {
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
     expect(readFileSync(path.join(ws, 'link.txt'), 'utf8')).toBe('replaced');
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
-    expect(existsSync(path.join(data!.dir, 'planted.txt'))).toBe(false);
+    expect(existsSync(path.join(dir, 'planted.txt'))).toBe(false);
     expect(existsSync(path.join(outside, 'planted.ipynb'))).toBe(false);
     // The listing shows the links as links, and nothing from outside.
     const listed = JSON.stringify(JSON.parse(textOf(await call(client, 'list_files'))));
@@ -85,7 +73,7 @@ describe('oi mcp keeps a client inside --workspace', () => {
 
 describe('oi mcp --http lets in only the holder of its token, from its own host', () => {
   /** A raw POST of an initialize request, with the headers a hostile caller chooses. */
-  function initialize(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  function initialize(url: URL, headers: Record<string, string>): Promise<{ status: number; body: string }> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -94,7 +82,7 @@ describe('oi mcp --http lets in only the holder of its token, from its own host'
     });
     return new Promise((resolve, reject) => {
       const req = request(
-        http!.url,
+        url,
         {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -111,26 +99,25 @@ describe('oi mcp --http lets in only the holder of its token, from its own host'
   }
 
   it('refuses a missing or wrong token, another Host and a web page, and serves the right request', { timeout: 120_000 }, async () => {
-    data = tempDir('oi-mcp-attack-');
-    const ws = path.join(data.dir, 'ws');
-    http = await startHttp(['--workspace', ws, '--auto-run'], mcpEnv(data.dir), ws);
+    const { ws, env } = oi.data('oi-mcp-attack-');
+    const http = await oi.http(['--workspace', ws, '--auto-run'], env, ws);
     const host = `127.0.0.1:${http.url.port}`;
     const bearer = `Bearer ${http.token}`;
 
-    const none = await initialize({ host });
+    const none = await initialize(http.url, { host });
     expect(none.status).toBe(401);
     expect(none.body).toContain('needs its token');
-    expect((await initialize({ host, authorization: 'Bearer not-the-token-at-all-0000' })).status).toBe(401);
-    expect((await initialize({ host, authorization: `Basic ${http.token}` })).status).toBe(401);
+    expect((await initialize(http.url, { host, authorization: 'Bearer not-the-token-at-all-0000' })).status).toBe(401);
+    expect((await initialize(http.url, { host, authorization: `Basic ${http.token}` })).status).toBe(401);
     // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends its own Host.
-    const rebound = await initialize({ host: `evil.example:${http.url.port}`, authorization: bearer });
+    const rebound = await initialize(http.url, { host: `evil.example:${http.url.port}`, authorization: bearer });
     expect(rebound.status).toBe(403);
-    expect((await initialize({ host, authorization: bearer, origin: 'https://evil.example' })).status).toBe(403);
+    expect((await initialize(http.url, { host, authorization: bearer, origin: 'https://evil.example' })).status).toBe(403);
     // The SDK's client without the token cannot connect either.
     await expect(connectHttp(http.url, {})).rejects.toThrow(/401|token/);
 
     // Twin: the same request with the token and our Host is served.
-    const ok = await initialize({ host, authorization: bearer });
+    const ok = await initialize(http.url, { host, authorization: bearer });
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('open-interpreter');
     const client = await connectHttp(http.url, { Authorization: bearer });
@@ -141,10 +128,9 @@ describe('oi mcp --http lets in only the holder of its token, from its own host'
 
 describe('oi mcp never hands the keys it holds to the code it runs', () => {
   it("strips key variables and redacts a key read from the server's own environment", { timeout: 120_000 }, async () => {
-    data = tempDir('oi-mcp-attack-');
-    const ws = path.join(data.dir, 'ws');
     const key = 'sk-mcp-attack-key-4242424242424242';
-    stdio = await connectStdio(['--workspace', ws, '--auto-run'], mcpEnv(data.dir, { OPENAI_API_KEY: key }), ws);
+    const { ws, env } = oi.data('oi-mcp-attack-', { OPENAI_API_KEY: key });
+    const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
     const pid = stdio.transport.pid;
     expect(pid).toBeTypeOf('number');
     const out = await call(stdio.client, 'execute', {
@@ -165,11 +151,10 @@ describe('oi mcp never hands the keys it holds to the code it runs', () => {
 
 describe('oi mcp --sandbox runs a client’s code in the sandbox', () => {
   it('keeps a write outside the workspace from happening; the same code without --sandbox writes it', { timeout: 240_000 }, async () => {
-    data = tempDir('oi-mcp-attack-');
-    const ws = path.join(data.dir, 'ws');
-    const victim = path.join(data.dir, 'victim.txt');
+    const { dir, ws, env } = oi.data('oi-mcp-attack-');
+    const victim = path.join(dir, 'victim.txt');
     const code = `echo pwned > ${JSON.stringify(victim)}; echo "exit $?"`;
-    stdio = await connectStdio(['--workspace', ws, '--auto-run', '--sandbox'], mcpEnv(data.dir), ws);
+    let stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--sandbox'], env, ws);
     // The code runs (the sandbox's /tmp is its own, so the write lands there), and the real file is untouched.
     expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
     expect(existsSync(victim)).toBe(false);
@@ -177,7 +162,7 @@ describe('oi mcp --sandbox runs a client’s code in the sandbox', () => {
     await stdio.close();
 
     // Twin: the same server without --sandbox (the saved settings have it off) lets the write through.
-    stdio = await connectStdio(['--workspace', ws, '--auto-run'], mcpEnv(data.dir), ws);
+    stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
     expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
     expect(readFileSync(victim, 'utf8')).toBe('pwned\n');
     expect(stdio.stderr()).toContain("--auto-run: MCP clients' code runs without asking. No sandbox");
