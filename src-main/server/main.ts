@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     workspaceOf: async (conversationId) => (await app).workspaceOf(conversationId),
   });
   app.catch(async (err: unknown) => {
-    console.error(`browser mode could not start: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`browser mode could not start: ${errorMessage(err)}`);
     await server.close();
     process.exit(1);
   });

@@ -5,6 +5,7 @@ import { genericShell, loginShellOf, type ExecService, type LanguageInfo, type L
 import type { EnvironmentSnapshot } from './environment-snapshot';
 import { installsPackages, installsRuntimes } from './python-packages';
 import { localTimeZone, weekdayName } from './time-zone';
+import { errorMessage } from '@contract/error-message';
 
 export interface EnvironmentSources {
   /** The languages and runtimes as a run in this scope finds them. */
@@ -206,7 +207,7 @@ async function listWorkspace(workspace: string): Promise<string> {
   try {
     entries = await readdir(workspace, { withFileTypes: true });
   } catch (err) {
-    return `Workspace contents: (unreadable: ${(err as Error).message})`;
+    return `Workspace contents: (unreadable: ${errorMessage(err)})`;
   }
   const visible = entries.filter((e) => !HIDDEN.has(e.name));
   if (visible.length === 0) return 'Workspace contents: (empty)';

@@ -1,4 +1,5 @@
 import { Allow, parse as parsePartialJson } from 'partial-json';
+import { errorMessage } from '@contract/error-message';
 
 export interface AssembledCall {
   index: number;
@@ -52,7 +53,7 @@ export function parseExecuteArgs(args: string): ParsedExecuteArgs {
   } catch (err) {
     return {
       ok: false,
-      error: `the tool arguments are not valid JSON (${(err as Error).message}); send {"language": "...", "code": "..."}`,
+      error: `the tool arguments are not valid JSON (${errorMessage(err)}); send {"language": "...", "code": "..."}`,
     };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { JournalReply, JournalRequest } from './journal-protocol';
+import { errorMessage } from '@contract/error-message';
 
 /**
  * Which paths of a workspace changed since its last checkpoint, from the file system's change
@@ -121,7 +122,7 @@ export class ChangeJournal {
       worker.unref();
       this.worker = worker;
     } catch (err) {
-      this.failed = (err as Error).message;
+      this.failed = errorMessage(err);
     }
     return this.worker;
   }

@@ -6,6 +6,7 @@ import type { GitObjects, TreeEntry } from './git-objects';
 import { HeldFolders } from './held-folders';
 import { rescanPaths } from './incremental-scan';
 import { linkTarget, scanWorkspace, type ScannedEntry, type ScanResult, type Skipped } from './workspace-scan';
+import { errorMessage } from '@contract/error-message';
 
 /**
  * Takes a snapshot of a workspace into the store and returns its root tree. A file whose size, times,
@@ -193,7 +194,7 @@ export class Snapshotter {
       if (known?.sha !== written.sha) stored(written.size);
       return written.sha;
     } catch (err) {
-      skipped.push({ path: e.path, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+      skipped.push({ path: e.path, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})` });
       return null;
     }
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Conversation, describeIssues, type ConversationListEntry } from '@contract';
 import { writeFileAtomic } from './atomic-write';
 import { findMatch } from './search-match';
+import { errorMessage } from '@contract/error-message';
 
 /** Another process (the desktop app and `oi` share the folder) may still be writing a younger one. */
 const STALE_TEMP_MS = 60_000;
@@ -67,7 +68,7 @@ export class ConversationStore {
     try {
       json = JSON.parse(text);
     } catch (err) {
-      throw new Error(`conversation file ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
+      throw new Error(`conversation file ${file} is not valid JSON: ${errorMessage(err)}`, { cause: err });
     }
     const parsed = Conversation.safeParse(json);
     if (!parsed.success) throw new Error(`conversation file ${file} does not match the schema: ${describeIssues(parsed.error.issues)}`);
@@ -99,7 +100,7 @@ export class ConversationStore {
         if (match) entries.push({ ...summary, match });
       } catch (err) {
         // One unreadable file must not hide the others; it stays on disk untouched for the user.
-        console.warn(`skipping conversation ${name}: ${(err as Error).message}`);
+        console.warn(`skipping conversation ${name}: ${errorMessage(err)}`);
       }
     }
     return entries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Conversation, describeIssues, type CellItem, type CellOutput, type ConversationItem } from '@contract';
+import { errorMessage } from '@contract/error-message';
 
 // Open Interpreter (the Python project) saves conversations as a JSON array of LMC messages:
 // {role: user|assistant|computer, type: message|code|console|image|file, format?, content}. Its 0.1
@@ -34,7 +35,7 @@ export function parseConversationFile(text: string): ImportedConversation {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`the file is not JSON: ${(err as Error).message}`, { cause: err });
+    throw new Error(`the file is not JSON: ${errorMessage(err)}`, { cause: err });
   }
   // A conversation this app saved (or exported with %save from an older build).
   if (json && typeof json === 'object' && !Array.isArray(json) && 'items' in json) {

@@ -4,6 +4,7 @@ import { planListing, type ListingPlan } from '../providers/key-destination';
 import { ListModelsError, listModels } from '../providers/list-models';
 import { providerAccount } from '../secrets/secret-store';
 import type { AppContext } from './app-context';
+import { errorMessage } from '@contract/error-message';
 
 const PROVIDERS: KeyProvider[] = KeyProvider.options;
 
@@ -56,7 +57,7 @@ export const keysHandlers = (ctx: AppContext): Pick<HandlerTable, KeysNames> => 
       try {
         return { ok: true, models: await listModels({ provider: kind, key: useKey, baseUrl: plan.baseUrl }) };
       } catch (err) {
-        return { ok: false, message: (err as Error).message, problem: err instanceof ListModelsError ? err.problem : 'other' };
+        return { ok: false, message: errorMessage(err), problem: err instanceof ListModelsError ? err.problem : 'other' };
       }
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '@contract/error-message';
 
 const Tags = z.object({ models: z.array(z.object({ name: z.string() }).passthrough()) });
 
@@ -15,7 +16,7 @@ export async function listOllamaModels(baseUrl: string, signal?: AbortSignal): P
     res = await fetch(url, { signal });
   } catch (err) {
     throw new Error(
-      `could not reach Ollama at ${ollamaRoot(baseUrl)} (is it running? start it with \`ollama serve\`): ${(err as Error).message}`,
+      `could not reach Ollama at ${ollamaRoot(baseUrl)} (is it running? start it with \`ollama serve\`): ${errorMessage(err)}`,
       { cause: err },
     );
   }

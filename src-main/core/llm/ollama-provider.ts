@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { listOllamaModels, ollamaRoot } from './ollama-models';
 import { toOpenAiMessages } from './openai-provider';
 import type { Provider, ProviderEvent, ProviderRequest } from './provider';
+import { errorMessage } from '@contract/error-message';
 
 /**
  * Ollama through its own API (/api/chat), not its OpenAI-compatible endpoint: that endpoint ignores
@@ -122,7 +123,7 @@ export class OllamaProvider implements Provider {
       // cause keeps the network code (ECONNREFUSED…) the user's message is made from.
       throw Object.assign(
         new OllamaError(
-          `fetch failed: could not reach Ollama at ${this.root} (${(err as Error).message}); is \`ollama serve\` running?`,
+          `fetch failed: could not reach Ollama at ${this.root} (${errorMessage(err)}); is \`ollama serve\` running?`,
           undefined,
         ),
         { cause: err },

@@ -1,5 +1,6 @@
 import { ollamaRoot } from './ollama-models';
 import { ndjson } from './ollama-provider';
+import { errorMessage } from '@contract/error-message';
 
 export interface PullProgress {
   status: string;
@@ -15,7 +16,7 @@ export async function listOllamaModelSizes(
   const url = `${ollamaRoot(baseUrl)}/api/tags`;
   const res = await fetch(url, { signal: signal ?? AbortSignal.timeout(10_000) }).catch((err: unknown) => {
     throw new Error(
-      `could not reach Ollama at ${ollamaRoot(baseUrl)} (is it running? start it with \`ollama serve\`): ${(err as Error).message}`,
+      `could not reach Ollama at ${ollamaRoot(baseUrl)} (is it running? start it with \`ollama serve\`): ${errorMessage(err)}`,
     );
   });
   if (!res.ok) throw new Error(`Ollama answered ${res.status} to GET ${url}`);
@@ -41,7 +42,7 @@ export async function pullOllamaModel(
     body: JSON.stringify({ model, stream: true }),
     signal: abort,
   }).catch((err: unknown) => {
-    throw new Error(`could not reach Ollama at ${ollamaRoot(baseUrl)}: ${(err as Error).message}`);
+    throw new Error(`could not reach Ollama at ${ollamaRoot(baseUrl)}: ${errorMessage(err)}`);
   });
   if (!res.ok) {
     const text = await res.text().catch(() => '');

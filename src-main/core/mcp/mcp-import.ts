@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { McpServerConfig, McpServerName, type McpImportSource } from '@contract';
 import { looksSecret } from './mcp-secrets';
+import { errorMessage } from '@contract/error-message';
 
 // Reading another app's MCP config file: Claude Desktop, Claude Code, Cursor, Windsurf, Cline/Roo
 // (`mcpServers`), VS Code (`servers` in .vscode/mcp.json or the user mcp.json, `mcp.servers` in its
@@ -30,7 +31,7 @@ export async function readConfigFile(given: string): Promise<unknown> {
   try {
     return JSON.parse(stripJsonComments(text));
   } catch (err) {
-    throw new McpImportError(`${file} is not valid JSON: ${(err as Error).message}`);
+    throw new McpImportError(`${file} is not valid JSON: ${errorMessage(err)}`);
   }
 }
 
@@ -71,7 +72,7 @@ export async function importSources(home: string = os.homedir(), platform: NodeJ
     try {
       found.push({ app, path: file, servers: serversOf(await readConfigFile(file), file).map((s) => s.name), error: null });
     } catch (err) {
-      found.push({ app, path: file, servers: [], error: (err as Error).message });
+      found.push({ app, path: file, servers: [], error: errorMessage(err) });
     }
   }
   return found;

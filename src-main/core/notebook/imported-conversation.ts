@@ -6,6 +6,7 @@ import type { ConversationStore } from '../conversations/conversation-store';
 import { isSafeAttachmentPath, type ImportedFile } from './import-attachments';
 import type { NotebookImport } from './ipynb-import';
 import { NoFollowError, openBeneath, unlinkBeneath } from '../workspace/no-follow-open';
+import { errorMessage } from '@contract/error-message';
 
 // Turning a parsed notebook into a saved conversation. Parsing already succeeded (importNotebook is
 // all or nothing); what is left can still fail on disk, so a failure removes everything this import
@@ -102,7 +103,7 @@ async function createExclusive(root: string, wanted: string, data: Uint8Array, w
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
       if (err instanceof NoFollowError)
         throw new Error(`attachments/ in ${root} leads outside the workspace: ${err.message}`, { cause: err });
-      throw new Error(`cannot write the notebook's attachment ${relative}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`cannot write the notebook's attachment ${relative}: ${errorMessage(err)}`, { cause: err });
     }
     written.push(absolute);
     try {

@@ -1,5 +1,6 @@
 import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL, type ProviderKind } from '@contract';
 import { describeNetworkFailure, innermostMessage, networkCode } from '../llm/network-problem';
+import { errorMessage } from '@contract/error-message';
 
 // Model listing over plain HTTP, for the keys screen's "Test" and the model picker. Kept apart from the
 // chat clients on purpose: it needs only one GET, and it must work with a key that is not saved yet.
@@ -62,7 +63,7 @@ export async function listModels(req: ListModelsRequest): Promise<string[]> {
     return modelIds(body).sort();
   } catch (err) {
     throw new ListModelsError(
-      `${shown} ${(err as Error).message.replace(/^the server /, '')}: is this the base URL of a model server?`,
+      `${shown} ${errorMessage(err).replace(/^the server /, '')}: is this the base URL of a model server?`,
       'other',
       { cause: err },
     );

@@ -3,6 +3,7 @@ import { access, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isInside } from './confine';
+import { errorMessage } from '@contract/error-message';
 
 /** A folder the user asked to work in that cannot be one; the message says which check failed. */
 export class WorkspaceFolderError extends Error {}
@@ -32,7 +33,7 @@ export async function checkWorkspaceFolder(given: string, app: { dataDir: string
     if (code === 'ENOTDIR') throw new WorkspaceFolderError(`${folder} is not a folder: a part of the path is a file`, { cause: err });
     if (code === 'EACCES' || code === 'EPERM')
       throw new WorkspaceFolderError(`${folder} cannot be reached: permission denied on the way to it`, { cause: err });
-    throw new WorkspaceFolderError(`${folder} cannot be used: ${(err as Error).message}`, { cause: err });
+    throw new WorkspaceFolderError(`${folder} cannot be used: ${errorMessage(err)}`, { cause: err });
   }
   if (!info.isDirectory()) throw new WorkspaceFolderError(`${folder} is a file, not a folder`);
   const missing: string[] = [];

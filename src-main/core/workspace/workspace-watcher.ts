@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { APP_DIR } from './workspace-tree';
+import { errorMessage } from '@contract/error-message';
 
 export interface WatcherOptions {
   /** Changes are gathered this long before one notice goes out: a run writing 1,000 files is one refresh. */
@@ -47,7 +48,7 @@ export class WorkspaceWatchers {
     try {
       watcher = watch(root, { recursive: true, persistent: false });
     } catch (err) {
-      console.warn(`cannot watch the workspace ${root}: ${(err as Error).message}`);
+      console.warn(`cannot watch the workspace ${root}: ${errorMessage(err)}`);
       return false;
     }
     const entry: Watched = { root, watcher, pending: new Set(), timer: null };
