@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http';
 // Who may talk to `oi mcp --http`: the listener is on 127.0.0.1, but any local program (and any web
 // page, through the browser) can reach a local port. So every request must carry the token as a
 // bearer credential, and must name our own host (a page that rebinds its DNS name to 127.0.0.1 sends
-// its own name as Host). A request from a web page (Origin) is refused outright: no page has a reason.
+// its own name as Host). A request from any other web page (an Origin that is not this server's own)
+// is refused outright: no page has a reason. This server's own origin is let through (the MCP spec's
+// DNS-rebinding rule, checked by the conformance suite): it serves no page, so no page can carry it.
 
 export type Refusal = { status: 401 | 403; message: string } | null;
 
@@ -17,8 +19,11 @@ export function sameToken(given: string, expected: string): boolean {
 
 export function checkRequest(req: IncomingMessage, token: string, port: number): Refusal {
   const host = req.headers.host ?? '';
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return { status: 403, message: `Host "${host}" is not this server` };
-  if (req.headers.origin !== undefined) return { status: 403, message: 'requests from web pages are refused' };
+  const ours = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (!ours.includes(host)) return { status: 403, message: `Host "${host}" is not this server` };
+  const origin = req.headers.origin;
+  if (origin !== undefined && !ours.some((h) => origin === `http://${h}`))
+    return { status: 403, message: 'requests from web pages are refused' };
   const auth = req.headers.authorization ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
   if (!match?.[1]) return { status: 401, message: 'this server needs its token: send "Authorization: Bearer <token>"' };

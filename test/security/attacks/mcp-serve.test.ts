@@ -113,6 +113,11 @@ describe('oi mcp --http lets in only the holder of its token, from its own host'
     const rebound = await initialize(http.url, { host: `evil.example:${http.url.port}`, authorization: bearer });
     expect(rebound.status).toBe(403);
     expect((await initialize(http.url, { host, authorization: bearer, origin: 'https://evil.example' })).status).toBe(403);
+    // Another local page (another port) is a web page too; only this server's own origin passes.
+    expect(
+      (await initialize(http.url, { host, authorization: bearer, origin: `http://127.0.0.1:${Number(http.url.port) + 1}` })).status,
+    ).toBe(403);
+    expect((await initialize(http.url, { host, authorization: bearer, origin: `http://localhost:${http.url.port}` })).status).toBe(200);
     // The SDK's client without the token cannot connect either.
     await expect(connectHttp(http.url, {})).rejects.toThrow(/401|token/);
 
