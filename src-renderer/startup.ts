@@ -1,19 +1,22 @@
-import { config as zodConfig } from 'zod/v4/core';
 import { loadTerminalView } from './features/cells/CellOutputs';
 import { loadHighlighter } from './features/highlight/HighlightedCode';
 import { preloadMarkdown } from './features/markdown/Markdown';
 import { useApp } from './state/app-store';
 import { wireEvents } from './state/event-wiring';
 
-// The page's start, before React draws anything: events are wired and the app's state is asked for
-// (the WebSocket handshake and the first requests) while React renders the shell, instead of after it.
-// The page is marked ready (body[data-ready], which tests and automation wait for) once the state has
-// loaded and the App has mounted its effects (keyboard shortcuts) — in whichever order they finish.
+// The app chunk's start, before React draws anything: events are wired and the store takes the state
+// the page's first script asked for (main.tsx, initial-data.ts) while React renders the shell. The page
+// is marked ready (body[data-ready], which tests and automation wait for) once the state has loaded and
+// the App has mounted its effects (keyboard shortcuts) — in whichever order they finish.
 
 // Views that validate with the contract's schemas (Settings) load zod, whose object schemas probe for
 // eval with `new Function` when they are built; the page's CSP refuses it and reports a violation on
-// every start. Without its JIT zod never probes (and parses the same).
-zodConfig({ jitless: true });
+// every start. Without its JIT zod never probes (and parses the same). zod keeps its configuration on
+// globalThis (shared by every copy of it) and takes an object already there, so the page sets it
+// without importing zod, which would bring zod's core into the app's chunk for views that load later
+// (ui-lazy-chunks.e2e.test.ts fails on a CSP violation if this stops working).
+const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+(zodGlobal.__zod_globalConfig ??= {}).jitless = true;
 
 let mounted: () => void = () => undefined;
 const appMounted = new Promise<void>((resolve) => (mounted = resolve));

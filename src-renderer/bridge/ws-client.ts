@@ -56,8 +56,19 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
     return opening;
   };
 
+  // The page's first script opens the socket before the app's chunk has subscribed to anything
+  // (main.tsx): events that arrive meanwhile wait here, in order, and go to the listeners subscribed in
+  // the same turn as the first one (event-wiring.ts subscribes to everything at once).
+  let early: Array<[string, unknown]> | null = [];
+  let flushQueued = false;
   const emitLocal = (name: string, payload: unknown) => {
-    for (const l of listeners.get(name) ?? []) l(payload);
+    if (early) early.push([name, payload]);
+    else for (const l of listeners.get(name) ?? []) l(payload);
+  };
+  const flushEarly = () => {
+    const waiting = early ?? [];
+    early = null;
+    for (const [name, payload] of waiting) emitLocal(name, payload);
   };
 
   const onFrame = (text: string) => {
@@ -87,6 +98,10 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
       const set = listeners.get(name) ?? new Set<Listener>();
       listeners.set(name, set);
       set.add(listener as Listener);
+      if (early && !flushQueued) {
+        flushQueued = true;
+        queueMicrotask(flushEarly);
+      }
       void open().catch(() => undefined);
       return () => set.delete(listener as Listener);
     },

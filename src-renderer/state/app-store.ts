@@ -4,6 +4,7 @@ import { errorMessage } from '@contract/error-message';
 import type { AnyEvent, Attachment, ConversationListEntry, ModelChoice, Settings, SettingsPatch } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { confirmAutoRun } from './auto-run-confirm';
+import { takeInitialData } from './initial-data';
 import { noticeId } from './notice-id';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
 
@@ -111,15 +112,21 @@ export const useApp = create<AppStore>((set, get) => {
 
     async init() {
       await guard(async () => {
-        const [settings, info, status] = await Promise.all([
-          bridge['settings.get']({}),
-          bridge['app.info']({}),
-          bridge['providers.status']({}),
-          refreshList(),
-        ]);
-        set({ settings, notices: info.notices, providerReady: status.ready, onboarding: !status.ready, secretStorage: info.secretStorage });
-        const first = get().conversations[0];
-        if (first && !get().current) await get().openConversation(first.id);
+        // Asked for by the page's first script, while this chunk was still loading (initial-data.ts).
+        const { settings, info, status, conversations, newest } = await takeInitialData();
+        set({
+          settings,
+          notices: info.notices,
+          providerReady: status.ready,
+          onboarding: !status.ready,
+          secretStorage: info.secretStorage,
+          // A search typed meanwhile has its own answer coming.
+          ...(get().query ? {} : { conversations }),
+        });
+        await guard(async () => {
+          const conv = await newest;
+          if (conv && !get().current) set({ current: viewOf(conv), screen: 'chat' });
+        });
       });
     },
     async newConversation() {

@@ -20,6 +20,8 @@ export function Sidebar() {
     if (focusSearchSeq > 0) input.current?.focus();
   }, [focusSearchSeq]);
   useEffect(() => {
+    // Not at mount (the store loads the list at start), nor for a query the list already answers.
+    if (query.trim() === useApp.getState().query) return;
     const t = setTimeout(() => void search(query.trim()), SEARCH_DELAY_MS);
     return () => clearTimeout(t);
   }, [query, search]);
