@@ -159,6 +159,8 @@ def mark_stderr(nonce):
 def write_fence(data):
     """Write bytes after everything already buffered, and push them to the terminal now (the run's
     fence and the output position markers)."""
+    if _join_stdout(data):
+        return
     flush()
     try:
         _out._real_buffer.write(data)
@@ -169,6 +171,34 @@ def write_fence(data):
     view = memoryview(data)
     while view:
         view = view[os.write(1, view):]
+
+
+def _join_stdout(data):
+    """The mark goes to the terminal in the same write as the text still buffered before it: one
+    write instead of two at the end of every cell, so one pty wake-up for main rather than two (a
+    good share of a warm run's time on a busy machine). Only while stdout is still our UTF-8 stream
+    (a cell may have closed or re-encoded it); other streams the cell's text may sit in are flushed
+    first, as flush() does."""
+    out = _out
+    if out is None or out.closed or out.encoding != 'utf-8':
+        return False
+    try:
+        text = data.decode('ascii')
+    except UnicodeDecodeError:
+        return False
+    for stream in (_err, sys.stdout, sys.stderr):
+        if stream is None or stream is out or (isinstance(stream, _ErrText) and stream._out is out):
+            continue
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    try:
+        out.write(text)
+        out.flush()
+        return True
+    except Exception:
+        return False
 
 
 def _flush_forever():

@@ -70,10 +70,17 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   async function detectContext(request: RunRequest | null, route?: SessionRoute): Promise<DetectContext> {
     const path = request?.settings.env.PATH ?? baseEnv.PATH ?? '';
     if (!request) return { workspace: null, settings: null, path, probing: localProbing() };
-    const env = buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() });
     // Any local kind of language gives the conversation's own route (sandboxed or not).
     const where = route ?? (await router.route(request, shell));
-    const probing = where.probing?.({ workspace: request.workspace, env, tmpRoot }) ?? localProbing();
+    // The environment only for a route that probes with it (the sandbox): building it walks the
+    // whole process environment, a good part of a warm run's time when done for nothing.
+    const probing = where.probing
+      ? where.probing({
+          workspace: request.workspace,
+          env: buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() }),
+          tmpRoot,
+        })
+      : localProbing();
     return { workspace: request.workspace, settings: request.settings, path, probing };
   }
 
@@ -118,7 +125,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
       // Choosing takes a while and may take longer for one run than for the next: the runs of a
       // conversation are admitted one after the other, so each joins its queue in the order asked.
-      const loginShell = loginShellOf({ ...baseEnv, ...request.settings.env });
+      // Only SHELL is read: copying the whole process environment for it cost more than the rest of
+      // a warm run's admission.
+      const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
       const { language, note } = await admissions.push(request.conversationId, () =>
         detectContext(request)
           .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))

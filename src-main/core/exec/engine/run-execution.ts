@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
 import { availableRuntimes } from '../languages/registry';
@@ -11,6 +10,7 @@ import { shellOf } from '../shell/shell-choice';
 import { errorMessage } from '@contract';
 import { RunControl } from './run-control';
 import { forgetSudoPassword } from '../input/forget-sudo';
+import { randomHex } from '../session/random-hex';
 import { startRunInput } from './run-input';
 import { RunTimer } from './run-timer';
 import { assembleResult, finalStatus, simpleResult } from './run-result';
@@ -185,7 +185,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
 
 function safeRunId(id: string | undefined): string {
   const clean = id?.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100);
-  return clean || `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
+  return clean || `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomHex(4)}`;
 }
 
 function safeCall(fn: () => void): void {

@@ -1,13 +1,19 @@
-import { access, constants } from 'node:fs/promises';
+import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Probing } from './probing';
 
 // Looking for programs and asking their version, through the route's Probing (probing.ts), which
 // decides where a program may be run to answer.
 
+/**
+ * Asked synchronously: every run looks its runtime up again (a workspace .venv may have appeared, a
+ * setting changed), and on a busy machine each trip through the thread pool costs more than the
+ * check itself — several per run when PATH is searched. An access() of a local path is a few
+ * microseconds.
+ */
 export async function isExecutable(path: string): Promise<boolean> {
   try {
-    await access(path, constants.X_OK);
+    accessSync(path, constants.X_OK);
     return true;
   } catch {
     return false;

@@ -27,5 +27,6 @@ export const javascript: LanguageDefinition = {
   runner: {
     script: join('runners', 'node', 'oi-runner.mjs'),
     args: (script) => [script],
+    waitsInsideCells: true,
   },
 };

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 // Is a session's process back where it waits for the next cell? Asked from outside, on Linux,
@@ -28,6 +28,48 @@ export interface IdleWait {
   args: number;
   /** The terminal's foreground group must be the process's own (shells: no job of the cell holds it). */
   foreground: boolean;
+  /** The process's `/proc` files, kept open for the session's life (closeIdleWait). */
+  files: ProcFiles;
+}
+
+/**
+ * A process's `/proc/<pid>/syscall` and `stat`, opened once and read again from the start at each
+ * look: every run's end looks several times, and opening a `/proc` file (its path walk and access
+ * check) costs three times the read. The open file stays bound to the process it was opened for, so
+ * a pid reused after it exited reads as gone (ESRCH), never as another process.
+ */
+class ProcFiles {
+  private readonly fds = new Map<string, number | null>();
+  private readonly buffer = Buffer.alloc(1024);
+  private closed = false;
+
+  constructor(readonly pid: number) {}
+
+  read(name: 'syscall' | 'stat'): string | null {
+    if (this.closed) return null;
+    let fd = this.fds.get(name);
+    if (fd === undefined) {
+      try {
+        fd = openSync(`/proc/${this.pid}/${name}`, 'r');
+      } catch {
+        fd = null;
+      }
+      this.fds.set(name, fd);
+    }
+    if (fd === null) return null;
+    try {
+      const n = readSync(fd, this.buffer, 0, this.buffer.length, 0);
+      return this.buffer.toString('latin1', 0, n);
+    } catch {
+      return null;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const fd of this.fds.values()) if (fd !== null) closeSync(fd);
+    this.fds.clear();
+  }
 }
 
 export function idleWaitSupported(): boolean {
@@ -35,13 +77,9 @@ export function idleWaitSupported(): boolean {
 }
 
 /** Read synchronously: a few dozen bytes from procfs, far cheaper than four trips through the thread pool on every run's end. */
-function syscallOf(pid: number): SyscallLine | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/syscall`, 'utf8');
-  } catch {
-    return null;
-  }
+function syscallOf(files: ProcFiles): SyscallLine | null {
+  const text = files.read('syscall');
+  if (text === null) return null;
   const fields = text.trim().split(' ');
   // "running", or "-1 sp pc" for a thread blocked outside a system call.
   return fields.length === 9 ? fields : null;
@@ -66,38 +104,40 @@ export async function learnIdleWait(
   const waits = WAITS[process.arch];
   if (!idleWaitSupported() || !waits) return null;
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
+  const files = new ProcFiles(pid);
   let previous: SyscallLine | null = null;
   while (Date.now() < deadline) {
-    const line = syscallOf(pid);
-    if (line && waits.has(Number(line[0])) && (!options.foreground || ownsTerminal(pid))) {
-      if (previous && same(previous, line, options.args)) return { pid, line, args: options.args, foreground: options.foreground };
+    const line = syscallOf(files);
+    if (line && waits.has(Number(line[0])) && (!options.foreground || ownsTerminal(files))) {
+      if (previous && same(previous, line, options.args)) return { pid, line, args: options.args, foreground: options.foreground, files };
       previous = line;
     } else previous = null;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+  files.close();
   return null;
 }
 
 /** True when the process is blocked in the wait learnt at its start (and holds its terminal, for a shell). */
 export function waitsIdle(wait: IdleWait): boolean {
-  const line = syscallOf(wait.pid);
+  const line = syscallOf(wait.files);
   if (!line || !same(line, wait.line, wait.args)) return false;
-  return !wait.foreground || ownsTerminal(wait.pid);
+  return !wait.foreground || ownsTerminal(wait.files);
+}
+
+/** The session is over: its `/proc` files are closed (waitsIdle is false from then on). */
+export function closeIdleWait(wait: IdleWait | null): void {
+  wait?.files.close();
 }
 
 /** The process's group is its terminal's foreground group (`/proc/<pid>/stat`: pgrp and tpgid). */
-function ownsTerminal(pid: number): boolean {
-  const fields = statFieldsSync(pid);
+function ownsTerminal(files: ProcFiles): boolean {
+  const fields = statFields(files.read('stat'));
   return fields !== null && fields.tpgid > 0 && fields.tpgid === fields.pgrp;
 }
 
-function statFieldsSync(pid: number): { pgrp: number; tpgid: number } | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
+function statFields(text: string | null): { pgrp: number; tpgid: number } | null {
+  if (text === null) return null;
   // The command (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return { pgrp: Number(fields[2]), tpgid: Number(fields[5]) };
@@ -105,7 +145,13 @@ function statFieldsSync(pid: number): { pgrp: number; tpgid: number } | null {
 
 /** The foreground group of the terminal `pid` runs on: a shell at its prompt (also inside a sandbox's pid namespace). */
 export function terminalForeground(pid: number): number | null {
-  const fields = statFieldsSync(pid);
+  let text: string | null;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    text = null;
+  }
+  const fields = statFields(text);
   return fields && fields.tpgid > 0 ? fields.tpgid : null;
 }
 

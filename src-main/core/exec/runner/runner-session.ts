@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageDefinition, Runtime } from '../languages/language';
@@ -7,8 +6,9 @@ import { diedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
-import { findByInnerPid, learnIdleWait, waitsIdle, type IdleWait } from '../process/idle-wait';
+import { closeIdleWait, findByInnerPid, learnIdleWait, waitsIdle, type IdleWait } from '../process/idle-wait';
 import { RunEndCheck } from '../session/run-end';
+import { randomHex } from '../session/random-hex';
 import {
   INPUT_MARKER_KEY,
   OUTPUT_MARKER_KEY,
@@ -54,8 +54,9 @@ interface ActiveRun {
   resolve: (outcome: SessionOutcome) => void;
   /** The cell's questions by number: asked once both the request and its marker are in. */
   questions: Map<number, Question>;
-  /** Withdraws open questions (an interrupt; the run's end). */
-  questionsAbort: AbortController;
+  /** Withdraws open questions (an interrupt; the run's end). Made with the run's first question:
+   *  aborting one costs ~50 µs (its DOMException), a good share of a warm run's work in main. */
+  questionsAbort: AbortController | null;
 }
 
 interface Question {
@@ -81,18 +82,20 @@ export class RunnerSession implements Session {
   private interruptOnStart = false;
   /** The runner's wait for its next message, learnt at start (null where /proc cannot tell: claims are trusted). */
   private idleWait: IdleWait | null = null;
-  private readonly end = new RunEndCheck({
-    idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
-    writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
-    sync: (token) => this.channel?.send({ type: 'sync', token }),
-    onEnd: () => this.finishRun(),
-  });
+  private readonly end: RunEndCheck;
 
   private constructor(
     private readonly options: RunnerSessionOptions,
     private readonly dir: string,
   ) {
     this.lastCwd = options.workspace;
+    this.end = new RunEndCheck({
+      idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
+      writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
+      sync: (token) => this.channel?.send({ type: 'sync', token }),
+      syncFirst: options.language.runner?.waitsInsideCells === true,
+      onEnd: () => this.finishRun(),
+    });
   }
 
   static async start(options: RunnerSessionOptions): Promise<RunnerSession> {
@@ -156,10 +159,10 @@ export class RunnerSession implements Session {
       this.interruptOnStart = false;
       return { status: 'failed', exitCode: null, cwd: this.lastCwd, message: null };
     }
-    const nonce = randomBytes(16).toString('hex');
+    const nonce = randomHex(16);
     run.output.bareNewlines = this.rawOutput;
     return new Promise<SessionOutcome>((resolve) => {
-      this.active = { run, nonce, fenced: false, done: null, resolve, questions: new Map(), questionsAbort: new AbortController() };
+      this.active = { run, nonce, fenced: false, done: null, resolve, questions: new Map(), questionsAbort: null };
       channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
     });
   }
@@ -264,7 +267,7 @@ export class RunnerSession implements Session {
 
   private warmUp(): Promise<void> {
     return new Promise<void>((resolve) => {
-      const token = randomBytes(8).toString('hex');
+      const token = randomHex(8);
       const timer = setTimeout(() => done(), 5000);
       const done = (): void => {
         clearTimeout(timer);
@@ -289,6 +292,7 @@ export class RunnerSession implements Session {
     await this.warmUp();
     const runner = await findByInnerPid(pty.pid, this.helloPid);
     this.idleWait = runner === null ? null : await learnIdleWait(runner, { args: 1, foreground: false });
+    if (this.state === 'dead') closeIdleWait(this.idleWait);
   }
 
   /** TMPDIR in the session's folder for runtimes that leave their own temp folder behind when
@@ -387,7 +391,7 @@ export class RunnerSession implements Session {
     const { password } = question.requested;
     const prompt = active.run.output.trailingLine() || question.requested.prompt;
     void active.run.input
-      .ask({ prompt, password, mode: 'line', from: 'runner', command: null }, active.questionsAbort.signal)
+      .ask({ prompt, password, mode: 'line', from: 'runner', command: null }, (active.questionsAbort ??= new AbortController()).signal)
       .catch(() => ({ kind: 'eof' }) as const)
       .then((answer) => {
         if (this.active !== active) return;
@@ -402,8 +406,8 @@ export class RunnerSession implements Session {
   }
 
   private withdrawQuestions(active: ActiveRun): void {
-    active.questionsAbort.abort();
-    active.questionsAbort = new AbortController();
+    active.questionsAbort?.abort();
+    active.questionsAbort = null;
   }
 
   /** Fence and `done` both in: the run claims its end (again, if the code forged one before). */
@@ -417,7 +421,7 @@ export class RunnerSession implements Session {
     const active = this.active;
     if (!active?.done) return;
     this.active = null;
-    active.questionsAbort.abort();
+    active.questionsAbort?.abort();
     if (active.done.cwd) this.lastCwd = active.done.cwd;
     active.resolve({ status: active.done.ok ? 'done' : 'failed', exitCode: null, cwd: this.lastCwd, message: null });
   }
@@ -425,6 +429,7 @@ export class RunnerSession implements Session {
   private onExit(exit: PtyExit): void {
     const wasBooting = this.state === 'booting';
     this.state = 'dead';
+    closeIdleWait(this.idleWait);
     this.pty?.resume('output-cap');
     const rest = this.filter.flush();
     const active = this.active;

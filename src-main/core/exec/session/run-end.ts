@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './random-hex';
 
 // When a run of a persistent session (shell or runner) is over. The session's own end marks (the
 // fence in the terminal, a runner's `done`) are only a claim: the code the run guards can print and
@@ -6,9 +6,10 @@ import { randomBytes } from 'node:crypto';
 // is accepted once main sees from outside that the session's process is back in the wait it makes
 // between cells (process/idle-wait.ts). Then two barriers only main can make: a fresh token written
 // into the terminal's output after everything the session wrote there, and (runners) the same
-// token asked back over the channel, answered after everything the runner sent. The run ends when
-// both have come back, so text and messages the code produced before it really finished are all
-// the run's, and the last claim before that point is the one that counts. docs/exec-protocol.md#end-of-a-run.
+// token asked back over the channel, answered after everything the runner sent (a shell's stderr
+// terminal stands in for the channel). The run ends when both have come back, so text and messages
+// the code produced before it really finished are all the run's, and the last claim before that
+// point is the one that counts. docs/exec-protocol.md#end-of-a-run.
 
 /** The property key of main's barrier in the terminal, `OSC 633 ; P ; OiEnd=<token> BEL`. */
 export const END_BARRIER_KEY = 'OiEnd';
@@ -20,23 +21,31 @@ export interface RunEndOptions {
   writeTerminal: (text: string) => Promise<void>;
   /** Runners: sends `{type:'sync', token}`, which the runner answers with `synced` from its loop. */
   sync?: (token: string) => void;
+  /**
+   * The terminal's token only once `sync` is answered, not both at once: for a runner whose loop
+   * waits the same way inside a cell's `await` (LanguageDefinition.runner.waitsInsideCells).
+   */
+  syncFirst?: boolean;
   onEnd: () => void;
 }
 
 /**
  * A session claims its end just before it goes back to its wait, a few microseconds of its own
  * work; but its message wakes main, which on a busy machine takes the CPU the session was on, so
- * the first check usually finds the session not yet there. Waiting on a timer then costs a
- * millisecond at least (half a warm run's round trip), and spinning on the event loop keeps the
- * session off the CPU it needs. So main first naps (a blocking wait of this many ms, giving the CPU
- * away) and checks again, a few times for a run's first claim only (code forging claims again and
- * again cannot make main nap), before going on to timers.
+ * the first check often finds the session not yet there (runnable, not yet blocked). Waiting on a
+ * timer then costs a millisecond at least (a quiet machine's whole warm round trip), and spinning on
+ * the event loop keeps the session off the CPU it needs. So main naps (a blocking wait, giving the
+ * CPU away) and checks again, for up to NAP_BUDGET_MS after a run's first claim only (code forging
+ * claims again and again cannot make main nap), before going on to timers. The naps are as short as
+ * the kernel's timer allows: asked for 10 µs, one lasts ~80 µs (the timer slack), while the session
+ * needs far less than that to get back to its wait once it has a CPU; each look costs ~6 µs
+ * (idle-wait.ts). Longer naps (0.2 ms each, before) made the usual case wait for nothing.
  */
-const NAP_MS = 0.2;
-const NAPS = 5;
+const NAP_MS = 0.01;
+const NAP_BUDGET_MS = 1.5;
 const nap = new Int32Array(new SharedArrayBuffer(4));
 /** Timers between later polls of a claim not yet true (ms): quick at first, then steady. */
-const POLL_DELAYS = [1, 2, 4, 8, 16, 32, 64];
+const POLL_DELAYS = [1, 1, 2, 4, 8, 16, 32, 64];
 const POLL_STEADY = 100;
 
 let trustClaims = false;
@@ -66,7 +75,7 @@ export class RunEndCheck {
       return;
     }
     this.stopPolling();
-    this.poll(++this.generation, 0, this.claims++ === 0 ? NAPS : 0);
+    this.poll(++this.generation, 0, this.claims++ === 0 ? NAP_BUDGET_MS : 0);
   }
 
   /** A property sequence from the terminal; true when it was this check's barrier (the caller drops it either way). */
@@ -80,7 +89,8 @@ export class RunEndCheck {
   synced(token: string): void {
     if (!this.barrier || token !== this.barrier.token || this.barrier.channel) return;
     this.barrier.channel = true;
-    this.placeTerminalBarrier(token);
+    if (this.options.syncFirst) this.placeTerminalBarrier(token);
+    else this.maybeEnd();
   }
 
   /** The run ended otherwise (the session died) or a new one begins: forget everything. */
@@ -96,13 +106,17 @@ export class RunEndCheck {
     this.timer = null;
   }
 
-  private poll(generation: number, attempt: number, naps: number): void {
+  /** Looks whether the session is idle; if not, naps for up to `napMs`, then tries again on a timer. */
+  private poll(generation: number, attempt: number, napMs: number): void {
     const idle = this.options.idle;
     if (!idle || generation !== this.generation) return;
     let ready = idle();
-    for (let left = naps; !ready && left > 0; left--) {
-      Atomics.wait(nap, 0, 0, NAP_MS);
-      ready = idle();
+    if (!ready && napMs > 0) {
+      const until = performance.now() + napMs;
+      while (!ready && performance.now() < until) {
+        Atomics.wait(nap, 0, 0, NAP_MS);
+        ready = idle();
+      }
     }
     if (generation !== this.generation || this.barrier) return;
     if (!ready) {
@@ -110,13 +124,15 @@ export class RunEndCheck {
       return;
     }
     // Made now, after the code finished: nothing that ran in the session has seen it.
-    const token = randomBytes(16).toString('hex');
+    const token = randomHex(16);
     this.barrier = { token, terminal: false, channel: !this.options.sync };
-    // A runner's loop waits the same way inside a cell's `await` as between cells, so "idle" can be
-    // true while its code still runs; its answer to `sync` comes only once the cell is over. The
-    // terminal's token goes in after that answer, so it lands behind everything the cell printed.
-    if (this.options.sync) this.options.sync(token);
-    else this.placeTerminalBarrier(token);
+    this.options.sync?.(token);
+    // Both barriers at once where "idle" means the cell's code is over: nothing of it can write to
+    // the terminal after this point. A JavaScript runner's loop waits the same way inside a cell's
+    // `await` as between cells, so "idle" can be true while its code still runs; its answer to
+    // `sync` comes only once the cell is over, and the terminal's token goes in after that answer,
+    // so it lands behind everything the cell printed.
+    if (!this.options.sync || !this.options.syncFirst) this.placeTerminalBarrier(token);
   }
 
   private placeTerminalBarrier(token: string): void {

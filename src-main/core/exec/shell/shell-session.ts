@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { writeNewFileBeneath } from '../../workspace/no-follow-open';
 import { basename, join } from 'node:path';
@@ -8,8 +7,9 @@ import { diedMessage, exitedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
-import { learnIdleWait, terminalForeground, waitsIdle, type IdleWait } from '../process/idle-wait';
+import { closeIdleWait, learnIdleWait, terminalForeground, waitsIdle, type IdleWait } from '../process/idle-wait';
 import { END_BARRIER_KEY, RunEndCheck } from '../session/run-end';
+import { randomHex } from '../session/random-hex';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { StderrTerminal } from '../process/stderr-terminal';
 import type { SessionTerminal } from '../input/terminal-watch';
@@ -119,7 +119,7 @@ export class ShellSession implements Session {
   static async start(options: ShellSessionOptions): Promise<ShellSession> {
     const dir = await mkdtemp(join(options.tmpRoot, 'oi-shell-'));
     const cellFile = join(dir, 'cell.sh');
-    const bootNonce = randomBytes(8).toString('hex');
+    const bootNonce = randomHex(8);
     const stderr = StderrTerminal.open();
     let pty: PtyProcess;
     try {
@@ -206,7 +206,7 @@ export class ShellSession implements Session {
       this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${this.label} session died.` };
     }
-    const nonce = randomBytes(16).toString('hex');
+    const nonce = randomHex(16);
     return new Promise<SessionOutcome>((resolve) => {
       const active: ActiveRun = { run, nonce, exitCode: null, cwd: null, env: {}, resolve, earlyErr: '' };
       this.phase = { name: 'sent', active };
@@ -383,6 +383,7 @@ export class ShellSession implements Session {
   private async learnPromptRead(): Promise<void> {
     const shell = terminalForeground(this.pty.pid);
     this.idleWait = shell === null ? null : await learnIdleWait(shell, { args: 3, foreground: true });
+    if (this.phase.name === 'dead') closeIdleWait(this.idleWait);
   }
 
   private finish(active: ActiveRun, exit: PtyExit | null): void {
@@ -413,6 +414,7 @@ export class ShellSession implements Session {
   }
 
   private onExit(exit: PtyExit): void {
+    closeIdleWait(this.idleWait);
     // The run's last stderr belongs to it (`echo bye >&2; exit 5`), not to nobody.
     this.stderr?.drain();
     const phase = this.phase;
