@@ -1,6 +1,7 @@
 import type { CellChanges, CellItem, Conversation, Settings } from '@contract';
 import { errorMessage } from '@contract';
-import { changesForModel, type CheckpointService } from '../checkpoints/checkpoint-service';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import { changesForModel } from '../checkpoints/tree-changes';
 import type { Skipped } from '../checkpoints/workspace-scan';
 import { findLanguage } from '../exec';
 

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { readdir, readFile, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { CellChanges, FileChange, FileDiff, Settings } from '@contract';
+import type { CellChanges, FileDiff, Settings } from '@contract';
 import { writeFileAtomic } from '../conversations/atomic-write';
 import { ChangeJournal } from './change-journal';
-import { GitObjects, type FlatEntry } from './git-objects';
+import { GitObjects } from './git-objects';
 import { applyRestore, planRestore, presentGitFolders } from './restore';
 import { Snapshotter } from './snapshot';
-import { formatMb, type Skipped } from './workspace-scan';
+import type { Skipped } from './workspace-scan';
 import { storeBytes } from './store-size';
+import { changesBetween, fileDiffs } from './tree-changes';
 
 /**
  * Every run reversible (docs/checkpoints.md). Before each cell the workspace is recorded in a store in
@@ -54,8 +55,6 @@ export interface CheckpointServiceOptions {
 
 /** A restore cut short (the app killed) is finished from this file the next time the store is used. */
 const JOURNAL = 'oi-restore-journal.json';
-/** One line per file for the model, up to this many. */
-const MODEL_LINES = 20;
 
 export type RestoreOutcome = { status: 'restored'; changedPaths: number } | { status: 'needs-confirmation'; modifiedOutside: string[] };
 
@@ -335,93 +334,4 @@ function mergeSkipped(a: Skipped[], b: Skipped[]): Skipped[] {
   const seen = new Map<string, Skipped>();
   for (const s of [...a, ...b]) seen.set(s.path, s);
   return [...seen.values()];
-}
-
-/** Files created, modified, deleted or renamed between two trees (renames found by git, by content). */
-export async function changesBetween(objects: GitObjects, from: string, to: string): Promise<FileChange[]> {
-  if (from === to) return [];
-  const out = await objects.git(['diff-tree', '-r', '-M', '-z', '--raw', '--no-commit-id', from, to]);
-  const parts = out.split('\0');
-  const raw: Array<{ status: string; oldSha: string; newSha: string; path: string; from?: string }> = [];
-  for (let i = 0; i < parts.length;) {
-    const meta = parts[i++];
-    if (!meta?.startsWith(':')) continue;
-    const [, , oldSha = '', newSha = '', status = ''] = meta.slice(1).split(' ');
-    if (status.startsWith('R')) {
-      const src = parts[i++] ?? '';
-      raw.push({ status: 'R', oldSha, newSha, path: parts[i++] ?? '', from: src });
-    } else raw.push({ status: status.slice(0, 1), oldSha, newSha, path: parts[i++] ?? '' });
-  }
-  const zero = /^0+$/;
-  const sizes = await objects.sizes([...new Set(raw.flatMap((r) => [r.oldSha, r.newSha]).filter((s) => !zero.test(s)))]);
-  return raw.map((r): FileChange => {
-    const size = zero.test(r.newSha) ? null : (sizes.get(r.newSha) ?? null);
-    const previousSize = zero.test(r.oldSha) ? null : (sizes.get(r.oldSha) ?? null);
-    const change = r.status === 'A' ? 'created' : r.status === 'D' ? 'deleted' : r.status === 'R' ? 'renamed' : 'modified';
-    return { path: r.path, change, ...(r.from ? { from: r.from } : {}), size, previousSize };
-  });
-}
-
-const IMAGE_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-};
-const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
-const MAX_DIFF_CHARS = 200_000;
-
-async function fileDiffs(objects: GitObjects, from: string, to: string): Promise<FileDiff[]> {
-  const changes = await changesBetween(objects, from, to);
-  const before = new Map((await objects.listTree(from)).map((e) => [e.path, e]));
-  const after = new Map((await objects.listTree(to)).map((e) => [e.path, e]));
-  const out: FileDiff[] = [];
-  for (const change of changes) {
-    const old: FlatEntry | undefined = before.get(change.from ?? change.path);
-    const now: FlatEntry | undefined = after.get(change.path);
-    if (old?.mode === '120000' || now?.mode === '120000') {
-      out.push({ ...change, kind: 'symlink' });
-      continue;
-    }
-    const mime = IMAGE_TYPES[change.path.split('.').pop()?.toLowerCase() ?? ''];
-    if (mime && (change.size ?? 0) <= MAX_IMAGE_BYTES && (change.previousSize ?? 0) <= MAX_IMAGE_BYTES) {
-      const url = async (e: FlatEntry | undefined) =>
-        e ? `data:${mime};base64,${(await objects.readBlob(e.sha)).toString('base64')}` : undefined;
-      const [b, a] = await Promise.all([url(old), url(now)]);
-      out.push({ ...change, kind: 'image', ...(b ? { before: b } : {}), ...(a ? { after: a } : {}) });
-      continue;
-    }
-    const text = await objects.diffBlobs(old?.sha ?? null, now?.sha ?? null, change.path);
-    if (/^Binary files /m.test(text)) out.push({ ...change, kind: 'binary' });
-    else
-      out.push({
-        ...change,
-        kind: 'text',
-        diff:
-          text.length > MAX_DIFF_CHARS
-            ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters)`
-            : text,
-      });
-  }
-  return out;
-}
-
-/** What the model is told: one bounded line per file. */
-export function changesForModel(changes: CellChanges): string {
-  if (!changes.checkpointed) return '';
-  const lines: string[] = [];
-  for (const f of changes.files.slice(0, MODEL_LINES)) {
-    const size = f.size !== null ? ` (${bytes(f.size)})` : '';
-    const name = f.path.length > 200 ? `…${f.path.slice(-199)}` : f.path;
-    lines.push(f.change === 'renamed' ? `renamed ${f.from ?? '?'} → ${name}${size}` : `${f.change} ${name}${size}`);
-  }
-  if (changes.files.length > MODEL_LINES) lines.push(`… and ${changes.files.length - MODEL_LINES} more files`);
-  if (lines.length === 0) return '';
-  return `\n\nFiles changed in the workspace:\n${lines.join('\n')}`;
-}
-
-function bytes(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : formatMb(n);
 }
