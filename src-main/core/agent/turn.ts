@@ -1,4 +1,4 @@
-import { errorMessage, type CellItem, type ModelChoice, type NoticeItem, type Settings } from '@contract';
+import { errorMessage, type ModelChoice, type NoticeItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { findLanguage, type ExecService } from '../exec';
@@ -14,8 +14,7 @@ import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
-import { runCell } from './run-cell';
-import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
+import { allowedTool, approve, executeCell, finishCell } from './turn-cell';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
@@ -287,86 +286,6 @@ function noSuchTool(name: string, mcpTools: McpTool[]): string {
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */
 export function conversationSettings(settings: Settings, choice: ModelChoice | undefined): Settings {
   return choice ? { ...settings, provider: choice.provider, model: choice.model, baseUrl: choice.baseUrl } : settings;
-}
-
-function allowedTool(cell: CellItem): 'run' {
-  cell.approval = 'auto';
-  return 'run';
-}
-
-async function approve(
-  live: LiveConversation,
-  events: EventBus,
-  settings: Settings,
-  cell: CellItem,
-  signal: AbortSignal,
-): Promise<'run' | 'skip' | 'stop'> {
-  if (settings.autoRun || live.conv.autoRun) {
-    cell.approval = 'auto';
-    return 'run';
-  }
-  cell.status = 'awaiting-approval';
-  // Wait first, then tell: an in-process listener (the CLI) may answer while the event is emitted.
-  const decided = live.approvals.wait(cell.id, signal);
-  events.emit('cell.awaiting-approval', { conversationId: live.conv.id, cell });
-  const decision = await decided;
-  if (decision.kind !== 'run') return decision.kind;
-  if (decision.code !== null && decision.code !== cell.code) {
-    // Kept so the cell, the saved conversation and exports can say the user edited it.
-    cell.modelCode = cell.code;
-    cell.code = decision.code;
-  }
-  if (decision.always && !live.conv.autoRun) {
-    live.conv.autoRun = true;
-    events.emit('conversation.auto-run', { conversationId: live.conv.id, autoRun: true });
-  }
-  cell.approval = 'user';
-  return 'run';
-}
-
-/** Returns true when the user interrupted the run (with the cell's Stop, or the turn's). */
-async function executeCell(
-  live: LiveConversation,
-  deps: TurnDeps,
-  settings: Settings,
-  cell: CellItem,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const started = Date.now();
-  let interruptedByUser = false;
-  const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
-  try {
-    const result = await runCell(live, cell, { exec: deps.exec, events: deps.events, settings }, signal);
-    const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings);
-    if (changes) cell.changes = changes;
-    cell.outputs = result.outputs;
-    cell.exitCode = result.exitCode;
-    cell.durationMs = result.durationMs;
-    cell.limits = result.limits;
-    if (result.shell) cell.shell = result.shell;
-    if (result.cwd) cell.cwd = result.cwd;
-    if (result.envChanges) cell.envChanges = result.envChanges;
-    if (result.firstAttempt) cell.firstAttempt = result.firstAttempt;
-    if (result.fullOutput) cell.fullOutput = result.fullOutput;
-    interruptedByUser = result.status === 'interrupted';
-    const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
-    const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';
-    const stopped = interruptedByUser
-      ? `\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}`
-      : '';
-    const forModel = `${edited}${told}${stopped}`;
-    finishCell(live, deps.events, cell, result.status, forModel);
-  } catch (err) {
-    cell.durationMs = Date.now() - started;
-    finishCell(live, deps.events, cell, 'died', `The run failed inside the app: ${errorMessage(err)}`);
-  }
-  return interruptedByUser;
-}
-
-function finishCell(live: LiveConversation, events: EventBus, cell: CellItem, status: CellItem['status'], forModel: string): void {
-  cell.status = status;
-  cell.resultForModel = forModel;
-  events.emit('cell.done', { conversationId: live.conv.id, cell, status });
 }
 
 function flushQueuedMessages(live: LiveConversation, events: EventBus): void {

@@ -1,0 +1,103 @@
+import { errorMessage, type CellItem, type Settings } from '@contract';
+import type { EventBus } from '../bridge/event-bus';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import type { ExecService } from '../exec';
+import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
+import type { LiveConversation } from './live-conversation';
+import { runCell } from './run-cell';
+
+// One code cell of a turn, once the model has written it: the user's approval (or auto-run), then
+// the run between the workspace checkpoints, and the text the model reads about it.
+
+/** What running a cell needs of the turn's dependencies (TurnDeps has them all). */
+export interface CellRunDeps {
+  exec: ExecService;
+  events: EventBus;
+  checkpoints?: CheckpointService;
+}
+
+/** An MCP tool the user allowed always: run without asking. */
+export function allowedTool(cell: CellItem): 'run' {
+  cell.approval = 'auto';
+  return 'run';
+}
+
+/** Asks the user to approve the cell unless auto-run is on; an edited cell keeps the model's code as modelCode. */
+export async function approve(
+  live: LiveConversation,
+  events: EventBus,
+  settings: Settings,
+  cell: CellItem,
+  signal: AbortSignal,
+): Promise<'run' | 'skip' | 'stop'> {
+  if (settings.autoRun || live.conv.autoRun) {
+    cell.approval = 'auto';
+    return 'run';
+  }
+  cell.status = 'awaiting-approval';
+  // Wait first, then tell: an in-process listener (the CLI) may answer while the event is emitted.
+  const decided = live.approvals.wait(cell.id, signal);
+  events.emit('cell.awaiting-approval', { conversationId: live.conv.id, cell });
+  const decision = await decided;
+  if (decision.kind !== 'run') return decision.kind;
+  if (decision.code !== null && decision.code !== cell.code) {
+    // Kept so the cell, the saved conversation and exports can say the user edited it.
+    cell.modelCode = cell.code;
+    cell.code = decision.code;
+  }
+  if (decision.always && !live.conv.autoRun) {
+    live.conv.autoRun = true;
+    events.emit('conversation.auto-run', { conversationId: live.conv.id, autoRun: true });
+  }
+  cell.approval = 'user';
+  return 'run';
+}
+
+/**
+ * Runs an approved cell between its checkpoints and tells the model what it gave. Returns true when
+ * the user interrupted the run (with the cell's Stop, or the turn's).
+ */
+export async function executeCell(
+  live: LiveConversation,
+  deps: CellRunDeps,
+  settings: Settings,
+  cell: CellItem,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const started = Date.now();
+  let interruptedByUser = false;
+  const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
+  try {
+    const result = await runCell(live, cell, { exec: deps.exec, events: deps.events, settings }, signal);
+    const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings);
+    if (changes) cell.changes = changes;
+    cell.outputs = result.outputs;
+    cell.exitCode = result.exitCode;
+    cell.durationMs = result.durationMs;
+    cell.limits = result.limits;
+    if (result.shell) cell.shell = result.shell;
+    if (result.cwd) cell.cwd = result.cwd;
+    if (result.envChanges) cell.envChanges = result.envChanges;
+    if (result.firstAttempt) cell.firstAttempt = result.firstAttempt;
+    if (result.fullOutput) cell.fullOutput = result.fullOutput;
+    interruptedByUser = result.status === 'interrupted';
+    const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
+    const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';
+    const stopped = interruptedByUser
+      ? `\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}`
+      : '';
+    const forModel = `${edited}${told}${stopped}`;
+    finishCell(live, deps.events, cell, result.status, forModel);
+  } catch (err) {
+    cell.durationMs = Date.now() - started;
+    finishCell(live, deps.events, cell, 'died', `The run failed inside the app: ${errorMessage(err)}`);
+  }
+  return interruptedByUser;
+}
+
+/** Ends the cell with its status and what the model is told. */
+export function finishCell(live: LiveConversation, events: EventBus, cell: CellItem, status: CellItem['status'], forModel: string): void {
+  cell.status = status;
+  cell.resultForModel = forModel;
+  events.emit('cell.done', { conversationId: live.conv.id, cell, status });
+}
