@@ -1,18 +1,11 @@
 import Anthropic, { APIError as AnthropicApiError } from '@anthropic-ai/sdk';
 import { request } from 'node:http';
 import OpenAI, { APIError as OpenAIApiError } from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, thinkingSignature, type ScriptedLlm, type ScriptedLlmOptions } from '../fixtures/llm-server';
+import { describe, expect, it } from 'vitest';
+import { thinkingSignature, type ScriptedLlm } from '../fixtures/llm-server';
+import { useScriptedLlms } from '../support/scripted-llm';
 
-const running: ScriptedLlm[] = [];
-async function start(opts?: ScriptedLlmOptions): Promise<ScriptedLlm> {
-  const llm = await startScriptedLlm(opts);
-  running.push(llm);
-  return llm;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((llm) => llm.close()));
-});
+const start = useScriptedLlms();
 
 const openaiFor = (llm: ScriptedLlm, maxRetries = 0) => new OpenAI({ apiKey: 'test-key', baseURL: llm.openaiBaseUrl, maxRetries });
 const anthropicFor = (llm: ScriptedLlm, maxRetries = 0) => new Anthropic({ apiKey: 'test-key', baseURL: llm.anthropicBaseUrl, maxRetries });

@@ -1,21 +1,13 @@
 import type { ConversationItem, UserItem } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../../src-main/core/llm/anthropic-provider';
 import { executeTool } from '../../../src-main/core/llm/execute-tool';
 import { OpenAiProvider } from '../../../src-main/core/llm/openai-provider';
 import { buildProvider } from '../../../src-main/core/llm/provider-factory';
 import type { ImageData, Provider, ProviderEvent, ProviderRequest } from '../../../src-main/core/llm/provider';
-import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../fixtures/llm-server';
+import { useScriptedLlms } from '../../support/scripted-llm';
 
-const running: ScriptedLlm[] = [];
-async function start(opts?: ScriptedLlmOptions): Promise<ScriptedLlm> {
-  const llm = await startScriptedLlm(opts);
-  running.push(llm);
-  return llm;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((llm) => llm.close()));
-});
+const start = useScriptedLlms();
 
 const PNG: ImageData = {
   mime: 'image/png',
