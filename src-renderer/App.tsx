@@ -5,6 +5,7 @@ import { ShortcutsDialog } from './features/keyboard/ShortcutsDialog';
 import { AutoRunConfirm } from './features/sandbox/AutoRunConfirm';
 import { useGlobalShortcuts } from './features/keyboard/use-global-shortcuts';
 import { Banners } from './features/layout/Banners';
+import { McpApprovalCards } from './features/mcp/McpApprovalCards';
 import { LIMITS, clamp, usePanels } from './features/layout/panel-sizes';
 import { ResizeHandle } from './features/layout/ResizeHandle';
 import { useNarrow } from './features/layout/use-narrow';
@@ -58,6 +59,7 @@ export function App() {
       <main className="main">
         <TopBar />
         <Banners />
+        <McpApprovalCards />
         <NotebookBar />
         <Suspense fallback={<div className="screen muted">Loading…</div>}>
           {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}

@@ -16,10 +16,15 @@ export interface McpOptions {
   httpPort: number | null;
   /** The bearer token --http requires; null: made at start and printed. */
   token: string | null;
+  /** --ask-timeout <seconds>: how long the desktop app's person has to answer a question. */
+  askTimeoutMs: number;
   help: boolean;
 }
 
 const MIN_TOKEN_CHARS = 16;
+/** Under the 60 s most MCP clients wait for a tool call (the SDK's default request timeout). */
+export const DEFAULT_ASK_TIMEOUT_S = 50;
+const MAX_ASK_TIMEOUT_S = 3600;
 
 export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): McpOptions {
   let values;
@@ -33,6 +38,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
         sandbox: { type: 'boolean' },
         http: { type: 'string' },
         token: { type: 'string' },
+        'ask-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -48,12 +54,17 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   if (token !== null && httpPort === null) throw new UsageError('--token (or OI_MCP_TOKEN) is for --http; stdio needs none');
   if (token !== null && (token.length < MIN_TOKEN_CHARS || /\s/.test(token)))
     throw new UsageError(`the token must be at least ${MIN_TOKEN_CHARS} characters without spaces`);
+  const askTimeout = values['ask-timeout'] ?? String(DEFAULT_ASK_TIMEOUT_S);
+  const askTimeoutS = /^\d+$/.test(askTimeout) ? Number(askTimeout) : NaN;
+  if (!(askTimeoutS >= 1 && askTimeoutS <= MAX_ASK_TIMEOUT_S))
+    throw new UsageError(`--ask-timeout needs a number of seconds (1–${MAX_ASK_TIMEOUT_S}); got "${askTimeout}"`);
   return {
     workspace: path.resolve(cwd, values.workspace ?? '.'),
     autoRun: values['auto-run'] ?? false,
     sandbox: values.sandbox ?? false,
     httpPort,
     token,
+    askTimeoutMs: askTimeoutS * 1000,
     help: values.help ?? false,
   };
 }
@@ -66,7 +77,9 @@ Usage:
 
 Options:
       --workspace <dir>   the folder code runs in and files are confined to (default: the current folder)
-  -y, --auto-run          allow execute and write_file; without it they are refused (reading is allowed)
+  -y, --auto-run          allow execute and write_file for every client; without it the desktop app is
+                          asked when it runs, else they are refused (reading is always allowed)
+      --ask-timeout <s>   how long the desktop app's person has to answer (default ${DEFAULT_ASK_TIMEOUT_S})
       --sandbox           run code in the sandbox whatever the app's settings say (docs/sandbox.md)
       --http <port>       serve over HTTP on 127.0.0.1 instead of stdio (0 picks a free port)
       --token <token>     the bearer token HTTP clients must send (or OI_MCP_TOKEN); default: a new one,

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { createApp } from '../core/app';
+import { parseExtraPath, writableZones } from '../core/exec';
+import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
+import { savedClientPolicy } from '../core/mcp-approval/client-policies';
 import type { ApprovalPolicy } from '../core/mcp-server/approval-policy';
 import type { McpServeDeps } from '../core/mcp-server/build-server';
 import { serveHttp } from '../core/mcp-server/http-serve';
@@ -53,12 +57,23 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   const version = appVersion(env);
   const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
   for (const notice of [...notices, ...(saved.notice ? [saved.notice] : [])]) say(notice);
-  const policy: ApprovalPolicy = { autoRun: opts.autoRun };
+  // Where sandboxed code can write: an endpoint file there is not followed (endpoint-file.ts).
+  const zones = () => {
+    const now = settings.get();
+    const extra = now.sandbox.extraPaths.map((entry) => parseExtraPath(entry, os.homedir())).filter((e) => e.writable);
+    const roots = [workspace, path.join(dataDir, 'workspaces'), ...(now.workspaceRoot ? [now.workspaceRoot] : [])];
+    return writableZones([...roots, ...extra.map((e) => e.path)]);
+  };
+  const policy: ApprovalPolicy = {
+    autoRun: opts.autoRun,
+    clientPolicy: (client) => savedClientPolicy(dataDir, client),
+    ask: (question, signal) => askDesktopApp({ dataDir, zones, timeoutMs: opts.askTimeoutMs }, question, signal),
+  };
   if (opts.autoRun) {
     const sandbox = await app.handlers['sandbox.status']({}, { transport: 'ipc' });
     // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.
     if (!sandbox.enabled) say(`--auto-run: MCP clients' code runs without asking. ${sandbox.autoRunWarning}`);
-  } else say('execute and write_file are refused until the server is started with --auto-run');
+  } else say('execute and write_file ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run');
   const deps: McpServeDeps = {
     exec: app.context.exec,
     conversations: app.context.conversations,

@@ -19,6 +19,9 @@ import { CheckpointService } from './checkpoints/checkpoint-service';
 import { McpManager } from './mcp/mcp-manager';
 import { McpConfigService } from './mcp/mcp-config-service';
 import { mcpHandlers } from './handlers/mcp-handlers';
+import { mcpApprovalHandlers } from './handlers/mcp-approval-handlers';
+import { McpApprovalQuestions } from './mcp-approval/approval-questions';
+import { openApprovalEndpoint, type ApprovalEndpoint } from './mcp-approval/approval-endpoint';
 import { checkpointHandlers } from './handlers/checkpoint-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
@@ -58,6 +61,11 @@ export interface AppOptions {
   notices?: string[];
   /** Local model servers first run looks for; default: Ollama, LM Studio and Jan on their usual ports. */
   localServers?: LocalServerSpec[];
+  /**
+   * Open the endpoint through which `oi mcp` asks the person before a client's code runs, and name it
+   * in the data folder (the desktop app and browser mode; not the CLI, nor `oi mcp` itself).
+   */
+  mcpApprovalEndpoint?: boolean;
 }
 
 export interface App {
@@ -74,6 +82,8 @@ export interface App {
    * must not compete with them (it answers from the environment snapshot). Later calls do nothing.
    */
   warmUp(): void;
+  /** The `oi mcp` approval endpoint once it is open and named (null when the option is off or it failed, with the reason logged). */
+  readonly mcpApprovalEndpoint: Promise<ApprovalEndpoint | null>;
   dispose(): Promise<void>;
 }
 
@@ -140,6 +150,15 @@ export function createApp(opts: AppOptions): App {
     secret: (account) => opts.secrets.get(account),
     onChange: (name) => events.emit('mcp.changed', { name }),
   });
+  // Questions from `oi mcp` clients: shown on the page, answered by the person.
+  const mcpApprovals = new McpApprovalQuestions({ events, settings: opts.settings });
+  const approvalEndpoint = opts.mcpApprovalEndpoint
+    ? openApprovalEndpoint(opts.dataDir, mcpApprovals).catch((err: unknown) => {
+        // The app works without it: oi mcp then refuses as when the app is not running.
+        console.warn(`The approval endpoint for oi mcp could not open: ${err instanceof Error ? err.message : String(err)}`);
+        return null;
+      })
+    : Promise.resolve(null);
   const agent = new AgentService({ open, conversations, exec, environment, events, settings, providerFor, models, checkpoints, mcp });
 
   const context: AppContext = {
@@ -160,6 +179,7 @@ export function createApp(opts: AppOptions): App {
     models,
     checkpoints,
     mcp,
+    mcpApprovals,
     mcpConfig: new McpConfigService({ settings: opts.settings, secrets: opts.secrets, mcp, secretsChanged: refreshSecrets }),
     reruns: new LiveReruns({ agent, conversations, exec, events, settings }),
   };
@@ -179,6 +199,7 @@ export function createApp(opts: AppOptions): App {
     ...kernelHandlers(context),
     ...sandboxHandlers(context),
     ...mcpHandlers(context),
+    ...mcpApprovalHandlers(context),
   };
 
   let warmed = false;
@@ -192,7 +213,10 @@ export function createApp(opts: AppOptions): App {
       void engine.languages().catch(() => undefined);
       checkpoints.prepare();
     },
+    mcpApprovalEndpoint: approvalEndpoint,
     async dispose() {
+      mcpApprovals.dispose();
+      await (await approvalEndpoint)?.close();
       context.workspaceWatchers.dispose();
       await agent.dispose();
       await mcp.dispose();

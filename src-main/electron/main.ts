@@ -45,6 +45,7 @@ void app.whenReady().then(async () => {
     notices: secrets.notice ? [secrets.notice] : [],
     resourcesDir,
     version: app.getVersion(),
+    mcpApprovalEndpoint: true,
   });
   const workspaceOf = async (id: string) => (await core.context.agent.snapshot(id)).workspace;
   const handlers = {
@@ -63,6 +64,13 @@ void app.whenReady().then(async () => {
     mainWindow.webContents.once('did-finish-load', () => core.warmUp());
   };
   open();
+  // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps
+  // the app running) and draw the eye to it, since the person is probably in the other agent's window.
+  core.events.subscribe((event) => {
+    if (event.name !== 'mcp-approval.asked') return;
+    if (!mainWindow) open();
+    else if (!mainWindow.isFocused()) mainWindow.flashFrame(true);
+  });
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });

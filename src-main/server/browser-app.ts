@@ -36,6 +36,7 @@ export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserAp
     notices: secrets.notice ? [secrets.notice] : [],
     resourcesDir: opts.resourcesDir,
     version: opts.version,
+    mcpApprovalEndpoint: true,
   });
   return {
     dispatch: warmingDispatcher(app),

@@ -13,6 +13,7 @@ import {
 } from './model';
 import { NotebookRerunOutcome } from './requests/notebook';
 import { ModelCapability } from './requests/models';
+import { McpApprovalQuestion } from './requests/mcp-approval';
 
 // Every event main sends to the renderer: name → payload schema. Events are only ever sent by main,
 // so they are validated in tests rather than on every send (output bursts are hot) — and main never
@@ -124,6 +125,10 @@ const buildEventSchemas = () =>
     }),
     /** An MCP server's state or tools changed (Settings asks mcp.status again). */
     'mcp.changed': z.object({ name: z.string() }),
+    /** A client of `oi mcp` asks to run code or write a file: answered with `mcp-approval.answer`. */
+    'mcp-approval.asked': McpApprovalQuestion,
+    /** The question is over: answered (here or in another window), or withdrawn (oi mcp stopped waiting). Never carries the answer. */
+    'mcp-approval.closed': z.object({ id: z.string(), how: z.enum(['answered', 'withdrawn']) }),
     error: z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
   }) as const satisfies Record<string, z.ZodType>;
 

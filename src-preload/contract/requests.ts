@@ -13,6 +13,7 @@ import { notebookRequests } from './requests/notebook';
 import { kernelRequests } from './requests/kernels';
 import { sandboxRequests } from './requests/sandbox';
 import { mcpRequests } from './requests/mcp';
+import { mcpApprovalRequests } from './requests/mcp-approval';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -32,6 +33,7 @@ export const requests = {
   ...kernelRequests,
   ...sandboxRequests,
   ...mcpRequests,
+  ...mcpApprovalRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -50,6 +52,7 @@ export {
   type McpServerStatus,
   type McpToolInfo,
 } from './requests/mcp';
+export { McpApprovalDecision, McpApprovalQuestion } from './requests/mcp-approval';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 
 export type Requests = typeof requests;

@@ -104,6 +104,10 @@ export const McpServerName = z
   .max(48)
   .regex(/^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/, 'an MCP server name is letters, digits, - and single _ between them (at most 48)');
 
+/** The name an MCP client gives in its initialize request (clientInfo.name): its own word, not a proof. */
+export const McpClientName = z.string().min(1).max(256);
+export const McpClientPolicy = z.enum(['ask', 'allow', 'refuse']);
+
 export const Settings = z.object({
   version: z.literal(1),
   provider: ProviderKind,
@@ -175,6 +179,12 @@ export const Settings = z.object({
   dismissedNotices: z.array(z.string().max(64)).max(64),
   /** MCP servers whose tools the model may call (docs/mcp.md), by name. */
   mcpServers: z.record(McpServerName, McpServerConfig),
+  /**
+   * Clients of `oi mcp`, by the name each gives when it connects: what to do when one asks to run code
+   * or write a file — ask in the desktop app (the default for a name not listed), allow, or refuse
+   * (docs/mcp.md#approval-in-the-desktop-app).
+   */
+  mcpClients: z.record(McpClientName, McpClientPolicy),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -193,6 +203,7 @@ export type SettingsPatch = z.infer<typeof SettingsPatch>;
 export type ExecSettings = z.infer<typeof ExecSettings>;
 export type SandboxSettings = z.infer<typeof SandboxSettings>;
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
+export type McpClientPolicy = z.infer<typeof McpClientPolicy>;
 
 export const defaultSettings: Settings = {
   version: 1,
@@ -236,4 +247,5 @@ export const defaultSettings: Settings = {
   providerModels: {},
   dismissedNotices: [],
   mcpServers: {},
+  mcpClients: {},
 };

@@ -48,6 +48,8 @@ export interface AppUnderTestOptions {
   notices?: string[];
   /** Another build of the renderer (the UI bench's anchor). Default: out/renderer. */
   rendererDir?: string;
+  /** Open the approval endpoint `oi mcp` asks through, as the desktop app and `npm run serve` do. Default: off. */
+  mcpApprovalEndpoint?: boolean;
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -77,6 +79,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     env: options.env ?? {},
     localServers: options.localServers,
     notices: options.notices,
+    mcpApprovalEndpoint: options.mcpApprovalEndpoint,
   });
   const server = await startBrowserServer({
     dispatch: warmingDispatcher(app),

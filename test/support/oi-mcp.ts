@@ -31,12 +31,17 @@ export interface StdioServer {
 }
 
 /** `oi mcp <args>` started by the SDK's stdio client transport, connected. */
-export async function connectStdio(args: string[], env: Record<string, string>, cwd: string): Promise<StdioServer> {
+export async function connectStdio(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  clientName = 'oi-test-client',
+): Promise<StdioServer> {
   mkdirSync(cwd, { recursive: true });
   const transport = new StdioClientTransport({ command: process.execPath, args: [...OI, 'mcp', ...args], env, cwd, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = new Client({ name: 'oi-test-client', version: '1.0.0' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, stderr: () => err, close: () => client.close() };
 }
@@ -113,8 +118,8 @@ export interface McpData {
 export interface OiMcpScope {
   /** A fresh data folder (mcpEnv's settings, `extra` in the env), removed after the test. */
   data(prefix: string, extra?: Record<string, string>): McpData;
-  /** connectStdio, closed after the test. */
-  stdio(args: string[], env: Record<string, string>, cwd: string): Promise<StdioServer>;
+  /** connectStdio (as the client named `clientName`), closed after the test. */
+  stdio(args: string[], env: Record<string, string>, cwd: string, clientName?: string): Promise<StdioServer>;
   /** startHttp, stopped after the test. */
   http(args: string[], env: Record<string, string>, cwd: string, token?: string): Promise<HttpServer>;
 }
@@ -134,8 +139,8 @@ export function useOiMcp(): OiMcpScope {
       ends.push(() => made.remove());
       return { dir: made.dir, ws: path.join(made.dir, 'ws'), env: mcpEnv(made.dir, extra) };
     },
-    async stdio(args, env, cwd) {
-      const server = await connectStdio(args, env, cwd);
+    async stdio(args, env, cwd, clientName) {
+      const server = await connectStdio(args, env, cwd, clientName);
       ends.push(() => server.close().catch(() => undefined));
       return server;
     },

@@ -33,6 +33,10 @@ export { withSandboxSetting } from './sandbox/sandbox-policy';
 export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
+// Where sandboxed code can write, for what the app follows from outside it (the `oi mcp` approval endpoint file).
+export { reachesInto, writableZones } from './sandbox/writable-zones';
+export { parseExtraPath } from './sandbox/sandbox-plan';
+export { isAlive } from './process/process-alive';
 
 // Keys redacted from what runs give back (the app hands the engine its keys with what they are).
 export type { KnownSecret } from './output/redactor';

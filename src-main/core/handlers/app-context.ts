@@ -9,6 +9,7 @@ import type { KeyVault } from '../providers/key-vault';
 import type { LiveReruns } from '../notebook/live-reruns';
 import type { McpConfigService } from '../mcp/mcp-config-service';
 import type { McpManager } from '../mcp/mcp-manager';
+import type { McpApprovalQuestions } from '../mcp-approval/approval-questions';
 import type { LocalServerSpec } from '../providers/local-servers';
 import type { SettingsStore } from '../settings/settings-store';
 import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
@@ -39,4 +40,6 @@ export interface AppContext {
   /** MCP servers: their connections, and their entries in settings (docs/mcp.md). */
   mcp: McpManager;
   mcpConfig: McpConfigService;
+  /** Clients of `oi mcp` asking to run code or write files, waiting for the person (docs/mcp.md). */
+  mcpApprovals: McpApprovalQuestions;
 }

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ApprovalPolicy } from './approval-policy';
+import { approvalGate, type ApprovalPolicy } from './approval-policy';
 import { registerFileTools } from './file-tools';
 import { registerNotebookTool } from './notebook-tool';
 import { ServeSession, type ServeSessionDeps } from './serve-session';
@@ -25,8 +25,9 @@ export function buildMcpServer(deps: McpServeDeps): ServedClient {
   const session = new ServeSession(deps);
   // The conversation is named for the client once it says who it is (the desktop app lists it so).
   server.server.oninitialized = () => session.rename(server.server.getClientVersion()?.name ?? 'client');
-  registerSessionTools(server, session, deps.policy);
-  registerFileTools(server, deps.workspace, deps.policy);
-  registerNotebookTool(server, session, deps.workspace, deps.policy);
+  const gate = approvalGate(deps.policy, () => server.server.getClientVersion(), deps.workspace);
+  registerSessionTools(server, session, gate);
+  registerFileTools(server, deps.workspace, gate);
+  registerNotebookTool(server, session, deps.workspace, gate);
   return { server, session };
 }

@@ -5,7 +5,7 @@ import { imageMime, looksBinary } from '../workspace/file-types';
 import { openWorkspaceFile } from '../workspace/open-workspace-file';
 import { resolveInWorkspace } from '../workspace/resolve-in-workspace';
 import { listTree } from '../workspace/workspace-tree';
-import { refusalFor, type ApprovalPolicy } from './approval-policy';
+import type { ApprovalGate } from './approval-policy';
 import { guarded, json, text } from './tool-result';
 import { writeWorkspaceText } from './workspace-write';
 
@@ -20,7 +20,7 @@ const WRITE_LIMIT_CHARS = 10 * 1024 * 1024;
 
 const WorkspacePath = z.string().min(1).max(4096).describe('a path relative to the workspace, with / between folders');
 
-export function registerFileTools(server: McpServer, workspace: string, policy: ApprovalPolicy): void {
+export function registerFileTools(server: McpServer, workspace: string, gate: ApprovalGate): void {
   server.registerTool(
     'list_files',
     {
@@ -52,10 +52,10 @@ export function registerFileTools(server: McpServer, workspace: string, policy: 
       inputSchema: { path: WorkspacePath, content: z.string().max(WRITE_LIMIT_CHARS) },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
-    ({ path: rel, content }) =>
+    ({ path: rel, content }, extra) =>
       guarded(async () => {
-        const refused = refusalFor(policy, 'write files');
-        if (refused) return refused;
+        const { refusal } = await gate.check({ kind: 'write_file', path: rel, content }, extra.signal);
+        if (refusal) return refusal;
         const written = await writeWorkspaceText(workspace, rel, content);
         return text(`Wrote ${Buffer.byteLength(content, 'utf8')} bytes to ${written}.`);
       }),

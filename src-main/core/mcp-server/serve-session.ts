@@ -56,7 +56,7 @@ export class ServeSession {
   }
 
   /** Runs code in this client's session of `language`; an unknown language is refused before anything starts. */
-  async execute(language: string, code: string, signal?: AbortSignal): Promise<RunResult> {
+  async execute(language: string, code: string, signal?: AbortSignal, approval: 'auto' | 'user' = 'auto'): Promise<RunResult> {
     const lang = findLanguage(language);
     if (!lang) throw new Error(`unknown language "${language}"; list_sessions names the languages this machine has`);
     const state = this.stateOf(lang.name);
@@ -78,7 +78,7 @@ export class ServeSession {
     state.runs++;
     state.lastStatus = result.status;
     state.executionCount = result.executionCount;
-    await this.record(lang.name, code, result, startedAt);
+    await this.record(lang.name, code, result, startedAt, approval);
     return result;
   }
 
@@ -126,7 +126,7 @@ export class ServeSession {
   }
 
   /** The run as a cell of the client's conversation, saved (the first run creates the file). */
-  private async record(language: string, code: string, result: RunResult, startedAt: string): Promise<void> {
+  private async record(language: string, code: string, result: RunResult, startedAt: string, approval: 'auto' | 'user'): Promise<void> {
     const asked: CellItem = {
       kind: 'cell',
       id: newId(),
@@ -144,8 +144,9 @@ export class ServeSession {
       limits: null,
       resultForModel: null,
     };
-    // Filled in as a notebook re-run fills a cell; approved by the server's --auto-run, not a person.
-    const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval: 'auto' };
+    // Filled in as a notebook re-run fills a cell; 'user' when the person at the desktop app allowed it,
+    // 'auto' when --auto-run or the client's setting did.
+    const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval };
     this.conversation.items.push(cell);
     this.conversation.updatedAt = now();
     await this.deps.conversations.save(this.conversation);

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { refusalFor, type ApprovalPolicy } from './approval-policy';
+import type { ApprovalGate } from './approval-policy';
 import { runContent } from './run-content';
 import type { ServeSession } from './serve-session';
 import { guarded, json, text } from './tool-result';
@@ -10,7 +10,7 @@ import { guarded, json, text } from './tool-result';
 
 const Language = z.string().min(1).max(64).describe('python, javascript, shell (bash), zsh, ruby, r, java, html, powershell, applescript');
 
-export function registerSessionTools(server: McpServer, session: ServeSession, policy: ApprovalPolicy): void {
+export function registerSessionTools(server: McpServer, session: ServeSession, gate: ApprovalGate): void {
   server.registerTool(
     'execute',
     {
@@ -23,7 +23,10 @@ export function registerSessionTools(server: McpServer, session: ServeSession, p
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     ({ language, code }, extra) =>
-      guarded(async () => refusalFor(policy, 'run code') ?? runContent(await session.execute(language, code, extra.signal))),
+      guarded(async () => {
+        const { refusal, approval } = await gate.check({ kind: 'execute', language, code }, extra.signal);
+        return refusal ?? runContent(await session.execute(language, code, extra.signal, approval));
+      }),
   );
 
   server.registerTool(

@@ -5,6 +5,7 @@ import { SECTIONS } from './settings-fields';
 import { ProviderKeyField } from './ProviderKeyField';
 import { SettingField } from './SettingField';
 import { McpServersSection } from '../mcp/McpServersSection';
+import { McpClientsSection } from '../mcp/McpClientsSection';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -40,6 +41,7 @@ export function SettingsScreen() {
         </section>
       ))}
       <McpServersSection />
+      <McpClientsSection />
     </div>
   );
 }

@@ -12,8 +12,10 @@ describe('oi mcp options', () => {
       sandbox: false,
       httpPort: null,
       token: null,
+      askTimeoutMs: 50_000,
       help: false,
     });
+    expect(parseMcpArgs(['--ask-timeout', '120'], {}, '/').askTimeoutMs).toBe(120_000);
   });
 
   it('reads --workspace (relative to the current folder), --auto-run, --sandbox, --http and the token', () => {
@@ -35,6 +37,8 @@ describe('oi mcp options', () => {
     [['--token', 'abcdefghijklmnop-1234'], /--token \(or OI_MCP_TOKEN\) is for --http/],
     [['--model', 'gpt-4.1'], /Unknown option '--model'[\s\S]*oi mcp --help/],
     [['extra'], /oi mcp --help/],
+    [['--ask-timeout', '0'], /--ask-timeout needs a number of seconds \(1–3600\); got "0"/],
+    [['--ask-timeout', 'soon'], /--ask-timeout needs a number of seconds/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseMcpArgs(argv, {}, '/')).toThrow(UsageError);
     expect(() => parseMcpArgs(argv, {}, '/')).toThrow(message);

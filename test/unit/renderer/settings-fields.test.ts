@@ -14,9 +14,9 @@ describe('settings fields', () => {
     const expected = [
       // providerModels and dismissedNotices are the app's bookkeeping (the model last used per provider,
       // notices dismissed for good), changed by what the user does elsewhere, not typed in a field;
-      // mcpServers is edited as JSON in the settings file for now (docs/mcp.md).
+      // mcpServers and mcpClients have sections of their own (McpServersSection, McpClientsSection).
       ...Object.keys(defaultSettings).filter(
-        (k) => !['version', 'exec', 'sandbox', 'providerModels', 'dismissedNotices', 'mcpServers'].includes(k),
+        (k) => !['version', 'exec', 'sandbox', 'providerModels', 'dismissedNotices', 'mcpServers', 'mcpClients'].includes(k),
       ),
       ...Object.keys(defaultSettings.exec).map((k) => `exec.${k}`),
       'sandbox.enabled',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isAlive } from './process-alive';
 
 // A per-session cap on processes through the cgroup "pids" controller, where this process may
 // create cgroups (root, or a delegated cgroup v2 subtree). Unlike RLIMIT_NPROC it counts only the
@@ -57,15 +58,6 @@ function isMember(pid: number, groupName: string): boolean {
     return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(`/${groupName}\n`);
   } catch {
     return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
