@@ -129,32 +129,38 @@ describe('oi mcp over stdio', () => {
     await expect.poll(() => server !== null && alive(server), { timeout: 60_000 }).toBe(false);
   });
 
-  it('refuses execute and write_file without --auto-run and with no desktop app, saying how to allow them; reading still works', { timeout: 120_000 }, async () => {
-    const { env, ws } = setup();
-    let stdio = await oi.stdio(['--workspace', ws], env, ws);
-    writeFileSync(path.join(ws, 'notes.txt'), 'hello from the workspace');
-    const { client } = stdio;
-    const refused = await call(client, 'execute', { language: 'shell', code: 'touch ran.txt' });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/did not run code: it asked the desktop app, but the desktop app is not running[\s\S]*--auto-run/);
-    const write = await call(client, 'write_file', { path: 'written.txt', content: 'x' });
-    expect(write.isError).toBe(true);
-    expect(textOf(write)).toContain('--auto-run');
-    expect(existsSync(path.join(ws, 'ran.txt'))).toBe(false);
-    expect(existsSync(path.join(ws, 'written.txt'))).toBe(false);
-    expect(stdio.stderr()).toContain('ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run');
-    // Read-only tools are allowed.
-    expect(textOf(await call(client, 'read_file', { path: 'notes.txt' }))).toBe('hello from the workspace');
-    expect(JSON.parse(textOf(await call(client, 'list_files')))).toMatchObject({ entries: [{ path: 'notes.txt', kind: 'file' }] });
-    await stdio.close();
+  it(
+    'refuses execute and write_file without --auto-run and with no desktop app, saying how to allow them; reading still works',
+    { timeout: 120_000 },
+    async () => {
+      const { env, ws } = setup();
+      let stdio = await oi.stdio(['--workspace', ws], env, ws);
+      writeFileSync(path.join(ws, 'notes.txt'), 'hello from the workspace');
+      const { client } = stdio;
+      const refused = await call(client, 'execute', { language: 'shell', code: 'touch ran.txt' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/did not run code: it asked the desktop app, but the desktop app is not running[\s\S]*--auto-run/);
+      const write = await call(client, 'write_file', { path: 'written.txt', content: 'x' });
+      expect(write.isError).toBe(true);
+      expect(textOf(write)).toContain('--auto-run');
+      expect(existsSync(path.join(ws, 'ran.txt'))).toBe(false);
+      expect(existsSync(path.join(ws, 'written.txt'))).toBe(false);
+      expect(stdio.stderr()).toContain(
+        'ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run',
+      );
+      // Read-only tools are allowed.
+      expect(textOf(await call(client, 'read_file', { path: 'notes.txt' }))).toBe('hello from the workspace');
+      expect(JSON.parse(textOf(await call(client, 'list_files')))).toMatchObject({ entries: [{ path: 'notes.txt', kind: 'file' }] });
+      await stdio.close();
 
-    // The twin: the same calls with --auto-run do run and write.
-    stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
-    expect((await call(stdio.client, 'execute', { language: 'shell', code: 'touch ran.txt' })).isError).toBeFalsy();
-    expect((await call(stdio.client, 'write_file', { path: 'deep/er/written.txt', content: 'x' })).isError).toBeFalsy();
-    expect(existsSync(path.join(ws, 'ran.txt'))).toBe(true);
-    expect(readFileSync(path.join(ws, 'deep/er/written.txt'), 'utf8')).toBe('x');
-  });
+      // The twin: the same calls with --auto-run do run and write.
+      stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
+      expect((await call(stdio.client, 'execute', { language: 'shell', code: 'touch ran.txt' })).isError).toBeFalsy();
+      expect((await call(stdio.client, 'write_file', { path: 'deep/er/written.txt', content: 'x' })).isError).toBeFalsy();
+      expect(existsSync(path.join(ws, 'ran.txt'))).toBe(true);
+      expect(readFileSync(path.join(ws, 'deep/er/written.txt'), 'utf8')).toBe('x');
+    },
+  );
 });
 
 describe('oi mcp --http', () => {
