@@ -18,8 +18,13 @@ const ctx = { transport: 'ipc' as const };
 export async function chooseConversation(app: App, choice: ConversationChoice, warn: (line: string) => void): Promise<Conversation> {
   if (choice.notebook) return importNotebookFile(app, choice.notebook, warn);
   if (choice.last) {
-    const [latest] = await app.handlers['conversation.list']({}, ctx);
-    if (!latest) throw new SetupError('there is no saved conversation to continue yet (start one with `oi`)');
+    // The last conversation of the person at this terminal: one `oi mcp` recorded for another agent
+    // (mcpClient) is not theirs to continue by accident; --conversation <id> still opens it.
+    const latest = (await app.handlers['conversation.list']({}, ctx)).find((c) => c.mcpClient === undefined);
+    if (!latest)
+      throw new SetupError(
+        'there is no saved conversation to continue yet (start one with `oi`; conversations oi mcp recorded open with --conversation <id>)',
+      );
     return app.handlers['conversation.get']({ conversationId: latest.id }, ctx);
   }
   if (choice.id) return app.handlers['conversation.get']({ conversationId: await resolveId(app, choice.id) }, ctx);

@@ -258,6 +258,8 @@ export const ConversationSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   workspace: z.string(),
+  /** Set on the conversation `oi mcp` records an MCP client's runs in: the client's name. `oi -c` passes it over. */
+  mcpClient: z.string().max(200).optional(),
 });
 
 /** The remote Jupyter kernel a conversation's language runs on, kept so it survives an app restart (no token: that is in the keychain). */

@@ -1,6 +1,6 @@
-import type { Conversation, ConversationSummary } from '@contract';
+import type { Conversation } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { ConversationStore } from '../conversations/conversation-store';
+import { summaryOf, type ConversationStore } from '../conversations/conversation-store';
 import { now } from './ids';
 import { LiveConversation } from './live-conversation';
 
@@ -68,6 +68,4 @@ export class OpenConversations {
   }
 }
 
-export function summaryOf(conv: Conversation): ConversationSummary {
-  return { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
-}
+export { summaryOf };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Conversation, describeIssues, type ConversationListEntry } from '@contract';
+import { Conversation, describeIssues, type ConversationListEntry, type ConversationSummary } from '@contract';
 import { writeFileAtomic } from './atomic-write';
 import { findMatch } from './search-match';
 import { errorMessage } from '@contract/error-message';
@@ -91,7 +91,7 @@ export class ConversationStore {
       try {
         const conv = await this.get(name.slice(0, -'.json'.length));
         if (conv.items.length === 0) continue;
-        const summary = { id: conv.id, title: conv.title, createdAt: conv.createdAt, updatedAt: conv.updatedAt, workspace: conv.workspace };
+        const summary = summaryOf(conv);
         if (!needle) {
           entries.push(summary);
           continue;
@@ -153,4 +153,10 @@ export class ConversationStore {
 function checkedId(id: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid conversation id ${JSON.stringify(id)}`);
   return id;
+}
+
+/** What lists and events carry of a conversation (the MCP client's name only on a conversation oi mcp recorded). */
+export function summaryOf(conv: Conversation): ConversationSummary {
+  const { id, title, createdAt, updatedAt, workspace, mcpClient } = conv;
+  return { id, title, createdAt, updatedAt, workspace, ...(mcpClient !== undefined ? { mcpClient } : {}) };
 }

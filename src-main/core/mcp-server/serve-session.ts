@@ -44,11 +44,14 @@ export class ServeSession {
       items: [],
       usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
       autoRun: false,
+      // Marks it as another agent's record: `oi -c` (the last conversation) passes it over.
+      mcpClient: 'client',
     };
   }
 
   rename(clientName: string): void {
     this.conversation.title = `MCP: ${clientName.slice(0, 100)}`;
+    this.conversation.mcpClient = clientName.slice(0, 100);
   }
 
   get id(): string {
