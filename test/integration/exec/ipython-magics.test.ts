@@ -1,420 +1,240 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CellOutput, ExecSettings } from '@contract';
-import { SYSTEM_PYTHON } from '../../support/jupyter-home';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildWheel } from '../../support/package-registries';
-import { pathWithout } from '../../support/path-without';
-import { type Harness, type HarnessRun, startHarness, stdoutOf } from '../../support/exec-harness';
+import { stdoutOf } from '../../support/exec-harness';
+import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSessions } from './support/magic-sessions';
 
-// IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py) and,
-// without IPython, the documented subset (oi_magics.py) with a clear error for the rest. Each magic
-// runs in real sessions of three Pythons: a virtual environment that sees Debian's IPython, one that
-// has no IPython at all, and Debian's Python told not to use its IPython (OI_IPYTHON=0; it has
-// matplotlib, which the bare environment lacks).
+// IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py), in a
+// virtual environment that sees Debian's IPython. Without IPython: magics-without-ipython.test.ts.
 
-const run = promisify(execFile);
+const magic = useMagicSessions();
 
-interface Pythons {
-  ipython: string;
-  bare: string;
-}
-
-async function makeVenvs(root: string): Promise<Pythons> {
-  const ipython = path.join(root, 'with-ipython');
-  const bare = path.join(root, 'bare');
-  await Promise.all([run(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', ipython]), run(SYSTEM_PYTHON, ['-m', 'venv', bare])]);
-  return { ipython: path.join(ipython, 'bin', 'python'), bare: path.join(bare, 'bin', 'python') };
-}
-
-const kinds = (outputs: CellOutput[]): string[] =>
-  outputs.map((o) =>
-    o.output_type === 'stream'
-      ? `stream:${o.name}`
-      : o.output_type === 'error'
-        ? `error:${o.ename}`
-        : `${o.output_type}:${Object.keys(o.data).sort().join('+')}`,
-  );
-const resultText = (outputs: CellOutput[]): string | undefined => {
-  const result = outputs.find((o) => o.output_type === 'execute_result');
-  return result?.output_type === 'execute_result' ? (result.data['text/plain'] as string) : undefined;
-};
-const errorOf = (outputs: CellOutput[]) =>
-  outputs.find((o): o is Extract<CellOutput, { output_type: 'error' }> => o.output_type === 'error');
-
-/** A run in one Python's session; `conversation` names another session of that Python. */
-type SessionRun = (code: string, settings?: Partial<ExecSettings>, conversation?: string) => Promise<HarnessRun>;
-
-/**
- * IPython's %%script prints "Couldn't find program: 'X'" and returns when X is not installed, so the
- * cell succeeds and Run All goes on. The program is missing for real: a PATH without it (ruby is
- * installed here, and runs with the usual PATH: the twin).
- */
-async function expectMissingProgramLikeIPython(session: SessionRun, tmpRoot: string, name: string): Promise<void> {
-  const missing = await session('%%script no-such-program-here\nx');
-  expect(missing.status, missing.forModel).toBe('done');
-  expect(missing.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: "Couldn't find program: 'no-such-program-here'\n" }]);
-  const noRuby = pathWithout(path.join(tmpRoot, `no-ruby-${name}`), ['ruby']);
-  // A session of its own: a session keeps the environment it started with.
-  const withoutRuby = await session('%%ruby\nputs 6 * 7', { env: { PATH: noRuby } }, 'no-ruby');
-  expect(withoutRuby.status, withoutRuby.forModel).toBe('done');
-  expect(stdoutOf(withoutRuby)).toBe("Couldn't find program: 'ruby'\n");
-  expect(stdoutOf(await session('%%ruby\nputs 6 * 7'))).toBe('42\n');
-}
-
-describe('notebook magics in the Python session', () => {
-  let h: Harness;
-  let pythons: Pythons;
+describe('notebook magics in the Python session, with IPython', () => {
+  const py = magic.inSession('ipython');
 
   beforeAll(async () => {
-    h = await startHarness();
-    pythons = await makeVenvs(h.tmpRoot);
-  }, 300_000);
-  afterAll(async () => {
-    await h?.close();
+    // The first cell that needs IPython waits for it to load; later ones find it ready.
+    const first = await py('get_ipython().__class__.__name__');
+    expect(first.forModel).toBe("'OiShell'");
+  }, 120_000);
+
+  it('runs %matplotlib inline and shows figures where plt.show() is called', async () => {
+    const r = await py(
+      '%matplotlib inline\nimport matplotlib.pyplot as plt\nprint("before")\nplt.plot([1, 2, 3])\nplt.show()\nprint("after")',
+    );
+    expect(r.status, r.forModel).toBe('done');
+    expect(kinds(r.outputs)).toEqual(['stream:stdout', 'display_data:image/png+text/plain', 'stream:stdout']);
+    const again = await py('%matplotlib qt');
+    expect(again.status).toBe('done');
+    expect(again.terminal).toContain('interactive windows are not available here; figures are shown inline');
   });
 
-  /** A run in the session of one Python (each Python is its own conversation, so its own session). */
-  const inSession =
-    (who: 'ipython' | 'bare' | 'off') =>
-    (code: string, settings: Partial<ExecSettings> = {}, conversation = '') => {
-      const pythonPath = who === 'off' ? SYSTEM_PYTHON : pythons[who];
-      const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
-      return h.run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
-    };
-
-  describe('with IPython', () => {
-    const py = inSession('ipython');
-
-    beforeAll(async () => {
-      // The first cell that needs IPython waits for it to load; later ones find it ready.
-      const first = await py('get_ipython().__class__.__name__');
-      expect(first.forModel).toBe("'OiShell'");
-    }, 120_000);
-
-    it('runs %matplotlib inline and shows figures where plt.show() is called', async () => {
-      const r = await py(
-        '%matplotlib inline\nimport matplotlib.pyplot as plt\nprint("before")\nplt.plot([1, 2, 3])\nplt.show()\nprint("after")',
-      );
-      expect(r.status, r.forModel).toBe('done');
-      expect(kinds(r.outputs)).toEqual(['stream:stdout', 'display_data:image/png+text/plain', 'stream:stdout']);
-      const again = await py('%matplotlib qt');
-      expect(again.status).toBe('done');
-      expect(again.terminal).toContain('interactive windows are not available here; figures are shown inline');
-    });
-
-    it('runs !cmd with $name and {expression} expanded, and x = !cmd as a list of lines', async () => {
-      const r = await py('word = "shell"\n!echo hello $word {1 + 1}');
-      expect(stdoutOf(r)).toBe('hello shell 2\n');
-      const listed = await py('open("listed.txt", "w").close()\nfound = !ls listed.txt\nfound');
-      expect(resultText(listed.outputs)).toBe("['listed.txt']");
-      expect((await py('!exit 3\n_exit_code')).forModel).toBe('3');
-    });
-
-    it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
-      const version = await py('%pip --version');
-      expect(stdoutOf(version)).toMatch(/^pip \d+.* from .*with-ipython/m);
-      const wheel = await buildWheel(path.join(h.tmpRoot, 'wheels'), 'oi_tiny_ipy', 42);
-      const install = await py(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
-      expect(install.status, install.forModel).toBe('done');
-      expect((await py('import oi_tiny_ipy\noi_tiny_ipy.VALUE')).forModel).toBe('42');
-    });
-
-    it('runs %cd and %env; the session keeps the directory and the variable', async () => {
-      mkdirSync(path.join(h.workspace, 'ipy-sub'), { recursive: true });
-      const cd = await py('%cd ipy-sub');
-      expect(stdoutOf(cd).trim()).toBe(path.join(h.workspace, 'ipy-sub'));
-      expect(cd.cwd).toBe(path.join(h.workspace, 'ipy-sub'));
-      await py(`%cd ${h.workspace}`);
-      const env = await py('%env GREETING=hi there\nimport os\nprint(os.environ["GREETING"])\n!echo $GREETING');
-      expect(stdoutOf(env)).toBe('env: GREETING=hi there\nhi there\nhi there\n');
-    });
-
-    it('runs %%writefile, %%capture, %time, %%time and %timeit', async () => {
-      const written = await py('%%writefile notes.txt\nfirst line\nsecond line');
-      expect(stdoutOf(written)).toBe('Writing notes.txt\n');
-      expect(readFileSync(path.join(h.workspace, 'notes.txt'), 'utf8')).toBe('first line\nsecond line\n');
-
-      const captured = await py('%%capture cap\nprint("hidden")\ndisplay(HTML("<b>also hidden</b>"))');
-      expect(captured.outputs).toEqual([]);
-      expect((await py('cap.stdout, len(cap.outputs)')).forModel).toBe("('hidden\\n', 1)");
-
-      const timed = await py('%time sum(range(10))');
-      expect(stdoutOf(timed)).toMatch(/^CPU times: .*\nWall time: .*\n$/);
-      expect(resultText(timed.outputs)).toBe('45');
-      const cellTimed = await py('%%time\ntotal = sum(range(100))\ntotal');
-      expect(stdoutOf(cellTimed)).toMatch(/Wall time/);
-      expect(resultText(cellTimed.outputs)).toBe('4950');
-      expect(stdoutOf(await py('%timeit -n 3 -r 2 sum(range(10))'))).toMatch(/per loop \(mean ± std\. dev\. of 2 runs, 3 loops each\)/);
-    });
-
-    it("gives cells get_ipython() and shows a value's execution count, unless silenced with ;", async () => {
-      const r = await py('get_ipython().run_line_magic("env", "FROM_API=1")\n6 * 7');
-      expect(r.outputs.at(-1)).toEqual({
-        output_type: 'execute_result',
-        execution_count: r.executionCount,
-        data: { 'text/plain': '42' },
-        metadata: {},
-      });
-      expect((await py('6 * 7;')).outputs).toEqual([]);
-      expect((await py('Out[' + String(r.executionCount) + ']')).forModel).toBe('42');
-    });
-
-    it("shows IPython.display objects and any object's _repr_*_ methods as rich outputs, in order", async () => {
-      const code = [
-        'from IPython.display import HTML, JSON, SVG, Image, Latex, Markdown, Math, display',
-        'import base64',
-        'PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==")',
-        'print("first")',
-        'display(HTML("<b>html</b>"), Markdown("*md*"))',
-        'display(SVG(\'<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>\'))',
-        'display(Image(data=PNG), JSON({"a": [1, None]}), Latex(r"$x^2$"), Math(r"\\alpha"))',
-        'print("middle")',
-        'class Everything:',
-        '    def _repr_html_(self): return "<i>h</i>"',
-        '    def _repr_markdown_(self): return "**m**"',
-        '    def _repr_latex_(self): return "$y$"',
-        '    def _repr_json_(self): return {"k": 1}',
-        '    def _repr_png_(self): return PNG',
-        '    def __repr__(self): return "Everything()"',
-        'display(Everything())',
-        'class Frame:',
-        '    def _repr_html_(self): return "<table class=\\"dataframe\\"><tr><td>1</td></tr></table>"',
-        '    def __repr__(self): return "   a\\n0  1"',
-        'Frame()',
-      ].join('\n');
-      const r = await py(code);
-      expect(r.status, r.forModel).toBe('done');
-      expect(kinds(r.outputs)).toEqual([
-        'stream:stdout',
-        'display_data:text/html+text/plain',
-        'display_data:text/markdown+text/plain',
-        'display_data:image/svg+xml+text/plain',
-        'display_data:image/png+text/plain',
-        'display_data:application/json+text/plain',
-        'display_data:text/latex+text/plain',
-        'display_data:text/latex+text/plain',
-        'stream:stdout',
-        'display_data:application/json+image/png+text/html+text/latex+text/markdown+text/plain',
-        'execute_result:text/html+text/plain',
-      ]);
-      expect(resultText(r.outputs)).toBe('   a\n0  1');
-    });
-
-    it('shows a real pandas DataFrame as Jupyter does: an HTML table with its text form', async () => {
-      const r = await py('import pandas as pd\ndf = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})\ndisplay(df)\ndf');
-      expect(r.status, r.forModel).toBe('done');
-      expect(kinds(r.outputs)).toEqual(['display_data:text/html+text/plain', 'execute_result:text/html+text/plain']);
-      const result = r.outputs.at(-1)!;
-      expect(result.output_type === 'execute_result' && String(result.data['text/html'])).toContain('class="dataframe"');
-      expect(resultText(r.outputs)).toBe('   a  b\n0  1  x\n1  2  y');
-    });
-
-    it('formats exceptions as IPython does; the model reads them without colour codes', async () => {
-      const r = await py('def inner():\n    raise KeyError("missing")\ninner()');
-      expect(r.status).toBe('failed');
-      const error = errorOf(r.outputs)!;
-      expect(error).toMatchObject({ ename: 'KeyError', evalue: "'missing'" });
-      const traceback = error.traceback.join('\n');
-      expect(traceback).toContain('\u001b['); // coloured, as Jupyter shows it
-      expect(traceback).toMatch(/Traceback \(most recent call last\)/);
-      expect(traceback).toMatch(/Cell .*In \[\d+\].*line 3/s);
-      expect(r.forModel).not.toContain('\u001b[');
-      expect(r.forModel).toContain('raise KeyError("missing")');
-      const usage = await py('%no_such_magic');
-      expect(usage.status).toBe('failed');
-      expect(usage.terminal).toContain('UsageError: Line magic function `%no_such_magic` not found.');
-    });
-
-    it('runs %%bash, %%sh, %%script and %%perl through %%script semantics', async () => {
-      expect(stdoutOf(await py('%%bash\necho "from bash $((6 * 7))"'))).toBe('from bash 42\n');
-      expect(stdoutOf(await py('%%sh\necho from sh'))).toBe('from sh\n');
-      expect(stdoutOf(await py('%%script bash\necho via script'))).toBe('via script\n');
-      expect(stdoutOf(await py('%%perl\nprint "perl ", 6 * 7, "\\n";'))).toBe('perl 42\n');
-      const failing = await py('%%bash\nexit 4');
-      expect(failing.status).toBe('failed');
-      expect(errorOf(failing.outputs)?.ename).toBe('CalledProcessError');
-    });
-
-    it('says "Couldn\'t find program" for a %%script program that is not here, and the cell succeeds, as IPython does', async () => {
-      await expectMissingProgramLikeIPython(py, h.tmpRoot, 'ipython');
-    });
-
-    it('runs what IPython loads but uses only later on first use; the modules are the real ones, also for threads using them at once', async () => {
-      // oi_deferred_imports.py: a fresh session, whose first cell waits for IPython (it names get_ipython).
-      const code = [
-        'import sys, threading, types',
-        'get_ipython()',
-        "names = ['asyncio', 'logging.config', 'pexpect', 'pstats', 'pydoc', 'stack_data', 'urllib.request']",
-        "print([n for n in names if type(sys.modules[n]).__name__ == '_DeferredModule'])",
-        'barrier, errors = threading.Barrier(8), []',
-        'def use():',
-        '    barrier.wait()',
-        '    try:',
-        '        import pstats, pydoc, urllib.request',
-        "        pstats.Stats, pydoc.render_doc, urllib.request.Request('http://example.invalid/').full_url",
-        '    except BaseException as e:',
-        '        errors.append(repr(e))',
-        'threads = [threading.Thread(target=use) for _ in range(8)]',
-        'for t in threads: t.start()',
-        'for t in threads: t.join()',
-        "print(errors, [type(sys.modules[n]) is types.ModuleType for n in ['pstats', 'pydoc', 'urllib.request']])",
-        'import urllib.request, logging.config',
-        'print(urllib.request.urlopen.__module__, logging.config.dictConfig.__module__)',
-        '# IPython holds stand-ins for the names it imported with `from`: they call the real ones.',
-        'from IPython.core.magics import code',
-        "print(code.Request('http://example.invalid/a').full_url)",
-      ].join('\n');
-      const r = await py(code, {}, '-deferred');
-      expect(r.status, r.forModel).toBe('done');
-      expect(stdoutOf(r).split('\n')).toEqual([
-        "['asyncio', 'logging.config', 'pexpect', 'pstats', 'pydoc', 'stack_data', 'urllib.request']",
-        '[] [True, True, True]',
-        'urllib.request logging.config',
-        'http://example.invalid/a',
-        '',
-      ]);
-      // asyncio (%%script) and stack_data (tracebacks) run when first needed.
-      expect(stdoutOf(await py('%%bash\necho fine', {}, '-deferred'))).toBe('fine\n');
-      const failed = await py('1/0', {}, '-deferred');
-      expect(errorOf(failed.outputs)?.traceback.join('\n')).toMatch(/ZeroDivisionError/);
-    });
-
-    it('imports jedi in a cell, also as the first cell while IPython still loads without it', async () => {
-      // IPython is loaded with jedi hidden (oi_ipython._hide_jedi); a cell naming jedi waits for the load.
-      const first = await h.run('python', 'import jedi\nprint(jedi.__name__)', {
-        conversationId: 'magics-jedi',
-        settings: { pythonPath: pythons.ipython },
-      });
-      expect(stdoutOf(first)).toBe('jedi\n');
-      expect((await py('import jedi, sys\nsys.modules["jedi"] is jedi')).forModel).toBe('True');
-    });
-
-    it('ends a cell quietly on sys.exit(0), fails it on sys.exit(1), and interrupts a cell with KeyboardInterrupt', async () => {
-      const clean = await py('import sys\nprint("bye")\nsys.exit(0)');
-      expect(clean.status).toBe('done');
-      expect(clean.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: 'bye\n' }]);
-      expect((await py('import sys\nsys.exit(1)')).status).toBe('failed');
-      let seen = '';
-      const running = h.run('python', 'import time\nprint("working", flush=True)\ntime.sleep(60)', {
-        conversationId: 'magics-ipython',
-        settings: { pythonPath: pythons.ipython },
-        onTerminal: (text) => {
-          seen += text;
-        },
-      });
-      await expect.poll(() => seen.includes('working'), { timeout: 60_000 }).toBe(true);
-      h.service.interrupt('magics-ipython', 'python');
-      const stopped = await running;
-      expect(stopped.status).toBe('interrupted');
-      expect(errorOf(stopped.outputs)?.ename).toBe('KeyboardInterrupt');
-      expect((await py('1 + 1')).forModel).toBe('2');
-    });
+  it('runs !cmd with $name and {expression} expanded, and x = !cmd as a list of lines', async () => {
+    const r = await py('word = "shell"\n!echo hello $word {1 + 1}');
+    expect(stdoutOf(r)).toBe('hello shell 2\n');
+    const listed = await py('open("listed.txt", "w").close()\nfound = !ls listed.txt\nfound');
+    expect(resultText(listed.outputs)).toBe("['listed.txt']");
+    expect((await py('!exit 3\n_exit_code')).forModel).toBe('3');
   });
 
-  describe('without IPython: the documented subset', () => {
-    const bare = inSession('bare');
-    const off = inSession('off');
+  it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
+    const version = await py('%pip --version');
+    expect(stdoutOf(version)).toMatch(/^pip \d+.* from .*with-ipython/m);
+    const wheel = await buildWheel(path.join(magic.h.tmpRoot, 'wheels'), 'oi_tiny_ipy', 42);
+    const install = await py(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
+    expect(install.status, install.forModel).toBe('done');
+    expect((await py('import oi_tiny_ipy\noi_tiny_ipy.VALUE')).forModel).toBe('42');
+  });
 
-    it('has really no IPython in the bare environment', async () => {
-      const r = await bare('import importlib.util\nprint(importlib.util.find_spec("IPython"))');
-      expect(stdoutOf(r)).toBe('None\n');
-    });
+  it('runs %cd and %env; the session keeps the directory and the variable', async () => {
+    mkdirSync(path.join(magic.h.workspace, 'ipy-sub'), { recursive: true });
+    const cd = await py('%cd ipy-sub');
+    expect(stdoutOf(cd).trim()).toBe(path.join(magic.h.workspace, 'ipy-sub'));
+    expect(cd.cwd).toBe(path.join(magic.h.workspace, 'ipy-sub'));
+    await py(`%cd ${magic.h.workspace}`);
+    const env = await py('%env GREETING=hi there\nimport os\nprint(os.environ["GREETING"])\n!echo $GREETING');
+    expect(stdoutOf(env)).toBe('env: GREETING=hi there\nhi there\nhi there\n');
+  });
 
-    it('runs !cmd with $name and {expression} expanded, and x = !cmd as a list of lines', async () => {
-      expect(stdoutOf(await bare('word = "shell"\n!echo hello $word {1 + 1}'))).toBe('hello shell 2\n');
-      const listed = await bare('open("bare-listed.txt", "w").close()\nfound = !ls bare-listed.txt\nfound');
-      expect(resultText(listed.outputs)).toBe("['bare-listed.txt']");
-      // Inside an if block, and never inside a string or a call spread over lines.
-      const nested = await bare('if True:\n    !echo nested\ntext = """\n!not a command\n%not a magic\n"""\nprint(len(text.splitlines()))');
-      expect(stdoutOf(nested)).toBe('nested\n3\n');
-    });
+  it('runs %%writefile, %%capture, %time, %%time and %timeit', async () => {
+    const written = await py('%%writefile notes.txt\nfirst line\nsecond line');
+    expect(stdoutOf(written)).toBe('Writing notes.txt\n');
+    expect(readFileSync(path.join(magic.h.workspace, 'notes.txt'), 'utf8')).toBe('first line\nsecond line\n');
 
-    it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
-      expect(stdoutOf(await bare('%pip --version'))).toMatch(/^pip \d+.* from .*bare/m);
-      const wheel = await buildWheel(path.join(h.tmpRoot, 'wheels'), 'oi_tiny_bare', 42);
-      const install = await bare(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
-      expect(install.status, install.forModel).toBe('done');
-      expect((await bare('import oi_tiny_bare\noi_tiny_bare.VALUE')).forModel).toBe('42');
-    });
+    const captured = await py('%%capture cap\nprint("hidden")\ndisplay(HTML("<b>also hidden</b>"))');
+    expect(captured.outputs).toEqual([]);
+    expect((await py('cap.stdout, len(cap.outputs)')).forModel).toBe("('hidden\\n', 1)");
 
-    it('runs %cd (and %cd -) and %env in its forms', async () => {
-      mkdirSync(path.join(h.workspace, 'bare-sub'), { recursive: true });
-      const cd = await bare('%cd bare-sub');
-      expect(stdoutOf(cd)).toBe(`${path.join(h.workspace, 'bare-sub')}\n`);
-      expect(cd.cwd).toBe(path.join(h.workspace, 'bare-sub'));
-      expect((await bare('%cd -')).cwd).toBe(h.workspace);
-      const env = await bare(
-        '%env GREETING=hi there\n%env OTHER two\nimport os\nprint(os.environ["GREETING"], os.environ["OTHER"])\n!echo $GREETING',
-      );
-      expect(stdoutOf(env)).toBe('env: GREETING=hi there\nenv: OTHER=two\nhi there two\nhi there\n');
-      expect((await bare('%env GREETING')).forModel).toBe("'hi there'");
-    });
+    const timed = await py('%time sum(range(10))');
+    expect(stdoutOf(timed)).toMatch(/^CPU times: .*\nWall time: .*\n$/);
+    expect(resultText(timed.outputs)).toBe('45');
+    const cellTimed = await py('%%time\ntotal = sum(range(100))\ntotal');
+    expect(stdoutOf(cellTimed)).toMatch(/Wall time/);
+    expect(resultText(cellTimed.outputs)).toBe('4950');
+    expect(stdoutOf(await py('%timeit -n 3 -r 2 sum(range(10))'))).toMatch(/per loop \(mean ± std\. dev\. of 2 runs, 3 loops each\)/);
+  });
 
-    it('runs %%bash, %%sh, %%writefile, %%script and %%perl', async () => {
-      expect(stdoutOf(await bare('%%bash\necho "from bash $((6 * 7))"'))).toBe('from bash 42\n');
-      expect(stdoutOf(await bare('%%sh\necho from sh'))).toBe('from sh\n');
-      expect(stdoutOf(await bare('%%script bash\necho via script'))).toBe('via script\n');
-      expect(stdoutOf(await bare('%%perl\nprint "perl ", 6 * 7, "\\n";'))).toBe('perl 42\n');
-      const written = await bare('%%writefile bare-notes.txt\nfirst line');
-      expect(stdoutOf(written)).toBe('Writing bare-notes.txt\n');
-      expect(readFileSync(path.join(h.workspace, 'bare-notes.txt'), 'utf8')).toBe('first line\n');
-      expect(stdoutOf(await bare('%%writefile -a bare-notes.txt\nsecond line'))).toBe('Appending to bare-notes.txt\n');
-      expect(readFileSync(path.join(h.workspace, 'bare-notes.txt'), 'utf8')).toBe('first line\nsecond line\n');
-      const failing = await bare('%%bash\nexit 4');
-      expect(failing.status).toBe('failed');
-      expect(errorOf(failing.outputs)?.ename).toBe('CalledProcessError');
+  it("gives cells get_ipython() and shows a value's execution count, unless silenced with ;", async () => {
+    const r = await py('get_ipython().run_line_magic("env", "FROM_API=1")\n6 * 7');
+    expect(r.outputs.at(-1)).toEqual({
+      output_type: 'execute_result',
+      execution_count: r.executionCount,
+      data: { 'text/plain': '42' },
+      metadata: {},
     });
+    expect((await py('6 * 7;')).outputs).toEqual([]);
+    expect((await py('Out[' + String(r.executionCount) + ']')).forModel).toBe('42');
+  });
 
-    it('says "Couldn\'t find program" for a %%script program that is not here, and the cell succeeds, as IPython does', async () => {
-      await expectMissingProgramLikeIPython(bare, h.tmpRoot, 'bare');
-      await expectMissingProgramLikeIPython(off, h.tmpRoot, 'off');
-    });
+  it("shows IPython.display objects and any object's _repr_*_ methods as rich outputs, in order", async () => {
+    const code = [
+      'from IPython.display import HTML, JSON, SVG, Image, Latex, Markdown, Math, display',
+      'import base64',
+      'PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==")',
+      'print("first")',
+      'display(HTML("<b>html</b>"), Markdown("*md*"))',
+      'display(SVG(\'<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>\'))',
+      'display(Image(data=PNG), JSON({"a": [1, None]}), Latex(r"$x^2$"), Math(r"\\alpha"))',
+      'print("middle")',
+      'class Everything:',
+      '    def _repr_html_(self): return "<i>h</i>"',
+      '    def _repr_markdown_(self): return "**m**"',
+      '    def _repr_latex_(self): return "$y$"',
+      '    def _repr_json_(self): return {"k": 1}',
+      '    def _repr_png_(self): return PNG',
+      '    def __repr__(self): return "Everything()"',
+      'display(Everything())',
+      'class Frame:',
+      '    def _repr_html_(self): return "<table class=\\"dataframe\\"><tr><td>1</td></tr></table>"',
+      '    def __repr__(self): return "   a\\n0  1"',
+      'Frame()',
+    ].join('\n');
+    const r = await py(code);
+    expect(r.status, r.forModel).toBe('done');
+    expect(kinds(r.outputs)).toEqual([
+      'stream:stdout',
+      'display_data:text/html+text/plain',
+      'display_data:text/markdown+text/plain',
+      'display_data:image/svg+xml+text/plain',
+      'display_data:image/png+text/plain',
+      'display_data:application/json+text/plain',
+      'display_data:text/latex+text/plain',
+      'display_data:text/latex+text/plain',
+      'stream:stdout',
+      'display_data:application/json+image/png+text/html+text/latex+text/markdown+text/plain',
+      'execute_result:text/html+text/plain',
+    ]);
+    expect(resultText(r.outputs)).toBe('   a\n0  1');
+  });
 
-    it('runs %time and %%time, showing the value', async () => {
-      const timed = await bare('%time sum(range(10))');
-      expect(stdoutOf(timed)).toMatch(/^CPU times: total: .*\nWall time: .*\n$/);
-      expect(resultText(timed.outputs)).toBe('45');
-      const assigned = await bare('%time squares = [i * i for i in range(5)]\nsquares');
-      expect(resultText(assigned.outputs)).toBe('[0, 1, 4, 9, 16]');
-      const cell = await bare('%%time\ntotal = sum(range(100))\ntotal');
-      expect(stdoutOf(cell)).toMatch(/Wall time/);
-      expect(resultText(cell.outputs)).toBe('4950');
-    });
+  it('shows a real pandas DataFrame as Jupyter does: an HTML table with its text form', async () => {
+    const r = await py('import pandas as pd\ndf = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})\ndisplay(df)\ndf');
+    expect(r.status, r.forModel).toBe('done');
+    expect(kinds(r.outputs)).toEqual(['display_data:text/html+text/plain', 'execute_result:text/html+text/plain']);
+    const result = r.outputs.at(-1)!;
+    expect(result.output_type === 'execute_result' && String(result.data['text/html'])).toContain('class="dataframe"');
+    expect(resultText(r.outputs)).toBe('   a  b\n0  1  x\n1  2  y');
+  });
 
-    it('takes %matplotlib as a no-op: figures still show', async () => {
-      const r = await off('%matplotlib inline\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nprint("after")');
-      expect(r.status, r.forModel).toBe('done');
-      expect(kinds(r.outputs)).toEqual(['display_data:image/png+text/plain', 'stream:stdout']);
-    });
+  it('formats exceptions as IPython does; the model reads them without colour codes', async () => {
+    const r = await py('def inner():\n    raise KeyError("missing")\ninner()');
+    expect(r.status).toBe('failed');
+    const error = errorOf(r.outputs)!;
+    expect(error).toMatchObject({ ename: 'KeyError', evalue: "'missing'" });
+    const traceback = error.traceback.join('\n');
+    expect(traceback).toContain('\u001b['); // coloured, as Jupyter shows it
+    expect(traceback).toMatch(/Traceback \(most recent call last\)/);
+    expect(traceback).toMatch(/Cell .*In \[\d+\].*line 3/s);
+    expect(r.forModel).not.toContain('\u001b[');
+    expect(r.forModel).toContain('raise KeyError("missing")');
+    const usage = await py('%no_such_magic');
+    expect(usage.status).toBe('failed');
+    expect(usage.terminal).toContain('UsageError: Line magic function `%no_such_magic` not found.');
+  });
 
-    it('names what needs IPython, says what to do, and runs none of the cell', async () => {
-      for (const [code, magic] of [
-        ['kept = 1\n%timeit pass', '%timeit'],
-        ['%%capture cap\nkept = 1', '%%capture'],
-        ['kept = 1\n%load_ext autoreload', '%load_ext'],
-        ['%%javascript\nconsole.log(1)', '%%javascript'],
-      ] as const) {
-        for (const session of [bare, off]) {
-          const r = await session(code);
-          expect(r.status).toBe('failed');
-          const error = errorOf(r.outputs)!;
-          expect(error.ename).toBe('IPythonRequired');
-          expect(error.evalue).toMatch(new RegExp(`^${magic} needs IPython, and this session's Python \\(.*\\) cannot import IPython\\.`));
-          expect(error.evalue).toContain(
-            'Without IPython the session runs %pip, !cmd, %cd, %env, %%bash, %%sh, %%script (and %%perl, %%ruby…), %%writefile, %matplotlib (no effect here), %time and %%time.',
-          );
-          expect(error.evalue).toMatch(/-m pip install ipython\) or choose a Python that has it \(Settings → Python\)\.$/);
-          expect((await session('"kept" in globals()')).forModel).toBe('False');
-        }
-      }
-    });
+  it('runs %%bash, %%sh, %%script and %%perl through %%script semantics', async () => {
+    expect(stdoutOf(await py('%%bash\necho "from bash $((6 * 7))"'))).toBe('from bash 42\n');
+    expect(stdoutOf(await py('%%sh\necho from sh'))).toBe('from sh\n');
+    expect(stdoutOf(await py('%%script bash\necho via script'))).toBe('via script\n');
+    expect(stdoutOf(await py('%%perl\nprint "perl ", 6 * 7, "\\n";'))).toBe('perl 42\n');
+    const failing = await py('%%bash\nexit 4');
+    expect(failing.status).toBe('failed');
+    expect(errorOf(failing.outputs)?.ename).toBe('CalledProcessError');
+  });
 
-    it("shows rich outputs through the runner's own display protocol", async () => {
-      const r = await bare('class T:\n    def _repr_html_(self): return "<b>t</b>"\nprint("a")\ndisplay(T())\nHTML("<i>x</i>")');
-      expect(kinds(r.outputs)).toEqual(['stream:stdout', 'display_data:text/html+text/plain', 'execute_result:text/html+text/plain']);
+  it('says "Couldn\'t find program" for a %%script program that is not here, and the cell succeeds, as IPython does', async () => {
+    await expectMissingProgramLikeIPython(py, magic.h.tmpRoot, 'ipython');
+  });
+
+  it('runs what IPython loads but uses only later on first use; the modules are the real ones, also for threads using them at once', async () => {
+    // oi_deferred_imports.py: a fresh session, whose first cell waits for IPython (it names get_ipython).
+    const code = [
+      'import sys, threading, types',
+      'get_ipython()',
+      "names = ['asyncio', 'logging.config', 'pexpect', 'pstats', 'pydoc', 'stack_data', 'urllib.request']",
+      "print([n for n in names if type(sys.modules[n]).__name__ == '_DeferredModule'])",
+      'barrier, errors = threading.Barrier(8), []',
+      'def use():',
+      '    barrier.wait()',
+      '    try:',
+      '        import pstats, pydoc, urllib.request',
+      "        pstats.Stats, pydoc.render_doc, urllib.request.Request('http://example.invalid/').full_url",
+      '    except BaseException as e:',
+      '        errors.append(repr(e))',
+      'threads = [threading.Thread(target=use) for _ in range(8)]',
+      'for t in threads: t.start()',
+      'for t in threads: t.join()',
+      "print(errors, [type(sys.modules[n]) is types.ModuleType for n in ['pstats', 'pydoc', 'urllib.request']])",
+      'import urllib.request, logging.config',
+      'print(urllib.request.urlopen.__module__, logging.config.dictConfig.__module__)',
+      '# IPython holds stand-ins for the names it imported with `from`: they call the real ones.',
+      'from IPython.core.magics import code',
+      "print(code.Request('http://example.invalid/a').full_url)",
+    ].join('\n');
+    const r = await py(code, {}, '-deferred');
+    expect(r.status, r.forModel).toBe('done');
+    expect(stdoutOf(r).split('\n')).toEqual([
+      "['asyncio', 'logging.config', 'pexpect', 'pstats', 'pydoc', 'stack_data', 'urllib.request']",
+      '[] [True, True, True]',
+      'urllib.request logging.config',
+      'http://example.invalid/a',
+      '',
+    ]);
+    // asyncio (%%script) and stack_data (tracebacks) run when first needed.
+    expect(stdoutOf(await py('%%bash\necho fine', {}, '-deferred'))).toBe('fine\n');
+    const failed = await py('1/0', {}, '-deferred');
+    expect(errorOf(failed.outputs)?.traceback.join('\n')).toMatch(/ZeroDivisionError/);
+  });
+
+  it('imports jedi in a cell, also as the first cell while IPython still loads without it', async () => {
+    // IPython is loaded with jedi hidden (oi_ipython._hide_jedi); a cell naming jedi waits for the load.
+    const first = await magic.h.run('python', 'import jedi\nprint(jedi.__name__)', {
+      conversationId: 'magics-jedi',
+      settings: { pythonPath: magic.pythons.ipython },
     });
+    expect(stdoutOf(first)).toBe('jedi\n');
+    expect((await py('import jedi, sys\nsys.modules["jedi"] is jedi')).forModel).toBe('True');
+  });
+
+  it('ends a cell quietly on sys.exit(0), fails it on sys.exit(1), and interrupts a cell with KeyboardInterrupt', async () => {
+    const clean = await py('import sys\nprint("bye")\nsys.exit(0)');
+    expect(clean.status).toBe('done');
+    expect(clean.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: 'bye\n' }]);
+    expect((await py('import sys\nsys.exit(1)')).status).toBe('failed');
+    let seen = '';
+    const running = magic.h.run('python', 'import time\nprint("working", flush=True)\ntime.sleep(60)', {
+      conversationId: 'magics-ipython',
+      settings: { pythonPath: magic.pythons.ipython },
+      onTerminal: (text) => {
+        seen += text;
+      },
+    });
+    await expect.poll(() => seen.includes('working'), { timeout: 60_000 }).toBe(true);
+    magic.h.service.interrupt('magics-ipython', 'python');
+    const stopped = await running;
+    expect(stopped.status).toBe('interrupted');
+    expect(errorOf(stopped.outputs)?.ename).toBe('KeyboardInterrupt');
+    expect((await py('1 + 1')).forModel).toBe('2');
   });
 });
