@@ -99,3 +99,11 @@ export function stderrOf(result: RunResult): string {
     .map((o) => (o.output_type === 'stream' ? o.text : ''))
     .join('');
 }
+
+/** A 1×1 PNG as base64: the bytes of an image file a test writes, and what a display_data output must carry. */
+export const DOT_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** The data of each display_data output of the run, in order. */
+export function displayedData(result: RunResult): Array<Record<string, unknown>> {
+  return result.outputs.flatMap((o) => (o.output_type === 'display_data' ? [o.data] : []));
+}

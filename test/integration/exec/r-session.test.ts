@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { type Harness, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { DOT_PNG_BASE64, displayedData, type Harness, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What R sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
@@ -109,13 +109,6 @@ describe.runIf(installed('Rscript'))('r sessions', () => {
   });
 });
 
-// A 1×1 PNG, as a file and as the base64 a display_data output must carry.
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-function displayed(result: RunResult): Array<Record<string, unknown>> {
-  return result.outputs.flatMap((o) => (o.output_type === 'display_data' ? [o.data] : []));
-}
-
 /** The path an R run printed as its last value, e.g. `[1] "/tmp/…"`. */
 function printedPath(result: RunResult): string {
   return /^\[1\] "(.*)"$/.exec(result.forModel)?.[1] ?? '';
@@ -125,7 +118,7 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
-    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(PNG_BASE64, 'base64'));
+    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(DOT_PNG_BASE64, 'base64'));
   });
   afterAll(async () => {
     await h.close();
@@ -168,9 +161,9 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
     ].join('\n');
     const result = await h.run('r', code);
     expect(result.status, result.forModel).toBe('done');
-    expect(displayed(result)).toEqual([
-      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
-      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+    expect(displayedData(result)).toEqual([
+      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
       { 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' },
       { 'text/html': '<i>it</i>', 'text/plain': '<i>it</i>' },
       { 'text/markdown': '# Title', 'text/plain': '# Title' },

@@ -2,8 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { type Harness, startHarness, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { DOT_PNG_BASE64, displayedData, type Harness, startHarness, stdoutOf, streamTextOf } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What Ruby sessions do beyond the contract every persistent language keeps
@@ -57,18 +56,11 @@ describe.runIf(installed('ruby'))('ruby sessions', () => {
   });
 });
 
-// A 1×1 PNG, as a file and as the base64 a display_data output must carry.
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-function displayed(result: RunResult): Array<Record<string, unknown>> {
-  return result.outputs.flatMap((o) => (o.output_type === 'display_data' ? [o.data] : []));
-}
-
 describe.runIf(installed('ruby'))('ruby rich output', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
-    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(PNG_BASE64, 'base64'));
+    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(DOT_PNG_BASE64, 'base64'));
   });
   afterAll(async () => {
     await h.close();
@@ -87,10 +79,10 @@ describe.runIf(installed('ruby'))('ruby rich output', () => {
     const result = await h.run('ruby', code);
     expect(result.status, result.forModel).toBe('done');
     expect(result.outputs.every((o) => o.output_type === 'display_data')).toBe(true);
-    expect(displayed(result)).toEqual([
-      { 'image/png': PNG_BASE64, 'text/plain': '<Image image/png, 70 bytes>' },
-      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
-      { 'image/png': PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+    expect(displayedData(result)).toEqual([
+      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<Image image/png, 70 bytes>' },
+      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
+      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
       { 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' },
       { 'text/html': '<i>it</i>', 'text/plain': '<i>it</i>' },
       { 'text/markdown': '# Title', 'text/plain': '# Title' },
@@ -116,7 +108,7 @@ describe.runIf(installed('ruby'))('ruby rich output', () => {
       {
         output_type: 'execute_result',
         execution_count: image.executionCount,
-        data: { 'image/png': PNG_BASE64, 'text/plain': '<Image image/png, 70 bytes>' },
+        data: { 'image/png': DOT_PNG_BASE64, 'text/plain': '<Image image/png, 70 bytes>' },
         metadata: { 'image/png': { width: 40 } },
       },
     ]);
