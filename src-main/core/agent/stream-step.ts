@@ -13,6 +13,7 @@ import { TextCallParser, type TextCallEvent } from './text-call-parser';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { peekExecuteArgs, ToolCallAssembler } from './tool-call-assembler';
+import { newCell } from '../conversations/new-cell';
 
 export interface StepCall {
   cell: CellItem;
@@ -122,21 +123,7 @@ export async function streamStep(
   const addCell = (toolCallId: string | null, language: string, callDialect?: CellItem['callDialect']): CellItem => {
     closeAssistant();
     const cell: CellItem = {
-      kind: 'cell',
-      id: newId(),
-      step,
-      toolCallId,
-      language,
-      code: '',
-      status: 'streaming',
-      approval: null,
-      outputs: [],
-      exitCode: null,
-      durationMs: null,
-      executionCount: null,
-      startedAt: null,
-      limits: null,
-      resultForModel: null,
+      ...newCell({ id: newId(), step, toolCallId, language, code: '', status: 'streaming' }),
       ...(callDialect ? { callDialect } : {}),
     };
     conv.items.push(cell);

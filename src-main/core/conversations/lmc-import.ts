@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Conversation, describeIssues, type CellItem, type CellOutput, type ConversationItem } from '@contract';
 import { errorMessage } from '@contract/error-message';
+import { newCell } from './new-cell';
 
 // Open Interpreter (the Python project) saves conversations as a JSON array of LMC messages:
 // {role: user|assistant|computer, type: message|code|console|image|file, format?, content}. Its 0.1
@@ -144,23 +145,14 @@ class LmcReader {
 
   private cell(language: string, code: string): void {
     if (this.stepHasCell) this.newStep();
-    const cell: CellItem = {
-      kind: 'cell',
+    const cell = newCell({
       id: randomUUID(),
       step: this.step,
       toolCallId: `imported_${++this.calls}`,
       language: language.toLowerCase(),
       code,
       status: 'done',
-      approval: null,
-      outputs: [],
-      exitCode: null,
-      durationMs: null,
-      executionCount: null,
-      startedAt: null,
-      limits: null,
-      resultForModel: null,
-    };
+    });
     this.items.push(cell);
     this.lastCell = cell;
     this.stepHasCell = true;

@@ -4,6 +4,7 @@ import type { ConversationStore } from '../conversations/conversation-store';
 import { findLanguage, type ExecService, type RunResult } from '../exec';
 import { notebookTextOf } from '../notebook/notebook-files';
 import { applyRunResult } from '../notebook/rerun';
+import { newCell } from '../conversations/new-cell';
 
 // One MCP client's side of `oi mcp`: a conversation of its own (so its sessions are its own: the
 // engine keys sessions by conversation), each run recorded as a cell the way the agent records one,
@@ -130,23 +131,7 @@ export class ServeSession {
 
   /** The run as a cell of the client's conversation, saved (the first run creates the file). */
   private async record(language: string, code: string, result: RunResult, startedAt: string, approval: 'auto' | 'user'): Promise<void> {
-    const asked: CellItem = {
-      kind: 'cell',
-      id: newId(),
-      step: newId(),
-      toolCallId: null,
-      language,
-      code,
-      status: 'running',
-      approval: null,
-      outputs: [],
-      exitCode: null,
-      durationMs: null,
-      executionCount: null,
-      startedAt: null,
-      limits: null,
-      resultForModel: null,
-    };
+    const asked = newCell({ id: newId(), step: newId(), toolCallId: null, language, code, status: 'running' });
     // Filled in as a notebook re-run fills a cell; 'user' when the person at the desktop app allowed it,
     // 'auto' when --auto-run or the client's setting did.
     const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval };
