@@ -1,32 +1,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { McpServerStatus } from '@contract';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
 import type { SettingsStore } from '../../../src-main/core/settings/settings-store';
-import { REPO_ROOT } from '../../support/app-under-test';
+import { useCoreApps } from '../../support/core-apps';
 import { EVERYTHING, everythingStdio } from '../../support/mcp-servers';
 
 // The Settings page's MCP requests through the real dispatcher, the settings file on disk and the real
 // server-everything: servers saved, turned off, their tools' policies, secrets kept in the secret store
 // (never in the file, never in an answer), and imports of other apps' config files, all-or-nothing.
 
-const dirs: string[] = [];
-const apps: App[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.dispose()));
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oi-mcp-settings-'));
-  dirs.push(dir);
-  return dir;
-}
+const core = useCoreApps('oi-mcp-settings-');
+const tempDir = core.tempDir;
 
 interface Setup {
   dispatch: Dispatcher;
@@ -42,15 +32,7 @@ function setup(): Setup {
   const settingsDir = tempDir();
   const settings = openNodeSettingsStore({ dir: settingsDir });
   const secrets = new MemorySecretStore();
-  const app = createApp({
-    dataDir: tempDir(),
-    settings,
-    secrets,
-    resourcesDir: path.join(REPO_ROOT, 'resources'),
-    version: 'test',
-    env: {},
-  });
-  apps.push(app);
+  const app = core.app(settings, secrets);
   const dispatch = createDispatcher(app.handlers);
   const call = async <T>(name: string, input: unknown): Promise<T> => {
     const reply = await dispatch(name, input, { transport: 'websocket' });

@@ -1,44 +1,22 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, type SettingsPatch } from '@contract';
-import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import type { SettingsStore } from '../../../src-main/core/settings/settings-store';
-import { REPO_ROOT } from '../../support/app-under-test';
+import { useCoreApps } from '../../support/core-apps';
 
 // settings.set through the real dispatcher and handler table, over both settings stores the app uses:
 // the thinking budget is refused with an error naming the field, by the schema (below Anthropic's
 // minimum) or by main's rule against the model's output limit, and nothing is saved then.
 
-const dirs: string[] = [];
-const apps: App[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.dispose()));
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oi-thinking-settings-'));
-  dirs.push(dir);
-  return dir;
-}
+const core = useCoreApps('oi-thinking-settings-');
+const tempDir = core.tempDir;
 
 function appWith(settings: SettingsStore): Dispatcher {
-  const app = createApp({
-    dataDir: tempDir(),
-    settings,
-    secrets: new MemorySecretStore(),
-    resourcesDir: path.join(REPO_ROOT, 'resources'),
-    version: 'test',
-    env: {},
-  });
-  apps.push(app);
-  return createDispatcher(app.handlers);
+  return createDispatcher(core.app(settings).handlers);
 }
 
 const set = (dispatch: Dispatcher, patch: SettingsPatch | Record<string, unknown>) =>
