@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listKernelSpecs } from '../../../src-main/core/exec';
 import { RemoteKernels } from '../../../src-main/core/exec';
 import { createSessionRouter } from '../../../src-main/core/exec';
@@ -107,8 +107,15 @@ describe('remote Jupyter kernels', () => {
     kernels.bind('interrupt', { url: server.url, ...PYTHON_KERNEL });
     await run('interrupt', 'kept = "still here"');
     const controller = new AbortController();
-    const running = run('interrupt', 'import time\nfor i in range(300):\n    time.sleep(0.1)', { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 1000));
+    // Interrupted once the cell says it runs (a fixed wait could end before it starts on a loaded machine).
+    let streamed = '';
+    const running = run('interrupt', 'import time\nprint("looping", flush=True)\nfor i in range(300):\n    time.sleep(0.1)', {
+      signal: controller.signal,
+      onTerminal: (text) => {
+        streamed += text;
+      },
+    });
+    await vi.waitFor(() => expect(streamed).toContain('looping'), { timeout: 30_000, interval: 50 });
     controller.abort();
     const interrupted = await running;
     expect(interrupted.status).toBe('interrupted');
