@@ -18,6 +18,8 @@ export interface McpOptions {
   token: string | null;
   /** --ask-timeout <seconds>: how long the desktop app's person has to answer a question. */
   askTimeoutMs: number;
+  /** --idle-timeout <seconds> (HTTP): an MCP session with no request for this long is ended; 0: never. */
+  idleTimeoutMs: number;
   help: boolean;
 }
 
@@ -25,6 +27,9 @@ const MIN_TOKEN_CHARS = 16;
 /** Under the 60 s most MCP clients wait for a tool call (the SDK's default request timeout). */
 export const DEFAULT_ASK_TIMEOUT_S = 50;
 const MAX_ASK_TIMEOUT_S = 3600;
+/** Long enough for a person to read and think between an agent's calls; clients that go away without DELETE are ended after it. */
+export const DEFAULT_IDLE_TIMEOUT_S = 1800;
+const MAX_IDLE_TIMEOUT_S = 7 * 24 * 3600;
 
 export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): McpOptions {
   let values;
@@ -39,6 +44,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
         http: { type: 'string' },
         token: { type: 'string' },
         'ask-timeout': { type: 'string' },
+        'idle-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -58,6 +64,12 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   const askTimeoutS = /^\d+$/.test(askTimeout) ? Number(askTimeout) : NaN;
   if (!(askTimeoutS >= 1 && askTimeoutS <= MAX_ASK_TIMEOUT_S))
     throw new UsageError(`--ask-timeout needs a number of seconds (1–${MAX_ASK_TIMEOUT_S}); got "${askTimeout}"`);
+  const idle = values['idle-timeout'];
+  if (idle !== undefined && httpPort === null)
+    throw new UsageError('--idle-timeout is for --http; a stdio session ends when its client closes the pipe');
+  const idleS = idle === undefined ? DEFAULT_IDLE_TIMEOUT_S : /^\d+$/.test(idle) ? Number(idle) : NaN;
+  if (!(idleS >= 0 && idleS <= MAX_IDLE_TIMEOUT_S))
+    throw new UsageError(`--idle-timeout needs a number of seconds (0 for never, at most ${MAX_IDLE_TIMEOUT_S}); got "${idle}"`);
   return {
     workspace: path.resolve(cwd, values.workspace ?? '.'),
     autoRun: values['auto-run'] ?? false,
@@ -65,6 +77,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     httpPort,
     token,
     askTimeoutMs: askTimeoutS * 1000,
+    idleTimeoutMs: idleS * 1000,
     help: values.help ?? false,
   };
 }
@@ -84,6 +97,8 @@ Options:
       --http <port>       serve over HTTP on 127.0.0.1 instead of stdio (0 picks a free port)
       --token <token>     the bearer token HTTP clients must send (or OI_MCP_TOKEN); default: a new one,
                           printed on standard error at start
+      --idle-timeout <s>  end an HTTP client's MCP session (and stop its language sessions) after this
+                          long without a request or open stream (default ${DEFAULT_IDLE_TIMEOUT_S}; 0: never)
   -h, --help              show this help
 
 Tools: execute, list_sessions, interrupt, restart_session, list_files, read_file, write_file,

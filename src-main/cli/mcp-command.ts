@@ -93,7 +93,15 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     const token = opts.token ?? randomBytes(32).toString('base64url');
     let http;
     try {
-      http = await serveHttp(deps, { port: opts.httpPort, token });
+      const idleS = opts.idleTimeoutMs / 1000;
+      http = await serveHttp(deps, {
+        port: opts.httpPort,
+        token,
+        idleTimeoutMs: opts.idleTimeoutMs,
+        // The name is the client's text: quoted as JSON, so no control character reaches the terminal.
+        onIdleEnd: (name) =>
+          say(`ended the MCP session of ${JSON.stringify(name)} and its language sessions: idle for ${idleS} s (--idle-timeout)`),
+      });
     } catch (err) {
       await app.dispose();
       const code = (err as NodeJS.ErrnoException).code;

@@ -9,7 +9,11 @@ import { buildMcpServer, type McpServeDeps, type ServedClient } from './build-se
 
 // `oi mcp --http <port>`: the Streamable HTTP transport of the SDK, on 127.0.0.1 only, behind a bearer
 // token. Each client that initializes gets a session id and its own ServedClient (its own language
-// sessions), ended when it sends DELETE or the server stops.
+// sessions), ended when it sends DELETE, when the server stops, or when it has been idle for
+// `idleTimeoutMs`: a client that went away without DELETE (killed, crashed, closed its laptop) would
+// otherwise keep its language sessions, Python kernels and their memory, until the server stops.
+// Idle means no request in flight and no open stream (a connected SDK client keeps its GET stream
+// open, a long `execute` keeps its POST open), for that long since the last one ended.
 
 /** Largest request body read (execute's code and write_file's content travel in it). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -23,11 +27,46 @@ export interface HttpServe {
 interface Client {
   transport: StreamableHTTPServerTransport;
   served: ServedClient;
+  /** Requests of this session still open (a GET stream counts while it lasts). */
+  open: number;
+  /** When the last of them ended (or the session began). */
+  lastSeen: number;
 }
 
-export async function serveHttp(deps: McpServeDeps, opts: { port: number; token: string }): Promise<HttpServe> {
+export interface HttpServeOptions {
+  port: number;
+  token: string;
+  /** An MCP session idle this long is ended with its language sessions; 0: never. */
+  idleTimeoutMs: number;
+  /** A session was ended for being idle (the client's name, as it gave it). */
+  onIdleEnd?: (clientName: string) => void;
+}
+
+export async function serveHttp(deps: McpServeDeps, opts: HttpServeOptions): Promise<HttpServe> {
   const clients = new Map<string, Client>();
   let port = opts.port;
+
+  const sweep = () => {
+    const now = Date.now();
+    for (const [id, client] of clients) {
+      if (client.open > 0 || now - client.lastSeen < opts.idleTimeoutMs) continue;
+      clients.delete(id);
+      opts.onIdleEnd?.(client.served.session.clientName);
+      // The transport's onclose (below) closes its language sessions.
+      void client.transport.close().catch(() => undefined);
+    }
+  };
+  // Checked a few times per timeout (at most every 30 s), so a session ends at most a quarter late.
+  const sweeper = opts.idleTimeoutMs > 0 ? setInterval(sweep, Math.min(Math.max(opts.idleTimeoutMs / 4, 100), 30_000)) : null;
+  sweeper?.unref();
+  /** Counts the request as open on its session until its response is done or its connection drops. */
+  const track = (client: Client, res: ServerResponse) => {
+    client.open++;
+    res.once('close', () => {
+      client.open--;
+      client.lastSeen = Date.now();
+    });
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = checkRequest(req, opts.token, port);
@@ -39,6 +78,7 @@ export async function serveHttp(deps: McpServeDeps, opts: { port: number; token:
     if (typeof sessionId === 'string') {
       const client = clients.get(sessionId);
       if (!client) return reply(res, 404, 'no such MCP session (it ended, or the server restarted); initialize again');
+      track(client, res);
       return client.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
@@ -46,7 +86,7 @@ export async function serveHttp(deps: McpServeDeps, opts: { port: number; token:
     const served = buildMcpServer(deps);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void clients.set(id, { transport, served }),
+      onsessioninitialized: (id) => void clients.set(id, { transport, served, open: 0, lastSeen: Date.now() }),
     });
     transport.onclose = () => {
       const id = transport.sessionId;
@@ -68,6 +108,7 @@ export async function serveHttp(deps: McpServeDeps, opts: { port: number; token:
   return {
     port,
     async close() {
+      if (sweeper) clearInterval(sweeper);
       for (const { transport, served } of clients.values()) {
         await transport.close().catch(() => undefined);
         await served.session.close().catch(() => undefined);

@@ -59,6 +59,11 @@ export class ServeSession {
     return this.conversation.id;
   }
 
+  /** The name the client gave when it initialized ('client' before). */
+  get clientName(): string {
+    return this.conversation.mcpClient ?? 'client';
+  }
+
   /** Runs code in this client's session of `language`; an unknown language is refused before anything starts. */
   async execute(language: string, code: string, signal?: AbortSignal, approval: 'auto' | 'user' = 'auto'): Promise<RunResult> {
     const lang = findLanguage(language);

@@ -13,8 +13,11 @@ describe('oi mcp options', () => {
       httpPort: null,
       token: null,
       askTimeoutMs: 50_000,
+      idleTimeoutMs: 1_800_000,
       help: false,
     });
+    expect(parseMcpArgs(['--http', '0', '--idle-timeout', '90'], {}, '/').idleTimeoutMs).toBe(90_000);
+    expect(parseMcpArgs(['--http', '0', '--idle-timeout', '0'], {}, '/').idleTimeoutMs).toBe(0);
     expect(parseMcpArgs(['--ask-timeout', '120'], {}, '/').askTimeoutMs).toBe(120_000);
   });
 
@@ -39,6 +42,9 @@ describe('oi mcp options', () => {
     [['extra'], /oi mcp --help/],
     [['--ask-timeout', '0'], /--ask-timeout needs a number of seconds \(1–3600\); got "0"/],
     [['--ask-timeout', 'soon'], /--ask-timeout needs a number of seconds/],
+    [['--idle-timeout', '60'], /--idle-timeout is for --http/],
+    [['--http', '0', '--idle-timeout', 'later'], /--idle-timeout needs a number of seconds \(0 for never, at most 604800\); got "later"/],
+    [['--http', '0', '--idle-timeout=-5'], /--idle-timeout needs a number of seconds/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseMcpArgs(argv, {}, '/')).toThrow(UsageError);
     expect(() => parseMcpArgs(argv, {}, '/')).toThrow(message);
