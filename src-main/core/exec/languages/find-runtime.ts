@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Probing } from './probing';
 
@@ -6,14 +6,12 @@ import type { Probing } from './probing';
 // decides where a program may be run to answer.
 
 /**
- * Asked synchronously: every run looks its runtime up again (a workspace .venv may have appeared, a
- * setting changed), and on a busy machine each trip through the thread pool costs more than the
- * check itself — several per run when PATH is searched. An access() of a local path is a few
- * microseconds.
+ * Through the thread pool, on purpose: a synchronous access() saves a hop in every run's runtime
+ * lookup, but measured on a busy machine the warm round trip got slower with it (docs/exec.md).
  */
 export async function isExecutable(path: string): Promise<boolean> {
   try {
-    accessSync(path, constants.X_OK);
+    await access(path, constants.X_OK);
     return true;
   } catch {
     return false;

@@ -27,6 +27,5 @@ export const javascript: LanguageDefinition = {
   runner: {
     script: join('runners', 'node', 'oi-runner.mjs'),
     args: (script) => [script],
-    waitsInsideCells: true,
   },
 };

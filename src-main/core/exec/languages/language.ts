@@ -54,13 +54,6 @@ export interface LanguageDefinition {
     /** How the runner reaches main: a Unix socket (default), or two FIFOs for a runtime without
      *  Unix sockets (base R). */
     channel?: ChannelKind;
-    /**
-     * The runner's loop waits for its next message the same way while a cell awaits (Node's event
-     * loop): "back in the wait" then does not mean the cell is over, so at a run's end main writes
-     * its terminal token only once the runner has answered `sync`, which it does after the cell
-     * (session/run-end.ts). Other runners' cells wait deeper on the stack than the loop.
-     */
-    waitsInsideCells?: boolean;
   };
   /**
    * The runtime makes a temp folder of its own at start and removes it only on a clean exit (R's

@@ -93,7 +93,6 @@ export class RunnerSession implements Session {
       idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
       writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
       sync: (token) => this.channel?.send({ type: 'sync', token }),
-      syncFirst: options.language.runner?.waitsInsideCells === true,
       onEnd: () => this.finishRun(),
     });
   }

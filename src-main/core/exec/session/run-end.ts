@@ -7,9 +7,9 @@ import { randomHex } from './random-hex';
 // between cells (process/idle-wait.ts). Then two barriers only main can make: a fresh token written
 // into the terminal's output after everything the session wrote there, and (runners) the same
 // token asked back over the channel, answered after everything the runner sent (a shell's stderr
-// terminal stands in for the channel). The run ends when both have come back, so text and messages
-// the code produced before it really finished are all the run's, and the last claim before that
-// point is the one that counts. docs/exec-protocol.md#end-of-a-run.
+// terminal stands in for the channel), the terminal's once that is back. The run ends when both have
+// come back, so text and messages the code produced before it really finished are all the run's, and
+// the last claim before that point is the one that counts. docs/exec-protocol.md#end-of-a-run.
 
 /** The property key of main's barrier in the terminal, `OSC 633 ; P ; OiEnd=<token> BEL`. */
 export const END_BARRIER_KEY = 'OiEnd';
@@ -21,11 +21,6 @@ export interface RunEndOptions {
   writeTerminal: (text: string) => Promise<void>;
   /** Runners: sends `{type:'sync', token}`, which the runner answers with `synced` from its loop. */
   sync?: (token: string) => void;
-  /**
-   * The terminal's token only once `sync` is answered, not both at once: for a runner whose loop
-   * waits the same way inside a cell's `await` (LanguageDefinition.runner.waitsInsideCells).
-   */
-  syncFirst?: boolean;
   onEnd: () => void;
 }
 
@@ -89,8 +84,7 @@ export class RunEndCheck {
   synced(token: string): void {
     if (!this.barrier || token !== this.barrier.token || this.barrier.channel) return;
     this.barrier.channel = true;
-    if (this.options.syncFirst) this.placeTerminalBarrier(token);
-    else this.maybeEnd();
+    this.placeTerminalBarrier(token);
   }
 
   /** The run ended otherwise (the session died) or a new one begins: forget everything. */
@@ -126,13 +120,13 @@ export class RunEndCheck {
     // Made now, after the code finished: nothing that ran in the session has seen it.
     const token = randomHex(16);
     this.barrier = { token, terminal: false, channel: !this.options.sync };
-    this.options.sync?.(token);
-    // Both barriers at once where "idle" means the cell's code is over: nothing of it can write to
-    // the terminal after this point. A JavaScript runner's loop waits the same way inside a cell's
-    // `await` as between cells, so "idle" can be true while its code still runs; its answer to
-    // `sync` comes only once the cell is over, and the terminal's token goes in after that answer,
-    // so it lands behind everything the cell printed.
-    if (!this.options.sync || !this.options.syncFirst) this.placeTerminalBarrier(token);
+    // A runner's loop waits the same way inside a cell's `await` as between cells, so "idle" can be
+    // true while its code still runs; its answer to `sync` comes only once the cell is over. The
+    // terminal's token goes in after that answer, so it lands behind everything the cell printed.
+    // (Both at once would do for the other runners and shells, but measured on a busy machine the
+    // run ended with the runner not yet back in its wait, and the next run then waited longer for it.)
+    if (this.options.sync) this.options.sync(token);
+    else this.placeTerminalBarrier(token);
   }
 
   private placeTerminalBarrier(token: string): void {
