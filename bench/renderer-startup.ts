@@ -126,8 +126,11 @@ async function openOnce(browser: Browser, url: string): Promise<[number, number,
     await browser.startTracing(page, {
       categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
     });
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    // Told by the page itself (a console message): waiting with a selector would have Playwright
+    // evaluate its own script engine in the page while the page starts, on the same main thread.
+    const usable = page.waitForEvent('console', { predicate: (m) => m.text() === 'oi-interactive', timeout: 60_000 });
+    await page.goto(url, { waitUntil: 'commit' });
+    await usable;
     // The mark's time is ms since navigation start; in the trace it has a timestamp of its own.
     const [at, bytes] = await page.evaluate(() => {
       const mark = performance.getEntriesByName('oi-interactive')[0]?.startTime ?? Infinity;
@@ -152,11 +155,12 @@ async function openOnce(browser: Browser, url: string): Promise<[number, number,
   }
 }
 
-/** Marks "oi-interactive" (a user-timing mark, so it lands in the trace) once the page is usable. */
+/** Marks "oi-interactive" (a user-timing mark, so it lands in the trace) once the page is usable, and says so on the console. */
 const PROBE = `new MutationObserver((_, observer) => {
   if (document.body?.dataset.ready !== 'true' || !document.querySelector('textarea[aria-label="Message"]')) return;
   observer.disconnect();
   performance.mark('oi-interactive');
+  console.debug('oi-interactive');
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });`;
 
 function median(values: number[]): number {

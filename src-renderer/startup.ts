@@ -1,6 +1,7 @@
 import { loadTerminalView } from './features/cells/CellOutputs';
 import { loadHighlighter } from './features/highlight/HighlightedCode';
 import { preloadMarkdown } from './features/markdown/Markdown';
+import { bridge } from './bridge/bridge';
 import { useApp } from './state/app-store';
 import { wireEvents } from './state/event-wiring';
 
@@ -31,6 +32,8 @@ export function startApp(): void {
   wireEvents();
   void Promise.all([useApp.getState().init(), appMounted]).then(() => {
     document.body.dataset.ready = 'true';
+    // Now, not before: the app's warm-up (runtime detection, a thread) would compete with the page.
+    void bridge['app.ready']({}).catch(() => undefined);
     preloadConversationViews();
   });
 }

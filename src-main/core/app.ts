@@ -76,10 +76,10 @@ export interface App {
    * Starts in the background what a fresh process's first turn would otherwise wait for, one after
    * the other, on its way: runtime detection (a process per language; each answer is kept for the
    * life of the process) before the first model call, and the checkpoints' change-journal thread
-   * before the first cell. Each is a second or more on a busy machine. The desktop app calls it once
-   * its page has loaded, browser mode once it has answered the page's first request (warmingDispatcher),
-   * so neither competes with what the person waits on first; oi does not call it: its first request
-   * must not compete with them (it answers from the environment snapshot). Later calls do nothing.
+   * before the first cell. Each is a second or more on a busy machine. The page asks for it once it is
+   * usable (the `app.ready` request, the same in the desktop app and browser mode), so it never
+   * competes with what the person waits on first; oi does not call it: its first request must not
+   * compete with them (it answers from the environment snapshot). Later calls do nothing.
    */
   warmUp(): void;
   /** The `oi mcp` approval endpoint once it is open and named (null when the option is off or it failed, with the reason logged). */
@@ -184,9 +184,17 @@ export function createApp(opts: AppOptions): App {
     reruns: new LiveReruns({ agent, conversations, exec, events, settings }),
   };
 
+  let warmed = false;
+  const warmUp = (): void => {
+    if (warmed) return;
+    warmed = true;
+    void engine.languages().catch(() => undefined);
+    checkpoints.prepare();
+  };
+
   // One file per feature; the HandlerTable type makes a missing or extra request a compile error.
   const handlers: HandlerTable = {
-    ...appHandlers(context),
+    ...appHandlers(context, warmUp),
     ...conversationHandlers(context),
     ...chatHandlers(context),
     ...settingsHandlers(context),
@@ -202,17 +210,11 @@ export function createApp(opts: AppOptions): App {
     ...mcpApprovalHandlers(context),
   };
 
-  let warmed = false;
   return {
     handlers,
     events,
     context,
-    warmUp() {
-      if (warmed) return;
-      warmed = true;
-      void engine.languages().catch(() => undefined);
-      checkpoints.prepare();
-    },
+    warmUp,
     mcpApprovalEndpoint: approvalEndpoint,
     async dispose() {
       mcpApprovals.dispose();

@@ -60,8 +60,6 @@ void app.whenReady().then(async () => {
   const open = () => {
     mainWindow = createMainWindow(path.join(outDir, 'preload'));
     mainWindow.on('closed', () => (mainWindow = null));
-    // Once the page has loaded, not before: the warm-up's processes would compete with it (App.warmUp).
-    mainWindow.webContents.once('did-finish-load', () => core.warmUp());
   };
   open();
   // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps

@@ -1,4 +1,4 @@
-import { createApp, type App } from '../core/app';
+import { createApp } from '../core/app';
 import { createDispatcher, type Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
 import { openSecretStore } from '../core/secrets/open-secret-store';
@@ -39,19 +39,9 @@ export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserAp
     mcpApprovalEndpoint: true,
   });
   return {
-    dispatch: warmingDispatcher(app),
+    dispatch: createDispatcher(app.handlers),
     events: app.events,
     workspaceOf: workspaceLookup(app.context.agent),
     dispose: () => app.dispose(),
   };
-}
-
-/**
- * The app's dispatcher, which starts the app's warm-up (App.warmUp) once it has answered its first
- * request: the page's first request is what the person waits on, and the warm-up's processes and
- * thread would compete with it.
- */
-export function warmingDispatcher(app: App): Dispatcher {
-  const dispatch = createDispatcher(app.handlers);
-  return (name, input, ctx) => dispatch(name, input, ctx).finally(() => app.warmUp());
 }

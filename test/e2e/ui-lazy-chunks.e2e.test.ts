@@ -55,10 +55,15 @@ describe('the renderer loads its views on demand, under the app’s CSP', () => 
       const file = new URL(r.url()).pathname.split('/').pop() ?? '';
       if (file.endsWith('.js')) fetched.set(chunkName(file), r.status());
     });
+    // The requests the page sends, by name: once usable it tells the app to warm up (app.ready).
+    const sent: string[] = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push((JSON.parse(String(f.payload)) as { name?: string }).name ?? '')));
     await page.addInitScript({ content: PROBE });
     const nav = await page.goto(ui.aut.server.launchUrl);
     expect(nav?.headers()['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    await expect.poll(() => sent.includes('app.ready')).toBe(true);
+    expect(sent.slice(0, 4).sort()).toEqual(['app.info', 'conversation.list', 'providers.status', 'settings.get']);
     // Usable with none of them: nothing on demand was requested before the ready mark (an idle preload
     // of the conversation views starts after it).
     const beforeReady = await page.evaluate(() => {

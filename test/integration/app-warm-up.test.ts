@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src-main/core/app';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
-import { warmingDispatcher } from '../../src-main/server/browser-app';
+import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import { REPO_ROOT } from '../support/app-under-test';
 
-// Browser mode and the desktop app warm up once their page's first request is answered or the page
-// has loaded (App.warmUp): runtime detection runs before any conversation exists, so the first model call does not wait for a process per language. A `ruby`
-// first on PATH that leaves a mark when asked its version shows detection really ran, and when.
+// Browser mode and the desktop app warm up once their page says it is usable (`app.ready`, App.warmUp):
+// runtime detection runs before any conversation exists, so the first model call does not wait for a
+// process per language, and not while the page loads, which it would compete with. A `ruby` first on
+// PATH that leaves a mark when asked its version shows detection really ran, and when.
 
 describe('app warm-up', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-warm-up-'));
@@ -29,7 +30,7 @@ describe('app warm-up', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('detects the runtimes before any conversation is opened, once the first request is answered', async () => {
+  it('detects the runtimes before any conversation is opened, once the page says it is usable', async () => {
     const app = createApp({
       dataDir: path.join(dir, 'data'),
       settings: new MemorySettingsStore({}),
@@ -44,9 +45,13 @@ describe('app warm-up', () => {
       await app.handlers['app.info']({}, { transport: 'websocket' });
       expect(existsSync(mark)).toBe(false);
 
-      // Browser mode's dispatcher warms up once it has answered the page's first request.
-      const dispatch = warmingDispatcher(app);
-      expect(await dispatch('app.info', {}, { transport: 'websocket' })).toMatchObject({ ok: true });
+      // The page's first requests, through the dispatcher both transports use, do not start it either.
+      const dispatch = createDispatcher(app.handlers);
+      for (const name of ['settings.get', 'app.info', 'providers.status', 'conversation.list'] as const)
+        expect(await dispatch(name, {}, { transport: 'websocket' })).toMatchObject({ ok: true });
+      expect(existsSync(mark)).toBe(false);
+      // The page is usable: the app warms up.
+      expect(await dispatch('app.ready', {}, { transport: 'websocket' })).toEqual({ ok: true, result: { ok: true } });
       await expect.poll(() => existsSync(mark), { timeout: 30_000 }).toBe(true);
     } finally {
       await app.dispose();

@@ -9,7 +9,7 @@ import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { workspaceLookup } from '../../src-main/core/workspace/workspace-lookup';
-import { warmingDispatcher } from '../../src-main/server/browser-app';
+import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 
@@ -82,7 +82,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     mcpApprovalEndpoint: options.mcpApprovalEndpoint,
   });
   const server = await startBrowserServer({
-    dispatch: warmingDispatcher(app),
+    dispatch: createDispatcher(app.handlers),
     events: app.events,
     rendererDir,
     workspaceOf: workspaceLookup(app.context.agent),

@@ -1,7 +1,8 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
-export const appHandlers = (ctx: AppContext): Pick<HandlerTable, 'app.info'> => ({
+/** `warmUp`: App.warmUp, started when the page says it is usable. */
+export const appHandlers = (ctx: AppContext, warmUp: () => void): Pick<HandlerTable, 'app.info' | 'app.ready'> => ({
   'app.info': async (_input, req) => ({
     version: ctx.version,
     platform: process.platform,
@@ -9,4 +10,8 @@ export const appHandlers = (ctx: AppContext): Pick<HandlerTable, 'app.info'> => 
     secretStorage: ctx.secretStorage,
     notices: ctx.notices,
   }),
+  'app.ready': async () => {
+    warmUp();
+    return { ok: true };
+  },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Empty, type RequestSpec } from './shared';
+import { Empty, Ok, type RequestSpec } from './shared';
 
 export const appRequests = {
   'app.info': {
@@ -14,4 +14,9 @@ export const appRequests = {
       notices: z.array(z.string()),
     }),
   },
+  /**
+   * The page is usable (its state loaded, the window drawn): the app starts its warm-up now
+   * (App.warmUp), which before would have competed with the page for the machine. Repeats do nothing.
+   */
+  'app.ready': { input: Empty, output: Ok },
 } as const satisfies Record<string, RequestSpec>;
