@@ -14,7 +14,8 @@ import { frameText } from './frame-text';
 import type { ServerFrame } from './ws-protocol';
 
 // The frame schema (zod) and the download route (the workspace checks) load on first use: the server
-// answers its first page without them, and main.ts prints the URL before the app is built.
+// answers its first page without them, and main.ts prints the URL before the app is built. The frame
+// schema starts loading once the page has been answered, so the page's first requests do not wait for it.
 let wsProtocol: Promise<typeof import('./ws-protocol')> | null = null;
 const loadWsProtocol = () => (wsProtocol ??= import('./ws-protocol'));
 
@@ -109,6 +110,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     }
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : file.body);
+    if (file.type.startsWith('text/html')) void loadWsProtocol().catch(() => undefined);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME });
