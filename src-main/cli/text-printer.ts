@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AnyEvent, CellItem, CellOutput } from '@contract';
+import { mcpUiOf, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
 import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
 import type { Style } from './terminal-style';
@@ -206,6 +206,14 @@ export class TextPrinter {
       return;
     }
     const plain = output.data['text/plain'];
+    // An MCP server's UI is not saved as a page to open: a browser would run it from a file with none
+    // of the output frame's isolation. The desktop app shows it.
+    if (mcpUiOf(output)) {
+      this.line(
+        this.style.dim(`${typeof plain === 'string' ? plain : '[interactive UI]'} (open the conversation in the desktop app to see it)`),
+      );
+      return;
+    }
     const n = (this.saved.get(cellId) ?? 0) + 1;
     this.saved.set(cellId, n);
     const file = this.options.outputDir

@@ -7,3 +7,4 @@ export * from './bridge';
 export * from './error-message';
 export * from './provider-urls';
 export * from './key-services';
+export * from './mcp-ui-output';

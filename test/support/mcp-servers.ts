@@ -73,3 +73,12 @@ export const hostileStdio = (mode: 'collide' | 'schema' | 'inject' | 'hang' | 'c
   command: process.execPath,
   args: [HOSTILE, mode],
 });
+
+/** test/fixtures/mcp/ui-server.mjs: a real SDK server whose tools answer with interactive UI resources. */
+export const UI_SERVER = path.resolve(import.meta.dirname, '../fixtures/mcp/ui-server.mjs');
+
+export const uiStdio = (extra: Partial<Extract<McpServerConfig, { command: string }>> = {}): McpServerConfig => ({
+  command: process.execPath,
+  args: [UI_SERVER],
+  ...extra,
+});

@@ -1,6 +1,10 @@
 /** The parts of a tool result the app shows and tells the model about. */
 export type McpContent =
-  { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | { type: 'other'; text: string };
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  /** An interactive UI resource's HTML (mcp-ui-resource.ts), rendered in the isolated output frame. */
+  | { type: 'ui'; uri: string; mimeType: string; html: string }
+  | { type: 'other'; text: string };
 
 /** One part of an MCP tool result (text, image, resource, link) as the app shows it. */
 export function toContent(part: Record<string, unknown>): McpContent {

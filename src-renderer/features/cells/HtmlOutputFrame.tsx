@@ -12,12 +12,18 @@ const INITIAL_HEIGHT = 32;
 export function HtmlOutputFrame({
   html,
   scripts = true,
+  policy,
   blockedNote = 'Scripts in a previewed notebook do not run; import it and re-run its cells to see them.',
+  scriptNote = true,
 }: {
   html: string;
   scripts?: boolean;
+  /** A stricter policy for the content when its scripts run (an MCP server's UI: MCP_UI_POLICY). */
+  policy?: string;
   /** Shown under content whose scripts were kept from running, saying how to see them. */
   blockedNote?: string;
+  /** Whether to say under content with scripts where they run (off when the caller says it itself). */
+  scriptNote?: boolean;
 }) {
   // Other HTML gets a fresh frame: a frame the previous content navigated elsewhere is never handed it.
   // So does the same HTML when whether its scripts may run changes (an imported output run again).
@@ -25,8 +31,8 @@ export function HtmlOutputFrame({
   if (shown.html !== html || shown.scripts !== scripts) setShown({ html, scripts, generation: shown.generation + 1 });
   return (
     <>
-      <IsolatedFrame key={shown.generation} html={html} scripts={scripts} />
-      {/<script\b/i.test(html) && (
+      <IsolatedFrame key={shown.generation} html={html} scripts={scripts} policy={policy} />
+      {scriptNote && /<script\b/i.test(html) && (
         <p className="html-output-note">
           {scripts ? 'Scripts in this output run in an isolated frame, without access to the app.' : blockedNote}
         </p>
@@ -35,7 +41,7 @@ export function HtmlOutputFrame({
   );
 }
 
-function IsolatedFrame({ html, scripts }: { html: string; scripts: boolean }) {
+function IsolatedFrame({ html, scripts, policy }: { html: string; scripts: boolean; policy: string | undefined }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const handedOver = useRef(false);
   const [height, setHeight] = useState(INITIAL_HEIGHT);
@@ -62,7 +68,7 @@ function IsolatedFrame({ html, scripts }: { html: string; scripts: boolean }) {
   const handOver = () => {
     if (handedOver.current) return;
     handedOver.current = true;
-    frame.current?.contentWindow?.postMessage(htmlMessage(html, scripts), '*');
+    frame.current?.contentWindow?.postMessage(htmlMessage(html, scripts, policy), '*');
   };
 
   return (

@@ -1,7 +1,9 @@
 import type { CellOutput } from '@contract';
+import { mcpUiOf } from '@contract/mcp-ui-output';
 import { imageOf } from '../../state/event-wiring';
 import { useWorkspace } from '../../state/workspace-store';
 import { Markdown } from '../markdown/Markdown';
+import { McpUiOutput } from './McpUiOutput';
 import { ErrorOutput } from './ErrorOutput';
 import { HtmlOutputFrame } from './HtmlOutputFrame';
 
@@ -28,6 +30,8 @@ export function RichOutput({ output, cellId, scripts = true }: { output: CellOut
   }
   const html = output.data['text/html'];
   if (typeof html === 'string' || Array.isArray(html)) {
+    const ui = mcpUiOf(output);
+    if (ui) return <McpUiOutput html={Array.isArray(html) ? html.join('') : html} ui={ui} scripts={scripts} />;
     return (
       <HtmlOutputFrame
         html={Array.isArray(html) ? html.join('') : html}

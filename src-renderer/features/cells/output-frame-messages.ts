@@ -13,6 +13,14 @@ export const MAX_OUTPUT_FRAME_HEIGHT = 720;
  */
 export const NO_SCRIPTS_POLICY = "script-src 'none'; img-src data: blob:; font-src data:; media-src data: blob:; style-src 'unsafe-inline'";
 
+/**
+ * Added on top of the frame's own policy for an MCP server's interactive UI (docs/mcp.md): its inline
+ * scripts run, but it loads nothing from anywhere (no CDN code, no images or fonts from the network,
+ * no fetch): what it shows is what the server sent.
+ */
+export const MCP_UI_POLICY =
+  "script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; form-action 'none'";
+
 export interface HtmlMessage {
   type: 'oi-output-html';
   html: string;
@@ -20,9 +28,13 @@ export interface HtmlMessage {
   policy?: string;
 }
 
-/** Parent → frame, once: the HTML to write, and whether its scripts may run. */
-export function htmlMessage(html: string, scripts = true): HtmlMessage {
-  return scripts ? { type: 'oi-output-html', html } : { type: 'oi-output-html', html, policy: NO_SCRIPTS_POLICY };
+/**
+ * Parent → frame, once: the HTML to write, whether its scripts may run, and a stricter policy for it
+ * when they do (MCP_UI_POLICY); content whose scripts may not run always gets NO_SCRIPTS_POLICY.
+ */
+export function htmlMessage(html: string, scripts = true, policy?: string): HtmlMessage {
+  if (!scripts) return { type: 'oi-output-html', html, policy: NO_SCRIPTS_POLICY };
+  return policy ? { type: 'oi-output-html', html, policy } : { type: 'oi-output-html', html };
 }
 
 /**

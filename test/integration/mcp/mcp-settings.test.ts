@@ -156,7 +156,7 @@ describe('MCP secrets', () => {
     const getEnv = (await s.app.context.mcp.tools()).find((t) => t.tool === 'get-env');
     if (!getEnv) throw new Error('no get-env');
     const env = await s.app.context.mcp.call(getEnv, {}, { timeoutMs: 30_000, signal: new AbortController().signal });
-    const text = env.content.map((c) => (c.type === 'image' ? '' : c.text)).join('');
+    const text = env.content.map((c) => (c.type === 'text' || c.type === 'other' ? c.text : '')).join('');
     expect(text).toContain(SECRET);
     expect(text).toContain('visible');
 
