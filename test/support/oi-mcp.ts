@@ -151,3 +151,18 @@ export function useOiMcp(): OiMcpScope {
     },
   };
 }
+
+/** The process id of the client's Python session. */
+export async function pythonPid(client: Client): Promise<number> {
+  return Number(textOf(await call(client, 'execute', { language: 'python', code: 'import os; print(os.getpid())' })));
+}
+
+/** Whether a process is still there (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

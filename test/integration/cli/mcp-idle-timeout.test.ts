@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it, vi } from 'vitest';
-import { call, connectHttp, textOf, useOiMcp } from '../../support/oi-mcp';
+import { alive, call, connectHttp, pythonPid, textOf, useOiMcp } from '../../support/oi-mcp';
 
 // `oi mcp --http --idle-timeout`: a client that goes away without DELETE (here an SDK client whose
 // transport is closed: its connections drop, no DELETE is sent) has its MCP session ended and its
@@ -11,15 +11,6 @@ import { call, connectHttp, textOf, useOiMcp } from '../../support/oi-mcp';
 // id refused; nothing waits a fixed time.
 
 const oi = useOiMcp();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A raw request on an old session id: what status the server answers. */
 function statusFor(url: URL, token: string, sessionId: string): Promise<number> {
@@ -57,7 +48,7 @@ describe('oi mcp --http ends the sessions of clients that went away', () => {
     const goes = new Client({ name: 'oi-idle-gone', version: '1.0.0' });
     await goes.connect(transport);
     try {
-      const pid = Number(textOf(await call(goes, 'execute', { language: 'python', code: 'import os\nprint(os.getpid())' })));
+      const pid = await pythonPid(goes);
       expect(pid).toBeGreaterThan(0);
       expect(alive(pid)).toBe(true);
       expect(textOf(await call(stays, 'execute', { language: 'python', code: 'y = 7\nprint("set")' }))).toBe('set');

@@ -2,11 +2,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { runOi } from '../../support/cli-process';
-import { call, connectHttp, textOf, useOiMcp } from '../../support/oi-mcp';
+import { alive, call, connectHttp, pythonPid, textOf, useOiMcp } from '../../support/oi-mcp';
 
 // `oi mcp` driven by the SDK's own MCP client, as Claude Desktop, Cursor or goose would start it: a
 // real process, the app's real engine, Debian's Python with matplotlib.
@@ -224,20 +223,6 @@ describe('oi mcp --http', () => {
     await client.close();
   });
 });
-
-async function pythonPid(client: Client): Promise<number> {
-  return Number(textOf(await call(client, 'execute', { language: 'python', code: 'import os; print(os.getpid())' })));
-}
-
-/** Whether a process is still there (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function realWs(ws: string): Promise<string> {
   const { realpath } = await import('node:fs/promises');
