@@ -36,9 +36,11 @@ function ApprovalCard({ question: q }: { question: McpApprovalQuestion }) {
   const answer = (decision: McpApprovalDecision) => {
     setSent(true);
     bridge['mcp-approval.answer']({ id: q.id, decision }).then(
-      ({ answered }) => {
+      async ({ answered }) => {
         // Gone already (oi mcp stopped waiting): the closed event removes it; make sure it goes.
         if (!answered) useMcpApprovals.getState().closed(q.id);
+        // Main saved the client as allowed: the page's copy of the settings (Settings → Clients of oi mcp) follows.
+        else if (decision === 'always') useApp.setState({ settings: await bridge['settings.get']({}) });
       },
       (err: unknown) => {
         setSent(false);
