@@ -1,13 +1,19 @@
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { McpServerConfig, McpServerName, type McpImportSource } from '@contract';
+import { McpImportError } from './mcp-import-error';
+import { gooseExtensions } from './mcp-import-goose';
 import { looksSecret } from './mcp-secrets';
 import { errorMessage } from '@contract/error-message';
 
+export { McpImportError };
+
 // Reading another app's MCP config file: Claude Desktop, Claude Code, Cursor, Windsurf, Cline/Roo
 // (`mcpServers`), VS Code (`servers` in .vscode/mcp.json or the user mcp.json, `mcp.servers` in its
-// settings.json). Every entry is checked before anything is saved; an invalid one refuses the file.
+// settings.json), goose (`extensions` in its YAML config.yaml). Every entry is checked before anything
+// is saved; an invalid one refuses the file.
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -18,8 +24,6 @@ export interface ImportedServer {
   secrets: { env: Record<string, string>; headers: Record<string, string> };
 }
 
-export class McpImportError extends Error {}
-
 export async function readConfigFile(given: string): Promise<unknown> {
   // A typed "~/.cursor/mcp.json" means the home folder, as in a shell.
   const file = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
@@ -28,6 +32,15 @@ export async function readConfigFile(given: string): Promise<unknown> {
   if (!info.isFile()) throw new McpImportError(`${file} is not a file.`);
   if (info.size > MAX_FILE_BYTES) throw new McpImportError(`${file} is ${info.size} bytes; an MCP config file is at most 1 MB.`);
   const text = await readFile(file, 'utf8');
+  if (/\.ya?ml$/i.test(file)) {
+    try {
+      // The `yaml` package (docs/mcp.md): YAML 1.2's core schema, no tags that build objects, and its
+      // cap on alias expansion keeps a "billion laughs" file from blowing up memory.
+      return parseYaml(text, { maxAliasCount: 100, uniqueKeys: true }) as unknown;
+    } catch (err) {
+      throw new McpImportError(`${file} is not valid YAML: ${errorMessage(err).split('\n')[0]}`);
+    }
+  }
   try {
     return JSON.parse(stripJsonComments(text));
   } catch (err) {
@@ -47,7 +60,10 @@ export function serversOf(json: unknown, file: string): ImportedServer[] {
     seen.add(name);
     out.push({ name, ...normalise(entry, field) });
   }
-  if (out.length === 0) throw new McpImportError(`${file} lists no MCP servers under ${where}.`);
+  if (out.length === 0)
+    throw new McpImportError(
+      `${file} lists no MCP servers under ${where}${where === 'extensions' ? " (goose's own builtin extensions are not servers)" : ''}.`,
+    );
   return out;
 }
 
@@ -65,6 +81,13 @@ export async function importSources(home: string = os.homedir(), platform: NodeJ
     ['Cursor', path.join(home, '.cursor', 'mcp.json')],
     ['VS Code', path.join(appData, 'Code', 'User', 'mcp.json')],
     ['Windsurf', path.join(home, '.codeium', 'windsurf', 'mcp_config.json')],
+    // goose reads ~/.config/goose on macOS too; on Windows it is under %APPDATA%\Block\goose\config.
+    [
+      'goose',
+      platform === 'win32'
+        ? path.join(appData, 'Block', 'goose', 'config', 'config.yaml')
+        : path.join(home, '.config', 'goose', 'config.yaml'),
+    ],
   ];
   const found: McpImportSource[] = [];
   for (const [app, file] of candidates) {
@@ -79,8 +102,9 @@ export async function importSources(home: string = os.homedir(), platform: NodeJ
 }
 
 function findServerMap(json: unknown, file: string): { map: Record<string, unknown>; where: string } {
-  if (!isObject(json)) throw new McpImportError(`${file} does not hold a JSON object.`);
+  if (!isObject(json)) throw new McpImportError(`${file} does not hold a JSON object (a YAML mapping).`);
   if (isObject(json.mcpServers)) return { map: json.mcpServers, where: 'mcpServers' };
+  if (isObject(json.extensions)) return { map: gooseExtensions(json.extensions), where: 'extensions' };
   if (isObject(json.servers)) return { map: json.servers, where: 'servers' };
   const vscode = json['mcp'];
   if (isObject(vscode) && isObject(vscode.servers)) return { map: vscode.servers, where: 'mcp.servers' };
@@ -88,7 +112,7 @@ function findServerMap(json: unknown, file: string): { map: Record<string, unkno
   // A bare map of servers (what the common format's value looks like on its own).
   const values = Object.values(json);
   if (values.length > 0 && values.every((v) => isObject(v) && ('command' in v || 'url' in v))) return { map: json, where: '(top level)' };
-  throw new McpImportError(`${file} has no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object.`);
+  throw new McpImportError(`${file} has no "mcpServers" (Claude Desktop, Cursor), "servers" (VS Code) or "extensions" (goose) object.`);
 }
 
 function serverName(raw: string, field: string): string {

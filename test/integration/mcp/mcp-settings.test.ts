@@ -191,6 +191,13 @@ describe('MCP secrets', () => {
 });
 
 describe('importing another app’s MCP config file', () => {
+  /** server-everything as both the Claude Desktop and the goose file below give it, once imported: the token in the keychain. */
+  const importedEverything = {
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+    env: { LOG_LEVEL: 'debug' },
+    secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+  };
   function write(name: string, body: unknown): string {
     const file = path.join(tempDir(), name);
     fs.writeFileSync(file, typeof body === 'string' ? body : JSON.stringify(body));
@@ -213,12 +220,7 @@ describe('importing another app’s MCP config file', () => {
     expect(result.added).toEqual(['everything', 'my-remote-server']);
     expect(result.toKeychain).toEqual(['everything: GITHUB_PERSONAL_ACCESS_TOKEN', 'my-remote-server: Authorization']);
     expect(s.settings.get().mcpServers).toEqual({
-      everything: {
-        command: process.execPath,
-        args: [EVERYTHING, 'stdio'],
-        env: { LOG_LEVEL: 'debug' },
-        secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
-      },
+      everything: importedEverything,
       'my-remote-server': { url: 'https://example.com/mcp', secretHeaders: ['Authorization'] },
     });
     expect(s.settingsFile()).not.toContain(SECRET);
@@ -261,6 +263,149 @@ describe('importing another app’s MCP config file', () => {
       expect(await s.fail('mcp.import', { path: file })).toMatch(message);
     }
     expect(await s.fail('mcp.import', { path: path.join(tempDir(), 'none.json') })).toMatch(/There is no file at/);
+    expect(s.settings.get().mcpServers).toEqual({});
+    expect(await s.secrets.accounts()).toEqual([]);
+  });
+
+  // A config.yaml as goose writes it (`goose configure` → Add Extension): provider settings, goose's own
+  // builtin extension, a stdio server with envs, Streamable HTTP and SSE servers by uri, one disabled.
+  const gooseConfig = (everything: string) => `GOOSE_PROVIDER: openai
+GOOSE_MODEL: gpt-4o
+extensions:
+  developer:
+    bundled: true
+    display_name: Developer
+    enabled: true
+    name: developer
+    timeout: 300
+    type: builtin
+  everything:
+    args:
+    - ${everything}
+    - stdio
+    cmd: ${process.execPath}
+    description: MCP reference server
+    enabled: true
+    env_keys: []
+    envs:
+      GITHUB_PERSONAL_ACCESS_TOKEN: ${SECRET}
+      LOG_LEVEL: debug
+    name: everything
+    timeout: 300
+    type: stdio
+  open-interpreter-http:
+    enabled: true
+    headers:
+      Authorization: Bearer ${SECRET}
+    name: open-interpreter-http
+    timeout: 300
+    type: streamable_http
+    uri: http://127.0.0.1:8765/mcp
+  old remote:
+    enabled: false
+    envs: {}
+    name: old remote
+    type: sse
+    uri: http://127.0.0.1:9/sse
+`;
+
+  it('imports goose’s config.yaml: stdio cmd/args/envs, streamable_http and sse by uri, enabled; its builtin ones left out', async () => {
+    const s = setup();
+    const file = write('config.yaml', gooseConfig(EVERYTHING));
+    const result = await s.call<{ added: string[]; toKeychain: string[] }>('mcp.import', { path: file });
+    expect(result.added).toEqual(['everything', 'open-interpreter-http', 'old-remote']);
+    expect(result.toKeychain).toEqual(['everything: GITHUB_PERSONAL_ACCESS_TOKEN', 'open-interpreter-http: Authorization']);
+    expect(s.settings.get().mcpServers).toEqual({
+      everything: importedEverything,
+      'open-interpreter-http': { url: 'http://127.0.0.1:8765/mcp', secretHeaders: ['Authorization'] },
+      'old-remote': { url: 'http://127.0.0.1:9/sse', type: 'sse', disabled: true },
+    });
+    expect(s.settingsFile()).not.toContain(SECRET);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    // The imported entry starts the real server.
+    expect((await s.call<McpServerStatus>('mcp.connect', { name: 'everything' })).state).toBe('connected');
+  });
+
+  it('refuses a goose file with one bad extension, naming it and the problem, and imports none of it', async () => {
+    const s = setup();
+    const good = gooseConfig(EVERYTHING);
+    const bad = [
+      [
+        `${good}  broken:
+    type: stdio
+    args: [x]
+`,
+        /extensions\.broken: a stdio extension needs "cmd"/,
+      ],
+      [
+        `${good}  keyed:
+    type: stdio
+    cmd: server
+    env_keys: [API_TOKEN]
+`,
+        /extensions\.keyed\.env_keys: goose keeps the values of API_TOKEN in its own keyring/,
+      ],
+      [
+        `${good}  odd:
+    type: websocket
+    uri: ws://127.0.0.1:9
+`,
+        /extensions\.odd\.type: "websocket" is not an extension type/,
+      ],
+      [
+        `${good}  nouri:
+    type: streamable_http
+`,
+        /extensions\.nouri: a streamable_http extension needs "uri"/,
+      ],
+      [
+        `${good}  badenv:
+    type: stdio
+    cmd: x
+    envs:
+      N: 3
+`,
+        /extensions\.badenv\.env\.N: must be text, not number/,
+      ],
+      [
+        `${good}  half:
+    type: stdio
+    cmd: x
+    enabled: maybe
+`,
+        /extensions\.half\.enabled: must be true or false/,
+      ],
+      [
+        `extensions:
+  developer:
+    type: builtin
+    enabled: true
+`,
+        /lists no MCP servers under extensions \(goose's own builtin extensions are not servers\)/,
+      ],
+      [
+        `extensions:
+  a: [unclosed
+`,
+        /config\.yaml is not valid YAML/,
+      ],
+      [
+        `extensions:
+  a: {type: stdio, cmd: x}
+  a: {type: stdio, cmd: y}
+`,
+        /not valid YAML: .*unique/i,
+      ],
+      // A "billion laughs" file: aliases that expand to millions of nodes are refused, not expanded.
+      [
+        'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\nextensions: {}\n',
+        /not valid YAML: .*alias/i,
+      ],
+    ] as const;
+    for (const [body, message] of bad) {
+      const file = write('config.yaml', body);
+      expect(await s.fail('mcp.import', { path: file })).toMatch(message);
+    }
     expect(s.settings.get().mcpServers).toEqual({});
     expect(await s.secrets.accounts()).toEqual([]);
   });
