@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { McpServerConfig, McpServerName, type McpImportSource } from '@contract';
 import { McpImportError } from './mcp-import-error';
 import { gooseExtensions } from './mcp-import-goose';
@@ -33,6 +32,9 @@ export async function readConfigFile(given: string): Promise<unknown> {
   if (info.size > MAX_FILE_BYTES) throw new McpImportError(`${file} is ${info.size} bytes; an MCP config file is at most 1 MB.`);
   const text = await readFile(file, 'utf8');
   if (/\.ya?ml$/i.test(file)) {
+    // Loaded here, not at the top: this module is in the core every `oi` start loads, and resolving
+    // the package's files cost every start time for a file few ever import.
+    const { parse: parseYaml } = await import('yaml');
     try {
       // The `yaml` package (docs/mcp.md): YAML 1.2's core schema, no tags that build objects, and its
       // cap on alias expansion keeps a "billion laughs" file from blowing up memory.
