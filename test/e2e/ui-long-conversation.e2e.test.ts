@@ -58,6 +58,8 @@ describe('a 1,000-message conversation', () => {
       .toBe(true);
     await scrollTo(1, last?.id ?? '');
     console.log(`[measure] top → middle → end: ${Date.now() - t0} ms`);
-    expect(await ui.page.locator('.vlist-item').count()).toBeLessThan(80);
+    // Polled: just after a jump the list may briefly hold the rows it scrolled past until it has
+    // measured them (a busy machine stretches that moment: the app's warm-up runs then too).
+    await expect.poll(() => ui.page.locator('.vlist-item').count(), { timeout: 15_000 }).toBeLessThan(80);
   });
 });
