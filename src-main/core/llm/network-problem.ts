@@ -27,10 +27,17 @@ export function innermostMessage(err: unknown): string | null {
   return message;
 }
 
-/** Codes that will not change by trying again in a few seconds: retrying them only delays the answer. */
-export function isLastingNetworkFailure(code: string | null): boolean {
-  return code !== null && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || isCertificateCode(code));
+/**
+ * Failures that will not change by trying again in a few seconds: retrying them only delays the answer.
+ * `detail` is the innermost message: Node's fetch refuses the ports of the fetch standard's "bad port"
+ * list (6000, 6667, 10080…) before connecting, with that message and no code.
+ */
+export function isLastingNetworkFailure(code: string | null, detail: string | null = null): boolean {
+  if (code === null) return detail === BAD_PORT;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || isCertificateCode(code);
 }
+
+const BAD_PORT = 'bad port';
 
 /**
  * One sentence: which address could not be reached, what happened, that it is the network and not the
@@ -42,7 +49,7 @@ export function describeNetworkFailure(url: string, code: string | null, timedOu
     timedOut || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
       ? `${origin} did not answer in time`
       : whatHappened(code ?? detail, origin, host);
-  return `could not reach ${url}: ${what}. This is a network problem, not the API key: ${whatToTry(code, host)}`;
+  return `could not reach ${url}: ${what}. This is a network problem, not the API key: ${whatToTry(code ?? detail, host)}`;
 }
 
 function whatHappened(code: string | null, origin: string, host: string): string {
@@ -52,6 +59,7 @@ function whatHappened(code: string | null, origin: string, host: string): string
     return `the connection to ${origin} was cut off`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `there is no route to ${host} (the network is down or blocked)`;
   if (code !== null && isCertificateCode(code)) return `the TLS certificate of ${host} was not accepted (${code})`;
+  if (code === BAD_PORT) return `the port of ${origin} is one that fetch never connects to (the fetch standard's blocked ports)`;
   return `the connection to ${origin} failed${code ? ` (${code.slice(0, 200)})` : ''}`;
 }
 
@@ -64,6 +72,7 @@ function whatToTry(code: string | null, host: string): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return 'check that this machine is online and that the base URL is spelled right (Settings → Model).';
   if (code !== null && isCertificateCode(code)) return 'check the base URL; a proxy that replaces certificates needs NODE_EXTRA_CA_CERTS.';
+  if (code === BAD_PORT) return 'run the model server on another port (8000, 8080, 11434…) and change the base URL (Settings → Model).';
   return 'check that this machine is online (and any proxy or VPN), then try again.';
 }
 

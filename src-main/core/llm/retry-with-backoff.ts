@@ -50,8 +50,8 @@ export async function* streamWithRetries(
       if (signal.aborted || progressed || attempt >= policy.maxAttempts || serverSaysNoRetry(err)) throw err;
       const failure = classifyFailure(err);
       if (failure.kind !== 'rate-limited' && failure.kind !== 'server' && failure.kind !== 'connection') throw err;
-      // Nothing listening, or no such host: seconds later it is the same, and the user should know now.
-      if (failure.kind === 'connection' && isLastingNetworkFailure(failure.code)) throw err;
+      // Nothing listening, no such host, a blocked port: seconds later it is the same, and the user should know now.
+      if (failure.kind === 'connection' && isLastingNetworkFailure(failure.code, failure.detail)) throw err;
       const retryAfter = failure.kind === 'connection' ? null : failure.retryAfterMs;
       if (retryAfter !== null && retryAfter > policy.maxRetryAfterMs) throw err;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));

@@ -49,6 +49,16 @@ describe.each([
     );
   });
 
+  it("says the port is one fetch never connects to, for a port on the fetch standard's blocked list", async () => {
+    // 6000 (X11) is on the list: Node's fetch refuses it before connecting, whatever listens there.
+    const provider = make(kind === 'openai' ? 'http://127.0.0.1:6000/v1' : 'http://127.0.0.1:6000');
+    const failure = classifyFailure(await failureOf(provider));
+    expect(failure).toMatchObject({ kind: 'connection', code: null, detail: 'bad port' });
+    expect(describeFailure(failure, kind, provider.endpoint)).toMatch(
+      /the port of http:\/\/127\.0\.0\.1:6000 is one that fetch never connects to .*not the API key: run the model server on another port/,
+    );
+  });
+
   it('says the address could not be found when the host does not exist', async () => {
     const provider = make('http://no-such-host.invalid/v1');
     const failure = classifyFailure(await failureOf(provider));
@@ -92,6 +102,21 @@ describe('retries', () => {
 
   it('does not retry a refused connection: the user hears at once', async () => {
     const provider = buildProvider({ provider: 'openai', baseUrl: `http://127.0.0.1:${await closedPort()}/v1` }, 'sk-test-0000');
+    const policy = counting();
+    await expect(async () => {
+      for await (const _ of streamWithRetries(
+        () => provider.stream(request()),
+        policy,
+        new AbortController().signal,
+        () => undefined,
+      ))
+        continue;
+    }).rejects.toThrow();
+    expect(policy.sleeps).toBe(0);
+  });
+
+  it('does not retry a blocked port either (the same refusal every time)', async () => {
+    const provider = buildProvider({ provider: 'openai', baseUrl: 'http://127.0.0.1:6000/v1' }, 'sk-test-0000');
     const policy = counting();
     await expect(async () => {
       for await (const _ of streamWithRetries(
