@@ -1,4 +1,4 @@
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageDefinition, Runtime } from '../languages/language';
 import type { LimitController, LimitSettings } from '../process/limits';
@@ -15,13 +15,14 @@ import {
   STREAM_MARKER_KEY,
   outputMarkerSeq,
   streamMarkerName,
-  type InputReplyCommand,
   type RunnerMessage,
 } from './runner-protocol';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { openRunnerChannel } from './open-channel';
 import type { RunnerChannel } from './runner-channel';
+import { RunQuestions } from './runner-questions';
+import { privateTmpdir, rawOutput } from './runner-spawn';
 
 // A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
 // a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
@@ -52,17 +53,8 @@ interface ActiveRun {
   fenced: boolean;
   done: { ok: boolean; cwd: string | null } | null;
   resolve: (outcome: SessionOutcome) => void;
-  /** The cell's questions by number: asked once both the request and its marker are in. */
-  questions: Map<number, Question>;
-  /** Withdraws open questions (an interrupt; the run's end). Made with the run's first question:
-   *  aborting one costs ~50 µs (its DOMException), a good share of a warm run's work in main. */
-  questionsAbort: AbortController | null;
-}
-
-interface Question {
-  requested: { prompt: string; password: boolean } | null;
-  marked: boolean;
-  asked: boolean;
+  /** The cell's input() questions (runner-questions.ts). */
+  questions: RunQuestions;
 }
 
 export class RunnerSession implements Session {
@@ -161,7 +153,11 @@ export class RunnerSession implements Session {
     const nonce = randomHex(16);
     run.output.bareNewlines = this.rawOutput;
     return new Promise<SessionOutcome>((resolve) => {
-      this.active = { run, nonce, fenced: false, done: null, resolve, questions: new Map(), questionsAbort: null };
+      const questions: RunQuestions = new RunQuestions(run, (reply) => {
+        // A reply that comes after the run is over is for no one.
+        if (this.active?.questions === questions) this.channel?.send(reply);
+      });
+      this.active = { run, nonce, fenced: false, done: null, resolve, questions };
       channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
     });
   }
@@ -178,7 +174,7 @@ export class RunnerSession implements Session {
     // lands before the runner has begun the cell is dropped there; RunControl repeats it. An open
     // question is answered with end-of-input first, so a runner waiting for its reply (R holds
     // interrupts while it waits) gets to the interrupt.
-    this.withdrawQuestions(this.active);
+    this.active.questions.withdraw();
     this.pty?.signal('SIGINT');
   }
 
@@ -239,7 +235,12 @@ export class RunnerSession implements Session {
       file: command.file,
       args: command.args,
       cwd: this.options.workspace,
-      env: { ...this.options.env, ...this.channel.env, ...(await this.privateTmpdir()), OI_WORKSPACE: this.options.workspace },
+      env: {
+        ...this.options.env,
+        ...this.channel.env,
+        ...(await privateTmpdir(this.options.language, this.dir)),
+        OI_WORKSPACE: this.options.workspace,
+      },
     });
     this.pty.onData((text) => {
       for (const piece of this.filter.push(text)) this.onPiece(piece);
@@ -294,16 +295,6 @@ export class RunnerSession implements Session {
     if (this.state === 'dead') closeIdleWait(this.idleWait);
   }
 
-  /** TMPDIR in the session's folder for runtimes that leave their own temp folder behind when
-   *  killed (languages/language.ts). A sandbox sets its own TMPDIR over this one: the sandbox's
-   *  private /tmp, or its private folder on macOS, which go away with it as well. */
-  private async privateTmpdir(): Promise<Record<string, string>> {
-    if (!this.options.language.privateTmpdir) return {};
-    const tmp = join(this.dir, 'tmp');
-    await mkdir(tmp, { recursive: true, mode: 0o700 });
-    return { TMPDIR: tmp };
-  }
-
   private startupText(): string {
     const text = this.idleText.trim();
     return text ? `: ${text.slice(-2000)}` : '';
@@ -326,8 +317,7 @@ export class RunnerSession implements Session {
       if (name) active.run.output.stream(name);
     } else if (piece.key === INPUT_MARKER_KEY) {
       const seq = outputMarkerSeq(piece.value, active.nonce);
-      if (seq !== null) this.question(active, seq).marked = true;
-      if (seq !== null) this.maybeAsk(active, seq);
+      if (seq !== null) active.questions.marked(seq);
     } else if (piece.key === OUTPUT_MARKER_KEY) {
       // Without this run's nonce it is program text shaped like a marker: dropped like any OSC 633.
       const seq = outputMarkerSeq(piece.value, active.nonce);
@@ -357,56 +347,11 @@ export class RunnerSession implements Session {
     }
     if (!active || message.id !== active.run.runId) return;
     if (message.type === 'output') active.run.output.rich(message.output, message.seq);
-    else if (message.type === 'input_request') {
-      const question = this.question(active, message.seq);
-      if (question.requested) return;
-      question.requested = { prompt: message.prompt, password: message.password };
-      if (!message.marked) question.marked = true;
-      this.maybeAsk(active, message.seq);
-    } else if (message.type === 'done') {
+    else if (message.type === 'input_request') active.questions.requested(message);
+    else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };
       this.maybeFinish();
     }
-  }
-
-  private question(active: ActiveRun, seq: number): Question {
-    let question = active.questions.get(seq);
-    if (!question) {
-      question = { requested: null, marked: false, asked: false };
-      active.questions.set(seq, question);
-    }
-    return question;
-  }
-
-  /**
-   * Asks once the request and its marker are both in: the marker comes after the text printed
-   * before the question, so the prompt the person sees is the output's last line (the cell may
-   * have printed it before input(), or through sys.stdin with no prompt argument at all).
-   */
-  private maybeAsk(active: ActiveRun, seq: number): void {
-    const question = active.questions.get(seq);
-    if (!question?.requested || !question.marked || question.asked) return;
-    question.asked = true;
-    const { password } = question.requested;
-    const prompt = active.run.output.trailingLine() || question.requested.prompt;
-    void active.run.input
-      .ask({ prompt, password, mode: 'line', from: 'runner', command: null }, (active.questionsAbort ??= new AbortController()).signal)
-      .catch(() => ({ kind: 'eof' }) as const)
-      .then((answer) => {
-        if (this.active !== active) return;
-        const reply: InputReplyCommand = {
-          type: 'input_reply',
-          id: active.run.runId,
-          seq,
-          ...(answer.kind === 'line' ? { value: answer.text } : { eof: true }),
-        };
-        this.channel?.send(reply);
-      });
-  }
-
-  private withdrawQuestions(active: ActiveRun): void {
-    active.questionsAbort?.abort();
-    active.questionsAbort = null;
   }
 
   /** Fence and `done` both in: the run claims its end (again, if the code forged one before). */
@@ -420,7 +365,7 @@ export class RunnerSession implements Session {
     const active = this.active;
     if (!active?.done) return;
     this.active = null;
-    active.questionsAbort?.abort();
+    active.questions.withdraw();
     if (active.done.cwd) this.lastCwd = active.done.cwd;
     active.resolve({ status: active.done.ok ? 'done' : 'failed', exitCode: null, cwd: this.lastCwd, message: null });
   }
@@ -450,14 +395,4 @@ export class RunnerSession implements Session {
     }
     this.deathNote = exit.signal ? `killed by signal ${exit.signal}` : `exited with code ${exit.exitCode}`;
   }
-}
-
-/**
- * Starts the runner with the pty's output processing off (`stty -opost`): the kernel then copies
- * output instead of expanding every LF to CRLF byte by byte, which makes printing through the pty
- * about a third faster. RunOutput puts the CRs back for the terminal view.
- */
-function rawOutput(command: { file: string; args: string[] }): { file: string; args: string[] } {
-  if (process.platform === 'win32') return command;
-  return { file: '/bin/sh', args: ['-c', 'stty -opost 2>/dev/null; exec "$0" "$@"', command.file, ...command.args] };
 }
