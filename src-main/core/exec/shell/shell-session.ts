@@ -8,19 +8,21 @@ import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
 import { PtyProcess, type PtyExit } from '../process/pty-process';
 import { closeIdleWait, learnIdleWait, terminalForeground, waitsIdle, type IdleWait } from '../process/idle-wait';
-import { END_BARRIER_KEY, RunEndCheck } from '../session/run-end';
+import { RunEndCheck } from '../session/run-end';
 import { randomHex } from '../session/random-hex';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { StderrTerminal } from '../process/stderr-terminal';
 import type { SessionTerminal } from '../input/terminal-watch';
 import type { ShellFlavor } from './shell-flavor';
+import { IDLE_TEXT_MAX, ShellStderr, withStderrFd, type StderrRun } from './shell-stderr';
 
 // A persistent shell (bash or zsh) under a pty. The prompt hook prints the run's fence, with the
 // exit code and cwd just before it (see shell-integration.ts for bash, zsh-integration.ts for zsh);
 // the fence is a claim the cell's code could print as well, so the run ends only once main sees
 // the shell blocked in its own prompt read with the terminal back (session/run-end.ts). The cell's
 // stderr has a terminal of its own (process/stderr-terminal.ts), read beside the main one in either
-// order: the run-end barrier goes through both, so all the stderr written before the end is the run's.
+// order (shell-stderr.ts): the run-end barrier goes through both, so all the stderr written before
+// the end is the run's.
 
 export interface ShellSessionOptions {
   /** The shell program (absolute path or PATH name). */
@@ -37,9 +39,6 @@ export interface ShellSessionOptions {
   /** How long the shell (and the user's rc files) may take to show its first prompt. */
   bootTimeoutMs?: number;
 }
-
-/** Output printed while no run is active (background jobs) is kept for the next run, up to this much. */
-const IDLE_TEXT_MAX = 256 * 1024;
 
 type Phase =
   | { name: 'booting'; nonce: string }
@@ -58,19 +57,13 @@ function recordEnv(env: Record<string, string | null>, report: string): void {
   if (ENV_NAME.test(name)) env[name] = report.slice(eq + 1);
 }
 
-interface ActiveRun {
-  run: SessionRun;
+interface ActiveRun extends StderrRun {
   nonce: string;
   exitCode: number | null;
   cwd: string | null;
   /** Exported variables the run set (a value) or unset (null), as the shell reported them. */
   env: Record<string, string | null>;
   resolve: (outcome: SessionOutcome) => void;
-  /**
-   * stderr read before the start mark: the two terminals are read in whichever order the event
-   * loop gets to them, so the cell's first stderr can come before main has seen it start.
-   */
-  earlyErr: string;
 }
 
 export class ShellSession implements Session {
@@ -89,17 +82,12 @@ export class ShellSession implements Session {
     // The "channel" barrier of a shell is its stderr terminal: the token comes back through it after
     // all the stderr written before the check passed. (The shell's own OiErrFence is a claim the
     // cell could print early, so it ends nothing.)
-    sync: (token) => this.stderrBarrier(token),
+    sync: (token) => this.err.barrier(token),
     onEnd: () => {
       if (this.phase.name === 'running' || this.phase.name === 'sent') this.finish(this.phase.active, null);
     },
   });
-
-  private readonly errFilter = new OscFilter();
-  /** stderr written between runs (background jobs): the next run's, as stdout's idle text is. */
-  private idleErrText = '';
-  /** A trailing "exit" line bash printed to stderr, held until it is clear the shell is not exiting. */
-  private heldExit = '';
+  private readonly err: ShellStderr;
 
   private constructor(
     private readonly pty: PtyProcess,
@@ -111,9 +99,14 @@ export class ShellSession implements Session {
   ) {
     this.phase = { name: 'booting', nonce: bootNonce };
     this.lastCwd = options.workspace;
+    this.err = new ShellStderr(
+      stderr,
+      () => this.phase,
+      (token) => this.end.synced(token),
+    );
     pty.onData((text) => this.onData(text));
     pty.onExit((exit) => this.onExit(exit));
-    stderr?.onData((text) => this.onStderr(text));
+    stderr?.onData((text) => this.err.onData(text));
   }
 
   static async start(options: ShellSessionOptions): Promise<ShellSession> {
@@ -194,13 +187,8 @@ export class ShellSession implements Session {
     // neither is output, both are dropped.
     const idleText = this.idleText.replaceAll('\x03', '');
     if (idleText.trim()) run.output.terminal(idleText);
-    if (this.idleErrText.trim()) {
-      run.output.stream('stderr');
-      run.output.terminal(this.idleErrText);
-      run.output.stream('stdout');
-    }
+    this.err.takeIdle(run);
     this.idleText = '';
-    this.idleErrText = '';
     // The phase may have changed while the file was written (the shell died meanwhile).
     if (this.phase.name !== 'idle') {
       this.interruptOnStart = false;
@@ -301,7 +289,7 @@ export class ShellSession implements Session {
       case 'sent':
         if (piece.kind === 'commandStart') {
           this.phase = { name: 'running', active: phase.active };
-          this.flushEarlyErr(phase.active);
+          this.err.flushEarly(phase.active);
           if (this.interruptOnStart) {
             this.interruptOnStart = false;
             this.pty.write('\x03');
@@ -328,52 +316,6 @@ export class ShellSession implements Session {
     }
   }
 
-  /** Text from the stderr terminal: the running cell's stderr, and main's run-end barrier. */
-  private onStderr(text: string): void {
-    for (const piece of this.errFilter.push(text)) {
-      const phase = this.phase;
-      if (piece.kind === 'property') {
-        // Only main's own token counts (run-end.ts ignores any other value).
-        if (piece.key === END_BARRIER_KEY) this.end.synced(piece.value);
-        continue;
-      }
-      if (phase.name === 'idle' && piece.kind === 'text' && this.idleErrText.length < IDLE_TEXT_MAX)
-        this.idleErrText += piece.text.slice(0, IDLE_TEXT_MAX - this.idleErrText.length);
-      if (phase.name === 'sent' && piece.kind === 'text' && phase.active.earlyErr.length < IDLE_TEXT_MAX)
-        phase.active.earlyErr += piece.text.slice(0, IDLE_TEXT_MAX - phase.active.earlyErr.length);
-      if (phase.name === 'running' && piece.kind === 'text') this.stderrText(phase.active, piece.text);
-    }
-  }
-
-  /** The run-end barrier through the stderr terminal (at once where there is none, or it cannot be written). */
-  private stderrBarrier(token: string): void {
-    const passed = (): void => this.end.synced(token);
-    if (!this.stderr) return queueMicrotask(passed);
-    this.stderr.writeOutput(`\x1b]633;P;${END_BARRIER_KEY}=${token}\x07`).catch(passed);
-  }
-
-  private stderrText(active: ActiveRun, text: string): void {
-    // bash says "exit" on stderr when `exit` ends it: not the program's output. Held back until more
-    // comes or the run ends normally; dropped if the shell exits.
-    let out = this.heldExit + text;
-    this.heldExit = '';
-    const exit = /(^|\n)exit\r?\n$/.exec(out);
-    if (exit) {
-      this.heldExit = out.slice(exit.index + exit[1]!.length);
-      out = out.slice(0, exit.index + exit[1]!.length);
-    }
-    if (!out) return;
-    active.run.output.stream('stderr');
-    active.run.output.terminal(out);
-    active.run.output.stream('stdout');
-  }
-
-  private flushEarlyErr(active: ActiveRun): void {
-    const early = active.earlyErr;
-    active.earlyErr = '';
-    if (early) this.stderrText(active, early);
-  }
-
   /**
    * At start, before any cell: the shell is at its first prompt, holding its terminal; which read it
    * blocks in there (descriptor, buffer, size, stack and code address) is what "back at the prompt"
@@ -388,13 +330,7 @@ export class ShellSession implements Session {
 
   private finish(active: ActiveRun, exit: PtyExit | null): void {
     this.end.reset();
-    this.flushEarlyErr(active);
-    if (!exit && this.heldExit) {
-      active.run.output.stream('stderr');
-      active.run.output.terminal(this.heldExit);
-      active.run.output.stream('stdout');
-    }
-    this.heldExit = '';
+    this.err.runEnded(active, exit !== null);
     if (exit) {
       this.phase = { name: 'dead' };
       const rest = this.filter.flush();
@@ -435,13 +371,4 @@ export class ShellSession implements Session {
     }
     this.deathNote = exit.signal ? `killed by signal ${exit.signal}` : `exited with code ${exit.exitCode}`;
   }
-}
-
-/**
- * The command, started with the stderr terminal open as fd 9: a shell opens it before it becomes the
- * command (`exec` keeps the pid, so limits and the sandbox's process lookup see the same process),
- * and the fd is inherited through the sandbox, whose /dev would not have the terminal by its name.
- */
-function withStderrFd(command: { file: string; args: string[] }, ttyPath: string): { file: string; args: string[] } {
-  return { file: '/bin/sh', args: ['-c', 'if [ -w "$0" ]; then exec 9>"$0"; fi; exec "$@"', ttyPath, command.file, ...command.args] };
 }
