@@ -6,6 +6,7 @@ import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { createApp, type App } from '../core/app';
+import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { buildProvider, keyFor } from '../core/llm/provider-factory';
 import { MemorySecretStore } from '../core/secrets/memory-secret-store';
 import type { SecretStore } from '../core/secrets/secret-store';
@@ -175,19 +176,20 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     return await closeAll(app, prompt, end.code, end.hungUp);
   } catch (err) {
     prompt?.close();
-    await app.dispose().catch(() => undefined);
+    await disposeBeforeExit(app, quiet);
     if (err instanceof SetupError || err instanceof UsageError) return fail(err.message, 2);
     return fail(errorMessage(err), 1);
   }
 }
 
 /**
- * Disposing stops the sessions (and so the code still running). After a hangup the terminal is gone:
+ * Disposing stops the sessions (and so the code still running), bounded so that a part that never
+ * finishes closing cannot keep a finished `oi` alive. After a hangup the terminal is gone:
  * Node would restore its mode at exit, fail with EIO and abort — so stdio is closed first.
  */
 async function closeAll(app: App, prompt: PromptLine | null, code: number, hungUp: boolean): Promise<CliEnd> {
   prompt?.close();
-  await app.dispose();
+  await disposeBeforeExit(app, (line) => process.stderr.write(`oi: ${line}\n`));
   return {
     exit: () => {
       if (hungUp) for (const fd of [0, 1, 2]) safeClose(fd);

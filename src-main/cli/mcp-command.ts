@@ -6,6 +6,7 @@ import path from 'node:path';
 import { errorMessage } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { createApp } from '../core/app';
+import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { parseExtraPath, writableZones } from '../core/exec';
 import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
 import { savedClientPolicy } from '../core/mcp-approval/client-policies';
@@ -103,7 +104,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
           say(`ended the MCP session of ${JSON.stringify(name)} and its language sessions: idle for ${idleS} s (--idle-timeout)`),
       });
     } catch (err) {
-      await app.dispose();
+      await disposeBeforeExit(app, say);
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'not allowed to use that port' : errorMessage(err);
       return (say(`cannot listen on 127.0.0.1:${opts.httpPort}: ${why}`), 2);
@@ -119,6 +120,6 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   });
   await Promise.race([closed, stop]);
   await close().catch(() => undefined);
-  await app.dispose();
+  await disposeBeforeExit(app, say);
   return 0;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '@contract/error-message';
 import { defaultAppDataDir } from '../core/app-data-dir';
+import { disposeBeforeExit } from '../core/dispose-before-exit';
 import type { EventBus } from '../core/bridge/event-bus';
 import type { BrowserApp } from './browser-app';
 import { isLoopback, startBrowserServer } from './browser-server';
@@ -64,9 +65,13 @@ async function main(): Promise<void> {
       openBrowserApp({ dataDir, resourcesDir: path.join(repoRoot, 'resources'), version: process.env.npm_package_version ?? '0.0.0' }),
     ),
   );
+  let stopping = false;
   const shutdown = async () => {
+    // A second Ctrl-C (or SIGTERM) while closing: exit at once.
+    if (stopping) process.exit(1);
+    stopping = true;
     await server.close();
-    await (await app).dispose();
+    await disposeBeforeExit(await app, (line) => console.error(`browser mode: ${line}`));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());

@@ -31,6 +31,23 @@ export type JournalTake = { whole: true; reason: string } | { whole: false; dirt
 /** More folders than this are not watched (inotify's per-user watch limit is shared with other apps). */
 const MAX_FOLDERS = 8192;
 
+/**
+ * How long a request waits for the thread before the journal is given up. An answer takes
+ * milliseconds once the thread runs; the first waits for the thread to load, several seconds from
+ * source on a loaded machine. A thread that never answers (seen once: `oi` from source stayed alive
+ * for 24 minutes on a journal request, the thread presumably stuck loading its code through tsx's
+ * hooks) must not hold a turn, or the process, forever: past this, checkpoints walk instead.
+ */
+const REPLY_TIMEOUT_MS = 60_000;
+
+export interface JournalOptions {
+  overflowAt?: number;
+  /** Default REPLY_TIMEOUT_MS. */
+  replyTimeoutMs?: number;
+  /** The thread's code (default: journal-worker); tests give one that never answers. */
+  entry?: { file: string; eval: boolean };
+}
+
 export class ChangeJournal {
   private static sharedOne: ChangeJournal | null = null;
 
@@ -44,7 +61,7 @@ export class ChangeJournal {
   private nextId = 1;
   private readonly pending = new Map<number, (reply: JournalReply | { id: number; whole: true; reason: string }) => void>();
 
-  constructor(private readonly options: { overflowAt?: number } = {}) {}
+  constructor(private readonly options: JournalOptions = {}) {}
 
   /**
    * Starts the thread ahead of the first checkpoint (the desktop app and browser mode, at start):
@@ -90,15 +107,33 @@ export class ChangeJournal {
     if (!worker) return Promise.resolve({ id, whole: true, reason: `no change journal (${this.failed ?? 'not started'})` });
     return new Promise((resolve) => {
       if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, resolve);
+      const limit = this.options.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
+      // Unref'd: the pending request already keeps the process alive (the worker is ref'd meanwhile).
+      const watchdog = setTimeout(() => this.giveUp(worker, `its thread did not answer within ${limit / 1000} s`), limit).unref();
+      this.pending.set(id, (reply) => {
+        clearTimeout(watchdog);
+        resolve(reply);
+      });
       const request: JournalRequest = { ...body, id };
       worker.postMessage(request);
     });
   }
 
+  /** The thread failed, ended or hangs: every request waiting on it is answered "walk", and it is ended. */
+  private giveUp(worker: Worker, why: string): void {
+    if (this.worker === worker) {
+      this.worker = null;
+      this.failed = why;
+    }
+    for (const [id, resolve] of this.pending) resolve({ id, whole: true, reason: `no change journal (${why})` });
+    this.pending.clear();
+    worker.unref();
+    void worker.terminate().catch(() => undefined);
+  }
+
   private start(): Worker | null {
     if (this.worker || this.failed) return this.worker;
-    const entry = workerEntry();
+    const entry = this.options.entry ?? workerEntry();
     if (!entry) {
       this.failed = 'its code was not found';
       return null;
@@ -110,14 +145,8 @@ export class ChangeJournal {
         this.pending.delete(reply.id);
         if (this.pending.size === 0) worker.unref();
       });
-      const fail = (why: string) => {
-        this.failed = why;
-        this.worker = null;
-        for (const [id, resolve] of this.pending) resolve({ id, whole: true, reason: `no change journal (${why})` });
-        this.pending.clear();
-      };
-      worker.on('error', (err) => fail(err.message));
-      worker.on('exit', (code) => fail(`its thread ended (${code})`));
+      worker.on('error', (err) => this.giveUp(worker, err.message));
+      worker.on('exit', (code) => this.giveUp(worker, `its thread ended (${code})`));
       // The journal keeps the app (or `oi`) alive only while it is being asked something.
       worker.unref();
       this.worker = worker;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ChangeJournal } from '../../../src-main/core/checkpoints/change-journal';
 import { GitObjects } from '../../../src-main/core/checkpoints/git-objects';
 import { Snapshotter } from '../../../src-main/core/checkpoints/snapshot';
@@ -122,5 +122,27 @@ describe('change journal', () => {
     expect(await journal.watch(ws)).toBe(true);
     await journal.close();
     expect(await journal.take(ws)).toMatchObject({ whole: true, reason: expect.stringMatching(/no change journal/) });
+  });
+
+  it('gives up a thread that never answers: checkpoints walk, and the thread no longer holds the process', async () => {
+    const ws = path.join(top, 'stuck');
+    mkdirSync(ws);
+    // A thread blocked for good before it reads a message, as one stuck loading its code would be.
+    const stuck = { file: 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);', eval: true };
+    const journal = new ChangeJournal({ entry: stuck, replyTimeoutMs: 2000 });
+    journals.push(journal);
+    writeFileSync(path.join(ws, 'a.txt'), 'a');
+    const objects = new GitObjects(path.join(top, 'stuck.git'));
+    await objects.init();
+    const snap = new Snapshotter(objects, ws, journal);
+    // Both checkpoints finish, the second after the journal was given up (a whole walk sees the change).
+    const first = await snap.take(MAX);
+    writeFileSync(path.join(ws, 'b.txt'), 'b');
+    const second = await snap.take(MAX);
+    expect(second.tree).not.toBe(first.tree);
+    expect(await journal.take(ws)).toMatchObject({ whole: true, reason: expect.stringMatching(/did not answer within 2 s/) });
+    // The thread was ended: nothing of the journal keeps an event loop alive (the MessagePort a
+    // ref'd worker shows as is gone).
+    await vi.waitFor(() => expect(process.getActiveResourcesInfo()).not.toContain('MessagePort'), { timeout: 15_000, interval: 50 });
   });
 });
