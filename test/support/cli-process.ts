@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pty, { type IPty } from 'node-pty';
 import { Terminal } from '@xterm/headless';
+import { endWithTest } from './test-children';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(REPO, 'src-main', 'cli', 'main.ts');
@@ -73,26 +74,35 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 export interface RunOptions {
   /** What standard input carries (a pipe); default: nothing (closed at once). */
   stdin?: string;
-  /** The folder oi starts in (where code runs by default); default: the repository. */
+  /** The folder oi starts in (where code runs by default); default: `here/` beside the data folder. */
   cwd?: string;
+  /** Told oi's process id as soon as it starts. */
+  started?: (pid: number) => void;
 }
 
-/** Runs `oi <args>` to completion without a terminal (stdin and stdout are pipes). */
+/**
+ * Runs `oi <args>` to completion without a terminal (stdin and stdout are pipes). oi runs in a process
+ * group of its own, ended with everything in it when the test finishes, however it finishes.
+ */
 export function runOi(
   args: string[],
   env: Record<string, string>,
   options: RunOptions = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [...OI, ...args],
-      { cwd: options.cwd ?? defaultCwd(env), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end(options.stdin ?? '');
+    // spawn, not execFile: execFile does not pass `detached` on.
+    const child = spawn(process.execPath, [...OI, ...args], { cwd: options.cwd ?? defaultCwd(env), env, detached: true });
+    endWithTest(child, { group: true });
+    if (child.pid !== undefined) options.started?.(child.pid);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const text = (parts: Buffer[]) => Buffer.concat(parts).toString('utf8');
+    child.on('error', (e) => resolve({ code: 1, stdout: text(out), stderr: `${text(err)}${e.message}` }));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout: text(out), stderr: text(err) }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.stdin ?? '');
   });
 }
 
@@ -124,6 +134,8 @@ export class OiTerminal {
       cwd: options.cwd ?? defaultCwd(env),
       env,
     });
+    // A pty's process leads its own session (and process group): ended with it at the test's end.
+    endWithTest(this.proc, { group: true, exited: (listener) => this.proc.onExit(listener) });
     this.proc.onData((data) => {
       this.rawText += data;
       this.screenEmulator.write(data);

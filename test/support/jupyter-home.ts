@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { endWithTest } from './test-children';
 
 /** Debian's Python, which has Jupyter, nbformat and matplotlib (the python3 first on PATH does not). */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
@@ -9,7 +10,7 @@ export const SYSTEM_PYTHON = '/usr/bin/python3';
 /** Runs Debian's Python with `args` and `stdin`; resolves with stdout, rejects with stderr on a non-zero exit. */
 export function runSystemPython(args: string[], stdin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(SYSTEM_PYTHON, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = endWithTest(spawn(SYSTEM_PYTHON, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] }));
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

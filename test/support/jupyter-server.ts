@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createJupyterHome, SYSTEM_PYTHON } from './jupyter-home';
+import { endWithTest } from './test-children';
 
 // A real Jupyter Server from Debian (python3-jupyter-server + python3-ipykernel) on 127.0.0.1 with
 // a token. Everything it writes (config, runtime files, IPython and matplotlib caches) goes to one
@@ -65,6 +66,8 @@ export async function startJupyterServer(options: JupyterServerOptions = {}): Pr
       ],
       { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    // Usually started in a beforeAll and stopped in afterAll; one started by a test ends with it.
+    endWithTest(proc);
     child = proc;
     let log = '';
     proc.stdout?.on('data', (c: Buffer) => (log += c.toString()));

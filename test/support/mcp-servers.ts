@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import type { McpServerConfig } from '@contract';
+import { endWithTest } from './test-children';
 
 // The reference MCP servers from npm (devDependencies), run by this node: no network, no mocks.
 
@@ -40,10 +41,12 @@ async function freePort(): Promise<number> {
  */
 export async function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = endWithTest(
+    spawn(process.execPath, [EVERYTHING, mode], {
+      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { defaultSettings } from '@contract';
 import { cliEnv, OI, tempDir } from './cli-process';
+import { endWithTest } from './test-children';
 
 // `oi mcp` as MCP clients run it: a real process started from source, spoken to by the SDK's own
 // Client over stdio or Streamable HTTP. Python cells use Debian's /usr/bin/python3 (matplotlib).
@@ -43,6 +44,9 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const client = new Client({ name: clientName, version: '1.0.0' });
   await client.connect(transport);
+  const pid = transport.pid;
+  // The SDK's transport owns the process; its pid is enough to end it should the test stop early.
+  if (pid !== null) endWithTest({ pid, kill: (signal) => process.kill(pid, signal) });
   return { client, transport, stderr: () => err, close: () => client.close() };
 }
 
@@ -59,7 +63,10 @@ export interface HttpServer {
 /** `oi mcp --http 0 <args>`: waits for the line naming its address (and the token it made). */
 export async function startHttp(args: string[], env: Record<string, string>, cwd: string, token?: string): Promise<HttpServer> {
   mkdirSync(cwd, { recursive: true });
-  const child = spawn(process.execPath, [...OI, 'mcp', '--http', '0', ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = endWithTest(
+    spawn(process.execPath, [...OI, 'mcp', '--http', '0', ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true }),
+    { group: true },
+  );
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<{ url: URL; token: string }>((resolve, reject) => {

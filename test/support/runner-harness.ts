@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pty from 'node-pty';
+import { endWithTest } from './test-children';
 
 // Drives a runner the way the app does (docs/exec-protocol.md): a Unix socket for the side channel,
 // the runner under a pty, and a run is over only when its fence (with its nonce) and its `done`
@@ -139,6 +140,7 @@ export class Runner {
       env: { ...process.env, ...options.env, OI_CHANNEL: socketPath, OI_WORKSPACE: workspace },
       encoding: null,
     });
+    endWithTest(term, { group: true, exited: (listener) => term.onExit(listener) });
     const runner = new Runner(term, server, channelDir, workspace, options.workspace === undefined);
     const socket = await Promise.race([
       connected,
