@@ -8,10 +8,12 @@
 // runner's own state lives in this module's scope, out of the cell's reach; the cell sees only
 // the globals added below. How declarations persist: see transform.mjs.
 //
-// Interrupt (SIGINT): the synchronous part of a cell runs with breakOnSigint, so even a busy loop
-// stops. A cell awaiting something is answered at once with an error output while the work it
-// started keeps running in the background (JavaScript has no way to cancel it). A busy loop that
-// starts after an await cannot be stopped from inside: main kills and restarts the session.
+// Interrupt: main sends an `interrupt` message with the run's id and a SIGINT. The synchronous part
+// of a cell runs with breakOnSigint, so the SIGINT stops even a busy loop. A cell awaiting something
+// is answered at once, on the message, with an error output while the work it started keeps running
+// in the background (JavaScript has no way to cancel it). A busy loop that starts after an await
+// cannot be stopped from inside: main kills and restarts the session. A SIGINT anywhere else is
+// absorbed by sigint-guard.mjs, which also keeps Node from ending the process on one.
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import vm from 'node:vm';
+import { keepSigintListeners } from './cell-sigint.mjs';
+import { startSigintGuard } from './sigint-guard.mjs';
 import { display, HTML, Image, Markdown, resultOutput, setEmitter } from './display.mjs';
 import { Files } from './files.mjs';
 import { installInput } from './input.mjs';
@@ -40,6 +44,7 @@ const writeErr = stderrWrite;
 const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 
 const exitProcess = process.exit.bind(process);
+const addProcessListener = process.on.bind(process); // before cell-sigint.mjs takes 'SIGINT' over
 
 class Interrupted extends Error {
   constructor(detail) {
@@ -89,6 +94,7 @@ socket.on('data', (chunk) => {
     }
     if (message?.type === 'shutdown') exitProcess(0);
     if (message?.type === 'input_reply') answerInput(message);
+    if (message?.type === 'interrupt') interruptRun(String(message.id ?? ''));
     // main's barrier at a run's end: answered once the cells before it have finished, after
     // everything they sent. The event loop waits the same way for a cell's await as between
     // cells, so for JavaScript this queue, not the wait main sees, says the cell is over.
@@ -190,6 +196,7 @@ async function runCell({ id, code, nonce, executionCount }) {
   lastId = id;
   let ok = true;
   try {
+    if (interruptBeforeStart === id) throw new Interrupted('; the cell had not begun');
     const value = await evaluate(String(code ?? ''), executionCount);
     if (value !== undefined) emit(resultOutput(value, executionCount));
   } catch (error) {
@@ -197,6 +204,7 @@ async function runCell({ id, code, nonce, executionCount }) {
     if (!ok) emit(safeErrorOutput(error));
   }
   current = null;
+  interruptBeforeStart = null;
   endOpenQuestions();
   let cwd = null;
   try {
@@ -281,8 +289,22 @@ async function evaluate(code, executionCount) {
   });
 }
 
-// While the synchronous part runs, breakOnSigint takes SIGINT instead of this listener.
-process.on('SIGINT', () => current?.interrupt?.()); // while idle, Ctrl-C is ignored
+// --- interrupt ----------------------------------------------------------------------------------
+
+// Main's interrupt of one run, by id, in order with the run messages: it cannot be mistaken for
+// another run's, however early or late it comes (a signal carries no run, and a SIGINT handled a
+// moment late once stopped the next cell). Read only between JavaScript turns, so the running cell
+// is then awaiting, or its run is still queued (the run message came in the same read), or it is
+// over (nothing to do). A busy synchronous part is stopped by the SIGINT sent with this message.
+let interruptBeforeStart = null;
+const cellSigint = keepSigintListeners();
+
+function interruptRun(id) {
+  if (current?.id === id) {
+    cellSigint.emit('SIGINT', 'SIGINT');
+    current.interrupt?.();
+  } else if (id !== lastId) interruptBeforeStart = id;
+}
 
 // --- errors -------------------------------------------------------------------------------------
 
@@ -380,6 +402,17 @@ async function absorbLoaderWarning() {
   }
 }
 
-await Promise.all([absorbLoaderWarning(), new Promise((resolve) => socket.once('connect', resolve))]);
+/** The guard that keeps a SIGINT from ending the session (sigint-guard.mjs). */
+async function guardSigint() {
+  try {
+    await startSigintGuard();
+  } catch (error) {
+    // Without it, a listener at least keeps a SIGINT between cells from ending the process.
+    addProcessListener('SIGINT', () => {});
+    writeErr(`runner: no SIGINT guard (${error?.message ?? error}): a Ctrl-C at the wrong moment may end the session\n`);
+  }
+}
+
+await Promise.all([absorbLoaderWarning(), guardSigint(), new Promise((resolve) => socket.once('connect', resolve))]);
 runnerPipes = process.getActiveResourcesInfo?.().filter((type) => type === 'PipeWrap').length ?? 0;
 send({ type: 'hello', language: 'javascript', version: process.versions.node, pid: process.pid, protocol: 2 });

@@ -13,6 +13,11 @@ export interface SessionTerminal {
   /** The terminal device (`/dev/pts/3`), for reading its echo and line modes; null when unknown. */
   ttyPath: string | null;
   write(data: string): void;
+  /**
+   * The session's own process is back in its wait between cells (a shell at its prompt, which reads
+   * the terminal too): the cell is over and its run's end is on its way, so nobody is asking.
+   */
+  atRest?(): boolean;
 }
 
 export interface TerminalWatchOptions {
@@ -82,7 +87,9 @@ export class TerminalWatch {
     try {
       const terminal = this.options.terminal();
       const reader = terminal ? await findTerminalRead(terminal.pid) : null;
-      if (!terminal || !reader || this.stopped) return;
+      // A loaded machine can take longer to see a shell's run end than the quiet period: Ctrl-D given
+      // to the shell's own prompt then reached the next run ("zsh: use 'exit' to exit.").
+      if (!terminal || !reader || this.stopped || terminal.atRest?.()) return;
       await this.askAbout(terminal, reader);
     } catch {
       // Looking failed (the process went away meanwhile): look again at the next tick.

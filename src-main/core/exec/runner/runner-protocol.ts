@@ -69,6 +69,16 @@ export interface SyncCommand {
   token: string;
 }
 
+/**
+ * Main interrupts this run (sent with the SIGINT). Tied to the run by its id and ordered after the
+ * run message, so a runner that reads it between its own steps (JavaScript) cannot take it for
+ * another run's; runners that do not use it ignore it like any unknown message.
+ */
+export interface InterruptCommand {
+  type: 'interrupt';
+  id: string;
+}
+
 export interface ShutdownCommand {
   type: 'shutdown';
 }

@@ -15,6 +15,7 @@ import {
   STREAM_MARKER_KEY,
   outputMarkerSeq,
   streamMarkerName,
+  type InterruptCommand,
   type RunnerMessage,
 } from './runner-protocol';
 import type { SessionTerminal } from '../input/terminal-watch';
@@ -173,8 +174,11 @@ export class RunnerSession implements Session {
     // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell. One that
     // lands before the runner has begun the cell is dropped there; RunControl repeats it. An open
     // question is answered with end-of-input first, so a runner waiting for its reply (R holds
-    // interrupts while it waits) gets to the interrupt.
+    // interrupts while it waits) gets to the interrupt. The message names the run, and comes after
+    // its run message: the JavaScript runner acts on it alone except in a cell's synchronous part,
+    // where only the signal reaches it (docs/exec-protocol.md#interrupt-and-death).
     this.active.questions.withdraw();
+    this.channel?.send({ type: 'interrupt', id: this.active.run.runId } satisfies InterruptCommand);
     this.pty?.signal('SIGINT');
   }
 

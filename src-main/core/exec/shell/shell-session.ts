@@ -235,7 +235,8 @@ export class ShellSession implements Session {
 
   terminal(): SessionTerminal | null {
     if (this.phase.name === 'dead') return null;
-    return { pid: this.pty.pid, ttyPath: this.pty.ttyPath, write: (data) => this.pty.write(data) };
+    const atRest = (): boolean => this.idleWait !== null && waitsIdle(this.idleWait);
+    return { pid: this.pty.pid, ttyPath: this.pty.ttyPath, write: (data) => this.pty.write(data), atRest };
   }
 
   /** For flow control: the run's spill file is behind. */
