@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { defaultSettings, type ExecSettings } from '@contract';
 import { createExecService, type ExecService, type ExecServiceOptions, type RunRequest, type RunResult } from '../../src-main/core/exec';
 
@@ -106,4 +107,37 @@ export const DOT_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAD
 /** The data of each display_data output of the run, in order. */
 export function displayedData(result: RunResult): Array<Record<string, unknown>> {
   return result.outputs.flatMap((o) => (o.output_type === 'display_data' ? [o.data] : []));
+}
+
+/**
+ * The harness of a describe block (or a whole file): started in beforeAll, closed in afterAll. Use it
+ * inside tests and later hooks — `options` may be a function, called when the harness starts, for
+ * options that an earlier beforeAll makes.
+ */
+export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}): Harness {
+  let started: Harness | null = null;
+  beforeAll(async () => {
+    started = await startHarness(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await started?.close();
+    started = null;
+  });
+  const current = (): Harness => {
+    if (!started) throw new Error('useHarness: the harness runs only between its beforeAll and afterAll');
+    return started;
+  };
+  return {
+    get service() {
+      return current().service;
+    },
+    get workspace() {
+      return current().workspace;
+    },
+    get tmpRoot() {
+      return current().tmpRoot;
+    },
+    run: (language, code, extra) => current().run(language, code, extra),
+    close: () => current().close(),
+  };
 }

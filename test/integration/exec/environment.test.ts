@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 
 describe('environment of code', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({
-      baseEnv: { ...process.env, OPENAI_API_KEY: 'sk-user-shell-key', STORED_COPY: 'sk-app-stored-secret', VISIBLE: 'yes' },
-      secretValues: () => ['sk-app-stored-secret'],
-    });
-  });
-  afterAll(async () => {
-    await h.close();
+  const h = useHarness({
+    baseEnv: { ...process.env, OPENAI_API_KEY: 'sk-user-shell-key', STORED_COPY: 'sk-app-stored-secret', VISIBLE: 'yes' },
+    secretValues: () => ['sk-app-stored-secret'],
   });
 
   it('never hands the app API keys to shell code', async () => {

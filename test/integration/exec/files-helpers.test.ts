@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // The `files` helper each persistent language's runner gives code (oi_files.py, files.mjs,
@@ -34,13 +34,7 @@ const PATHS: Array<{ language: string; available: boolean; code: string }> = [
 ];
 
 describe('files helpers', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('resolve paths the same way in every language', async () => {
     const printed: Record<string, string> = {};

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InputAnswer, InputQuestion } from '../../../src-main/core/exec/input/input-types';
 import { installed } from '../../support/installed';
-import { type Harness, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { stderrOf, stdoutOf, streamTextOf, useHarness } from '../../support/exec-harness';
 
 // A shell's `read -p` writes its prompt to stderr, which a shell cell keeps on a terminal of its own
 // (docs/exec.md#output): those checks look at each stream, since the two are read apart.
@@ -30,13 +30,7 @@ function person(answer = 'Alice', secret = 's3cret-pw') {
 }
 
 describe('input requests with nobody to answer', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it("Python's input() raises EOFError at once, and the model is told what was asked and why", { timeout: SLOW }, async () => {
     const result = await h.run('python', 'name = input("Your name? ")\nprint("hello", name)', { settings: LONG_TIMEOUT });
@@ -105,13 +99,7 @@ describe('input requests with nobody to answer', () => {
 });
 
 describe('input requests answered by a person', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   const cases: Array<{ language: string; code: string; prompt: string; shows: string }> = [
     {
@@ -249,13 +237,7 @@ describe('input requests answered by a person', () => {
 });
 
 describe('sudo', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('asks for its password, and forgets it after the run so later cells cannot use it unasked', { timeout: SLOW }, async () => {
     // A stand-in sudo on PATH (a real one would not ask root, nor a user without a sudoers entry):

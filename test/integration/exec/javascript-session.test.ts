@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 
 // What JavaScript (Node) sessions do beyond the contract every persistent language keeps
 // (session-behaviour.test.ts).
 
 describe('javascript sessions', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('keeps let bindings and functions between runs, with top-level await', async () => {
     await h.run('javascript', 'let n = 41;\nfunction inc(v) { return v + 1; }');

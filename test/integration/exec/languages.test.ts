@@ -2,18 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 describe('languages', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('lists every language with whether it is installed here', async () => {
     const list = await h.service.languages();

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPidsGroup } from '../../../src-main/core/exec/process/cgroup-pids';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 
 const linux = process.platform === 'linux';
 
@@ -36,13 +36,7 @@ async function processesWithMarker(marker: string): Promise<number[]> {
 }
 
 describe('resource limits', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('reports the limits in force with every run', async () => {
     const result = await h.run('bash', 'true', { settings: { timeoutMs: 5000, memoryMb: 512, cpuSeconds: 30, maxProcesses: 64 } });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CellOutput } from '@contract';
 import { installed } from '../../support/installed';
-import { type Harness, startHarness } from '../../support/exec-harness';
+import { useHarness } from '../../support/exec-harness';
 
 // Rich outputs are placed exactly where the runner's position marker sits in the terminal text
 // (docs/exec-protocol.md), in every persistent runner. Many rounds of print/display in one cell give
@@ -201,13 +201,7 @@ const CASES: LanguageCase[] = [
 ];
 
 describe('rich outputs in the order they were written', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   for (const c of CASES) {
     describe.runIf(c.available)(c.name, () => {

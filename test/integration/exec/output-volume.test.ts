@@ -1,16 +1,10 @@
 import { open, stat } from 'node:fs/promises';
 import { defaultSettings } from '@contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 
 describe('large outputs', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('caps 200 MB of output for the UI, spills it to a file and gives the model head and tail', async () => {
     const cap = 4 * 1024 * 1024;

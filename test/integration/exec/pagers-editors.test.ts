@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, RESOURCES_DIR, startHarness, stdoutOf } from '../../support/exec-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES_DIR, stdoutOf, useHarness } from '../../support/exec-harness';
 
 // Pagers and editors never wait invisibly (docs/exec.md#environment): code runs with every pager
 // variable set to cat and every editor variable set to a stand-in that fails at once, saying why.
@@ -12,18 +12,14 @@ import { type Harness, RESOURCES_DIR, startHarness, stdoutOf } from '../../suppo
 const LONG_TIMEOUT = { timeoutMs: 120_000 };
 
 describe('pagers and editors', () => {
-  let h: Harness;
+  const h = useHarness({
+    baseEnv: { ...process.env, EDITOR: 'vim', VISUAL: 'vim', PAGER: 'less', GIT_PAGER: 'less', MANPAGER: 'less' },
+  });
   beforeAll(async () => {
-    h = await startHarness({
-      baseEnv: { ...process.env, EDITOR: 'vim', VISUAL: 'vim', PAGER: 'less', GIT_PAGER: 'less', MANPAGER: 'less' },
-    });
     execFileSync('git', ['init', '-q', h.workspace]);
     const git = (...args: string[]) =>
       execFileSync('git', ['-C', h.workspace, '-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { stdio: 'ignore' });
     for (let i = 1; i <= 120; i++) git('commit', '-q', '--allow-empty', '-m', `commit number ${i}`);
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it('git log prints every commit and ends, even with core.pager set to less', { timeout: 60_000 }, async () => {

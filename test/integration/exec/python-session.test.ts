@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 
 // What Python sessions do beyond the contract every persistent language keeps
 // (session-behaviour.test.ts).
 
 describe('python sessions', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('keeps imports and functions between runs', async () => {
     await h.run('python', 'import math\ndef inc(v):\n    return v + 1');
@@ -113,13 +107,7 @@ describe('python sessions', () => {
 });
 
 describe('python rich output', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('captures a matplotlib plot as a PNG output without savefig', async () => {
     const shown: string[] = [];

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { stdoutOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // R's one-shot fallback, forced the way a broken install would force it: a resources folder without
@@ -18,16 +18,15 @@ function printed(result: Parameters<typeof stdoutOf>[0]): string[] {
 }
 
 describe.runIf(installed('Rscript'))('r without its runner', () => {
-  let h: Harness;
   let resources: string;
   beforeAll(async () => {
     resources = await mkdtemp(join(tmpdir(), 'oi-no-runners-'));
-    h = await startHarness({ resourcesDir: resources });
   });
+  // Registered before the harness: after-hooks run last-registered first, so this runs after its close.
   afterAll(async () => {
-    await h.close();
     await rm(resources, { recursive: true, force: true });
   });
+  const h = useHarness(() => ({ resourcesDir: resources }));
 
   it("keeps each run's tempdir() in the run's own folder under the engine's temp root, removed when the run ends", async () => {
     const result = await h.run(

@@ -2,21 +2,15 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { DOT_PNG_BASE64, displayedData, type Harness, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { DOT_PNG_BASE64, displayedData, stderrOf, stdoutOf, streamTextOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What R sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
 // .ci/run installs r-base-core; a machine without it skips these rather than failing.
 describe.runIf(installed('Rscript'))('r sessions', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it("keeps functions and libraries between runs, apart from the runner's own state", async () => {
     const first = await h.run('r', 'library(tools)\nx <- 41\ninc <- function(v) v + 1');
@@ -115,13 +109,9 @@ function printedPath(result: RunResult): string {
 }
 
 describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
-  let h: Harness;
+  const h = useHarness();
   beforeAll(async () => {
-    h = await startHarness();
     await writeFile(join(h.workspace, 'dot.png'), Buffer.from(DOT_PNG_BASE64, 'base64'));
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it("keeps R's tempdir() in the session's own folder, which the engine removes even after SIGKILL", async () => {
@@ -198,13 +188,7 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
 });
 
 describe.runIf(installed('Rscript'))('r files helper', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it("is on the search path, not among the user's objects, and survives a user's own `files`", async () => {
     const result = await h.run(
@@ -316,13 +300,7 @@ describe.runIf(installed('Rscript'))('r files helper', () => {
 });
 
 describe.runIf(installed('Rscript') && installed('bwrap'))('r in the sandbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('has a writable tempdir() there', async () => {
     const code = 'f <- tempfile()\nwriteLines("ok", f)\ncat(readLines(f), file.access(tempdir(), 2) == 0, "\\n")';

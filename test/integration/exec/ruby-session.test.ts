@@ -1,20 +1,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOT_PNG_BASE64, displayedData, type Harness, startHarness, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DOT_PNG_BASE64, displayedData, startHarness, stdoutOf, streamTextOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What Ruby sessions do beyond the contract every persistent language keeps
 // (session-behaviour.test.ts). .ci/run installs ruby; a machine without it skips these.
 describe.runIf(installed('ruby'))('ruby sessions', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('keeps methods and requires between runs, with string literals that are not frozen', async () => {
     const first = await h.run('ruby', 'require "set"\nx = 41\ngreeting = "hi"\ndef inc(v) = v + 1\nnil');
@@ -57,13 +51,9 @@ describe.runIf(installed('ruby'))('ruby sessions', () => {
 });
 
 describe.runIf(installed('ruby'))('ruby rich output', () => {
-  let h: Harness;
+  const h = useHarness();
   beforeAll(async () => {
-    h = await startHarness();
     await writeFile(join(h.workspace, 'dot.png'), Buffer.from(DOT_PNG_BASE64, 'base64'));
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it('displays a PNG file, PNG bytes, HTML, Markdown and plain values as display_data', async () => {
@@ -129,13 +119,7 @@ describe.runIf(installed('ruby'))('ruby rich output', () => {
 });
 
 describe.runIf(installed('ruby'))('ruby files helper', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('reads, writes, lists, searches and deletes relative to the workspace', async () => {
     const code = [
@@ -191,13 +175,7 @@ describe.runIf(installed('ruby'))('ruby files helper', () => {
 });
 
 describe.runIf(installed('ruby'))('ruby output order', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('keeps the order of stdout, stderr, subprocesses and forks', async () => {
     const code = [

@@ -2,7 +2,7 @@ import { readFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Harness, type HarnessRun, startHarness, stderrOf, stdoutOf, streamTextOf } from '../../support/exec-harness';
+import { type Harness, type HarnessRun, startHarness, stderrOf, stdoutOf, streamTextOf, useHarness } from '../../support/exec-harness';
 import { PERSISTENT_LANGUAGES } from '../../support/persistent-languages';
 
 // One contract for every language the engine keeps a session for (docs/exec.md): state lives on
@@ -26,7 +26,6 @@ async function signalPending(pid: number, signal: number): Promise<boolean> {
 
 for (const lang of PERSISTENT_LANGUAGES) {
   describe.runIf(lang.available)(`${lang.name} sessions`, () => {
-    let h: Harness;
     let home: string | undefined;
     const run = (code: string, extra?: Parameters<Harness['run']>[2]) => h.run(lang.name, code, extra);
     /** Runs code that prints `started` and then blocks, aborting it once `started` reached the terminal. */
@@ -44,12 +43,12 @@ for (const lang of PERSISTENT_LANGUAGES) {
 
     beforeAll(async () => {
       home = lang.ownHome ? await mkdtemp(join(tmpdir(), `oi-${lang.name}-home-`)) : undefined;
-      h = await startHarness(home ? { baseEnv: { ...process.env, HOME: home, ZDOTDIR: undefined } } : {});
     });
+    // Registered before the harness: after-hooks run last-registered first, so this runs after its close.
     afterAll(async () => {
-      await h?.close();
       if (home) await rm(home, { recursive: true, force: true });
     });
+    const h = useHarness(() => (home ? { baseEnv: { ...process.env, HOME: home, ZDOTDIR: undefined } } : {}));
 
     it('keeps variables and the working folder between runs', async () => {
       const first = await run(`${lang.enterSub}\n${lang.set('greeting', 'hello there')}`);

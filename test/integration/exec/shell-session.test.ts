@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stderrOf, stdoutOf } from '../../support/exec-harness';
+import { describe, expect, it } from 'vitest';
+import { stderrOf, stdoutOf, useHarness } from '../../support/exec-harness';
 
 // What bash sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
 
 describe('shell sessions', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('keeps exports and functions between runs, under the name sh too', async () => {
     const first = await h.run('bash', 'x=5; export GREETING=hello; twice() { echo "$1$1"; }');

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CellOutput } from '@contract';
 import { installed } from '../../support/installed';
-import { type Harness, startHarness, stderrOf, stdoutOf } from '../../support/exec-harness';
+import { stderrOf, stdoutOf, useHarness } from '../../support/exec-harness';
 
 // stderr stays stderr (docs/exec.md#stderr): in every language a cell's outputs keep what went to
 // stderr as a stream named stderr, in its place among stdout. Shells get a second terminal for it,
@@ -17,13 +17,7 @@ function streams(outputs: CellOutput[]): string[] {
 const shells = ['bash', ...(installed('zsh') ? ['zsh'] : [])];
 
 describe('stderr in shell cells', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   for (const shell of shells) {
     it(`${shell}: keeps stderr apart, in the order written, on a terminal of its own`, async () => {
@@ -93,13 +87,7 @@ describe('stderr in shell cells', () => {
 });
 
 describe('stderr in runner cells', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   const cases = [
     {

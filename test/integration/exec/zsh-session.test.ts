@@ -2,23 +2,22 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, stderrOf, stdoutOf } from '../../support/exec-harness';
+import { type Harness, startHarness, stderrOf, stdoutOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What zsh sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
 // Real zsh under node-pty. .ci/run installs it; a machine without zsh skips these.
 describe.runIf(installed('zsh'))('zsh sessions', () => {
-  let h: Harness;
   let home: string;
   beforeAll(async () => {
     // An empty home of the test's own, so the developer's ~/.zshrc plays no part.
     home = await mkdtemp(join(tmpdir(), 'oi-zsh-home-'));
-    h = await startHarness({ baseEnv: { ...process.env, HOME: home, ZDOTDIR: undefined } });
   });
+  // Registered before the harness: after-hooks run last-registered first, so this runs after its close.
   afterAll(async () => {
-    await h.close();
     await rm(home, { recursive: true, force: true });
   });
+  const h = useHarness(() => ({ baseEnv: { ...process.env, HOME: home, ZDOTDIR: undefined } }));
 
   it('keeps variables, exports, functions and options between runs, with zsh syntax', async () => {
     const first = await h.run(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
-import { type Harness, startHarness } from '../../support/exec-harness';
+import { useHarness } from '../../support/exec-harness';
 import { cell, conversation, user } from './support/conversation-builders';
 import { startJupyter, type Jupyter } from '../../support/jupyter';
 
@@ -16,16 +16,14 @@ interface ExportedOutput {
 }
 
 describe('exported notebooks keep the order of text and rich outputs', () => {
-  let h: Harness;
   let jupyter: Jupyter;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     jupyter = startJupyter();
   });
-  afterAll(async () => {
-    await h.close();
+  afterAll(() => {
     jupyter.dispose();
   });
+  const h = useHarness();
 
   it('exports print / plt.show() / print / display rounds of a Python cell in the order they ran', async () => {
     const code = [

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type CellItem } from '@contract';
 import type { ExecService } from '../../../src-main/core/exec';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
 import { applyRunResult, rerunCells, rerunnableCells, type RerunProgress } from '../../../src-main/core/notebook/rerun';
-import { type Harness, startHarness } from '../../support/exec-harness';
+import { useHarness } from '../../support/exec-harness';
 import { pathWithout } from '../../support/path-without';
 import { cell, conversation, error, stdout, user } from './support/conversation-builders';
 
@@ -19,17 +19,13 @@ function importedCells(cells: CellItem[]): CellItem[] {
 }
 
 describe('re-running imported cells', () => {
-  let h: Harness;
   let exec: ExecService;
   let conversationN = 0;
   const ctx = () => ({ conversationId: `rerun-${++conversationN}`, workspace: h.workspace, settings: SETTINGS });
 
-  beforeAll(async () => {
-    h = await startHarness({ graceMs: 500 });
+  const h = useHarness({ graceMs: 500 });
+  beforeAll(() => {
     exec = h.service;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it('runs the cells in order in the live session, reporting cell k of n, and restores their state', async () => {

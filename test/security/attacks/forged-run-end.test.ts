@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
 import { trustRunEndClaimsForTest } from '../../../src-main/core/exec/session/run-end';
-import { startHarness, type Harness } from '../../support/exec-harness';
+import { startHarness, type Harness, useHarness } from '../../support/exec-harness';
 import { SANDBOX } from './support/sandbox-target';
 
 // Issue 17, finding 10: cell code can forge the end of its own run. Each attack reads the run's
@@ -163,11 +163,7 @@ async function prepare(run: Run, language: string, extra?: Parameters<Harness['r
 }
 
 describe('cell code cannot forge the end of its own run (issue 17 #10)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => h?.close());
+  const h = useHarness();
 
   for (const language of Object.keys(ATTACKS)) {
     it(`${language}: a forged end with the real tag does not end the run; the later output is the run's`, async () => {
@@ -230,11 +226,7 @@ describe('cell code cannot forge the end of its own run (issue 17 #10)', () => {
 });
 
 describe('the same attacks in the sandbox (issue 17 #10)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => h?.close());
+  const h = useHarness();
 
   for (const language of ['bash', 'python', 'ruby']) {
     it(`${language} in bubblewrap: a forged end does not end the run`, async () => {
