@@ -262,7 +262,9 @@ export class Runner {
     this.term.write(text);
   }
 
+  /** As main interrupts (runner-session.ts): the run's `interrupt` message, then SIGINT. */
   interrupt(): void {
+    if (this.run_) this.send({ type: 'interrupt', id: this.run_.id });
     process.kill(this.term.pid, 'SIGINT');
   }
 

@@ -135,10 +135,10 @@ describe('JavaScript runner', () => {
     expect(resultText(await run('kept'))).toBe("'still here'");
   });
 
-  it('answers SIGINT at once when a cell is awaiting, and ignores SIGINT while idle', async () => {
+  it('answers an interrupt at once when a cell is awaiting, and ignores SIGINT while idle', async () => {
     js.interrupt();
     // "waiting" is printed after a turn of the event loop, so the synchronous part (where vm's
-    // breakOnSigint, not the runner's listener, takes SIGINT) is over when the test sends it.
+    // breakOnSigint takes SIGINT) is over and the interrupt message stops the cell.
     const running = run('await new Promise((r) => setTimeout(r, 0))\nconsole.log("waiting")\nawait new Promise(() => {})');
     await until(() => js.unclaimedText.includes('waiting'));
     js.interrupt();
