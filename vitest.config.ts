@@ -1,13 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { builtJournalWorker } from './test/support/built-journal-worker';
 
 export default defineConfig({
+  // The change journal's thread from out/ when the build is fresh (the plugin says why).
+  plugins: [builtJournalWorker()],
   resolve: {
     // The folder: '@contract' resolves to its index.ts, '@contract/limits' to one zod-free module.
     alias: { '@contract': fileURLToPath(new URL('./src-preload/contract', import.meta.url)) },
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // One Chromium for the run, started when a browser test first asks (test/support/browser.ts).
+    globalSetup: ['./test/support/global-chromium.ts'],
     // Real processes and servers: give them room, and keep the 2-core machines from thrashing.
     testTimeout: 60_000,
     // Polls wait on real processes and a real browser; on a loaded 2-core CI machine 1 s is too short.

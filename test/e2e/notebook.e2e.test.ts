@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { noisePng } from '../../bench/notebook-fixture';
 import { startJupyter, type Jupyter } from '../support/jupyter';
+import { downloadedBytes } from '../support/browser';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage, SHOTS } from '../support/ui-harness';
 
@@ -64,7 +65,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
 
     const [download] = await Promise.all([ui.page.waitForEvent('download'), menu('Export as notebook…')]);
     expect(download.suggestedFilename()).toBe('What is six times seven.ipynb');
-    const text = readFileSync(await download.path(), 'utf8');
+    const text = (await downloadedBytes(download)).toString('utf8');
     expect(await jupyter.validate([text], { exact: true })).toEqual([null]);
     const nb = JSON.parse(text) as { cells: Array<{ cell_type: string; source: string[]; outputs?: Array<{ text?: string[] }> }> };
     expect(nb.cells.map((c) => c.cell_type)).toEqual(['markdown', 'markdown', 'code', 'markdown']);

@@ -1,7 +1,8 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
+import { downloadedBytes } from '../support/browser';
 import { useUiApp } from '../support/ui-fixture';
 import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
@@ -34,7 +35,7 @@ describe('downloading a file the code wrote, in browser mode', () => {
     ]);
     expect(fromTree.suggestedFilename()).toBe('report ü.bin');
     expect(await fromTree.failure()).toBeNull();
-    expect(readFileSync(await fromTree.path()).equals(expected)).toBe(true);
+    expect((await downloadedBytes(fromTree)).equals(expected)).toBe(true);
 
     await row('results/summary.csv').getByRole('button', { name: 'summary.csv' }).click();
     await expectText(ui.page.getByTestId('preview-title'), 'results/summary.csv');
@@ -43,7 +44,7 @@ describe('downloading a file the code wrote, in browser mode', () => {
       ui.page.getByRole('button', { name: 'Download this file' }).click(),
     ]);
     expect(fromPreview.suggestedFilename()).toBe('summary.csv');
-    expect(readFileSync(await fromPreview.path(), 'utf8')).toBe('x,y\n1,2\n');
+    expect((await downloadedBytes(fromPreview)).toString('utf8')).toBe('x,y\n1,2\n');
 
     // Gone from disk while still in the preview: the panel says why instead of a failed download.
     const { workspace } = await currentConversation(ui.aut);

@@ -1,26 +1,81 @@
-import { chromium, type Browser } from 'playwright-core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserServer, type Download, type LaunchOptions } from 'playwright-core';
 
 /** Debian's Chromium (playwright gives each launch a fresh temporary profile), driven by playwright-core (`npx playwright install` cannot download here). */
 export const CHROMIUM_PATH = process.env.OI_CHROMIUM ?? '/usr/bin/chromium';
 
+const LAUNCH: LaunchOptions = {
+  executablePath: CHROMIUM_PATH,
+  headless: true,
+  args: [
+    '--no-sandbox', // CI runs as root, where Chromium's own sandbox cannot start
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/** A Chromium of the caller's own (the bench, the README screenshot): tests share one (connectChromium). */
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox', // CI runs as root, where Chromium's own sandbox cannot start
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(LAUNCH);
   return {
     browser,
     async close() {
       await browser.close();
     },
   };
+}
+
+/**
+ * The test run's one Chromium, started by the first test file that asks for it (vitest's globalSetup,
+ * test/support/global-chromium.ts, holds this broker): starting a Chromium costs about 2.5
+ * CPU-seconds, and each end-to-end file started its own. Files connect to it over playwright's
+ * WebSocket and each page gets a context of its own (a fresh profile: no cookies, storage or cache
+ * shared between tests). A run without browser tests never starts it.
+ */
+export async function startChromiumBroker(): Promise<{ url: string; close(): Promise<void> }> {
+  let server: Promise<BrowserServer> | null = null;
+  const http = createServer((_req, res) => {
+    server ??= chromium.launchServer(LAUNCH);
+    server.then(
+      (s) => res.end(s.wsEndpoint()),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(`Chromium did not start: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/`,
+    async close() {
+      http.close();
+      await (await server?.catch(() => null))?.close();
+    },
+  };
+}
+
+/** Connects to the run's Chromium (startChromiumBroker); close() disconnects and closes this connection's contexts. */
+export async function connectChromium(brokerUrl: string): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const res = await fetch(brokerUrl);
+  const text = await res.text();
+  if (!res.ok) throw new Error(text);
+  const browser = await chromium.connect(text);
+  return {
+    browser,
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+/** A download's bytes (download.path() works only in a browser this process launched; a stream works in both). */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -1,47 +1,27 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pty, { type IPty } from 'node-pty';
 import { Terminal } from '@xterm/headless';
+import { builtIsFresh, REPO } from './built-output';
 import { endWithTest } from './test-children';
 
-export const REPO = path.resolve(import.meta.dirname, '../..');
+export { REPO };
 const MAIN = path.join(REPO, 'src-main', 'cli', 'main.ts');
 // By file URL, so oi can start in any folder (where its code runs) and still find tsx.
 const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 /** What `npm run build` makes of the CLI, and the launcher users run it by (package.json's bin). */
 const BUILT = path.join(REPO, 'out', 'main', 'cli.js');
 const BIN = path.join(REPO, 'bin', 'oi.mjs');
-/** What the build reads: a source file changed after the build makes the built CLI stale. */
-const BUILT_FROM = ['src-main', 'src-preload', 'package.json', 'electron.vite.config.ts'];
-
-/** The newest modification time under `entry` (a file or a folder). */
-function newestMtime(entry: string): number {
-  const stat = statSync(entry, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
-}
-
 /**
- * Whether tests run the built CLI: when the build is newer than every source it is made from (as in
- * `npm test`, which builds first). An `oi` started from source has tsx compile and load the CLI's
- * modules: a one-shot turn took 1.8 CPU-seconds that way against 0.35 s built, and the CLI tests start
- * dozens of them. After an edit (or without a build) tests run the source, so they never test stale
- * code; `OI_TEST_CLI=source` forces the source.
+ * Node's arguments that run `oi`, for tests that spawn it their own way: built when fresh
+ * (built-output.ts), else from source through tsx. An `oi` from source has tsx compile and load the
+ * CLI's modules: a one-shot turn took 1.8 CPU-seconds that way against 0.35 s built, and the CLI
+ * tests start dozens of them.
  */
-function builtIsFresh(): boolean {
-  if (process.env.OI_TEST_CLI === 'source') return false;
-  const built = statSync(BUILT, { throwIfNoEntry: false });
-  return built !== undefined && BUILT_FROM.every((entry) => newestMtime(path.join(REPO, entry)) < built.mtimeMs);
-}
-
-/** Node's arguments that run `oi` (built when fresh, else from source through tsx), for tests that spawn it their own way. */
-export const OI = builtIsFresh() ? [BIN] : ['--import', TSX, MAIN];
+export const OI = builtIsFresh(BUILT) ? [BIN] : ['--import', TSX, MAIN];
 
 /** The folder oi starts in unless a test names one: `here/` beside the test's data folder, never the repository. */
 function defaultCwd(env: Record<string, string>): string {

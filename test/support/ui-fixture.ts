@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { launchChromium } from './browser';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { connectChromium } from './browser';
 import { assertNoPageProblems } from './page-problems';
 import { newConversation, openApp, startUiApp, type UiApp, type UiAppOptions } from './ui-harness';
 
-// The setup every UI test shares, registered as vitest hooks in the calling describe: Chromium for the
-// describe, the app and a page on it for each test (or once for all of them), closed afterwards.
+// The setup every UI test shares, registered as vitest hooks in the calling describe: a connection to
+// the run's Chromium for the describe (browser.ts), the app and a page on it for each test (or once for
+// all of them), closed afterwards.
 
 /** The app's options, or a function that makes them when the app starts (from what other hooks set up). */
 export type UiAppSetup = UiAppOptions | (() => UiAppOptions | Promise<UiAppOptions>);
@@ -40,9 +41,9 @@ export interface UiFixture {
 }
 
 export function useChromium(): { readonly browser: Browser } {
-  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  let chromium: Awaited<ReturnType<typeof connectChromium>> | undefined;
   beforeAll(async () => {
-    chromium = await launchChromium();
+    chromium = await connectChromium(inject('chromiumBroker'));
   });
   afterAll(async () => chromium?.close());
   return {
