@@ -12,7 +12,6 @@ os.environ['MPLBACKEND'] = 'Agg'
 import ast
 import builtins
 import functools
-import importlib
 import json
 import linecache
 import signal
@@ -26,6 +25,7 @@ import types
 _writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
 import oi_display  # noqa: E402
 import oi_files  # noqa: E402
+import oi_import_cache  # noqa: E402
 import oi_input  # noqa: E402
 import oi_ipython  # noqa: E402
 import oi_magics  # noqa: E402
@@ -174,9 +174,9 @@ class Session:
         self._finish(message.get('nonce', ''), ok)
 
     def _shell_for(self, code):
-        # Packages installed since the last cell (pip in another process) must be importable now:
-        # the import system caches folder listings and can miss a package that appeared meanwhile.
-        importlib.invalidate_caches()
+        # Packages installed since the last cell (pip in another process) must be importable now
+        # (oi_import_cache: the import system's caches are dropped when an import would fail).
+        oi_import_cache.cell_started()
         if self.ipython is None:
             return None
         shell = self.ipython.shell_for(code)
@@ -376,6 +376,7 @@ def main():
     oi_display.set_emitter(session.emit)
     oi_input.install(session.ask_input, _write_stdout)
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
+    oi_import_cache.install()
     # Like the interactive interpreter: imports find modules in the current directory, not here.
     if sys.path and os.path.abspath(sys.path[0] or '.') == _HERE:
         sys.path[0] = ''

@@ -88,6 +88,15 @@ class OiShell(InteractiveShell):
 
     emit_error = None  # set by attach()
 
+    def should_run_async(self, raw_cell, *, transformed_cell=None, preprocessing_exc_tuple=None):
+        # IPython compiles every cell once more only to see whether it awaits at top level. Code can
+        # only be a coroutine through the words `await` or `async` (await, async for/with, async
+        # comprehensions), so a cell without either is not one: that compile is skipped for it.
+        if isinstance(transformed_cell, str) and 'await' not in transformed_cell and 'async' not in transformed_cell:
+            return False
+        return super().should_run_async(raw_cell, transformed_cell=transformed_cell,
+                                        preprocessing_exc_tuple=preprocessing_exc_tuple)
+
     def init_virtualenv(self):
         # The app chose this Python on purpose (settings or the workspace's .venv): no advice about it.
         pass
@@ -194,8 +203,8 @@ def attach(shell, main_module, emit):
 
 def run_cell(shell, code, count):
     """Runs one cell; True when it finished without an error (sys.exit(0) counts as finished)."""
-    if count is not None:
-        shell.execution_count = count
+    if count is not None and shell.execution_count != count:
+        shell.execution_count = count  # a trait: setting it validates and notifies, so only when it moves
     result = shell.run_cell(code, store_history=True)
     error = result.error_before_exec or result.error_in_exec
     return error is None or (isinstance(error, SystemExit) and error.code in (None, 0))

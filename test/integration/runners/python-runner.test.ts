@@ -180,6 +180,37 @@ describe.each([
     expect((await run('1')).ok).toBe(true);
   });
 
+  it('imports a module that appeared between cells, even where its folder still looks unchanged', async () => {
+    // A folder on sys.path whose listing the import system has cached (the failed import), then a
+    // module written into it with the folder's time put back: what an install within the same tick
+    // of the file system's clock looks like. The import system's cache hides it until it is dropped.
+    // IPython's loader thread imports too: let it finish, so only the cells' imports are looked at.
+    if (ipython) await run('get_ipython()');
+    const missing = await run(
+      "import os, sys\nd = os.path.abspath('late_modules')\nos.makedirs(d, exist_ok=True)\nsys.path.insert(0, d)\n" +
+        "try:\n    import oi_late_one\nexcept ImportError:\n    print('missing')",
+    );
+    expect(missing.plain).toBe('missing\n');
+    const plant = (name: string) =>
+      `st = os.stat(d)\nwith open(os.path.join(d, '${name}.py'), 'w') as f:\n    f.write('VALUE = 7\\n')\nos.utime(d, ns=(st.st_atime_ns, st.st_mtime_ns))`;
+    expect((await run(plant('oi_late_one'))).ok).toBe(true);
+    const found = await run('import oi_late_one\nprint(oi_late_one.VALUE)');
+    expect(found.plain).toBe('7\n');
+    // The twin: within one cell, after an import that failed (the caches were dropped then), the
+    // same kind of install stays hidden. Dropping them for every failed import would cost each of
+    // the many optional imports a library tries; a program run in between (pip) drops them again.
+    const hidden = await run(
+      `try:\n    import oi_late_two\nexcept ImportError:\n    pass\n${plant('oi_late_two')}\n` +
+        "try:\n    import oi_late_two\n    print('found')\nexcept ImportError:\n    print('hidden')",
+    );
+    expect(hidden.plain).toBe('hidden\n');
+    const afterProgram = await run(
+      `try:\n    import oi_late_three\nexcept ImportError:\n    pass\n${plant('oi_late_three')}\n` +
+        "import subprocess\nsubprocess.run(['true'])\nimport oi_late_three\nprint(oi_late_three.VALUE)",
+    );
+    expect(afterProgram.plain).toBe('7\n');
+  });
+
   it('shows output printed before a subprocess ahead of the subprocess output', async () => {
     const o = await run('import os, subprocess\nprint("before")\nos.system("echo middle")\nsubprocess.run(["echo", "end"])');
     expect(o.text).toBe('before\nmiddle\nend\n');

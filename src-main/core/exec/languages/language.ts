@@ -54,6 +54,13 @@ export interface LanguageDefinition {
     /** How the runner reaches main: a Unix socket (default), or two FIFOs for a runtime without
      *  Unix sockets (base R). */
     channel?: ChannelKind;
+    /**
+     * The runner's main thread is in its between-cells wait only once the cell is over, never
+     * inside one (unlike Node's event loop, which waits the same way during a cell's `await`). At a
+     * run's end main then reads what the runner already sent itself instead of asking `sync`
+     * (session/run-end.ts).
+     */
+    idleMeansCellOver?: boolean;
   };
   /**
    * The runtime makes a temp folder of its own at start and removes it only on a clean exit (R's

@@ -72,5 +72,7 @@ export const python: LanguageDefinition = {
   runner: {
     script: join('runners', 'python', 'oi_runner.py'),
     args: (script) => [script],
+    // Its loop reads the channel with one call from its own frame; a cell's own waits are deeper.
+    idleMeansCellOver: true,
   },
 };

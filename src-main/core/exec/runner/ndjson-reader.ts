@@ -16,10 +16,26 @@ export class NdjsonReader {
   private buffered: Buffer[] = [];
   private bufferedLength = 0;
   private dropping = false;
+  /** Chunks pushed while a message of an earlier one is being handled (SideChannel.drain): they come after its rest. */
+  private queued: Buffer[] | null = null;
 
   constructor(private readonly sink: MessageSink) {}
 
   push(chunk: Buffer): void {
+    if (this.queued) {
+      this.queued.push(chunk);
+      return;
+    }
+    this.queued = [];
+    try {
+      this.consume(chunk);
+      for (let next = this.queued.shift(); next; next = this.queued.shift()) this.consume(next);
+    } finally {
+      this.queued = null;
+    }
+  }
+
+  private consume(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);

@@ -18,5 +18,11 @@ export interface RunnerChannel {
   readonly connected: boolean;
   /** false when the message could not be sent (nothing connected, or closed). */
   send(message: object): boolean;
+  /**
+   * Reads, without waiting, what the runner has already sent and the event loop has not yet read,
+   * and hands it on before returning (queued behind a message being handled). false when this
+   * channel cannot (then main asks the runner with `sync`).
+   */
+  drain?(): boolean;
   close(): void;
 }

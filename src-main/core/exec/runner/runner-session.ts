@@ -86,6 +86,8 @@ export class RunnerSession implements Session {
       idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
       writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
       sync: (token) => this.channel?.send({ type: 'sync', token }),
+      // Only where the wait was learnt (so "idle" was seen, not assumed) and means the cell is over.
+      drain: options.language.runner?.idleMeansCellOver ? () => this.idleWait !== null && (this.channel?.drain?.() ?? false) : undefined,
       onEnd: () => this.finishRun(),
     });
   }

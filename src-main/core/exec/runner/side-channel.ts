@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { NdjsonReader } from './ndjson-reader';
@@ -14,6 +15,7 @@ export class SideChannel implements RunnerChannel {
   private socket: Socket | null = null;
   private readonly reader: NdjsonReader;
   private closed = false;
+  private drainBuffer: Buffer | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -50,6 +52,35 @@ export class SideChannel implements RunnerChannel {
     if (!this.socket || this.closed) return false;
     this.socket.write(`${JSON.stringify(message)}\n`);
     return true;
+  }
+
+  /**
+   * Reads the socket here and now, past the event loop, until nothing is left: a message the runner
+   * sent before it blocked in its next read is already in the socket (a Unix socket's send queues
+   * it at the reader before returning), so this stands in for a `sync` round trip at a run's end.
+   * Through the socket's descriptor (Node's socket has no synchronous read; its `_handle.fd`, -1 on
+   * Windows pipes): false, and main asks with `sync`, where there is none or when the stream still
+   * holds data of its own it has not handed on (what is read here would overtake it).
+   */
+  drain(): boolean {
+    const socket = this.socket;
+    const fd = (socket as unknown as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
+    if (!socket || this.closed || typeof fd !== 'number' || fd < 0 || socket.readableLength > 0) return false;
+    const buffer = (this.drainBuffer ??= Buffer.allocUnsafe(64 * 1024));
+    // Bounded: a thread the cell left running could keep sending; past this, `sync` takes over.
+    for (let reads = 0; reads < 64; reads++) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (err) {
+        // EAGAIN: all read. Anything else is the socket failing, which the event loop reports too.
+        return (err as NodeJS.ErrnoException).code === 'EAGAIN';
+      }
+      // End of stream: the runner is gone, and its exit ends the run.
+      if (n === 0) return false;
+      this.reader.push(Buffer.from(buffer.subarray(0, n)));
+    }
+    return false;
   }
 
   close(): void {

@@ -7,7 +7,9 @@ import { randomHex } from './random-hex';
 // between cells (process/idle-wait.ts). Then two barriers only main can make: a fresh token written
 // into the terminal's output after everything the session wrote there, and (runners) the same
 // token asked back over the channel, answered after everything the runner sent (a shell's stderr
-// terminal stands in for the channel), the terminal's once that is back. The run ends when both have
+// terminal stands in for the channel), the terminal's once that is back. A runner whose wait means
+// its cell is over (Python) needs no question on the channel: what it sent before it began to wait
+// is already in the socket, and main reads it there and then (`drain`). The run ends when both have
 // come back, so text and messages the code produced before it really finished are all the run's, and
 // the last claim before that point is the one that counts. docs/exec-protocol.md#end-of-a-run.
 
@@ -21,6 +23,12 @@ export interface RunEndOptions {
   writeTerminal: (text: string) => Promise<void>;
   /** Runners: sends `{type:'sync', token}`, which the runner answers with `synced` from its loop. */
   sync?: (token: string) => void;
+  /**
+   * Runners whose between-cells wait is reached only once the cell is over: reads, synchronously,
+   * everything the runner sent before it began to wait (RunnerChannel.drain); false when it could
+   * not, and `sync` asks instead.
+   */
+  drain?: () => boolean;
   onEnd: () => void;
 }
 
@@ -120,6 +128,15 @@ export class RunEndCheck {
     // Made now, after the code finished: nothing that ran in the session has seen it.
     const token = randomHex(16);
     this.barrier = { token, terminal: false, channel: !this.options.sync };
+    // The runner is back in its wait, so all it sent before is in the channel: read there and then
+    // (the messages it holds are handled before anything later), the channel's barrier is passed
+    // without a round trip to the runner.
+    if (this.options.sync && this.options.drain?.()) {
+      if (this.barrier?.token !== token) return;
+      this.barrier.channel = true;
+      this.placeTerminalBarrier(token);
+      return;
+    }
     // A runner's loop waits the same way inside a cell's `await` as between cells, so "idle" can be
     // true while its code still runs; its answer to `sync` comes only once the cell is over. The
     // terminal's token goes in after that answer, so it lands behind everything the cell printed.
