@@ -31,6 +31,13 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long `initialize` may take. The SDK's default for a request is 60 s, and over stdio that clock
+ * runs while `oi mcp` starts — from source (tsx compiling the app) on a loaded two-core machine that
+ * is not a bound a test may depend on.
+ */
+const START_TIMEOUT_MS = 180_000;
+
 /** `oi mcp <args>` started by the SDK's stdio client transport, connected. */
 export async function connectStdio(
   args: string[],
@@ -43,7 +50,7 @@ export async function connectStdio(
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const client = new Client({ name: clientName, version: '1.0.0' });
-  await client.connect(transport);
+  await client.connect(transport, { timeout: START_TIMEOUT_MS });
   const pid = transport.pid;
   // The SDK's transport owns the process; its pid is enough to end it should the test stop early.
   if (pid !== null) endWithTest({ pid, kill: (signal) => process.kill(pid, signal) });
