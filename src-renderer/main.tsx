@@ -1,3 +1,4 @@
+import { bridgeConnected } from './bridge/bridge';
 import { requestInitialData } from './state/initial-data';
 import './styles/base.css';
 import './styles/layout.css';
@@ -11,14 +12,27 @@ import './styles/highlight.css';
 // (initial-data.ts), then loads the app's chunk — React and the views, most of the bytes — which the
 // page has been fetching alongside since index.html named it (a modulepreload, electron.vite.config.ts).
 // The handshake and the first answers no longer wait for that chunk to be fetched and evaluated.
+// index.html loads this script `async`: a deferred module script waits for the stylesheets before it
+// runs, and the connection need not. So the document may still be parsing when it runs.
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html lacks #root');
-requestInitialData();
-import('./mount').then(
-  ({ mount }) => mount(root),
-  (err: unknown) => {
-    root.textContent = 'The app could not load. Reload the page to try again.';
-    throw err;
-  },
-);
+const answered = requestInitialData();
+// The chunk is evaluated once the first requests are out (or the connection failed, which the store
+// reports): its evaluation is one long task, and the socket's open event would wait behind it.
+void Promise.race([bridgeConnected, answered])
+  .then(documentParsed)
+  .then(async () => {
+    const root = document.getElementById('root');
+    if (!root) throw new Error('index.html lacks #root');
+    try {
+      const { mount } = await import('./mount');
+      mount(root);
+    } catch (err) {
+      root.textContent = 'The app could not load. Reload the page to try again.';
+      throw err;
+    }
+  });
+
+function documentParsed(): Promise<void> {
+  if (document.readyState !== 'loading') return Promise.resolve();
+  return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }));
+}

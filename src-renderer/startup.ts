@@ -1,7 +1,7 @@
 import { loadTerminalView } from './features/cells/CellOutputs';
 import { loadHighlighter } from './features/highlight/HighlightedCode';
 import { preloadMarkdown } from './features/markdown/Markdown';
-import { bridge } from './bridge/bridge';
+import { bridge, forgetLaunchToken } from './bridge/bridge';
 import { useApp } from './state/app-store';
 import { wireEvents } from './state/event-wiring';
 
@@ -27,15 +27,24 @@ export function markMounted(): void {
   mounted();
 }
 
-export function startApp(): void {
+/** Wires the events and takes the first state; settles once the store has it (or has its error). */
+export function startApp(): Promise<void> {
   // Lives as long as the page: no unsubscribe.
   wireEvents();
-  void Promise.all([useApp.getState().init(), appMounted]).then(() => {
+  const loaded = useApp.getState().init();
+  void Promise.all([loaded, appMounted]).then(() => {
     document.body.dataset.ready = 'true';
-    // Now, not before: the app's warm-up (runtime detection, a thread) would compete with the page.
-    void bridge['app.ready']({}).catch(() => undefined);
-    preloadConversationViews();
+    // The rest in a task of its own: the window is usable (and painted) first.
+    setTimeout(afterUsable, 0);
   });
+  return loaded;
+}
+
+function afterUsable(): void {
+  forgetLaunchToken();
+  // Now, not before: the app's warm-up (runtime detection, a thread) would compete with the page.
+  void bridge['app.ready']({}).catch(() => undefined);
+  preloadConversationViews();
 }
 
 /** Once the window is usable, fetch what a conversation shows next (answers, code, live output) while idle. */

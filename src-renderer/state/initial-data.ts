@@ -19,11 +19,14 @@ export interface InitialData {
 
 let early: Promise<InitialData> | null = null;
 
-/** Starts the requests (once); called by the page's first script. */
-export function requestInitialData(): void {
+/** Starts the requests (once); called by the page's first script. Settles (never rejects) when they have. */
+export function requestInitialData(): Promise<void> {
   early ??= load();
   // A failure is reported by whoever takes the data (the store); not an unhandled rejection meanwhile.
-  early.catch(() => undefined);
+  return early.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** The answers to the requests started early, or new ones when none were (or they were taken already). */
