@@ -100,7 +100,8 @@ const preactForReact: Plugin = {
       alias: [
         { find: /^react$/, replacement: 'preact/compat' },
         { find: /^react-dom$/, replacement: 'preact/compat' },
-        { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+        // Preact's createRoot with React's rule for controlled checkboxes and selects.
+        { find: /^react-dom\/client$/, replacement: fileURLToPath(new URL('./src-renderer/preact/client.ts', import.meta.url)) },
         { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
         { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
       ],

@@ -1,4 +1,5 @@
 import { bridgeConnected } from './bridge/bridge';
+import { readStoredPanelSizes } from './features/layout/stored-panel-sizes';
 import { requestInitialData } from './state/initial-data';
 import './styles/base.css';
 import './styles/layout.css';
@@ -16,6 +17,8 @@ import './styles/highlight.css';
 // runs, and the connection need not. So the document may still be parsing when it runs.
 
 const answered = requestInitialData();
+// While the socket opens (panel-sizes.ts takes them).
+readStoredPanelSizes();
 // The chunk is evaluated once the first requests are out (or the connection failed, which the store
 // reports): its evaluation is one long task, and the socket's open event would wait behind it.
 void Promise.race([bridgeConnected, answered])

@@ -50,9 +50,13 @@ export function TerminalView({ cellId, onKeys = null }: { cellId: string; onKeys
       const dims = fit.proposeDimensions();
       if (dims && Number.isFinite(dims.cols) && dims.cols > 10 && dims.cols !== term.cols) term.resize(dims.cols, term.rows);
     };
+    // Frames queued below may fire after the cleanup has disposed of the terminal (xterm then warns
+    // of a leak on the console): they check this first.
+    let disposed = false;
     let growQueued = false;
     const grow = () => {
       growQueued = false;
+      if (disposed) return;
       const buf = term.buffer.active;
       // The cursor's line must stay on screen (xterm scrolls to keep it), so it counts even when empty.
       const lines = buf.baseY + buf.cursorY + 1;
@@ -89,11 +93,12 @@ export function TerminalView({ cellId, onKeys = null }: { cellId: string; onKeys
       fitQueued = true;
       requestAnimationFrame(() => {
         fitQueued = false;
-        fitColumns();
+        if (!disposed) fitColumns();
       });
     });
     ro.observe(el);
     return () => {
+      disposed = true;
       unsubscribe();
       typing.dispose();
       ro.disconnect();

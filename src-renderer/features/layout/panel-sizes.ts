@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { PANEL_SIZES_KEY as KEY, takeStoredPanelSizes } from './stored-panel-sizes';
 
 // Panel sizes survive a reload (localStorage: a per-window preference, not a setting to sync).
 
@@ -10,13 +11,12 @@ export interface PanelSizes {
   rightOpen: boolean;
 }
 
-const KEY = 'oi.panel-sizes';
 const DEFAULTS: PanelSizes = { sidebar: 240, rightPanel: 380, treeShare: 0.42, rightOpen: true };
 export const LIMITS = { sidebar: [160, 480], rightPanel: [240, 900], treeShare: [0.15, 0.85] } as const;
 
 function load(): PanelSizes {
   try {
-    const raw = localStorage.getItem(KEY);
+    const raw = takeStoredPanelSizes();
     if (!raw) return DEFAULTS;
     const parsed = JSON.parse(raw) as Partial<PanelSizes>;
     return {
