@@ -30,7 +30,7 @@ describe('app://renderer serves every chunk of the built renderer', () => {
 
   it('resolves the URLs the page and the chunks name them by inside app://renderer', async () => {
     const html = await (await fetchApp('app://renderer/')).text();
-    const entry = /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1];
+    const entry = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/.exec(html)?.[1];
     expect(entry).toMatch(/^\.\/assets\/index-[\w-]+\.js$/);
     const entryUrl = new URL(entry ?? '', 'app://renderer/index.html');
     expect(entryUrl.href.startsWith('app://renderer/assets/')).toBe(true);
