@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { defaultSettings } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
@@ -176,13 +177,22 @@ describe('checkpoints', () => {
       const s = new CheckpointService({ dataDir: ${JSON.stringify(dataDir)}, settings: () => defaultSettings });
       await s.restore({ id: 'conv1', workspace: ${JSON.stringify(workspace)} }, 'cell1', true);\n`,
     );
+    // tsx's loader straight into node (npx first started npm), and the wait for "some files written"
+    // starts looking at files only once the restore has begun (its journal is written first): on a
+    // loaded machine the child's start took tens of seconds, and 300-file greps every 10 ms all that
+    // time took the CPU it needed (the test ran out of time once under two busy loops).
+    const tsx = pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href;
+    const started = `${dataDir}/checkpoints/stores/*.git/oi-restore-journal.json`;
     const child = spawnSync(
       'bash',
       [
         '-c',
-        `setsid npx tsx --tsconfig tsconfig.node.json ${script} & pid=$!; while [ "$(grep -l original ${workspace}/f*.txt 2>/dev/null | wc -l)" -lt 5 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done; kill -9 -- -$pid; wait $pid; true`,
+        `setsid node --import ${tsx} ${script} & pid=$!
+        while ! compgen -G '${started}' >/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.02; done
+        while [ "$(grep -l original ${workspace}/f*.txt 2>/dev/null | wc -l)" -lt 5 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done
+        kill -9 -- -$pid; wait $pid; true`,
       ],
-      { cwd: process.cwd(), stdio: 'pipe' },
+      { cwd: process.cwd(), stdio: 'pipe', env: { ...process.env, TSX_TSCONFIG_PATH: path.resolve('tsconfig.node.json') } },
     );
     expect(child.status).toBe(0);
     const mid = treeState(workspace);
