@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Settings } from '@contract';
 import { SettingsPatch } from '@contract/settings';
-import { display, parse, patchFor, scalarText, valueAt, type FieldSpec } from './settings-fields';
+import { display, parse, patchFor, scalarText, valueAt } from './field-values';
+import type { FieldSpec } from './settings-fields';
 import './toggled-number.css';
 
 interface Props {

@@ -1,6 +1,7 @@
 import { defaultSettings } from '@contract';
 import { describe, expect, it } from 'vitest';
-import { display, parse, patchFor, SECTIONS, valueAt, type FieldSpec } from '../../../src-renderer/features/settings/settings-fields';
+import { display, parse, patchFor, valueAt } from '../../../src-renderer/features/settings/field-values';
+import { SECTIONS, type FieldSpec } from '../../../src-renderer/features/settings/settings-fields';
 
 const field = (id: string): FieldSpec => {
   const f = SECTIONS.flatMap((s) => s.fields).find((x) => x.id === id);
