@@ -5,16 +5,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Jupyter } from '../../../support/jupyter';
 
-// The notebooks of real shapes (test/fixtures/notebooks/real_shapes.py), executed by a real kernel
-// through nbconvert. Executing two dozen notebooks takes a minute on a loaded machine, and two test
-// files need them: the result is kept in the temp folder under the hash of the generator and the
-// Python that ran it, so a second file (or a re-run) reads it instead. A fresh machine generates.
+// The notebooks of real shapes (test/fixtures/notebooks/real_shapes.py and the shape modules it
+// imports), executed by a real kernel through nbconvert. Executing two dozen notebooks takes a minute
+// on a loaded machine, and two test files need them: the result is kept in the temp folder under the
+// hash of the generator and the Python that ran it, so a second file (or a re-run) reads it instead.
+// A fresh machine generates.
 
-export const REAL_SHAPES_SCRIPT = fileURLToPath(new URL('../../../fixtures/notebooks/real_shapes.py', import.meta.url));
+const SHAPES_DIR = fileURLToPath(new URL('../../../fixtures/notebooks/', import.meta.url));
+export const REAL_SHAPES_SCRIPT = path.join(SHAPES_DIR, 'real_shapes.py');
+/** The generator and the modules it imports: the cache is keyed by all of their text. */
+const SHAPES_FILES = ['real_shapes.py', 'shape_kit.py', 'shapes_outputs.py', 'shapes_documents.py'];
+/** Runs the generator as a file beside its modules (`python -c` alone would not find them). */
+const RUN_AS_FILE =
+  'import runpy, sys; folder, script = sys.argv[1:3]; sys.path.insert(0, folder); sys.argv = [script]; runpy.run_path(script, run_name="__main__")';
 
 export async function realShapes(jupyter: Jupyter): Promise<Record<string, string>> {
-  const script = readFileSync(REAL_SHAPES_SCRIPT, 'utf8');
-  return cached(jupyter, script, () => jupyter.python(script));
+  const text = SHAPES_FILES.map((name) => readFileSync(path.join(SHAPES_DIR, name), 'utf8')).join('\n');
+  return cached(jupyter, text, () => jupyter.python(RUN_AS_FILE, '', [SHAPES_DIR, REAL_SHAPES_SCRIPT]));
 }
 
 /**
