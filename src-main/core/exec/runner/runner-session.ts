@@ -5,7 +5,7 @@ import type { LimitController, LimitSettings } from '../process/limits';
 import { diedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
-import { PtyProcess, type PtyExit } from '../process/pty-process';
+import type { PtyExit, PtyProcess } from '../process/pty-process';
 import { closeIdleWait, findByInnerPid, learnIdleWait, waitsIdle, type IdleWait } from '../process/idle-wait';
 import { RunEndCheck } from '../session/run-end';
 import { randomHex } from '../session/random-hex';
@@ -23,7 +23,7 @@ import type { Session, SessionOutcome, SessionRun } from '../session/session-typ
 import { openRunnerChannel } from './open-channel';
 import type { RunnerChannel } from './runner-channel';
 import { RunQuestions } from './runner-questions';
-import { privateTmpdir, rawOutput } from './runner-spawn';
+import { spawnRunner } from './runner-spawn';
 
 // A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
 // a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
@@ -236,18 +236,7 @@ export class RunnerSession implements Session {
         if (this.state !== 'dead' && this.pty && !this.pty.exited) setTimeout(() => void this.kill(), 1000);
       },
     });
-    const command = rawOutput(this.options.limits.wrapSpawn(this.options.runtime.command, args, this.options.limitSettings));
-    this.pty = new PtyProcess({
-      file: command.file,
-      args: command.args,
-      cwd: this.options.workspace,
-      env: {
-        ...this.options.env,
-        ...this.channel.env,
-        ...(await privateTmpdir(this.options.language, this.dir)),
-        OI_WORKSPACE: this.options.workspace,
-      },
-    });
+    this.pty = await spawnRunner(this.options, this.dir, args, this.channel.env);
     this.pty.onData((text) => {
       for (const piece of this.filter.push(text)) this.onPiece(piece);
     });

@@ -1,10 +1,38 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LanguageDefinition } from '../languages/language';
+import type { LanguageDefinition, Runtime } from '../languages/language';
+import type { LimitController, LimitSettings } from '../process/limits';
+import { PtyProcess } from '../process/pty-process';
 
 // How a runner's process is started, apart from runner-session.ts (which speaks to it once it
-// runs): the command it is wrapped in and the private TMPDIR some runtimes get. Both are decided
-// before the process exists and read nothing of the session's state.
+// runs): the command it is wrapped in, its environment and the private TMPDIR some runtimes get.
+// All of it is decided before the process exists and reads nothing of the session's state.
+
+/** The parts of a runner session's options its process is started with. */
+interface SpawnOptions {
+  language: LanguageDefinition;
+  runtime: Runtime;
+  workspace: string;
+  env: Record<string, string>;
+  limits: LimitController;
+  limitSettings: LimitSettings;
+}
+
+/** The runner under a pty in the workspace, wrapped by the limits, with the channel's env (`channelEnv`). */
+export async function spawnRunner(
+  options: SpawnOptions,
+  dir: string,
+  args: string[],
+  channelEnv: Record<string, string>,
+): Promise<PtyProcess> {
+  const command = rawOutput(options.limits.wrapSpawn(options.runtime.command, args, options.limitSettings));
+  return new PtyProcess({
+    file: command.file,
+    args: command.args,
+    cwd: options.workspace,
+    env: { ...options.env, ...channelEnv, ...(await privateTmpdir(options.language, dir)), OI_WORKSPACE: options.workspace },
+  });
+}
 
 /**
  * Starts the runner with the pty's output processing off (`stty -opost`): the kernel then copies
