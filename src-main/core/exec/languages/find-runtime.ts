@@ -1,17 +1,29 @@
-import { access, constants } from 'node:fs/promises';
+import { accessSync, constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Probing } from './probing';
 
 // Looking for programs and asking their version, through the route's Probing (probing.ts), which
 // decides where a program may be run to answer.
 
-/**
- * Through the thread pool, on purpose: a synchronous access() saves a hop in every run's runtime
- * lookup, but measured on a busy machine the warm round trip got slower with it (docs/exec.md).
- */
+/** Through the thread pool: `which` walks PATH with it, whose folders may be slow to answer. */
 export async function isExecutable(path: string): Promise<boolean> {
   try {
     await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The same, without the thread pool, for the interpreter a session runs (or is about to): every run
+ * looks it up again, and a hop to a worker thread and back was a wake-up of main more per warm run.
+ * Not for walking PATH, whose folders may be slow mounts that would hold main's event loop.
+ */
+export function isExecutableNow(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
     return true;
   } catch {
     return false;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isExecutable, probe, which } from './find-runtime';
+import { isExecutableNow, probe, which } from './find-runtime';
 import type { LanguageDefinition, Runtime } from './language';
 import { localProbing, type Probing } from './probing';
 
@@ -21,8 +21,7 @@ async function inspect(command: string, probing: Probing, needs?: readonly strin
     .split('\n')
     .map((l) => l.trim());
   if (!version || !/^3\.\d+\.\d+$/.test(version)) return null;
-  const believed =
-    executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && (await isExecutable(executable));
+  const believed = executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && isExecutableNow(executable);
   return { command: believed ? executable : command, version };
 }
 
@@ -52,7 +51,7 @@ export const python: LanguageDefinition = {
   runtimeLabel: 'python',
   async detect({ settings, workspace, path, probing = localProbing() }) {
     const candidate =
-      settings?.pythonPath ?? (workspace && (await isExecutable(workspaceVenvPython(workspace))) ? workspaceVenvPython(workspace) : null);
+      settings?.pythonPath ?? (workspace && isExecutableNow(workspaceVenvPython(workspace)) ? workspaceVenvPython(workspace) : null);
     if (candidate && (await probing.writable(candidate))) {
       // An interpreter sandboxed code could have written (a workspace .venv) usually links to one
       // installed outside; the sandbox must show that one's folders, found here, not from the link.

@@ -1,4 +1,4 @@
-import { type RunnerMessage, RunnerMessage as RunnerMessageSchema } from './runner-protocol';
+import { type RunnerMessage, toRunnerMessage } from './runner-protocol';
 
 // Splits a runner's byte stream into newline-delimited JSON messages and validates each one.
 // Shared by every kind of side channel (socket, FIFOs): only how the bytes travel differs.
@@ -71,11 +71,11 @@ export class NdjsonReader {
       this.sink.onInvalid(`not JSON: ${line.slice(0, 120)}`);
       return;
     }
-    const parsed = RunnerMessageSchema.safeParse(json);
-    if (!parsed.success) {
+    const message = toRunnerMessage(json);
+    if (!message) {
       this.sink.onInvalid(`unexpected message: ${line.slice(0, 120)}`);
       return;
     }
-    this.sink.onMessage(parsed.data);
+    this.sink.onMessage(message);
   }
 }

@@ -54,6 +54,21 @@ export const RunnerMessage = z.discriminatedUnion('type', [HelloMessage, OutputM
 
 export type RunnerMessage = z.infer<typeof RunnerMessage>;
 
+/**
+ * A parsed line as a runner message, or null when it is not one. `done`, which ends every run, is
+ * checked by hand first (the same rules as DoneMessage, unknown keys dropped the same way): the
+ * schema's general parse of it was a noticeable part of main's work in a warm run.
+ */
+export function toRunnerMessage(json: unknown): RunnerMessage | null {
+  if (typeof json === 'object' && json !== null && (json as { type?: unknown }).type === 'done') {
+    const { id, ok, cwd } = json as { id?: unknown; ok?: unknown; cwd?: unknown };
+    if (typeof id === 'string' && typeof ok === 'boolean' && (cwd === undefined || cwd === null || typeof cwd === 'string'))
+      return cwd === undefined ? { type: 'done', id, ok } : { type: 'done', id, ok, cwd };
+  }
+  const parsed = RunnerMessage.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
 export interface RunCommand {
   type: 'run';
   id: string;
