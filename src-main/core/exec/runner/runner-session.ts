@@ -53,6 +53,8 @@ interface ActiveRun {
   nonce: string;
   fenced: boolean;
   done: { ok: boolean; cwd: string | null } | null;
+  /** A SIGINT went to the runner for this run. */
+  signalled?: boolean;
   resolve: (outcome: SessionOutcome) => void;
   /** The cell's input() questions (runner-questions.ts). */
   questions: RunQuestions;
@@ -87,7 +89,12 @@ export class RunnerSession implements Session {
       writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
       sync: (token) => this.channel?.send({ type: 'sync', token }),
       // Only where the wait was learnt (so "idle" was seen, not assumed) and means the cell is over.
-      drain: options.language.runner?.idleMeansCellOver ? () => this.idleWait !== null && (this.channel?.drain?.() ?? false) : undefined,
+      // Not after a SIGINT: one the kernel gave another thread of the runner is handled only when
+      // its main thread next runs code, and `sync` makes that happen between cells; without it the
+      // KeyboardInterrupt hit the next run (an abort 5 ms into a Python busy loop, 1 run in 10).
+      drain: options.language.runner?.idleMeansCellOver
+        ? () => this.idleWait !== null && !this.active?.signalled && (this.channel?.drain?.() ?? false)
+        : undefined,
       onEnd: () => this.finishRun(),
     });
   }
@@ -181,6 +188,7 @@ export class RunnerSession implements Session {
     // where only the signal reaches it (docs/exec-protocol.md#interrupt-and-death).
     this.active.questions.withdraw();
     this.channel?.send({ type: 'interrupt', id: this.active.run.runId } satisfies InterruptCommand);
+    this.active.signalled = true;
     this.pty?.signal('SIGINT');
   }
 
