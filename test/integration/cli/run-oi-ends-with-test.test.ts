@@ -6,7 +6,8 @@ import { alive } from '../../support/oi-mcp';
 // test/support ends what a test started when the test ends, however it ends (test-children.ts). Each
 // pair below: a test that stops early — by a failure, by vitest's timeout — while the `oi -m` it
 // started provably still runs (its model call hangs on a server that stays up until the file ends),
-// then a test that finds that process gone. The tests of a file run in order.
+// then a test that finds that process gone. The tests of a file run in order. The failing ones are
+// not retried: vitest would retry an expected failure, and count it flaky.
 
 const llm: Promise<ScriptedLlm> = startScriptedLlm();
 const data = tempDir('oi-orphan-');
@@ -27,7 +28,7 @@ async function hangingOi(started: (pid: number) => void): Promise<ScriptedLlm> {
 
 describe('a test that ends early leaves no oi behind', () => {
   let failed = 0;
-  it.fails('(fails while oi waits on its model)', { timeout: 180_000 }, async () => {
+  it.fails('(fails while oi waits on its model)', { timeout: 180_000, retry: 0 }, async () => {
     const server = await hangingOi((pid) => (failed = pid));
     // oi is provably still at work: its model call is open (and hangs).
     await expect.poll(() => server.requests.some((r) => r.path === '/v1/chat/completions'), { timeout: 120_000 }).toBe(true);
@@ -40,7 +41,7 @@ describe('a test that ends early leaves no oi behind', () => {
   });
 
   let timedOut = 0;
-  it.fails('(times out while oi starts or waits on its model)', { timeout: 10_000 }, async () => {
+  it.fails('(times out while oi starts or waits on its model)', { timeout: 10_000, retry: 0 }, async () => {
     await hangingOi((pid) => (timedOut = pid));
     await new Promise(() => undefined);
   });
