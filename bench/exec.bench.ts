@@ -60,8 +60,11 @@ async function measure(
   kernelDriver: KernelDriver | null,
 ): Promise<{ us: OurResult; kernel: KernelResult | null }> {
   const settings = { ...defaultSettings.exec, pythonPath: PYTHON, timeoutMs: 600_000 };
+  let cells = 0;
   const request = (code: string, extra: Partial<RunRequest> = {}): RunRequest => ({
     conversationId: 'bench',
+    // As the app's runs do (agent/run-cell.ts: the cell's id); without one the engine makes one up.
+    runId: `cell-${++cells}`,
     workspace,
     language: 'python',
     code,

@@ -70,11 +70,17 @@ export class SideChannel implements RunnerChannel {
     // Bounded: a thread the cell left running could keep sending; past this, `sync` takes over.
     for (let reads = 0; reads < 64; reads++) {
       let n: number;
+      // The last read of every drain fails with EAGAIN, and an error's stack trace was most of what
+      // a drain cost: none is taken for these.
+      const stackTraceLimit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
       try {
         n = readSync(fd, buffer, 0, buffer.length, null);
       } catch (err) {
         // EAGAIN: all read. Anything else is the socket failing, which the event loop reports too.
         return (err as NodeJS.ErrnoException).code === 'EAGAIN';
+      } finally {
+        Error.stackTraceLimit = stackTraceLimit;
       }
       // End of stream: the runner is gone, and its exit ends the run.
       if (n === 0) return false;
