@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../../fixtures/llm-server';
 import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 import { alive } from '../../support/oi-mcp';
@@ -9,23 +9,18 @@ import { alive } from '../../support/oi-mcp';
 // the model goes wrong. Nothing here is timed: the process's own exit is what each test waits for
 // (vitest's timeout is the bound), and test/support ends it should it never come.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
-
 const CELL: ScriptedReply = {
   kind: 'tool',
   calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo session-pid=$$' } }],
 };
 
 async function oneShot(then: ScriptedReply, whileRunning?: (l: ScriptedLlm) => Promise<void>) {
-  llm = await startScriptedLlm();
-  data = tempDir('oi-ends-');
+  const llm = await startScriptedLlm();
+  const data = tempDir('oi-ends-');
+  onTestFinished(async () => {
+    await llm.close();
+    data.remove();
+  });
   llm.enqueue(CELL, then);
   const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
   const running = runOi([...flags, '-y', '-m', 'run a cell'], cliEnv(data.dir));

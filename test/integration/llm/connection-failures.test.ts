@@ -100,23 +100,11 @@ describe('retries', () => {
     return policy;
   };
 
-  it('does not retry a refused connection: the user hears at once', async () => {
-    const provider = buildProvider({ provider: 'openai', baseUrl: `http://127.0.0.1:${await closedPort()}/v1` }, 'sk-test-0000');
-    const policy = counting();
-    await expect(async () => {
-      for await (const _ of streamWithRetries(
-        () => provider.stream(request()),
-        policy,
-        new AbortController().signal,
-        () => undefined,
-      ))
-        continue;
-    }).rejects.toThrow();
-    expect(policy.sleeps).toBe(0);
-  });
-
-  it('does not retry a blocked port either (the same refusal every time)', async () => {
-    const provider = buildProvider({ provider: 'openai', baseUrl: 'http://127.0.0.1:6000/v1' }, 'sk-test-0000');
+  it.each([
+    ['a refused connection: the user hears at once', async () => `http://127.0.0.1:${await closedPort()}/v1`],
+    ['a blocked port either (the same refusal every time)', async () => 'http://127.0.0.1:6000/v1'],
+  ])('does not retry %s', async (_, baseUrl) => {
+    const provider = buildProvider({ provider: 'openai', baseUrl: await baseUrl() }, 'sk-test-0000');
     const policy = counting();
     await expect(async () => {
       for await (const _ of streamWithRetries(

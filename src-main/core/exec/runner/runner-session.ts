@@ -53,8 +53,7 @@ interface ActiveRun {
   nonce: string;
   fenced: boolean;
   done: { ok: boolean; cwd: string | null } | null;
-  /** A SIGINT went to the runner for this run. */
-  signalled?: boolean;
+  signalled?: boolean; // a SIGINT went to the runner for this run
   resolve: (outcome: SessionOutcome) => void;
   /** The cell's input() questions (runner-questions.ts). */
   questions: RunQuestions;
@@ -88,10 +87,9 @@ export class RunnerSession implements Session {
       idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
       writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
       sync: (token) => this.channel?.send({ type: 'sync', token }),
-      // Only where the wait was learnt (so "idle" was seen, not assumed) and means the cell is over.
-      // Not after a SIGINT: one the kernel gave another thread of the runner is handled only when
-      // its main thread next runs code, and `sync` makes that happen between cells; without it the
-      // KeyboardInterrupt hit the next run (an abort 5 ms into a Python busy loop, 1 run in 10).
+      // Only where the wait was learnt (so "idle" was seen, not assumed) and means the cell is over;
+      // not after a SIGINT, which another runner thread may hold until the main thread runs code:
+      // `sync` makes that happen between cells, or the KeyboardInterrupt hits the next run.
       drain: options.language.runner?.idleMeansCellOver
         ? () => this.idleWait !== null && !this.active?.signalled && (this.channel?.drain?.() ?? false)
         : undefined,
