@@ -9,7 +9,7 @@ import { joinLines } from './multiline';
 import { NotebookImportError } from './notebook-import-error';
 import { notebookText } from './notebook-text';
 import { convertV3 } from './nbformat-v3';
-import { isCellOfType, NotebookV4Reader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
+import { isCellOfType, notebookReader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
 import { describeIssues } from './schema-issues';
 
 export interface ImportOptions {
@@ -60,11 +60,13 @@ export function importNotebook(input: string | Uint8Array, opts: ImportOptions):
     );
   }
 
-  const minor = nb.nbformat_minor;
-  if (typeof minor === 'number' && minor > NEWEST_MINOR) {
-    warnings.push(`The notebook is nbformat 4.${minor}, newer than 4.${NEWEST_MINOR}; it was read by the 4.${NEWEST_MINOR} rules.`);
+  const minor = typeof nb.nbformat_minor === 'number' ? nb.nbformat_minor : 0;
+  if (minor > NEWEST_MINOR) {
+    warnings.push(
+      `The notebook is nbformat 4.${minor}, newer than 4.${NEWEST_MINOR}; it was read by the 4.${NEWEST_MINOR} rules, and fields 4.${NEWEST_MINOR} does not know were left out.`,
+    );
   }
-  const parsed = NotebookV4Reader.safeParse(nb);
+  const parsed = notebookReader(minor, NEWEST_MINOR).safeParse(nb);
   if (!parsed.success) {
     const problems = describeIssues(parsed.error.issues, nb, 20);
     const shown = problems.slice(0, 3).join('; ');

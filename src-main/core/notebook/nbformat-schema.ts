@@ -30,33 +30,44 @@ export const MimeBundle = z.record(z.string(), z.unknown()).superRefine((bundle,
 
 const OutputMetadata = z.record(z.string(), z.unknown());
 
-export const StreamOutputV4 = z.strictObject({
-  output_type: z.literal('stream'),
-  name: z.string(),
-  text: MultilineString,
-});
+// A reader of a newer 4.x minor builds its objects with `z.object` instead (unknown fields dropped, not
+// refused), as nbformat's own validator relaxes "additionalProperties" for minors newer than it knows:
+// later minors may add fields.
+type ObjectKind = typeof z.strictObject;
 
-export const DisplayDataOutputV4 = z.strictObject({
-  output_type: z.literal('display_data'),
-  data: MimeBundle,
-  metadata: OutputMetadata,
-});
+function outputSchemas(object: ObjectKind) {
+  return {
+    stream: object({
+      output_type: z.literal('stream'),
+      name: z.string(),
+      text: MultilineString,
+    }),
+    displayData: object({
+      output_type: z.literal('display_data'),
+      data: MimeBundle,
+      metadata: OutputMetadata,
+    }),
+    executeResult: object({
+      output_type: z.literal('execute_result'),
+      execution_count: ExecutionCount,
+      data: MimeBundle,
+      metadata: OutputMetadata,
+    }),
+    error: object({
+      output_type: z.literal('error'),
+      ename: z.string(),
+      evalue: z.string(),
+      traceback: z.array(z.string()),
+    }),
+  };
+}
 
 const ExecutionCount = z.number().int().min(0).nullable();
-
-export const ExecuteResultOutputV4 = z.strictObject({
-  output_type: z.literal('execute_result'),
-  execution_count: ExecutionCount,
-  data: MimeBundle,
-  metadata: OutputMetadata,
-});
-
-export const ErrorOutputV4 = z.strictObject({
-  output_type: z.literal('error'),
-  ename: z.string(),
-  evalue: z.string(),
-  traceback: z.array(z.string()),
-});
+const strictOutputs = outputSchemas(z.strictObject);
+export const StreamOutputV4 = strictOutputs.stream;
+export const DisplayDataOutputV4 = strictOutputs.displayData;
+export const ExecuteResultOutputV4 = strictOutputs.executeResult;
+export const ErrorOutputV4 = strictOutputs.error;
 
 export const KNOWN_OUTPUT_TYPES = ['stream', 'display_data', 'execute_result', 'error'] as const;
 
@@ -71,9 +82,13 @@ export const UnrecognizedOutputV4 = z.looseObject({
 
 // Dispatch on the type tag: each output is checked against its own type only (fast on big
 // notebooks, and the errors are that type's).
-const KnownOutput = z.discriminatedUnion('output_type', [StreamOutputV4, DisplayDataOutputV4, ExecuteResultOutputV4, ErrorOutputV4]);
+function knownOutput(outputs: ReturnType<typeof outputSchemas>) {
+  return z.discriminatedUnion('output_type', [outputs.stream, outputs.displayData, outputs.executeResult, outputs.error]);
+}
+const KnownOutput = knownOutput(strictOutputs);
 
 export const OutputV4 = z.union([KnownOutput, UnrecognizedOutputV4]);
+const OutputV4Newer = z.union([knownOutput(outputSchemas(z.object)), UnrecognizedOutputV4]);
 
 // Cell metadata: every key is allowed; the ones the spec names must have the spec's types.
 const CellName = z.string().regex(/^.+$/, 'a cell name is a non-empty single line');
@@ -121,15 +136,19 @@ const UnrecognizedCellV4 = z.looseObject({
   metadata: BaseCellMetadata,
 });
 
-function cellSchemas<IdShape extends z.core.$ZodLooseShape, Output extends z.ZodType>(idShape: IdShape, output: Output) {
-  const markdown = z.strictObject({
+function cellSchemas<IdShape extends z.core.$ZodLooseShape, Output extends z.ZodType>(
+  idShape: IdShape,
+  output: Output,
+  object: ObjectKind = z.strictObject,
+) {
+  const markdown = object({
     ...idShape,
     cell_type: z.literal('markdown'),
     metadata: BaseCellMetadata,
     attachments: Attachments.optional(),
     source: MultilineString,
   });
-  const code = z.strictObject({
+  const code = object({
     ...idShape,
     cell_type: z.literal('code'),
     metadata: CodeCellMetadata,
@@ -137,7 +156,7 @@ function cellSchemas<IdShape extends z.core.$ZodLooseShape, Output extends z.Zod
     outputs: z.array(output),
     execution_count: ExecutionCount,
   });
-  const raw = z.strictObject({
+  const raw = object({
     ...idShape,
     cell_type: z.literal('raw'),
     metadata: RawCellMetadata,
@@ -153,6 +172,7 @@ const strictBefore45 = cellSchemas({}, KnownOutput);
 // What the app reads: ids optional in every minor (Jupyter's reader adds missing ones), and types
 // from later minors let through so that import can name them in a warning and leave them out.
 const reader = cellSchemas({ id: CellId.optional() }, OutputV4);
+const newerReader = cellSchemas({ id: CellId.optional() }, OutputV4Newer, z.object);
 
 const KernelSpec = z.looseObject({
   name: z.string(),
@@ -196,13 +216,31 @@ export function strictNotebookSchema(minor: number): typeof NotebookV4_5 | typeo
   return minor >= 5 ? NotebookV4_5 : NotebookV4_0;
 }
 
-/** Any 4.x notebook, as tolerantly as Jupyter reads one (see `reader` above). */
+/** Any 4.x notebook up to the newest minor the app knows, as tolerantly as Jupyter reads one (see `reader` above). */
 export const NotebookV4Reader = z.strictObject({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(0),
   cells: z.array(z.union([z.discriminatedUnion('cell_type', [reader.markdown, reader.code, reader.raw]), UnrecognizedCellV4])),
 });
+
+/**
+ * A notebook of a minor newer than the app knows: the same rules, but fields the known minors do not
+ * name are dropped instead of refused (nbformat reads such a file the same way).
+ */
+const NotebookV4NewerReader = z.object({
+  metadata: NotebookMetadataV4,
+  nbformat: z.literal(4),
+  nbformat_minor: z.number().int().min(0),
+  cells: z.array(
+    z.union([z.discriminatedUnion('cell_type', [newerReader.markdown, newerReader.code, newerReader.raw]), UnrecognizedCellV4]),
+  ),
+});
+
+/** The reader for a notebook of this minor version. */
+export function notebookReader(minor: number, newestKnown: number): z.ZodType<NotebookV4Read> {
+  return minor > newestKnown ? NotebookV4NewerReader : NotebookV4Reader;
+}
 
 export type MultilineString = z.infer<typeof MultilineString>;
 export type OutputV4 = z.infer<typeof OutputV4>;

@@ -169,4 +169,59 @@ describe('importing notebooks made by Jupyter', () => {
       ],
     });
   });
+
+  it('reads a notebook of a newer 4.x minor with fields it does not know, as nbformat does', async () => {
+    // The shape of nbformat's own forward-compatibility file: minor 99, extra fields at every level,
+    // a cell type and an output type from "the future".
+    const future = JSON.stringify({
+      extra: 'future',
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 99,
+      cells: [
+        { id: 'later-1', cell_type: 'markdown', extra: 5, metadata: {}, source: ['# From a later format'] },
+        {
+          id: 'later-2',
+          cell_type: 'code',
+          execution_count: 1,
+          future: 'yes',
+          metadata: { collapsed: false },
+          outputs: [{ name: 'stdout', extra: 'future', output_type: 'stream', text: ['hello\n'] }],
+          source: ['print("hello")'],
+        },
+        { id: 'later-3', cell_type: 'future cell', metadata: {}, key: 'value' },
+        {
+          id: 'later-4',
+          cell_type: 'code',
+          execution_count: 2,
+          metadata: {},
+          outputs: [
+            { name: 'stdout', output_type: 'stream', text: ['again\n'] },
+            { output_type: 'future output', 'some key': ['some data'] },
+          ],
+          source: ['future_output()'],
+        },
+      ],
+    });
+    // nbformat reads and validates it: newer minors may add fields.
+    expect(await jupyter.validate([future])).toEqual([null]);
+
+    const read = importNotebook(future, { ...OPTS, fileName: 'later.ipynb' });
+    expect(read.warnings).toEqual([
+      'The notebook is nbformat 4.99, newer than 4.5; it was read by the 4.5 rules, and fields 4.5 does not know were left out.',
+      'Cell 2 has the unknown type "future cell" (from a newer notebook format); it was left out.',
+      'Cell 3, output 1 has the unknown type "future output"; it was left out.',
+    ]);
+    const cells = cellsOf(read.conversationItems);
+    expect(cells.map((c) => [c.code, c.outputs])).toEqual([
+      ['print("hello")', [{ output_type: 'stream', name: 'stdout', text: 'hello\n' }]],
+      ['future_output()', [{ output_type: 'stream', name: 'stdout', text: 'again\n' }]],
+    ]);
+    // Written back as the newest minor the app knows, which nbformat accepts exactly as written.
+    const back = serializeNotebook(
+      exportNotebook(conversation(read.conversationItems, { notebook: read.notebook }), { appVersion: '1', provider: 'p', model: 'm' }),
+    );
+    expect(JSON.parse(back)).toMatchObject({ nbformat: 4, nbformat_minor: 5 });
+    expect(await jupyter.validate([back], { exact: true })).toEqual([null]);
+  });
 });
