@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_SOCKET_FRAME_BYTES } from '@contract/limits';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
 import { policyForPath } from '../core/security/content-security-policy';
@@ -50,7 +51,7 @@ export interface BrowserServer {
 }
 
 // Large enough for an attachment upload; anything bigger is refused by the ws library (close 1009).
-const DEFAULT_MAX_FRAME = 32 * 1024 * 1024;
+const DEFAULT_MAX_FRAME = MAX_SOCKET_FRAME_BYTES;
 const DEFAULT_RATE = { perSecond: 100, burst: 300 };
 
 /**
@@ -156,11 +157,14 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       unsubscribe();
       sockets.delete(ws);
     });
-    // An oversized or malformed frame is reported here; ws then closes the socket (1009/1002). Without a
-    // listener the error would be thrown and take the whole app down.
+    // An oversized or malformed frame is reported here, after ws has begun closing the socket with the
+    // matching code (1009 too big, 1002 malformed). Without a listener the error would be thrown and take
+    // the whole app down. Cutting the connection here too would lose that code: a browser still sending
+    // the rest of a big frame then sees a reset and reports 1006, with no word of why; ws discards what
+    // is still arriving and ends the connection itself once the close handshake is done.
     ws.on('error', (err) => {
       console.warn(`browser mode: closing a WebSocket: ${err.message}`);
-      ws.terminate();
+      if (ws.readyState !== ws.CLOSING) ws.terminate();
     });
     ws.on('message', (data, isBinary) => {
       // Top-level guard of each request over the socket: a rejection here would end the process.

@@ -4,9 +4,12 @@
 /** Largest file accepted over the bridge as an attachment (bytes); browser mode sends it base64 in one frame. */
 export const MAX_ATTACHMENT_BYTES = 16 * 1024 * 1024;
 
+/** Largest request browser mode carries: one WebSocket frame (bytes). The server closes a socket that sends more (1009). */
+export const MAX_SOCKET_FRAME_BYTES = 32 * 1024 * 1024;
+
 /**
  * Largest notebook sent inside one request (bytes). Browser mode carries a request in one WebSocket
- * frame (32 MB), and base64 grows bytes by 4/3; the desktop app sends larger files by path instead.
+ * frame (MAX_SOCKET_FRAME_BYTES), and base64 grows bytes by 4/3; the desktop app sends larger files by path instead.
  * The user's own limit (settings.notebookMaxBytes) applies on top of this.
  */
 export const MAX_NOTEBOOK_UPLOAD_BYTES = 20 * 1024 * 1024;

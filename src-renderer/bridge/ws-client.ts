@@ -1,4 +1,5 @@
 import type { EventName, EventPayload, OiApi, RequestInput, RequestName, RequestOutput } from '@contract';
+import { MAX_SOCKET_FRAME_BYTES } from '@contract/limits';
 
 type Listener = (payload: unknown) => void;
 interface Pending {
@@ -41,9 +42,12 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
         opening = null;
         reject(new Error(`could not connect to ${url}`));
       };
-      ws.onclose = () => {
+      ws.onclose = (ev) => {
         socket = null;
-        for (const p of pending.values()) p.reject(new Error('the connection to the app closed'));
+        // 1009: the server refused a frame over its size limit (another client of the same page's code).
+        const why =
+          ev.code === 1009 ? 'the connection to the app closed: a request was too large to send' : 'the connection to the app closed';
+        for (const p of pending.values()) p.reject(new Error(why));
         pending.clear();
         emitLocal('error', {
           conversationId: null,
@@ -87,9 +91,20 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
   const request = async (name: RequestName, input: unknown): Promise<unknown> => {
     const ws = await open();
     const id = nextId++;
+    const frame = JSON.stringify({ type: 'request', id, name, input });
+    // The server closes a socket whose frame is over its limit (it cannot answer a request it did not
+    // read): that would fail every pending request and disconnect the page. Refused here instead,
+    // with the sizes, and the connection stays up.
+    const bytes = frameBytes(frame);
+    if (bytes > MAX_SOCKET_FRAME_BYTES) {
+      throw new BridgeRequestError(
+        'too-large',
+        `This is too large to send to the app from a browser page: ${megabytes(bytes)} MB, over the ${megabytes(MAX_SOCKET_FRAME_BYTES)} MB one request can carry.`,
+      );
+    }
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ type: 'request', id, name, input }));
+      ws.send(frame);
     });
   };
 
@@ -116,5 +131,12 @@ export function createWebSocketBridge(url: string, opts: { onOpen?: () => void }
     },
   }) as OiApi;
 }
+
+/** The frame's UTF-8 length, or a lower bound when even three bytes a character stay within the limit. */
+function frameBytes(text: string): number {
+  return text.length * 3 <= MAX_SOCKET_FRAME_BYTES ? text.length : new TextEncoder().encode(text).byteLength;
+}
+
+const megabytes = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 export type { RequestInput, RequestOutput };
