@@ -12,15 +12,33 @@ export interface ImportedFile {
   mime: string;
 }
 
-/** The bytes of one attachment: the first MIME type of its bundle, base64 unless the type is text. */
-export function attachmentBytes(bundle: Record<string, unknown>): { mime: string; data: Uint8Array } | null {
-  for (const [mime, value] of Object.entries(bundle)) {
-    if (typeof value !== 'string' && !Array.isArray(value)) continue;
-    const text = joinLines(value as string | string[]);
-    const isText = mime.startsWith('text/') || mime === 'image/svg+xml';
-    return { mime, data: isText ? Buffer.from(text, 'utf8') : Buffer.from(text.replace(/\s+/g, ''), 'base64') };
-  }
-  return null;
+const EXTENSION_MIME: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+};
+
+/**
+ * The bytes of one attachment. A bundle may hold alternatives (JupyterLab keeps an `image/svg+xml` and
+ * an `image/png` of one drawing): the one the file name's extension asks for, else the first. Text
+ * types are stored as text, others base64 — except SVG, which some writers store base64 too: taken as
+ * text only when it reads as markup.
+ */
+export function attachmentBytes(bundle: Record<string, unknown>, name = ''): { mime: string; data: Uint8Array } | null {
+  const usable = Object.entries(bundle).filter(
+    (entry): entry is [string, string | string[]] => typeof entry[1] === 'string' || Array.isArray(entry[1]),
+  );
+  const wanted = EXTENSION_MIME[name.split('.').pop()?.toLowerCase() ?? ''];
+  const chosen = usable.find(([mime]) => mime === wanted) ?? usable[0];
+  if (!chosen) return null;
+  const [mime, value] = chosen;
+  const text = joinLines(value);
+  if (mime.startsWith('text/')) return { mime, data: Buffer.from(text, 'utf8') };
+  if (mime === 'image/svg+xml' && text.trimStart().startsWith('<')) return { mime, data: Buffer.from(text, 'utf8') };
+  return { mime, data: Buffer.from(text.replace(/\s+/g, ''), 'base64') };
 }
 
 /** A workspace path is safe to write when it stays under attachments/ with no way out. */
@@ -43,7 +61,7 @@ export function extractAttachments(
   const keys = new Set<string>();
   let rewritten = text;
   for (const [name, bundle] of Object.entries(attachments)) {
-    const bytes = attachmentBytes(bundle);
+    const bytes = attachmentBytes(bundle, name);
     if (!bytes) continue;
     const path = `attachments/${itemId}-${attachmentKey(name, keys)}`;
     files.push({ path, ...bytes });

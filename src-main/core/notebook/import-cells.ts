@@ -200,7 +200,7 @@ function userItem(
   const keys = new Set<string>();
   for (const listed of oi.attachments) {
     const bundle = listed.embedded !== null ? cellAttachments?.[listed.embedded] : undefined;
-    const bytes = bundle ? attachmentBytes(bundle) : null;
+    const bytes = bundle ? attachmentBytes(bundle, listed.name) : null;
     if (!bytes) {
       ctx.warnings.push(`Cell ${index}: the attachment "${listed.name}" is not inside the notebook (only images are); it was left out.`);
       continue;

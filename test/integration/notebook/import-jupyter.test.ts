@@ -224,4 +224,32 @@ describe('importing notebooks made by Jupyter', () => {
     expect(JSON.parse(back)).toMatchObject({ nbformat: 4, nbformat_minor: 5 });
     expect(await jupyter.validate([back], { exact: true })).toEqual([null]);
   });
+
+  it('writes an attachment the way its name asks: the PNG alternative for a .png, base64 SVG decoded', () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>';
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const svgBase64 = Buffer.from(svg).toString('base64');
+    const nb = {
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+      cells: [
+        {
+          id: 'drawings',
+          cell_type: 'markdown',
+          metadata: {},
+          // JupyterLab's shape for a pasted drawing: SVG first (base64), a PNG of it beside.
+          attachments: { 'drawing.png': { 'image/svg+xml': svgBase64, 'image/png': png }, 'plain.svg': { 'image/svg+xml': svgBase64 } },
+          source: ['![a](attachment:drawing.png) ![b](attachment:plain.svg)'],
+        },
+      ],
+    };
+    const read = importNotebook(JSON.stringify(nb), { ...OPTS, fileName: 'drawings.ipynb' });
+    const [drawing, plain] = read.files;
+    expect(drawing?.path).toMatch(/drawing\.png$/);
+    expect(drawing?.mime).toBe('image/png');
+    expect(Buffer.from(drawing!.data).toString('base64')).toBe(png);
+    expect(plain?.mime).toBe('image/svg+xml');
+    expect(Buffer.from(plain!.data).toString('utf8')).toBe(svg);
+  });
 });
