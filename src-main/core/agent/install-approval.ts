@@ -1,7 +1,6 @@
 import type { InstallInfo, NoticeItem, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { InstallQuestion } from '../exec';
-import type { InstallRecord } from '../exec';
+import type { InstallQuestion, InstallRecord, InstallRefusal } from '../exec';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 
@@ -10,20 +9,25 @@ const NEVER = new AbortController().signal;
 /**
  * Asks the user before the engine installs a missing package, the way a cell is approved: auto-run
  * (settings, or "always run here") answers yes, except for system packages, which change the machine
- * and are always asked. A question nobody is around to answer ends with the turn (stop = no).
+ * and are always asked. A question ends with the turn or the re-run (stop = no), and waits at most the
+ * run's time limit (settings.exec.timeoutMs): the run is held up meanwhile, and a "Re-run all" or a
+ * turn nobody watches must not wait forever (Jupyter fails such a cell at once). No answer in that
+ * time is a no, said as such to the model.
  */
 export async function askInstall(
   live: LiveConversation | undefined,
   settings: Settings,
   events: EventBus,
   q: InstallQuestion,
-): Promise<boolean> {
+): Promise<boolean | InstallRefusal> {
   if (!live) return false;
   if (!q.alwaysAsk && (settings.autoRun || live.conv.autoRun)) return true;
   const questionId = newId();
   const conversationId = live.conv.id;
-  const signal = live.runController?.signal ?? live.turn?.controller.signal ?? NEVER;
-  const answer = live.approvals.wait(questionId, signal);
+  const stop = live.runController?.signal ?? live.turn?.controller.signal ?? NEVER;
+  const waitMs = settings.exec.timeoutMs;
+  const timeUp = AbortSignal.timeout(waitMs);
+  const answer = live.approvals.wait(questionId, AbortSignal.any([stop, timeUp]));
   events.emit('install.awaiting-approval', {
     conversationId,
     questionId,
@@ -37,7 +41,15 @@ export async function askInstall(
   const decision = await answer;
   const install = decision.kind === 'run';
   events.emit('install.answered', { conversationId, questionId, install });
+  if (!install && timeUp.aborted && !stop.aborted) {
+    return { declined: `Nobody answered the question to run \`${q.command}\` within ${waitLabel(waitMs)} (the run's time limit)` };
+  }
   return install;
+}
+
+function waitLabel(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
 }
 
 /** An install that ran joins the conversation as a notice, which notebook export turns into `%pip install`. */

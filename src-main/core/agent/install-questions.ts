@@ -1,6 +1,6 @@
 import type { Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { InstallQuestion, InstallRecord } from '../exec';
+import type { InstallQuestion, InstallRecord, InstallRefusal } from '../exec';
 import { askInstall, recordInstall } from './install-approval';
 import type { OpenConversations } from './open-conversations';
 
@@ -19,7 +19,7 @@ export interface InstallQuestionsDeps {
 export class InstallQuestions {
   constructor(private readonly deps: InstallQuestionsDeps) {}
 
-  ask(question: InstallQuestion): Promise<boolean> {
+  ask(question: InstallQuestion): Promise<boolean | InstallRefusal> {
     return askInstall(this.deps.open.get(question.conversationId), this.deps.settings(), this.deps.events, question);
   }
 

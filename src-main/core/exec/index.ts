@@ -12,7 +12,7 @@ export type { Session, SessionOutcome, SessionRoute, SessionRun, StartSessionOpt
 export type { Runtime } from './languages/language';
 
 // Auto-install wraps the engine: a failed import becomes a question, an install and a re-run.
-export { withAutoInstall, type AutoInstallOptions } from './auto-install/auto-install-exec';
+export { withAutoInstall, type AutoInstallOptions, type InstallRefusal } from './auto-install/auto-install-exec';
 export type { InstallQuestion } from './auto-install/install-plans';
 export type { InstallRecord } from './auto-install/install-record';
 export { pipPackageFor } from './auto-install/package-names';

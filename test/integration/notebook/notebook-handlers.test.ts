@@ -339,6 +339,29 @@ describe('notebook requests', () => {
     expect(JSON.stringify(cellsOf(onDisk)[3]?.outputs)).toContain('after 20');
   });
 
+  it("never waits for an install question forever: unanswered, it is a no after the run's time limit", async () => {
+    await app.dispose();
+    start({ exec: { timeoutMs: 2_000, autoInstall: 'ask' } });
+    const { conversation } = await importText(
+      jupyterNotebook([code('import oi_package_nobody_installs\nprint("never")'), code('print("not reached")')]),
+      'needs-a-package.ipynb',
+    );
+    const conversationId = conversation.id;
+    await call('notebook.rerun', { conversationId });
+    // Nobody answers: the re-run ends by itself, at that cell, and says why.
+    expect(await rerunDone(conversationId)).toMatchObject({ outcome: 'stopped', stoppedAt: { k: 1, status: 'failed' } });
+    const asked = events.find((e) => e.name === 'install.awaiting-approval');
+    expect(asked?.payload).toMatchObject({ conversationId, packages: ['oi_package_nobody_installs'] });
+    const questionId = (asked?.payload as { questionId: string }).questionId;
+    expect(events.find((e) => e.name === 'install.answered')?.payload).toEqual({ conversationId, questionId, install: false });
+    const [first, second] = cellsOf(await call('conversation.get', { conversationId }));
+    expect(first?.resultForModel).toMatch(
+      /Nobody answered the question to run `[^`]*pip install oi_package_nobody_installs` within 2 seconds \(the run's time limit\)/,
+    );
+    expect(first?.resultForModel).not.toContain('The user declined');
+    expect(second?.outputs).toEqual([]);
+  });
+
   it('stops a re-run on request, refuses a second one and chat meanwhile, and explains bad requests', async () => {
     const { conversation } = await importText(jupyterNotebook([code('import time\ntime.sleep(30)'), code('print("never")')]), 'slow.ipynb');
     const conversationId = conversation.id;

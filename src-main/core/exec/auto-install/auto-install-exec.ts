@@ -13,9 +13,17 @@ import { findMissingDependency } from './missing-dependency';
 // without asking for well-known packages when the setting is 'auto') and run the cell once more.
 // It wraps any ExecService, so the engine itself knows nothing about package managers.
 
+/**
+ * No install, and why, in a sentence the model reads instead of "The user declined …" — for an answer
+ * that was not the person's no (nobody answered in time, nobody could be asked).
+ */
+export interface InstallRefusal {
+  declined: string;
+}
+
 export interface AutoInstallOptions {
-  /** Asks the user (the agent shows it like a cell approval); resolve true to install. */
-  approve(question: InstallQuestion): Promise<boolean>;
+  /** Asks the user (the agent shows it like a cell approval); resolve true to install, false when they said no. */
+  approve(question: InstallQuestion): Promise<boolean | InstallRefusal>;
   /** Called after each install attempt, to record it in the conversation. */
   onInstall?(record: InstallRecord, request: RunRequest): void;
   /** The environment installers inherit (default: process.env); settings.exec.env is applied on top. */
@@ -61,10 +69,11 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     if (!missing || !plan) return first;
     const { question } = plan;
     const approved = (mode === 'auto' && plan.wellKnown && !question.alwaysAsk) || (await options.approve(question).catch(() => false));
-    if (!approved) {
+    if (approved !== true) {
+      const why = approved === false ? `The user declined \`${question.command}\`` : approved.declined;
       return annotate(
         first,
-        `[${question.reason}. The user declined \`${question.command}\`, so the cell was not run again; do not install it another way without asking.]`,
+        `[${question.reason}. ${why}, so the cell was not run again; do not install it another way without asking.]`,
         [],
       );
     }
