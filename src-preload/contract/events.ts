@@ -6,6 +6,7 @@ import {
   CellStatus,
   ConversationItem,
   ConversationSummary,
+  DisplayUpdate,
   Id,
   NoticeItem,
   RunLimits,
@@ -46,6 +47,8 @@ const buildEventSchemas = () =>
     'cell.terminal': z.object({ ...Conv, cellId: Id, data: z.string() }),
     /** A structured output (rich display, execute_result, error). */
     'cell.output': z.object({ ...Conv, cellId: Id, output: CellOutput }),
+    /** Every display with this id in the conversation shows the new data (running cell and earlier ones). */
+    'cell.display-updated': z.object({ ...Conv, update: DisplayUpdate }),
     'cell.done': z.object({ ...Conv, cell: CellItem, status: CellStatus }),
     /**
      * The running cell's program waits for input (docs/exec.md#input): answered with `cell.input`.

@@ -22,6 +22,19 @@ export const DisplayDataOutput = z.object({
   output_type: z.literal('display_data'),
   data: MimeBundle,
   metadata: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * The display's id (IPython's `display(…, display_id=…)`): a later update with this id replaces this
+   * output's data wherever it is in the conversation, as Jupyter front ends do. The app's own field, not
+   * nbformat's (Jupyter keeps it in the message's `transient`): export leaves it out.
+   */
+  displayId: z.string().min(1).max(256).optional(),
+});
+
+/** An update of every display with this id (IPython's `update_display`, `handle.update`). */
+export const DisplayUpdate = z.object({
+  displayId: z.string().min(1).max(256),
+  data: MimeBundle,
+  metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export const ExecuteResultOutput = z.object({
   output_type: z.literal('execute_result'),
@@ -298,6 +311,7 @@ export const Conversation = ConversationSummary.extend({
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;
+export type DisplayUpdate = z.infer<typeof DisplayUpdate>;
 export type Attachment = z.infer<typeof Attachment>;
 export type CellStatus = z.infer<typeof CellStatus>;
 export type RunLimits = z.infer<typeof RunLimits>;

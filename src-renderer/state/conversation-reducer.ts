@@ -1,4 +1,5 @@
 import type { AnyEvent, AssistantItem, CellItem, Conversation, ConversationItem } from '@contract';
+import { itemsWithDisplayUpdate } from '@contract/display-updates';
 
 type TurnEndReason = Extract<AnyEvent, { name: 'turn.end' }>['payload']['reason'];
 
@@ -70,6 +71,10 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
     }
     case 'cell.output':
       return mapCell(view, event.payload.cellId, (c) => ({ ...c, outputs: [...c.outputs, event.payload.output] }));
+    case 'cell.display-updated': {
+      const items = itemsWithDisplayUpdate(view.conv.items, event.payload.update);
+      return items.every((item, i) => item === view.conv.items[i]) ? view : { ...view, conv: { ...view.conv, items } };
+    }
     case 'cell.done':
       return mapItem(view, event.payload.cell.id, () => event.payload.cell);
     case 'turn.start':

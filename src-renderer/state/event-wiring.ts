@@ -17,6 +17,7 @@ const CONVERSATION_EVENTS = [
   'conversation.auto-run',
   'cell.running',
   'cell.output',
+  'cell.display-updated',
   'cell.done',
   'turn.start',
   'turn.end',

@@ -242,6 +242,11 @@ class Session:
         """Sends an output, after a position marker in the terminal: text printed before it is
         flushed first, so main puts the output exactly between that text and what follows."""
         with self.emit_lock:
+            if output.get('output_type') == 'update_display_data':
+                # An update of a display shown before (by its id) takes no place of its own: no marker.
+                self.channel.send({'type': 'update', 'id': self.run_id, 'displayId': output['displayId'],
+                                   'data': output['data'], 'metadata': output['metadata']})
+                return
             message = {'type': 'output', 'id': self.run_id, 'output': output}
             if self.nonce is None:
                 oi_streams.flush()

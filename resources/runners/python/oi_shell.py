@@ -48,12 +48,20 @@ class OiDisplayPublisher(DisplayPublisher):
     emit = None  # set by attach(): the session's emit
 
     def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
-        if update:
-            # An update of an earlier display (display_id) would replace it in place in Jupyter; the
-            # app's outputs cannot change once shown, and a copy per update would flood the cell.
+        if self.emit is None:
             return
-        if self.emit is not None:
-            self.emit({'output_type': 'display_data', 'data': _jsonable(data), 'metadata': dict(metadata or {})})
+        display_id = (transient or {}).get('display_id')
+        output = {'output_type': 'display_data', 'data': _jsonable(data), 'metadata': dict(metadata or {})}
+        if display_id is not None:
+            output['displayId'] = str(display_id)
+        if update:
+            # update_display / handle.update: every display with this id takes the new data (main
+            # applies it, in this cell and earlier ones, as Jupyter front ends do); an update without
+            # an id changes nothing, as in Jupyter.
+            if display_id is None:
+                return
+            output['output_type'] = 'update_display_data'
+        self.emit(output)
 
     def clear_output(self, wait=False):
         # Jupyter empties the cell's outputs; the app keeps what a cell showed.

@@ -2,6 +2,7 @@ import type { CellItem, RunLimits, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import type { ExecService, RunResult } from '../exec';
 import { now } from './ids';
+import { applyDisplayUpdate } from './display-updates';
 import type { LiveConversation } from './live-conversation';
 
 export function limitsFromSettings(settings: Settings): RunLimits {
@@ -38,6 +39,7 @@ export async function runCell(
       ...(deps.settings.exec.inputRequests === 'ask' ? { onInput: live.inputs.askerFor(conversationId, cell.id, deps.events) } : {}),
       onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
       onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
+      onDisplayUpdate: (update) => applyDisplayUpdate(live, update, deps.events),
     }),
   );
 }

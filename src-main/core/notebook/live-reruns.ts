@@ -1,5 +1,6 @@
 import { errorMessage, type CellItem, type CellOutput, type Settings } from '@contract';
 import { summaryOf, type AgentService } from '../agent/agent-service';
+import { applyDisplayUpdate } from '../agent/display-updates';
 import type { LiveConversation } from '../agent/live-conversation';
 import { limitsFromSettings } from '../agent/run-cell';
 import type { EventBus } from '../bridge/event-bus';
@@ -110,7 +111,14 @@ export class LiveReruns {
       outcome = await rerunCells(
         exec,
         cells,
-        { conversationId, workspace: live.conv.workspace, settings: settings.exec, signal: controller.signal, startAt },
+        {
+          conversationId,
+          workspace: live.conv.workspace,
+          settings: settings.exec,
+          signal: controller.signal,
+          startAt,
+          onDisplayUpdate: (update) => applyDisplayUpdate(live, update, events),
+        },
         onProgress,
       );
     } catch (err) {

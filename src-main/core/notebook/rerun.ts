@@ -1,4 +1,5 @@
-import type { CellItem, ConversationItem, ExecSettings } from '@contract';
+import type { CellItem, ConversationItem, DisplayUpdate, ExecSettings } from '@contract';
+import { updatedOutputs } from '@contract/display-updates';
 import type { ExecService, RunResult } from '../exec';
 import { magicFor, notebookLanguage } from './languages';
 
@@ -26,6 +27,8 @@ export interface RerunContext {
   signal?: AbortSignal;
   /** Index into `cells` to start from (to continue after a stop). */
   startAt?: number;
+  /** A display update (docs/exec.md#display-updates), after it was applied to this re-run's results. */
+  onDisplayUpdate?: (update: DisplayUpdate) => void;
 }
 
 export interface RerunProgress {
@@ -83,6 +86,11 @@ export async function rerunCells(
 ): Promise<RerunOutcome> {
   const results: RerunOutcome['results'] = [];
   const n = cells.length;
+  // As in Jupyter, a cell may update a display an earlier cell showed: the results hold the last value.
+  const onDisplayUpdate = (update: DisplayUpdate): void => {
+    for (const ran of results) ran.result.outputs = updatedOutputs(ran.result.outputs, update);
+    ctx.onDisplayUpdate?.(update);
+  };
   for (let index = ctx.startAt ?? 0; index < n; index++) {
     if (ctx.signal?.aborted) return { results, stoppedAt: null, cancelled: true, nextIndex: index };
     const cell = cells[index] as CellItem;
@@ -97,6 +105,7 @@ export async function rerunCells(
         code,
         settings: ctx.settings,
         executionCount: index + 1,
+        onDisplayUpdate,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
     let result = await runAs(cell.language, cell.code);

@@ -32,6 +32,20 @@ describe('kernel messages as cell output', () => {
     });
     expect(kernelOutput(iopub('status', { execution_state: 'idle' }))).toBeNull();
   });
+
+  it('keeps a display id, and turns update_display_data into an update of that id (none without one)', () => {
+    const shown = { data: { 'text/plain': "'0/3'" }, metadata: {}, transient: { display_id: 'bar' } };
+    expect(kernelOutput(iopub('display_data', shown))).toEqual({
+      kind: 'rich',
+      output: { output_type: 'display_data', data: { 'text/plain': "'0/3'" }, metadata: {}, displayId: 'bar' },
+    });
+    const update = { data: { 'text/plain': "'3/3'" }, metadata: {}, transient: { display_id: 'bar' } };
+    expect(kernelOutput(iopub('update_display_data', update))).toEqual({
+      kind: 'update',
+      update: { displayId: 'bar', data: { 'text/plain': "'3/3'" }, metadata: {} },
+    });
+    expect(kernelOutput(iopub('update_display_data', { ...update, transient: {} }))).toBeNull();
+  });
 });
 
 describe('server addresses and failures', () => {

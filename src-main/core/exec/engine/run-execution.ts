@@ -83,6 +83,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       secrets: options.secrets?.() ?? [],
       onTerminal: request.onTerminal,
       onOutput: request.onOutput,
+      onDisplayUpdate: request.onDisplayUpdate,
       onBackpressure: (paused) => session?.setPaused(paused),
     });
     try {

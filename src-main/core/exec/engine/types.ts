@@ -1,4 +1,4 @@
-import type { CellOutput, CellStatus, ExecSettings, RunLimits, SandboxSettings } from '@contract';
+import type { CellOutput, CellStatus, DisplayUpdate, ExecSettings, RunLimits, SandboxSettings } from '@contract';
 import type { ShellName } from '../shell/shell-choice';
 import type { InputAsker } from '../input/input-types';
 
@@ -20,6 +20,11 @@ export interface RunRequest {
   onTerminal?: (data: string) => void;
   /** Structured outputs (display_data, execute_result, error) as they arrive. */
   onOutput?: (output: CellOutput) => void;
+  /**
+   * An update of the displays with an id (docs/exec.md#display-updates): already applied to this run's
+   * own outputs; the caller applies it to earlier cells' outputs, as Jupyter front ends do.
+   */
+  onDisplayUpdate?: (update: DisplayUpdate) => void;
   /** Aborting interrupts the run (Ctrl-C semantics), then kills it after a grace period. */
   signal?: AbortSignal;
   /**

@@ -81,14 +81,15 @@ export class SecretRedactor {
 /** An output with every string in it redacted (text, data of every MIME type, tracebacks). */
 export function redactOutput(output: CellOutput, redactor: SecretRedactor): CellOutput {
   if (redactor.empty) return output;
-  return deepRedact(output, redactor) as CellOutput;
+  return deepRedactValue(output, redactor) as CellOutput;
 }
 
-function deepRedact(value: unknown, redactor: SecretRedactor): unknown {
+/** Every string inside a JSON value, redacted (a copy). */
+export function deepRedactValue(value: unknown, redactor: SecretRedactor): unknown {
   if (typeof value === 'string') return redactor.redact(value);
-  if (Array.isArray(value)) return value.map((v) => deepRedact(v, redactor));
+  if (Array.isArray(value)) return value.map((v) => deepRedactValue(v, redactor));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deepRedact(v, redactor)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deepRedactValue(v, redactor)]));
   }
   return value;
 }

@@ -1,10 +1,10 @@
-import type { CellOutput, ExecSettings } from '@contract';
+import type { CellOutput, DisplayUpdate, ExecSettings } from '@contract';
 import { HeadTail, splitBudget } from './head-tail';
 import { ModelOrder } from './model-order';
 import { ModelText, plainText } from './model-text';
 import { OutputBatcher } from './output-batcher';
 import { OutputCap, prefixWithinBytes } from './output-cap';
-import { redactOutput, SecretRedactor, type KnownSecret } from './redactor';
+import { deepRedactValue, redactOutput, SecretRedactor, type KnownSecret } from './redactor';
 
 // Everything one run produces goes through here: terminal text to the UI (batched, capped, spilled
 // past the cap) and to the model's head + tail; rich outputs from a side channel in between.
@@ -21,6 +21,8 @@ export interface RunOutputOptions {
   spillRoot: string;
   onTerminal?: (text: string) => void;
   onOutput?: (output: CellOutput) => void;
+  /** An update of displays by id, after it was applied to this run's outputs. */
+  onDisplayUpdate?: (update: DisplayUpdate) => void;
   /** The spill file cannot keep up: pause the producer (true) or resume it (false). */
   onBackpressure: (paused: boolean) => void;
   /** Keys the app holds: replaced wherever they appear, before anything is shown, saved or sent (redactor.ts). */
@@ -78,6 +80,8 @@ export class RunOutput {
   private sawText = false;
   /** The end of the text so far, for the prompt of a program that waits for input. */
   private tail = '';
+  /** The last update of each display id this run sent: the model reads the final values at the end. */
+  private readonly updates = new Map<string, DisplayUpdate>();
   /** The stream the text now arriving belongs to. */
   private current: StreamName = 'stdout';
   private readonly redactor: SecretRedactor;
@@ -220,6 +224,34 @@ export class RunOutput {
     }
   }
 
+  /**
+   * Every display of this run with the update's id (shown, or still waiting for its place) takes the
+   * new data in place, so the run's result holds the last value as a Jupyter notebook does; then the
+   * caller hears of it for the displays of earlier runs and the live UI.
+   */
+  updateDisplay(given: DisplayUpdate): void {
+    // The same redaction as every output: keys never reach the UI, the file or the model.
+    const update = this.redactor.empty ? given : (deepRedactValue(given, this.redactor) as DisplayUpdate);
+    const outputs = [
+      ...this.parts.map((part) => (part.kind === 'rich' ? part.output : part.kind === 'slot' ? part.output : null)),
+      ...this.early.values(),
+      ...this.pendingRich,
+    ];
+    this.updates.delete(update.displayId);
+    this.updates.set(update.displayId, update);
+    for (const output of outputs) {
+      if (output?.output_type === 'display_data' && output.displayId === update.displayId) {
+        output.data = update.data;
+        output.metadata = update.metadata;
+      }
+    }
+    try {
+      this.options.onDisplayUpdate?.(update);
+    } catch {
+      // The UI's trouble is not the run's.
+    }
+  }
+
   /** Sends the UI the text batched so far (before a question about it is shown). */
   flushTerminal(): void {
     this.batcher?.flush();
@@ -243,6 +275,10 @@ export class RunOutput {
     this.release();
     this.placeRich();
     this.placeUnmarked();
+    // The model read each display as first shown; it also reads where updates left it (one line a display).
+    for (const { data, metadata } of this.updates.values()) {
+      this.modelOrder.push(`[display updated] ${modelLine({ output_type: 'display_data', data, metadata })}`);
+    }
     this.model.end();
     // Markers whose output never came are left out.
     this.modelOrder.release();

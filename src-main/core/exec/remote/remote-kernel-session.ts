@@ -160,6 +160,7 @@ export class RemoteKernelSession implements Session {
         const out = kernelOutput(msg);
         if (out?.kind === 'text') run.output.terminal(out.text);
         else if (out?.kind === 'rich') run.output.rich(out.output);
+        else if (out?.kind === 'update') run.output.updateDisplay(out.update);
       };
       future.done.then(
         (reply) => this.finish({ status: reply.content.status === 'ok' ? 'done' : 'failed', exitCode: null, cwd: null, message: null }),

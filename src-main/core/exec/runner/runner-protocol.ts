@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // A value import, so by relative path: scripts run with plain tsx (the bench) do not know the alias.
-import { CellOutput } from '../../../../src-preload/contract/model';
+import { CellOutput, DisplayUpdate } from '../../../../src-preload/contract/model';
 
 // Messages a runner sends on the side channel (docs/exec-protocol.md). Parsed, never trusted: a
 // runner is user-controlled code's neighbour, and a malformed message must not break main.
@@ -20,6 +20,12 @@ export const OutputMessage = z.object({
   /** Protocol 2: the output's number in its run, also carried by its position marker in the terminal. */
   seq: z.number().int().nonnegative().optional(),
   output: CellOutput,
+});
+
+/** A display shown earlier (by its id) gets new data; no position of its own, so no marker. */
+export const UpdateMessage = DisplayUpdate.extend({
+  type: z.literal('update'),
+  id: z.string(),
 });
 
 export const DoneMessage = z.object({
@@ -50,7 +56,14 @@ export const SyncedMessage = z.object({
   token: z.string().max(200),
 });
 
-export const RunnerMessage = z.discriminatedUnion('type', [HelloMessage, OutputMessage, DoneMessage, InputRequestMessage, SyncedMessage]);
+export const RunnerMessage = z.discriminatedUnion('type', [
+  HelloMessage,
+  OutputMessage,
+  UpdateMessage,
+  DoneMessage,
+  InputRequestMessage,
+  SyncedMessage,
+]);
 
 export type RunnerMessage = z.infer<typeof RunnerMessage>;
 

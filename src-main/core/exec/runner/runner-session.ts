@@ -348,6 +348,7 @@ export class RunnerSession implements Session {
     }
     if (!active || message.id !== active.run.runId) return;
     if (message.type === 'output') active.run.output.rich(message.output, message.seq);
+    else if (message.type === 'update') active.run.output.updateDisplay(message);
     else if (message.type === 'input_request') active.questions.requested(message);
     else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };

@@ -1,0 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { defaultSettings } from '@contract';
+import { createExecService } from './src-main/core/exec';
+const exec = createExecService({ resourcesDir: path.resolve('resources'), tmpRoot: mkdtempSync(path.join(os.tmpdir(), 'u-')), graceMs: 500 });
+const ws = mkdtempSync(path.join(os.tmpdir(), 'uw-'));
+const updates: unknown[] = [];
+const r = await exec.run({ conversationId: 'c', workspace: ws, language: 'python', code: readFileSync('/tmp/upd.py','utf8'), settings: { ...defaultSettings.exec, pythonPath: '/usr/bin/python3' }, onDisplayUpdate: (u) => updates.push(u.displayId) });
+console.log(r.status, JSON.stringify(r.outputs, null, 0).slice(0, 1500));
+console.log(updates.length, r.forModel);
+await exec.dispose();
