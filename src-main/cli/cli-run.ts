@@ -143,7 +143,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     });
     const session = new CliSession(app, conversation);
     const outputDir = path.join(dataDir, 'cli-output');
-    const meta = () => ({ appVersion: version, provider: current.provider, model: current.model });
+    const meta = () => ({ appVersion: version, provider: current.provider, model: current.model, resourcesDir: app.context.resourcesDir });
     if (!interactive) {
       // A one-shot run has no person at the code's terminal: a program asking for input gets end-of-input at once.
       settings.override({ exec: { ...opts.overrides.exec, inputRequests: 'end' } });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { errorMessage } from '@contract';
 import type { CellOutput } from '@contract';
+import type { ExportMeta } from '../core/notebook/ipynb-export';
 import type { CliSession } from './cli-session';
 
 export const MAGIC_HELP = `Commands:
@@ -23,7 +24,7 @@ export interface MagicContext {
   session: CliSession;
   print(line: string): void;
   /** The app's version and the model in use, for the notebook's metadata. */
-  meta(): { appVersion: string; provider: string; model: string };
+  meta(): ExportMeta;
 }
 
 /** Runs a %command; returns false when the line is not one. Errors are printed, not thrown. */

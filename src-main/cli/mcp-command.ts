@@ -81,6 +81,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     settings: () => settings.get(),
     workspace,
     version,
+    resourcesDir: app.context.resourcesDir,
     policy,
   };
 

@@ -163,6 +163,7 @@ export function createApp(opts: AppOptions): App {
 
   const context: AppContext = {
     dataDir: opts.dataDir,
+    resourcesDir: opts.resourcesDir,
     version: opts.version,
     events,
     conversations,

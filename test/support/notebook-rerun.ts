@@ -1,7 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Conversation } from '@contract';
-import { exportNotebook, serializeNotebook } from '../../src-main/core/notebook/ipynb-export';
+import { notebookTextOf } from '../../src-main/core/notebook/notebook-files';
 import { createJupyterHome, runSystemPython } from './jupyter-home';
 
 // A live session's export must re-run top to bottom in Jupyter, without --allow-errors, and print
@@ -12,7 +12,8 @@ import { createJupyterHome, runSystemPython } from './jupyter-home';
 // Every code cell that ran cleanly in the app must print the same text again, workspace paths
 // read as the copy's.
 
-const META = { appVersion: 'test', provider: 'test', model: 'test' };
+// As the app exports: with its resources, so the runner helpers a notebook uses are defined in it.
+const META = { appVersion: 'test', provider: 'test', model: 'test', resourcesDir: path.resolve(import.meta.dirname, '../../resources') };
 
 const EXECUTE = String.raw`
 import json, sys
@@ -85,8 +86,7 @@ export async function expectExportsRerun(conversations: readonly Conversation[],
         cpSync(conv.workspace, folder, { recursive: true, filter: (source) => !source.split(path.sep).includes('.oi') });
       }
       const file = path.join(folder, 'exported.ipynb');
-      const nb = exportNotebook(conv, META, { readAttachment: (p) => (existsSync(p) ? readFileSync(p) : null) });
-      writeFileSync(file, serializeNotebook(nb));
+      writeFileSync(file, notebookTextOf(conv, META).text);
       return { conv, folder, file };
     });
     const out = await runSystemPython(

@@ -17,6 +17,8 @@ import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
 /** The services a feature's handlers may use; built once, in dependency order, in app.ts. */
 export interface AppContext {
   dataDir: string;
+  /** The app's own resources (runners, shell scripts): read-only, never a workspace. */
+  resourcesDir: string;
   version: string;
   events: EventBus;
   conversations: ConversationStore;

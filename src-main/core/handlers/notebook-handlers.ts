@@ -17,7 +17,7 @@ export const notebookHandlers = (ctx: AppContext): Pick<HandlerTable, NotebookNa
     'notebook.export': async ({ conversationId }) => {
       const conv = await ctx.agent.snapshot(conversationId);
       const { provider, model } = ctx.settings.get();
-      const { text } = notebookTextOf(conv, { appVersion: ctx.version, provider, model });
+      const { text } = notebookTextOf(conv, { appVersion: ctx.version, provider, model, resourcesDir: ctx.resourcesDir });
       return { fileName: notebookFileName(conv.title), text };
     },
     'notebook.import': async ({ fileName, source }, req) => {

@@ -17,6 +17,8 @@ export interface ServeSessionDeps {
   /** The folder code runs in and files are confined to (already checked and real). */
   workspace: string;
   version: string;
+  /** The app's resources folder (notebook export defines the runner helpers a notebook uses). */
+  resourcesDir?: string;
 }
 
 /** What `list_sessions` says about one language's session. */
@@ -115,7 +117,12 @@ export class ServeSession {
   }
 
   notebook(): { text: string; cells: number } {
-    return notebookTextOf(this.conversation, { appVersion: this.deps.version, provider: 'mcp', model: this.conversation.title });
+    return notebookTextOf(this.conversation, {
+      appVersion: this.deps.version,
+      provider: 'mcp',
+      model: this.conversation.title,
+      ...(this.deps.resourcesDir ? { resourcesDir: this.deps.resourcesDir } : {}),
+    });
   }
 
   async close(): Promise<void> {

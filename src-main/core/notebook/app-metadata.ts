@@ -62,7 +62,16 @@ export const CodeCellMeta = z.object({
   mcp: CellItem.shape.mcp,
 });
 
-export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta]);
+/**
+ * The cell export puts first when the notebook's Python cells use what the app predefines in its
+ * sessions (`files`, `HTML`, `Markdown`, `Image`): it defines them, so the notebook runs under a plain
+ * Jupyter kernel. Not a conversation item: import leaves it out.
+ */
+export const HelpersCellMeta = z.object({
+  role: z.literal('helpers'),
+});
+
+export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta, HelpersCellMeta]);
 
 export const NotebookMeta = z.object({
   appVersion: z.string(),

@@ -115,6 +115,8 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
     if (isCellOfType(cell, 'code')) {
       const source = joinLines(cell.source);
       const outputs = importOutputs(cell.outputs, index, ctx.warnings);
+      // The app's own helper definitions (export-helpers.ts): the app predefines them.
+      if (oi?.role === 'helpers') return;
       if (oi?.role === 'notice' && oi.install) {
         const install = oi.install;
         const item: ConversationItem = { kind: 'notice', id, level: oi.level, text: oi.text ?? source, createdAt: oi.createdAt, install };
@@ -180,7 +182,10 @@ function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | 
         parsed.data.role === 'assistant' ||
         (parsed.data.role === 'code' && parsed.data.language.startsWith('mcp:')))) ||
       (cell.cell_type === 'raw' && (parsed.data.role === 'notice' || parsed.data.role === 'code')) ||
-      (cell.cell_type === 'code' && (parsed.data.role === 'code' || (parsed.data.role === 'notice' && parsed.data.install !== undefined))));
+      (cell.cell_type === 'code' &&
+        (parsed.data.role === 'code' ||
+          parsed.data.role === 'helpers' ||
+          (parsed.data.role === 'notice' && parsed.data.install !== undefined))));
   if (!parsed.success || !fits) {
     warnings.push(`Cell ${index}: its "${APP_KEY}" metadata is not what this app writes; the cell was read as a plain Jupyter cell.`);
     return null;

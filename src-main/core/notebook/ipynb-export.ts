@@ -19,17 +19,22 @@ import { mcpCallCell } from './mcp-call-cell';
 import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-session-export';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
+import { helpersCell, helpersUsed } from './export-helpers';
 import { attachmentKey, type ListedAttachment, quotedUserText, withAttachmentLines } from './user-attachments';
 
 export interface ExportMeta {
   appVersion: string;
   provider: string;
   model: string;
+  /** The app's resources folder, where notebook-files.ts reads the runner helpers a notebook uses (not written to it). */
+  resourcesDir?: string;
 }
 
 export interface ExportOptions {
   /** Reads an attachment's bytes by absolute path; null when it is gone. Without it, images are only named. */
   readAttachment?: (absolutePath: string) => Uint8Array | null;
+  /** The runner's oi_files.py, to define `files` for a plain kernel (export-helpers.ts); null when it cannot be read. */
+  pythonFilesSource?: () => string | null;
 }
 
 // Code the user never approved (declined, still waiting, still being written) is written as a raw
@@ -59,6 +64,12 @@ export function exportNotebook(conv: Conversation, meta: ExportMeta, options: Ex
     // Cells have ids from 4.5 on; an older notebook is written back without them.
     cells.push(minor >= 5 ? withId(cell, ids.allocate(item.id, index)) : (cell as ExportedCell));
   });
+  const used = pythonKernel ? helpersUsed(items) : null;
+  if (used) {
+    // Its id is taken last, so the items keep theirs.
+    const cell = helpersCell(used, used.files ? (options.pythonFilesSource?.() ?? null) : null);
+    cells.unshift(minor >= 5 ? withId(cell, ids.allocate('oi-helpers', 0)) : (cell as ExportedCell));
+  }
   return { nbformat: 4, nbformat_minor: minor, metadata: notebookMetadata(conv, meta, language, keepKernel), cells };
 }
 

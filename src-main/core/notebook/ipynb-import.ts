@@ -9,7 +9,7 @@ import { joinLines } from './multiline';
 import { NotebookImportError } from './notebook-import-error';
 import { notebookText } from './notebook-text';
 import { convertV3 } from './nbformat-v3';
-import { isCellOfType, notebookReader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
+import { isCellOfType, NotebookV4NewerReader, NotebookV4Reader, type NotebookMetadataV4, type NotebookV4Read } from './nbformat-schema';
 import { describeIssues } from './schema-issues';
 
 export interface ImportOptions {
@@ -61,12 +61,18 @@ export function importNotebook(input: string | Uint8Array, opts: ImportOptions):
   }
 
   const minor = typeof nb.nbformat_minor === 'number' ? nb.nbformat_minor : 0;
-  if (minor > NEWEST_MINOR) {
-    warnings.push(
-      `The notebook is nbformat 4.${minor}, newer than 4.${NEWEST_MINOR}; it was read by the 4.${NEWEST_MINOR} rules, and fields 4.${NEWEST_MINOR} does not know were left out.`,
-    );
+  const newer = minor > NEWEST_MINOR;
+  let parsed = NotebookV4Reader.safeParse(nb);
+  let dropped = false;
+  if (!parsed.success && newer) {
+    // A later minor may add fields (nbformat relaxes the same rule): read them as unknown, and say so.
+    const lenient = NotebookV4NewerReader.safeParse(nb);
+    if (lenient.success) [parsed, dropped] = [lenient, true];
   }
-  const parsed = notebookReader(minor, NEWEST_MINOR).safeParse(nb);
+  if (newer) {
+    const left = dropped ? `, and fields 4.${NEWEST_MINOR} does not know were left out` : '';
+    warnings.push(`The notebook is nbformat 4.${minor}, newer than 4.${NEWEST_MINOR}; it was read by the 4.${NEWEST_MINOR} rules${left}.`);
+  }
   if (!parsed.success) {
     const problems = describeIssues(parsed.error.issues, nb, 20);
     const shown = problems.slice(0, 3).join('; ');

@@ -228,7 +228,7 @@ export const NotebookV4Reader = z.strictObject({
  * A notebook of a minor newer than the app knows: the same rules, but fields the known minors do not
  * name are dropped instead of refused (nbformat reads such a file the same way).
  */
-const NotebookV4NewerReader = z.object({
+export const NotebookV4NewerReader = z.object({
   metadata: NotebookMetadataV4,
   nbformat: z.literal(4),
   nbformat_minor: z.number().int().min(0),
@@ -236,11 +236,6 @@ const NotebookV4NewerReader = z.object({
     z.union([z.discriminatedUnion('cell_type', [newerReader.markdown, newerReader.code, newerReader.raw]), UnrecognizedCellV4]),
   ),
 });
-
-/** The reader for a notebook of this minor version. */
-export function notebookReader(minor: number, newestKnown: number): z.ZodType<NotebookV4Read> {
-  return minor > newestKnown ? NotebookV4NewerReader : NotebookV4Reader;
-}
 
 export type MultilineString = z.infer<typeof MultilineString>;
 export type OutputV4 = z.infer<typeof OutputV4>;

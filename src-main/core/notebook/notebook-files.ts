@@ -15,7 +15,10 @@ import { describeIssues } from './schema-issues';
 
 /** The conversation as .ipynb text, held to the app's nbformat schema (4.5, or an imported notebook's minor) before anyone sees it. */
 export function notebookTextOf(conv: Conversation, meta: ExportMeta): { text: string; cells: number } {
-  const nb = exportNotebook(conv, meta, { readAttachment: readAttachmentBytes });
+  const nb = exportNotebook(conv, meta, {
+    readAttachment: readAttachmentBytes,
+    pythonFilesSource: () => runnerHelperSource(meta.resourcesDir),
+  });
   const checked = strictNotebookSchema(nb.nbformat_minor).safeParse(nb);
   // Export builds what the schema describes; a failure here is a bug in the app, not in the user's data.
   if (!checked.success) {
@@ -24,6 +27,16 @@ export function notebookTextOf(conv: Conversation, meta: ExportMeta): { text: st
     );
   }
   return { text: serializeNotebook(nb), cells: nb.cells.length };
+}
+
+/** The Python runner's `files` module, which an export defines for a plain kernel (export-helpers.ts). */
+function runnerHelperSource(resourcesDir: string | undefined): string | null {
+  if (!resourcesDir) return null;
+  try {
+    return readFileSync(path.join(resourcesDir, 'runners', 'python', 'oi_files.py'), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** Writes the conversation as a notebook at `filePath` (replacing it whole, never half-written). */

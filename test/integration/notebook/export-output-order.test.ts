@@ -40,8 +40,11 @@ describe('exported notebooks keep the order of text and rich outputs', () => {
     expect(result.status, result.forModel).toBe('done');
     const conv = conversation([user('Plot it'), cell('python', code, result.outputs, { executionCount: result.executionCount })]);
     const text = serializeNotebook(exportNotebook(conv, META));
-    const exported = JSON.parse(text) as { cells: Array<{ cell_type: string; outputs?: ExportedOutput[] }> };
-    const outputs = exported.cells.find((c) => c.cell_type === 'code')!.outputs!;
+    const exported = JSON.parse(text) as {
+      cells: Array<{ cell_type: string; metadata: { oi?: { role: string } }; outputs?: ExportedOutput[] }>;
+    };
+    // The cell that ran (the export puts a cell defining `HTML` for a plain kernel before it).
+    const outputs = exported.cells.find((c) => c.metadata.oi?.role === 'code')!.outputs!;
     const shown = outputs.map((o) => {
       if (o.output_type === 'stream') return `stream:${Array.isArray(o.text) ? o.text.join('') : o.text}`;
       return `${o.output_type}:${o.data?.['image/png'] ? 'png' : String(o.data?.['text/html'])}`;

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem, Conversation } from '@contract';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
+import { notebookTextOf } from '../../../src-main/core/notebook/notebook-files';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
 import { expectExportsRerun } from '../../support/notebook-rerun';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
@@ -19,6 +20,7 @@ import { buildWheel } from '../../support/package-registries';
 // when it closes), stream outputs compared cell by cell.
 
 const META = { appVersion: 'test', provider: 'test', model: 'test' };
+const RESOURCES = path.resolve(import.meta.dirname, '../../../resources');
 const run = promisify(execFile);
 type Call = { language: string; code: string };
 const calls = (...steps: Call[]) => [
@@ -103,6 +105,24 @@ describe('exports of live sessions re-run in Jupyter', () => {
         .cells.filter((c) => c.cell_type === 'code')
         .map((c) => c.metadata.tags ?? []),
     ).toEqual([['skip-execution'], []]);
+  });
+
+  it("defines the app's Python helpers it uses (files, HTML), so the export runs under a plain kernel, and imports back without them", async () => {
+    const conv = await session('keep a note', [
+      { language: 'python', code: "files.write('notes/today.txt', 'buy milk')\nprint(files.list('notes'))" },
+      { language: 'python', code: "print(files.read('notes/today.txt'))\nHTML('<b>done</b>')" },
+    ]);
+    expect(cellsOf(conv).map((c) => c.status)).toEqual(['done', 'done']);
+    const { text } = notebookTextOf(conv, { ...META, resourcesDir: RESOURCES });
+    const cells = (JSON.parse(text) as { cells: Array<{ cell_type: string; metadata: { oi?: { role: string } }; source: string[] }> })
+      .cells;
+    expect(cells[0]?.metadata.oi).toEqual({ role: 'helpers' });
+    expect(sourceOf(cells[0]!)).toMatch(/^from IPython\.display import HTML$/m);
+    expect(sourceOf(cells[0]!)).toMatch(/^files = Files\('\.'\)$/m);
+    // Imported back, the helpers cell is not a conversation item: the same cells as before.
+    const back = importNotebook(text, { maxBytes: 1e8 });
+    expect(cellsOf({ ...conv, items: back.conversationItems }).map((c) => c.code)).toEqual(cellsOf(conv).map((c) => c.code));
+    // close() runs the export under nbconvert --execute (no --allow-errors) and compares what it prints.
   });
 
   it("writes workspace paths relative to where each cell runs, and the user's messages visibly as theirs", async () => {
