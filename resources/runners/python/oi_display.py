@@ -322,3 +322,29 @@ def _configure_matplotlib(matplotlib):
         matplotlib.use('module://' + _BACKEND)
     except Exception:
         pass  # never break the user's import; Agg still works and figures are still captured
+
+
+# --- help(): plain text in the cell, as in a Jupyter kernel ------------------------------------------
+
+class _PlainHelp:
+    """builtins.help: pydoc's help with its pager writing plain text. pydoc sees the cell's terminal
+    and would page with bold overstrike (f^Hfo^Ho…), which the terminal passes on into the outputs
+    and exports; a Jupyter kernel's stdout is not a terminal, so it writes plain text there."""
+
+    def __repr__(self):
+        return 'Type help() for interactive help, or help(object) for help about object.'
+
+    def __call__(self, *args, **kwds):
+        import pydoc
+        pydoc.pager = _plain_pager
+        return pydoc.help(*args, **kwds)
+
+
+def _plain_pager(text, title=''):
+    import pydoc
+    sys.stdout.write(pydoc.plain(text))
+
+
+def install_plain_help():
+    import builtins
+    builtins.help = _PlainHelp()

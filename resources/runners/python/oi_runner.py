@@ -379,6 +379,7 @@ def main():
         if ipython is not None:
             os.register_at_fork(before=ipython.before_fork)
     oi_display.set_emitter(session.emit)
+    oi_display.install_plain_help()
     oi_input.install(session.ask_input, _write_stdout)
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
     oi_import_cache.install()

@@ -161,7 +161,36 @@ class OiShell(InteractiveShell):
         if gui not in _INLINE_ALIASES:
             print('%%matplotlib %s: interactive windows are not available here; figures are shown inline.' % gui,
                   file=sys.stderr)
-        return super().enable_matplotlib('inline')
+        # In a Jupyter kernel the inline backend is on from the start, so `%matplotlib inline` keeps the
+        # figure formats a cell chose before it (set_matplotlib_formats('pdf', 'png')). Here the switch
+        # from the runner's backend resets them to the default: put back what was chosen.
+        chosen = _figure_printers(self)
+        result = super().enable_matplotlib('inline')
+        if set(chosen) != {'image/png'} or chosen['image/png'] is not oi_display.figure_png:
+            _set_figure_printers(self, chosen)
+        return result
+
+
+def _figure_printers(shell):
+    """The formatters a matplotlib Figure has now, by MIME type (none before matplotlib is imported)."""
+    figure = sys.modules.get('matplotlib.figure')
+    if figure is None:
+        return {'image/png': oi_display.figure_png}
+    found = {}
+    for mime, formatter in shell.display_formatter.formatters.items():
+        try:
+            found[mime] = formatter.lookup_by_type(figure.Figure)
+        except KeyError:
+            pass
+    return found
+
+
+def _set_figure_printers(shell, printers):
+    from matplotlib.figure import Figure
+    for mime, formatter in shell.display_formatter.formatters.items():
+        formatter.pop(Figure, None)
+        if mime in printers:
+            formatter.for_type(Figure, printers[mime])
 
 
 def _ipython_dir():
@@ -188,6 +217,8 @@ def build():
                              ipython_dir=_ipython_dir())
     shell.display_formatter.formatters['image/png'].for_type_by_name(
         'matplotlib.figure', 'Figure', oi_display.figure_png)
+    import oi_imports  # the runner's own modules are not on sys.path
+    shell.register_magics(oi_imports.runner_module('oi_kernel_magics').KernelMagics)
     return shell
 
 

@@ -30,6 +30,17 @@ describe('notebook magics in the Python session, with IPython', () => {
     expect(again.terminal).toContain('interactive windows are not available here; figures are shown inline');
   });
 
+  it('runs the kernel magics a notebook has: %less and %more show a file, %autosave and %clear say they do nothing here', async () => {
+    const r = await py(
+      "with open('shown.txt', 'w') as f:\n    f.write('line one\\n')\n%less shown.txt\n%more shown.txt\n%autosave 60\n%clear",
+    );
+    expect(r.status, r.forModel).toBe('done');
+    expect(stdoutOf(r)).toBe(
+      'line one\nline one\n%autosave does nothing here: the app saves the conversation after every change.\n' +
+        '%clear does nothing here: the app keeps what each cell showed.\n',
+    );
+  });
+
   it('runs !cmd with $name and {expression} expanded, and x = !cmd as a list of lines', async () => {
     const r = await py('word = "shell"\n!echo hello $word {1 + 1}');
     expect(stdoutOf(r)).toBe('hello shell 2\n');

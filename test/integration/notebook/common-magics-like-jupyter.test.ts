@@ -43,13 +43,22 @@ const CELLS: Array<{ source: string; tags?: string[]; sameText?: boolean }> = [
   { source: "import sys\nprint('to stderr', file=sys.stderr)", sameText: true },
   { source: '%pip --version' },
   { source: 'get_ipython() is not None', sameText: true },
+  // Issue 35, item 5: the figure formats a cell chose before `%matplotlib inline` (PDF too), help()'s
+  // plain text (no pager overstrike), %store (ipykernel loads storemagic), %%html's plain-text form.
+  {
+    source:
+      "from matplotlib_inline.backend_inline import set_matplotlib_formats\nset_matplotlib_formats('pdf', 'png')\n%matplotlib inline\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()",
+  },
+  { source: 'help(len)', sameText: true },
+  { source: 'kept = 42\n%store kept\ndel kept\n%store -r kept\nprint(kept)', sameText: true },
+  { source: '%%html\n<b>in html</b>', sameText: true },
 ];
 
+const joined = (text: unknown): string => (Array.isArray(text) ? text.join('') : typeof text === 'string' ? text : '');
+
+/** What a cell printed, and the plain-text form of what it displayed. */
 const streamText = (outputs: NbOutput[]): string =>
-  outputs
-    .filter((o) => o.output_type === 'stream')
-    .map((o) => (Array.isArray(o.text) ? o.text.join('') : (o.text ?? '')))
-    .join('');
+  outputs.map((o) => (o.output_type === 'stream' ? joined(o.text) : joined(o.data?.['text/plain']))).join('');
 
 const cellsOf = (text: string) =>
   (JSON.parse(text) as { cells: NbCell[] }).cells

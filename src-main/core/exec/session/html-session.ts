@@ -1,6 +1,8 @@
 import type { Session, SessionOutcome, SessionRun } from './session-types';
 
-// HTML is not executed: it becomes a text/html output for the UI to render in a sandboxed frame.
+// HTML is not executed: it becomes a text/html output for the UI to render in a sandboxed frame. Its
+// plain-text alternative is what IPython's %%html gives (and Jupyter saves), so an html cell exports
+// and re-runs as the same output a notebook's `%%html` cell has.
 export class HtmlSession implements Session {
   readonly alive = true;
   readonly diedWhileIdle = null;
@@ -8,7 +10,7 @@ export class HtmlSession implements Session {
   async run(run: SessionRun): Promise<SessionOutcome> {
     run.output.rich({
       output_type: 'display_data',
-      data: { 'text/html': run.code, 'text/plain': `[HTML, ${run.code.length} characters]` },
+      data: { 'text/html': run.code, 'text/plain': '<IPython.core.display.HTML object>' },
       metadata: {},
     });
     return { status: 'done', exitCode: 0, cwd: null, message: null };
