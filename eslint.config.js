@@ -72,6 +72,7 @@ const FEATURE_ORDER = [
   'sandbox',
   'mcp',
   'checkpoints',
+  'instructions',
   'cells',
   'notebooks',
   'preview',

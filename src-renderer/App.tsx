@@ -11,6 +11,7 @@ import { ResizeHandle } from './features/layout/ResizeHandle';
 import { useNarrow } from './features/layout/use-narrow';
 import { useTheme } from './features/layout/use-theme';
 import { NotebookBar } from './features/notebooks/NotebookBar';
+import { InstructionsLine } from './features/instructions/InstructionsLine';
 import { FilesDrawer } from './features/files/FilesDrawer';
 import { RightPanel } from './features/files/RightPanel';
 import { TopBar } from './features/topbar/TopBar';
@@ -61,6 +62,7 @@ export function App() {
         <Banners />
         <McpApprovalCards />
         <NotebookBar />
+        {screen === 'chat' && <InstructionsLine />}
         <Suspense fallback={<div className="screen muted">Loading…</div>}>
           {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}
         </Suspense>

@@ -27,6 +27,7 @@ import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
 import { sandboxHandlers } from './handlers/sandbox-handlers';
+import { instructionsHandlers } from './handlers/instructions-handlers';
 import {
   createExecService,
   createSessionRouter,
@@ -159,7 +160,21 @@ export function createApp(opts: AppOptions): App {
         return null;
       })
     : Promise.resolve(null);
-  const agent = new AgentService({ open, conversations, exec, environment, events, settings, providerFor, models, checkpoints, mcp });
+  // The person's own AGENTS.md in the data folder; a workspace's once they trust its folder.
+  const instructions = { userFile: path.join(opts.dataDir, 'AGENTS.md'), trusted: () => settings().trustedFolders };
+  const agent = new AgentService({
+    open,
+    conversations,
+    exec,
+    environment,
+    events,
+    settings,
+    providerFor,
+    models,
+    checkpoints,
+    mcp,
+    instructions,
+  });
 
   const context: AppContext = {
     dataDir: opts.dataDir,
@@ -207,6 +222,7 @@ export function createApp(opts: AppOptions): App {
     ...notebookHandlers(context),
     ...kernelHandlers(context),
     ...sandboxHandlers(context),
+    ...instructionsHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

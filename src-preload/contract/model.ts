@@ -48,6 +48,19 @@ export const ErrorOutput = z.object({
   evalue: z.string(),
   traceback: z.array(z.string()),
 });
+/** A project-instructions file (AGENTS.md, CLAUDE.md) found for a conversation's workspace. */
+export const InstructionFile = z.object({
+  /** Absolute path. */
+  path: z.string(),
+  /** The person's own file (data folder), or one from the workspace and its parents up to the repository root. */
+  scope: z.enum(['user', 'workspace']),
+  bytes: z.number().int().nonnegative(),
+  /** Given to the model: the person's own always, the workspace's once the person trusts its folder. */
+  used: z.boolean(),
+  /** Longer than the app gives it: the model read the start. */
+  cut: z.boolean(),
+});
+
 export const CellOutput = z.discriminatedUnion('output_type', [StreamOutput, DisplayDataOutput, ExecuteResultOutput, ErrorOutput]);
 
 export const Attachment = z.object({
@@ -311,6 +324,7 @@ export const Conversation = ConversationSummary.extend({
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;
+export type InstructionFile = z.infer<typeof InstructionFile>;
 export type DisplayUpdate = z.infer<typeof DisplayUpdate>;
 export type Attachment = z.infer<typeof Attachment>;
 export type CellStatus = z.infer<typeof CellStatus>;

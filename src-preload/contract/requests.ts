@@ -14,6 +14,7 @@ import { kernelRequests } from './requests/kernels';
 import { sandboxRequests } from './requests/sandbox';
 import { mcpRequests } from './requests/mcp';
 import { mcpApprovalRequests } from './requests/mcp-approval';
+import { instructionsRequests } from './requests/instructions';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -34,6 +35,7 @@ export const requests = {
   ...sandboxRequests,
   ...mcpRequests,
   ...mcpApprovalRequests,
+  ...instructionsRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -54,6 +56,7 @@ export {
 } from './requests/mcp';
 export { McpApprovalDecision, McpApprovalQuestion } from './requests/mcp-approval';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
+export type { InstructionsState } from './requests/instructions';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

@@ -151,6 +151,11 @@ export const Settings = z.object({
   ollamaKeepAlive: z.string().regex(/^(-1|0|\d+(\.\d+)?(ms|s|m|h))$/, 'keep-alive is a duration such as 30m, 2h, 0 or -1'),
   customInstructions: z.string().max(100_000),
   workspaceRoot: z.string().max(4096).nullable(),
+  /**
+   * Folders (real paths) whose AGENTS.md / CLAUDE.md the model may read (docs/agent.md#project-instructions):
+   * a workspace's files are a stranger's until the person trusts its folder.
+   */
+  trustedFolders: z.array(z.string().min(1).max(4096)).max(256),
   theme: z.enum(['system', 'light', 'dark']),
   /** Largest .ipynb file import accepts, in bytes (a bigger one is refused before it is read). */
   notebookMaxBytes: z
@@ -227,6 +232,7 @@ export const defaultSettings: Settings = {
   ollamaKeepAlive: '30m',
   customInstructions: '',
   workspaceRoot: null,
+  trustedFolders: [],
   theme: 'system',
   notebookMaxBytes: 200 * 1024 * 1024,
   exec: {

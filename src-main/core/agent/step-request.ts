@@ -35,6 +35,8 @@ export async function prepareStep(
   tools: boolean,
   /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
   mcpTools: PromptMcpTool[] = [],
+  /** The project instructions' prompt section (project-instructions.ts), or ''. */
+  projectInstructions = '',
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   const info = modelInfo(settings.provider, settings.model);
@@ -48,6 +50,7 @@ export async function prepareStep(
     buildSystemPrompt({
       environment: envText,
       customInstructions: settings.customInstructions,
+      projectInstructions,
       toolCalling: tools,
       droppedTurns,
       mcpTools,

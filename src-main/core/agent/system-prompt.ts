@@ -2,6 +2,8 @@ export interface PromptContext {
   /** The environment section (environment-context.ts). */
   environment: string;
   customInstructions: string;
+  /** AGENTS.md files in effect (project-instructions.ts), as a prompt section; '' for none. */
+  projectInstructions?: string;
   toolCalling: boolean;
   /** Turns left out of the history to fit the window; the model should know its memory has a gap. */
   droppedTurns: number;
@@ -57,6 +59,7 @@ export function buildSystemPrompt(ctx: PromptContext): string {
       `Note: the ${ctx.droppedTurns} oldest exchange(s) of this conversation were left out to fit your context window; ask the user if you need something from them.`,
     );
   }
+  if (ctx.projectInstructions) lines.push('', ctx.projectInstructions);
   if (ctx.customInstructions.trim()) lines.push('', '# Instructions from the user', ctx.customInstructions.trim());
   return lines.join('\n');
 }

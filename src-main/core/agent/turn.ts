@@ -18,6 +18,7 @@ import { allowedTool, approve, executeCell, finishCell } from './turn-cell';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
+import { loadInstructions, type InstructionSources } from './project-instructions';
 import { prepareStep } from './step-request';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
@@ -37,6 +38,8 @@ export interface TurnDeps {
   checkpoints?: CheckpointService;
   /** MCP servers whose tools the model is offered (docs/mcp.md); absent where none are used. */
   mcp?: McpManager;
+  /** Where AGENTS.md files come from (project-instructions.ts); absent: none are read (some tests). */
+  instructions?: InstructionSources;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -220,7 +223,9 @@ async function callModel(
     // MCP servers start here, the first time a turn needs them; a server that fails is left out. A model
     // without tool calling gets them listed in the prompt and calls them with fenced blocks.
     const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools);
+    // Read before every call: a file changed between turns (or by the turn's own cells) counts.
+    const instructions = deps.instructions ? (await loadInstructions(live.conv.workspace, deps.instructions)).prompt : '';
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, instructions);
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     const step = await streamStep(
       live,
