@@ -101,3 +101,19 @@ export function finishCell(live: LiveConversation, events: EventBus, cell: CellI
   cell.resultForModel = forModel;
   events.emit('cell.done', { conversationId: live.conv.id, cell, status });
 }
+
+/**
+ * Once a turn ends, no cell stays "streaming", "awaiting approval" or "running": whatever path ended it
+ * (a failed call, a stop, an exception), the record says what became of each, in the file, the UI and
+ * the CLI alike. A cell that started running keeps what it printed.
+ */
+export function settleUnfinishedCells(live: LiveConversation, events: EventBus): void {
+  for (const item of live.conv.items) {
+    if (item.kind !== 'cell') continue;
+    if (item.status === 'streaming')
+      finishCell(live, events, item, 'interrupted', 'The turn ended before this code was complete; it was not run.');
+    else if (item.status === 'awaiting-approval')
+      finishCell(live, events, item, 'skipped', 'Not run: the turn ended before it was approved.');
+    else if (item.status === 'running') finishCell(live, events, item, 'interrupted', 'The turn ended while this code was running.');
+  }
+}

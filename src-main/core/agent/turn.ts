@@ -14,7 +14,7 @@ import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
-import { allowedTool, approve, executeCell, finishCell } from './turn-cell';
+import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
@@ -198,6 +198,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
     addNotice(live, deps.events, 'error', `The turn failed: ${errorMessage(err)}`);
     reason = 'error';
   }
+  settleUnfinishedCells(live, deps.events);
   live.conv.updatedAt = now();
   await deps.conversations.save(live.conv).catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });

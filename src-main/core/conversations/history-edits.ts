@@ -16,9 +16,18 @@ export function withoutLastTurn(items: ConversationItem[]): ConversationItem[] {
   return items.slice(0, at);
 }
 
-/** Keeps the last user message and drops what answered it, so the model can answer again. */
+/**
+ * What Retry (after a failed call) and "new answer" keep: the last user message and everything up to
+ * the last cell after it that ran. Code that ran changed the machine: its record (output, checkpoint,
+ * rewind link) stays, and the model goes on from it instead of proposing it again. What came after it
+ * (prose, notices, code that never ran) is dropped, so the model answers that part anew.
+ */
 export function withoutLastAnswer(items: ConversationItem[]): ConversationItem[] {
   const at = lastUserIndex(items);
   if (at < 0) throw new Error('there is no message to answer again in this conversation');
+  for (let i = items.length - 1; i > at; i--) {
+    const item = items[i];
+    if (item?.kind === 'cell' && item.startedAt !== null) return items.slice(0, i + 1);
+  }
   return items.slice(0, at + 1);
 }
