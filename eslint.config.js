@@ -9,19 +9,31 @@ import tseslint from 'typescript-eslint';
 
 // The rule that shapes the tree: only the Electron shell (src-main/electron) and the preload entry
 // may import electron. Everything else must run under plain Node and in a browser.
+const ELECTRON_PATHS = [
+  {
+    name: 'electron',
+    message: 'Only src-main/electron/ and src-preload/index.ts may import electron; put the logic in src-main/core behind a port.',
+  },
+];
+const ELECTRON_PATTERNS = [{ group: ['electron/*'], message: 'Only src-main/electron/ and src-preload/index.ts may import electron.' }];
+// The app starts a program of its own in one place (src-main/core/programs/app-programs.ts: by absolute
+// system path, with a fixed environment), sessions in another (pty-process.ts, which the sandbox wraps).
+// A bare `spawn('git')` elsewhere would look the program up on a PATH that can reach into a workspace.
+const PROGRAMS_MESSAGE =
+  "Start the app's own programs through src-main/core/programs/app-programs.ts (absolute system paths), sessions through exec/process/pty-process.ts.";
+const PROGRAM_PATHS = ['node:child_process', 'child_process', 'node-pty'].map((name) => ({ name, message: PROGRAMS_MESSAGE }));
+/** The files that may start processes directly, each for its reason (docs/security.md, "The app's own programs"). */
+const PROGRAM_STARTERS = [
+  'src-main/core/programs/app-programs.ts', // the one way for the app's own programs
+  'src-main/core/exec/process/pty-process.ts', // sessions, wrapped by the sandbox and the limits
+  'src-main/core/exec/languages/probing.ts', // the person's runtimes, asked their version (inside the sandbox when its code could have written them)
+  'src-main/cli/code-editor.ts', // the person's own $EDITOR, in the CLI
+  'src-main/cli/shell-line.ts', // the person's own `!command`, typed at the CLI prompt
+  'src-main/launcher/**/*.ts', // `npm start`: the Electron binary and its installer
+];
+
 const noElectron = {
-  'no-restricted-imports': [
-    'error',
-    {
-      paths: [
-        {
-          name: 'electron',
-          message: 'Only src-main/electron/ and src-preload/index.ts may import electron; put the logic in src-main/core behind a port.',
-        },
-      ],
-      patterns: [{ group: ['electron/*'], message: 'Only src-main/electron/ and src-preload/index.ts may import electron.' }],
-    },
-  ],
+  'no-restricted-imports': ['error', { paths: ELECTRON_PATHS, patterns: ELECTRON_PATTERNS }],
 };
 
 const IGNORED = ['out', 'dist', 'node_modules', 'test-results', '.git'];
@@ -137,6 +149,11 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: PROGRAM_STARTERS,
+    rules: { 'no-restricted-imports': ['error', { paths: [...ELECTRON_PATHS, ...PROGRAM_PATHS], patterns: ELECTRON_PATTERNS }] },
+  },
   {
     files: ['src-main/electron/**/*.ts', 'src-preload/index.ts'],
     rules: { 'no-restricted-imports': 'off' },

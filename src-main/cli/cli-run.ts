@@ -236,7 +236,7 @@ async function pickModel(settings: OverlaySettingsStore, secrets: SecretStore, e
   const fixed = DEFAULT_MODELS[current.provider];
   if (fixed) return settings.override({ model: fixed });
   const keys = { get: async (account: string) => (await secrets.get(account)) ?? null };
-  const key = (await keyFor(keys, current)) ?? env.OPENAI_COMPATIBLE_API_KEY ?? null;
+  const key = (await keyFor(keys, current, current)) ?? env.OPENAI_COMPATIBLE_API_KEY ?? null;
   const models = await buildProvider(current, key).listModels(AbortSignal.timeout(10_000));
   const first = models[0];
   if (!first) throw new SetupError(`the ${current.provider} server lists no models; pull one (ollama pull qwen2.5-coder) or pass --model`);

@@ -9,10 +9,10 @@ import { listModels } from '../core/providers/list-models';
  * locally (a base URL, Ollama) — the ones that are often not running; the providers' own APIs are not
  * called just to start. Returns a sentence naming the URL when it does not answer, else null.
  */
-export async function probeEndpoint(app: App, settings: Pick<Settings, 'provider' | 'baseUrl'>): Promise<string | null> {
+export async function probeEndpoint(app: App, settings: Pick<Settings, 'provider' | 'baseUrl' | 'providerModels'>): Promise<string | null> {
   if (!settings.baseUrl && settings.provider !== 'ollama') return null;
   try {
-    const key = await keyFor(app.context.keys, settings);
+    const key = await keyFor(app.context.keys, settings, settings);
     await listModels({ provider: settings.provider, key, baseUrl: settings.baseUrl, timeoutMs: 5000 });
     return null;
   } catch (err) {

@@ -41,7 +41,7 @@ export async function checkProviderKey(deps: KeyCheckDeps): Promise<void> {
     return; // Local servers rarely need a key; a hosted one that does says so on the first call.
   }
   const provider = settings.provider;
-  if (await keyFor(app.context.keys, settings)) return;
+  if (await keyFor(app.context.keys, settings, settings)) return;
   const { name, variable } = LABELS[provider];
   if (!prompt) throw new SetupError(`no ${name} API key: set ${variable}, or run oi in a terminal once to store one in the keychain`);
   const storage = app.context.secretStorage === 'keychain' ? 'the OS keychain' : 'memory for this run only (no keychain answered)';

@@ -143,7 +143,8 @@ export function createApp(opts: AppOptions): App {
     sandboxSetting,
   );
 
-  const providerFor = createProviderFactory(keys);
+  // The saved settings decide where a stored key may go, not the target a request names.
+  const providerFor = createProviderFactory(keys, settings);
   const models = new ModelKnowledge({ dataDir: opts.dataDir, providerFor, events });
   const checkpoints = new CheckpointService({ dataDir: opts.dataDir, settings });
   // MCP servers start when a turn first needs their tools and stop with the app.

@@ -108,7 +108,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     maxRetryAfterMs: 120_000,
     sleep: async (ms) => void sleeps.push(ms),
   };
-  const providerFor = createProviderFactory(keys);
+  const providerFor = createProviderFactory(keys, () => settings.get());
   const models = new ModelKnowledge({ dataDir, providerFor, events: bus });
   const mcp = opts.mcp ? new McpManager(() => settings.get().mcpServers) : null;
   const agent = new AgentService({

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { errorMessage } from '@contract';
+import { startAppProgram, SYSTEM_PATH } from '../programs/app-programs';
 import { mkdir, stat } from 'node:fs/promises';
 import { writeBlob, writeObject } from './blob-writer';
 import { encodeTree, type TreeEntry } from './tree-encoding';
@@ -108,11 +109,16 @@ export class GitObjects {
 
   private gitBuffer(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', args, {
-        cwd: opts.cwd ?? this.gitDir,
-        env: gitEnv(opts.noGitDir ? null : this.gitDir),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      let child;
+      try {
+        child = startAppProgram('git', args, {
+          cwd: opts.cwd ?? this.gitDir,
+          env: gitEnv(opts.noGitDir ? null : this.gitDir),
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+      } catch (err) {
+        return reject(new Error(`git could not start (is git installed?): ${errorMessage(err)}`));
+      }
       const out: Buffer[] = [];
       let err = '';
       child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -133,7 +139,8 @@ export class GitObjects {
  */
 function gitEnv(gitDir: string | null): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
+    // git starts helpers by name (gc's repack…): from the system's folders only, never a workspace's.
+    PATH: SYSTEM_PATH,
     HOME: process.env.HOME,
     LANG: 'C',
     GIT_CONFIG_NOSYSTEM: '1',

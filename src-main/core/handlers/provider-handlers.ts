@@ -28,7 +28,7 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
         if (!s.baseUrl) return { ready: false, reason: 'the OpenAI-compatible provider has no base URL' };
         // A hosted service needs its key; a server of one's own may not.
         const service = keyServiceAt(s.baseUrl);
-        if (service && !(await keyFor(ctx.keyVault.resolver, s))) return { ready: false, reason: `no ${service.label} API key` };
+        if (service && !(await keyFor(ctx.keyVault.resolver, s, s))) return { ready: false, reason: `no ${service.label} API key` };
         return { ready: true, reason: null };
       }
     }
@@ -67,7 +67,7 @@ export const providerHandlers = (ctx: AppContext): Pick<HandlerTable, ProviderNa
       }
     }
     // keyFor: a saved URL of a hosted service gets that service's key, as the chat does.
-    const key = await keyFor(ctx.keyVault.resolver, { provider, baseUrl: plan.baseUrl });
+    const key = await keyFor(ctx.keyVault.resolver, { provider, baseUrl: plan.baseUrl }, ctx.settings.get());
     return {
       models: await listModels({
         provider,

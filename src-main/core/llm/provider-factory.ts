@@ -1,4 +1,5 @@
 import { DEFAULT_BASE_URLS, type ProviderKind, type Settings } from '@contract';
+import { sameEndpoint, savedBaseUrl } from '../providers/key-destination';
 import { providerAccount } from '../secrets/secret-store';
 import { AnthropicProvider } from './anthropic-provider';
 import { OllamaProvider } from './ollama-provider';
@@ -19,27 +20,41 @@ const SERVICE_ACCOUNTS: Array<[host: RegExp, account: string]> = [
 
 export type ProviderTarget = Pick<Settings, 'provider' | 'baseUrl'> & Partial<Pick<Settings, 'ollamaKeepAlive'>>;
 
+/** What the person saved in Settings: where a stored key may go. */
+export type SavedDestinations = Pick<Settings, 'provider' | 'baseUrl' | 'providerModels'>;
+
 /**
- * The key for a provider: for a known OpenAI-compatible service, the service's own account first (so
- * a key saved for one's own server is not what goes to OpenRouter when both are set), then the
- * provider's account.
+ * The credential broker for model keys: the stored key a request to `target` may carry, or null. A
+ * stored key goes only to its provider's own endpoint or to the base URL the person saved for that
+ * provider in Settings (compared as endpoints: scheme, host, port, path; key-destination.ts); a known
+ * hosted service's key (OpenRouter, Groq…) only to that service's own host, over HTTPS. A target
+ * named by a request — a probe, a conversation's model choice — that is none of these gets no stored
+ * key: otherwise any holder of the bridge could name its own server and read every key back.
  */
-export async function keyFor(keys: KeySource, target: ProviderTarget): Promise<string | null> {
+export async function keyFor(keys: KeySource, target: ProviderTarget, saved: SavedDestinations): Promise<string | null> {
   const own = () => keys.get(providerAccount(target.provider));
-  if (target.provider !== 'openai-compatible' || !target.baseUrl) return own();
-  const host = safeHost(target.baseUrl);
-  const service = SERVICE_ACCOUNTS.find(([pattern]) => pattern.test(host));
-  return (service ? await keys.get(service[1]) : null) ?? own();
+  if (!target.baseUrl) return target.provider === 'openai-compatible' ? null : own();
+  if (target.provider === 'openai-compatible') {
+    const url = safeUrl(target.baseUrl);
+    const service = url?.protocol === 'https:' ? SERVICE_ACCOUNTS.find(([pattern]) => pattern.test(url.hostname.toLowerCase())) : undefined;
+    const serviceKey = service ? await keys.get(service[1]) : null;
+    if (serviceKey) return serviceKey;
+  }
+  const allowed =
+    sameEndpoint(target.baseUrl, savedBaseUrl(target.provider, saved)) ||
+    (target.provider !== 'openai-compatible' && sameEndpoint(target.baseUrl, DEFAULT_BASE_URLS[target.provider]));
+  return allowed ? own() : null;
 }
 
 /**
- * Builds the provider client for the current settings. This is the only place keys are read; clients
- * are cached per (provider, endpoint, key) so a turn does not rebuild them on every step.
+ * Builds the provider client for a target, with the key the broker (keyFor) allows for it against
+ * what is saved now; clients are cached per (provider, endpoint, key) so a turn does not rebuild them
+ * on every step.
  */
-export function createProviderFactory(keys: KeySource) {
+export function createProviderFactory(keys: KeySource, saved: () => SavedDestinations) {
   const cache = new Map<string, Provider>();
   return async function providerFor(settings: ProviderTarget): Promise<Provider> {
-    const key = await keyFor(keys, settings);
+    const key = await keyFor(keys, settings, saved());
     const cacheKey = JSON.stringify([settings.provider, settings.baseUrl, key, settings.ollamaKeepAlive]);
     const cached = cache.get(cacheKey);
     if (cached) return cached;
@@ -69,10 +84,10 @@ export function buildProvider(target: ProviderTarget, key: string | null): Provi
   }
 }
 
-function safeHost(url: string): string {
+function safeUrl(url: string): URL | null {
   try {
-    return new URL(url).hostname.toLowerCase();
+    return new URL(url);
   } catch {
-    return '';
+    return null;
   }
 }

@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '@contract';
+import { launchAppProgram } from '../programs/app-programs';
 
 /**
  * Opens the OS file manager at a file's folder (macOS and Windows select the file itself). Runs on the
@@ -14,12 +15,7 @@ export async function revealInFileManager(abs: string): Promise<void> {
       : process.platform === 'win32'
         ? ['explorer.exe', isDir ? [abs] : [`/select,${abs}`]]
         : ['xdg-open', [isDir ? abs : path.dirname(abs)]];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
-    child.once('error', (err) => reject(new Error(`could not open the file manager (${command}): ${err.message}`)));
-    child.once('spawn', () => {
-      child.unref();
-      resolve();
-    });
+  await launchAppProgram(command, args).catch((err: unknown) => {
+    throw new Error(`could not open the file manager (${command}): ${errorMessage(err)}`);
   });
 }

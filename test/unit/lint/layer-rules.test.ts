@@ -53,6 +53,23 @@ describe('core never reaches into the server, the CLI, the launcher or Electron'
   });
 });
 
+describe("the app's own programs start in one place", () => {
+  it('refuses child_process and node-pty outside the files that start processes', async () => {
+    const cases: Array<[string, string]> = [
+      ['src-main/core/checkpoints/git-objects.ts', "import { spawn } from 'node:child_process';\nvoid spawn;\n"],
+      ['src-main/core/exec/input/forget-sudo.ts', "import { execFile } from 'child_process';\nvoid execFile;\n"],
+      ['src-main/server/main.ts', "import * as pty from 'node-pty';\nvoid pty;\n"],
+    ];
+    for (const [file, code] of cases) expect(await refusals(file, code), file).toContain('no-restricted-imports');
+  });
+
+  it('lets app-programs.ts and the session spawn use them', async () => {
+    const code = "import { spawn } from 'node:child_process';\nvoid spawn;\n";
+    expect(await refusals('src-main/core/programs/app-programs.ts', code)).toEqual([]);
+    expect(await refusals('src-main/core/exec/process/pty-process.ts', code)).toEqual([]);
+  });
+});
+
 describe('the execution engine has one way in', () => {
   it('refuses a part of the engine from outside it, and takes its index', async () => {
     expect(

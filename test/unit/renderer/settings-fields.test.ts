@@ -15,9 +15,11 @@ describe('settings fields', () => {
     const expected = [
       // providerModels and dismissedNotices are the app's bookkeeping (the model last used per provider,
       // notices dismissed for good), changed by what the user does elsewhere, not typed in a field;
-      // mcpServers and mcpClients have sections of their own (McpServersSection, McpClientsSection).
+      // mcpServers and mcpClients have sections of their own (McpServersSection, McpClientsSection);
+      // trustedFolders grows by "Trust this folder" on the instructions line above a conversation.
       ...Object.keys(defaultSettings).filter(
-        (k) => !['version', 'exec', 'sandbox', 'providerModels', 'dismissedNotices', 'mcpServers', 'mcpClients'].includes(k),
+        (k) =>
+          !['version', 'exec', 'sandbox', 'providerModels', 'dismissedNotices', 'mcpServers', 'mcpClients', 'trustedFolders'].includes(k),
       ),
       ...Object.keys(defaultSettings.exec).map((k) => `exec.${k}`),
       'sandbox.enabled',

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runAppProgram } from '../../programs/app-programs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 
 // Finding out that a program waits for someone to type at its terminal (sudo's password, apt's
@@ -63,12 +63,10 @@ export async function findTerminalRead(leader: number): Promise<TerminalRead | n
 /** Echo and line mode of a terminal (`stty -a`), or null when they cannot be read. */
 export function terminalModes(ttyPath: string): Promise<TerminalModes | null> {
   const flag = process.platform === 'darwin' ? '-f' : '-F';
-  return new Promise((resolve) => {
-    execFile('stty', [flag, ttyPath, '-a'], { timeout: 5000 }, (err, stdout) => {
-      if (err) return resolve(null);
-      const words = new Set(stdout.split(/[\s;]+/));
-      resolve({ echo: words.has('echo'), canonical: words.has('icanon') });
-    });
+  return runAppProgram('stty', [flag, ttyPath, '-a'], { timeoutMs: 5000 }).then(({ ok, stdout }) => {
+    if (!ok) return null;
+    const words = new Set(stdout.split(/[\s;]+/));
+    return { echo: words.has('echo'), canonical: words.has('icanon') };
   });
 }
 

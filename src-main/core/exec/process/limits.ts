@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { ExecSettings, RunLimits } from '@contract';
-import { systemProgram } from './system-program';
+import { runAppProgram, systemProgram } from '../../programs/app-programs';
 import { createPidsGroup, type PidsGroup } from './cgroup-pids';
 
 // Resource limits for a session. On Linux they are set on the running session with prlimit(1), as
@@ -30,25 +29,12 @@ export function describeLimits(settings: LimitSettings, sandbox: string | null):
   };
 }
 
-function run(file: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 5000 }, (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr }));
-  });
+/** prlimit, from the system's folders only (app-programs.ts), and only if it runs. */
+let prlimitWorks: boolean | undefined;
+async function findPrlimit(): Promise<boolean> {
+  prlimitWorks ??= systemProgram('prlimit') !== null && (await runAppProgram('prlimit', ['--version'], { timeoutMs: 5000 })).ok;
+  return prlimitWorks;
 }
-
-let prlimitPath: string | null | undefined;
-async function findPrlimit(): Promise<string | null> {
-  if (prlimitPath !== undefined) return prlimitPath;
-  prlimitPath = null;
-  for (const candidate of ['/usr/bin/prlimit', '/bin/prlimit', '/usr/sbin/prlimit']) {
-    if ((await run(candidate, ['--version'])).ok) {
-      prlimitPath = candidate;
-      break;
-    }
-  }
-  return prlimitPath;
-}
-
 /** CPU seconds (user + system) the process has used so far; null when it cannot be read. */
 export async function cpuSecondsUsed(pid: number): Promise<number | null> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
@@ -62,7 +48,7 @@ export async function cpuSecondsUsed(pid: number): Promise<number | null> {
 /** How many processes the current user runs (what RLIMIT_NPROC counts). */
 async function userProcessCount(): Promise<number> {
   const uid = process.getuid?.() ?? -1;
-  const result = await run(systemProgram('ps'), ['-U', String(uid), '-o', 'pid=']);
+  const result = await runAppProgram('ps', ['-U', String(uid), '-o', 'pid='], { timeoutMs: 5000 });
   return result.ok ? result.stdout.split('\n').filter((l) => l.trim()).length : 0;
 }
 
@@ -92,8 +78,7 @@ export function createLimitController(): LimitController {
         if (groupedPid !== pid && (await group.add(pid))) groupedPid = pid;
         await group.setMax(settings.maxProcesses);
       }
-      const prlimit = await findPrlimit();
-      if (!prlimit) return 'limits not applied: prlimit (util-linux) is not installed';
+      if (!(await findPrlimit())) return 'limits not applied: prlimit (util-linux) is not installed';
       const args = ['--pid', String(pid)];
       args.push(settings.memoryMb !== null ? `--data=${settings.memoryMb * 1024 * 1024}:` : '--data=unlimited:');
       if (!isRoot && !group) {
@@ -106,7 +91,7 @@ export function createLimitController(): LimitController {
       } else {
         args.push('--cpu=unlimited:');
       }
-      const result = await run(prlimit, args);
+      const result = await runAppProgram('prlimit', args, { timeoutMs: 5000 });
       if (!result.ok) return `limits not applied: ${result.stderr.trim() || 'prlimit failed'}`;
       appliedKey = key;
       return null;

@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { systemProgram } from './system-program';
+import { runAppProgram } from '../../programs/app-programs';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
@@ -32,18 +31,15 @@ async function listLinux(): Promise<ProcInfo[]> {
   return out;
 }
 
-function listPs(): Promise<ProcInfo[]> {
-  return new Promise((resolve) => {
-    execFile(systemProgram('ps'), ['-A', '-o', 'pid=,ppid=,pgid='], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
-      if (err) return resolve([]);
-      const out: ProcInfo[] = [];
-      for (const line of stdout.split('\n')) {
-        const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
-        if (pid && ppid !== undefined && pgid !== undefined) out.push({ pid, ppid, pgid, sid: -1 });
-      }
-      resolve(out);
-    });
-  });
+async function listPs(): Promise<ProcInfo[]> {
+  const { ok, stdout } = await runAppProgram('ps', ['-A', '-o', 'pid=,ppid=,pgid=']);
+  if (!ok) return [];
+  const out: ProcInfo[] = [];
+  for (const line of stdout.split('\n')) {
+    const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (pid && ppid !== undefined && pgid !== undefined) out.push({ pid, ppid, pgid, sid: -1 });
+  }
+  return out;
 }
 
 function listProcesses(): Promise<ProcInfo[]> {

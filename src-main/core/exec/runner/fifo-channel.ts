@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runAppProgram } from '../../programs/app-programs';
 import { constants, open as openCallback, unlink } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -19,7 +19,6 @@ import type { RunnerChannel, RunnerChannelEvents } from './runner-channel';
 // process exiting (which runner-session watches anyway), not by the channel closing.
 
 const openFile = promisify(openCallback);
-const run = promisify(execFile);
 
 export class FifoChannel implements RunnerChannel {
   private readonly reader: NdjsonReader;
@@ -52,7 +51,8 @@ export class FifoChannel implements RunnerChannel {
     if (process.platform === 'win32') throw new Error('named pipes (FIFOs) are not available on Windows');
     const paths = { toRunner: join(dir, 'to-runner.fifo'), fromRunner: join(dir, 'from-runner.fifo') };
     // Node has no mkfifo; the command is part of every Unix base system.
-    await run('mkfifo', ['-m', '600', paths.toRunner, paths.fromRunner]);
+    const made = await runAppProgram('mkfifo', ['-m', '600', paths.toRunner, paths.fromRunner]);
+    if (!made.ok) throw new Error(`could not make the runner's channel: ${made.stderr.trim()}`);
     const flags = constants.O_RDWR | constants.O_NONBLOCK;
     const inFd = await openFile(paths.fromRunner, flags);
     const outFd = await openFile(paths.toRunner, flags).catch((err: unknown) => {

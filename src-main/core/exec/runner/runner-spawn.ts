@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageDefinition, Runtime } from '../languages/language';
 import type { LimitController, LimitSettings } from '../process/limits';
+import { systemProgram } from '../../programs/app-programs';
 import { PtyProcess } from '../process/pty-process';
 
 // How a runner's process is started, apart from runner-session.ts (which speaks to it once it
@@ -41,7 +42,11 @@ export async function spawnRunner(
  */
 export function rawOutput(command: { file: string; args: string[] }): { file: string; args: string[] } {
   if (process.platform === 'win32') return command;
-  return { file: '/bin/sh', args: ['-c', 'stty -opost 2>/dev/null; exec "$0" "$@"', command.file, ...command.args] };
+  // stty by its absolute system path: the shell would look a bare `stty` up on the session's PATH,
+  // which can name a workspace folder (a `.venv/bin`, ".") where sandboxed code planted one.
+  const stty = systemProgram('stty');
+  if (!stty || !/^[\w/.-]+$/.test(stty)) return command;
+  return { file: '/bin/sh', args: ['-c', `${stty} -opost 2>/dev/null; exec "$0" "$@"`, command.file, ...command.args] };
 }
 
 /** TMPDIR in the session's folder (`dir`) for runtimes that leave their own temp folder behind when

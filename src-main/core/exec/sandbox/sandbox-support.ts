@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { runAppProgram, systemProgram } from '../../programs/app-programs';
 import { isExecutable } from '../languages/find-runtime';
 
 // Whether this machine can sandbox sessions, found out once by really starting the tool: bubblewrap
@@ -19,14 +18,14 @@ export function sandboxSupport(): Promise<SandboxSupport> {
 
 async function detectFor(platform: NodeJS.Platform): Promise<SandboxSupport> {
   if (platform === 'linux') {
-    const path = await findProgram('bwrap', ['/usr/bin', '/usr/local/bin', '/bin']);
+    const path = systemProgram('bwrap');
     if (!path) {
       return {
         available: false,
         reason: 'bubblewrap is not installed (install the "bubblewrap" package, e.g. sudo apt install bubblewrap)',
       };
     }
-    const probe = await run(path, [
+    const probe = await runAppProgram('bwrap', [
       '--ro-bind',
       '/',
       '/',
@@ -51,7 +50,7 @@ async function detectFor(platform: NodeJS.Platform): Promise<SandboxSupport> {
   if (platform === 'darwin') {
     const path = '/usr/bin/sandbox-exec';
     if (!(await isExecutable(path))) return { available: false, reason: 'sandbox-exec is missing from /usr/bin' };
-    const probe = await run(path, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
+    const probe = await runAppProgram('sandbox-exec', ['-p', '(version 1)(allow default)', '/usr/bin/true']);
     if (!probe.ok) return { available: false, reason: `sandbox-exec refused to start: ${probe.stderr.trim() || 'it failed'}` };
     return { available: true, tool: 'sandbox-exec', path };
   }
@@ -59,20 +58,4 @@ async function detectFor(platform: NodeJS.Platform): Promise<SandboxSupport> {
     return { available: false, reason: 'Windows has no sandbox this app can use (bubblewrap is Linux-only, sandbox-exec macOS-only)' };
   }
   return { available: false, reason: `no supported sandbox on ${platform}` };
-}
-
-/** The system's folders first, then absolute PATH entries (process/system-program.ts says why). */
-async function findProgram(name: string, fallbacks: string[]): Promise<string | null> {
-  const dirs = [...fallbacks, ...(process.env.PATH ?? '').split(delimiter).filter((d) => d && isAbsolute(d))];
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
-
-function run(file: string, args: string[]): Promise<{ ok: boolean; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000 }, (err, _stdout, stderr) => resolve({ ok: !err, stderr: String(stderr) }));
-  });
 }

@@ -1,0 +1,121 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import { accessSync, constants, realpathSync } from 'node:fs';
+import os from 'node:os';
+import { delimiter, isAbsolute, join, sep } from 'node:path';
+
+// The one way the app starts a program of its own outside any sandbox — git for checkpoints, stty, sudo
+// -K, ps, prlimit, mkfifo, bwrap, the file manager (lint allows child_process here and in the few files
+// named in eslint.config.js, each for a stated reason). A program started by bare name is looked up on
+// a PATH, and PATH can reach into a workspace: a `.venv/bin` the person activated, a relative entry
+// ("." — the folder the CLI started in), a link into one. Sandboxed code can write there, and the app
+// would then run what it planted, as the person, outside the sandbox. So each program is resolved once
+// to an absolute path in a system folder, or in an absolute PATH entry outside the places code the app
+// runs can write (the home folder, with every workspace and the data folder under it, and the temp
+// folders), followed to its real file, which must lie outside them too; and it runs with a small fixed
+// environment (system folders for PATH) in the file system's root unless it needs a folder.
+
+const SYSTEM_DIRS =
+  process.platform === 'win32'
+    ? [process.env.SystemRoot ?? 'C:\\Windows', join(process.env.SystemRoot ?? 'C:\\Windows', 'System32')]
+    : ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
+
+/** PATH for the app's own programs: the system folders only (git, for one, starts helpers by name). */
+export const SYSTEM_PATH = SYSTEM_DIRS.join(delimiter);
+
+const found = new Map<string, string | null>();
+
+function untrustedRoots(): string[] {
+  return [os.homedir(), os.tmpdir(), '/tmp', '/var/tmp', '/dev/shm'].filter((d) => d && d !== sep);
+}
+
+function inside(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep));
+}
+
+/**
+ * Absolute path of one of the app's programs, or null when none is installed where the app may take
+ * it from. `path` is the PATH to consider besides the system folders (default: the app's own).
+ */
+export function systemProgram(name: string, path = process.env.PATH ?? ''): string | null {
+  const key = `${name}\0${path}`;
+  if (found.has(key)) return found.get(key) ?? null;
+  const roots = untrustedRoots();
+  const dirs = [...SYSTEM_DIRS, ...path.split(delimiter).filter((d) => d && isAbsolute(d) && !inside(d, roots))];
+  let result: string | null = null;
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      // A link into a workspace (or a temp folder) is not a system program, wherever it sits.
+      if (inside(realpathSync(candidate), roots)) continue;
+      result = candidate;
+      break;
+    } catch {
+      // Not here.
+    }
+  }
+  found.set(key, result);
+  return result;
+}
+
+export interface ProgramResult {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunProgramOptions {
+  /** Default: PATH of the system folders and LANG=C only (no keys, nothing of the workspace's). */
+  env?: NodeJS.ProcessEnv;
+  /** Default: the file system's root, never a workspace by accident. */
+  cwd?: string;
+  timeoutMs?: number;
+  maxBuffer?: number;
+}
+
+const BASE_ENV: NodeJS.ProcessEnv = { PATH: SYSTEM_PATH, LANG: 'C' };
+
+/** Runs one of the app's programs to its end; a program that is not installed is a failed run saying so. */
+export function runAppProgram(name: string, args: string[], options: RunProgramOptions = {}): Promise<ProgramResult> {
+  const file = systemProgram(name);
+  if (!file) return Promise.resolve({ ok: false, stdout: '', stderr: notInstalled(name) });
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        env: options.env ?? BASE_ENV,
+        cwd: options.cwd ?? sep,
+        timeout: options.timeoutMs ?? 10_000,
+        maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) }),
+    );
+  });
+}
+
+/** Starts one of the app's programs with its streams piped (git); throws when it is not installed. */
+export function startAppProgram(name: string, args: string[], options: SpawnOptionsWithoutStdio = {}): ChildProcessWithoutNullStreams {
+  const file = systemProgram(name);
+  if (!file) throw new Error(notInstalled(name));
+  return spawn(file, args, { cwd: sep, ...options, env: options.env ?? BASE_ENV, stdio: 'pipe' });
+}
+
+/** Starts one of the app's programs on its own (the file manager), not waited for; throws when it is not installed. */
+export function launchAppProgram(name: string, args: string[]): Promise<void> {
+  const file = systemProgram(name);
+  if (!file) return Promise.reject(new Error(notInstalled(name)));
+  return new Promise((resolve, reject) => {
+    // The desktop's own environment (DISPLAY, DBUS_SESSION_BUS_ADDRESS…), PATH aside.
+    const child = spawn(file, args, { cwd: sep, detached: true, stdio: 'ignore', env: { ...process.env, PATH: SYSTEM_PATH } });
+    child.once('error', reject);
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+function notInstalled(name: string): string {
+  return `${name} was not found in the system's folders (${SYSTEM_DIRS.join(', ')})`;
+}
