@@ -83,18 +83,40 @@ const ALLOWED_ATTR = [
   'data-copy-code',
 ];
 
-/** Classes our own renderer adds; any other class could borrow the app's layout rules. */
+/**
+ * Classes our own renderer adds; any other class could borrow the app's layout rules. They, and the
+ * copy button's `data-copy-code`, stay only inside a code block our renderer made (marked with this
+ * render's nonce): raw HTML in the markdown dressed as a code block (a `<details>` hiding
+ * `; curl … | sh` inside its <pre>) would otherwise get a Copy button that copies what is not shown.
+ */
 const OWN_CLASS = /^(?:code-block|code-head|copy-code|small|hl|tok-[a-z]+)$/;
+const OWN_MARK = 'data-oi-own';
 
 let instance: ReturnType<typeof DOMPurify> | null = null;
+/** The nonce of the render being sanitised, and the code blocks found to carry it. */
+let currentMark = '';
+let ownBlocks = new WeakSet<Node>();
+
+function insideOwnBlock(node: Node): boolean {
+  for (let at: Node | null = node; at; at = at.parentNode) if (ownBlocks.has(at)) return true;
+  return false;
+}
 
 function purifier(): ReturnType<typeof DOMPurify> {
   if (instance) return instance;
   // An instance of our own, so these hooks never affect another DOMPurify user in the page.
   const purify = DOMPurify(window);
-  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+  // Parents are sanitised before their children: a block is known as ours before its insides are.
+  purify.addHook('uponSanitizeElement', (node) => {
+    if (currentMark && node instanceof Element && node.getAttribute(OWN_MARK) === currentMark) ownBlocks.add(node);
+  });
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
+    if (data.attrName === 'data-copy-code') {
+      data.keepAttr = insideOwnBlock(node);
+      return;
+    }
     if (data.attrName !== 'class') return;
-    const kept = data.attrValue.split(/\s+/).filter((c) => OWN_CLASS.test(c));
+    const kept = insideOwnBlock(node) ? data.attrValue.split(/\s+/).filter((c) => OWN_CLASS.test(c)) : [];
     data.attrValue = kept.join(' ');
     data.keepAttr = kept.length > 0;
     data.forceKeepAttr = kept.length > 0;
@@ -132,7 +154,16 @@ function safeDecode(src: string): string {
   }
 }
 
-/** Untrusted HTML (from markdown) reduced to what cannot run, load frames, or draw outside its block. */
-export function sanitizeMarkdownHtml(html: string): string {
-  return purifier().sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false });
+/**
+ * Untrusted HTML (from markdown) reduced to what cannot run, load frames, or draw outside its block.
+ * `ownMark`: the nonce render-markdown.ts put on the code blocks it made (none: no element is ours).
+ */
+export function sanitizeMarkdownHtml(html: string, ownMark = ''): string {
+  currentMark = ownMark;
+  ownBlocks = new WeakSet();
+  try {
+    return purifier().sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false });
+  } finally {
+    currentMark = '';
+  }
 }
