@@ -7,6 +7,7 @@ import type { CellItem, Conversation } from '@contract';
 import { bubblewrapArgs } from '../../../src-main/core/exec/sandbox/bubblewrap-args';
 import { planSandbox } from '../../../src-main/core/exec/sandbox/sandbox-plan';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { plantedProgram, plantWith, SANDBOX, startSandboxTarget, stdoutOf, type SandboxTarget } from './support/sandbox-target';
 
 // Issue 17, finding 11: every protection of the sandbox has a test that fails when it is removed.
@@ -40,8 +41,11 @@ describe('each bubblewrap protection stops its attack (issue 17 #11)', () => {
   }
 
   it('--cap-drop ALL: root in the sandbox cannot remount the system read-write and write outside', async () => {
-    // A file outside everything the sandbox may write (the repository's test-results/ is not hidden).
-    const victim = resolve(import.meta.dirname, '../../../test-results', `cap-victim-${process.pid}`);
+    // A file outside everything the sandbox may write, in a folder it can see (not under /tmp or the
+    // home, which it hides: the repository's test-results/, or a system folder when the clone is there).
+    // Without one (not root, the clone hidden), the twin below does not look for the file anyway.
+    const scratch = sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../test-results');
+    const victim = join(scratch, `cap-victim-${process.pid}`);
     rmSync(victim, { force: true });
     const attack = `grep CapEff /proc/self/status; mount -o remount,rw / 2>&1; echo escaped > ${victim} 2>&1 || echo refused`;
     const result = await t.run('caps', 'shell', attack, { sandbox: SANDBOX });
