@@ -42,6 +42,9 @@ const LIST_FDS: Record<string, string> = {
     'const fs = require("fs");\nfor (const n of fs.readdirSync("/proc/self/fd")) { try { console.log("fd", n, fs.readlinkSync(`/proc/self/fd/${n}`)); } catch {} }',
   shell: 'for f in /proc/$$/fd/*; do echo "fd ${f##*/} $(readlink "$f")"; done',
   ruby: 'Dir.children("/proc/self/fd").each { |n| puts "fd #{n} #{File.readlink("/proc/self/fd/#{n}") rescue "?"}" }',
+  // R's channel is a pair of FIFOs it opens by name; zsh is the other shell.
+  r: 'for (n in list.files("/proc/self/fd")) cat("fd", n, Sys.readlink(file.path("/proc/self/fd", n)), "\\n")',
+  zsh: 'for f in /proc/$$/fd/*; do echo "fd ${f##*/} $(readlink "$f")"; done',
 };
 
 function stdout(result: RunResult): string {
@@ -82,6 +85,7 @@ describe.each([
     expect(listed.status, listed.forModel).toBe('done');
     const fds = stdout(listed)
       .split('\n')
+      .map((line) => line.trimEnd())
       .filter((line) => line.startsWith('fd '))
       .map((line) => line.split(' ').slice(1).join(' '));
     // Its own terminals are what its stdin, stdout and stderr are (a shell's stderr has one of its own).
