@@ -50,9 +50,15 @@ export async function fileDiffs(objects: GitObjects, from: string, to: string): 
   const before = new Map((await objects.listTree(from)).map((e) => [e.path, e]));
   const after = new Map((await objects.listTree(to)).map((e) => [e.path, e]));
   const out: FileDiff[] = [];
+  // A folder (an empty one is kept as a tree of its own) is not the other side of a file's diff: a path
+  // that became a file where a folder was is a created file, and the other way round a deleted one.
+  const fileAt = (entries: Map<string, FlatEntry>, at: string): FlatEntry | undefined => {
+    const e = entries.get(at);
+    return e && e.mode !== '040000' ? e : undefined;
+  };
   for (const change of changes) {
-    const old: FlatEntry | undefined = before.get(change.from ?? change.path);
-    const now: FlatEntry | undefined = after.get(change.path);
+    const old = fileAt(before, change.from ?? change.path);
+    const now = fileAt(after, change.path);
     if (old?.mode === '120000' || now?.mode === '120000') {
       out.push({ ...change, kind: 'symlink' });
       continue;

@@ -72,6 +72,38 @@ describe('checkpoints', () => {
     expect(execFileSync('git', ['log', '--oneline'], { cwd: path.join(workspace, 'project') }).toString()).toContain('init');
   });
 
+  it('diffs a path that changes between file and folder, empty folders included (issue 26, item 3)', async () => {
+    const { workspace, service, conv } = setup();
+    mkdirSync(path.join(workspace, 'was-folder'));
+    writeFileSync(path.join(workspace, 'was-folder', 'inside.txt'), 'in the folder\n');
+    mkdirSync(path.join(workspace, 'was-empty'));
+    writeFileSync(path.join(workspace, 'was-file'), 'a file\n');
+    writeFileSync(path.join(workspace, 'file-then-link'), 'plain\n');
+    symlinkSync('was-file', path.join(workspace, 'link-then-folder'));
+    await service.before(conv, 'cell1');
+    sh(
+      workspace,
+      'rm -r was-folder && echo now a file > was-folder && rmdir was-empty && echo also a file > was-empty && rm was-file && mkdir was-file && echo inside > was-file/new.txt' +
+        ' && rm file-then-link && ln -s was-folder file-then-link && rm link-then-folder && mkdir link-then-folder && touch link-then-folder/x',
+    );
+    const changes = await service.after(conv, 'cell1', []);
+    expect(changes.checkpointed).toBe(true);
+    const diffs = await service.diff(conv.id, 'cell1');
+    const byPath = new Map(diffs.map((d) => [d.path, d]));
+    expect(byPath.get('was-folder')).toMatchObject({ change: 'created', kind: 'text', diff: expect.stringContaining('+now a file') });
+    expect(byPath.get('was-folder/inside.txt')).toMatchObject({
+      change: 'deleted',
+      kind: 'text',
+      diff: expect.stringContaining('-in the folder'),
+    });
+    expect(byPath.get('was-empty')).toMatchObject({ kind: 'text', diff: expect.stringContaining('+also a file') });
+    expect(byPath.get('was-file')).toMatchObject({ change: 'deleted', kind: 'text', diff: expect.stringContaining('-a file') });
+    expect(byPath.get('was-file/new.txt')).toMatchObject({ change: 'created', kind: 'text', diff: expect.stringContaining('+inside') });
+    expect(byPath.get('file-then-link')).toMatchObject({ kind: 'symlink' });
+    expect(byPath.get('link-then-folder')).toMatchObject({ change: 'deleted', kind: 'symlink' });
+    expect(byPath.get('link-then-folder/x')).toMatchObject({ change: 'created', kind: 'text' });
+  });
+
   it('lists a file the user changed outside the app since, and keeps it unless confirmed', async () => {
     const { workspace, service, conv } = setup();
     writeFileSync(path.join(workspace, 'report.md'), 'draft 1\n');
