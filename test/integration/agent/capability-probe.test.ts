@@ -38,7 +38,10 @@ describe('the capability probe', () => {
       expect(capability).toMatchObject(expected);
       expect(h.payloads('model.capability').at(-1)?.capability).toEqual(capability);
       // A new instance over the same data folder (the next start of the app) knows it without asking.
-      const later = new ModelKnowledge({ dataDir: h.dataDir, providerFor: createProviderFactory({ get: async () => null }, () => h!.settings.get()) });
+      const later = new ModelKnowledge({
+        dataDir: h.dataDir,
+        providerFor: createProviderFactory({ get: async () => null }, () => h!.settings.get()),
+      });
       const asked = h.llm.requests.length;
       expect(await later.capabilityOf(h.settings.get())).toEqual(capability);
       expect(h.llm.requests.length).toBe(asked);
