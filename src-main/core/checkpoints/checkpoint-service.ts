@@ -6,10 +6,11 @@ import type { CellChanges, FileDiff, Settings } from '@contract';
 import { writeFileAtomic } from '../conversations/atomic-write';
 import { ChangeJournal } from './change-journal';
 import { GitObjects } from './git-objects';
-import { applyRestore, planRestore, presentGitFolders } from './restore';
+import { applyRestore, gitFolderOf, planRestore, presentGitFolders } from './restore';
 import { Snapshotter } from './snapshot';
 import type { Skipped } from './workspace-scan';
 import { storeBytes } from './store-size';
+import { applyPermissions, parseManifest } from './permissions';
 import { changesBetween, fileDiffs } from './tree-changes';
 
 /**
@@ -24,6 +25,9 @@ export interface CheckpointEntry {
   cellId: string;
   before: string;
   after: string | null;
+  /** Permission bits the trees cannot hold (permissions.ts): a manifest blob, null or absent for none. */
+  beforeModes?: string | null;
+  afterModes?: string | null;
   createdAt: string;
   /** Bytes the snapshots around this cell added to the store (new file contents), for the budget. */
   bytes: number;
@@ -83,6 +87,7 @@ export class CheckpointService {
       record.entries.push({
         cellId,
         before: shot.tree,
+        beforeModes: shot.modes,
         after: null,
         createdAt: new Date().toISOString(),
         bytes: shot.bytesStored,
@@ -101,6 +106,7 @@ export class CheckpointService {
       if (!entry) return { checkpointed: false, files: [], skipped: [], note: 'no checkpoint was taken before this cell' };
       const shot = await store.snapshotter.take(this.maxFileBytes());
       entry.after = shot.tree;
+      entry.afterModes = shot.modes;
       entry.bytes += shot.bytesStored;
       const files = await changesBetween(store.objects, entry.before, shot.tree);
       entry.changed = files.length;
@@ -149,7 +155,10 @@ export class CheckpointService {
       const targetFiles = await store.objects.listTree(target.before);
       const nowFiles = await store.objects.listTree(now.tree);
       const outside = await this.changedOutside(store, record.entries.slice(index), now.tree);
-      const plan = planRestore(nowFiles, targetFiles, () => false, await presentGitFolders(store.root, targetFiles));
+      // The repositories present before the restore are the ones it leaves alone (a `.git` it brings
+      // back is written whole, its modes included).
+      const gitFolders = await presentGitFolders(store.root, targetFiles);
+      const plan = planRestore(nowFiles, targetFiles, () => false, gitFolders);
       const touched = new Set([...plan.write.map((e) => e.path), ...plan.remove]);
       const atRisk = [...outside].filter((p) => touched.has(p) || [...touched].some((t) => p.startsWith(`${t}/`))).sort();
       if (atRisk.length > 0 && !confirm) return { status: 'needs-confirmation', modifiedOutside: atRisk };
@@ -157,7 +166,9 @@ export class CheckpointService {
       record.entries.push({
         cellId: `restore-${Date.now().toString(36)}`,
         before: now.tree,
+        beforeModes: now.modes,
         after: target.before,
+        afterModes: target.beforeModes ?? null,
         createdAt: new Date().toISOString(),
         bytes: now.bytesStored,
         changed: touched.size,
@@ -165,9 +176,12 @@ export class CheckpointService {
       await this.saveRecord(conv.id, record);
       await writeFileAtomic(
         path.join(store.objects.gitDir, JOURNAL),
-        JSON.stringify({ target: target.before, startedAt: new Date().toISOString() }),
+        JSON.stringify({ target: target.before, modes: target.beforeModes ?? null, startedAt: new Date().toISOString() }),
       );
-      const changedPaths = await applyRestore(store.root, store.objects, plan);
+      const perms = await this.perms(store.objects, target.beforeModes);
+      const changedPaths =
+        (await applyRestore(store.root, store.objects, plan, perms)) +
+        (await applyPermissions(store.root, targetFiles, perms, keptAsIs(gitFolders)));
       await unlink(path.join(store.objects.gitDir, JOURNAL));
       await store.snapshotter.forget();
       return { status: 'restored', changedPaths };
@@ -224,10 +238,19 @@ export class CheckpointService {
   /** Packs the store and drops objects no conversation's checkpoint refers to any more. */
   private async collect(store: Store, workspace: string): Promise<void> {
     const live = new Set<string>();
+    const liveModes = new Set<string>();
     for (const { record } of await this.recordsWithIds(workspace))
-      for (const e of record.entries) for (const t of [e.before, e.after]) if (t) live.add(t);
-    await store.objects.gc([...live]);
+      for (const e of record.entries) {
+        for (const t of [e.before, e.after]) if (t) live.add(t);
+        for (const m of [e.beforeModes, e.afterModes]) if (m) liveModes.add(m);
+      }
+    await store.objects.gc([...live], [...liveModes]);
     await store.snapshotter.forget();
+  }
+
+  /** A manifest's bits by path (none: every path has the bits its tree entry implies). */
+  private async perms(objects: GitObjects, modes: string | null | undefined): Promise<Map<string, number>> {
+    return modes ? parseManifest((await objects.readBlob(modes)).toString('utf8')) : new Map();
   }
 
   private maxFileBytes(): number {
@@ -264,15 +287,19 @@ export class CheckpointService {
     const journal = path.join(objects.gitDir, JOURNAL);
     const text = await readFile(journal, 'utf8').catch(() => null);
     if (text === null) return;
-    const { target } = JSON.parse(text) as { target: string };
+    const { target, modes } = JSON.parse(text) as { target: string; modes?: string | null };
     const snapshotter = new Snapshotter(objects, root);
     const now = await snapshotter.take(this.maxFileBytes());
     const targetFiles = await objects.listTree(target);
+    const gitFolders = await presentGitFolders(root, targetFiles);
+    const perms = await this.perms(objects, modes);
     await applyRestore(
       root,
       objects,
-      planRestore(await objects.listTree(now.tree), targetFiles, () => false, await presentGitFolders(root, targetFiles)),
+      planRestore(await objects.listTree(now.tree), targetFiles, () => false, gitFolders),
+      perms,
     );
+    await applyPermissions(root, targetFiles, perms, keptAsIs(gitFolders));
     await unlink(journal);
     await snapshotter.forget();
   }
@@ -334,4 +361,12 @@ function mergeSkipped(a: Skipped[], b: Skipped[]): Skipped[] {
   const seen = new Map<string, Skipped>();
   for (const s of [...a, ...b]) seen.set(s.path, s);
   return [...seen.values()];
+}
+
+/** A `.git` folder present now is never rewritten by a restore (restore.ts), its modes included. */
+function keptAsIs(gitFolders: Set<string>): (path: string) => boolean {
+  return (p) => {
+    const top = gitFolderOf(p);
+    return top !== null && gitFolders.has(top);
+  };
 }

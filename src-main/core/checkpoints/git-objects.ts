@@ -90,13 +90,17 @@ export class GitObjects {
     return out.replace(/^(---|\+\+\+) [ab]\/[0-9a-f]{40}$/gm, (_m, side: string) => `${side} ${side === '---' ? 'a' : 'b'}/${path}`);
   }
 
-  /** Packs loose objects and drops what no checkpoint refers to (refs list the live trees). */
-  async gc(liveTrees: string[]): Promise<void> {
+  /** Packs loose objects and drops what no checkpoint refers to (refs list the live trees and blobs). */
+  async gc(liveTrees: string[], liveBlobs: string[] = []): Promise<void> {
     await this.git(['update-ref', '-d', 'refs/checkpoints/live']).catch(() => undefined);
-    if (liveTrees.length > 0) {
-      // One commit-less ref per live tree would be thousands of refs; a tree listing them all is one object.
+    if (liveTrees.length + liveBlobs.length > 0) {
+      // One commit-less ref per live tree would be thousands of refs; a tree listing them all is one
+      // object. The blobs are the permission manifests kept beside trees (permissions.ts).
       const holder = await this.writeTrees((write) =>
-        write(liveTrees.map((sha, i) => ({ mode: '040000', type: 'tree', sha, name: `t${i}` }))),
+        write([
+          ...liveTrees.map((sha, i): TreeEntry => ({ mode: '040000', type: 'tree', sha, name: `t${i}` })),
+          ...liveBlobs.map((sha, i): TreeEntry => ({ mode: '100644', type: 'blob', sha, name: `m${i}` })),
+        ]),
       );
       await this.git(['update-ref', 'refs/checkpoints/live', holder]);
     }

@@ -1,6 +1,7 @@
 import { lstat, symlink } from 'node:fs/promises';
 import { holdFolder, removeBeneath, writeNewFileBeneath } from '../workspace/no-follow-open';
 import type { FlatEntry, GitObjects } from './git-objects';
+import { wantedPerm } from './permissions';
 
 /**
  * Puts a workspace back to a tree from the store: files and links written, modes set, folders made
@@ -67,10 +68,21 @@ export function planRestore(
   return { write, remove: pruned, makeDirs: makeDirs.sort((a, b) => depthOf(a) - depthOf(b)) };
 }
 
-export async function applyRestore(root: string, objects: GitObjects, plan: RestorePlan): Promise<number> {
+/**
+ * Files are made with their owner's bits only (`perms`: the manifest's, permissions.ts) and folders
+ * 700 (their files are written into them next), so nothing is readable by others even for a moment;
+ * applyPermissions then sets the exact bits.
+ */
+export async function applyRestore(
+  root: string,
+  objects: GitObjects,
+  plan: RestorePlan,
+  perms: ReadonlyMap<string, number> = new Map(),
+): Promise<number> {
+  const ownerOnly = (e: FlatEntry) => wantedPerm(e, perms) & 0o700;
   for (const p of plan.remove) await removeBeneath(root, p.split('/'));
   for (const dir of plan.makeDirs) {
-    const held = await holdFolder(root, dir.split('/'), { create: true, mode: 0o755 });
+    const held = await holdFolder(root, dir.split('/'), { create: true, mode: 0o700 });
     await held.close();
   }
   for (const e of plan.write) {
@@ -90,8 +102,8 @@ export async function applyRestore(root: string, objects: GitObjects, plan: Rest
     await writeNewFileBeneath(root, segments, content, {
       replace: true,
       create: true,
-      mode: 0o755,
-      fileMode: e.mode === '100755' ? 0o755 : 0o644,
+      mode: 0o700,
+      fileMode: ownerOnly(e),
     });
   }
   return plan.write.length + plan.remove.length + plan.makeDirs.length;

@@ -5,6 +5,7 @@ import type { ChangeJournal } from './change-journal';
 import type { GitObjects, TreeEntry } from './git-objects';
 import { HeldFolders } from './held-folders';
 import { rescanPaths } from './incremental-scan';
+import { permManifest } from './permissions';
 import { linkTarget, scanWorkspace, type ScannedEntry, type ScanResult, type Skipped } from './workspace-scan';
 import { errorMessage } from '@contract/error-message';
 
@@ -42,6 +43,8 @@ const READS_IN_FLIGHT = 8;
 
 export interface SnapshotResult {
   tree: string;
+  /** The permission bits the tree cannot hold (permissions.ts), as a blob; null when there are none. */
+  modes: string | null;
   skipped: Skipped[];
   files: number;
   /** Bytes of files read into the store this time (new or changed contents). */
@@ -166,7 +169,9 @@ export class Snapshotter {
     if (!partial && Object.keys(this.trees).length !== Object.keys(usedTrees).length) this.dirty = true;
     this.trees = usedTrees;
     await this.save(!partial);
-    const result = { tree, skipped, files: count, bytesStored };
+    const manifest = permManifest(scan.entries);
+    const modes = manifest ? await writeBlob(this.objects.gitDir, Buffer.from(manifest, 'utf8')) : null;
+    const result = { tree, modes, skipped, files: count, bytesStored };
     this.last = { scan, result: { ...result, skipped: [...skipped] }, maxFileBytes, shas, folderTrees };
     return result;
   }

@@ -32,6 +32,8 @@ export interface ScannedEntry {
   kind: ScannedKind;
   /** Git's mode: 100644, 100755, 120000 or 040000. */
   mode: string;
+  /** Every permission bit (st_mode & 0o7777): a git tree keeps only 644 and 755 (permissions.ts). */
+  perm: number;
   size: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -137,7 +139,7 @@ function visit(root: string, relPath: string, st: Stats, rules: IgnoreRules, max
 }
 
 function entry(relPath: string, kind: ScannedKind, mode: string, st: Stats): ScannedEntry {
-  return { path: relPath, kind, mode, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+  return { path: relPath, kind, mode, perm: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 }
 
 /** The rules of this folder's .gitignore (read as data; a link named .gitignore is not followed). */

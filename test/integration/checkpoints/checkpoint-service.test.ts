@@ -72,6 +72,31 @@ describe('checkpoints', () => {
     expect(execFileSync('git', ['log', '--oneline'], { cwd: path.join(workspace, 'project') }).toString()).toContain('init');
   });
 
+  it('keeps and restores every permission bit of files and folders, never more readable than they were (issue 26, item 2)', async () => {
+    const { workspace, service, conv } = setup();
+    populate(workspace);
+    writeFileSync(path.join(workspace, 'secret.txt'), 'token\n');
+    chmodSync(path.join(workspace, 'secret.txt'), 0o600);
+    mkdirSync(path.join(workspace, 'bin'));
+    writeFileSync(path.join(workspace, 'bin', 'tool'), '#!/bin/sh\n');
+    chmodSync(path.join(workspace, 'bin', 'tool'), 0o700);
+    chmodSync(path.join(workspace, 'bin'), 0o700);
+    writeFileSync(path.join(workspace, 'frozen.txt'), 'read only\n');
+    chmodSync(path.join(workspace, 'frozen.txt'), 0o444);
+    const before = treeState(workspace);
+    expect(before['secret.txt']).toMatch(/^file 600 /);
+    expect(before['project/.git/objects'] ?? before['project/.git/HEAD']).toBeDefined();
+    await service.before(conv, 'cell1');
+    // The cell loosens some bits, removes other files, and deletes a repository's .git (444 objects).
+    sh(workspace, 'chmod 644 secret.txt && chmod 755 bin bin/tool && rm frozen.txt && rm -rf project/.git && echo x > new.txt');
+    await service.after(conv, 'cell1', []);
+    expect(treeState(workspace)['secret.txt']).toMatch(/^file 644 /);
+    expect((await service.restore(conv, 'cell1', true)).status).toBe('restored');
+    expect(treeState(workspace)).toEqual(before);
+    const objects = Object.entries(treeState(workspace)).filter(([p]) => p.startsWith('project/.git/objects/') && !p.endsWith('pack'));
+    expect(objects.some(([, state]) => state.startsWith('file 444 '))).toBe(true);
+  });
+
   it('diffs a path that changes between file and folder, empty folders included (issue 26, item 3)', async () => {
     const { workspace, service, conv } = setup();
     mkdirSync(path.join(workspace, 'was-folder'));
@@ -169,7 +194,7 @@ describe('checkpoints', () => {
     await service.after(conv, 'cell1', []);
     await service.restore(conv, 'cell1', false);
     expect(readFileSync(path.join(outside, 'file.txt'), 'utf8')).toBe('outside, untouched');
-    expect(treeState(workspace)).toEqual({ dir: 'dir', 'dir/file.txt': expect.stringMatching(/^file 644 /) });
+    expect(treeState(workspace)).toEqual({ dir: 'dir 755', 'dir/file.txt': expect.stringMatching(/^file 644 /) });
     expect(readFileSync(path.join(workspace, 'dir/file.txt'), 'utf8')).toBe('inside');
   });
 

@@ -16,9 +16,10 @@ export function treeState(root: string, skip: (rel: string) => boolean = () => f
       const st = lstatSync(full);
       if (st.isSymbolicLink()) out[r] = `link -> ${readlinkSync(full)}`;
       else if (st.isDirectory()) {
-        out[r] = 'dir';
+        // Every permission bit, not only git's 644/755 (issue 26, item 2).
+        out[r] = `dir ${(st.mode & 0o7777).toString(8)}`;
         walk(full, r);
-      } else out[r] = `file ${st.mode & 0o111 ? '755' : '644'} ${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
+      } else out[r] = `file ${(st.mode & 0o7777).toString(8)} ${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
     }
   };
   walk(root, '');
