@@ -6,6 +6,7 @@ import type { SandboxSettings } from '@contract';
 import { createSessionRouter } from '../../../src-main/core/exec';
 import { sandboxHandlers } from '../../../src-main/core/handlers/sandbox-handlers';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 
 // Real sessions under bubblewrap (Debian's bwrap). The home is a folder of the test's own, outside
@@ -35,8 +36,9 @@ describe('sandboxed sessions (bubblewrap)', () => {
   };
 
   beforeAll(async () => {
-    // Under the repository's ignored test-results/, so neither /tmp nor the real home hides it by accident.
-    const base = resolve(import.meta.dirname, '../../../test-results');
+    // Where neither /tmp nor the real home hides it by accident: the repository's ignored test-results/,
+    // or a system folder when the clone itself is under one of them (sandbox-visible-scratch.ts).
+    const base = sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../test-results');
     await mkdir(base, { recursive: true });
     home = await mkdtemp(join(base, 'sandbox-home-'));
     workspace = join(home, 'projects', 'demo');

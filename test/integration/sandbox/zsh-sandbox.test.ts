@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxSettings } from '@contract';
 import { type Harness, type RunExtra, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
+import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { installed } from '../../support/installed';
 
 // A zsh session under bubblewrap, set up as sandbox.test.ts sets up its bash and Python ones: a home
@@ -18,7 +19,7 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
   const run = (code: string, extra: RunExtra = {}) => h.run('zsh', code, extra);
 
   beforeAll(async () => {
-    const base = resolve(import.meta.dirname, '../../../test-results');
+    const base = sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../test-results');
     await mkdir(base, { recursive: true });
     home = await mkdtemp(join(base, 'zsh-sandbox-home-'));
     workspace = join(home, 'projects', 'demo');

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pty from 'node-pty';
+import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Issue 17, finding 8: TIOCSTI. A program holding a terminal as its controlling terminal can push
@@ -55,7 +56,7 @@ function quote(text: string): string {
 }
 
 describe('sandboxed code cannot type into the terminal the app runs in (issue 17 #8, TIOCSTI)', () => {
-  const dir = join(REPO, 'test-results', `tiocsti-${process.pid}`);
+  const dir = join(sandboxVisibleScratch() ?? join(REPO, 'test-results'), `tiocsti-${process.pid}`);
   const marker = (name: string): string => join(dir, name);
   const kernel = legacyTiocsti();
 

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultSettings, type ExecSettings, type SandboxSettings } from '@contract';
+import { sandboxVisibleScratch } from '../../../support/sandbox-visible-scratch';
 import { createExecService, withAutoInstall, type ExecService, type InstallQuestion, type RunResult } from '../../../../src-main/core/exec';
 
 // The target of the sandbox attacks: the real engine (with automatic installs) over a workspace
@@ -35,7 +36,9 @@ export interface SandboxTarget {
 }
 
 export async function startSandboxTarget(): Promise<SandboxTarget> {
-  const base = resolve(import.meta.dirname, '../../../../test-results');
+  // Not under /tmp or the real home, which the sandbox hides whatever the test asks (a clone under /tmp
+  // would otherwise put the "home" and its extra paths out of the sandbox's sight).
+  const base = sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../../test-results');
   await mkdir(base, { recursive: true });
   const home = await mkdtemp(join(base, 'attack-home-'));
   const workspace = join(home, 'projects', 'demo');
