@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,12 +12,15 @@ import { node22Tools } from '../../support/node22-tools';
 // suite's parallel mode starts 26 clients at once, which a loaded 2-core machine cannot start in the
 // suite's 30 s. docs/mcp.md lists the whole client suite's result.
 
-const REPO = path.resolve(import.meta.dirname, '../../..');
-const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const CLIENT = path.join(REPO, 'test', 'fixtures', 'mcp', 'conformance-client.ts');
-
 const out = mkdtempSync(path.join(os.tmpdir(), 'oi-mcp-client-conformance-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+// The suite splits the client's command at spaces (then runs it through a shell), so the repository is
+// reached through a link without any: a clone under "/tmp/oi clone/" works as well (issue 36).
+const REPO = path.join(out, 'repo');
+symlinkSync(path.resolve(import.meta.dirname, '../../..'), REPO);
+const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const CLIENT = path.join(REPO, 'test', 'fixtures', 'mcp', 'conformance-client.ts');
 
 interface Check {
   id: string;
@@ -29,7 +32,6 @@ interface Check {
 async function scenario(name: string): Promise<Check[]> {
   const tools = await node22Tools();
   const dir = path.join(out, name.replace(/\//g, '_'));
-  // The suite splits the command at spaces and runs it through a shell: the paths here have none.
   const command = `${process.execPath} --import ${TSX} ${CLIENT}`;
   const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') };
   await new Promise<void>((resolve) => {
