@@ -64,7 +64,7 @@ describe('sandboxed code cannot type into the terminal the app runs in (issue 17
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a planted interpreter the engine asks inside the sandbox pushes nothing into the terminal', async () => {
-    const { output, exitCode } = await inTerminal('engine', `touch ${marker('engine')}`);
+    const { output, exitCode } = await inTerminal('engine', `touch ${quote(marker('engine'))}`);
     expect(exitCode, output).toBe(0);
     expect(output).toContain('second cell 42');
     expect(output).toContain('harness exit 0');
@@ -75,13 +75,13 @@ describe('sandboxed code cannot type into the terminal the app runs in (issue 17
   });
 
   it('twin: asked the same way without --new-session, it types a command the shell then runs', async () => {
-    const { output, exitCode } = await inTerminal('twin', `touch ${marker('twin')}`);
+    const { output, exitCode } = await inTerminal('twin', `touch ${quote(marker('twin'))}`);
     expect(exitCode, output).toBe(0);
     expect(output).toContain('harness exit 0');
     if (kernel === 'allowed') {
       // This kernel lets a process push into its own controlling terminal (dev.tty.legacy_tiocsti = 1).
       expect(output).toContain('pushed via /dev/tty');
-      expect(output).toContain(`shell read: touch ${marker('twin')}`);
+      expect(output).toContain(`shell read: touch ${quote(marker('twin'))}`);
       expect(existsSync(marker('twin'))).toBe(true);
     } else {
       // dev.tty.legacy_tiocsti = 0: the kernel refuses TIOCSTI without CAP_SYS_ADMIN, which the
