@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import vm from 'node:vm';
 import { keepSigintListeners } from './cell-sigint.mjs';
@@ -312,7 +312,8 @@ const cellPrefix = path.join(workspace, '<cell ');
 // Frames of Node's own machinery for running the cell, not of the user's program.
 const RUNTIME_FRAME =
   /\(node:vm[:)]|at node:vm:|node:internal\/vm|at process\.processTicksAndRejections \(node:internal\/process\/task_queues/;
-const runnerUrl = `file://${HERE}`;
+// As stack frames name the runner's modules: an encoded file URL (a space is %20 there).
+const runnerUrl = pathToFileURL(HERE).href;
 
 function cleanTrace(text) {
   return text

@@ -47,7 +47,9 @@ describe('pagers and editors', () => {
     expect(commit.forModel).not.toContain('asked for input');
     const python = await h.run(
       'python',
-      'import os, subprocess\nr = subprocess.run([os.environ["EDITOR"], "notes.txt"])\nprint("exit", r.returncode)',
+      // Through a shell, as git, crontab and click run EDITOR (its value is one shell word, quoted
+      // when the app lives under a folder with a space: env.ts shellWord).
+      'import os, subprocess\nr = subprocess.run(os.environ["EDITOR"] + " notes.txt", shell=True)\nprint("exit", r.returncode)',
       { settings: LONG_TIMEOUT },
     );
     expect(stdoutOf(python)).toContain('exit 1');

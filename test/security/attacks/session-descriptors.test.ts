@@ -68,7 +68,7 @@ describe.each([
   it("B's cell finds no terminal of A's to type into, and A's shell runs nothing of B's", async () => {
     const marker = join(a, 'typed-by-B');
     expect((await t.run('conv-A', 'shell', 'echo ready', { workspace: a, sandbox })).status).toBe('done');
-    const attack = await t.run('conv-B', 'python', typeIntoOthers(`touch ${marker}`), { workspace: b, sandbox });
+    const attack = await t.run('conv-B', 'python', typeIntoOthers(`touch '${marker}'`), { workspace: b, sandbox });
     expect(attack.status, attack.forModel).toBe('done');
     expect(stdout(attack)).toBe('written 0\n');
     // A's shell reads its terminal again on its next run: nothing typed there to run.
@@ -136,7 +136,7 @@ describe('twin: a session that does hold another terminal', () => {
       endWithTest(shell, { group: true, exited: (listener) => void shell.onExit(listener) });
       // The master handed on as descriptor 3, as every later session used to inherit it.
       const master = (shell as unknown as { _fd: number })._fd;
-      const b = spawn('python3', ['-c', typeIntoOthers(`touch ${marker}`)], { stdio: ['ignore', 'pipe', 'inherit', master] });
+      const b = spawn('python3', ['-c', typeIntoOthers(`touch '${marker}'`)], { stdio: ['ignore', 'pipe', 'inherit', master] });
       endWithTest(b);
       let out = '';
       b.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -76,9 +76,18 @@ export function buildEnvironment(input: EnvironmentInput): Record<string, string
   env.AWS_PAGER = '';
   // Nor to use a full-screen editor: `git commit` without -m fails at once with a sentence saying so.
   // The user's own EDITOR is for their terminal; Settings → Environment variables can still set one.
-  if (input.noEditor) for (const name of EDITOR_VARIABLES) env[name] = input.noEditor;
+  if (input.noEditor) for (const name of EDITOR_VARIABLES) env[name] = shellWord(input.noEditor);
   // Git's own credential prompts are left on (GIT_TERMINAL_PROMPT is not set to 0): a question at the
   // terminal reaches the person, or gets end-of-input at once when there is none (docs/exec.md#input).
   Object.assign(env, input.settingsEnv, input.sessionEnv ?? {});
   return env;
+}
+
+/**
+ * A path as one shell word: programs run EDITOR through a shell (git: `sh -c "$EDITOR …"`), so an app
+ * installed under a folder with a space ("/Applications/Open Interpreter.app") would otherwise name a
+ * program that does not exist. Plain paths stay as they are.
+ */
+function shellWord(path: string): string {
+  return /^[\w/.,:+@%-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }
