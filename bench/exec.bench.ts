@@ -18,6 +18,7 @@ import { defaultSettings } from '../src-preload/contract/settings';
 import { createExecService } from '../src-main/core/exec';
 import type { RunRequest } from '../src-main/core/exec';
 import { kernelAvailable, startKernelDriver, type KernelDriver, type KernelResult } from './jupyter-kernel-driver';
+import { fmt, summarize } from './stats';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = process.env.OI_BENCH_PYTHON ?? '/usr/bin/python3';
@@ -28,18 +29,6 @@ const COLD_RUNS = 5;
 const WARM_ONLY = process.env.OI_BENCH_WARM_ONLY === '1';
 const TEN_MB_CODE = 'for i in range(200_000):\n    print("%06d" % i, "x" * 42)';
 const BIG_CODE = 'line = "y" * 99\nfor i in range(2_000_000):\n    print(line)';
-
-interface Measure {
-  median: number;
-  p95: number;
-  runs: number;
-}
-
-function summarize(samples: number[]): Measure {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { median: at(0.5), p95: at(0.95), runs: samples.length };
-}
 
 interface OurResult {
   cold: number[];
@@ -194,10 +183,6 @@ function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (() => void) | undefined;
   gc?.();
-}
-
-function fmt(ms: number): string {
-  return ms < 10 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(0)} ms`;
 }
 
 async function main(): Promise<void> {
