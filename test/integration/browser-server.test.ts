@@ -156,6 +156,17 @@ describe('browser mode server', () => {
     ours.ws?.close();
   });
 
+  it('refuses a WebSocket upgrade for another Host (DNS rebinding), even with the token; twin: our Host connects', async () => {
+    // A real upgrade through the ws client, not plain HTTP: the upgrade path has its own Host check.
+    const port = new URL(base).port;
+    const rebound = await connect(`${wsUrl}?token=${aut.server.token}`, { host: `evil.example:${port}` });
+    expect(rebound.status).toBe(421);
+    expect(rebound.ws).toBeNull();
+    const ours = await connect(`${wsUrl}?token=${aut.server.token}`, { host: `127.0.0.1:${port}` });
+    expect(ours.status).toBe(101);
+    ours.ws?.close();
+  });
+
   it('answers a valid request and refuses unknown names and bad input with clear errors, running nothing', async () => {
     const { ws } = await connect(`${wsUrl}?token=${aut.server.token}`);
     if (!ws) throw new Error('could not connect');

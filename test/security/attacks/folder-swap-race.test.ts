@@ -50,6 +50,9 @@ describe('attack: folder swapped for a link while the app reads, lists, renames,
     const cookie = `${aut.server.cookieName}=${aut.server.token}`;
     const swapper = await startSwapper(path.join(ws, 'sub'), path.join(ws, 'swap'));
     const seen = { served: 0, refused: 0 };
+    // The swapper's count sampled every 10 rounds: each sample must be above the one before, so the
+    // race ran throughout the requests, not only before the first or after the last.
+    const counts = [await swapper.count()];
     try {
       for (let i = 0; i < ROUNDS; i++) {
         for (const name of ['sub/data.txt', 'swap/data.txt']) {
@@ -72,11 +75,18 @@ describe('attack: folder swapped for a link while the app reads, lists, renames,
           const tree = await listTree(ws);
           expect(tree.entries.map((e) => e.path).join('\n')).not.toContain('OUTSIDE-SECRET');
         }
+        if (i % 10 === 9) counts.push(await swapper.count());
       }
     } finally {
       expect(await swapper.stop()).toBeGreaterThan(ROUNDS);
     }
     expect(seen.served + seen.refused).toBe(ROUNDS * 2);
+    // Both outcomes happened: requests met the real folder (served its bytes) and the link (refused).
+    // All refused would also pass the checks above while proving nothing about serving under the race.
+    expect(seen.served, 'requests served from the real folder').toBeGreaterThan(0);
+    expect(seen.refused, 'requests refused through the link').toBeGreaterThan(0);
+    expect(counts).toHaveLength(ROUNDS / 10 + 1);
+    for (let k = 1; k < counts.length; k++) expect(counts[k], `swaps between samples ${k - 1} and ${k}`).toBeGreaterThan(counts[k - 1]!);
   });
 
   it('rename and delete never act on the outside folder', async () => {

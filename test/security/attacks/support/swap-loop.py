@@ -1,7 +1,8 @@
 """Swaps two names in one folder again and again with renameat2(RENAME_EXCHANGE), as code in a
 workspace can: a real folder and a symbolic link to outside trade places atomically, so at any instant
 one of the names is the folder and the other the link. Prints "ready" once the first swap has been
-made, and on SIGTERM the number of swaps, then leaves the names as they were at the start."""
+made, on SIGUSR1 "count N" (the swaps so far: a test samples it to show the race kept running while it
+worked), and on SIGTERM the number of swaps, then leaves the names as they were at the start."""
 import ctypes
 import os
 import signal
@@ -24,6 +25,7 @@ def on_term(_sig, _frame):
 
 
 signal.signal(signal.SIGTERM, on_term)
+signal.signal(signal.SIGUSR1, lambda _sig, _frame: print(f"count {swaps}", flush=True))
 
 
 def swap():
