@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { requests, type RequestName } from '@contract';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
+import { keyFor } from '../../../src-main/core/llm/provider-factory';
+import { OpenAiProvider } from '../../../src-main/core/llm/openai-provider';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 
@@ -20,6 +22,7 @@ const KEYS = {
   'provider:anthropic': 'sk-ant-stored-9b2c',
   'provider:openai-compatible': 'sk-stored-compatible-41d0',
   'provider:openrouter': 'sk-or-stored-55e1',
+  'provider:groq': 'gsk-stored-groq-6c7d',
 };
 const SECRETS = Object.values(KEYS);
 
@@ -137,5 +140,39 @@ describe('a stored key never goes to a URL a request names', () => {
     // A server that calls itself OpenRouter by its path is not openrouter.ai.
     await call('models.probe', { target: { provider: 'openai-compatible', model: 'm', baseUrl: `${echoUrl}/api/v1/openrouter.ai` } });
     expect(JSON.stringify(seen)).not.toContain(KEYS['provider:openrouter']);
+  });
+
+  it("the broker hands a hosted service's key to that service's host only, and no other destination gets one", async () => {
+    // keyFor itself, with the app's own secret store: no test can reach openrouter.ai, so the choice
+    // is asserted where it is made. The saved destination is the scripted model server, as in the app.
+    const secrets = aut.app.context.keys;
+    const saved = { provider: 'openai-compatible' as const, baseUrl: `${echoUrl}/saved/v1`, providerModels: {} };
+    const compatible = (baseUrl: string) => keyFor(secrets, { provider: 'openai-compatible', baseUrl }, saved);
+    // It chooses: each service's own key for its own host.
+    expect(await compatible('https://openrouter.ai/api/v1')).toBe(KEYS['provider:openrouter']);
+    expect(await compatible('https://api.groq.com/openai/v1')).toBe(KEYS['provider:groq']);
+    // Any other destination, however it names the service, gets no stored key.
+    for (const named of [
+      'http://openrouter.ai/api/v1', // not over HTTPS
+      'https://openrouter.ai.evil.example/api/v1', // the name as a prefix of another host
+      'https://evilopenrouter.ai/api/v1', // the name as a suffix of another label
+      'https://evil.example/openrouter.ai/v1', // the name in the path
+      'https://user@evil.example/api.groq.com', // the name after user info
+      `${echoUrl}/api/v1/openrouter.ai`,
+    ])
+      expect(await compatible(named), named).toBeNull();
+  });
+
+  it("twin: the hosted service's key, once chosen for a destination that is not its host, reaches that server", async () => {
+    // What the host check stops: the key the broker picks for openrouter.ai, sent with a probe to the
+    // echo server, is read there by whoever runs it.
+    const key = await keyFor(
+      aut.app.context.keys,
+      { provider: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1' },
+      { provider: 'openai', baseUrl: null, providerModels: {} },
+    );
+    seen.length = 0;
+    await new OpenAiProvider({ kind: 'openai-compatible', apiKey: key!, baseUrl: `${echoUrl}/v1` }).listModels().catch(() => null);
+    expect(JSON.stringify(seen)).toContain(KEYS['provider:openrouter']);
   });
 });
