@@ -190,11 +190,28 @@ describe("the desktop app's approval endpoint", () => {
         req.on('error', reject);
         req.end(body);
       });
-    expect(await post({})).toBe(401);
-    expect(await post({ [MAC_HEADER]: mac('not-the-token-'.padEnd(48, 'n'), 'ask', body) })).toBe(401);
+    // Each bad request ends in its status or, if a check is gone, in the question it was let through to
+    // show: then the request is held for the person's answer, so waiting for the status alone would end
+    // only in the test's time-out. Whichever comes first is asserted.
+    const attempt = async (headers: Record<string, string>): Promise<number | 'asked'> => {
+      const hangUp = new AbortController();
+      let status: number | null = null;
+      const answered = post(headers, hangUp.signal).then(
+        (s) => (status = s),
+        () => (status = -1),
+      );
+      await expect.poll(() => status !== null || aut!.app.context.mcpApprovals.pending().length > 0, { timeout: 30_000 }).toBe(true);
+      if (status !== null) return status;
+      hangUp.abort();
+      await answered;
+      await expect.poll(() => aut!.app.context.mcpApprovals.pending(), { timeout: 15_000 }).toEqual([]);
+      return 'asked';
+    };
+    expect(await attempt({}), 'not signed').toBe(401);
+    expect(await attempt({ [MAC_HEADER]: mac('not-the-token-'.padEnd(48, 'n'), 'ask', body) }), 'signed with another token').toBe(401);
     const signed = mac(record.token, 'ask', body);
-    expect(await post({ [MAC_HEADER]: signed, origin: 'https://evil.example' })).toBe(403);
-    expect(await post({ [MAC_HEADER]: signed, host: `evil.example:${record.port}` })).toBe(403);
+    expect(await attempt({ [MAC_HEADER]: signed, origin: 'https://evil.example' }), 'from a web page').toBe(403);
+    expect(await attempt({ [MAC_HEADER]: signed, host: `evil.example:${record.port}` }), 'for another host').toBe(403);
     expect(aut.app.context.mcpApprovals.pending()).toEqual([]);
 
     // The twin: signed with the token, the question reaches the page; hanging up withdraws it.
