@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ISSUE_24_MUTATIONS } from './mutations-issue24';
 
 // The mutation check of issue 17, finding 11: every protection of the sandbox has a test that fails
 // when the protection is removed. Each mutation below takes one protection out of the source (one
@@ -18,13 +19,15 @@ import { join, resolve } from 'node:path';
 // (skip with --no-baseline): they must pass, or a "caught" would mean nothing. A mutation counts as
 // caught only when a test itself fails; a file that fails to start (a hook, an import) is reported as
 // an error, since that is not the protection being noticed. Its list is docs/sandbox.md's list of
-// protections; a protection added there gets a mutation here.
+// protections, and issue 24's (mutations-issue24.ts); a protection added there gets a mutation here.
+// A mutation of the renderer (build: true) rebuilds it before its tests and again once it is restored,
+// since the browser tests serve the built renderer.
 
 const REPO = resolve(import.meta.dirname, '../..');
 const BWRAP_ARGS = 'src-main/core/exec/sandbox/bubblewrap-args.ts';
 const ATTACKS = 'test/security/attacks';
 
-interface Mutation {
+export interface Mutation {
   name: string;
   /** What the mutation takes away, as docs/sandbox.md calls it. */
   protection: string;
@@ -33,6 +36,8 @@ interface Mutation {
   replace: string;
   /** The tests that hold the protection (run unless --full). */
   tests: string[];
+  /** The code is the renderer's: run `npm run build` with it mutated, and again once restored. */
+  build?: boolean;
 }
 
 const MUTATIONS: Mutation[] = [
@@ -188,6 +193,7 @@ const MUTATIONS: Mutation[] = [
     replace: 'return local.ask(command, args, asked);',
     tests: [`${ATTACKS}/planted-programs.test.ts`],
   },
+  ...ISSUE_24_MUTATIONS,
 ];
 
 interface Outcome {
@@ -222,9 +228,16 @@ function apply(mutation: Mutation): void {
   writeFileSync(file, text.replace(mutation.find, mutation.replace));
 }
 
+function build(): void {
+  const result = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`npm run build failed: ${result.stdout}${result.stderr}`);
+}
+
 function runTests(files: string[]): TestRun {
   const vitest = join(REPO, 'node_modules', '.bin', 'vitest');
-  const result = spawnSync('bash', [join(REPO, 'test/support/with-keyring.sh'), vitest, 'run', '--exclude', '**/*.e2e.test.ts', ...files], {
+  // Browser tests run only when a mutation names one (folders given with --full leave them out: slow).
+  const exclude = files.some((f) => f.endsWith('.e2e.test.ts')) ? [] : ['--exclude', '**/*.e2e.test.ts'];
+  const result = spawnSync('bash', [join(REPO, 'test/support/with-keyring.sh'), vitest, 'run', ...exclude, ...files], {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -270,9 +283,11 @@ function main(): void {
     let result: TestRun;
     try {
       apply(mutation);
+      if (mutation.build) build();
       result = runTests(files);
     } finally {
       restoreAll();
+      if (mutation.build) build();
     }
     const verdict = result.failing.length > 0 ? 'caught' : result.ok ? 'survived' : 'error';
     outcomes.push({ mutation, verdict, failing: result.failing });

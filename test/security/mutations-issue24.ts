@@ -1,0 +1,103 @@
+import type { Mutation } from './mutation-check';
+
+// The mutations of issue 24 (items 1–3 and 5): the app's own programs resolved to system folders, the
+// credential broker, the copy button's nonce, the browser-mode WebSocket Host check, the approval gate,
+// the approval endpoint's checks and the MCP "ask" default. Each is caught by an assertion of the test
+// named, within seconds; none by a test's time-out (issue 36).
+
+const ATTACKS = 'test/security/attacks';
+const BROKER = 'src-main/core/llm/provider-factory.ts';
+const ENDPOINT = 'src-main/core/mcp-approval/approval-endpoint.ts';
+const ENDPOINT_TEST = `${ATTACKS}/mcp-approval-endpoint.test.ts`;
+
+export const ISSUE_24_MUTATIONS: Mutation[] = [
+  {
+    name: 'app-programs-system-dirs',
+    protection: "the app's programs taken from system folders only, never a relative or workspace PATH entry",
+    file: 'src-main/core/programs/app-programs.ts',
+    find: 'const dirs = [...SYSTEM_DIRS, ...path.split(delimiter).filter((d) => d && isAbsolute(d) && !inside(d, roots))];',
+    replace: 'const dirs = [...path.split(delimiter).filter(Boolean), ...SYSTEM_DIRS];',
+    tests: [`${ATTACKS}/app-programs.test.ts`],
+  },
+  {
+    name: 'key-broker-saved-destination',
+    protection: 'a stored key only to its provider or the base URL saved in Settings (keyFor)',
+    file: BROKER,
+    find: 'return allowed ? own() : null;',
+    replace: 'return own();',
+    tests: [`${ATTACKS}/key-destinations.test.ts`],
+  },
+  {
+    name: 'key-broker-service-host',
+    protection: "a hosted service's key only to that service's host (keyFor), not to a URL that names it",
+    file: BROKER,
+    find: 'SERVICE_ACCOUNTS.find(([pattern]) => pattern.test(url.hostname.toLowerCase()))',
+    replace: "SERVICE_ACCOUNTS.find(([, account]) => url.href.includes(account.replace('provider:', '')))",
+    tests: [`${ATTACKS}/key-destinations.test.ts`],
+  },
+  {
+    name: 'key-broker-service-https',
+    protection: "a hosted service's key only over HTTPS (keyFor)",
+    file: BROKER,
+    find: "url?.protocol === 'https:' ?",
+    replace: 'url ?',
+    tests: [`${ATTACKS}/key-destinations.test.ts`],
+  },
+  {
+    name: 'copy-nonce',
+    protection: "the app's code-block classes and Copy button only inside blocks carrying this render's nonce",
+    file: 'src-renderer/features/markdown/sanitize-markdown.ts',
+    find: 'node.getAttribute(OWN_MARK) === currentMark',
+    replace: "node.classList.contains('code-block')",
+    tests: [`${ATTACKS}/copy-code.e2e.test.ts`],
+    build: true,
+  },
+  {
+    name: 'ws-upgrade-host',
+    protection: "browser mode's WebSocket upgrade refused for another Host (421)",
+    file: 'src-main/server/browser-server.ts',
+    find: "if (!allowedHosts.has(req.headers.host ?? '')) return rejectUpgrade(socket, 421, 'Misdirected Request');",
+    replace: '',
+    tests: ['test/integration/browser-server.test.ts'],
+  },
+  {
+    name: 'approval-gate',
+    protection: 'with auto-run off, a cell waits for approval before it runs',
+    file: 'src-main/core/agent/turn-cell.ts',
+    find: 'if (settings.autoRun || live.conv.autoRun) {',
+    replace: 'if (settings) {',
+    tests: [`${ATTACKS}/approval-gate.test.ts`],
+  },
+  {
+    name: 'endpoint-mac',
+    protection: 'the approval endpoint asks only for a request signed with its token',
+    file: ENDPOINT,
+    find: "if (typeof given !== 'string' || !sameMac(given, mac(token, 'ask', raw))) return reply(res, 401, { error: 'not signed with the token' });",
+    replace: '',
+    tests: [ENDPOINT_TEST],
+  },
+  {
+    name: 'endpoint-origin',
+    protection: 'the approval endpoint refuses web pages (Origin)',
+    file: ENDPOINT,
+    find: "if (req.headers.origin !== undefined) return reply(res, 403, { error: 'requests from web pages are refused' });",
+    replace: '',
+    tests: [ENDPOINT_TEST],
+  },
+  {
+    name: 'endpoint-host',
+    protection: 'the approval endpoint refuses another Host (DNS rebinding)',
+    file: ENDPOINT,
+    find: "if (req.headers.host !== `127.0.0.1:${port}`) return reply(res, 403, { error: 'not this endpoint' });",
+    replace: '',
+    tests: [ENDPOINT_TEST],
+  },
+  {
+    name: 'mcp-ask-default',
+    protection: 'an MCP tool with no choice made asks first unless its server marks it read-only',
+    file: 'src-main/core/mcp/mcp-tools.ts',
+    find: "return t.readOnly ? 'allow' : 'ask';",
+    replace: "return 'allow';",
+    tests: [`${ATTACKS}/mcp-ask-default.test.ts`],
+  },
+];
