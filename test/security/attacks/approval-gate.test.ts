@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 
@@ -14,11 +14,12 @@ import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-te
 const ctx = { transport: 'websocket' } as const;
 
 describe('the approval gate, with auto-run off', () => {
+  // An app for each test: a test that fails with its turn still going must not leave it to the next.
   let aut: AppUnderTest;
-  beforeAll(async () => {
+  beforeEach(async () => {
     aut = await startAppUnderTest({ autoRun: false });
   });
-  afterAll(async () => aut?.close());
+  afterEach(async () => aut?.close());
 
   /** Starts a turn whose model proposes `touch <marker>`; resolves with the cell once it is no longer streaming. */
   async function propose(marker: string): Promise<{ conversationId: string; cell: () => Promise<CellItem> }> {
