@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Mutation } from './mutation';
 import { ISSUE_24_MUTATIONS } from './mutations-issue24';
 
 // The mutation check of issue 17, finding 11: every protection of the sandbox has a test that fails
@@ -26,19 +27,6 @@ import { ISSUE_24_MUTATIONS } from './mutations-issue24';
 const REPO = resolve(import.meta.dirname, '../..');
 const BWRAP_ARGS = 'src-main/core/exec/sandbox/bubblewrap-args.ts';
 const ATTACKS = 'test/security/attacks';
-
-export interface Mutation {
-  name: string;
-  /** What the mutation takes away, as docs/sandbox.md calls it. */
-  protection: string;
-  file: string;
-  find: string;
-  replace: string;
-  /** The tests that hold the protection (run unless --full). */
-  tests: string[];
-  /** The code is the renderer's: run `npm run build` with it mutated, and again once restored. */
-  build?: boolean;
-}
 
 const MUTATIONS: Mutation[] = [
   {

@@ -1,4 +1,4 @@
-import type { Mutation } from './mutation-check';
+import type { Mutation } from './mutation';
 
 // The mutations of issue 24 (items 1–3 and 5): the app's own programs resolved to system folders, the
 // credential broker, the copy button's nonce, the browser-mode WebSocket Host check, the approval gate,
