@@ -6,7 +6,8 @@ import { SKIP_LOG_VARIABLE } from './installed';
 
 // CI reads a plain closing line ("N passed, N failed") to know tests really ran; vitest's own
 // summary is not in a shape it recognises, so print one. Tests that passed only when tried again
-// (vitest.config.ts: retry) are named above it: each is a race to find and fix, not a pass to forget.
+// (test/support/timing-exposed.ts) are named above it: each is a race to find and fix, not a pass to
+// forget, and one that guards security or the user's data fails the run.
 // Outside CI a test whose program is missing is left out (test/support/installed.ts); one more line
 // says which programs were missing and which files lost tests for it, so green never hides that.
 export default class SummaryReporter implements Reporter {
@@ -41,6 +42,12 @@ export default class SummaryReporter implements Reporter {
     }
     if (flaky.length > 0)
       process.stdout.write(`\nflaky: ${flaky.length} passed only when tried again:\n${flaky.map((name) => `  ${name}\n`).join('')}`);
+    const guarding = flaky.filter(guardsSecurityOrData);
+    if (guarding.length > 0) {
+      // A security or data test that passes one try in two is not a pass: its race may be the attack's.
+      process.stdout.write(`flaky security or data tests fail the run: ${guarding.length}\n`);
+      process.exitCode = 1;
+    }
     const missing = this.missingPrograms();
     if (skipped > 0 || missing) {
       const where = [...skippedIn].map(([file, count]) => `${file} ${count}`).join(', ');
@@ -74,4 +81,11 @@ export default class SummaryReporter implements Reporter {
 function noteOf(test: TestCase): string {
   const result = test.result();
   return result.state === 'skipped' && result.note ? ` "${result.note}"` : '';
+}
+
+/** Tests of protections and of what keeps the user's data (checkpoints, conversations, keys, settings). */
+export function guardsSecurityOrData(testName: string): boolean {
+  return /^test\/(security|integration\/security|unit\/security)\/|checkpoint|conversation|secret|keychain|settings|journal/i.test(
+    testName,
+  );
 }
