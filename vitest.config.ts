@@ -19,10 +19,9 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000, interval: 50 } },
     // Agent tests export each conversation and run it under nbconvert when they close (a kernel each).
     hookTimeout: 180_000,
-    // A test that fails is tried once more before it fails the run: CI machines are loaded and
-    // shared, and one race in 1,200 real-process tests should not throw away everyone's work. The
-    // summary reporter names every test that needed it (a race to fix, listed in CI's output).
-    retry: 1,
+    // No retry: a test that fails fails the run. Only a test marked timingExposed(reason)
+    // (test/support/timing-exposed.ts) is tried once more; the summary reporter names each one that
+    // needed it, and fails the run when it guards security or data.
     fileParallelism: true,
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],

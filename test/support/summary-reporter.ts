@@ -1,13 +1,28 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { SKIP_LOG_VARIABLE } from './installed';
 
 // CI reads a plain closing line ("N passed, N failed") to know tests really ran; vitest's own
 // summary is not in a shape it recognises, so print one. Tests that passed only when tried again
-// (vitest.config.ts: retry) are named above it: each is a race to find and fix, not a pass to forget.
+// (test/support/timing-exposed.ts) are named above it: each is a race to find and fix, not a pass to
+// forget, and one that guards security or the user's data fails the run.
+// Outside CI a test whose program is missing is left out (test/support/installed.ts); one more line
+// says which programs were missing and which files lost tests for it, so green never hides that.
 export default class SummaryReporter implements Reporter {
+  private readonly skipFolder = mkdtempSync(join(tmpdir(), 'oi-test-skips-'));
+
+  constructor() {
+    // The test processes are started after the reporter and inherit this; they append to the file.
+    process.env[SKIP_LOG_VARIABLE] = join(this.skipFolder, 'missing');
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const skippedIn = new Map<string, number>();
     const flaky: string[] = [];
     for (const mod of modules) {
       // A file that failed to load or whose hooks threw has no failed test, but it did fail.
@@ -16,15 +31,61 @@ export default class SummaryReporter implements Reporter {
         const state = test.result().state;
         if (state === 'passed') passed++;
         else if (state === 'failed') failed++;
-        else skipped++;
+        else {
+          skipped++;
+          const where = `${mod.moduleId.replace(`${process.cwd()}/`, '')}${noteOf(test)}`;
+          skippedIn.set(where, (skippedIn.get(where) ?? 0) + 1);
+        }
         if (state === 'passed' && test.diagnostic()?.flaky)
           flaky.push(`${mod.moduleId.replace(`${process.cwd()}/`, '')} > ${test.fullName}`);
       }
     }
     if (flaky.length > 0)
       process.stdout.write(`\nflaky: ${flaky.length} passed only when tried again:\n${flaky.map((name) => `  ${name}\n`).join('')}`);
+    const guarding = flaky.filter(guardsSecurityOrData);
+    if (guarding.length > 0) {
+      // A security or data test that passes one try in two is not a pass: its race may be the attack's.
+      process.stdout.write(`flaky security or data tests fail the run: ${guarding.length}\n`);
+      process.exitCode = 1;
+    }
+    const missing = this.missingPrograms();
+    if (skipped > 0 || missing) {
+      const where = [...skippedIn].map(([file, count]) => `${file} ${count}`).join(', ');
+      process.stdout.write(`\nskipped: ${skipped} tests${skipped > 0 ? ` (${where})` : ''}${missing}\n`);
+    }
     process.stdout.write(
       `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped${flaky.length > 0 ? ` (${flaky.length} flaky)` : ''}\n`,
     );
   }
+
+  /** "; not installed, so their tests were left out: zsh (a.test.ts, b.test.ts), …", or "". */
+  private missingPrograms(): string {
+    let lines: string[];
+    try {
+      lines = readFileSync(join(this.skipFolder, 'missing'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return '';
+    } finally {
+      rmSync(this.skipFolder, { recursive: true, force: true });
+    }
+    const filesByProgram = new Map<string, Set<string>>();
+    for (const line of lines) {
+      const [program = '', file = ''] = line.split('\t');
+      filesByProgram.set(program, (filesByProgram.get(program) ?? new Set()).add(file));
+    }
+    const named = [...filesByProgram].map(([program, files]) => `${program} (${[...files].join(', ')})`);
+    return `; not installed, so their tests were left out: ${named.join(', ')}`;
+  }
+}
+
+function noteOf(test: TestCase): string {
+  const result = test.result();
+  return result.state === 'skipped' && result.note ? ` "${result.note}"` : '';
+}
+
+/** Tests of protections and of what keeps the user's data (checkpoints, conversations, keys, settings). */
+export function guardsSecurityOrData(testName: string): boolean {
+  return /^test\/(security|integration\/security|unit\/security)\/|checkpoint|conversation|secret|keychain|settings|journal/i.test(
+    testName,
+  );
 }

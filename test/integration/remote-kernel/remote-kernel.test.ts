@@ -145,9 +145,10 @@ describe('remote Jupyter kernels', () => {
     kernels.bind('flaky', { url: proxy.url, ...PYTHON_KERNEL });
     await run('flaky', 'z = "survived"');
     const kernelId = kernels.kernelIdFor('flaky');
-    // A blip: the WebSocket drops and reconnects by itself.
+    // A blip: the WebSocket drops and reconnects by itself (a new connection through the relay).
+    const before = proxy.accepted();
     proxy.drop();
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.waitFor(() => expect(proxy.accepted()).toBeGreaterThan(before), { timeout: 30_000, interval: 50 });
     expect(stdout(await run('flaky', 'print(z)'))).toContain('survived');
     // A longer outage: the run is reported lost, then the next session reattaches to the same kernel.
     await proxy.cut();

@@ -6,6 +6,8 @@ import { freePort } from '../../../support/jupyter-server';
 
 export interface TcpProxy {
   url: string;
+  /** How many connections the relay has accepted so far (a reconnect shows as one more). */
+  accepted(): number;
   /** Drops every open connection; new ones still go through. */
   drop(): void;
   /** Drops everything and refuses new connections until resume(). */
@@ -18,10 +20,12 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const port = await freePort();
   const sockets = new Set<Socket>();
   let server: Server | null = null;
+  let accepted = 0;
 
   const listen = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const s = createServer((client) => {
+        accepted++;
         const upstream = connect(targetPort, '127.0.0.1');
         for (const socket of [client, upstream]) {
           sockets.add(socket);
@@ -56,6 +60,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   await listen();
   return {
     url: `http://127.0.0.1:${port}`,
+    accepted: () => accepted,
     drop,
     async cut() {
       const closed = stopListening();
