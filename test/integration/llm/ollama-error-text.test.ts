@@ -35,9 +35,8 @@ const request: ProviderRequest = {
 async function failureOf(baseUrl: string): Promise<string> {
   const provider = new OllamaProvider({ baseUrl, keepAlive: '5m' });
   try {
-    for await (const event of provider.stream(request)) {
-      void event;
-    }
+    const events: unknown[] = [];
+    for await (const event of provider.stream(request)) events.push(event);
   } catch (err) {
     return (err as Error).message;
   }
