@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { applySettingsPatch } from '@contract/settings-patch';
-import { errorMessage } from '@contract/error-message';
+import { plainError } from './plain-error';
 import type { AnyEvent, Attachment, ConversationListEntry, ModelChoice, Settings, SettingsPatch } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { confirmAutoRun } from './auto-run-confirm';
@@ -73,7 +73,7 @@ export const useApp = create<AppStore>((set, get) => {
     try {
       return await f();
     } catch (err) {
-      set({ error: errorMessage(err) });
+      set({ error: plainError(err) ?? get().error });
       return null;
     }
   };
@@ -242,7 +242,7 @@ export const useApp = create<AppStore>((set, get) => {
     setScreen: (screen) => set({ screen }),
     setProviderReady: (providerReady) => set({ providerReady }),
     setOnboarding: (onboarding) => set({ onboarding }),
-    reportError: (err) => set({ error: errorMessage(err) }),
+    reportError: (err) => set({ error: plainError(err) ?? get().error }),
     dismissError: () => set({ error: null }),
     dismissNotice(text) {
       set({ notices: get().notices.filter((n) => n !== text) });

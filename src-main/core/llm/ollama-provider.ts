@@ -141,10 +141,19 @@ export class OllamaProvider implements Provider {
         res.status === 404 && /not found/i.test(message)
           ? ` — pull it in Settings → Model, or run \`ollama pull ${(body as { model?: string }).model ?? ''}\``
           : '';
-      throw new OllamaError(`Ollama answered ${res.status} to POST ${url}: ${message}${hint}`, res.status);
+      throw new OllamaError(`Ollama answered ${res.status} to POST ${url}${explained(message)}${hint}`, res.status);
     }
     return res;
   }
+}
+
+/**
+ * What the server said after the status, or a sentence saying it said nothing: a bare colon at the end
+ * of the message (an empty body, as a proxy or a server at the wrong path sends) read as cut off.
+ */
+function explained(message: string): string {
+  const said = message.trim();
+  return said ? `: ${said}` : ' with an empty body (is this address an Ollama server?)';
 }
 
 /**
