@@ -12,7 +12,7 @@ import type { EnvironmentContext } from './environment-context';
 import type { FitResult } from './history-fit';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
-import { targetOf, type ModelKnowledge } from './model-knowledge';
+import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
 import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
@@ -239,6 +239,8 @@ async function callModel(
         counter: prepared.counter,
         promptTokens: prepared.promptTokens,
         ...(tools ? {} : { fencedTools: new Map(mcpTools.map((t) => [t.language, t.name])) }),
+        // Unprobed, a local model's own answer tells whether it wrote code as a fenced block.
+        dialectFromAnswer: capability === null && isLocal(settings.provider),
         onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
       },
       signal,
