@@ -144,7 +144,7 @@ export const AssistantItem = z.object({
 });
 
 /** Text formats of tool calls that local models write (docs/agent.md#local-models). */
-export const TextCallDialect = z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'json']);
+export const TextCallDialect = z.enum(['hermes', 'qwen-xml', 'llama', 'mistral', 'deepseek', 'json']);
 export type TextCallDialect = z.infer<typeof TextCallDialect>;
 
 export const FileChange = z.object({

@@ -100,7 +100,7 @@ export class AgentService {
     const item: UserItem = { ...old, id: newId(), text, createdAt: now() };
     live.conv.items = [...live.conv.items.slice(0, at), item];
     if (at === 0) live.conv.title = titleFrom(text, old.attachments);
-    live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+    live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     this.startTurn(live);
     return item;
@@ -118,7 +118,7 @@ export class AgentService {
   async undoLastTurn(conversationId: string): Promise<Conversation> {
     const live = await this.idleLive(conversationId, 'undo');
     live.conv.items = withoutLastTurn(live.conv.items);
-    live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+    live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     return live.conv;
   }
@@ -206,7 +206,7 @@ export class AgentService {
     };
     live.conv.items.push(item);
     this.deps.events.emit('notice', { conversationId, item });
-    if (opts.cut) live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+    if (opts.cut) live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     return outcome;
   }

@@ -17,6 +17,8 @@ export interface FitResult {
   /** Estimated tokens of the fitted history. */
   tokens: number;
   trimmedOutputs: number;
+  /** User messages shortened because even the turns left were over the window (a huge paste). */
+  trimmedMessages: number;
   droppedTurns: number;
   /** True when even the newest turn alone is over the budget (the call may fail). */
   overBudget: boolean;
@@ -74,11 +76,32 @@ export function fitHistory(input: FitInput): FitResult {
     if (total - (costs[i] ?? 0) + cost > input.budget) continue;
     replace(i, original);
   }
-  // 4. Last resort: shorten the newest turn's own outputs.
+  // 4. Shorten the newest turn's own outputs.
   trimFrom(newest, items.length);
+  // 5. Last resort: shorten the user's messages that are left, longest first, keeping their head and
+  //    tail. Sent whole, a server such as Ollama would cut the prompt from the front without a word,
+  //    system prompt first; this way the model keeps its instructions and the person is told.
+  let trimmedMessages = 0;
+  const users = [...items.keys()].filter((i) => i >= from && items[i]?.kind === 'user').sort((a, b) => (costs[b] ?? 0) - (costs[a] ?? 0));
+  for (const i of users) {
+    const item = items[i];
+    if (total <= input.budget || item?.kind !== 'user') break;
+    const shortened = shortenToFit(item.text, counter, total - input.budget, input.trimmedOutputChars);
+    if (shortened === null) continue;
+    replace(i, { ...item, text: shortened });
+    trimmedMessages++;
+  }
   let trimmedOutputs = 0;
-  for (let i = from; i < items.length; i++) if (items[i] !== input.items[i]) trimmedOutputs++;
-  return { items: items.slice(from), tokens: total, trimmedOutputs, droppedTurns, overBudget: total > input.budget, fullTokens };
+  for (let i = from; i < items.length; i++) if (items[i] !== input.items[i] && items[i]?.kind === 'cell') trimmedOutputs++;
+  return {
+    items: items.slice(from),
+    tokens: total,
+    trimmedOutputs,
+    trimmedMessages,
+    droppedTurns,
+    overBudget: total > input.budget,
+    fullTokens,
+  };
 }
 
 function turnStarts(items: ConversationItem[]): number[] {
@@ -95,6 +118,19 @@ function shorten(text: string, chars: number): string {
   const tail = chars - head;
   const cut = text.length - head - tail;
   return `${text.slice(0, head)}\n[… ${cut} characters left out to fit the context window …]\n${text.slice(-tail)}`;
+}
+
+/**
+ * The text made `excess` tokens shorter (head and tail kept, as `shorten` does), never below `floor`
+ * characters; null when it is already that short. Characters per token are taken from the text itself.
+ */
+function shortenToFit(text: string, counter: TokenCounter, excess: number, floor: number): string | null {
+  const tokens = counter.count(text);
+  if (text.length <= floor || tokens <= 0) return null;
+  // A little more than the excess: the marker and the estimate's error must fit too.
+  const keepTokens = Math.max(0, tokens - excess - 64);
+  const chars = Math.max(floor, Math.floor((text.length * keepTokens) / tokens));
+  return chars >= text.length ? null : shorten(text, chars);
 }
 
 export function itemTokens(item: ConversationItem, counter: TokenCounter, images: boolean): number {

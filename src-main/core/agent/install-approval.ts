@@ -12,7 +12,7 @@ const NEVER = new AbortController().signal;
  * and are always asked. A question ends with the turn or the re-run (stop = no), and waits at most the
  * run's time limit (settings.exec.timeoutMs): the run is held up meanwhile, and a "Re-run all" or a
  * turn nobody watches must not wait forever (Jupyter fails such a cell at once). No answer in that
- * time is a no, said as such to the model.
+ * time is a no, said as such to the model; so is a run with no conversation to ask in (`oi mcp`).
  */
 export async function askInstall(
   live: LiveConversation | undefined,
@@ -20,7 +20,11 @@ export async function askInstall(
   events: EventBus,
   q: InstallQuestion,
 ): Promise<boolean | InstallRefusal> {
-  if (!live) return false;
+  // A run outside any open conversation (an `oi mcp` client's) has nobody to ask: that is not a no.
+  if (!live)
+    return {
+      declined: `Nobody could be asked whether to run \`${q.command}\` (the run came from outside any conversation open in the app, such as an MCP client)`,
+    };
   if (!q.alwaysAsk && (settings.autoRun || live.conv.autoRun)) return true;
   const questionId = newId();
   const conversationId = live.conv.id;

@@ -17,7 +17,7 @@ export class LiveConversation {
   runController: AbortController | null = null;
   runningCellId: string | null = null;
   /** How much history fitting the user has been told about, so the notice is not repeated every call. */
-  fitNoticed = { droppedTurns: 0, trimmedOutputs: 0 };
+  fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
   /** Whether the user was told the model's price is unknown (so the budget cannot count it). */
   priceWarned = false;
 

@@ -15,7 +15,7 @@ export interface ModelKnowledgeOptions {
 }
 
 /** Local model servers are probed; hosted APIs call tools natively and are never asked. */
-const isLocal = (provider: Settings['provider']): boolean => provider === 'ollama' || provider === 'openai-compatible';
+export const isLocal = (provider: Settings['provider']): boolean => provider === 'ollama' || provider === 'openai-compatible';
 
 /**
  * What the app knows about the model it talks to: how it calls tools (capability-probe.ts, stored in

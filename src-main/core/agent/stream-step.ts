@@ -8,6 +8,7 @@ import { classifyFailure } from '../llm/provider-errors';
 import { streamWithRetries, type RetryNotice, type RetryPolicy } from '../llm/retry-with-backoff';
 import type { TokenCounter } from '../llm/token-counter';
 import { languageFromName } from '../mcp/mcp-names';
+import { fencedDialectOf } from './answer-dialect';
 import { FencedCodeParser } from './fenced-code-parser';
 import { TextCallParser, type TextCallEvent } from './text-call-parser';
 import { newId, now } from './ids';
@@ -45,6 +46,11 @@ export interface StepDeps {
   promptTokens: number;
   /** In fenced-code mode: the MCP tools by the fence tag that calls them (`mcp:<server>/<tool>` → name). */
   fencedTools?: Map<string, string>;
+  /**
+   * A local model no probe has asked about: a reply with no tool call but a runnable fenced block was
+   * written in the fenced dialect (answer-dialect.ts), and its blocks become cells when it ends.
+   */
+  dialectFromAnswer?: boolean;
   onRetry(notice: RetryNotice): void;
 }
 
@@ -64,8 +70,8 @@ export async function streamStep(
   const assembler = new ToolCallAssembler();
   const toolCells = new Map<number, CellItem>();
   const fencedTools = deps.fencedTools ?? new Map<string, string>();
-  const fenced =
-    request.tools.length === 0 ? new FencedCodeParser((info) => findLanguage(info)?.name ?? (fencedTools.has(info) ? info : null)) : null;
+  const runnableFence = (info: string) => findLanguage(info)?.name ?? (fencedTools.has(info) ? info : null);
+  const fenced = request.tools.length === 0 ? new FencedCodeParser(runnableFence) : null;
   // Calls a local model writes as text (its own dialect) run too, unless the server sends native calls.
   const offered = new Set([EXECUTE_TOOL_NAME, ...request.tools.map((t) => t.name)]);
   let textCalls: TextCallParser | null = new TextCallParser((name) => offered.has(name));
@@ -191,6 +197,22 @@ export async function streamStep(
     }
   };
 
+  // The reply streamed as prose into one open item; it now ends at its first block, and the blocks
+  // and the prose between them follow as cells and items, as if fenced mode had parsed it live.
+  const fencedAfterAll = () => {
+    const open = assistant;
+    const events = open ? fencedDialectOf(open.text, runnableFence) : null;
+    if (!open || !events) return;
+    open.text = '';
+    let before = true;
+    for (const ev of events) {
+      before &&= ev.type === 'text';
+      // Already shown (streamed); assistant.done sends the shortened item.
+      if (before && ev.type === 'text') open.text += ev.text;
+      else applyFence(ev);
+    }
+  };
+
   try {
     const stream = streamWithRetries(() => deps.provider.stream({ ...request, signal }), deps.retry, signal, deps.onRetry);
     for await (const ev of stream) {
@@ -236,6 +258,7 @@ export async function streamStep(
     }
     endTextCalls();
     for (const ev of fenced?.finish() ?? []) applyFence(ev);
+    if (deps.dialectFromAnswer && !fenced && calls.length === 0 && !signal.aborted) fencedAfterAll();
     // The SDKs end a cancelled stream quietly, without an error: only the signal tells.
     if (signal.aborted) outcome.interrupted = true;
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { TextCallDialect } from '@contract';
-import { callsInBlock, MARKERS, type Marker, type TextCall } from '../llm/text-call-dialects';
+import { callsInBlock, dialectOfBlock, MARKERS, type Marker, type TextCall } from '../llm/text-call-dialects';
 
 /**
  * Finds tool calls that a model writes as text (llm/text-call-dialects.ts) in its streamed reply, so
@@ -159,7 +159,7 @@ export class TextCallParser {
     const snapshot = JSON.stringify(calls);
     if (calls && calls.length > 0 && snapshot !== mode.shown) {
       mode.shown = snapshot;
-      out.push({ type: 'calls', block: mode.block, dialect: mode.marker.dialect, calls, final: false });
+      out.push({ type: 'calls', block: mode.block, dialect: dialectOfBlock(mode.marker.dialect, mode.body), calls, final: false });
     }
     return chunk.length;
   }
@@ -201,14 +201,14 @@ export class TextCallParser {
   private endBlock(mode: Extract<Mode, { kind: 'block' }>, body: string, closer: string, out: TextCallEvent[]): void {
     const calls = this.ours(callsInBlock(mode.marker.dialect, body, false));
     if (calls) {
-      out.push({ type: 'calls', block: mode.block, dialect: mode.marker.dialect, calls, final: true });
+      out.push({ type: 'calls', block: mode.block, dialect: dialectOfBlock(mode.marker.dialect, body), calls, final: true });
       return;
     }
     if (mode.shown) {
       // Cells are already on screen: keep them as calls with what was written; a broken one goes back
       // to the model as an argument error, like a broken native call.
       const partial = callsInBlock(mode.marker.dialect, body, true) ?? [];
-      out.push({ type: 'calls', block: mode.block, dialect: mode.marker.dialect, calls: partial, final: true });
+      out.push({ type: 'calls', block: mode.block, dialect: dialectOfBlock(mode.marker.dialect, body), calls: partial, final: true });
       return;
     }
     this.emitText(mode.marker.text + body + closer, out);

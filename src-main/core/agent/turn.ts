@@ -12,7 +12,7 @@ import type { EnvironmentContext } from './environment-context';
 import type { FitResult } from './history-fit';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
-import { targetOf, type ModelKnowledge } from './model-knowledge';
+import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
 import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
@@ -239,6 +239,8 @@ async function callModel(
         counter: prepared.counter,
         promptTokens: prepared.promptTokens,
         ...(tools ? {} : { fencedTools: new Map(mcpTools.map((t) => [t.language, t.name])) }),
+        // Unprobed, a local model's own answer tells whether it wrote code as a fenced block.
+        dialectFromAnswer: capability === null && isLocal(settings.provider),
         onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
       },
       signal,
@@ -304,13 +306,17 @@ function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
 /** Tells the user once each time fitting leaves out more than it did before. */
 function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, contextWindow: number): void {
   const before = live.fitNoticed;
-  if (fit.droppedTurns <= before.droppedTurns && fit.trimmedOutputs <= before.trimmedOutputs) return;
+  const counts = ['droppedTurns', 'trimmedOutputs', 'trimmedMessages'] as const;
+  if (counts.every((key) => fit[key] <= before[key])) return;
   live.fitNoticed = {
     droppedTurns: Math.max(fit.droppedTurns, before.droppedTurns),
     trimmedOutputs: Math.max(fit.trimmedOutputs, before.trimmedOutputs),
+    trimmedMessages: Math.max(fit.trimmedMessages, before.trimmedMessages),
   };
   const parts: string[] = [];
   if (fit.trimmedOutputs) parts.push(`${fit.trimmedOutputs} long output${fit.trimmedOutputs === 1 ? ' was' : 's were'} shortened`);
+  if (fit.trimmedMessages)
+    parts.push(`the middle of ${fit.trimmedMessages === 1 ? 'a message' : `${fit.trimmedMessages} messages`} too long for it was left out`);
   if (fit.droppedTurns) parts.push(`the ${fit.droppedTurns} oldest exchange${fit.droppedTurns === 1 ? ' was' : 's were'} left out`);
   // How much, in tokens: the user sees what the model lost, not only that it lost something.
   const cut = Math.max(0, fit.fullTokens - fit.tokens);

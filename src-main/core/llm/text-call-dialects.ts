@@ -1,5 +1,6 @@
 import { Allow, parse as parsePartialJson } from 'partial-json';
 import type { TextCallDialect } from '@contract';
+import { isQwenXmlBody, qwenXmlCalls, writeQwenXmlCall } from './qwen-xml-calls';
 
 /**
  * Tool calls that local models write as text, in the formats their chat templates teach them, for
@@ -7,6 +8,8 @@ import type { TextCallDialect } from '@contract';
  * parsing, vLLM without --tool-call-parser, LM Studio with an unknown template):
  *
  * - hermes    `<tool_call>{"name": …, "arguments": {…}}</tool_call>` (Hermes, Qwen 2.5/3, many fine-tunes)
+ * - qwen-xml  `<tool_call><function=name><parameter=key>value</parameter>…</function></tool_call>`
+ *             (Qwen3-Coder; the same opener as hermes, told apart by its body: qwen-xml-calls.ts)
  * - llama     `<|python_tag|>{"name": …, "parameters": {…}}` or `<|python_tag|>code` (Llama 3.1+ code
  *             interpreter), and a reply that is nothing but `{"name": …, "parameters": …}` (Llama 3.x JSON)
  * - mistral   `[TOOL_CALLS][{"name": …, "arguments": {…}}]`, or the newer `[TOOL_CALLS]name[ARGS]{…}`
@@ -95,10 +98,18 @@ export function callsInJson(text: string, partial: boolean): TextCall[] | null {
   return calls.length > 0 || partial ? calls : null;
 }
 
+/** The dialect a block is written in: its marker's, unless its body tells a dialect sharing the marker. */
+export function dialectOfBlock(marker: TextCallDialect, body: string): TextCallDialect {
+  return marker === 'hermes' && isQwenXmlBody(body) ? 'qwen-xml' : marker;
+}
+
 /** Reads the calls out of a block's body (the text after its opener, without the closer). */
 export function callsInBlock(dialect: TextCallDialect, body: string, partial: boolean): TextCall[] | null {
   switch (dialect) {
     case 'hermes':
+    case 'qwen-xml':
+      if (isQwenXmlBody(body)) return qwenXmlCalls(body, partial);
+      return callsInJson(stripJsonFence(body), partial);
     case 'json':
       return callsInJson(stripJsonFence(body), partial);
     case 'llama': {
@@ -169,6 +180,8 @@ export function writeCall(dialect: TextCallDialect, call: TextCall): string {
   switch (dialect) {
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: call.name, arguments: args })}\n</tool_call>`;
+    case 'qwen-xml':
+      return writeQwenXmlCall(call);
     case 'llama':
       return `<|python_tag|>${JSON.stringify({ name: call.name, parameters: args })}`;
     case 'mistral':
@@ -184,6 +197,7 @@ export function writeCall(dialect: TextCallDialect, call: TextCall): string {
 export function writeResult(dialect: TextCallDialect, name: string, result: string): string {
   switch (dialect) {
     case 'hermes':
+    case 'qwen-xml':
       return `<tool_response>\n${JSON.stringify({ name, content: result })}\n</tool_response>`;
     case 'mistral':
       return `[TOOL_RESULTS]${JSON.stringify({ content: result })}[/TOOL_RESULTS]`;

@@ -18,6 +18,14 @@ const probes: Array<[string, ScriptedReply, { mode: string; dialect?: string }]>
     { mode: 'native' },
   ],
   ['a Hermes call written as text', { kind: 'text', text: `<tool_call>\n${CALL}\n</tool_call>` }, { mode: 'text', dialect: 'hermes' }],
+  [
+    "Qwen3-Coder's XML call written as text",
+    {
+      kind: 'text',
+      text: '<tool_call>\n<function=execute>\n<parameter=language>\npython\n</parameter>\n<parameter=code>\nprint(6 * 7)\n</parameter>\n</function>\n</tool_call>',
+    },
+    { mode: 'text', dialect: 'qwen-xml' },
+  ],
   ['a Mistral call written as text', { kind: 'text', text: `[TOOL_CALLS][${CALL}]` }, { mode: 'text', dialect: 'mistral' }],
   ['a fenced code block', { kind: 'text', text: 'Sure:\n```python\nprint(6 * 7)\n```' }, { mode: 'fenced' }],
   ['prose only', { kind: 'text', text: 'The answer is 42.' }, { mode: 'none' }],

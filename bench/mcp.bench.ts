@@ -1,0 +1,97 @@
+// MCP benchmark (issue 25 item 12), as ratios side by side in one run:
+// - the first tools list with four servers configured, each taking START_MS to start (server-everything
+//   behind test/fixtures/mcp/slow-start.mjs), against one such server: started together the ratio is
+//   near 1 (target: four ≤ one + 1 s), started one after another it is near 4;
+// - `oi mcp` (the built CLI, `npm run build`) from spawn to the first `print(1)` result through the
+//   SDK's client, against `node -e 0` in the same round (target: ≤ 1 s on a quiet machine).
+// Run: npm run bench -- mcp   (writes bench/results/mcp.json)
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { McpServerConfig } from '../src-preload/contract';
+import { McpManager } from '../src-main/core/mcp/mcp-manager';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SLOW = join(ROOT, 'test', 'fixtures', 'mcp', 'slow-start.mjs');
+const START_MS = Number(process.env.MCP_START_MS ?? 1500);
+const RUNS = Number(process.env.MCP_RUNS ?? 5);
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function firstTools(count: number): Promise<number> {
+  const servers: Record<string, McpServerConfig> = {};
+  for (let i = 0; i < count; i++) servers[`s${i}`] = { command: process.execPath, args: [SLOW, String(START_MS)] };
+  const mcp = new McpManager(() => servers);
+  const start = performance.now();
+  const tools = await mcp.tools();
+  const ms = performance.now() - start;
+  await mcp.dispose();
+  if (new Set(tools.map((t) => t.server)).size !== count) throw new Error(`only ${tools.length} tools from ${count} servers`);
+  return ms;
+}
+
+function nodeBaseline(): number {
+  const start = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  return performance.now() - start;
+}
+
+async function oiMcpFirstResult(): Promise<number> {
+  const data = mkdtempSync(join(os.tmpdir(), 'oi-bench-mcp-'));
+  const ws = join(data, 'ws');
+  mkdirSync(ws);
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: data, OI_DATA_DIR: data, OI_NO_KEYCHAIN: '1', NO_COLOR: '1' };
+  const start = performance.now();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'bin', 'oi.mjs'), 'mcp', '--workspace', ws, '--auto-run'],
+    env,
+    cwd: ws,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'oi-bench', version: '1' });
+  await client.connect(transport);
+  const result = await client.callTool({ name: 'execute', arguments: { language: 'python', code: 'print(1)' } });
+  const ms = performance.now() - start;
+  await client.close();
+  rmSync(data, { recursive: true, force: true });
+  const text = JSON.stringify(result.content);
+  if (!text.includes('1')) throw new Error(`unexpected result ${text}`);
+  return ms;
+}
+
+const four: number[] = [];
+const one: number[] = [];
+const oi: number[] = [];
+const node: number[] = [];
+const built = existsSync(join(ROOT, 'out', 'main', 'cli.js'));
+for (let round = 0; round < RUNS; round++) {
+  one.push(await firstTools(1));
+  four.push(await firstTools(4));
+  if (built) {
+    node.push(nodeBaseline());
+    oi.push(await oiMcpFirstResult());
+  }
+}
+const rows = {
+  startMs: START_MS,
+  load: os.loadavg()[0],
+  firstToolsOneServerMs: median(one),
+  firstToolsFourServersMs: median(four),
+  fourOverOne: median(four.map((f, i) => f / (one[i] ?? NaN))),
+  ...(built
+    ? {
+        oiMcpFirstPrintMs: median(oi),
+        nodeMs: median(node),
+        oiMcpOverNode: median(oi.map((o, i) => o / (node[i] ?? NaN))),
+      }
+    : { oiMcp: 'not measured: run `npm run build` first' }),
+};
+console.table(rows);
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'mcp.json'), `${JSON.stringify(rows, null, 2)}\n`);
