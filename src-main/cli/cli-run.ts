@@ -5,6 +5,7 @@ import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
 import type { App } from '../core/app';
+import { localRequests } from '../core/bridge/local-requests';
 import { appVersion } from '../core/app-version';
 import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { buildProvider, keyFor } from '../core/llm/provider-factory';
@@ -126,10 +127,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     // A conversation keeps its model; flags naming one move it to that model from now on.
     if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
       const { provider, model, baseUrl } = settings.get();
-      conversation = await app.handlers['conversation.set-model'](
-        { conversationId: conversation.id, choice: { provider, model, baseUrl } },
-        { transport: 'ipc' },
-      );
+      conversation = await localRequests(app.handlers)('conversation.set-model', {
+        conversationId: conversation.id,
+        choice: { provider, model, baseUrl },
+      });
     }
     const current = { ...settings.get(), ...conversation.modelChoice };
     await checkProviderKey({
@@ -222,7 +223,7 @@ async function prepareWorkspace(folder: string, dataDir: string, isCurrent: bool
 }
 
 async function listConversations(app: App): Promise<number> {
-  const list = await app.handlers['conversation.list']({}, { transport: 'ipc' });
+  const list = await localRequests(app.handlers)('conversation.list', {});
   if (list.length === 0) process.stdout.write('No saved conversations.\n');
   for (const c of list) process.stdout.write(`${c.id}  ${c.updatedAt.slice(0, 16).replace('T', ' ')}  ${c.title}\n`);
   return 0;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
+import { localRequests } from '../core/bridge/local-requests';
 import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { parseExtraPath, writableZones } from '../core/exec';
 import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
@@ -67,7 +68,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     ask: (question, signal) => askDesktopApp({ dataDir, zones, timeoutMs: opts.askTimeoutMs }, question, signal),
   };
   if (opts.autoRun) {
-    const sandbox = await app.handlers['sandbox.status']({}, { transport: 'ipc' });
+    const sandbox = await localRequests(app.handlers)('sandbox.status', {});
     // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.
     if (!sandbox.enabled) say(`--auto-run: MCP clients' code runs without asking. ${sandbox.autoRunWarning}`);
   } else say('execute and write_file ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run');
