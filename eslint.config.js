@@ -159,6 +159,24 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // One way into core: every caller goes through bridge/dispatch.ts, which validates the input with
+    // the contract's schema first (the CLI through bridge/local-requests.ts).
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/core/bridge/dispatch.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "MemberExpression[computed=true][object.property.name='handlers']",
+          "MemberExpression[computed=true][object.name='handlers']",
+        ].map((selector) => ({
+          selector,
+          message: 'call a handler through the dispatcher (core/bridge/dispatch.ts), which validates its input',
+        })),
+      ],
+    },
+  },
+  {
     // Tests may name Electron's types to shape stand-ins for ipcMain; they never load electron.
     files: ['test/**/*.ts'],
     rules: {

@@ -1,22 +1,23 @@
-import { closeSync, mkdirSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
 import type { Settings } from '@contract';
-import { defaultAppDataDir } from '../core/app-data-dir';
-import { createApp, type App } from '../core/app';
+import type { App } from '../core/app';
+import { localRequests } from '../core/bridge/local-requests';
+import { appVersion } from '../core/app-version';
 import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { buildProvider, keyFor } from '../core/llm/provider-factory';
 import { MemorySecretStore } from '../core/secrets/memory-secret-store';
 import type { SecretStore } from '../core/secrets/secret-store';
-import { openNodeSettingsStore } from '../core/settings/node-settings-store';
+import { startApp } from '../core/start-app';
 import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
 import { parseCliArgs, UsageError, type CliOptions } from './cli-args';
 import { CliSession } from './cli-session';
 import { chooseConversation } from './conversation-choice';
 import { warnUnsandboxedAutoRun } from './auto-run-warning';
-import { appVersion, HELP, packageRoot } from './help-text';
+import { HELP } from './help-text';
 import { runInteractive } from './interactive';
 import { probeEndpoint } from './endpoint-probe';
 import { checkProviderKey } from './key-check';
@@ -78,9 +79,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     }
     throw err;
   }
-  const version = appVersion(env);
   if (opts.help) return (process.stdout.write(`${HELP}\n`), exitWith(0));
-  if (opts.version) return (process.stdout.write(`${version}\n`), exitWith(0));
+  if (opts.version) return (process.stdout.write(`${appVersion()}\n`), exitWith(0));
 
   const errStyle = styleFor(process.stderr, env);
   const fail = (message: string, code: number) => (process.stderr.write(errStyle.red(`oi: ${message}\n`)), exitWith(code));
@@ -94,18 +94,17 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   }
   const interactive = !opts.list && message.text === null;
 
-  const notices: string[] = [];
-  // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched. Otherwise its
-  // probe (the keyring library works on a thread of its own) runs while the settings load.
-  const opening = opts.list ? Promise.resolve(new MemorySecretStore()) : openSecrets(env, notices);
-  const dataDir = defaultAppDataDir();
-  mkdirSync(dataDir, { recursive: true });
-  const saved = openNodeSettingsStore({ dir: dataDir });
-  const settings = new OverlaySettingsStore(saved, opts.overrides);
-  // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
-  if (!opts.ownFolder && !opts.overrides.workspaceRoot) settings.override({ workspaceRoot: process.cwd() });
-  const secrets = await opening;
-  const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
+  // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched.
+  const { app, version, dataDir, notices, settings, secrets } = await startApp({
+    openSecrets: async () => (opts.list ? { store: new MemorySecretStore(), notice: null } : openSecrets(env)),
+    settings: (saved) => {
+      const overlay = new OverlaySettingsStore(saved, opts.overrides);
+      // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
+      if (!opts.ownFolder && !opts.overrides.workspaceRoot) overlay.override({ workspaceRoot: process.cwd() });
+      return overlay;
+    },
+    app: { env },
+  });
   const out = opts.json ? process.stderr : process.stdout;
   const style = styleFor(out, env);
   // The terminal, when a person is at it: the prompt line for the chat, the key question and approvals.
@@ -113,7 +112,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   const terminal = process.stdin.isTTY && terminalOut.isTTY ? new TerminalInput(process.stdin, terminalOut) : null;
   const prompt = terminal ? new PromptLine(terminal, terminalOut) : null;
   const quiet = (line: string) => process.stderr.write(errStyle.dim(`${line}\n`));
-  for (const notice of [...notices, ...(saved.notice ? [saved.notice] : [])]) quiet(notice);
+  for (const notice of notices) quiet(notice);
 
   try {
     if (opts.list) return exitWith(await listConversations(app));
@@ -128,10 +127,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     // A conversation keeps its model; flags naming one move it to that model from now on.
     if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
       const { provider, model, baseUrl } = settings.get();
-      conversation = await app.handlers['conversation.set-model'](
-        { conversationId: conversation.id, choice: { provider, model, baseUrl } },
-        { transport: 'ipc' },
-      );
+      conversation = await localRequests(app.handlers)('conversation.set-model', {
+        conversationId: conversation.id,
+        choice: { provider, model, baseUrl },
+      });
     }
     const current = { ...settings.get(), ...conversation.modelChoice };
     await checkProviderKey({
@@ -224,7 +223,7 @@ async function prepareWorkspace(folder: string, dataDir: string, isCurrent: bool
 }
 
 async function listConversations(app: App): Promise<number> {
-  const list = await app.handlers['conversation.list']({}, { transport: 'ipc' });
+  const list = await localRequests(app.handlers)('conversation.list', {});
   if (list.length === 0) process.stdout.write('No saved conversations.\n');
   for (const c of list) process.stdout.write(`${c.id}  ${c.updatedAt.slice(0, 16).replace('T', ' ')}  ${c.title}\n`);
   return 0;

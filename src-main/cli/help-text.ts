@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// What `oi --help` and `oi --version` print. This file imports nothing beyond Node's own modules:
-// those two answers must come back as fast as Node starts (docs/cli.md, bench/startup.bench.ts).
+// What `oi --help` prints. This file imports nothing: the answer must come back as fast as Node
+// starts (docs/cli.md, bench/startup.bench.ts); `oi --version` answers from core/app-version.ts.
 
 export const HELP = `oi — Open Interpreter in the terminal: chat with a model that writes and runs code on this machine.
 
@@ -39,17 +35,3 @@ Keys come from the OS keychain or the environment: OPENAI_API_KEY, ANTHROPIC_API
 OPENAI_COMPATIBLE_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY… In a terminal, oi asks for a missing
 key and stores it in the keychain. Conversations and settings are shared with the desktop app (folder:
 OI_DATA_DIR, or the app's data folder).`;
-
-/** The repository (or the installed package): src-main/cli/*.ts under tsx, out/main/*.js when built. */
-export function packageRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-}
-
-export function appVersion(env: NodeJS.ProcessEnv): string {
-  if (env.npm_package_version) return env.npm_package_version;
-  try {
-    return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}

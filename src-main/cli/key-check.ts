@@ -1,5 +1,6 @@
 import type { KeyProvider, Settings } from '@contract';
 import type { App } from '../core/app';
+import { localRequests } from '../core/bridge/local-requests';
 import { keyFor } from '../core/llm/provider-factory';
 import { SetupError } from './setup-error';
 import type { PromptLine } from './terminal/prompt-line';
@@ -50,12 +51,12 @@ export async function checkProviderKey(deps: KeyCheckDeps): Promise<void> {
     const answer = await prompt.ask({ prompt: `${name} API key (hidden): `, hidden: true });
     const key = answer.kind === 'line' ? answer.text.trim() : '';
     if (!key) throw new SetupError(`no ${name} API key given; set ${variable} or run oi again to paste one`);
-    const test = await app.handlers['keys.test']({ provider, key, baseUrl: settings.baseUrl }, { transport: 'ipc' });
+    const test = await localRequests(app.handlers)('keys.test', { provider, key, baseUrl: settings.baseUrl });
     if (!test.ok && /\b(401|403)\b|refused|invalid|incorrect|unauthori[sz]ed/i.test(test.message)) {
       print(style.red(`${name} refused that key: ${test.message}`));
       continue;
     }
-    await app.handlers['keys.set']({ provider, key }, { transport: 'ipc' });
+    await localRequests(app.handlers)('keys.set', { provider, key });
     print(
       style.dim(
         test.ok ? `Key checked and stored in ${storage}.` : `Could not check the key (${test.message}); stored in ${storage} anyway.`,

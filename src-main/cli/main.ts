@@ -1,4 +1,5 @@
-import { appVersion, HELP } from './help-text';
+import { appVersion } from '../core/app-version';
+import { HELP } from './help-text';
 
 // `oi`: the terminal interface on the same core as the desktop app — the same handler table and
 // events, no server. This entry answers --help and --version itself and loads the rest only for a
@@ -9,7 +10,7 @@ const first = argv[0];
 if (argv.length === 1 && (first === '--help' || first === '-h')) {
   process.stdout.write(`${HELP}\n`);
 } else if (argv.length === 1 && (first === '--version' || first === '-v')) {
-  process.stdout.write(`${appVersion(process.env)}\n`);
+  process.stdout.write(`${appVersion()}\n`);
 } else if (first === 'mcp') {
   // `oi mcp`: the MCP server (docs/mcp.md). Its stdout is the protocol's, so nothing else prints there.
   const { runMcp } = await import('./mcp-command');

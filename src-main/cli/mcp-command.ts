@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
-import { createApp } from '../core/app';
+import { localRequests } from '../core/bridge/local-requests';
 import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { parseExtraPath, writableZones } from '../core/exec';
 import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
@@ -14,11 +13,10 @@ import type { ApprovalPolicy } from '../core/mcp-server/approval-policy';
 import type { McpServeDeps } from '../core/mcp-server/build-server';
 import { serveHttp } from '../core/mcp-server/http-serve';
 import { serveStdio } from '../core/mcp-server/stdio-serve';
-import { openNodeSettingsStore } from '../core/settings/node-settings-store';
+import { startApp } from '../core/start-app';
 import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
 import { UsageError } from './cli-args';
 import { openSecrets } from './open-cli-secrets';
-import { appVersion, packageRoot } from './help-text';
 import { MCP_HELP, parseMcpArgs, type McpOptions } from './mcp-args';
 import { OverlaySettingsStore } from './overlay-settings-store';
 
@@ -43,7 +41,6 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   console.log = console.info = console.error;
 
   const dataDir = defaultAppDataDir();
-  mkdirSync(dataDir, { recursive: true });
   let workspace: string;
   try {
     await mkdir(opts.workspace, { recursive: true }).catch(() => undefined);
@@ -51,13 +48,13 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   } catch (err) {
     return (say(errorMessage(err)), 2);
   }
-  const notices: string[] = [];
-  const secrets = await openSecrets(env, notices);
-  const saved = openNodeSettingsStore({ dir: dataDir });
-  const settings = new OverlaySettingsStore(saved, opts.sandbox ? { sandbox: { enabled: true } } : {});
-  const version = appVersion(env);
-  const app = createApp({ dataDir, settings, secrets, resourcesDir: path.join(packageRoot(), 'resources'), version, env });
-  for (const notice of [...notices, ...(saved.notice ? [saved.notice] : [])]) say(notice);
+  const { app, settings, version, notices } = await startApp({
+    dataDir,
+    openSecrets: () => openSecrets(env),
+    settings: (saved) => new OverlaySettingsStore(saved, opts.sandbox ? { sandbox: { enabled: true } } : {}),
+    app: { env },
+  });
+  for (const notice of notices) say(notice);
   // Where sandboxed code can write: an endpoint file there is not followed (endpoint-file.ts).
   const zones = () => {
     const now = settings.get();
@@ -71,7 +68,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     ask: (question, signal) => askDesktopApp({ dataDir, zones, timeoutMs: opts.askTimeoutMs }, question, signal),
   };
   if (opts.autoRun) {
-    const sandbox = await app.handlers['sandbox.status']({}, { transport: 'ipc' });
+    const sandbox = await localRequests(app.handlers)('sandbox.status', {});
     // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.
     if (!sandbox.enabled) say(`--auto-run: MCP clients' code runs without asking. ${sandbox.autoRunWarning}`);
   } else say('execute and write_file ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run');

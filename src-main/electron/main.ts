@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
-import { createApp } from '../core/app';
 import { createDispatcher } from '../core/bridge/dispatch';
-import { openSecretStore } from '../core/secrets/open-secret-store';
-import { openNodeSettingsStore } from '../core/settings/node-settings-store';
+import { openWindowedSecrets, startApp } from '../core/start-app';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
@@ -32,21 +30,16 @@ void app.whenReady().then(async () => {
   denyAllPermissions(session.defaultSession);
   serveRenderer(path.join(outDir, 'renderer'));
 
-  const dataDir = app.getPath('userData');
-  const settings = openNodeSettingsStore({ dir: dataDir });
-  const secrets = await openSecretStore();
-  // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
-  if (settings.notice) console.warn(settings.notice);
-  if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
-  const core = createApp({
-    dataDir,
-    settings,
-    secrets: secrets.store,
-    notices: secrets.notice ? [secrets.notice] : [],
+  const { app: core, notices } = await startApp({
+    dataDir: app.getPath('userData'),
+    // The folder holding out/: the repository, or app.asar in the packaged app.
+    packageRoot: path.resolve(outDir, '..'),
     resourcesDir,
-    version: app.getVersion(),
-    mcpApprovalEndpoint: true,
+    openSecrets: openWindowedSecrets,
+    app: { mcpApprovalEndpoint: true },
   });
+  // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
+  for (const notice of notices) console.warn(notice);
   const workspaceOf = async (id: string) => (await core.context.agent.snapshot(id)).workspace;
   const handlers = {
     ...core.handlers,

@@ -1,8 +1,6 @@
-import { createApp } from '../core/app';
 import { createDispatcher, type Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
-import { openSecretStore } from '../core/secrets/open-secret-store';
-import { openNodeSettingsStore } from '../core/settings/node-settings-store';
+import { openWindowedSecrets, startApp } from '../core/start-app';
 import { workspaceLookup, type WorkspaceLookup } from '../core/workspace/workspace-lookup';
 
 /** What browser mode's server needs of the app. */
@@ -15,8 +13,6 @@ export interface BrowserApp {
 
 export interface BrowserAppOptions {
   dataDir: string;
-  resourcesDir: string;
-  version: string;
 }
 
 /**
@@ -25,19 +21,12 @@ export interface BrowserAppOptions {
  * the URL.
  */
 export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserApp> {
-  const settings = openNodeSettingsStore({ dir: opts.dataDir });
-  if (settings.notice) console.warn(settings.notice);
-  const secrets = await openSecretStore();
-  if (secrets.reason) console.warn(`No OS keychain: ${secrets.reason}`);
-  const app = createApp({
+  const { app, notices } = await startApp({
     dataDir: opts.dataDir,
-    settings,
-    secrets: secrets.store,
-    notices: secrets.notice ? [secrets.notice] : [],
-    resourcesDir: opts.resourcesDir,
-    version: opts.version,
-    mcpApprovalEndpoint: true,
+    openSecrets: openWindowedSecrets,
+    app: { mcpApprovalEndpoint: true },
   });
+  for (const notice of notices) console.warn(notice);
   return {
     dispatch: createDispatcher(app.handlers),
     events: app.events,

@@ -60,11 +60,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   console.log(`Open Interpreter Desktop (browser mode) is at:\n  ${server.launchUrl}`);
-  build(
-    import('./browser-app').then(({ openBrowserApp }) =>
-      openBrowserApp({ dataDir, resourcesDir: path.join(repoRoot, 'resources'), version: process.env.npm_package_version ?? '0.0.0' }),
-    ),
-  );
+  build(import('./browser-app').then(({ openBrowserApp }) => openBrowserApp({ dataDir })));
   let stopping = false;
   const shutdown = async () => {
     // A second Ctrl-C (or SIGTERM) while closing: exit at once.

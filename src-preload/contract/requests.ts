@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { CellItem } from './model';
 import { appRequests } from './requests/app';
 import { chatRequests } from './requests/chat';
 import { conversationRequests } from './requests/conversation';
@@ -68,6 +67,3 @@ export const requestNames = Object.keys(requests) as RequestName[];
 export function isRequestName(name: unknown): name is RequestName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
 }
-
-/** The shape a cell has while it is shown, used by events that carry a whole cell. */
-export type CellSnapshot = z.infer<typeof CellItem>;

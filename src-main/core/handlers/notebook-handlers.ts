@@ -1,6 +1,6 @@
 import { errorMessage, type NotebookSource } from '@contract';
 import { summaryOf } from '../agent/agent-service';
-import type { HandlerTable, RequestContext } from '../bridge/handler-table';
+import { readsLocalPaths, type HandlerTable, type RequestContext } from '../bridge/handler-table';
 import { importNotebook, type NotebookImport } from '../notebook/api';
 import { saveImportedNotebook } from '../notebook/imported-conversation';
 import { notebookFileName, notebookTextOf, readNotebookFile } from '../notebook/notebook-files';
@@ -56,7 +56,7 @@ async function notebookInput(source: NotebookSource, maxBytes: number, req: Requ
     return Buffer.from(source.dataBase64, 'base64');
   }
   // Only the desktop app knows real paths of chosen or dropped files; a page in a browser sends bytes.
-  if (req.transport !== 'ipc')
+  if (!readsLocalPaths(req))
     throw new Error('importing by path is only available in the desktop app; browser mode uploads the file instead');
   return readNotebookFile(source.sourcePath, maxBytes);
 }

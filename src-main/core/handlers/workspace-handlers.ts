@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { HandlerTable } from '../bridge/handler-table';
+import { readsLocalPaths, type HandlerTable } from '../bridge/handler-table';
 import { copyAttachmentFrom, saveAttachmentBytes } from '../workspace/attachments';
 import { confine } from '../workspace/confine';
 import { previewFile } from '../workspace/file-preview';
@@ -53,7 +53,7 @@ export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, Workspace
     },
     'workspace.attach-path': async ({ conversationId, sourcePath }, req) => {
       // Only the desktop app knows real paths of dropped files; a page in a browser must send bytes.
-      if (req.transport !== 'ipc')
+      if (!readsLocalPaths(req))
         throw new Error('attaching by path is only available in the desktop app; browser mode uploads the file instead');
       return copyAttachmentFrom(await rootOf(conversationId), sourcePath);
     },

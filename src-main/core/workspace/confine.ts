@@ -90,8 +90,3 @@ export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
-
-/** The '/'-separated workspace path of an absolute path inside the root. */
-export function toWorkspacePath(root: string, abs: string): string {
-  return path.relative(root, abs).split(path.sep).join('/');
-}

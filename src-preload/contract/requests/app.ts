@@ -7,7 +7,7 @@ export const appRequests = {
     output: z.object({
       version: z.string(),
       platform: z.string(),
-      transport: z.enum(['ipc', 'websocket']),
+      transport: z.enum(['ipc', 'websocket', 'cli']),
       /** Where keys are kept: the OS keychain, or memory for this run only when none is reachable. */
       secretStorage: z.enum(['keychain', 'memory']),
       /** Things the user must know from start-up (settings reset, no keychain…). */

@@ -41,8 +41,6 @@ export interface ExecServiceOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** How long each step of stopping a run waits before using more force (default 2 s). */
   graceMs?: number;
-  /** Sandbox name shown in RunLimits (null: none). */
-  sandbox?: string | null;
   /** Where sessions run: sandboxed, on a remote kernel, or locally (default: session-router.ts, no remote kernels). */
   router?: SessionRouter;
 }
@@ -89,7 +87,6 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const execute = createRunExecution({
     router,
     graceMs: options.graceMs ?? 2000,
-    sandbox: options.sandbox ?? null,
     sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
     detectContext,
     live,
@@ -106,7 +103,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   return {
     async run(request) {
       const started = Date.now();
-      const limits = describeLimits(request.settings, options.sandbox ?? null);
+      const limits = describeLimits(request.settings, null);
       if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, 0);
       const named = findLanguage(request.language);
       if (!named) {

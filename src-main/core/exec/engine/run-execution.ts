@@ -26,8 +26,6 @@ export interface RunExecutionOptions {
   router: SessionRouter;
   /** How long each step of stopping a run waits before using more force. */
   graceMs: number;
-  /** Sandbox name shown in RunLimits (null: none). */
-  sandbox: string | null;
   /** What a new session is started with apart from the language, runtime, workspace and settings. */
   sessionBase: Pick<StartSessionOptions, 'tmpRoot' | 'resourcesDir'>;
   /** The environment code runs with (env.ts). */
@@ -62,7 +60,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
   return async ({ request, language, slot, shellNote, asked }) => {
     const startedAt = Date.now();
     const route = await options.router.route(request, language);
-    const limits = route.limits(describeLimits(request.settings, options.sandbox));
+    const limits = route.limits(describeLimits(request.settings, null));
     if (route.refusal) return simpleResult('unavailable', route.refusal, startedAt, limits, slot.executionCount);
     const context = await options.detectContext(request, route);
     const runtime = route.runtime ?? (await language.detect(context).catch(() => null));

@@ -159,8 +159,3 @@ export async function killTree(leader: number): Promise<void> {
   await killDescendants(leader, { keepLeader: false });
   kill(leader, 'SIGCONT');
 }
-
-/** How many processes the session has (the leader included); 0 if it could not be told. */
-export async function countSessionProcesses(leader: number): Promise<number> {
-  return (await sessionProcesses(leader)).length;
-}

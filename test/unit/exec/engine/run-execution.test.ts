@@ -27,7 +27,6 @@ function setup(route: () => SessionRoute, graceMs = 60_000) {
   const execute = createRunExecution({
     router: fakeRouter(route),
     graceMs,
-    sandbox: null,
     sessionBase: { tmpRoot: workspace, resourcesDir: workspace },
     environment: () => ({}),
     detectContext: async () => ({ workspace, settings: null, path: '' }),
