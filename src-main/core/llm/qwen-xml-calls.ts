@@ -1,4 +1,4 @@
-import type { TextCall } from './text-call-dialects';
+import type { TextCall } from './text-call';
 
 // Qwen3-Coder's tool-call form, inside the same <tool_call> tags as Hermes but with XML, not JSON:
 //   <tool_call>

@@ -1,6 +1,7 @@
 import { Allow, parse as parsePartialJson } from 'partial-json';
 import type { TextCallDialect } from '@contract';
 import { isQwenXmlBody, qwenXmlCalls, writeQwenXmlCall } from './qwen-xml-calls';
+import type { TextCall } from './text-call';
 
 /**
  * Tool calls that local models write as text, in the formats their chat templates teach them, for
@@ -21,11 +22,7 @@ import { isQwenXmlBody, qwenXmlCalls, writeQwenXmlCall } from './qwen-xml-calls'
  * (also while it is half-written), and how to write a call and its result back in the same form.
  */
 
-export interface TextCall {
-  name: string;
-  /** The arguments as JSON text (what a native tool call would carry). */
-  args: string;
-}
+export type { TextCall } from './text-call';
 
 /** A block opener; `dialect` tells how to read what follows it. */
 export interface Marker {
