@@ -23,8 +23,8 @@ const WARM_ROUNDS = 4;
 const TEN_MB_RUNS = 3;
 const TEN_MB_CODE = 'for i in range(200_000):\n    print("%06d" % i, "x" * 42)';
 const SIDES = {
-  unsandboxed: { enabled: false, allowNetwork: false, extraPaths: [] },
-  sandboxed: { enabled: true, allowNetwork: false, extraPaths: [] },
+  unsandboxed: { enabled: false, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
+  sandboxed: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
 } satisfies Record<string, SandboxSettings>;
 type Side = keyof typeof SIDES;
 

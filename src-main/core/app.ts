@@ -26,11 +26,12 @@ import { checkpointHandlers } from './handlers/checkpoint-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
-import { sandboxHandlers } from './handlers/sandbox-handlers';
+import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import {
   createExecService,
   createSessionRouter,
+  withSandboxDefault,
   kernelAccount,
   RemoteKernels,
   withAutoInstall,
@@ -44,6 +45,7 @@ import { createProviderFactory } from './llm/provider-factory';
 import type { SettingsStore } from './settings/settings-store';
 
 import { InstallQuestions } from './agent/install-questions';
+import { NetworkQuestions } from './agent/network-questions';
 import { OpenConversations } from './agent/open-conversations';
 import { EnvSecretSource } from './secrets/env-secret-source';
 import { SecretResolver } from './secrets/secret-resolver';
@@ -95,7 +97,9 @@ export interface App {
  */
 export function createApp(opts: AppOptions): App {
   const events = new EventBus();
-  const settings = () => opts.settings.get();
+  // Every reader sees the sandbox on by default wherever it works, until the person chooses.
+  const store = withSandboxDefault(opts.settings);
+  const settings = () => store.get();
 
   // Keys: the keychain, then the environment. The engine strips them from the code's environment and
   // redacts them from what runs give back; it asks synchronously at spawn time, so it reads a snapshot
@@ -119,10 +123,13 @@ export function createApp(opts: AppOptions): App {
   // The engine: sessions routed to a remote kernel bound to the conversation (tokens in the keychain
   // under kernel:<url>, bindings saved in the conversation's file), the sandbox or a local process.
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
+  // A sandboxed conversation's network goes through the app's proxy: registries and allowed hosts
+  // pass, any other host is asked in the conversation.
+  const network = new NetworkQuestions({ open, settings, events, updateSettings: (patch) => store.update(patch) });
   const engine = createExecService({
     resourcesDir: opts.resourcesDir,
     secrets: () => secrets,
-    router: createSessionRouter({ remote: kernels }),
+    router: createSessionRouter({ remote: kernels, network: (conversationId) => network.policyFor(conversationId) }),
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
@@ -153,7 +160,7 @@ export function createApp(opts: AppOptions): App {
     onChange: (name) => events.emit('mcp.changed', { name }),
   });
   // Questions from `oi mcp` clients: shown on the page, answered by the person.
-  const mcpApprovals = new McpApprovalQuestions({ events, settings: opts.settings });
+  const mcpApprovals = new McpApprovalQuestions({ events, settings: store });
   const approvalEndpoint = opts.mcpApprovalEndpoint
     ? openApprovalEndpoint(opts.dataDir, mcpApprovals).catch((err: unknown) => {
         // The app works without it: oi mcp then refuses as when the app is not running.
@@ -186,10 +193,11 @@ export function createApp(opts: AppOptions): App {
     agent,
     exec,
     kernels,
-    settings: opts.settings,
+    settings: store,
     keys,
+    network,
     secretStorage: opts.secrets.kind,
-    notices: [...(opts.notices ?? []), ...(opts.settings.notice ? [opts.settings.notice] : [])],
+    notices: [...(opts.notices ?? []), ...(store.notice ? [store.notice] : [])],
     keyVault,
     localServers: opts.localServers ?? DEFAULT_LOCAL_SERVERS,
     workspaceWatchers: new WorkspaceWatchers((conversationId, paths) => events.emit('workspace.changed', { conversationId, paths })),
@@ -197,7 +205,7 @@ export function createApp(opts: AppOptions): App {
     checkpoints,
     mcp,
     mcpApprovals,
-    mcpConfig: new McpConfigService({ settings: opts.settings, secrets: opts.secrets, mcp, secretsChanged: refreshSecrets }),
+    mcpConfig: new McpConfigService({ settings: store, secrets: opts.secrets, mcp, secretsChanged: refreshSecrets }),
     reruns: new LiveReruns({ agent, conversations, exec, events, settings }),
   };
 
@@ -223,6 +231,7 @@ export function createApp(opts: AppOptions): App {
     ...notebookHandlers(context),
     ...kernelHandlers(context),
     ...sandboxHandlers(context),
+    ...networkHandlers(context),
     ...instructionsHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),

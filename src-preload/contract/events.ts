@@ -94,6 +94,12 @@ const buildEventSchemas = () =>
       text: z.string(),
     }),
     'install.answered': z.object({ ...Conv, questionId: Id, install: z.boolean() }),
+    /**
+     * Sandboxed code asked for a host the proxy does not let through yet (docs/sandbox.md, "Network"):
+     * allow it? Answered with `network.answer`; the connection waits meanwhile.
+     */
+    'network.awaiting-approval': z.object({ ...Conv, questionId: Id, cellId: Id.nullable(), host: z.string(), port: z.number().int() }),
+    'network.answered': z.object({ ...Conv, questionId: Id, host: z.string(), allowed: z.boolean() }),
     /** After each model call: the conversation's running totals, and how full the context window is. */
     'usage.updated': z.object({
       ...Conv,

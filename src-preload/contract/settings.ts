@@ -50,10 +50,26 @@ export const ExecSettings = z.object({
     .max(24 * 3600 * 1000),
 });
 
+/** A host sandboxed code may reach through the app's proxy: `example.com`, `*.example.com` or an address. */
+const AllowedHost = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\*\.)?[A-Za-z0-9.:_[\]-]+$/, 'a host name such as example.com or *.example.com');
+
 export const SandboxSettings = z.object({
+  /**
+   * Whether code runs in the sandbox. Until the person chooses (`chosen`), main shows the default
+   * here: on wherever the sandbox works on this machine (docs/sandbox.md).
+   */
   enabled: z.boolean(),
+  /** The person chose `enabled` (Settings, `--sandbox` / `--no-sandbox`); otherwise it is the default. */
+  chosen: z.boolean(),
+  /** Direct, unfiltered network; otherwise only through the app's proxy, host by host. */
   allowNetwork: z.boolean(),
   extraPaths: z.array(z.string().max(4096)).max(64),
+  /** Hosts the proxy lets sandboxed code reach without asking, besides the package registries ("always"). */
+  allowedHosts: z.array(AllowedHost).max(256),
 });
 
 /** An environment variable or header name an MCP server entry refers to. */
@@ -109,7 +125,7 @@ export const McpClientName = z.string().min(1).max(256);
 export const McpClientPolicy = z.enum(['ask', 'allow', 'refuse']);
 
 export const Settings = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   provider: ProviderKind,
   model: z.string().min(1).max(256),
   /** null → the provider's default endpoint. */
@@ -211,7 +227,7 @@ export type McpServerConfig = z.infer<typeof McpServerConfig>;
 export type McpClientPolicy = z.infer<typeof McpClientPolicy>;
 
 export const defaultSettings: Settings = {
-  version: 1,
+  version: 2,
   provider: 'openai',
   model: 'gpt-4.1',
   baseUrl: null,
@@ -249,7 +265,7 @@ export const defaultSettings: Settings = {
     inputRequests: 'ask',
     inputWaitMs: 10 * 60 * 1000,
   },
-  sandbox: { enabled: false, allowNetwork: false, extraPaths: [] },
+  sandbox: { enabled: true, chosen: false, allowNetwork: false, extraPaths: [], allowedHosts: [] },
   providerModels: {},
   dismissedNotices: [],
   mcpServers: {},

@@ -33,6 +33,9 @@ export { withSandboxSetting } from './sandbox/sandbox-policy';
 export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
+export { effectiveSandbox, withSandboxDefault } from './sandbox/sandbox-default';
+export { hostListed, REGISTRY_HOSTS } from './sandbox/network-hosts';
+export type { NetworkPolicy, NetworkVerdict } from './sandbox/network-proxy';
 // Where sandboxed code can write, for what the app follows from outside it (the `oi mcp` approval endpoint file).
 export { reachesInto, writableZones } from './sandbox/writable-zones';
 export { parseExtraPath } from './sandbox/sandbox-plan';

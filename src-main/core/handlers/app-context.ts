@@ -1,3 +1,4 @@
+import type { NetworkQuestions } from '../agent/network-questions';
 import type { AgentService } from '../agent/agent-service';
 import type { ModelKnowledge } from '../agent/model-knowledge';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
@@ -44,4 +45,6 @@ export interface AppContext {
   mcpConfig: McpConfigService;
   /** Clients of `oi mcp` asking to run code or write files, waiting for the person (docs/mcp.md). */
   mcpApprovals: McpApprovalQuestions;
+  /** Where sandboxed code may connect: registries, allowed hosts, and questions in the conversation. */
+  network: NetworkQuestions;
 }

@@ -1,22 +1,38 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import { autoRunWarning, describeSandbox, sandboxGaps, sandboxProtections } from '../exec';
-import { sandboxSupport } from '../exec';
+import { effectiveSandbox, sandboxSupport } from '../exec';
 import type { AppContext } from './app-context';
 
 /** The sandbox as it really is here: the same sentence every sandboxed cell shows, and what it leaves open. */
 export const sandboxHandlers = ({ settings }: Pick<AppContext, 'settings'>): Pick<HandlerTable, 'sandbox.status'> => ({
   'sandbox.status': async () => {
-    const sandbox = settings.get().sandbox;
     const support = await sandboxSupport();
+    const sandbox = effectiveSandbox(settings.get().sandbox, support);
     return {
       enabled: sandbox.enabled,
+      byDefault: !sandbox.chosen,
       available: support.available,
       tool: support.available ? support.tool : null,
       description: describeSandbox(sandbox, support),
-      reason: support.available ? null : support.reason,
+      reason: support.available ? null : unavailableReason(support.reason, sandbox.chosen),
       protections: sandboxProtections(sandbox, support),
       notProtected: sandboxGaps(sandbox, support),
       autoRunWarning: autoRunWarning(sandbox, support),
     };
   },
 });
+
+/** Answers to the proxy's questions about a host sandboxed code asked for (agent/network-questions.ts). */
+export const networkHandlers = ({ network }: Pick<AppContext, 'network'>): Pick<HandlerTable, 'network.answer'> => ({
+  'network.answer': async ({ conversationId, questionId, answer }) => {
+    // A second click, or an answer after the run ended, changes nothing and is no error.
+    network.answer(conversationId, questionId, answer);
+    return { ok: true };
+  },
+});
+
+/** One sentence: why the sandbox is off (or refusing) here, and how to make it work. */
+function unavailableReason(reason: string, chosen: boolean): string {
+  const state = chosen ? 'The sandbox is on but cannot work here, so nothing runs' : 'The sandbox is off by default here';
+  return `${state}: ${reason}. See docs/sandbox.md ("Turning it on") for how to enable it.`;
+}

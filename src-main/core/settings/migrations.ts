@@ -12,7 +12,20 @@ type Document = Record<string, unknown>;
  */
 const steps: Record<number, (document: Document) => Document> = {
   0: fromV0,
+  1: fromV1,
 };
+
+/**
+ * v2 made the sandbox the default wherever it works. A v1 file always held `sandbox.enabled` (false
+ * by default), so a false there was no choice; a true was one, and stays one (on a machine where the
+ * sandbox fails, a chosen sandbox refuses to run rather than running without it).
+ */
+function fromV1(document: Document): Document {
+  const sandbox = document.sandbox;
+  if (typeof sandbox !== 'object' || sandbox === null || Array.isArray(sandbox)) return { ...document, version: 2 };
+  const old = sandbox as Document;
+  return { ...document, version: 2, sandbox: { ...old, chosen: old.enabled === true } };
+}
 
 /**
  * v0 is a file with no `version` field: written by hand, often by someone used to Open Interpreter, whose

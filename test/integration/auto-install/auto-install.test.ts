@@ -217,7 +217,7 @@ describe('automatic installs', () => {
       language: 'python',
       code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)',
       // pip runs inside the sandbox, which hides /tmp: the wheel folder is shown to it as any folder would be.
-      sandbox: { enabled: true, allowNetwork: false, extraPaths: [wheels] },
+      sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [wheels], allowedHosts: [] },
       settings: settings({ pythonPath: join(env, 'bin', 'python') }),
     });
     expect(questions[0]?.text).toContain('because the sandbox lets code change only the workspace');

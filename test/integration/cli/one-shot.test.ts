@@ -176,7 +176,7 @@ describe('oi without a terminal', () => {
   it('does not warn about auto-run when the sandbox is on, nor when code asks first', { timeout: 180_000 }, async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
-    const sandboxed = { ...defaultSettings, sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } };
+    const sandboxed = { ...defaultSettings, sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } };
     writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(sandboxed));
     llm.enqueue({ kind: 'text', text: 'Hi.' }, { kind: 'text', text: 'Hi again.' });
     const on = await runOi([...flags(llm), '--auto-run', '-m', 'hi'], cliEnv(data.dir));

@@ -7,7 +7,7 @@ import { stderrOf, stdoutOf, useHarness } from '../../support/exec-harness';
 // stderr as a stream named stderr, in its place among stdout. Shells get a second terminal for it,
 // so programs still see a terminal on fd 2; runners mark it in the one terminal.
 
-const SANDBOX = { enabled: true, allowNetwork: false, extraPaths: [] };
+const SANDBOX = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
 
 /** `out:` / `err:` per saved stream output, in order. */
 function streams(outputs: CellOutput[]): string[] {

@@ -14,7 +14,7 @@ import { type Harness, startHarness, streamTextOf as stdout } from '../../suppor
 // project inside their home would be.
 
 const PYTHON = '/usr/bin/python3';
-const SANDBOX: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
+const SANDBOX: SandboxSettings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
 
 describe('sandboxed sessions (bubblewrap)', () => {
   let home: string;
@@ -171,7 +171,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
 
   it('reports the sandbox to the UI as the cells describe it', async () => {
     const status = sandboxHandlers({
-      settings: new MemorySettingsStore({ sandbox: { enabled: true, allowNetwork: false, extraPaths: [] } }),
+      settings: new MemorySettingsStore({ sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } }),
     })['sandbox.status'];
     const on = await status({}, { transport: 'websocket' });
     expect(on).toMatchObject({ enabled: true, available: true, tool: 'bubblewrap', reason: null });

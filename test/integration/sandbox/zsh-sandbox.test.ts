@@ -9,7 +9,7 @@ import { installed } from '../../support/installed';
 // A zsh session under bubblewrap, set up as sandbox.test.ts sets up its bash and Python ones: a home
 // of the test's own outside /tmp, holding a fake ~/.ssh key, a .zshrc and the workspace.
 
-const SANDBOX: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
+const SANDBOX: SandboxSettings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
 
 describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (bubblewrap)', () => {
   let home: string;

@@ -9,11 +9,17 @@ import { migrateSettingsDocument, migrationSteps, SETTINGS_VERSION } from '../..
 describe('settings migrations', () => {
   it('has a step for every version below the current one', () => {
     for (let version = 0; version < SETTINGS_VERSION; version++) expect(migrationSteps[version]).toBeTypeOf('function');
-    expect(SETTINGS_VERSION).toBe(1);
+    expect(SETTINGS_VERSION).toBe(2);
+  });
+
+  it('makes the sandbox the default for a v1 file that never chose it, and keeps a v1 choice of on', () => {
+    const v1 = (enabled: boolean) => ({ version: 1, sandbox: { enabled, allowNetwork: false, extraPaths: [] } });
+    expect(migrateSettingsDocument(v1(false)).document).toEqual({ version: 2, sandbox: { enabled: false, chosen: false, allowNetwork: false, extraPaths: [] } });
+    expect(migrateSettingsDocument(v1(true)).document).toEqual({ version: 2, sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [] } });
   });
 
   it('leaves a current document alone', () => {
-    expect(migrateSettingsDocument({ ...defaultSettings })).toEqual({ status: 'current', document: defaultSettings, from: 1 });
+    expect(migrateSettingsDocument({ ...defaultSettings })).toEqual({ status: 'current', document: defaultSettings, from: 2 });
   });
 
   it('renames Open Interpreter spellings in an unversioned file, the current name winning over both', () => {
@@ -21,7 +27,7 @@ describe('settings migrations', () => {
     expect(result).toEqual({
       status: 'migrated',
       from: 0,
-      document: { autoRun: true, baseUrl: 'http://b.example/v1', model: 'm', version: 1 },
+      document: { autoRun: true, baseUrl: 'http://b.example/v1', model: 'm', version: 2 },
     });
   });
 
@@ -61,9 +67,9 @@ describe('settings migrations', () => {
       fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ model: 'gpt-4o', auto_run: true }));
       const store = openNodeSettingsStore({ dir });
       expect(store.notice).toBeNull();
-      expect(store.get()).toMatchObject({ version: 1, model: 'gpt-4o', autoRun: true });
+      expect(store.get()).toMatchObject({ version: 2, model: 'gpt-4o', autoRun: true });
       expect(fs.readdirSync(dir)).toEqual(['settings.json']);
-      expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({ version: 1, autoRun: true });
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({ version: 2, autoRun: true });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

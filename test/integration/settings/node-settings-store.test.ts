@@ -119,12 +119,12 @@ describe('settings file under plain Node', () => {
   });
 
   it('keeps a copy of a file from a newer version and uses the fields it understands', () => {
-    const { dir, store } = openWith(JSON.stringify({ ...defaultSettings, version: 2, model: 'future-model', telemetry: 'off' }));
+    const { dir, store } = openWith(JSON.stringify({ ...defaultSettings, version: 3, model: 'future-model', telemetry: 'off' }));
     expect(store.get().model).toBe('future-model');
-    expect(store.get().version).toBe(1);
-    expect(store.notice).toMatch(/newer version of the app \(settings v2; this one reads v1\)/);
+    expect(store.get().version).toBe(2);
+    expect(store.notice).toMatch(/newer version of the app \(settings v3; this one reads v2\)/);
     expect(store.notice).toMatch(/telemetry/);
-    expect(backups(dir)).toEqual(['settings.from-v2-2026-01-02T03-04-05-678Z.json']);
+    expect(backups(dir)).toEqual(['settings.from-v3-2026-01-02T03-04-05-678Z.json']);
   });
 
   it('reports a version field that is not a number and repairs the rest', () => {

@@ -96,7 +96,7 @@ describe.each(stores)('the thinking budget in settings.set (%s)', (_name, open) 
 });
 
 describe('the stored settings file', () => {
-  it('reads a v1 file written before thinking existed without a migration or a notice: both are off', () => {
+  it('reads a v1 file written before thinking existed without a notice: both are off', () => {
     const dir = tempDir();
     const {
       thinkingBudgetTokens: _t,
@@ -113,7 +113,7 @@ describe('the stored settings file', () => {
     const reopened = openNodeSettingsStore({ dir });
     expect(reopened.get()).toMatchObject({ thinkingBudgetTokens: 16_000, reasoningEffort: 'low' });
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({
-      version: 1,
+      version: 2,
       thinkingBudgetTokens: 16_000,
     });
   });

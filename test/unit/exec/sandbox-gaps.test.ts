@@ -8,7 +8,7 @@ import { autoRunWarning, describeSandbox, sandboxGaps, sandboxProtections, type 
 const bwrap: SandboxSupport = { available: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' };
 const seatbelt: SandboxSupport = { available: true, tool: 'sandbox-exec', path: '/usr/bin/sandbox-exec' };
 const missing: SandboxSupport = { available: false, reason: 'bubblewrap is not installed' };
-const on: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
+const on: SandboxSettings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
 
 describe('what the sandbox leaves open', () => {
   it('with no sandbox: your files, the network, other programs, and on Linux the keychain', () => {
@@ -42,7 +42,7 @@ describe('what the sandbox leaves open', () => {
   it('lists as protected exactly the phrases of the sentence every sandboxed cell shows', () => {
     const cases: Array<[SandboxSettings, SandboxSupport]> = [
       [on, bwrap],
-      [{ ...on, allowNetwork: true, extraPaths: ['/data:rw'] }, bwrap],
+      [{ ...on, allowNetwork: true, extraPaths: ['/data:rw'], allowedHosts: [] }, bwrap],
       [on, seatbelt],
     ];
     for (const [settings, support] of cases) {

@@ -16,6 +16,7 @@ const PLAN: SandboxPlan = {
     { path: '/srv/out', writable: true },
   ],
   network: false,
+  proxyPort: null,
   newSession: false,
 };
 
@@ -56,7 +57,7 @@ describe('the bubblewrap command line', () => {
 describe('the plan on this machine', () => {
   it('hides /run (and /var/run, by its real path) with the homes', () => {
     const plan = planSandbox({
-      settings: { enabled: true, allowNetwork: false, extraPaths: [] },
+      settings: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
       workspace: '/srv/ws',
       privateDir: '/tmp/p',
     });
@@ -102,7 +103,7 @@ describe('the macOS profile', () => {
 });
 
 describe('describing the sandbox', () => {
-  const settings = { enabled: true, allowNetwork: false, extraPaths: ['~/data', '/srv/out:rw'] };
+  const settings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: ['~/data', '/srv/out:rw'], allowedHosts: [] };
 
   it('lists exactly the protections of each tool', () => {
     expect(describeSandbox(settings, { available: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' }, '/home/ana')).toBe(

@@ -3,6 +3,7 @@ import type { LanguageDefinition } from '../languages/language';
 import type { RemoteKernels } from '../remote/remote-kernels';
 import { describeSandbox } from '../sandbox/describe-sandbox';
 import { sandboxProbing } from '../sandbox/sandbox-probing';
+import type { NetworkPolicy } from '../sandbox/network-proxy';
 import { startSandboxedSession } from '../sandbox/sandboxed-session';
 import { sandboxSupport, type SandboxSupport } from '../sandbox/sandbox-support';
 import type { SessionRoute } from '../session/session-types';
@@ -27,6 +28,11 @@ export interface SessionRouterOptions {
   remote?: RemoteKernels;
   /** For tests: the sandbox support to assume (default: detected once). */
   sandboxSupport?: () => Promise<SandboxSupport>;
+  /**
+   * Where a sandboxed conversation's network requests are decided (agent/network-questions.ts). Without
+   * it, a sandbox with the network off has no way out at all.
+   */
+  network?: (conversationId: string) => NetworkPolicy;
 }
 
 export function createSessionRouter(options: SessionRouterOptions = {}): SessionRouter {
@@ -45,6 +51,9 @@ export function createSessionRouter(options: SessionRouterOptions = {}): Session
       // HTML is not executed, so there is nothing to sandbox.
       if (!sandbox?.enabled || language.kind === 'html') return LOCAL;
       const found = await support();
+      // The sandbox by default (not the person's choice) where it cannot work: run as before it was
+      // the default; the status line says why and how to enable it (sandbox.status).
+      if (!found.available && !sandbox.chosen) return LOCAL;
       const description = describeSandbox(sandbox, found);
       const limits = (base: RunLimits): RunLimits => ({ ...base, sandbox: description });
       if (!found.available) {
@@ -63,7 +72,7 @@ export function createSessionRouter(options: SessionRouterOptions = {}): Session
         refusal: null,
         runtime: null,
         limits,
-        start: (start) => startSandboxedSession(startSession, start, sandbox, found),
+        start: (start) => startSandboxedSession(startSession, start, sandbox, found, options.network?.(request.conversationId)),
         probing: (context) => sandboxProbing({ support: found, settings: sandbox, ...context }),
       };
     },

@@ -26,7 +26,10 @@ export async function spawnRunner(
   args: string[],
   channelEnv: Record<string, string>,
 ): Promise<PtyProcess> {
-  const command = rawOutput(options.limits.wrapSpawn(options.runtime.command, args, options.limitSettings));
+  // The terminal set-up goes inside the limits' wrapping, and so inside the sandbox: for a sandboxed
+  // conversation nothing but the sandbox tool starts outside it.
+  const inner = rawOutput({ file: options.runtime.command, args });
+  const command = options.limits.wrapSpawn(inner.file, inner.args, options.limitSettings);
   return new PtyProcess({
     file: command.file,
     args: command.args,

@@ -1,3 +1,4 @@
+import { proxyEnvironment } from './network-relay';
 import type { SandboxPlan } from './sandbox-plan';
 
 // The plan as a bubblewrap command line. Mount operations apply in order, so the hidden folders are
@@ -26,6 +27,9 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   // binds above need to create their mount points inside these folders first.
   for (const folder of plan.hidden) args.push('--remount-ro', folder);
   if (!plan.network) args.push('--unshare-net');
+  if (!plan.network && plan.proxyPort !== null) {
+    for (const [name, value] of Object.entries(proxyEnvironment(plan.proxyPort))) args.push('--setenv', name, value);
+  }
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-cgroup-try');
   args.push('--die-with-parent', '--cap-drop', 'ALL');
   if (plan.newSession) args.push('--new-session');

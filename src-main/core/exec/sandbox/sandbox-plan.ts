@@ -31,6 +31,11 @@ export interface SandboxPlan {
   extra: ExtraPath[];
   network: boolean;
   /**
+   * With the network off: the port of the relay to the app's proxy inside the sandbox
+   * (network-relay.ts), announced to programs through the proxy variables; null for no way out at all.
+   */
+  proxyPort: number | null;
+  /**
    * No controlling terminal (bubblewrap --new-session). One-off programs (probes, installers) need
    * none, and would otherwise keep the app's own — the terminal `oi` runs in — where TIOCSTI types a
    * command for the user's shell to run once the app exits. Sessions keep theirs: a pseudo-terminal of
@@ -84,6 +89,7 @@ export function planSandbox(input: PlanInput): SandboxPlan {
     privateTemp: ['/tmp', '/var/tmp'],
     extra: input.settings.extraPaths.map((entry) => parseExtraPath(entry, home)),
     network: input.settings.allowNetwork,
+    proxyPort: null,
     newSession: false,
   };
 }

@@ -5,13 +5,17 @@ import type { LimitController } from '../process/limits';
 import { killDescendants, killTree } from '../process/process-tree';
 import type { Session, SessionOutcome, SessionRun, StartSessionOptions } from '../session/session-types';
 import type { SessionTerminal } from '../input/terminal-watch';
+import { startNetworkProxy, type NetworkPolicy, type NetworkProxy } from './network-proxy';
+import { RELAY_PORT, relayPrograms, withRelay } from './network-relay';
 import { childrenOf, findSandboxProcesses, type SandboxProcesses } from './sandbox-processes';
 import { planSandbox, type SandboxPlan } from './sandbox-plan';
 import { realOf, wrapInSandbox, type AvailableSandbox } from './sandbox-wrap';
 
 // Starts any kind of session inside the sandbox by wrapping its spawn (through the LimitController
 // every session already calls), and gives it a private folder of its own: the session's socket and
-// cell files live there, and it is the only temp folder the sandbox can see.
+// cell files live there, and it is the only temp folder the sandbox can see. With the network off and
+// a network policy given, the session's only way out is the app's proxy (network-proxy.ts), reached
+// through a relay started inside the sandbox before the program (network-relay.ts).
 
 type Start = (options: StartSessionOptions) => Promise<Session>;
 
@@ -20,14 +24,25 @@ export async function startSandboxedSession(
   options: StartSessionOptions,
   settings: SandboxSettings,
   support: AvailableSandbox,
+  network?: NetworkPolicy,
 ): Promise<Session> {
   const privateDir = await mkdtemp(join(options.tmpRoot, 'oi-sandbox-'));
   const plan = planSandbox({ settings, workspace: options.workspace, privateDir: realOf(privateDir), home: options.env.HOME });
-  const limits = sandboxedLimits(options.limits, plan, support, options.runtime.support ?? []);
+  let proxy: NetworkProxy | null = null;
   try {
+    // bubblewrap only: on macOS the profile keeps the network off (docs/sandbox.md).
+    if (network && !plan.network && support.tool === 'bubblewrap') {
+      proxy = await startNetworkProxy(join(plan.privateDir, 'net.sock'), network);
+      plan.proxyPort = RELAY_PORT;
+    }
+    const relay = proxy ? { socket: proxy.socket, resourcesDir: options.resourcesDir } : null;
+    const limits = sandboxedLimits(options.limits, plan, support, options.runtime.support ?? [], relay);
     const session = await start({ ...options, tmpRoot: privateDir, limits });
-    return new SandboxedSession(session, options.language.kind, support, privateDir);
+    const sandboxed = new SandboxedSession(session, options.language.kind, support, privateDir, proxy);
+    if (proxy) await sandboxed.noteHelpers();
+    return sandboxed;
   } catch (err) {
+    await proxy?.close();
     await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
     throw err;
   }
@@ -42,6 +57,7 @@ function sandboxedLimits(
   plan: SandboxPlan,
   support: AvailableSandbox,
   programs: readonly string[],
+  relay: { socket: string; resourcesDir: string } | null,
 ): LimitController {
   return {
     async beforeRun(pid, settings) {
@@ -50,7 +66,9 @@ function sandboxedLimits(
       return base.beforeRun(found?.program ?? pid, settings);
     },
     wrapSpawn(file, args, settings) {
-      return wrapInSandbox(plan, support, base.wrapSpawn(file, args, settings), programs);
+      const command = base.wrapSpawn(file, args, settings);
+      if (!relay) return wrapInSandbox(plan, support, command, programs);
+      return wrapInSandbox(plan, support, withRelay(command, relay.socket, relay.resourcesDir), [...programs, ...relayPrograms(relay.resourcesDir)]);
     },
   };
 }
@@ -62,13 +80,26 @@ function sandboxedLimits(
  */
 class SandboxedSession implements Session {
   private processes: SandboxProcesses | null = null;
+  /** The app's own processes inside (the network relay): kept when a run's children are killed. */
+  private helpers = new Set<number>();
 
   constructor(
     private readonly inner: Session,
     private readonly kind: StartSessionOptions['language']['kind'],
     private readonly support: AvailableSandbox,
     private readonly privateDir: string,
+    private readonly proxy: NetworkProxy | null,
   ) {}
+
+  /**
+   * Right after the start, before any code ran, the init's only children besides the program are the
+   * app's own (the relay the program's wrapper started, adopted by the init when that wrapper exec'd).
+   */
+  async noteHelpers(): Promise<void> {
+    const found = this.support.tool === 'bubblewrap' ? await this.inside() : null;
+    if (!found) return;
+    for (const pid of await childrenOf(found.init)) if (pid !== found.program) this.helpers.add(pid);
+  }
 
   get alive(): boolean {
     return this.inner.alive;
@@ -101,7 +132,7 @@ class SandboxedSession implements Session {
     if (!found) return this.inner.killChildren();
     await killDescendants(found.program, { keepLeader: true });
     // Orphans the program left behind were adopted by the namespace's init, not by the program.
-    for (const pid of await childrenOf(found.init)) if (pid !== found.program) await killTree(pid);
+    for (const pid of await childrenOf(found.init)) if (pid !== found.program && !this.helpers.has(pid)) await killTree(pid);
   }
 
   kill(): Promise<void> {
@@ -120,6 +151,7 @@ class SandboxedSession implements Session {
 
   async dispose(): Promise<void> {
     await this.inner.dispose();
+    await this.proxy?.close();
     await rm(this.privateDir, { recursive: true, force: true }).catch(() => undefined);
   }
 

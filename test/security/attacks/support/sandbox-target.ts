@@ -12,7 +12,7 @@ import { createExecService, withAutoInstall, type ExecService, type InstallQuest
 // written by something the app ran outside the sandbox.
 
 export const RESOURCES_DIR = resolve(import.meta.dirname, '../../../../resources');
-export const SANDBOX: SandboxSettings = { enabled: true, allowNetwork: false, extraPaths: [] };
+export const SANDBOX: SandboxSettings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
 
 export interface SandboxTarget {
   home: string;
