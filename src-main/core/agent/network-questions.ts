@@ -77,10 +77,6 @@ export class NetworkQuestions {
     return live.approvals.decide(questionId, decision);
   }
 
-  forget(conversationId: string): void {
-    this.answers.delete(conversationId);
-  }
-
   private remember(conversationId: string, host: string, allowed: boolean): void {
     const hosts = this.answers.get(conversationId) ?? new Map<string, boolean>();
     hosts.set(host, allowed);

@@ -28,30 +28,24 @@ export type NetworkPolicy = (host: string, port: number) => Promise<NetworkVerdi
 
 export interface NetworkProxy {
   readonly socket: string;
-  /** Destinations decided so far, for tests and the session's notes. */
-  readonly decided: ReadonlyArray<{ host: string; port: number; allowed: boolean }>;
   close(): Promise<void>;
 }
 
 type Decision = { ok: true; address: string } | { ok: false; status: number; reason: string };
 
 export async function startNetworkProxy(socket: string, policy: NetworkPolicy): Promise<NetworkProxy> {
-  const decided: Array<{ host: string; port: number; allowed: boolean }> = [];
   const open = new Set<Duplex>();
 
   async function decide(host: string, port: number): Promise<Decision> {
     const verdict = await policy(host, port).catch((err: unknown): NetworkVerdict => ({ allow: false, reason: String(err) }));
     if (!verdict.allow) {
-      decided.push({ host, port, allowed: false });
       return { ok: false, status: 403, reason: verdict.reason };
     }
     const address = await resolve(host);
     if (!address) return { ok: false, status: 502, reason: `${host} could not be resolved` };
     if (isLocalAddress(address) && !verdict.mayBeLocal) {
-      decided.push({ host, port, allowed: false });
       return { ok: false, status: 403, reason: `${host} is an address on this machine; list it in the sandbox settings to allow it` };
     }
-    decided.push({ host, port, allowed: true });
     return { ok: true, address };
   }
 
@@ -67,7 +61,6 @@ export async function startNetworkProxy(socket: string, policy: NetworkPolicy): 
   });
   return {
     socket,
-    decided,
     close: () =>
       new Promise<void>((done) => {
         for (const stream of open) stream.destroy();
