@@ -42,6 +42,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
         workspace: { type: 'string' },
         'own-folder': { type: 'boolean' },
         'auto-run': { type: 'boolean', short: 'y' },
+        sandbox: { type: 'boolean' },
+        'no-sandbox': { type: 'boolean' },
         continue: { type: 'boolean', short: 'c' },
         conversation: { type: 'string' },
         notebook: { type: 'string' },
@@ -64,6 +66,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (values['base-url'] !== undefined) patch.baseUrl = values['base-url'];
   if (values.workspace !== undefined) patch.workspaceRoot = path.resolve(values.workspace);
   if (values['auto-run']) patch.autoRun = true;
+  if (values.sandbox && values['no-sandbox']) throw new UsageError('--sandbox and --no-sandbox contradict each other; give one of them');
+  // A flag is this run's choice: a sandbox that cannot start then refuses to run code instead of
+  // falling back to running it unsandboxed, as the default does (docs/sandbox.md).
+  if (values.sandbox) patch.sandbox = { enabled: true, chosen: true };
+  if (values['no-sandbox']) patch.sandbox = { enabled: false, chosen: true };
   const parsed = SettingsPatch.safeParse(patch);
   if (!parsed.success)
     throw new UsageError(

@@ -15,6 +15,8 @@ Usage:
 Options:
   -m, --message <text>       send one message and exit; "-" reads it from standard input
   -y, --auto-run             run code without asking
+      --sandbox              run code in the sandbox, refusing to run it if the sandbox cannot start
+      --no-sandbox           run code without the sandbox (it is on by default where it works)
   -c, --continue             continue the last conversation
       --conversation <id>    continue a saved conversation (an id from --list, or its first characters)
       --workspace <dir>      folder the code runs in, made if missing (default: the current folder)

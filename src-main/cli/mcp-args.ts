@@ -10,8 +10,8 @@ export interface McpOptions {
   /** The folder code runs in and files are confined to (default: the current folder). */
   workspace: string;
   autoRun: boolean;
-  /** --sandbox: run code in the sandbox whatever the saved setting says. */
-  sandbox: boolean;
+  /** --sandbox / --no-sandbox: run code in the sandbox or not, whatever the saved setting says; null: the setting. */
+  sandbox: boolean | null;
   /** --http <port>: Streamable HTTP on 127.0.0.1 instead of stdio (0: any free port). */
   httpPort: number | null;
   /** The bearer token --http requires; null: made at start and printed. */
@@ -41,6 +41,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
         workspace: { type: 'string' },
         'auto-run': { type: 'boolean', short: 'y' },
         sandbox: { type: 'boolean' },
+        'no-sandbox': { type: 'boolean' },
         http: { type: 'string' },
         token: { type: 'string' },
         'ask-timeout': { type: 'string' },
@@ -51,6 +52,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   } catch (err) {
     throw new UsageError(`${errorMessage(err)}\nRun \`oi mcp --help\` for the options.`);
   }
+  if (values.sandbox && values['no-sandbox']) throw new UsageError('--sandbox and --no-sandbox contradict each other; give one of them');
   let httpPort: number | null = null;
   if (values.http !== undefined) {
     httpPort = /^\d+$/.test(values.http) ? Number(values.http) : NaN;
@@ -73,7 +75,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   return {
     workspace: path.resolve(cwd, values.workspace ?? '.'),
     autoRun: values['auto-run'] ?? false,
-    sandbox: values.sandbox ?? false,
+    sandbox: values.sandbox ? true : values['no-sandbox'] ? false : null,
     httpPort,
     token,
     askTimeoutMs: askTimeoutS * 1000,
@@ -85,7 +87,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
 export const MCP_HELP = `oi mcp — serve Open Interpreter's sessions to other agents over the Model Context Protocol.
 
 Usage:
-  oi mcp [--workspace <dir>] [--auto-run] [--sandbox]             stdio (how MCP clients start servers)
+  oi mcp [--workspace <dir>] [--auto-run] [--[no-]sandbox]        stdio (how MCP clients start servers)
   oi mcp --http <port> [--token <t>] [--workspace <dir>] [...]    Streamable HTTP on 127.0.0.1:<port>/mcp
 
 Options:
@@ -94,6 +96,7 @@ Options:
                           asked when it runs, else they are refused (reading is always allowed)
       --ask-timeout <s>   how long the desktop app's person has to answer (default ${DEFAULT_ASK_TIMEOUT_S})
       --sandbox           run code in the sandbox whatever the app's settings say (docs/sandbox.md)
+      --no-sandbox        run code without it (the sandbox is on by default where it works)
       --http <port>       serve over HTTP on 127.0.0.1 instead of stdio (0 picks a free port)
       --token <token>     the bearer token HTTP clients must send (or OI_MCP_TOKEN); default: a new one,
                           printed on standard error at start

@@ -51,7 +51,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   const { app, settings, version, notices } = await startApp({
     dataDir,
     openSecrets: () => openSecrets(env),
-    settings: (saved) => new OverlaySettingsStore(saved, opts.sandbox ? { sandbox: { enabled: true } } : {}),
+    settings: (saved) => new OverlaySettingsStore(saved, opts.sandbox === null ? {} : { sandbox: { enabled: opts.sandbox, chosen: true } }),
     app: { env },
   });
   for (const notice of notices) say(notice);

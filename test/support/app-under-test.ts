@@ -50,7 +50,17 @@ export interface AppUnderTestOptions {
   rendererDir?: string;
   /** Open the approval endpoint `oi mcp` asks through, as the desktop app and `npm run serve` do. Default: off. */
   mcpApprovalEndpoint?: boolean;
+  /**
+   * Leave the sandbox at the product's default (on where bubblewrap works, not chosen). Default:
+   * false, and the app starts with the sandbox chosen off unless the patch names `sandbox`: most
+   * tests are about something else, and their cells reach files and servers outside a workspace.
+   * The default itself is held by test/integration/sandbox/sandbox-default.test.ts.
+   */
+  sandboxDefault?: boolean;
 }
+
+/** The sandbox chosen off, as a person who turned it off in Settings. */
+export const SANDBOX_CHOSEN_OFF: SettingsPatch = { sandbox: { enabled: false, chosen: true } };
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
   const rendererDir = options.rendererDir ?? RENDERER_DIR;
@@ -66,7 +76,8 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     secrets = new MemorySecretStore();
     await secrets.set('provider:openai', 'sk-test-e2e');
   }
-  const patch: SettingsPatch = { provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-test', ...settingsPatch };
+  const sandbox = options.sandboxDefault || settingsPatch.sandbox ? {} : SANDBOX_CHOSEN_OFF;
+  const patch: SettingsPatch = { provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-test', ...sandbox, ...settingsPatch };
   const settings = options.settingsOnDisk ? openNodeSettingsStore({ dir: dataDir }) : new MemorySettingsStore(patch);
   // Settings on disk start from the file: the test's patch applies only to a fresh one.
   if (options.settingsOnDisk && !options.dataDir) settings.update(patch);

@@ -9,7 +9,7 @@ describe('oi mcp options', () => {
     expect(parseMcpArgs([], {}, '/home/me/work')).toEqual({
       workspace: '/home/me/work',
       autoRun: false,
-      sandbox: false,
+      sandbox: null,
       httpPort: null,
       token: null,
       askTimeoutMs: 50_000,
