@@ -7,6 +7,15 @@ import type { Style } from './terminal-style';
 
 export const RUN_QUESTION = 'Run this code? (y)es, (n)o, (e)dit, (a)lways in this conversation: ';
 const INSTALL_QUESTION = 'Install it? (y)es, (n)o: ';
+const NETWORK_QUESTION = 'Allow it? (y)es in this conversation, (a)lways, (n)o: ';
+const NETWORK_ANSWERS: Record<string, 'conversation' | 'always' | 'deny'> = {
+  y: 'conversation',
+  yes: 'conversation',
+  a: 'always',
+  always: 'always',
+  n: 'deny',
+  no: 'deny',
+};
 
 export interface ApprovalDeps {
   session: CliSession;
@@ -103,6 +112,36 @@ export class ApprovalQuestions {
         const install = reply.startsWith('y');
         await session
           .call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install })
+          .catch(this.report);
+        return;
+      }
+    } finally {
+      this.open.delete(q.questionId);
+    }
+  }
+
+  /** Sandboxed code wants a host the sandbox does not let through by itself (docs/sandbox.md#network). */
+  async network(q: EventPayload<'network.awaiting-approval'>): Promise<void> {
+    const { session, prompt, style } = this.deps;
+    const signal = this.track(q.questionId);
+    prompt.line(
+      style.yellow(
+        `The code wants to connect to ${q.host}:${q.port}. The sandbox lets it reach only the package registries and the hosts you allow.`,
+      ),
+    );
+    let question = NETWORK_QUESTION;
+    try {
+      for (;;) {
+        const answer = await prompt.ask({ prompt: style.bold(question), signal });
+        if (signal.aborted) return;
+        if (answer.kind === 'cancel') return this.deps.onCancel();
+        const reply = NETWORK_ANSWERS[answer.kind === 'line' ? answer.text.trim().toLowerCase() : 'n'];
+        if (!reply) {
+          question = 'Please answer y, a or n: ';
+          continue;
+        }
+        await session
+          .call('network.answer', { conversationId: session.conversationId, questionId: q.questionId, answer: reply })
           .catch(this.report);
         return;
       }

@@ -77,6 +77,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
     else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);
     else if (event.name === 'install.answered') questions.withdraw(event.payload.questionId);
+    else if (event.name === 'network.awaiting-approval') void questions.network(event.payload);
+    else if (event.name === 'network.answered') questions.withdraw(event.payload.questionId);
     else if (event.name === 'cell.input-requested') void questions.input(event.payload);
     else if (event.name === 'cell.input-closed') questions.withdraw(event.payload.questionId);
     else if (event.name === 'turn.end') {

@@ -111,7 +111,25 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
             ),
         );
       }
-    } else if (event.name === 'cell.done') questions?.withdraw(event.payload.cell.id);
+    } else if (event.name === 'network.awaiting-approval') {
+      if (questions) answers.push(questions.network(event.payload));
+      else {
+        note(
+          errStyle.yellow(
+            `Not letting the code reach ${event.payload.host}: no terminal to ask. Add it to the sandbox's allowed hosts (docs/sandbox.md#network) or run interactively.`,
+          ),
+        );
+        answers.push(
+          session
+            .call('network.answer', { conversationId: session.conversationId, questionId: event.payload.questionId, answer: 'deny' })
+            .then(
+              () => undefined,
+              () => undefined,
+            ),
+        );
+      }
+    } else if (event.name === 'network.answered') questions?.withdraw(event.payload.questionId);
+    else if (event.name === 'cell.done') questions?.withdraw(event.payload.cell.id);
   });
 
   let code: number = EXIT.failed;

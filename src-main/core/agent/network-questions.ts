@@ -1,8 +1,10 @@
 import type { Settings, SettingsPatch } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import { hostListed, REGISTRY_HOSTS, type NetworkPolicy, type NetworkVerdict } from '../exec';
+import { isIP } from 'node:net';
+import { hostListed, normalHost, REGISTRY_HOSTS, type NetworkPolicy, type NetworkVerdict } from '../exec';
 import type { ApprovalDecision } from './approvals';
 import { newId } from './ids';
+import type { LiveConversation } from './live-conversation';
 import type { OpenConversations } from './open-conversations';
 
 // Who decides where a sandboxed conversation's code may connect (the proxy of exec/sandbox/
@@ -21,8 +23,11 @@ export interface NetworkQuestionsDeps {
 const NEVER = new AbortController().signal;
 
 export class NetworkQuestions {
-  /** conversation id → host → the answer given there. */
-  private readonly answers = new Map<string, Map<string, boolean>>();
+  /**
+   * The answers given in each open conversation, host → allowed. Keyed by the open copy, so they go
+   * when the conversation is closed (OpenConversations.forget) and are asked again when it is reopened.
+   */
+  private readonly answers = new WeakMap<LiveConversation, Map<string, boolean>>();
   /** One question per conversation and host, however many connections wait on it. */
   private readonly pending = new Map<string, Promise<NetworkVerdict>>();
 
@@ -37,8 +42,9 @@ export class NetworkQuestions {
     const sandbox = this.deps.settings().sandbox;
     if (hostListed(host, sandbox.allowedHosts)) return { allow: true, mayBeLocal: true };
     if (hostListed(host, REGISTRY_HOSTS)) return { allow: true, mayBeLocal: false };
-    const earlier = this.answers.get(conversationId)?.get(host);
-    if (earlier === true) return { allow: true, mayBeLocal: false };
+    const live = this.deps.open.get(conversationId);
+    const earlier = live && this.answers.get(live)?.get(host);
+    if (earlier === true) return { allow: true, mayBeLocal: namesAnAddress(host) };
     if (earlier === false) return refused(`${host} was refused earlier in this conversation`);
     const key = `${conversationId}\n${host}`;
     const asked = this.pending.get(key) ?? this.ask(conversationId, host, port);
@@ -64,9 +70,10 @@ export class NetworkQuestions {
     if (decision.kind === 'stop') {
       return refused(timeUp.aborted && !stop.aborted ? `nobody answered the question to allow ${host} in time` : 'the run was stopped');
     }
-    this.remember(conversationId, host, allowed);
+    this.remember(live, host, allowed);
     if (allowed && decision.always) this.allowAlways(host);
-    return allowed ? { allow: true, mayBeLocal: false } : refused(`the person did not allow ${host}`);
+    // "Always" lists the host in settings, which may then be on this machine (as one listed by hand).
+    return allowed ? { allow: true, mayBeLocal: decision.always || namesAnAddress(host) } : refused(`the person did not allow ${host}`);
   }
 
   /** `network.answer`: false when nothing waits on that question. */
@@ -77,10 +84,10 @@ export class NetworkQuestions {
     return live.approvals.decide(questionId, decision);
   }
 
-  private remember(conversationId: string, host: string, allowed: boolean): void {
-    const hosts = this.answers.get(conversationId) ?? new Map<string, boolean>();
+  private remember(live: LiveConversation, host: string, allowed: boolean): void {
+    const hosts = this.answers.get(live) ?? new Map<string, boolean>();
     hosts.set(host, allowed);
-    this.answers.set(conversationId, hosts);
+    this.answers.set(live, hosts);
   }
 
   private allowAlways(host: string): void {
@@ -88,6 +95,15 @@ export class NetworkQuestions {
     if (hostListed(host, sandbox.allowedHosts)) return;
     this.deps.updateSettings({ sandbox: { allowedHosts: [...sandbox.allowedHosts, host] } });
   }
+}
+
+/**
+ * The host asked about is an address (or localhost): the person saw what they allowed, so it may be on
+ * this machine. A name allowed for the conversation may not turn out to be one (DNS rebinding).
+ */
+function namesAnAddress(host: string): boolean {
+  const name = normalHost(host);
+  return isIP(name) !== 0 || name === 'localhost';
 }
 
 function refused(reason: string): NetworkVerdict {

@@ -34,7 +34,7 @@ export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
 export { effectiveSandbox, withSandboxDefault } from './sandbox/sandbox-default';
-export { hostListed, REGISTRY_HOSTS } from './sandbox/network-hosts';
+export { hostListed, normalHost, REGISTRY_HOSTS } from './sandbox/network-hosts';
 export type { NetworkPolicy, NetworkVerdict } from './sandbox/network-proxy';
 // Where sandboxed code can write, for what the app follows from outside it (the `oi mcp` approval endpoint file).
 export { reachesInto, writableZones } from './sandbox/writable-zones';

@@ -171,14 +171,21 @@ describe('sandboxed sessions (bubblewrap)', () => {
 
   it('reports the sandbox to the UI as the cells describe it', async () => {
     const status = sandboxHandlers({
-      settings: new MemorySettingsStore({ sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } }),
+      settings: new MemorySettingsStore({
+        sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
+      }),
     })['sandbox.status'];
     const on = await status({}, { transport: 'websocket' });
     expect(on).toMatchObject({ enabled: true, available: true, tool: 'bubblewrap', reason: null });
     const cell = await run('python', 'pass');
     expect(on.description).toBe(cell.limits.sandbox);
-    const off = await sandboxHandlers({ settings: new MemorySettingsStore({}) })['sandbox.status']({}, { transport: 'websocket' });
-    expect(off).toMatchObject({ enabled: false, available: true, description: null });
+    const off = await sandboxHandlers({ settings: new MemorySettingsStore({ sandbox: { enabled: false, chosen: true } }) })[
+      'sandbox.status'
+    ]({}, { transport: 'websocket' });
+    expect(off).toMatchObject({ enabled: false, byDefault: false, available: true, description: null });
+    // Nothing chosen: the default, on wherever it works.
+    const fresh = await sandboxHandlers({ settings: new MemorySettingsStore({}) })['sandbox.status']({}, { transport: 'websocket' });
+    expect(fresh).toMatchObject({ enabled: true, byDefault: true, available: true, reason: null });
   });
 
   it('refuses to run, and says why, when the sandbox cannot work here', async () => {
@@ -195,6 +202,26 @@ describe('sandboxed sessions (bubblewrap)', () => {
       await expect(readFile(join(workspace, 'ran.txt'))).rejects.toThrow();
     } finally {
       await refusing.close();
+    }
+  });
+
+  it('runs as before, unsandboxed, when the sandbox is only the default and cannot work here', async () => {
+    const fallback = await startHarness({
+      workspace,
+      settings: { pythonPath: PYTHON },
+      router: createSessionRouter({ sandboxSupport: async () => ({ available: false, reason: 'bubblewrap is not installed' }) }),
+    });
+    try {
+      const byDefault = { ...SANDBOX, chosen: false };
+      const result = await fallback.run('python', 'open("ran-by-default.txt", "w").write("ran")', {
+        conversationId: 'fallback',
+        sandbox: byDefault,
+      });
+      expect(result.status).toBe('done');
+      expect(result.limits.sandbox).toBeNull();
+      expect(await readFile(join(workspace, 'ran-by-default.txt'), 'utf8')).toBe('ran');
+    } finally {
+      await fallback.close();
     }
   });
 });
