@@ -58,11 +58,14 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
       { kind: 'text', text: 'It printed cli-42.' },
     );
     const workspace = path.join(data.dir, 'ws');
-    const result = await runOi([...flags(llm), '--workspace', workspace, '--auto-run', '--json', '-m', 'run something'], cliEnv(data.dir));
+    const result = await runOi(
+      [...flags(llm), '--workspace', workspace, '--auto-run', '--no-sandbox', '--json', '-m', 'run something'],
+      cliEnv(data.dir),
+    );
 
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    // No sandbox is on: said once, before anything runs, in the words of the desktop app's confirmation.
+    // --no-sandbox: said once, before anything runs, in the words of the desktop app's confirmation.
     expect(result.stderr.match(/auto-run is on/g)).toHaveLength(1);
     expect(result.stderr).toContain(
       "oi: auto-run is on: the model's code runs without asking. No sandbox: code will run as you, with access to your files",
@@ -100,7 +103,8 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
     const here = path.join(data.dir, 'somewhere');
     mkdirSync(here);
     const result = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: 'write a file\nplease\n', cwd: here });
-    expect(result.stderr).toMatch(/^oi: auto-run is on: [^\n]*\n$/);
+    // The sandbox is on by default: nothing to warn about, and the cell still writes in its folder.
+    expect(result.stderr).not.toContain('auto-run is on');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Wrote piped.txt.');
     // Code ran in the folder oi was started in.
@@ -176,7 +180,10 @@ describe('oi without a terminal', () => {
   it('does not warn about auto-run when the sandbox is on, nor when code asks first', { timeout: 180_000 }, async () => {
     llm = await startScriptedLlm();
     data = tempDir('oi-cli-');
-    const sandboxed = { ...defaultSettings, sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } };
+    const sandboxed = {
+      ...defaultSettings,
+      sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
+    };
     writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(sandboxed));
     llm.enqueue({ kind: 'text', text: 'Hi.' }, { kind: 'text', text: 'Hi again.' });
     const on = await runOi([...flags(llm), '--auto-run', '-m', 'hi'], cliEnv(data.dir));
