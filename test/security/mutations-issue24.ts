@@ -1,14 +1,16 @@
 import type { Mutation } from './mutation';
 
-// The mutations of issue 24 (items 1–3 and 5): the app's own programs resolved to system folders, the
+// The mutations of issue 24 (items 1–5): the app's own programs resolved to system folders, the
 // credential broker, the copy button's nonce, the browser-mode WebSocket Host check, the approval gate,
-// the approval endpoint's checks and the MCP "ask" default. Each is caught by an assertion of the test
+// the approval endpoint's checks, the MCP "ask" default, the sandbox on by default and its network
+// proxy (local addresses refused, other hosts asked about). Each is caught by an assertion of the test
 // named, within seconds; none by a test's time-out (issue 36).
 
 const ATTACKS = 'test/security/attacks';
 const BROKER = 'src-main/core/llm/provider-factory.ts';
 const ENDPOINT = 'src-main/core/mcp-approval/approval-endpoint.ts';
 const ENDPOINT_TEST = `${ATTACKS}/mcp-approval-endpoint.test.ts`;
+const SANDBOX_DEFAULT_TEST = 'test/integration/sandbox/sandbox-default.test.ts';
 
 export const ISSUE_24_MUTATIONS: Mutation[] = [
   {
@@ -99,5 +101,29 @@ export const ISSUE_24_MUTATIONS: Mutation[] = [
     find: "return t.readOnly ? 'allow' : 'ask';",
     replace: "return 'allow';",
     tests: [`${ATTACKS}/mcp-ask-default.test.ts`],
+  },
+  {
+    name: 'sandbox-on-by-default',
+    protection: 'the sandbox on by default wherever it works, until the person chooses',
+    file: 'src-main/core/exec/sandbox/sandbox-default.ts',
+    find: 'return { ...sandbox, enabled: support ? support.available : true };',
+    replace: 'return { ...sandbox, enabled: false };',
+    tests: [SANDBOX_DEFAULT_TEST],
+  },
+  {
+    name: 'proxy-refuses-local-addresses',
+    protection: 'the proxy refuses an address of this machine unless the person listed it (DNS rebinding)',
+    file: 'src-main/core/exec/sandbox/network-proxy.ts',
+    find: 'if (isLocalAddress(address) && !verdict.mayBeLocal) {',
+    replace: 'if (false) {',
+    tests: ['test/integration/sandbox/sandbox-network-proxy.test.ts'],
+  },
+  {
+    name: 'network-question-asked',
+    protection: 'a host that is neither a registry nor allowed is asked about in the conversation',
+    file: 'src-main/core/agent/network-questions.ts',
+    find: 'const asked = this.pending.get(key) ?? this.ask(conversationId, host, port);',
+    replace: 'const asked = Promise.resolve<NetworkVerdict>({ allow: true, mayBeLocal: true });',
+    tests: [SANDBOX_DEFAULT_TEST],
   },
 ];
