@@ -129,7 +129,10 @@ describe('running code without asking: confirmation, chip, copy, sandbox chip', 
 });
 
 describe('the sandbox chip and the confirmation with the sandbox on', () => {
-  const ui = useUiApp({ settings: { sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } } }, { newConversation: true });
+  const ui = useUiApp(
+    { settings: { sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } } },
+    { newConversation: true },
+  );
 
   it('lists what is protected and what is not, and the confirmation names the sandbox', async () => {
     const { page } = ui;

@@ -304,7 +304,9 @@ describe.runIf(installed('Rscript') && installed('bwrap'))('r in the sandbox', (
 
   it('has a writable tempdir() there', async () => {
     const code = 'f <- tempfile()\nwriteLines("ok", f)\ncat(readLines(f), file.access(tempdir(), 2) == 0, "\\n")';
-    const result = await h.run('r', code, { sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } });
+    const result = await h.run('r', code, {
+      sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
+    });
     expect(result.status, result.forModel).toBe('done');
     expect(stdoutOf(result)).toBe('ok TRUE \n');
   });

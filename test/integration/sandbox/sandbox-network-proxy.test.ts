@@ -43,7 +43,7 @@ describe('the sandbox reaches the network only through the app proxy', () => {
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : 0;
     const settings = { pythonPath: PYTHON };
-    h = await startHarness({ workspace: join(base, "ws"), settings, graceMs: 300, router: createSessionRouter({ network: () => policy }) });
+    h = await startHarness({ workspace: join(base, 'ws'), settings, graceMs: 300, router: createSessionRouter({ network: () => policy }) });
     withoutProxy = await startHarness({ workspace: join(base, 'ws2'), settings, router: createSessionRouter() });
   });
 

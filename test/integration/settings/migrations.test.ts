@@ -14,8 +14,14 @@ describe('settings migrations', () => {
 
   it('makes the sandbox the default for a v1 file that never chose it, and keeps a v1 choice of on', () => {
     const v1 = (enabled: boolean) => ({ version: 1, sandbox: { enabled, allowNetwork: false, extraPaths: [] } });
-    expect(migrateSettingsDocument(v1(false)).document).toEqual({ version: 2, sandbox: { enabled: false, chosen: false, allowNetwork: false, extraPaths: [] } });
-    expect(migrateSettingsDocument(v1(true)).document).toEqual({ version: 2, sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [] } });
+    expect(migrateSettingsDocument(v1(false)).document).toEqual({
+      version: 2,
+      sandbox: { enabled: false, chosen: false, allowNetwork: false, extraPaths: [] },
+    });
+    expect(migrateSettingsDocument(v1(true)).document).toEqual({
+      version: 2,
+      sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [] },
+    });
   });
 
   it('leaves a current document alone', () => {

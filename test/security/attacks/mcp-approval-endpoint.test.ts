@@ -79,7 +79,9 @@ describe('oi mcp finding the desktop app', () => {
       const forged = 'sandbox-forged-token-'.padEnd(48, 'z');
       const fake = await fakeEndpoint(forged);
       // The person made the data folder writable to sandboxed code (a read-write extra path).
-      patchSettings(data, { sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [`${data.dir}:rw`], allowedHosts: [] } });
+      patchSettings(data, {
+        sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [`${data.dir}:rw`], allowedHosts: [] },
+      });
       // A client allowed to run sandboxed code plants an endpoint file naming its own "app" (pid 1 is always alive).
       const planter = await oi.stdio(['--workspace', data.ws, '--auto-run', '--sandbox'], data.env, data.ws, 'planter');
       const record = JSON.stringify(endpointRecord(fake.port, 1, forged));

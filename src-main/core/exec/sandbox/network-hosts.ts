@@ -54,7 +54,14 @@ export function isLocalAddress(address: string): boolean {
   if (kind === 6) {
     const lower = address.toLowerCase();
     if (lower.startsWith('::ffff:')) return isLocalAddress(lower.slice(7));
-    return lower === '::1' || lower === '::' || lower.startsWith('fe8') || lower.startsWith('fe9') || lower.startsWith('fea') || lower.startsWith('feb');
+    return (
+      lower === '::1' ||
+      lower === '::' ||
+      lower.startsWith('fe8') ||
+      lower.startsWith('fe9') ||
+      lower.startsWith('fea') ||
+      lower.startsWith('feb')
+    );
   }
   return false;
 }

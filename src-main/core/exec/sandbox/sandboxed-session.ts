@@ -68,7 +68,10 @@ function sandboxedLimits(
     wrapSpawn(file, args, settings) {
       const command = base.wrapSpawn(file, args, settings);
       if (!relay) return wrapInSandbox(plan, support, command, programs);
-      return wrapInSandbox(plan, support, withRelay(command, relay.socket, relay.resourcesDir), [...programs, ...relayPrograms(relay.resourcesDir)]);
+      return wrapInSandbox(plan, support, withRelay(command, relay.socket, relay.resourcesDir), [
+        ...programs,
+        ...relayPrograms(relay.resourcesDir),
+      ]);
     },
   };
 }
