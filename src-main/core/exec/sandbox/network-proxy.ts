@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { isLocalAddress, normalHost } from './network-hosts';
 
 // The app's side of a sandboxed session's network: an HTTP proxy on a Unix socket in the session's
-// private folder, reached from inside the sandbox through the relay (resources/sandbox/net-relay.cjs).
+// private folder, reached from inside the sandbox through the relay (resources/sandbox/net-relay.mjs).
 // The sandbox itself has no network (bubblewrap --unshare-net); this is its only way out, and every
 // connection is decided here, host by host, before a byte is sent: CONNECT tunnels for HTTPS and
 // absolute-form requests for plain HTTP, as every proxy-aware client (pip, npm, curl, requests,

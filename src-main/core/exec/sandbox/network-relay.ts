@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { Command } from './sandbox-wrap';
+import type { Command } from './command';
 
 // How a sandboxed session's program is started when its network goes through the app's proxy
 // (network-proxy.ts): a shell inside the sandbox first starts the relay (resources/sandbox/
-// net-relay.cjs, on the Node the app itself runs on), which returns once it listens, then becomes the
+// net-relay.mjs, on the Node the app itself runs on), which returns once it listens, then becomes the
 // program. The relay listens on a fixed port of the sandbox's own network namespace, where nothing
 // else of the machine can be, and programs find it through the usual proxy variables.
 
@@ -11,7 +11,7 @@ import type { Command } from './sandbox-wrap';
 export const RELAY_PORT = 47127;
 
 export function relayScript(resourcesDir: string): string {
-  return join(resourcesDir, 'sandbox', 'net-relay.cjs');
+  return join(resourcesDir, 'sandbox', 'net-relay.mjs');
 }
 
 /** `command` preceded by the relay; a relay that cannot start ends the start with status 97. */

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxSettings } from '@contract';
 import { bubblewrapArgs } from './bubblewrap-args';
+import type { Command } from './command';
 import { planSandbox, readablePathsFor, type SandboxPlan } from './sandbox-plan';
 import type { SandboxSupport } from './sandbox-support';
 import { seatbeltProfile } from './seatbelt-profile';
@@ -15,10 +16,7 @@ import { isInside } from './writable-zones';
 
 export type AvailableSandbox = Extract<SandboxSupport, { available: true }>;
 
-export interface Command {
-  file: string;
-  args: string[];
-}
+export type { Command } from './command';
 
 /** `command` under the plan: bubblewrap's arguments, or a Seatbelt profile for sandbox-exec. */
 export function wrapInSandbox(plan: SandboxPlan, support: AvailableSandbox, command: Command, programs: readonly string[] = []): Command {

@@ -1,18 +1,18 @@
-'use strict';
 // Runs INSIDE the sandbox, which has no network of its own (bubblewrap --unshare-net): it listens on
 // 127.0.0.1:<port> in the sandbox's network namespace and relays every connection to the app's proxy
 // through a Unix socket in the session's private folder (core/exec/sandbox/network-proxy.ts), which
 // decides host by host. Programs find it through HTTP_PROXY / HTTPS_PROXY.
 //
-//   node net-relay.cjs <socket> <port>           start the relay in the background, exit once it listens
-//   node net-relay.cjs --serve <socket> <port>   the relay itself
+//   node net-relay.mjs <socket> <port>           start the relay in the background, exit once it listens
+//   node net-relay.mjs --serve <socket> <port>   the relay itself
 //
 // The first form lets the wrapper script start the session's program only once the relay is ready,
 // so a first request can never find nothing listening. The relay leaves the terminal's process group,
 // so Ctrl-C meant for the program does not reach it; it ends with the sandbox (its PID namespace).
 
-const net = require('node:net');
-const { spawn } = require('node:child_process');
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 function serve(socket, port) {
   process.title = 'oi-net-relay';
@@ -38,7 +38,7 @@ function serve(socket, port) {
 }
 
 function start(socket, port) {
-  const child = spawn(process.execPath, [__filename, '--serve', socket, String(port)], {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', socket, String(port)], {
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
