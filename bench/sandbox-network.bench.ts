@@ -24,6 +24,8 @@ const HOST = '127.0.0.2';
 const SIDES = {
   unsandboxed: { enabled: false, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
   sandboxed: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [HOST] },
+  // Diagnostic: the sandbox with the network allowed (no proxy), to tell the sandbox's cost from the proxy's.
+  sandboxedOpen: { enabled: true, chosen: true, allowNetwork: true, extraPaths: [], allowedHosts: [] },
 } satisfies Record<string, SandboxSettings>;
 type Side = keyof typeof SIDES;
 
@@ -86,7 +88,11 @@ async function main(): Promise<void> {
     return ms;
   };
   const loadBefore = loadavg();
-  const times: Record<Side, number[]> = { unsandboxed: [], sandboxed: [] };
+  const times: Record<Side, number[]> = { unsandboxed: [], sandboxed: [], sandboxedOpen: [] };
+  const order: Side[][] = [
+    ['unsandboxed', 'sandboxed', 'sandboxedOpen'],
+    ['sandboxedOpen', 'sandboxed', 'unsandboxed'],
+  ];
   try {
     console.log(
       `sandbox-network bench: 50 MB over HTTP, python ${PYTHON}, ${support.tool}, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`,
@@ -94,7 +100,7 @@ async function main(): Promise<void> {
     // Start both sessions (and the sandbox's relay) before anything is timed.
     for (const side of Object.keys(SIDES) as Side[]) await run(side);
     for (let i = 0; i < RUNS; i++) {
-      for (const side of i % 2 === 0 ? (['unsandboxed', 'sandboxed'] as const) : (['sandboxed', 'unsandboxed'] as const)) {
+      for (const side of order[i % 2]!) {
         times[side].push(await run(side));
       }
     }
@@ -104,10 +110,14 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   const loadAfter = loadavg();
-  const summary = { unsandboxed: summarize(times.unsandboxed), sandboxed: summarize(times.sandboxed) };
+  const summary = {
+    unsandboxed: summarize(times.unsandboxed),
+    sandboxed: summarize(times.sandboxed),
+    sandboxedOpen: summarize(times.sandboxedOpen),
+  };
   const ratio = summary.sandboxed.median / summary.unsandboxed.median;
   console.log(
-    `50 MB download (median): unsandboxed, direct ${fmt(summary.unsandboxed.median)}; sandboxed, through the proxy ${fmt(summary.sandboxed.median)}; ratio ${ratio.toFixed(2)} (target ≤ 1.2)`,
+    `50 MB download (median): unsandboxed, direct ${fmt(summary.unsandboxed.median)}; sandboxed, through the proxy ${fmt(summary.sandboxed.median)}; ratio ${ratio.toFixed(2)} (target ≤ 1.2); sandboxed with the network allowed, no proxy ${fmt(summary.sandboxedOpen.median)}`,
   );
   console.log(`load average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
   const result = {

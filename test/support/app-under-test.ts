@@ -8,6 +8,7 @@ import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-sto
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
+import { SANDBOX_CHOSEN_OFF } from './sandbox-choice';
 import { workspaceLookup } from '../../src-main/core/workspace/workspace-lookup';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
@@ -58,9 +59,6 @@ export interface AppUnderTestOptions {
    */
   sandboxDefault?: boolean;
 }
-
-/** The sandbox chosen off, as a person who turned it off in Settings. */
-export const SANDBOX_CHOSEN_OFF: SettingsPatch = { sandbox: { enabled: false, chosen: true } };
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
   const rendererDir = options.rendererDir ?? RENDERER_DIR;

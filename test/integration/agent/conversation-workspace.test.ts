@@ -7,6 +7,7 @@ import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { RESOURCES_DIR } from '../../support/agent-harness';
 
@@ -33,6 +34,8 @@ beforeEach(async () => {
     model: 'gpt-4o',
     autoRun: true,
     exec: { pythonPath: '/usr/bin/python3', timeoutMs: 30_000 },
+    // Cells here wait on files outside their workspace (the chosen folders).
+    ...SANDBOX_CHOSEN_OFF,
   });
   app = createApp({ dataDir, settings, secrets, resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
   dispatch = createDispatcher(app.handlers);

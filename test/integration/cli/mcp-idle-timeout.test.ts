@@ -40,7 +40,8 @@ function statusFor(url: URL, token: string, sessionId: string): Promise<number> 
 describe('oi mcp --http ends the sessions of clients that went away', () => {
   it('stops an idle client’s language sessions after --idle-timeout, and keeps a connected one’s', { timeout: 240_000 }, async () => {
     const { env, ws } = oi.data('oi-mcp-idle-');
-    const http = await oi.http(['--workspace', ws, '--auto-run', '--idle-timeout', '1'], env, ws);
+    // --no-sandbox: the test follows the session's process by its pid, which the sandbox's own PID namespace hides.
+    const http = await oi.http(['--workspace', ws, '--auto-run', '--idle-timeout', '1', '--no-sandbox'], env, ws);
     const auth = { Authorization: `Bearer ${http.token}` };
 
     const stays = await connectHttp(http.url, auth);

@@ -89,7 +89,8 @@ describe('oi mcp over stdio', () => {
 
   it('interrupts a run while it goes on; the session and its variables survive', { timeout: 180_000 }, async () => {
     const { env, ws } = setup();
-    const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
+    // --no-sandbox: the test follows the session's process by its pid, which the sandbox's own PID namespace hides.
+    const stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--no-sandbox'], env, ws);
     const { client } = stdio;
     await call(client, 'execute', { language: 'python', code: 'y = 7' });
     const long = call(client, 'execute', { language: 'python', code: 'import time\nwhile True:\n    time.sleep(0.05)' });
@@ -168,7 +169,8 @@ describe('oi mcp --http', () => {
     { timeout: 180_000 },
     async () => {
       const { env, ws } = setup();
-      const http = await oi.http(['--workspace', ws, '--auto-run'], env, ws);
+      // --no-sandbox: the test follows each client's Python by its pid, which the sandbox's PID namespace hides.
+      const http = await oi.http(['--workspace', ws, '--auto-run', '--no-sandbox'], env, ws);
       expect(http.url.hostname).toBe('127.0.0.1');
       const headers = { Authorization: `Bearer ${http.token}` };
       const first = await connectHttp(http.url, headers);

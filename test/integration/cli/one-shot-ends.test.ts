@@ -23,7 +23,8 @@ async function oneShot(then: ScriptedReply, whileRunning?: (l: ScriptedLlm) => P
   });
   llm.enqueue(CELL, then);
   const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
-  const running = runOi([...flags, '-y', '-m', 'run a cell'], cliEnv(data.dir));
+  // --no-sandbox: the test follows the session by its pid, which the sandbox's PID namespace hides.
+  const running = runOi([...flags, '-y', '--no-sandbox', '-m', 'run a cell'], cliEnv(data.dir));
   await whileRunning?.(llm);
   const result = await running;
   const pid = Number(/session-pid=(\d+)/.exec(result.stdout)?.[1]);

@@ -95,7 +95,8 @@ describe('oi at the keyboard', () => {
   });
 
   it('ends quietly when the terminal is closed during a run, and stops the code', async () => {
-    const { oi, llm, dir } = await start();
+    // --no-sandbox: the test follows the code's process by its pid, which the sandbox's PID namespace hides.
+    const { oi, llm, dir } = await start({}, ['--no-sandbox']);
     const pidFile = path.join(dir, 'sleeper.pid');
     llm.enqueue(shellCall('call_h', `sleep 300 & echo $! > ${pidFile}; echo sleeping; wait`));
     await oi.expect('> ');

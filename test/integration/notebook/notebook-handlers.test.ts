@@ -18,6 +18,7 @@ import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge
 import type { RequestContext } from '../../../src-main/core/bridge/handler-table';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 import { PNG_1X1 } from './support/conversation-builders';
 import { startJupyter, type Jupyter } from '../../support/jupyter';
 
@@ -74,7 +75,8 @@ describe('notebook requests', () => {
 
   const start = (patch: SettingsPatch = {}) => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-handlers-'));
-    settings = new MemorySettingsStore({ exec: { timeoutMs: 30_000 }, ...patch });
+    // The install question's words are checked unsandboxed (a sandboxed install names its own --prefix).
+    settings = new MemorySettingsStore({ exec: { timeoutMs: 30_000 }, ...SANDBOX_CHOSEN_OFF, ...patch });
     app = createApp({ dataDir, settings, secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
     dispatch = createDispatcher(app.handlers);
     events = [];

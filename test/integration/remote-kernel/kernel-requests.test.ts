@@ -7,6 +7,7 @@ import { createApp, type App } from '../../../src-main/core/app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 import { startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
 
 // The kernels.* requests through the real app as both transports dispatch them: the token goes to
@@ -28,7 +29,8 @@ describe('kernel requests', () => {
     secrets = new MemorySecretStore();
     app = createApp({
       dataDir,
-      settings: new MemorySettingsStore({}),
+      // A remote binding's way back is said as "run locally"; with the sandbox it would be "in the sandbox".
+      settings: new MemorySettingsStore(SANDBOX_CHOSEN_OFF),
       secrets,
       resourcesDir: resolve(import.meta.dirname, '../../../resources'),
       version: 'test',

@@ -135,7 +135,8 @@ describe('oi mcp never hands the keys it holds to the code it runs', () => {
   it("strips key variables and redacts a key read from the server's own environment", { timeout: 120_000 }, async () => {
     const key = 'sk-mcp-attack-key-4242424242424242';
     const { ws, env } = oi.data('oi-mcp-attack-', { OPENAI_API_KEY: key });
-    const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
+    // --no-sandbox: the worst case, code that can see the server's /proc entry (sandboxed code cannot).
+    const stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--no-sandbox'], env, ws);
     const pid = stdio.transport.pid;
     expect(pid).toBeTypeOf('number');
     const out = await call(stdio.client, 'execute', {
@@ -154,22 +155,33 @@ describe('oi mcp never hands the keys it holds to the code it runs', () => {
   });
 });
 
-describe('oi mcp --sandbox runs a client’s code in the sandbox', () => {
-  it('keeps a write outside the workspace from happening; the same code without --sandbox writes it', { timeout: 240_000 }, async () => {
-    const { dir, ws, env } = oi.data('oi-mcp-attack-');
-    const victim = path.join(dir, 'victim.txt');
-    const code = `echo pwned > ${JSON.stringify(victim)}; echo "exit $?"`;
-    let stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--sandbox'], env, ws);
-    // The code runs (the sandbox's /tmp is its own, so the write lands there), and the real file is untouched.
-    expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
-    expect(existsSync(victim)).toBe(false);
-    expect(stdio.stderr()).not.toContain('No sandbox');
-    await stdio.close();
+describe('oi mcp runs a client’s code in the sandbox', () => {
+  it(
+    'keeps a write outside the workspace from happening, by default and with --sandbox; the same code with --no-sandbox writes it',
+    { timeout: 240_000 },
+    async () => {
+      const { dir, ws, env } = oi.data('oi-mcp-attack-');
+      const victim = path.join(dir, 'victim.txt');
+      const code = `echo pwned > ${JSON.stringify(victim)}; echo "exit $?"`;
+      let stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--sandbox'], env, ws);
+      // The code runs (the sandbox's /tmp is its own, so the write lands there), and the real file is untouched.
+      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
+      expect(existsSync(victim)).toBe(false);
+      expect(stdio.stderr()).not.toContain('No sandbox');
+      await stdio.close();
 
-    // Twin: the same server without --sandbox (the saved settings have it off) lets the write through.
-    stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
-    expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
-    expect(readFileSync(victim, 'utf8')).toBe('pwned\n');
-    expect(stdio.stderr()).toContain("--auto-run: MCP clients' code runs without asking. No sandbox");
-  });
+      // No flag and no saved choice: the sandbox is on by default.
+      stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
+      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
+      expect(existsSync(victim)).toBe(false);
+      expect(stdio.stderr()).not.toContain('No sandbox');
+      await stdio.close();
+
+      // Twin: the same server with --no-sandbox lets the write through.
+      stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--no-sandbox'], env, ws);
+      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
+      expect(readFileSync(victim, 'utf8')).toBe('pwned\n');
+      expect(stdio.stderr()).toContain("--auto-run: MCP clients' code runs without asking. No sandbox");
+    },
+  );
 });
