@@ -125,7 +125,12 @@ export function createApp(opts: AppOptions): App {
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
   // A sandboxed conversation's network goes through the app's proxy: registries and allowed hosts
   // pass, any other host is asked in the conversation.
-  const network = new NetworkQuestions({ open, settings, events, updateSettings: (patch) => store.update(patch) });
+  const network = new NetworkQuestions({
+    open,
+    settings,
+    events,
+    updateSettings: (patch) => events.emit('settings.changed', { settings: store.update(patch) }),
+  });
   const engine = createExecService({
     resourcesDir: opts.resourcesDir,
     secrets: () => secrets,

@@ -13,6 +13,7 @@ import {
   Usage,
 } from './model';
 import { NotebookRerunOutcome } from './requests/notebook';
+import { Settings } from './settings';
 import { ModelCapability } from './requests/models';
 import { McpApprovalQuestion } from './requests/mcp-approval';
 
@@ -100,6 +101,8 @@ const buildEventSchemas = () =>
      */
     'network.awaiting-approval': z.object({ ...Conv, questionId: Id, cellId: Id.nullable(), host: z.string(), port: z.number().int() }),
     'network.answered': z.object({ ...Conv, questionId: Id, host: z.string(), allowed: z.boolean() }),
+    /** Main changed the settings by itself (a host allowed for good from a network question): the new ones. */
+    'settings.changed': z.object({ settings: Settings }),
     /** After each model call: the conversation's running totals, and how full the context window is. */
     'usage.updated': z.object({
       ...Conv,

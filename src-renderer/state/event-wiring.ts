@@ -3,6 +3,7 @@ import { bridge } from '../bridge/bridge';
 import { refreshConversationList, useApp } from './app-store';
 import { useInputQuestions } from './input-questions';
 import { useInstallQuestions } from './install-questions';
+import { useNetworkQuestions } from './network-questions';
 import { useMcpApprovals } from './mcp-approvals';
 import { appendToFeed, resetFeed } from './terminal-feeds';
 import { useWorkspace } from './workspace-store';
@@ -66,6 +67,9 @@ export function wireEvents(): () => void {
     }),
     bridge.on('install.awaiting-approval', (q) => useInstallQuestions.getState().asked(q)),
     bridge.on('install.answered', ({ questionId }) => useInstallQuestions.getState().answered(questionId)),
+    bridge.on('network.awaiting-approval', (q) => useNetworkQuestions.getState().asked(q)),
+    bridge.on('network.answered', ({ questionId }) => useNetworkQuestions.getState().answered(questionId)),
+    bridge.on('settings.changed', ({ settings }) => useApp.setState({ settings })),
     bridge.on('mcp-approval.asked', (q) => useMcpApprovals.getState().asked(q)),
     bridge.on('mcp-approval.closed', ({ id }) => useMcpApprovals.getState().closed(id)),
     bridge.on('workspace.changed', ({ conversationId, paths }) => useWorkspace.getState().onChanged(conversationId, paths)),

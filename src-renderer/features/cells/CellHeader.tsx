@@ -2,6 +2,7 @@ import type { CellItem } from '@contract';
 import { useApp } from '../../state/app-store';
 import { useInputQuestions } from '../../state/input-questions';
 import { useInstallQuestions } from '../../state/install-questions';
+import { useNetworkQuestions } from '../../state/network-questions';
 import { CopyButton } from '../common/CopyButton';
 import { formatDuration, useNow } from '../common/use-now';
 
@@ -35,7 +36,8 @@ export function CellHeader({ cell }: { cell: CellItem }) {
   // A run waiting on the person is not "running · 29 s": its clock is stopped and it is their turn.
   const waitingInput = useInputQuestions((s) => !!s.byCell[cell.id]);
   const waitingInstall = useInstallQuestions((s) => !!s.byCell[cell.id]);
-  const waiting = running && (waitingInput || waitingInstall);
+  const waitingNetwork = useNetworkQuestions((s) => !!s.byCell[cell.id]);
+  const waiting = running && (waitingInput || waitingInstall || waitingNetwork);
   const now = useNow(running && !waiting);
   const elapsed = running && !waiting && cell.startedAt ? now - Date.parse(cell.startedAt) : null;
   const shell = shellShown(cell);

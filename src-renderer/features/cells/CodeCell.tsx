@@ -6,6 +6,7 @@ import { CellHeader } from './CellHeader';
 import { CellOutputs } from './CellOutputs';
 import { InputPrompt } from './InputPrompt';
 import { InstallPrompt } from './InstallPrompt';
+import { NetworkPrompt } from './NetworkPrompt';
 import { LimitsLine } from './LimitsLine';
 import { CellChangesLine } from '../checkpoints/CellChangesLine';
 
@@ -61,6 +62,7 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
         />
       )}
       {cell.status === 'running' && <InstallPrompt cellId={cell.id} />}
+      {cell.status === 'running' && <NetworkPrompt cellId={cell.id} />}
       <CellOutputs cell={cell} />
       <InputPrompt cellId={cell.id} />
       {cell.limits && <LimitsLine limits={cell.limits} />}

@@ -2,6 +2,7 @@ import { useApp } from '../../state/app-store';
 import { activityOf } from '../../state/conversation-reducer';
 import { useInputQuestions } from '../../state/input-questions';
 import { useInstallQuestions } from '../../state/install-questions';
+import { useNetworkQuestions } from '../../state/network-questions';
 import { formatDuration, useNow } from '../common/use-now';
 import { isMac } from '../keyboard/platform';
 
@@ -13,7 +14,8 @@ export function WorkingIndicator() {
   const runningId = activity.kind === 'running' ? activity.cell.id : '';
   const input = useInputQuestions((s) => s.byCell[runningId]);
   const install = useInstallQuestions((s) => s.byCell[runningId]);
-  const waiting = activity.kind === 'running' && (input || install);
+  const network = useNetworkQuestions((s) => s.byCell[runningId]);
+  const waiting = activity.kind === 'running' && (input || install || network);
   const now = useNow((activity.kind === 'model' || activity.kind === 'running') && !waiting);
   if (activity.kind === 'idle') return null;
   let text: string;
@@ -26,7 +28,9 @@ export function WorkingIndicator() {
         ? `Waiting for you — the ${activity.cell.language} program asks for ${input.password ? 'a password' : 'input'}`
         : install
           ? `Waiting for you — install ${install.packages.join(', ')}?`
-          : `Running ${activity.cell.language}… ${formatDuration(now - activity.since)}`;
+          : network
+            ? `Waiting for you — let the code reach ${network.host}?`
+            : `Running ${activity.cell.language}… ${formatDuration(now - activity.since)}`;
       break;
     case 'approval':
       text = `Waiting for your approval — ${isMac() ? '⌘' : 'Ctrl'}+Enter runs, Esc stops`;

@@ -50,7 +50,8 @@ function SandboxDetails({ status }: { status: SandboxStatus | null }) {
         <p className="muted small">
           {status.available
             ? `${status.tool ?? 'A sandbox'} is available here: turn it on in Settings → Sandbox.`
-            : `No sandbox on this machine: ${status.reason ?? 'unsupported'}.`}
+            : // main's sentence: why, and where docs/sandbox.md says how to enable it
+              (status.reason ?? 'No sandbox on this machine.')}
         </p>
       )}
     </div>

@@ -118,11 +118,13 @@ export function SettingField({ field, settings, save }: Props) {
       break;
     case 'textarea':
     case 'env':
+    case 'lines':
       control = (
         <textarea
           id={id}
           value={text}
-          rows={field.kind === 'env' ? 3 : 4}
+          placeholder={field.kind === 'lines' ? field.placeholder : undefined}
+          rows={field.kind === 'textarea' ? 4 : 3}
           spellCheck={field.kind === 'textarea'}
           onChange={(e) => setText(e.target.value)}
           onBlur={commitText}

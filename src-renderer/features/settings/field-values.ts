@@ -22,6 +22,7 @@ export function display(field: FieldSpec, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'number') return String(Number(value) / (field.factor ?? 1));
   if (field.kind === 'toggled-number') return scalarText(value);
+  if (field.kind === 'lines') return (value as string[]).join('\n');
   if (field.kind === 'env') {
     return Object.entries(value as Record<string, string>)
       .map(([k, v]) => `${k}=${v}`)
@@ -66,6 +67,14 @@ export function parse(field: FieldSpec, raw: string): { ok: true; value: unknown
       }
       return { ok: true, value: env };
     }
+    case 'lines':
+      return {
+        ok: true,
+        value: raw
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      };
     default:
       return { ok: true, value: raw };
   }

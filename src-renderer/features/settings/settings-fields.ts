@@ -22,6 +22,8 @@ export type FieldSpec =
   | (Base & { kind: 'toggle' })
   | (Base & { kind: 'text'; nullable: boolean; placeholder?: string })
   | (Base & { kind: 'textarea' })
+  /** A list of strings, one per line (blank lines dropped). */
+  | (Base & { kind: 'lines'; placeholder?: string })
   | (Base & { kind: 'number'; nullable: boolean; unit?: string; factor?: number; placeholder?: string })
   /** A number that may be off (null): a switch (the field's label) and the number beside it, with its own label. */
   | (Base & { kind: 'toggled-number'; valueLabel: string; unit?: string; onValue: number })
@@ -303,7 +305,29 @@ export const SECTIONS: Section[] = [
     title: 'Sandbox',
     fields: [
       { id: 'sandboxEnabled', label: 'Run code in a sandbox', kind: 'toggle', path: sandbox('enabled') },
-      { id: 'allowNetwork', label: 'Allow network in the sandbox', kind: 'toggle', path: sandbox('allowNetwork') },
+      {
+        id: 'allowNetwork',
+        label: 'Allow all network in the sandbox',
+        kind: 'toggle',
+        path: sandbox('allowNetwork'),
+        help: 'Off: code reaches the package registries and the hosts below through the app, and any other host only if you allow it when asked.',
+      },
+      {
+        id: 'allowedHosts',
+        label: 'Hosts code may always reach',
+        kind: 'lines',
+        path: sandbox('allowedHosts'),
+        placeholder: 'example.com\n*.example.com',
+        help: 'One per line: a name, *.name for any name under it, or an address. "Always allow" adds here.',
+      },
+      {
+        id: 'extraPaths',
+        label: 'Extra folders the code can see',
+        kind: 'lines',
+        path: sandbox('extraPaths'),
+        placeholder: '~/datasets\n/srv/data:rw',
+        help: 'One per line, read-only unless it ends in :rw.',
+      },
     ],
   },
   {

@@ -1,32 +1,26 @@
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastToolResult, useCliFixtures } from './support/oi-terminal-run';
 import { cliEnv, runOi } from '../../support/cli-process';
+import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/host-server';
 
 // oi with the sandbox on by default: code that wants a host the sandbox does not let through by itself
 // is asked about on the prompt line (docs/sandbox.md "Network"); without a terminal nobody can be
 // asked, so the host is refused and the note says how to allow it.
 
-const HOST = '127.0.0.2';
+const HOST = PROXIED_HOST;
 const fixtures = useCliFixtures();
 
 describe('oi asks before sandboxed code reaches a host', () => {
-  let server: Server;
+  let host: HostServer;
   let port: number;
-  let served = 0;
+  const served = () => host.served();
 
   beforeAll(async () => {
-    server = createServer((_req, res) => {
-      served++;
-      res.end('hello from the host\n');
-    });
-    // Outside the sandbox's NO_PROXY (localhost, 127.0.0.1): the request goes through the app's proxy.
-    await new Promise<void>((r) => server.listen(0, HOST, r));
-    const address = server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
+    host = await startHostServer();
+    port = host.port;
   });
-  afterAll(() => new Promise((r) => server?.close(r)));
+  afterAll(() => host?.close());
 
   const fetchCall = (id: string) => ({
     kind: 'tool' as const,
@@ -47,14 +41,14 @@ describe('oi asks before sandboxed code reaches a host', () => {
     llm.enqueue(fetchCall('net_y'), { kind: 'text', text: 'It answered.' });
     const oi = fixtures.terminal([...flags, '--workspace', path.join(dir, 'ws'), '-y'], cliEnv(dir));
     await oi.expect('> ');
-    const before = served;
+    const before = served();
     oi.line('fetch it');
     await oi.expect(`The code wants to connect to ${HOST}:${port}`);
     await oi.expect('Allow it? (y)es in this conversation, (a)lways, (n)o');
     oi.line('y');
     await oi.expect('hello from the host');
     await oi.expect('It answered.');
-    expect(served).toBe(before + 1);
+    expect(served()).toBe(before + 1);
     expect(lastToolResult(llm)).toContain('hello from the host');
     oi.line('exit');
     expect(await oi.exited).toBe(0);
@@ -63,20 +57,20 @@ describe('oi asks before sandboxed code reaches a host', () => {
   it('without a terminal: refused, said on stderr, and the server never reached', { timeout: 180_000 }, async () => {
     const { llm, dir, flags } = await fixtures.setUp();
     llm.enqueue(fetchCall('net_none'), { kind: 'text', text: 'It was refused.' });
-    const before = served;
+    const before = served();
     const result = await runOi([...flags, '--workspace', path.join(dir, 'ws'), '-y', '-m', 'fetch it'], cliEnv(dir));
     expect(result.stderr).toContain(`Not letting the code reach ${HOST}: no terminal to ask`);
     expect(lastToolResult(llm)).toMatch(/status 403/);
-    expect(served).toBe(before);
+    expect(served()).toBe(before);
   });
 
   it('twin: with --no-sandbox nobody is asked and the code reaches the host directly', { timeout: 180_000 }, async () => {
     const { llm, dir, flags } = await fixtures.setUp();
     llm.enqueue(fetchCall('net_off'), { kind: 'text', text: 'It answered.' });
-    const before = served;
+    const before = served();
     const result = await runOi([...flags, '--workspace', path.join(dir, 'ws'), '-y', '--no-sandbox', '-m', 'fetch it'], cliEnv(dir));
     expect(result.stderr).not.toContain('Not letting the code reach');
     expect(lastToolResult(llm)).toContain('hello from the host');
-    expect(served).toBe(before + 1);
+    expect(served()).toBe(before + 1);
   });
 });

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent, EventPayload } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/host-server';
 import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 
 // The sandbox as a person gets it without touching Settings: on, through full agent turns of the real
@@ -13,27 +13,21 @@ import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 // asked about in the conversation (network.awaiting-approval), and the answer holds for the rest of it.
 
 const ctx = { transport: 'websocket' as const };
-const HOST = '127.0.0.2';
+const HOST = PROXIED_HOST;
 
 describe('the sandbox on by default, through full turns', () => {
   let scratch: string;
-  let server: Server;
+  let host: HostServer;
   let port: number;
-  let served = 0;
+  const served = () => host.served();
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../test-results'), 'default-'));
-    server = createServer((_req, res) => {
-      served++;
-      res.end('hello from the host\n');
-    });
-    // 127.0.0.2: this machine, but outside the sandbox's NO_PROXY (localhost, 127.0.0.1), so through the proxy.
-    await new Promise<void>((r) => server.listen(0, HOST, r));
-    const address = server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
+    host = await startHostServer();
+    port = host.port;
   });
   afterAll(async () => {
-    await new Promise((r) => server?.close(r));
+    await host?.close();
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -82,7 +76,7 @@ describe('the sandbox on by default, through full turns', () => {
     });
 
     it('asks before code reaches a host, and a refusal holds for the conversation without asking again', { timeout: 180_000 }, async () => {
-      const before = served;
+      const before = served();
       const fetch = `import urllib.request\ntry:\n    print(urllib.request.urlopen("http://${HOST}:${port}/", timeout=60).read().decode())\nexcept Exception as e:\n    print("FAILED", e)`;
       const first = await turn(aut, fetch);
       await expect.poll(() => first.events.some((e) => e.name === 'network.awaiting-approval'), { timeout: 60_000 }).toBe(true);
@@ -95,11 +89,11 @@ describe('the sandbox on by default, through full turns', () => {
       const again = await turn(aut, fetch, first.id);
       expect(await again.result()).toMatch(/FAILED .*403.*refused earlier in this conversation/);
       expect(again.events.some((e) => e.name === 'network.awaiting-approval')).toBe(false);
-      expect(served).toBe(before);
+      expect(served()).toBe(before);
     });
 
     it('"always" lets the host through at once and lists it in the settings', { timeout: 180_000 }, async () => {
-      const before = served;
+      const before = served();
       const fetch = `import urllib.request\nprint(urllib.request.urlopen("http://${HOST}:${port}/", timeout=60).read().decode())`;
       const first = await turn(aut, fetch);
       await expect.poll(() => first.events.some((e) => e.name === 'network.awaiting-approval'), { timeout: 60_000 }).toBe(true);
@@ -107,7 +101,7 @@ describe('the sandbox on by default, through full turns', () => {
         ?.payload as EventPayload<'network.awaiting-approval'>;
       await aut.app.handlers['network.answer']({ conversationId: first.id, questionId: question.questionId, answer: 'always' }, ctx);
       expect(await first.result()).toMatch(/hello from the host/);
-      expect(served).toBe(before + 1);
+      expect(served()).toBe(before + 1);
       expect((await aut.app.handlers['settings.get']({}, ctx)).sandbox.allowedHosts).toContain(HOST);
     });
   });

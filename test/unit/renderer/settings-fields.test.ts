@@ -24,6 +24,8 @@ describe('settings fields', () => {
       ...Object.keys(defaultSettings.exec).map((k) => `exec.${k}`),
       'sandbox.enabled',
       'sandbox.allowNetwork',
+      'sandbox.allowedHosts',
+      'sandbox.extraPaths',
     ];
     expect([...expected].filter((k) => !covered.has(k))).toEqual([]);
   });
@@ -44,5 +46,13 @@ describe('settings fields', () => {
     expect(parse(env, 'A=1\n\nB = two=2\n')).toEqual({ ok: true, value: { A: '1', B: ' two=2' } });
     expect(parse(env, 'nonsense')).toEqual({ ok: false, error: 'line 1: write NAME=value' });
     expect(display(env, { A: '1', B: '2' })).toBe('A=1\nB=2');
+  });
+
+  it('reads lists one entry per line, blank lines and spaces dropped', () => {
+    const hosts = field('allowedHosts');
+    expect(parse(hosts, ' example.com \n\n*.example.org\n')).toEqual({ ok: true, value: ['example.com', '*.example.org'] });
+    expect(parse(hosts, '')).toEqual({ ok: true, value: [] });
+    expect(display(hosts, ['a.example', '10.0.0.1'])).toBe('a.example\n10.0.0.1');
+    expect(patchFor(hosts.path, ['a.example'])).toEqual({ sandbox: { allowedHosts: ['a.example'] } });
   });
 });
