@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { defaultSettings } from '@contract';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +66,18 @@ describe('large outputs', () => {
     expect(result.forModel.length).toBeLessThan(4000 + 400);
     // Main's memory stays bounded by the cap and the batch sizes, not the output's size.
     expect(peakRss - baseRss).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it("keeps its spill folder out of git status in the person's repository; without its .gitignore, git would list it", async () => {
+    const git = (...args: string[]) => execFileSync('git', ['-C', h.workspace, ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    const result = await h.run('bash', 'seq 1 200000', { settings: { outputCapBytes: 64 * 1024, modelOutputChars: 1000 } });
+    expect(result.forModel).toMatch(/more, saved to .*\.oi\/outputs\//);
+    expect(readFileSync(`${h.workspace}/.oi/.gitignore`, 'utf8')).toMatch(/^\*$/m);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    // Twin: the same folder without the file is what git would show the person.
+    rmSync(`${h.workspace}/.oi/.gitignore`);
+    expect(git('status', '--porcelain')).toBe('?? .oi/\n');
   });
 
   it('handles a long output without any newline', async () => {

@@ -181,7 +181,24 @@ export class OutputCap {
       await unlinkBeneath(this.options.spillRoot, segments);
       return create();
     });
+    await this.ignoredByGit(segments).catch(() => undefined);
     return handle.createWriteStream({ highWaterMark: 1024 * 1024 });
+  }
+
+  /**
+   * The spill folder (`.oi/`) holds a `.gitignore` of `*`, ignoring itself and everything in it, so
+   * the app's files never show in `git status` of the person's project (issue 25, item 6). Written
+   * once, never through a link, and never over a file already there.
+   */
+  private async ignoredByGit(segments: string[]): Promise<void> {
+    if (segments.length < 2) return;
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+    const handle = await openBeneath(this.options.spillRoot, [segments[0]!, '.gitignore'], flags, { create: true, fileMode: 0o644 });
+    try {
+      await handle.writeFile("# Open Interpreter's own files (output too long to show), kept out of git.\n*\n");
+    } finally {
+      await handle.close();
+    }
   }
 
   private write(text: string): void {
