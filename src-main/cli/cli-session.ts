@@ -71,8 +71,9 @@ export class CliSession {
     });
   }
 
-  skip(cell: CellItem): Promise<unknown> {
-    return this.call('cell.skip', { conversationId: this.conversationId, cellId: cell.id });
+  /** `unasked`: nobody was there to ask (no terminal), which the model is told as such. */
+  skip(cell: CellItem, unasked = false): Promise<unknown> {
+    return this.call('cell.skip', { conversationId: this.conversationId, cellId: cell.id, ...(unasked ? { unasked } : {}) });
   }
 
   conversation(): Promise<Conversation> {

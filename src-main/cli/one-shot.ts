@@ -88,7 +88,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       } else {
         declined++;
         answers.push(
-          session.skip(event.payload.cell).then(
+          session.skip(event.payload.cell, true).then(
             () => undefined,
             () => undefined,
           ),

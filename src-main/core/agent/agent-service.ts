@@ -172,8 +172,8 @@ export class AgentService {
     this.decide(conversationId, cellId, { kind: 'run', code, always });
   }
 
-  skip(conversationId: string, cellId: string): void {
-    this.decide(conversationId, cellId, { kind: 'skip' });
+  skip(conversationId: string, cellId: string, unasked = false): void {
+    this.decide(conversationId, cellId, { kind: 'skip', unasked });
   }
 
   answerInstall(conversationId: string, questionId: string, install: boolean): void {

@@ -1,4 +1,6 @@
-export type ApprovalDecision = { kind: 'run'; code: string | null; always: boolean } | { kind: 'skip' } | { kind: 'stop' };
+/** `unasked`: not run because nobody could be asked (oi -m without a terminal), which the model is told as such. */
+export type ApprovalDecision =
+  { kind: 'run'; code: string | null; always: boolean } | { kind: 'skip'; unasked?: boolean } | { kind: 'stop' };
 
 /** Cells waiting for the user's Run / Skip, keyed by cell id. */
 export class ApprovalGate {

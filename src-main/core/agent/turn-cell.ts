@@ -29,7 +29,7 @@ export async function approve(
   settings: Settings,
   cell: CellItem,
   signal: AbortSignal,
-): Promise<'run' | 'skip' | 'stop'> {
+): Promise<'run' | 'skip' | 'unasked' | 'stop'> {
   if (settings.autoRun || live.conv.autoRun) {
     cell.approval = 'auto';
     return 'run';
@@ -39,6 +39,7 @@ export async function approve(
   const decided = live.approvals.wait(cell.id, signal);
   events.emit('cell.awaiting-approval', { conversationId: live.conv.id, cell });
   const decision = await decided;
+  if (decision.kind === 'skip' && decision.unasked) return 'unasked';
   if (decision.kind !== 'run') return decision.kind;
   if (decision.code !== null && decision.code !== cell.code) {
     // Kept so the cell, the saved conversation and exports can say the user edited it.

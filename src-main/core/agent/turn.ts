@@ -147,6 +147,17 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           finishCell(live, deps.events, cell, 'skipped', 'The user declined to run this code.');
           continue;
         }
+        if (decision === 'unasked') {
+          // Nobody declined: there was nobody to ask (issue 25, item 7). The model must not read a refusal.
+          finishCell(
+            live,
+            deps.events,
+            cell,
+            'skipped',
+            'Not run: nobody could be asked to approve it (no one at a terminal, and running without asking is off).',
+          );
+          continue;
+        }
         if (mcpTool && deps.mcp) {
           const result = await executeMcpCell(live, cell, mcpTool, { mcp: deps.mcp, events: deps.events, settings }, signal);
           cell.outputs = result.outputs;

@@ -43,8 +43,8 @@ export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<Handle
       agent.approve(conversationId, cellId, code ?? null, always ?? false);
       return { ok: true };
     },
-    'cell.skip': async ({ conversationId, cellId }) => {
-      agent.skip(conversationId, cellId);
+    'cell.skip': async ({ conversationId, cellId, unasked }) => {
+      agent.skip(conversationId, cellId, unasked ?? false);
       return { ok: true };
     },
     'cell.interrupt': async ({ conversationId, cellId }) => {

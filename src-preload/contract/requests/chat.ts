@@ -36,8 +36,9 @@ export const chatRequests = {
       .strict(),
     output: Ok,
   },
+  /** `unasked`: nobody could be asked (oi -m without a terminal); the model is told that, not that the person declined. */
   'cell.skip': {
-    input: z.object({ conversationId: Id, cellId: Id }).strict(),
+    input: z.object({ conversationId: Id, cellId: Id, unasked: z.boolean().optional() }).strict(),
     output: Ok,
   },
   'cell.interrupt': {

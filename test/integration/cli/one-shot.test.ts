@@ -173,7 +173,10 @@ describe('oi without a terminal', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/Declined 1 code run: no terminal to ask for approval\. Pass --auto-run \(-y\)/);
     expect(result.stdout).toContain('Not run.');
-    expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('declined');
+    // The model is told nobody could be asked, never that the person declined (issue 25, item 7).
+    const toModel = JSON.stringify(llm.requests.at(-1)?.body);
+    expect(toModel).toContain('Not run: nobody could be asked to approve it');
+    expect(toModel).not.toContain('The user declined');
     expect(readdirSync(path.join(data.dir, 'here'))).toEqual([]);
   });
 
