@@ -80,6 +80,32 @@ describe('the app never writes through a link the code planted (issue 17 #2)', (
     expect(landed.join()).toMatch(/attacker text|attack-run\.log/);
   });
 
+  it("the spill folder's .gitignore is never written through a link planted at it", async () => {
+    const workspace = await t.freshWorkspace();
+    const bashrc = victim(join(basename(workspace), 'bashrc'));
+    const conversation = `gitignore-${basename(workspace)}`;
+    const plantCode = ['import os', 'os.makedirs(".oi", exist_ok=True)', `os.symlink(${JSON.stringify(bashrc)}, ".oi/.gitignore")`].join(
+      '\n',
+    );
+    expect((await t.run(conversation, 'python', plantCode, { workspace, sandbox: SANDBOX })).status).toBe('done');
+    const flood = await t.service.run({
+      conversationId: conversation,
+      workspace,
+      runId: 'gitignore-run',
+      language: 'python',
+      code: 'print("x" * 200_000)',
+      sandbox: SANDBOX,
+      settings: { ...defaultSettings.exec, outputCapBytes: 10_000, env: { HOME: t.home } },
+    });
+    // The spill itself is saved; the planted name is left as it was, and what it leads to untouched.
+    expect(flood.forModel).toMatch(/more, saved to .*gitignore-run\.log/);
+    expect(readFileSync(bashrc, 'utf8')).toBe('export SAFE=1\n');
+
+    // Twin: the same path written the plain way lands in the victim.
+    await writeFile(join(workspace, '.oi', '.gitignore'), '*\n');
+    expect(readFileSync(bashrc, 'utf8')).toBe('*\n');
+  });
+
   it("a shell session's cell file swapped for a link is replaced, never written through", async () => {
     const workspace = await t.freshWorkspace();
     const bashrc = victim('bashrc-cell');
