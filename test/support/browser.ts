@@ -1,9 +1,20 @@
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserServer, type Download, type LaunchOptions } from 'playwright-core';
 
-/** Debian's Chromium (playwright gives each launch a fresh temporary profile), driven by playwright-core (`npx playwright install` cannot download here). */
-export const CHROMIUM_PATH = process.env.OI_CHROMIUM ?? '/usr/bin/chromium';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+/**
+ * Debian's Chromium, driven by playwright-core (`npx playwright install` cannot download here); each
+ * launch gets a fresh temporary profile. Its headless shell (`chromium-headless-shell`, the old
+ * headless mode: the same Blink and V8 without the desktop browser around them) when installed, as
+ * `.ci/run` does: measured side by side under load, a page of the app opened and made ready cost about
+ * 1.1 CPU-seconds in it against 3.1 in the full browser (whose browser and GPU processes did most of
+ * the difference), and the browser's start about 4 less — most of the end-to-end tests' CPU
+ * (CONTRIBUTING.md, "Where the CPU goes"). OI_CHROMIUM names another.
+ */
+export const CHROMIUM_PATH = process.env.OI_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 const LAUNCH: LaunchOptions = {
   executablePath: CHROMIUM_PATH,

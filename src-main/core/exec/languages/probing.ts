@@ -61,13 +61,14 @@ const localCache = new Map<string, Promise<ProbeAnswer>>();
 /**
  * Asks programs directly, caching each answer for the life of the process: runtimes are not
  * reinstalled mid-conversation often enough to pay a spawn on every run. Only for programs sandboxed
- * code cannot write (sandbox-probing.ts decides) or for runs without a sandbox.
+ * code cannot write (sandbox-probing.ts decides) or for runs without a sandbox. The PATH the probe
+ * runs with is part of the key: a bare name means another program under another PATH.
  */
 export function localProbing(env?: Record<string, string>): Probing {
   return {
     ask(command, args, options = {}) {
       if (options.fresh) return runProbe(command, args, env);
-      const key = `${command}\0${args.join('\0')}`;
+      const key = `${command}\0${args.join('\0')}\0${(env ?? process.env).PATH ?? ''}`;
       let cached = localCache.get(key);
       if (!cached) {
         cached = runProbe(command, args, env);
