@@ -77,7 +77,12 @@ export class HookRunner {
     for (const hook of loaded.hooks) {
       if (hook.event !== event || (hook.matcher && (subject === null || !hook.matcher.test(subject)))) continue;
       const timeoutMs = (hook.spec.timeoutSeconds ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000;
-      const answer = readHookAnswer(await this.run(hook, ctx, settings, input, timeoutMs), timeoutMs);
+      // Whatever goes wrong around a run (no temp folder for the sandbox) is that hook's failure, never the turn's.
+      const run = await this.run(hook, ctx, settings, input, timeoutMs).catch((err: unknown) => ({
+        kind: 'not-started' as const,
+        error: err instanceof Error ? err.message : String(err),
+      }));
+      const answer = readHookAnswer(run, timeoutMs);
       const name = `The ${event} hook "${shorten(hook.spec.command)}" (${hook.where})`;
       if (!answer.ok) {
         outcome.notices.push({

@@ -65,18 +65,22 @@ describe('a workspace’s hooks', () => {
     const { cell, notices } = await turn(OFF, false);
     expect(cell?.status).toBe('done');
     expect(readdirSync(outside)).toEqual([]);
-    expect(notices.join('\n')).toContain(`This workspace has hooks (${path.join(workspace, '.agents', 'hooks.json')}) that do not run until you trust`);
+    expect(notices.join('\n')).toContain(
+      `This workspace has hooks (${path.join(workspace, '.agents', 'hooks.json')}) that do not run until you trust`,
+    );
   });
 
   it('twin: once the person trusts the folder (Trust this folder), the same hooks run at every event', async () => {
     writeFileSync(path.join(workspace, '.agents', 'hooks.json'), JSON.stringify({ hooks: everyEvent(outside) }));
     await turn(OFF, true);
     // needsPerson has nothing to say with auto-run on; every other event ran its hook.
-    await expect.poll(() => readdirSync(outside).sort()).toEqual(
-      HOOK_EVENTS.filter((e) => e !== 'needsPerson')
-        .map((e) => `ran-${e}`)
-        .sort(),
-    );
+    await expect
+      .poll(() => readdirSync(outside).sort())
+      .toEqual(
+        HOOK_EVENTS.filter((e) => e !== 'needsPerson')
+          .map((e) => `ran-${e}`)
+          .sort(),
+      );
   });
 
   it('run inside the sandbox once trusted, with the sandbox on: a hook cannot write outside the workspace', async () => {
