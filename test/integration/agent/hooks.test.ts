@@ -174,6 +174,31 @@ describe('hook events', () => {
     expect(entries[6]).toMatchObject({ reason: 'done', workspace: conv.workspace });
     expect(cellsOf(await h.agent.snapshot(conv.id))[0]?.approval).toBe('user');
   });
+
+  it('tells a needsPerson hook when a running program asks the person for input', async () => {
+    // Not re-run from its notebook export: the cell reads a line from a person, and nbconvert has none.
+    h = await startAgentHarness({ hooks: true, settings: { autoRun: true, exec: { inputRequests: 'ask' } }, rerunExports: false });
+    const log = path.join(h.dataDir, 'needs.log');
+    writeHooksFile(h.dataDir, { needsPerson: [{ command: hook('python', 'log', log), matcher: 'input', timeoutSeconds: 60 }] });
+    const conv = await h.store.create();
+    h.llm.enqueue(
+      {
+        kind: 'tool',
+        calls: [
+          { id: 'call_i', name: 'execute', arguments: { language: 'shell', code: 'read -p "Your name? " name; echo "hello $name"' } },
+        ],
+      },
+      { kind: 'text', text: 'Done.' },
+    );
+    await h.agent.send(conv.id, 'ask me my name', []);
+    const question = await h.waitFor('cell.input-requested');
+    await expect.poll(() => logged(log)).toHaveLength(1);
+    h.agent.answerInput(conv.id, question.questionId, { text: 'Ann' });
+    await h.agent.idle(conv.id);
+
+    expect(logged(log)[0]).toMatchObject({ event: 'needsPerson', waitingFor: 'input', prompt: expect.stringContaining('Your name?') });
+    expect(cellsOf(await h.agent.snapshot(conv.id))[0]?.resultForModel).toContain('hello Ann');
+  });
 });
 
 function writeHooksFile(dataDir: string, hooks: HooksConfig): void {
