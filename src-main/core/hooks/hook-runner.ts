@@ -103,8 +103,13 @@ export class HookRunner {
         outcome.notices.push({ level: 'info', text: `${name} refused to run the cell${answer.reason ? `: ${answer.reason}` : '.'}` });
         return { ...outcome, decision: 'deny', reason: answer.reason ?? 'no reason given' };
       }
-      if (answer.decision === 'ask') outcome.decision = 'ask';
-      if (answer.reason && answer.decision === 'ask') outcome.reason = answer.reason;
+      if (answer.decision === 'ask') {
+        outcome.decision = 'ask';
+        outcome.notices.push({
+          level: 'info',
+          text: `${name} asks you to decide whether this cell runs${answer.reason ? `: ${answer.reason}` : '.'}`,
+        });
+      }
     }
     return outcome;
   }

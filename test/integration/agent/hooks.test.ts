@@ -139,7 +139,10 @@ describe('hook events', () => {
     writeHooksFile(h.dataDir, {
       conversationStart: logger,
       beforeModelCall: logger,
-      beforeCell: [...logger, { command: `echo '{"decision":"ask"}'`, matcher: 'shell|bash' }],
+      beforeCell: [
+        ...logger,
+        { command: `echo '{"decision":"ask","reason":"shell code is checked by hand here"}'`, matcher: 'shell|bash' },
+      ],
       afterCell: logger,
       needsPerson: logger,
       turnEnd: logger,
@@ -172,7 +175,9 @@ describe('hook events', () => {
     expect(entries[3]).toMatchObject({ waitingFor: 'approval', cell: { code: 'echo asked' } });
     expect(entries[4]).toMatchObject({ cell: { status: 'done' }, output: expect.stringContaining('asked') });
     expect(entries[6]).toMatchObject({ reason: 'done', workspace: conv.workspace });
-    expect(cellsOf(await h.agent.snapshot(conv.id))[0]?.approval).toBe('user');
+    const after = await h.agent.snapshot(conv.id);
+    expect(cellsOf(after)[0]?.approval).toBe('user');
+    expect(noticesOf(after).join('\n')).toContain('asks you to decide whether this cell runs: shell code is checked by hand here');
   });
 
   it('tells a needsPerson hook when a running program asks the person for input', async () => {
