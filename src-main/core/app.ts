@@ -28,6 +28,7 @@ import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
 import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
+import { HookRunner } from './hooks/hook-runner';
 import {
   createExecService,
   createSessionRouter,
@@ -187,6 +188,8 @@ export function createApp(opts: AppOptions): App {
     checkpoints,
     mcp,
     instructions,
+    // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
+    hooks: new HookRunner({ userFile: path.join(opts.dataDir, 'hooks.json'), settings, secretValues: () => secrets.map((s) => s.value) }),
   });
 
   const context: AppContext = {

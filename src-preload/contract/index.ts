@@ -1,5 +1,6 @@
 export * from './model';
 export * from './settings';
+export * from './hooks';
 export * from './settings-patch';
 export * from './requests';
 export * from './events';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HooksConfig } from './hooks';
 
 // Settings the renderer may see and change. API keys are NOT settings: they live in the OS keychain
 // and never cross the bridge towards the renderer. Schemas here carry no defaults on purpose: a patch
@@ -206,6 +207,8 @@ export const Settings = z.object({
    * (docs/mcp.md#approval-in-the-desktop-app).
    */
   mcpClients: z.record(McpClientName, McpClientPolicy),
+  /** The person's own hooks (docs/agent.md#hooks), beside those of `<data folder>/hooks.json`. */
+  hooks: HooksConfig,
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -270,4 +273,5 @@ export const defaultSettings: Settings = {
   dismissedNotices: [],
   mcpServers: {},
   mcpClients: {},
+  hooks: {},
 };

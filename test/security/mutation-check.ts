@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Mutation } from './mutation';
 import { ISSUE_24_MUTATIONS } from './mutations-issue24';
+import { ISSUE_28_MUTATIONS } from './mutations-issue28';
 
 // The mutation check of issue 17, finding 11: every protection of the sandbox has a test that fails
 // when the protection is removed. Each mutation below takes one protection out of the source (one
@@ -182,6 +183,7 @@ const MUTATIONS: Mutation[] = [
     tests: [`${ATTACKS}/planted-programs.test.ts`],
   },
   ...ISSUE_24_MUTATIONS,
+  ...ISSUE_28_MUTATIONS,
 ];
 
 interface Outcome {

@@ -15,6 +15,7 @@ import { createProviderFactory } from '../../src-main/core/llm/provider-factory'
 import type { RetryPolicy } from '../../src-main/core/llm/retry-with-backoff';
 import { ToolSupportMemory } from '../../src-main/core/llm/tool-support';
 import { McpManager } from '../../src-main/core/mcp/mcp-manager';
+import { HookRunner } from '../../src-main/core/hooks/hook-runner';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../fixtures/llm-server';
 import { expectExportsRerun, type RerunKernel } from './notebook-rerun';
@@ -63,6 +64,8 @@ export interface HarnessOptions {
   rerunExports?: false;
   /** The kernel that check runs the notebooks with (its Python and environment). */
   rerunKernel?: RerunKernel;
+  /** Run the person's hooks (settings.hooks, <dataDir>/hooks.json, a trusted workspace's), as the app does. */
+  hooks?: boolean;
 }
 
 /** Requests that are model calls (not model listings, /api/show or /api/pull); capability probes are left out. */
@@ -123,6 +126,9 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     toolSupport: new ToolSupportMemory(),
     retry,
     ...(mcp ? { mcp } : {}),
+    ...(opts.hooks
+      ? { hooks: new HookRunner({ userFile: path.join(dataDir, 'hooks.json'), settings: () => settings.get(), tmpRoot: dataDir }) }
+      : {}),
   });
 
   const payloads = <N extends EventName>(name: N) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<N>);

@@ -84,16 +84,24 @@ function folderChain(workspace: string): string[] {
 }
 
 /** The file's text (at most the per-file cap, plus one byte to tell it was cut), or null when absent, a link or not a file. */
-async function readInstructionFile(folder: string, name: string): Promise<string | null> {
+function readInstructionFile(folder: string, name: string): Promise<string | null> {
+  return readSmallFile(folder, [name], INSTRUCTION_FILE_BYTES);
+}
+
+/**
+ * `root/segments…` as text, at most `maxBytes` plus one byte (to tell it was longer), or null when it
+ * is absent, a link at any component or not a plain file (a FIFO is not waited on). Also hooks.json's reader.
+ */
+export async function readSmallFile(root: string, segments: readonly string[], maxBytes: number): Promise<string | null> {
   let handle;
   try {
-    handle = await openBeneath(folder, [name], constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    handle = await openBeneath(root, segments, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }
   try {
     if (!(await handle.stat()).isFile()) return null;
-    const buffer = Buffer.alloc(INSTRUCTION_FILE_BYTES + 1);
+    const buffer = Buffer.alloc(maxBytes + 1);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');
   } catch {
@@ -134,4 +142,10 @@ const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 export function prefixWithin(text: string, bytes: number): string {
   const cut = Buffer.from(text, 'utf8').subarray(0, bytes).toString('utf8');
   return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
+}
+
+/** The folder a person trusts to let a workspace's files in: its repository root, else the workspace (real paths). */
+export async function trustFolderOf(workspace: string): Promise<string> {
+  const real = await realpath(workspace).catch(() => path.resolve(workspace));
+  return folderChain(real)[0] ?? real;
 }

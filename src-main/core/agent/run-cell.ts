@@ -1,6 +1,6 @@
 import type { CellItem, RunLimits, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { ExecService, RunResult } from '../exec';
+import type { ExecService, InputAsker, RunResult } from '../exec';
 import { now } from './ids';
 import { applyDisplayUpdate } from './display-updates';
 import type { LiveConversation } from './live-conversation';
@@ -20,7 +20,7 @@ export function limitsFromSettings(settings: Settings): RunLimits {
 export async function runCell(
   live: LiveConversation,
   cell: CellItem,
-  deps: { exec: ExecService; events: EventBus; settings: Settings },
+  deps: { exec: ExecService; events: EventBus; settings: Settings; onAsked?: (prompt: string) => void },
   turnSignal: AbortSignal,
 ): Promise<RunResult> {
   const conversationId = live.conv.id;
@@ -36,12 +36,24 @@ export async function runCell(
       // The cell's id names the run, so keys typed into its terminal find it (and its spill file).
       runId: cell.id,
       // "When code asks for input: ask me / end the input" (without an asker the engine ends it at once).
-      ...(deps.settings.exec.inputRequests === 'ask' ? { onInput: live.inputs.askerFor(conversationId, cell.id, deps.events) } : {}),
+      ...(deps.settings.exec.inputRequests === 'ask'
+        ? { onInput: tellingAsker(live.inputs.askerFor(conversationId, cell.id, deps.events), deps.onAsked) }
+        : {}),
       onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
       onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
       onDisplayUpdate: (update) => applyDisplayUpdate(live, update, deps.events),
     }),
   );
+}
+
+/** The asker, telling `onAsked` (the needsPerson hooks) each time the program asks the person. */
+function tellingAsker(asker: InputAsker, onAsked?: (prompt: string) => void): InputAsker {
+  if (!onAsked) return asker;
+  return (question, signal) => {
+    const answer = asker(question, signal);
+    onAsked(question.prompt);
+    return answer;
+  };
 }
 
 /**

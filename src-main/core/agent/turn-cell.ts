@@ -5,6 +5,8 @@ import type { ExecService } from '../exec';
 import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
 import type { LiveConversation } from './live-conversation';
 import { runCell } from './run-cell';
+import type { HookRunner } from '../hooks/hook-runner';
+import { describeCell, needsPersonHooks } from './turn-hooks';
 
 // One code cell of a turn, once the model has written it: the user's approval (or auto-run), then
 // the run between the workspace checkpoints, and the text the model reads about it.
@@ -14,6 +16,8 @@ export interface CellRunDeps {
   exec: ExecService;
   events: EventBus;
   checkpoints?: CheckpointService;
+  /** The person's hooks, told when the running program asks the person for input. */
+  hooks?: HookRunner;
 }
 
 /** An MCP tool the user allowed always: run without asking. */
@@ -22,15 +26,19 @@ export function allowedTool(cell: CellItem): 'run' {
   return 'run';
 }
 
-/** Asks the user to approve the cell unless auto-run is on; an edited cell keeps the model's code as modelCode. */
+/**
+ * Asks the user to approve the cell unless auto-run is on (or a hook asked for the person: `mustAsk`);
+ * an edited cell keeps the model's code as modelCode. `onWaiting` hears that the person is needed.
+ */
 export async function approve(
   live: LiveConversation,
   events: EventBus,
   settings: Settings,
   cell: CellItem,
   signal: AbortSignal,
+  opts: { mustAsk?: boolean; onWaiting?: () => void } = {},
 ): Promise<'run' | 'skip' | 'unasked' | 'stop'> {
-  if (settings.autoRun || live.conv.autoRun) {
+  if ((settings.autoRun || live.conv.autoRun) && !opts.mustAsk) {
     cell.approval = 'auto';
     return 'run';
   }
@@ -38,6 +46,7 @@ export async function approve(
   // Wait first, then tell: an in-process listener (the CLI) may answer while the event is emitted.
   const decided = live.approvals.wait(cell.id, signal);
   events.emit('cell.awaiting-approval', { conversationId: live.conv.id, cell });
+  opts.onWaiting?.();
   const decision = await decided;
   if (decision.kind === 'skip' && decision.unasked) return 'unasked';
   if (decision.kind !== 'run') return decision.kind;
@@ -69,7 +78,8 @@ export async function executeCell(
   let interruptedByUser = false;
   const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
   try {
-    const result = await runCell(live, cell, { exec: deps.exec, events: deps.events, settings }, signal);
+    const onAsked = (prompt: string) => needsPersonHooks(live, deps, 'input', { cell: describeCell(cell), prompt });
+    const result = await runCell(live, cell, { exec: deps.exec, events: deps.events, settings, onAsked }, signal);
     const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings);
     if (changes) cell.changes = changes;
     cell.outputs = result.outputs;

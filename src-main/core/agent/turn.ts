@@ -1,4 +1,4 @@
-import { errorMessage, type ModelChoice, type NoticeItem, type Settings } from '@contract';
+import { errorMessage, type CellItem, type ModelChoice, type NoticeItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { findLanguage, type ExecService } from '../exec';
@@ -22,6 +22,8 @@ import { loadInstructions, type InstructionSources } from './project-instruction
 import { prepareStep } from './step-request';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
+import type { HookRunner } from '../hooks/hook-runner';
+import { afterCellHooks, beforeCellHooks, describeCell, fireHooks, needsPersonHooks, refusedByHook } from './turn-hooks';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -40,6 +42,8 @@ export interface TurnDeps {
   mcp?: McpManager;
   /** Where AGENTS.md files come from (project-instructions.ts); absent: none are read (some tests). */
   instructions?: InstructionSources;
+  /** The person's hooks (docs/agent.md#hooks); absent: none run (some tests). */
+  hooks?: HookRunner;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -58,6 +62,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   let reason: EndReason = 'done';
   deps.events.emit('turn.start', { conversationId });
   try {
+    if (isFirstTurn(live)) await fireHooks(live, deps, 'conversationStart', null, { title: live.conv.title });
     for (;;) {
       flushQueuedMessages(live, deps.events);
       if (signal.aborted) {
@@ -104,7 +109,11 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
 
       let stepFailed = false;
       let stopAfterStep: EndReason | null = null;
+      let previous: CellItem | null = null;
       for (const { cell, args, name } of step.calls) {
+        // Each cell is reported to the afterCell hooks once it has ended, however it ended, before the next.
+        if (previous) await afterCellHooks(live, deps, previous);
+        previous = cell;
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
           continue;
@@ -135,8 +144,19 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         }
         // The real names: the language holds them sanitised, and two tools may sanitise alike.
         if (mcpTool) cell.mcp = { server: mcpTool.server, tool: mcpTool.tool };
-        // A tool the user chose to always allow (Settings, or the approval bar) runs without asking.
-        const decision = mcpTool?.alwaysAllow ? allowedTool(cell) : await approve(live, deps.events, settings, cell, signal);
+        const guard = await beforeCellHooks(live, deps, cell);
+        if (guard.kind === 'deny') {
+          finishCell(live, deps.events, cell, 'skipped', refusedByHook(guard.reason));
+          continue;
+        }
+        // A tool the user chose to always allow (Settings, or the approval bar) runs without asking, unless a hook asks.
+        const decision =
+          mcpTool?.alwaysAllow && guard.kind === 'run'
+            ? allowedTool(cell)
+            : await approve(live, deps.events, settings, cell, signal, {
+                mustAsk: guard.kind === 'ask',
+                onWaiting: () => needsPersonHooks(live, deps, 'approval', { cell: describeCell(cell) }),
+              });
         if (decision === 'stop') {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the user stopped the turn.');
           stopAfterStep = 'stopped';
@@ -188,6 +208,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           lastError = cell.resultForModel;
         }
       }
+      if (previous) await afterCellHooks(live, deps, previous);
       await deps.conversations.save(live.conv);
       if (stopAfterStep) {
         reason = stopAfterStep;
@@ -215,6 +236,13 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
+  const ended = await fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
+  if (ended?.notices.length) await deps.conversations.save(live.conv).catch(() => undefined);
+}
+
+/** The conversation's first message is being answered (nothing but notices before it). */
+function isFirstTurn(live: LiveConversation): boolean {
+  return live.conv.items.every((i) => i.kind === 'notice' || (i.kind === 'user' && i === live.conv.items.find((u) => u.kind === 'user')));
 }
 
 /** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
@@ -239,6 +267,7 @@ async function callModel(
     const instructions = deps.instructions ? (await loadInstructions(live.conv.workspace, deps.instructions)).prompt : '';
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, instructions);
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
+    await fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(
       live,
       prepared.request,

@@ -33,6 +33,9 @@ export { withSandboxSetting } from './sandbox/sandbox-policy';
 export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';
+// A workspace's hooks run once inside the conversation's sandbox (core/hooks), with no key in their environment.
+export { oneOffSandbox } from './sandbox/sandbox-wrap';
+export { withoutKeys } from './process/env';
 export { effectiveSandbox, withSandboxDefault } from './sandbox/sandbox-default';
 export { hostListed, normalHost, REGISTRY_HOSTS } from './sandbox/network-hosts';
 export type { NetworkPolicy, NetworkVerdict } from './sandbox/network-proxy';

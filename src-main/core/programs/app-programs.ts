@@ -116,6 +116,47 @@ export function launchAppProgram(name: string, args: string[]): Promise<void> {
   });
 }
 
+/**
+ * PATH for a command the person configured (a hook): the system folders, then the absolute entries of
+ * `path` outside the home and temp folders — the rule above, so a hook's `python3` is never one planted
+ * in an activated `.venv/bin` of a workspace. A program in the home folder is named by its full path.
+ */
+export function personPath(path = process.env.PATH ?? ''): string {
+  const roots = untrustedRoots();
+  const extra = path.split(delimiter).filter((d) => d && isAbsolute(d) && !inside(d, roots) && !SYSTEM_DIRS.includes(d));
+  return [...SYSTEM_DIRS, ...extra].join(delimiter);
+}
+
+/** `sh -c command` with the system's own sh: how a command line the person configured (a hook) is run. */
+export function shellLine(command: string): { file: string; args: string[] } {
+  const sh = systemProgram('sh');
+  if (!sh) throw new Error(notInstalled('sh'));
+  return { file: sh, args: ['-c', command] };
+}
+
+/**
+ * Starts a command the person configured (a hook, docs/agent.md#hooks): `shellLine`'s, or that line
+ * wrapped in the sandbox (whose program is bubblewrap, found here too), in a process group of its own
+ * so that a hook that hangs is stopped whole (killGroup). The caller leaves keys out of `env` and sets
+ * its PATH with personPath.
+ */
+export function startPersonCommand(
+  line: { file: string; args: string[] },
+  options: { cwd: string; env: Record<string, string> },
+): ChildProcessWithoutNullStreams {
+  return spawn(line.file, line.args, { cwd: options.cwd, env: options.env, stdio: 'pipe', detached: true });
+}
+
+/** Kills a program started with startPersonCommand and everything in its process group. */
+export function killGroup(child: { pid?: number | undefined }): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 function notInstalled(name: string): string {
   return `${name} was not found in the system's folders (${SYSTEM_DIRS.join(', ')})`;
 }

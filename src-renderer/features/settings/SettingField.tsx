@@ -118,13 +118,14 @@ export function SettingField({ field, settings, save }: Props) {
       break;
     case 'textarea':
     case 'env':
+    case 'json':
     case 'lines':
       control = (
         <textarea
           id={id}
           value={text}
-          placeholder={field.kind === 'lines' ? field.placeholder : undefined}
-          rows={field.kind === 'textarea' ? 4 : 3}
+          placeholder={field.kind === 'lines' || field.kind === 'json' ? field.placeholder : undefined}
+          rows={field.kind === 'textarea' || field.kind === 'json' ? 4 : 3}
           spellCheck={field.kind === 'textarea'}
           onChange={(e) => setText(e.target.value)}
           onBlur={commitText}

@@ -23,6 +23,7 @@ export function display(field: FieldSpec, value: unknown): string {
   if (field.kind === 'number') return String(Number(value) / (field.factor ?? 1));
   if (field.kind === 'toggled-number') return scalarText(value);
   if (field.kind === 'lines') return (value as string[]).join('\n');
+  if (field.kind === 'json') return typeof value === 'object' && Object.keys(value).length === 0 ? '' : JSON.stringify(value, null, 2);
   if (field.kind === 'env') {
     return Object.entries(value as Record<string, string>)
       .map(([k, v]) => `${k}=${v}`)
@@ -66,6 +67,14 @@ export function parse(field: FieldSpec, raw: string): { ok: true; value: unknown
         env[line.slice(0, eq).trim()] = line.slice(eq + 1);
       }
       return { ok: true, value: env };
+    }
+    case 'json': {
+      if (text === '') return { ok: true, value: {} };
+      try {
+        return { ok: true, value: JSON.parse(text) as unknown };
+      } catch (err) {
+        return { ok: false, error: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+      }
     }
     case 'lines':
       return {

@@ -27,7 +27,9 @@ export type FieldSpec =
   | (Base & { kind: 'number'; nullable: boolean; unit?: string; factor?: number; placeholder?: string })
   /** A number that may be off (null): a switch (the field's label) and the number beside it, with its own label. */
   | (Base & { kind: 'toggled-number'; valueLabel: string; unit?: string; onValue: number })
-  | (Base & { kind: 'env' });
+  | (Base & { kind: 'env' })
+  /** A JSON value typed as text (the hooks); the contract's schema checks its shape. */
+  | (Base & { kind: 'json'; placeholder?: string });
 
 export interface Section {
   title: string;
@@ -152,6 +154,14 @@ export const SECTIONS: Section[] = [
         kind: 'textarea',
         path: top('customInstructions'),
         help: 'Added to the system prompt of every conversation.',
+      },
+      {
+        id: 'hooks',
+        label: 'Hooks',
+        kind: 'json',
+        path: top('hooks'),
+        placeholder: '{"beforeCell": [{"command": "/usr/bin/python3 /home/me/check.py", "matcher": "shell|bash", "timeoutSeconds": 10}]}',
+        help: 'Your commands, run at points of a turn: conversationStart, beforeModelCall, beforeCell (exit 2 or {"decision":"deny"} refuses the cell), afterCell, needsPerson, turnEnd. Also read from hooks.json in the data folder. See docs/agent.md, Hooks.',
       },
     ],
   },

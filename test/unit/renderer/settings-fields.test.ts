@@ -55,4 +55,15 @@ describe('settings fields', () => {
     expect(display(hosts, ['a.example', '10.0.0.1'])).toBe('a.example\n10.0.0.1');
     expect(patchFor(hosts.path, ['a.example'])).toEqual({ sandbox: { allowedHosts: ['a.example'] } });
   });
+
+  it('reads the hooks as JSON, saying where it is not JSON, and shows none as an empty box', () => {
+    const hooks = field('hooks');
+    const value = { beforeCell: [{ command: '/usr/bin/python3 /home/me/check.py', matcher: 'shell' }] };
+    expect(parse(hooks, JSON.stringify(value))).toEqual({ ok: true, value });
+    expect(parse(hooks, '  ')).toEqual({ ok: true, value: {} });
+    expect(parse(hooks, '{"beforeCell": [')).toMatchObject({ ok: false, error: expect.stringMatching(/^not valid JSON: /) });
+    expect(display(hooks, {})).toBe('');
+    expect(JSON.parse(display(hooks, value))).toEqual(value);
+    expect(patchFor(hooks.path, value)).toEqual({ hooks: value });
+  });
 });

@@ -1,0 +1,110 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { HOOK_EVENTS, HooksConfig, HooksFile, type HookEvent, type HookSpec } from '@contract';
+import { isInsideTrusted, readSmallFile, trustFolderOf } from '../agent/project-instructions';
+
+// Where hooks come from (docs/agent.md#hooks): the person's own — Settings, then
+// `<data folder>/hooks.json` — and a workspace's `.agents/hooks.json`, used only once the person
+// trusts that folder (settings.trustedFolders, as for AGENTS.md). The files are read again for every
+// event (they are small and a change must count at once), never through a link and never waiting on
+// a FIFO, at most HOOKS_FILE_BYTES each.
+
+export const HOOKS_FILE_BYTES = 256 * 1024;
+/** The workspace's file, inside its folder (`.oi/` is the app's own, so not there). */
+export const WORKSPACE_HOOKS_FILE = ['.agents', 'hooks.json'] as const;
+
+export type HookSource = 'settings' | 'user-file' | 'workspace';
+
+export interface LoadedHook {
+  event: HookEvent;
+  spec: HookSpec;
+  source: HookSource;
+  /** Where it was written, for notices: "Settings" or the file's path. */
+  where: string;
+  matcher: RegExp | null;
+}
+
+export interface LoadedHooks {
+  hooks: LoadedHook[];
+  /** What could not be used, in words the person can act on (a file that is not valid, a bad matcher). */
+  problems: string[];
+  /** A workspace hooks file found in a folder the person does not trust: not used. */
+  untrusted: { file: string; folder: string } | null;
+}
+
+export interface HookConfigSources {
+  /** `<data folder>/hooks.json`, or null for none. */
+  userFile: string | null;
+  settingsHooks: HooksConfig;
+  trustedFolders: readonly string[];
+}
+
+export async function loadHooks(workspace: string, sources: HookConfigSources): Promise<LoadedHooks> {
+  const out: LoadedHooks = { hooks: [], problems: [], untrusted: null };
+  add(out, sources.settingsHooks, 'settings', 'Settings');
+  if (sources.userFile) {
+    const config = await readHooksFile(path.dirname(sources.userFile), [path.basename(sources.userFile)], sources.userFile, out.problems);
+    if (config) add(out, config, 'user-file', sources.userFile);
+  }
+  const real = await realpath(workspace).catch(() => path.resolve(workspace));
+  const file = path.join(real, ...WORKSPACE_HOOKS_FILE);
+  const folder = await trustFolderOf(real);
+  if (!isInsideTrusted(folder, sources.trustedFolders)) {
+    // Not even parsed: a stranger's file is only noticed, so the person can decide to trust the folder.
+    if (await isFile(real)) out.untrusted = { file, folder };
+    return out;
+  }
+  const config = await readHooksFile(real, WORKSPACE_HOOKS_FILE, file, out.problems);
+  if (config) add(out, config, 'workspace', file);
+  return out;
+}
+
+function add(out: LoadedHooks, config: HooksConfig, source: HookSource, where: string): void {
+  for (const event of HOOK_EVENTS) {
+    for (const spec of config[event] ?? []) {
+      let matcher: RegExp | null = null;
+      if (spec.matcher !== undefined) {
+        try {
+          matcher = new RegExp(`^(?:${spec.matcher})$`);
+        } catch (err) {
+          out.problems.push(
+            `The ${event} hook "${spec.command}" in ${where} has a matcher that is not a regular expression (${String(err)}); it was not run.`,
+          );
+          continue;
+        }
+      }
+      out.hooks.push({ event, spec, source, where, matcher });
+    }
+  }
+}
+
+async function readHooksFile(root: string, segments: readonly string[], shown: string, problems: string[]): Promise<HooksConfig | null> {
+  const text = await readBounded(root, segments);
+  if (text === null) return null;
+  if (text.length > HOOKS_FILE_BYTES) {
+    problems.push(`${shown} is larger than ${HOOKS_FILE_BYTES / 1024} KB; its hooks were not used.`);
+    return null;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    problems.push(`${shown} is not valid JSON (${err instanceof Error ? err.message : String(err)}); its hooks were not used.`);
+    return null;
+  }
+  const parsed = HooksFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    problems.push(
+      `${shown} is not a hooks file: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'unknown problem'}; its hooks were not used.`,
+    );
+    return null;
+  }
+  return parsed.data.hooks;
+}
+
+const readBounded = (root: string, segments: readonly string[]): Promise<string | null> => readSmallFile(root, segments, HOOKS_FILE_BYTES);
+
+async function isFile(workspace: string): Promise<boolean> {
+  return (await readBounded(workspace, WORKSPACE_HOOKS_FILE)) !== null;
+}
