@@ -1,8 +1,8 @@
-import { constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstructionFile } from '@contract';
-import { openBeneath } from '../workspace/no-follow-open';
+import { readBeneath } from '../workspace/bounded-read';
 
 // Project instructions (issue 28, item 1): the AGENTS.md files people keep for agents — in the
 // workspace and its parent folders up to the repository root (CLAUDE.md where a folder has no
@@ -39,10 +39,7 @@ export interface InstructionSources {
 }
 
 export async function loadInstructions(workspace: string, sources: InstructionSources): Promise<LoadedInstructions> {
-  const real = await realpath(workspace).catch(() => path.resolve(workspace));
-  const folders = folderChain(real);
-  const trustFolder = folders[0] ?? real;
-  const trusted = isInsideTrusted(trustFolder, sources.trusted());
+  const { folders, trustFolder, trusted } = await workspaceTrust(workspace, sources.trusted());
   const found: Array<{ file: InstructionFile; text: string }> = [];
   if (sources.userFile) {
     const text = await readInstructionFile(path.dirname(sources.userFile), path.basename(sources.userFile));
@@ -60,6 +57,20 @@ export async function loadInstructions(workspace: string, sources: InstructionSo
   }
   const prompt = promptSection(found);
   return { files: found.map((f) => f.file), prompt, trustFolder, trusted, texts: found.map((f) => ({ path: f.file.path, text: f.text })) };
+}
+
+/**
+ * The workspace's real path, the folders whose files apply (repository root first), the folder a
+ * person trusts to let them in, and whether they do. Skills (skills.ts) share this trust.
+ */
+export async function workspaceTrust(
+  workspace: string,
+  trustedFolders: readonly string[],
+): Promise<{ real: string; folders: string[]; trustFolder: string; trusted: boolean }> {
+  const real = await realpath(workspace).catch(() => path.resolve(workspace));
+  const folders = folderChain(real);
+  const trustFolder = folders[0] ?? real;
+  return { real, folders, trustFolder, trusted: isInsideTrusted(trustFolder, trustedFolders) };
 }
 
 /** Trusting a folder trusts what is inside it (a repository's subfolders), never its parents. */
@@ -85,22 +96,8 @@ function folderChain(workspace: string): string[] {
 
 /** The file's text (at most the per-file cap, plus one byte to tell it was cut), or null when absent, a link or not a file. */
 async function readInstructionFile(folder: string, name: string): Promise<string | null> {
-  let handle;
-  try {
-    handle = await openBeneath(folder, [name], constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return null;
-    const buffer = Buffer.alloc(INSTRUCTION_FILE_BYTES + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
+  const read = await readBeneath(folder, [name], INSTRUCTION_FILE_BYTES);
+  return read.ok ? read.bytes.toString('utf8') : null;
 }
 
 function promptSection(found: Array<{ file: InstructionFile; text: string }>): string {
