@@ -8,3 +8,4 @@ export * from './error-message';
 export * from './provider-urls';
 export * from './key-services';
 export * from './mcp-ui-output';
+export * from './skill-use';
