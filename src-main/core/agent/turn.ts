@@ -246,8 +246,10 @@ async function callModel(
     // without tool calling gets them listed in the prompt and calls them with fenced blocks.
     const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
-    const instructions = deps.instructions ? (await loadInstructions(live.conv.workspace, deps.instructions)).prompt : '';
-    const skills = deps.skills ? skillsPromptSection((await findSkills(live.conv.workspace, deps.skills)).skills, tools) : '';
+    const [instructions, skills] = await Promise.all([
+      deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
+      deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
+    ]);
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     const step = await streamStep(

@@ -87,7 +87,7 @@ describe('skills on disk', () => {
     const byFolder = (folder: string): FoundSkill | undefined => found.skills.find((s) => s.folder.endsWith(folder));
     expect(byFolder('/bad-yaml')?.broken).toMatch(/^SKILL\.md: the front matter is not valid YAML/);
     expect(byFolder('/empty')?.broken).toMatch(/has no SKILL\.md$/);
-    expect(byFolder('/fifo')?.broken).toMatch(/cannot be read: .*not a file/);
+    expect(byFolder('/fifo')?.broken).toMatch(/fifo\/SKILL.md is not a file$/);
     expect(byFolder('/good')).toMatchObject({ name: 'shared-name', source: 'user', broken: null });
     expect(byFolder('/theirs')?.broken).toMatch(
       /another skill is already called "shared-name" .*data\/skills\/good\), and that one is used/,

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillInfo } from '@contract';
-import { readBeneath } from '../../workspace/bounded-read';
+import { readBeneath, type BoundedRead } from '../../workspace/bounded-read';
 import { holdFolder, NoFollowError } from '../../workspace/no-follow-open';
 import { workspaceTrust } from '../project-instructions';
 import { parseSkillFile } from './skill-front-matter';
@@ -53,15 +53,14 @@ const WORKSPACE_PLACES = [
 
 export async function findSkills(workspace: string | null, sources: SkillSources): Promise<FoundSkills> {
   const found: FoundSkill[] = [];
-  if (sources.dataDir) found.push(...(await skillsIn(sources.dataDir, ['skills'], 'user', true)));
-  let trustFolder: string | null = null;
-  let trusted = false;
-  if (workspace !== null) {
-    const trust = await workspaceTrust(workspace, sources.trusted());
-    trustFolder = trust.trustFolder;
-    trusted = trust.trusted;
-    for (const place of WORKSPACE_PLACES) found.push(...(await skillsIn(trust.real, place, 'workspace', trusted)));
-  }
+  const trust = workspace === null ? null : await workspaceTrust(workspace, sources.trusted());
+  const places = await Promise.all([
+    sources.dataDir ? skillsIn(sources.dataDir, ['skills'], 'user', true) : [],
+    ...(trust ? WORKSPACE_PLACES.map((place) => skillsIn(trust.real, place, 'workspace', trust.trusted)) : []),
+  ]);
+  for (const skills of places) found.push(...skills);
+  const trustFolder = trust?.trustFolder ?? null;
+  const trusted = trust?.trusted ?? false;
   // One name, one skill: the person's own wins over a workspace's (a repository cannot replace it),
   // then .agents over .claude.
   const seen = new Map<string, FoundSkill>();
@@ -79,41 +78,58 @@ export const offeredSkills = (skills: readonly FoundSkill[]): FoundSkill[] => sk
 
 async function skillsIn(root: string, segments: readonly string[], source: SkillInfo['source'], trusted: boolean): Promise<FoundSkill[]> {
   const where = path.join(root, ...segments);
-  let entries;
+  let held;
   try {
-    const folder = await holdFolder(root, segments);
-    try {
-      entries = await readdir(folder.self, { withFileTypes: true });
-    } finally {
-      await folder.close();
-    }
+    held = await holdFolder(root, segments);
   } catch (err) {
     if (err instanceof NoFollowError) return [brokenSkill(where, root, segments, source, trusted, err.message)];
     return []; // no such folder: no skills there
   }
-  const folders = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const out: FoundSkill[] = [];
-  for (const entry of folders.slice(0, MAX_SKILLS_PER_FOLDER)) {
-    const base = [...segments, entry.name];
-    const folder = path.join(where, entry.name);
-    if (entry.isSymbolicLink()) {
-      out.push(brokenSkill(folder, root, base, source, trusted, `${folder} is a symbolic link; the app does not follow links`));
-      continue;
+  try {
+    const entries = await readdir(held.self, { withFileTypes: true });
+    const folders = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).sort((a, b) => (a.name < b.name ? -1 : 1));
+    // Read side by side, each inside the folder held open (two opens a skill, not one per component
+    // from the root): this runs before every model call, and fifty skills one after another would be
+    // fifty waits.
+    const out = await Promise.all(
+      folders.slice(0, MAX_SKILLS_PER_FOLDER).map(async (entry) => {
+        const base = [...segments, entry.name];
+        const folder = path.join(where, entry.name);
+        if (entry.isSymbolicLink())
+          return brokenSkill(folder, root, base, source, trusted, `${folder} is a symbolic link; the app does not follow links`);
+        const read = await readBeneath(held.self, [entry.name, 'SKILL.md'], SKILL_FILE_BYTES);
+        return skillFrom(read, { folder, root, base, source, trusted });
+      }),
+    );
+    if (folders.length > MAX_SKILLS_PER_FOLDER) {
+      const why = `${where} holds ${folders.length} folders; only the first ${MAX_SKILLS_PER_FOLDER} are looked at`;
+      out.push(brokenSkill(where, root, segments, source, trusted, why));
     }
-    out.push(await readSkill(root, base, source, trusted));
+    return out;
+  } finally {
+    await held.close();
   }
-  if (folders.length > MAX_SKILLS_PER_FOLDER) {
-    const why = `${where} holds ${folders.length} folders; only the first ${MAX_SKILLS_PER_FOLDER} are looked at`;
-    out.push(brokenSkill(where, root, segments, source, trusted, why));
-  }
-  return out;
 }
 
-async function readSkill(root: string, base: string[], source: SkillInfo['source'], trusted: boolean): Promise<FoundSkill> {
-  const folder = path.join(root, ...base);
-  const read = await readBeneath(root, [...base, 'SKILL.md'], SKILL_FILE_BYTES);
+interface Place {
+  folder: string;
+  root: string;
+  base: string[];
+  source: SkillInfo['source'];
+  trusted: boolean;
+}
+
+function skillFrom(read: BoundedRead, { folder, root, base, source, trusted }: Place): FoundSkill {
   if (!read.ok) {
-    const why = read.why === 'missing' ? `${folder} has no SKILL.md` : `SKILL.md cannot be read: ${read.message}`;
+    const file = path.join(folder, 'SKILL.md');
+    const why =
+      read.why === 'missing'
+        ? `${folder} has no SKILL.md`
+        : read.why === 'link'
+          ? `${file} is a symbolic link (or inside one); the app does not follow links`
+          : read.why === 'not-a-file'
+            ? `${file} is not a file`
+            : `${file} cannot be read: ${read.message}`;
     return brokenSkill(folder, root, base, source, trusted, why);
   }
   const cut = read.bytes.length > SKILL_FILE_BYTES;
