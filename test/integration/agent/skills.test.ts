@@ -155,6 +155,9 @@ describe.each(['openai', 'anthropic'] as const)('skills over %s', (protocol) => 
     const [load, chart, write] = cells;
     expect(load).toMatchObject({ language: 'skill:load', status: 'done' });
     expect(chart?.limits?.sandbox).toContain('bubblewrap');
+    // Named where the sandbox is described, the same sentence in Settings as on the cell.
+    expect(chart?.limits?.sandbox).toContain(`${path.join(aut.dataDir, 'skills')} (read-only)`);
+    expect((await aut.app.handlers['sandbox.status']({}, ctx)).description).toBe(chart?.limits?.sandbox);
     expect(chart?.status, chart?.resultForModel ?? '').toBe('done');
     expect(chart?.resultForModel).toMatch(/CHART-SAVED chart\.png \d+ bytes/);
     expect(readFileSync(path.join(charts, 'chart.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
