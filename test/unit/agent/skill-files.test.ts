@@ -98,6 +98,11 @@ describe('skills on disk', () => {
     expect(prompt).toContain('- shared-name: Mine.');
     expect(prompt).not.toContain('Theirs.');
     expect(prompt).not.toContain('bad-yaml');
+    // Without tool calling there is no load_skill: the list gives each SKILL.md's path, read with code.
+    expect(skillsPromptSection(found.skills, false)).toContain(
+      `- compat: From .claude/skills. (${path.join(workspace, '.claude', 'skills', 'compat', 'SKILL.md')})`,
+    );
+    expect(skillsPromptSection(found.skills, false)).not.toContain('load_skill');
   });
 
   it('bounds the list in the prompt and says how many were left out', () => {
