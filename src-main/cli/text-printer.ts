@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mcpUiOf, type AnyEvent, type CellItem, type CellOutput } from '@contract';
+import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
 import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
 import type { Style } from './terminal-style';
@@ -75,7 +75,8 @@ export class TextPrinter {
         this.out(event.payload.text);
         break;
       case 'cell.code':
-        this.code(event.payload.cellId, event.payload.language, event.payload.code);
+        // A skill call is not code: it is shown as one line when it is done.
+        if (skillUseText(event.payload) === null) this.code(event.payload.cellId, event.payload.language, event.payload.code);
         break;
       case 'cell.awaiting-approval':
         this.finishCode(event.payload.cell);
@@ -229,6 +230,13 @@ export class TextPrinter {
   }
 
   private cellDone(cell: CellItem): void {
+    const skillUse = skillUseText(cell);
+    if (skillUse !== null) {
+      // The model's error (no such skill, a path outside it) is what the person needs to see too.
+      if (cell.status === 'done') this.line(this.style.dim(`⚙ ${skillUse}`));
+      else this.line(this.style.yellow(`⚙ ${skillUse}: ${cell.resultForModel ?? cell.status}`));
+      return;
+    }
     if (!this.printed.has(cell.id) && cell.status === 'failed' && cell.resultForModel?.startsWith('Error:')) {
       // A tool call the app could not read: the model is told; the user sees why nothing ran.
       this.line(this.style.yellow(`[not run] ${cell.resultForModel}`));

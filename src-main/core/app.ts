@@ -29,6 +29,8 @@ import { kernelHandlers } from './handlers/kernel-handlers';
 import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { HookRunner } from './hooks/hook-runner';
+import { skillsHandlers } from './handlers/skills-handlers';
+import { userSkillsFolder } from './agent/skills/skill-discovery';
 import {
   createExecService,
   createSessionRouter,
@@ -37,6 +39,7 @@ import {
   RemoteKernels,
   withAutoInstall,
   withSandboxSetting,
+  withReadableFolder,
   type KnownSecret,
 } from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
@@ -139,7 +142,8 @@ export function createApp(opts: AppOptions): App {
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
-  const sandboxSetting = () => settings().sandbox;
+  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script.
+  const sandboxSetting = () => withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir));
   const environment = new EnvironmentContext(
     machineSources(withSandboxSetting(engine, sandboxSetting)),
     fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
@@ -190,6 +194,8 @@ export function createApp(opts: AppOptions): App {
     instructions,
     // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
     hooks: new HookRunner({ userFile: path.join(opts.dataDir, 'hooks.json'), settings, secretValues: () => secrets.map((s) => s.value) }),
+    // The person's skills (<data folder>/skills), a workspace's once they trust its folder (same trust).
+    skills: { dataDir: opts.dataDir, trusted: () => settings().trustedFolders },
   });
 
   const context: AppContext = {
@@ -241,6 +247,7 @@ export function createApp(opts: AppOptions): App {
     ...sandboxHandlers(context),
     ...networkHandlers(context),
     ...instructionsHandlers(context),
+    ...skillsHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

@@ -9,3 +9,4 @@ export * from './error-message';
 export * from './provider-urls';
 export * from './key-services';
 export * from './mcp-ui-output';
+export * from './skill-use';

@@ -14,6 +14,7 @@ import { sandboxRequests } from './requests/sandbox';
 import { mcpRequests } from './requests/mcp';
 import { mcpApprovalRequests } from './requests/mcp-approval';
 import { instructionsRequests } from './requests/instructions';
+import { skillsRequests } from './requests/skills';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -35,6 +36,7 @@ export const requests = {
   ...mcpRequests,
   ...mcpApprovalRequests,
   ...instructionsRequests,
+  ...skillsRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -56,6 +58,7 @@ export {
 export { McpApprovalDecision, McpApprovalQuestion } from './requests/mcp-approval';
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 export type { InstructionsState } from './requests/instructions';
+export type { SkillInfo, SkillsState } from './requests/skills';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

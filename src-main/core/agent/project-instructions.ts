@@ -1,8 +1,8 @@
-import { constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstructionFile } from '@contract';
-import { openBeneath } from '../workspace/no-follow-open';
+import { readBeneath } from '../workspace/bounded-read';
 
 // Project instructions (issue 28, item 1): the AGENTS.md files people keep for agents — in the
 // workspace and its parent folders up to the repository root (CLAUDE.md where a folder has no
@@ -39,10 +39,7 @@ export interface InstructionSources {
 }
 
 export async function loadInstructions(workspace: string, sources: InstructionSources): Promise<LoadedInstructions> {
-  const real = await realpath(workspace).catch(() => path.resolve(workspace));
-  const folders = folderChain(real);
-  const trustFolder = folders[0] ?? real;
-  const trusted = isInsideTrusted(trustFolder, sources.trusted());
+  const { folders, trustFolder, trusted } = await workspaceTrust(workspace, sources.trusted());
   const found: Array<{ file: InstructionFile; text: string }> = [];
   if (sources.userFile) {
     const text = await readInstructionFile(path.dirname(sources.userFile), path.basename(sources.userFile));
@@ -60,6 +57,20 @@ export async function loadInstructions(workspace: string, sources: InstructionSo
   }
   const prompt = promptSection(found);
   return { files: found.map((f) => f.file), prompt, trustFolder, trusted, texts: found.map((f) => ({ path: f.file.path, text: f.text })) };
+}
+
+/**
+ * The workspace's real path, the folders whose files apply (repository root first), the folder a
+ * person trusts to let them in, and whether they do. Skills (skills.ts) share this trust.
+ */
+export async function workspaceTrust(
+  workspace: string,
+  trustedFolders: readonly string[],
+): Promise<{ real: string; folders: string[]; trustFolder: string; trusted: boolean }> {
+  const real = await realpath(workspace).catch(() => path.resolve(workspace));
+  const folders = folderChain(real);
+  const trustFolder = folders[0] ?? real;
+  return { real, folders, trustFolder, trusted: isInsideTrusted(trustFolder, trustedFolders) };
 }
 
 /** Trusting a folder trusts what is inside it (a repository's subfolders), never its parents. */
@@ -84,31 +95,9 @@ function folderChain(workspace: string): string[] {
 }
 
 /** The file's text (at most the per-file cap, plus one byte to tell it was cut), or null when absent, a link or not a file. */
-function readInstructionFile(folder: string, name: string): Promise<string | null> {
-  return readSmallFile(folder, [name], INSTRUCTION_FILE_BYTES);
-}
-
-/**
- * `root/segments…` as text, at most `maxBytes` plus one byte (to tell it was longer), or null when it
- * is absent, a link at any component or not a plain file (a FIFO is not waited on). Also hooks.json's reader.
- */
-export async function readSmallFile(root: string, segments: readonly string[], maxBytes: number): Promise<string | null> {
-  let handle;
-  try {
-    handle = await openBeneath(root, segments, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return null;
-    const buffer = Buffer.alloc(maxBytes + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
+async function readInstructionFile(folder: string, name: string): Promise<string | null> {
+  const read = await readBeneath(folder, [name], INSTRUCTION_FILE_BYTES);
+  return read.ok ? read.bytes.toString('utf8') : null;
 }
 
 function promptSection(found: Array<{ file: InstructionFile; text: string }>): string {
@@ -146,6 +135,5 @@ export function prefixWithin(text: string, bytes: number): string {
 
 /** The folder a person trusts to let a workspace's files in: its repository root, else the workspace (real paths). */
 export async function trustFolderOf(workspace: string): Promise<string> {
-  const real = await realpath(workspace).catch(() => path.resolve(workspace));
-  return folderChain(real)[0] ?? real;
+  return (await workspaceTrust(workspace, [])).trustFolder;
 }

@@ -1,5 +1,6 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
+import { skillTools } from '../llm/skill-tools';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
@@ -35,10 +36,12 @@ export async function prepareStep(
   tools: boolean,
   /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
   mcpTools: PromptMcpTool[] = [],
-  /** The project instructions' prompt section (project-instructions.ts), or ''. */
-  projectInstructions = '',
+  /** The project instructions' and the skills' prompt sections (project-instructions.ts, skills/), or ''. */
+  sections: { instructions?: string; skills?: string } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
+  // The skill tools only with skills to offer: a model with none has nothing to load.
+  if (sections.skills) extraTools.push(...skillTools);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([
@@ -50,7 +53,8 @@ export async function prepareStep(
     buildSystemPrompt({
       environment: envText,
       customInstructions: settings.customInstructions,
-      projectInstructions,
+      projectInstructions: sections.instructions ?? '',
+      skills: sections.skills ?? '',
       toolCalling: tools,
       droppedTurns,
       mcpTools,

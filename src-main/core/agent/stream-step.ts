@@ -8,6 +8,7 @@ import { classifyFailure } from '../llm/provider-errors';
 import { streamWithRetries, type RetryNotice, type RetryPolicy } from '../llm/retry-with-backoff';
 import type { TokenCounter } from '../llm/token-counter';
 import { languageFromName } from '../mcp/mcp-names';
+import { skillLanguage } from '../llm/skill-tools';
 import { fencedDialectOf } from './answer-dialect';
 import { FencedCodeParser } from './fenced-code-parser';
 import { TextCallParser, type TextCallEvent } from './text-call-parser';
@@ -142,10 +143,10 @@ export async function streamStep(
     cell.language = language;
     deps.events.emit('cell.code', { conversationId, cellId: cell.id, language, code });
   };
-  // An MCP call shows as its tool (`mcp:<server>/<tool>`) with the JSON arguments as its code.
+  // An MCP call shows as its tool (`mcp:<server>/<tool>`), a skill call as `skill:load` / `skill:read`, with the JSON arguments as its code.
   const showCall = (cell: CellItem, name: string, args: string) => {
-    const mcp = languageFromName(name);
-    if (mcp) return showCode(cell, mcp, args);
+    const tagged = languageFromName(name) ?? skillLanguage(name);
+    if (tagged) return showCode(cell, tagged, args);
     const peek = peekExecuteArgs(args);
     showCode(cell, peek.language, peek.code);
   };

@@ -4,6 +4,8 @@ export interface PromptContext {
   customInstructions: string;
   /** AGENTS.md files in effect (project-instructions.ts), as a prompt section; '' for none. */
   projectInstructions?: string;
+  /** Skills offered (skills/skill-prompt.ts): names and descriptions only; '' for none. */
+  skills?: string;
   toolCalling: boolean;
   /** Turns left out of the history to fit the window; the model should know its memory has a gap. */
   droppedTurns: number;
@@ -60,6 +62,7 @@ export function buildSystemPrompt(ctx: PromptContext): string {
     );
   }
   if (ctx.projectInstructions) lines.push('', ctx.projectInstructions);
+  if (ctx.skills) lines.push('', ctx.skills);
   if (ctx.customInstructions.trim()) lines.push('', '# Instructions from the user', ctx.customInstructions.trim());
   return lines.join('\n');
 }

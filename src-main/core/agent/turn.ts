@@ -20,6 +20,10 @@ import type { McpManager, McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
 import { loadInstructions, type InstructionSources } from './project-instructions';
 import { prepareStep } from './step-request';
+import { skillLanguage } from '../llm/skill-tools';
+import { findSkills, type SkillSources } from './skills/skill-discovery';
+import { executeSkillCell } from './skills/skill-cell';
+import { skillsPromptSection } from './skills/skill-prompt';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
@@ -44,6 +48,8 @@ export interface TurnDeps {
   instructions?: InstructionSources;
   /** The person's hooks (docs/agent.md#hooks); absent: none run (some tests). */
   hooks?: HookRunner;
+  /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
+  skills?: SkillSources;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -119,6 +125,10 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           continue;
         }
         const mcpTool = step.mcpTools.find((t) => t.name === name);
+        if (args !== null && deps.skills && skillLanguage(name)) {
+          if (!(await executeSkillCell(live, deps.events, cell, { tool: name, args }, deps.skills))) stepFailed = true;
+          continue;
+        }
         if (args !== null) {
           const parsed = mcpTool
             ? mcpArgsAsCode(args)
@@ -264,8 +274,11 @@ async function callModel(
     // without tool calling gets them listed in the prompt and calls them with fenced blocks.
     const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
-    const instructions = deps.instructions ? (await loadInstructions(live.conv.workspace, deps.instructions)).prompt : '';
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, instructions);
+    const [instructions, skills] = await Promise.all([
+      deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
+      deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
+    ]);
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(

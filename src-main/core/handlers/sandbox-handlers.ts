@@ -1,13 +1,19 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import { autoRunWarning, describeSandbox, sandboxGaps, sandboxProtections } from '../exec';
-import { effectiveSandbox, sandboxSupport } from '../exec';
+import { effectiveSandbox, sandboxSupport, withReadableFolder } from '../exec';
+import { userSkillsFolder } from '../agent/skills/skill-discovery';
 import type { AppContext } from './app-context';
 
 /** The sandbox as it really is here: the same sentence every sandboxed cell shows, and what it leaves open. */
-export const sandboxHandlers = ({ settings }: Pick<AppContext, 'settings'>): Pick<HandlerTable, 'sandbox.status'> => ({
+export const sandboxHandlers = ({
+  settings,
+  dataDir,
+}: Pick<AppContext, 'settings'> & Partial<Pick<AppContext, 'dataDir'>>): Pick<HandlerTable, 'sandbox.status'> => ({
   'sandbox.status': async () => {
     const support = await sandboxSupport();
-    const sandbox = effectiveSandbox(settings.get().sandbox, support);
+    // As runs get it (app.ts): with the person's skills folder shown read-only, so the sentence matches the cells'.
+    const given = settings.get().sandbox;
+    const sandbox = effectiveSandbox(dataDir ? withReadableFolder(given, userSkillsFolder(dataDir)) : given, support);
     return {
       enabled: sandbox.enabled,
       byDefault: !sandbox.chosen,

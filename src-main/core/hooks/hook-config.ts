@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { HOOK_EVENTS, HooksConfig, HooksFile, type HookEvent, type HookSpec } from '@contract';
-import { isInsideTrusted, readSmallFile, trustFolderOf } from '../agent/project-instructions';
+import { isInsideTrusted, trustFolderOf } from '../agent/project-instructions';
+import { readBeneath } from '../workspace/bounded-read';
 
 // Where hooks come from (docs/agent.md#hooks): the person's own — Settings, then
 // `<data folder>/hooks.json` — and a workspace's `.agents/hooks.json`, used only once the person
@@ -103,7 +104,10 @@ async function readHooksFile(root: string, segments: readonly string[], shown: s
   return parsed.data.hooks;
 }
 
-const readBounded = (root: string, segments: readonly string[]): Promise<string | null> => readSmallFile(root, segments, HOOKS_FILE_BYTES);
+const readBounded = async (root: string, segments: readonly string[]): Promise<string | null> => {
+  const read = await readBeneath(root, segments, HOOKS_FILE_BYTES);
+  return read.ok ? read.bytes.toString('utf8') : null;
+};
 
 async function isFile(workspace: string): Promise<boolean> {
   return (await readBounded(workspace, WORKSPACE_HOOKS_FILE)) !== null;

@@ -1,6 +1,7 @@
 import type { CellItem } from '@contract';
 import { nameFromLanguage } from '../mcp/mcp-names';
 import type { ToolSpec } from './provider';
+import { skillToolOf } from './skill-tools';
 
 export const EXECUTE_TOOL_NAME = 'execute';
 
@@ -23,11 +24,14 @@ export const executeTool: ToolSpec = {
 
 /**
  * The tool call a cell records, as sent back in history: an MCP cell (language `mcp:<server>/<tool>`,
- * code = its JSON arguments) was a call of `mcp__<server>__<tool>`; every other cell called execute.
+ * code = its JSON arguments) was a call of `mcp__<server>__<tool>`, a skill cell (`skill:load`, `skill:read`)
+ * one of the skill tools; every other cell called execute.
  */
 export function toolCallOf(cell: CellItem): { name: string; input: Record<string, unknown> } {
   const mcp = nameFromLanguage(cell.language);
   if (mcp) return { name: mcp, input: jsonObject(cell.code) };
+  const skill = skillToolOf(cell.language);
+  if (skill) return { name: skill, input: jsonObject(cell.code) };
   return { name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } };
 }
 

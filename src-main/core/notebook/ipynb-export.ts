@@ -1,15 +1,16 @@
 import path from 'node:path';
-import type {
-  CellItem,
-  CellOutput,
-  CellStatus,
-  Conversation,
-  ConversationItem,
-  InstallInfo,
-  JupyterCellOrigin,
-  NoticeItem,
-  NotebookOrigin,
-  UserItem,
+import {
+  skillUseText,
+  type CellItem,
+  type CellOutput,
+  type CellStatus,
+  type Conversation,
+  type ConversationItem,
+  type InstallInfo,
+  type JupyterCellOrigin,
+  type NoticeItem,
+  type NotebookOrigin,
+  type UserItem,
 } from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
@@ -168,8 +169,8 @@ function byCodePoint(a: string, b: string): number {
 export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
-    // An MCP call is no language of the notebook's.
-    if (item.kind !== 'cell' || isMcpLanguage(item.language)) continue;
+    // An MCP call, or a skill loaded (docs/agent.md#skills), is no language of the notebook's.
+    if (item.kind !== 'cell' || isMcpLanguage(item.language) || skillUseText(item) !== null) continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
@@ -331,7 +332,8 @@ function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | un
     ...(item.modelCode !== undefined ? { editedByUser: true, modelCode: item.modelCode } : {}),
   };
   if (isMcpLanguage(item.language)) return mcpCallCell(item, oi);
-  if (NOT_APPROVED.has(item.status)) {
+  // A skill call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
+  if (NOT_APPROVED.has(item.status) || skillUseText(item) !== null) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
   }
   const magic = pythonKernel ? magicFor(notebookLanguage(item.language, item.shell)) : '';

@@ -1,9 +1,11 @@
 import { memo } from 'react';
 import type { ConversationItem } from '@contract';
+import { skillUseText } from '@contract/skill-use';
 import type { ConversationView } from '../../state/conversation-reducer';
 import { CodeCell } from '../cells/CodeCell';
 import { AssistantMessage } from './AssistantMessage';
 import { NoticeRow } from './NoticeRow';
+import { SkillUseRow } from './SkillUseRow';
 import { UserMessage } from './UserMessage';
 
 interface Props {
@@ -22,7 +24,7 @@ export const MessageRow = memo(function MessageRow({ item, isLastUser, isLast, b
     case 'assistant':
       return <AssistantMessage item={item} canRegenerate={isLast && !busy} />;
     case 'cell':
-      return <CodeCell cell={item} />;
+      return skillUseText(item) === null ? <CodeCell cell={item} /> : <SkillUseRow cell={item} />;
     case 'notice':
       return <NoticeRow item={item} canRetry={isLast && !busy && lastEnd === 'error' && item.level === 'error'} />;
   }

@@ -6,6 +6,7 @@ import { ProviderKeyField } from './ProviderKeyField';
 import { SettingField } from './SettingField';
 import { McpServersSection } from '../mcp/McpServersSection';
 import { McpClientsSection } from '../mcp/McpClientsSection';
+import { SkillsSection } from './SkillsSection';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -42,6 +43,7 @@ export function SettingsScreen() {
       ))}
       <McpServersSection />
       <McpClientsSection />
+      <SkillsSection />
     </div>
   );
 }

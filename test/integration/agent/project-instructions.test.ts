@@ -8,6 +8,7 @@ import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-
 import { startScriptedLlm } from '../../fixtures/llm-server';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import { systemPromptOf } from './support/request-parts';
 
 // AGENTS.md files reach the model through both protocols (docs/agent.md#project-instructions): the
 // repository's from its root down to the workspace (CLAUDE.md where a folder has none), the person's
@@ -15,15 +16,6 @@ import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-te
 // workspace's — only once the person trusts its folder. Never through a link, never waiting on a FIFO.
 
 const ctx = { transport: 'websocket' as const };
-
-function systemPromptOf(body: unknown, protocol: 'openai' | 'anthropic'): string {
-  if (protocol === 'anthropic') {
-    const system = (body as { system: string | Array<{ text: string }> }).system;
-    return typeof system === 'string' ? system : system.map((b) => b.text).join('\n');
-  }
-  const first = (body as { messages: Array<{ role: string; content: string }> }).messages[0];
-  return first?.role === 'system' ? first.content : '';
-}
 
 describe.each(['openai', 'anthropic'] as const)('project instructions over %s', (protocol) => {
   let root: string;

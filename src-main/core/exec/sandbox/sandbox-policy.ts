@@ -17,3 +17,14 @@ export function withSandboxSetting(exec: ExecService, setting: () => SandboxSett
     dispose: () => exec.dispose(),
   };
 }
+
+/**
+ * The sandbox settings with `folder` shown read-only inside the sandbox (the person's skills folder,
+ * whose scripts cells run): added as a read-only extra path, so the plan, the macOS profile and the
+ * description of what holds all name it. Read-only: sandboxed code must not change what the app
+ * later gives the model as a skill.
+ */
+export function withReadableFolder(settings: SandboxSettings, folder: string): SandboxSettings {
+  const entry = `${folder}:ro`;
+  return settings.extraPaths.includes(entry) ? settings : { ...settings, extraPaths: [...settings.extraPaths, entry] };
+}

@@ -1,0 +1,59 @@
+import { parseDocument } from 'yaml';
+
+// SKILL.md's front matter, as the open Agent Skills format defines it: a YAML block between two `---`
+// lines at the very start, holding at least `name` (lowercase letters, digits and hyphens, at most 64)
+// and `description` (at most 1,024 characters; what the skill does and when to use it). Other keys
+// (license, allowed-tools, metadata…) are allowed and ignored. Parsed with the `yaml` package the app
+// already depends on, in its strict form: a duplicate key, an alias or a syntax error is a problem
+// named to the person, never a guess.
+
+export type ParsedSkill = { ok: true; name: string; description: string; body: string } | { ok: false; reason: string };
+
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const MAX_NAME = 64;
+export const MAX_DESCRIPTION = 1024;
+/** Front matter longer than this is not a skill's header. */
+const MAX_FRONT_MATTER = 8 * 1024;
+
+export function parseSkillFile(text: string): ParsedSkill {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines[0]?.trim() !== '---')
+    return { ok: false, reason: 'does not start with front matter (a "---" line, then name: and description:, then "---")' };
+  const end = lines.findIndex((line, i) => i > 0 && (line.trim() === '---' || line.trim() === '...'));
+  if (end < 0) return { ok: false, reason: 'the front matter has no closing "---" line' };
+  const header = lines.slice(1, end).join('\n');
+  if (header.length > MAX_FRONT_MATTER) return { ok: false, reason: `the front matter is longer than ${MAX_FRONT_MATTER / 1024} KB` };
+  const doc = parseDocument(header, { uniqueKeys: true, prettyErrors: false });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) return { ok: false, reason: `the front matter is not valid YAML: ${problem.message.split('\n')[0]}` };
+  let value: unknown;
+  try {
+    // No aliases: a skill's header has no use for them, and they are how YAML bombs grow.
+    value = doc.toJS({ maxAliasCount: 0 });
+  } catch (err) {
+    return { ok: false, reason: `the front matter is not valid YAML: ${(err as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, reason: 'the front matter is not a set of "key: value" lines' };
+  const fields = value as Record<string, unknown>;
+  const name = fields.name;
+  if (typeof name !== 'string' || name === '') return { ok: false, reason: 'the front matter has no name' };
+  if (name.length > MAX_NAME || !NAME.test(name))
+    return {
+      ok: false,
+      reason: `the name ${JSON.stringify(name.slice(0, 80))} is not lowercase letters, digits and single hyphens (at most ${MAX_NAME})`,
+    };
+  const description = fields.description;
+  if (typeof description !== 'string' || description.trim() === '') return { ok: false, reason: 'the front matter has no description' };
+  if (description.length > MAX_DESCRIPTION)
+    return { ok: false, reason: `the description is ${description.length} characters; the format allows ${MAX_DESCRIPTION}` };
+  return {
+    ok: true,
+    name,
+    description: description.replace(/\s+/g, ' ').trim(),
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+  };
+}

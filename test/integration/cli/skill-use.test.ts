@@ -1,0 +1,48 @@
+import { cpSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+
+// `oi -m` prints a skill's use as one line — "⚙ Using skill brand-colors" — not the call's JSON
+// (docs/agent.md#skills), with the reason when the call was refused; the skill comes from the data
+// folder's skills/ as in the desktop app.
+
+let llm: ScriptedLlm | null = null;
+let data: ReturnType<typeof tempDir> | null = null;
+afterEach(async () => {
+  await llm?.close();
+  data?.remove();
+  llm = null;
+  data = null;
+});
+
+describe('oi -m with a skill', () => {
+  it('prints “Using skill” and “Reading … of skill” lines, and a refused call with its reason', async () => {
+    llm = await startScriptedLlm({ models: ['skilled'] });
+    data = tempDir('oi-cli-skill-');
+    cpSync(path.resolve(import.meta.dirname, '../../fixtures/skills/brand-colors'), path.join(data.dir, 'skills', 'brand-colors'), {
+      recursive: true,
+    });
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 's1', name: 'load_skill', arguments: { name: 'brand-colors' } }] },
+      { kind: 'tool', calls: [{ id: 's2', name: 'read_skill_file', arguments: { name: 'brand-colors', path: 'reference/colors.md' } }] },
+      { kind: 'tool', calls: [{ id: 's3', name: 'load_skill', arguments: { name: 'no-such-skill' } }] },
+      { kind: 'text', text: 'Primary is #0b5fff.' },
+    );
+    const args = ['--provider', 'openai-compatible', '--model', 'skilled', '--base-url', llm.openaiBaseUrl];
+    const result = await runOi([...args, '--workspace', path.join(data.dir, 'ws'), '-m', 'which colour?'], cliEnv(data.dir));
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('⚙ Using skill brand-colors\n');
+    expect(result.stdout).toContain('⚙ Reading reference/colors.md of skill brand-colors\n');
+    expect(result.stdout).toContain(
+      '⚙ Using skill no-such-skill: Error: there is no skill called "no-such-skill"; the skills are "brand-colors"',
+    );
+    // The call's arguments are not printed as code.
+    expect(result.stdout).not.toContain('{"name":"brand-colors"}');
+    expect(result.stdout).toContain('Primary is #0b5fff.');
+    const turn = llm.requests.filter((r) => String(JSON.stringify(r.body)).includes('which colour?'));
+    expect(JSON.stringify(turn[1]?.body)).toContain('BRAND-COLORS-BODY');
+  });
+});
