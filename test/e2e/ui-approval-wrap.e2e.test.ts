@@ -53,7 +53,7 @@ describe('long code in an approval card: wrapped, every wrapped row marked', () 
     ui.aut.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_long', name: 'execute', arguments: { language: 'shell', code: CODE } }] });
     await sendMessage(page, 'Print something long');
     const cell = page.getByTestId('cell').last();
-    await expectAttribute(cell, 'data-status', 'awaiting-approval');
+    await expectAttribute(cell, 'data-status', 'awaiting-approval', 60_000);
     const code = page.getByTestId('cell-code');
     const rows: number[] = [];
     for (const width of [1400, 800]) {
