@@ -188,7 +188,7 @@ export class ApprovalQuestions {
     if (editor) {
       // The editor owns the terminal until it exits.
       prompt.suspend();
-      const result = editInEditor(editor, cell.code, cell.language);
+      const result = editInEditor(editor, cell.code, cell.language, prompt.fds);
       prompt.resume();
       if ('error' in result) {
         prompt.line(style.red(result.error));
