@@ -3,6 +3,7 @@ import type { CellItem, EventPayload } from '@contract';
 import type { CliSession } from './cli-session';
 import { editInEditor, editorCommand } from './code-editor';
 import type { PromptLine } from './terminal/prompt-line';
+import { wrapRows, type Paint } from './terminal/wrap-rows';
 import type { Style } from './terminal-style';
 
 export const RUN_QUESTION = 'Run this code? (y)es, (n)o, (e)dit, (a)lways in this conversation: ';
@@ -35,8 +36,12 @@ export interface ApprovalDeps {
  */
 export class ApprovalQuestions {
   private readonly open = new Map<string, AbortController>();
+  /** Code and commands shown before a question: wrapped at the terminal's width, each wrapped row marked. */
+  private readonly codePaint: Paint;
 
-  constructor(private readonly deps: ApprovalDeps) {}
+  constructor(private readonly deps: ApprovalDeps) {
+    this.codePaint = { text: deps.style.cyan, mark: deps.style.dim };
+  }
 
   /** The cell or install question was settled elsewhere: take its question off the line. */
   withdraw(id: string): void {
@@ -79,7 +84,7 @@ export class ApprovalQuestions {
           const code = await this.edit(cell, signal);
           if (signal.aborted) return;
           if (code !== null) {
-            prompt.line(style.cyan(`── edited ${cell.language} ──\n${code}`));
+            prompt.line(`${style.cyan(`── edited ${cell.language} ──`)}\n${wrapRows(code, prompt.columns, this.codePaint)}`);
             await session.approve(cell, code).catch(this.report);
             return;
           }
@@ -97,7 +102,7 @@ export class ApprovalQuestions {
     const { session, prompt, style } = this.deps;
     const signal = this.track(q.questionId);
     const reason = this.deps.shownError?.(q.reason) ? [] : [q.reason];
-    prompt.line(style.yellow([...reason, q.text, `  ${q.command}`].join('\n')));
+    prompt.line(`${style.yellow([...reason, q.text].join('\n'))}\n${wrapRows(`  ${q.command}`, prompt.columns, this.codePaint)}`);
     let question = INSTALL_QUESTION;
     try {
       for (;;) {
@@ -183,7 +188,7 @@ export class ApprovalQuestions {
     if (editor) {
       // The editor owns the terminal until it exits.
       prompt.suspend();
-      const result = editInEditor(editor, cell.code, cell.language);
+      const result = editInEditor(editor, cell.code, cell.language, prompt.fds);
       prompt.resume();
       if ('error' in result) {
         prompt.line(style.red(result.error));

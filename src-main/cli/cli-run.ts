@@ -28,6 +28,7 @@ import { openSecrets } from './open-cli-secrets';
 import { resumeSummary } from './resume-summary';
 import { readStdinText } from './stdin-text';
 import { PromptLine } from './terminal/prompt-line';
+import { keyboardInput } from './terminal/controlling-terminal';
 import { TerminalInput } from './terminal/terminal-input';
 import { styleFor } from './terminal-style';
 
@@ -108,8 +109,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   const out = opts.json ? process.stderr : process.stdout;
   const style = styleFor(out, env);
   // The terminal, when a person is at it: the prompt line for the chat, the key question and approvals.
+  // With standard input piped (read above as the message), the keys come from the controlling terminal.
   const terminalOut = process.stdout.isTTY ? process.stdout : process.stderr;
-  const terminal = process.stdin.isTTY && terminalOut.isTTY ? new TerminalInput(process.stdin, terminalOut) : null;
+  const keyboard = terminalOut.isTTY && !opts.list ? keyboardInput(process.stdin) : null;
+  const terminal = keyboard ? new TerminalInput(keyboard.stream, terminalOut, keyboard.fd) : null;
   const prompt = terminal ? new PromptLine(terminal, terminalOut) : null;
   const quiet = (line: string) => process.stderr.write(errStyle.dim(`${line}\n`));
   for (const notice of notices) quiet(notice);

@@ -36,9 +36,11 @@ export interface InteractiveEnd {
  */
 export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd> {
   const { session, style, env, prompt } = opts;
-  const printer = new TextPrinter({ write: (text) => prompt.write(text), atLineStart: () => prompt.atLineStart }, style, {
-    outputDir: opts.outputDir,
-  });
+  const printer = new TextPrinter(
+    { write: (text) => prompt.write(text), atLineStart: () => prompt.atLineStart, columns: () => prompt.columns },
+    style,
+    { outputDir: opts.outputDir },
+  );
   const print = (line: string) => prompt.line(line);
   const magic: MagicContext = { session, print, meta: opts.meta };
   let busy = false;

@@ -5,6 +5,7 @@ import type { CliSession } from './cli-session';
 import { resultEvent } from './json-result';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
+import { wrapRows } from './terminal/wrap-rows';
 import { TextPrinter } from './text-printer';
 
 export interface OneShotOptions {
@@ -41,8 +42,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const sameTerminal = prompt !== null && (humanOut as { isTTY?: boolean }).isTTY === true;
   const human = new TextPrinter(
     sameTerminal && prompt
-      ? { write: (t) => prompt.write(t), atLineStart: () => prompt.atLineStart }
-      : { write: (t) => void humanOut.write(t) },
+      ? { write: (t) => prompt.write(t), atLineStart: () => prompt.atLineStart, columns: () => prompt.columns }
+      : { write: (t) => void humanOut.write(t), columns: terminalColumns(humanOut) },
     style,
     {
       errors: sameTerminal && prompt ? undefined : { write: (t) => void opts.stderr.write(t) },
@@ -83,7 +84,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     if (event.name === 'cell.awaiting-approval') {
       if (questions) {
         // --json shows the code to the person on stderr before asking.
-        if (opts.json) note(`${event.payload.cell.language}:\n${event.payload.cell.code}`);
+        if (opts.json) note(`${event.payload.cell.language}:\n${wrapRows(event.payload.cell.code, sameTerminal ? prompt.columns : null)}`);
         answers.push(questions.cell(event.payload.cell));
       } else {
         declined++;
@@ -166,4 +167,10 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       `${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code))}\n`,
     );
   return code;
+}
+
+/** A terminal's width, for a stream that is one (code written to it is wrapped at it). */
+function terminalColumns(stream: NodeJS.WritableStream): (() => number) | undefined {
+  const tty = stream as Partial<NodeJS.WriteStream>;
+  return tty.isTTY ? () => tty.columns || 80 : undefined;
 }

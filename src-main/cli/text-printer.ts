@@ -2,6 +2,7 @@ import path from 'node:path';
 import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
 import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
+import { RowWrapper } from './terminal/wrap-rows';
 import type { Style } from './terminal-style';
 
 /** Where the printer's text goes, and whether the cursor is at the start of a line there. */
@@ -9,6 +10,8 @@ export interface PrinterSink {
   write(text: string): void;
   /** Omitted: the printer keeps count from what it wrote. */
   atLineStart?(): boolean;
+  /** The terminal's width, when the sink is one: code is wrapped at it, each wrapped row marked. Omitted: not wrapped. */
+  columns?(): number;
 }
 
 export interface PrinterOptions {
@@ -43,6 +46,8 @@ export class TextPrinter {
   private thinking: string | null = null;
   /** Error lines shown for cells (ename: evalue), so a question quoting one need not repeat it. */
   private readonly errorLines = new Set<string>();
+  /** Code as it streams in, broken at the terminal's width with a mark on each row a line wraps onto. */
+  private readonly codeRows: RowWrapper;
 
   constructor(
     sink: PrinterSink | ((text: string) => void),
@@ -52,6 +57,7 @@ export class TextPrinter {
     this.sink = typeof sink === 'function' ? { write: sink } : sink;
     this.errors = options.errors ?? this.sink;
     this.errorStyle = options.errorStyle ?? style;
+    this.codeRows = new RowWrapper({ text: style.cyan, mark: style.dim });
   }
 
   /** Whether this error line was just shown for a cell. */
@@ -177,13 +183,17 @@ export class TextPrinter {
     }
     const shown = this.printed.get(cellId) ?? '';
     if (code.startsWith(shown)) {
-      this.out(this.style.cyan(code.slice(shown.length)));
+      this.outCode(code.slice(shown.length));
     } else {
       // The code changed under what was shown (an edit): show it whole again.
       this.line(this.style.cyan(rule(`── ${language || 'code'} (as it will run) `)));
-      this.out(this.style.cyan(code));
+      this.outCode(code);
     }
     this.printed.set(cellId, code);
+  }
+
+  private outCode(code: string): void {
+    this.out(this.codeRows.wrap(code, this.sink.columns?.() ?? null, this.atLineStart()));
   }
 
   private finishCode(cell: CellItem): void {

@@ -90,6 +90,14 @@ export function runOi(
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 
+export interface OiTerminalOptions {
+  cwd?: string;
+  cols?: number;
+  rows?: number;
+  /** Text piped into oi's standard input (`git diff | oi "review this"`); the terminal is still there. */
+  piped?: string;
+}
+
 /** `oi` in a pseudo-terminal, as a person would use it. */
 export class OiTerminal {
   private readonly proc: IPty;
@@ -103,16 +111,20 @@ export class OiTerminal {
   /** The signal that ended oi, if one did (a crash would show here as SIGABRT or SIGSEGV). */
   signal: number | null = null;
 
-  constructor(args: string[], env: Record<string, string>, options: { cwd?: string; cols?: number; rows?: number } = {}) {
+  constructor(args: string[], env: Record<string, string>, options: OiTerminalOptions = {}) {
     const cols = options.cols ?? 120;
     const rows = options.rows ?? 40;
     this.screenEmulator = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
-    this.proc = pty.spawn(process.execPath, [...OI, ...args], {
+    const oi = [process.execPath, ...OI, ...args];
+    // Piped: a shell's pipeline in the terminal, so oi's stdin is a pipe and the pty stays its controlling terminal.
+    const [file, argv] =
+      options.piped === undefined ? [oi[0] ?? '', oi.slice(1)] : ['/bin/sh', ['-c', 'printf %s "$OI_TEST_PIPED" | "$@"', 'sh', ...oi]];
+    this.proc = pty.spawn(file, argv, {
       name: 'xterm-256color',
       cols,
       rows,
       cwd: options.cwd ?? defaultCwd(env),
-      env,
+      env: options.piped === undefined ? env : { ...env, OI_TEST_PIPED: options.piped },
     });
     // A pty's process leads its own session (and process group): ended with it at the test's end.
     endWithTest(this.proc, { group: true, exited: (listener) => this.proc.onExit(listener) });

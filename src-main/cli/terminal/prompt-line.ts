@@ -79,6 +79,16 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     this.input.start();
   }
 
+  /** The terminal's file descriptors (keys may come from /dev/tty while standard input is a pipe). */
+  get fds(): { input: number; output: number } {
+    return this.input.fds;
+  }
+
+  /** The terminal's width (code shown for approval is wrapped at it). */
+  get columns(): number {
+    return this.out.columns || 80;
+  }
+
   get atLineStart(): boolean {
     return this.drawn || this.statusDrawn || this.lineStart;
   }

@@ -68,9 +68,16 @@ export class TerminalInput extends EventEmitter<{ input: [InputEvent]; hangup: [
   constructor(
     private readonly stdin: NodeJS.ReadStream,
     private readonly out: NodeJS.WriteStream,
+    /** stdin's file descriptor: 0, or /dev/tty's when standard input is a pipe (controlling-terminal.ts). */
+    private readonly inputFd = 0,
   ) {
     super();
     this.readlineKeys = new ReadlineKeys((on) => this.setRaw(on));
+  }
+
+  /** The terminal's file descriptors, for a program given the terminal (the editor): keys in, text out. */
+  get fds(): { input: number; output: number } {
+    return { input: this.inputFd, output: (this.out as { fd?: number }).fd ?? 1 };
   }
 
   start(): void {

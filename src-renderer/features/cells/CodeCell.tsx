@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import type { CellItem } from '@contract';
-import { HighlightedCode } from '../highlight/HighlightedCode';
+import { CodeLines } from '../highlight/CodeLines';
 import { ApprovalBar } from './ApprovalBar';
 import { CellHeader } from './CellHeader';
 import { CellOutputs } from './CellOutputs';
@@ -36,7 +36,7 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
           rows={Math.min(24, draft.split('\n').length + 1)}
         />
       ) : (
-        <HighlightedCode
+        <CodeLines
           className="cell-code"
           testId="cell-code"
           code={cell.code || (cell.status === 'streaming' ? '…' : '')}
@@ -46,7 +46,7 @@ export const CodeCell = memo(function CodeCell({ cell }: { cell: CellItem }) {
       {cell.modelCode !== undefined && (
         <details className="model-code" data-testid="model-code">
           <summary className="small muted">What the model wrote, before your edit</summary>
-          <HighlightedCode className="cell-code" code={cell.modelCode} language={cell.language} />
+          <CodeLines className="cell-code" code={cell.modelCode} language={cell.language} />
         </details>
       )}
       {awaiting && (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { bridge } from '../../bridge/bridge';
+import { CodeLines } from '../highlight/CodeLines';
 import { useApp } from '../../state/app-store';
 import { useInstallQuestions } from '../../state/install-questions';
 
@@ -22,7 +23,7 @@ export function InstallPrompt({ cellId }: { cellId: string }) {
     <div className="install-prompt" role="group" aria-label="Install a missing package" data-testid="install-prompt">
       <p className="install-reason">{question.reason}</p>
       <p>{question.text}</p>
-      <pre className="install-command">{question.command}</pre>
+      <CodeLines className="install-command" testId="install-command" code={question.command} language="" />
       <div className="approval">
         <button className="primary" disabled={sent} onClick={() => answer(true)}>
           Install

@@ -12,7 +12,8 @@ export function loadHighlighter(): Promise<Highlighter> {
   return loading;
 }
 
-function useHighlighter(): Highlighter | null {
+/** The highlighter once its chunk has loaded (null until then: show the code escaped and uncoloured). */
+export function useHighlighter(): Highlighter | null {
   const [mod, setMod] = useState(loaded);
   useEffect(() => {
     if (mod) return;

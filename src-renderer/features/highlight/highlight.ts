@@ -20,13 +20,16 @@ function regexFor(def: LanguageDef): RegExp {
 /** Beyond this size highlighting is skipped: a 2 MB data dump is read, not admired. */
 export const MAX_HIGHLIGHT_CHARS = 200_000;
 
-/** The code as HTML with `<span class="tok-…">` around tokens; unknown languages come back escaped only. */
-export function highlight(code: string, language: string): string {
+/** A stretch of the code and its token kind (null: not a token). */
+type Piece = [token: string | null, text: string];
+
+/** The code cut into tokens and the text between them; unknown languages (or huge code) come back as one piece. */
+function pieces(code: string, language: string): Piece[] {
   const def = languageDef(language);
-  if (!def || code.length > MAX_HIGHLIGHT_CHARS) return escapeHtml(code);
+  if (!def || code.length > MAX_HIGHLIGHT_CHARS) return [[null, code]];
   const re = regexFor(def);
   re.lastIndex = 0;
-  let out = '';
+  const out: Piece[] = [];
   let last = 0;
   for (let m = re.exec(code); m; m = re.exec(code)) {
     if (m[0] === '') {
@@ -34,10 +37,33 @@ export function highlight(code: string, language: string): string {
       continue;
     }
     const group = m.findIndex((g, i) => i > 0 && g !== undefined);
-    const token = def.rules[group - 1]?.[0] ?? 'plain';
-    out += escapeHtml(code.slice(last, m.index));
-    out += `<span class="tok-${token}">${escapeHtml(m[0])}</span>`;
+    out.push([null, code.slice(last, m.index)], [def.rules[group - 1]?.[0] ?? 'plain', m[0]]);
     last = m.index + m[0].length;
   }
-  return out + escapeHtml(code.slice(last));
+  out.push([null, code.slice(last)]);
+  return out;
+}
+
+const pieceHtml = ([token, text]: Piece): string =>
+  token === null ? escapeHtml(text) : text && `<span class="tok-${token}">${escapeHtml(text)}</span>`;
+
+/** The code as HTML with `<span class="tok-…">` around tokens; unknown languages come back escaped only. */
+export function highlight(code: string, language: string): string {
+  return pieces(code, language).map(pieceHtml).join('');
+}
+
+/**
+ * The same HTML cut at each newline (which is left out): one string per line of the code, a token that
+ * spans lines (a docstring) closed at each line's end and opened again on the next, so each line
+ * stands alone as markup — the approval card wraps and marks each line by itself (CodeLines.tsx).
+ */
+export function highlightLines(code: string, language: string): string[] {
+  const lines = [''];
+  for (const [token, text] of pieces(code, language)) {
+    text.split('\n').forEach((part, i) => {
+      if (i > 0) lines.push('');
+      lines[lines.length - 1] += pieceHtml([token, part]);
+    });
+  }
+  return lines;
 }

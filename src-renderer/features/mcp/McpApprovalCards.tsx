@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { McpApprovalDecision, McpApprovalQuestion } from '@contract';
 import { bridge } from '../../bridge/bridge';
+import { CodeLines } from '../highlight/CodeLines';
 import { useApp } from '../../state/app-store';
 import { useMcpApprovals } from '../../state/mcp-approvals';
 import './mcp-approval.css';
@@ -56,9 +57,12 @@ function ApprovalCard({ question: q }: { question: McpApprovalQuestion }) {
         {q.clientVersion ? <span className="muted"> {q.clientVersion}</span> : null} asks to {what} through <code>oi mcp</code>
       </p>
       <p className="muted small">In {q.workspace}. The name is the one the client gives; approve only what you expect it to do.</p>
-      <pre className="mcp-approval-code" data-testid="mcp-approval-code">
-        {q.kind === 'execute' ? q.code : q.content}
-      </pre>
+      <CodeLines
+        className="mcp-approval-code"
+        testId="mcp-approval-code"
+        code={(q.kind === 'execute' ? q.code : q.content) ?? ''}
+        language={q.kind === 'execute' ? (q.language ?? '') : ''}
+      />
       {q.contentOmitted > 0 && <p className="muted small">…and {q.contentOmitted.toLocaleString()} more characters.</p>}
       <div className="approval">
         <button className="primary" disabled={sent} onClick={() => answer('once')}>

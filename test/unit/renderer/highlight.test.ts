@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, highlight, MAX_HIGHLIGHT_CHARS } from '../../../src-renderer/features/highlight/highlight';
+import { escapeHtml, highlight, highlightLines, MAX_HIGHLIGHT_CHARS } from '../../../src-renderer/features/highlight/highlight';
 
 const tokens = (html: string) => [...html.matchAll(/<span class="tok-(\w+)">([^<]*)<\/span>/g)].map((m) => [m[1], m[2]]);
 
@@ -47,5 +47,20 @@ describe('the code highlighter', () => {
   it('leaves very large inputs unhighlighted but escaped', () => {
     const big = 'x = 1\n'.repeat(MAX_HIGHLIGHT_CHARS / 5);
     expect(highlight(big, 'python')).toBe(escapeHtml(big));
+  });
+
+  it('cuts the highlighted code into lines that each stand alone as markup, a docstring closed and reopened', () => {
+    const code = 'x = """doc\nstill doc"""\n\nprint(x)';
+    const lines = highlightLines(code, 'python');
+    expect(lines).toEqual([
+      'x = <span class="tok-string">&quot;&quot;&quot;doc</span>',
+      '<span class="tok-string">still doc&quot;&quot;&quot;</span>',
+      '',
+      '<span class="tok-builtin">print</span>(x)',
+    ]);
+    // Without the markup, the lines joined are the code again.
+    const text = lines.map((l) => l.replace(/<\/?span[^>]*>/g, '')).join('\n');
+    expect(text).toBe(escapeHtml(code));
+    expect(highlightLines('a\n<b>', 'nope')).toEqual(['a', '&lt;b&gt;']);
   });
 });

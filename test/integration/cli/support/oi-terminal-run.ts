@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../fixtures/llm-server';
-import { cliEnv, OiTerminal, tempDir } from '../../../support/cli-process';
+import { cliEnv, OiTerminal, tempDir, type OiTerminalOptions } from '../../../support/cli-process';
 
 export interface OiTerminalRun {
   oi: OiTerminal;
@@ -14,7 +14,7 @@ export interface CliFixtures {
   /** A fresh scripted model server and data folder, with the flags that point oi at the server (OpenAI protocol). */
   setUp(): Promise<{ llm: ScriptedLlm; dir: string; flags: string[] }>;
   /** `oi` in a pseudo-terminal; killed after the test (a second one replaces the first). */
-  terminal(args: string[], env: Record<string, string>, options?: { cwd?: string }): OiTerminal;
+  terminal(args: string[], env: Record<string, string>, options?: OiTerminalOptions): OiTerminal;
 }
 
 /** For a test file running `oi`: its server, data folder and terminal are stopped and removed after each test. */
@@ -50,12 +50,14 @@ export function useCliFixtures(): CliFixtures {
  * For a test file driving `oi` in a pseudo-terminal: start() launches it against a fresh scripted
  * model server (OpenAI protocol) and data folder, code running in <dir>/ws.
  */
-export function useOiTerminal(): { start(extraEnv?: Record<string, string>, extraArgs?: string[]): Promise<OiTerminalRun> } {
+export function useOiTerminal(): {
+  start(extraEnv?: Record<string, string>, extraArgs?: string[], options?: OiTerminalOptions): Promise<OiTerminalRun>;
+} {
   const fixtures = useCliFixtures();
   return {
-    async start(extraEnv = {}, extraArgs = []) {
+    async start(extraEnv = {}, extraArgs = [], options = {}) {
       const { llm, dir, flags } = await fixtures.setUp();
-      const oi = fixtures.terminal([...flags, '--workspace', path.join(dir, 'ws'), ...extraArgs], cliEnv(dir, extraEnv));
+      const oi = fixtures.terminal([...flags, '--workspace', path.join(dir, 'ws'), ...extraArgs], cliEnv(dir, extraEnv), options);
       return { oi, llm, dir };
     },
   };
