@@ -31,6 +31,9 @@ interface PassResult {
   rssFirstRoundMb: number;
   rssLastRoundMb: number;
   lastOverFirst: number;
+  /** The JavaScript heap in use after a full GC: what main itself still holds, apart from the allocator's pages. */
+  heapFirstRoundMb: number;
+  heapLastRoundMb: number;
   childrenAfterFirstRound: number;
   childrenAfterLastRound: number;
   roundSeconds: number[];
@@ -52,9 +55,10 @@ function children(): number {
   return n;
 }
 
-function rssMb(): number {
+function memoryMb(): { rss: number; heap: number } {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().rss / 1024 / 1024;
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss: rss / 1024 / 1024, heap: heapUsed / 1024 / 1024 };
 }
 
 /** Each model call answers from the conversation's own history: a cell until STEPS - 1 ran, then the answer. */
@@ -93,6 +97,7 @@ async function pass(name: 'never' | 'idle'): Promise<PassResult> {
   app.warmUp();
   const rounds: number[] = [];
   const rss: number[] = [];
+  const heap: number[] = [];
   const kids: number[] = [];
   const loads: number[] = [];
   try {
@@ -110,10 +115,12 @@ async function pass(name: 'never' | 'idle'): Promise<PassResult> {
       );
       rounds.push((performance.now() - t0) / 1000);
       loads.push(os.loadavg()[0] ?? NaN);
-      rss.push(rssMb());
+      const memory = memoryMb();
+      rss.push(memory.rss);
+      heap.push(memory.heap);
       kids.push(children());
       console.error(
-        `${name}: round ${rounds.length} ${rounds.at(-1)!.toFixed(1)} s, rss ${rss.at(-1)!.toFixed(0)} MB, ${kids.at(-1)} children`,
+        `${name}: round ${rounds.length} ${rounds.at(-1)!.toFixed(1)} s, rss ${rss.at(-1)!.toFixed(0)} MB, heap ${heap.at(-1)!.toFixed(0)} MB, ${kids.at(-1)} children`,
       );
     }
   } finally {
@@ -127,6 +134,8 @@ async function pass(name: 'never' | 'idle'): Promise<PassResult> {
     rssFirstRoundMb: Math.round(rss[0]!),
     rssLastRoundMb: Math.round(rss.at(-1)!),
     lastOverFirst: Number((rss.at(-1)! / rss[0]!).toFixed(3)),
+    heapFirstRoundMb: Math.round(heap[0]!),
+    heapLastRoundMb: Math.round(heap.at(-1)!),
     childrenAfterFirstRound: kids[0]!,
     childrenAfterLastRound: kids.at(-1)!,
     roundSeconds: rounds.map((s) => Number(s.toFixed(2))),
@@ -169,6 +178,8 @@ const rows = {
 };
 console.table({
   never: {
+    heapFirstMb: never.heapFirstRoundMb,
+    heapLastMb: never.heapLastRoundMb,
     rssFirstMb: never.rssFirstRoundMb,
     rssLastMb: never.rssLastRoundMb,
     growth: never.lastOverFirst,
@@ -177,6 +188,8 @@ console.table({
     load: never.loadDuring,
   },
   idle: {
+    heapFirstMb: idle.heapFirstRoundMb,
+    heapLastMb: idle.heapLastRoundMb,
     rssFirstMb: idle.rssFirstRoundMb,
     rssLastMb: idle.rssLastRoundMb,
     growth: idle.lastOverFirst,
