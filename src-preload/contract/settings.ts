@@ -49,6 +49,16 @@ export const ExecSettings = z.object({
     .int()
     .min(1000)
     .max(24 * 3600 * 1000),
+  /**
+   * How long a conversation's sessions (runners, shells, with their processes) stay alive unused
+   * before they are ended to free memory; 0 never ends them. Never while a cell runs, a question
+   * waits or a turn goes on; the next run says the state is gone (docs/exec.md#idle-sessions).
+   */
+  sessionIdleMs: z
+    .number({ error: 'sessionIdleMs: the idle time before sessions end must be a number of milliseconds (0 = never)' })
+    .int('sessionIdleMs: the idle time before sessions end must be a whole number of milliseconds (0 = never)')
+    .min(0, 'sessionIdleMs: the idle time before sessions end cannot be negative (0 = never)')
+    .max(30 * 24 * 3600 * 1000, 'sessionIdleMs: the idle time before sessions end can be at most 30 days (0 = never)'),
 });
 
 /** A host sandboxed code may reach through the app's proxy: `example.com`, `*.example.com` or an address. */
@@ -267,6 +277,7 @@ export const defaultSettings: Settings = {
     shell: 'auto',
     inputRequests: 'ask',
     inputWaitMs: 10 * 60 * 1000,
+    sessionIdleMs: 30 * 60 * 1000,
   },
   sandbox: { enabled: true, chosen: false, allowNetwork: false, extraPaths: [], allowedHosts: [] },
   providerModels: {},

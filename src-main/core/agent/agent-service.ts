@@ -13,6 +13,7 @@ import { pairingProblem } from '../llm/model-pairing';
 import { defaultRetryPolicy } from '../llm/retry-with-backoff';
 import { ToolSupportMemory } from '../llm/tool-support';
 import { EnvironmentContext, machineSources } from './environment-context';
+import { IdleSweeper } from './idle-sweeper';
 import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
 import { ModelKnowledge } from './model-knowledge';
@@ -34,6 +35,8 @@ const UNTITLED = 'New conversation';
 export class AgentService {
   private readonly live: OpenConversations;
   private readonly deps: TurnDeps;
+  /** Ends the sessions of conversations left unused, and lets go of their open copies. */
+  private readonly sweeper: IdleSweeper;
 
   constructor({ open, ...deps }: AgentDeps) {
     this.live = open ?? new OpenConversations({ conversations: deps.conversations, events: deps.events });
@@ -45,6 +48,13 @@ export class AgentService {
       models:
         deps.models ?? new ModelKnowledge({ dataDir: null, providerFor: (target) => deps.providerFor({ ...deps.settings(), ...target }) }),
     };
+    this.sweeper = new IdleSweeper({ exec: deps.exec, open: this.live, settings: deps.settings });
+    this.sweeper.start();
+  }
+
+  /** One idle sweep now, or as it would go at `now` (tests look ahead without waiting). */
+  sweepIdle(now?: number): Promise<{ ended: string[]; released: string[] }> {
+    return this.sweeper.sweep(now);
   }
 
   async open(conversationId: string): Promise<LiveConversation> {
@@ -188,6 +198,20 @@ export class AgentService {
     const checkpoints = this.deps.checkpoints;
     if (!checkpoints) throw new Error('checkpoints are not kept here');
     const live = await this.idleLive(conversationId, 'rewind');
+    const release = live.hold();
+    try {
+      return await this.rewindHeld(live, checkpoints, cellId, opts);
+    } finally {
+      release();
+    }
+  }
+
+  private async rewindHeld(
+    live: LiveConversation,
+    checkpoints: NonNullable<TurnDeps['checkpoints']>,
+    cellId: string,
+    opts: { confirm: boolean; cut: boolean },
+  ): Promise<RestoreOutcome> {
     const outcome = await checkpoints.restore(live.conv, cellId, opts.confirm);
     if (outcome.status !== 'restored') return outcome;
     if (opts.cut) {
@@ -205,7 +229,7 @@ export class AgentService {
       rewind: { cellId, changedPaths: outcome.changedPaths },
     };
     live.conv.items.push(item);
-    this.deps.events.emit('notice', { conversationId, item });
+    this.deps.events.emit('notice', { conversationId: live.conv.id, item });
     if (opts.cut) live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     return outcome;
@@ -244,6 +268,7 @@ export class AgentService {
   }
 
   async dispose(): Promise<void> {
+    this.sweeper.stop();
     for (const live of this.live.all()) live.turn?.controller.abort();
     await Promise.all(this.live.all().flatMap((l) => (l.turn ? [l.turn.done] : [])));
   }

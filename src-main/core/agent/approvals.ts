@@ -18,6 +18,11 @@ export class ApprovalGate {
     });
   }
 
+  /** How many cells (or other questions) wait for the person now. */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
   /** Returns false when nothing waits on that cell (already decided, or never asked). */
   decide(cellId: string, decision: ApprovalDecision): boolean {
     const resolve = this.waiting.get(cellId);

@@ -37,6 +37,11 @@ export class InputQuestions {
       });
   }
 
+  /** How many questions wait for the person's answer now. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
   /** false when no such question is open (answered already, or withdrawn). */
   answer(questionId: string, answer: InputAnswer): boolean {
     const question = this.open.get(questionId);

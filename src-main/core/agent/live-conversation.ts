@@ -21,5 +21,39 @@ export class LiveConversation {
   /** Whether the user was told the model's price is unknown (so the budget cannot count it). */
   priceWarned = false;
 
+  /** Work holding this copy across an await without a turn (a save, a re-run, a rewind); see hold(). */
+  private holds = 0;
+  /** When this copy was last opened, saved or let go (Date.now()); an idle sweep releases it after the idle time. */
+  lastActive = Date.now();
+
   constructor(public conv: Conversation) {}
+
+  /**
+   * Keeps the copy open until the returned function is called: work that reads or changes it across
+   * an await must hold it, or an idle sweep could release it and a later open read the file anew,
+   * leaving two copies that disagree.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.lastActive = Date.now();
+    };
+  }
+
+  /** Whether anything is going on here: a turn, a question waiting for the person, a cell running, held work. */
+  get busy(): boolean {
+    return (
+      this.turn !== null ||
+      this.starting ||
+      this.queued.length > 0 ||
+      this.runningCellId !== null ||
+      this.approvals.waitingCount > 0 ||
+      this.inputs.openCount > 0 ||
+      this.holds > 0
+    );
+  }
 }

@@ -29,7 +29,10 @@ export class OpenConversations {
   /** The open copy, reading the conversation's file the first time (then `opened` is called, once). */
   open(conversationId: string, opened?: (live: LiveConversation) => void): Promise<LiveConversation> {
     const live = this.live.get(conversationId);
-    if (live) return Promise.resolve(live);
+    if (live) {
+      live.lastActive = Date.now();
+      return Promise.resolve(live);
+    }
     let pending = this.opening.get(conversationId);
     if (!pending) {
       pending = this.deps.conversations.get(conversationId).then((conv) => {
@@ -59,8 +62,28 @@ export class OpenConversations {
   /** Saves the open copy and tells the UI; `touched` moves it up the list (its last activity). */
   async commit(live: LiveConversation, touched = false): Promise<void> {
     if (touched) live.conv.updatedAt = now();
-    await this.deps.conversations.save(live.conv);
+    const release = live.hold();
+    try {
+      await this.deps.conversations.save(live.conv);
+    } finally {
+      release();
+    }
     this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });
+  }
+
+  /**
+   * Lets go of the copies of conversations with nothing going on (LiveConversation.busy) and no
+   * activity since `idleSince`, so main's memory does not grow with every conversation opened; the
+   * next open reads the file again. Returns their ids.
+   */
+  release(idleSince: number): string[] {
+    const released: string[] = [];
+    for (const [id, live] of this.live) {
+      if (live.busy || live.lastActive >= idleSince) continue;
+      this.live.delete(id);
+      released.push(id);
+    }
+    return released;
   }
 
   forget(conversationId: string): void {

@@ -4,6 +4,7 @@ import type { ExecService, InputAsker, RunResult } from '../exec';
 import { now } from './ids';
 import { applyDisplayUpdate } from './display-updates';
 import type { LiveConversation } from './live-conversation';
+import { linkedAbort } from './linked-abort';
 
 export function limitsFromSettings(settings: Settings): RunLimits {
   return {
@@ -67,9 +68,7 @@ export async function whileRunning<T>(
   turnSignal: AbortSignal,
   body: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  const onTurnAbort = () => controller.abort();
-  turnSignal.addEventListener('abort', onTurnAbort, { once: true });
+  const { controller, release } = linkedAbort(turnSignal);
   live.runController = controller;
   live.runningCellId = cell.id;
 
@@ -88,7 +87,7 @@ export async function whileRunning<T>(
   try {
     return await body(controller.signal);
   } finally {
-    turnSignal.removeEventListener('abort', onTurnAbort);
+    release();
     live.runController = null;
     live.runningCellId = null;
   }

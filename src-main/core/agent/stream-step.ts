@@ -16,6 +16,7 @@ import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { peekExecuteArgs, ToolCallAssembler } from './tool-call-assembler';
 import { newCell } from '../conversations/new-cell';
+import { linkedAbort } from './linked-abort';
 
 export interface StepCall {
   cell: CellItem;
@@ -214,8 +215,11 @@ export async function streamStep(
     }
   };
 
+  // The call's own signal, so what the SDK leaves listening on it goes when the call is over.
+  const call = linkedAbort(signal);
   try {
-    const stream = streamWithRetries(() => deps.provider.stream({ ...request, signal }), deps.retry, signal, deps.onRetry);
+    const callSignal = call.controller.signal;
+    const stream = streamWithRetries(() => deps.provider.stream({ ...request, signal: callSignal }), deps.retry, signal, deps.onRetry);
     for await (const ev of stream) {
       switch (ev.type) {
         case 'text':
@@ -273,6 +277,8 @@ export async function streamStep(
     endTextCalls();
     outcome.interrupted = true;
     outcome.error = signal.aborted ? null : err;
+  } finally {
+    call.release();
   }
   if (!usageSeen && produced) {
     // Local servers often report nothing; an estimate keeps %tokens and the budget meaningful.

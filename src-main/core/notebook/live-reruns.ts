@@ -41,11 +41,14 @@ export class LiveReruns {
     }
     const controller = new AbortController();
     this.active.set(conversationId, controller);
+    // Held open while it runs: its cells and the saves go to this copy (an idle sweep must not drop it).
+    const release = live.hold();
     void this.run(live, cells, startAt, controller)
       .catch((err: unknown) => {
         this.deps.events.emit('error', { conversationId, message: `the re-run failed: ${errorMessage(err)}`, code: 'rerun-failed' });
       })
       .finally(() => {
+        release();
         if (this.active.get(conversationId) === controller) this.active.delete(conversationId);
       });
     return { n: cells.length, startAt };
@@ -197,6 +200,7 @@ function streamingTo(
     languages: (scope) => exec.languages(scope),
     python: (scope) => exec.python(scope),
     closeConversation: (conversationId) => exec.closeConversation(conversationId),
+    endIdle: (idleMs, keep, now) => exec.endIdle(idleMs, keep, now),
     dispose: () => exec.dispose(),
   };
 }

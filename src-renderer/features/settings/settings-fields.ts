@@ -201,6 +201,16 @@ export const SECTIONS: Section[] = [
         help: 'How long one question waits for your answer before the program gets end-of-input.',
       },
       {
+        id: 'sessionIdleMs',
+        label: 'End idle sessions after',
+        kind: 'number',
+        nullable: false,
+        unit: 'min',
+        factor: 60_000,
+        path: exec('sessionIdleMs'),
+        help: 'A conversation’s Python, shells and other sessions end when unused this long, to free memory; its next run starts fresh and says so. 0 = never.',
+      },
+      {
         id: 'memoryMb',
         label: 'Memory limit',
         kind: 'number',

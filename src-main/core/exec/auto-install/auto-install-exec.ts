@@ -125,6 +125,7 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     languages: (scope) => exec.languages(scope),
     python: (scope) => exec.python(scope),
     closeConversation: (conversationId) => exec.closeConversation(conversationId),
+    endIdle: (idleMs, keep, now) => exec.endIdle(idleMs, keep, now),
     dispose: () => exec.dispose(),
   };
 }

@@ -18,7 +18,8 @@ import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
 import { KeyedQueue } from './run-queue';
 import type { SessionRoute } from '../session/session-types';
-import type { ExecService, LanguageInfo, LanguagesScope, RunRequest } from './types';
+import { idleEndedMessage } from '../output/messages';
+import type { ExecService, LanguageInfo, LanguagesScope, RunRequest, RunResult } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
 // conversation's workspace, runs queued per session, every run bounded by its timeout and by the
@@ -100,43 +101,54 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       }),
     secrets,
   });
+  /** The run itself (run() below marks the conversation's sessions in use around it). */
+  async function runInSlot(request: RunRequest, started: number): Promise<RunResult> {
+    const limits = describeLimits(request.settings, null);
+    if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, 0);
+    const named = findLanguage(request.language);
+    if (!named) {
+      const known = LANGUAGES.map((l) => l.name).join(', ');
+      const available = await detectContext(request)
+        .then((context) => availableRuntimes(context))
+        .catch(() => []);
+      return simpleResult(
+        'unavailable',
+        `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`,
+        started,
+        limits,
+        0,
+      );
+    }
+    // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
+    // Choosing takes a while and may take longer for one run than for the next: the runs of a
+    // conversation are admitted one after the other, so each joins its queue in the order asked.
+    // Only SHELL is read: copying the whole process environment for it cost more than the rest of
+    // a warm run's admission.
+    const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
+    const { language, note } = await admissions.push(request.conversationId, () =>
+      detectContext(request)
+        .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
+        .catch(() => ({ language: named, note: null })),
+    );
+    const asked = askedAs(request.language, named);
+    slots.remember(request.conversationId, asked, language.name);
+    const slot = slots.slotFor(request.conversationId, language.name);
+    return slot.queue.push(
+      () => execute({ request, language, slot, shellNote: note, asked }),
+      (err) => simpleResult('died', `The run failed inside the engine: ${errorMessage(err)}`, started, limits, slot.executionCount),
+    );
+  }
+
   return {
     async run(request) {
       const started = Date.now();
-      const limits = describeLimits(request.settings, null);
-      if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, 0);
-      const named = findLanguage(request.language);
-      if (!named) {
-        const known = LANGUAGES.map((l) => l.name).join(', ');
-        const available = await detectContext(request)
-          .then((context) => availableRuntimes(context))
-          .catch(() => []);
-        return simpleResult(
-          'unavailable',
-          `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`,
-          started,
-          limits,
-          0,
-        );
+      // From the request on, waiting for its turn included: an idle sweep never ends these sessions.
+      const over = slots.using(request.conversationId, started);
+      try {
+        return await runInSlot(request, started);
+      } finally {
+        over();
       }
-      // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
-      // Choosing takes a while and may take longer for one run than for the next: the runs of a
-      // conversation are admitted one after the other, so each joins its queue in the order asked.
-      // Only SHELL is read: copying the whole process environment for it cost more than the rest of
-      // a warm run's admission.
-      const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
-      const { language, note } = await admissions.push(request.conversationId, () =>
-        detectContext(request)
-          .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
-          .catch(() => ({ language: named, note: null })),
-      );
-      const asked = askedAs(request.language, named);
-      slots.remember(request.conversationId, asked, language.name);
-      const slot = slots.slotFor(request.conversationId, language.name);
-      return slot.queue.push(
-        () => execute({ request, language, slot, shellNote: note, asked }),
-        (err) => simpleResult('died', `The run failed inside the engine: ${errorMessage(err)}`, started, limits, slot.executionCount),
-      );
     },
 
     interrupt: (conversationId, language) => slots.interrupt(conversationId, language),
@@ -173,6 +185,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     },
 
     closeConversation: (conversationId) => slots.close(conversationId),
+
+    endIdle: (idleMs, keep = () => false, now = Date.now()) =>
+      slots.endIdle(now - idleMs, keep, (language) => idleEndedMessage(language, idleMs)),
 
     async dispose() {
       disposed = true;

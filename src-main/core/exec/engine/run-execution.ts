@@ -100,7 +100,10 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       return simpleResult('died', `Could not start the ${language.name} session: ${errorMessage(err)}`, startedAt, limits, executionCount);
     }
     const note = [shellNote, slot.pendingNote].filter(Boolean).join('\n');
+    // The earlier session's state is gone (ended idle, died, replaced): the person reads it too, first.
+    const stateGone = slot.pendingNote;
     slot.pendingNote = null;
+    if (stateGone) safeCall(() => request.onTerminal?.(`\x1b[2m${stateGone}\x1b[0m\r\n`));
 
     const control = new RunControl(session, options.graceMs);
     slot.active.set(control, asked);
@@ -169,6 +172,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       ...(outcome.env ? { envChanges: outcome.env } : {}),
       message,
       note,
+      stateGone,
       inputNote: input.broker.modelNote(),
       output: finished,
       startedAt,

@@ -38,6 +38,8 @@ export interface FinishedRun {
   message: string | null;
   /** Notes to put before the run's text. */
   note: string;
+  /** The note that the session's earlier state is gone, also shown first among the outputs. */
+  stateGone?: string | null;
   /** What the model must know about the input the program asked for (input/input-broker.ts). */
   inputNote?: string | null;
   output: FinishedOutput;
@@ -49,12 +51,15 @@ export interface FinishedRun {
 }
 
 export function assembleResult(run: FinishedRun): RunResult {
-  const outputs: CellOutput[] = [...run.output.outputs];
+  const outputs: CellOutput[] = [
+    ...(run.stateGone ? [{ output_type: 'stream', name: 'stderr', text: `${run.stateGone}\n` } as const] : []),
+    ...run.output.outputs,
+  ];
   const lines: string[] = [];
   if (run.note) lines.push(run.note);
   const body = run.output.modelText.replace(/\n+$/, '');
   if (body) lines.push(body);
-  else if (outputs.length === 0 && !run.message) lines.push('(no output)');
+  else if (run.output.outputs.length === 0 && !run.message) lines.push('(no output)');
   if (run.status === 'failed' && run.exitCode !== null && !run.message) lines.push(`[exit code ${run.exitCode}]`);
   if (run.inputNote) lines.push(`[${run.inputNote}]`);
   if (run.message) {

@@ -34,6 +34,58 @@ export class SessionSlots {
   private readonly slots = new Map<string, SessionSlot>();
   /** Per conversation and way of naming a language (askedAs), the session its last run went to. */
   private readonly resolved = new Map<string, string>();
+  /** Per conversation, the runs asked for and not yet over, and when the last one was asked or ended. */
+  private readonly use = new Map<string, { inFlight: number; lastUsed: number }>();
+
+  /** A run of the conversation was asked for; the returned function says it is over. Its sessions are in use meanwhile. */
+  using(conversationId: string, now = Date.now()): () => void {
+    const use = this.use.get(conversationId) ?? { inFlight: 0, lastUsed: now };
+    use.inFlight++;
+    use.lastUsed = now;
+    this.use.set(conversationId, use);
+    let over = false;
+    return () => {
+      if (over) return;
+      over = true;
+      use.inFlight--;
+      use.lastUsed = Math.max(use.lastUsed, Date.now());
+    };
+  }
+
+  /**
+   * Ends the local and sandboxed sessions of every conversation with no run asked for since
+   * `idleSince` and none going on or waiting, unless `keep` says it is in use another way (a turn,
+   * a question to the person). Each slot keeps `note` for its next run, which starts a new session.
+   * Remote kernels are left alone: they hold no memory here, and ending one would end it on its
+   * server. Returns the conversations whose sessions were ended.
+   */
+  async endIdle(idleSince: number, keep: (conversationId: string) => boolean, note: (language: string) => string): Promise<string[]> {
+    const verdicts = new Map<string, boolean>();
+    const idle = (conversationId: string): boolean => {
+      let verdict = verdicts.get(conversationId);
+      if (verdict === undefined) {
+        const use = this.use.get(conversationId);
+        verdict = !!use && use.inFlight === 0 && use.lastUsed < idleSince && !keep(conversationId);
+        verdicts.set(conversationId, verdict);
+      }
+      return verdict;
+    };
+    const ending: Array<Promise<void>> = [];
+    const ended = new Set<string>();
+    for (const slot of this.slots.values()) {
+      if (!slot.session || slot.active.size > 0 || slot.routeKey?.startsWith('remote:')) continue;
+      if (!idle(slot.conversationId)) continue;
+      // Cleared before anything is awaited, so a run asked for meanwhile starts a new session.
+      const session = slot.session;
+      slot.session = null;
+      slot.executionCount = 0;
+      slot.pendingNote = note(slot.language);
+      ended.add(slot.conversationId);
+      ending.push(endSlot(slot, session));
+    }
+    await Promise.all(ending);
+    return [...ended];
+  }
 
   slotFor(conversationId: string, language: string): SessionSlot {
     const key = keyOf(conversationId, language);
@@ -93,6 +145,7 @@ export class SessionSlots {
     const closing = [...this.slots.entries()].filter(([, slot]) => slot.conversationId === conversationId);
     for (const key of [...this.resolved.keys()]) if (key.startsWith(keyOf(conversationId, ''))) this.resolved.delete(key);
     for (const [key] of closing) this.slots.delete(key);
+    this.use.delete(conversationId);
     await Promise.all(closing.map(([, slot]) => endSlot(slot, slot.session)));
   }
 
@@ -100,6 +153,7 @@ export class SessionSlots {
     const all = [...this.slots.values()];
     this.slots.clear();
     this.resolved.clear();
+    this.use.clear();
     await Promise.all(all.map((slot) => endSlot(slot, slot.session)));
   }
 

@@ -109,5 +109,12 @@ export interface ExecService {
   /** The interpreter Python cells in this scope run with, and the import names installed for it; null without Python. */
   python(scope: LanguagesScope): Promise<PythonInfo | null>;
   closeConversation(conversationId: string): Promise<void>;
+  /**
+   * Ends the sessions (and their processes) of conversations with no run for `idleMs` before `now`
+   * and none going on or waiting, unless `keep` says the conversation is in use (a turn, a question
+   * to the person). The next run in such a conversation starts a new session and says the earlier
+   * state is gone. Returns the conversations whose sessions were ended (docs/exec.md#idle-sessions).
+   */
+  endIdle(idleMs: number, keep?: (conversationId: string) => boolean, now?: number): Promise<string[]>;
   dispose(): Promise<void>;
 }

@@ -20,6 +20,11 @@ export function diedWhileIdleMessage(label: string, why: string): string {
   return `Note: the previous ${label} session had ended (${why}); this run started a new one, so earlier state is gone.`;
 }
 
+/** The note for the next run after an idle sweep ended the session (docs/exec.md#idle-sessions). */
+export function idleEndedMessage(label: string, idleMs: number): string {
+  return diedWhileIdleMessage(label, `it was unused for ${formatSeconds(idleMs)}, so the app ended it to free memory`);
+}
+
 export function runtimeChangedMessage(label: string, command: string): string {
   return `Note: the ${label} interpreter changed to ${command}; this run started a new session, so earlier state is gone.`;
 }

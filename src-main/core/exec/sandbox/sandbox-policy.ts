@@ -14,6 +14,7 @@ export function withSandboxSetting(exec: ExecService, setting: () => SandboxSett
     languages: (scope) => exec.languages(scope ? { ...scope, sandbox: setting() } : scope),
     python: (scope) => exec.python({ ...scope, sandbox: setting() }),
     closeConversation: (conversationId) => exec.closeConversation(conversationId),
+    endIdle: (idleMs, keep, now) => exec.endIdle(idleMs, keep, now),
     dispose: () => exec.dispose(),
   };
 }

@@ -127,16 +127,19 @@ describe('run execution', () => {
     expect(await next).toMatchObject({ status: 'done', executionCount: 2 });
   });
 
-  it("puts the slot's pending note first, once", async () => {
+  it("puts the slot's pending note first, once, for the model and the person", async () => {
     const sessions = new FakeSessions();
     const { run, slot } = setup(() => fakeRoute(sessions.start));
     slot.pendingNote = 'Note: the python session was restarted.';
     const first = run();
     (await (await sessions.nth(0)).nthRun(0)).finish();
-    expect((await first).forModel).toBe('Note: the python session was restarted.\n(no output)');
+    const result = await first;
+    expect(result.forModel).toBe('Note: the python session was restarted.\n(no output)');
+    expect(result.outputs).toEqual([{ output_type: 'stream', name: 'stderr', text: 'Note: the python session was restarted.\n' }]);
     const second = run();
     (await sessions.started[0]!.nthRun(1)).finish();
     expect((await second).forModel).toBe('(no output)');
+    expect((await second).outputs).toEqual([]);
   });
 
   it('gives a session the runs of its slot one after another, counting them', async () => {

@@ -155,4 +155,49 @@ describe('session slots', () => {
     await slots.closeAll();
     expect(theirs.disposed).toBe(true);
   });
+
+  it('ends idle sessions, never those with a run asked for, going on or kept, nor remote kernels', async () => {
+    const slots = new SessionSlots();
+    const start = async (slot: ReturnType<SessionSlots['slotFor']>, key = 'local'): Promise<FakeSession> => {
+      const session = new FakeSession();
+      await liveSession(
+        slot,
+        python,
+        FAKE_RUNTIME,
+        fakeRoute(async () => session, { key }),
+        async () => session,
+      );
+      return session;
+    };
+    const idle = await start(slots.slotFor('idle', 'python'));
+    const asked = await start(slots.slotFor('asked', 'python'));
+    const running = await start(slots.slotFor('running', 'python'));
+    const kept = await start(slots.slotFor('kept', 'python'));
+    const remote = await start(slots.slotFor('remote', 'python'), 'remote:http://k#python3');
+    for (const id of ['idle', 'running', 'kept', 'remote']) slots.using(id, 1000)();
+    const stillAsked = slots.using('asked', 1000);
+    slots.slotFor('running', 'python').active.set(activeRun(running), 'python');
+
+    const ended = await slots.endIdle(
+      Number.MAX_SAFE_INTEGER,
+      (id) => id === 'kept',
+      (language) => `gone: ${language}`,
+    );
+    expect(ended).toEqual(['idle']);
+    expect(idle.disposed).toBe(true);
+    for (const s of [asked, running, kept, remote]) expect(s.disposed).toBe(false);
+    const slot = slots.slotFor('idle', 'python');
+    expect(slot).toMatchObject({ session: null, executionCount: 0, pendingNote: 'gone: python' });
+
+    // Not idle long enough: a run asked for after idleSince counts as use.
+    stillAsked();
+    expect(
+      await slots.endIdle(
+        0,
+        () => false,
+        () => 'gone',
+      ),
+    ).toEqual([]);
+    await slots.closeAll();
+  });
 });
