@@ -38,6 +38,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
   const { session, style, env, prompt } = opts;
   const printer = new TextPrinter({ write: (text) => prompt.write(text), atLineStart: () => prompt.atLineStart }, style, {
     outputDir: opts.outputDir,
+    live: prompt.liveTerminal,
+    workspace: () => session.workspace,
   });
   const print = (line: string) => prompt.line(line);
   const magic: MagicContext = { session, print, meta: opts.meta };

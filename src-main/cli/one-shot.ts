@@ -48,6 +48,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       errors: sameTerminal && prompt ? undefined : { write: (t) => void opts.stderr.write(t) },
       errorStyle: errStyle,
       outputDir: opts.outputDir,
+      live: sameTerminal && prompt ? prompt.liveTerminal : null,
+      workspace: () => session.workspace,
     },
   );
   const note = (line: string) => (prompt && sameTerminal ? prompt.line(line) : opts.stderr.write(`${line}\n`));
