@@ -22,6 +22,8 @@ export interface PrinterOptions {
   limits?: ScreenLimits;
   /** The terminal the sink writes to, when a run's latest lines can be redrawn on it. */
   live?: LiveTerminal | null;
+  /** Whether `%traceback` can be typed after this turn (the chat; not a one-shot run). Default: yes. */
+  tracebackHint?: boolean;
   /** The conversation's folder, against which a run's full-output file is named. */
   workspace?: () => string | null;
 }
@@ -221,7 +223,8 @@ export class TextPrinter {
     if (output.output_type === 'error') {
       const line = `${output.ename}: ${output.evalue}`.trim();
       this.errorLines.add(line);
-      const more = output.traceback.length > 1 ? this.style.dim('  (%traceback shows the whole traceback)') : '';
+      const hint = output.traceback.length > 1 && this.options.tracebackHint !== false;
+      const more = hint ? this.style.dim('  (%traceback shows the whole traceback)') : '';
       this.line(this.style.red(line) + more);
       return;
     }
