@@ -10,6 +10,8 @@ export type TurnEnd = EventPayload<'turn.end'>;
  */
 export class CliSession {
   conversationId: string;
+  /** The conversation's folder (where its code runs and its runs' full-output files are). */
+  workspace: string;
   lastUsage: EventPayload<'usage.updated'> | null = null;
   private readonly dispatch;
   private turnWaiters: Array<(end: TurnEnd) => void> = [];
@@ -21,6 +23,7 @@ export class CliSession {
     conversation: Conversation,
   ) {
     this.conversationId = conversation.id;
+    this.workspace = conversation.workspace;
     this.dispatch = createDispatcher(app.handlers);
     this.unsubscribe = app.events.subscribe((event) => {
       if (!this.concerns(event)) return;
@@ -82,6 +85,7 @@ export class CliSession {
 
   switchTo(conversation: Conversation): void {
     this.conversationId = conversation.id;
+    this.workspace = conversation.workspace;
     this.lastUsage = null;
   }
 

@@ -39,7 +39,7 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
   const printer = new TextPrinter(
     { write: (text) => prompt.write(text), atLineStart: () => prompt.atLineStart, columns: () => prompt.columns },
     style,
-    { outputDir: opts.outputDir },
+    { outputDir: opts.outputDir, live: prompt.liveTerminal, workspace: () => session.workspace },
   );
   const print = (line: string) => prompt.line(line);
   const magic: MagicContext = { session, print, meta: opts.meta };

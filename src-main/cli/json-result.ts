@@ -12,13 +12,21 @@ export interface ResultEvent {
     conversationId: string;
     /** The agent's last answer in this turn (empty when it gave none). */
     answer: string;
+    /** What went wrong, in the app's words, when the turn ended on an error (a refused key, a server that did not answer). */
+    error?: string;
     usage: Usage | null;
   };
 }
 
 const STATUS: Record<number, ResultEvent['payload']['status']> = { 0: 'done', 3: 'declined', 130: 'interrupted' };
 
-export function resultEvent(conv: Conversation | null, conversationId: string, reason: string, exitCode: number): ResultEvent {
+export function resultEvent(
+  conv: Conversation | null,
+  conversationId: string,
+  reason: string,
+  exitCode: number,
+  error: string | null = null,
+): ResultEvent {
   return {
     name: 'result',
     payload: {
@@ -27,6 +35,7 @@ export function resultEvent(conv: Conversation | null, conversationId: string, r
       exitCode,
       conversationId,
       answer: conv ? lastAnswer(conv) : '',
+      ...(error !== null && exitCode !== 0 ? { error } : {}),
       usage: conv?.usage ?? null,
     },
   };

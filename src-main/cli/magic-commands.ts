@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -14,7 +15,7 @@ export const MAGIC_HELP = `Commands:
   %tokens                tokens used, cost, and how full the context window is
   %save <file.json>      save this conversation as Open Interpreter (LMC) messages
   %load <file.json>      continue a conversation saved by %save or by Open Interpreter
-  %export <file.ipynb>   export this conversation as a Jupyter notebook (%jupyter works too)
+  %export <file.ipynb>   export this conversation as a Jupyter notebook (%jupyter too; bare, a new file here)
   %traceback             the whole traceback of the last error
   !<command>             run a shell command here (also %% <command>); the model does not see it
   %help                  this help
@@ -47,6 +48,14 @@ const needFile = (arg: string, example: string): string => {
   if (!arg) throw new Error(`name a file, for example %${example}`);
   return path.resolve(arg.replace(/^["']|["']$/g, ''));
 };
+
+/** `<dir>/<stem>.ipynb`, or `<stem>-2.ipynb`, `-3`… when that is taken. */
+function freshName(dir: string, stem: string): string {
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, `${stem}${n === 1 ? '' : `-${n}`}.ipynb`);
+    if (!existsSync(file)) return file;
+  }
+}
 
 const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>> = {
   async help(_arg, { print }) {
@@ -141,8 +150,9 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
     print('No error in this conversation yet.');
   },
   async jupyter(arg, ctx) {
-    // Classic Open Interpreter's name for it.
-    await COMMANDS.export?.(arg, ctx);
+    // Classic Open Interpreter's name for it, which took no file name: then one is made in the
+    // conversation's folder, beside what its code wrote, never over a file already there.
+    await COMMANDS.export?.(arg || freshName(ctx.session.workspace, `conversation-${ctx.session.conversationId.slice(0, 8)}`), ctx);
   },
   async export(arg, { session, print, meta }) {
     const file = needFile(arg, 'export analysis.ipynb');

@@ -49,10 +49,15 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       errors: sameTerminal && prompt ? undefined : { write: (t) => void opts.stderr.write(t) },
       errorStyle: errStyle,
       outputDir: opts.outputDir,
+      live: sameTerminal && prompt ? prompt.liveTerminal : null,
+      workspace: () => session.workspace,
+      // One message, then oi exits: there is no prompt to type %traceback at.
+      tracebackHint: false,
     },
   );
   const note = (line: string) => (prompt && sameTerminal ? prompt.line(line) : opts.stderr.write(`${line}\n`));
   let failed = false;
+  let lastError: string | null = null;
   let declined = 0;
   let interrupts = 0;
 
@@ -81,6 +86,9 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     if (opts.json) opts.stdout.write(`${JSON.stringify(event)}\n`);
     else human.handle(event);
     if (event.name === 'error') failed = true;
+    // The last error said: a script reading only the result line gets it there too.
+    if (event.name === 'error') lastError = event.payload.message;
+    if (event.name === 'notice' && event.payload.item.level === 'error') lastError = event.payload.item.text;
     if (event.name === 'cell.awaiting-approval') {
       if (questions) {
         // --json shows the code to the person on stderr before asking.
@@ -157,14 +165,15 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
             ? EXIT.declined
             : EXIT.done;
   } catch (err) {
-    note(errStyle.red(`oi: ${errorMessage(err)}`));
+    lastError = errorMessage(err);
+    note(errStyle.red(`oi: ${lastError}`));
   } finally {
     off();
     process.off('SIGINT', interrupt);
   }
   if (opts.json)
     opts.stdout.write(
-      `${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code))}\n`,
+      `${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code, lastError))}\n`,
     );
   return code;
 }

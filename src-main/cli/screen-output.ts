@@ -1,6 +1,10 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
+import { formatBytes } from '../core/exec';
+import { LiveWindow, type LiveTerminal } from './live-window';
+import { plainLine } from './plain-line';
+
+export { plainLine };
 
 export interface ScreenLimits {
   /** Lines shown as they come. */
@@ -9,18 +13,39 @@ export interface ScreenLimits {
   tailLines: number;
   /** Characters of one line shown; the rest is counted. */
   lineChars: number;
+  /** Lines of the rolling live view past the head (a terminal only). */
+  liveLines: number;
 }
 
-export const SCREEN_LIMITS: ScreenLimits = { headLines: 60, tailLines: 30, lineChars: 2000 };
+export const SCREEN_LIMITS: ScreenLimits = { headLines: 60, tailLines: 30, lineChars: 2000, liveLines: 10 };
 
-/** Everything but tab and newline below space, and DEL: a file or pipe gets text, not terminal controls. */
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
+/**
+ * The whole output of a run that passed the engine's cap (docs/exec.md#huge-output): its file (the only
+ * copy), size and line count, and its last lines as the saved outputs end — the live events stopped at
+ * the cap, so only these are the real tail.
+ */
+export interface FullOutput {
+  path: string;
+  bytes: number;
+  lines: number;
+  lastLines: string[];
+}
+
+/** What a screen writes when its run ends, in this order (`note` on a line of its own). */
+export interface ScreenEnd {
+  /** Takes the live view off the screen (the cursor then starts the line where it began); '' when there was none. */
+  erase: string;
+  rest: string;
+  note: string | null;
+  tail: string;
+}
 
 /**
  * One cell's terminal output on the person's screen: the first lines as they come, then — when there
  * are more than fit — only a count, and at the end the last lines with the path of a file holding all
  * of it (as the model gets head and tail). A line longer than a screenful is cut with a count.
+ * Meanwhile a terminal (`live`) shows the latest lines, redrawn in place (live-window.ts); without one
+ * a note says at once that lines are held back, so nothing is left out unsaid.
  *
  * `plain` (stdout is a file or pipe, or NO_COLOR): the text as it would stand on a terminal — colour
  * and other escape codes removed, CR-LF as LF, a line rewritten with CR (a progress bar) as its last
@@ -39,12 +64,17 @@ export class CellScreen {
   private logFd: number | null = null;
   /** Head text kept for the log until it is opened; then what this chunk adds to it. */
   private forLog: string[] = [];
+  private readonly window: LiveWindow | null;
+  private heldBackSaid = false;
 
   constructor(
     private readonly plain: boolean,
     private readonly logFile: string,
     private readonly limits: ScreenLimits = SCREEN_LIMITS,
-  ) {}
+    live: LiveTerminal | null = null,
+  ) {
+    this.window = live && !plain ? new LiveWindow(live, limits.liveLines) : null;
+  }
 
   get hiddenLines(): number {
     return this.hidden;
@@ -67,10 +97,12 @@ export class CellScreen {
   }
 
   /**
-   * What is left when the run ends: the end of a line cut short, then — when lines were hidden — a
-   * note naming the full log, then the last lines.
+   * What is left when the run ends: the live view taken off, the end of a line cut short, then — when
+   * lines were hidden — a note naming the file with all of the output, then the last lines. `full`:
+   * the run passed the engine's cap, whose file holds all of it; this screen's own partial log goes.
    */
-  finish(): { rest: string; note: string | null; tail: string } {
+  finish(full: FullOutput | null = null): ScreenEnd {
+    const erase = this.window?.erase() ?? '';
     let rest = '';
     if (this.pending) {
       rest += this.lines([plainLine(this.pending)]);
@@ -78,22 +110,53 @@ export class CellScreen {
     }
     if (this.cutChars > 0 && this.shown < this.limits.headLines) rest += this.cutNote();
     if (this.logFd !== null && this.logFd >= 0) closeSync(this.logFd);
+    if (full) return this.finishFull(erase, rest, full);
     const tail = this.tail.map((l) => this.renderTail(l)).join('');
-    if (this.hidden === 0) return { rest: rest + tail, note: null, tail: '' };
-    const note = `… ${this.hidden.toLocaleString('en-US')} line${this.hidden === 1 ? '' : 's'} not shown; all of the output: ${this.logFile}`;
-    return { rest, note, tail };
+    if (this.hidden === 0) return { erase, rest: rest + tail, note: null, tail: '' };
+    const note = `… ${count(this.hidden, 'line')} not shown; all of the output: ${this.logFile}`;
+    return { erase, rest, note, tail };
+  }
+
+  private finishFull(erase: string, rest: string, full: FullOutput): ScreenEnd {
+    if (this.logFd !== null) rmSync(this.logFile, { force: true });
+    const lastLines = full.lastLines.slice(-this.limits.tailLines).map((line) => {
+      const text = this.plain ? plainLine(line) : line;
+      const cut = text.length > this.limits.lineChars;
+      return { text: text.slice(0, this.limits.lineChars), more: cut ? text.length - this.limits.lineChars : 0, ends: true };
+    });
+    const hidden = Math.max(0, full.lines - this.shown - lastLines.length);
+    const note = `… ${count(hidden, 'line')} not shown; all of the output (${formatBytes(full.bytes)}): ${full.path}`;
+    return { erase, rest, note, tail: lastLines.map((l) => this.renderTail(l)).join('') };
   }
 
   private lines(pieces: string[]): string {
     let out = '';
+    let tailGrew = false;
     for (const piece of pieces) {
       if (!piece) continue;
       this.forLog.push(piece);
       if (this.shown < this.limits.headLines) out += this.headPiece(piece);
-      else this.tailPiece(piece);
+      else {
+        this.tailPiece(piece);
+        tailGrew = true;
+      }
     }
     if (this.logFd !== null) this.flushLog();
+    if (tailGrew) out += this.window ? this.liveView() : this.heldBackNote();
     return out;
+  }
+
+  private liveView(): string {
+    const past = this.hidden + this.tail.length;
+    const lines = this.tail.map((l) => l.text);
+    return this.window?.draw(`… ${count(past, 'line')} after the first ${this.limits.headLines}; the latest:`, lines) ?? '';
+  }
+
+  /** Without a terminal to redraw on, said once: the lines after the head are held for the end. */
+  private heldBackNote(): string {
+    if (this.heldBackSaid) return '';
+    this.heldBackSaid = true;
+    return `… more than ${this.limits.headLines} lines: the rest is held, and its last ${this.limits.tailLines} shown when the run ends\n`;
   }
 
   /** A piece of a head line (or a whole one): shown, up to the line's length limit. */
@@ -178,15 +241,6 @@ export class CellScreen {
   }
 }
 
-/** A line as a terminal would leave it: CR-LF and CR rewrites resolved, escape codes and controls removed. */
-export function plainLine(line: string): string {
-  const ends = line.endsWith('\n');
-  let text = stripVTControlCharacters(ends ? line.slice(0, -1) : line);
-  if (text.includes('\r')) {
-    // Each CR returns to the line's start; later text overwrites earlier text, as on a terminal.
-    let shown = '';
-    for (const segment of text.split('\r')) shown = segment + shown.slice(segment.length);
-    text = shown;
-  }
-  return text.replace(CONTROLS, '') + (ends ? '\n' : '');
+function count(n: number, what: string): string {
+  return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 }

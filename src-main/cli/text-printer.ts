@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
+import { lastStreamLines } from './last-lines';
+import type { LiveTerminal } from './live-window';
 import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
 import { RowWrapper } from './terminal/wrap-rows';
 import type { Style } from './terminal-style';
@@ -21,6 +23,12 @@ export interface PrinterOptions {
   /** Folder for what does not fit the screen: full logs of long outputs, images (<dir>/<conversation>/…). Null: not saved. */
   outputDir?: string | null;
   limits?: ScreenLimits;
+  /** The terminal the sink writes to, when a run's latest lines can be redrawn on it. */
+  live?: LiveTerminal | null;
+  /** Whether `%traceback` can be typed after this turn (the chat; not a one-shot run). Default: yes. */
+  tracebackHint?: boolean;
+  /** The conversation's folder, against which a run's full-output file is named. */
+  workspace?: () => string | null;
 }
 
 /** Code blocks are framed by rules of one width: the header's padded out to it, the closing one as long. */
@@ -102,7 +110,7 @@ export class TextPrinter {
         this.richOutput(event.payload.conversationId, event.payload.cellId, event.payload.output);
         break;
       case 'cell.done':
-        this.endScreen(event.payload.cell.id);
+        this.endScreen(event.payload.cell);
         this.cellDone(event.payload.cell);
         break;
       case 'notice': {
@@ -157,17 +165,31 @@ export class TextPrinter {
       const log = this.options.outputDir
         ? path.join(this.options.outputDir, conversationId, `${cellId}.log`)
         : path.join('(not saved)', `${cellId}.log`);
-      screen = new CellScreen(!this.style.colour, log, this.options.limits ?? SCREEN_LIMITS);
+      screen = new CellScreen(!this.style.colour, log, this.options.limits ?? SCREEN_LIMITS, this.options.live ?? null);
       this.screens.set(cellId, screen);
     }
     return screen;
   }
 
-  private endScreen(cellId: string): void {
-    const screen = this.screens.get(cellId);
+  private endScreen(cell: CellItem): void {
+    const screen = this.screens.get(cell.id);
     if (!screen) return;
-    this.screens.delete(cellId);
-    const { rest, note, tail } = screen.finish();
+    this.screens.delete(cell.id);
+    // Past the engine's cap the live output stopped at the cap: the real tail is the saved outputs' end.
+    const full = cell.fullOutput
+      ? {
+          ...cell.fullOutput,
+          path: path.resolve(this.options.workspace?.() ?? '', cell.fullOutput.path),
+          lastLines: lastStreamLines(cell.outputs, (this.options.limits ?? SCREEN_LIMITS).tailLines),
+        }
+      : null;
+    const { erase, rest, note, tail } = screen.finish(full);
+    if (erase) {
+      // One write: the erase leaves the cursor at a line's start, which the sink cannot know.
+      const noteLine = note ? `${rest === '' || rest.endsWith('\n') ? '' : '\n'}${this.style.dim(note)}\n` : '';
+      this.out(erase + rest + noteLine + tail);
+      return;
+    }
     this.out(rest);
     if (note) this.line(this.style.dim(note));
     this.out(tail);
@@ -212,7 +234,8 @@ export class TextPrinter {
     if (output.output_type === 'error') {
       const line = `${output.ename}: ${output.evalue}`.trim();
       this.errorLines.add(line);
-      const more = output.traceback.length > 1 ? this.style.dim('  (%traceback shows the whole traceback)') : '';
+      const hint = output.traceback.length > 1 && this.options.tracebackHint !== false;
+      const more = hint ? this.style.dim('  (%traceback shows the whole traceback)') : '';
       this.line(this.style.red(line) + more);
       return;
     }

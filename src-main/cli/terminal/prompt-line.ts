@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import readline, { type Key } from 'node:readline';
+import type { LiveTerminal } from '../live-window';
 import { PastedTexts } from './pasted-texts';
 import type { InputEvent, TerminalInput } from './terminal-input';
 import { ReadlineOutput } from './terminal-output';
@@ -56,6 +57,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
   private statusDrawn = false;
   private statusTimer: NodeJS.Timeout | null = null;
   private lastWrite = 0;
+  private writeCount = 0;
 
   constructor(
     private readonly input: TerminalInput,
@@ -119,9 +121,18 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     if (this.wantsLine()) this.draw();
   }
 
+  /** The terminal, for a view redrawn in place: its size, and how many writes have left their text on it. */
+  get liveTerminal(): LiveTerminal {
+    return {
+      size: () => ({ columns: this.out.columns || 80, rows: this.out.rows || 24 }),
+      writes: () => this.writeCount,
+    };
+  }
+
   /** Writes output above the line. */
   write(text: string): void {
     if (!text || this.gone) return;
+    this.writeCount++;
     this.lastWrite = Date.now();
     this.eraseStatus();
     if (this.drawn) this.erase();
@@ -198,6 +209,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     if (open && text.includes('\n')) {
       const typed = this.rl.line;
       this.clearLine();
+      this.writeCount++;
       this.out.write(`${this.promptFor(open)}${typed}${text}\n`);
       this.lineStart = true;
       return this.finish(open, { kind: 'line', text: typed + text });
@@ -210,6 +222,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     if (key.ctrl && key.name === 'c') return this.finish(open, { kind: 'cancel' });
     if (key.ctrl && key.name === 'd' && open.hiddenText === '') return this.finish(open, { kind: 'eof' });
     if (key.name === 'return' || key.name === 'enter') {
+      this.writeCount++;
       this.out.write('\n');
       this.drawn = false;
       this.lineStart = true;

@@ -52,4 +52,4 @@ export { HeadTail, splitBudget } from './output/head-tail';
 export { describeForModel } from './output/run-output';
 
 // The UI's cap on a run's output, measured on its own by bench/output.bench.ts.
-export { OutputCap } from './output/output-cap';
+export { OutputCap, formatBytes } from './output/output-cap';

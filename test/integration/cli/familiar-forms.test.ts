@@ -92,6 +92,22 @@ describe('familiar forms', () => {
     expect(existsSync(out)).toBe(true);
   });
 
+  it('bare %jupyter, as classic took it, exports to a new file in the conversation’s folder, never over one there', async () => {
+    const { dir, flags } = await setUp();
+    const here = path.join(dir, 'project');
+    mkdirSync(here);
+    const oi = terminal([...flags], cliEnv(dir), { cwd: here });
+    await oi.expect('> ');
+    oi.line('%jupyter');
+    const first = /Exported 0 cells to (\S+\.ipynb)\./.exec(await oi.expect(/Exported 0 cells to \S+\.ipynb\./))?.[1] ?? '';
+    expect(path.dirname(first)).toBe(here);
+    expect(JSON.parse(readFileSync(first, 'utf8'))).toMatchObject({ nbformat: 4 });
+    oi.line('%jupyter');
+    const second = /Exported 0 cells to (\S+\.ipynb)\./.exec(await oi.expect(/Exported 0 cells to \S+\.ipynb\./))?.[1] ?? '';
+    expect(second).not.toBe(first);
+    expect(path.dirname(second)).toBe(here);
+  });
+
   it(
     'asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set',
     { timeout: 180_000 },

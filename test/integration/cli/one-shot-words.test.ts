@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { useCliFixtures } from './support/oi-terminal-run';
+
+// Issue 25 item 8: what a one-shot run says is true of a one-shot run.
+
+const { setUp } = useCliFixtures();
+
+describe('oi -m says what happened, in words that fit a one-shot run', () => {
+  it('--json: a failed model call puts the error’s text in the result line', async () => {
+    const { llm, dir, flags } = await setUp();
+    llm.enqueue({ kind: 'error', status: 401, message: 'Incorrect API key provided' });
+    const run = await runOi([...flags, '--json', '-m', 'hi'], cliEnv(dir));
+    expect(run.code).toBe(1);
+    const result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { name: string; payload: Record<string, unknown> };
+    expect(result.name).toBe('result');
+    expect(result.payload).toMatchObject({ status: 'failed', reason: 'error', answer: '' });
+    expect(result.payload.error).toMatch(/refused the key/);
+  });
+
+  it('shows an error’s last line without pointing at %traceback, which cannot be typed there', { timeout: 120_000 }, async () => {
+    const { llm, dir, flags } = await setUp();
+    const code = "def deep():\n    raise ValueError('went wrong deep down')\ndeep()";
+    llm.enqueue(
+      { kind: 'tool', calls: [{ id: 'fail', name: 'execute', arguments: { language: 'python', code } }] },
+      { kind: 'text', text: 'Saw the error.' },
+    );
+    const run = await runOi([...flags, '-y', '-m', 'fail'], cliEnv(dir));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ValueError: went wrong deep down$/m);
+    expect(run.stdout + run.stderr).not.toContain('%traceback');
+  });
+});
