@@ -131,6 +131,7 @@ function FileDiffView({ diff }: { diff: FileDiff }) {
   }
   if (diff.kind === 'binary') return <div className="muted">binary file: no text diff</div>;
   if (diff.kind === 'symlink') return <div className="muted">a symbolic link</div>;
+  if (diff.kind === 'secret') return <div className="muted">a secrets file (.env, a key): its contents are not shown</div>;
   return (
     <pre className="file-diff" data-testid="file-diff">
       {(diff.diff ?? '')
