@@ -99,6 +99,11 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
       cellId: target.cellId,
       confirm: force,
     });
+    if (outcome.cannotRestoreCount > 0) {
+      print(`${outcome.status === 'restored' ? 'Could not' : 'A rewind cannot'} put these back (not kept by the checkpoint):`);
+      for (const u of outcome.cannotRestore.slice(0, 20)) print(`  ${u.path}: ${u.reason}`);
+      if (outcome.cannotRestoreCount > 20) print(`  … and ${outcome.cannotRestoreCount - 20} more`);
+    }
     if (outcome.status === 'needs-confirmation') {
       print(`Not rewound: these files were changed outside the app since, and the rewind would replace them:`);
       for (const p of outcome.modifiedOutside.slice(0, 20)) print(`  ${p}`);

@@ -157,6 +157,14 @@ export const FileChange = z.object({
   previousSize: z.number().nonnegative().nullable(),
 });
 
+/** A path a rewind cannot put back, and why (docs/checkpoints.md, "What is restored"). */
+export const Unrestorable = z.object({
+  path: z.string(),
+  change: z.enum(['created', 'changed', 'deleted']),
+  reason: z.string(),
+});
+export type Unrestorable = z.infer<typeof Unrestorable>;
+
 /** A cell's effect on its workspace; the checkpoint before it is what a rewind restores. */
 export const CellChanges = z.object({
   /** false: no checkpoint (a remote kernel, or checkpoints off); `note` says why. */
@@ -165,6 +173,12 @@ export const CellChanges = z.object({
   /** Paths the checkpoints left out (size cap, unreadable, not a file), never silently. */
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
   note: z.string().optional(),
+  /**
+   * Paths the checkpoints could not keep (an ignored folder, an ignored or other file over its cap) that
+   * the cell changed, deleted or created: a rewind cannot put them back. The first 50; the count is all.
+   */
+  unrestorable: z.array(Unrestorable).optional(),
+  unrestorableCount: z.number().int().nonnegative().optional(),
 });
 export type FileChange = z.infer<typeof FileChange>;
 export type CellChanges = z.infer<typeof CellChanges>;

@@ -166,6 +166,12 @@ export const Settings = z.object({
   reasoningEffort: ReasoningEffort.nullable(),
   /** Checkpoints (docs/checkpoints.md): files larger than this are not recorded (and are listed on the cell). */
   checkpointMaxFileMb: z.number().int().min(1).max(10_240),
+  /**
+   * Ignored files (.gitignore) up to this size are recorded all the same, so a rewind puts back what a
+   * cell deleted; larger ones, and ignored folders, are listed on the cell instead. `.env` and other
+   * secrets-bearing files are always recorded (up to 10 MB). 0: only those.
+   */
+  checkpointIgnoredMaxKb: z.number().int().min(0).max(1_048_576),
   /** What one conversation's checkpoints may add to the store before its oldest are dropped. */
   checkpointBudgetMb: z.number().int().min(10).max(1_048_576),
   /** Checkpoints older than this many days are dropped. */
@@ -254,6 +260,7 @@ export const defaultSettings: Settings = {
   thinkingBudgetTokens: null,
   reasoningEffort: null,
   checkpointMaxFileMb: 50,
+  checkpointIgnoredMaxKb: 1024,
   checkpointBudgetMb: 2048,
   checkpointKeepDays: 30,
   checkpointStoreMaxMb: 10_240,

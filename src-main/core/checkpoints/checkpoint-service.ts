@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, realpathSync } from 'node:fs';
-import { readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CellChanges, FileDiff, Settings } from '@contract';
 import { writeFileAtomic } from '../conversations/atomic-write';
 import { ChangeJournal } from './change-journal';
+import { canonical, CheckpointRecords, type CheckpointEntry, type ConversationRecord } from './checkpoint-records';
+import { insideAny, MAX_LISTED, parseUnkept, unkeptChanges, type ScanLimits, type Unkept, type Unrestorable } from './ignored-paths';
 import { GitObjects } from './git-objects';
 import { applyRestore, gitFolderOf, planRestore, presentGitFolders } from './restore';
 import { Snapshotter } from './snapshot';
@@ -21,24 +23,7 @@ import { changesBetween, fileDiffs } from './tree-changes';
  * present state, so the rewind itself can be undone.
  */
 
-export interface CheckpointEntry {
-  cellId: string;
-  before: string;
-  after: string | null;
-  /** Permission bits the trees cannot hold (permissions.ts): a manifest blob, null or absent for none. */
-  beforeModes?: string | null;
-  afterModes?: string | null;
-  createdAt: string;
-  /** Bytes the snapshots around this cell added to the store (new file contents), for the budget. */
-  bytes: number;
-  changed: number;
-}
-
-interface ConversationRecord {
-  version: 1;
-  workspace: string;
-  entries: CheckpointEntry[];
-}
+export type { CheckpointEntry };
 
 interface Store {
   objects: GitObjects;
@@ -48,7 +33,10 @@ interface Store {
   queue: Promise<unknown>;
 }
 
-type CheckpointSettings = Pick<Settings, 'checkpointMaxFileMb' | 'checkpointBudgetMb' | 'checkpointKeepDays' | 'checkpointStoreMaxMb'>;
+type CheckpointSettings = Pick<
+  Settings,
+  'checkpointMaxFileMb' | 'checkpointIgnoredMaxKb' | 'checkpointBudgetMb' | 'checkpointKeepDays' | 'checkpointStoreMaxMb'
+>;
 
 export interface CheckpointServiceOptions {
   dataDir: string;
@@ -60,16 +48,26 @@ export interface CheckpointServiceOptions {
 /** A restore cut short (the app killed) is finished from this file the next time the store is used. */
 const JOURNAL = 'oi-restore-journal.json';
 
-export type RestoreOutcome = { status: 'restored'; changedPaths: number } | { status: 'needs-confirmation'; modifiedOutside: string[] };
+/** Paths a rewind cannot put back (ignored-paths.ts): the first MAX_LISTED, and how many in all. */
+export interface CannotRestore {
+  cannotRestore: Unrestorable[];
+  cannotRestoreCount: number;
+}
+
+export type RestoreOutcome =
+  | ({ status: 'restored'; changedPaths: number } & CannotRestore)
+  | ({ status: 'needs-confirmation'; modifiedOutside: string[] } & CannotRestore);
 
 export class CheckpointService {
   private readonly stores = new Map<string, Store>();
   private readonly dir: string;
+  private readonly records: CheckpointRecords;
 
   private readonly journal: ChangeJournal | null;
 
   constructor(private readonly opts: CheckpointServiceOptions) {
     this.dir = path.join(opts.dataDir, 'checkpoints');
+    this.records = new CheckpointRecords(this.dir);
     this.journal = opts.journal === false ? null : (opts.journal ?? ChangeJournal.shared());
   }
 
@@ -81,19 +79,20 @@ export class CheckpointService {
   /** Records the workspace before a cell runs; returns what it had to leave out. */
   before(conv: { id: string; workspace: string }, cellId: string): Promise<Skipped[]> {
     return this.withStore(conv.workspace, async (store) => {
-      const shot = await store.snapshotter.take(this.maxFileBytes());
-      const record = await this.record(conv.id, conv.workspace);
+      const shot = await store.snapshotter.take(this.limits());
+      const record = await this.records.forWorkspace(conv.id, conv.workspace);
       record.entries = record.entries.filter((e) => e.cellId !== cellId);
       record.entries.push({
         cellId,
         before: shot.tree,
         beforeModes: shot.modes,
+        beforeUnkept: shot.unkept,
         after: null,
         createdAt: new Date().toISOString(),
         bytes: shot.bytesStored,
         changed: 0,
       });
-      await this.saveRecord(conv.id, record);
+      await this.records.save(conv.id, record);
       return shot.skipped;
     });
   }
@@ -101,34 +100,42 @@ export class CheckpointService {
   /** Records the workspace after the cell and says what it changed. */
   after(conv: { id: string; workspace: string }, cellId: string, skippedBefore: Skipped[]): Promise<CellChanges> {
     return this.withStore(conv.workspace, async (store) => {
-      const record = await this.record(conv.id, conv.workspace);
+      const record = await this.records.forWorkspace(conv.id, conv.workspace);
       const entry = record.entries.find((e) => e.cellId === cellId);
       if (!entry) return { checkpointed: false, files: [], skipped: [], note: 'no checkpoint was taken before this cell' };
-      const shot = await store.snapshotter.take(this.maxFileBytes());
+      const shot = await store.snapshotter.take(this.limits());
       entry.after = shot.tree;
       entry.afterModes = shot.modes;
+      entry.afterUnkept = shot.unkept;
       entry.bytes += shot.bytesStored;
       const files = await changesBetween(store.objects, entry.before, shot.tree);
       entry.changed = files.length;
+      // Read before pruning, which may drop this entry's blobs.
+      const lost = await this.unrestorable(store.objects, entry.beforeUnkept, shot.unkept, shot.tree);
       const dropped = this.enforceBudget(record);
-      await this.saveRecord(conv.id, record);
+      await this.records.save(conv.id, record);
       if (dropped || (await this.enforceStoreLimit(conv.workspace))) await this.collect(store, conv.workspace);
-      return { checkpointed: true, files, skipped: mergeSkipped(skippedBefore, shot.skipped) };
+      return {
+        checkpointed: true,
+        files,
+        skipped: mergeSkipped(skippedBefore, shot.skipped),
+        ...(lost.length > 0 ? { unrestorable: lost.slice(0, MAX_LISTED), unrestorableCount: lost.length } : {}),
+      };
     });
   }
 
   /** Forget a checkpoint taken before a cell that then ran elsewhere (a remote kernel). */
   async drop(conversationId: string, cellId: string): Promise<void> {
-    const record = await this.loadRecord(conversationId);
+    const record = await this.records.load(conversationId);
     if (!record) return;
     record.entries = record.entries.filter((e) => e.cellId !== cellId);
-    await this.saveRecord(conversationId, record);
+    await this.records.save(conversationId, record);
   }
 
   async list(
     conversationId: string,
   ): Promise<{ checkpoints: Array<{ cellId: string; createdAt: string; changed: number }>; storeBytes: number }> {
-    const record = await this.loadRecord(conversationId);
+    const record = await this.records.load(conversationId);
     const bytes = record ? await storeBytes(this.storeDir(record.workspace)) : 0;
     return {
       checkpoints: (record?.entries ?? []).map(({ cellId, createdAt, changed }) => ({ cellId, createdAt, changed })),
@@ -138,7 +145,7 @@ export class CheckpointService {
 
   /** Each changed file of a cell: a text diff, images before and after, or a note for binaries. */
   async diff(conversationId: string, cellId: string): Promise<FileDiff[]> {
-    const record = await this.loadRecord(conversationId);
+    const record = await this.records.load(conversationId);
     const entry = record?.entries.find((e) => e.cellId === cellId);
     if (!record || !entry?.after) throw new Error(`no checkpoints for cell ${cellId} in this conversation`);
     return this.withStore(record.workspace, (store) => fileDiffs(store.objects, entry.before, entry.after ?? entry.before));
@@ -147,36 +154,46 @@ export class CheckpointService {
   /** Puts the workspace back as it was just before `cellId` ran. */
   restore(conv: { id: string; workspace: string }, cellId: string, confirm: boolean): Promise<RestoreOutcome> {
     return this.withStore(conv.workspace, async (store) => {
-      const record = await this.record(conv.id, conv.workspace);
+      const record = await this.records.forWorkspace(conv.id, conv.workspace);
       const index = record.entries.findIndex((e) => e.cellId === cellId);
       const target = record.entries[index];
       if (!target) throw new Error(`there is no checkpoint before cell ${cellId} (it may have been pruned, or never run here)`);
-      const now = await store.snapshotter.take(this.maxFileBytes());
+      const now = await store.snapshotter.take(this.limits());
       const targetFiles = await store.objects.listTree(target.before);
       const nowFiles = await store.objects.listTree(now.tree);
       const outside = await this.changedOutside(store, record.entries.slice(index), now.tree);
       // The repositories present before the restore are the ones it leaves alone (a `.git` it brings
       // back is written whole, its modes included).
       const gitFolders = await presentGitFolders(store.root, targetFiles);
-      const plan = planRestore(nowFiles, targetFiles, () => false, gitFolders);
+      const targetUnkept = await this.unkept(store.objects, target.beforeUnkept);
+      const plan = planRestore(nowFiles, targetFiles, leftAsIs(targetUnkept), gitFolders);
       const touched = new Set([...plan.write.map((e) => e.path), ...plan.remove]);
       const atRisk = [...outside].filter((p) => touched.has(p) || [...touched].some((t) => p.startsWith(`${t}/`))).sort();
-      if (atRisk.length > 0 && !confirm) return { status: 'needs-confirmation', modifiedOutside: atRisk };
+      const lost = unkeptChanges(targetUnkept, await this.unkept(store.objects, now.unkept), new Set(nowFiles.map((e) => e.path)));
+      const cannot: CannotRestore = { cannotRestore: lost.slice(0, MAX_LISTED), cannotRestoreCount: lost.length };
+      if (atRisk.length > 0 && !confirm) return { status: 'needs-confirmation', modifiedOutside: atRisk, ...cannot };
       // The present state is a checkpoint too, so this rewind can itself be undone.
       record.entries.push({
         cellId: `restore-${Date.now().toString(36)}`,
         before: now.tree,
         beforeModes: now.modes,
+        beforeUnkept: now.unkept,
         after: target.before,
         afterModes: target.beforeModes ?? null,
+        afterUnkept: target.beforeUnkept ?? null,
         createdAt: new Date().toISOString(),
         bytes: now.bytesStored,
         changed: touched.size,
       });
-      await this.saveRecord(conv.id, record);
+      await this.records.save(conv.id, record);
       await writeFileAtomic(
         path.join(store.objects.gitDir, JOURNAL),
-        JSON.stringify({ target: target.before, modes: target.beforeModes ?? null, startedAt: new Date().toISOString() }),
+        JSON.stringify({
+          target: target.before,
+          modes: target.beforeModes ?? null,
+          unkept: target.beforeUnkept ?? null,
+          startedAt: new Date().toISOString(),
+        }),
       );
       const perms = await this.perms(store.objects, target.beforeModes);
       const changedPaths =
@@ -184,8 +201,29 @@ export class CheckpointService {
         (await applyPermissions(store.root, targetFiles, perms, keptAsIs(gitFolders)));
       await unlink(path.join(store.objects.gitDir, JOURNAL));
       await store.snapshotter.forget();
-      return { status: 'restored', changedPaths };
+      return { status: 'restored', changedPaths, ...cannot };
     });
+  }
+
+  /** What a cell did to paths its checkpoints could not keep, from their fingerprints before and after. */
+  private async unrestorable(
+    objects: GitObjects,
+    before: string | null | undefined,
+    after: string | null,
+    tree: string,
+  ): Promise<Unrestorable[]> {
+    const was = await this.unkept(objects, before);
+    const now = await this.unkept(objects, after);
+    const nowPaths = new Set(now.map((u) => u.path));
+    // Whether a path that went from the fingerprints is now recorded (changed) or gone (deleted).
+    const recorded = was.some((u) => !nowPaths.has(u.path))
+      ? new Set((await objects.listTree(tree)).map((e) => e.path))
+      : new Set<string>();
+    return unkeptChanges(was, now, recorded);
+  }
+
+  private async unkept(objects: GitObjects, blob: string | null | undefined): Promise<Unkept[]> {
+    return blob ? parseUnkept((await objects.readBlob(blob)).toString('utf8')) : [];
   }
 
   /** Paths changed between checkpoints by something other than a cell, from `entries[0]` on, and since the last. */
@@ -220,7 +258,7 @@ export class CheckpointService {
    */
   private async enforceStoreLimit(workspace: string): Promise<boolean> {
     const limit = this.opts.settings().checkpointStoreMaxMb * 1024 * 1024;
-    const records = await this.recordsWithIds(workspace);
+    const records = await this.records.sharing(workspace);
     let total = records.reduce((sum, r) => sum + r.record.entries.reduce((s, e) => s + e.bytes, 0), 0);
     let dropped = false;
     while (total > limit) {
@@ -231,7 +269,7 @@ export class CheckpointService {
       total -= oldest.record.entries.shift()?.bytes ?? 0;
       dropped = true;
     }
-    if (dropped) for (const r of records) await this.saveRecord(r.id, r.record);
+    if (dropped) for (const r of records) await this.records.save(r.id, r.record);
     return dropped;
   }
 
@@ -239,10 +277,10 @@ export class CheckpointService {
   private async collect(store: Store, workspace: string): Promise<void> {
     const live = new Set<string>();
     const liveModes = new Set<string>();
-    for (const { record } of await this.recordsWithIds(workspace))
+    for (const { record } of await this.records.sharing(workspace))
       for (const e of record.entries) {
         for (const t of [e.before, e.after]) if (t) live.add(t);
-        for (const m of [e.beforeModes, e.afterModes]) if (m) liveModes.add(m);
+        for (const m of [e.beforeModes, e.afterModes, e.beforeUnkept, e.afterUnkept]) if (m) liveModes.add(m);
       }
     await store.objects.gc([...live], [...liveModes]);
     await store.snapshotter.forget();
@@ -253,8 +291,9 @@ export class CheckpointService {
     return modes ? parseManifest((await objects.readBlob(modes)).toString('utf8')) : new Map();
   }
 
-  private maxFileBytes(): number {
-    return this.opts.settings().checkpointMaxFileMb * 1024 * 1024;
+  private limits(): ScanLimits {
+    const s = this.opts.settings();
+    return { maxFileBytes: s.checkpointMaxFileMb * 1024 * 1024, ignoredMaxBytes: s.checkpointIgnoredMaxKb * 1024 };
   }
 
   private storeDir(workspace: string): string {
@@ -287,16 +326,16 @@ export class CheckpointService {
     const journal = path.join(objects.gitDir, JOURNAL);
     const text = await readFile(journal, 'utf8').catch(() => null);
     if (text === null) return;
-    const { target, modes } = JSON.parse(text) as { target: string; modes?: string | null };
+    const { target, modes, unkept } = JSON.parse(text) as { target: string; modes?: string | null; unkept?: string | null };
     const snapshotter = new Snapshotter(objects, root);
-    const now = await snapshotter.take(this.maxFileBytes());
+    const now = await snapshotter.take(this.limits());
     const targetFiles = await objects.listTree(target);
     const gitFolders = await presentGitFolders(root, targetFiles);
     const perms = await this.perms(objects, modes);
     await applyRestore(
       root,
       objects,
-      planRestore(await objects.listTree(now.tree), targetFiles, () => false, gitFolders),
+      planRestore(await objects.listTree(now.tree), targetFiles, leftAsIs(await this.unkept(objects, unkept)), gitFolders),
       perms,
     );
     await applyPermissions(root, targetFiles, perms, keptAsIs(gitFolders));
@@ -304,56 +343,9 @@ export class CheckpointService {
     await snapshotter.forget();
   }
 
-  private recordFile(conversationId: string): string {
-    if (!/^[\w-]+$/.test(conversationId)) throw new Error(`not a conversation id: ${conversationId}`);
-    return path.join(this.dir, `${conversationId}.json`);
-  }
-
-  private async loadRecord(conversationId: string): Promise<ConversationRecord | null> {
-    const text = await readFile(this.recordFile(conversationId), 'utf8').catch(() => null);
-    if (!text) return null;
-    try {
-      const parsed = JSON.parse(text) as ConversationRecord;
-      return parsed.version === 1 && Array.isArray(parsed.entries) ? parsed : null;
-    } catch {
-      return null;
-    }
-  }
-
-  private async record(conversationId: string, workspace: string): Promise<ConversationRecord> {
-    const found = await this.loadRecord(conversationId);
-    // A conversation moved to another folder starts a new list: old trees belong to the old folder.
-    if (found && found.workspace === canonical(workspace)) return found;
-    return { version: 1, workspace: canonical(workspace), entries: [] };
-  }
-
-  private async saveRecord(conversationId: string, record: ConversationRecord): Promise<void> {
-    await writeFileAtomic(this.recordFile(conversationId), JSON.stringify(record));
-  }
-
-  private async recordsWithIds(workspace: string): Promise<Array<{ id: string; record: ConversationRecord }>> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
-    const out: Array<{ id: string; record: ConversationRecord }> = [];
-    for (const name of names) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
-      const id = name.slice(0, -5);
-      const record = await this.loadRecord(id);
-      if (record?.workspace === canonical(workspace)) out.push({ id, record });
-    }
-    return out;
-  }
-
   /** Removes a conversation's list (its trees go at the next prune). */
   async forgetConversation(conversationId: string): Promise<void> {
-    await rm(this.recordFile(conversationId), { force: true });
-  }
-}
-
-function canonical(workspace: string): string {
-  try {
-    return realpathSync(workspace);
-  } catch {
-    return path.resolve(workspace);
+    await this.records.remove(conversationId);
   }
 }
 
@@ -369,4 +361,13 @@ function keptAsIs(gitFolders: Set<string>): (path: string) => boolean {
     const top = gitFolderOf(p);
     return top !== null && gitFolders.has(top);
   };
+}
+
+/**
+ * What a rewind leaves alone: paths the checkpoint saw but could not keep (an ignored folder, a file
+ * over its cap). Removing one because the tree does not hold it would delete what it cannot put back.
+ */
+function leftAsIs(unkept: readonly Unkept[]): (path: string) => boolean {
+  const paths = new Set(unkept.map((u) => u.path));
+  return (p) => insideAny(paths, p);
 }

@@ -1,4 +1,4 @@
-import { rulesFor, scanOne, type IgnoreRules, type ScanResult } from './workspace-scan';
+import { rulesFor, scanOne, type IgnoreRules, type ScanLimits, type ScanResult } from './workspace-scan';
 
 /**
  * The previous scan brought up to date for the paths the change journal named (change-journal.ts):
@@ -13,7 +13,7 @@ export interface Rescan {
   gone: string[];
 }
 
-export function rescanPaths(root: string, previous: ScanResult, dirty: string[], maxFileBytes: number): Rescan | null {
+export function rescanPaths(root: string, previous: ScanResult, dirty: string[], limits: ScanLimits): Rescan | null {
   if (dirty.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'))) return null;
   const named = new Set(dirty.filter((p) => p !== ''));
   if (dirty.includes('')) return null;
@@ -23,7 +23,11 @@ export function rescanPaths(root: string, previous: ScanResult, dirty: string[],
   const under = (p: string) => topSet.has(p) || ancestors(p).some((a) => topSet.has(a));
   const removed: string[] = [];
   const kept = previous.entries.filter((e) => (under(e.path) ? (removed.push(e.path), false) : true));
-  const out: ScanResult = { entries: kept, skipped: previous.skipped.filter((s) => !under(s.path)) };
+  const out: ScanResult = {
+    entries: kept,
+    skipped: previous.skipped.filter((s) => !under(s.path)),
+    unkept: previous.unkept.filter((u) => !under(u.path)),
+  };
   const keptCount = kept.length;
   const folders = new Set(out.entries.filter((e) => e.kind === 'dir').map((e) => e.path));
   const rules = new Map<string, IgnoreRules>();
@@ -34,7 +38,7 @@ export function rescanPaths(root: string, previous: ScanResult, dirty: string[],
     let r = rules.get(parent);
     if (!r) rules.set(parent, (r = rulesFor(root, parent)));
     const before = out.entries.length;
-    scanOne(root, p, r, maxFileBytes, out);
+    scanOne(root, p, r, limits, out);
     for (const e of out.entries.slice(before)) if (e.kind === 'dir') folders.add(e.path);
   }
   const present = new Set(out.entries.slice(keptCount).map((e) => e.path));

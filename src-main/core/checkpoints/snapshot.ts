@@ -6,7 +6,8 @@ import type { GitObjects, TreeEntry } from './git-objects';
 import { HeldFolders } from './held-folders';
 import { rescanPaths } from './incremental-scan';
 import { permManifest } from './permissions';
-import { linkTarget, scanWorkspace, type ScannedEntry, type ScanResult, type Skipped } from './workspace-scan';
+import { encodeUnkept } from './ignored-paths';
+import { linkTarget, scanWorkspace, type ScanLimits, type ScannedEntry, type ScanResult, type Skipped } from './workspace-scan';
 import { errorMessage } from '@contract/error-message';
 
 /**
@@ -45,6 +46,8 @@ export interface SnapshotResult {
   tree: string;
   /** The permission bits the tree cannot hold (permissions.ts), as a blob; null when there are none. */
   modes: string | null;
+  /** Paths present but not in the tree, by fingerprint (ignored-paths.ts), as a blob; null when there are none. */
+  unkept: string | null;
   skipped: Skipped[];
   files: number;
   /** Bytes of files read into the store this time (new or changed contents). */
@@ -55,7 +58,7 @@ export interface SnapshotResult {
 interface Last {
   scan: ScanResult;
   result: SnapshotResult;
-  maxFileBytes: number;
+  limits: ScanLimits;
   /** Each recorded file's id, by path. */
   shas: Map<string, string>;
   /** Each folder's tree, by path ('' is the root). */
@@ -80,12 +83,12 @@ export class Snapshotter {
     private readonly journal: ChangeJournal | null = null,
   ) {}
 
-  async take(maxFileBytes: number): Promise<SnapshotResult> {
+  async take(limits: ScanLimits): Promise<SnapshotResult> {
     const files = await this.load();
     const started = Date.now();
-    const plan = await this.plan(maxFileBytes);
+    const plan = await this.plan(limits);
     if (plan.kind === 'unchanged' && this.last) return { ...this.last.result, skipped: [...this.last.result.skipped], bytesStored: 0 };
-    const scan = plan.kind === 'unchanged' ? scanWorkspace(this.root, maxFileBytes) : plan.scan;
+    const scan = plan.kind === 'unchanged' ? scanWorkspace(this.root, limits) : plan.scan;
     const partial = plan.kind === 'partial' && this.last ? { last: this.last, affected: plan.affected } : null;
     if (plan.kind === 'partial') for (const p of plan.gone) files.delete(p);
     const skipped = [...scan.skipped];
@@ -171,8 +174,10 @@ export class Snapshotter {
     await this.save(!partial);
     const manifest = permManifest(scan.entries);
     const modes = manifest ? await writeBlob(this.objects.gitDir, Buffer.from(manifest, 'utf8')) : null;
-    const result = { tree, modes, skipped, files: count, bytesStored };
-    this.last = { scan, result: { ...result, skipped: [...skipped] }, maxFileBytes, shas, folderTrees };
+    const unkeptText = encodeUnkept(scan.unkept);
+    const unkept = unkeptText ? await writeBlob(this.objects.gitDir, Buffer.from(unkeptText, 'utf8')) : null;
+    const result = { tree, modes, unkept, skipped, files: count, bytesStored };
+    this.last = { scan, result: { ...result, skipped: [...skipped] }, limits, shas, folderTrees };
     return result;
   }
 
@@ -209,19 +214,24 @@ export class Snapshotter {
    * hold them, up to the root) when it can vouch for every change; otherwise a whole walk — with the
    * journal (re)started first, so that a change made during the walk is seen next time.
    */
-  private async plan(maxFileBytes: number): Promise<Plan> {
+  private async plan(limits: ScanLimits): Promise<Plan> {
     const last = this.last;
-    if (this.journal && last && last.maxFileBytes === maxFileBytes) {
+    if (
+      this.journal &&
+      last &&
+      last.limits.maxFileBytes === limits.maxFileBytes &&
+      last.limits.ignoredMaxBytes === limits.ignoredMaxBytes
+    ) {
       const changes = await this.journal.take(this.root);
       if (!changes.whole) {
         if (changes.dirty.length === 0) return { kind: 'unchanged' };
-        const updated = rescanPaths(this.root, last.scan, changes.dirty, maxFileBytes);
+        const updated = rescanPaths(this.root, last.scan, changes.dirty, limits);
         if (updated)
           return { kind: 'partial', scan: updated.scan, affected: affectedFolders(updated.tops, updated.scan), gone: updated.gone };
       }
     }
     if (this.journal) await this.journal.watch(this.root);
-    return { kind: 'whole', scan: scanWorkspace(this.root, maxFileBytes) };
+    return { kind: 'whole', scan: scanWorkspace(this.root, limits) };
   }
 
   /** Forget cached stats (after a restore wrote files, their times are new anyway). */

@@ -1,6 +1,7 @@
 import type { CellChanges, FileChange, FileDiff } from '@contract';
 import type { FlatEntry, GitObjects } from './git-objects';
-import { formatMb } from './workspace-scan';
+import { formatMb } from './format-size';
+import { isSecretsFile } from './ignored-paths';
 
 // What changed between two recorded trees of a workspace: the list of files (for the cell and the
 // model), each file's diff (for the UI), and the lines the model is told.
@@ -63,6 +64,11 @@ export async function fileDiffs(objects: GitObjects, from: string, to: string): 
       out.push({ ...change, kind: 'symlink' });
       continue;
     }
+    // A `.env` or a key: that it changed is shown, never its contents (they are keys).
+    if (isSecretsFile(change.path)) {
+      out.push({ ...change, kind: 'secret' });
+      continue;
+    }
     const mime = IMAGE_TYPES[change.path.split('.').pop()?.toLowerCase() ?? ''];
     if (mime && (change.size ?? 0) <= MAX_IMAGE_BYTES && (change.previousSize ?? 0) <= MAX_IMAGE_BYTES) {
       const url = async (e: FlatEntry | undefined) =>
@@ -92,14 +98,22 @@ export function changesForModel(changes: CellChanges): string {
   const lines: string[] = [];
   for (const f of changes.files.slice(0, MODEL_LINES)) {
     const size = f.size !== null ? ` (${bytes(f.size)})` : '';
-    const name = f.path.length > 200 ? `…${f.path.slice(-199)}` : f.path;
+    const name = clip(f.path);
     lines.push(f.change === 'renamed' ? `renamed ${f.from ?? '?'} → ${name}${size}` : `${f.change} ${name}${size}`);
   }
   if (changes.files.length > MODEL_LINES) lines.push(`… and ${changes.files.length - MODEL_LINES} more files`);
-  if (lines.length === 0) return '';
-  return `\n\nFiles changed in the workspace:\n${lines.join('\n')}`;
+  const lost = (changes.unrestorable ?? []).slice(0, MODEL_LINES).map((u) => `${u.change} ${clip(u.path)}`);
+  const lostCount = changes.unrestorableCount ?? lost.length;
+  if (lostCount > lost.length) lost.push(`… and ${lostCount - lost.length} more`);
+  if (lines.length === 0 && lost.length === 0) return '';
+  const changed = lines.length > 0 ? `\n\nFiles changed in the workspace:\n${lines.join('\n')}` : '';
+  return lost.length > 0
+    ? `${changed}\n\nIgnored or over-cap paths changed that the checkpoint could not keep (a rewind cannot put them back):\n${lost.join('\n')}`
+    : changed;
 }
 
 function bytes(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : formatMb(n);
 }
+
+const clip = (p: string): string => (p.length > 200 ? `…${p.slice(-199)}` : p);

@@ -1,6 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { formatMb } from './format-size';
+import { keepIgnored, type ScanLimits, type Unkept } from './ignored-paths';
 
 /**
  * What a checkpoint records of a workspace: every file, symlink and folder, by path, except what is
@@ -10,19 +12,15 @@ import ignore, { type Ignore } from 'ignore';
  * Nothing is followed: a symlink is recorded as a link, never read through.
  */
 
-export const DEFAULT_IGNORES = [
-  '.venv/',
-  'venv/',
-  'node_modules/',
-  '__pycache__/',
-  '.oi/outputs/',
-  '.ipynb_checkpoints/',
-  '.mypy_cache/',
-  '.pytest_cache/',
-];
+/** Installed dependencies: never recorded (big, and reinstalled), but listed when a cell changes or deletes one. */
+const INSTALLED = ['.venv/', 'venv/', 'node_modules/'];
+/** Caches and the app's own output logs, which their tools make again: never recorded, never listed. */
+const REGENERATED = ['__pycache__/', '.oi/outputs/', '.ipynb_checkpoints/', '.mypy_cache/', '.pytest_cache/'];
+export const DEFAULT_IGNORES = [...INSTALLED, ...REGENERATED];
 
 /** The default ignores, built once (the `ignore` package caches what it has decided per instance). */
 const BASE = ignore().add(DEFAULT_IGNORES);
+const SILENT = ignore().add(REGENERATED);
 
 export type ScannedKind = 'file' | 'symlink' | 'dir';
 
@@ -48,11 +46,15 @@ export interface Skipped {
 export interface ScanResult {
   entries: ScannedEntry[];
   skipped: Skipped[];
+  /** Paths present but not in the tree (ignored folders, ignored or other files over their cap), by fingerprint. */
+  unkept: Unkept[];
 }
 
-export function scanWorkspace(root: string, maxFileBytes: number): ScanResult {
-  const result: ScanResult = { entries: [], skipped: [] };
-  scanFolder(root, '', [], maxFileBytes, result);
+export type { ScanLimits };
+
+export function scanWorkspace(root: string, limits: ScanLimits): ScanResult {
+  const result: ScanResult = { entries: [], skipped: [], unkept: [] };
+  scanFolder(root, '', [], limits, result);
   return result;
 }
 
@@ -83,21 +85,21 @@ export function isIgnored(rules: IgnoreRules, relPath: string, isDir: boolean): 
 }
 
 /** One entry for `relPath` as it is now (null if it is gone or ignored), adding to `out` what must be left out. */
-export function scanOne(root: string, relPath: string, rules: IgnoreRules, maxFileBytes: number, out: ScanResult): void {
+export function scanOne(root: string, relPath: string, rules: IgnoreRules, limits: ScanLimits, out: ScanResult): void {
   let st: Stats;
   try {
     st = lstatSync(path.join(root, relPath));
   } catch {
     return;
   }
-  visit(root, relPath, st, rules, maxFileBytes, out);
+  visit(root, relPath, st, rules, limits, out);
 }
 
 /**
  * Everything inside folder `rel` (not the folder itself), recursively. `above` are the rules of the
  * folders above `rel`; its own .gitignore is read here.
  */
-export function scanFolder(root: string, rel: string, above: IgnoreRules, maxFileBytes: number, out: ScanResult): void {
+export function scanFolder(root: string, rel: string, above: IgnoreRules, limits: ScanLimits, out: ScanResult): void {
   const dir = rel ? path.join(root, rel) : root;
   let names: string[];
   try {
@@ -115,27 +117,43 @@ export function scanFolder(root: string, rel: string, above: IgnoreRules, maxFil
     } catch {
       continue; // gone between readdir and lstat: it is simply not there now
     }
-    visit(root, relPath, st, scoped, maxFileBytes, out);
+    visit(root, relPath, st, scoped, limits, out);
   }
 }
 
-function visit(root: string, relPath: string, st: Stats, rules: IgnoreRules, maxFileBytes: number, out: ScanResult): void {
+function visit(root: string, relPath: string, st: Stats, rules: IgnoreRules, limits: ScanLimits, out: ScanResult): void {
   const isDir = st.isDirectory();
-  if (ignored(BASE, rules, relPath, isDir)) return;
+  const maxFileBytes = limits.maxFileBytes;
+  if (ignored(BASE, rules, relPath, isDir)) {
+    // Ignored: a small file is kept all the same (a rewind must be able to put back the `.env` or
+    // `debug.log` a cell deleted); a folder is never walked, only fingerprinted (ignored-paths.ts).
+    if (SILENT.ignores(isDir ? `${relPath}/` : relPath)) return;
+    const kept = keepIgnored(relPath, st, limits, out.unkept);
+    if (kept) out.entries.push(entry(relPath, kept, kept === 'symlink' ? '120000' : st.mode & 0o111 ? '100755' : '100644', st));
+    return;
+  }
   if (isDir) {
     out.entries.push(entry(relPath, 'dir', '040000', st));
-    scanFolder(root, relPath, rules, maxFileBytes, out);
+    scanFolder(root, relPath, rules, limits, out);
   } else if (st.isSymbolicLink()) {
     out.entries.push(entry(relPath, 'symlink', '120000', st));
   } else if (st.isFile()) {
     if (st.size > maxFileBytes) {
-      out.skipped.push({ path: relPath, reason: `larger than the ${formatMb(maxFileBytes)} cap (${formatMb(st.size)})` });
+      const reason = `larger than the ${formatMb(maxFileBytes)} cap (${formatMb(st.size)})`;
+      out.skipped.push({ path: relPath, reason });
+      out.unkept.push(fingerprint(relPath, 'file', st, reason));
       return;
     }
     out.entries.push(entry(relPath, 'file', st.mode & 0o111 ? '100755' : '100644', st));
   } else {
-    out.skipped.push({ path: relPath, reason: 'not a file, folder or symlink (a socket, pipe or device)' });
+    const reason = 'not a file, folder or symlink (a socket, pipe or device)';
+    out.skipped.push({ path: relPath, reason });
+    out.unkept.push(fingerprint(relPath, 'other', st, reason));
   }
+}
+
+export function fingerprint(relPath: string, kind: Unkept['kind'], st: Stats, why: string): Unkept {
+  return { path: relPath, kind, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, why };
 }
 
 function entry(relPath: string, kind: ScannedKind, mode: string, st: Stats): ScannedEntry {
@@ -168,6 +186,4 @@ export function linkTarget(root: string, relPath: string): Buffer {
   return Buffer.from(readlinkSync(path.join(root, relPath)), 'utf8');
 }
 
-export function formatMb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-}
+export { formatMb };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FileChange, Id } from '../model';
+import { FileChange, Id, Unrestorable } from '../model';
 import { type RequestSpec } from './shared';
 
 // Every run reversible (docs/checkpoints.md): the workspace as it was before each cell, what each cell
@@ -13,13 +13,23 @@ export const CheckpointSummary = z.object({
 });
 
 export const FileDiff = FileChange.extend({
-  kind: z.enum(['text', 'image', 'binary', 'symlink']),
+  /** 'secret': a secrets-bearing file (`.env`, a key): changed, but its contents are not shown. */
+  kind: z.enum(['text', 'image', 'binary', 'symlink', 'secret']),
   /** A unified diff for text (bounded); absent otherwise. */
   diff: z.string().optional(),
   /** data: URLs of an image before and after (small images only). */
   before: z.string().optional(),
   after: z.string().optional(),
 });
+
+/**
+ * What the rewind cannot put back: paths the checkpoint saw but could not keep (an ignored folder, a file
+ * over its cap) that changed or went since, and such paths made since (left as they are). The first 50.
+ */
+const cannotRestore = {
+  cannotRestore: z.array(Unrestorable),
+  cannotRestoreCount: z.number().int().nonnegative(),
+};
 
 export const checkpointRequests = {
   'checkpoints.list': {
@@ -38,8 +48,8 @@ export const checkpointRequests = {
   'checkpoints.restore': {
     input: z.object({ conversationId: Id, cellId: Id, confirm: z.boolean().optional(), cutConversation: z.boolean().optional() }).strict(),
     output: z.discriminatedUnion('status', [
-      z.object({ status: z.literal('restored'), changedPaths: z.number().int().nonnegative() }),
-      z.object({ status: z.literal('needs-confirmation'), modifiedOutside: z.array(z.string()) }),
+      z.object({ status: z.literal('restored'), changedPaths: z.number().int().nonnegative(), ...cannotRestore }),
+      z.object({ status: z.literal('needs-confirmation'), modifiedOutside: z.array(z.string()), ...cannotRestore }),
     ]),
   },
 } as const satisfies Record<string, RequestSpec>;

@@ -19,6 +19,7 @@ function size(bytes: number | null): string {
 export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Changes }) {
   const conversationId = useApp((s) => s.current?.conv.id);
   const openConversation = useApp((s) => s.openConversation);
+  const items = useApp((s) => s.current?.conv.items);
   const [open, setOpen] = useState(false);
   const [diffs, setDiffs] = useState<FileDiff[] | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -42,8 +43,15 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
   };
   const rewind = async () => {
     if (!conversationId) return;
+    // What this cell and the ones after it did to paths no checkpoint could keep: said before the rewind.
+    const from = (items ?? []).findIndex((i) => i.id === cell.id);
+    const lost = (items ?? [])
+      .slice(Math.max(0, from))
+      .flatMap((i) => (i.kind === 'cell' ? (i.changes?.unrestorable ?? []) : []))
+      .map((u) => `${u.path}: ${u.reason}`);
     const cut = window.confirm(
-      'Rewind the workspace’s files to how they were just before this cell ran?\n\nOK: rewind the files. The rewind is itself checkpointed, so it can be undone.',
+      'Rewind the workspace’s files to how they were just before this cell ran?\n\nOK: rewind the files. The rewind is itself checkpointed, so it can be undone.' +
+        (lost.length > 0 ? `\n\nIt cannot put these back:\n${listed([...new Set(lost)])}` : ''),
     );
     if (!cut) return;
     try {
@@ -62,7 +70,12 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
         outcome = await bridge['checkpoints.restore']({ conversationId, cellId: cell.id, confirm: true });
       }
       if (outcome.status === 'restored') {
-        setStatus(`Rewound: ${outcome.changedPaths} paths put back.`);
+        const left = outcome.cannotRestore.map((u) => u.path);
+        const more = outcome.cannotRestoreCount - left.length;
+        setStatus(
+          `Rewound: ${outcome.changedPaths} paths put back.` +
+            (left.length > 0 ? ` Not restorable: ${left.join(', ')}${more > 0 ? ` and ${more} more` : ''}.` : ''),
+        );
         await openConversation(conversationId);
       }
     } catch (err) {
@@ -78,6 +91,11 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
         {changes.skipped.length > 0 && (
           <span className="muted" title={changes.skipped.map((s) => `${s.path}: ${s.reason}`).join('\n')}>
             · {changes.skipped.length} not checkpointed
+          </span>
+        )}
+        {(changes.unrestorableCount ?? 0) > 0 && (
+          <span className="muted" data-testid="cell-unrestorable">
+            · {changes.unrestorableCount} a rewind cannot undo
           </span>
         )}
         <button className="link" onClick={() => void rewind()} data-testid="rewind-cell">
@@ -100,6 +118,18 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
               </li>
             );
           })}
+        </ul>
+      )}
+      {(changes.unrestorable?.length ?? 0) > 0 && (
+        <ul className="muted" aria-label="Not restorable by a rewind">
+          {changes.unrestorable?.map((u) => (
+            <li key={u.path}>
+              {u.path}: {u.reason}
+            </li>
+          ))}
+          {(changes.unrestorableCount ?? 0) > (changes.unrestorable?.length ?? 0) && (
+            <li>… and {(changes.unrestorableCount ?? 0) - (changes.unrestorable?.length ?? 0)} more</li>
+          )}
         </ul>
       )}
       {open && changes.skipped.length > 0 && (
@@ -131,6 +161,7 @@ function FileDiffView({ diff }: { diff: FileDiff }) {
   }
   if (diff.kind === 'binary') return <div className="muted">binary file: no text diff</div>;
   if (diff.kind === 'symlink') return <div className="muted">a symbolic link</div>;
+  if (diff.kind === 'secret') return <div className="muted">a secrets file (.env, a key): its contents are not shown</div>;
   return (
     <pre className="file-diff" data-testid="file-diff">
       {(diff.diff ?? '')
@@ -147,4 +178,9 @@ function FileDiffView({ diff }: { diff: FileDiff }) {
         ))}
     </pre>
   );
+}
+
+/** At most 20 lines for a dialog, then how many more. */
+function listed(lines: string[]): string {
+  return lines.slice(0, 20).join('\n') + (lines.length > 20 ? `\n… and ${lines.length - 20} more` : '');
 }

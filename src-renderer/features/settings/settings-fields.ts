@@ -294,6 +294,15 @@ export const SECTIONS: Section[] = [
         help: 'Larger files are not checkpointed, and each cell lists them.',
       },
       {
+        id: 'checkpointIgnoredMaxKb',
+        label: 'Ignored files kept up to',
+        kind: 'number',
+        nullable: false,
+        unit: 'KB',
+        path: top('checkpointIgnoredMaxKb'),
+        help: 'Files your .gitignore ignores are kept when this small (.env always), so a rewind puts them back; larger ones and ignored folders are listed on the cell when it changes them.',
+      },
+      {
         id: 'checkpointBudgetMb',
         label: 'Space per conversation',
         kind: 'number',

@@ -18,7 +18,7 @@ afterAll(async () => {
   rmSync(top, { recursive: true, force: true });
 });
 
-const MAX = 50 * 1024 * 1024;
+const MAX = { maxFileBytes: 50 * 1024 * 1024, ignoredMaxBytes: 1024 * 1024 };
 const sh = (cwd: string, script: string) => execFileSync('bash', ['-c', script], { cwd, stdio: 'pipe' });
 
 async function pair(name: string, options: { overflowAt?: number } = {}) {

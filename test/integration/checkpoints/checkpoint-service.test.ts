@@ -136,7 +136,12 @@ describe('checkpoints', () => {
     writeFileSync(path.join(workspace, 'report.md'), 'draft 2 by the code\n');
     await service.after(conv, 'cell1', []);
     writeFileSync(path.join(workspace, 'report.md'), 'draft 3 by the user\n');
-    expect(await service.restore(conv, 'cell1', false)).toEqual({ status: 'needs-confirmation', modifiedOutside: ['report.md'] });
+    expect(await service.restore(conv, 'cell1', false)).toEqual({
+      status: 'needs-confirmation',
+      modifiedOutside: ['report.md'],
+      cannotRestore: [],
+      cannotRestoreCount: 0,
+    });
     expect(readFileSync(path.join(workspace, 'report.md'), 'utf8')).toBe('draft 3 by the user\n');
     expect(await service.restore(conv, 'cell1', true)).toMatchObject({ status: 'restored' });
     expect(readFileSync(path.join(workspace, 'report.md'), 'utf8')).toBe('draft 1\n');
@@ -157,7 +162,7 @@ describe('checkpoints', () => {
     expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('two');
   });
 
-  it('skips ignored and oversized files, and lists the oversized ones', async () => {
+  it('skips ignored folders and oversized files, lists the oversized ones, and keeps small ignored files', async () => {
     const { workspace, service, conv } = setup({ checkpointMaxFileMb: 1 });
     writeFileSync(path.join(workspace, '.gitignore'), 'secret-cache/\n*.log\n');
     mkdirSync(path.join(workspace, 'secret-cache'));
@@ -172,12 +177,13 @@ describe('checkpoints', () => {
     rmSync(path.join(workspace, 'kept.txt'));
     rmSync(path.join(workspace, 'debug.log'));
     const changes = await service.after(conv, 'cell1', skipped);
-    expect(changes.files.map((f) => f.path)).toEqual(['kept.txt']);
+    expect(changes.files.map((f) => f.path)).toEqual(['debug.log', 'kept.txt']);
     expect(changes.skipped.map((s) => s.path)).toEqual(['big.bin']);
     await service.restore(conv, 'cell1', false);
     expect(existsSync(path.join(workspace, 'kept.txt'))).toBe(true);
-    // Ignored paths are neither recorded nor touched: the deleted log stays deleted, the venv stays.
-    expect(existsSync(path.join(workspace, 'debug.log'))).toBe(false);
+    // A small ignored file is kept (issue 26, item 1); ignored folders are not walked, and left as they are.
+    expect(readFileSync(path.join(workspace, 'debug.log'), 'utf8')).toBe('log');
+    expect(existsSync(path.join(workspace, 'secret-cache/x'))).toBe(true);
     expect(existsSync(path.join(workspace, '.venv/bin/python'))).toBe(true);
   });
 
