@@ -1,4 +1,11 @@
-import { PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type SessionModeState } from '@agentclientprotocol/sdk';
+import {
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type McpServer,
+  type SessionModeState,
+} from '@agentclientprotocol/sdk';
 import { errorMessage, type Conversation, type Settings } from '@contract';
 import type { App } from '../../core/app';
 import { localRequests } from '../../core/bridge/local-requests';
@@ -9,6 +16,8 @@ export interface AcpAgentDeps {
   app: App;
   settings: () => Settings;
   version: string;
+  /** Adds the client's MCP servers (session/new's and session/load's mcpServers) for this run. */
+  addMcpServers: (servers: McpServer[]) => void;
 }
 
 const ASK = 'ask';
@@ -31,17 +40,20 @@ export class AcpAgent {
           loadSession: true,
           // Text, and files the editor embeds; images and audio are not taken yet (docs/acp.md).
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          // The app's MCP client speaks Streamable HTTP and the old SSE transport as well as stdio.
+          mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: 'open-interpreter', title: 'Open Interpreter', version: this.deps.version },
         authMethods: [],
       }))
       .onRequest('session/new', async ({ params, client }) => {
+        this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.create', { workspace: params.cwd }));
         const session = this.open(conversation, client);
         return { sessionId: session.id, modes: this.modes(conversation.autoRun) };
       })
       .onRequest('session/load', async ({ params, client }) => {
+        this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.get', { conversationId: params.sessionId }), -32002);
         const session = this.sessions.get(conversation.id) ?? this.open(conversation, client);
         for (const update of historyUpdates(conversation.items)) session.send(update);

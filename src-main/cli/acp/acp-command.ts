@@ -1,5 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream } from '@agentclientprotocol/sdk';
+import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
 import { disposeBeforeExit } from '../../core/dispose-before-exit';
 import { startApp } from '../../core/start-app';
@@ -9,6 +10,7 @@ import { openSecrets } from '../open-cli-secrets';
 import { OverlaySettingsStore } from '../overlay-settings-store';
 import { ACP_HELP, parseAcpArgs, type AcpOptions } from './acp-args';
 import { AcpAgent } from './acp-agent';
+import { clientMcpServers } from './acp-mcp';
 
 // `oi acp`: the agent served to an editor over the Agent Client Protocol on stdio (docs/acp.md). The
 // same core as `oi -m` (startApp: settings, keychain, the engine with its limits and sandbox); only
@@ -17,6 +19,10 @@ import { AcpAgent } from './acp-agent';
 const say = (line: string) => process.stderr.write(`oi acp: ${line}\n`);
 
 export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  // As in `oi -m` (cli-run.ts): zod's JIT compiles a fast path per object schema, and the SDK checks
+  // each message against schemas of the whole protocol — compiled, they cost more than a session's
+  // few hundred messages save (bench/acp.bench.ts).
+  zodConfig({ jitless: true });
   let opts: AcpOptions;
   try {
     opts = parseAcpArgs(argv);
@@ -37,7 +43,17 @@ export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   for (const notice of notices) say(notice);
   if (settings.get().autoRun) await warnUnsandboxedAutoRun(app, say);
 
-  const acp = new AcpAgent({ app, settings: () => settings.get(), version });
+  const acp = new AcpAgent({
+    app,
+    settings: () => settings.get(),
+    version,
+    addMcpServers: (servers) => {
+      const configured = settings.get().mcpServers;
+      const { add, kept } = clientMcpServers(servers, configured);
+      for (const name of kept) say(`the editor's MCP server "${name}" has the name of one in the app's settings: that one is used`);
+      if (Object.keys(add).length) settings.override({ mcpServers: { ...configured, ...add } });
+    },
+  });
   const stream = ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
