@@ -56,7 +56,7 @@ export class AcpAgent {
         this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.get', { conversationId: params.sessionId }), -32002);
         const session = this.sessions.get(conversation.id) ?? this.open(conversation, client);
-        for (const update of historyUpdates(conversation.items)) session.send(update);
+        for (const update of historyUpdates(conversation.items, conversation.workspace)) session.send(update);
         await session.flushed();
         return { modes: this.modes(conversation.autoRun) };
       })

@@ -1,4 +1,5 @@
-import type { ContentBlock, ToolCall, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import path from 'node:path';
+import type { ContentBlock, ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { CellItem, CellOutput, CellStatus } from '@contract';
 import { plainLine } from '../screen-output';
 
@@ -30,15 +31,21 @@ export function statusOf(status: CellStatus): ToolCallStatus {
 }
 
 /** The tool call a cell first appears as (while the model writes it, or when a saved conversation is replayed). */
-export function toolCallOf(cell: CellItem): ToolCall {
+export function toolCallOf(cell: CellItem, workspace: string): ToolCall {
   return {
     toolCallId: cell.id,
     title: titleOf(cell),
     kind: 'execute',
     status: statusOf(cell.status),
     content: cellContent(cell),
+    locations: locationsOf(cell, workspace),
     rawInput: { language: cell.language, code: cell.code },
   };
+}
+
+/** The files the run created or changed, from its checkpoints (docs/checkpoints.md), for the editor to follow. */
+export function locationsOf(cell: CellItem, workspace: string): ToolCallLocation[] {
+  return (cell.changes?.files ?? []).filter((f) => f.change !== 'deleted').map((f) => ({ path: path.join(workspace, f.path) }));
 }
 
 /** The code, then what the run printed (plain text as a terminal would leave it), then its images. */
@@ -50,6 +57,8 @@ export function cellContent(cell: CellItem, liveOutput?: string): ToolCallConten
     const image = imageOf(output);
     if (image) content.push({ type: 'content', content: image });
   }
+  const files = cell.changes?.files ?? [];
+  if (files.length) content.push(text(`Files: ${files.map((f) => `${f.change} ${f.path}`).join(', ')}`));
   const said = statusNote(cell);
   if (said) content.push(text(said));
   return content;

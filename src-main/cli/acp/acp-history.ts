@@ -4,7 +4,7 @@ import { toolCallOf } from './acp-cells';
 import { noticeChunk } from './acp-session';
 
 /** A saved conversation as the updates session/load replays: the person's messages, the model's thinking and words, each cell as a finished tool call. */
-export function historyUpdates(items: ConversationItem[]): SessionUpdate[] {
+export function historyUpdates(items: ConversationItem[], workspace: string): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   for (const item of items) {
     switch (item.kind) {
@@ -19,7 +19,7 @@ export function historyUpdates(items: ConversationItem[]): SessionUpdate[] {
         if (item.text) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: item.text } });
         break;
       case 'cell':
-        updates.push({ sessionUpdate: 'tool_call', ...toolCallOf(item) });
+        updates.push({ sessionUpdate: 'tool_call', ...toolCallOf(item, workspace) });
         break;
       case 'notice':
         if (item.level !== 'info') updates.push(noticeChunk(item.level, item.text));

@@ -2,7 +2,7 @@ import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate,
 import type { AnyEvent, CellItem, Conversation } from '@contract';
 import type { App } from '../../core/app';
 import { CliSession, type TurnEnd } from '../cli-session';
-import { cellContent, codeContent, plainTail, toolCallOf } from './acp-cells';
+import { cellContent, codeContent, locationsOf, plainTail, statusOf, toolCallOf } from './acp-cells';
 import { promptText } from './acp-prompt';
 import { AcpQuestions } from './acp-questions';
 
@@ -30,6 +30,8 @@ interface Turn {
  */
 export class AcpSession {
   readonly cli: CliSession;
+  /** The conversation's folder: the tool calls' file locations are absolute paths in it. */
+  private readonly workspace: string;
   private sent: Promise<void> = Promise.resolve();
   private turn: Turn | null = null;
 
@@ -39,6 +41,7 @@ export class AcpSession {
     private readonly client: AgentContext,
   ) {
     this.cli = new CliSession(app, conversation);
+    this.workspace = conversation.workspace;
   }
 
   get id(): string {
@@ -150,8 +153,9 @@ export class AcpSession {
         this.send({
           sessionUpdate: 'tool_call_update',
           toolCallId: cell.id,
-          status: toolCallOf(cell).status,
+          status: statusOf(cell.status),
           content: cellContent(cell),
+          locations: locationsOf(cell, this.workspace),
           rawOutput: { status: cell.status, exitCode: cell.exitCode, durationMs: cell.durationMs },
         });
         break;
@@ -170,7 +174,7 @@ export class AcpSession {
   private announce(cell: CellItem, turn: Turn): void {
     if (turn.cells.has(cell.id)) return;
     turn.cells.set(cell.id, { cell, raw: '', timer: null });
-    this.send({ sessionUpdate: 'tool_call', ...toolCallOf(cell) });
+    this.send({ sessionUpdate: 'tool_call', ...toolCallOf(cell, this.workspace) });
   }
 
   private sendOutput(live: LiveCell): void {

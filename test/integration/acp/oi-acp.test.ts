@@ -82,6 +82,9 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
       expect(last).toContain('acp-42');
       // The code ran in the session's folder, and the session is a conversation saved where the app finds it.
       expect(readFileSync(path.join(ws, 'made.txt'), 'utf8')).toBe('acp-42\n');
+      // The file the run made, from its checkpoints: named in the content and given as a location to follow.
+      expect(last).toContain('created made.txt');
+      expect(done.at(-1)?.locations?.map((l) => realpathSync(l.path))).toEqual([realpathSync(path.join(ws, 'made.txt'))]);
       const saved = savedConversation(sessionId);
       expect(realpathSync(saved.workspace)).toBe(realpathSync(ws));
       expect(saved.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'cell', 'assistant']);
