@@ -74,7 +74,7 @@ export class AcpAgent {
         await this.guard(() =>
           this.requests('conversation.set-auto-run', { conversationId: session.id, autoRun: params.modeId === AUTO_RUN }),
         );
-        session.send({ sessionUpdate: 'current_mode_update', currentModeId: params.modeId });
+        // The conversation's auto-run event sends the current_mode_update (open() below), as for a card's "always".
         await session.flushed();
         return {};
       });

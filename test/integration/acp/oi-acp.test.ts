@@ -205,6 +205,33 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     expect(savedConversation(sessionId).items.filter((i) => i.kind === 'user')).toHaveLength(2);
   });
 
+  it('session/set_mode auto-run runs the next cell without asking, and ask asks again', { timeout: TEST_TIMEOUT }, async () => {
+    const { acp, ws } = await start();
+    const created = await acp.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    expect(created.modes?.currentModeId).toBe('ask');
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'auto-run']);
+    const { sessionId } = created;
+    const touch = (id: string, file: string) => ({
+      kind: 'tool' as const,
+      calls: [{ id, name: 'execute', arguments: { language: 'shell', code: `touch ${file}` } }],
+    });
+
+    await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'auto-run' });
+    llm!.enqueue(touch('m1', 'unasked.txt'), { kind: 'text', text: 'Made.' });
+    acp.answers.splice(0, Infinity, 'reject_once');
+    expect((await prompt(acp, sessionId, 'make it')).stopReason).toBe('end_turn');
+    expect(acp.asked).toHaveLength(0);
+    expect(existsSync(path.join(ws, 'unasked.txt'))).toBe(true);
+
+    await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'ask' });
+    llm!.enqueue(touch('m2', 'asked.txt'), { kind: 'text', text: 'Not made.' });
+    expect((await prompt(acp, sessionId, 'make another')).stopReason).toBe('end_turn');
+    expect(acp.asked).toHaveLength(1);
+    expect(existsSync(path.join(ws, 'asked.txt'))).toBe(false);
+    expect(updatesOf(acp, 'current_mode_update', sessionId).map((u) => u.currentModeId)).toEqual(['auto-run', 'ask']);
+    await expect(acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'plan' })).rejects.toThrow(/no mode "plan"/);
+  });
+
   it('refuses a folder the app cannot use and an unknown session, in words, and keeps serving', { timeout: TEST_TIMEOUT }, async () => {
     const { acp, ws } = await start();
     await expect(acp.connection.agent.request('session/new', { cwd: data!.dir, mcpServers: [] })).rejects.toThrow(/is the app's own data/);
