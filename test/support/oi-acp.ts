@@ -16,8 +16,8 @@ import { endWithTest } from './test-children';
 // `oi acp` as an editor runs it: a real process (built when fresh, cli-process.ts) spoken to by the
 // ACP SDK's own client side over its stdin and stdout, a real pipe.
 
-/** What the test's "person" answers to a permission request: an option kind, or "cancelled". */
-export type PermissionAnswer = PermissionOptionKind | 'cancelled';
+/** What the test's "person" answers to a permission request: an option kind, "cancelled", or "never" (no answer at all). */
+export type PermissionAnswer = PermissionOptionKind | 'cancelled' | 'never';
 
 export interface OiAcp {
   connection: ClientConnection;
@@ -52,6 +52,7 @@ export function startOiAcp(args: string[], env: Record<string, string>, cwd: str
     .onRequest('session/request_permission', ({ params }) => {
       asked.push(params);
       const answer = (answers.length > 1 ? answers.shift() : answers[0]) ?? 'cancelled';
+      if (answer === 'never') return new Promise<never>(() => undefined);
       if (answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
       const option = params.options.find((o) => o.kind === answer);
       if (!option) throw new Error(`no ${answer} option among ${JSON.stringify(params.options)}`);

@@ -38,7 +38,8 @@ export class AcpQuestions {
       const { outcome } = await this.client.request(
         'session/request_permission',
         { sessionId: this.sessionId, toolCall, options },
-        { cancellationSignal: this.cancel.signal },
+        // A client that never answers a cancelled request must not hold the cancelled turn open.
+        { cancellationSignal: this.cancel.signal, stopWaitingOnCancel: true },
       );
       if (outcome.outcome !== 'selected') return null;
       return options.find((o) => o.optionId === outcome.optionId)?.kind ?? null;

@@ -175,6 +175,24 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     },
   );
 
+  it(
+    'session/cancel during a permission request the client never answers ends the turn, and the cell does not run',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const { acp, ws } = await start();
+      const sessionId = await newSession(acp, ws);
+      llm!.enqueue({ kind: 'tool', calls: [{ id: 'q', name: 'execute', arguments: { language: 'shell', code: 'touch unanswered.txt' } }] });
+      acp.answers.splice(0, Infinity, 'never');
+      const answer = prompt(acp, sessionId, 'make it');
+      await vi.waitFor(() => expect(acp.asked).toHaveLength(1), { timeout: 120_000, interval: 50 });
+      await acp.connection.agent.notify('session/cancel', { sessionId });
+      expect((await answer).stopReason).toBe('cancelled');
+      expect(existsSync(path.join(ws, 'unanswered.txt'))).toBe(false);
+      llm!.enqueue({ kind: 'text', text: 'Ready.' });
+      expect((await prompt(acp, sessionId, 'still there?')).stopReason).toBe('end_turn');
+    },
+  );
+
   it('session/load replays a saved conversation as updates, and the next prompt continues it', { timeout: TEST_TIMEOUT }, async () => {
     const first = await start(['--auto-run']);
     const sessionId = await newSession(first.acp, first.ws);
