@@ -27,6 +27,12 @@ const PROTOCOLS = [
   { provider: 'anthropic', model: 'claude-sonnet-4-6', base: (l: ScriptedLlm) => l.anthropicBaseUrl, chat: '/v1/messages' },
 ] as const;
 
+/** The model's reply: one shell cell that makes `file` (its side effect shows whether it ran). */
+const touch = (id: string, file: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'shell', code: `touch ${file}` } }],
+});
+
 /** Long enough for a cold start of oi on a loaded two-core machine; a prompt's own wait is the test's. */
 const TEST_TIMEOUT = 180_000;
 
@@ -98,11 +104,6 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     async () => {
       const { acp, ws } = await start();
       const sessionId = await newSession(acp, ws);
-      const touch = (id: string, file: string) => ({
-        kind: 'tool' as const,
-        calls: [{ id, name: 'execute', arguments: { language: 'shell', code: `touch ${file}` } }],
-      });
-
       llm!.enqueue(touch('c1', 'once.txt'), { kind: 'text', text: 'Made it.' });
       acp.answers.splice(0, Infinity, 'allow_once');
       expect((await prompt(acp, sessionId, 'make once.txt')).stopReason).toBe('end_turn');
@@ -229,11 +230,6 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     expect(created.modes?.currentModeId).toBe('ask');
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'auto-run']);
     const { sessionId } = created;
-    const touch = (id: string, file: string) => ({
-      kind: 'tool' as const,
-      calls: [{ id, name: 'execute', arguments: { language: 'shell', code: `touch ${file}` } }],
-    });
-
     await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'auto-run' });
     llm!.enqueue(touch('m1', 'unasked.txt'), { kind: 'text', text: 'Made.' });
     acp.answers.splice(0, Infinity, 'reject_once');
