@@ -120,7 +120,19 @@ export default defineConfig({
       // every start cost more than the code itself (bench/startup.bench.ts). Native modules (node-pty,
       // the keyring), Electron, ws (optional native helpers) and the Jupyter client (loaded only for a
       // remote kernel) stay external.
-      externalizeDeps: { exclude: ['zod', 'openai', '@anthropic-ai/sdk', 'atomically', 'partial-json', 'js-tiktoken', 'ignore', 'ws'] },
+      externalizeDeps: {
+        exclude: [
+          'zod',
+          'openai',
+          '@anthropic-ai/sdk',
+          '@agentclientprotocol/sdk',
+          'atomically',
+          'partial-json',
+          'js-tiktoken',
+          'ignore',
+          'ws',
+        ],
+      },
       lib: {
         entry: {
           index: 'src-main/electron/main.ts',

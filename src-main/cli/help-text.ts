@@ -11,6 +11,7 @@ Usage:
   oi -c                      continue the last conversation
   oi --list                  list saved conversations
   oi mcp                     serve the sessions to other agents over MCP (oi mcp --help; docs/mcp.md)
+  oi acp                     the agent for editors over the Agent Client Protocol (oi acp --help; docs/acp.md)
 
 Options:
   -m, --message <text>       send one message and exit; "-" reads it from standard input

@@ -11,14 +11,15 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
   process.stdout.write(`${HELP}\n`);
 } else if (argv.length === 1 && (first === '--version' || first === '-v')) {
   process.stdout.write(`${appVersion()}\n`);
-} else if (first === 'mcp') {
-  // `oi mcp`: the MCP server (docs/mcp.md). Its stdout is the protocol's, so nothing else prints there.
-  const { runMcp } = await import('./mcp-command');
+} else if (first === 'mcp' || first === 'acp') {
+  // `oi mcp` (docs/mcp.md) and `oi acp` (docs/acp.md): servers whose stdout is the protocol's, so
+  // nothing else prints there.
+  const run = first === 'mcp' ? (await import('./mcp-command')).runMcp : (await import('./acp/acp-command')).runAcp;
   process.exitCode = 1;
-  runMcp(argv.slice(1), process.env).then(
+  run(argv.slice(1), process.env).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      process.stderr.write(`oi mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(`oi ${first}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);
     },
   );

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import {
+  client,
+  ndJsonStream,
+  type ClientConnection,
+  type PermissionOptionKind,
+  type RequestPermissionRequest,
+  type SessionNotification,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import { OI } from './cli-process';
+import { endWithTest } from './test-children';
+
+// `oi acp` as an editor runs it: a real process (built when fresh, cli-process.ts) spoken to by the
+// ACP SDK's own client side over its stdin and stdout, a real pipe.
+
+/** What the test's "person" answers to a permission request: an option kind, "cancelled", or "never" (no answer at all). */
+export type PermissionAnswer = PermissionOptionKind | 'cancelled' | 'never';
+
+export interface OiAcp {
+  connection: ClientConnection;
+  pid: number;
+  /** Every session/update so far, in order. */
+  updates: SessionNotification[];
+  /** Every permission request so far. */
+  asked: RequestPermissionRequest[];
+  /** How the next permission requests are answered (in order; the last one repeats). */
+  answers: PermissionAnswer[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export function startOiAcp(args: string[], env: Record<string, string>, cwd: string): OiAcp {
+  mkdirSync(cwd, { recursive: true });
+  const child = endWithTest(
+    spawn(process.execPath, [...OI, 'acp', ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true }),
+    {
+      group: true,
+    },
+  );
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const updates: SessionNotification[] = [];
+  const asked: RequestPermissionRequest[] = [];
+  const answers: PermissionAnswer[] = [];
+  const app = client({ name: 'oi-acp-test' })
+    .onNotification('session/update', ({ params }) => void updates.push(params))
+    .onRequest('session/request_permission', ({ params }) => {
+      asked.push(params);
+      const answer = (answers.length > 1 ? answers.shift() : answers[0]) ?? 'cancelled';
+      if (answer === 'never') return new Promise<never>(() => undefined);
+      if (answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
+      const option = params.options.find((o) => o.kind === answer);
+      if (!option) throw new Error(`no ${answer} option among ${JSON.stringify(params.options)}`);
+      return { outcome: { outcome: 'selected', optionId: option.optionId } };
+    });
+  const connection = app.connect(
+    ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+  );
+  return {
+    connection,
+    pid: child.pid ?? -1,
+    updates,
+    asked,
+    answers,
+    stderr: () => err,
+    exited,
+    async stop() {
+      connection.close();
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/** The updates of one kind, typed. */
+export function updatesOf<K extends SessionUpdate['sessionUpdate']>(
+  acp: OiAcp,
+  kind: K,
+  sessionId?: string,
+): Array<Extract<SessionUpdate, { sessionUpdate: K }>> {
+  return acp.updates
+    .filter((n) => sessionId === undefined || n.sessionId === sessionId)
+    .map((n) => n.update)
+    .filter((u): u is Extract<SessionUpdate, { sessionUpdate: K }> => u.sessionUpdate === kind);
+}
+
+/** The text of the model's answer chunks. */
+export function messageText(acp: OiAcp, sessionId?: string): string {
+  return updatesOf(acp, 'agent_message_chunk', sessionId)
+    .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+    .join('');
+}
