@@ -61,6 +61,11 @@ export class CliSession {
     return this.app.context.agent.isRunning(this.conversationId);
   }
 
+  /** Resolves once no turn of this conversation runs (turn.end is sent a moment before the turn lets go). */
+  idle(): Promise<void> {
+    return this.app.context.agent.idle(this.conversationId);
+  }
+
   stop(): Promise<unknown> {
     return this.call('chat.stop', { conversationId: this.conversationId });
   }

@@ -73,7 +73,9 @@ export class AcpSession {
     let end: TurnEnd;
     try {
       end = await this.cli.send(text);
-      await Promise.all(turn.answers);
+      // The reply says the turn is over: a next prompt sent at once must find it over, not still
+      // letting go after turn.end (seen after a cancel on a loaded machine).
+      await Promise.all([this.cli.idle(), ...turn.answers]);
     } finally {
       off();
       for (const live of turn.cells.values()) if (live.timer) clearTimeout(live.timer);

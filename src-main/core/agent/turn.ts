@@ -241,13 +241,14 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
     reason = 'error';
   }
   settleUnfinishedCells(live, deps.events);
+  // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
+  // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
+  await fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
   live.conv.updatedAt = now();
   await deps.conversations.save(live.conv).catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
-  const ended = await fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
-  if (ended?.notices.length) await deps.conversations.save(live.conv).catch(() => undefined);
 }
 
 /** The conversation's first message is being answered (nothing but notices before it). */
