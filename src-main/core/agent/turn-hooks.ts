@@ -77,3 +77,13 @@ function headTail(text: string, chars: number): string {
   const half = Math.floor(chars / 2);
   return `${text.slice(0, half)}\n[… ${text.length - chars} characters left out …]\n${text.slice(-half)}`;
 }
+
+/** The conversation's first message is being answered (nothing but notices before it). */
+function isFirstTurn(live: LiveConversation): boolean {
+  return live.conv.items.every((i) => i.kind === 'notice' || (i.kind === 'user' && i === live.conv.items.find((u) => u.kind === 'user')));
+}
+
+/** conversationStart: fired when the conversation's first message is being answered. */
+export async function conversationStartHooks(live: LiveConversation, deps: TurnHookDeps): Promise<void> {
+  if (isFirstTurn(live)) await fireHooks(live, deps, 'conversationStart', null, { title: live.conv.title });
+}

@@ -27,7 +27,7 @@ import { skillsPromptSection } from './skills/skill-prompt';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
-import { afterCellHooks, beforeCellHooks, describeCell, fireHooks, needsPersonHooks, refusedByHook } from './turn-hooks';
+import * as hooks from './turn-hooks';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -68,7 +68,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   let reason: EndReason = 'done';
   deps.events.emit('turn.start', { conversationId });
   try {
-    if (isFirstTurn(live)) await fireHooks(live, deps, 'conversationStart', null, { title: live.conv.title });
+    await hooks.conversationStartHooks(live, deps);
     for (;;) {
       flushQueuedMessages(live, deps.events);
       if (signal.aborted) {
@@ -118,7 +118,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       let previous: CellItem | null = null;
       for (const { cell, args, name } of step.calls) {
         // Each cell is reported to the afterCell hooks once it has ended, however it ended, before the next.
-        if (previous) await afterCellHooks(live, deps, previous);
+        if (previous) await hooks.afterCellHooks(live, deps, previous);
         previous = cell;
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
@@ -154,9 +154,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         }
         // The real names: the language holds them sanitised, and two tools may sanitise alike.
         if (mcpTool) cell.mcp = { server: mcpTool.server, tool: mcpTool.tool };
-        const guard = await beforeCellHooks(live, deps, cell);
+        const guard = await hooks.beforeCellHooks(live, deps, cell);
         if (guard.kind === 'deny') {
-          finishCell(live, deps.events, cell, 'skipped', refusedByHook(guard.reason));
+          finishCell(live, deps.events, cell, 'skipped', hooks.refusedByHook(guard.reason));
           continue;
         }
         // A tool the user chose to always allow (Settings, or the approval bar) runs without asking, unless a hook asks.
@@ -165,7 +165,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
             ? allowedTool(cell)
             : await approve(live, deps.events, settings, cell, signal, {
                 mustAsk: guard.kind === 'ask',
-                onWaiting: () => needsPersonHooks(live, deps, 'approval', { cell: describeCell(cell) }),
+                onWaiting: () => hooks.needsPersonHooks(live, deps, 'approval', { cell: hooks.describeCell(cell) }),
               });
         if (decision === 'stop') {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the user stopped the turn.');
@@ -218,7 +218,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           lastError = cell.resultForModel;
         }
       }
-      if (previous) await afterCellHooks(live, deps, previous);
+      if (previous) await hooks.afterCellHooks(live, deps, previous);
       await deps.conversations.save(live.conv);
       if (stopAfterStep) {
         reason = stopAfterStep;
@@ -243,17 +243,12 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   settleUnfinishedCells(live, deps.events);
   // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
-  await fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
+  await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
   live.conv.updatedAt = now();
   await deps.conversations.save(live.conv).catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
-}
-
-/** The conversation's first message is being answered (nothing but notices before it). */
-function isFirstTurn(live: LiveConversation): boolean {
-  return live.conv.items.every((i) => i.kind === 'notice' || (i.kind === 'user' && i === live.conv.items.find((u) => u.kind === 'user')));
 }
 
 /** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
@@ -281,7 +276,7 @@ async function callModel(
     ]);
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
-    await fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
+    await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(
       live,
       prepared.request,
