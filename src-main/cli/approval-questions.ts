@@ -27,6 +27,8 @@ export interface ApprovalDeps {
   onCancel(): void;
   /** Whether this error line is already on screen (the install question need not repeat it). */
   shownError?(line: string): boolean;
+  /** The person answered a program's input question: the program's echo of the answer will follow. */
+  answered?(cellId: string, echo: string): void;
 }
 
 /**
@@ -175,6 +177,8 @@ export class ApprovalQuestions {
       if (signal.aborted) return;
       if (answer.kind === 'cancel') return this.deps.onCancel();
       const reply = answer.kind === 'line' ? { text: answer.text } : { eof: true as const };
+      // A line mode runner echoes the line typed (a newline for a password), as a terminal would.
+      if (answer.kind === 'line' && q.mode === 'line') this.deps.answered?.(q.cellId, q.password ? '\n' : `${answer.text}\n`);
       await session.call('cell.input', { conversationId: session.conversationId, questionId: q.questionId, ...reply }).catch(this.report);
     } finally {
       this.open.delete(q.questionId);

@@ -37,7 +37,12 @@ export interface InteractiveEnd {
 export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd> {
   const { session, style, env, prompt } = opts;
   const printer = new TextPrinter(
-    { write: (text) => prompt.write(text), atLineStart: () => prompt.atLineStart, columns: () => prompt.columns },
+    {
+      write: (text) => prompt.write(text),
+      atLineStart: () => prompt.atLineStart,
+      columns: () => prompt.columns,
+      clearLine: () => prompt.clearOutputLine(),
+    },
     style,
     { outputDir: opts.outputDir, live: prompt.liveTerminal, workspace: () => session.workspace },
   );
@@ -53,7 +58,15 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     print(style.yellow('^C stopping…'));
     void session.stop().catch(report);
   };
-  const questions = new ApprovalQuestions({ session, prompt, style, env, onCancel: stop, shownError: (line) => printer.shownError(line) });
+  const questions = new ApprovalQuestions({
+    session,
+    prompt,
+    style,
+    env,
+    onCancel: stop,
+    shownError: (line) => printer.shownError(line),
+    answered: (cellId, echo) => printer.inputEcho.expect(cellId, echo),
+  });
 
   const idle = () => {
     busy = false;

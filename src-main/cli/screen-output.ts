@@ -55,6 +55,8 @@ export class CellScreen {
   private shown = 0;
   /** Chars written on the current (head) line since its start or its last CR. */
   private lineLength = 0;
+  /** What the current head line shows (since its start or its last CR), kept while it is short. */
+  private lineText = '';
   private cutChars = 0;
   private pending = '';
   /** The last lines: their first lineChars characters, how many more there were, and whether they ended. */
@@ -94,6 +96,25 @@ export class CellScreen {
         .slice(0, -1)
         .map((l) => `${plainLine(l)}\n`),
     );
+  }
+
+  /**
+   * The program printed the prompt of an input question, which the question's own line repeats with
+   * the answer: the prompt is taken off this screen. Plain: the line was held for its end, and the
+   * prompt goes from it. A terminal: the line was shown; when it holds only the prompt the caller
+   * erases it ('erase'). 'absent': the prompt is not (yet) here.
+   */
+  takeBack(prompt: string): 'held' | 'erase' | 'absent' {
+    if (!prompt) return 'absent';
+    if (this.plain) {
+      if (!this.pending.endsWith(prompt)) return 'absent';
+      this.pending = this.pending.slice(0, -prompt.length);
+      return 'held';
+    }
+    if (this.shown >= this.limits.headLines || this.lineText !== prompt) return 'absent';
+    this.lineText = '';
+    this.lineLength = 0;
+    return 'erase';
   }
 
   /**
@@ -172,6 +193,8 @@ export class CellScreen {
       const visible = afterCr >= 0 ? body.slice(afterCr + 1) : body;
       if (visible.length <= room) {
         out = body;
+        const text = afterCr >= 0 ? visible : this.lineText + body;
+        this.lineText = text.length <= 200 ? text : '';
         this.lineLength = (afterCr >= 0 ? 0 : this.lineLength) + visible.length;
       } else {
         out = (afterCr >= 0 ? body.slice(0, afterCr + 1) : '') + visible.slice(0, Math.max(0, room));
@@ -180,6 +203,7 @@ export class CellScreen {
       }
     }
     if (!ends) return out;
+    this.lineText = '';
     const note = this.cutChars > 0 ? this.cutNote() : '\n';
     this.shown++;
     this.lineLength = 0;

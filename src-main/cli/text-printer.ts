@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
+import { InputEcho } from './input-echo';
 import { lastStreamLines } from './last-lines';
 import type { LiveTerminal } from './live-window';
 import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
@@ -14,6 +15,8 @@ export interface PrinterSink {
   atLineStart?(): boolean;
   /** The terminal's width, when the sink is one: code is wrapped at it, each wrapped row marked. Omitted: not wrapped. */
   columns?(): number;
+  /** Erases the line the cursor is on (a terminal); the cursor is then at a line's start. */
+  clearLine?(): void;
 }
 
 export interface PrinterOptions {
@@ -49,6 +52,8 @@ export class TextPrinter {
   private readonly printed = new Map<string, string>();
   private readonly closed = new Set<string>();
   private readonly screens = new Map<string, CellScreen>();
+  /** The prompt and answer of an input question, shown on the question's line, kept out of the output. */
+  readonly inputEcho = new InputEcho();
   private readonly saved = new Map<string, number>();
   /** The thinking block being printed ("item:block"), dimmed, until the answer or code begins. */
   private thinking: string | null = null;
@@ -103,16 +108,24 @@ export class TextPrinter {
           this.closeBlock(event.payload.cellId);
         }
         break;
-      case 'cell.terminal':
-        this.out(this.screen(event.payload.conversationId, event.payload.cellId).push(event.payload.data));
+      case 'cell.terminal': {
+        const data = this.inputEcho.filter(event.payload.cellId, event.payload.data);
+        if (data) this.out(this.screen(event.payload.conversationId, event.payload.cellId).push(data));
+        break;
+      }
+      case 'cell.input-requested':
+        if (event.payload.mode === 'line') this.promptTakenBack(event.payload.cellId, event.payload.prompt);
         break;
       case 'cell.output':
         this.richOutput(event.payload.conversationId, event.payload.cellId, event.payload.output);
         break;
-      case 'cell.done':
+      case 'cell.done': {
+        const held = this.inputEcho.release(event.payload.cell.id);
+        if (held) this.out(this.screen(event.payload.conversationId, event.payload.cell.id).push(held));
         this.endScreen(event.payload.cell);
         this.cellDone(event.payload.cell);
         break;
+      }
       case 'notice': {
         const { level, text } = event.payload.item;
         if (level === 'info') this.line(this.style.dim(`[${level}] ${text}`));
@@ -151,6 +164,13 @@ export class TextPrinter {
     if (this.errors === this.sink) return this.line(text);
     this.newline();
     this.errors.write(`${text}\n`);
+  }
+
+  /** The question's line shows the program's prompt: its own copy, printed or still to come, is not shown. */
+  private promptTakenBack(cellId: string, prompt: string): void {
+    const taken = this.screens.get(cellId)?.takeBack(prompt) ?? 'absent';
+    if (taken === 'erase' && this.sink.clearLine) this.sink.clearLine();
+    else if (taken === 'absent') this.inputEcho.expect(cellId, prompt);
   }
 
   private out(text: string): void {

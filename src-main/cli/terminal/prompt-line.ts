@@ -141,6 +141,13 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     if (this.lineStart && this.wantsLine()) this.draw();
   }
 
+  /** Erases the half line of output the cursor is on (a program's prompt a question repeats). */
+  clearOutputLine(): void {
+    if (this.gone || this.drawn || this.lineStart) return;
+    this.out.write('\r\x1b[2K');
+    this.lineStart = true;
+  }
+
   /** A whole line of output (a note, a notice), on a line of its own. */
   line(text: string): void {
     this.write(`${this.atLineStart ? '' : '\n'}${text}\n`);

@@ -113,7 +113,13 @@ describe('interactive oi with code that asks for input', () => {
     await oi.expect('Greeted.');
     await oi.expect('> ');
     expect(oi.output).not.toContain(secret);
-    expect((await oi.screen()).join('\n')).not.toContain(secret);
+    const rows = await oi.screen();
+    expect(rows.join('\n')).not.toContain(secret);
+    // The question's line shows the program's prompt and the answer: neither is printed again.
+    expect(rows.filter((r) => r.includes('Your name?') && !r.includes('input('))).toEqual(['(input; Ctrl-D ends it) Your name? Bob']);
+    expect(rows.filter((r) => r.includes('Password:') && !r.includes('getpass('))).toEqual([
+      '(password, typed unseen; Ctrl-D ends it) Password: ',
+    ]);
     expect(JSON.stringify(llm.requests.map((r) => r.body))).not.toContain(secret);
     const told = toolResults(llm).at(-1) ?? '';
     expect(told).toContain("The program asked for input ('Your name?'); the user typed an answer.");
@@ -124,4 +130,45 @@ describe('interactive oi with code that asks for input', () => {
     expect(saved).toHaveLength(1);
     expect(readFileSync(path.join(data.dir, 'conversations', saved[0] as string), 'utf8')).not.toContain(secret);
   });
+
+  it(
+    'shows a prompt and its answer once on a colour terminal, and output that only looks like them as it came',
+    { timeout: 90_000 },
+    async () => {
+      llm = await startScriptedLlm();
+      data = tempDir('oi-pty-input-colour-');
+      oi = new OiTerminal(
+        [
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o',
+          '--base-url',
+          llm.openaiBaseUrl,
+          '--workspace',
+          path.join(data.dir, 'ws'),
+          '--auto-run',
+        ],
+        cliEnv(data.dir, { FORCE_COLOR: '1' }),
+      );
+      // The second answer is not echoed as typed: the program prints its own line that starts like it.
+      llm.enqueue(python('call_colour', 'a = input("First? ")\nprint("got", a)\nb = input("Second? ")\nprint(b + "!!")'), {
+        kind: 'text',
+        text: 'Both read.',
+      });
+      await oi.expect('> ');
+      oi.line('ask twice');
+      await oi.expect('First? ');
+      await oi.expect(/Ctrl-D ends it\)[^\n]*First\? /);
+      oi.line('one');
+      await oi.expect(/Ctrl-D ends it\)[^\n]*Second\? /);
+      oi.line('two');
+      await oi.expect('Both read.');
+      const rows = await oi.screen();
+      expect(rows.filter((r) => r.includes('First?') && !r.includes('input('))).toEqual(['(input; Ctrl-D ends it) First? one']);
+      expect(rows.filter((r) => r.includes('Second?') && !r.includes('input('))).toEqual(['(input; Ctrl-D ends it) Second? two']);
+      expect(rows).toContain('got one');
+      expect(rows).toContain('two!!');
+    },
+  );
 });
