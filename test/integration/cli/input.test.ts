@@ -77,94 +77,76 @@ describe('oi -m --json with code that asks for input', () => {
   });
 });
 
+/** The interactive oi in a pseudo-terminal, auto-run on, against a scripted model. */
+async function interactiveOi(prefix: string, env: Record<string, string> = {}): Promise<{ oi: OiTerminal; llm: ScriptedLlm; dir: string }> {
+  const model = await startScriptedLlm();
+  const folder = tempDir(prefix);
+  llm = model;
+  data = folder;
+  const args = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', model.openaiBaseUrl];
+  const term = new OiTerminal([...args, '--workspace', path.join(folder.dir, 'ws'), '--auto-run'], cliEnv(folder.dir, env));
+  oi = term;
+  return { oi: term, llm: model, dir: folder.dir };
+}
+
 describe('interactive oi with code that asks for input', () => {
   it('hands the question to the person; a password is typed unseen and kept nowhere', { timeout: 90_000 }, async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-pty-input-');
-    oi = new OiTerminal(
-      [
-        '--provider',
-        'openai',
-        '--model',
-        'gpt-4o',
-        '--base-url',
-        llm.openaiBaseUrl,
-        '--workspace',
-        path.join(data.dir, 'ws'),
-        '--auto-run',
-      ],
-      cliEnv(data.dir),
-    );
+    const t = await interactiveOi('oi-pty-input-');
     const secret = 'hunter2-cli-secret';
-    llm.enqueue(
+    t.llm.enqueue(
       python(
         'call_name',
         'name = input("Your name? ")\nimport getpass\npw = getpass.getpass("Password: ")\nprint("hello", name, "with", len(pw), "characters")',
       ),
       { kind: 'text', text: 'Greeted.' },
     );
-    await oi.expect('> ');
-    oi.line('greet me');
-    await oi.expect('(input; Ctrl-D ends it) Your name? ');
-    oi.line('Bob');
-    await oi.expect('(password, typed unseen; Ctrl-D ends it) Password: ');
-    oi.line(secret);
-    await oi.expect(`hello Bob with ${secret.length} characters`);
-    await oi.expect('Greeted.');
-    await oi.expect('> ');
-    expect(oi.output).not.toContain(secret);
-    const rows = await oi.screen();
+    await t.oi.expect('> ');
+    t.oi.line('greet me');
+    await t.oi.expect('(input; Ctrl-D ends it) Your name? ');
+    t.oi.line('Bob');
+    await t.oi.expect('(password, typed unseen; Ctrl-D ends it) Password: ');
+    t.oi.line(secret);
+    await t.oi.expect(`hello Bob with ${secret.length} characters`);
+    await t.oi.expect('Greeted.');
+    await t.oi.expect('> ');
+    expect(t.oi.output).not.toContain(secret);
+    const rows = await t.oi.screen();
     expect(rows.join('\n')).not.toContain(secret);
     // The question's line shows the program's prompt and the answer: neither is printed again.
     expect(rows.filter((r) => r.includes('Your name?') && !r.includes('input('))).toEqual(['(input; Ctrl-D ends it) Your name? Bob']);
     expect(rows.filter((r) => r.includes('Password:') && !r.includes('getpass('))).toEqual([
       '(password, typed unseen; Ctrl-D ends it) Password: ',
     ]);
-    expect(JSON.stringify(llm.requests.map((r) => r.body))).not.toContain(secret);
-    const told = toolResults(llm).at(-1) ?? '';
+    expect(JSON.stringify(t.llm.requests.map((r) => r.body))).not.toContain(secret);
+    const told = toolResults(t.llm).at(-1) ?? '';
     expect(told).toContain("The program asked for input ('Your name?'); the user typed an answer.");
     expect(told).toContain("The program asked for a password ('Password:'); the user entered it (not shown).");
-    oi.line('exit');
-    expect(await oi.exited).toBe(0);
-    const saved = readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'));
+    t.oi.line('exit');
+    expect(await t.oi.exited).toBe(0);
+    const saved = readdirSync(path.join(t.dir, 'conversations')).filter((n) => n.endsWith('.json'));
     expect(saved).toHaveLength(1);
-    expect(readFileSync(path.join(data.dir, 'conversations', saved[0] as string), 'utf8')).not.toContain(secret);
+    expect(readFileSync(path.join(t.dir, 'conversations', saved[0] as string), 'utf8')).not.toContain(secret);
   });
 
   it(
     'shows a prompt and its answer once on a colour terminal, and output that only looks like them as it came',
     { timeout: 90_000 },
     async () => {
-      llm = await startScriptedLlm();
-      data = tempDir('oi-pty-input-colour-');
-      oi = new OiTerminal(
-        [
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o',
-          '--base-url',
-          llm.openaiBaseUrl,
-          '--workspace',
-          path.join(data.dir, 'ws'),
-          '--auto-run',
-        ],
-        cliEnv(data.dir, { FORCE_COLOR: '1' }),
-      );
+      const t = await interactiveOi('oi-pty-input-colour-', { FORCE_COLOR: '1' });
       // The second answer is not echoed as typed: the program prints its own line that starts like it.
-      llm.enqueue(python('call_colour', 'a = input("First? ")\nprint("got", a)\nb = input("Second? ")\nprint(b + "!!")'), {
+      t.llm.enqueue(python('call_colour', 'a = input("First? ")\nprint("got", a)\nb = input("Second? ")\nprint(b + "!!")'), {
         kind: 'text',
         text: 'Both read.',
       });
-      await oi.expect('> ');
-      oi.line('ask twice');
-      await oi.expect('First? ');
-      await oi.expect(/Ctrl-D ends it\)[^\n]*First\? /);
-      oi.line('one');
-      await oi.expect(/Ctrl-D ends it\)[^\n]*Second\? /);
-      oi.line('two');
-      await oi.expect('Both read.');
-      const rows = await oi.screen();
+      await t.oi.expect('> ');
+      t.oi.line('ask twice');
+      await t.oi.expect('First? ');
+      await t.oi.expect(/Ctrl-D ends it\)[^\n]*First\? /);
+      t.oi.line('one');
+      await t.oi.expect(/Ctrl-D ends it\)[^\n]*Second\? /);
+      t.oi.line('two');
+      await t.oi.expect('Both read.');
+      const rows = await t.oi.screen();
       expect(rows.filter((r) => r.includes('First?') && !r.includes('input('))).toEqual(['(input; Ctrl-D ends it) First? one']);
       expect(rows.filter((r) => r.includes('Second?') && !r.includes('input('))).toEqual(['(input; Ctrl-D ends it) Second? two']);
       expect(rows).toContain('got one');
