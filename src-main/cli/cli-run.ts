@@ -28,6 +28,7 @@ import { openSecrets } from './open-cli-secrets';
 import { resumeSummary } from './resume-summary';
 import { readStdinText } from './stdin-text';
 import { PromptLine } from './terminal/prompt-line';
+import { forTerminal } from './terminal-places';
 import { keyboardInput } from './terminal/controlling-terminal';
 import { TerminalInput } from './terminal/terminal-input';
 import { styleFor } from './terminal-style';
@@ -84,7 +85,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   if (opts.version) return (process.stdout.write(`${appVersion()}\n`), exitWith(0));
 
   const errStyle = styleFor(process.stderr, env);
-  const fail = (message: string, code: number) => (process.stderr.write(errStyle.red(`oi: ${message}\n`)), exitWith(code));
+  const fail = (message: string, code: number) => (process.stderr.write(errStyle.red(`oi: ${forTerminal(message)}\n`)), exitWith(code));
 
   let message: { text: string | null; interactiveFirst: string | null };
   try {

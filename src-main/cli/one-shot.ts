@@ -3,6 +3,7 @@ import type { AnyEvent } from '@contract';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
 import { resultEvent } from './json-result';
+import { forTerminal } from './terminal-places';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 import { wrapRows } from './terminal/wrap-rows';
@@ -87,8 +88,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     else human.handle(event);
     if (event.name === 'error') failed = true;
     // The last error said: a script reading only the result line gets it there too.
-    if (event.name === 'error') lastError = event.payload.message;
-    if (event.name === 'notice' && event.payload.item.level === 'error') lastError = event.payload.item.text;
+    if (event.name === 'error') lastError = forTerminal(event.payload.message);
+    if (event.name === 'notice' && event.payload.item.level === 'error') lastError = forTerminal(event.payload.item.text);
     if (event.name === 'cell.awaiting-approval') {
       if (questions) {
         // --json shows the code to the person on stderr before asking.
@@ -165,7 +166,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
             ? EXIT.declined
             : EXIT.done;
   } catch (err) {
-    lastError = errorMessage(err);
+    lastError = forTerminal(errorMessage(err));
     note(errStyle.red(`oi: ${lastError}`));
   } finally {
     off();

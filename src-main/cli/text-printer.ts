@@ -2,6 +2,7 @@ import path from 'node:path';
 import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
 import { InputEcho } from './input-echo';
+import { forTerminal } from './terminal-places';
 import { lastStreamLines } from './last-lines';
 import type { LiveTerminal } from './live-window';
 import { CellScreen, SCREEN_LIMITS, type ScreenLimits } from './screen-output';
@@ -127,13 +128,14 @@ export class TextPrinter {
         break;
       }
       case 'notice': {
-        const { level, text } = event.payload.item;
+        const { level } = event.payload.item;
+        const text = forTerminal(event.payload.item.text);
         if (level === 'info') this.line(this.style.dim(`[${level}] ${text}`));
         else this.errorLine((level === 'error' ? this.errorStyle.red : this.errorStyle.yellow)(`[${level}] ${text}`));
         break;
       }
       case 'error':
-        this.errorLine(this.errorStyle.red(`error: ${event.payload.message}`));
+        this.errorLine(this.errorStyle.red(`error: ${forTerminal(event.payload.message)}`));
         break;
       default:
         break;

@@ -16,6 +16,9 @@ describe('oi -m says what happened, in words that fit a one-shot run', () => {
     expect(result.name).toBe('result');
     expect(result.payload).toMatchObject({ status: 'failed', reason: 'error', answer: '' });
     expect(result.payload.error).toMatch(/refused the key/);
+    // A terminal has no Settings screen: the place is said as a terminal user reaches it.
+    expect(result.payload.error).toContain('when oi asks for it');
+    expect(result.payload.error).not.toMatch(/(?<!app's )Settings →/);
   });
 
   it('shows an error’s last line without pointing at %traceback, which cannot be typed there', { timeout: 120_000 }, async () => {
