@@ -56,19 +56,29 @@ describe('checkpoints in the UI', () => {
     await expectText(list.getByTestId('file-diff').filter({ hasText: 'TWO' }), /-two\s+\+TWO\s+\+three/);
     await p.screenshot({ path: path.join(SHOTS, 'checkpoints-diff.png'), fullPage: true });
 
-    // The user edits a file outside the app, then rewinds the second cell: asked twice, the edit named.
+    // The user edits a file outside the app, then rewinds the second cell: asked twice in the app's own
+    // dialog (no browser pop-up), the edit named. Cancel first: nothing changes.
     writeFileSync(path.join(workspace, 'notes.txt'), 'edited by the user\n');
-    const dialogs: string[] = [];
+    const popups: string[] = [];
     p.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
+      popups.push(dialog.message());
+      void dialog.dismiss();
     });
+    const dialog = p.getByTestId('rewind-dialog');
     await changes.getByTestId('rewind-cell').click();
+    await expectText(dialog, /Rewind the files\?/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('edited by the user\n');
+    await changes.getByTestId('rewind-cell').click();
+    await dialog.getByRole('button', { name: 'Rewind files' }).click();
+    await expectText(dialog.getByRole('list', { name: 'Changed outside the app' }), /notes\.txt/);
+    await p.screenshot({ path: path.join(SHOTS, 'checkpoints-rewind-dialog.png') });
+    await dialog.getByRole('button', { name: 'Rewind anyway' }).click();
     await expect
       .poll(() => (existsSync(path.join(workspace, 'extra.csv')) ? readFileSync(path.join(workspace, 'notes.txt'), 'utf8') : null))
       .toBe('one\ntwo\n');
-    expect(dialogs[0]).toContain('Rewind the workspace’s files');
-    expect(dialogs[1]).toContain('notes.txt');
+    expect(popups).toEqual([]);
     await expectText(p.getByText(/Files rewound to before that run/), /paths put back/);
     await p.screenshot({ path: path.join(SHOTS, 'checkpoints-rewound.png'), fullPage: true });
   });

@@ -3,6 +3,8 @@ import type { CellItem, FileDiff } from '@contract';
 import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
+import { RewindDialog } from './RewindDialog';
+import { useRewind } from './use-rewind';
 import './checkpoints.css';
 
 type Changes = NonNullable<CellItem['changes']>;
@@ -23,6 +25,7 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
   const [open, setOpen] = useState(false);
   const [diffs, setDiffs] = useState<FileDiff[] | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  const { rewind, question, onAnswer } = useRewind({ conversationId, cell, items, reopen: openConversation, setStatus });
   if (!changes.checkpointed) {
     return (
       <div className="cell-changes muted small" data-testid="cell-changes">
@@ -39,47 +42,6 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
       } catch (err) {
         setStatus(errorMessage(err));
       }
-    }
-  };
-  const rewind = async () => {
-    if (!conversationId) return;
-    // What this cell and the ones after it did to paths no checkpoint could keep: said before the rewind.
-    const from = (items ?? []).findIndex((i) => i.id === cell.id);
-    const lost = (items ?? [])
-      .slice(Math.max(0, from))
-      .flatMap((i) => (i.kind === 'cell' ? (i.changes?.unrestorable ?? []) : []))
-      .map((u) => `${u.path}: ${u.reason}`);
-    const cut = window.confirm(
-      'Rewind the workspace’s files to how they were just before this cell ran?\n\nOK: rewind the files. The rewind is itself checkpointed, so it can be undone.' +
-        (lost.length > 0 ? `\n\nIt cannot put these back:\n${listed([...new Set(lost)])}` : ''),
-    );
-    if (!cut) return;
-    try {
-      let outcome = await bridge['checkpoints.restore']({ conversationId, cellId: cell.id });
-      if (outcome.status === 'needs-confirmation') {
-        const list = outcome.modifiedOutside.slice(0, 20).join('\n');
-        const more = outcome.modifiedOutside.length > 20 ? `\n… and ${outcome.modifiedOutside.length - 20} more` : '';
-        if (
-          !window.confirm(
-            `These files were changed outside the app since, and the rewind would replace them:\n\n${list}${more}\n\nRewind anyway?`,
-          )
-        ) {
-          setStatus('Not rewound: the files changed outside the app are kept.');
-          return;
-        }
-        outcome = await bridge['checkpoints.restore']({ conversationId, cellId: cell.id, confirm: true });
-      }
-      if (outcome.status === 'restored') {
-        const left = outcome.cannotRestore.map((u) => u.path);
-        const more = outcome.cannotRestoreCount - left.length;
-        setStatus(
-          `Rewound: ${outcome.changedPaths} paths put back.` +
-            (left.length > 0 ? ` Not restorable: ${left.join(', ')}${more > 0 ? ` and ${more} more` : ''}.` : ''),
-        );
-        await openConversation(conversationId);
-      }
-    } catch (err) {
-      setStatus(errorMessage(err));
     }
   };
   return (
@@ -146,6 +108,7 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
           {status}
         </div>
       )}
+      {question && <RewindDialog question={question} onAnswer={onAnswer} />}
     </div>
   );
 }
@@ -178,9 +141,4 @@ function FileDiffView({ diff }: { diff: FileDiff }) {
         ))}
     </pre>
   );
-}
-
-/** At most 20 lines for a dialog, then how many more. */
-function listed(lines: string[]): string {
-  return lines.slice(0, 20).join('\n') + (lines.length > 20 ? `\n… and ${lines.length - 20} more` : '');
 }
