@@ -43,6 +43,10 @@ describe('extended thinking in the UI', () => {
     const toggle = p.getByRole('switch', { name: 'Extended thinking (Anthropic)' });
     const budget = p.getByRole('textbox', { name: 'Thinking budget' });
     expect(await toggle.isChecked()).toBe(false);
+    // Settings only another provider reads are not shown for Anthropic (issue 25 item 9).
+    await expectText(p.getByTestId('setting-model'), /Model/);
+    for (const other of ['ollamaMaxContext', 'ollamaKeepAlive', 'reasoningEffort'])
+      expect(await p.getByTestId(`setting-${other}`).count()).toBe(0);
     expect(await budget.isDisabled()).toBe(true);
 
     await toggle.check();

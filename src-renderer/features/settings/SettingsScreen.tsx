@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import type { SettingsPatch } from '@contract';
 import { useApp } from '../../state/app-store';
-import { SECTIONS } from './settings-fields';
+import { appliesTo, SECTIONS } from './settings-fields';
 import { ProviderKeyField } from './ProviderKeyField';
 import { SettingField } from './SettingField';
 import { McpServersSection } from '../mcp/McpServersSection';
@@ -32,13 +32,15 @@ export function SettingsScreen() {
       {SECTIONS.map((section) => (
         <section key={section.title} className="settings-section" aria-labelledby={`section-${section.title}`}>
           <h2 id={`section-${section.title}`}>{section.title}</h2>
-          {section.fields.map((field) => (
-            <Fragment key={field.id}>
-              <SettingField field={field} settings={settings} save={save} />
-              {/* The key the chosen provider needs, right where the provider is chosen. */}
-              {field.id === 'baseUrl' && <ProviderKeyField settings={settings} />}
-            </Fragment>
-          ))}
+          {section.fields
+            .filter((field) => appliesTo(field, settings.provider))
+            .map((field) => (
+              <Fragment key={field.id}>
+                <SettingField field={field} settings={settings} save={save} />
+                {/* The key the chosen provider needs, right where the provider is chosen. */}
+                {field.id === 'baseUrl' && <ProviderKeyField settings={settings} />}
+              </Fragment>
+            ))}
         </section>
       ))}
       <McpServersSection />

@@ -1,4 +1,4 @@
-import type { Settings } from '@contract';
+import type { ProviderKind, Settings } from '@contract';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
 
 // Every user-facing setting, described once: where it lives and how it is shown. How typed text becomes
@@ -15,6 +15,8 @@ interface Base {
   label: string;
   help?: string;
   path: FieldPath;
+  /** Shown only while one of these is the chosen provider (a setting no other provider reads). */
+  providers?: ProviderKind[];
 }
 
 export type FieldSpec =
@@ -84,6 +86,7 @@ export const SECTIONS: Section[] = [
       },
       {
         id: 'ollamaMaxContext',
+        providers: ['ollama'],
         label: 'Ollama context cap',
         kind: 'number',
         nullable: false,
@@ -93,6 +96,7 @@ export const SECTIONS: Section[] = [
       },
       {
         id: 'ollamaKeepAlive',
+        providers: ['ollama'],
         label: 'Ollama keep-alive',
         kind: 'text',
         nullable: false,
@@ -101,6 +105,7 @@ export const SECTIONS: Section[] = [
       },
       {
         id: 'thinking',
+        providers: ['anthropic'],
         label: 'Extended thinking (Anthropic)',
         kind: 'toggled-number',
         valueLabel: 'Thinking budget',
@@ -111,6 +116,7 @@ export const SECTIONS: Section[] = [
       },
       {
         id: 'reasoningEffort',
+        providers: ['openai', 'openai-compatible'],
         label: 'Reasoning effort (OpenAI)',
         kind: 'select',
         path: top('reasoningEffort'),
@@ -394,3 +400,8 @@ export const SECTIONS: Section[] = [
     ],
   },
 ];
+
+/** Whether a field applies to the provider now chosen (fields for one provider only are hidden for others). */
+export function appliesTo(field: FieldSpec, provider: ProviderKind): boolean {
+  return !field.providers || field.providers.includes(provider);
+}
