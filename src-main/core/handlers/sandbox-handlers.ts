@@ -8,7 +8,8 @@ import type { AppContext } from './app-context';
 export const sandboxHandlers = ({
   settings,
   dataDir,
-}: Pick<AppContext, 'settings'> & Partial<Pick<AppContext, 'dataDir'>>): Pick<HandlerTable, 'sandbox.status'> => ({
+  secretStorage,
+}: Pick<AppContext, 'settings'> & Partial<Pick<AppContext, 'dataDir' | 'secretStorage'>>): Pick<HandlerTable, 'sandbox.status'> => ({
   'sandbox.status': async () => {
     const support = await sandboxSupport();
     // As runs get it (app.ts): with the person's skills folder shown read-only, so the sentence matches the cells'.
@@ -22,8 +23,8 @@ export const sandboxHandlers = ({
       description: describeSandbox(sandbox, support),
       reason: support.available ? null : unavailableReason(support.reason, sandbox.chosen),
       protections: sandboxProtections(sandbox, support),
-      notProtected: sandboxGaps(sandbox, support),
-      autoRunWarning: autoRunWarning(sandbox, support),
+      notProtected: sandboxGaps(sandbox, support, process.platform, secretStorage !== 'memory'),
+      autoRunWarning: autoRunWarning(sandbox, support, process.platform, secretStorage !== 'memory'),
     };
   },
 });

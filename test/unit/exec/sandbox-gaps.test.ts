@@ -19,6 +19,11 @@ describe('what the sandbox leaves open', () => {
       'your other programs: it can see them and signal them',
     ]);
     expect(sandboxGaps(undefined, missing, 'darwin').join(' ')).not.toContain('keychain');
+    // No keychain here (keys kept in the app's memory): no keychain to warn of.
+    expect(sandboxGaps({ ...on, enabled: false }, bwrap, 'linux', false).join(' ')).not.toContain('keychain');
+    expect(autoRunWarning({ ...on, enabled: false }, bwrap, 'linux', false)).toBe(
+      'No sandbox: code will run as you, with access to your files and the network.',
+    );
     expect(autoRunWarning({ ...on, enabled: false }, bwrap, 'linux')).toBe(
       'No sandbox: code will run as you, with access to your files, the network and your keychain (it can read the stored API keys over the session bus).',
     );

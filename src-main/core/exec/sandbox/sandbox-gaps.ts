@@ -12,13 +12,15 @@ export function sandboxGaps(
   settings: SandboxSettings | undefined,
   support: SandboxSupport,
   platform: NodeJS.Platform = process.platform,
+  /** Whether the app keeps keys in the OS keychain (false: in memory, no keychain here). */
+  keychain = true,
 ): string[] {
   if (!settings?.enabled) {
     return [
       'your files: it can read, change and delete anything your user can',
       'the network',
       // The Secret Service hands stored keys to any process of the user over the session bus.
-      ...(platform === 'linux' ? ['your keychain: it can read the stored API keys over the session bus'] : []),
+      ...(platform === 'linux' && keychain ? ['your keychain: it can read the stored API keys over the session bus'] : []),
       'your other programs: it can see them and signal them',
     ];
   }
@@ -52,11 +54,13 @@ export function autoRunWarning(
   settings: SandboxSettings | undefined,
   support: SandboxSupport,
   platform: NodeJS.Platform = process.platform,
+  keychain = true,
 ): string {
   if (!settings?.enabled) {
-    // Any process of the user may ask the Secret Service for an unlocked keychain's entries.
+    // Any process of the user may ask the Secret Service for an unlocked keychain's entries. Without a
+    // keychain (keys kept in the app's memory) there is none to warn of (issue 25 item 9).
     const reach =
-      platform === 'linux'
+      platform === 'linux' && keychain
         ? 'your files, the network and your keychain (it can read the stored API keys over the session bus)'
         : 'your files and the network';
     return `No sandbox: code will run as you, with access to ${reach}.`;
