@@ -117,6 +117,20 @@ describe('layout at 800, 1,000, 1,400 and 1,920 px', () => {
         ).toBeLessThanOrEqual(1);
       }
       await expectText(page.getByTestId('model-button'), 'gpt-test');
+      // The usage gives way part by part (context, then tokens), never cutting a number; the cost stays.
+      const parts = await page.getByTestId('usage').evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return [...el.querySelectorAll('.usage-part')].map((part) => {
+          const r = part.getBoundingClientRect();
+          const shown = r.top < box.bottom - 1;
+          return { text: part.textContent, shown, whole: !shown || (r.left >= box.left - 1 && r.right <= box.right + 1) };
+        });
+      });
+      expect(
+        parts.every((p) => p.whole),
+        `usage parts at ${width}px: ${JSON.stringify(parts)}`,
+      ).toBe(true);
+      expect(parts[0]).toMatchObject({ shown: true, text: expect.stringMatching(/^\$/) as unknown });
 
       // The conversation list scrolls inside the sidebar; the screen links never move.
       const list = page.getByTestId('conversation-list');

@@ -13,15 +13,11 @@ export function UsageMeter() {
       data-testid="usage"
       title={`${usage.inputTokens.toLocaleString()} tokens in, ${usage.outputTokens.toLocaleString()} out${context ? `; context ${context.tokens.toLocaleString()} of ${context.window.toLocaleString()}` : ''}`}
     >
-      {/* A narrow top bar shows the short form (layout.css); the title always has all of it. */}
-      <span className="usage-long">
-        {formatTokens(tokens)} tokens · ${usage.costUsd > 0 && usage.costUsd < 0.01 ? '<0.01' : usage.costUsd.toFixed(2)}
-        {fill !== null && ` · context ${fill}%`}
-      </span>
-      <span className="usage-short" aria-hidden="true">
-        {formatTokens(tokens)}
-        {fill !== null && ` · ${fill}%`}
-      </span>
+      {/* Whole parts, most wanted first: the cost, the tokens, the context's fill. Those that do not fit wrap
+          onto a second line the meter does not show (layout.css), so a number is never cut in half. */}
+      <span className="usage-part">${usage.costUsd > 0 && usage.costUsd < 0.01 ? '<0.01' : usage.costUsd.toFixed(2)}</span>
+      <span className="usage-part"> · {formatTokens(tokens)} tokens</span>
+      {fill !== null && <span className="usage-part"> · context {fill}%</span>}
     </span>
   );
 }
