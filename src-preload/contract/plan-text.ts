@@ -46,3 +46,8 @@ export function planSteps(code: string): string[] {
 export function openStepsNote(open: number): string {
   return `The turn ended with ${open} step${open === 1 ? '' : 's'} of the task list still open.`;
 }
+
+/** A plan proposal or a task-list call: recorded as a cell, never code to run or export as code. */
+export function isPlanToolCell(cell: { language: string }): boolean {
+  return cell.language === PLAN_LANGUAGE || cell.language === TASKS_LANGUAGE;
+}

@@ -155,6 +155,24 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     expect(JSON.parse(plan?.modelCode ?? '')).toEqual({ steps: ['Read data', 'Write report'] });
     // Every step done: no note of open steps.
     expect(conv.items.some((i) => i.kind === 'notice' && i.text.includes('still open'))).toBe(false);
+
+    // The notebook keeps the list as a markdown cell; the plan and task calls are no code of its.
+    const { text } = await aut.app.handlers['notebook.export']({ conversationId: id }, ctx);
+    const nb = JSON.parse(text) as { cells: Array<{ cell_type: string; source: string[] | string; metadata: Record<string, unknown> }> };
+    const source = (c: { source: string[] | string }) => (Array.isArray(c.source) ? c.source.join('') : c.source);
+    expect(nb.cells.filter((c) => c.cell_type === 'code').map(source)).toEqual([
+      "d = open('data.txt').read()",
+      "open('report.txt', 'w').write(d.lower())",
+    ]);
+    const list = nb.cells.at(-1);
+    expect(list?.cell_type).toBe('markdown');
+    expect(source(list ?? { source: '' })).toBe(
+      '**Task list** — 2 of 2 steps done\n\n- [x] 1. Read data.txt\n- [x] 2. Write report.txt from it',
+    );
+    // Imported again, the list cell is not a message.
+    const back = await aut.app.handlers['notebook.import']({ fileName: 'plan.ipynb', source: { text } }, ctx);
+    expect(back.warnings).toEqual([]);
+    expect(back.conversation.items.some((i) => i.kind === 'user' && i.text.includes('Task list'))).toBe(false);
   });
 
   it('keeps plan mode after a rejection, and the model reads the person’s reason', async () => {
