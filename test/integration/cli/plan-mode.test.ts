@@ -31,7 +31,7 @@ describe('oi --plan', () => {
       { kind: 'tool', calls: [{ id: 't1', name: 'update_tasks', arguments: { action: 'start', ids: [1, 2] } }] },
       {
         kind: 'tool',
-        calls: [{ id: 'e1', name: 'execute', arguments: { language: 'python', code: "open('report.txt', 'w').write('ok')" } }],
+        calls: [{ id: 'e1', name: 'execute', arguments: { language: 'shell', code: 'printf ok > report.txt' } }],
       },
       { kind: 'tool', calls: [{ id: 't2', name: 'update_tasks', arguments: { action: 'done', ids: [1, 2] } }] },
       { kind: 'text', text: 'Report written.' },
