@@ -17,7 +17,8 @@ import { lastRequestText, systemPromptOf, toolNamesOf } from './support/request-
 // plan mode stays and the model reads the reason.
 
 const ctx = { transport: 'websocket' as const };
-const WRITE = "print(open('data.txt').read())\nopen('out.txt', 'w').write('written')";
+// Shell cells: a bash session starts far cheaper than a Python one, and the sandbox holds both alike.
+const WRITE = 'cat data.txt; echo\nprintf written > out.txt';
 
 describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) => {
   let root: string;
@@ -78,7 +79,7 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     await aut.app.handlers['conversation.set-plan-mode']({ conversationId: id, planMode: true }, ctx);
     const before = llm.requests.length;
     llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'w1', name: 'execute', arguments: { language: 'python', code: WRITE } }] },
+      { kind: 'tool', calls: [{ id: 'w1', name: 'execute', arguments: { language: 'shell', code: WRITE } }] },
       { kind: 'text', text: 'I can only look for now.' },
     );
     const conv = await send(id, 'Write out.txt');
@@ -100,7 +101,7 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     // Twin: plan mode off, the same cell writes the file.
     await aut.app.handlers['conversation.set-plan-mode']({ conversationId: id, planMode: false }, ctx);
     llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'w2', name: 'execute', arguments: { language: 'python', code: WRITE } }] },
+      { kind: 'tool', calls: [{ id: 'w2', name: 'execute', arguments: { language: 'shell', code: WRITE } }] },
       { kind: 'text', text: 'Written.' },
     );
     const after = await send(id, 'Now write it');
@@ -122,12 +123,12 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 'p1', name: 'propose_plan', arguments: { steps: ['Read data', 'Write report'] } }] },
       { kind: 'tool', calls: [{ id: 't1', name: 'update_tasks', arguments: { action: 'start', ids: [1] } }] },
-      { kind: 'tool', calls: [{ id: 'e1', name: 'execute', arguments: { language: 'python', code: "d = open('data.txt').read()" } }] },
+      { kind: 'tool', calls: [{ id: 'e1', name: 'execute', arguments: { language: 'shell', code: 'd=$(cat data.txt)' } }] },
       { kind: 'tool', calls: [{ id: 't2', name: 'update_tasks', arguments: { action: 'done', ids: [1] } }] },
       { kind: 'tool', calls: [{ id: 't3', name: 'update_tasks', arguments: { action: 'start', ids: [2] } }] },
       {
         kind: 'tool',
-        calls: [{ id: 'e2', name: 'execute', arguments: { language: 'python', code: "open('report.txt', 'w').write(d.lower())" } }],
+        calls: [{ id: 'e2', name: 'execute', arguments: { language: 'shell', code: 'printf %s "$d" | tr A-Z a-z > report.txt' } }],
       },
       { kind: 'tool', calls: [{ id: 't4', name: 'update_tasks', arguments: { action: 'done', ids: [2] } }] },
       { kind: 'text', text: 'The report is written.' },
@@ -160,10 +161,10 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     const { text } = await aut.app.handlers['notebook.export']({ conversationId: id }, ctx);
     const nb = JSON.parse(text) as { cells: Array<{ cell_type: string; source: string[] | string; metadata: Record<string, unknown> }> };
     const source = (c: { source: string[] | string }) => (Array.isArray(c.source) ? c.source.join('') : c.source);
-    expect(nb.cells.filter((c) => c.cell_type === 'code').map(source)).toEqual([
-      "d = open('data.txt').read()",
-      "open('report.txt', 'w').write(d.lower())",
-    ]);
+    const code = nb.cells.filter((c) => c.cell_type === 'code').map(source);
+    expect(code).toHaveLength(2);
+    expect(code[0]).toContain('d=$(cat data.txt)');
+    expect(code[1]).toContain('tr A-Z a-z > report.txt');
     const list = nb.cells.at(-1);
     expect(list?.cell_type).toBe('markdown');
     expect(source(list ?? { source: '' })).toBe(
