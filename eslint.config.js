@@ -87,6 +87,7 @@ const FEATURE_ORDER = [
   'instructions',
   'cells',
   'notebooks',
+  'plan',
   'preview',
   'files',
   'chat',

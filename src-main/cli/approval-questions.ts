@@ -2,6 +2,7 @@ import { errorMessage } from '@contract';
 import type { CellItem, EventPayload } from '@contract';
 import type { CliSession } from './cli-session';
 import { editInEditor, editorCommand } from './code-editor';
+import { askPlan } from './plan-question';
 import type { PromptLine } from './terminal/prompt-line';
 import { wrapRows, type Paint } from './terminal/wrap-rows';
 import type { Style } from './terminal-style';
@@ -95,6 +96,16 @@ export class ApprovalQuestions {
         }
         question = 'Please answer y, n, e or a: ';
       }
+    } finally {
+      this.open.delete(cell.id);
+    }
+  }
+
+  /** A plan the model proposed (plan-question.ts). */
+  async plan(cell: CellItem): Promise<void> {
+    const signal = this.track(cell.id);
+    try {
+      await askPlan(this.deps, cell, signal);
     } finally {
       this.open.delete(cell.id);
     }

@@ -23,6 +23,8 @@ export interface CliOptions {
   overrides: SettingsPatch;
   /** --provider was given without --model: pick the provider's default (or first listed) model. */
   needsModel: boolean;
+  /** --plan: the conversation is in plan mode (docs/cli.md#plan-mode). */
+  plan: boolean;
 }
 
 export class UsageError extends Error {}
@@ -48,6 +50,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         conversation: { type: 'string' },
         notebook: { type: 'string' },
         json: { type: 'boolean' },
+        plan: { type: 'boolean' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -102,5 +105,6 @@ export function parseCliArgs(argv: string[]): CliOptions {
     version: values.version ?? false,
     overrides: parsed.data,
     needsModel: values.provider !== undefined && values.model === undefined,
+    plan: values.plan ?? false,
   };
 }

@@ -145,6 +145,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
       print: (line) => (prompt ? prompt.line(line) : quiet(line)),
     });
     const session = new CliSession(app, conversation);
+    if (opts.plan) await session.call('conversation.set-plan-mode', { conversationId: conversation.id, planMode: true });
     const outputDir = path.join(dataDir, 'cli-output');
     const meta = () => ({ appVersion: version, provider: current.provider, model: current.model, resourcesDir: app.context.resourcesDir });
     if (!interactive) {
@@ -170,6 +171,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
       style.bold('Open Interpreter') +
         style.dim(` ${version} — ${current.provider} / ${current.model}${current.autoRun ? ', auto-run on' : ''}`),
       style.dim(`Code runs in ${conversation.workspace}`),
+      ...(opts.plan ? [style.dim('Plan mode: code runs read-only in the sandbox until you approve a plan (/plan turns it off).')] : []),
       ...resumed,
       ...(opts.notebook ? [style.dim(`Imported "${conversation.title}" (${conversation.items.length} items) from ${opts.notebook}`)] : []),
     ].join('\n');

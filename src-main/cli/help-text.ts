@@ -18,6 +18,7 @@ Options:
   -y, --auto-run             run code without asking
       --sandbox              run code in the sandbox, refusing to run it if the sandbox cannot start
       --no-sandbox           run code without the sandbox (it is on by default where it works)
+      --plan                 plan mode: code runs read-only until you approve the model's plan (/plan switches)
   -c, --continue             continue the last conversation
       --conversation <id>    continue a saved conversation (an id from --list, or its first characters)
       --workspace <dir>      folder the code runs in, made if missing (default: the current folder)
@@ -30,7 +31,7 @@ Options:
   -h, --help                 show this help
   -v, --version              print the version
 
-At the prompt: %help lists commands; !command (or %% command) runs a shell command here.
+At the prompt: %help lists commands; !command (or %% command) runs a shell command here; /plan switches plan mode.
 Exit codes: 0 done, 1 the turn failed, 2 bad options or setup, 3 code was declined (no terminal to
 ask and no -y), 129 the terminal closed, 130 stopped by Ctrl-C.
 

@@ -1,4 +1,5 @@
-import { errorMessage } from '@contract';
+import { errorMessage, PLAN_LANGUAGE } from '@contract';
+import { togglePlanMode } from './plan-command';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
 import { runMagic, type MagicContext } from './magic-commands';
@@ -88,7 +89,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     else if (event.name === 'cell.running') status(`running ${languages.get(event.payload.cellId) ?? 'code'}`);
     else if (event.name === 'cell.done') status('thinking');
     else if (event.name === 'turn.end') status(null);
-    if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell);
+    if (event.name === 'cell.awaiting-approval' && event.payload.cell.language === PLAN_LANGUAGE) void questions.plan(event.payload.cell);
+    else if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell);
     else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
     else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);
     else if (event.name === 'install.answered') questions.withdraw(event.payload.questionId);
@@ -123,6 +125,7 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
   const onSubmit = async (raw: string) => {
     const text = raw.trim();
     if (['exit', 'quit', '%exit'].includes(text)) return leave();
+    if (/^\/plan(\s|$)/.test(text)) return togglePlanMode(session, text, print, style);
     if (!busy) {
       if (!text) return;
       const command = shellLine(text);

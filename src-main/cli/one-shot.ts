@@ -1,4 +1,4 @@
-import { errorMessage } from '@contract';
+import { errorMessage, PLAN_LANGUAGE } from '@contract';
 import type { AnyEvent } from '@contract';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
@@ -94,7 +94,9 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       if (questions) {
         // --json shows the code to the person on stderr before asking.
         if (opts.json) note(`${event.payload.cell.language}:\n${wrapRows(event.payload.cell.code, sameTerminal ? prompt.columns : null)}`);
-        answers.push(questions.cell(event.payload.cell));
+        answers.push(
+          event.payload.cell.language === PLAN_LANGUAGE ? questions.plan(event.payload.cell) : questions.cell(event.payload.cell),
+        );
       } else {
         declined++;
         answers.push(

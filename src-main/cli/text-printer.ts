@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
+import { mcpUiOf, PLAN_LANGUAGE, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
+import { isPlanCell, planCellDone, planLines, planModeLine, taskListLines } from './plan-lines';
 import { saveRichOutput } from './rich-output-file';
 import { InputEcho } from './input-echo';
 import { forTerminal } from './terminal-places';
@@ -96,10 +97,18 @@ export class TextPrinter {
         break;
       case 'cell.code':
         // A skill call is not code: it is shown as one line when it is done.
-        if (skillUseText(event.payload) === null) this.code(event.payload.cellId, event.payload.language, event.payload.code);
+        if (skillUseText(event.payload) === null && !isPlanCell(event.payload.language))
+          this.code(event.payload.cellId, event.payload.language, event.payload.code);
         break;
       case 'cell.awaiting-approval':
-        this.finishCode(event.payload.cell);
+        if (event.payload.cell.language === PLAN_LANGUAGE) this.line(planLines(event.payload.cell, this.style));
+        else this.finishCode(event.payload.cell);
+        break;
+      case 'tasks.updated':
+        this.line(taskListLines(event.payload.tasks, this.style));
+        break;
+      case 'conversation.plan-mode':
+        this.line(planModeLine(event.payload.planMode, this.style));
         break;
       case 'cell.running':
         if (!this.closed.has(event.payload.cellId)) {
@@ -285,6 +294,11 @@ export class TextPrinter {
   }
 
   private cellDone(cell: CellItem): void {
+    if (isPlanCell(cell.language)) {
+      const line = planCellDone(cell, this.style);
+      if (line !== null) this.line(line);
+      return;
+    }
     const skillUse = skillUseText(cell);
     if (skillUse !== null) {
       // The model's error (no such skill, a path outside it) is what the person needs to see too.

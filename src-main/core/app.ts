@@ -30,6 +30,8 @@ import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { HookRunner } from './hooks/hook-runner';
 import { skillsHandlers } from './handlers/skills-handlers';
+import { planHandlers } from './handlers/plan-handlers';
+import { planModeSandbox } from './agent/plan/plan-sandbox';
 import { userSkillsFolder } from './agent/skills/skill-discovery';
 import {
   createExecService,
@@ -158,6 +160,8 @@ export function createApp(opts: AppOptions): App {
       secrets: () => secrets,
     }),
     sandboxSetting,
+    // Plan mode (docs/agent.md#plan-mode): the conversation's code runs sandboxed with the workspace read-only.
+    (request, sandbox) => (open.get(request.conversationId)?.conv.planMode ? planModeSandbox(sandbox) : sandbox),
   );
 
   // The saved settings decide where a stored key may go, not the target a request names.
@@ -248,6 +252,7 @@ export function createApp(opts: AppOptions): App {
     ...networkHandlers(context),
     ...instructionsHandlers(context),
     ...skillsHandlers(context),
+    ...planHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

@@ -16,6 +16,7 @@ import { NotebookRerunOutcome } from './requests/notebook';
 import { Settings } from './settings';
 import { ModelCapability } from './requests/models';
 import { McpApprovalQuestion } from './requests/mcp-approval';
+import { Task } from './plan';
 
 // Every event main sends to the renderer: name → payload schema. Events are only ever sent by main,
 // so they are validated in tests rather than on every send (output bursts are hot) — and main never
@@ -113,6 +114,10 @@ const buildEventSchemas = () =>
     'conversation.updated': z.object({ summary: ConversationSummary }),
     /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */
     'conversation.auto-run': z.object({ ...Conv, autoRun: z.boolean() }),
+    /** Plan mode turned on or off (the switch, `/plan`, or an approved plan leaving it). */
+    'conversation.plan-mode': z.object({ ...Conv, planMode: z.boolean() }),
+    /** The task list changed (the model's task tool, or an approved plan seeding it): the whole list. */
+    'tasks.updated': z.object({ ...Conv, tasks: z.array(Task) }),
     /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
     'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
     /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderKind } from './settings';
+import { Task } from './plan';
 
 // The data of a conversation. Outputs use Jupyter's own shapes so notebook export is a mapping,
 // not a translation, and so rich output (PNG, HTML) is first class everywhere.
@@ -335,6 +336,10 @@ export const Conversation = ConversationSummary.extend({
   modelChoice: ModelChoice.optional(),
   /** Set when the conversation was imported from a notebook. */
   notebook: NotebookOrigin.optional(),
+  /** Plan mode (docs/agent.md#plan-mode): code runs with the workspace read-only until a plan is approved. */
+  planMode: z.boolean().optional(),
+  /** The live task list the model keeps (docs/agent.md#task-list); absent until it adds a step. */
+  tasks: z.array(Task).max(100).optional(),
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;

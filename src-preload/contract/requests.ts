@@ -15,6 +15,7 @@ import { mcpRequests } from './requests/mcp';
 import { mcpApprovalRequests } from './requests/mcp-approval';
 import { instructionsRequests } from './requests/instructions';
 import { skillsRequests } from './requests/skills';
+import { planRequests } from './requests/plan';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -37,6 +38,7 @@ export const requests = {
   ...mcpApprovalRequests,
   ...instructionsRequests,
   ...skillsRequests,
+  ...planRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';

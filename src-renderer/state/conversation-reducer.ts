@@ -93,6 +93,10 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
         conv: { ...view.conv, usage: event.payload.usage },
         context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow },
       };
+    case 'conversation.plan-mode':
+      return { ...view, conv: { ...view.conv, planMode: event.payload.planMode } };
+    case 'tasks.updated':
+      return { ...view, conv: { ...view.conv, tasks: event.payload.tasks } };
     case 'conversation.auto-run':
       return view.conv.autoRun === event.payload.autoRun ? view : { ...view, conv: { ...view.conv, autoRun: event.payload.autoRun } };
     default:

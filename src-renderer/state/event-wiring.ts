@@ -16,6 +16,8 @@ const CONVERSATION_EVENTS = [
   'cell.code',
   'cell.awaiting-approval',
   'conversation.auto-run',
+  'conversation.plan-mode',
+  'tasks.updated',
   'cell.running',
   'cell.output',
   'cell.display-updated',

@@ -186,6 +186,11 @@ export class AgentService {
     this.decide(conversationId, cellId, { kind: 'skip', unasked });
   }
 
+  /** A proposed plan the person rejected, with their reason (docs/agent.md#plan-mode). */
+  rejectPlan(conversationId: string, cellId: string, reason: string): void {
+    this.decide(conversationId, cellId, { kind: 'skip', reason });
+  }
+
   answerInstall(conversationId: string, questionId: string, install: boolean): void {
     this.decide(conversationId, questionId, install ? { kind: 'run', code: null, always: false } : { kind: 'skip' });
   }

@@ -1,6 +1,11 @@
-/** `unasked`: not run because nobody could be asked (oi -m without a terminal), which the model is told as such. */
+/**
+ * `unasked`: not run because nobody could be asked (oi -m without a terminal), which the model is told as such.
+ * `reason`: why the person said no, when they said (a rejected plan: docs/agent.md#plan-mode).
+ */
 export type ApprovalDecision =
-  { kind: 'run'; code: string | null; always: boolean } | { kind: 'skip'; unasked?: boolean } | { kind: 'stop' };
+  | { kind: 'run'; code: string | null; always: boolean }
+  | { kind: 'skip'; unasked?: boolean; reason?: string }
+  | { kind: 'stop' };
 
 /** Cells waiting for the user's Run / Skip, keyed by cell id. */
 export class ApprovalGate {

@@ -9,6 +9,7 @@ import type { EnvironmentContext } from './environment-context';
 import { fitHistory, type FitResult } from './history-fit';
 import { buildSystemPrompt, type PromptMcpTool } from './system-prompt';
 import { withWorkspaceNotes } from './workspace-change-note';
+import type { PlanSection } from './plan/plan-prompt';
 
 export interface PreparedStep {
   request: Omit<ProviderRequest, 'signal'>;
@@ -37,11 +38,12 @@ export async function prepareStep(
   /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
   mcpTools: PromptMcpTool[] = [],
   /** The project instructions' and the skills' prompt sections (project-instructions.ts, skills/), or ''. */
-  sections: { instructions?: string; skills?: string } = {},
+  sections: { instructions?: string; skills?: string; plan?: PlanSection } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   // The skill tools only with skills to offer: a model with none has nothing to load.
   if (sections.skills) extraTools.push(...skillTools);
+  if (sections.plan) extraTools.push(...sections.plan.tools);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([
@@ -55,6 +57,7 @@ export async function prepareStep(
       customInstructions: settings.customInstructions,
       projectInstructions: sections.instructions ?? '',
       skills: sections.skills ?? '',
+      plan: sections.plan?.prompt ?? '',
       toolCalling: tools,
       droppedTurns,
       mcpTools,

@@ -6,6 +6,8 @@ export interface PromptContext {
   projectInstructions?: string;
   /** Skills offered (skills/skill-prompt.ts): names and descriptions only; '' for none. */
   skills?: string;
+  /** Plan mode and the task list (plan/plan-prompt.ts); '' for neither. */
+  plan?: string;
   toolCalling: boolean;
   /** Turns left out of the history to fit the window; the model should know its memory has a gap. */
   droppedTurns: number;
@@ -63,6 +65,7 @@ export function buildSystemPrompt(ctx: PromptContext): string {
   }
   if (ctx.projectInstructions) lines.push('', ctx.projectInstructions);
   if (ctx.skills) lines.push('', ctx.skills);
+  if (ctx.plan) lines.push('', ctx.plan);
   if (ctx.customInstructions.trim()) lines.push('', '# Instructions from the user', ctx.customInstructions.trim());
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-import { errorMessage, type CellItem, type ModelChoice, type NoticeItem, type Settings } from '@contract';
+import { errorMessage, type CellItem, type ModelChoice, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { findLanguage, type ExecService } from '../exec';
@@ -9,8 +9,7 @@ import { classifyFailure, describeFailure } from '../llm/provider-errors';
 import type { RetryNotice, RetryPolicy } from '../llm/retry-with-backoff';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
-import type { FitResult } from './history-fit';
-import { newId, now } from './ids';
+import { now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
@@ -28,6 +27,11 @@ import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
 import * as hooks from './turn-hooks';
+import { addNotice, noteFit } from './turn-notices';
+import * as plan from './plan/plan-cell';
+import { planLanguage } from './plan/plan-tools';
+import { planSection } from './plan/plan-prompt';
+import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -125,6 +129,12 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           continue;
         }
         const mcpTool = step.mcpTools.find((t) => t.name === name);
+        if (args !== null && planLanguage(name)) {
+          const outcome = await plan.runPlanToolCall(live, deps.events, cell, { tool: name, args }, signal);
+          if (outcome === 'stop') stopAfterStep = 'stopped';
+          else if (outcome === 'failed') stepFailed = true;
+          continue;
+        }
         if (args !== null && deps.skills && skillLanguage(name)) {
           if (!(await executeSkillCell(live, deps.events, cell, { tool: name, args }, deps.skills))) stepFailed = true;
           continue;
@@ -154,6 +164,11 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         }
         // The real names: the language holds them sanitised, and two tools may sanitise alike.
         if (mcpTool) cell.mcp = { server: mcpTool.server, tool: mcpTool.tool };
+        const planRefusal = planModeRefusal(live.conv, cell, mcpTool !== undefined);
+        if (planRefusal) {
+          finishCell(live, deps.events, cell, 'skipped', planRefusal);
+          continue;
+        }
         const guard = await hooks.beforeCellHooks(live, deps, cell);
         if (guard.kind === 'deny') {
           finishCell(live, deps.events, cell, 'skipped', hooks.refusedByHook(guard.reason));
@@ -202,6 +217,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           continue;
         }
         const userStopped = await executeCell(live, deps, settings, cell, signal);
+        cell.resultForModel = `${cell.resultForModel ?? ''}${planModeNote(live.conv, cell)}`;
         // The result counts too: an automatic install reports the command it ran there.
         deps.environment.noteRun(`${cell.code}\n${cell.resultForModel ?? ''}`);
         if (userStopped) {
@@ -241,6 +257,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
     reason = 'error';
   }
   settleUnfinishedCells(live, deps.events);
+  plan.noteOpenSteps(live, deps.events);
   // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
@@ -274,7 +291,8 @@ async function callModel(
       deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
       deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
     ]);
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills });
+    const planPart = planSection(live.conv, tools);
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills, plan: planPart });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(
@@ -352,31 +370,6 @@ function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
   }
 }
 
-/** Tells the user once each time fitting leaves out more than it did before. */
-function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, contextWindow: number): void {
-  const before = live.fitNoticed;
-  const counts = ['droppedTurns', 'trimmedOutputs', 'trimmedMessages'] as const;
-  if (counts.every((key) => fit[key] <= before[key])) return;
-  live.fitNoticed = {
-    droppedTurns: Math.max(fit.droppedTurns, before.droppedTurns),
-    trimmedOutputs: Math.max(fit.trimmedOutputs, before.trimmedOutputs),
-    trimmedMessages: Math.max(fit.trimmedMessages, before.trimmedMessages),
-  };
-  const parts: string[] = [];
-  if (fit.trimmedOutputs) parts.push(`${fit.trimmedOutputs} long output${fit.trimmedOutputs === 1 ? ' was' : 's were'} shortened`);
-  if (fit.trimmedMessages)
-    parts.push(`the middle of ${fit.trimmedMessages === 1 ? 'a message' : `${fit.trimmedMessages} messages`} too long for it was left out`);
-  if (fit.droppedTurns) parts.push(`the ${fit.droppedTurns} oldest exchange${fit.droppedTurns === 1 ? ' was' : 's were'} left out`);
-  // How much, in tokens: the user sees what the model lost, not only that it lost something.
-  const cut = Math.max(0, fit.fullTokens - fit.tokens);
-  addNotice(
-    live,
-    events,
-    'info',
-    `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')} (about ${cut.toLocaleString('en-US')} of ${fit.fullTokens.toLocaleString('en-US')} tokens). They stay in this conversation; only the model no longer sees them.`,
-  );
-}
-
 function retryMessage(n: RetryNotice): string {
   const why =
     n.failure.kind === 'rate-limited'
@@ -389,10 +382,4 @@ function retryMessage(n: RetryNotice): string {
 
 function budgetMessage(spent: number, budget: number): string {
   return `This conversation has used $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget, so the agent stopped before calling the model again. Raise or clear the budget in Settings to go on.`;
-}
-
-function addNotice(live: LiveConversation, events: EventBus, level: NoticeItem['level'], text: string): void {
-  const item: NoticeItem = { kind: 'notice', id: newId(), level, text, createdAt: now() };
-  live.conv.items.push(item);
-  events.emit('notice', { conversationId: live.conv.id, item });
 }

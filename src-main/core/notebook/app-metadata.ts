@@ -71,7 +71,19 @@ export const HelpersCellMeta = z.object({
   role: z.literal('helpers'),
 });
 
-export const CellMeta = z.discriminatedUnion('role', [UserCellMeta, AssistantCellMeta, NoticeCellMeta, CodeCellMeta, HelpersCellMeta]);
+/** The task list export adds at the end (task-list-cell.ts): not a conversation item, so import leaves it out. */
+export const TasksCellMeta = z.object({
+  role: z.literal('tasks'),
+});
+
+export const CellMeta = z.discriminatedUnion('role', [
+  UserCellMeta,
+  AssistantCellMeta,
+  NoticeCellMeta,
+  CodeCellMeta,
+  HelpersCellMeta,
+  TasksCellMeta,
+]);
 
 export const NotebookMeta = z.object({
   appVersion: z.string(),

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import {
-  skillUseText,
   type CellItem,
   type CellOutput,
   type CellStatus,
@@ -21,6 +20,7 @@ import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-se
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
 import { helpersCell, helpersUsed } from './export-helpers';
+import { isToolUseCell, taskListCell } from './task-list-cell';
 import { attachmentKey, type ListedAttachment, quotedUserText, withAttachmentLines } from './user-attachments';
 
 export interface ExportMeta {
@@ -65,6 +65,8 @@ export function exportNotebook(conv: Conversation, meta: ExportMeta, options: Ex
     // Cells have ids from 4.5 on; an older notebook is written back without them.
     cells.push(minor >= 5 ? withId(cell, ids.allocate(item.id, index)) : (cell as ExportedCell));
   });
+  const tasks = taskListCell(conv.tasks ?? []);
+  if (tasks) cells.push(minor >= 5 ? withId(tasks, ids.allocate('oi-tasks', items.length)) : (tasks as ExportedCell));
   const used = pythonKernel ? helpersUsed(items) : null;
   if (used) {
     // Its id is taken last, so the items keep theirs.
@@ -169,8 +171,8 @@ function byCodePoint(a: string, b: string): number {
 export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
-    // An MCP call, or a skill loaded (docs/agent.md#skills), is no language of the notebook's.
-    if (item.kind !== 'cell' || isMcpLanguage(item.language) || skillUseText(item) !== null) continue;
+    // An MCP call, a skill loaded (docs/agent.md#skills), a plan or task call is no language of the notebook's.
+    if (item.kind !== 'cell' || isMcpLanguage(item.language) || isToolUseCell(item)) continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
@@ -332,8 +334,8 @@ function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | un
     ...(item.modelCode !== undefined ? { editedByUser: true, modelCode: item.modelCode } : {}),
   };
   if (isMcpLanguage(item.language)) return mcpCallCell(item, oi);
-  // A skill call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
-  if (NOT_APPROVED.has(item.status) || skillUseText(item) !== null) {
+  // A skill, plan or task call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
+  if (NOT_APPROVED.has(item.status) || isToolUseCell(item)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
   }
   const magic = pythonKernel ? magicFor(notebookLanguage(item.language, item.shell)) : '';

@@ -3,6 +3,7 @@ import { useApp } from '../../state/app-store';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { WorkingIndicator } from './WorkingIndicator';
+import { TaskListPanel } from '../plan/TaskListPanel';
 import { attachFiles } from '../common/upload';
 import { takeNotebookDrops } from '../notebooks/notebook-actions';
 
@@ -40,6 +41,7 @@ export function ChatScreen() {
         void attachFiles(takeNotebookDrops([...e.dataTransfer.files]));
       }}
     >
+      <TaskListPanel />
       {current ? current.conv.items.length > 0 ? <MessageList view={current} /> : <EmptyConversation /> : <EmptyConversation />}
       <WorkingIndicator />
       <Composer />

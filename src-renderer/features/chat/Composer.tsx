@@ -6,6 +6,8 @@ import { AutoRunChip } from '../sandbox/AutoRunChip';
 import { AttachmentChips } from './AttachmentChips';
 import { attachFiles } from '../common/upload';
 import { McpComposerMenu } from '../mcp/McpComposerMenu';
+import { planCommand, setPlanMode } from '../plan/plan-actions';
+import { PlanSwitch } from '../plan/PlanSwitch';
 
 export function Composer() {
   const [text, setText] = useState('');
@@ -36,6 +38,12 @@ export function Composer() {
   const ready = chips.some((c) => c.state === 'ready');
   const submit = async () => {
     const t = text.trim();
+    // `/plan` switches plan mode (docs/ui.md#plan-mode) instead of going to the model.
+    const plan = planCommand(t, useApp.getState().current?.conv.planMode ?? false);
+    if (plan !== null) {
+      setText('');
+      return setPlanMode(plan);
+    }
     if ((!t && !ready) || uploading) return;
     const attachments = useComposer.getState().takeReady();
     setText('');
@@ -96,6 +104,7 @@ export function Composer() {
           rows={Math.min(10, Math.max(2, text.split('\n').length))}
         />
         <div className="composer-actions">
+          <PlanSwitch />
           {busy && (
             <button className="danger" onClick={() => void stop()} aria-label="Stop the agent" title="Stop (Esc)">
               Stop

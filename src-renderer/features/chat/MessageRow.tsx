@@ -1,6 +1,9 @@
 import { memo } from 'react';
 import type { ConversationItem } from '@contract';
 import { skillUseText } from '@contract/skill-use';
+import { PLAN_LANGUAGE, TASKS_LANGUAGE } from '@contract/plan-text';
+import { PlanCard } from '../plan/PlanCard';
+import { TaskCallRow } from '../plan/TaskCallRow';
 import type { ConversationView } from '../../state/conversation-reducer';
 import { CodeCell } from '../cells/CodeCell';
 import { AssistantMessage } from './AssistantMessage';
@@ -24,6 +27,8 @@ export const MessageRow = memo(function MessageRow({ item, isLastUser, isLast, b
     case 'assistant':
       return <AssistantMessage item={item} canRegenerate={isLast && !busy} />;
     case 'cell':
+      if (item.language === PLAN_LANGUAGE) return <PlanCard cell={item} />;
+      if (item.language === TASKS_LANGUAGE) return <TaskCallRow cell={item} />;
       return skillUseText(item) === null ? <CodeCell cell={item} /> : <SkillUseRow cell={item} />;
     case 'notice':
       return <NoticeRow item={item} canRetry={isLast && !busy && lastEnd === 'error' && item.level === 'error'} />;

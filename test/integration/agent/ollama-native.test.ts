@@ -49,7 +49,8 @@ describe('Ollama through its native API', () => {
     expect(h.llm.requests.some((r) => r.path === '/v1/chat/completions')).toBe(false);
     const [first, second] = h.bodies() as unknown as OllamaBody[];
     expect(first?.keep_alive).toBe('2h');
-    expect(first?.tools).toHaveLength(1);
+    // execute and the task list's update_tasks (docs/agent.md#task-list).
+    expect(first?.tools).toHaveLength(2);
     // A short conversation gets a small window, never more than the 32,768-token cap.
     expect(first?.options.num_ctx).toBeGreaterThanOrEqual(4096);
     expect(first?.options.num_ctx).toBeLessThanOrEqual(32_768);

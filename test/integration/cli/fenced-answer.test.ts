@@ -45,6 +45,6 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed 
     // The tool was offered (nothing had probed the model), and the answer alone decided.
     const turn = llm.requests.filter((r) => String(JSON.stringify(r.body)).includes('multiply 6 by 7'));
     expect(turn).toHaveLength(2);
-    expect((turn[0]?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual(['execute']);
+    expect((turn[0]?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual(['execute', 'update_tasks']);
   });
 });

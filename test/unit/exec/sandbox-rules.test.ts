@@ -54,6 +54,19 @@ describe('the bubblewrap command line', () => {
   });
 });
 
+describe('plan mode (docs/agent.md#plan-mode)', () => {
+  it('binds the workspace read-only, keeps it among the zones code could have written, and says so', () => {
+    const args = bubblewrapArgs({ ...PLAN, workspaceReadOnly: true }, { file: '/usr/bin/python3', args: [] }, []);
+    expect(args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === PLAN.workspace)).toBeGreaterThan(0);
+    expect(args.findIndex((a, i) => a === '--bind' && args[i + 1] === PLAN.workspace)).toBe(-1);
+    expect(seatbeltProfile({ ...PLAN, workspaceReadOnly: true }, [])).not.toContain(`(allow file-write* (subpath "${PLAN.workspace}")`);
+    const settings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
+    const bwrap = { available: true as const, tool: 'bubblewrap' as const, path: '/usr/bin/bwrap' };
+    expect(describeSandbox({ ...settings, workspaceReadOnly: true }, bwrap)).toContain('workspace read-only (plan mode)');
+    expect(describeSandbox(settings, bwrap)).toContain('writable: the workspace and a private /tmp');
+  });
+});
+
 describe('the plan on this machine', () => {
   it('hides /run (and /var/run, by its real path) with the homes', () => {
     const plan = planSandbox({

@@ -67,7 +67,7 @@ export function createSessionRouter(options: SessionRouterOptions = {}): Session
         };
       }
       return {
-        key: `sandbox:${JSON.stringify([sandbox.allowNetwork, sandbox.extraPaths])}`,
+        key: `sandbox:${JSON.stringify([sandbox.allowNetwork, sandbox.extraPaths, sandbox.workspaceReadOnly === true])}`,
         label: 'in the sandbox',
         refusal: null,
         runtime: null,

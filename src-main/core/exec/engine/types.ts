@@ -6,6 +6,12 @@ import type { InputAsker } from '../input/input-types';
 
 export type RunStatus = Extract<CellStatus, 'done' | 'failed' | 'timeout' | 'interrupted' | 'died' | 'unavailable'>;
 
+/**
+ * The sandbox a run gets: the settings, and for a conversation in plan mode (docs/agent.md#plan-mode)
+ * the workspace bound read-only, so a cell can read it and change nothing.
+ */
+export type RunSandbox = SandboxSettings & { workspaceReadOnly?: boolean };
+
 export interface RunRequest {
   conversationId: string;
   /** Absolute path of the conversation's workspace; sessions start there. */
@@ -15,7 +21,7 @@ export interface RunRequest {
   code: string;
   settings: ExecSettings;
   /** The conversation's sandbox (see sandbox/); absent or disabled: runs unsandboxed. */
-  sandbox?: SandboxSettings;
+  sandbox?: RunSandbox;
   /** Terminal text for the cell's terminal view, already batched (~16 ms / 64 KB) and UTF-8 safe. */
   onTerminal?: (data: string) => void;
   /** Structured outputs (display_data, execute_result, error) as they arrive. */

@@ -21,7 +21,7 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   for (const path of readable) args.push('--ro-bind', path, path);
   for (const path of plan.systemFiles) args.push('--ro-bind-try', path, path);
   for (const extra of plan.extra) args.push(extra.writable ? '--bind-try' : '--ro-bind-try', extra.path, extra.path);
-  args.push('--bind', plan.workspace, plan.workspace);
+  args.push(plan.workspaceReadOnly ? '--ro-bind' : '--bind', plan.workspace, plan.workspace);
   args.push('--bind', plan.privateDir, plan.privateDir);
   // Empty and read-only: writing there must fail, not vanish with the sandbox. Last, because the
   // binds above need to create their mount points inside these folders first.

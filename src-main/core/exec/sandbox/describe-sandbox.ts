@@ -7,7 +7,11 @@ import type { SandboxSupport } from './sandbox-support';
 // protections in force, per platform, and never more: when the tool is missing, it says the
 // sandbox was requested and runs are refused.
 
-export function describeSandbox(settings: SandboxSettings | undefined, support: SandboxSupport, home = homedir()): string | null {
+export function describeSandbox(
+  settings: (SandboxSettings & { workspaceReadOnly?: boolean }) | undefined,
+  support: SandboxSupport,
+  home = homedir(),
+): string | null {
   if (!settings?.enabled) return null;
   if (!support.available) return `requested but unavailable, so nothing runs: ${support.reason}`;
   const network = settings.allowNetwork ? 'network allowed' : 'network off';
@@ -16,7 +20,9 @@ export function describeSandbox(settings: SandboxSettings | undefined, support: 
       ? [
           'bubblewrap',
           'system files read-only',
-          'writable: the workspace and a private /tmp',
+          settings.workspaceReadOnly
+            ? 'workspace read-only (plan mode); writable: a private /tmp'
+            : 'writable: the workspace and a private /tmp',
           'home folders hidden',
           'sockets in /run hidden',
           network,
@@ -25,7 +31,9 @@ export function describeSandbox(settings: SandboxSettings | undefined, support: 
         ]
       : [
           'sandbox-exec',
-          'writable: the workspace and a private temp folder',
+          settings.workspaceReadOnly
+            ? 'workspace read-only (plan mode); writable: a private temp folder'
+            : 'writable: the workspace and a private temp folder',
           'home folders unreadable',
           network,
           'no process isolation (macOS cannot provide it)',

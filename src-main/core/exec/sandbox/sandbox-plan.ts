@@ -16,6 +16,8 @@ export interface ExtraPath {
 
 export interface SandboxPlan {
   workspace: string;
+  /** Plan mode (docs/agent.md#plan-mode): the workspace is bound read-only. */
+  workspaceReadOnly?: boolean;
   /** The session's private folder (side-channel socket, cell files): readable and writable. */
   privateDir: string;
   /**
@@ -45,7 +47,7 @@ export interface SandboxPlan {
 }
 
 export interface PlanInput {
-  settings: SandboxSettings;
+  settings: SandboxSettings & { workspaceReadOnly?: boolean };
   workspace: string;
   privateDir: string;
   /** HOME as the session will see it; hidden along with the account's home (os.homedir()). */
@@ -83,6 +85,7 @@ export function planSandbox(input: PlanInput): SandboxPlan {
   const resolver = realPath(RESOLV_CONF);
   return {
     workspace: resolve(input.workspace),
+    workspaceReadOnly: input.settings.workspaceReadOnly === true,
     privateDir: resolve(input.privateDir),
     hidden,
     systemFiles: resolver && hidden.some((h) => isInside(resolver, h)) ? [resolver] : [],
@@ -127,7 +130,10 @@ export function readablePathsFor(plan: SandboxPlan, file: string, args: readonly
   return [...out];
 }
 
-/** What sandboxed code can write under this plan (writable-zones.ts). */
+/**
+ * What sandboxed code can write under this plan (writable-zones.ts). The workspace counts even when
+ * plan mode binds it read-only: code that ran before plan mode could write it.
+ */
 export function planZones(plan: SandboxPlan): string[] {
   return writableZones([plan.workspace, plan.privateDir, ...plan.extra.filter((e) => e.writable).map((e) => e.path)]);
 }

@@ -1,13 +1,18 @@
 import type { SandboxSettings } from '@contract';
-import type { ExecService } from '../engine/types';
+import type { ExecService, RunRequest, RunSandbox } from '../engine/types';
 
 // The sandbox setting is applied where the app builds its engine, to every run, whoever asks: agent
 // cells, notebook re-runs, the CLI, automatic installs. A caller that forgets to pass it (as notebook
 // re-runs once did) or passes something else cannot run code outside a sandbox the user turned on.
 
-export function withSandboxSetting(exec: ExecService, setting: () => SandboxSettings): ExecService {
+export function withSandboxSetting(
+  exec: ExecService,
+  setting: () => SandboxSettings,
+  /** What a run of this conversation gets instead (plan mode: the workspace read-only); absent: the setting. */
+  forRun?: (request: RunRequest, sandbox: SandboxSettings) => RunSandbox,
+): ExecService {
   return {
-    run: (request) => exec.run({ ...request, sandbox: setting() }),
+    run: (request) => exec.run({ ...request, sandbox: forRun ? forRun(request, setting()) : setting() }),
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     typeInto: (conversationId, runId, data) => exec.typeInto(conversationId, runId, data),
     restart: (conversationId, language) => exec.restart(conversationId, language),

@@ -1,6 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SandboxSettings } from '@contract';
 import type { LimitController } from '../process/limits';
 import { killDescendants, killTree } from '../process/process-tree';
 import type { Session, SessionOutcome, SessionRun, StartSessionOptions } from '../session/session-types';
@@ -9,6 +8,7 @@ import { startNetworkProxy, type NetworkPolicy, type NetworkProxy } from './netw
 import { RELAY_PORT, relayPrograms, withRelay } from './network-relay';
 import { childrenOf, findSandboxProcesses, type SandboxProcesses } from './sandbox-processes';
 import { planSandbox, type SandboxPlan } from './sandbox-plan';
+import type { RunSandbox } from '../engine/types';
 import { realOf, wrapInSandbox, type AvailableSandbox } from './sandbox-wrap';
 
 // Starts any kind of session inside the sandbox by wrapping its spawn (through the LimitController
@@ -22,7 +22,7 @@ type Start = (options: StartSessionOptions) => Promise<Session>;
 export async function startSandboxedSession(
   start: Start,
   options: StartSessionOptions,
-  settings: SandboxSettings,
+  settings: RunSandbox,
   support: AvailableSandbox,
   network?: NetworkPolicy,
 ): Promise<Session> {

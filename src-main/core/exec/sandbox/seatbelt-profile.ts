@@ -11,7 +11,11 @@ import type { SandboxPlan } from './sandbox-plan';
 
 export function seatbeltProfile(plan: SandboxPlan, readable: string[]): string {
   const lines = ['(version 1)', '(allow default)'];
-  const writable = [plan.workspace, plan.privateDir, ...plan.extra.filter((e) => e.writable).map((e) => e.path)];
+  const writable = [
+    ...(plan.workspaceReadOnly ? [] : [plan.workspace]),
+    plan.privateDir,
+    ...plan.extra.filter((e) => e.writable).map((e) => e.path),
+  ];
   lines.push('(deny file-write*)');
   lines.push(
     `(allow file-write* ${writable.map(subpath).join(' ')} (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
