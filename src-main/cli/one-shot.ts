@@ -153,7 +153,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       ? null
       : setTimeout(() => {
           timedOut = true;
-          note(errStyle.yellow(`The run's time limit (${Math.round((opts.timeLimitMs ?? 0) / 60_000)} min) is reached: stopping.`));
+          note(errStyle.yellow(`The run's time limit (${Math.round((opts.timeLimitMs ?? 0) / 1000)} s) is reached: stopping.`));
           void session.stop().catch(() => undefined);
         }, opts.timeLimitMs);
   try {

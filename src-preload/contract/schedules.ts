@@ -62,9 +62,8 @@ export const UnattendedPolicy = z
     budgetUsd: z.number().positive('the budget must be more than $0').max(1000),
     timeLimitMinutes: z
       .number()
-      .int()
-      .min(1)
-      .max(24 * 60),
+      .min(0.1, 'the time limit must be at least 0.1 minutes (6 seconds)')
+      .max(24 * 60, 'the time limit must be at most 1440 minutes (a day)'),
   })
   .strict();
 export type UnattendedPolicy = z.infer<typeof UnattendedPolicy>;

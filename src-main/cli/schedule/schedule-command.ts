@@ -7,6 +7,7 @@ import { currentOiCommand } from '../../core/schedules/oi-command';
 import { chooseRunner, installTask, uninstallTask } from '../../core/schedules/os-scheduler';
 import { nextDue } from '../../core/schedules/schedule-times';
 import { ScheduleError, ScheduleStore } from '../../core/schedules/schedule-store';
+import { webhookFile, webhookRecord } from '../../core/schedules/webhook';
 import { UsageError } from '../cli-args';
 import type { CliEnd } from '../cli-run';
 import { ADD_HELP, parseAddArgs } from './schedule-args';
@@ -17,7 +18,8 @@ import { runScheduled } from './schedule-run';
 export const SCHEDULE_HELP = `oi schedule add …          add a task (oi schedule add --help)
 oi schedule list [--json]  the tasks, how each runs, and their last runs
 oi schedule remove <id>    remove a task and its OS scheduler entry
-oi schedule run <id>       run a task now, as its scheduler would (headless, under its policy)`;
+oi schedule run <id>       run a task now, as its scheduler would (headless, under its policy)
+oi schedule webhook [<id>] how another program starts a task (while the app is open)`;
 
 const end = (code: number): CliEnd => ({ code, exit: () => process.exit(code) });
 
@@ -96,6 +98,17 @@ async function remove(store: ScheduleStore, id: string | undefined, env: NodeJS.
   return 0;
 }
 
+async function webhook(store: ScheduleStore, id: string | undefined): Promise<number> {
+  const { port, token } = await webhookRecord(store.dataDir);
+  const where = port ? `http://127.0.0.1:${port}` : 'http://127.0.0.1:<port, chosen when the app first opens it>';
+  process.stdout.write(
+    `While the desktop app or browser mode is open, this starts a task:\n` +
+      `  curl -X POST -H 'Authorization: Bearer ${token}' ${where}/schedules/${id ?? '<id>'}/run\n` +
+      `The token is in ${webhookFile(store.dataDir)}; keep it as you would a password.\n`,
+  );
+  return 0;
+}
+
 export async function runSchedule(argv: string[], env: NodeJS.ProcessEnv): Promise<CliEnd> {
   zodConfig({ jitless: true });
   const [sub, ...rest] = argv;
@@ -104,7 +117,7 @@ export async function runSchedule(argv: string[], env: NodeJS.ProcessEnv): Promi
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { trigger: { type: 'string' }, due: { type: 'string' }, 'data-dir': { type: 'string' } },
+        options: { trigger: { type: 'string' }, due: { type: 'string' }, file: { type: 'string' }, 'data-dir': { type: 'string' } },
       });
       const id = positionals[0];
       if (!id || positionals.length > 1) throw new UsageError('oi schedule run <id>: give one task id (see oi schedule list)');
@@ -116,7 +129,7 @@ export async function runSchedule(argv: string[], env: NodeJS.ProcessEnv): Promi
       return await runScheduled(
         store,
         id,
-        { trigger: trigger.data, dueAt: values.due ?? null },
+        { trigger: trigger.data, dueAt: values.due ?? null, file: values.file ?? null },
         { ...env, OI_DATA_DIR: store.dataDir },
         (l) => process.stderr.write(`${l}\n`),
       );
@@ -125,6 +138,7 @@ export async function runSchedule(argv: string[], env: NodeJS.ProcessEnv): Promi
     if (sub === 'add') return end(await add(store, rest, env));
     if (sub === 'list') return end(await list(store, rest.includes('--json')));
     if (sub === 'remove') return end(await remove(store, rest[0], env));
+    if (sub === 'webhook') return end(await webhook(store, rest[0]));
     process.stdout.write(`${SCHEDULE_HELP}\n`);
     return end(sub === undefined || sub === '--help' ? 0 : 2);
   } catch (err) {

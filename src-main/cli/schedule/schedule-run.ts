@@ -1,6 +1,6 @@
 import type { RunTrigger, Schedule, ScheduleRunRecord } from '@contract';
 import { localRequests } from '../../core/bridge/local-requests';
-import { dueBetween } from '../../core/schedules/schedule-times';
+import { dueBetween, LATE_AFTER_MS } from '../../core/schedules/schedule-times';
 import type { ScheduleStore } from '../../core/schedules/schedule-store';
 import { runCli, type CliEnd } from '../cli-run';
 
@@ -11,9 +11,6 @@ import { runCli, type CliEnd } from '../cli-run';
 // refused when the task only reports, and the budget and time limit end the run. The run is a
 // conversation of its own, marked with the task, and recorded with its result and cost.
 
-/** A time run later than this after its due time was caught up (the machine slept, the app was closed). */
-export const LATE_AFTER_MS = 2 * 60_000;
-
 /** Whether a run started by the clock is on time, or a missed one caught up, and which due time it serves. */
 export function classify(schedule: Schedule, trigger: RunTrigger, now: Date): { trigger: RunTrigger; dueAt: Date | null } {
   if (trigger !== 'time') return { trigger, dueAt: null };
@@ -22,7 +19,7 @@ export function classify(schedule: Schedule, trigger: RunTrigger, now: Date): { 
   return { trigger: now.getTime() - latest.getTime() > LATE_AFTER_MS ? 'missed' : 'time', dueAt: latest };
 }
 
-export function argvFor(schedule: Schedule): string[] {
+export function argvFor(schedule: Schedule, file: string | null = null): string[] {
   const model = schedule.model
     ? [
         '--provider',
@@ -34,7 +31,8 @@ export function argvFor(schedule: Schedule): string[] {
     : [];
   return [
     '-m',
-    schedule.prompt,
+    // A folder trigger's new file is named to the model; the app itself never opens it.
+    file ? `${schedule.prompt}\n\nThe new file: ${file}` : schedule.prompt,
     '--workspace',
     schedule.workspace,
     ...model,
@@ -47,7 +45,7 @@ export function argvFor(schedule: Schedule): string[] {
 export async function runScheduled(
   store: ScheduleStore,
   id: string,
-  given: { trigger: RunTrigger; dueAt: string | null },
+  given: { trigger: RunTrigger; dueAt: string | null; file: string | null },
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ): Promise<CliEnd> {
@@ -78,7 +76,7 @@ export async function runScheduled(
   }
   if (trigger === 'missed') log(`oi: ${schedule.name}: catching up the run due at ${dueAt?.toLocaleString() ?? 'an earlier time'}`);
   let recorded = false;
-  const end = await runCli(argvFor(schedule), env, {
+  const end = await runCli(argvFor(schedule, given.file), env, {
     settings: {
       autoRun: schedule.policy.code === 'auto-run',
       budgetUsd: schedule.policy.budgetUsd,

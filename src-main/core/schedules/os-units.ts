@@ -188,7 +188,7 @@ export function taskSchedulerXml(schedule: Schedule, command: OiCommand): string
     // StartWhenAvailable: a start missed while the machine was off or asleep runs as soon as it can.
     `  <Settings>\n    <StartWhenAvailable>true</StartWhenAvailable>\n    <MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>\n` +
     `    <DisallowStartIfOnBatteries>false</DisallowStartIfOnBatteries>\n    <StopIfGoingOnBatteries>false</StopIfGoingOnBatteries>\n` +
-    `    <ExecutionTimeLimit>PT${schedule.policy.timeLimitMinutes + 5}M</ExecutionTimeLimit>\n    <Enabled>true</Enabled>\n  </Settings>\n` +
+    `    <ExecutionTimeLimit>PT${Math.ceil(schedule.policy.timeLimitMinutes) + 5}M</ExecutionTimeLimit>\n    <Enabled>true</Enabled>\n  </Settings>\n` +
     `  <Actions Context="Author">\n    <Exec>\n      <Command>${xml(windowsQuote(command.program))}</Command>\n` +
     `      <Arguments>${xml(command.args.map(windowsQuote).join(' '))}</Arguments>\n    </Exec>\n  </Actions>\n</Task>\n`
   );

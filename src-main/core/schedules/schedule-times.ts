@@ -3,6 +3,9 @@ import type { ScheduleWhen, Weekday } from '@contract';
 // When a timed task is due, in the machine's local time (as systemd, launchd and Task Scheduler count
 // it). Only the in-app scheduler needs this: the operating systems compute it from the unit files.
 
+/** A run by the clock later than this after its due time was a missed one caught up (the machine slept, the app was closed). */
+export const LATE_AFTER_MS = 2 * 60_000;
+
 const DAY_INDEX: Record<Weekday, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 
 /** The first due time strictly after `after`, or null when there is none (past one-off, trigger kinds). */
@@ -11,9 +14,9 @@ export function nextDue(when: ScheduleWhen, after: Date): Date | null {
     case 'weekly': {
       const [h, m] = when.time.split(':').map(Number) as [number, number];
       const days = new Set(when.days.map((d) => DAY_INDEX[d]));
-      for (let i = 0; i <= 7; i++) {
-        const c = new Date(after.getFullYear(), after.getMonth(), after.getDate() + i, h, m);
-        if (days.has(c.getDay()) && c > after) return c;
+      for (let i = 0; i <= 14; i++) {
+        const c = exactLocal(after.getFullYear(), after.getMonth(), after.getDate() + i, h, m);
+        if (c && days.has(c.getDay()) && c > after) return c;
       }
       return null;
     }
@@ -35,7 +38,7 @@ export function nextDue(when: ScheduleWhen, after: Date): Date | null {
     }
     case 'once': {
       const at = localMinute(when.at);
-      return at > after ? at : null;
+      return at && at > after ? at : null;
     }
     default:
       return null;
@@ -56,12 +59,21 @@ export function dueBetween(when: ScheduleWhen, from: Date, to: Date): { count: n
   return { count, latest };
 }
 
-/** "2026-12-24T09:00" as a Date in local time. */
-export function localMinute(text: string): Date {
+/** "2026-12-24T09:00" as a Date in local time; null when the clocks skip that minute (spring forward). */
+export function localMinute(text: string): Date | null {
   const [date, time] = text.split('T') as [string, string];
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
   const [h, m] = time.split(':').map(Number) as [number, number];
-  return new Date(y, mo - 1, d, h, m);
+  return exactLocal(y, mo - 1, d, h, m);
+}
+
+/**
+ * A local time that exists: in the hour the clocks skip, Date would move it an hour on, where systemd
+ * never fires (and a day's 02:30 is simply not due that day). A repeated hour (fall back) is its first.
+ */
+function exactLocal(y: number, mo: number, d: number, h: number, m: number): Date | null {
+  const c = new Date(y, mo, d, h, m);
+  return c.getHours() === h && c.getMinutes() === m ? c : null;
 }
 
 /** Whether a task runs by the clock (an OS scheduler can run it), rather than by a trigger. */
