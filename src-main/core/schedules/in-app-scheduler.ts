@@ -34,7 +34,7 @@ export interface InAppSchedulerDeps {
   launch(schedule: Schedule, trigger: RunTrigger, dueAt: Date | null, file?: string): Promise<void>;
   log(line: string): void;
   /** Told every task at each look at the store (the folder triggers follow it). */
-  seen?(schedules: Schedule[]): void;
+  seen?(schedules: Schedule[]): Promise<void>;
 }
 
 export class InAppScheduler {
@@ -80,7 +80,7 @@ export class InAppScheduler {
     let schedules: Schedule[] = [];
     try {
       const all = await this.deps.store.list();
-      this.deps.seen?.(all);
+      await this.deps.seen?.(all);
       schedules = all.filter((s) => s.runner === 'in-app' && isTimed(s.when));
     } catch (err) {
       this.deps.log(`scheduled tasks: ${err instanceof Error ? err.message : String(err)}`);

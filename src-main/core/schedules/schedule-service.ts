@@ -68,7 +68,7 @@ export async function startScheduleService(opts: ScheduleServiceOptions): Promis
     clock: opts.clock ?? systemClock,
     launch,
     log: opts.log,
-    seen: (all) => void folders.sync(all),
+    seen: (all) => folders.sync(all),
   });
   const webhook =
     opts.webhook === false
