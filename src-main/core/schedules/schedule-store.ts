@@ -5,10 +5,11 @@ import { describeIssues, Schedule, ScheduleFile, ScheduleRunRecord } from '@cont
 import { writeFileAtomic } from '../conversations/atomic-write';
 
 // The scheduled tasks, in <data folder>/schedules.json, and what each run did, one file per run in
-// <data folder>/schedule-runs/. The data folder is outside every folder sandboxed code can write (no
-// workspace may contain it: workspace-folder.ts; the sandbox hides the home and /tmp), so code a
-// conversation runs cannot add or change a task (test/security/attacks/schedule-store.test.ts). Every
-// write is atomic: a crash leaves the old file or the new one.
+// <data folder>/schedule-runs/. The sandbox hides the data folder (with the home and /tmp), so sandboxed
+// code a conversation runs cannot add or change a task (test/security/attacks/schedule-store.test.ts) —
+// unless the conversation's workspace contains the data folder (a workspace of the whole home): the
+// workspace is bound read-write on top (docs/schedules.md#security says so). Every write is atomic: a
+// crash leaves the old file or the new one.
 
 export class ScheduleError extends Error {}
 

@@ -73,6 +73,8 @@ export function webhookHandler(start: StartTask, authorize: Authorize): http.Req
 }
 
 export interface Webhook {
+  /** The address it listens on: 127.0.0.1, always. */
+  host: string;
   port: number;
   close(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export async function openWebhook(dataDir: string, start: StartTask): Promise<We
   const port = await listen(record.port).catch(() => listen(0));
   if (port !== record.port) await saveWebhookRecord(dataDir, { ...record, port });
   return {
+    host: (server.address() as AddressInfo).address,
     port,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
