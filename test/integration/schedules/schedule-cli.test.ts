@@ -7,6 +7,8 @@ import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 import { installed } from '../../support/installed';
 
+const BWRAP = installed('bwrap');
+
 // `oi schedule add|list|remove|run`, the built oi (or the source when the build is stale) against the
 // scripted model: a run is a conversation of its own marked with its task, recorded with its result
 // and cost, and held to the task's unattended policy — nobody is asked, input gets end-of-file, code
@@ -111,7 +113,7 @@ describe('oi schedule add, list and remove', () => {
 });
 
 describe('oi schedule run: the unattended policy', () => {
-  it.skipIf(!installed('bwrap'))(
+  it.skipIf(!BWRAP)(
     'runs in the sandbox without asking, gives input end-of-file, and records a conversation marked scheduled with its cost',
     async () => {
       const s = await task({});

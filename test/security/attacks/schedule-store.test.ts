@@ -7,6 +7,8 @@ import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-te
 import { installed } from '../../support/installed';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 
+const BWRAP = installed('bwrap');
+
 // A scheduled task runs later with nobody watching, under its own policy (a task may run code without
 // the sandbox). So code a conversation runs must not be able to add or change one: that would turn one
 // sandboxed cell into code run unsandboxed every morning. The store lives in the data folder, which the
@@ -65,7 +67,7 @@ describe('a conversation’s code and the schedule store', () => {
     return { store, cell: saved.items.find((i): i is CellItem => i.kind === 'cell') };
   }
 
-  it.skipIf(!installed('bwrap'))('sandboxed code cannot write a task into the store, which it cannot even see', async () => {
+  it.skipIf(!BWRAP)('sandboxed code cannot write a task into the store, which it cannot even see', async () => {
     const { store, cell } = await attack({ sandbox: { enabled: true, chosen: true } });
     expect(cell?.limits?.sandbox).toMatch(/^bubblewrap/);
     expect(JSON.stringify(cell?.outputs)).toContain('refused');

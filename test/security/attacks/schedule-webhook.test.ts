@@ -90,7 +90,7 @@ describe('the schedule webhook', () => {
 
   it('listens on the loopback address only', () => {
     expect(service.webhook?.port).toBeGreaterThan(0);
-    // The service's own server: a connection to another address of this machine is refused.
+    // Bound to the loopback address, not to every interface: other machines cannot reach it.
     expect(service.webhook?.host).toBe('127.0.0.1');
   });
 
