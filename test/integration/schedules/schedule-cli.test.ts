@@ -65,17 +65,13 @@ const outputText = (cell: CellItem | undefined) => JSON.stringify(cell?.outputs 
 
 describe('oi schedule add, list and remove', () => {
   it('refuses a bad time naming the option, and keeps nothing of it', async () => {
-    const base = ['schedule', 'add', '--name', 'Report', '--prompt', 'p', '--workspace', data.dir];
-    const badTime = await runOi([...base, '--days', 'weekdays', '--at', '9:00'], env);
-    expect(badTime.code).toBe(2);
-    expect(badTime.stderr).toContain('--at: a time is HH:MM on a 24-hour clock');
-    const badEvery = await runOi([...base, '--every', '7m'], env);
-    expect(badEvery.code).toBe(2);
-    expect(badEvery.stderr).toContain('--every: every N minutes needs N to divide an hour: one of 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30');
-    const badDay = await runOi([...base, '--days', 'mon,funday', '--at', '09:00'], env);
-    expect(badDay.stderr).toContain('--days: "fun" is not a day');
-    const two = await runOi([...base, '--every', '15m', '--once', '2027-01-01T09:00'], env);
-    expect(two.stderr).toContain('--every and --once each say when the task runs; give one of them');
+    // Each refusal's words: test/unit/schedules/schedule-args.test.ts; here, what oi does with one.
+    const bad = await runOi(
+      ['schedule', 'add', '--name', 'Report', '--prompt', 'p', '--workspace', data.dir, '--days', 'weekdays', '--at', '9:00'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('oi schedule: --at: a time is HH:MM on a 24-hour clock, 00:00 to 23:59\n');
     expect(existsSync(store.file)).toBe(false);
   });
 
@@ -134,8 +130,6 @@ describe('oi schedule run: the unattended policy', () => {
       expect(cell).toMatchObject({ status: 'done', approval: 'auto' });
       expect(cell?.limits?.sandbox).toMatch(/^bubblewrap/);
       expect(outputText(cell)).toContain('eof-seen');
-      // The list shows it.
-      expect((await runOi(['schedule', 'list'], env)).stdout).toContain(`last run `);
     },
   );
 
