@@ -139,8 +139,8 @@ export async function runSchedule(argv: string[], env: NodeJS.ProcessEnv): Promi
     if (sub === 'list') return end(await list(store, rest.includes('--json')));
     if (sub === 'remove') return end(await remove(store, rest[0], env));
     if (sub === 'webhook') return end(await webhook(store, rest[0]));
-    process.stdout.write(`${SCHEDULE_HELP}\n`);
-    return end(sub === undefined || sub === '--help' ? 0 : 2);
+    if (sub === undefined || sub === '--help') return (process.stdout.write(`${SCHEDULE_HELP}\n`), end(0));
+    throw new UsageError(`"${sub}" is not a schedule command:\n${SCHEDULE_HELP}`);
   } catch (err) {
     process.stderr.write(`oi schedule: ${errorMessage(err)}\n`);
     return end(err instanceof UsageError || err instanceof ScheduleError ? 2 : 1);
