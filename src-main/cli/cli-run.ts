@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
-import type { Settings } from '@contract';
+import type { Conversation, Settings, SettingsPatch } from '@contract';
 import type { App } from '../core/app';
 import { localRequests } from '../core/bridge/local-requests';
 import { appVersion } from '../core/app-version';
@@ -38,10 +38,11 @@ const DEFAULT_MODELS: Partial<Record<Settings['provider'], string>> = { openai: 
 
 /** How the run ends: main calls exit() once everything is closed. */
 export interface CliEnd {
+  code: number;
   exit(): void;
 }
 
-const exitWith = (code: number): CliEnd => ({ exit: () => process.exit(code) });
+const exitWith = (code: number): CliEnd => ({ code, exit: () => process.exit(code) });
 
 /** The message to send without a conversation at the keyboard, or null for the interactive chat. */
 async function messageFor(opts: CliOptions, stdin: NodeJS.ReadStream): Promise<{ text: string | null; interactiveFirst: string | null }> {
@@ -67,7 +68,19 @@ async function requireStdin(stdin: NodeJS.ReadStream): Promise<string> {
   return text;
 }
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliEnd> {
+/**
+ * A run with nobody there (a scheduled task, docs/schedules.md): no terminal is asked anything, even
+ * when there is one; the task's policy sets the settings; the conversation is made by the caller
+ * (marked as the task's run); the time limit stops the turn; the end is reported.
+ */
+export interface UnattendedRun {
+  settings: SettingsPatch;
+  conversation(app: App, workspace: string | null): Promise<Conversation>;
+  timeLimitMs: number;
+  ended(app: App, end: { code: number; reason: string; conversationId: string }): Promise<void>;
+}
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?: UnattendedRun): Promise<CliEnd> {
   // A terminal run parses each schema a few times: compiling a fast path per object schema (zod's JIT,
   // `new Function`) costs more than it saves before the first model request (bench/startup.bench.ts).
   zodConfig({ jitless: true });
@@ -103,6 +116,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
       const overlay = new OverlaySettingsStore(saved, opts.overrides);
       // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
       if (!opts.ownFolder && !opts.overrides.workspaceRoot) overlay.override({ workspaceRoot: process.cwd() });
+      if (unattended) overlay.override(unattended.settings);
       return overlay;
     },
     app: { env },
@@ -112,7 +126,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   // The terminal, when a person is at it: the prompt line for the chat, the key question and approvals.
   // With standard input piped (read above as the message), the keys come from the controlling terminal.
   const terminalOut = process.stdout.isTTY ? process.stdout : process.stderr;
-  const keyboard = terminalOut.isTTY && !opts.list ? keyboardInput(process.stdin) : null;
+  const keyboard = terminalOut.isTTY && !opts.list && !unattended ? keyboardInput(process.stdin) : null;
   const terminal = keyboard ? new TerminalInput(keyboard.stream, terminalOut, keyboard.fd) : null;
   const prompt = terminal ? new PromptLine(terminal, terminalOut) : null;
   const quiet = (line: string) => process.stderr.write(errStyle.dim(`${line}\n`));
@@ -125,9 +139,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     if (workspace && !opts.continueLast && !opts.conversation) await prepareWorkspace(workspace, dataDir, !opts.overrides.workspaceRoot);
     if (opts.needsModel) await pickModel(settings, secrets, env);
     prompt?.start();
-    let conversation = await chooseConversation(app, { id: opts.conversation, last: opts.continueLast, notebook: opts.notebook }, (line) =>
-      quiet(line),
-    );
+    let conversation = unattended
+      ? await unattended.conversation(app, workspace)
+      : await chooseConversation(app, { id: opts.conversation, last: opts.continueLast, notebook: opts.notebook }, (line) => quiet(line));
     // A conversation keeps its model; flags naming one move it to that model from now on.
     if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
       const { provider, model, baseUrl } = settings.get();
@@ -162,6 +176,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
         stdout: process.stdout,
         stderr: process.stderr,
         outputDir,
+        timeLimitMs: unattended?.timeLimitMs,
+        ended: unattended ? (end) => unattended.ended(app, { ...end, conversationId: session.conversationId }) : undefined,
       });
       return await closeAll(app, prompt, code, false);
     }
@@ -196,6 +212,7 @@ async function closeAll(app: App, prompt: PromptLine | null, code: number, hungU
   prompt?.close();
   await disposeBeforeExit(app, (line) => process.stderr.write(`oi: ${line}\n`));
   return {
+    code,
     exit: () => {
       if (hungUp) for (const fd of [0, 1, 2]) safeClose(fd);
       process.exit(code);

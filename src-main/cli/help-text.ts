@@ -12,6 +12,7 @@ Usage:
   oi --list                  list saved conversations
   oi mcp                     serve the sessions to other agents over MCP (oi mcp --help; docs/mcp.md)
   oi acp                     the agent for editors over the Agent Client Protocol (oi acp --help; docs/acp.md)
+  oi schedule …              tasks that run on their own: add, list, remove, run (oi schedule; docs/schedules.md)
 
 Options:
   -m, --message <text>       send one message and exit; "-" reads it from standard input

@@ -23,6 +23,17 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
       process.exit(1);
     },
   );
+} else if (first === 'schedule') {
+  // `oi schedule add|list|remove|run` (docs/schedules.md): `run` is what the OS scheduler starts.
+  const { runSchedule } = await import('./schedule/schedule-command');
+  process.exitCode = 1;
+  runSchedule(argv.slice(1), process.env).then(
+    (end) => end.exit(),
+    (err: unknown) => {
+      process.stderr.write(`oi schedule: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
 } else {
   const { runCli } = await import('./cli-run');
   // Should the event loop ever drain with a turn still pending, that is a failure, not success.

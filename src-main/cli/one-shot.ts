@@ -24,6 +24,10 @@ export interface OneShotOptions {
   stderr: NodeJS.WritableStream;
   /** Where full logs of long outputs and saved images go. */
   outputDir: string | null;
+  /** An unattended run's limit: the turn is stopped once it has run this long. */
+  timeLimitMs?: number | undefined;
+  /** Told how the turn ended (an unattended run records it), before the result line. */
+  ended?: ((end: { code: number; reason: string }) => Promise<void>) | undefined;
 }
 
 /** Exit codes (also in `oi --help`). */
@@ -146,6 +150,15 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
 
   let code: number = EXIT.failed;
   let reason = 'error';
+  let timedOut = false;
+  const limit =
+    opts.timeLimitMs === undefined
+      ? null
+      : setTimeout(() => {
+          timedOut = true;
+          note(errStyle.yellow(`The run's time limit (${Math.round((opts.timeLimitMs ?? 0) / 1000)} s) is reached: stopping.`));
+          void session.stop().catch(() => undefined);
+        }, opts.timeLimitMs);
   try {
     const end = await session.send(opts.message);
     questions?.withdrawAll();
@@ -173,7 +186,12 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   } finally {
     off();
     process.off('SIGINT', interrupt);
+    if (limit) clearTimeout(limit);
   }
+  if (timedOut) reason = 'time-limit';
+  await opts
+    .ended?.({ code, reason: code === EXIT.declined ? 'declined' : reason })
+    .catch((err: unknown) => note(errStyle.red(`oi: the run could not be recorded: ${errorMessage(err)}`)));
   if (opts.json)
     opts.stdout.write(
       `${JSON.stringify(resultEvent(await session.conversation().catch(() => null), session.conversationId, reason, code, lastError))}\n`,

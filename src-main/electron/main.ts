@@ -2,6 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { createDispatcher } from '../core/bridge/dispatch';
+import { currentOiCommand } from '../core/schedules/oi-command';
+import { startScheduleService } from '../core/schedules/schedule-service';
 import { openWindowedSecrets, startApp } from '../core/start-app';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
@@ -48,6 +50,12 @@ void app.whenReady().then(async () => {
     'conversation.pick-folder': folderPicker(() => mainWindow, workspaceOf),
     'workspace.save-copy': saveCopyDialog(() => mainWindow, workspaceOf),
   };
+  // Scheduled tasks no OS scheduler runs, folder triggers and the webhook, while the app is open (docs/schedules.md).
+  const schedules = startScheduleService({
+    dataDir: app.getPath('userData'),
+    command: currentOiCommand(process.env),
+    log: (line) => console.warn(`scheduled tasks: ${line}`),
+  });
   const unbind = bindIpc(ipcMain, createDispatcher(handlers), core.events, () => mainWindow?.webContents ?? null);
 
   const open = () => {
@@ -71,6 +79,7 @@ void app.whenReady().then(async () => {
   });
   app.on('will-quit', () => {
     unbind();
+    void schedules.then((s) => s.close());
     void core.dispose();
   });
 });

@@ -1,5 +1,7 @@
 import { createDispatcher, type Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
+import { currentOiCommand } from '../core/schedules/oi-command';
+import { startScheduleService } from '../core/schedules/schedule-service';
 import { openWindowedSecrets, startApp } from '../core/start-app';
 import { workspaceLookup, type WorkspaceLookup } from '../core/workspace/workspace-lookup';
 
@@ -27,10 +29,19 @@ export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserAp
     app: { mcpApprovalEndpoint: true },
   });
   for (const notice of notices) console.warn(notice);
+  // Scheduled tasks no OS scheduler runs, folder triggers and the webhook, while browser mode is open (docs/schedules.md).
+  const schedules = await startScheduleService({
+    dataDir: opts.dataDir,
+    command: currentOiCommand(process.env),
+    log: (line) => console.warn(`scheduled tasks: ${line}`),
+  });
   return {
     dispatch: createDispatcher(app.handlers),
     events: app.events,
     workspaceOf: workspaceLookup(app.context.agent),
-    dispose: () => app.dispose(),
+    dispose: async () => {
+      await schedules.close();
+      await app.dispose();
+    },
   };
 }

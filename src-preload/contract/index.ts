@@ -12,3 +12,4 @@ export * from './mcp-ui-output';
 export * from './skill-use';
 export * from './plan';
 export * from './plan-text';
+export * from './schedules';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ScheduledMark } from './schedules';
 import { ProviderKind } from './settings';
 import { Task } from './plan';
 
@@ -301,6 +302,8 @@ export const ConversationSummary = z.object({
   workspace: z.string(),
   /** Set on the conversation `oi mcp` records an MCP client's runs in: the client's name. `oi -c` passes it over. */
   mcpClient: z.string().max(200).optional(),
+  /** Set on the conversation a scheduled task's run made (docs/schedules.md): which task, and what started it. */
+  scheduled: ScheduledMark.optional(),
 });
 
 /** The remote Jupyter kernel a conversation's language runs on, kept so it survives an app restart (no token: that is in the keychain). */

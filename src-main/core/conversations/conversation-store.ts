@@ -157,6 +157,14 @@ function checkedId(id: string): string {
 
 /** What lists and events carry of a conversation (the MCP client's name only on a conversation oi mcp recorded). */
 export function summaryOf(conv: Conversation): ConversationSummary {
-  const { id, title, createdAt, updatedAt, workspace, mcpClient } = conv;
-  return { id, title, createdAt, updatedAt, workspace, ...(mcpClient !== undefined ? { mcpClient } : {}) };
+  const { id, title, createdAt, updatedAt, workspace, mcpClient, scheduled } = conv;
+  return {
+    id,
+    title,
+    createdAt,
+    updatedAt,
+    workspace,
+    ...(mcpClient !== undefined ? { mcpClient } : {}),
+    ...(scheduled !== undefined ? { scheduled } : {}),
+  };
 }

@@ -147,6 +147,24 @@ export function startPersonCommand(
   return spawn(line.file, line.args, { cwd: options.cwd, env: options.env, stdio: 'pipe', detached: true });
 }
 
+/**
+ * Starts this installation's own `oi` for a scheduled task's run (core/schedules/schedule-service.ts):
+ * the program and script by the absolute paths the task was set up with, its output appended to a log
+ * file; resolves with its exit code. Its environment is the app's, as `oi` run from the person's
+ * terminal would have: the run's code is sandboxed by oi itself (docs/schedules.md#unattended).
+ */
+export function runOwnOi(command: { program: string; args: string[]; env: Record<string, string> }, logFd: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command.program, command.args, {
+      cwd: sep,
+      env: { ...process.env, ...command.env },
+      stdio: ['ignore', logFd, logFd],
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
 /** Kills a program started with startPersonCommand and everything in its process group. */
 export function killGroup(child: { pid?: number | undefined }): void {
   if (child.pid === undefined) return;
