@@ -5,7 +5,7 @@ import { builtJournalWorker } from './test/support/built-journal-worker';
 // Test files that run in shared processes. A file belongs here when it leaves the process as it found
 // it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change
 // process.env for a test put it back in afterEach/finally; those that would not stay isolated).
-const SHARED = ['test/unit/**/*.test.ts'];
+const SHARED = ['test/unit/**/*.test.ts', 'test/integration/{llm,llm-server,settings,workspace}/**/*.test.ts'];
 
 export default defineConfig({
   // The change journal's thread from out/ when the build is fresh (the plugin says why).
