@@ -7,8 +7,10 @@ import { createJupyterHome, SYSTEM_PYTHON, type JupyterHome } from './jupyter-ho
 // `jupyter nbconvert --execute` gives it. nbclient's NotebookClient is what nbconvert's
 // ExecutePreprocessor runs (its subclass), without importing nbconvert's exporters and templates.
 
+// The Python removes its Jupyter home itself when its stdin closes: a vitest worker is often ended
+// without its 'exit' event, and the pipe closing is what every ending has in common.
 const SERVE = String.raw`
-import json, sys
+import json, shutil, sys
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
@@ -30,6 +32,7 @@ for line in sys.stdin:
         results.append({'error': error, 'cells': cells})
     sys.stdout.write(json.dumps(results) + '\n')
     sys.stdout.flush()
+shutil.rmtree(sys.argv[1], ignore_errors=True)
 `;
 
 /** The kernel that check runs the notebooks with (its Python and environment). */
@@ -50,7 +53,8 @@ interface Worker {
 const workers = new Map<string, Worker>();
 
 // The workers outlive the test that first asked (the next test's check uses them), so they end with
-// the test process; a worker whose test process was killed outright sees its stdin close and exits.
+// the test process; a worker whose test process was killed outright sees its stdin close, removes its
+// home and exits.
 process.once('exit', () => {
   for (const worker of workers.values()) {
     worker.child.kill('SIGKILL');
@@ -67,7 +71,7 @@ function workerFor(kernel: RerunKernel): Worker {
     ...(kernel.python ? { kernelPython: kernel.python } : {}),
     ...(kernel.env ? { kernelEnv: kernel.env } : {}),
   });
-  const child = spawn(SYSTEM_PYTHON, ['-c', SERVE], { env: { ...home.env, MPLBACKEND: 'Agg' }, cwd: home.work, stdio: 'pipe' });
+  const child = spawn(SYSTEM_PYTHON, ['-c', SERVE, home.dir], { env: { ...home.env, MPLBACKEND: 'Agg' }, cwd: home.work, stdio: 'pipe' });
   const worker: Worker = { home, child, queue: Promise.resolve(), stderr: '' };
   child.stderr.on('data', (chunk: Buffer) => {
     worker.stderr = (worker.stderr + chunk.toString('utf8')).slice(-4000);
