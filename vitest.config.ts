@@ -2,6 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { builtJournalWorker } from './test/support/built-journal-worker';
 
+// Test files that run in shared processes. A file belongs here when it leaves the process as it found
+// it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change
+// process.env for a test put it back in afterEach/finally; those that would not stay isolated).
+const SHARED = ['test/unit/**/*.test.ts', 'test/integration/{llm,llm-server,settings,workspace}/**/*.test.ts'];
+
 export default defineConfig({
   // The change journal's thread from out/ when the build is fresh (the plugin says why).
   plugins: [builtJournalWorker()],
@@ -10,9 +15,23 @@ export default defineConfig({
     alias: { '@contract': fileURLToPath(new URL('./src-preload/contract', import.meta.url)) },
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // One Chromium for the run, started when a browser test first asks (test/support/browser.ts).
-    globalSetup: ['./test/support/global-chromium.ts'],
+    // Kills what a file started and left running, when the file ends (test/support/file-cleanup.ts).
+    setupFiles: ['./test/support/file-cleanup.ts'],
+    projects: [
+      // Files that change nothing process-wide for good share test processes (isolate: false): a
+      // file's own process, with its module graph loaded again, cost ~0.5 CPU-seconds (CONTRIBUTING.md).
+      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ['test/**/*.test.ts'],
+          exclude: SHARED,
+          // One Chromium for the run, started when a browser test first asks (test/support/browser.ts).
+          globalSetup: ['./test/support/global-chromium.ts'],
+        },
+      },
+    ],
     // Real processes and servers: give them room, and keep the 2-core machines from thrashing.
     testTimeout: 60_000,
     // Polls wait on real processes and a real browser; on a loaded 2-core CI machine 1 s is too short.

@@ -1,41 +1,22 @@
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Conversation } from '@contract';
 import { notebookTextOf } from '../../src-main/core/notebook/notebook-files';
-import { createJupyterHome, runSystemPython } from './jupyter-home';
+import { rerunNotebooks, rerunWorkFolder, type RerunKernel } from './rerun-worker';
+
+export type { RerunKernel };
 
 // A live session's export must re-run top to bottom in Jupyter, without --allow-errors, and print
 // what it printed in the app (docs/notebooks.md, "Exports that re-run"). This runs that check on
 // conversations: each is exported, put in a copy of its workspace (the notebook beside the files
-// its cells used, as a user would keep it), and executed by nbconvert's ExecutePreprocessor (what
-// `jupyter nbconvert --execute` runs) with a real python3 kernel, one process for all of them.
+// its cells used, as a user would keep it), and executed by nbclient (what `jupyter nbconvert
+// --execute` runs) with a real python3 kernel, a fresh one per notebook, in one Python kept for the
+// test process (rerun-worker.ts).
 // Every code cell that ran cleanly in the app must print the same text again, workspace paths
 // read as the copy's.
 
 // As the app exports: with its resources, so the runner helpers a notebook uses are defined in it.
 const META = { appVersion: 'test', provider: 'test', model: 'test', resourcesDir: path.resolve(import.meta.dirname, '../../resources') };
-
-const EXECUTE = String.raw`
-import json, sys
-import nbformat
-from nbconvert.preprocessors import CellExecutionError, ExecutePreprocessor
-
-results = []
-for path, folder in json.load(sys.stdin):
-    nb = nbformat.read(path, as_version=4)
-    try:
-        ExecutePreprocessor(timeout=120, kernel_name='python3').preprocess(nb, {'metadata': {'path': folder}})
-        error = None
-    except CellExecutionError as e:
-        error = str(e)[-3000:]
-    cells = {}
-    for cell in nb.cells:
-        if cell.cell_type == 'code':
-            cells[cell.get('id', '')] = {'source': cell.source, 'tags': cell.metadata.get('tags', []),
-                                         'outputs': [dict(o) for o in cell.outputs]}
-    results.append({'error': error, 'cells': cells})
-json.dump(results, sys.stdout)
-`;
 
 interface ExecutedCell {
   source: string;
@@ -62,25 +43,15 @@ function streamText(
 
 /**
  * Throws, naming the conversation and cell, when an export does not run through or prints something
- * else. `root` holds the run folders (removed by the caller with it).
+ * else. The notebooks run in copies of the workspaces, removed afterwards.
  */
-export interface RerunKernel {
-  /** The kernel's Python (default Debian's); a virtual environment lets `%pip install` cells install. */
-  python?: string;
-  env?: Record<string, string>;
-}
-
 export async function expectExportsRerun(conversations: readonly Conversation[], kernel: RerunKernel = {}): Promise<void> {
   const runnable = conversations.filter(ranCode);
   if (runnable.length === 0) return;
-  const home = createJupyterHome({
-    prefix: 'oi-rerun-',
-    ...(kernel.python ? { kernelPython: kernel.python } : {}),
-    ...(kernel.env ? { kernelEnv: kernel.env } : {}),
-  });
+  const root = mkdtempSync(path.join(rerunWorkFolder(kernel), 'check-'));
   try {
     const jobs = runnable.map((conv, index) => {
-      const folder = path.join(home.work, `conversation-${index}`);
+      const folder = path.join(root, `conversation-${index}`);
       mkdirSync(folder, { recursive: true });
       if (existsSync(conv.workspace)) {
         cpSync(conv.workspace, folder, { recursive: true, filter: (source) => !source.split(path.sep).includes('.oi') });
@@ -89,13 +60,10 @@ export async function expectExportsRerun(conversations: readonly Conversation[],
       writeFileSync(file, notebookTextOf(conv, META).text);
       return { conv, folder, file };
     });
-    const out = await runSystemPython(
-      ['-c', EXECUTE],
-      JSON.stringify(jobs.map((j) => [j.file, j.folder])),
-      { ...home.env, MPLBACKEND: 'Agg' },
-      home.work,
+    const results = await rerunNotebooks<{ error: string | null; cells: Record<string, ExecutedCell> }>(
+      kernel,
+      jobs.map((j) => [j.file, j.folder] as const),
     );
-    const results = JSON.parse(out) as Array<{ error: string | null; cells: Record<string, ExecutedCell> }>;
     const problems: string[] = [];
     results.forEach((result, index) => {
       const { conv, folder } = jobs[index]!;
@@ -137,7 +105,7 @@ export async function expectExportsRerun(conversations: readonly Conversation[],
     });
     if (problems.length > 0) throw new Error(`exports that do not re-run in Jupyter:\n${problems.join('\n')}`);
   } finally {
-    home.dispose();
+    rmSync(root, { recursive: true, force: true });
   }
 }
 

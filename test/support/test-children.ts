@@ -14,11 +14,18 @@ interface Owned {
   gone: boolean;
 }
 
-/** Started and not known to be gone; whatever is left when the test process exits is killed then. */
+/** Started and not known to be gone; whatever is left when its file ends is killed then (endLeftovers). */
 const live = new Set<Owned>();
-process.once('exit', () => {
+process.once('exit', endLeftovers);
+
+/**
+ * Kills what is left: called after each test file's own afterAll hooks (test/support/file-cleanup.ts,
+ * a setupFile), because files that share a test process (vitest's `isolate: false`) no longer end
+ * with their process; and at the process's exit, in case a file could not run its hooks.
+ */
+export function endLeftovers(): void {
   for (const owned of live) end(owned);
-});
+}
 
 function end(owned: Owned): void {
   live.delete(owned);
@@ -36,7 +43,7 @@ function end(owned: Owned): void {
  * Ends `child` when the test that started it finishes — passed, failed or timed out — so a test that
  * stops early (a failed expect, vitest's timeout) leaves no process behind: one `oi -m` once outlived
  * its timed-out test by 24 minutes. Started outside a test (a beforeAll) it is the caller's to end in
- * afterAll, and is killed when the test process exits at the latest. `group`: the child leads a
+ * afterAll, and is killed when its test file ends at the latest. `group`: the child leads a
  * process group of its own, and the whole group is killed with it.
  */
 export function endWithTest<T extends Killable>(child: T, options: { group?: boolean; exited?: (listener: () => void) => void } = {}): T {
