@@ -8,6 +8,7 @@ import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
 import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
+import { shellPaths } from './shell-paths';
 import { guardWebContents } from './web-contents-guards';
 import { createMainWindow } from './window';
 
@@ -17,8 +18,10 @@ import { createMainWindow } from './window';
 registerAppScheme();
 if (!app.requestSingleInstanceLock()) app.quit();
 
-const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const resourcesDir = app.isPackaged ? path.join(process.resourcesPath, 'resources') : path.resolve(outDir, '..', 'resources');
+const { outDir, packageRoot, resourcesDir } = shellPaths(path.dirname(fileURLToPath(import.meta.url)), {
+  isPackaged: app.isPackaged,
+  resourcesPath: process.resourcesPath,
+});
 
 let mainWindow: BrowserWindow | null = null;
 
@@ -32,8 +35,7 @@ void app.whenReady().then(async () => {
 
   const { app: core, notices } = await startApp({
     dataDir: app.getPath('userData'),
-    // The folder holding out/: the repository, or app.asar in the packaged app.
-    packageRoot: path.resolve(outDir, '..'),
+    packageRoot,
     resourcesDir,
     openSecrets: openWindowedSecrets,
     app: { mcpApprovalEndpoint: true },
