@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { openWindowedSecrets, startApp } from '../core/start-app';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
+import { bindNotebookOpening, NotebookOpener, notebookPathsIn } from './open-notebooks';
 import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
 import { shellPaths } from './shell-paths';
@@ -24,6 +25,15 @@ const { outDir, packageRoot, resourcesDir } = shellPaths(path.dirname(fileURLToP
 });
 
 let mainWindow: BrowserWindow | null = null;
+
+// Notebooks given on the command line, or by the OS before the app is ready, wait for the core.
+const notebooks = new NotebookOpener();
+void notebooks.open(notebookPathsIn(process.argv.slice(1), process.cwd()));
+bindNotebookOpening(app, notebooks, () => {
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+});
 
 // No page may open windows or navigate elsewhere, whichever window it lives in (web-contents-guards.ts).
 app.on('web-contents-created', (_e, contents) => guardWebContents(contents, (url) => shell.openExternal(url)));
@@ -50,7 +60,18 @@ void app.whenReady().then(async () => {
     'conversation.pick-folder': folderPicker(() => mainWindow, workspaceOf),
     'workspace.save-copy': saveCopyDialog(() => mainWindow, workspaceOf),
   };
-  const unbind = bindIpc(ipcMain, createDispatcher(handlers), core.events, () => mainWindow?.webContents ?? null);
+  const dispatch = createDispatcher(handlers);
+  const unbind = bindIpc(ipcMain, dispatch, core.events, () => mainWindow?.webContents ?? null);
+  // Before the window opens, which then shows the newest conversation: the notebook it was opened with.
+  await notebooks.start({
+    dispatch,
+    opened: (conversationId) => {
+      core.events.emit('conversation.show', { conversationId });
+      mainWindow?.focus();
+    },
+    // An OS dialog: the file came from outside the window, which may not be there yet.
+    refused: (fileName, message) => dialog.showErrorBox(`${fileName} was not opened`, message),
+  });
 
   const open = () => {
     mainWindow = createMainWindow(path.join(outDir, 'preload'));
@@ -67,7 +88,6 @@ void app.whenReady().then(async () => {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });
-  app.on('second-instance', () => mainWindow?.focus());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
