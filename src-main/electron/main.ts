@@ -11,6 +11,7 @@ import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
 import { shellPaths } from './shell-paths';
 import { guardWebContents } from './web-contents-guards';
+import { startUpdates } from './updates';
 import { createMainWindow } from './window';
 
 // The thin desktop shell: lifecycle, the window, and binding the core's handler table to IPC.
@@ -78,6 +79,7 @@ void app.whenReady().then(async () => {
     mainWindow.on('closed', () => (mainWindow = null));
   };
   open();
+  startUpdates({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, dataDir: app.getPath('userData') });
   // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps
   // the app running) and draw the eye to it, since the person is probably in the other agent's window.
   core.events.subscribe((event) => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { extractAll, listPackage, statFile } from '@electron/asar';
+import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellPaths } from '../../../src-main/electron/shell-paths';
 import { REPO } from '../../support/built-output';
@@ -37,12 +37,14 @@ afterAll(() => {
   if (app) rmSync(app.work, { recursive: true, force: true });
 });
 
-/** The packages (node_modules/<name> folders) the archive holds, at any depth. */
+/** The packages the archive holds, at any depth, as `name@version`. */
 function archivedPackages(): Set<string> {
+  const manifests = archived.filter((entry) => /(^|\/)node_modules\/(@[^/]+\/)?[^/@]+\/package\.json$/.test(entry));
   return new Set(
-    archived
-      .filter((entry) => /(^|\/)node_modules\/(@[^/]+\/)?[^/@]+\/package\.json$/.test(entry))
-      .map((entry) => path.posix.dirname(entry)),
+    manifests.map((entry) => {
+      const { name, version } = JSON.parse(extractFile(app.asar, entry).toString('utf8')) as { name: string; version: string };
+      return `${name}@${version}`;
+    }),
   );
 }
 
@@ -79,9 +81,10 @@ describe('the packaged app (electron-builder --dir)', () => {
     // Optional platform packages of other systems are not installed here, so closure ⊆ shipped is exact.
     expect([...shipped].filter((p) => !expected.has(p)).sort()).toEqual([]);
     expect([...expected].filter((p) => !shipped.has(p)).sort()).toEqual([]);
-    const devOnly = Object.keys(manifest.devDependencies).filter((name) => !expected.has(`node_modules/${name}`));
+    const shippedNames = new Set([...shipped].map((p) => p.slice(0, p.lastIndexOf('@'))));
+    const devOnly = Object.keys(manifest.devDependencies).filter((name) => ![...expected].some((p) => p.startsWith(`${name}@`)));
     expect(devOnly.length).toBeGreaterThan(20);
-    for (const name of devOnly) expect(shipped.has(`node_modules/${name}`), name).toBe(false);
+    for (const name of devOnly) expect(shippedNames.has(name), name).toBe(false);
   });
 
   it('ships no sources, type declarations, source maps, tests or build inputs', () => {
@@ -154,6 +157,44 @@ describe('the packaged app (electron-builder --dir)', () => {
     // The budget docs/release.md gives (was 85 MB before issue 33 pruned the archive).
     expect(sizes.asarBytes).toBeLessThan(40 * 1024 * 1024);
     expect(sizes.unpackedBytes).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
+describe('the desktop integration the Linux packages carry, and the file associations', () => {
+  // What Electron reads at run time: the packaged package.json's desktopName names the desktop file it
+  // belongs to and becomes the window's WM_CLASS (Electron's lib/browser/init.ts, app.setDesktopName).
+  const packagedManifest = () => JSON.parse(extractFile(app.asar, 'package.json').toString('utf8')) as { desktopName?: string };
+  const entry = (): Map<string, string> =>
+    new Map(
+      app.linux.desktopEntry
+        .split('\n')
+        .filter((line) => line.includes('='))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+
+  it("names the desktop file after the app, with its name, icon, categories and the window's WM_CLASS", () => {
+    const desktopName = packagedManifest().desktopName ?? '';
+    expect(desktopName).toBe('open-interpreter-desktop.desktop');
+    expect(app.linux.desktopFileName).toBe(desktopName);
+    const fields = entry();
+    expect(fields.get('Name')).toBe('Open Interpreter Desktop');
+    expect(fields.get('StartupWMClass')).toBe(desktopName.replace(/\.desktop$/, ''));
+    expect(fields.get('Icon')).toBe(app.linux.executableName);
+    expect(fields.get('Categories')).toBe('Development;IDE;');
+    expect(fields.get('Exec')).toMatch(/ %U$/);
+    expect(fields.get('MimeType')?.split(';')).toContain('application/x-ipynb+json');
+  });
+
+  it('declares the .ipynb MIME type by its glob, and ships the app’s own icon rather than Electron’s', () => {
+    expect(app.linux.mimeXml).toMatch(/<mime-type type="application\/x-ipynb\+json">\s*<glob pattern="\*\.ipynb"\/>/);
+    expect(Math.max(...app.linux.icons.map((i) => i.size))).toBeGreaterThanOrEqual(512);
+    for (const icon of app.linux.icons) expect(icon.file.startsWith(path.join(REPO, 'resources', 'build')), icon.file).toBe(true);
+  });
+
+  it('associates .ipynb on macOS and Windows too (an editor, offered without taking the default), and the .deb recommends bubblewrap', () => {
+    expect(app.linux.fileAssociations).toEqual([expect.objectContaining({ ext: 'ipynb', role: 'Editor', rank: 'Alternate' })]);
+    expect(app.linux.deb?.recommends).toContain('bubblewrap');
+    expect(app.linux.deb?.depends ?? []).not.toContain('bubblewrap');
   });
 });
 

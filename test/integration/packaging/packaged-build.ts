@@ -20,7 +20,19 @@ export interface PackagedApp {
   unpacked: string;
   /** The executable electron-builder renamed the stand-in to. */
   executable: string;
+  /** What linux-integration-hook.mjs wrote: the desktop file, MIME types, icons, deb and association config. */
+  linux: LinuxIntegration;
   work: string;
+}
+
+export interface LinuxIntegration {
+  desktopFileName: string;
+  desktopEntry: string;
+  mimeXml: string | null;
+  icons: { size: number; file: string }[];
+  executableName: string;
+  deb: { recommends?: string[]; depends?: string[] } | null;
+  fileAssociations: { ext: string | string[]; mimeType?: string; role?: string; rank?: string; name?: string }[];
 }
 
 /** The stand-in: an `electron` executable that only says what it is. */
@@ -46,18 +58,21 @@ export async function packageApp(): Promise<PackagedApp> {
       // Rebuilding node-pty for Electron needs Electron's headers from the network; the modules as
       // built for this Node are what the load checks can load anyway.
       '--config.npmRebuild=false',
+      // What the .deb and AppImage targets would carry for the desktop (they need downloaded tools).
+      `--config.afterPack=${path.join(import.meta.dirname, 'linux-integration-hook.mjs')}`,
     ],
     { cwd: REPO, env: { ...process.env, CI: '1' }, maxBuffer: 16 * 1024 * 1024 },
   );
   const appDir = path.join(output, 'linux-unpacked');
   const resourcesPath = path.join(appDir, 'resources');
-  const product = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string };
+  const linux = JSON.parse(readFileSync(path.join(output, 'linux-integration.json'), 'utf8')) as LinuxIntegration;
   return {
     appDir,
     resourcesPath,
     asar: path.join(resourcesPath, 'app.asar'),
     unpacked: path.join(resourcesPath, 'app.asar.unpacked'),
-    executable: path.join(appDir, product.name),
+    executable: path.join(appDir, linux.executableName),
+    linux,
     work,
   };
 }
@@ -77,22 +92,25 @@ export function sizeOf(dir: string): number {
 
 /**
  * The packages installed for `names` and everything they depend on (dependencies and the optional
- * ones installed), as folders under node_modules relative to `root`, resolved the way Node does:
- * from the dependent's own node_modules upwards.
+ * ones installed), as `name@version`, resolved the way Node does: from the dependent's own
+ * node_modules upwards. (electron-builder places them in the archive by its own hoisting, so where
+ * each sits may differ from node_modules here; which packages, in which versions, may not.)
  */
 export function dependencyClosure(root: string, names: readonly string[]): Set<string> {
   const found = new Set<string>();
+  const seen = new Set<string>();
   const visit = (name: string, from: string, optional: boolean): void => {
     for (let dir = from; ; dir = path.dirname(dir)) {
       const candidate = path.join(dir, 'node_modules', name);
       if (existsSync(path.join(candidate, 'package.json'))) {
-        const rel = path.relative(root, candidate).split(path.sep).join('/');
-        if (found.has(rel)) return;
-        found.add(rel);
-        const manifest = JSON.parse(readFileSync(path.join(candidate, 'package.json'), 'utf8')) as Record<
-          string,
-          Record<string, string> | undefined
-        >;
+        if (seen.has(candidate)) return;
+        seen.add(candidate);
+        const manifest = JSON.parse(readFileSync(path.join(candidate, 'package.json'), 'utf8')) as {
+          version: string;
+          dependencies?: Record<string, string>;
+          optionalDependencies?: Record<string, string>;
+        };
+        found.add(`${name}@${manifest.version}`);
         for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, candidate, false);
         for (const dep of Object.keys(manifest.optionalDependencies ?? {})) visit(dep, candidate, true);
         return;
