@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { currentOiCommand } from '../core/schedules/oi-command';
 import { startScheduleService } from '../core/schedules/schedule-service';
@@ -8,9 +8,12 @@ import { openWindowedSecrets, startApp } from '../core/start-app';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindIpc } from './ipc';
+import { bindNotebookOpening, NotebookOpener, notebookPathsIn } from './open-notebooks';
 import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
+import { shellPaths } from './shell-paths';
 import { guardWebContents } from './web-contents-guards';
+import { startUpdates } from './updates';
 import { createMainWindow } from './window';
 
 // The thin desktop shell: lifecycle, the window, and binding the core's handler table to IPC.
@@ -19,10 +22,21 @@ import { createMainWindow } from './window';
 registerAppScheme();
 if (!app.requestSingleInstanceLock()) app.quit();
 
-const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const resourcesDir = app.isPackaged ? path.join(process.resourcesPath, 'resources') : path.resolve(outDir, '..', 'resources');
+const { outDir, packageRoot, resourcesDir } = shellPaths(path.dirname(fileURLToPath(import.meta.url)), {
+  isPackaged: app.isPackaged,
+  resourcesPath: process.resourcesPath,
+});
 
 let mainWindow: BrowserWindow | null = null;
+
+// Notebooks given on the command line, or by the OS before the app is ready, wait for the core.
+const notebooks = new NotebookOpener();
+void notebooks.open(notebookPathsIn(process.argv.slice(1), process.cwd()));
+bindNotebookOpening(app, notebooks, () => {
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+});
 
 // No page may open windows or navigate elsewhere, whichever window it lives in (web-contents-guards.ts).
 app.on('web-contents-created', (_e, contents) => guardWebContents(contents, (url) => shell.openExternal(url)));
@@ -34,8 +48,7 @@ void app.whenReady().then(async () => {
 
   const { app: core, notices } = await startApp({
     dataDir: app.getPath('userData'),
-    // The folder holding out/: the repository, or app.asar in the packaged app.
-    packageRoot: path.resolve(outDir, '..'),
+    packageRoot,
     resourcesDir,
     openSecrets: openWindowedSecrets,
     app: { mcpApprovalEndpoint: true },
@@ -56,13 +69,25 @@ void app.whenReady().then(async () => {
     command: currentOiCommand(process.env),
     log: (line) => console.warn(`scheduled tasks: ${line}`),
   });
-  const unbind = bindIpc(ipcMain, createDispatcher(handlers), core.events, () => mainWindow?.webContents ?? null);
+  const dispatch = createDispatcher(handlers);
+  const unbind = bindIpc(ipcMain, dispatch, core.events, () => mainWindow?.webContents ?? null);
+  // Before the window opens, which then shows the newest conversation: the notebook it was opened with.
+  await notebooks.start({
+    dispatch,
+    opened: (conversationId) => {
+      core.events.emit('conversation.show', { conversationId });
+      mainWindow?.focus();
+    },
+    // An OS dialog: the file came from outside the window, which may not be there yet.
+    refused: (fileName, message) => dialog.showErrorBox(`${fileName} was not opened`, message),
+  });
 
   const open = () => {
     mainWindow = createMainWindow(path.join(outDir, 'preload'));
     mainWindow.on('closed', () => (mainWindow = null));
   };
   open();
+  startUpdates({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, dataDir: app.getPath('userData') });
   // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps
   // the app running) and draw the eye to it, since the person is probably in the other agent's window.
   core.events.subscribe((event) => {
@@ -73,7 +98,6 @@ void app.whenReady().then(async () => {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });
-  app.on('second-instance', () => mainWindow?.focus());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -112,6 +112,8 @@ const buildEventSchemas = () =>
       contextWindow: z.number().int().positive(),
     }),
     'conversation.updated': z.object({ summary: ConversationSummary }),
+    /** The desktop app opened a notebook the OS handed it (electron/open-notebooks.ts): show its conversation. */
+    'conversation.show': z.object({ ...Conv }),
     /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */
     'conversation.auto-run': z.object({ ...Conv, autoRun: z.boolean() }),
     /** Plan mode turned on or off (the switch, `/plan`, or an approved plan leaving it). */

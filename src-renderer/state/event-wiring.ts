@@ -76,6 +76,11 @@ export function wireEvents(): () => void {
     bridge.on('mcp-approval.closed', ({ id }) => useMcpApprovals.getState().closed(id)),
     bridge.on('workspace.changed', ({ conversationId, paths }) => useWorkspace.getState().onChanged(conversationId, paths)),
     bridge.on('conversation.updated', () => void refreshConversationList().catch(() => undefined)),
+    bridge.on('conversation.show', ({ conversationId }) => {
+      void refreshConversationList()
+        .then(() => useApp.getState().openConversation(conversationId))
+        .catch((err: unknown) => useApp.getState().reportError(err));
+    }),
     bridge.on('error', (p) => {
       if (p.conversationId === null || isCurrent(p.conversationId)) useApp.getState().reportError(new Error(p.message));
     }),
