@@ -17,12 +17,12 @@ describe('skills in the window', () => {
     const p = ui.page;
     await p.getByRole('button', { name: 'Settings' }).click();
     const section = p.getByTestId('skills-section');
-    const field = section.getByRole('textbox', { name: 'Skill folder' });
+    const field = section.getByRole('textbox', { name: 'Skill folder or .zip' });
     await field.fill(path.join(FIXTURES, 'README.md'));
-    await section.getByRole('button', { name: 'Install from folder' }).click();
+    await section.getByRole('button', { name: 'Install', exact: true }).click();
     await expectText(section.getByTestId('skill-install-result'), /The skill was not installed: .*README\.md/);
     await field.fill(path.join(FIXTURES, 'brand-colors'));
-    await section.getByRole('button', { name: 'Install from folder' }).click();
+    await section.getByRole('button', { name: 'Install', exact: true }).click();
     await expectText(section.getByTestId('skill-install-result'), 'Installed brand-colors.');
     await expectText(section.getByTestId('skill-row').first(), /brand-colors\s*yours — offered to the model/);
 
