@@ -7,6 +7,7 @@ import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 import { wrapRows } from './terminal/wrap-rows';
 import { TextPrinter } from './text-printer';
+import { withSavedCommand } from './saved-command-line';
 
 export interface OneShotOptions {
   session: CliSession;
@@ -144,7 +145,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   let code: number = EXIT.failed;
   let reason = 'error';
   try {
-    const end = await session.send(opts.message);
+    const end = await session.send(await withSavedCommand(session, opts.message, (line) => human.line(style.dim(line))));
     questions?.withdrawAll();
     await Promise.all(answers);
     human.newline();

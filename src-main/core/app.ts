@@ -30,6 +30,7 @@ import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { HookRunner } from './hooks/hook-runner';
 import { skillsHandlers } from './handlers/skills-handlers';
+import { commandsHandlers } from './handlers/commands-handlers';
 import { userSkillsFolder } from './agent/skills/skill-discovery';
 import {
   createExecService,
@@ -248,6 +249,7 @@ export function createApp(opts: AppOptions): App {
     ...networkHandlers(context),
     ...instructionsHandlers(context),
     ...skillsHandlers(context),
+    ...commandsHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

@@ -15,6 +15,7 @@ import { mcpRequests } from './requests/mcp';
 import { mcpApprovalRequests } from './requests/mcp-approval';
 import { instructionsRequests } from './requests/instructions';
 import { skillsRequests } from './requests/skills';
+import { commandsRequests } from './requests/commands';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -37,6 +38,7 @@ export const requests = {
   ...mcpApprovalRequests,
   ...instructionsRequests,
   ...skillsRequests,
+  ...commandsRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -59,6 +61,7 @@ export { McpApprovalDecision, McpApprovalQuestion } from './requests/mcp-approva
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 export type { InstructionsState } from './requests/instructions';
 export type { SkillInfo, SkillsState } from './requests/skills';
+export type { SavedCommandInfo } from './requests/commands';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

@@ -2,11 +2,13 @@ import type { Mutation } from './mutation';
 
 // The mutations of issue 28: a workspace's hooks run nothing before the person trusts its folder, and
 // once trusted they run inside the sandbox when it is on (workspace-hooks.test.ts); a skill's .zip
-// cannot write outside, carry a link or unpack past its size (skill-zip.test.ts). Each is caught by
+// cannot write outside, carry a link or unpack past its size (skill-zip.test.ts); a workspace's saved
+// command is not used before that trust (untrusted-command.test.ts). Each is caught by
 // an assertion, not by a time-out.
 
 const TEST = 'test/security/attacks/workspace-hooks.test.ts';
 const ZIP_TEST = 'test/security/attacks/skill-zip.test.ts';
+const COMMAND_TEST = 'test/security/attacks/untrusted-command.test.ts';
 
 export const ISSUE_28_MUTATIONS: Mutation[] = [
   {
@@ -48,5 +50,13 @@ export const ISSUE_28_MUTATIONS: Mutation[] = [
     find: '{ maxOutputLength: entry.size }',
     replace: '{}',
     tests: [ZIP_TEST],
+  },
+  {
+    name: 'workspace-commands-trust',
+    protection: "a workspace's saved commands are expanded only once the person trusts its folder",
+    file: 'src-main/core/agent/saved-commands.ts',
+    find: 'c.name === name && c.trusted && !c.broken',
+    replace: 'c.name === name && !c.broken',
+    tests: [COMMAND_TEST],
   },
 ];

@@ -6,6 +6,7 @@ import { AutoRunChip } from '../sandbox/AutoRunChip';
 import { AttachmentChips } from './AttachmentChips';
 import { attachFiles } from '../common/upload';
 import { McpComposerMenu } from '../mcp/McpComposerMenu';
+import { savedCommandText } from '../commands/saved-commands';
 
 export function Composer() {
   const [text, setText] = useState('');
@@ -37,9 +38,17 @@ export function Composer() {
   const submit = async () => {
     const t = text.trim();
     if ((!t && !ready) || uploading) return;
+    // "/name arguments" naming a saved command sends the command's text (docs/agent.md#saved-commands).
+    let message: string;
+    try {
+      message = (await savedCommandText(t)) ?? t;
+    } catch (err) {
+      useApp.getState().reportError(err);
+      return;
+    }
     const attachments = useComposer.getState().takeReady();
     setText('');
-    const ok = await send(t, attachments);
+    const ok = await send(message, attachments);
     if (!ok) setText(t);
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -1,0 +1,37 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+
+// A saved command in oi (docs/agent.md#saved-commands): `oi -m '/review 42 "very high"'` sends the
+// command file's text with $1, $2 and $ARGUMENTS filled in, and says which file it came from.
+
+let llm: ScriptedLlm | null = null;
+const data = tempDir('oi-cli-commands-');
+afterAll(async () => {
+  await llm?.close();
+  data.remove();
+});
+
+describe('oi with a saved command', () => {
+  it('sends /review 42 "very high" as the command’s text with its arguments, naming the file', async () => {
+    llm = await startScriptedLlm({ models: ['commander'] });
+    const commands = path.join(data.dir, 'commands');
+    mkdirSync(commands, { recursive: true });
+    writeFileSync(
+      path.join(commands, 'review.md'),
+      '---\ndescription: Review a pull request\nargument-hint: <pr> [priority]\n---\nReview PR #$1 at priority $2 (asked: $ARGUMENTS).\n',
+    );
+    llm.enqueue({ kind: 'text', text: 'Reviewed.' });
+    const args = ['--provider', 'openai-compatible', '--model', 'commander', '--base-url', llm.openaiBaseUrl];
+    const result = await runOi([...args, '--workspace', path.join(data.dir, 'ws'), '-m', '/review 42 "very high"'], cliEnv(data.dir));
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`⚙ /review: the saved command in ${path.join(commands, 'review.md')}\n`);
+    expect(result.stdout).toContain('Reviewed.');
+    const sent = JSON.stringify(llm.requests.at(-1)?.body);
+    expect(sent).toContain('Review PR #42 at priority very high (asked: 42 \\"very high\\").');
+    expect(sent).not.toContain('/review 42');
+  });
+});
