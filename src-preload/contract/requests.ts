@@ -16,6 +16,7 @@ import { mcpApprovalRequests } from './requests/mcp-approval';
 import { instructionsRequests } from './requests/instructions';
 import { skillsRequests } from './requests/skills';
 import { commandsRequests } from './requests/commands';
+import { memoryRequests } from './requests/memory';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -39,6 +40,7 @@ export const requests = {
   ...instructionsRequests,
   ...skillsRequests,
   ...commandsRequests,
+  ...memoryRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
