@@ -82,6 +82,7 @@ const FEATURE_ORDER = [
   'kernels',
   'layout',
   'sandbox',
+  'commands',
   'mcp',
   'checkpoints',
   'instructions',

@@ -13,6 +13,8 @@ Usage:
   oi mcp                     serve the sessions to other agents over MCP (oi mcp --help; docs/mcp.md)
   oi acp                     the agent for editors over the Agent Client Protocol (oi acp --help; docs/acp.md)
   oi schedule …              tasks that run on their own: add, list, remove, run (oi schedule; docs/schedules.md)
+  oi skills install <path>   install a skill from its folder or a .zip of it (docs/agent.md#skills)
+  oi trust <folder>          use that folder's (its repository's) AGENTS.md, skills, hooks and commands
 
 Options:
   -m, --message <text>       send one message and exit; "-" reads it from standard input

@@ -3,6 +3,7 @@ import { togglePlanMode } from './plan-command';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
 import { runMagic, type MagicContext } from './magic-commands';
+import { withSavedCommand } from './saved-command-line';
 import { runShellLine, shellLine } from './shell-line';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
@@ -138,7 +139,7 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
         await runMagic(text, magic);
         return;
       }
-      return startTurn(raw);
+      return startTurn(await withSavedCommand(session, raw, (line) => print(style.dim(line))).catch(() => raw));
     }
     if (text.startsWith('%')) {
       await runMagic(text, magic);

@@ -6,6 +6,7 @@ import { errorMessage } from '@contract';
 import type { CellOutput } from '@contract';
 import type { ExportMeta } from '../core/notebook/ipynb-export';
 import type { CliSession } from './cli-session';
+import { listSavedCommands } from './saved-command-line';
 
 export const MAGIC_HELP = `Commands:
   %reset                 start a new conversation
@@ -17,6 +18,7 @@ export const MAGIC_HELP = `Commands:
   %load <file.json>      continue a conversation saved by %save or by Open Interpreter
   %export <file.ipynb>   export this conversation as a Jupyter notebook (%jupyter too; bare, a new file here)
   %traceback             the whole traceback of the last error
+  %commands              the saved commands, typed as /name [arguments]
   !<command>             run a shell command here (also %% <command>); the model does not see it
   %help                  this help
   exit                   leave (Ctrl-D works too; Ctrl-C stops a running turn)`;
@@ -60,6 +62,9 @@ function freshName(dir: string, stem: string): string {
 const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>> = {
   async help(_arg, { print }) {
     print(MAGIC_HELP);
+  },
+  async commands(_arg, { session, print }) {
+    print(await listSavedCommands(session));
   },
   async reset(_arg, { session, print }) {
     if (session.running()) throw new Error('the agent is working; press Ctrl-C to stop it first');

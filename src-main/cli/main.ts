@@ -11,6 +11,12 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
   process.stdout.write(`${HELP}\n`);
 } else if (argv.length === 1 && (first === '--version' || first === '-v')) {
   process.stdout.write(`${appVersion()}\n`);
+} else if ((first === 'skills' && argv[1] === 'install') || (first === 'trust' && argv.length === 2)) {
+  // `oi skills install <folder|zip>`, `oi trust <folder>` (docs/cli.md): one change to the data folder.
+  const commands = await import('./folder-commands');
+  const io = { out: (line: string) => process.stdout.write(`${line}\n`), err: (line: string) => process.stderr.write(`${line}\n`) };
+  const done = first === 'trust' ? commands.runTrust(argv.slice(1), io) : commands.runSkillsInstall(argv.slice(2), io);
+  process.exitCode = await done;
 } else if (first === 'mcp' || first === 'acp') {
   // `oi mcp` (docs/mcp.md) and `oi acp` (docs/acp.md): servers whose stdout is the protocol's, so
   // nothing else prints there.

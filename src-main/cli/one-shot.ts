@@ -8,6 +8,7 @@ import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 import { wrapRows } from './terminal/wrap-rows';
 import { TextPrinter } from './text-printer';
+import { withSavedCommand } from './saved-command-line';
 
 export interface OneShotOptions {
   session: CliSession;
@@ -160,7 +161,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
           void session.stop().catch(() => undefined);
         }, opts.timeLimitMs);
   try {
-    const end = await session.send(opts.message);
+    const end = await session.send(await withSavedCommand(session, opts.message, (line) => human.line(style.dim(line))));
     questions?.withdrawAll();
     await Promise.all(answers);
     human.newline();

@@ -32,6 +32,8 @@ import { HookRunner } from './hooks/hook-runner';
 import { skillsHandlers } from './handlers/skills-handlers';
 import { planHandlers } from './handlers/plan-handlers';
 import { planModeSandbox } from './agent/plan/plan-sandbox';
+import { commandsHandlers } from './handlers/commands-handlers';
+import { memoryHandlers } from './handlers/memory-handlers';
 import { userSkillsFolder } from './agent/skills/skill-discovery';
 import {
   createExecService,
@@ -200,6 +202,8 @@ export function createApp(opts: AppOptions): App {
     hooks: new HookRunner({ userFile: path.join(opts.dataDir, 'hooks.json'), settings, secretValues: () => secrets.map((s) => s.value) }),
     // The person's skills (<data folder>/skills), a workspace's once they trust its folder (same trust).
     skills: { dataDir: opts.dataDir, trusted: () => settings().trustedFolders },
+    // The person's memory (<data folder>/memory.md), while the `memory` setting is on.
+    memory: { dataDir: opts.dataDir, enabled: () => settings().memory },
   });
 
   const context: AppContext = {
@@ -253,6 +257,8 @@ export function createApp(opts: AppOptions): App {
     ...instructionsHandlers(context),
     ...skillsHandlers(context),
     ...planHandlers(context),
+    ...commandsHandlers(context),
+    ...memoryHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

@@ -16,6 +16,8 @@ import { mcpApprovalRequests } from './requests/mcp-approval';
 import { instructionsRequests } from './requests/instructions';
 import { skillsRequests } from './requests/skills';
 import { planRequests } from './requests/plan';
+import { commandsRequests } from './requests/commands';
+import { memoryRequests } from './requests/memory';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -39,6 +41,8 @@ export const requests = {
   ...instructionsRequests,
   ...skillsRequests,
   ...planRequests,
+  ...commandsRequests,
+  ...memoryRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -61,6 +65,7 @@ export { McpApprovalDecision, McpApprovalQuestion } from './requests/mcp-approva
 export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutcome } from './requests/notebook';
 export type { InstructionsState } from './requests/instructions';
 export type { SkillInfo, SkillsState } from './requests/skills';
+export type { SavedCommandInfo } from './requests/commands';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

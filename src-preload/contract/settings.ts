@@ -189,6 +189,8 @@ export const Settings = z.object({
    * a workspace's files are a stranger's until the person trusts its folder.
    */
   trustedFolders: z.array(z.string().min(1).max(4096)).max(256),
+  /** Memory (docs/agent.md#memory): the model may save notes (save_memory), given to every later conversation. */
+  memory: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
   /** Largest .ipynb file import accepts, in bytes (a bigger one is refused before it is read). */
   notebookMaxBytes: z
@@ -269,6 +271,7 @@ export const defaultSettings: Settings = {
   customInstructions: '',
   workspaceRoot: null,
   trustedFolders: [],
+  memory: true,
   theme: 'system',
   notebookMaxBytes: 200 * 1024 * 1024,
   exec: {

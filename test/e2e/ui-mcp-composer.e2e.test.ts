@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
@@ -6,7 +7,9 @@ import { useUiApp } from '../support/ui-fixture';
 import { SHOTS } from '../support/ui-harness';
 
 // The composer's MCP menu in Chromium against the real app and server-everything: a resource attached
-// to a message, and a prompt used as a slash command with an argument; the model receives both.
+// to a message, and a prompt used as a slash command with an argument; the model receives both. Saved
+// commands (docs/agent.md#saved-commands) share the slash list: picked with their arguments, or sent
+// typed as "/name arguments".
 
 describe('MCP resources and prompts in the composer', () => {
   const ui = useUiApp({ settings: { mcpServers: { everything: everythingStdio() } } });
@@ -33,5 +36,30 @@ describe('MCP resources and prompts in the composer', () => {
     const sent = JSON.stringify(ui.aut.llm.requests.at(-1)?.body);
     expect(sent).toContain('[Attached MCP resource demo://resource/static/document/architecture.md from server everything');
     expect(sent).toContain('Paris');
+  });
+
+  it('offers a saved command in the slash list, fills its arguments, and sends one typed as /name arguments', async () => {
+    const { page } = ui;
+    const commands = path.join(ui.aut.dataDir, 'commands');
+    mkdirSync(commands, { recursive: true });
+    writeFileSync(
+      path.join(commands, 'review.md'),
+      '---\ndescription: Review a pull request\nargument-hint: <pr> [priority]\n---\nReview PR #$1 at priority $2.\n',
+    );
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('/rev');
+    const menu = page.getByTestId('mcp-composer-menu');
+    await expectText(menu.getByRole('list', { name: 'Saved commands' }), /\/review\s*<pr> \[priority\] · Review a pull request/, 30_000);
+    await menu.getByRole('button', { name: '/review' }).click();
+    await menu.getByRole('textbox', { name: 'Arguments' }).fill('42 "very high"');
+    await menu.getByRole('button', { name: 'Use command' }).click();
+    await expect.poll(() => box.inputValue(), { timeout: 30_000 }).toBe('Review PR #42 at priority very high.');
+
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Reviewing 7.' });
+    await box.fill('/review 7 low');
+    await box.press('Enter');
+    await expectText(page.getByText('Reviewing 7.').first(), 'Reviewing 7.', 30_000);
+    expect(JSON.stringify(ui.aut.llm.requests.at(-1)?.body)).toContain('Review PR #7 at priority low.');
   });
 });

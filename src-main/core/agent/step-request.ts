@@ -1,6 +1,6 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
-import { skillTools } from '../llm/skill-tools';
+import { memoryTool, skillTools } from '../llm/skill-tools';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
@@ -37,13 +37,15 @@ export async function prepareStep(
   tools: boolean,
   /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
   mcpTools: PromptMcpTool[] = [],
-  /** The project instructions' and the skills' prompt sections (project-instructions.ts, skills/), or ''. */
-  sections: { instructions?: string; skills?: string; plan?: PlanSection } = {},
+  /** The project instructions', skills', memory's (null when off) and plan mode's prompt sections (prompt-sections.ts, plan/). */
+  sections: { instructions?: string; skills?: string; memory?: string | null; plan?: PlanSection } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   // The skill tools only with skills to offer: a model with none has nothing to load.
   if (sections.skills) extraTools.push(...skillTools);
   if (sections.plan) extraTools.push(...sections.plan.tools);
+  // The memory tool while memory is on, even with nothing saved yet.
+  if (typeof sections.memory === 'string') extraTools.push(memoryTool);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([
@@ -58,6 +60,7 @@ export async function prepareStep(
       projectInstructions: sections.instructions ?? '',
       skills: sections.skills ?? '',
       plan: sections.plan?.prompt ?? '',
+      memory: sections.memory ?? '',
       toolCalling: tools,
       droppedTurns,
       mcpTools,

@@ -8,6 +8,8 @@ export interface PromptContext {
   skills?: string;
   /** Plan mode and the task list (plan/plan-prompt.ts); '' for neither. */
   plan?: string;
+  /** The memory file's notes (memory.ts), bounded; '' for none or with memory off. */
+  memory?: string;
   toolCalling: boolean;
   /** Turns left out of the history to fit the window; the model should know its memory has a gap. */
   droppedTurns: number;
@@ -66,6 +68,7 @@ export function buildSystemPrompt(ctx: PromptContext): string {
   if (ctx.projectInstructions) lines.push('', ctx.projectInstructions);
   if (ctx.skills) lines.push('', ctx.skills);
   if (ctx.plan) lines.push('', ctx.plan);
+  if (ctx.memory) lines.push('', ctx.memory);
   if (ctx.customInstructions.trim()) lines.push('', '# Instructions from the user', ctx.customInstructions.trim());
   return lines.join('\n');
 }

@@ -17,12 +17,11 @@ import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } 
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
-import { loadInstructions, type InstructionSources } from './project-instructions';
+import type { InstructionSources } from './project-instructions';
 import { prepareStep } from './step-request';
-import { skillLanguage } from '../llm/skill-tools';
-import { findSkills, type SkillSources } from './skills/skill-discovery';
-import { executeSkillCell } from './skills/skill-cell';
-import { skillsPromptSection } from './skills/skill-prompt';
+import type { SkillSources } from './skills/skill-discovery';
+import { executeAppToolCell, isAppTool } from './app-tool-cell';
+import { promptSections, type MemorySources } from './prompt-sections';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
@@ -54,6 +53,8 @@ export interface TurnDeps {
   hooks?: HookRunner;
   /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
   skills?: SkillSources;
+  /** Where memory is kept and whether it is on (docs/agent.md#memory); absent: none (some tests). */
+  memory?: MemorySources;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -135,8 +136,8 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           else if (outcome === 'failed') stepFailed = true;
           continue;
         }
-        if (args !== null && deps.skills && skillLanguage(name)) {
-          if (!(await executeSkillCell(live, deps.events, cell, { tool: name, args }, deps.skills))) stepFailed = true;
+        if (args !== null && isAppTool(name, deps)) {
+          if (!(await executeAppToolCell(live, deps, cell, { tool: name, args }))) stepFailed = true;
           continue;
         }
         if (args !== null) {
@@ -287,12 +288,11 @@ async function callModel(
     // without tool calling gets them listed in the prompt and calls them with fenced blocks.
     const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
-    const [instructions, skills] = await Promise.all([
-      deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
-      deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
-    ]);
-    const planPart = planSection(live.conv, tools);
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills, plan: planPart });
+    const sections = await promptSections(live.conv.workspace, deps, tools);
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, {
+      ...sections,
+      plan: planSection(live.conv, tools),
+    });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(

@@ -1,14 +1,16 @@
 import type { ToolSpec } from './provider';
 
-// The two tools a model gets when skills are offered (docs/agent.md#skills). A call is recorded as a
-// cell whose language is `skill:load` or `skill:read` and whose code is the call's JSON arguments, so
-// history can give the call back by its name (as MCP cells do) and the UI and CLI can show it as
-// "using skill X" rather than as code.
+// The two tools a model gets when skills are offered (docs/agent.md#skills), and the memory tool
+// (docs/agent.md#memory). A call is recorded as a cell whose language is `skill:load`, `skill:read` or
+// `memory:save` and whose code is the call's JSON arguments, so history can give the call back by its
+// name (as MCP cells do) and the UI and CLI can show it as one line ("Using skill X", "Remembered: …")
+// rather than as code.
 
 export const LOAD_SKILL = 'load_skill';
 export const READ_SKILL_FILE = 'read_skill_file';
+export const SAVE_MEMORY = 'save_memory';
 
-const LANGUAGES: Record<string, string> = { [LOAD_SKILL]: 'skill:load', [READ_SKILL_FILE]: 'skill:read' };
+const LANGUAGES: Record<string, string> = { [LOAD_SKILL]: 'skill:load', [READ_SKILL_FILE]: 'skill:read', [SAVE_MEMORY]: 'memory:save' };
 
 export const skillTools: ToolSpec[] = [
   {
@@ -36,6 +38,19 @@ export const skillTools: ToolSpec[] = [
     },
   },
 ];
+
+/** Offered while the `memory` setting is on: a note the person sees saved, given to later conversations. */
+export const memoryTool: ToolSpec = {
+  name: SAVE_MEMORY,
+  description:
+    'Save a short note to the person’s memory, given to every later conversation: a lasting preference or fact they will want remembered ("the survey data is in ~/survey; plots in SVG"). Not for this task’s details. The person is shown each note and can edit or remove it.',
+  parameters: {
+    type: 'object',
+    properties: { note: { type: 'string', description: 'The note, one or two sentences (at most 500 characters).' } },
+    required: ['note'],
+    additionalProperties: false,
+  },
+};
 
 /** The cell language recording a call of a skill tool, or null for any other tool. */
 export function skillLanguage(toolName: string): string | null {

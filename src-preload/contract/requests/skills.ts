@@ -32,7 +32,7 @@ export const SkillsState = z.object({
 export const skillsRequests = {
   /** The person's skills and, given a conversation, its workspace's. */
   'skills.list': { input: z.object({ conversationId: Id.optional() }).strict(), output: SkillsState },
-  /** Copies a skill's folder (holding SKILL.md) into the person's skills folder; links are refused, size capped. */
+  /** Copies a skill's folder (holding SKILL.md), or unpacks a .zip of one, into the person's skills folder; links, escaping names and too much are refused. */
   'skills.install': {
     input: z.object({ path: z.string().min(1).max(4096) }).strict(),
     output: SkillInfo,

@@ -8,6 +8,7 @@ import { attachFiles } from '../common/upload';
 import { McpComposerMenu } from '../mcp/McpComposerMenu';
 import { planCommand, setPlanMode } from '../plan/plan-actions';
 import { PlanSwitch } from '../plan/PlanSwitch';
+import { savedCommandText } from '../commands/saved-commands';
 
 export function Composer() {
   const [text, setText] = useState('');
@@ -45,9 +46,17 @@ export function Composer() {
       return setPlanMode(plan);
     }
     if ((!t && !ready) || uploading) return;
+    // "/name arguments" naming a saved command sends the command's text (docs/agent.md#saved-commands).
+    let message: string;
+    try {
+      message = (await savedCommandText(t)) ?? t;
+    } catch (err) {
+      useApp.getState().reportError(err);
+      return;
+    }
     const attachments = useComposer.getState().takeReady();
     setText('');
-    const ok = await send(t, attachments);
+    const ok = await send(message, attachments);
     if (!ok) setText(t);
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {

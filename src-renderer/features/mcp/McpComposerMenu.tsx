@@ -4,6 +4,8 @@ import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
+import { SavedCommandRows } from '../commands/SavedCommandRows';
+import { useSavedCommands } from '../commands/saved-commands';
 import './mcp.css';
 
 interface Props {
@@ -17,7 +19,8 @@ let nextKey = 1;
 
 /**
  * The composer's MCP menu (docs/mcp.md): servers' resources to attach to the next message, and their
- * prompts as slash commands (/server:prompt). Shown only when servers are configured.
+ * prompts as slash commands (/server:prompt). Shown only when servers are configured — or, for the
+ * slash list, when saved commands (docs/agent.md#saved-commands) match what follows the "/".
  */
 export function McpComposerMenu({ text, onPromptText }: Props) {
   const configured = useApp((s) => Object.keys(s.settings?.mcpServers ?? {}).length > 0);
@@ -27,10 +30,12 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
   const [chosen, setChosen] = useState<McpPromptInfo | null>(null);
   const [args, setArgs] = useState<Record<string, string>>({});
   const slash = text.startsWith('/') && !text.includes('\n');
-  const shown = open || (slash && configured);
+  const saved = useSavedCommands(slash);
+  const savedShown = slash && saved.some((c) => c.name.toLowerCase().startsWith(text.slice(1).split(/\s/)[0]?.toLowerCase() ?? ''));
+  const shown = open || (slash && (configured || savedShown));
 
   useEffect(() => {
-    if (!shown || catalog) return;
+    if (!configured || !shown || catalog) return;
     bridge['mcp.catalog']({}).then(
       (c) => {
         setCatalog(c);
@@ -38,9 +43,9 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
       },
       (err: unknown) => setError(errorMessage(err)),
     );
-  }, [shown, catalog]);
+  }, [configured, shown, catalog]);
 
-  if (!configured) return null;
+  if (!configured && !shown) return null;
 
   const applyPrompt = async (p: McpPromptInfo, values: Record<string, string>) => {
     try {
@@ -63,15 +68,17 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
 
   return (
     <div className="mcp-composer">
-      <button
-        className="icon-button"
-        aria-label="Resources and prompts of MCP servers"
-        aria-expanded={shown}
-        title="Attach a resource or use a prompt of an MCP server (or type / for prompts)"
-        onClick={() => setOpen(!open)}
-      >
-        MCP
-      </button>
+      {configured && (
+        <button
+          className="icon-button"
+          aria-label="Resources and prompts of MCP servers"
+          aria-expanded={shown}
+          title="Attach a resource or use a prompt of an MCP server (or type / for prompts)"
+          onClick={() => setOpen(!open)}
+        >
+          MCP
+        </button>
+      )}
       {shown && (
         <div className="mcp-composer-menu" role="dialog" aria-label="MCP resources and prompts" data-testid="mcp-composer-menu">
           {error && (
@@ -79,7 +86,7 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
               {error}
             </p>
           )}
-          {!catalog && !error && <p className="muted small">Asking the servers…</p>}
+          {configured && !catalog && !error && <p className="muted small">Asking the servers…</p>}
           {chosen ? (
             <form
               className="mcp-prompt-args"
@@ -112,6 +119,7 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
             </form>
           ) : (
             <>
+              {slash && <SavedCommandRows commands={saved} text={text} onText={onPromptText} />}
               {prompts.length > 0 && (
                 <ul className="mcp-composer-list" aria-label="Prompts">
                   {prompts.map((p) => (

@@ -7,6 +7,7 @@ import { SettingField } from './SettingField';
 import { McpServersSection } from '../mcp/McpServersSection';
 import { McpClientsSection } from '../mcp/McpClientsSection';
 import { SkillsSection } from './SkillsSection';
+import { MemorySection } from './MemorySection';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -46,6 +47,7 @@ export function SettingsScreen() {
       <McpServersSection />
       <McpClientsSection />
       <SkillsSection />
+      <MemorySection />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { useApp } from '../../state/app-store';
 /**
  * Settings → Skills (docs/agent.md#skills): the person's skills and the current conversation's
  * workspace's, each with whether the model is offered it and, for a broken one, why not; trusting the
- * workspace's folder (the same trust as its AGENTS.md); installing a skill from a folder.
+ * workspace's folder (the same trust as its AGENTS.md); installing a skill from a folder or a .zip.
  */
 export function SkillsSection() {
   const conversationId = useApp((s) => s.current?.conv.id ?? null);
@@ -66,9 +66,14 @@ export function SkillsSection() {
         </button>
       )}
       <form className="row" onSubmit={install}>
-        <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="/path/to/skill-folder" aria-label="Skill folder" />
+        <input
+          value={source}
+          onChange={(e) => setSource(e.target.value)}
+          placeholder="/path/to/skill-folder or skill.zip"
+          aria-label="Skill folder or .zip"
+        />
         <button type="submit" disabled={!source.trim()}>
-          Install from folder
+          Install
         </button>
       </form>
       {message && (

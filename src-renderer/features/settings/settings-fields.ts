@@ -162,6 +162,12 @@ export const SECTIONS: Section[] = [
         help: 'Added to the system prompt of every conversation.',
       },
       {
+        id: 'memory',
+        label: 'Memory (the model may save notes for later conversations)',
+        kind: 'toggle',
+        path: top('memory'),
+      },
+      {
         id: 'hooks',
         label: 'Hooks',
         kind: 'json',

@@ -146,4 +146,21 @@ describe('skills on disk', () => {
     expect(existsSync(path.join(dataDir, 'skills', 'brand-colors'))).toBe(false);
     expect(readdirSync(path.join(dataDir, 'skills')).filter((n) => n.startsWith('.installing-'))).toEqual([]);
   });
+
+  it('installs a .zip made by zip -r (the skill in one folder at its top), keeping a script’s executable bit', async () => {
+    const source = path.join(root, 'zip-source', 'charts');
+    cpSync(path.join(FIXTURES, 'chart-maker'), source, { recursive: true });
+    writeFileSync(path.join(source, 'SKILL.md'), skill('zipped-charts', 'Charts, from a zip.'));
+    execFileSync('chmod', ['+x', path.join(source, 'scripts', 'bar_chart.py')]);
+    const zip = path.join(root, 'charts.zip');
+    execFileSync('/usr/bin/zip', ['-qr', zip, 'charts'], { cwd: path.dirname(source) });
+    expect(await installSkill(dataDir, zip)).toBe('zipped-charts');
+    const installed = path.join(dataDir, 'skills', 'zipped-charts');
+    expect(readdirSync(installed).sort()).toEqual(['SKILL.md', 'scripts']);
+    expect(statSync(path.join(installed, 'scripts', 'bar_chart.py')).mode & 0o111).not.toBe(0);
+    writeFileSync(path.join(root, 'notes.txt'), 'not a zip');
+    await expect(installSkill(dataDir, path.join(root, 'notes.txt'))).rejects.toThrow(/notes\.txt is a file but not a \.zip/);
+    writeFileSync(path.join(root, 'fake.zip'), 'not a zip either');
+    await expect(installSkill(dataDir, path.join(root, 'fake.zip'))).rejects.toThrow(/fake\.zip: it is not a zip file/);
+  });
 });

@@ -15,10 +15,15 @@ export const MAX_DESCRIPTION = 1024;
 /** Front matter longer than this is not a skill's header. */
 const MAX_FRONT_MATTER = 8 * 1024;
 
-export function parseSkillFile(text: string): ParsedSkill {
+/**
+ * A markdown file's YAML front matter, parsed strictly: `fields` is null when the file has none (a
+ * saved command may have none; a skill must). `body` is the text after it, trimmed.
+ */
+export type FrontMatter = { ok: true; fields: Record<string, unknown> | null; body: string } | { ok: false; reason: string };
+
+export function readFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trim() !== '---')
-    return { ok: false, reason: 'does not start with front matter (a "---" line, then name: and description:, then "---")' };
+  if (lines[0]?.trim() !== '---') return { ok: true, fields: null, body: lines.join('\n').trim() };
   const end = lines.findIndex((line, i) => i > 0 && (line.trim() === '---' || line.trim() === '...'));
   if (end < 0) return { ok: false, reason: 'the front matter has no closing "---" line' };
   const header = lines.slice(1, end).join('\n');
@@ -28,14 +33,31 @@ export function parseSkillFile(text: string): ParsedSkill {
   if (problem) return { ok: false, reason: `the front matter is not valid YAML: ${problem.message.split('\n')[0]}` };
   let value: unknown;
   try {
-    // No aliases: a skill's header has no use for them, and they are how YAML bombs grow.
+    // No aliases: a header has no use for them, and they are how YAML bombs grow.
     value = doc.toJS({ maxAliasCount: 0 });
   } catch (err) {
     return { ok: false, reason: `the front matter is not valid YAML: ${(err as Error).message}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
+  // An empty block (`---` then `---`) is front matter with no keys.
+  if (value === null || value === undefined) value = {};
+  if (typeof value !== 'object' || Array.isArray(value))
     return { ok: false, reason: 'the front matter is not a set of "key: value" lines' };
-  const fields = value as Record<string, unknown>;
+  return {
+    ok: true,
+    fields: value as Record<string, unknown>,
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+  };
+}
+
+export function parseSkillFile(text: string): ParsedSkill {
+  const front = readFrontMatter(text);
+  if (!front.ok) return front;
+  if (!front.fields)
+    return { ok: false, reason: 'does not start with front matter (a "---" line, then name: and description:, then "---")' };
+  const fields = front.fields;
   const name = fields.name;
   if (typeof name !== 'string' || name === '') return { ok: false, reason: 'the front matter has no name' };
   if (name.length > MAX_NAME || !NAME.test(name))
@@ -51,9 +73,6 @@ export function parseSkillFile(text: string): ParsedSkill {
     ok: true,
     name,
     description: description.replace(/\s+/g, ' ').trim(),
-    body: lines
-      .slice(end + 1)
-      .join('\n')
-      .trim(),
+    body: front.body,
   };
 }

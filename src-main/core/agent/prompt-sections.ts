@@ -1,0 +1,38 @@
+import { loadInstructions, type InstructionSources } from './project-instructions';
+import { memoryPromptSection, readMemory } from './memory';
+import { findSkills, type SkillSources } from './skills/skill-discovery';
+import { skillsPromptSection } from './skills/skill-prompt';
+
+/** Where memory is kept (memory.ts), and whether the person has it on (the `memory` setting). */
+export interface MemorySources {
+  dataDir: string;
+  enabled: () => boolean;
+}
+
+export interface PromptSections {
+  /** The AGENTS.md files in effect (project-instructions.ts), or ''. */
+  instructions: string;
+  /** The skills offered (skills/skill-prompt.ts), or ''. */
+  skills: string;
+  /** The memory file's notes ('' when empty), or null with memory off: then save_memory is not offered either. */
+  memory: string | null;
+}
+
+/**
+ * The parts of the system prompt read from files before every model call, side by side: a file
+ * changed between turns (or by the turn's own cells) counts at the next call.
+ */
+export async function promptSections(
+  workspace: string,
+  deps: { instructions?: InstructionSources; skills?: SkillSources; memory?: MemorySources },
+  tools: boolean,
+): Promise<PromptSections> {
+  const memory = deps.memory?.enabled() ? deps.memory : null;
+  const [instructions, skills, memoryText] = await Promise.all([
+    deps.instructions ? loadInstructions(workspace, deps.instructions).then((l) => l.prompt) : '',
+    deps.skills ? findSkills(workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
+    // A memory file that cannot be read (a link put in its place) gives nothing rather than stopping the turn.
+    memory ? readMemory(memory.dataDir).then(memoryPromptSection, () => '') : null,
+  ]);
+  return { instructions, skills, memory: memoryText };
+}
