@@ -113,6 +113,17 @@ const buildEventSchemas = () =>
     'conversation.updated': z.object({ summary: ConversationSummary }),
     /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */
     'conversation.auto-run': z.object({ ...Conv, autoRun: z.boolean() }),
+    /** Computer use turned on or off for the conversation (docs/computer-use.md). */
+    'conversation.computer-use': z.object({ ...Conv, on: z.boolean() }),
+    /** The agent has the screen (the banner shows) or gave it back (the turn ended). */
+    'computer.control': z.object({ ...Conv, active: z.boolean() }),
+    /** One computer action: waiting for approval, being done, done, declined, or refused (the text says why). */
+    'computer.action': z.object({
+      ...Conv,
+      cellId: Id,
+      text: z.string(),
+      phase: z.enum(['asking', 'doing', 'done', 'declined', 'refused']),
+    }),
     /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
     'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
     /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */

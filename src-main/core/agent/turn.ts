@@ -6,7 +6,10 @@ import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
-import type { RetryNotice, RetryPolicy } from '../llm/retry-with-backoff';
+import type { RetryPolicy } from '../llm/retry-with-backoff';
+import { budgetMessage, retryMessage } from './turn-messages';
+import type { ComputerService } from './computer-cell';
+import { COMPUTER_TOOL_NAME } from '../computer/computer-tool';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
 import type { FitResult } from './history-fit';
@@ -50,6 +53,8 @@ export interface TurnDeps {
   hooks?: HookRunner;
   /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
   skills?: SkillSources;
+  /** The screen, for conversations with computer use on (docs/computer-use.md); absent: never offered. */
+  computer?: ComputerService;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -122,6 +127,12 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         previous = cell;
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
+          continue;
+        }
+        if (name === COMPUTER_TOOL_NAME && args !== null && deps.computer) {
+          const outcome = await deps.computer.runCell(live, deps.events, settings, cell, args, signal);
+          if (outcome === 'stop') stopAfterStep = 'stopped';
+          stepFailed ||= outcome === 'failed';
           continue;
         }
         const mcpTool = step.mcpTools.find((t) => t.name === name);
@@ -241,6 +252,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
     reason = 'error';
   }
   settleUnfinishedCells(live, deps.events);
+  deps.computer?.endTurn(conversationId, deps.events);
   // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
@@ -274,7 +286,8 @@ async function callModel(
       deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
       deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
     ]);
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills });
+    const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills, computer });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(
@@ -375,20 +388,6 @@ function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, conte
     'info',
     `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')} (about ${cut.toLocaleString('en-US')} of ${fit.fullTokens.toLocaleString('en-US')} tokens). They stay in this conversation; only the model no longer sees them.`,
   );
-}
-
-function retryMessage(n: RetryNotice): string {
-  const why =
-    n.failure.kind === 'rate-limited'
-      ? 'The provider is rate-limiting requests'
-      : n.failure.kind === 'server'
-        ? `The provider answered with a server error (${n.failure.status})`
-        : 'The connection to the provider dropped';
-  return `${why}; trying again in ${Math.max(1, Math.round(n.delayMs / 1000))} s (attempt ${n.attempt + 1} of ${n.maxAttempts}).`;
-}
-
-function budgetMessage(spent: number, budget: number): string {
-  return `This conversation has used $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget, so the agent stopped before calling the model again. Raise or clear the budget in Settings to go on.`;
 }
 
 function addNotice(live: LiveConversation, events: EventBus, level: NoticeItem['level'], text: string): void {
