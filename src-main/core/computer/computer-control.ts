@@ -76,8 +76,7 @@ export class ComputerControl {
       case 'double_click':
       case 'right_click': {
         const p = await at(action.x, action.y);
-        await this.screen.move(p.x, p.y);
-        await this.screen.click(action.action === 'right_click' ? 'right' : 'left', action.action === 'double_click' ? 2 : 1);
+        await this.screen.clickAt(p.x, p.y, action.action === 'right_click' ? 'right' : 'left', action.action === 'double_click' ? 2 : 1);
         break;
       }
       case 'drag': {
@@ -88,8 +87,7 @@ export class ComputerControl {
       }
       case 'scroll': {
         const p = await at(action.x, action.y);
-        await this.screen.move(p.x, p.y);
-        await this.screen.scroll(action.direction, action.amount);
+        await this.screen.scrollAt(p.x, p.y, action.direction, action.amount);
         break;
       }
       case 'type':

@@ -60,8 +60,9 @@ export class X11Screen {
     await this.text('xdotool', ['mousemove', '--sync', String(x), String(y)], 'move the pointer');
   }
 
-  async click(button: MouseButton, count: number): Promise<void> {
-    await this.text('xdotool', ['click', '--repeat', String(count), BUTTONS[button]], 'click');
+  /** Moves to a point and clicks there, in one xdotool run. */
+  async clickAt(x: number, y: number, button: MouseButton, count: number): Promise<void> {
+    await this.text('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '--repeat', String(count), BUTTONS[button]], 'click');
   }
 
   /** Press at one point, move with the button held, release at another. */
@@ -96,10 +97,10 @@ export class X11Screen {
     await this.text('xdotool', ['key', '--', combo], 'press keys');
   }
 
-  /** Scroll wheel clicks at the pointer: X buttons 4–7. */
-  async scroll(direction: 'up' | 'down' | 'left' | 'right', amount: number): Promise<void> {
+  /** Scroll wheel clicks at a point: X buttons 4–7. */
+  async scrollAt(x: number, y: number, direction: 'up' | 'down' | 'left' | 'right', amount: number): Promise<void> {
     const button = { up: '4', down: '5', left: '6', right: '7' }[direction];
-    await this.text('xdotool', ['click', '--repeat', String(amount), button], 'scroll');
+    await this.text('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '--repeat', String(amount), button], 'scroll');
   }
 
   /** The visible windows of these processes (the app's own), as rectangles of the screen. */

@@ -46,6 +46,20 @@ export function readXwd(file: Buffer): RgbImage {
   const data = Buffer.allocUnsafe(width * height * 3);
   const plain = r.max === 255 && g.max === 255 && b.max === 255;
   let out = 0;
+  if (plain && bytes === 4 && lsbFirst && (file.byteOffset + start) % 4 === 0 && bytesPerLine % 4 === 0) {
+    // The common case (a little-endian machine, 32 bits a pixel): whole words, no per-byte reads.
+    const words = new Uint32Array(file.buffer, file.byteOffset + start, (bytesPerLine / 4) * height);
+    const perLine = bytesPerLine / 4;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0, at = y * perLine; x < width; x++, at++) {
+        const pixel = words[at] as number;
+        data[out++] = (pixel & r.mask) >>> r.shift;
+        data[out++] = (pixel & g.mask) >>> g.shift;
+        data[out++] = (pixel & b.mask) >>> b.shift;
+      }
+    }
+    return { width, height, data };
+  }
   for (let y = 0; y < height; y++) {
     let at = start + y * bytesPerLine;
     for (let x = 0; x < width; x++, at += bytes) {

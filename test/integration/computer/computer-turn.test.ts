@@ -18,7 +18,7 @@ import { startXvfb, type Xvfb } from '../../support/xvfb';
 // scaled image to the real screen is exact.
 
 const canRun = process.platform === 'linux' && installed('Xvfb') && installed('xdotool') && installed('xwd');
-const SCREEN = { width: 1921, height: 1081 };
+const SCREEN = { width: 1601, height: 1001 };
 const RED: [number, number, number] = [255, 0, 0];
 const GREEN: [number, number, number] = [0, 255, 0];
 const BLUE: [number, number, number] = [0, 0, 255];
@@ -58,11 +58,25 @@ function call(args: Record<string, unknown>): ScriptedReply {
   return { kind: 'tool', calls: [{ name: 'computer', arguments: args }] };
 }
 
+type Part = { x: number; y: number };
+type Plan = (form: { field: Part; box: Part; submit: Part }) => Array<Record<string, unknown>>;
+
+/** Fill the field with `text`, tick the box, press Submit. */
+const fillAndSubmit =
+  (text: string): Plan =>
+  ({ field, box, submit }) => [
+    { action: 'click', ...field },
+    { action: 'type', text },
+    { action: 'click', ...box },
+    { action: 'click', ...submit },
+  ];
+
 /**
- * A model that fills and submits the form: a screenshot first; then, from that screenshot, one call
- * per part. The second request is answered only once it is seen, with coordinates read from its image.
+ * A model that works the form: a screenshot first; then, from that screenshot, the plan's calls, aimed
+ * at the parts where it finds them in the image it was sent (its second request is answered only once
+ * it is seen). `onPlan` is what the person does meanwhile.
  */
-async function formHarness(protocol: 'openai' | 'anthropic', text: string, onPlan?: (request: RecordedRequest) => void) {
+async function formHarness(protocol: 'openai' | 'anthropic', plan: Plan, onPlan?: () => void) {
   let seen = 0;
   let harness: AgentHarness | null = null;
   harness = await startAgentHarness({
@@ -74,24 +88,12 @@ async function formHarness(protocol: 'openai' | 'anthropic', text: string, onPla
         if (request.protocol === 'other' || !JSON.stringify(request.body).includes('computer')) return;
         seen++;
         if (seen !== 2) return;
-        onPlan?.(request);
+        onPlan?.();
         const shot = lastScreenshot(request);
-        const field = findColour(shot, RED);
-        const box = findColour(shot, GREEN);
-        const submit = findColour(shot, BLUE);
+        const [field, box, submit] = [findColour(shot, RED), findColour(shot, GREEN), findColour(shot, BLUE)];
         if (!field || !box || !submit) throw new Error('the form is not in the screenshot');
-        harness?.llm.enqueue(
-          {
-            kind: 'tool',
-            calls: [
-              { name: 'computer', arguments: { action: 'click', x: field.x, y: field.y } },
-              { name: 'computer', arguments: { action: 'type', text } },
-              { name: 'computer', arguments: { action: 'click', x: box.x, y: box.y } },
-              { name: 'computer', arguments: { action: 'click', x: submit.x, y: submit.y } },
-            ],
-          },
-          { kind: 'text', text: 'The form is sent.' },
-        );
+        const calls = plan({ field, box, submit }).map((args) => ({ name: 'computer', arguments: args }));
+        harness?.llm.enqueue({ kind: 'tool', calls }, { kind: 'text', text: 'The form is sent.' });
       },
     },
   });
@@ -125,7 +127,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     it(`fills and submits a real X form through full turns (${protocol})`, async () => {
       const out = path.join(tmp, `form-${protocol}.json`);
       form = await x.startForm(out);
-      const started = await formHarness(protocol, `hello from ${protocol}`);
+      const started = await formHarness(protocol, fillAndSubmit(`hello from ${protocol}`));
       h = started.harness;
       // The first action asks; "allow for this task" lets the rest of the turn run unasked.
       approveAs(h, started.id, () => 'always');
@@ -159,7 +161,11 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
   it('does nothing the person declined, and asks for every action even with auto-run on', async () => {
     const out = path.join(tmp, 'declined.json');
     form = await x.startForm(out);
-    const started = await formHarness('openai', 'must not be typed');
+    const started = await formHarness('openai', ({ box, submit }) => [
+      { action: 'type', text: 'must not be typed' },
+      { action: 'click', ...box },
+      { action: 'click', ...submit },
+    ]);
     h = started.harness;
     await h.agent.update(started.id, (conv) => {
       conv.autoRun = true;
@@ -168,7 +174,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     await h.send(started.id, 'Fill in the form and send it.');
     // The form was sent (the other actions ran) without the declined text.
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ text: '', checked: true });
-    expect(h.payloads('cell.awaiting-approval')).toHaveLength(5);
+    expect(h.payloads('cell.awaiting-approval')).toHaveLength(4);
     const typed = (await h.agent.snapshot(started.id)).items.find((i): i is CellItem => i.kind === 'cell' && i.code.includes('"type"'));
     expect(typed?.status).toBe('skipped');
     expect(typed?.resultForModel).toBe('The user declined this action; nothing was done.');
@@ -178,7 +184,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     const out = path.join(tmp, 'cornered.json');
     form = await x.startForm(out);
     // The person takes the pointer to the top left corner while the model is deciding its next actions.
-    const started = await formHarness('anthropic', 'never sent', () => x.run('xdotool', ['mousemove', '0', '0']));
+    const started = await formHarness('anthropic', fillAndSubmit('never sent'), () => x.run('xdotool', ['mousemove', '0', '0']));
     h = started.harness;
     approveAs(h, started.id, () => 'always');
     // Held there, the pointer stops the turn before the form is sent.
@@ -186,5 +192,27 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     expect(h.payloads('turn.end').at(-1)?.reason).toBe('stopped');
     expect(h.payloads('notice').map((n) => n.item.text)).toContain('Computer use stopped: the pointer was held in a corner of the screen.');
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses to act while a screen locker is on the screen, and sends no screenshot', async () => {
+    // A window of a screen locker's X class (i3lock's), mapped as a locker maps it.
+    form = await x.startForm(path.join(tmp, 'locker'), { className: 'i3lock', color: '#202020' });
+    h = await startAgentHarness({
+      rerunExports: false, // nothing ran
+      computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }),
+    });
+    h.llm.enqueue(call({ action: 'screenshot' }), { kind: 'text', text: 'The screen is locked.' });
+    const id = await h.newConversation();
+    await h.agent.update(id, (conv) => {
+      conv.computerUse = true;
+    });
+    approveAs(h, id, () => 'run');
+    await h.send(id, 'Look at the screen.');
+    const cell = (await h.agent.snapshot(id)).items.find((i): i is CellItem => i.kind === 'cell');
+    expect(cell?.status).toBe('failed');
+    expect(cell?.resultForModel).toBe(
+      'Not done: the screen is locked (a screen locker’s window is on the screen). Computer use never acts on a locked screen.',
+    );
+    expect(JSON.stringify(h.bodies()[1])).not.toContain('image_url');
   });
 });
