@@ -1,3 +1,4 @@
+import { COMPUTER_LANGUAGE } from '../core/computer/computer-tool';
 import path from 'node:path';
 import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
@@ -110,8 +111,15 @@ export class TextPrinter {
         this.richOutput(event.payload.conversationId, event.payload.cellId, event.payload.output);
         break;
       case 'cell.done':
+        // A computer call's screenshot, saved as a file like any image a terminal cannot show.
+        if (event.payload.cell.language === COMPUTER_LANGUAGE)
+          for (const output of event.payload.cell.outputs) this.richOutput(event.payload.conversationId, event.payload.cell.id, output);
         this.endScreen(event.payload.cell);
         this.cellDone(event.payload.cell);
+        break;
+      case 'computer.action':
+        // The terminal's banner: each action on the screen as it happens (Ctrl-C stops the turn).
+        if (event.payload.phase === 'doing') this.line(this.errorStyle.yellow(`[computer] ${event.payload.text} (Ctrl-C stops)`));
         break;
       case 'notice': {
         const { level, text } = event.payload.item;
