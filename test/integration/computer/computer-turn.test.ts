@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
+import { exportNotebook } from '../../../src-main/core/notebook/api';
 import type { RecordedRequest, ScriptedReply } from '../../fixtures/llm-server';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { installed } from '../../support/installed';
@@ -155,6 +156,13 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
       const cells = conv.items.filter((i): i is CellItem => i.kind === 'cell');
       expect(cells.map((c) => c.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
       expect(cells.every((c) => c.outputs.some((o) => o.output_type === 'display_data' && 'image/png' in o.data))).toBe(true);
+      // A notebook gets each action as a markdown cell with its screenshot as an image attachment.
+      const notebook = exportNotebook(conv, { appVersion: 'test', provider: protocol, model: 'm' });
+      const text = (source: string | string[]) => (Array.isArray(source) ? source.join('') : source);
+      const shown = notebook.cells.flatMap((c) => (c.cell_type === 'markdown' && text(c.source).startsWith('**Computer use**') ? [c] : []));
+      expect(shown).toHaveLength(5);
+      expect(shown[0]?.attachments?.['screenshot-1.png']?.['image/png']).toEqual(expect.stringMatching(/^iVBORw0KGgo/));
+      expect(text(shown[0]?.source ?? '')).toContain('![screenshot-1.png](attachment:screenshot-1.png)');
     });
   }
 
