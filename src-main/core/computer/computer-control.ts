@@ -57,12 +57,23 @@ export class ComputerControl {
   ) {}
 
   async perform(action: ComputerAction, limit: ImageLimit, signal: AbortSignal): Promise<{ done: string; shot: Screenshot }> {
+    const done = await this.act(action, signal);
+    if (action.action !== 'screenshot' && action.action !== 'wait') await abortableDelay(this.settleMs, signal);
+    return { done, shot: await this.screenshot(limit) };
+  }
+
+  /** The action alone, checked and done (perform answers it with a screenshot); what it did, in words. */
+  async act(action: ComputerAction, signal: AbortSignal): Promise<string> {
     // The agent never moves the pointer into a corner (realPoint refuses it), so one there is the person's.
-    const [pointer, size] = await Promise.all([this.screen.pointer(), this.shown ? this.shown.real : this.screen.displaySize()]);
+    // The checks side by side: each is a short X program, and under load they wait on the cores, not on each other.
+    const [pointer, size, locked, ownRects] = await Promise.all([
+      this.screen.pointer(),
+      this.shown ? this.shown.real : this.screen.displaySize(),
+      this.screen.lockedReason(),
+      this.screen.windowsOf(this.own.pids, this.own.windowIds),
+    ]);
     if (inCorner(pointer, size)) throw new CornerStop();
-    const locked = await this.screen.lockedReason();
     if (locked) throw new ComputerRefusal(`Not done: the screen is locked (${locked}). Computer use never acts on a locked screen.`);
-    const ownRects = await this.screen.windowsOf(this.own.pids, this.own.windowIds);
     const at = async (x: number, y: number) => this.realPoint({ x, y }, ownRects);
     switch (action.action) {
       case 'screenshot':
@@ -103,9 +114,7 @@ export class ComputerControl {
         await abortableDelay(action.seconds * 1000, signal);
         break;
     }
-    if (action.action !== 'screenshot' && action.action !== 'wait') await abortableDelay(this.settleMs, signal);
-    const shot = await this.screenshot(limit);
-    return { done: describeAction(action), shot };
+    return describeAction(action);
   }
 
   /** The whole screen, the app's windows blacked out, scaled to the limit, the pointer drawn. */

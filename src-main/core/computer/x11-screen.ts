@@ -139,9 +139,11 @@ export class X11Screen {
 
   /** Why the screen counts as locked now, or null: the X screen saver on, a locker's window mapped, the desktop's locker active. */
   async lockedReason(): Promise<string | null> {
-    const saver = await this.result('xssstate', ['-s']);
+    const [saver, locker] = await Promise.all([
+      this.result('xssstate', ['-s']),
+      this.result('xdotool', ['search', '--onlyvisible', '--classname', `^(${LOCKER_CLASSES.join('|')})$`]),
+    ]);
     if (saver.ok && saver.stdout.trim() === 'on') return 'the X screen saver is active (the screen is blanked or locked)';
-    const locker = await this.result('xdotool', ['search', '--onlyvisible', '--classname', `^(${LOCKER_CLASSES.join('|')})$`]);
     if (locker.ok && /^\d+$/m.test(locker.stdout)) return 'a screen locker’s window is on the screen';
     if (this.target.sessionBus) {
       const asked = await this.result('dbus-send', [

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
 import { exportNotebook } from '../../../src-main/core/notebook/api';
@@ -17,6 +17,9 @@ import { startXvfb, type Xvfb } from '../../support/xvfb';
 // real X program (test/fixtures/computer/tk-form.py); the scripted model aiming at the form's parts
 // where it finds them in the screenshot it was sent — so a click lands only if the mapping from the
 // scaled image to the real screen is exact.
+
+// Many short X programs a turn: on a loaded machine each waits its turn for a core.
+vi.setConfig({ testTimeout: 240_000 });
 
 const canRun = process.platform === 'linux' && installed('Xvfb') && installed('xdotool') && installed('xwd');
 const SCREEN = { width: 1601, height: 1001 };

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ComputerControl, ComputerRefusal } from '../../../src-main/core/computer/computer-control';
 import { imageLimitFor } from '../../../src-main/core/computer/screen-geometry';
 import { X11Screen } from '../../../src-main/core/computer/x11-screen';
@@ -15,6 +15,9 @@ import { startXvfb, type Xvfb } from '../../support/xvfb';
 // no click may land on them (src-main/core/computer/computer-control.ts). The "app" here is a real X
 // window of a process named as the app's own, with an Approve button that writes a file when pressed.
 // Each attack clicks where that button is; its twin names no window as the app's, and the click approves.
+
+// Many short X programs a turn: on a loaded machine each waits its turn for a core.
+vi.setConfig({ testTimeout: 240_000 });
 
 const canRun = process.platform === 'linux' && installed('Xvfb') && installed('xdotool') && installed('xwd');
 const MAGENTA: [number, number, number] = [255, 0, 255];
