@@ -19,6 +19,8 @@ export interface CliOptions {
   list: boolean;
   help: boolean;
   version: boolean;
+  /** --computer: computer use on for the conversation (docs/computer-use.md). */
+  computer: boolean;
   /** Settings for this run only, from the flags; the saved settings are not changed. */
   overrides: SettingsPatch;
   /** --provider was given without --model: pick the provider's default (or first listed) model. */
@@ -44,6 +46,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         workspace: { type: 'string' },
         'own-folder': { type: 'boolean' },
         'auto-run': { type: 'boolean', short: 'y' },
+        computer: { type: 'boolean' },
         sandbox: { type: 'boolean' },
         'no-sandbox': { type: 'boolean' },
         continue: { type: 'boolean', short: 'c' },
@@ -100,6 +103,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     continueLast: values.continue ?? false,
     notebook: values.notebook ? path.resolve(values.notebook) : null,
     ownFolder: values['own-folder'] ?? false,
+    computer: values.computer ?? false,
     list: values.list ?? false,
     help: values.help ?? false,
     version: values.version ?? false,

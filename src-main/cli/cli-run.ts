@@ -119,7 +119,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
       if (unattended) overlay.override(unattended.settings);
       return overlay;
     },
-    app: { env },
+    // The terminal oi runs in is the app's own window for computer use: never seen, clicked or typed into
+    // (its approvals are answered there). Most X terminals name it in WINDOWID.
+    app: { env, ownWindows: { pids: [process.pid], windowIds: env.WINDOWID && /^\d+$/.test(env.WINDOWID) ? [env.WINDOWID] : [] } },
   });
   const out = opts.json ? process.stderr : process.stdout;
   const style = styleFor(out, env);
@@ -149,6 +151,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
         conversationId: conversation.id,
         choice: { provider, model, baseUrl },
       });
+    }
+    if (opts.computer) {
+      // Refused where it cannot work, saying why (no X display, Wayland, a missing tool).
+      const support = await localRequests(app.handlers)('computer.support', {});
+      if (!support.available) throw new SetupError(`--computer: ${support.reason ?? 'computer use is not available here'}`);
+      await localRequests(app.handlers)('conversation.set-computer-use', { conversationId: conversation.id, on: true });
     }
     const current = { ...settings.get(), ...conversation.modelChoice };
     await checkProviderKey({

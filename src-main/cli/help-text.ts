@@ -19,6 +19,8 @@ Usage:
 Options:
   -m, --message <text>       send one message and exit; "-" reads it from standard input
   -y, --auto-run             run code without asking
+      --computer             let the model see the screen and use the mouse and keyboard (X11;
+                             each action asked; screenshots saved to files; docs/computer-use.md)
       --sandbox              run code in the sandbox, refusing to run it if the sandbox cannot start
       --no-sandbox           run code without the sandbox (it is on by default where it works)
       --plan                 plan mode: code runs read-only until you approve the model's plan (/plan switches)

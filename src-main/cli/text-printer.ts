@@ -1,3 +1,4 @@
+import { COMPUTER_LANGUAGE } from '../core/computer/computer-tool';
 import path from 'node:path';
 import { mcpUiOf, PLAN_LANGUAGE, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { isPlanCell, planCellDone, planLines, planModeLine, taskListLines } from './plan-lines';
@@ -132,10 +133,17 @@ export class TextPrinter {
       case 'cell.done': {
         const held = this.inputEcho.release(event.payload.cell.id);
         if (held) this.out(this.screen(event.payload.conversationId, event.payload.cell.id).push(held));
+        // A computer call's screenshot, saved as a file like any image a terminal cannot show.
+        if (event.payload.cell.language === COMPUTER_LANGUAGE)
+          for (const output of event.payload.cell.outputs) this.richOutput(event.payload.conversationId, event.payload.cell.id, output);
         this.endScreen(event.payload.cell);
         this.cellDone(event.payload.cell);
         break;
       }
+      case 'computer.action':
+        // The terminal's banner: each action on the screen as it happens (Ctrl-C stops the turn).
+        if (event.payload.phase === 'doing') this.line(this.errorStyle.yellow(`[computer] ${event.payload.text} (Ctrl-C stops)`));
+        break;
       case 'notice': {
         const { level } = event.payload.item;
         const text = forTerminal(event.payload.item.text);

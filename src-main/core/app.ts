@@ -1,3 +1,5 @@
+import { ComputerService } from './agent/computer-cell';
+import type { OwnWindows } from './computer/computer-control';
 import path from 'node:path';
 import { LiveReruns } from './notebook/live-reruns';
 import { AgentService } from './agent/agent-service';
@@ -77,6 +79,11 @@ export interface AppOptions {
    * in the data folder (the desktop app and browser mode; not the CLI, nor `oi mcp` itself).
    */
   mcpApprovalEndpoint?: boolean;
+  /**
+   * The app's own windows, which computer use blacks out of screenshots and never touches: by default
+   * this process's (the desktop app's window); oi adds its terminal's (WINDOWID). docs/computer-use.md
+   */
+  ownWindows?: OwnWindows;
 }
 
 export interface App {
@@ -186,8 +193,11 @@ export function createApp(opts: AppOptions): App {
     : Promise.resolve(null);
   // The person's own AGENTS.md in the data folder; a workspace's once they trust its folder.
   const instructions = { userFile: path.join(opts.dataDir, 'AGENTS.md'), trusted: () => settings().trustedFolders };
+  // The screen, for conversations where the person turns computer use on (docs/computer-use.md).
+  const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] });
   const agent = new AgentService({
     open,
+    computer,
     conversations,
     exec,
     environment,
@@ -213,6 +223,7 @@ export function createApp(opts: AppOptions): App {
     events,
     conversations,
     agent,
+    computer,
     exec,
     kernels,
     settings: store,

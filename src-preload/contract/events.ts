@@ -120,6 +120,17 @@ const buildEventSchemas = () =>
     'conversation.plan-mode': z.object({ ...Conv, planMode: z.boolean() }),
     /** The task list changed (the model's task tool, or an approved plan seeding it): the whole list. */
     'tasks.updated': z.object({ ...Conv, tasks: z.array(Task) }),
+    /** Computer use turned on or off for the conversation (docs/computer-use.md). */
+    'conversation.computer-use': z.object({ ...Conv, on: z.boolean() }),
+    /** The agent has the screen (the banner shows) or gave it back (the turn ended). */
+    'computer.control': z.object({ ...Conv, active: z.boolean() }),
+    /** One computer action: waiting for approval, being done, done, declined, or refused (the text says why). */
+    'computer.action': z.object({
+      ...Conv,
+      cellId: Id,
+      text: z.string(),
+      phase: z.enum(['asking', 'doing', 'done', 'declined', 'refused']),
+    }),
     /** Files in the conversation's workspace changed (batched; paths relative, '/'-separated). */
     'workspace.changed': z.object({ ...Conv, paths: z.array(z.string()) }),
     /** Re-running a notebook's cells: cell k of n started (status 'running') or ended (its run status). */

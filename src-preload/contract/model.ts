@@ -334,6 +334,8 @@ export const Conversation = ConversationSummary.extend({
   usage: Usage,
   /** "Always run in this conversation". */
   autoRun: z.boolean().default(false),
+  /** The person turned computer use on for this conversation (docs/computer-use.md); absent: off. */
+  computerUse: z.boolean().optional(),
   remoteKernel: RemoteKernelBinding.nullable().optional(),
   /** The model it talks to: recorded at its first message, changed by the model picker; absent → settings. */
   modelChoice: ModelChoice.optional(),

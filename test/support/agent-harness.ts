@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyEvent, EventName, EventPayload, SettingsPatch } from '@contract';
 import { AgentService } from '../../src-main/core/agent/agent-service';
+import type { ComputerService } from '../../src-main/core/agent/computer-cell';
 import { ModelKnowledge } from '../../src-main/core/agent/model-knowledge';
 import { CheckpointService } from '../../src-main/core/checkpoints/checkpoint-service';
 import { PROBE_MARKER } from '../../src-main/core/agent/probe-marker';
@@ -66,6 +67,8 @@ export interface HarnessOptions {
   rerunKernel?: RerunKernel;
   /** Run the person's hooks (settings.hooks, <dataDir>/hooks.json, a trusted workspace's), as the app does. */
   hooks?: boolean;
+  /** The screen, for computer use (docs/computer-use.md); absent: never offered. */
+  computer?: ComputerService;
 }
 
 /** Requests that are model calls (not model listings, /api/show or /api/pull); capability probes are left out. */
@@ -126,6 +129,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
     toolSupport: new ToolSupportMemory(),
     retry,
     ...(mcp ? { mcp } : {}),
+    ...(opts.computer ? { computer: opts.computer } : {}),
     ...(opts.hooks
       ? { hooks: new HookRunner({ userFile: path.join(dataDir, 'hooks.json'), settings: () => settings.get(), tmpRoot: dataDir }) }
       : {}),

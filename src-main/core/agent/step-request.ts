@@ -1,6 +1,8 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
 import { memoryTool, skillTools } from '../llm/skill-tools';
+import { computerTool } from '../computer/computer-tool';
+import { recentScreenshots } from '../computer/screenshot-history';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
@@ -37,8 +39,11 @@ export async function prepareStep(
   tools: boolean,
   /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
   mcpTools: PromptMcpTool[] = [],
-  /** The project instructions', skills', memory's (null when off) and plan mode's prompt sections (prompt-sections.ts, plan/). */
-  sections: { instructions?: string; skills?: string; memory?: string | null; plan?: PlanSection } = {},
+  /**
+   * The project instructions', skills', memory's (null when off) and plan mode's prompt sections
+   * (prompt-sections.ts, plan/), and whether the computer tool is offered (docs/computer-use.md).
+   */
+  sections: { instructions?: string; skills?: string; memory?: string | null; plan?: PlanSection; computer?: boolean } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   // The skill tools only with skills to offer: a model with none has nothing to load.
@@ -46,6 +51,7 @@ export async function prepareStep(
   if (sections.plan) extraTools.push(...sections.plan.tools);
   // The memory tool while memory is on, even with nothing saved yet.
   if (typeof sections.memory === 'string') extraTools.push(memoryTool);
+  if (sections.computer) extraTools.push(computerTool);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([
@@ -89,6 +95,7 @@ export async function prepareStep(
       items: fit.items,
       tools: toolList,
       images,
+      screenshots: info.vision ? recentScreenshots(fit.items) : new Map(),
       temperature: settings.temperature,
       maxOutputTokens: limits.maxOutputTokens,
       maxOutputTokensSet: limits.maxOutputTokensSet,

@@ -36,7 +36,8 @@ export async function approve(
   settings: Settings,
   cell: CellItem,
   signal: AbortSignal,
-  opts: { mustAsk?: boolean; onWaiting?: () => void } = {},
+  /** `onAlways`: what the person's "always" means here instead of auto-run for the conversation (computer use: allow for this task). */
+  opts: { mustAsk?: boolean; onWaiting?: () => void; onAlways?: () => void } = {},
 ): Promise<'run' | 'skip' | 'unasked' | 'stop'> {
   if ((settings.autoRun || live.conv.autoRun) && !opts.mustAsk) {
     cell.approval = 'auto';
@@ -55,7 +56,8 @@ export async function approve(
     cell.modelCode = cell.code;
     cell.code = decision.code;
   }
-  if (decision.always && !live.conv.autoRun) {
+  if (decision.always && opts.onAlways) opts.onAlways();
+  else if (decision.always && !live.conv.autoRun) {
     live.conv.autoRun = true;
     events.emit('conversation.auto-run', { conversationId: live.conv.id, autoRun: true });
   }

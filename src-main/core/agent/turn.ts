@@ -6,7 +6,10 @@ import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
-import type { RetryNotice, RetryPolicy } from '../llm/retry-with-backoff';
+import type { RetryPolicy } from '../llm/retry-with-backoff';
+import { budgetMessage, retryMessage } from './turn-messages';
+import type { ComputerService } from './computer-cell';
+import { COMPUTER_TOOL_NAME } from '../computer/computer-tool';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
 import { now } from './ids';
@@ -55,6 +58,8 @@ export interface TurnDeps {
   skills?: SkillSources;
   /** Where memory is kept and whether it is on (docs/agent.md#memory); absent: none (some tests). */
   memory?: MemorySources;
+  /** The screen, for conversations with computer use on (docs/computer-use.md); absent: never offered. */
+  computer?: ComputerService;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -127,6 +132,12 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         previous = cell;
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
+          continue;
+        }
+        if (name === COMPUTER_TOOL_NAME && args !== null && deps.computer) {
+          const outcome = await deps.computer.runCell(live, deps.events, settings, cell, args, signal);
+          if (outcome === 'stop') stopAfterStep = 'stopped';
+          stepFailed ||= outcome === 'failed';
           continue;
         }
         const mcpTool = step.mcpTools.find((t) => t.name === name);
@@ -259,6 +270,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   }
   settleUnfinishedCells(live, deps.events);
   plan.noteOpenSteps(live, deps.events);
+  deps.computer?.endTurn(conversationId, deps.events);
   // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
@@ -289,9 +301,11 @@ async function callModel(
     const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
     const sections = await promptSections(live.conv.workspace, deps, tools);
+    const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, {
       ...sections,
       plan: planSection(live.conv, tools),
+      computer,
     });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
@@ -368,18 +382,4 @@ function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
     live.conv.items.push(item);
     events.emit('item.added', { conversationId: live.conv.id, item });
   }
-}
-
-function retryMessage(n: RetryNotice): string {
-  const why =
-    n.failure.kind === 'rate-limited'
-      ? 'The provider is rate-limiting requests'
-      : n.failure.kind === 'server'
-        ? `The provider answered with a server error (${n.failure.status})`
-        : 'The connection to the provider dropped';
-  return `${why}; trying again in ${Math.max(1, Math.round(n.delayMs / 1000))} s (attempt ${n.attempt + 1} of ${n.maxAttempts}).`;
-}
-
-function budgetMessage(spent: number, budget: number): string {
-  return `This conversation has used $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget, so the agent stopped before calling the model again. Raise or clear the budget in Settings to go on.`;
 }

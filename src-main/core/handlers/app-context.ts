@@ -1,5 +1,6 @@
 import type { NetworkQuestions } from '../agent/network-questions';
 import type { AgentService } from '../agent/agent-service';
+import type { ComputerService } from '../agent/computer-cell';
 import type { ModelKnowledge } from '../agent/model-knowledge';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { EventBus } from '../bridge/event-bus';
@@ -24,6 +25,8 @@ export interface AppContext {
   events: EventBus;
   conversations: ConversationStore;
   agent: AgentService;
+  /** The screen, where computer use can work (docs/computer-use.md). */
+  computer: ComputerService;
   exec: ExecService;
   /** Remote Jupyter kernels the conversations are bound to; the engine's router sends their cells there. */
   kernels: RemoteKernels;

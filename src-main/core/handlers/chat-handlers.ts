@@ -12,9 +12,11 @@ type ChatNames =
   | 'cell.input'
   | 'cell.terminal-input'
   | 'install.answer'
-  | 'conversation.set-auto-run';
+  | 'conversation.set-auto-run'
+  | 'conversation.set-computer-use'
+  | 'computer.support';
 
-export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<HandlerTable, ChatNames> => {
+export const chatHandlers = ({ agent, reruns, events, computer }: AppContext): Pick<HandlerTable, ChatNames> => {
   // The agent and a notebook re-run would run code in the same sessions at once.
   const refuseDuringRerun = (conversationId: string) => {
     if (reruns.isRunning(conversationId)) throw new Error("the notebook's cells are being re-run: wait for it to finish, or stop it first");
@@ -58,6 +60,18 @@ export const chatHandlers = ({ agent, reruns, events }: AppContext): Pick<Handle
       events.emit('conversation.auto-run', { conversationId, autoRun });
       return { ok: true };
     },
+    'conversation.set-computer-use': async ({ conversationId, on }) => {
+      if (on && !computer.support.available) throw new Error(computer.support.reason);
+      await agent.update(conversationId, (conv) => {
+        conv.computerUse = on;
+      });
+      events.emit('conversation.computer-use', { conversationId, on });
+      return { ok: true };
+    },
+    'computer.support': async () => ({
+      available: computer.support.available,
+      reason: computer.support.available ? null : computer.support.reason,
+    }),
     'cell.input': async ({ conversationId, questionId, text }) => {
       agent.answerInput(conversationId, questionId, text !== undefined ? { text } : { eof: true });
       return { ok: true };

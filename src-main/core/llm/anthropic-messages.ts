@@ -19,7 +19,7 @@ type Turn = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
  * signatures), tool_use answered by tool_result at the start of the next user message, and roles
  * strictly alternating (consecutive messages of one role are merged).
  */
-export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools' | 'images'>): MessageParam[] {
+export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools' | 'images' | 'screenshots'>): MessageParam[] {
   const turns: Turn[] = [];
   const push = (role: Turn['role'], content: ContentBlockParam[]) => {
     if (content.length === 0) return;
@@ -50,12 +50,21 @@ export function toAnthropicMessages(req: Pick<ProviderRequest, 'items' | 'tools'
     }
     if (assistant.length === 0) continue;
     push('assistant', assistant);
-    const results: ContentBlockParam[] = entry.toolCells.map((cell) => ({
-      type: 'tool_result',
-      tool_use_id: toolUseId(cell.toolCallId ?? cell.id),
-      content: cellResultText(cell),
-      ...(cell.status === 'done' ? {} : { is_error: true }),
-    }));
+    const results: ContentBlockParam[] = entry.toolCells.map((cell) => {
+      // A computer call's screenshot rides in its tool_result, as Anthropic's computer use has it.
+      const shot = req.screenshots?.get(cell.id);
+      return {
+        type: 'tool_result',
+        tool_use_id: toolUseId(cell.toolCallId ?? cell.id),
+        content: shot
+          ? [
+              { type: 'text', text: cellResultText(cell) },
+              { type: 'image', source: { type: 'base64', media_type: shot.mime, data: shot.base64 } },
+            ]
+          : cellResultText(cell),
+        ...(cell.status === 'done' ? {} : { is_error: true }),
+      };
+    });
     if (entry.fencedCells.length) results.push({ type: 'text', text: fencedResultsText(entry.fencedCells) });
     push('user', results);
   }

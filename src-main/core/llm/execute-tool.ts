@@ -3,6 +3,7 @@ import { nameFromLanguage } from '../mcp/mcp-names';
 import type { ToolSpec } from './provider';
 import { skillToolOf } from './skill-tools';
 import { planToolOf } from '../agent/plan/plan-tools';
+import { COMPUTER_LANGUAGE, COMPUTER_TOOL_NAME } from '../computer/computer-tool';
 
 export const EXECUTE_TOOL_NAME = 'execute';
 
@@ -31,6 +32,7 @@ export const executeTool: ToolSpec = {
 export function toolCallOf(cell: CellItem): { name: string; input: Record<string, unknown> } {
   const mcp = nameFromLanguage(cell.language);
   if (mcp) return { name: mcp, input: jsonObject(cell.code) };
+  if (cell.language === COMPUTER_LANGUAGE) return { name: COMPUTER_TOOL_NAME, input: jsonObject(cell.code) };
   const skill = skillToolOf(cell.language) ?? planToolOf(cell.language);
   if (skill) return { name: skill, input: jsonObject(cell.code) };
   return { name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } };

@@ -124,7 +124,9 @@ export class OpenAiProvider implements Provider {
   }
 }
 
-export function toOpenAiMessages(req: Pick<ProviderRequest, 'system' | 'items' | 'tools' | 'images'>): ChatCompletionMessageParam[] {
+export function toOpenAiMessages(
+  req: Pick<ProviderRequest, 'system' | 'items' | 'tools' | 'images' | 'screenshots'>,
+): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: req.system }];
   for (const entry of toHistory(req.items, { tools: req.tools.length > 0 })) {
     if (entry.kind === 'user') {
@@ -150,6 +152,19 @@ export function toOpenAiMessages(req: Pick<ProviderRequest, 'system' | 'items' |
     for (const cell of entry.toolCells) {
       messages.push({ role: 'tool', tool_call_id: cell.toolCallId ?? cell.id, content: cellResultText(cell) });
     }
+    // Chat Completions' tool messages carry text only: the screenshots follow as one user message of image parts.
+    const shots = entry.toolCells.flatMap((cell) => {
+      const shot = req.screenshots?.get(cell.id);
+      return shot ? [{ id: cell.toolCallId ?? cell.id, shot }] : [];
+    });
+    if (shots.length)
+      messages.push({
+        role: 'user',
+        content: shots.flatMap(({ id, shot }): ChatCompletionContentPart[] => [
+          { type: 'text', text: `Screenshot after computer call ${id}:` },
+          { type: 'image_url', image_url: { url: `data:${shot.mime};base64,${shot.base64}` } },
+        ]),
+      });
     if (entry.fencedCells.length) messages.push({ role: 'user', content: fencedResultsText(entry.fencedCells) });
   }
   return messages;

@@ -43,6 +43,11 @@ export interface ProviderRequest {
    * here (not an image, unreadable, or a model without vision) is described to the model in text.
    */
   images: ReadonlyMap<string, ImageData>;
+  /**
+   * Screenshots of computer calls, by cell id (docs/computer-use.md): sent with that call's result in
+   * the provider's own image form. Only the latest few are here; older calls go back as text.
+   */
+  screenshots?: ReadonlyMap<string, ImageData>;
   temperature: number | null;
   /** Output tokens to allow; Anthropic requires a value, OpenAI-family servers get it only when set. */
   maxOutputTokens: number;

@@ -16,6 +16,7 @@ import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
 import { isMcpLanguage } from '../mcp/mcp-names';
 import { mcpCallCell } from './mcp-call-cell';
+import { COMPUTER_LANGUAGE } from '../computer/computer-tool';
 import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-session-export';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
@@ -171,8 +172,8 @@ function byCodePoint(a: string, b: string): number {
 export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
-    // An MCP call, a skill loaded (docs/agent.md#skills), a plan or task call is no language of the notebook's.
-    if (item.kind !== 'cell' || isMcpLanguage(item.language) || isToolUseCell(item)) continue;
+    // An MCP call, a computer action, a skill loaded (docs/agent.md#skills), a plan or task call is no language of the notebook's.
+    if (item.kind !== 'cell' || isMcpLanguage(item.language) || item.language === COMPUTER_LANGUAGE || isToolUseCell(item)) continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
@@ -333,7 +334,7 @@ function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | un
     toolCallId: item.toolCallId,
     ...(item.modelCode !== undefined ? { editedByUser: true, modelCode: item.modelCode } : {}),
   };
-  if (isMcpLanguage(item.language)) return mcpCallCell(item, oi);
+  if (isMcpLanguage(item.language) || item.language === COMPUTER_LANGUAGE) return mcpCallCell(item, oi);
   // A skill, plan or task call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
   if (NOT_APPROVED.has(item.status) || isToolUseCell(item)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };

@@ -1,6 +1,7 @@
 import type { CellItem } from '@contract';
 import type { CodeCellMeta } from './app-metadata';
 import { splitLines } from './multiline';
+import { COMPUTER_LANGUAGE } from '../computer/computer-tool';
 import type { AttachmentsV4, MarkdownCellV4 } from './nbformat-schema';
 
 // An MCP tool call is not code Jupyter can run, so a notebook gets it as a markdown cell that shows the
@@ -12,8 +13,12 @@ export function mcpCallCell(item: CellItem, oi: CodeCellMeta): Omit<MarkdownCell
   // The real names when the cell has them (the language holds them sanitised for the model).
   const [server, tool] = item.mcp ? [item.mcp.server, item.mcp.tool] : item.language.slice('mcp:'.length).split('/');
   const seconds = item.durationMs !== null ? ` in ${(item.durationMs / 1000).toFixed(1)} s` : '';
+  // A computer action (docs/computer-use.md) is shown the same way: its arguments, its screenshot.
+  const computer = item.language === COMPUTER_LANGUAGE;
   const lines = [
-    `**MCP call** · server \`${server ?? ''}\` · tool \`${tool ?? ''}\` · ${item.status}${seconds}`,
+    computer
+      ? `**Computer use** · ${item.status}${seconds}`
+      : `**MCP call** · server \`${server ?? ''}\` · tool \`${tool ?? ''}\` · ${item.status}${seconds}`,
     '',
     fenced(item.code, 'json'),
   ];
@@ -26,14 +31,14 @@ export function mcpCallCell(item: CellItem, oi: CodeCellMeta): Omit<MarkdownCell
       const image = Object.keys(output.data).find((mime) => mime.startsWith('image/') && mime !== 'image/svg+xml');
       const data = image ? output.data[image] : undefined;
       if (image && typeof data === 'string') {
-        const name = `mcp-image-${Object.keys(attachments).length + 1}.${image.slice('image/'.length).replace(/[^a-z0-9]/g, '')}`;
+        const name = `${computer ? 'screenshot' : 'mcp-image'}-${Object.keys(attachments).length + 1}.${image.slice('image/'.length).replace(/[^a-z0-9]/g, '')}`;
         attachments[name] = { [image]: data };
         text.push(`\u0000${name}`);
       } else if (typeof output.data['text/plain'] === 'string') text.push(`${output.data['text/plain']}\n`);
     }
   }
   if (text.length > 0) {
-    lines.push('', 'Result (data from the server):', '');
+    lines.push('', computer ? 'Result:' : 'Result (data from the server):', '');
     let run = '';
     const flush = () => {
       if (run) lines.push(fenced(run.replace(/\n$/, ''), 'text'), '');

@@ -76,9 +76,19 @@ export interface RunProgramOptions {
 const BASE_ENV: NodeJS.ProcessEnv = { PATH: SYSTEM_PATH, LANG: 'C' };
 
 /** Runs one of the app's programs to its end; a program that is not installed is a failed run saying so. */
-export function runAppProgram(name: string, args: string[], options: RunProgramOptions = {}): Promise<ProgramResult> {
+export async function runAppProgram(name: string, args: string[], options: RunProgramOptions = {}): Promise<ProgramResult> {
+  const result = await runAppProgramBytes(name, args, options);
+  return { ok: result.ok, stdout: result.stdout.toString(), stderr: result.stderr };
+}
+
+/** As runAppProgram, for a program whose output is binary (xwd's screen capture): stdout as bytes. */
+export function runAppProgramBytes(
+  name: string,
+  args: string[],
+  options: RunProgramOptions = {},
+): Promise<{ ok: boolean; stdout: Buffer; stderr: string }> {
   const file = systemProgram(name);
-  if (!file) return Promise.resolve({ ok: false, stdout: '', stderr: notInstalled(name) });
+  if (!file) return Promise.resolve({ ok: false, stdout: Buffer.alloc(0), stderr: notInstalled(name) });
   return new Promise((resolve) => {
     execFile(
       file,
@@ -88,8 +98,9 @@ export function runAppProgram(name: string, args: string[], options: RunProgramO
         cwd: options.cwd ?? sep,
         timeout: options.timeoutMs ?? 10_000,
         maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024,
+        encoding: 'buffer',
       },
-      (err, stdout, stderr) => resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) }),
+      (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr: stderr.toString() }),
     );
   });
 }

@@ -50,6 +50,16 @@ export const chatRequests = {
     input: z.object({ conversationId: Id, autoRun: z.boolean() }).strict(),
     output: Ok,
   },
+  /** Turns computer use on or off for one conversation (docs/computer-use.md); refused where it cannot work, saying why. */
+  'conversation.set-computer-use': {
+    input: z.object({ conversationId: Id, on: z.boolean() }).strict(),
+    output: Ok,
+  },
+  /** Whether computer use can work here, and if not why (Settings and the switch show it). */
+  'computer.support': {
+    input: z.object({}).strict(),
+    output: z.object({ available: z.boolean(), reason: z.string().nullable() }),
+  },
   /** Answers a `cell.input-requested` question: a line (without its newline), or end-of-input. */
   'cell.input': {
     input: z

@@ -1,0 +1,74 @@
+// Computer-use benchmark (issue 32), under Xvfb at 1920×1080: a screenshot made model-ready (xwd, read,
+// the app's windows blacked out, scaled to Anthropic's limit, the pointer drawn, PNG) beside a bare
+// `xwd -root` (the anchor: the X server's own capture, read by nothing), and one action's round trip
+// (a click at a screenshot point: the lock check, the app's windows looked up, the click) beside a bare
+// `xdotool mousemove click` (its anchor). Targets: ≤ 150 ms and ≤ 50 ms. Each pair runs in the same
+// rounds, taking turns, so a change in load reaches both alike; medians, and the ratio to the anchor.
+// Run: npm run bench -- computer   (writes bench/results/computer.json)
+
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ComputerControl } from '../src-main/core/computer/computer-control';
+import { imageLimitFor } from '../src-main/core/computer/screen-geometry';
+import { X11Screen } from '../src-main/core/computer/x11-screen';
+import { summarize } from './stats';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Number(process.env.COMPUTER_RUNS ?? 15);
+const run = promisify(execFile);
+
+const server = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'], {
+  stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+});
+const [line] = (await once(createInterface({ input: server.stdio[3] as NodeJS.ReadableStream }), 'line')) as [string];
+const display = `:${line.trim()}`;
+const env = { PATH: '/usr/bin:/bin', DISPLAY: display };
+const control = new ComputerControl(new X11Screen({ display }), { pids: [process.pid], windowIds: [] }, 0);
+const limit = imageLimitFor('anthropic');
+const never = new AbortController().signal;
+
+const time = async (f: () => Promise<unknown>): Promise<number> => {
+  const start = performance.now();
+  await f();
+  return performance.now() - start;
+};
+
+const shot: number[] = [];
+const bareXwd: number[] = [];
+const click: number[] = [];
+const bareClick: number[] = [];
+await control.screenshot(limit); // warm: the programs found, the code compiled
+for (let round = 0; round < RUNS; round++) {
+  const first = round % 2 === 0;
+  if (first) bareXwd.push(await time(() => run('/usr/bin/xwd', ['-root', '-silent'], { env, encoding: 'buffer', maxBuffer: 64 << 20 })));
+  shot.push(await time(() => control.screenshot(limit)));
+  if (!first) bareXwd.push(await time(() => run('/usr/bin/xwd', ['-root', '-silent'], { env, encoding: 'buffer', maxBuffer: 64 << 20 })));
+  const [x, y] = [200 + round, 300];
+  if (first)
+    bareClick.push(await time(() => run('/usr/bin/xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '1'], { env })));
+  // The action alone: the screenshot that answers it is measured above.
+  click.push(await time(() => control.act({ action: 'click', x, y }, never)));
+  if (!first)
+    bareClick.push(await time(() => run('/usr/bin/xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '1'], { env })));
+}
+server.kill();
+const median = (xs: number[]) => summarize(xs).median;
+const rows = {
+  load: os.loadavg()[0],
+  runs: RUNS,
+  screenshotMs: median(shot),
+  bareXwdMs: median(bareXwd),
+  screenshotOverXwd: median(shot.map((s, i) => s / (bareXwd[i] ?? NaN))),
+  actionMs: median(click),
+  bareXdotoolMs: median(bareClick),
+  actionOverXdotool: median(click.map((c, i) => c / (bareClick[i] ?? NaN))),
+};
+console.table(rows);
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'computer.json'), `${JSON.stringify(rows, null, 2)}\n`);

@@ -1,0 +1,121 @@
+import { crc32, deflateSync } from 'node:zlib';
+import { realSpan, realToScaled, type Size } from './screen-geometry';
+import type { RgbImage } from './xwd-image';
+
+/** A rectangle of the real screen (the app's own window, blacked out of every screenshot). */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Paints rectangles black, in place: what is under them never leaves the machine. */
+export function blackOut(image: RgbImage, rects: readonly Rect[]): void {
+  for (const r of rects) {
+    const x0 = Math.max(0, r.x);
+    const x1 = Math.min(image.width, r.x + r.width);
+    const y0 = Math.max(0, r.y);
+    const y1 = Math.min(image.height, r.y + r.height);
+    for (let y = y0; y < y1; y++) image.data.fill(0, (y * image.width + x0) * 3, (y * image.width + x1) * 3);
+  }
+}
+
+/**
+ * The image scaled down to `size`, each scaled pixel the average of the real block it stands for (the
+ * blocks of screen-geometry.ts, so what the model sees at a point is what a click there hits).
+ */
+export function scaleDown(image: RgbImage, size: Size): RgbImage {
+  if (size.width === image.width && size.height === image.height) return image;
+  const out = Buffer.allocUnsafe(size.width * size.height * 3);
+  const columns = Array.from({ length: size.width }, (_, x) => realSpan(x, size.width, image.width));
+  let at = 0;
+  for (let y = 0; y < size.height; y++) {
+    const [y0, y1] = realSpan(y, size.height, image.height);
+    for (const [x0, x1] of columns) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let yy = y0; yy <= y1; yy++) {
+        let i = (yy * image.width + x0) * 3;
+        for (let xx = x0; xx <= x1; xx++, i += 3) {
+          r += image.data[i] as number;
+          g += image.data[i + 1] as number;
+          b += image.data[i + 2] as number;
+        }
+      }
+      const n = (y1 - y0 + 1) * (x1 - x0 + 1);
+      out[at++] = Math.round(r / n);
+      out[at++] = Math.round(g / n);
+      out[at++] = Math.round(b / n);
+    }
+  }
+  return { width: size.width, height: size.height, data: out };
+}
+
+// An arrow pointer, 12 × 19: '#' outline (black), '.' fill (white), its tip at the top left.
+const ARROW = [
+  '#',
+  '##',
+  '#.#',
+  '#..#',
+  '#...#',
+  '#....#',
+  '#.....#',
+  '#......#',
+  '#.......#',
+  '#........#',
+  '#.........#',
+  '#......#####',
+  '#...#..#',
+  '#..##..#',
+  '#.#  #..#',
+  '##   #..#',
+  '#     #..#',
+  '      #..#',
+  '       ##',
+];
+
+/** Draws the pointer with its tip on a real screen point, in the scaled image (the screenshot shows where it is). */
+export function drawPointer(image: RgbImage, real: { x: number; y: number }, realSize: Size): void {
+  const tip = realToScaled(real, image, realSize);
+  ARROW.forEach((row, dy) => {
+    [...row].forEach((ch, dx) => {
+      if (ch !== '#' && ch !== '.') return;
+      const x = tip.x + dx;
+      const y = tip.y + dy;
+      if (x >= image.width || y >= image.height) return;
+      image.data.fill(ch === '#' ? 0 : 255, (y * image.width + x) * 3, (y * image.width + x) * 3 + 3);
+    });
+  });
+}
+
+/** PNG of an RGB image (8-bit truecolour, no filter: screens compress well as they are, and fast). */
+export function encodePng(image: RgbImage): Buffer {
+  const stride = image.width * 3;
+  const raw = Buffer.allocUnsafe((stride + 1) * image.height);
+  for (let y = 0; y < image.height; y++) {
+    raw[y * (stride + 1)] = 0;
+    image.data.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(image.width, 0);
+  header.writeUInt32BE(image.height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 2; // truecolour
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 3 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function chunk(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(body.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body, crc32(head.subarray(4))), 0);
+  return Buffer.concat([head, body, crc]);
+}
