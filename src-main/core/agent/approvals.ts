@@ -3,9 +3,7 @@
  * `reason`: why the person said no, when they said (a rejected plan: docs/agent.md#plan-mode).
  */
 export type ApprovalDecision =
-  | { kind: 'run'; code: string | null; always: boolean }
-  | { kind: 'skip'; unasked?: boolean; reason?: string }
-  | { kind: 'stop' };
+  { kind: 'run'; code: string | null; always: boolean } | { kind: 'skip'; unasked?: boolean; reason?: string } | { kind: 'stop' };
 
 /** Cells waiting for the user's Run / Skip, keyed by cell id. */
 export class ApprovalGate {
