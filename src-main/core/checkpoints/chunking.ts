@@ -83,12 +83,14 @@ export interface ChunkList {
   chunks: Array<{ end: number; sha: string }>;
   runs: Map<number, { end: number; hash: string; first: number; count: number }>;
   nodes: Map<string, string>;
+  /** Every chunk's id: the store holds them (loose or packed), so a chunk cut again is not listed as new. */
+  known: Set<string>;
 }
 
 export interface ChunkedFile {
   /** The tree that lists the chunks (through nodes); what a checkpoint keeps for the file. */
   root: string;
-  /** The chunks and nodes made for this version (those of unchanged runs and nodes are not listed again). */
+  /** The chunks and nodes this version adds to `previous` (all of them without one). */
   objects: ChunkObject[];
   chunks: ChunkList;
 }
@@ -129,7 +131,8 @@ export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
     const end = cutFrom(content, start);
     const piece = content.subarray(start, end);
     const sha = objectId('blob', piece);
-    objects.push({ sha, type: 'blob', content: piece });
+    // A run cut again around an edit holds mostly chunks the last version had (and the store has).
+    if (!previous?.known.has(sha)) objects.push({ sha, type: 'blob', content: piece });
     chunks.push({ end, sha });
     start = end;
     const count = chunks.length - runFirst;
@@ -165,7 +168,8 @@ export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
     if (node.length > 0) close();
     level = next;
   } while (level.length > 1);
-  return { root: level[0]?.sha ?? '', objects, chunks: { size: n, chunks, runs, nodes } };
+  const known = new Set(chunks.map((c) => c.sha));
+  return { root: level[0]?.sha ?? '', objects, chunks: { size: n, chunks, runs, nodes, known } };
 }
 
 /** A child's name in its node: its position, two hex digits, so git's order is the file's order. */
