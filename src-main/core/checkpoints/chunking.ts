@@ -143,7 +143,7 @@ export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
     }
   }
   const nodes = new Map<string, string>();
-  let level = chunks.map((c) => ({ sha: c.sha, type: 'blob' as 'blob' | 'tree' }));
+  let level: Array<{ sha: string; type: 'blob' | 'tree' }> = chunks.map((c) => ({ sha: c.sha, type: 'blob' }));
   // Levels of nodes until one node holds the rest (a file of one chunk still gets a root tree).
   do {
     const next: Array<{ sha: string; type: 'blob' | 'tree' }> = [];
