@@ -5,11 +5,15 @@
 // - a checkpoint with no change since the last (target ≤ 0.5× git's time),
 // - a checkpoint after 10 files changed (target ≤ 1×),
 // - the first checkpoint of the workspace (target ≤ 1× git's first add + commit),
-// - store growth over 100 cells that each rewrite one 1 MB file (target ≤ 1.2× the bytes changed).
+// - store growth over 100 cells that each rewrite one 1 MB file (target ≤ 1.2× the bytes changed),
+// - a 40 MB file that 100 cells each change 4 KB of, in place, at a random offset (issue 26, item 4):
+//   store growth (target ≤ 2× the bytes changed) and the checkpoint after such a cell against
+//   `git add -A && git commit` of the same edit on a copy (target ≤ 1×, medians, interleaved).
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -94,13 +98,17 @@ async function main(): Promise<void> {
     const grown = (await storeBytes(storeDir)) - startBytes;
     const changed = 100 * 1024 * 1024;
 
+    const big = await bigFileRows(top);
+
     const result = {
       machine: `${process.platform} ${process.arch}, node ${process.versions.node}`,
+      loadAverage: loadavg().map((l) => Number(l.toFixed(1))),
       tree: '10,000 files, 40 MB, 100 folders',
       firstMs: { ours: firstOurs, git: firstGit, ratio: firstOurs / firstGit, target: 1 },
       noChangeMs: { ours: median(noChangeOurs), git: median(noChangeGit), ratio: median(noChangeOurs) / median(noChangeGit), target: 0.5 },
       tenChangedMs: { ours: median(tenOurs), git: median(tenGit), ratio: median(tenOurs) / median(tenGit), target: 1 },
       growth: { bytesStored: grown, bytesChanged: changed, ratio: grown / changed, target: 1.2 },
+      bigFile: big,
     };
     console.table({
       'first checkpoint': {
@@ -122,12 +130,76 @@ async function main(): Promise<void> {
         target: '≤ 1',
       },
       'growth (bytes)': { ours: grown, git: changed, ratio: result.growth.ratio.toFixed(2), target: '≤ 1.2' },
+      '40 MB file, 4 KB edit: checkpoint (ms)': {
+        ours: big.cellMs.ours.toFixed(0),
+        git: big.cellMs.git.toFixed(0),
+        ratio: big.cellMs.ratio.toFixed(2),
+        target: '≤ 1',
+      },
+      '40 MB file, 100 × 4 KB: growth (bytes)': {
+        ours: big.growth.bytesStored,
+        git: big.growth.bytesChanged,
+        ratio: big.growth.ratio.toFixed(2),
+        target: '≤ 2',
+      },
     });
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
     await writeFile(join(ROOT, 'bench', 'results', 'checkpoints.json'), `${JSON.stringify(result, null, 2)}\n`);
   } finally {
     rmSync(top, { recursive: true, force: true });
   }
+}
+
+/** Writes `bytes` over `file` at `offset`, in place, as a database writes a page. */
+function writeInPlace(file: string, offset: number, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, bytes, 0, bytes.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A 40 MB file (random, so nothing compresses) in a folder of its own, and a copy under git; 100 cells
+ * each write 4 KB at a random offset, the same on both sides. Our side is the checkpoint after the cell
+ * (the one before it is the previous one's, unchanged); git's is `git add -A && git commit`, timed on
+ * every 10th cell (each costs a whole compressed copy of the file; git's copy gets every edit too),
+ * interleaved with ours.
+ */
+async function bigFileRows(top: string) {
+  const SIZE = 40 * 1024 * 1024;
+  const EDIT = 4096;
+  const ours = join(top, 'big-ours');
+  const theirs = join(top, 'big-git');
+  mkdirSync(ours);
+  writeFileSync(join(ours, 'big.bin'), randomBytes(SIZE));
+  cpSync(ours, theirs, { recursive: true });
+  git(theirs, 'git init -q && git add -A && git commit -q -m first');
+  const service = new CheckpointService({ dataDir: join(top, 'big-data'), settings: () => defaultSettings });
+  const conv = { id: 'big', workspace: ours };
+  await service.before(conv, 'b0');
+  const storeDir = join(top, 'big-data', 'checkpoints', 'stores');
+  const startBytes = await storeBytes(storeDir);
+  const oursMs: number[] = [];
+  const gitMs: number[] = [];
+  for (let i = 1; i <= 100; i++) {
+    await service.before(conv, `b${i}`);
+    const offset = Math.floor(Math.random() * (SIZE - EDIT));
+    const bytes = randomBytes(EDIT);
+    writeInPlace(join(ours, 'big.bin'), offset, bytes);
+    const t = await timed(() => service.after(conv, `b${i}`, []));
+    writeInPlace(join(theirs, 'big.bin'), offset, bytes);
+    if (i % 10 !== 0) continue;
+    oursMs.push(t);
+    gitMs.push(await timed(() => gitCommit(theirs)));
+  }
+  const grown = (await storeBytes(storeDir)) - startBytes;
+  return {
+    file: '40 MB, 100 cells × 4 KB in place at random offsets',
+    cellMs: { ours: median(oursMs), git: median(gitMs), ratio: median(oursMs) / median(gitMs), target: 1 },
+    growth: { bytesStored: grown, bytesChanged: 100 * EDIT, ratio: grown / (100 * EDIT), target: 2 },
+  };
 }
 
 await main();

@@ -21,14 +21,18 @@ export async function writeWorkspaceBlob(
   relPath: string,
   folders?: HeldFolders,
 ): Promise<{ sha: string; size: number }> {
+  const content = await readWorkspaceFile(root, relPath, folders);
+  return { sha: await writeBlob(gitDir, content), size: content.length };
+}
+
+/** A workspace file's bytes, opened without following a link at any component. */
+export async function readWorkspaceFile(root: string, relPath: string, folders?: HeldFolders): Promise<Buffer> {
   const handle = folders ? await folders.openFile(relPath) : await openBeneath(root, relPath.split('/'), constants.O_RDONLY);
-  let content: Buffer;
   try {
-    content = await handle.readFile();
+    return await handle.readFile();
   } finally {
     await handle.close();
   }
-  return { sha: await writeBlob(gitDir, content), size: content.length };
 }
 
 export function writeBlob(gitDir: string, content: Buffer): Promise<string> {
@@ -37,15 +41,29 @@ export function writeBlob(gitDir: string, content: Buffer): Promise<string> {
 
 /** Stores an object in git's loose format (zlib of "<type> <size>\0<content>", named by its SHA-1); returns its id. */
 export async function writeObject(gitDir: string, type: 'blob' | 'tree', content: Buffer): Promise<string> {
-  const header = Buffer.from(`${type} ${content.length}\0`, 'utf8');
-  const sha = createHash('sha1').update(header).update(content).digest('hex');
+  return (await putObject(gitDir, type, content)).sha;
+}
+
+/** The id git gives `content` as an object of `type`. */
+export function objectId(type: 'blob' | 'tree', content: Buffer): string {
+  return createHash('sha1').update(`${type} ${content.length}\0`, 'utf8').update(content).digest('hex');
+}
+
+/** As writeObject; `written` says whether the object was new (false: the store had it already). */
+export async function putObject(
+  gitDir: string,
+  type: 'blob' | 'tree',
+  content: Buffer,
+  knownSha?: string,
+): Promise<{ sha: string; written: boolean }> {
+  const sha = knownSha ?? objectId(type, content);
   const dir = path.join(gitDir, 'objects', sha.slice(0, 2));
   const file = path.join(dir, sha.slice(2));
   const exists = await stat(file).then(
     () => true,
     () => false,
   );
-  if (exists) return sha;
+  if (exists) return { sha, written: false };
   // Written beside, then renamed: a crash never leaves a torn object under its id. The fan-out folder
   // is made only when missing (git gc removes empty ones), not asked for on every object.
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -55,10 +73,10 @@ export async function writeObject(gitDir: string, type: 'blob' | 'tree', content
     return open(tmp, 'wx', 0o444);
   });
   try {
-    await out.writeFile(deflateSync(Buffer.concat([header, content]), { level: 1 }));
+    await out.writeFile(deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`, 'utf8'), content]), { level: 1 }));
   } finally {
     await out.close();
   }
   await rename(tmp, file);
-  return sha;
+  return { sha, written: true };
 }

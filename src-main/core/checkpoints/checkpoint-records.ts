@@ -18,6 +18,9 @@ export interface CheckpointEntry {
   /** Paths present but not kept (ignored-paths.ts): a blob of fingerprints, null or absent for none. */
   beforeUnkept?: string | null;
   afterUnkept?: string | null;
+  /** Big files stored as chunks (chunked-files.ts): a holder tree, null or absent for none. */
+  beforeChunks?: string | null;
+  afterChunks?: string | null;
   createdAt: string;
   /** Bytes the snapshots around this cell added to the store (new file contents), for the budget. */
   bytes: number;

@@ -14,6 +14,7 @@ import type { Skipped } from './workspace-scan';
 import { storeBytes } from './store-size';
 import { applyPermissions, parseManifest } from './permissions';
 import { changesBetween, fileDiffs } from './tree-changes';
+import { chunkedSizes, chunkedWrites, readChunkIndex } from './chunked-files';
 
 /**
  * Every run reversible (docs/checkpoints.md). Before each cell the workspace is recorded in a store in
@@ -87,6 +88,7 @@ export class CheckpointService {
         before: shot.tree,
         beforeModes: shot.modes,
         beforeUnkept: shot.unkept,
+        beforeChunks: shot.chunks,
         after: null,
         createdAt: new Date().toISOString(),
         bytes: shot.bytesStored,
@@ -107,8 +109,9 @@ export class CheckpointService {
       entry.after = shot.tree;
       entry.afterModes = shot.modes;
       entry.afterUnkept = shot.unkept;
+      entry.afterChunks = shot.chunks;
       entry.bytes += shot.bytesStored;
-      const files = await changesBetween(store.objects, entry.before, shot.tree);
+      const files = await changesBetween(store.objects, entry.before, shot.tree, await this.bigSizes(store, entry));
       entry.changed = files.length;
       // Read before pruning, which may drop this entry's blobs.
       const lost = await this.unrestorable(store.objects, entry.beforeUnkept, shot.unkept, shot.tree);
@@ -148,7 +151,9 @@ export class CheckpointService {
     const record = await this.records.load(conversationId);
     const entry = record?.entries.find((e) => e.cellId === cellId);
     if (!record || !entry?.after) throw new Error(`no checkpoints for cell ${cellId} in this conversation`);
-    return this.withStore(record.workspace, (store) => fileDiffs(store.objects, entry.before, entry.after ?? entry.before));
+    return this.withStore(record.workspace, async (store) =>
+      fileDiffs(store.objects, entry.before, entry.after ?? entry.before, await this.bigSizes(store, entry)),
+    );
   }
 
   /** Puts the workspace back as it was just before `cellId` ran. */
@@ -167,6 +172,8 @@ export class CheckpointService {
       const gitFolders = await presentGitFolders(store.root, targetFiles);
       const targetUnkept = await this.unkept(store.objects, target.beforeUnkept);
       const plan = planRestore(nowFiles, targetFiles, leftAsIs(targetUnkept), gitFolders);
+      // Big files' chunks are checked before anything changes: a damaged store fails here, losing nothing.
+      const chunks = await chunkedWrites(store.objects, plan.write, await readChunkIndex(store.objects, target.beforeChunks));
       const touched = new Set([...plan.write.map((e) => e.path), ...plan.remove]);
       const atRisk = [...outside].filter((p) => touched.has(p) || [...touched].some((t) => p.startsWith(`${t}/`))).sort();
       const lost = unkeptChanges(targetUnkept, await this.unkept(store.objects, now.unkept), new Set(nowFiles.map((e) => e.path)));
@@ -178,9 +185,11 @@ export class CheckpointService {
         before: now.tree,
         beforeModes: now.modes,
         beforeUnkept: now.unkept,
+        beforeChunks: now.chunks,
         after: target.before,
         afterModes: target.beforeModes ?? null,
         afterUnkept: target.beforeUnkept ?? null,
+        afterChunks: target.beforeChunks ?? null,
         createdAt: new Date().toISOString(),
         bytes: now.bytesStored,
         changed: touched.size,
@@ -192,15 +201,16 @@ export class CheckpointService {
           target: target.before,
           modes: target.beforeModes ?? null,
           unkept: target.beforeUnkept ?? null,
+          chunks: target.beforeChunks ?? null,
           startedAt: new Date().toISOString(),
         }),
       );
       const perms = await this.perms(store.objects, target.beforeModes);
       const changedPaths =
-        (await applyRestore(store.root, store.objects, plan, perms)) +
+        (await applyRestore(store.root, store.objects, plan, perms, chunks)) +
         (await applyPermissions(store.root, targetFiles, perms, keptAsIs(gitFolders)));
       await unlink(path.join(store.objects.gitDir, JOURNAL));
-      await store.snapshotter.forget();
+      await store.snapshotter.forget(false);
       return { status: 'restored', changedPaths, ...cannot };
     });
   }
@@ -281,9 +291,16 @@ export class CheckpointService {
       for (const e of record.entries) {
         for (const t of [e.before, e.after]) if (t) live.add(t);
         for (const m of [e.beforeModes, e.afterModes, e.beforeUnkept, e.afterUnkept]) if (m) liveModes.add(m);
+        // A holder keeps its big files' chunks alive: a chunk goes when no remaining checkpoint reaches it.
+        for (const c of [e.beforeChunks, e.afterChunks]) if (c) live.add(c);
       }
     await store.objects.gc([...live], [...liveModes]);
     await store.snapshotter.forget();
+  }
+
+  /** The real sizes of the big files a cell's checkpoints stored as chunks, by pointer. */
+  private async bigSizes(store: Store, entry: CheckpointEntry): Promise<Map<string, number>> {
+    return chunkedSizes(await readChunkIndex(store.objects, entry.beforeChunks), await readChunkIndex(store.objects, entry.afterChunks));
   }
 
   /** A manifest's bits by path (none: every path has the bits its tree entry implies). */
@@ -326,18 +343,19 @@ export class CheckpointService {
     const journal = path.join(objects.gitDir, JOURNAL);
     const text = await readFile(journal, 'utf8').catch(() => null);
     if (text === null) return;
-    const { target, modes, unkept } = JSON.parse(text) as { target: string; modes?: string | null; unkept?: string | null };
+    const { target, modes, unkept, chunks } = JSON.parse(text) as {
+      target: string;
+      modes?: string | null;
+      unkept?: string | null;
+      chunks?: string | null;
+    };
     const snapshotter = new Snapshotter(objects, root);
     const now = await snapshotter.take(this.limits());
     const targetFiles = await objects.listTree(target);
     const gitFolders = await presentGitFolders(root, targetFiles);
     const perms = await this.perms(objects, modes);
-    await applyRestore(
-      root,
-      objects,
-      planRestore(await objects.listTree(now.tree), targetFiles, leftAsIs(await this.unkept(objects, unkept)), gitFolders),
-      perms,
-    );
+    const plan = planRestore(await objects.listTree(now.tree), targetFiles, leftAsIs(await this.unkept(objects, unkept)), gitFolders);
+    await applyRestore(root, objects, plan, perms, await chunkedWrites(objects, plan.write, await readChunkIndex(objects, chunks)));
     await applyPermissions(root, targetFiles, perms, keptAsIs(gitFolders));
     await unlink(journal);
     await snapshotter.forget();

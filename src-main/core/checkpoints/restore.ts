@@ -2,6 +2,7 @@ import { lstat, symlink } from 'node:fs/promises';
 import { holdFolder, removeBeneath, writeNewFileBeneath } from '../workspace/no-follow-open';
 import type { FlatEntry, GitObjects } from './git-objects';
 import { wantedPerm } from './permissions';
+import { readChunked } from './chunked-files';
 
 /**
  * Puts a workspace back to a tree from the store: files and links written, modes set, folders made
@@ -78,6 +79,7 @@ export async function applyRestore(
   objects: GitObjects,
   plan: RestorePlan,
   perms: ReadonlyMap<string, number> = new Map(),
+  chunked: ReadonlyMap<string, ReadonlyArray<{ sha: string; size: number }>> = new Map(),
 ): Promise<number> {
   const ownerOnly = (e: FlatEntry) => wantedPerm(e, perms) & 0o700;
   for (const p of plan.remove) await removeBeneath(root, p.split('/'));
@@ -87,7 +89,9 @@ export async function applyRestore(
   }
   for (const e of plan.write) {
     const segments = e.path.split('/');
-    const content = await objects.readBlob(e.sha);
+    // A big file stored as chunks (chunked-files.ts) is put together from them; its checked list says which.
+    const chunks = chunked.get(e.path);
+    const content = chunks ? await readChunked(objects, chunks) : await objects.readBlob(e.sha);
     if (e.mode === '120000') {
       const folder = await holdFolder(root, segments.slice(0, -1), { create: true, mode: 0o755 });
       try {

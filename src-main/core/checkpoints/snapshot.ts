@@ -1,6 +1,8 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeBlob, writeWorkspaceBlob } from './blob-writer';
+import { readWorkspaceFile, writeBlob } from './blob-writer';
+import { storeChunked, writeChunkHolder, type ChunkRef } from './chunked-files';
+import { CHUNKED_FROM, type ChunkList } from './chunking';
 import type { ChangeJournal } from './change-journal';
 import type { GitObjects, TreeEntry } from './git-objects';
 import { HeldFolders } from './held-folders';
@@ -29,6 +31,9 @@ interface CachedFile {
   ino: number;
   mode: string;
   sha: string;
+  /** A big file's chunk tree (chunked-files.ts): `sha` is then its pointer; `bytes` its content's size. */
+  root?: string;
+  bytes?: number;
 }
 
 interface CacheFile {
@@ -48,6 +53,8 @@ export interface SnapshotResult {
   modes: string | null;
   /** Paths present but not in the tree, by fingerprint (ignored-paths.ts), as a blob; null when there are none. */
   unkept: string | null;
+  /** The big files stored as chunks (chunked-files.ts), as a holder tree; null when there are none. */
+  chunks: string | null;
   skipped: Skipped[];
   files: number;
   /** Bytes of files read into the store this time (new or changed contents). */
@@ -61,6 +68,8 @@ interface Last {
   limits: ScanLimits;
   /** Each recorded file's id, by path. */
   shas: Map<string, string>;
+  /** The big files among them, stored as chunks. */
+  chunked: Map<string, ChunkRef>;
   /** Each folder's tree, by path ('' is the root). */
   folderTrees: Map<string, string>;
 }
@@ -76,6 +85,8 @@ export class Snapshotter {
   private dirty = false;
   private savedAt = 0;
   private last: Last | null = null;
+  /** Each big file's last chunks in this process, so its next version hashes only what changed (chunking.ts). */
+  private chunkLists = new Map<string, ChunkList>();
 
   constructor(
     private readonly objects: GitObjects,
@@ -93,6 +104,7 @@ export class Snapshotter {
     if (plan.kind === 'partial') for (const p of plan.gone) files.delete(p);
     const skipped = [...scan.skipped];
     const shas = new Map<string, string>();
+    const chunked = new Map<string, ChunkRef>();
     // Folder → its entries (files and sub-folders), for the folders whose tree is written now.
     const children = new Map<string, TreeEntry[]>();
     const folders: string[] = [''];
@@ -107,6 +119,8 @@ export class Snapshotter {
       const held = partial && !partial.affected.has(parentOf(e.path)) ? partial.last.shas.get(e.path) : undefined;
       if (held) {
         shas.set(e.path, held);
+        const ref = partial?.last.chunked.get(e.path);
+        if (ref) chunked.set(e.path, ref);
         count++;
       } else toStore.push(e);
     }
@@ -116,8 +130,10 @@ export class Snapshotter {
       this.store(e, files.get(e.path), held, skipped, (n) => (bytesStored += n)),
     ).finally(() => held.close());
     toStore.forEach((e, i) => {
-      const sha = stored[i];
-      if (!sha) return;
+      const got = stored[i];
+      if (!got) return;
+      const { sha, root, bytes } = got;
+      if (root) chunked.set(e.path, { pointer: sha, root, size: bytes ?? e.size });
       seen?.add(e.path);
       if (started - e.mtimeMs > RACY_MS && started - e.ctimeMs > RACY_MS) {
         const known = files.get(e.path);
@@ -128,9 +144,11 @@ export class Snapshotter {
           known.ctimeMs !== e.ctimeMs ||
           known.size !== e.size ||
           known.ino !== e.ino ||
-          known.mode !== e.mode
+          known.mode !== e.mode ||
+          known.root !== root
         ) {
-          files.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs, ino: e.ino, mode: e.mode, sha });
+          const big = root ? { root, bytes: bytes ?? e.size } : {};
+          files.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs, ino: e.ino, mode: e.mode, sha, ...big });
           this.dirty = true;
         }
       } else if (files.delete(e.path)) this.dirty = true;
@@ -176,19 +194,23 @@ export class Snapshotter {
     const modes = manifest ? await writeBlob(this.objects.gitDir, Buffer.from(manifest, 'utf8')) : null;
     const unkeptText = encodeUnkept(scan.unkept);
     const unkept = unkeptText ? await writeBlob(this.objects.gitDir, Buffer.from(unkeptText, 'utf8')) : null;
-    const result = { tree, modes, unkept, skipped, files: count, bytesStored };
-    this.last = { scan, result: { ...result, skipped: [...skipped] }, limits, shas, folderTrees };
+    const chunks = await writeChunkHolder(this.objects, chunked);
+    const result = { tree, modes, unkept, chunks, skipped, files: count, bytesStored };
+    this.last = { scan, result: { ...result, skipped: [...skipped] }, limits, shas, chunked, folderTrees };
     return result;
   }
 
-  /** A file's id: from the stat cache when its stats still match, else read into the store (null: could not be read, listed). */
+  /**
+   * A file's id (and a big file's chunk tree): from the stat cache when its stats still match, else read
+   * into the store (null: could not be read, listed).
+   */
   private async store(
     e: ScannedEntry,
     known: CachedFile | undefined,
     folders: HeldFolders,
     skipped: Skipped[],
     stored: (bytes: number) => void,
-  ): Promise<string | null> {
+  ): Promise<{ sha: string; root?: string; bytes?: number } | null> {
     if (
       known &&
       known.size === e.size &&
@@ -197,12 +219,24 @@ export class Snapshotter {
       known.ino === e.ino &&
       known.mode === e.mode
     )
-      return known.sha;
+      return { sha: known.sha, ...(known.root ? { root: known.root, bytes: known.bytes ?? known.size } : {}) };
     try {
-      if (e.kind === 'symlink') return await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path));
-      const written = await writeWorkspaceBlob(this.objects.gitDir, this.root, e.path, folders);
-      if (known?.sha !== written.sha) stored(written.size);
-      return written.sha;
+      if (e.kind === 'symlink') return { sha: await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path)) };
+      const content = await readWorkspaceFile(this.root, e.path, folders);
+      if (content.length >= CHUNKED_FROM) {
+        // Only the chunks the store lacks are written, and only they count against the budget.
+        // Forgotten until this version is stored whole: a list names chunks the store is known to hold.
+        const previous = this.chunkLists.get(e.path);
+        this.chunkLists.delete(e.path);
+        const made = await storeChunked(this.objects, content, previous);
+        this.chunkLists.set(e.path, made.chunks);
+        stored(made.newBytes);
+        return { sha: made.ref.pointer, root: made.ref.root, bytes: content.length };
+      }
+      this.chunkLists.delete(e.path);
+      const sha = await writeBlob(this.objects.gitDir, content);
+      if (known?.sha !== sha) stored(content.length);
+      return { sha };
     } catch (err) {
       skipped.push({ path: e.path, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})` });
       return null;
@@ -234,12 +268,16 @@ export class Snapshotter {
     return { kind: 'whole', scan: scanWorkspace(this.root, limits) };
   }
 
-  /** Forget cached stats (after a restore wrote files, their times are new anyway). */
-  async forget(): Promise<void> {
+  /**
+   * Forget cached stats (after a restore wrote files, their times are new anyway). `chunks`: also the
+   * big files' chunk lists — after a gc, which may have dropped chunks they name; a restore drops none.
+   */
+  async forget(chunks = true): Promise<void> {
     await this.load();
     this.files = new Map();
     this.dirty = true;
     this.last = null;
+    if (chunks) this.chunkLists = new Map();
   }
 
   private cacheFile(): string {

@@ -10,7 +10,13 @@ import { isSecretsFile } from './ignored-paths';
 const MODEL_LINES = 20;
 
 /** Files created, modified, deleted or renamed between two trees (renames found by git, by content). */
-export async function changesBetween(objects: GitObjects, from: string, to: string): Promise<FileChange[]> {
+export async function changesBetween(
+  objects: GitObjects,
+  from: string,
+  to: string,
+  /** Big files' real sizes by pointer (chunked-files.ts): a tree holds their pointer blob. */
+  bigSizes: ReadonlyMap<string, number> = new Map(),
+): Promise<FileChange[]> {
   if (from === to) return [];
   const out = await objects.git(['diff-tree', '-r', '-M', '-z', '--raw', '--no-commit-id', from, to]);
   const parts = out.split('\0');
@@ -26,6 +32,7 @@ export async function changesBetween(objects: GitObjects, from: string, to: stri
   }
   const zero = /^0+$/;
   const sizes = await objects.sizes([...new Set(raw.flatMap((r) => [r.oldSha, r.newSha]).filter((s) => !zero.test(s)))]);
+  for (const [sha, size] of bigSizes) if (sizes.has(sha)) sizes.set(sha, size);
   return raw.map((r): FileChange => {
     const size = zero.test(r.newSha) ? null : (sizes.get(r.newSha) ?? null);
     const previousSize = zero.test(r.oldSha) ? null : (sizes.get(r.oldSha) ?? null);
@@ -46,8 +53,13 @@ const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 const MAX_DIFF_CHARS = 200_000;
 
 /** Each changed file's diff for the UI: text (cut past a size), images as data: URLs, binaries and links named. */
-export async function fileDiffs(objects: GitObjects, from: string, to: string): Promise<FileDiff[]> {
-  const changes = await changesBetween(objects, from, to);
+export async function fileDiffs(
+  objects: GitObjects,
+  from: string,
+  to: string,
+  bigSizes: ReadonlyMap<string, number> = new Map(),
+): Promise<FileDiff[]> {
+  const changes = await changesBetween(objects, from, to, bigSizes);
   const before = new Map((await objects.listTree(from)).map((e) => [e.path, e]));
   const after = new Map((await objects.listTree(to)).map((e) => [e.path, e]));
   const out: FileDiff[] = [];
@@ -62,6 +74,11 @@ export async function fileDiffs(objects: GitObjects, from: string, to: string): 
     const now = fileAt(after, change.path);
     if (old?.mode === '120000' || now?.mode === '120000') {
       out.push({ ...change, kind: 'symlink' });
+      continue;
+    }
+    // A big file stored as chunks: its tree entry is a pointer, whose text is no diff of the file.
+    if ((old && bigSizes.has(old.sha)) || (now && bigSizes.has(now.sha))) {
+      out.push({ ...change, kind: 'binary' });
       continue;
     }
     // A `.env` or a key: that it changed is shown, never its contents (they are keys).
