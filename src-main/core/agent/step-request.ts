@@ -1,6 +1,7 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
 import { skillTools } from '../llm/skill-tools';
+import { delegateTool } from '../llm/delegate-tool';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
@@ -37,11 +38,13 @@ export async function prepareStep(
   /** MCP servers' tools: offered as tools with tool calling on, listed in the prompt in fenced-code mode. */
   mcpTools: PromptMcpTool[] = [],
   /** The project instructions' and the skills' prompt sections (project-instructions.ts, skills/), or ''. */
-  sections: { instructions?: string; skills?: string } = {},
+  sections: { instructions?: string; skills?: string; delegate?: boolean } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   // The skill tools only with skills to offer: a model with none has nothing to load.
   if (sections.skills) extraTools.push(...skillTools);
+  // Sub-agents (docs/agent.md#sub-agents): offered to a top-level conversation's model only.
+  if (sections.delegate) extraTools.push(delegateTool);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([

@@ -6,7 +6,7 @@ import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
-import type { RetryNotice, RetryPolicy } from '../llm/retry-with-backoff';
+import type { RetryPolicy } from '../llm/retry-with-backoff';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
 import type { FitResult } from './history-fit';
@@ -28,6 +28,8 @@ import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
 import * as hooks from './turn-hooks';
+import { limitReached, retryMessage } from './turn-limits';
+import type { Subagents } from './subagents/subagent-runner';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -50,6 +52,8 @@ export interface TurnDeps {
   hooks?: HookRunner;
   /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
   skills?: SkillSources;
+  /** Runs `delegate` calls as sub-agents (subagents/); absent: the tool is not offered (sub-agents themselves, some tests). */
+  subagents?: Subagents;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -66,6 +70,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   let failuresInARow = 0;
   let lastError: string | null = null;
   let reason: EndReason = 'done';
+  let modelCalls = 0;
   deps.events.emit('turn.start', { conversationId });
   try {
     await hooks.conversationStartHooks(live, deps);
@@ -76,8 +81,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         break;
       }
       const settings = conversationSettings(deps.settings(), live.conv.modelChoice);
-      if (settings.budgetUsd !== null && live.conv.usage.costUsd >= settings.budgetUsd) {
-        addNotice(live, deps.events, 'warning', budgetMessage(live.conv.usage.costUsd, settings.budgetUsd));
+      const limit = limitReached(live, settings, modelCalls++);
+      if (limit) {
+        addNotice(live, deps.events, 'warning', limit);
         reason = 'budget';
         break;
       }
@@ -116,10 +122,17 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       let stepFailed = false;
       let stopAfterStep: EndReason | null = null;
       let previous: CellItem | null = null;
+      // Sub-agents (delegate calls) all start now, side by side; each cell below waits for its own.
+      const delegated = deps.subagents?.start(live, step.calls, settings, signal) ?? new Map<string, Promise<boolean>>();
       for (const { cell, args, name } of step.calls) {
         // Each cell is reported to the afterCell hooks once it has ended, however it ended, before the next.
         if (previous) await hooks.afterCellHooks(live, deps, previous);
         previous = cell;
+        const subagent = delegated.get(cell.id);
+        if (subagent) {
+          if (!(await subagent)) stepFailed = true;
+          continue;
+        }
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
           continue;
@@ -274,7 +287,7 @@ async function callModel(
       deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
       deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
     ]);
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills });
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills, delegate: !!deps.subagents && !live.subagent });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(
@@ -375,20 +388,6 @@ function noteFit(live: LiveConversation, events: EventBus, fit: FitResult, conte
     'info',
     `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')} (about ${cut.toLocaleString('en-US')} of ${fit.fullTokens.toLocaleString('en-US')} tokens). They stay in this conversation; only the model no longer sees them.`,
   );
-}
-
-function retryMessage(n: RetryNotice): string {
-  const why =
-    n.failure.kind === 'rate-limited'
-      ? 'The provider is rate-limiting requests'
-      : n.failure.kind === 'server'
-        ? `The provider answered with a server error (${n.failure.status})`
-        : 'The connection to the provider dropped';
-  return `${why}; trying again in ${Math.max(1, Math.round(n.delayMs / 1000))} s (attempt ${n.attempt + 1} of ${n.maxAttempts}).`;
-}
-
-function budgetMessage(spent: number, budget: number): string {
-  return `This conversation has used $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget, so the agent stopped before calling the model again. Raise or clear the budget in Settings to go on.`;
 }
 
 function addNotice(live: LiveConversation, events: EventBus, level: NoticeItem['level'], text: string): void {

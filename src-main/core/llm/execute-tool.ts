@@ -2,6 +2,7 @@ import type { CellItem } from '@contract';
 import { nameFromLanguage } from '../mcp/mcp-names';
 import type { ToolSpec } from './provider';
 import { skillToolOf } from './skill-tools';
+import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from './delegate-tool';
 
 export const EXECUTE_TOOL_NAME = 'execute';
 
@@ -32,6 +33,7 @@ export function toolCallOf(cell: CellItem): { name: string; input: Record<string
   if (mcp) return { name: mcp, input: jsonObject(cell.code) };
   const skill = skillToolOf(cell.language);
   if (skill) return { name: skill, input: jsonObject(cell.code) };
+  if (cell.language === DELEGATE_LANGUAGE) return { name: DELEGATE_TOOL, input: jsonObject(cell.code) };
   return { name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } };
 }
 

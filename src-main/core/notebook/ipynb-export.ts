@@ -17,6 +17,7 @@ import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
 import { isMcpLanguage } from '../mcp/mcp-names';
 import { mcpCallCell } from './mcp-call-cell';
+import { DELEGATE_LANGUAGE } from '../llm/delegate-tool';
 import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-session-export';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
@@ -170,7 +171,7 @@ export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
     // An MCP call, or a skill loaded (docs/agent.md#skills), is no language of the notebook's.
-    if (item.kind !== 'cell' || isMcpLanguage(item.language) || skillUseText(item) !== null) continue;
+    if (item.kind !== 'cell' || isMcpLanguage(item.language) || skillUseText(item) !== null || item.language === DELEGATE_LANGUAGE) continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
@@ -333,7 +334,7 @@ function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | un
   };
   if (isMcpLanguage(item.language)) return mcpCallCell(item, oi);
   // A skill call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
-  if (NOT_APPROVED.has(item.status) || skillUseText(item) !== null) {
+  if (NOT_APPROVED.has(item.status) || skillUseText(item) !== null || item.language === DELEGATE_LANGUAGE) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
   }
   const magic = pythonKernel ? magicFor(notebookLanguage(item.language, item.shell)) : '';
