@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
+import { isDelegateCell, mcpUiOf, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { saveRichOutput } from './rich-output-file';
 import { lastStreamLines } from './last-lines';
 import type { LiveTerminal } from './live-window';
@@ -90,7 +90,8 @@ export class TextPrinter {
         break;
       case 'cell.code':
         // A skill call is not code: it is shown as one line when it is done.
-        if (skillUseText(event.payload) === null) this.code(event.payload.cellId, event.payload.language, event.payload.code);
+        if (skillUseText(event.payload) === null && !isDelegateCell(event.payload))
+          this.code(event.payload.cellId, event.payload.language, event.payload.code);
         break;
       case 'cell.awaiting-approval':
         this.finishCode(event.payload.cell);
@@ -263,6 +264,8 @@ export class TextPrinter {
   }
 
   private cellDone(cell: CellItem): void {
+    // A sub-agent's end is printed from its own events (subagent-output.ts).
+    if (cell.subagent) return;
     const skillUse = skillUseText(cell);
     if (skillUse !== null) {
       // The model's error (no such skill, a path outside it) is what the person needs to see too.

@@ -10,3 +10,4 @@ export * from './provider-urls';
 export * from './key-services';
 export * from './mcp-ui-output';
 export * from './skill-use';
+export * from './subagent-use';

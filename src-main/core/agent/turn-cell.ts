@@ -68,7 +68,13 @@ export async function approve(
  * Runs an approved cell between its checkpoints and tells the model what it gave. Returns true when
  * the user interrupted the run (with the cell's Stop, or the turn's).
  */
-export function executeCell(live: LiveConversation, deps: CellRunDeps, settings: Settings, cell: CellItem, signal: AbortSignal): Promise<boolean> {
+export function executeCell(
+  live: LiveConversation,
+  deps: CellRunDeps,
+  settings: Settings,
+  cell: CellItem,
+  signal: AbortSignal,
+): Promise<boolean> {
   // Sub-agents share their parent's folder: their cells take turns, so each cell's checkpoints hold only its own changes.
   return withWorkspaceCell(live, () => executeHeldCell(live, deps, settings, cell, signal));
 }

@@ -287,7 +287,8 @@ async function callModel(
       deps.instructions ? loadInstructions(live.conv.workspace, deps.instructions).then((l) => l.prompt) : '',
       deps.skills ? findSkills(live.conv.workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
     ]);
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills, delegate: !!deps.subagents && !live.subagent });
+    const delegate = !!deps.subagents && !live.subagent; // sub-agents start none of their own
+    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, { instructions, skills, delegate });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(

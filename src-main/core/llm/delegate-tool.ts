@@ -1,3 +1,4 @@
+import { DELEGATE_LANGUAGE } from '@contract';
 import type { ToolSpec } from './provider';
 
 // The tool that hands a sub-task to a sub-agent (docs/agent.md#sub-agents). A call is recorded as a
@@ -6,7 +7,7 @@ import type { ToolSpec } from './provider';
 // thread rather than as code.
 
 export const DELEGATE_TOOL = 'delegate';
-export const DELEGATE_LANGUAGE = 'agent:delegate';
+export { DELEGATE_LANGUAGE };
 
 export const delegateTool: ToolSpec = {
   name: DELEGATE_TOOL,
@@ -18,7 +19,10 @@ export const delegateTool: ToolSpec = {
     type: 'object',
     properties: {
       name: { type: 'string', description: 'A short name for the sub-agent, e.g. "tests" or "csv-cleanup".' },
-      task: { type: 'string', description: 'What the sub-agent must do, with everything it needs to know (it does not see this conversation).' },
+      task: {
+        type: 'string',
+        description: 'What the sub-agent must do, with everything it needs to know (it does not see this conversation).',
+      },
       returns: { type: 'string', description: 'What its final answer must contain, e.g. "the number of rows and the file written".' },
       write: { type: 'boolean', description: 'Whether it may change files in the folder (default false: it may only read).' },
       provider: { type: 'string', description: 'Optional: another configured provider (openai, anthropic, ollama, openai-compatible).' },

@@ -171,7 +171,8 @@ export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
     // An MCP call, or a skill loaded (docs/agent.md#skills), is no language of the notebook's.
-    if (item.kind !== 'cell' || isMcpLanguage(item.language) || skillUseText(item) !== null || item.language === DELEGATE_LANGUAGE) continue;
+    if (item.kind !== 'cell' || isMcpLanguage(item.language) || skillUseText(item) !== null || item.language === DELEGATE_LANGUAGE)
+      continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CellItem, Conversation, EventPayload } from '@contract';
+import type { CellItem, Conversation } from '@contract';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../../fixtures/llm-server';
 import { startAgentHarness, type AgentHarness, type HarnessOptions } from '../../support/agent-harness';
 
@@ -13,7 +13,10 @@ import { startAgentHarness, type AgentHarness, type HarnessOptions } from '../..
 
 const cellsOf = (conv: Conversation): CellItem[] => conv.items.filter((i): i is CellItem => i.kind === 'cell');
 const call = (id: string, args: Record<string, unknown>) => ({ id, name: 'delegate', arguments: args });
-const sh = (id: string, code: string) => ({ kind: 'tool' as const, calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }] });
+const sh = (id: string, code: string) => ({
+  kind: 'tool' as const,
+  calls: [{ id, name: 'execute', arguments: { language: 'shell', code } }],
+});
 
 /**
  * Answers each sub-agent from its own script, by the name in its first message, and the parent from
@@ -52,74 +55,83 @@ describe.each(['openai', 'anthropic'] as const)('sub-agents over %s', (protocol)
     return h.newConversation();
   }
 
-  it('runs three at once — one failing, one stopped by the person, one on a second model server — and each result reaches the parent', async () => {
-    // The second provider: the other protocol, on a server of its own, set up as the person would (Settings remembers it).
-    second = await startScriptedLlm();
-    const other = protocol === 'openai' ? ('anthropic' as const) : ('openai' as const);
-    const otherModel = other === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4o-mini';
-    second.enqueue(sh('a1', 'echo alpha-was-here > alpha.txt && cat alpha.txt'), { kind: 'text', text: 'ALPHA-RESULT: wrote alpha.txt' });
-    const id = await start(
-      {
-        parent: [
-          {
-            kind: 'tool',
-            calls: [
-              call('d1', { name: 'alpha', task: 'Write alpha.txt.', returns: 'what you wrote', write: true, provider: other }),
-              call('d2', { name: 'beta', task: 'Count the files.', returns: 'the count' }),
-              call('d3', { name: 'gamma', task: 'Wait for a signal.', returns: 'done' }),
-            ],
-          },
-          { kind: 'text', text: 'All three reported.' },
-        ],
-        beta: [{ kind: 'error', status: 400, message: 'beta cannot go on' }],
-        gamma: [waitFor('g1', 'gamma-go')],
-      },
-      {
-        settings: {
-          autoRun: true,
-          providerModels: { [other]: { model: otherModel, baseUrl: other === 'anthropic' ? second.anthropicBaseUrl : second.openaiBaseUrl } },
+  it(
+    'runs three at once — one failing, one stopped by the person, one on a second model server — and each result reaches the parent',
+    { timeout: 240_000 },
+    async () => {
+      // The second provider: the other protocol, on a server of its own, set up as the person would (Settings remembers it).
+      second = await startScriptedLlm();
+      const other = protocol === 'openai' ? ('anthropic' as const) : ('openai' as const);
+      const otherModel = other === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4o-mini';
+      second.enqueue(sh('a1', 'echo alpha-was-here > alpha.txt && cat alpha.txt'), { kind: 'text', text: 'ALPHA-RESULT: wrote alpha.txt' });
+      const id = await start(
+        {
+          parent: [
+            {
+              kind: 'tool',
+              calls: [
+                call('d1', { name: 'alpha', task: 'Write alpha.txt.', returns: 'what you wrote', write: true, provider: other }),
+                call('d2', { name: 'beta', task: 'Count the files.', returns: 'the count' }),
+                call('d3', { name: 'gamma', task: 'Wait for a signal.', returns: 'done' }),
+              ],
+            },
+            { kind: 'text', text: 'All three reported.' },
+          ],
+          beta: [{ kind: 'error', status: 400, message: 'beta cannot go on' }],
+          gamma: [waitFor('g1', 'gamma-go')],
         },
-      },
-    );
-    await h.agent.send(id, 'Split the work', []);
-    // Gamma runs its cell; the person stops gamma alone, with its own Stop, once the others are over.
-    const gammaRunning = await h.waitFor('cell.running', (p) => p.code.includes('gamma-go'));
-    await h.waitFor('subagent.updated', (p) => p.subagent.name === 'alpha' && p.subagent.status === 'done');
-    await h.waitFor('subagent.updated', (p) => p.subagent.name === 'beta' && p.subagent.status === 'failed');
-    h.agent.stop(gammaRunning.conversationId);
-    await h.agent.idle(id);
-    const parent = await h.agent.snapshot(id);
-    writeFileSync(path.join(parent.workspace, 'gamma-go'), '');
-    const delegated = cellsOf(parent);
-    expect(delegated.map((c) => [c.language, c.subagent?.name, c.subagent?.status, c.status])).toEqual([
-      ['agent:delegate', 'alpha', 'done', 'done'],
-      ['agent:delegate', 'beta', 'failed', 'failed'],
-      ['agent:delegate', 'gamma', 'stopped', 'interrupted'],
-    ]);
-    expect(delegated[0]?.subagent).toMatchObject({ provider: other, model: otherModel, mayWrite: true });
-    // Each sub-agent is a conversation of its own, in the parent's folder, pointing back at its cell.
-    const children = await Promise.all(delegated.map((c) => h.agent.snapshot(c.subagent?.conversationId ?? '')));
-    for (const [i, child] of children.entries()) {
-      expect(child.parent).toEqual({ conversationId: id, cellId: delegated[i]?.id, name: delegated[i]?.subagent?.name });
-      expect(child.workspace).toBe(parent.workspace);
-    }
-    expect(readFileSync(path.join(parent.workspace, 'alpha.txt'), 'utf8')).toBe('alpha-was-here\n');
-    // Alpha's calls went to the second server only, over the other protocol.
-    expect(second.requests.filter((r) => r.protocol === other)).toHaveLength(2);
-    expect(JSON.stringify(h.llm.requests.map((r) => r.body))).not.toContain('Write alpha.txt.\\n\\nWhen you are done');
+        {
+          settings: {
+            autoRun: true,
+            // Gamma's cell waits until the person stops it: no time limit may end it first on a loaded machine.
+            exec: { timeoutMs: 600_000 },
+            providerModels: {
+              [other]: { model: otherModel, baseUrl: other === 'anthropic' ? second.anthropicBaseUrl : second.openaiBaseUrl },
+            },
+          },
+        },
+      );
+      await h.agent.send(id, 'Split the work', []);
+      // Gamma runs its cell; the person stops gamma alone, with its own Stop, once the others are over.
+      const gammaRunning = await h.waitFor('cell.running', (p) => p.code.includes('gamma-go'));
+      await h.waitFor('subagent.updated', (p) => p.subagent.name === 'alpha' && p.subagent.status === 'done');
+      await h.waitFor('subagent.updated', (p) => p.subagent.name === 'beta' && p.subagent.status === 'failed');
+      h.agent.stop(gammaRunning.conversationId);
+      await h.agent.idle(id);
+      const parent = await h.agent.snapshot(id);
+      writeFileSync(path.join(parent.workspace, 'gamma-go'), '');
+      const delegated = cellsOf(parent);
+      expect(delegated.map((c) => [c.language, c.subagent?.name, c.subagent?.status, c.status])).toEqual([
+        ['agent:delegate', 'alpha', 'done', 'done'],
+        ['agent:delegate', 'beta', 'failed', 'failed'],
+        ['agent:delegate', 'gamma', 'stopped', 'interrupted'],
+      ]);
+      expect(delegated[0]?.subagent).toMatchObject({ provider: other, model: otherModel, mayWrite: true });
+      // Each sub-agent is a conversation of its own, in the parent's folder, pointing back at its cell.
+      const children = await Promise.all(delegated.map((c) => h.agent.snapshot(c.subagent?.conversationId ?? '')));
+      for (const [i, child] of children.entries()) {
+        expect(child.parent).toEqual({ conversationId: id, cellId: delegated[i]?.id, name: delegated[i]?.subagent?.name });
+        expect(child.workspace).toBe(parent.workspace);
+      }
+      expect(readFileSync(path.join(parent.workspace, 'alpha.txt'), 'utf8')).toBe('alpha-was-here\n');
+      // Alpha's calls went to the second server only, over the other protocol.
+      expect(second.requests.filter((r) => r.protocol === other)).toHaveLength(2);
+      expect(JSON.stringify(h.llm.requests.map((r) => r.body))).not.toContain('Write alpha.txt.\\n\\nWhen you are done');
 
-    // The parent's next call reads the three results, and none of their intermediate outputs.
-    const last = JSON.stringify(h.bodies().at(-1));
-    expect(last).toContain('ALPHA-RESULT: wrote alpha.txt');
-    expect(last).toMatch(/Sub-agent \\"beta\\" failed: The model call failed: [^"]*beta cannot go on/);
-    expect(last).toContain('Sub-agent \\"gamma\\" was stopped by the person');
-    expect(last).not.toContain('alpha-was-here');
-    expect(h.payloads('turn.end').find((e) => e.conversationId === id)?.reason).toBe('done');
-    // Each one's spending is shown beside it and counted in the parent's.
-    const alphaUsage = delegated[0]?.subagent?.usage;
-    expect(alphaUsage?.inputTokens).toBeGreaterThan(0);
-    expect(parent.usage.inputTokens).toBeGreaterThan((alphaUsage?.inputTokens ?? 0) + (delegated[2]?.subagent?.usage.inputTokens ?? 0));
-  });
+      // The parent's next call reads the three results, and none of their intermediate outputs.
+      const last = JSON.stringify(h.bodies().at(-1));
+      expect(last).toContain('ALPHA-RESULT: wrote alpha.txt');
+      expect(last).toContain('Sub-agent \\"beta\\" failed: The model call failed: 400');
+      expect(last).toContain('beta cannot go on');
+      expect(last).toContain('Sub-agent \\"gamma\\" was stopped by the person');
+      expect(last).not.toContain('alpha-was-here');
+      expect(h.payloads('turn.end').find((e) => e.conversationId === id)?.reason).toBe('done');
+      // Each one's spending is shown beside it and counted in the parent's.
+      const alphaUsage = delegated[0]?.subagent?.usage;
+      expect(alphaUsage?.inputTokens).toBeGreaterThan(0);
+      expect(parent.usage.inputTokens).toBeGreaterThan((alphaUsage?.inputTokens ?? 0) + (delegated[2]?.subagent?.usage.inputTokens ?? 0));
+    },
+  );
 });
 
 describe('sub-agents and their limits', () => {
@@ -152,7 +164,7 @@ describe('sub-agents and their limits', () => {
     const seen = new Map<string, string>();
     for (const event of h.events) {
       if (event.name !== 'subagent.updated') continue;
-      const p = event.payload as EventPayload<'subagent.updated'>;
+      const p = event.payload;
       const was = seen.get(p.cellId);
       if (was === p.subagent.status) continue;
       if (p.subagent.status === 'running') running++;
@@ -171,7 +183,10 @@ describe('sub-agents and their limits', () => {
         parent: [
           {
             kind: 'tool',
-            calls: [call('d1', { name: 'slow', task: 'Wait.', returns: 'nothing' }), call('d2', { name: 'slower', task: 'Wait.', returns: 'nothing' })],
+            calls: [
+              call('d1', { name: 'slow', task: 'Wait.', returns: 'nothing' }),
+              call('d2', { name: 'slower', task: 'Wait.', returns: 'nothing' }),
+            ],
           },
         ],
         slow: [waitFor('s1', 'go')],

@@ -27,7 +27,8 @@ export function parseDelegateArgs(
   } catch (err) {
     return { ok: false, error: `the arguments are not valid JSON (${(err as Error).message})` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'the arguments must be a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, error: 'the arguments must be a JSON object' };
   const a = value as Record<string, unknown>;
   const text = (key: string, max: number): string | { error: string } => {
     const v = a[key];
@@ -55,7 +56,7 @@ function modelChoiceFor(provider: unknown, model: unknown, parent: Settings, sav
   if (model !== undefined && (typeof model !== 'string' || model.trim() === '' || model.length > 256))
     return { error: '"model" must be a model name' };
   const kind = (provider as ProviderKind | undefined) ?? parent.provider;
-  const named = model as string | undefined;
+  const named = model;
   let choice: ModelChoice;
   if (kind === parent.provider) choice = { provider: kind, model: named?.trim() ?? parent.model, baseUrl: parent.baseUrl };
   else {

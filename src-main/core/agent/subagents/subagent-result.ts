@@ -6,7 +6,13 @@ import { formatUsd } from './subagent-estimate';
 // with a note saying so. The parent never sees the sub-agent's intermediate outputs: that is what keeps
 // its own context small.
 
-export function resultForParent(name: string, conv: Conversation, status: SubagentStatus, maxChars: number, budgetNote: string | null): string {
+export function resultForParent(
+  name: string,
+  conv: Conversation,
+  status: SubagentStatus,
+  maxChars: number,
+  budgetNote: string | null,
+): string {
   const items = conv.items;
   const cells = items.filter((i) => i.kind === 'cell');
   const failed = cells.filter((c) => c.kind === 'cell' && ['failed', 'timeout', 'died', 'unavailable'].includes(c.status)).length;

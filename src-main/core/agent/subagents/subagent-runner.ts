@@ -1,4 +1,4 @@
-import type { CellItem, Settings, SubagentInfo, SubagentStatus, UserItem } from '@contract';
+import { errorMessage, type CellItem, type Settings, type SubagentInfo, type SubagentStatus, type UserItem } from '@contract';
 import type { EventBus } from '../../bridge/event-bus';
 import type { ConversationStore } from '../../conversations/conversation-store';
 import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from '../../llm/delegate-tool';
@@ -119,7 +119,14 @@ export class Subagents {
     const release = await slots.take(signal);
     if (!release || family.budgetHit) {
       release?.();
-      return this.finish(parent, one, family.budgetHit ? 'budget' : 'stopped', null, settings, 'the conversation’s budget was spent before it started');
+      return this.finish(
+        parent,
+        one,
+        family.budgetHit ? 'budget' : 'stopped',
+        null,
+        settings,
+        'the conversation’s budget was spent before it started',
+      );
     }
     let unsubscribe = (): void => undefined;
     parent.subagentsRunning++;
@@ -150,7 +157,11 @@ export class Subagents {
         if (event.name !== 'usage.updated') return;
         // The sub-agent's spending joins the parent's, so one budget covers them all.
         const u = event.payload.usage;
-        const add = { inputTokens: u.inputTokens - seen.inputTokens, outputTokens: u.outputTokens - seen.outputTokens, costUsd: u.costUsd - seen.costUsd };
+        const add = {
+          inputTokens: u.inputTokens - seen.inputTokens,
+          outputTokens: u.outputTokens - seen.outputTokens,
+          costUsd: u.costUsd - seen.costUsd,
+        };
         seen = { ...u };
         parent.conv.usage.inputTokens += add.inputTokens;
         parent.conv.usage.outputTokens += add.outputTokens;
@@ -159,9 +170,10 @@ export class Subagents {
         this.update(parent, one);
         if (settings.budgetUsd !== null && parent.conv.usage.costUsd >= settings.budgetUsd) this.stopAll(family);
       });
-      this.deps.events.emit('item.added', { conversationId: conv.id, item: task });
+      // Running first, so a front end knows the sub-agent's conversation before its first event.
       info.status = 'running';
       this.update(parent, one);
+      this.deps.events.emit('item.added', { conversationId: conv.id, item: task });
       const done = this.deps.runTurn(live, controller.signal);
       live.turn = { controller, done };
       await done.finally(() => {
@@ -203,7 +215,7 @@ export class Subagents {
     const text = conv
       ? resultForParent(one.info.name, conv, status, settings.subagentResultChars, note)
       : err !== undefined
-        ? `Sub-agent "${one.info.name}" could not start: ${err instanceof Error ? err.message : String(err)}`
+        ? `Sub-agent "${one.info.name}" could not start: ${errorMessage(err)}`
         : `Sub-agent "${one.info.name}" never started: ${note ?? 'the turn was stopped first'}.`;
     const cellStatus = status === 'done' ? 'done' : status === 'stopped' ? 'interrupted' : 'failed';
     finishCell(parent, this.deps.events, one.cell, cellStatus, text);
@@ -211,7 +223,11 @@ export class Subagents {
   }
 
   private update(parent: LiveConversation, one: Started): void {
-    this.deps.events.emit('subagent.updated', { conversationId: parent.conv.id, cellId: one.cell.id, subagent: { ...one.info, usage: { ...one.info.usage } } });
+    this.deps.events.emit('subagent.updated', {
+      conversationId: parent.conv.id,
+      cellId: one.cell.id,
+      subagent: { ...one.info, usage: { ...one.info.usage } },
+    });
   }
 
   /** The budget is spent: every running sub-agent stops (its cell interrupted), and those waiting never start. */

@@ -52,7 +52,8 @@ export async function undoReadOnlyChanges(
     .slice(0, 10)
     .map((f) => f.path)
     .join(', ');
-  if (!checkpoints || !changes.checkpointed) return `\n\nYou may not change files, but this cell changed ${listed}, and it could not be undone.`;
+  if (!checkpoints || !changes.checkpointed)
+    return `\n\nYou may not change files, but this cell changed ${listed}, and it could not be undone.`;
   try {
     await checkpoints.restore(live.conv, cell.id, true);
     return `\n\nYou may not change files (you were started read-only), so what this cell changed was put back: ${listed}.`;
