@@ -93,9 +93,9 @@ describe.each(['openai', 'anthropic'] as const)('sub-agents over %s', (protocol)
       );
       await h.agent.send(id, 'Split the work', []);
       // Gamma runs its cell; the person stops gamma alone, with its own Stop. (Not after the others end:
-    // gamma's running cell holds the workspace, so alpha's cell waits for it — cells take turns.)
-    const gammaRunning = await h.waitFor('cell.running', (p) => p.code.includes('gamma-go'));
-    h.agent.stop(gammaRunning.conversationId);
+      // gamma's running cell holds the workspace, so alpha's cell waits for it — cells take turns.)
+      const gammaRunning = await h.waitFor('cell.running', (p) => p.code.includes('gamma-go'));
+      h.agent.stop(gammaRunning.conversationId);
       await h.agent.idle(id);
       const parent = await h.agent.snapshot(id);
       writeFileSync(path.join(parent.workspace, 'gamma-go'), '');
