@@ -57,7 +57,7 @@ describe.each(['openai', 'anthropic'] as const)('sub-agents over %s', (protocol)
 
   it(
     'runs three at once — one failing, one stopped by the person, one on a second model server — and each result reaches the parent',
-    { timeout: 480_000 },
+    { timeout: 180_000 },
     async () => {
       // The second provider: the other protocol, on a server of its own, set up as the person would (Settings remembers it).
       second = await startScriptedLlm();
