@@ -3,6 +3,10 @@ import type { App } from '../core/app';
 import { createDispatcher } from '../core/bridge/dispatch';
 
 export type TurnEnd = EventPayload<'turn.end'>;
+export interface SubagentRef {
+  conversationId: string;
+  name: string;
+}
 
 /**
  * The CLI's handle on the core: requests go through the same dispatcher both transports use (so inputs
@@ -16,6 +20,10 @@ export class CliSession {
   private readonly dispatch;
   private turnWaiters: Array<(end: TurnEnd) => void> = [];
   private readonly listeners = new Set<(event: AnyEvent) => void>();
+  /** This conversation's sub-agents (docs/agent.md#sub-agents): their conversation id → name; their cells → conversation. */
+  private readonly subagents = new Map<string, string>();
+  private readonly cellOwners = new Map<string, string>();
+  private readonly subListeners = new Set<(event: AnyEvent, sub: SubagentRef) => void>();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -26,6 +34,11 @@ export class CliSession {
     this.workspace = conversation.workspace;
     this.dispatch = createDispatcher(app.handlers);
     this.unsubscribe = app.events.subscribe((event) => {
+      const sub = this.subagentOf(event);
+      if (sub) {
+        for (const listener of this.subListeners) listener(event, sub);
+        return;
+      }
       if (!this.concerns(event)) return;
       if (event.name === 'usage.updated') this.lastUsage = event.payload;
       for (const listener of this.listeners) listener(event);
@@ -44,6 +57,12 @@ export class CliSession {
   onEvent(listener: (event: AnyEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The events of this conversation's sub-agents, each with the sub-agent it comes from. */
+  onSubagentEvent(listener: (event: AnyEvent, sub: SubagentRef) => void): () => void {
+    this.subListeners.add(listener);
+    return () => this.subListeners.delete(listener);
   }
 
   /** Resolves at the next turn.end of this conversation. */
@@ -72,7 +91,7 @@ export class CliSession {
 
   approve(cell: CellItem, code: string | null, always = false): Promise<unknown> {
     return this.call('cell.approve', {
-      conversationId: this.conversationId,
+      conversationId: this.ownerOf(cell.id),
       cellId: cell.id,
       ...(code !== null ? { code } : {}),
       ...(always ? { always } : {}),
@@ -81,7 +100,7 @@ export class CliSession {
 
   /** `unasked`: nobody was there to ask (no terminal), which the model is told as such. */
   skip(cell: CellItem, unasked = false): Promise<unknown> {
-    return this.call('cell.skip', { conversationId: this.conversationId, cellId: cell.id, ...(unasked ? { unasked } : {}) });
+    return this.call('cell.skip', { conversationId: this.ownerOf(cell.id), cellId: cell.id, ...(unasked ? { unasked } : {}) });
   }
 
   conversation(): Promise<Conversation> {
@@ -96,6 +115,21 @@ export class CliSession {
 
   close(): void {
     this.unsubscribe();
+  }
+
+  /** The conversation a cell belongs to: this one, or one of its sub-agents (whose approvals reach the person here). */
+  private ownerOf(cellId: string): string {
+    return this.cellOwners.get(cellId) ?? this.conversationId;
+  }
+
+  private subagentOf(event: AnyEvent): SubagentRef | null {
+    if (event.name === 'subagent.updated' && event.payload.conversationId === this.conversationId)
+      this.subagents.set(event.payload.subagent.conversationId, event.payload.subagent.name);
+    const id = (event.payload as { conversationId?: string | null }).conversationId;
+    const name = id ? this.subagents.get(id) : undefined;
+    if (!id || name === undefined) return null;
+    if (event.name === 'cell.awaiting-approval') this.cellOwners.set(event.payload.cell.id, id);
+    return { conversationId: id, name };
   }
 
   private concerns(event: AnyEvent): boolean {

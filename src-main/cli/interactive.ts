@@ -8,6 +8,7 @@ import { runShellLine, shellLine } from './shell-line';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
 import { TextPrinter } from './text-printer';
+import { SubagentOutput } from './subagent-output';
 
 export interface InteractiveOptions {
   session: CliSession;
@@ -84,8 +85,26 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
   const status = (text: string | null) => style.colour && prompt.setStatus(text);
   const languages = new Map<string, string>();
 
+  // Sub-agents: nested, indented output; their questions are asked here like the conversation's own.
+  const subagents = new SubagentOutput({
+    write: (text) => {
+      printer.newline();
+      prompt.write(text);
+    },
+    style,
+    columns: () => prompt.columns,
+    outputDir: opts.outputDir,
+  });
+  session.onSubagentEvent((event, sub) => {
+    subagents.childEvent(event, sub);
+    if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell);
+    else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);
+    else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
+    else if (event.name === 'network.awaiting-approval') void questions.network(event.payload);
+  });
   session.onEvent((event) => {
     printer.handle(event);
+    subagents.parentEvent(event);
     if (event.name === 'cell.code') languages.set(event.payload.cellId, event.payload.language);
     else if (event.name === 'cell.running') status(`running ${languages.get(event.payload.cellId) ?? 'code'}`);
     else if (event.name === 'cell.done') status('thinking');

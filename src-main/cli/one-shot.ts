@@ -9,6 +9,7 @@ import type { Style } from './terminal-style';
 import { wrapRows } from './terminal/wrap-rows';
 import { TextPrinter } from './text-printer';
 import { withSavedCommand } from './saved-command-line';
+import { SUBAGENT_QUESTION_EVENTS, SubagentOutput } from './subagent-output';
 
 export interface OneShotOptions {
   session: CliSession;
@@ -88,9 +89,30 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     : null;
 
   const answers: Promise<void>[] = [];
+  // Sub-agents: nested, indented output; with --json their events carry `subagent` (its conversation id and name).
+  const subagents = new SubagentOutput({
+    write: (text) => {
+      human.newline();
+      if (sameTerminal && prompt) prompt.write(text);
+      else humanOut.write(text);
+    },
+    style,
+    outputDir: opts.outputDir,
+  });
+  const offSubagents = session.onSubagentEvent((event, subagent) => {
+    if (opts.json) opts.stdout.write(`${JSON.stringify({ ...event, subagent })}\n`);
+    else subagents.childEvent(event, subagent);
+    if (SUBAGENT_QUESTION_EVENTS.has(event.name)) react(event);
+  });
   const off = session.onEvent((event: AnyEvent) => {
     if (opts.json) opts.stdout.write(`${JSON.stringify(event)}\n`);
-    else human.handle(event);
+    else {
+      human.handle(event);
+      subagents.parentEvent(event);
+    }
+    react(event);
+  });
+  function react(event: AnyEvent): void {
     if (event.name === 'error') failed = true;
     // The last error said: a script reading only the result line gets it there too.
     if (event.name === 'error') lastError = forTerminal(event.payload.message);
@@ -147,7 +169,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       }
     } else if (event.name === 'network.answered') questions?.withdraw(event.payload.questionId);
     else if (event.name === 'cell.done') questions?.withdraw(event.payload.cell.id);
-  });
+  }
 
   let code: number = EXIT.failed;
   let reason = 'error';
@@ -186,6 +208,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     note(errStyle.red(`oi: ${lastError}`));
   } finally {
     off();
+    offSubagents();
     process.off('SIGINT', interrupt);
     if (limit) clearTimeout(limit);
   }

@@ -1,6 +1,6 @@
 import { COMPUTER_LANGUAGE } from '../core/computer/computer-tool';
 import path from 'node:path';
-import { mcpUiOf, PLAN_LANGUAGE, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
+import { isDelegateCell, mcpUiOf, PLAN_LANGUAGE, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { isPlanCell, planCellDone, planLines, planModeLine, taskListLines } from './plan-lines';
 import { saveRichOutput } from './rich-output-file';
 import { InputEcho } from './input-echo';
@@ -98,7 +98,7 @@ export class TextPrinter {
         break;
       case 'cell.code':
         // A skill call is not code: it is shown as one line when it is done.
-        if (skillUseText(event.payload) === null && !isPlanCell(event.payload.language))
+        if (skillUseText(event.payload) === null && !isPlanCell(event.payload.language) && !isDelegateCell(event.payload))
           this.code(event.payload.cellId, event.payload.language, event.payload.code);
         break;
       case 'cell.awaiting-approval':
@@ -302,6 +302,8 @@ export class TextPrinter {
   }
 
   private cellDone(cell: CellItem): void {
+    // A sub-agent's end is printed from its own events (subagent-output.ts).
+    if (cell.subagent) return;
     if (isPlanCell(cell.language)) {
       const line = planCellDone(cell, this.style);
       if (line !== null) this.line(line);

@@ -10,6 +10,7 @@ import {
   Id,
   NoticeItem,
   RunLimits,
+  SubagentInfo,
   Usage,
 } from './model';
 import { NotebookRerunOutcome } from './requests/notebook';
@@ -159,6 +160,18 @@ const buildEventSchemas = () =>
     'mcp-approval.asked': McpApprovalQuestion,
     /** The question is over: answered (here or in another window), or withdrawn (oi mcp stopped waiting). Never carries the answer. */
     'mcp-approval.closed': z.object({ id: z.string(), how: z.enum(['answered', 'withdrawn']) }),
+    /**
+     * Sub-agents (docs/agent.md#sub-agents), on the parent conversation: `subagent.estimate` before any
+     * starts (each one's estimate and the total), `subagent.updated` as one starts, spends or ends. The
+     * sub-agent's own items and cells come as ordinary events under its own conversation id.
+     */
+    'subagent.estimate': z.object({
+      ...Conv,
+      subagents: z.array(z.object({ cellId: Id, name: z.string(), model: z.string(), estimateUsd: z.number().nullable() })),
+      totalUsd: z.number().nullable(),
+      budgetLeftUsd: z.number().nullable(),
+    }),
+    'subagent.updated': z.object({ ...Conv, cellId: Id, subagent: SubagentInfo }),
     error: z.object({ conversationId: Id.nullable(), message: z.string(), code: z.string() }),
   }) as const satisfies Record<string, z.ZodType>;
 

@@ -13,3 +13,4 @@ export * from './skill-use';
 export * from './plan';
 export * from './plan-text';
 export * from './schedules';
+export * from './subagent-use';

@@ -251,6 +251,8 @@ export const CellItem = z.object({
    * name the real tool. Absent for code and for calls recorded before it was kept.
    */
   mcp: z.object({ server: z.string().max(64), tool: z.string().max(256) }).optional(),
+  /** A `delegate` call (docs/agent.md#sub-agents): the sub-agent's conversation, its name, state and spending. */
+  subagent: z.lazy(() => SubagentInfo).optional(),
 });
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */
@@ -328,6 +330,20 @@ export const NotebookOrigin = z.object({
   fromApp: z.boolean(),
 });
 
+/** Where a sub-agent stands, as its parent's `delegate` cell records it. */
+export const SubagentStatus = z.enum(['waiting', 'running', 'done', 'failed', 'stopped', 'budget']);
+export const SubagentInfo = z.object({
+  conversationId: Id,
+  name: z.string().max(64),
+  status: SubagentStatus,
+  provider: z.string().max(64),
+  model: z.string().max(256),
+  mayWrite: z.boolean(),
+  usage: Usage,
+  /** The estimate shown before it started (null: the model's price is unknown). */
+  estimateUsd: z.number().nonnegative().nullable(),
+});
+
 export const Conversation = ConversationSummary.extend({
   version: z.literal(1),
   items: z.array(ConversationItem),
@@ -345,6 +361,8 @@ export const Conversation = ConversationSummary.extend({
   planMode: z.boolean().optional(),
   /** The live task list the model keeps (docs/agent.md#task-list); absent until it adds a step. */
   tasks: z.array(Task).max(100).optional(),
+  /** Set on a sub-agent's own conversation: the conversation and `delegate` cell that started it. */
+  parent: z.object({ conversationId: Id, cellId: Id, name: z.string().max(64) }).optional(),
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;
@@ -366,3 +384,5 @@ export type RemoteKernelBinding = z.infer<typeof RemoteKernelBinding>;
 export type JupyterCellOrigin = z.infer<typeof JupyterCellOrigin>;
 export type NotebookOrigin = z.infer<typeof NotebookOrigin>;
 export type Usage = z.infer<typeof Usage>;
+export type SubagentInfo = z.infer<typeof SubagentInfo>;
+export type SubagentStatus = z.infer<typeof SubagentStatus>;

@@ -152,6 +152,10 @@ export const Settings = z.object({
   autoRun: z.boolean(),
   maxFailedAttempts: z.number().int().min(0).max(50),
   budgetUsd: z.number().min(0).max(100_000).nullable(),
+  /** Sub-agents (docs/agent.md#sub-agents): how many run at once, the model calls each may make, the characters of its result the parent reads. */
+  subagentsAtOnce: z.number().int().min(1).max(16),
+  subagentModelCalls: z.number().int().min(1).max(200),
+  subagentResultChars: z.number().int().min(200).max(100_000),
   /**
    * Anthropic extended thinking: the token budget, or null for off. It must also stay below the model's
    * output limit (or maxOutputTokens when set), which main checks because only main knows the models.
@@ -259,6 +263,9 @@ export const defaultSettings: Settings = {
   autoRun: false,
   maxFailedAttempts: 3,
   budgetUsd: null,
+  subagentsAtOnce: 3,
+  subagentModelCalls: 15,
+  subagentResultChars: 4000,
   thinkingBudgetTokens: null,
   reasoningEffort: null,
   checkpointMaxFileMb: 50,

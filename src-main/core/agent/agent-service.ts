@@ -19,6 +19,7 @@ import { LiveConversation } from './live-conversation';
 import { ModelKnowledge } from './model-knowledge';
 import { OpenConversations, summaryOf } from './open-conversations';
 import { runTurn, type TurnDeps } from './turn';
+import { Subagents } from './subagents/subagent-runner';
 
 /** What app.ts gives the agent; the parts left out get their real defaults. */
 export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> &
@@ -48,6 +49,14 @@ export class AgentService {
       models:
         deps.models ?? new ModelKnowledge({ dataDir: null, providerFor: (target) => deps.providerFor({ ...deps.settings(), ...target }) }),
     };
+    // Sub-agents run through this same turn loop and these same dependencies: one way in (docs/agent.md#sub-agents).
+    this.deps.subagents = new Subagents({
+      conversations: deps.conversations,
+      open: this.live,
+      events: deps.events,
+      settings: deps.settings,
+      runTurn: (live, signal) => runTurn(live, this.deps, signal),
+    });
     this.sweeper = new IdleSweeper({ exec: deps.exec, open: this.live, settings: deps.settings });
     this.sweeper.start();
   }

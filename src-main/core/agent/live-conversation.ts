@@ -1,6 +1,7 @@
 import type { Conversation, UserItem } from '@contract';
 import { ApprovalGate } from './approvals';
 import { InputQuestions } from './input-questions';
+import type { SubagentScope } from './subagents/subagent-scope';
 
 /** A conversation held in memory while it is open, with the state of its running turn. */
 export class LiveConversation {
@@ -20,6 +21,10 @@ export class LiveConversation {
   fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
   /** Whether the user was told the model's price is unknown (so the budget cannot count it). */
   priceWarned = false;
+  /** Set on a sub-agent's conversation: its parent's budget, its limits (docs/agent.md#sub-agents). */
+  subagent: SubagentScope | null = null;
+  /** Sub-agents of this conversation running now: its own cells then wait their turn on the workspace too. */
+  subagentsRunning = 0;
 
   /** Work holding this copy across an await without a turn (a save, a re-run, a rewind); see hold(). */
   private holds = 0;

@@ -3,6 +3,7 @@ import { executeTool } from '../llm/execute-tool';
 import { memoryTool, skillTools } from '../llm/skill-tools';
 import { computerTool } from '../computer/computer-tool';
 import { recentScreenshots } from '../computer/screenshot-history';
+import { delegateTool } from '../llm/delegate-tool';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
@@ -41,9 +42,17 @@ export async function prepareStep(
   mcpTools: PromptMcpTool[] = [],
   /**
    * The project instructions', skills', memory's (null when off) and plan mode's prompt sections
-   * (prompt-sections.ts, plan/), and whether the computer tool is offered (docs/computer-use.md).
+   * (prompt-sections.ts, plan/); whether the computer tool (docs/computer-use.md) and the delegate
+   * tool (docs/agent.md#sub-agents) are offered.
    */
-  sections: { instructions?: string; skills?: string; memory?: string | null; plan?: PlanSection; computer?: boolean } = {},
+  sections: {
+    instructions?: string;
+    skills?: string;
+    memory?: string | null;
+    plan?: PlanSection;
+    computer?: boolean;
+    delegate?: boolean;
+  } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
   // The skill tools only with skills to offer: a model with none has nothing to load.
@@ -52,6 +61,8 @@ export async function prepareStep(
   // The memory tool while memory is on, even with nothing saved yet.
   if (typeof sections.memory === 'string') extraTools.push(memoryTool);
   if (sections.computer) extraTools.push(computerTool);
+  // Sub-agents (docs/agent.md#sub-agents): offered to a top-level conversation's model only.
+  if (sections.delegate) extraTools.push(delegateTool);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([

@@ -10,6 +10,7 @@ import type { TokenCounter } from '../llm/token-counter';
 import { languageFromName } from '../mcp/mcp-names';
 import { skillLanguage } from '../llm/skill-tools';
 import { planLanguage } from './plan/plan-tools';
+import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from '../llm/delegate-tool';
 import { fencedDialectOf } from './answer-dialect';
 import { FencedCodeParser } from './fenced-code-parser';
 import { TextCallParser, type TextCallEvent } from './text-call-parser';
@@ -147,7 +148,8 @@ export async function streamStep(
   };
   // An MCP call shows as its tool (`mcp:<server>/<tool>`), a skill call as `skill:load` / `skill:read`, with the JSON arguments as its code.
   const showCall = (cell: CellItem, name: string, args: string) => {
-    const tagged = languageFromName(name) ?? skillLanguage(name) ?? planLanguage(name);
+    const tagged =
+      languageFromName(name) ?? skillLanguage(name) ?? planLanguage(name) ?? (name === DELEGATE_TOOL ? DELEGATE_LANGUAGE : null);
     if (tagged) return showCode(cell, tagged, args);
     const peek = peekExecuteArgs(args);
     showCode(cell, peek.language, peek.code);

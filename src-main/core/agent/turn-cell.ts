@@ -7,6 +7,7 @@ import type { LiveConversation } from './live-conversation';
 import { runCell } from './run-cell';
 import type { HookRunner } from '../hooks/hook-runner';
 import { describeCell, needsPersonHooks } from './turn-hooks';
+import { undoReadOnlyChanges, withWorkspaceCell } from './subagents/workspace-cell-lock';
 
 // One code cell of a turn, once the model has written it: the user's approval (or auto-run), then
 // the run between the workspace checkpoints, and the text the model reads about it.
@@ -69,7 +70,18 @@ export async function approve(
  * Runs an approved cell between its checkpoints and tells the model what it gave. Returns true when
  * the user interrupted the run (with the cell's Stop, or the turn's).
  */
-export async function executeCell(
+export function executeCell(
+  live: LiveConversation,
+  deps: CellRunDeps,
+  settings: Settings,
+  cell: CellItem,
+  signal: AbortSignal,
+): Promise<boolean> {
+  // Sub-agents share their parent's folder: their cells take turns, so each cell's checkpoints hold only its own changes.
+  return withWorkspaceCell(live, () => executeHeldCell(live, deps, settings, cell, signal));
+}
+
+async function executeHeldCell(
   live: LiveConversation,
   deps: CellRunDeps,
   settings: Settings,
@@ -94,7 +106,8 @@ export async function executeCell(
     if (result.firstAttempt) cell.firstAttempt = result.firstAttempt;
     if (result.fullOutput) cell.fullOutput = result.fullOutput;
     interruptedByUser = result.status === 'interrupted';
-    const told = `${result.forModel}${changes ? changesForModel(changes) : ''}`;
+    const undone = await undoReadOnlyChanges(live, deps.checkpoints, cell, changes);
+    const told = `${result.forModel}${changes ? changesForModel(changes) : ''}${undone}`;
     const edited = cell.modelCode !== undefined ? `The user edited your code before running it; this ran instead:\n${cell.code}\n\n` : '';
     const stopped = interruptedByUser
       ? `\n\n${signal.aborted ? 'The user stopped the turn during this run.' : 'The user stopped this run (with its Stop button); the turn goes on.'}`

@@ -7,7 +7,7 @@ import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
 import type { RetryPolicy } from '../llm/retry-with-backoff';
-import { budgetMessage, retryMessage } from './turn-messages';
+import { retryMessage } from './turn-messages';
 import type { ComputerService } from './computer-cell';
 import { COMPUTER_TOOL_NAME } from '../computer/computer-tool';
 import type { ToolSupportMemory } from '../llm/tool-support';
@@ -34,6 +34,8 @@ import * as plan from './plan/plan-cell';
 import { planLanguage } from './plan/plan-tools';
 import { planSection } from './plan/plan-prompt';
 import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
+import { limitReached } from './turn-limits';
+import type { Subagents } from './subagents/subagent-runner';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -60,6 +62,8 @@ export interface TurnDeps {
   memory?: MemorySources;
   /** The screen, for conversations with computer use on (docs/computer-use.md); absent: never offered. */
   computer?: ComputerService;
+  /** Runs `delegate` calls as sub-agents (subagents/); absent: the tool is not offered (sub-agents themselves, some tests). */
+  subagents?: Subagents;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -76,6 +80,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   let failuresInARow = 0;
   let lastError: string | null = null;
   let reason: EndReason = 'done';
+  let modelCalls = 0;
   deps.events.emit('turn.start', { conversationId });
   try {
     await hooks.conversationStartHooks(live, deps);
@@ -86,8 +91,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         break;
       }
       const settings = conversationSettings(deps.settings(), live.conv.modelChoice);
-      if (settings.budgetUsd !== null && live.conv.usage.costUsd >= settings.budgetUsd) {
-        addNotice(live, deps.events, 'warning', budgetMessage(live.conv.usage.costUsd, settings.budgetUsd));
+      const limit = limitReached(live, settings, modelCalls++);
+      if (limit) {
+        addNotice(live, deps.events, 'warning', limit);
         reason = 'budget';
         break;
       }
@@ -126,10 +132,17 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       let stepFailed = false;
       let stopAfterStep: EndReason | null = null;
       let previous: CellItem | null = null;
+      // Sub-agents (delegate calls) all start now, side by side; each cell below waits for its own.
+      const delegated = deps.subagents?.start(live, step.calls, settings, signal) ?? new Map<string, Promise<boolean>>();
       for (const { cell, args, name } of step.calls) {
         // Each cell is reported to the afterCell hooks once it has ended, however it ended, before the next.
         if (previous) await hooks.afterCellHooks(live, deps, previous);
         previous = cell;
+        const subagent = delegated.get(cell.id);
+        if (subagent) {
+          if (!(await subagent)) stepFailed = true;
+          continue;
+        }
         if (stopAfterStep) {
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
           continue;
@@ -302,10 +315,12 @@ async function callModel(
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
     const sections = await promptSections(live.conv.workspace, deps, tools);
     const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
+    const delegate = !!deps.subagents && !live.subagent; // sub-agents start none of their own
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, {
       ...sections,
       plan: planSection(live.conv, tools),
       computer,
+      delegate,
     });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });

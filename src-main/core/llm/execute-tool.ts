@@ -4,6 +4,7 @@ import type { ToolSpec } from './provider';
 import { skillToolOf } from './skill-tools';
 import { planToolOf } from '../agent/plan/plan-tools';
 import { COMPUTER_LANGUAGE, COMPUTER_TOOL_NAME } from '../computer/computer-tool';
+import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from './delegate-tool';
 
 export const EXECUTE_TOOL_NAME = 'execute';
 
@@ -35,6 +36,7 @@ export function toolCallOf(cell: CellItem): { name: string; input: Record<string
   if (cell.language === COMPUTER_LANGUAGE) return { name: COMPUTER_TOOL_NAME, input: jsonObject(cell.code) };
   const skill = skillToolOf(cell.language) ?? planToolOf(cell.language);
   if (skill) return { name: skill, input: jsonObject(cell.code) };
+  if (cell.language === DELEGATE_LANGUAGE) return { name: DELEGATE_TOOL, input: jsonObject(cell.code) };
   return { name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } };
 }
 

@@ -172,7 +172,7 @@ function byCodePoint(a: string, b: string): number {
 export function mainLanguage(items: readonly ConversationItem[]): string {
   const counts = new Map<string, number>();
   for (const item of items) {
-    // An MCP call, a computer action, a skill loaded (docs/agent.md#skills), a plan or task call is no language of the notebook's.
+    // An MCP call, a computer action, a delegate call, a skill loaded (docs/agent.md#skills), a plan or task call is no language of the notebook's.
     if (item.kind !== 'cell' || isMcpLanguage(item.language) || item.language === COMPUTER_LANGUAGE || isToolUseCell(item)) continue;
     const language = canonicalLanguage(notebookLanguage(item.language, item.shell));
     counts.set(language, (counts.get(language) ?? 0) + 1);

@@ -1,6 +1,7 @@
 import { isPlanToolCell, skillUseText, taskProgress, type CellItem, type Task } from '@contract';
 import { APP_KEY } from './app-metadata';
 import { splitLines } from './multiline';
+import { DELEGATE_LANGUAGE } from '../llm/delegate-tool';
 import type { MarkdownCellV4 } from './nbformat-schema';
 
 // The conversation's task list in an exported notebook (docs/notebooks.md, docs/agent.md#task-list):
@@ -29,7 +30,7 @@ function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+!<>|~]/g, (c) => `\\${c}`);
 }
 
-/** A call of a skill, plan or task tool: recorded as a cell, but no code of the notebook's. */
+/** A call of a skill, plan, task or delegate tool: recorded as a cell, but no code of the notebook's. */
 export function isToolUseCell(item: CellItem): boolean {
-  return skillUseText(item) !== null || isPlanToolCell(item);
+  return skillUseText(item) !== null || isPlanToolCell(item) || item.language === DELEGATE_LANGUAGE;
 }

@@ -154,6 +154,9 @@ export const SECTIONS: Section[] = [
         path: top('budgetUsd'),
         placeholder: 'no limit',
       },
+      { id: 'subagentsAtOnce', label: 'Sub-agents running at once', kind: 'number', nullable: false, path: top('subagentsAtOnce') },
+      { id: 'subagentModelCalls', label: 'Model calls per sub-agent', kind: 'number', nullable: false, path: top('subagentModelCalls') },
+      { id: 'subagentResultChars', label: 'Sub-agent answer length', kind: 'number', nullable: false, path: top('subagentResultChars') },
       {
         id: 'customInstructions',
         label: 'Custom instructions',
