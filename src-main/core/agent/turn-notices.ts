@@ -36,3 +36,11 @@ export function noteFit(live: LiveConversation, events: EventBus, fit: FitResult
     `History trimmed to fit the model's ${contextWindow.toLocaleString('en-US')}-token context window: ${parts.join(' and ')} (about ${cut.toLocaleString('en-US')} of ${fit.fullTokens.toLocaleString('en-US')} tokens). They stay in this conversation; only the model no longer sees them.`,
   );
 }
+
+/** Messages the person sent while the turn ran, added to the conversation before the next model call. */
+export function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
+  for (const item of live.queued.splice(0)) {
+    live.conv.items.push(item);
+    events.emit('item.added', { conversationId: live.conv.id, item });
+  }
+}

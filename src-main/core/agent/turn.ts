@@ -29,7 +29,7 @@ import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
 import * as hooks from './turn-hooks';
-import { addNotice, noteFit } from './turn-notices';
+import { addNotice, flushQueuedMessages, noteFit } from './turn-notices';
 import * as plan from './plan/plan-cell';
 import { planLanguage } from './plan/plan-tools';
 import { planSection } from './plan/plan-prompt';
@@ -390,11 +390,4 @@ function noSuchTool(name: string, mcpTools: McpTool[]): string {
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */
 export function conversationSettings(settings: Settings, choice: ModelChoice | undefined): Settings {
   return choice ? { ...settings, provider: choice.provider, model: choice.model, baseUrl: choice.baseUrl } : settings;
-}
-
-function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
-  for (const item of live.queued.splice(0)) {
-    live.conv.items.push(item);
-    events.emit('item.added', { conversationId: live.conv.id, item });
-  }
 }

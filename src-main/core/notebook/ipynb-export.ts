@@ -121,8 +121,7 @@ function kernelLanguageOf(metadata: Record<string, unknown>): string {
 
 /** JSON text as Jupyter writes it: keys sorted, one-space indent, trailing newline. */
 export function serializeNotebook(nb: NotebookV4): string {
-  // Sorting in a pass of our own keeps JSON.stringify on its fast path (a replacer function is
-  // called for every value, every line of every output).
+  // Sorting in a pass of our own keeps JSON.stringify on its fast path (a replacer runs per value).
   return `${JSON.stringify(sortedDeep(nb), null, 1)}\n`;
 }
 
@@ -335,7 +334,7 @@ function codeCell(item: CellItem, pythonKernel: boolean, plan: LiveCellPlan | un
     ...(item.modelCode !== undefined ? { editedByUser: true, modelCode: item.modelCode } : {}),
   };
   if (isMcpLanguage(item.language) || item.language === COMPUTER_LANGUAGE) return mcpCallCell(item, oi);
-  // A skill, plan or task call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
+  // A skill, plan, task or delegate call is not code either: kept as a raw cell, with its metadata, for import to rebuild.
   if (NOT_APPROVED.has(item.status) || isToolUseCell(item)) {
     return { cell_type: 'raw', metadata: { [APP_KEY]: oi }, source: splitLines(item.code) };
   }
