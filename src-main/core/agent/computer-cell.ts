@@ -45,7 +45,8 @@ export class ComputerService {
 
   /** Whether a model call of this conversation gets the tool: turned on here, possible here, a model that sees, tools on. */
   offered(conv: Conversation, vision: boolean, tools: boolean): boolean {
-    return this.screen !== null && conv.computerUse === true && vision && tools;
+    // Not in plan mode: an action on the screen changes things, and no sandbox holds it.
+    return this.screen !== null && conv.computerUse === true && conv.planMode !== true && vision && tools;
   }
 
   private state(conversationId: string): TurnState {

@@ -315,7 +315,8 @@ async function callModel(
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
     const sections = await promptSections(live.conv.workspace, deps, tools);
     const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
-    const delegate = !!deps.subagents && !live.subagent; // sub-agents start none of their own
+    // Sub-agents start none of their own; plan mode starts none (they would write outside its sandbox).
+    const delegate = !!deps.subagents && !live.subagent && !live.conv.planMode;
     const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, {
       ...sections,
       plan: planSection(live.conv, tools),

@@ -78,15 +78,22 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     const { id, workspace } = await newConversation('refuse');
     await aut.app.handlers['conversation.set-plan-mode']({ conversationId: id, planMode: true }, ctx);
     const before = llm.requests.length;
+    // A sub-agent would run its cells outside this conversation's read-only sandbox: not offered, and
+    // refused when called anyway.
+    const delegate = { id: 'd1', name: 'delegate', arguments: { name: 'writer', task: 'Write out.txt', returns: 'done', write: true } };
     llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'w1', name: 'execute', arguments: { language: 'shell', code: WRITE } }] },
+      { kind: 'tool', calls: [delegate, { id: 'w1', name: 'execute', arguments: { language: 'shell', code: WRITE } }] },
       { kind: 'text', text: 'I can only look for now.' },
     );
     const conv = await send(id, 'Write out.txt');
     const calls = llm.requests.slice(before);
     expect(systemPromptOf(calls[0]?.body, protocol)).toContain('# Plan mode');
     expect(toolNamesOf(calls[0]?.body, protocol)).toEqual(expect.arrayContaining(['execute', 'propose_plan', 'update_tasks']));
-    const [cell] = cellsOf(conv);
+    expect(toolNamesOf(calls[0]?.body, protocol)).not.toContain('delegate');
+    const refused = cellsOf(conv).find((c) => c.toolCallId === 'd1');
+    expect(refused?.status).toBe('failed');
+    expect(refused?.resultForModel).toContain('in plan mode no sub-agent starts');
+    const cell = cellsOf(conv).find((c) => c.toolCallId === 'w1');
     expect(cell?.status).toBe('failed');
     expect(cell?.limits?.sandbox).toContain('workspace read-only (plan mode)');
     // It read the workspace, and its write was refused by the sandbox, not by a check of the code.
@@ -108,6 +115,7 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
     expect(cellsOf(after).at(-1)?.status).toBe('done');
     expect(readFileSync(path.join(workspace, 'out.txt'), 'utf8')).toBe('written');
     expect(systemPromptOf(llm.requests.at(-2)?.body, protocol)).not.toContain('# Plan mode');
+    expect(toolNamesOf(llm.requests.at(-2)?.body, protocol)).toContain('delegate');
   });
 
   it('carries out an approved (edited) plan step by step: plan mode ends and the task list reaches done', async () => {

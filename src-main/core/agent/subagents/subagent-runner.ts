@@ -52,9 +52,13 @@ export class Subagents {
       if (name !== DELEGATE_TOOL || args === null) continue;
       cell.language = DELEGATE_LANGUAGE;
       cell.code = args;
+      // In plan mode nothing may change the workspace before a plan is approved, and a sub-agent's
+      // cells would run under its own conversation, outside the parent's read-only sandbox.
       const parsed = parent.subagent
         ? ({ ok: false, error: 'a sub-agent cannot start sub-agents of its own' } as const)
-        : parseDelegateArgs(args, settings, this.deps.settings());
+        : parent.conv.planMode
+          ? ({ ok: false, error: 'in plan mode no sub-agent starts until the person approves a plan' } as const)
+          : parseDelegateArgs(args, settings, this.deps.settings());
       if (!parsed.ok) {
         finishCell(parent, this.deps.events, cell, 'failed', `Error: ${parsed.error}`);
         results.set(cell.id, Promise.resolve(false));
