@@ -1,11 +1,10 @@
 import { errorMessage } from '@contract';
 import type { CellItem, EventPayload } from '@contract';
-import type { CliSession } from './cli-session';
+import type { ApprovalDeps } from './approval-deps';
 import { editInEditor, editorCommand } from './code-editor';
 import { askPlan } from './plan-question';
-import type { PromptLine } from './terminal/prompt-line';
+
 import { wrapRows, type Paint } from './terminal/wrap-rows';
-import type { Style } from './terminal-style';
 
 export const RUN_QUESTION = 'Run this code? (y)es, (n)o, (e)dit, (a)lways in this conversation: ';
 const INSTALL_QUESTION = 'Install it? (y)es, (n)o: ';
@@ -18,19 +17,6 @@ const NETWORK_ANSWERS: Record<string, 'conversation' | 'always' | 'deny'> = {
   n: 'deny',
   no: 'deny',
 };
-
-export interface ApprovalDeps {
-  session: CliSession;
-  prompt: PromptLine;
-  style: Style;
-  env: NodeJS.ProcessEnv;
-  /** Ctrl-C at a question: what Ctrl-C does elsewhere (stop the turn). */
-  onCancel(): void;
-  /** Whether this error line is already on screen (the install question need not repeat it). */
-  shownError?(line: string): boolean;
-  /** The person answered a program's input question: the program's echo of the answer will follow. */
-  answered?(cellId: string, echo: string): void;
-}
 
 /**
  * The questions the agent asks the person — run this cell? install this package? — on the prompt

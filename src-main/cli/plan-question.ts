@@ -1,5 +1,5 @@
 import { errorMessage, planSteps, type CellItem } from '@contract';
-import type { ApprovalDeps } from './approval-questions';
+import type { ApprovalDeps } from './approval-deps';
 import { editInEditor, editorCommand } from './code-editor';
 
 // The question `oi` asks about a proposed plan (docs/cli.md#plan-mode): the plan is printed above it
