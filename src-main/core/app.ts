@@ -40,6 +40,7 @@ import {
   withAutoInstall,
   withSandboxSetting,
   withReadableFolder,
+  withSealedFolder,
   type KnownSecret,
 } from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
@@ -142,8 +143,10 @@ export function createApp(opts: AppOptions): App {
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
-  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script.
-  const sandboxSetting = () => withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir));
+  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
+  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
+  // runs outside the sandbox).
+  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
   const environment = new EnvironmentContext(
     machineSources(withSandboxSetting(engine, sandboxSetting)),
     fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),

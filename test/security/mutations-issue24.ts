@@ -126,4 +126,12 @@ export const ISSUE_24_MUTATIONS: Mutation[] = [
     replace: 'const asked = Promise.resolve<NetworkVerdict>({ allow: true, mayBeLocal: true });',
     tests: [SANDBOX_DEFAULT_TEST],
   },
+  {
+    name: 'data-folder-sealed',
+    protection: "the app's data folder never writable inside the sandbox, even inside the workspace",
+    file: 'src-main/core/exec/sandbox/bubblewrap-args.ts',
+    find: 'const sealed = exposedSealed(plan);',
+    replace: 'const sealed: string[] = [];',
+    tests: [`${ATTACKS}/sealed-data-folder.test.ts`],
+  },
 ];
