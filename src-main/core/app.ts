@@ -196,7 +196,13 @@ export function createApp(opts: AppOptions): App {
     mcp,
     instructions,
     // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
-    hooks: new HookRunner({ userFile: path.join(opts.dataDir, 'hooks.json'), settings, secretValues: () => secrets.map((s) => s.value) }),
+    // A workspace's hooks run in the sandbox cells get: the data folder sealed there too.
+    hooks: new HookRunner({
+      userFile: path.join(opts.dataDir, 'hooks.json'),
+      settings,
+      sandbox: sandboxSetting,
+      secretValues: () => secrets.map((s) => s.value),
+    }),
     // The person's skills (<data folder>/skills), a workspace's once they trust its folder (same trust).
     skills: { dataDir: opts.dataDir, trusted: () => settings().trustedFolders },
   });

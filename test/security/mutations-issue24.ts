@@ -134,4 +134,12 @@ export const ISSUE_24_MUTATIONS: Mutation[] = [
     replace: 'const sealed: string[] = [];',
     tests: [`${ATTACKS}/sealed-data-folder.test.ts`],
   },
+  {
+    name: 'hook-sandbox-sealed',
+    protection: "a workspace's hooks run in the sandbox cells get, the data folder sealed there too",
+    file: 'src-main/core/hooks/hook-runner.ts',
+    find: 'settings: this.deps.sandbox?.() ?? settings.sandbox,',
+    replace: 'settings: settings.sandbox,',
+    tests: [`${ATTACKS}/sealed-data-folder.test.ts`],
+  },
 ];

@@ -14,7 +14,10 @@ export const sandboxHandlers = ({
     // As runs get it (app.ts): with the person's skills folder shown read-only and the data folder
     // sealed, so the sentence matches the cells'.
     const given = settings.get().sandbox;
-    const sandbox = effectiveSandbox(dataDir ? withSealedFolder(withReadableFolder(given, userSkillsFolder(dataDir)), dataDir) : given, support);
+    const sandbox = effectiveSandbox(
+      dataDir ? withSealedFolder(withReadableFolder(given, userSkillsFolder(dataDir)), dataDir) : given,
+      support,
+    );
     return {
       enabled: sandbox.enabled,
       byDefault: !sandbox.chosen,

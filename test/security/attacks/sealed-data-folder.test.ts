@@ -40,6 +40,11 @@ describe('the data folder inside the workspace is sealed (issue 24)', () => {
     mkdirSync(outside);
     writeFileSync(path.join(dataDir, 'settings.json'), SETTINGS_TEXT);
     writeFileSync(path.join(skills, 'tidy', 'SKILL.md'), SKILL_TEXT);
+    // A trusted workspace's hook (which sandboxed code can rewrite) runs in the same sandbox: it tries
+    // too, and succeeds either way, so the cell still runs.
+    const hookAttack = `touch '${workspace}/hook-was-here'; (echo planted > '${path.join(dataDir, 'schedules.json')}') 2>/dev/null; true`;
+    mkdirSync(path.join(workspace, '.agents'));
+    writeFileSync(path.join(workspace, '.agents', 'hooks.json'), JSON.stringify({ hooks: { beforeCell: [{ command: hookAttack }] } }));
     // Hooks that would run outside the sandbox, as the person, at the cell's end and the turn's.
     const touch = { command: `touch '${outside}/hook-ran'`, timeoutSeconds: 60 };
     const hooks = JSON.stringify({ hooks: { afterCell: [touch], turnEnd: [touch] } });
@@ -60,6 +65,7 @@ describe('the data folder inside the workspace is sealed (issue 24)', () => {
   it('a sandboxed cell cannot write its hooks.json, settings or skills; the skills stay readable; no hook runs', async () => {
     aut = await startAppUnderTest({ autoRun: true, sandbox: { enabled: true, chosen: true } }, { dataDir });
     const conv = await aut.app.handlers['conversation.create']({ workspace }, ctx);
+    await aut.app.handlers['instructions.trust']({ conversationId: conv.id }, ctx);
     aut.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_1', name: 'execute', arguments: { language: 'shell', code: attack } }] },
       { kind: 'text', text: 'Done.' },
@@ -78,6 +84,9 @@ describe('the data folder inside the workspace is sealed (issue 24)', () => {
     expect(readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).toBe(SETTINGS_TEXT);
     expect(readFileSync(path.join(skills, 'tidy', 'SKILL.md'), 'utf8')).toBe(SKILL_TEXT);
     expect(existsSync(path.join(outside, 'hook-ran'))).toBe(false);
+    // The workspace's hook ran, in the sealed sandbox too.
+    expect(existsSync(path.join(workspace, 'hook-was-here'))).toBe(true);
+    expect(existsSync(path.join(dataDir, 'schedules.json'))).toBe(false);
   });
 
   it('twin: the same code under bubblewrap with the engine’s arguments for the plan minus the seal writes all three', async () => {
@@ -87,8 +96,11 @@ describe('the data folder inside the workspace is sealed (issue 24)', () => {
     expect(sealedPlan.sealed).toContain(dataDir);
     const plan = { ...sealedPlan, sealed: [] };
     const out = await new Promise<string>((done) =>
-      execFile('/usr/bin/bwrap', bubblewrapArgs(plan, { file: '/bin/sh', args: ['-c', attack] }, []), { timeout: 60_000 }, (_e, stdout, stderr) =>
-        done(`${stdout}${stderr}`),
+      execFile(
+        '/usr/bin/bwrap',
+        bubblewrapArgs(plan, { file: '/bin/sh', args: ['-c', attack] }, []),
+        { timeout: 60_000 },
+        (_e, stdout, stderr) => done(`${stdout}${stderr}`),
       ),
     );
     expect(out).toContain('WROTE hooks.json');

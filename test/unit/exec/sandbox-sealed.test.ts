@@ -87,6 +87,8 @@ describe('a sealed folder elsewhere', () => {
     expect(deny).toBeGreaterThan(profile.indexOf('(allow file-write* (subpath "/home/ana")'));
     const own = `${DATA}/conversations/c1/files`;
     const inside = seatbeltProfile({ ...PLAN, workspace: own, extra: [{ path: '/home/ana', writable: true }] }, []);
-    expect(inside.indexOf(`(allow file-write* (subpath "${own}"))`)).toBeGreaterThan(inside.indexOf(`(deny file-write* (subpath "${DATA}"))`));
+    expect(inside.indexOf(`(allow file-write* (subpath "${own}"))`)).toBeGreaterThan(
+      inside.indexOf(`(deny file-write* (subpath "${DATA}"))`),
+    );
   });
 });

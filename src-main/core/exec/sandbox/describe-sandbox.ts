@@ -31,10 +31,12 @@ export function describeSandbox(settings: SandboxSettings | undefined, support: 
           'no process isolation (macOS cannot provide it)',
         ];
   const sealed = settings.extraPaths.filter(isSealedEntry).map((entry) => shortHome(parseExtraPath(entry, home).path, home));
-  const extras = settings.extraPaths.filter((entry) => !isSealedEntry(entry)).map((entry) => {
-    const extra = parseExtraPath(entry, home);
-    return `${shortHome(extra.path, home)} (${extra.writable ? 'read-write' : 'read-only'})`;
-  });
+  const extras = settings.extraPaths
+    .filter((entry) => !isSealedEntry(entry))
+    .map((entry) => {
+      const extra = parseExtraPath(entry, home);
+      return `${shortHome(extra.path, home)} (${extra.writable ? 'read-write' : 'read-only'})`;
+    });
   if (extras.length > 0) parts.push(`also visible: ${extras.join(', ')}`);
   // Even inside the workspace or a read-write path: the app's data folder (its hooks run outside).
   if (sealed.length > 0) parts.push(`never writable: ${sealed.join(', ')}`);
