@@ -1,3 +1,6 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withReadableFolder, withSealedFolder } from '../../../src-main/core/exec';
 import { bubblewrapArgs } from '../../../src-main/core/exec/sandbox/bubblewrap-args';
@@ -72,9 +75,20 @@ describe('a sealed folder elsewhere', () => {
   it('reaches the plan from the settings as the app passes it, never as an extra path', () => {
     const base = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
     const settings = withSealedFolder(withReadableFolder(base, SKILLS), DATA);
-    const plan = planSandbox({ settings, workspace: '/home/ana', privateDir: '/tmp/x', home: '/home/ana' });
-    expect(plan.sealed).toEqual([DATA]);
-    expect(plan.extra).toEqual([{ path: SKILLS, writable: false }]);
+    const real = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-sealed-unit-')));
+    try {
+      const plan = planSandbox({
+        settings: withSealedFolder(settings, real),
+        workspace: '/home/ana',
+        privateDir: '/tmp/x',
+        home: '/home/ana',
+      });
+      // Only the folder that exists: one that does not is nothing to protect.
+      expect(plan.sealed).toEqual([real]);
+      expect(plan.extra).toEqual([{ path: SKILLS, writable: false }]);
+    } finally {
+      rmSync(real, { recursive: true });
+    }
     expect(parseExtraPath(`${DATA}:sealed`, '/home/ana')).toEqual({ path: DATA, writable: false });
     expect(describeSandbox(settings, { available: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' }, '/home/ana')).toContain(
       'also visible: ~/.config/oi/skills (read-only); never writable: ~/.config/oi',

@@ -95,7 +95,10 @@ export function planSandbox(input: PlanInput): SandboxPlan {
     systemFiles: resolver && hidden.some((h) => isInside(resolver, h)) ? [resolver] : [],
     privateTemp: ['/tmp', '/var/tmp'],
     extra: input.settings.extraPaths.filter((entry) => !isSealedEntry(entry)).map((entry) => parseExtraPath(entry, home)),
-    sealed: writableZones(input.settings.extraPaths.filter(isSealedEntry).map((entry) => parseExtraPath(entry, home).path)),
+    // One that does not exist is nothing to protect, and sealing it would make bubblewrap create it.
+    sealed: writableZones(input.settings.extraPaths.filter(isSealedEntry).map((entry) => parseExtraPath(entry, home).path)).filter((p) =>
+      existsSync(p),
+    ),
     network: input.settings.allowNetwork,
     proxyPort: null,
     newSession: false,
