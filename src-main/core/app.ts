@@ -46,6 +46,7 @@ import {
   withAutoInstall,
   withSandboxSetting,
   withReadableFolder,
+  withSealedFolder,
   type KnownSecret,
 } from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
@@ -153,8 +154,10 @@ export function createApp(opts: AppOptions): App {
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
-  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script.
-  const sandboxSetting = () => withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir));
+  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
+  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
+  // runs outside the sandbox).
+  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
   const environment = new EnvironmentContext(
     machineSources(withSandboxSetting(engine, sandboxSetting)),
     fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
@@ -209,7 +212,13 @@ export function createApp(opts: AppOptions): App {
     mcp,
     instructions,
     // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
-    hooks: new HookRunner({ userFile: path.join(opts.dataDir, 'hooks.json'), settings, secretValues: () => secrets.map((s) => s.value) }),
+    // A workspace's hooks run in the sandbox cells get: the data folder sealed there too.
+    hooks: new HookRunner({
+      userFile: path.join(opts.dataDir, 'hooks.json'),
+      settings,
+      sandbox: sandboxSetting,
+      secretValues: () => secrets.map((s) => s.value),
+    }),
     // The person's skills (<data folder>/skills), a workspace's once they trust its folder (same trust).
     skills: { dataDir: opts.dataDir, trusted: () => settings().trustedFolders },
     // The person's memory (<data folder>/memory.md), while the `memory` setting is on.

@@ -126,4 +126,20 @@ export const ISSUE_24_MUTATIONS: Mutation[] = [
     replace: 'const asked = Promise.resolve<NetworkVerdict>({ allow: true, mayBeLocal: true });',
     tests: [SANDBOX_DEFAULT_TEST],
   },
+  {
+    name: 'data-folder-sealed',
+    protection: "the app's data folder never writable inside the sandbox, even inside the workspace",
+    file: 'src-main/core/exec/sandbox/bubblewrap-args.ts',
+    find: 'const sealed = exposedSealed(plan);',
+    replace: 'const sealed: string[] = [];',
+    tests: [`${ATTACKS}/sealed-data-folder.test.ts`],
+  },
+  {
+    name: 'hook-sandbox-sealed',
+    protection: "a workspace's hooks run in the sandbox cells get, the data folder sealed there too",
+    file: 'src-main/core/hooks/hook-runner.ts',
+    find: 'settings: this.deps.sandbox?.() ?? settings.sandbox,',
+    replace: 'settings: settings.sandbox,',
+    tests: [`${ATTACKS}/sealed-data-folder.test.ts`],
+  },
 ];

@@ -29,7 +29,7 @@ export { kernelAccount, normalizeServerUrl, RemoteKernelError } from './remote/j
 export { listKernelSpecs } from './remote/list-kernel-specs';
 
 // The sandbox setting applied to every run the app makes; the sandbox as the settings page describes it.
-export { withReadableFolder, withSandboxSetting } from './sandbox/sandbox-policy';
+export { withReadableFolder, withSandboxSetting, withSealedFolder } from './sandbox/sandbox-policy';
 export { describeSandbox } from './sandbox/describe-sandbox';
 export { autoRunWarning, sandboxGaps, sandboxProtections } from './sandbox/sandbox-gaps';
 export { sandboxSupport, type SandboxSupport } from './sandbox/sandbox-support';

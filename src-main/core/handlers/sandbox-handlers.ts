@@ -1,6 +1,6 @@
 import type { HandlerTable } from '../bridge/handler-table';
 import { autoRunWarning, describeSandbox, sandboxGaps, sandboxProtections } from '../exec';
-import { effectiveSandbox, sandboxSupport, withReadableFolder } from '../exec';
+import { effectiveSandbox, sandboxSupport, withReadableFolder, withSealedFolder } from '../exec';
 import { userSkillsFolder } from '../agent/skills/skill-discovery';
 import type { AppContext } from './app-context';
 
@@ -12,9 +12,13 @@ export const sandboxHandlers = ({
 }: Pick<AppContext, 'settings'> & Partial<Pick<AppContext, 'dataDir' | 'secretStorage'>>): Pick<HandlerTable, 'sandbox.status'> => ({
   'sandbox.status': async () => {
     const support = await sandboxSupport();
-    // As runs get it (app.ts): with the person's skills folder shown read-only, so the sentence matches the cells'.
+    // As runs get it (app.ts): with the person's skills folder shown read-only and the data folder
+    // sealed, so the sentence matches the cells'.
     const given = settings.get().sandbox;
-    const sandbox = effectiveSandbox(dataDir ? withReadableFolder(given, userSkillsFolder(dataDir)) : given, support);
+    const sandbox = effectiveSandbox(
+      dataDir ? withSealedFolder(withReadableFolder(given, userSkillsFolder(dataDir)), dataDir) : given,
+      support,
+    );
     return {
       enabled: sandbox.enabled,
       byDefault: !sandbox.chosen,

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type Settings } from '@contract';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type SandboxSettings, type Settings } from '@contract';
 import { oneOffSandbox, sandboxSupport, withoutKeys, type SandboxSupport } from '../exec';
 import { personPath, shellLine } from '../programs/app-programs';
 import { readHookAnswer, type HookDecision } from './hook-answer';
@@ -19,6 +19,12 @@ export interface HookRunnerDeps {
   userFile: string | null;
   /** The settings as they hold (the sandbox's effective `enabled`): hooks, trustedFolders, sandbox. */
   settings: () => Settings;
+  /**
+   * The sandbox a workspace's hook runs in, as cells get it (app.ts: the skills folder readable, the
+   * data folder sealed, so a hook the code rewrote cannot write the person's hooks.json). Default:
+   * settings().sandbox.
+   */
+  sandbox?: () => SandboxSettings;
   /** Where a sandboxed hook's private folder goes (the engine's temp root). */
   tmpRoot?: string;
   sandboxSupport?: () => Promise<SandboxSupport>;
@@ -141,7 +147,7 @@ export class HookRunner {
     const once = await oneOffSandbox(
       {
         support,
-        settings: settings.sandbox,
+        settings: this.deps.sandbox?.() ?? settings.sandbox,
         workspace: ctx.workspace,
         tmpRoot: this.deps.tmpRoot ?? os.tmpdir(),
         ...(base.HOME ? { home: base.HOME } : {}),

@@ -82,17 +82,23 @@ describe('oi mcp finding the desktop app', () => {
       patchSettings(data, {
         sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [`${data.dir}:rw`], allowedHosts: [] },
       });
-      // A client allowed to run sandboxed code plants an endpoint file naming its own "app" (pid 1 is always alive).
+      // A client allowed to run sandboxed code tries to plant an endpoint file naming its own "app"
+      // (pid 1 is always alive). The data folder is sealed inside the sandbox even under a read-write
+      // path (docs/sandbox.md), so the write is refused, from inside the sandbox (its own process
+      // namespace, whose first process is bubblewrap).
       const planter = await oi.stdio(['--workspace', data.ws, '--auto-run', '--sandbox'], data.env, data.ws, 'planter');
       const record = JSON.stringify(endpointRecord(fake.port, 1, forged));
+      const endpointFile = path.join(data.dir, ENDPOINT_FILE);
       const planted = await call(planter.client, 'execute', {
         language: 'shell',
-        code: `printf '%s' '${record}' > '${path.join(data.dir, ENDPOINT_FILE)}' && chmod 600 '${path.join(data.dir, ENDPOINT_FILE)}' && echo planted; cat /proc/1/comm`,
+        code: `(printf '%s' '${record}' > '${endpointFile}') 2>/dev/null && echo planted || echo refused; cat /proc/1/comm`,
       });
-      expect(textOf(planted), textOf(planted)).toContain('planted');
-      // Really from inside the sandbox: its own process namespace, whose first process is bubblewrap.
-      expect(textOf(planted).split('\n')).toEqual(['planted', 'bwrap']);
+      expect(textOf(planted).split('\n')).toEqual(['refused', 'bwrap']);
+      expect(existsSync(endpointFile)).toBe(false);
       await planter.close();
+      // Behind the seal, oi mcp's own check: the same file (written here, as code could write it in a
+      // read-write path without the seal) lies in a read-write sandbox path, and is not followed.
+      writeFileSync(endpointFile, record, { mode: 0o600 });
 
       // Another client of a server without --auto-run: the planted file is not followed.
       const victim = await oi.stdio(['--workspace', data.ws], data.env, data.ws, 'hostile-client');

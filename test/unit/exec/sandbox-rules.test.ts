@@ -15,6 +15,7 @@ const PLAN: SandboxPlan = {
     { path: '/home/ana/data', writable: false },
     { path: '/srv/out', writable: true },
   ],
+  sealed: [],
   network: false,
   proxyPort: null,
   newSession: false,

@@ -1,5 +1,6 @@
 import { proxyEnvironment } from './network-relay';
-import type { SandboxPlan } from './sandbox-plan';
+import { exposedSealed, type SandboxPlan } from './sandbox-plan';
+import { isInside } from './writable-zones';
 
 // The plan as a bubblewrap command line. Mount operations apply in order, so the hidden folders are
 // replaced by empty ones first and the workspace, private folder, runtime and extra paths are
@@ -22,10 +23,13 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   for (const path of plan.systemFiles) args.push('--ro-bind-try', path, path);
   for (const extra of plan.extra) args.push(extra.writable ? '--bind-try' : '--ro-bind-try', extra.path, extra.path);
   args.push(plan.workspaceReadOnly ? '--ro-bind' : '--bind', plan.workspace, plan.workspace);
+  const sealed = exposedSealed(plan);
+  for (const folder of sealed) seal(args, plan, folder, readable);
+  // After the seals: a private folder under a sealed one stays the session's own.
   args.push('--bind', plan.privateDir, plan.privateDir);
   // Empty and read-only: writing there must fail, not vanish with the sandbox. Last, because the
   // binds above need to create their mount points inside these folders first.
-  for (const folder of plan.hidden) args.push('--remount-ro', folder);
+  for (const folder of [...plan.hidden, ...sealed]) args.push('--remount-ro', folder);
   if (!plan.network) args.push('--unshare-net');
   if (!plan.network && plan.proxyPort !== null) {
     for (const [name, value] of Object.entries(proxyEnvironment(plan.proxyPort))) args.push('--setenv', name, value);
@@ -41,4 +45,20 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   if (plan.hidden.length > 0) args.push('--setenv', 'XDG_CACHE_HOME', '/tmp/.cache', '--setenv', 'XDG_CONFIG_HOME', '/tmp/.config');
   args.push('--', command.file, ...command.args);
   return args;
+}
+
+/**
+ * A sealed folder (the app's data folder) that a writable bind exposes, replaced by an empty one
+ * (made read-only at the end) after that bind: what the app follows from it cannot be written.
+ * What must stay visible inside it is bound back read-only (the skills folder, a runtime), and a
+ * workspace inside it (a conversation's own folder, reached through a writable bind above it)
+ * read-write, as it would be anyway.
+ */
+function seal(args: string[], plan: SandboxPlan, folder: string, readable: string[]): void {
+  // The workspace is the sealed folder itself (oi started in the data folder): shown, read-only.
+  if (folder === plan.workspace) return void args.push('--ro-bind', folder, folder);
+  args.push('--tmpfs', folder);
+  const inside = (path: string): boolean => isInside(path, folder) && path !== folder;
+  for (const path of [...readable, ...plan.extra.map((e) => e.path)].filter(inside)) args.push('--ro-bind-try', path, path);
+  if (inside(plan.workspace)) args.push(plan.workspaceReadOnly ? '--ro-bind' : '--bind', plan.workspace, plan.workspace);
 }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { SandboxSettings } from '@contract';
-import { parseExtraPath } from './sandbox-plan';
+import { isSealedEntry, parseExtraPath } from './sandbox-plan';
 import type { SandboxSupport } from './sandbox-support';
 
 // The sentence shown with every run (RunLimits.sandbox) and in the top bar. It lists exactly the
@@ -38,11 +38,16 @@ export function describeSandbox(
           network,
           'no process isolation (macOS cannot provide it)',
         ];
-  const extras = settings.extraPaths.map((entry) => {
-    const extra = parseExtraPath(entry, home);
-    return `${shortHome(extra.path, home)} (${extra.writable ? 'read-write' : 'read-only'})`;
-  });
+  const sealed = settings.extraPaths.filter(isSealedEntry).map((entry) => shortHome(parseExtraPath(entry, home).path, home));
+  const extras = settings.extraPaths
+    .filter((entry) => !isSealedEntry(entry))
+    .map((entry) => {
+      const extra = parseExtraPath(entry, home);
+      return `${shortHome(extra.path, home)} (${extra.writable ? 'read-write' : 'read-only'})`;
+    });
   if (extras.length > 0) parts.push(`also visible: ${extras.join(', ')}`);
+  // Even inside the workspace or a read-write path: the app's data folder (its hooks run outside).
+  if (sealed.length > 0) parts.push(`never writable: ${sealed.join(', ')}`);
   return `${parts[0]}: ${parts.slice(1).join('; ')}`;
 }
 

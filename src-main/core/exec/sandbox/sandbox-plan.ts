@@ -31,6 +31,13 @@ export interface SandboxPlan {
   privateTemp: string[];
   /** Folders the user added in settings (`/path` read-only, `/path:rw` read-write). */
   extra: ExtraPath[];
+  /**
+   * Folders sandboxed code must never write, whatever else is writable: the app's data folder (its
+   * hooks.json runs commands outside the sandbox, its settings, schedules and skills are followed by
+   * the app). Given as `/path:sealed` entries (sandbox-policy.ts withSealedFolder); each by its path
+   * and its real path, as the writable binds are compared by both.
+   */
+  sealed: string[];
   network: boolean;
   /**
    * With the network off: the port of the relay to the app's proxy inside the sandbox
@@ -90,17 +97,28 @@ export function planSandbox(input: PlanInput): SandboxPlan {
     hidden,
     systemFiles: resolver && hidden.some((h) => isInside(resolver, h)) ? [resolver] : [],
     privateTemp: ['/tmp', '/var/tmp'],
-    extra: input.settings.extraPaths.map((entry) => parseExtraPath(entry, home)),
+    extra: input.settings.extraPaths.filter((entry) => !isSealedEntry(entry)).map((entry) => parseExtraPath(entry, home)),
+    // One that does not exist is nothing to protect, and sealing it would make bubblewrap create it.
+    sealed: writableZones(input.settings.extraPaths.filter(isSealedEntry).map((entry) => parseExtraPath(entry, home).path)).filter((p) =>
+      existsSync(p),
+    ),
     network: input.settings.allowNetwork,
     proxyPort: null,
     newSession: false,
   };
 }
 
-/** `~/data` → `/home/me/data` read-only; `~/out:rw` → read-write. */
+const SEALED = ':sealed';
+
+/** An entry the app adds for a folder code must never write (plan.sealed), never the user's own. */
+export function isSealedEntry(entry: string): boolean {
+  return entry.endsWith(SEALED);
+}
+
+/** `~/data` → `/home/me/data` read-only; `~/out:rw` → read-write; a sealed entry is never writable. */
 export function parseExtraPath(entry: string, home: string): ExtraPath {
   const writable = entry.endsWith(':rw');
-  let path = writable ? entry.slice(0, -3) : entry.endsWith(':ro') ? entry.slice(0, -3) : entry;
+  let path = isSealedEntry(entry) ? entry.slice(0, -SEALED.length) : writable || entry.endsWith(':ro') ? entry.slice(0, -3) : entry;
   if (path === '~' || path.startsWith('~/')) path = join(home, path.slice(1));
   return { path: resolve(path), writable };
 }
@@ -128,6 +146,17 @@ export function readablePathsFor(plan: SandboxPlan, file: string, args: readonly
     }
   }
   return [...out];
+}
+
+/**
+ * The sealed folders a writable bind (the workspace, a `:rw` extra path) would expose: those inside
+ * one of them. A sealed folder elsewhere is already out of reach (under a hidden folder or the
+ * read-only root), and when the workspace lies inside it (a conversation's own folder under the data
+ * folder) it is the workspace that is inside, not the other way round.
+ */
+export function exposedSealed(plan: SandboxPlan): string[] {
+  const binds = writableZones([plan.workspace, ...plan.extra.filter((e) => e.writable).map((e) => e.path)]);
+  return plan.sealed.filter((folder) => binds.some((bind) => isInside(folder, bind)));
 }
 
 /**

@@ -34,3 +34,14 @@ export function withReadableFolder(settings: SandboxSettings, folder: string): S
   const entry = `${folder}:ro`;
   return settings.extraPaths.includes(entry) ? settings : { ...settings, extraPaths: [...settings.extraPaths, entry] };
 }
+
+/**
+ * The sandbox settings with `folder` sealed: never writable inside the sandbox, even when the
+ * workspace or a read-write extra path contains it (a conversation started in the home, with the
+ * data folder under ~/.config). The app's data folder: its hooks.json runs commands outside the
+ * sandbox, and its settings, schedules, conversations and skills are read and followed by the app.
+ */
+export function withSealedFolder(settings: SandboxSettings, folder: string): SandboxSettings {
+  const entry = `${folder}:sealed`;
+  return settings.extraPaths.includes(entry) ? settings : { ...settings, extraPaths: [...settings.extraPaths, entry] };
+}

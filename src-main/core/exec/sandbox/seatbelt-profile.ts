@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
-import type { SandboxPlan } from './sandbox-plan';
+import { exposedSealed, type SandboxPlan } from './sandbox-plan';
+import { isInside } from './writable-zones';
 
 // The plan as a macOS sandbox-exec (Seatbelt) profile. Seatbelt cannot remount folders, so the same
 // rules are written as permissions: writes allowed only below the workspace and the private folder,
@@ -20,6 +21,15 @@ export function seatbeltProfile(plan: SandboxPlan, readable: string[]): string {
   lines.push(
     `(allow file-write* ${writable.map(subpath).join(' ')} (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
   );
+  // The sealed folders a writable path contains (the data folder inside the workspace): writes
+  // denied after the allows, since the later rule wins; a workspace or private folder inside one is
+  // allowed again after that.
+  const sealed = exposedSealed(plan);
+  if (sealed.length > 0) {
+    lines.push(`(deny file-write* ${sealed.map(subpath).join(' ')})`);
+    const within = [plan.workspace, plan.privateDir].filter((p) => sealed.some((s) => isInside(p, s) && p !== s));
+    if (within.length > 0) lines.push(`(allow file-write* ${within.map(subpath).join(' ')})`);
+  }
   if (plan.hidden.length > 0) {
     lines.push(`(deny file-read* ${plan.hidden.map(subpath).join(' ')})`);
     const visible = [plan.workspace, plan.privateDir, ...readable, ...plan.extra.map((e) => e.path)];
