@@ -12,7 +12,7 @@ interface OllamaBody {
   model: string;
   keep_alive: string;
   options: { num_ctx: number };
-  tools?: unknown[];
+  tools?: Array<{ function: { name: string } }>;
   messages: Array<{
     role: string;
     content: string;
@@ -49,8 +49,8 @@ describe('Ollama through its native API', () => {
     expect(h.llm.requests.some((r) => r.path === '/v1/chat/completions')).toBe(false);
     const [first, second] = h.bodies() as unknown as OllamaBody[];
     expect(first?.keep_alive).toBe('2h');
-    // execute and the task list's update_tasks (docs/agent.md#task-list).
-    expect(first?.tools).toHaveLength(2);
+    // execute, the task list's update_tasks (docs/agent.md#task-list) and delegate (#sub-agents).
+    expect(first?.tools?.map((t) => t.function.name)).toEqual(['execute', 'update_tasks', 'delegate']);
     // A short conversation gets a small window, never more than the 32,768-token cap.
     expect(first?.options.num_ctx).toBeGreaterThanOrEqual(4096);
     expect(first?.options.num_ctx).toBeLessThanOrEqual(32_768);

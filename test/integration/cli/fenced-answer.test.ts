@@ -42,14 +42,15 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed 
     // The prose before the block and after it are kept as the model's text, the block only in the cell.
     const done = all.flatMap((e) => (e.name === 'assistant.done' ? [e.payload.item.text] : []));
     expect(done.slice(0, 2)).toEqual(['I will compute it.\n\n', '\nThat prints the product.']);
-    // The tool was offered (nothing had probed the model), and the answer alone decided. (save_memory is
-    // the memory tool, offered while memory is on: docs/agent.md#memory.)
+    // The tool was offered (nothing had probed the model), and the answer alone decided. (The app's own
+    // tools come with it: the task list, memory while it is on, delegate: docs/agent.md.)
     const turn = llm.requests.filter((r) => String(JSON.stringify(r.body)).includes('multiply 6 by 7'));
     expect(turn).toHaveLength(2);
     expect((turn[0]?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual([
       'execute',
       'update_tasks',
       'save_memory',
+      'delegate',
     ]);
   });
 });
