@@ -1,42 +1,10 @@
-import type { ProviderKind, Settings } from '@contract';
+import type { Settings } from '@contract';
+import type { FieldPath, Section } from './field-spec';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
 
-// Every user-facing setting, described once: where it lives and how it is shown. How typed text becomes
+// Every user-facing setting, described once (the shape: field-spec.ts): where it lives and how it is shown. How typed text becomes
 // a value is field-values.ts; validation is the contract's own schema (SettingsPatch), so the screen
 // and main agree.
-
-export type FieldPath =
-  | { group: null; key: Exclude<keyof Settings, 'version' | 'exec' | 'sandbox'> }
-  | { group: 'exec'; key: keyof Settings['exec'] }
-  | { group: 'sandbox'; key: keyof Settings['sandbox'] };
-
-interface Base {
-  id: string;
-  label: string;
-  help?: string;
-  path: FieldPath;
-  /** Shown only while one of these is the chosen provider (a setting no other provider reads). */
-  providers?: ProviderKind[];
-}
-
-export type FieldSpec =
-  | (Base & { kind: 'select'; options: Array<[string, string]> })
-  | (Base & { kind: 'toggle' })
-  | (Base & { kind: 'text'; nullable: boolean; placeholder?: string })
-  | (Base & { kind: 'textarea' })
-  /** A list of strings, one per line (blank lines dropped). */
-  | (Base & { kind: 'lines'; placeholder?: string })
-  | (Base & { kind: 'number'; nullable: boolean; unit?: string; factor?: number; placeholder?: string })
-  /** A number that may be off (null): a switch (the field's label) and the number beside it, with its own label. */
-  | (Base & { kind: 'toggled-number'; valueLabel: string; unit?: string; onValue: number })
-  | (Base & { kind: 'env' })
-  /** A JSON value typed as text (the hooks); the contract's schema checks its shape. */
-  | (Base & { kind: 'json'; placeholder?: string });
-
-export interface Section {
-  title: string;
-  fields: FieldSpec[];
-}
 
 const top = (key: Extract<FieldPath, { group: null }>['key']): FieldPath => ({ group: null, key });
 const exec = (key: keyof Settings['exec']): FieldPath => ({ group: 'exec', key });
@@ -410,7 +378,4 @@ export const SECTIONS: Section[] = [
   },
 ];
 
-/** Whether a field applies to the provider now chosen (fields for one provider only are hidden for others). */
-export function appliesTo(field: FieldSpec, provider: ProviderKind): boolean {
-  return !field.providers || field.providers.includes(provider);
-}
+export { appliesTo, type FieldPath, type FieldSpec, type Section } from './field-spec';
