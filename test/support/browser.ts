@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserServer, type Download, type LaunchOptions } from 'playwright-core';
+import { recordSharedCpu, runningTreeCpuSeconds } from './file-cpu';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
@@ -65,7 +66,11 @@ export async function startChromiumBroker(): Promise<{ url: string; close(): Pro
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/`,
     async close() {
       http.close();
-      await (await server?.catch(() => null))?.close();
+      const running = await server?.catch(() => null);
+      const pid = running?.process().pid;
+      // Its CPU goes into the run's per-file list (test/support/file-cpu.ts), read while it still runs.
+      if (pid !== undefined) recordSharedCpu("(the run's one Chromium, all files)", runningTreeCpuSeconds(pid));
+      await running?.close();
     },
   };
 }

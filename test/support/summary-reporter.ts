@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { CPU_LOG_VARIABLE, removeEmptyGroups } from './file-cpu';
 import { SKIP_LOG_VARIABLE } from './installed';
 
 // CI reads a plain closing line ("N passed, N failed") to know tests really ran; vitest's own
@@ -16,6 +17,7 @@ export default class SummaryReporter implements Reporter {
   constructor() {
     // The test processes are started after the reporter and inherit this; they append to the file.
     process.env[SKIP_LOG_VARIABLE] = join(this.skipFolder, 'missing');
+    process.env[CPU_LOG_VARIABLE] = join(this.skipFolder, 'cpu');
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -48,6 +50,8 @@ export default class SummaryReporter implements Reporter {
       process.stdout.write(`flaky security or data tests fail the run: ${guarding.length}\n`);
       process.exitCode = 1;
     }
+    this.printCostliest();
+    removeEmptyGroups();
     const missing = this.missingPrograms();
     if (skipped > 0 || missing) {
       const where = [...skippedIn].map(([file, count]) => `${file} ${count}`).join(', ');
@@ -56,6 +60,23 @@ export default class SummaryReporter implements Reporter {
     process.stdout.write(
       `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped${flaky.length > 0 ? ` (${flaky.length} flaky)` : ''}\n`,
     );
+  }
+
+  /** The files that cost the most CPU-seconds (test/support/file-cpu.ts): what to cut first. */
+  private printCostliest(): void {
+    let lines: string[];
+    try {
+      lines = readFileSync(join(this.skipFolder, 'cpu'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return;
+    }
+    const files = lines.map((line) => line.split('\t')).map(([seconds = '0', file = '']) => ({ seconds: Number(seconds), file }));
+    const total = files.reduce((sum, entry) => sum + entry.seconds, 0);
+    const costliest = files.sort((a, b) => b.seconds - a.seconds).slice(0, COSTLIEST_SHOWN);
+    process.stdout.write(
+      `\nCPU-seconds by test file (the files' processes and their children; ${files.length} files, ${total.toFixed(0)} in all):\n`,
+    );
+    for (const entry of costliest) process.stdout.write(`  ${entry.seconds.toFixed(1).padStart(6)}  ${entry.file}\n`);
   }
 
   /** "; not installed, so their tests were left out: zsh (a.test.ts, b.test.ts), …", or "". */
@@ -77,6 +98,8 @@ export default class SummaryReporter implements Reporter {
     return `; not installed, so their tests were left out: ${named.join(', ')}`;
   }
 }
+
+const COSTLIEST_SHOWN = 25;
 
 function noteOf(test: TestCase): string {
   const result = test.result();
