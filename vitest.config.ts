@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { builtJournalWorker } from './test/support/built-journal-worker';
-import { withoutShimFolders } from './test/support/test-path';
+import { withShimsResolved } from './test/support/test-path';
 
 // Test files that run in shared processes. A file belongs here when it leaves the process as it found
 // it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change
 // process.env for a test put it back in afterEach/finally; those that would not stay isolated).
 // Every test process inherits this PATH (test/support/test-path.ts says why).
-process.env.PATH = withoutShimFolders(process.env.PATH ?? '');
+process.env.PATH = withShimsResolved(process.env.PATH ?? '');
 
 const SHARED = ['test/unit/**/*.test.ts', 'test/integration/{llm,llm-server,settings,workspace}/**/*.test.ts'];
 
