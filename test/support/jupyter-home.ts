@@ -22,6 +22,10 @@ const KERNEL_LAUNCHER = [
   'kernelapp.launch_new_instance()',
 ].join('\n');
 
+/** The kernelspec's command when a kernel zygote forks the kernels (kernel-zygote.py). */
+export const ZYGOTE = path.join(import.meta.dirname, 'kernel-zygote.py');
+const ZYGOTE_CLIENT = path.join(import.meta.dirname, 'kernel-zygote-client.py');
+
 /** Runs Debian's Python with `args` and `stdin`; resolves with stdout, rejects with stderr on a non-zero exit. */
 export function runSystemPython(args: string[], stdin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -52,8 +56,18 @@ export interface JupyterHome {
  * A throwaway home for real Jupyter: config, data, runtime, IPython and matplotlib folders in one temp
  * dir, and our own python3 kernelspec there, so no kernel installed elsewhere on the machine is used.
  */
-export function createJupyterHome(options: { prefix: string; kernelPython?: string; kernelEnv?: Record<string, string> }): JupyterHome {
+export function createJupyterHome(options: {
+  prefix: string;
+  kernelPython?: string;
+  kernelEnv?: Record<string, string>;
+  /** Kernels forked by a kernel zygote listening here (kernel-zygote.py) instead of started afresh. */
+  zygoteSocket?: (dir: string) => string;
+}): JupyterHome {
   const dir = mkdtempSync(path.join(tmpdir(), options.prefix));
+  const python = options.kernelPython ?? SYSTEM_PYTHON;
+  const argv = options.zygoteSocket
+    ? [python, '-I', '-S', ZYGOTE_CLIENT, options.zygoteSocket(dir), '{connection_file}']
+    : [python, '-c', KERNEL_LAUNCHER, '-f', '{connection_file}'];
   const sub = (name: string): string => {
     const p = path.join(dir, name);
     mkdirSync(p, { recursive: true });
@@ -64,7 +78,7 @@ export function createJupyterHome(options: { prefix: string; kernelPython?: stri
   writeFileSync(
     path.join(data, 'kernels', 'python3', 'kernel.json'),
     JSON.stringify({
-      argv: [options.kernelPython ?? SYSTEM_PYTHON, '-c', KERNEL_LAUNCHER, '-f', '{connection_file}'],
+      argv,
       display_name: 'Python 3 (ipykernel)',
       language: 'python',
       env: options.kernelEnv ?? {},

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createJupyterHome, SYSTEM_PYTHON, type JupyterHome } from './jupyter-home';
+import path from 'node:path';
+import { createJupyterHome, SYSTEM_PYTHON, ZYGOTE, type JupyterHome } from './jupyter-home';
 
 // One Python per test process runs every export check's notebooks (notebook-rerun.ts), instead of
 // one per check: the Python and its import of nbclient cost about 0.6 CPU-seconds a start, and the
@@ -45,6 +46,8 @@ export interface RerunKernel {
 interface Worker {
   home: JupyterHome;
   child: ChildProcessWithoutNullStreams;
+  /** The kernel zygote of the default kernel (kernel-zygote.py), ready when `queue` first settles. */
+  zygote?: ChildProcessWithoutNullStreams;
   /** The last request's answer: requests go one at a time, each after the one before. */
   queue: Promise<unknown>;
   stderr: string;
@@ -58,6 +61,7 @@ const workers = new Map<string, Worker>();
 process.once('exit', () => {
   for (const worker of workers.values()) {
     worker.child.kill('SIGKILL');
+    worker.zygote?.kill('SIGKILL');
     worker.home.dispose();
   }
 });
@@ -66,13 +70,32 @@ function workerFor(kernel: RerunKernel): Worker {
   const key = JSON.stringify([kernel.python ?? '', kernel.env ?? {}]);
   const running = workers.get(key);
   if (running && running.child.exitCode === null && running.child.signalCode === null) return running;
+  // Debian's kernel, the one almost every check uses, comes forked from a zygote: a fresh kernel
+  // without its ~1 CPU-second of imports (kernel-zygote.py). Another Python or environment (a virtual
+  // environment's kernel for `%pip install`) starts each kernel afresh, as Jupyter would.
+  const forked = !kernel.python && !kernel.env;
   const home = createJupyterHome({
     prefix: 'oi-rerun-',
     ...(kernel.python ? { kernelPython: kernel.python } : {}),
     ...(kernel.env ? { kernelEnv: kernel.env } : {}),
+    ...(forked ? { zygoteSocket: (dir: string) => path.join(dir, 'zygote.sock') } : {}),
   });
-  const child = spawn(SYSTEM_PYTHON, ['-c', SERVE, home.dir], { env: { ...home.env, MPLBACKEND: 'Agg' }, cwd: home.work, stdio: 'pipe' });
+  const env = { ...home.env, MPLBACKEND: 'Agg' };
+  const child = spawn(SYSTEM_PYTHON, ['-c', SERVE, home.dir], { env, cwd: home.work, stdio: 'pipe' });
   const worker: Worker = { home, child, queue: Promise.resolve(), stderr: '' };
+  if (forked) {
+    const zygote = spawn(SYSTEM_PYTHON, [ZYGOTE, path.join(home.dir, 'zygote.sock')], { env, cwd: home.work, stdio: 'pipe' });
+    zygote.unref();
+    worker.zygote = zygote;
+    zygote.stderr.on('data', (chunk: Buffer) => {
+      worker.stderr = (worker.stderr + chunk.toString('utf8')).slice(-4000);
+    });
+    // The first notebook waits until the zygote listens (its imports take a moment).
+    worker.queue = new Promise<void>((resolve, reject) => {
+      zygote.stdout.once('data', () => resolve());
+      zygote.once('exit', (code) => reject(new Error(`the kernel zygote exited (${code}): ${worker.stderr}`)));
+    }).catch(() => undefined);
+  }
   child.stderr.on('data', (chunk: Buffer) => {
     worker.stderr = (worker.stderr + chunk.toString('utf8')).slice(-4000);
   });
@@ -116,4 +139,9 @@ export function rerunNotebooks<T>(kernel: RerunKernel, jobs: ReadonlyArray<reado
 /** The folder each check's notebooks are copied into (removed by the caller after its check). */
 export function rerunWorkFolder(kernel: RerunKernel): string {
   return workerFor(kernel).home.work;
+}
+
+/** The pid of the kernel zygote that forks `kernel`'s kernels, if it has one (kernel-zygote.py). */
+export function kernelZygotePid(kernel: RerunKernel): number | undefined {
+  return workerFor(kernel).zygote?.pid;
 }
