@@ -3,13 +3,18 @@ import { defineConfig } from 'vitest/config';
 import { builtJournalWorker } from './test/support/built-journal-worker';
 import { withShimsResolved } from './test/support/test-path';
 
-// Test files that run in shared processes. A file belongs here when it leaves the process as it found
-// it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change
-// process.env for a test put it back in afterEach/finally; those that would not stay isolated).
 // Every test process inherits this PATH (test/support/test-path.ts says why).
 process.env.PATH = withShimsResolved(process.env.PATH ?? '');
 
-const SHARED = ['test/unit/**/*.test.ts', 'test/integration/{llm,llm-server,settings,workspace}/**/*.test.ts'];
+// Test files that run in shared processes. A file belongs here when it leaves the process as it found
+// it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change
+// process.env for a test put it back in afterEach/finally; those that would not stay isolated). The
+// CLI's tests work through `oi` processes, and the end-to-end tests through a page and an app each
+// file starts and closes.
+const SHARED = ['test/unit/**/*.test.ts', 'test/integration/{llm,llm-server,settings,workspace,cli}/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+// One Chromium for the run's browser tests (one per project), started when a browser test first asks
+// (test/support/browser.ts).
+const CHROMIUM = './test/support/global-chromium.ts';
 
 export default defineConfig({
   // The change journal's thread from out/ when the build is fresh (the plugin says why).
@@ -24,15 +29,14 @@ export default defineConfig({
     projects: [
       // Files that change nothing process-wide for good share test processes (isolate: false): a
       // file's own process, with its module graph loaded again, cost ~0.5 CPU-seconds (CONTRIBUTING.md).
-      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
+      { extends: true, test: { name: 'shared', include: SHARED, isolate: false, globalSetup: [CHROMIUM] } },
       {
         extends: true,
         test: {
           name: 'isolated',
           include: ['test/**/*.test.ts'],
           exclude: SHARED,
-          // One Chromium for the run, started when a browser test first asks (test/support/browser.ts).
-          globalSetup: ['./test/support/global-chromium.ts'],
+          globalSetup: [CHROMIUM],
         },
       },
     ],

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserServer, type Download, type LaunchOptions } from 'playwright-core';
-import { recordSharedCpu, runningTreeCpuSeconds } from './file-cpu';
+import { reportSharedCpu, runningTreeCpuSeconds } from './file-cpu';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
@@ -68,8 +68,8 @@ export async function startChromiumBroker(): Promise<{ url: string; close(): Pro
       http.close();
       const running = await server?.catch(() => null);
       const pid = running?.process().pid;
-      // Its CPU goes into the run's per-file list (test/support/file-cpu.ts), read while it still runs.
-      if (pid !== undefined) recordSharedCpu("(the run's one Chromium, all files)", runningTreeCpuSeconds(pid));
+      // Beside the run's per-file list (test/support/file-cpu.ts), read while it still runs.
+      if (pid !== undefined) reportSharedCpu('the Chromium of the run’s end-to-end tests', runningTreeCpuSeconds(pid));
       await running?.close();
     },
   };

@@ -115,8 +115,9 @@ export function runningTreeCpuSeconds(rootPid: number): number {
   return ticks / 100;
 }
 
-/** Writes a line for something no test file owns (the run's Chromium) into the run's log. */
-export function recordSharedCpu(label: string, seconds: number): void {
-  const log = process.env[CPU_LOG_VARIABLE];
-  if (log) appendFileSync(log, `${seconds.toFixed(2)}\t${label}\n`);
+/** Says what something no test file owns (the run's Chromium) used, when the run ends. */
+export function reportSharedCpu(label: string, seconds: number): void {
+  // Printed, not logged: the reporter has listed the files and removed its log by the time the global
+  // set-up's teardown runs.
+  process.stdout.write(`${label}: ${seconds.toFixed(1)} CPU-seconds\n`);
 }
