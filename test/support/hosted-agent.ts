@@ -12,8 +12,8 @@ import { REPO_ROOT } from './app-under-test';
 export const SCRIPTED_AGENT = path.join(REPO_ROOT, 'test/fixtures/acp/scripted-agent.mjs');
 
 /** Settings with the scripted agent set up under the name "scripted". */
-export function withScriptedAgent(patch: SettingsPatch = {}): SettingsPatch {
-  return { ...patch, agents: { scripted: { command: process.execPath, args: [SCRIPTED_AGENT], env: {}, key: null } } };
+export function withScriptedAgent(patch: SettingsPatch = {}, env: Record<string, string> = {}): SettingsPatch {
+  return { ...patch, agents: { scripted: { command: process.execPath, args: [SCRIPTED_AGENT], env, key: null } } };
 }
 
 export type CardAnswer = 'approve' | 'always' | 'skip';
@@ -30,7 +30,8 @@ export interface HostedConversation {
   call(name: string, input: unknown): Promise<unknown>;
 }
 
-export async function hostedConversation(app: App, workspace: string): Promise<HostedConversation> {
+/** `existing`: a conversation already set up (the app was started again over the same data folder). */
+export async function hostedConversation(app: App, workspace: string, existing?: string): Promise<HostedConversation> {
   const dispatch = createDispatcher(app.handlers);
   const call = async (name: string, input: unknown): Promise<unknown> => {
     const reply = await dispatch(name, input, { transport: 'websocket' });
@@ -38,8 +39,10 @@ export async function hostedConversation(app: App, workspace: string): Promise<H
     return reply.result;
   };
   fs.mkdirSync(workspace, { recursive: true });
-  const conv = (await call('conversation.create', { workspace })) as Conversation;
-  await call('conversation.set-agent', { conversationId: conv.id, agent: 'scripted' });
+  const conv = existing
+    ? ((await call('conversation.get', { conversationId: existing })) as Conversation)
+    : ((await call('conversation.create', { workspace })) as Conversation);
+  if (!existing) await call('conversation.set-agent', { conversationId: conv.id, agent: 'scripted' });
   const answers: CardAnswer[] = [];
   const asked: string[] = [];
   app.events.subscribe((event) => {

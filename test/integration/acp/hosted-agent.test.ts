@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CellItem, Conversation } from '@contract';
+import { createApp } from '../../../src-main/core/app';
+import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { RESOURCES_DIR } from '../../support/agent-harness';
 import { useCoreApps } from '../../support/core-apps';
 import { agentText, hostedConversation, withScriptedAgent } from '../../support/hosted-agent';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
@@ -102,6 +105,28 @@ describe('a conversation driven by an outside ACP agent', () => {
     expect(agentText(conv)).toContain('is outside this conversation');
     // fs/* goes through the workspace helpers with or without the sandbox; the rest is the sandbox's to stop.
     expect(fs.readdirSync(outside).sort()).toEqual(['by-agent.txt', 'by-command.txt']);
+  });
+
+  it('resumes the saved session with session/load after the app starts again, where the agent can load sessions', async () => {
+    const data = core.tempDir();
+    const settings = new MemorySettingsStore(withScriptedAgent({}, { SCRIPTED_AGENT_LOAD: '1' }));
+    const start = () =>
+      createApp({ dataDir: data, settings, secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+    const first = start();
+    const host = await hostedConversation(first, path.join(core.tempDir(), 'ws'));
+    const before = await host.send('session');
+    const sessionId = before.hostedAgent?.sessionId;
+    expect(agentText(before)).toContain(`session ${sessionId} new`);
+    await first.dispose();
+
+    const again = start();
+    try {
+      const resumed = await hostedConversation(again, host.workspace, host.id);
+      const after = await resumed.send('session');
+      expect(agentText(after)).toContain(`session ${sessionId} loaded`);
+    } finally {
+      await again.dispose();
+    }
   });
 
   it('stopping the turn cancels the agent’s prompt, and the next message is answered', async () => {
