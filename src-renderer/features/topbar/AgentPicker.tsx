@@ -3,21 +3,23 @@ import { useApp } from '../../state/app-store';
 
 // Who answers the open conversation: our agent, or an outside ACP agent of Settings → Agents
 // (docs/acp.md#hosting). Shown once an agent is set up; chosen before the first message only, since
-// an agent does not know what another one said.
+// an agent does not know what another one said. A new conversation exists only once something is
+// chosen for it, so choosing an agent creates it (as sending does).
 
 const OURS = '';
 
 export function AgentPicker() {
   // The record itself from the store (a fresh array from a selector would re-render for ever).
   const configured = useApp((s) => s.settings?.agents);
-  const agents = Object.keys(configured ?? {});
-  const current = useApp((s) => s.current);
+  const conv = useApp((s) => s.current?.conv ?? null);
+  const ensureConversation = useApp((s) => s.ensureConversation);
   const reportError = useApp((s) => s.reportError);
-  if (agents.length === 0 || !current) return null;
-  const conv = current.conv;
-  const started = conv.items.some((i) => i.kind === 'user');
+  const agents = Object.keys(configured ?? {});
+  if (agents.length === 0) return null;
+  const started = conv?.items.some((i) => i.kind === 'user') ?? false;
   const choose = async (agent: string) => {
-    const updated = await bridge['conversation.set-agent']({ conversationId: conv.id, agent: agent === OURS ? null : agent });
+    const conversationId = await ensureConversation();
+    const updated = await bridge['conversation.set-agent']({ conversationId, agent: agent === OURS ? null : agent });
     const now = useApp.getState().current;
     if (now?.conv.id === updated.id) useApp.setState({ current: { ...now, conv: { ...now.conv, hostedAgent: updated.hostedAgent } } });
   };
@@ -25,7 +27,7 @@ export function AgentPicker() {
     <label className="agent-picker" title={started ? 'Chosen before the first message' : 'Who answers this conversation'}>
       <select
         aria-label="Agent"
-        value={conv.hostedAgent?.name ?? OURS}
+        value={conv?.hostedAgent?.name ?? OURS}
         disabled={started}
         onChange={(e) => void choose(e.target.value).catch(reportError)}
       >
