@@ -51,7 +51,7 @@ describe('a conversation driven by an outside ACP agent', () => {
     expect(fs.existsSync(path.join(host.workspace, 'notes.txt'))).toBe(false);
   });
 
-  it('answers its permission requests from the approval cards: reject skips the change, always runs the rest without asking', async () => {
+  it('answers its permission requests from the approval cards: reject skips the change, always runs the rest without asking; stopping the turn cancels the agent’s prompt', async () => {
     const app = core.app(new MemorySettingsStore(withScriptedAgent()));
     const host = await hostedConversation(app, path.join(core.tempDir(), 'ws'));
     host.answers.push('skip');
@@ -67,6 +67,19 @@ describe('a conversation driven by an outside ACP agent', () => {
     expect(conv.autoRun).toBe(true);
     expect(fs.readFileSync(path.join(host.workspace, 'b.txt'), 'utf8')).toBe('two');
     expect(fs.readFileSync(path.join(host.workspace, 'c.txt'), 'utf8')).toBe('three');
+
+    // Stop: the agent's prompt is cancelled, and the next message is answered in the same session.
+    await host.call('chat.send', { conversationId: host.id, text: 'say waiting\nwait' });
+    for (;;) {
+      const now = (await host.call('conversation.get', { conversationId: host.id })) as Conversation;
+      if (agentText(now).includes('waiting')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await host.call('chat.stop', { conversationId: host.id });
+    await app.context.agent.idle(host.id);
+    conv = await host.send('say still here');
+    expect(agentText(conv)).toContain('still here');
+    expect(conv.items.find((i) => i.kind === 'assistant' && i.text.includes('waiting'))).toMatchObject({ interrupted: true });
   });
 
   it('runs its terminal command in our sandbox: a write outside the workspace, by the command, by fs/* or by the agent itself, is refused', async () => {
@@ -127,21 +140,5 @@ describe('a conversation driven by an outside ACP agent', () => {
     } finally {
       await again.dispose();
     }
-  });
-
-  it('stopping the turn cancels the agent’s prompt, and the next message is answered', async () => {
-    const app = core.app(new MemorySettingsStore(withScriptedAgent()));
-    const host = await hostedConversation(app, path.join(core.tempDir(), 'ws'));
-    await host.call('chat.send', { conversationId: host.id, text: 'say waiting\nwait' });
-    for (;;) {
-      const now = (await host.call('conversation.get', { conversationId: host.id })) as Conversation;
-      if (agentText(now).includes('waiting')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await host.call('chat.stop', { conversationId: host.id });
-    await app.context.agent.idle(host.id);
-    const conv = await host.send('say still here');
-    expect(agentText(conv)).toContain('still here');
-    expect(conv.items.find((i) => i.kind === 'assistant' && i.text.includes('waiting'))).toMatchObject({ interrupted: true });
   });
 });
