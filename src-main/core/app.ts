@@ -31,6 +31,7 @@ import { kernelHandlers } from './handlers/kernel-handlers';
 import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { HookRunner } from './hooks/hook-runner';
+import { HostedAgents } from './hosted-agents/hosted-agents';
 import { skillsHandlers } from './handlers/skills-handlers';
 import { planHandlers } from './handlers/plan-handlers';
 import { planModeSandbox } from './agent/plan/plan-sandbox';
@@ -198,8 +199,30 @@ export function createApp(opts: AppOptions): App {
   const instructions = { userFile: path.join(opts.dataDir, 'AGENTS.md'), trusted: () => settings().trustedFolders };
   // The screen, for conversations where the person turns computer use on (docs/computer-use.md).
   const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] });
+  // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
+  // A workspace's hooks run in the sandbox cells get: the data folder sealed there too.
+  const hooks = new HookRunner({
+    userFile: path.join(opts.dataDir, 'hooks.json'),
+    settings,
+    sandbox: sandboxSetting,
+    secretValues: () => secrets.map((s) => s.value),
+  });
+  // Conversations an outside ACP agent answers (docs/acp.md#hosting): its writes and commands through
+  // our engine, sandbox, checkpoints, approvals and hooks; its own process in the cells' sandbox.
+  const hosted = new HostedAgents({
+    open,
+    events,
+    exec,
+    checkpoints,
+    hooks,
+    settings,
+    sandbox: sandboxSetting,
+    secretValues: () => secrets.map((s) => s.value),
+    keys,
+  });
   const agent = new AgentService({
     open,
+    hosted,
     computer,
     conversations,
     exec,
@@ -211,14 +234,7 @@ export function createApp(opts: AppOptions): App {
     checkpoints,
     mcp,
     instructions,
-    // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
-    // A workspace's hooks run in the sandbox cells get: the data folder sealed there too.
-    hooks: new HookRunner({
-      userFile: path.join(opts.dataDir, 'hooks.json'),
-      settings,
-      sandbox: sandboxSetting,
-      secretValues: () => secrets.map((s) => s.value),
-    }),
+    hooks,
     // The person's skills (<data folder>/skills), a workspace's once they trust its folder (same trust).
     skills: { dataDir: opts.dataDir, trusted: () => settings().trustedFolders },
     // The person's memory (<data folder>/memory.md), while the `memory` setting is on.
@@ -294,6 +310,7 @@ export function createApp(opts: AppOptions): App {
       await (await approvalEndpoint)?.close();
       context.workspaceWatchers.dispose();
       await agent.dispose();
+      await hosted.dispose();
       await mcp.dispose();
       // Before the sessions close: kernels of saved bindings stay on their servers for the next start.
       await kernels.leave();

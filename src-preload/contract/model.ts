@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ScheduledMark } from './schedules';
 import { ProviderKind } from './settings';
 import { Task } from './plan';
+import { HostedAgentRef } from './hosted-agents';
 
 // The data of a conversation. Outputs use Jupyter's own shapes so notebook export is a mapping,
 // not a translation, and so rich output (PNG, HTML) is first class everywhere.
@@ -363,6 +364,8 @@ export const Conversation = ConversationSummary.extend({
   tasks: z.array(Task).max(100).optional(),
   /** Set on a sub-agent's own conversation: the conversation and `delegate` cell that started it. */
   parent: z.object({ conversationId: Id, cellId: Id, name: z.string().max(64) }).optional(),
+  /** Answered by an outside ACP agent instead of ours (docs/acp.md#hosting): which, and its session. */
+  hostedAgent: HostedAgentRef.optional(),
 });
 
 export type CellOutput = z.infer<typeof CellOutput>;

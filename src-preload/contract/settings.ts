@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HooksConfig } from './hooks';
+import { AgentName, HostedAgentSpec } from './hosted-agents';
 
 // Settings the renderer may see and change. API keys are NOT settings: they live in the OS keychain
 // and never cross the bridge towards the renderer. Schemas here carry no defaults on purpose: a patch
@@ -231,6 +232,8 @@ export const Settings = z.object({
   mcpClients: z.record(McpClientName, McpClientPolicy),
   /** The person's own hooks (docs/agent.md#hooks), beside those of `<data folder>/hooks.json`. */
   hooks: HooksConfig,
+  /** Outside ACP agents a conversation can be driven by (docs/acp.md#hosting), by name. */
+  agents: z.record(AgentName, HostedAgentSpec),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -302,4 +305,5 @@ export const defaultSettings: Settings = {
   mcpServers: {},
   mcpClients: {},
   hooks: {},
+  agents: {},
 };

@@ -26,7 +26,15 @@ export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' |
   Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'>> & {
     /** The open conversations, shared with install questions and remote kernels (default: the agent's own). */
     open?: OpenConversations;
+    /** Turns of conversations driven by an outside ACP agent (core/hosted-agents, docs/acp.md#hosting). */
+    hosted?: HostedTurns;
   };
+
+/** What the agent needs of the hosted agents: a turn, and closing a conversation's agent. */
+export interface HostedTurns {
+  runTurn(live: LiveConversation, signal: AbortSignal): Promise<void>;
+  close(conversationId: string): Promise<void>;
+}
 
 export { summaryOf };
 
@@ -38,8 +46,10 @@ export class AgentService {
   private readonly deps: TurnDeps;
   /** Ends the sessions of conversations left unused, and lets go of their open copies. */
   private readonly sweeper: IdleSweeper;
+  private readonly hosted: HostedTurns | undefined;
 
-  constructor({ open, ...deps }: AgentDeps) {
+  constructor({ open, hosted, ...deps }: AgentDeps) {
+    this.hosted = hosted;
     this.live = open ?? new OpenConversations({ conversations: deps.conversations, events: deps.events });
     this.deps = {
       ...deps,
@@ -169,6 +179,18 @@ export class AgentService {
     return live.conv;
   }
 
+  /** Who answers the conversation: an outside ACP agent by name, or ours (null); only before its first message. */
+  async setHostedAgent(conversationId: string, agent: string | null): Promise<Conversation> {
+    const live = await this.idleLive(conversationId, 'change its agent');
+    if (live.conv.items.some((i) => i.kind === 'user'))
+      throw new Error('this conversation has messages: another agent would not know them. Start a new conversation for it');
+    await this.hosted?.close(conversationId);
+    if (agent === null) delete live.conv.hostedAgent;
+    else live.conv.hostedAgent = { name: agent, sessionId: null };
+    await this.commit(live, true);
+    return live.conv;
+  }
+
   /** Stops its turn, closes its sessions and deletes its file. The workspace folder is left alone. */
   async delete(conversationId: string): Promise<void> {
     const live = this.live.get(conversationId);
@@ -177,6 +199,7 @@ export class AgentService {
       await live.turn.done;
     }
     this.live.forget(conversationId);
+    await this.hosted?.close(conversationId).catch(() => undefined);
     await this.deps.exec.closeConversation(conversationId).catch(() => undefined);
     await this.deps.conversations.delete(conversationId);
   }
@@ -310,7 +333,10 @@ export class AgentService {
 
   private startTurn(live: LiveConversation): void {
     const controller = new AbortController();
-    const done = runTurn(live, this.deps, controller.signal)
+    // A conversation an outside agent answers is that agent's turn; everything around it is the same.
+    const turn =
+      live.conv.hostedAgent && this.hosted ? this.hosted.runTurn(live, controller.signal) : runTurn(live, this.deps, controller.signal);
+    const done = turn
       .catch((err: unknown) => {
         this.deps.events.emit('error', { conversationId: live.conv.id, message: errorMessage(err), code: 'turn-failed' });
       })

@@ -18,7 +18,8 @@ type ConversationNames =
   | 'conversation.undo'
   | 'conversation.import'
   | 'conversation.export-lmc'
-  | 'conversation.set-model';
+  | 'conversation.set-model'
+  | 'conversation.set-agent';
 
 export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, ConversationNames> => ({
   'conversation.create': async ({ title, workspace }) => {
@@ -47,5 +48,9 @@ export const conversationHandlers = (ctx: AppContext): Pick<HandlerTable, Conver
     json: `${JSON.stringify(toLmcMessages(await ctx.agent.snapshot(conversationId)), null, 2)}\n`,
   }),
   'conversation.set-model': async ({ conversationId, choice }) => ctx.agent.setModel(conversationId, choice),
+  'conversation.set-agent': async ({ conversationId, agent }) => {
+    if (agent !== null && !ctx.settings.get().agents[agent]) throw new Error(`no agent named "${agent}" in Settings → Agents`);
+    return ctx.agent.setHostedAgent(conversationId, agent);
+  },
   ...conversationWorkspaceHandlers(ctx),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentName } from '../hosted-agents';
 import { Conversation, ConversationSummary, Id, ModelChoice } from '../model';
 import { ConversationRef, Ok, type RequestSpec } from './shared';
 
@@ -96,6 +97,14 @@ export const conversationRequests = {
    */
   'conversation.set-model': {
     input: z.object({ conversationId: Id, choice: ModelChoice }).strict(),
+    output: Conversation,
+  },
+  /**
+   * Who answers this conversation: an outside ACP agent of Settings → Agents by name, or null for ours
+   * (docs/acp.md#hosting). Only before its first message: an agent does not know what another said.
+   */
+  'conversation.set-agent': {
+    input: z.object({ conversationId: Id, agent: AgentName.nullable() }).strict(),
     output: Conversation,
   },
 } as const satisfies Record<string, RequestSpec>;

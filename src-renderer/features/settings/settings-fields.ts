@@ -1,4 +1,5 @@
 import type { Settings } from '@contract';
+import { AGENT_PRESETS } from '@contract/agent-presets';
 import type { FieldPath, Section } from './field-spec';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
 
@@ -145,6 +146,19 @@ export const SECTIONS: Section[] = [
         path: top('hooks'),
         placeholder: '{"beforeCell": [{"command": "/usr/bin/python3 /home/me/check.py", "matcher": "shell|bash", "timeoutSeconds": 10}]}',
         help: 'Your commands, run at points of a turn: conversationStart, beforeModelCall, beforeCell (exit 2 or {"decision":"deny"} refuses the cell), afterCell, needsPerson, turnEnd. Also read from hooks.json in the data folder. See docs/agent.md, Hooks.',
+      },
+    ],
+  },
+  {
+    title: 'Agents',
+    fields: [
+      {
+        id: 'agents',
+        label: 'Outside ACP agents',
+        kind: 'json',
+        path: top('agents'),
+        placeholder: JSON.stringify(Object.fromEntries(AGENT_PRESETS.slice(0, 2).map((p) => [p.name, p.spec]))),
+        help: `A command line per agent a conversation can be driven by instead of ours (the menu above a new conversation). Install one first: ${AGENT_PRESETS.map((p) => `${p.name}: ${p.install}`).join('; ')}. It runs in the sandbox; its files, commands and questions go through ours. "key": "anthropic" or "openai" gives it your stored key. See docs/acp.md, Hosting.`,
       },
     ],
   },

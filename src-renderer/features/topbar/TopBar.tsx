@@ -3,6 +3,7 @@ import { Icon } from '../common/Icon';
 import { usePanels } from '../layout/panel-sizes';
 import { useNarrow } from '../layout/use-narrow';
 import { NotebookMenu } from '../notebooks/NotebookMenu';
+import { AgentPicker } from './AgentPicker';
 import { ModelPicker } from './ModelPicker';
 import { UsageMeter } from './UsageMeter';
 import { SandboxBadge } from '../sandbox/SandboxBadge';
@@ -16,6 +17,7 @@ export function TopBar() {
   const toggleFiles = usePanels((s) => s.toggleFiles);
   return (
     <header className="topbar">
+      <AgentPicker />
       <ModelPicker />
       {settings && (
         <label className="toggle" title="Run the model's code without asking first">

@@ -1,0 +1,173 @@
+import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { AssistantItem, CellItem, CellOutput, CellStatus, Task } from '@contract';
+import type { EventBus } from '../bridge/event-bus';
+import { newCell } from '../conversations/new-cell';
+import { newId, now } from '../agent/ids';
+import type { LiveConversation } from '../agent/live-conversation';
+import { finishCell } from '../agent/turn-cell';
+
+// A hosted agent's session/update notifications written into our conversation format, so they render
+// like our agent's and export to a notebook the same way (docs/acp.md#hosting): its words and thinking
+// are an assistant item, each of its tool calls a cell named like an MCP call (`mcp:acp/<kind>`,
+// exported as a markdown cell showing the call and its result), its plan the conversation's task list.
+
+/**
+ * Whether something the agent wants to change (a file write, a terminal command) may happen: our approval,
+ * with the person's auto-run and beforeCell hooks applying (hosted-agents.ts).
+ */
+export type ChangeGate = (cell: CellItem) => Promise<'run' | { refused: string }>;
+
+/** The language of a hosted agent's tool call or request: an MCP-style call of the agent named `server`. */
+export function acpLanguage(tool: string): string {
+  return `mcp:acp/${tool.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 48)}`;
+}
+
+/** A cell for something the agent does (a tool call, a file write, a permission question), added to the conversation. */
+export function addAgentCell(
+  live: LiveConversation,
+  events: EventBus,
+  step: string,
+  fields: { agent: string; tool: string; code: string; toolCallId: string | null; status: CellStatus },
+): CellItem {
+  const cell: CellItem = {
+    ...newCell({
+      id: newId(),
+      step,
+      toolCallId: fields.toolCallId,
+      language: acpLanguage(fields.tool),
+      code: fields.code,
+      status: fields.status,
+    }),
+    mcp: { server: fields.agent.slice(0, 64), tool: fields.tool.slice(0, 256) },
+  };
+  live.conv.items.push(cell);
+  events.emit('item.added', { conversationId: live.conv.id, item: cell });
+  return cell;
+}
+
+/** One prompt turn's record: the assistant item its words go to, the cells of its tool calls. */
+export class HostedRecord {
+  readonly step = newId();
+  private assistant: AssistantItem | null = null;
+  private readonly calls = new Map<string, CellItem>();
+
+  constructor(
+    private readonly live: LiveConversation,
+    private readonly events: EventBus,
+    private readonly agent: string,
+  ) {}
+
+  /** The cell of a tool call the agent announced, if any (a permission request names one). */
+  cellOf(toolCallId: string): CellItem | undefined {
+    return this.calls.get(toolCallId);
+  }
+
+  /** A cell for a call announced only by a permission request. */
+  callCell(call: ToolCallUpdate): CellItem {
+    return this.cellOf(call.toolCallId) ?? this.startCall(call);
+  }
+
+  apply(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        return this.words(update.content, 'text');
+      case 'agent_thought_chunk':
+        return this.words(update.content, 'thinking');
+      case 'tool_call':
+        this.startCall(update);
+        return;
+      case 'tool_call_update':
+        return this.updateCall(update);
+      case 'plan':
+        this.live.conv.tasks = update.entries.slice(0, 100).map((entry, i): Task => ({
+          id: i + 1,
+          title: entry.content.replace(/\s+/g, ' ').trim().slice(0, 200) || `step ${i + 1}`,
+          state: entry.status === 'completed' ? 'done' : entry.status === 'in_progress' ? 'active' : 'pending',
+        }));
+        return;
+      default:
+        // Mode, command and session-info updates have no place in the conversation yet.
+        return;
+    }
+  }
+
+  /** The turn ended: the assistant item is done, and calls the agent left open are settled. */
+  finish(interrupted: boolean): void {
+    if (this.assistant) {
+      this.assistant.interrupted = interrupted;
+      this.events.emit('assistant.done', { conversationId: this.live.conv.id, item: this.assistant });
+    }
+    for (const cell of this.calls.values()) {
+      if (cell.status === 'running' || cell.status === 'awaiting-approval')
+        finishCell(this.live, this.events, cell, 'interrupted', 'The agent ended its turn without finishing this call.');
+    }
+  }
+
+  private words(block: ContentBlock, kind: 'text' | 'thinking'): void {
+    if (block.type !== 'text') return;
+    const conversationId = this.live.conv.id;
+    // A tool call between two runs of words starts a new assistant item, so the order reads as it happened.
+    if (!this.assistant || this.live.conv.items.at(-1) !== this.assistant) {
+      this.assistant = { kind: 'assistant', id: newId(), step: this.step, text: '', thinking: [], interrupted: false, createdAt: now() };
+      this.live.conv.items.push(this.assistant);
+      this.events.emit('item.added', { conversationId, item: this.assistant });
+    }
+    const item = this.assistant;
+    if (kind === 'text') {
+      item.text += block.text;
+      this.events.emit('assistant.delta', { conversationId, itemId: item.id, text: block.text });
+      return;
+    }
+    if (item.thinking.length === 0) item.thinking.push({ thinking: '', signature: '' });
+    const last = item.thinking[item.thinking.length - 1]!;
+    last.thinking += block.text;
+    this.events.emit('assistant.thinking-delta', { conversationId, itemId: item.id, block: item.thinking.length - 1, text: block.text });
+  }
+
+  private startCall(call: ToolCall | ToolCallUpdate): CellItem {
+    const code = [call.title ?? call.toolCallId, call.rawInput !== undefined ? JSON.stringify(call.rawInput, null, 2) : '']
+      .filter(Boolean)
+      .join('\n');
+    const cell = addAgentCell(this.live, this.events, this.step, {
+      agent: this.agent,
+      tool: call.kind ?? 'other',
+      code,
+      toolCallId: call.toolCallId,
+      status: 'running',
+    });
+    cell.startedAt = now();
+    this.calls.set(call.toolCallId, cell);
+    this.updateCall(call);
+    return cell;
+  }
+
+  private updateCall(update: ToolCallUpdate | ToolCall): void {
+    const cell = this.calls.get(update.toolCallId);
+    // A call the person declined stays declined, whatever the agent reports of it afterwards.
+    if (!cell || cell.status === 'skipped') return;
+    if (update.content) cell.outputs = update.content.flatMap(outputOf);
+    const status = update.status ?? null;
+    if (status === 'completed' || status === 'failed') {
+      cell.durationMs = cell.startedAt ? Date.now() - Date.parse(cell.startedAt) : null;
+      const text = cell.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
+      finishCell(this.live, this.events, cell, statusOf(status), text);
+    }
+  }
+}
+
+function statusOf(status: ToolCallStatus): CellStatus {
+  return status === 'failed' ? 'failed' : 'done';
+}
+
+/** A tool call's content as cell outputs: text as a stream, images as display data, diffs as text. */
+function outputOf(content: ToolCallContent): CellOutput[] {
+  if (content.type === 'diff') {
+    return [{ output_type: 'stream', name: 'stdout', text: `${content.oldText == null ? 'new file' : 'changed'}: ${content.path}\n` }];
+  }
+  if (content.type === 'terminal') return [{ output_type: 'stream', name: 'stdout', text: `[terminal ${content.terminalId}]\n` }];
+  const block = content.content;
+  if (block.type === 'text')
+    return [{ output_type: 'stream', name: 'stdout', text: block.text.endsWith('\n') ? block.text : `${block.text}\n` }];
+  if (block.type === 'image') return [{ output_type: 'display_data', data: { [block.mimeType]: block.data }, metadata: {} }];
+  return [];
+}
