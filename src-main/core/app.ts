@@ -31,6 +31,7 @@ import { kernelHandlers } from './handlers/kernel-handlers';
 import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { HookRunner } from './hooks/hook-runner';
+import { needsPersonHooks } from './agent/turn-hooks';
 import { skillsHandlers } from './handlers/skills-handlers';
 import { planHandlers } from './handlers/plan-handlers';
 import { planModeSandbox } from './agent/plan/plan-sandbox';
@@ -141,10 +142,25 @@ export function createApp(opts: AppOptions): App {
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
   // A sandboxed conversation's network goes through the app's proxy: registries and allowed hosts
   // pass, any other host is asked in the conversation.
+  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
+  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
+  // runs outside the sandbox).
+  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
+  // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks),
+  // for turns, install and network questions, and `oi mcp`. A workspace's hooks run in the sandbox cells
+  // get: the data folder sealed there too.
+  const hooks = new HookRunner({
+    userFile: path.join(opts.dataDir, 'hooks.json'),
+    settings,
+    sandbox: sandboxSetting,
+    secretValues: () => secrets.map((s) => s.value),
+  });
+  const needsPerson = { hooks, events };
   const network = new NetworkQuestions({
     open,
     settings,
     events,
+    onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'network', detail),
     updateSettings: (patch) => events.emit('settings.changed', { settings: store.update(patch) }),
   });
   const engine = createExecService({
@@ -154,17 +170,19 @@ export function createApp(opts: AppOptions): App {
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
-  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
-  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
-  // runs outside the sandbox).
-  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
   const environment = new EnvironmentContext(
     machineSources(withSandboxSetting(engine, sandboxSetting)),
     fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
   );
   // A run that fails on a missing package asks in its conversation (like a cell approval), installs
   // it and runs the cell again.
-  const installs = new InstallQuestions({ open, settings, events, onInstalled: (command) => environment.noteRun(command) });
+  const installs = new InstallQuestions({
+    open,
+    settings,
+    events,
+    onInstalled: (command) => environment.noteRun(command),
+    onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'install', detail),
+  });
   const exec = withSandboxSetting(
     withAutoInstall(engine, {
       approve: (question) => installs.ask(question),
@@ -211,14 +229,7 @@ export function createApp(opts: AppOptions): App {
     checkpoints,
     mcp,
     instructions,
-    // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
-    // A workspace's hooks run in the sandbox cells get: the data folder sealed there too.
-    hooks: new HookRunner({
-      userFile: path.join(opts.dataDir, 'hooks.json'),
-      settings,
-      sandbox: sandboxSetting,
-      secretValues: () => secrets.map((s) => s.value),
-    }),
+    hooks,
     // The person's skills (<data folder>/skills), a workspace's once they trust its folder (same trust).
     skills: { dataDir: opts.dataDir, trusted: () => settings().trustedFolders },
     // The person's memory (<data folder>/memory.md), while the `memory` setting is on.
@@ -238,6 +249,7 @@ export function createApp(opts: AppOptions): App {
     settings: store,
     keys,
     network,
+    hooks,
     secretStorage: opts.secrets.kind,
     notices: [...(opts.notices ?? []), ...(store.notice ? [store.notice] : [])],
     keyVault,
