@@ -27,6 +27,8 @@ export interface CliOptions {
   needsModel: boolean;
   /** --plan: the conversation is in plan mode (docs/cli.md#plan-mode). */
   plan: boolean;
+  /** --profile: a named set of settings from the data folder (docs/agent.md#profiles); the flags go on top. */
+  profile: string | null;
 }
 
 export class UsageError extends Error {}
@@ -54,6 +56,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         notebook: { type: 'string' },
         json: { type: 'boolean' },
         plan: { type: 'boolean' },
+        profile: { type: 'string' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -110,5 +113,6 @@ export function parseCliArgs(argv: string[]): CliOptions {
     overrides: parsed.data,
     needsModel: values.provider !== undefined && values.model === undefined,
     plan: values.plan ?? false,
+    profile: values.profile ?? null,
   };
 }

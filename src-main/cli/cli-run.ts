@@ -24,6 +24,8 @@ import { checkProviderKey } from './key-check';
 import { SetupError } from './setup-error';
 import { runOneShot } from './one-shot';
 import { OverlaySettingsStore } from './overlay-settings-store';
+import { defaultAppDataDir } from '../core/app-data-dir';
+import { profilePatch, ProfileError, readProfile } from '../core/profiles/profile-store';
 import { openSecrets } from './open-cli-secrets';
 import { resumeSummary } from './resume-summary';
 import { readStdinText } from './stdin-text';
@@ -108,12 +110,21 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
     throw err;
   }
   const interactive = !opts.list && message.text === null;
+  // A profile is read from the data folder only (never a path, never the workspace); its settings go
+  // under this run's flags.
+  let profile: SettingsPatch = {};
+  try {
+    if (opts.profile !== null) profile = profilePatch(readProfile(defaultAppDataDir(), opts.profile));
+  } catch (err) {
+    if (err instanceof ProfileError) return fail(err.message, 2);
+    throw err;
+  }
 
   // --list needs no keys: the keychain (a D-Bus round trip, or a warning) is not touched.
   const { app, version, dataDir, notices, settings, secrets } = await startApp({
     openSecrets: async () => (opts.list ? { store: new MemorySecretStore(), notice: null } : openSecrets(env)),
     settings: (saved) => {
-      const overlay = new OverlaySettingsStore(saved, opts.overrides);
+      const overlay = new OverlaySettingsStore(saved, { ...profile, ...opts.overrides });
       // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
       if (!opts.ownFolder && !opts.overrides.workspaceRoot) overlay.override({ workspaceRoot: process.cwd() });
       if (unattended) overlay.override(unattended.settings);

@@ -24,6 +24,7 @@ Options:
       --sandbox              run code in the sandbox, refusing to run it if the sandbox cannot start
       --no-sandbox           run code without the sandbox (it is on by default where it works)
       --plan                 plan mode: code runs read-only until you approve the model's plan (/plan switches)
+      --profile NAME         the settings of <data folder>/profiles/NAME.json (model, instructions, auto-run, sandbox, hooks); flags go on top
   -c, --continue             continue the last conversation
       --conversation <id>    continue a saved conversation (an id from --list, or its first characters)
       --workspace <dir>      folder the code runs in, made if missing (default: the current folder)

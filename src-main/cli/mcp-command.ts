@@ -80,7 +80,12 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     version,
     resourcesDir: app.context.resourcesDir,
     policy,
+    hooks: { hooks: app.context.hooks, events: app.context.events },
   };
+  // What the person's hooks did (a refusal, a hook that hung) is for the person who started the server.
+  app.context.events.subscribe((event) => {
+    if (event.name === 'notice') say(event.payload.item.text);
+  });
 
   let close: () => Promise<void>;
   let closed: Promise<void>;

@@ -32,6 +32,7 @@ import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { HookRunner } from './hooks/hook-runner';
 import { HostedAgents } from './hosted-agents/hosted-agents';
+import { needsPersonHooks } from './agent/turn-hooks';
 import { skillsHandlers } from './handlers/skills-handlers';
 import { planHandlers } from './handlers/plan-handlers';
 import { planModeSandbox } from './agent/plan/plan-sandbox';
@@ -142,10 +143,25 @@ export function createApp(opts: AppOptions): App {
   const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
   // A sandboxed conversation's network goes through the app's proxy: registries and allowed hosts
   // pass, any other host is asked in the conversation.
+  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
+  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
+  // runs outside the sandbox).
+  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
+  // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks),
+  // for turns, install and network questions, and `oi mcp`. A workspace's hooks run in the sandbox cells
+  // get: the data folder sealed there too.
+  const hooks = new HookRunner({
+    userFile: path.join(opts.dataDir, 'hooks.json'),
+    settings,
+    sandbox: sandboxSetting,
+    secretValues: () => secrets.map((s) => s.value),
+  });
+  const needsPerson = { hooks, events };
   const network = new NetworkQuestions({
     open,
     settings,
     events,
+    onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'network', detail),
     updateSettings: (patch) => events.emit('settings.changed', { settings: store.update(patch) }),
   });
   const engine = createExecService({
@@ -155,17 +171,19 @@ export function createApp(opts: AppOptions): App {
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
-  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
-  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
-  // runs outside the sandbox).
-  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
   const environment = new EnvironmentContext(
     machineSources(withSandboxSetting(engine, sandboxSetting)),
     fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
   );
   // A run that fails on a missing package asks in its conversation (like a cell approval), installs
   // it and runs the cell again.
-  const installs = new InstallQuestions({ open, settings, events, onInstalled: (command) => environment.noteRun(command) });
+  const installs = new InstallQuestions({
+    open,
+    settings,
+    events,
+    onInstalled: (command) => environment.noteRun(command),
+    onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'install', detail),
+  });
   const exec = withSandboxSetting(
     withAutoInstall(engine, {
       approve: (question) => installs.ask(question),
@@ -199,14 +217,6 @@ export function createApp(opts: AppOptions): App {
   const instructions = { userFile: path.join(opts.dataDir, 'AGENTS.md'), trusted: () => settings().trustedFolders };
   // The screen, for conversations where the person turns computer use on (docs/computer-use.md).
   const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] });
-  // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks).
-  // A workspace's hooks run in the sandbox cells get: the data folder sealed there too.
-  const hooks = new HookRunner({
-    userFile: path.join(opts.dataDir, 'hooks.json'),
-    settings,
-    sandbox: sandboxSetting,
-    secretValues: () => secrets.map((s) => s.value),
-  });
   // Conversations an outside ACP agent answers (docs/acp.md#hosting): its writes and commands through
   // our engine, sandbox, checkpoints, approvals and hooks; its own process in the cells' sandbox.
   const hosted = new HostedAgents({
@@ -254,6 +264,7 @@ export function createApp(opts: AppOptions): App {
     settings: store,
     keys,
     network,
+    hooks,
     secretStorage: opts.secrets.kind,
     notices: [...(opts.notices ?? []), ...(store.notice ? [store.notice] : [])],
     keyVault,

@@ -19,6 +19,7 @@ export async function askInstall(
   settings: Settings,
   events: EventBus,
   q: InstallQuestion,
+  onAsking?: () => void,
 ): Promise<boolean | InstallRefusal> {
   // A run outside any open conversation (an `oi mcp` client's) has nobody to ask: that is not a no.
   if (!live)
@@ -42,6 +43,7 @@ export async function askInstall(
     reason: q.reason,
     text: q.text,
   });
+  onAsking?.();
   const decision = await answer;
   const install = decision.kind === 'run';
   events.emit('install.answered', { conversationId, questionId, install });

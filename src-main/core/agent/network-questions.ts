@@ -18,6 +18,8 @@ export interface NetworkQuestionsDeps {
   settings: () => Settings;
   updateSettings: (patch: SettingsPatch) => void;
   events: EventBus;
+  /** A question is shown to the person (the needsPerson hooks). */
+  onAsking?: (live: LiveConversation, detail: Record<string, unknown>) => void;
 }
 
 const NEVER = new AbortController().signal;
@@ -64,6 +66,7 @@ export class NetworkQuestions {
     const timeUp = AbortSignal.timeout(this.deps.settings().exec.timeoutMs);
     const answer = live.approvals.wait(questionId, AbortSignal.any([stop, timeUp]));
     this.deps.events.emit('network.awaiting-approval', { conversationId, questionId, cellId: live.runningCellId, host, port });
+    this.deps.onAsking?.(live, { network: { host, port } });
     const decision: ApprovalDecision = await answer;
     const allowed = decision.kind === 'run';
     this.deps.events.emit('network.answered', { conversationId, questionId, host, allowed });

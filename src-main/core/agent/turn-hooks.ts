@@ -7,6 +7,9 @@ import type { LiveConversation } from './live-conversation';
 // Where a turn calls the person's hooks (docs/agent.md#hooks), and how what they said becomes
 // notices in the conversation (shown in the app, printed by `oi`) and the cell's fate.
 
+/** What hooks need of a conversation (a turn's open copy, or an `oi mcp` client's record). */
+export type HookedConversation = Pick<LiveConversation, 'conv'>;
+
 export interface TurnHookDeps {
   hooks?: HookRunner;
   events: EventBus;
@@ -17,7 +20,7 @@ export const HOOK_OUTPUT_CHARS = 4000;
 
 /** Runs the event's hooks and adds their notices to the conversation; null when no hooks are set up here. */
 export async function fireHooks(
-  live: LiveConversation,
+  live: HookedConversation,
   deps: TurnHookDeps,
   event: HookEvent,
   subject: string | null,
@@ -35,7 +38,7 @@ export async function fireHooks(
 
 /** Before a cell: whether it may go on to approval (`run`), must be asked even with auto-run (`ask`), or is refused. */
 export async function beforeCellHooks(
-  live: LiveConversation,
+  live: HookedConversation,
   deps: TurnHookDeps,
   cell: CellItem,
 ): Promise<{ kind: 'run' | 'ask' } | { kind: 'deny'; reason: string }> {
@@ -51,18 +54,24 @@ export function refusedByHook(reason: string): string {
 }
 
 /** After a cell has ended (ran, failed, was declined): its status and a bounded summary of what it gave. */
-export async function afterCellHooks(live: LiveConversation, deps: TurnHookDeps, cell: CellItem): Promise<void> {
+export async function afterCellHooks(live: HookedConversation, deps: TurnHookDeps, cell: CellItem): Promise<void> {
   await fireHooks(live, deps, 'afterCell', cell.language, {
     cell: { ...describeCell(cell), status: cell.status, exitCode: cell.exitCode ?? null, durationMs: cell.durationMs ?? null },
     output: headTail(cell.resultForModel ?? '', HOOK_OUTPUT_CHARS),
   });
 }
 
-/** The person is needed (a cell waits for approval, a program asks for input). Not waited for: the question is shown at once. */
+/**
+ * What the person is needed for: a cell's approval, input a program asks for, an install (a missing
+ * package) or a host sandboxed code wants to reach. The event's subject, so a matcher can pick one.
+ */
+export type NeedsPersonFor = 'approval' | 'input' | 'install' | 'network';
+
+/** The person is needed. Not waited for: the question is shown at once. */
 export function needsPersonHooks(
-  live: LiveConversation,
+  live: HookedConversation,
   deps: TurnHookDeps,
-  what: 'approval' | 'input',
+  what: NeedsPersonFor,
   detail: Record<string, unknown>,
 ): void {
   void fireHooks(live, deps, 'needsPerson', what, { waitingFor: what, ...detail }).catch(() => undefined);
@@ -79,11 +88,11 @@ function headTail(text: string, chars: number): string {
 }
 
 /** The conversation's first message is being answered (nothing but notices before it). */
-function isFirstTurn(live: LiveConversation): boolean {
+function isFirstTurn(live: HookedConversation): boolean {
   return live.conv.items.every((i) => i.kind === 'notice' || (i.kind === 'user' && i === live.conv.items.find((u) => u.kind === 'user')));
 }
 
 /** conversationStart: fired when the conversation's first message is being answered. */
-export async function conversationStartHooks(live: LiveConversation, deps: TurnHookDeps): Promise<void> {
+export async function conversationStartHooks(live: HookedConversation, deps: TurnHookDeps): Promise<void> {
   if (isFirstTurn(live)) await fireHooks(live, deps, 'conversationStart', null, { title: live.conv.title });
 }

@@ -26,7 +26,10 @@ import { errorMessage } from '@contract/error-message';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-export type JournalTake = { whole: true; reason: string } | { whole: false; dirty: string[] };
+export type JournalTake =
+  | { whole: true; reason: string }
+  /** `watchedIgnored`: the ignored folders watched inside (a checkpoint may record only those whole). */
+  | { whole: false; dirty: string[]; watchedIgnored: string[] };
 
 /** More folders than this are not watched (inotify's per-user watch limit is shared with other apps). */
 const MAX_FOLDERS = 8192;
@@ -86,7 +89,10 @@ export class ChangeJournal {
   /** The paths changed since the last take (or since `watch`), or that everything must be walked. */
   async take(root: string): Promise<JournalTake> {
     const reply = await this.request({ op: 'take', root });
-    if ('whole' in reply) return reply.whole ? { whole: true, reason: reply.reason } : { whole: false, dirty: reply.dirty };
+    if ('whole' in reply)
+      return reply.whole
+        ? { whole: true, reason: reply.reason }
+        : { whole: false, dirty: reply.dirty, watchedIgnored: reply.watchedIgnored };
     return { whole: true, reason: 'unexpected reply' };
   }
 

@@ -9,8 +9,9 @@ import { formatMb } from './format-size';
  * - an ignored file no larger than the cap for ignored files (Settings → Checkpoints) is recorded like
  *   any other, and a rewind puts it back byte for byte, modes included; secrets-bearing files (`.env`,
  *   `.env.*`, keys…) are recorded whatever that cap, up to SECRETS_MAX_BYTES;
- * - an ignored folder is never walked (node_modules/, .venv/, a big build/ would make every checkpoint
- *   as slow as the walk), and an ignored file over its cap is not read: each is kept only as a
+ * - an ignored folder is recorded whole while it is small (workspace-scan.ts: IGNORED_FOLDER_MAX_*);
+ *   a bigger one is never walked (node_modules/, .venv/, a big build/ would make every checkpoint as
+ *   slow as the walk), and an ignored file over its cap is not read: each is kept only as a
  *   fingerprint (kind, size, times, inode) beside the tree. When the fingerprint changed or the path
  *   went between a cell's two checkpoints, the cell lists it by name as something a rewind cannot
  *   put back, and a rewind names the ones it leaves.
@@ -78,13 +79,19 @@ export function isSecretsFile(relPath: string): boolean {
  * Whether an ignored path is recorded: 'file' or 'symlink' (a link is its text, a few bytes) when it
  * is, else null, with its fingerprint added to `unkept`.
  */
-export function keepIgnored(relPath: string, st: Stats, limits: ScanLimits, unkept: Unkept[]): 'file' | 'symlink' | null {
+export function keepIgnored(
+  relPath: string,
+  st: Stats,
+  limits: ScanLimits,
+  unkept: Unkept[],
+  folderWhy = 'an ignored folder: its contents are not kept',
+): 'file' | 'symlink' | null {
   const print = (kind: Unkept['kind'], why: string): null => {
     unkept.push({ path: relPath, kind, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, why });
     return null;
   };
   if (st.isSymbolicLink()) return 'symlink';
-  if (st.isDirectory()) return print('dir', 'an ignored folder: its contents are not kept');
+  if (st.isDirectory()) return print('dir', folderWhy);
   if (!st.isFile()) return print('other', 'ignored, and not a file, folder or symlink');
   if (isSecretsFile(relPath)) {
     const cap = Math.min(SECRETS_MAX_BYTES, Math.max(limits.maxFileBytes, limits.ignoredMaxBytes));

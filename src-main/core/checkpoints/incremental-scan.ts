@@ -15,8 +15,12 @@ export interface Rescan {
 
 export function rescanPaths(root: string, previous: ScanResult, dirty: string[], limits: ScanLimits): Rescan | null {
   if (dirty.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'))) return null;
-  const named = new Set(dirty.filter((p) => p !== ''));
   if (dirty.includes('')) return null;
+  // A change inside an ignored folder looks at that folder again whole: when it is recorded, its caps
+  // (workspace-scan.ts) are the whole folder's, so a part of it alone cannot be judged; when it is
+  // only fingerprinted, the change moved the fingerprint.
+  const keptIgnored = new Set([...previous.ignoredKept, ...previous.unkept.filter((u) => u.kind === 'dir').map((u) => u.path)]);
+  const named = new Set(dirty.map((p) => topIgnored(keptIgnored, p) ?? p));
   // Only the topmost of nested paths: a folder looked at again covers what is inside it.
   const tops = [...named].filter((p) => !ancestors(p).some((a) => named.has(a)));
   const topSet = new Set(tops);
@@ -27,6 +31,7 @@ export function rescanPaths(root: string, previous: ScanResult, dirty: string[],
     entries: kept,
     skipped: previous.skipped.filter((s) => !under(s.path)),
     unkept: previous.unkept.filter((u) => !under(u.path)),
+    ignoredKept: previous.ignoredKept.filter((p) => !under(p)),
   };
   const keptCount = kept.length;
   const folders = new Set(out.entries.filter((e) => e.kind === 'dir').map((e) => e.path));
@@ -43,6 +48,12 @@ export function rescanPaths(root: string, previous: ScanResult, dirty: string[],
   }
   const present = new Set(out.entries.slice(keptCount).map((e) => e.path));
   return { scan: out, tops, gone: removed.filter((p) => !present.has(p)) };
+}
+
+/** The topmost ignored folder (recorded whole or fingerprinted) that holds `p`, if any. */
+function topIgnored(kept: ReadonlySet<string>, p: string): string | undefined {
+  if (kept.size === 0) return undefined;
+  return ancestors(p).find((a) => kept.has(a));
 }
 
 function ancestors(p: string): string[] {

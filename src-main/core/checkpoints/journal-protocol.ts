@@ -8,4 +8,4 @@ export type JournalRequest =
 export type JournalReply =
   | { id: number; watching: boolean; folders: number }
   | { id: number; whole: true; reason: string }
-  | { id: number; whole: false; dirty: string[] };
+  | { id: number; whole: false; dirty: string[]; watchedIgnored: string[] };

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { isIgnored, rulesFor, withOwnRules, type IgnoreRules } from './workspace-scan';
+import { isIgnored, isRegenerated, neverInside, rulesFor, watchIgnoredFolder, withOwnRules, type IgnoreRules } from './workspace-scan';
 import type { JournalReply, JournalRequest } from './journal-protocol';
 
 /**
@@ -21,6 +21,13 @@ interface Journal {
   eventsAtTake: number;
   maxFolders: number;
   overflowAt: number;
+  /** Ignored folders watched inside, as a checkpoint may record them whole (workspace-scan.ts). */
+  ignoredTops: Set<string>;
+  /**
+   * Ignored folders too big to record, watched themselves only: a name made or removed directly in
+   * one moves its fingerprint, as a whole walk would see.
+   */
+  shallow: Set<string>;
 }
 
 const journals = new Map<string, Journal>();
@@ -42,8 +49,11 @@ function stop(journal: Journal): void {
   journal.watchers.clear();
 }
 
-/** Watches folder `rel` and every folder below it that a checkpoint would record; `rules` are those above `rel`. */
-function watchTree(journal: Journal, rel: string, rules: IgnoreRules): void {
+/**
+ * Watches folder `rel` and every folder below it that a checkpoint would record; `rules` are those
+ * above `rel`. `inIgnored`: `rel` is inside an ignored folder watched whole (no rules apply there).
+ */
+function watchTree(journal: Journal, rel: string, rules: IgnoreRules, inIgnored = false, shallow = false): void {
   if (journal.broken) return;
   const full = rel ? path.join(journal.root, rel) : journal.root;
   if (!journal.watchers.has(rel)) {
@@ -66,19 +76,39 @@ function watchTree(journal: Journal, rel: string, rules: IgnoreRules): void {
       return;
     }
   }
+  if (shallow) return;
   let names: Array<{ name: string; isDirectory(): boolean }>;
   try {
     names = readdirSync(full, { withFileTypes: true });
   } catch {
     return;
   }
-  const scoped = withOwnRules(journal.root, rel, rules);
+  const scoped = inIgnored ? rules : withOwnRules(journal.root, rel, rules);
   for (const d of names) {
     // A link to a folder is a link (d_type), never followed.
     if (!d.isDirectory()) continue;
-    const child = rel ? `${rel}/${d.name}` : d.name;
-    if (!isIgnored(scoped, child, true)) watchTree(journal, child, scoped);
+    watchChild(journal, rel ? `${rel}/${d.name}` : d.name, scoped, inIgnored);
   }
+}
+
+/** Watches a folder found inside watched folder `parent`, if a checkpoint may record it. */
+function watchChild(journal: Journal, child: string, rules: IgnoreRules, inIgnored: boolean): void {
+  if (inIgnored) {
+    if (!neverInside(child)) watchTree(journal, child, rules, true);
+  } else if (!isIgnored(rules, child, true)) {
+    watchTree(journal, child, rules);
+  } else if (watchIgnoredFolder(journal.root, child)) {
+    journal.ignoredTops.add(child);
+    watchTree(journal, child, rules, true);
+  } else if (!isRegenerated(child)) {
+    journal.shallow.add(child);
+    watchTree(journal, child, rules, false, true);
+  }
+}
+
+function insideIgnored(journal: Journal, rel: string): boolean {
+  for (const top of journal.ignoredTops) if (rel === top || rel.startsWith(`${top}/`)) return true;
+  return false;
 }
 
 function folderStillThere(full: string): boolean {
@@ -99,13 +129,13 @@ function onEvent(journal: Journal, rel: string, type: string, name: string | nul
   journal.dirty.add(child);
   // The folder itself went (deleted or moved): its own path is dirty too.
   if (rel && name === path.basename(rel)) journal.dirty.add(rel);
-  if (type === 'rename' && !journal.watchers.has(child)) {
+  if (type === 'rename' && !journal.watchers.has(child) && !journal.shallow.has(rel)) {
     const full = path.join(journal.root, child);
     if (folderStillThere(full)) {
       // A new folder: watched from now on; whatever was made in it before the watch is covered by
       // the folder being dirty (the next checkpoint scans it whole).
-      const rules = rulesFor(journal.root, rel);
-      if (!isIgnored(rules, child, true)) watchTree(journal, child, rules);
+      const inIgnored = insideIgnored(journal, rel);
+      watchChild(journal, child, inIgnored ? [] : rulesFor(journal.root, rel), inIgnored);
     }
   }
 }
@@ -122,6 +152,8 @@ function handle(req: JournalRequest): JournalReply | Promise<JournalReply> {
       eventsAtTake: events,
       maxFolders: req.maxFolders,
       overflowAt: req.overflowAt ?? Math.floor(QUEUE / 2),
+      ignoredTops: new Set(),
+      shallow: new Set(),
     };
     journals.set(req.root, journal);
     watchTree(journal, '', []);
@@ -147,7 +179,7 @@ function handle(req: JournalRequest): JournalReply | Promise<JournalReply> {
         if (journal.broken) return resolve({ id: req.id, whole: true, reason: 'a watch failed or the folder has too many folders' });
         if (seen >= journal.overflowAt)
           return resolve({ id: req.id, whole: true, reason: `${seen} events since the last checkpoint (events may have been lost)` });
-        resolve({ id: req.id, whole: false, dirty });
+        resolve({ id: req.id, whole: false, dirty, watchedIgnored: [...journal.ignoredTops] });
       }),
     ),
   );

@@ -257,10 +257,14 @@ export class Snapshotter {
       last.limits.ignoredMaxBytes === limits.ignoredMaxBytes
     ) {
       const changes = await this.journal.take(this.root);
-      if (!changes.whole) {
+      // An ignored folder recorded whole that the journal does not watch inside (it crossed a cap
+      // between the two looks at it) may have changed unseen: only a walk can say.
+      const watched = changes.whole ? null : new Set(changes.watchedIgnored);
+      const seen = (scan: ScanResult) => scan.ignoredKept.every((p) => watched?.has(p));
+      if (!changes.whole && seen(last.scan)) {
         if (changes.dirty.length === 0) return { kind: 'unchanged' };
         const updated = rescanPaths(this.root, last.scan, changes.dirty, limits);
-        if (updated)
+        if (updated && seen(updated.scan))
           return { kind: 'partial', scan: updated.scan, affected: affectedFolders(updated.tops, updated.scan), gone: updated.gone };
       }
     }

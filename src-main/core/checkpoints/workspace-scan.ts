@@ -21,6 +21,18 @@ export const DEFAULT_IGNORES = [...INSTALLED, ...REGENERATED];
 /** The default ignores, built once (the `ignore` package caches what it has decided per instance). */
 const BASE = ignore().add(DEFAULT_IGNORES);
 const SILENT = ignore().add(REGENERATED);
+const INSTALLED_IG = ignore().add(INSTALLED);
+
+/**
+ * An ignored folder (a `build/`, `dist/`, `out/`) is recorded whole, like any folder, while it holds
+ * at most this many names in all and its kept files total at most IGNORED_FOLDER_MAX_BYTES: a cell's
+ * `rm -rf *` or `make clean` deletes small ignored files inside folders as readily as beside them.
+ * Past either cap it is only fingerprinted (ignored-paths.ts): walking and storing a big tree of
+ * ignored files at every checkpoint would cost more than the rest of the checkpoint. Installed
+ * dependencies (INSTALLED) are always fingerprinted: they are big and reinstalled.
+ */
+export const IGNORED_FOLDER_MAX_ENTRIES = 1000;
+export const IGNORED_FOLDER_MAX_BYTES = 20 * 1024 * 1024;
 
 export type ScannedKind = 'file' | 'symlink' | 'dir';
 
@@ -48,12 +60,14 @@ export interface ScanResult {
   skipped: Skipped[];
   /** Paths present but not in the tree (ignored folders, ignored or other files over their cap), by fingerprint. */
   unkept: Unkept[];
+  /** Ignored folders recorded whole (the topmost of each), which the change journal must watch inside. */
+  ignoredKept: string[];
 }
 
 export type { ScanLimits };
 
 export function scanWorkspace(root: string, limits: ScanLimits): ScanResult {
-  const result: ScanResult = { entries: [], skipped: [], unkept: [] };
+  const result: ScanResult = { entries: [], skipped: [], unkept: [], ignoredKept: [] };
   scanFolder(root, '', [], limits, result);
   return result;
 }
@@ -126,10 +140,10 @@ function visit(root: string, relPath: string, st: Stats, rules: IgnoreRules, lim
   const maxFileBytes = limits.maxFileBytes;
   if (ignored(BASE, rules, relPath, isDir)) {
     // Ignored: a small file is kept all the same (a rewind must be able to put back the `.env` or
-    // `debug.log` a cell deleted); a folder is never walked, only fingerprinted (ignored-paths.ts).
+    // `debug.log` a cell deleted), and so is a small folder; anything bigger is only fingerprinted.
     if (SILENT.ignores(isDir ? `${relPath}/` : relPath)) return;
-    const kept = keepIgnored(relPath, st, limits, out.unkept);
-    if (kept) out.entries.push(entry(relPath, kept, kept === 'symlink' ? '120000' : st.mode & 0o111 ? '100755' : '100644', st));
+    if (isDir && !INSTALLED_IG.ignores(`${relPath}/`) && keepIgnoredFolder(root, relPath, st, limits, out)) return;
+    keepIgnoredEntry(relPath, st, limits, out);
     return;
   }
   if (isDir) {
@@ -144,13 +158,105 @@ function visit(root: string, relPath: string, st: Stats, rules: IgnoreRules, lim
       out.unkept.push(fingerprint(relPath, 'file', st, reason));
       return;
     }
-    out.entries.push(entry(relPath, 'file', st.mode & 0o111 ? '100755' : '100644', st));
+    out.entries.push(entry(relPath, 'file', fileMode(st), st));
   } else {
     const reason = 'not a file, folder or symlink (a socket, pipe or device)';
     out.skipped.push({ path: relPath, reason });
     out.unkept.push(fingerprint(relPath, 'other', st, reason));
   }
 }
+
+const BIG_FOLDER = `an ignored folder of more than ${IGNORED_FOLDER_MAX_ENTRIES} names or ${formatMb(IGNORED_FOLDER_MAX_BYTES)} of files: its contents are not kept`;
+const DEPENDENCIES = 'installed dependencies (reinstalled, never kept)';
+
+function keepIgnoredEntry(relPath: string, st: Stats, limits: ScanLimits, out: ScanResult): void {
+  const why = INSTALLED_IG.ignores(`${relPath}/`) ? DEPENDENCIES : BIG_FOLDER;
+  const kept = keepIgnored(relPath, st, limits, out.unkept, why);
+  if (kept) out.entries.push(entry(relPath, kept, kept === 'symlink' ? '120000' : fileMode(st), st));
+}
+
+/** Records ignored folder `relPath` whole when it is within the caps; false (nothing added) when it is not. */
+function keepIgnoredFolder(root: string, relPath: string, st: Stats, limits: ScanLimits, out: ScanResult): boolean {
+  const inner: ScanResult = { entries: [], skipped: [], unkept: [], ignoredKept: [] };
+  const budget = { names: IGNORED_FOLDER_MAX_ENTRIES, bytes: IGNORED_FOLDER_MAX_BYTES };
+  if (!walkIgnored(root, relPath, limits, inner, budget)) return false;
+  out.entries.push(entry(relPath, 'dir', '040000', st), ...inner.entries);
+  out.unkept.push(...inner.unkept);
+  out.ignoredKept.push(relPath);
+  return true;
+}
+
+/**
+ * Everything inside an ignored folder (all of it ignored too: git cannot un-ignore inside one), as
+ * the ignored names beside it are kept; false as soon as a cap is passed or a folder is unreadable
+ * (the whole ignored folder is then fingerprinted instead).
+ */
+function walkIgnored(root: string, rel: string, limits: ScanLimits, out: ScanResult, budget: { names: number; bytes: number }): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(root, rel));
+  } catch {
+    return false;
+  }
+  budget.names -= names.length;
+  if (budget.names < 0) return false;
+  for (const name of names.sort()) {
+    const relPath = `${rel}/${name}`;
+    let st: Stats;
+    try {
+      st = lstatSync(path.join(root, relPath));
+    } catch {
+      continue;
+    }
+    const isDir = st.isDirectory();
+    if (SILENT.ignores(isDir ? `${relPath}/` : relPath)) continue;
+    if (isDir && !INSTALLED_IG.ignores(`${relPath}/`)) {
+      out.entries.push(entry(relPath, 'dir', '040000', st));
+      if (!walkIgnored(root, relPath, limits, out, budget)) return false;
+      continue;
+    }
+    const before = out.entries.length;
+    keepIgnoredEntry(relPath, st, limits, out);
+    if (out.entries.length > before && st.isFile()) {
+      budget.bytes -= st.size;
+      if (budget.bytes < 0) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether the change journal watches inside ignored folder `rel` (journal-worker.ts): the folders a
+ * checkpoint may record whole, counted by names only (the checkpoint's own rule also caps the bytes,
+ * so it records a subset of what is watched; snapshot.ts checks that it does).
+ */
+export function watchIgnoredFolder(root: string, rel: string): boolean {
+  if (neverInside(rel)) return false;
+  let left = IGNORED_FOLDER_MAX_ENTRIES;
+  const count = (at: string): boolean => {
+    let list: Array<{ name: string; isDirectory(): boolean }>;
+    try {
+      list = readdirSync(path.join(root, at), { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    left -= list.length;
+    return left >= 0 && list.every((d) => !d.isDirectory() || neverInside(`${at}/${d.name}`) || count(`${at}/${d.name}`));
+  };
+  return count(rel);
+}
+
+/** Installed dependencies and regenerated caches: never looked inside, wherever they are. */
+export function neverInside(rel: string): boolean {
+  return INSTALLED_IG.ignores(`${rel}/`) || SILENT.ignores(`${rel}/`);
+}
+
+/** Caches their tools make again: never recorded, never listed, never watched. */
+export function isRegenerated(rel: string): boolean {
+  return SILENT.ignores(`${rel}/`);
+}
+
+const fileMode = (st: Stats): string => (st.mode & 0o111 ? '100755' : '100644');
 
 export function fingerprint(relPath: string, kind: Unkept['kind'], st: Stats, why: string): Unkept {
   return { path: relPath, kind, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, why };

@@ -12,6 +12,7 @@ import type { LiveReruns } from '../notebook/live-reruns';
 import type { McpConfigService } from '../mcp/mcp-config-service';
 import type { McpManager } from '../mcp/mcp-manager';
 import type { McpApprovalQuestions } from '../mcp-approval/approval-questions';
+import type { HookRunner } from '../hooks/hook-runner';
 import type { LocalServerSpec } from '../providers/local-servers';
 import type { SettingsStore } from '../settings/settings-store';
 import type { WorkspaceWatchers } from '../workspace/workspace-watcher';
@@ -50,4 +51,6 @@ export interface AppContext {
   mcpApprovals: McpApprovalQuestions;
   /** Where sandboxed code may connect: registries, allowed hosts, and questions in the conversation. */
   network: NetworkQuestions;
+  /** The person's hooks (docs/agent.md#hooks): turns, install and network questions, and `oi mcp` run them. */
+  hooks: HookRunner;
 }

@@ -28,8 +28,15 @@ export type GateRequest = { kind: 'execute'; language: string; code: string } | 
 /** null: refused (the result says why); otherwise who approved, as the recorded cell says. */
 export type GateOutcome = { refusal: CallToolResult; approval: null } | { refusal: null; approval: 'auto' | 'user' };
 
+export interface GateOptions {
+  /** A beforeCell hook asked for the person: the desktop app is asked even with --auto-run or "allow". */
+  mustAsk?: boolean;
+  /** The desktop app is about to be asked (the needsPerson hooks). */
+  onAsking?: () => void;
+}
+
 export interface ApprovalGate {
-  check(request: GateRequest, signal: AbortSignal): Promise<GateOutcome>;
+  check(request: GateRequest, signal: AbortSignal, options?: GateOptions): Promise<GateOutcome>;
 }
 
 /** Characters of a write's content the person sees before deciding. */
@@ -41,7 +48,7 @@ export function approvalGate(
   workspace: string,
 ): ApprovalGate {
   return {
-    async check(request, signal) {
+    async check(request, signal, options = {}) {
       const what = request.kind === 'execute' ? 'run code' : 'write files';
       const info = client();
       const name = info?.name ?? 'client';
@@ -51,8 +58,9 @@ export function approvalGate(
           `oi mcp does not ${what} for the client "${name}": the desktop app's settings refuse it ` +
             '(Settings → Clients of oi mcp, or "mcpClients" in its settings.json).',
         );
-      if (policy.autoRun || saved === 'allow') return { refusal: null, approval: 'auto' };
+      if ((policy.autoRun || saved === 'allow') && !options.mustAsk) return { refusal: null, approval: 'auto' };
       if (!policy.ask) return refuse(noOneToAsk(what));
+      options.onAsking?.();
       const preview = request.kind === 'write_file' ? request.content.slice(0, CONTENT_PREVIEW_CHARS) : null;
       const answer = await policy.ask(
         {

@@ -1,5 +1,13 @@
 import type { CellItem, CellStatus, Conversation, Settings } from '@contract';
 import { newId, now } from '../agent/ids';
+import {
+  afterCellHooks,
+  beforeCellHooks,
+  conversationStartHooks,
+  describeCell,
+  needsPersonHooks,
+  type TurnHookDeps,
+} from '../agent/turn-hooks';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { findLanguage, type ExecService, type RunResult } from '../exec';
 import { notebookTextOf } from '../notebook/notebook-files';
@@ -19,7 +27,16 @@ export interface ServeSessionDeps {
   version: string;
   /** The app's resources folder (notebook export defines the runner helpers a notebook uses). */
   resourcesDir?: string;
+  /**
+   * The person's hooks, run as in a turn (docs/agent.md#hooks): conversationStart before the first
+   * run, beforeCell before each (it may refuse, or ask the desktop app even with --auto-run),
+   * needsPerson when the desktop app is asked, afterCell after each. Their notices are the events'.
+   */
+  hooks?: TurnHookDeps;
 }
+
+/** What the beforeCell hooks said of a run. */
+export type HookVerdict = { kind: 'run' | 'ask' } | { kind: 'deny'; reason: string };
 
 /** What `list_sessions` says about one language's session. */
 export interface SessionState {
@@ -34,6 +51,7 @@ export class ServeSession {
   readonly conversation: Conversation;
   private saved = false;
   private readonly states = new Map<string, SessionState>();
+  private started = false;
 
   constructor(private readonly deps: ServeSessionDeps) {
     const at = now();
@@ -66,8 +84,37 @@ export class ServeSession {
     return this.conversation.mcpClient ?? 'client';
   }
 
+  /** A run about to be asked for, as the cell it will be recorded as (its id is the hooks'). */
+  draft(language: string, code: string): CellItem {
+    const lang = findLanguage(language);
+    if (!lang) throw new Error(`unknown language "${language}"; list_sessions names the languages this machine has`);
+    return newCell({ id: newId(), step: newId(), toolCallId: null, language: lang.name, code, status: 'running' });
+  }
+
+  /** The beforeCell hooks' verdict on a drafted run (conversationStart's first, before the first run). */
+  async beforeRun(cell: CellItem): Promise<HookVerdict> {
+    const hooks = this.deps.hooks;
+    if (!hooks) return { kind: 'run' };
+    if (!this.started) {
+      this.started = true;
+      await conversationStartHooks({ conv: this.conversation }, hooks);
+    }
+    return beforeCellHooks({ conv: this.conversation }, hooks, cell);
+  }
+
+  /** The desktop app is being asked about a drafted run: the needsPerson hooks. */
+  askingPerson(cell: CellItem): void {
+    if (this.deps.hooks) needsPersonHooks({ conv: this.conversation }, this.deps.hooks, 'approval', { cell: describeCell(cell) });
+  }
+
   /** Runs code in this client's session of `language`; an unknown language is refused before anything starts. */
-  async execute(language: string, code: string, signal?: AbortSignal, approval: 'auto' | 'user' = 'auto'): Promise<RunResult> {
+  async execute(
+    language: string,
+    code: string,
+    signal?: AbortSignal,
+    approval: 'auto' | 'user' = 'auto',
+    drafted?: CellItem,
+  ): Promise<RunResult> {
     const lang = findLanguage(language);
     if (!lang) throw new Error(`unknown language "${language}"; list_sessions names the languages this machine has`);
     const state = this.stateOf(lang.name);
@@ -89,7 +136,8 @@ export class ServeSession {
     state.runs++;
     state.lastStatus = result.status;
     state.executionCount = result.executionCount;
-    await this.record(lang.name, code, result, startedAt, approval);
+    const cell = await this.record(drafted ?? this.draft(lang.name, code), result, startedAt, approval);
+    if (this.deps.hooks) await afterCellHooks({ conv: this.conversation }, this.deps.hooks, cell);
     return result;
   }
 
@@ -142,8 +190,7 @@ export class ServeSession {
   }
 
   /** The run as a cell of the client's conversation, saved (the first run creates the file). */
-  private async record(language: string, code: string, result: RunResult, startedAt: string, approval: 'auto' | 'user'): Promise<void> {
-    const asked = newCell({ id: newId(), step: newId(), toolCallId: null, language, code, status: 'running' });
+  private async record(asked: CellItem, result: RunResult, startedAt: string, approval: 'auto' | 'user'): Promise<CellItem> {
     // Filled in as a notebook re-run fills a cell; 'user' when the person at the desktop app allowed it,
     // 'auto' when --auto-run or the client's setting did.
     const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval };
@@ -151,6 +198,7 @@ export class ServeSession {
     this.conversation.updatedAt = now();
     await this.deps.conversations.save(this.conversation);
     this.saved = true;
+    return cell;
   }
 
   /** True once a run was saved: the desktop app and `oi --list` show the conversation from then on. */

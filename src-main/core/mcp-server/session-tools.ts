@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ApprovalGate } from './approval-policy';
+import { refusedByHook } from '../agent/turn-hooks';
 import { runContent } from './run-content';
 import type { ServeSession } from './serve-session';
 import { guarded, json, text } from './tool-result';
@@ -24,8 +25,14 @@ export function registerSessionTools(server: McpServer, session: ServeSession, g
     },
     ({ language, code }, extra) =>
       guarded(async () => {
-        const { refusal, approval } = await gate.check({ kind: 'execute', language, code }, extra.signal);
-        return refusal ?? runContent(await session.execute(language, code, extra.signal, approval));
+        const cell = session.draft(language, code);
+        const hook = await session.beforeRun(cell);
+        if (hook.kind === 'deny') return { isError: true, content: [{ type: 'text' as const, text: refusedByHook(hook.reason) }] };
+        const { refusal, approval } = await gate.check({ kind: 'execute', language, code }, extra.signal, {
+          mustAsk: hook.kind === 'ask',
+          onAsking: () => session.askingPerson(cell),
+        });
+        return refusal ?? runContent(await session.execute(language, code, extra.signal, approval, cell));
       }),
   );
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -78,8 +79,15 @@ describe('a turn whose code needs a missing package', () => {
     expect(toolResult?.content).toMatch(/value 1234/);
   });
 
-  it('tells the model when the user declines the install', async () => {
+  it('tells the model when the user declines the install, and the needsPerson hooks of the question (issue 28)', async () => {
     events.length = 0;
+    // The person's needsPerson hook, matched to install questions only (docs/agent.md#hooks).
+    const log = path.join(root, 'needs-install.jsonl');
+    const logHook = path.resolve(import.meta.dirname, '../../fixtures/hooks/log.sh');
+    await writeFile(
+      path.join(aut.dataDir, 'hooks.json'),
+      JSON.stringify({ hooks: { needsPerson: [{ command: `/bin/bash '${logHook}' '${log}'`, matcher: 'install' }] } }),
+    );
     aut.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_no', name: 'execute', arguments: { language: 'python', code: 'import oi_other_missing_pkg' } }] },
       { kind: 'text', text: 'Understood.' },
@@ -89,6 +97,16 @@ describe('a turn whose code needs a missing package', () => {
     const pending = await waitFor('cell.awaiting-approval');
     await aut.app.handlers['cell.approve']({ conversationId: conv.id, cellId: pending.cell.id }, ctx);
     const question = await waitFor('install.awaiting-approval');
+    // Told while the question waits (the cell's approval before it is not an install: not matched).
+    await expect
+      .poll(() => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []), { timeout: 60_000 })
+      .toHaveLength(1);
+    expect(JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({
+      event: 'needsPerson',
+      waitingFor: 'install',
+      conversationId: conv.id,
+      install: { kind: 'pip', packages: ['oi_other_missing_pkg'], command: expect.stringContaining('pip install') },
+    });
     await aut.app.handlers['install.answer']({ conversationId: conv.id, questionId: question.questionId, install: false }, ctx);
     await waitFor('turn.end');
     await aut.app.context.agent.idle(conv.id);

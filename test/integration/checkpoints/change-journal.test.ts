@@ -56,6 +56,14 @@ describe('change journal', () => {
       ['only the executable bit', 'chmod +x real/a.txt'],
       ['only the times', 'touch real/deep/b.txt'],
       ['written inside an ignored folder', 'echo y > ignored/y && echo more >> run.log'],
+      // Issue 26, item 1: a small ignored folder is recorded whole, so the journal watches inside it.
+      ['a sub-folder made inside an ignored folder', 'mkdir -p ignored/sub && echo z > ignored/sub/z'],
+      ['a file deleted in a sub-folder of an ignored folder', 'rm ignored/sub/z'],
+      ['an ignored folder grown past its cap', 'mkdir ignored/many && cd ignored/many && seq 1 1001 | xargs touch'],
+      ['a name made directly in an ignored folder past its cap', 'echo w > ignored/w'],
+      ['an ignored folder back under its cap', 'rm -rf ignored/many'],
+      ['installed dependencies', 'mkdir -p node_modules/pkg && echo 1 > node_modules/pkg/i.js'],
+      ['a name made directly in installed dependencies', 'echo 2 > node_modules/two.js'],
       ['.gitignore changed', 'printf "*.log\\n" > .gitignore'],
       ['a file renamed over another', 'mv real/a.txt real/deep/b.txt'],
       ['a folder removed and made again with other content', 'rm -rf real/deep && mkdir real/deep && echo new > real/deep/c.txt'],
@@ -77,6 +85,8 @@ describe('change journal', () => {
       expect(now.fast.tree, what).toBe(now.slow.tree);
       expect(now.fast.files, what).toBe(now.slow.files);
       expect(now.fast.skipped.map((s) => s.path).sort(), what).toEqual(now.slow.skipped.map((s) => s.path).sort());
+      // The fingerprints of what is not recorded (an ignored folder past its cap, node_modules) too.
+      expect(now.fast.unkept, what).toBe(now.slow.unkept);
     }
   });
 

@@ -181,7 +181,7 @@ describe('checkpoints', () => {
     expect(changes.skipped.map((s) => s.path)).toEqual(['big.bin']);
     await service.restore(conv, 'cell1', false);
     expect(existsSync(path.join(workspace, 'kept.txt'))).toBe(true);
-    // A small ignored file is kept (issue 26, item 1); ignored folders are not walked, and left as they are.
+    // A small ignored file is kept (issue 26, item 1), a small ignored folder too; .venv is not walked, and left as it is.
     expect(readFileSync(path.join(workspace, 'debug.log'), 'utf8')).toBe('log');
     expect(existsSync(path.join(workspace, 'secret-cache/x'))).toBe(true);
     expect(existsSync(path.join(workspace, '.venv/bin/python'))).toBe(true);

@@ -51,7 +51,7 @@ function repository(ws: string): string[] {
   writeFileSync(path.join(ws, 'dist/app.js'), 'built\n');
   mkdirSync(path.join(ws, 'node_modules/left-pad'), { recursive: true });
   writeFileSync(path.join(ws, 'node_modules/left-pad/index.js'), 'module.exports = 1;\n');
-  return ['src/main.o', 'debug.log', '.env', '.env.local'];
+  return ['src/main.o', 'debug.log', '.env', '.env.local', 'dist/app.js'];
 }
 
 function setup() {
@@ -90,19 +90,15 @@ describe('ignored files in checkpoints (issue 26, item 1)', () => {
     expect(changes.files.map((f) => `${f.change} ${f.path}`)).toEqual(
       expect.arrayContaining(['deleted .env', 'deleted .env.local', 'deleted debug.log', 'deleted src/main.o', 'deleted src/main.c']),
     );
-    expect(changes.unrestorable?.map((u) => `${u.change} ${u.path}`)).toEqual([
-      'deleted dist',
-      'deleted node_modules',
-      'deleted trace.log',
-    ]);
-    expect(changes.unrestorableCount).toBe(3);
+    expect(changes.unrestorable?.map((u) => `${u.change} ${u.path}`)).toEqual(['deleted node_modules', 'deleted trace.log']);
+    expect(changes.unrestorableCount).toBe(2);
     expect(changes.unrestorable?.find((u) => u.path === 'trace.log')?.reason).toMatch(/larger than the 1\.0 MB cap for ignored files/);
     // A `.env`'s diff says it changed, never what it holds.
     expect((await service.diff(conv.id, 'cell1')).find((d) => d.path === '.env')).toMatchObject({ kind: 'secret' });
 
     const outcome = await service.restore(conv, 'cell1', false);
-    expect(outcome).toMatchObject({ status: 'restored', cannotRestoreCount: 3 });
-    expect(outcome.cannotRestore.map((u) => u.path)).toEqual(['dist', 'node_modules', 'trace.log']);
+    expect(outcome).toMatchObject({ status: 'restored', cannotRestoreCount: 2 });
+    expect(outcome.cannotRestore.map((u) => u.path)).toEqual(['node_modules', 'trace.log']);
     const after = treeState(workspace);
     expect(pick(after, kept)).toEqual(pick(before, kept));
     expect(after['.env']).toMatch(/^file 600 /);
@@ -114,9 +110,7 @@ describe('ignored files in checkpoints (issue 26, item 1)', () => {
     // except for what the cell deleted and no rewind could bring back.
     expect(hasObject(storeOf(dataDir), envSha)).toBe(true);
     expect(hasObject(path.join(workspace, '.git'), envSha)).toBe(false);
-    expect(git(workspace, 'status', '--porcelain', '--ignored')).toBe(
-      statusBefore.replace(/^!! (dist|node_modules|trace\.log)\/?\n/gm, ''),
-    );
+    expect(git(workspace, 'status', '--porcelain', '--ignored')).toBe(statusBefore.replace(/^!! (node_modules|trace\.log)\/?\n/gm, ''));
     // node_modules/ is never read: nothing of it is in the store.
     expect(hasObject(storeOf(dataDir), moduleSha)).toBe(false);
   });
@@ -137,6 +131,47 @@ describe('ignored files in checkpoints (issue 26, item 1)', () => {
     expect(readFileSync(path.join(workspace, 'trace.log'), 'utf8')).toBe('short\n');
   });
 
+  it('keeps small files inside an ignored folder through the change journal, restores them, and names a folder past its cap', async () => {
+    const { workspace, service, conv } = setup();
+    writeFileSync(path.join(workspace, '.gitignore'), 'build/\nlogs/\n');
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'init');
+    mkdirSync(path.join(workspace, 'build/sub'), { recursive: true });
+    writeFileSync(path.join(workspace, 'build/out.o'), randomBytes(3000));
+    chmodSync(path.join(workspace, 'build/out.o'), 0o640);
+    writeFileSync(path.join(workspace, 'build/sub/extra.o'), randomBytes(500));
+    mkdirSync(path.join(workspace, 'build/node_modules/dep'), { recursive: true });
+    writeFileSync(path.join(workspace, 'build/node_modules/dep/index.js'), 'module.exports = 1;\n');
+    // Past the cap of names for an ignored folder: fingerprinted, never walked.
+    mkdirSync(path.join(workspace, 'logs'));
+    for (let i = 0; i <= 1000; i++) writeFileSync(path.join(workspace, `logs/${i}.log`), `${i}\n`);
+    const kept = ['build/out.o', 'build/sub', 'build/sub/extra.o'];
+    const before = treeState(workspace);
+
+    // The first checkpoint walks and starts the journal; the cell's are then the journal's.
+    await service.before(conv, 'cell0');
+    await service.after(conv, 'cell0', []);
+    await service.before(conv, 'cell1');
+    // The ignored folders stay; what is inside them changes.
+    sh(workspace, 'rm -rf build/sub build/node_modules && echo rebuilt > build/out.o && echo new > logs/new.log');
+    const changes = await service.after(conv, 'cell1', []);
+    expect(changes.files.map((f) => `${f.change} ${f.path}`).sort()).toEqual(['deleted build/sub/extra.o', 'modified build/out.o']);
+    expect(changes.unrestorable?.map((u) => `${u.change} ${u.path}`)).toEqual(['deleted build/node_modules', 'changed logs']);
+    expect(changes.unrestorable?.find((u) => u.path === 'logs')?.reason).toMatch(/an ignored folder of more than 1000 names/);
+    expect(changes.unrestorable?.find((u) => u.path === 'build/node_modules')?.reason).toMatch(/installed dependencies/);
+
+    const outcome = await service.restore(conv, 'cell1', false);
+    expect(outcome).toMatchObject({ status: 'restored', cannotRestoreCount: 2 });
+    expect(outcome.cannotRestore.map((u) => u.path)).toEqual(['build/node_modules', 'logs']);
+    const after = treeState(workspace);
+    expect(pick(after, kept)).toEqual(pick(before, kept));
+    expect(after['build/out.o']).toMatch(/^file 640 /);
+    // What could not be kept is left as it is, never deleted because the tree does not hold it.
+    expect(readFileSync(path.join(workspace, 'logs/new.log'), 'utf8')).toBe('new\n');
+    expect(existsSync(path.join(workspace, 'build/node_modules'))).toBe(false);
+  });
+
   it('through the app: a shell cell running rm -rf * lists what it could not keep, and the rewind puts back the rest', async () => {
     h = await startAgentHarness({ settings: { autoRun: true }, checkpoints: true });
     const id = await h.newConversation();
@@ -150,14 +185,12 @@ describe('ignored files in checkpoints (issue 26, item 1)', () => {
     await h.send(id, 'clean up');
     const cell = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'cell');
     if (cell?.kind !== 'cell') throw new Error('no cell');
-    expect(cell.changes?.unrestorable?.map((u) => u.path)).toEqual(['dist', 'node_modules', 'trace.log']);
+    expect(cell.changes?.unrestorable?.map((u) => u.path)).toEqual(['node_modules', 'trace.log']);
     // The model is told too, by name.
-    expect(cell.resultForModel).toMatch(
-      /could not keep \(a rewind cannot put them back\):\ndeleted dist\ndeleted node_modules\ndeleted trace\.log/,
-    );
+    expect(cell.resultForModel).toMatch(/could not keep \(a rewind cannot put them back\):\ndeleted node_modules\ndeleted trace\.log/);
 
     const outcome = await h.agent.rewind(id, cell.id, { confirm: false, cut: false });
-    expect(outcome).toMatchObject({ status: 'restored', cannotRestoreCount: 3 });
+    expect(outcome).toMatchObject({ status: 'restored', cannotRestoreCount: 2 });
     expect(pick(treeState(workspace), kept)).toEqual(pick(before, kept));
     // The key in .env went nowhere but the store: not into the conversation's file or any other app file.
     const inStoreOrWorkspace = (p: string) => p.includes(`${path.sep}stores${path.sep}`) || p.startsWith(workspace + path.sep);

@@ -43,25 +43,29 @@ describe('%rewind and %undo in oi', () => {
     expect(await oi.exited).toBe(0);
   });
 
-  it('names the ignored paths it cannot put back, and puts back the small ignored ones (issue 26, item 1)', async () => {
+  it('names the ignored paths it cannot put back, and puts back the small ignored ones, inside ignored folders too (issue 26, item 1)', async () => {
     const { oi, llm, dir } = await start({}, ['--auto-run']);
     const ws = path.join(dir, 'ws');
     mkdirSync(path.join(ws, 'dist'), { recursive: true });
+    mkdirSync(path.join(ws, 'node_modules', 'dep'), { recursive: true });
     writeFileSync(path.join(ws, '.gitignore'), '*.log\ndist/\n');
     writeFileSync(path.join(ws, 'dist', 'app.js'), 'built\n');
+    writeFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
     writeFileSync(path.join(ws, 'debug.log'), 'small log\n');
     writeFileSync(path.join(ws, 'trace.log'), Buffer.alloc(2 * 1024 * 1024, 7));
-    llm.enqueue(shellCall('call_1', 'rm -rf dist debug.log trace.log'), { kind: 'text', text: 'Removed.' });
+    llm.enqueue(shellCall('call_1', 'rm -rf dist node_modules debug.log trace.log'), { kind: 'text', text: 'Removed.' });
     await oi.expect('> ');
     oi.line('clean');
     await oi.expect('Removed.');
     await oi.expect('> ');
     oi.line('%rewind 1');
     await oi.expect('Could not put these back (not kept by the checkpoint):');
-    await oi.expect(/dist: deleted; an ignored folder/);
+    await oi.expect(/node_modules: deleted; installed dependencies/);
     await oi.expect(/trace\.log: deleted; ignored, and larger than/);
     await oi.expect('Rewound the workspace to before that cell');
     expect(readFileSync(path.join(ws, 'debug.log'), 'utf8')).toBe('small log\n');
+    // A small ignored folder is recorded whole: its files come back.
+    expect(readFileSync(path.join(ws, 'dist', 'app.js'), 'utf8')).toBe('built\n');
     expect(existsSync(path.join(ws, 'trace.log'))).toBe(false);
     oi.line('exit');
     expect(await oi.exited).toBe(0);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,12 +77,27 @@ describe('the sandbox on by default, through full turns', () => {
 
     it('asks before code reaches a host, and a refusal holds for the conversation without asking again', { timeout: 180_000 }, async () => {
       const before = served();
+      // The person's needsPerson hook, matched to network questions only (docs/agent.md#hooks, issue 28).
+      const log = join(scratch, 'needs-network.jsonl');
+      const logHook = resolve(import.meta.dirname, '../../fixtures/hooks/log.sh');
+      writeFileSync(
+        join(aut.dataDir, 'hooks.json'),
+        JSON.stringify({ hooks: { needsPerson: [{ command: `/bin/bash '${logHook}' '${log}'`, matcher: 'network' }] } }),
+      );
       const fetch = `import urllib.request\ntry:\n    print(urllib.request.urlopen("http://${HOST}:${port}/", timeout=60).read().decode())\nexcept Exception as e:\n    print("FAILED", e)`;
       const first = await turn(aut, fetch);
       await expect.poll(() => first.events.some((e) => e.name === 'network.awaiting-approval'), { timeout: 60_000 }).toBe(true);
       const question = first.events.find((e) => e.name === 'network.awaiting-approval')
         ?.payload as EventPayload<'network.awaiting-approval'>;
       expect(question).toMatchObject({ conversationId: first.id, host: HOST, port });
+      await expect
+        .poll(() => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []), { timeout: 60_000 })
+        .toHaveLength(1);
+      expect(JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({
+        event: 'needsPerson',
+        waitingFor: 'network',
+        network: { host: HOST, port },
+      });
       await aut.app.handlers['network.answer']({ conversationId: first.id, questionId: question.questionId, answer: 'deny' }, ctx);
       expect(await first.result()).toMatch(/FAILED .*403.*the person did not allow 127\.0\.0\.2/);
 
