@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstructionFile } from '@contract';
-import { readBeneath } from '../workspace/bounded-read';
+import { readBeneath } from '../fs/bounded-read';
 
 // Project instructions (issue 28, item 1): the AGENTS.md files people keep for agents — in the
 // workspace and its parent folders up to the repository root (CLAUDE.md where a folder has no

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedCommandInfo } from '@contract';
 import { COMMAND_NAME } from '@contract/slash-command';
-import { readBeneath } from '../workspace/bounded-read';
-import { holdFolder } from '../workspace/no-follow-open';
+import { readBeneath } from '../fs/bounded-read';
+import { holdFolder } from '../fs/no-follow-open';
 import { workspaceTrust } from './project-instructions';
 import { readFrontMatter } from './skills/skill-front-matter';
 

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillInfo } from '@contract';
-import { readBeneath, type BoundedRead } from '../../workspace/bounded-read';
-import { holdFolder, NoFollowError } from '../../workspace/no-follow-open';
+import { readBeneath, type BoundedRead } from '../../fs/bounded-read';
+import { holdFolder, NoFollowError } from '../../fs/no-follow-open';
 import { workspaceTrust } from '../project-instructions';
 import { parseSkillFile } from './skill-front-matter';
 
