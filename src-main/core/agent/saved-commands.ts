@@ -4,7 +4,7 @@ import type { SavedCommandInfo } from '@contract';
 import { COMMAND_NAME } from '@contract/slash-command';
 import { readBeneath } from '../fs/bounded-read';
 import { holdFolder } from '../fs/no-follow-open';
-import { workspaceTrust } from './project-instructions';
+import { workspaceTrust } from '../workspace/workspace-trust';
 import { readFrontMatter } from './skills/skill-front-matter';
 
 // Saved commands (issue 28, item 4; docs/agent.md#saved-commands): markdown files that become `/name`

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { HOOK_EVENTS, HooksConfig, HooksFile, type HookEvent, type HookSpec } from '@contract';
-import { isInsideTrusted, trustFolderOf } from '../agent/project-instructions';
+import { isInsideTrusted, trustFolderOf } from '../workspace/workspace-trust';
 import { readBeneath } from '../fs/bounded-read';
 
 // Where hooks come from (docs/agent.md#hooks): the person's own — Settings, then
