@@ -90,6 +90,17 @@ describe('docs/architecture.md', () => {
   });
 });
 
+describe("docs/architecture.md's layer order", () => {
+  it("gives core's folder order as eslint.config.js's CORE_ORDER", () => {
+    const config = readFileSync(path.join(ROOT, 'eslint.config.js'), 'utf8');
+    const list = /const CORE_ORDER = \[([^\]]*)\]/.exec(config)?.[1] ?? '';
+    const order = [...list.matchAll(/'([\w-]+)'/g)].map((m) => m[1]);
+    const written = /first: ([\w\s→-]+);/.exec(readFileSync(DOC, 'utf8').replace(/\n\s*/g, ' '))?.[1] ?? '';
+    expect(order.length).toBeGreaterThan(15);
+    expect(written.split('→').map((name) => name.trim())).toEqual(order);
+  });
+});
+
 describe('CONTRIBUTING.md', () => {
   it('points only at paths inside the repository that exist', () => {
     const text = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
