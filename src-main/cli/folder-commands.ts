@@ -3,7 +3,7 @@ import path from 'node:path';
 import { errorMessage } from '@contract';
 import { userSkillsFolder } from '../core/agent/skills/skill-discovery';
 import { installSkill } from '../core/agent/skills/skill-install';
-import { workspaceTrust } from '../core/agent/project-instructions';
+import { workspaceTrust } from '../core/workspace/workspace-trust';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { openNodeSettingsStore } from '../core/settings/node-settings-store';
 

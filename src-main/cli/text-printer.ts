@@ -1,4 +1,4 @@
-import { COMPUTER_LANGUAGE } from '../core/computer/computer-tool';
+import { COMPUTER_LANGUAGE } from '../core/llm/computer-tool';
 import path from 'node:path';
 import { isDelegateCell, mcpUiOf, PLAN_LANGUAGE, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
 import { isPlanCell, planCellDone, planLines, planModeLine, taskListLines } from './plan-lines';

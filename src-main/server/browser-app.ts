@@ -3,7 +3,7 @@ import type { EventBus } from '../core/bridge/event-bus';
 import { currentOiCommand } from '../core/schedules/oi-command';
 import { startScheduleService } from '../core/schedules/schedule-service';
 import { openWindowedSecrets, startApp } from '../core/start-app';
-import { workspaceLookup, type WorkspaceLookup } from '../core/workspace/workspace-lookup';
+import { workspaceLookup, type WorkspaceLookup } from './workspace-lookup';
 
 /** What browser mode's server needs of the app. */
 export interface BrowserApp {

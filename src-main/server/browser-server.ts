@@ -6,7 +6,7 @@ import { MAX_SOCKET_FRAME_BYTES } from '@contract/limits';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
 import { policyForPath } from '../core/security/content-security-policy';
-import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
+import type { WorkspaceLookup } from './workspace-lookup';
 import { RateLimiter } from './rate-limiter';
 import { readRendererFile } from '../core/security/renderer-files';
 import { FILES_PREFIX } from './routes';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Id } from '@contract';
 import { openWorkspaceFile, readOpened, WorkspaceFileError, type WorkspaceFileRefusal } from '../core/workspace/open-workspace-file';
-import type { WorkspaceLookup } from '../core/workspace/workspace-lookup';
+import type { WorkspaceLookup } from './workspace-lookup';
 import { FILES_PREFIX } from './routes';
 
 // Whatever the file holds (HTML, SVG, a PDF with scripts), it is never rendered as a page of our

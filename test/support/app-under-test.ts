@@ -9,7 +9,7 @@ import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { SANDBOX_CHOSEN_OFF } from './sandbox-choice';
-import { workspaceLookup } from '../../src-main/core/workspace/workspace-lookup';
+import { workspaceLookup } from '../../src-main/server/workspace-lookup';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';

@@ -1,7 +1,7 @@
 import { errorMessage, type CellItem, type Conversation, type NoticeItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import { ComputerControl, ComputerRefusal, CornerStop, inCorner, type OwnWindows } from '../computer/computer-control';
-import { COMPUTER_LANGUAGE, describeAction, parseComputerAction } from '../computer/computer-tool';
+import { COMPUTER_LANGUAGE, describeAction, parseComputerAction } from '../llm/computer-tool';
 import { imageLimitFor } from '../computer/screen-geometry';
 import { x11Support, X11Screen } from '../computer/x11-screen';
 import { newId, now } from './ids';

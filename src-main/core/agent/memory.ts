@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { readBeneath } from '../workspace/bounded-read';
+import { readBeneath } from '../fs/bounded-read';
 import { prefixWithin } from './project-instructions';
 
 // Memory (issue 28, item 5; docs/agent.md#memory): short notes the model saves with the save_memory

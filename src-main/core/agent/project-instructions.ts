@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstructionFile } from '@contract';
-import { readBeneath } from '../workspace/bounded-read';
+import { readBeneath } from '../fs/bounded-read';
+import { workspaceTrust } from '../workspace/workspace-trust';
 
 // Project instructions (issue 28, item 1): the AGENTS.md files people keep for agents — in the
 // workspace and its parent folders up to the repository root (CLAUDE.md where a folder has no
@@ -59,41 +58,6 @@ export async function loadInstructions(workspace: string, sources: InstructionSo
   return { files: found.map((f) => f.file), prompt, trustFolder, trusted, texts: found.map((f) => ({ path: f.file.path, text: f.text })) };
 }
 
-/**
- * The workspace's real path, the folders whose files apply (repository root first), the folder a
- * person trusts to let them in, and whether they do. Skills (skills.ts) share this trust.
- */
-export async function workspaceTrust(
-  workspace: string,
-  trustedFolders: readonly string[],
-): Promise<{ real: string; folders: string[]; trustFolder: string; trusted: boolean }> {
-  const real = await realpath(workspace).catch(() => path.resolve(workspace));
-  const folders = folderChain(real);
-  const trustFolder = folders[0] ?? real;
-  return { real, folders, trustFolder, trusted: isInsideTrusted(trustFolder, trustedFolders) };
-}
-
-/** Trusting a folder trusts what is inside it (a repository's subfolders), never its parents. */
-export function isInsideTrusted(folder: string, trusted: readonly string[]): boolean {
-  return trusted.some((t) => folder === t || folder.startsWith(t.endsWith(path.sep) ? t : t + path.sep));
-}
-
-/**
- * The folders whose AGENTS.md apply, from the repository root (the nearest folder up that holds
- * `.git`) down to the workspace; the workspace alone when it is in no repository (a parent folder of
- * an unrelated tree is nobody's instructions).
- */
-function folderChain(workspace: string): string[] {
-  const chain = [workspace];
-  for (let folder = workspace; ;) {
-    if (existsSync(path.join(folder, '.git'))) return chain.reverse();
-    const parent = path.dirname(folder);
-    if (parent === folder) return [workspace];
-    folder = parent;
-    chain.push(folder);
-  }
-}
-
 /** The file's text (at most the per-file cap, plus one byte to tell it was cut), or null when absent, a link or not a file. */
 async function readInstructionFile(folder: string, name: string): Promise<string | null> {
   const read = await readBeneath(folder, [name], INSTRUCTION_FILE_BYTES);
@@ -131,9 +95,4 @@ const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 export function prefixWithin(text: string, bytes: number): string {
   const cut = Buffer.from(text, 'utf8').subarray(0, bytes).toString('utf8');
   return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
-}
-
-/** The folder a person trusts to let a workspace's files in: its repository root, else the workspace (real paths). */
-export async function trustFolderOf(workspace: string): Promise<string> {
-  return (await workspaceTrust(workspace, [])).trustFolder;
 }

@@ -2,9 +2,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedCommandInfo } from '@contract';
 import { COMMAND_NAME } from '@contract/slash-command';
-import { readBeneath } from '../workspace/bounded-read';
-import { holdFolder } from '../workspace/no-follow-open';
-import { workspaceTrust } from './project-instructions';
+import { readBeneath } from '../fs/bounded-read';
+import { holdFolder } from '../fs/no-follow-open';
+import { workspaceTrust } from '../workspace/workspace-trust';
 import { readFrontMatter } from './skills/skill-front-matter';
 
 // Saved commands (issue 28, item 4; docs/agent.md#saved-commands): markdown files that become `/name`

@@ -1,7 +1,7 @@
 import type { Conversation, Settings } from '@contract';
 import { executeTool } from '../llm/execute-tool';
 import { memoryTool, skillTools } from '../llm/skill-tools';
-import { computerTool } from '../computer/computer-tool';
+import { computerTool } from '../llm/computer-tool';
 import { recentScreenshots } from '../computer/screenshot-history';
 import { delegateTool } from '../llm/delegate-tool';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';

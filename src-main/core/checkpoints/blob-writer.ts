@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { openBeneath } from '../workspace/no-follow-open';
+import { openBeneath } from '../fs/no-follow-open';
 import type { HeldFolders } from './held-folders';
 
 /**

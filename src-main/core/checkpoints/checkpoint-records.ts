@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../conversations/atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 
 /**
  * Each conversation's list of checkpoints (`<data>/checkpoints/<conversation>.json`): the trees taken

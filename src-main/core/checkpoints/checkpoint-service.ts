@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CellChanges, FileDiff, Settings } from '@contract';
-import { writeFileAtomic } from '../conversations/atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 import { ChangeJournal } from './change-journal';
 import { canonical, CheckpointRecords, type CheckpointEntry, type ConversationRecord } from './checkpoint-records';
 import { insideAny, MAX_LISTED, parseUnkept, unkeptChanges, type ScanLimits, type Unkept, type Unrestorable } from './ignored-paths';

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { holdFolder, type HeldFolder } from '../workspace/no-follow-open';
+import { holdFolder, type HeldFolder } from '../fs/no-follow-open';
 
 /**
  * The folders of a workspace held open while a checkpoint reads their files, so that each file is one

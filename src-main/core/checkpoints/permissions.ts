@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { holdFolder, openBeneath } from '../workspace/no-follow-open';
+import { holdFolder, openBeneath } from '../fs/no-follow-open';
 import type { FlatEntry } from './git-objects';
 import type { ScannedEntry } from './workspace-scan';
 

@@ -1,5 +1,5 @@
 import { lstat, symlink } from 'node:fs/promises';
-import { holdFolder, removeBeneath, writeNewFileBeneath } from '../workspace/no-follow-open';
+import { holdFolder, removeBeneath, writeNewFileBeneath } from '../fs/no-follow-open';
 import type { FlatEntry, GitObjects } from './git-objects';
 import { wantedPerm } from './permissions';
 import { readChunked } from './chunked-files';

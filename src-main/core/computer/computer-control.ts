@@ -1,4 +1,4 @@
-import { describeAction, type ComputerAction } from './computer-tool';
+import { describeAction, type ComputerAction } from '../llm/computer-tool';
 import { outsideScreenshot, scaledSize, scaledToReal, type ImageLimit, type Size } from './screen-geometry';
 import { blackOut, drawPointer, encodePng, scaleDown, type Rect } from './screen-image';
 import type { X11Screen } from './x11-screen';

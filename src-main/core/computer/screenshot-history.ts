@@ -1,6 +1,6 @@
 import type { ConversationItem } from '@contract';
 import type { ImageData } from '../llm/provider';
-import { COMPUTER_LANGUAGE } from './computer-tool';
+import { COMPUTER_LANGUAGE } from '../llm/computer-tool';
 
 /**
  * How many of the latest screenshots go back to the model: it acts on the newest and may compare with

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Conversation, describeIssues, type ConversationListEntry, type ConversationSummary } from '@contract';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 import { findMatch } from './search-match';
 import { errorMessage } from '@contract/error-message';
 

@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConversationSummary } from '@contract';
-import { removeBeneath } from '../workspace/no-follow-open';
+import { removeBeneath } from '../fs/no-follow-open';
 import { APP_DIR } from '../workspace/workspace-tree';
 
 // Deleting a conversation's files is only ever done to the folder the app made for it. A folder the

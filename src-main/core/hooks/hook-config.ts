@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { HOOK_EVENTS, HooksConfig, HooksFile, type HookEvent, type HookSpec } from '@contract';
-import { isInsideTrusted, trustFolderOf } from '../agent/project-instructions';
-import { readBeneath } from '../workspace/bounded-read';
+import { isInsideTrusted, trustFolderOf } from '../workspace/workspace-trust';
+import { readBeneath } from '../fs/bounded-read';
 
 // Where hooks come from (docs/agent.md#hooks): the person's own — Settings, then
 // `<data folder>/hooks.json` — and a workspace's `.agents/hooks.json`, used only once the person

@@ -1,9 +1,9 @@
 import type { CellItem } from '@contract';
-import { nameFromLanguage } from '../mcp/mcp-names';
+import { nameFromLanguage } from './mcp-names';
 import type { ToolSpec } from './provider';
 import { skillToolOf } from './skill-tools';
-import { planToolOf } from '../agent/plan/plan-tools';
-import { COMPUTER_LANGUAGE, COMPUTER_TOOL_NAME } from '../computer/computer-tool';
+import { planToolOf } from './plan-tools';
+import { COMPUTER_LANGUAGE, COMPUTER_TOOL_NAME } from './computer-tool';
 import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from './delegate-tool';
 
 export const EXECUTE_TOOL_NAME = 'execute';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelCapability, type ModelTarget } from '@contract';
 import { z } from 'zod';
-import { writeFileAtomic } from '../conversations/atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 
 const StoreFile = z.object({ version: z.literal(1), models: z.record(z.string(), ModelCapability) });
 

@@ -3,7 +3,7 @@
 // TypeError('terminated') or AnthropicError('terminated'), which are neither SDK's API errors.
 
 import type { ProviderKind } from '@contract';
-import { describeNetworkFailure, innermostMessage, networkCode } from './network-problem';
+import { describeNetworkFailure, innermostMessage, networkCode } from '../providers/network-problem';
 
 export type CallFailure =
   | { kind: 'rate-limited'; retryAfterMs: number | null; message: string }

@@ -1,4 +1,4 @@
-import { isLastingNetworkFailure } from './network-problem';
+import { isLastingNetworkFailure } from '../providers/network-problem';
 import { classifyFailure, type CallFailure } from './provider-errors';
 import type { ProviderEvent } from './provider';
 

@@ -1,4 +1,4 @@
-import { holdFolder, writeNewFileBeneath } from '../workspace/no-follow-open';
+import { holdFolder, writeNewFileBeneath } from '../fs/no-follow-open';
 import { resolveInWorkspace } from '../workspace/resolve-in-workspace';
 
 /**

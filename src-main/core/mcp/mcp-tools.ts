@@ -1,5 +1,5 @@
 import type { McpServerConfig, McpToolPolicy } from '@contract';
-import { cellLanguage, offeredName } from './mcp-names';
+import { cellLanguage, offeredName } from '../llm/mcp-names';
 import { uiResourceUriOf } from './mcp-ui-resource';
 
 // A server's tools, from what it listed to what the model is offered, apart from mcp-manager.ts

@@ -5,7 +5,7 @@ import type { Conversation, ConversationItem } from '@contract';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { isSafeAttachmentPath, type ImportedFile } from './import-attachments';
 import type { NotebookImport } from './ipynb-import';
-import { NoFollowError, openBeneath, unlinkBeneath } from '../workspace/no-follow-open';
+import { NoFollowError, openBeneath, unlinkBeneath } from '../fs/no-follow-open';
 import { errorMessage } from '@contract/error-message';
 
 // Turning a parsed notebook into a saved conversation. Parsing already succeeded (importNotebook is

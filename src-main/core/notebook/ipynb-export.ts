@@ -14,9 +14,9 @@ import {
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
 import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
-import { isMcpLanguage } from '../mcp/mcp-names';
+import { isMcpLanguage } from '../llm/mcp-names';
 import { mcpCallCell } from './mcp-call-cell';
-import { COMPUTER_LANGUAGE } from '../computer/computer-tool';
+import { COMPUTER_LANGUAGE } from '../llm/computer-tool';
 import { installsBeforeUse, type LiveCellPlan, planLiveSession } from './live-session-export';
 import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';

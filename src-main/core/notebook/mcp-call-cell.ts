@@ -1,7 +1,7 @@
 import type { CellItem } from '@contract';
 import type { CodeCellMeta } from './app-metadata';
 import { splitLines } from './multiline';
-import { COMPUTER_LANGUAGE } from '../computer/computer-tool';
+import { COMPUTER_LANGUAGE } from '../llm/computer-tool';
 import type { AttachmentsV4, MarkdownCellV4 } from './nbformat-schema';
 
 // An MCP tool call is not code Jupyter can run, so a notebook gets it as a markdown cell that shows the

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, type Conversation } from '@contract';
-import { writeFileAtomic } from '../conversations/atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 import { exportNotebook, serializeNotebook, type ExportMeta } from './ipynb-export';
 import { importNotebook, type ImportOptions, type NotebookImport } from './ipynb-import';
 import { strictNotebookSchema } from './nbformat-schema';

@@ -1,5 +1,5 @@
 import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL, type ProviderKind } from '@contract';
-import { describeNetworkFailure, innermostMessage, networkCode } from '../llm/network-problem';
+import { describeNetworkFailure, innermostMessage, networkCode } from './network-problem';
 import { errorMessage } from '@contract/error-message';
 
 // Model listing over plain HTTP, for the keys screen's "Test" and the model picker. Kept apart from the

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describeIssues, Schedule, ScheduleFile, ScheduleRunRecord } from '@contract';
-import { writeFileAtomic } from '../conversations/atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 
 // The scheduled tasks, in <data folder>/schedules.json, and what each run did, one file per run in
 // <data folder>/schedule-runs/. The sandbox hides the data folder (with the home and /tmp), so sandboxed

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../conversations/atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 
 // The local webhook: `POST http://127.0.0.1:<port>/schedules/<id>/run` with `Authorization: Bearer
 // <token>` starts a task, so a git hook or another program can. It listens on the loopback address

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { MAX_ATTACHMENT_BYTES, type Attachment } from '@contract';
 import { WorkspacePathError, workspaceSegments } from './confine';
 import { mimeOf } from './file-types';
-import { holdFolder, NoFollowError, type HeldFolder } from './no-follow-open';
+import { holdFolder, NoFollowError, type HeldFolder } from '../fs/no-follow-open';
 
 export const ATTACHMENTS_DIR = 'attachments';
 

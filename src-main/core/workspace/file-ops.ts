@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from './confine';
-import { NoFollowError, removeBeneath, renameBeneath } from './no-follow-open';
+import { NoFollowError, removeBeneath, renameBeneath } from '../fs/no-follow-open';
 import { resolveInWorkspace } from './resolve-in-workspace';
 import { APP_DIR } from './workspace-tree';
 

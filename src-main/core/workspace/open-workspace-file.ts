@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { WorkspacePathError, workspaceSegments } from './confine';
-import { NoFollowError, openBeneath } from './no-follow-open';
+import { NoFollowError, openBeneath } from '../fs/no-follow-open';
 import { resolveInWorkspace } from './resolve-in-workspace';
 
 /** Why a file cannot be read out of the workspace; browser mode maps each to an HTTP status. */

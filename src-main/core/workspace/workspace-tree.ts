@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import type { WorkspaceEntry, WorkspaceTree } from '@contract';
-import { holdFolder, type HeldFolder } from './no-follow-open';
+import { holdFolder, type HeldFolder } from '../fs/no-follow-open';
 
 /** Folders listed but not opened: they are huge and nobody browses them in a file panel. */
 export const UNOPENED_DIRS = new Set([

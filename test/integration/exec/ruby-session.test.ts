@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -115,62 +115,6 @@ describe.runIf(installed('ruby'))('ruby rich output', () => {
     const text = await h.run('ruby', 'Image(__FILE__.b + "x")');
     expect(text.status).toBe('failed');
     expect((await h.run('ruby', '1 + 1')).forModel).toBe('2');
-  });
-});
-
-describe.runIf(installed('ruby'))('ruby files helper', () => {
-  const h = useHarness();
-
-  it('reads, writes, lists, searches and deletes relative to the workspace', async () => {
-    const code = [
-      'files.write("notes/a.txt", "alpha\\nneedle here\\n")',
-      'files.write("notes/b.txt", "beta\\n")',
-      'files.write("notes/data.json", { "k" => [1, 2] })',
-      'Dir.mkdir("elsewhere") unless Dir.exist?("elsewhere")',
-      'Dir.chdir("elsewhere") # relative paths still mean the workspace',
-      'puts files.read("notes/a.txt").lines.first',
-      'p files.list("notes")',
-      'p files.list(".", "**/*.txt")',
-      'p files.search("needle").map { |m| [m[:path], m[:line], m[:text]] }',
-      'p JSON.parse(files.read("notes/data.json"))',
-      'files.delete("notes/b.txt")',
-      'p files.list("notes"), files.exist?("notes/b.txt"), files.read("notes/a.txt", binary: true).encoding == Encoding::BINARY',
-    ].join('\n');
-    const result = await h.run('ruby', code);
-    expect(result.status, result.forModel).toBe('done');
-    expect(stdoutOf(result)).toBe(
-      [
-        'alpha',
-        '["a.txt", "b.txt", "data.json"]',
-        '["notes/a.txt", "notes/b.txt"]',
-        '[["notes/a.txt", 2, "needle here"]]',
-        '{"k"=>[1, 2]}',
-        '["a.txt", "data.json"]',
-        'false',
-        'true',
-        '',
-      ].join('\n'),
-    );
-    expect(await readFile(join(h.workspace, 'notes', 'data.json'), 'utf8')).toBe('{\n  "k": [\n    1,\n    2\n  ]\n}\n');
-  });
-
-  it('raises Ruby errors naming the path, and keeps a non-empty folder unless told to delete it', async () => {
-    const missing = await h.run('ruby', 'files.read("missing.txt")');
-    expect(missing.status).toBe('failed');
-    expect(missing.outputs.find((o) => o.output_type === 'error')).toMatchObject({
-      ename: 'Errno::ENOENT',
-      evalue: expect.stringContaining(join(h.workspace, 'missing.txt')),
-    });
-    await h.run('ruby', 'files.write("full/x.txt", "x")');
-    const refused = await h.run('ruby', 'files.delete("full")');
-    expect(refused.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'Errno::ENOTEMPTY' });
-    const deleted = await h.run('ruby', 'files.delete("full", recursive: true)\nDir.exist?("full")');
-    expect(deleted.forModel).toBe('false');
-    const binary = await h.run('ruby', 'files.write("bin.dat", "\\xff\\xfe".b)\nfiles.read("bin.dat")');
-    expect(binary.outputs.find((o) => o.output_type === 'error')).toMatchObject({
-      ename: 'ArgumentError',
-      evalue: expect.stringContaining('binary: true'),
-    });
   });
 });
 

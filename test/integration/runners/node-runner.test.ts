@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NODE_RUNNER, type Output, type RunOutcome, Runner, until } from '../../support/runner-harness';
@@ -181,54 +181,5 @@ describe('JavaScript runner', () => {
   it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
     const o = await run('console.log("héllo ✓ 😀")\nprocess.stdout.write(Buffer.from([0xff, 0xfe, 0x0a]))');
     expect(o.bytes.equals(Buffer.concat([Buffer.from('héllo ✓ 😀\r\n'), Buffer.from([0xff, 0xfe, 0x0d, 0x0a])]))).toBe(true);
-  });
-
-  describe('files helper', () => {
-    it('reads, writes, lists, searches and deletes relative to the workspace, whatever the cwd', async () => {
-      const ws = js.workspace;
-      mkdirSync(path.join(ws, 'elsewhere'));
-      const o = await run(
-        [
-          'process.chdir("elsewhere")',
-          'files.write("notes/todo.txt", "buy milk\\nwrite tests\\n")',
-          'files.write("notes/todo.txt", "call mom\\n", { append: true })',
-          'files.write("data.json", { n: 1 })',
-          'const result = {',
-          '  read: files.read("notes/todo.txt"),',
-          '  list: files.list(),',
-          '  txt: files.list(".", "**/*.txt"),',
-          '  search: files.search("milk"),',
-          '  firstByte: files.read("data.json", { binary: true }).subarray(0, 1).toString(),',
-          '}',
-          'files.delete("data.json")',
-          'result.exists = files.exists("data.json")',
-          'console.log(JSON.stringify(result))',
-        ].join('\n'),
-      );
-      expect(o.ok).toBe(true);
-      expect(readFileSync(path.join(ws, 'notes/todo.txt'), 'utf8')).toBe('buy milk\nwrite tests\ncall mom\n');
-      expect(existsSync(path.join(ws, 'data.json'))).toBe(false);
-      expect(JSON.parse(o.text)).toEqual({
-        read: 'buy milk\nwrite tests\ncall mom\n',
-        list: ['data.json', 'elsewhere/', 'notes/'],
-        txt: ['notes/todo.txt'],
-        search: [{ path: 'notes/todo.txt', line: 1, text: 'buy milk' }],
-        firstByte: '{',
-        exists: false,
-      });
-    });
-
-    it('throws clear errors that name the path', async () => {
-      writeFileSync(path.join(js.workspace, 'plain.txt'), 'x');
-      mkdirSync(path.join(js.workspace, 'full'));
-      writeFileSync(path.join(js.workspace, 'full/inside'), 'x');
-      const cases: Array<[string, RegExp]> = [
-        ['files.read("missing.txt")', /^ENOENT: .*missing\.txt/],
-        ['files.list("plain.txt")', /^ENOTDIR: .*plain\.txt/],
-        ['files.delete("full")', /^ENOTEMPTY: .*recursive: true.*full/],
-      ];
-      for (const [code, message] of cases) expect(errorOf(await run(code))!.evalue).toMatch(message);
-      expect(existsSync(path.join(js.workspace, 'full/inside'))).toBe(true);
-    });
   });
 });

@@ -1,5 +1,3 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Output, PYTHON_RUNNER, type RunOutcome, Runner, until } from '../../support/runner-harness';
 
@@ -226,68 +224,5 @@ describe.each([
     const o = await run('for i in range(100_000):\n    print(f"{i:09d} " + "x" * 90)');
     expect(o.ok).toBe(true);
     expect(o.bytes.length).toBe(100_000 * 102); // 100 characters and \r\n per line
-  });
-
-  describe('files helper', () => {
-    it('reads, writes, lists, searches and deletes relative to the workspace, whatever the cwd', async () => {
-      const ws = py.workspace;
-      mkdirSync(path.join(ws, 'elsewhere'));
-      const o = await run(
-        [
-          'import os',
-          'os.chdir("elsewhere")',
-          'files.write("notes/todo.txt", "buy milk\\nwrite tests\\n")',
-          'files.write("data.json", {"n": 1})',
-          'files.write("notes/todo.txt", "call mom\\n", append=True)',
-          'result = {',
-          '    "read": files.read("notes/todo.txt"),',
-          '    "list": files.list(),',
-          '    "txt": files.list(".", "**/*.txt"),',
-          '    "search": files.search("milk"),',
-          '    "first_byte": files.read("data.json", binary=True)[:1].decode(),',
-          '}',
-          'files.delete("data.json")',
-          'result["exists"] = files.exists("data.json")',
-          'import json',
-          'print(json.dumps(result))',
-        ].join('\n'),
-      );
-      expect(o.ok).toBe(true);
-      expect(readFileSync(path.join(ws, 'notes/todo.txt'), 'utf8')).toBe('buy milk\nwrite tests\ncall mom\n');
-      expect(existsSync(path.join(ws, 'data.json'))).toBe(false);
-      expect(JSON.parse(o.text)).toEqual({
-        read: 'buy milk\nwrite tests\ncall mom\n',
-        list: ['data.json', 'elsewhere/', 'notes/'],
-        txt: ['notes/todo.txt'],
-        search: [{ path: 'notes/todo.txt', line: 1, text: 'buy milk' }],
-        first_byte: '{',
-        exists: false,
-      });
-    });
-
-    it('raises clear errors that name the path', async () => {
-      writeFileSync(path.join(py.workspace, 'plain.txt'), 'x');
-      mkdirSync(path.join(py.workspace, 'full'));
-      writeFileSync(path.join(py.workspace, 'full/inside'), 'x');
-      writeFileSync(path.join(py.workspace, 'blob.bin'), Buffer.from([0xff, 0x00, 0xfe]));
-      const cases: Array<[string, string, string]> = [
-        ['files.read("missing.txt")', 'FileNotFoundError', 'missing.txt'],
-        ['files.list("plain.txt")', 'NotADirectoryError', 'plain.txt'],
-        ['files.delete("full")', 'OSError', 'recursive=True'],
-        ['files.read("blob.bin")', 'ValueError', 'binary=True'],
-      ];
-      for (const [code, ename, mention] of cases) {
-        const error = errorOf(await run(code))!;
-        expect(error.ename).toBe(ename);
-        expect(error.evalue).toContain(mention);
-      }
-      expect(existsSync(path.join(py.workspace, 'full/inside'))).toBe(true);
-    });
-
-    it.skipIf(process.getuid?.() === 0)('lets PermissionError through for unreadable files', async () => {
-      const error = errorOf(await run('import os\nos.chmod(files.write("locked.txt", "s"), 0)\nfiles.read("locked.txt")'))!;
-      expect(error.ename).toBe('PermissionError');
-      expect(error.evalue).toContain('locked.txt');
-    });
   });
 });

@@ -9,7 +9,7 @@ import {
   removeBeneath,
   renameBeneath,
   writeNewFileBeneath,
-} from '../../../src-main/core/workspace/no-follow-open';
+} from '../../../src-main/core/fs/no-follow-open';
 import { useTempWorkspace } from './support/temp-workspace';
 
 // The walk that opens files inside folders other code controls: a link at any component is refused,

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkspacePathError } from '../../../src-main/core/workspace/confine';
-import { openBeneath } from '../../../src-main/core/workspace/no-follow-open';
+import { openBeneath } from '../../../src-main/core/fs/no-follow-open';
 import { openWorkspaceEntry } from '../../../src-main/core/workspace/open-workspace-file';
 import { resolveInWorkspace } from '../../../src-main/core/workspace/resolve-in-workspace';
 import { useTempWorkspace } from './support/temp-workspace';

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const DOC = path.join(ROOT, 'docs/architecture.md');
-/** Folders whose every sub-folder the tree must name. */
-const COVERED = ['src-main/core', 'src-main/core/exec', 'src-renderer/features'];
+/** Folders whose every sub-folder, at any depth, the tree must name. */
+const COVERED = ['src-main', 'src-preload', 'src-renderer', 'resources'];
 const DESCRIPTION_COLUMN = 20;
 
 interface Named {
@@ -57,7 +57,7 @@ function referencedPaths(text: string): string[] {
 function subfolders(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map((entry) => `${dir}/${entry.name}`);
+    .flatMap((entry) => [`${dir}/${entry.name}`, ...subfolders(`${dir}/${entry.name}`)]);
 }
 
 describe('docs/architecture.md', () => {
@@ -77,7 +77,7 @@ describe('docs/architecture.md', () => {
     expect(missing).toEqual([]);
   });
 
-  it(`names every folder directly under ${COVERED.join(', ')}`, () => {
+  it(`names every folder under ${COVERED.join(', ')}`, () => {
     const names = new Set(named.filter((n) => n.folder).map((n) => n.path));
     const unnamed = COVERED.flatMap(subfolders).filter((dir) => !names.has(dir));
     expect(unnamed).toEqual([]);
@@ -87,6 +87,17 @@ describe('docs/architecture.md', () => {
     expect(referencedPaths(text).length).toBeGreaterThan(10);
     expect(referencedPaths(text).filter((p) => !existsSync(path.join(ROOT, p)))).toEqual([]);
     expect(text).not.toMatch(/\]\(\.\.\/|`\.\.\//);
+  });
+});
+
+describe("docs/architecture.md's layer order", () => {
+  it("gives core's folder order as eslint.config.js's CORE_ORDER", () => {
+    const config = readFileSync(path.join(ROOT, 'eslint.config.js'), 'utf8');
+    const list = /const CORE_ORDER = \[([^\]]*)\]/.exec(config)?.[1] ?? '';
+    const order = [...list.matchAll(/'([\w-]+)'/g)].map((m) => m[1]);
+    const written = /first: ([\w\s→-]+);/.exec(readFileSync(DOC, 'utf8').replace(/\n\s*/g, ' '))?.[1] ?? '';
+    expect(order.length).toBeGreaterThan(15);
+    expect(written.split('→').map((name) => name.trim())).toEqual(order);
   });
 });
 

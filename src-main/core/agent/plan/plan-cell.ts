@@ -5,7 +5,7 @@ import type { EventBus } from '../../bridge/event-bus';
 import type { LiveConversation } from '../live-conversation';
 import { finishCell } from '../turn-cell';
 import { addSteps, applyTaskCall, checkSteps, tasksForModel } from './task-list';
-import { planLanguage, PROPOSE_PLAN } from './plan-tools';
+import { planLanguage, PROPOSE_PLAN } from '../../llm/plan-tools';
 
 // The calls of propose_plan and update_tasks inside a turn (docs/agent.md#plan-mode, #task-list).
 // Nothing runs: a task call changes the list the conversation keeps; a plan waits for the person's

@@ -1,6 +1,6 @@
 import { openTasks, type Conversation } from '@contract';
 import type { ToolSpec } from '../../llm/provider';
-import { proposePlanTool, updateTasksTool } from './plan-tools';
+import { proposePlanTool, updateTasksTool } from '../../llm/plan-tools';
 import { tasksForModel } from './task-list';
 
 // What a model call carries of plan mode and the task list: the tools, and a prompt section saying

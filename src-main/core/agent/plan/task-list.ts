@@ -1,6 +1,6 @@
 import { taskLines, type Task } from '@contract';
 import { parseMcpArgs } from '../mcp-cell';
-import { MAX_STEP_CHARS, MAX_STEPS } from './plan-tools';
+import { MAX_STEP_CHARS, MAX_STEPS } from '../../llm/plan-tools';
 
 // The live task list (docs/agent.md#task-list): the model's update_tasks calls applied to the list
 // the conversation keeps. A call is all or nothing: one bad number or step refuses the whole call,

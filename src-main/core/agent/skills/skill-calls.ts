@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LOAD_SKILL, READ_SKILL_FILE } from '../../llm/skill-tools';
-import { readBeneath } from '../../workspace/bounded-read';
-import { checkName, holdFolder, NoFollowError } from '../../workspace/no-follow-open';
+import { readBeneath } from '../../fs/bounded-read';
+import { checkName, holdFolder, NoFollowError } from '../../fs/no-follow-open';
 import { parseMcpArgs } from '../mcp-cell';
 import { prefixWithin } from '../project-instructions';
 import { offeredSkills, SKILL_FILE_BYTES, type FoundSkill } from './skill-discovery';

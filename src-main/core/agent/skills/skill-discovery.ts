@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillInfo } from '@contract';
-import { readBeneath, type BoundedRead } from '../../workspace/bounded-read';
-import { holdFolder, NoFollowError } from '../../workspace/no-follow-open';
-import { workspaceTrust } from '../project-instructions';
+import { readBeneath, type BoundedRead } from '../../fs/bounded-read';
+import { holdFolder, NoFollowError } from '../../fs/no-follow-open';
+import { workspaceTrust } from '../../workspace/workspace-trust';
 import { parseSkillFile } from './skill-front-matter';
 
 // Agent Skills (issue 28, item 2; docs/agent.md#skills): folders holding a SKILL.md whose front matter

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readBeneath } from '../../workspace/bounded-read';
-import { holdFolder, removeBeneath, renameBeneath, writeNewFileBeneath } from '../../workspace/no-follow-open';
+import { readBeneath } from '../../fs/bounded-read';
+import { holdFolder, removeBeneath, renameBeneath, writeNewFileBeneath } from '../../fs/no-follow-open';
 import { parseSkillFile } from './skill-front-matter';
 import { SKILL_FILE_BYTES } from './skill-discovery';
 import { readSkillZip, SkillZipError } from './skill-zip';

@@ -1,6 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { removeBeneath } from '../../workspace/no-follow-open';
+import { removeBeneath } from '../../fs/no-follow-open';
 import { which } from '../languages/find-runtime';
 import type { InstallPlace } from './install-place';
 import { type InstallerResult, lastLines } from './installer-process';

@@ -1,7 +1,7 @@
 import { constants, type WriteStream } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { errorMessage } from '@contract';
-import { openBeneath, unlinkBeneath } from '../../workspace/no-follow-open';
+import { openBeneath, unlinkBeneath } from '../../fs/no-follow-open';
 import { TailRing, type StreamName, type TailPiece } from './tail-ring';
 
 // The UI keeps a run's output up to a cap; past it, the whole output goes to a file in the

@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { writeNewFileBeneath } from '../../workspace/no-follow-open';
+import { writeNewFileBeneath } from '../../fs/no-follow-open';
 import { basename, join } from 'node:path';
 import type { LanguageDefinition, Runtime } from '../languages/language';
 import type { LimitController } from '../process/limits';

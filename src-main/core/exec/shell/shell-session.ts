@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { writeNewFileBeneath } from '../../workspace/no-follow-open';
+import { writeNewFileBeneath } from '../../fs/no-follow-open';
 import { basename, join } from 'node:path';
 import { KEY_VARIABLE_NAMES } from '../process/env';
 import type { LimitController, LimitSettings } from '../process/limits';

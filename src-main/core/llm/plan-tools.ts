@@ -1,5 +1,5 @@
 import { PLAN_LANGUAGE, TASKS_LANGUAGE } from '@contract/plan-text';
-import type { ToolSpec } from '../../llm/provider';
+import type { ToolSpec } from './provider';
 
 // The two tools of plan mode and the task list (docs/agent.md#plan-mode, #task-list). A call is
 // recorded as a cell whose language is `plan:propose` or `tasks:update` and whose code is the call's

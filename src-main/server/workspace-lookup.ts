@@ -1,4 +1,4 @@
-import type { AgentService } from '../agent/agent-service';
+import type { AgentService } from '../core/agent/agent-service';
 
 /** The folder a conversation works in, or null when there is no such conversation. */
 export type WorkspaceLookup = (conversationId: string) => Promise<string | null>;

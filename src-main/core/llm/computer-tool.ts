@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../llm/provider';
+import type { ToolSpec } from './provider';
 
 // The `computer` tool (docs/computer-use.md): one call is one action on the screen, and every call
 // answers with a screenshot taken after it. Coordinates are pixels of the last screenshot the model got
