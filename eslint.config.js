@@ -85,6 +85,7 @@ const CORE_ORDER = [
   'llm', // the provider port and adapters, and every tool the model is offered
   'computer',
   'settings', // its rules check models against llm's catalogue
+  'profiles', // named sets of settings (docs/agent.md#profiles)
   'workspace',
   'conversations',
   'exec',
@@ -95,6 +96,7 @@ const CORE_ORDER = [
   'agent',
   'notebook',
   'mcp-server',
+  'hosted-agents', // outside ACP agents answering a conversation, through our engine and checkpoints
   'schedules',
   'handlers',
 ];
