@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FilePreview, WorkspaceTree } from '@contract';
+import type { CellChanges, FilePreview, WorkspaceTree } from '@contract';
 import { errorMessage } from '@contract/error-message';
 import { bridge } from '../bridge/bridge';
 
@@ -34,7 +34,8 @@ interface WorkspaceActions {
   toggle(path: string): void;
   onChanged(conversationId: string, paths: string[]): void;
   runStarted(): void;
-  runEnded(): void;
+  /** The run ended; with its checkpoint's list, that list is what it changed (the watcher's guess goes). */
+  runEnded(changes?: CellChanges): void;
   showPreview(target: PreviewTarget | null): Promise<void>;
   rename(from: string, to: string): Promise<boolean>;
   remove(path: string): Promise<boolean>;
@@ -149,7 +150,13 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         });
     },
     runStarted: () => set({ runActive: true, changed: new Set(), runShowedImage: false }),
-    runEnded: () => set({ runActive: false, runEndedAt: Date.now() }),
+    runEnded: (changes) =>
+      changes?.checkpointed
+        ? // The cell's own count and the badge's must agree: the watcher also reports folders, files
+          // made and removed within the run, and ignored paths, which the cell's list does not hold.
+          // Settled: later batches of the watcher's no longer count as the run's (runEndedAt 0).
+          set({ runActive: false, runEndedAt: 0, changed: new Set(changes.files.map((f) => f.path)) })
+        : set({ runActive: false, runEndedAt: Date.now() }),
     async showPreview(target) {
       if (target?.kind === 'output') set({ runShowedImage: true });
       set({ preview: target, previewData: null, previewError: null });
