@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { CellChanges, FilePreview, WorkspaceTree } from '@contract';
 import { errorMessage } from '@contract/error-message';
 import { bridge } from '../bridge/bridge';
+import { plainError } from './plain-error';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */
 export type PreviewTarget =
@@ -58,7 +59,8 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       // A newer choice may have been made while this one loaded.
       if (get().preview === target) set({ previewData: data, previewError: null });
     } catch (err) {
-      if (get().preview === target) set({ previewData: null, previewError: errorMessage(err) });
+      // In the person's words: never the request's name (workspace.preview: …).
+      if (get().preview === target) set({ previewData: null, previewError: plainError(err) ?? errorMessage(err) });
     }
   };
 
@@ -103,7 +105,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
             const tree = await bridge['workspace.tree']({ conversationId: id });
             if (get().conversationId === id) set({ tree, treeError: null });
           } catch (err) {
-            if (get().conversationId === id) set({ treeError: errorMessage(err) });
+            if (get().conversationId === id) set({ treeError: plainError(err) ?? errorMessage(err) });
           }
         } while (again);
       };
@@ -172,7 +174,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: errorMessage(err) });
+        set({ treeError: plainError(err) ?? errorMessage(err) });
         return false;
       }
     },
@@ -187,7 +189,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: errorMessage(err) });
+        set({ treeError: plainError(err) ?? errorMessage(err) });
         return false;
       }
     },
@@ -197,7 +199,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       try {
         await bridge['workspace.reveal']({ conversationId: id, ...(path ? { path } : {}) });
       } catch (err) {
-        set({ treeError: errorMessage(err) });
+        set({ treeError: plainError(err) ?? errorMessage(err) });
       }
     },
   };
