@@ -99,6 +99,18 @@ export class CellScreen {
   }
 
   /**
+   * Plain: the line held for its end, ended now — something else of the run's (its error, an image) is
+   * about to be written, and what the program printed before it must stand before it (the prompt of an
+   * input() that then failed came after the error it led to). A terminal shows the line already.
+   */
+  endHeldLine(): string {
+    if (!this.plain || !this.pending) return '';
+    const line = this.pending;
+    this.pending = '';
+    return this.lines([`${plainLine(line)}\n`]);
+  }
+
+  /**
    * The program printed the prompt of an input question, which the question's own line repeats with
    * the answer: the prompt is taken off this screen. Plain: the line was held for its end, and the
    * prompt goes from it. A terminal: the line was shown; when it holds only the prompt the caller

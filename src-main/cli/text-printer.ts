@@ -270,6 +270,7 @@ export class TextPrinter {
 
   private richOutput(conversationId: string, cellId: string, output: CellOutput): void {
     if (output.output_type === 'stream') return;
+    this.out(this.screens.get(cellId)?.endHeldLine() ?? '');
     if (output.output_type === 'error') {
       const line = `${output.ename}: ${output.evalue}`.trim();
       this.errorLines.add(line);

@@ -153,6 +153,8 @@ const buildEventSchemas = () =>
       nextIndex: z.number().int().nonnegative().nullable(),
       /** Why it failed, when the outcome is 'failed'. */
       message: z.string().nullable(),
+      /** The cells it did not reach (stopped, cancelled or failed first): their outputs are from before. */
+      notRun: z.array(Id),
     }),
     /** An MCP server's state or tools changed (Settings asks mcp.status again). */
     'mcp.changed': z.object({ name: z.string() }),

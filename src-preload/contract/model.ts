@@ -20,6 +20,12 @@ export const StreamOutput = z.object({
   output_type: z.literal('stream'),
   name: z.enum(['stdout', 'stderr']),
   text: z.string(),
+  /**
+   * The app's own note about the run (interrupted, timed out, the session's state gone), not the
+   * program's: the UI shows it as the app's, not as stderr. Kept as stderr so a notebook and the model
+   * read it as before; the app's own field, not nbformat's: export leaves it out.
+   */
+  appNote: z.literal(true).optional(),
 });
 export const DisplayDataOutput = z.object({
   output_type: z.literal('display_data'),

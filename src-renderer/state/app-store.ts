@@ -17,6 +17,8 @@ interface AppState {
   settings: Settings | null;
   /** One line at the top of the window; the latest failure wins. */
   error: string | null;
+  /** The conversation open when the error happened (null: none): the banner shows only there. */
+  errorConversationId: string | null;
   notices: string[];
   screen: Screen;
   /** Whether the provider in settings can be used now (a key, a base URL); null while unknown. */
@@ -69,11 +71,16 @@ interface AppActions {
 export type AppStore = AppState & AppActions;
 
 export const useApp = create<AppStore>((set, get) => {
+  // A repeated action's refusal is ignored (plainError gives null); an error belongs to its conversation.
+  const setError = (err: unknown): void => {
+    const error = plainError(err);
+    if (error !== null) set({ error, errorConversationId: get().current?.conv.id ?? null });
+  };
   const guard = async <T>(f: () => Promise<T>): Promise<T | null> => {
     try {
       return await f();
     } catch (err) {
-      set({ error: plainError(err) ?? get().error });
+      setError(err);
       return null;
     }
   };
@@ -104,6 +111,7 @@ export const useApp = create<AppStore>((set, get) => {
     current: null,
     settings: null,
     error: null,
+    errorConversationId: null,
     notices: [],
     screen: 'chat',
     providerReady: null,
@@ -242,7 +250,7 @@ export const useApp = create<AppStore>((set, get) => {
     setScreen: (screen) => set({ screen }),
     setProviderReady: (providerReady) => set({ providerReady }),
     setOnboarding: (onboarding) => set({ onboarding }),
-    reportError: (err) => set({ error: plainError(err) ?? get().error }),
+    reportError: (err) => setError(err),
     dismissError: () => set({ error: null }),
     dismissNotice(text) {
       set({ notices: get().notices.filter((n) => n !== text) });

@@ -57,7 +57,7 @@ export function wireEvents(): () => void {
     }),
     bridge.on('cell.done', ({ conversationId, cell }) => {
       useInputQuestions.getState().runEnded(cell.id);
-      if (isCurrent(conversationId)) useWorkspace.getState().runEnded();
+      if (isCurrent(conversationId)) useWorkspace.getState().runEnded(cell.changes);
     }),
     bridge.on('cell.input-requested', (q) => useInputQuestions.getState().asked(q)),
     bridge.on('cell.input-closed', (p) => useInputQuestions.getState().closed(p)),

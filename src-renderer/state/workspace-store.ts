@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import type { FilePreview, WorkspaceTree } from '@contract';
+import type { CellChanges, FilePreview, WorkspaceTree } from '@contract';
 import { errorMessage } from '@contract/error-message';
 import { bridge } from '../bridge/bridge';
+import { plainError } from './plain-error';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */
 export type PreviewTarget =
@@ -34,7 +35,8 @@ interface WorkspaceActions {
   toggle(path: string): void;
   onChanged(conversationId: string, paths: string[]): void;
   runStarted(): void;
-  runEnded(): void;
+  /** The run ended; with its checkpoint's list, that list is what it changed (the watcher's guess goes). */
+  runEnded(changes?: CellChanges): void;
   showPreview(target: PreviewTarget | null): Promise<void>;
   rename(from: string, to: string): Promise<boolean>;
   remove(path: string): Promise<boolean>;
@@ -57,7 +59,8 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       // A newer choice may have been made while this one loaded.
       if (get().preview === target) set({ previewData: data, previewError: null });
     } catch (err) {
-      if (get().preview === target) set({ previewData: null, previewError: errorMessage(err) });
+      // In the person's words: never the request's name (workspace.preview: …).
+      if (get().preview === target) set({ previewData: null, previewError: plainError(err) ?? errorMessage(err) });
     }
   };
 
@@ -102,7 +105,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
             const tree = await bridge['workspace.tree']({ conversationId: id });
             if (get().conversationId === id) set({ tree, treeError: null });
           } catch (err) {
-            if (get().conversationId === id) set({ treeError: errorMessage(err) });
+            if (get().conversationId === id) set({ treeError: plainError(err) ?? errorMessage(err) });
           }
         } while (again);
       };
@@ -149,7 +152,13 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         });
     },
     runStarted: () => set({ runActive: true, changed: new Set(), runShowedImage: false }),
-    runEnded: () => set({ runActive: false, runEndedAt: Date.now() }),
+    runEnded: (changes) =>
+      changes?.checkpointed
+        ? // The cell's own count and the badge's must agree: the watcher also reports folders, files
+          // made and removed within the run, and ignored paths, which the cell's list does not hold.
+          // Settled: later batches of the watcher's no longer count as the run's (runEndedAt 0).
+          set({ runActive: false, runEndedAt: 0, changed: new Set(changes.files.map((f) => f.path)) })
+        : set({ runActive: false, runEndedAt: Date.now() }),
     async showPreview(target) {
       if (target?.kind === 'output') set({ runShowedImage: true });
       set({ preview: target, previewData: null, previewError: null });
@@ -165,7 +174,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: errorMessage(err) });
+        set({ treeError: plainError(err) ?? errorMessage(err) });
         return false;
       }
     },
@@ -180,7 +189,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: errorMessage(err) });
+        set({ treeError: plainError(err) ?? errorMessage(err) });
         return false;
       }
     },
@@ -190,7 +199,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       try {
         await bridge['workspace.reveal']({ conversationId: id, ...(path ? { path } : {}) });
       } catch (err) {
-        set({ treeError: errorMessage(err) });
+        set({ treeError: plainError(err) ?? errorMessage(err) });
       }
     },
   };

@@ -192,10 +192,16 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     await expectText(ui.page.getByTestId('rerun-status'), 'Stopped at cell 3 of 4: it ended “failed”', 20_000);
     await expectAttribute(ui.page.getByTestId('cell').nth(2), 'data-status', 'failed');
     await expectText(ui.page.getByTestId('cell').nth(1), '21');
+    // Issue 25, item 9: cell 4 did not run in this re-run; its "done" from the file is not shown as this run's.
+    const fourth = ui.page.getByTestId('cell').nth(3);
+    await expectText(fourth.getByTestId('cell-status'), 'not re-run');
+    expect(await fourth.getByTestId('cell-status').textContent()).not.toContain('done');
+    expect(await ui.page.getByTestId('cell').nth(1).getByTestId('cell-not-rerun').count()).toBe(0);
 
     await ui.page.getByRole('button', { name: 'Continue from cell 4' }).click();
     await expectText(ui.page.getByTestId('rerun-status'), 'Re-run finished: cell 4 of 4 ran.', 20_000);
     await expectText(ui.page.getByTestId('cell').nth(3), 'after 20');
+    expect(await fourth.getByTestId('cell-not-rerun').count()).toBe(0);
   });
 
   it('shows imported HTML outputs without running their scripts until the cell runs again', async () => {

@@ -88,6 +88,10 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     await expectText(ui.page.getByTestId('working'), /Running shell… \d/);
     await ui.page.getByRole('button', { name: 'Stop this run' }).click();
     await expectAttribute(cell(), 'data-status', 'interrupted', 15_000);
+    // Issue 25, item 9: the app's own note says how the run ended, marked as the app's, not as stderr.
+    const note = cell().locator('[data-stream="note"]');
+    await expectText(note, 'Interrupted by the user;');
+    expect(await cell().locator('[data-stream="stderr"]').count()).toBe(0);
     // Only the run stopped: the turn goes on, and the model hears the user stopped it.
     await expectText(ui.page.getByTestId('assistant-message').last(), 'You stopped the count', 15_000);
     await expect.poll(() => ui.page.getByTestId('working').count(), { timeout: 10_000 }).toBe(0);

@@ -20,7 +20,8 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
             name: 'execute',
             arguments: {
               language: 'shell',
-              code: 'mkdir -p out && printf "x,y\\n1,2\\n" > out/data.csv && printf "def hello():\\n    return 42\\n" > tool.py',
+              // A folder and a file made and removed within the run: the watcher sees them, the cell's list does not.
+              code: 'mkdir -p out && printf "x,y\\n1,2\\n" > out/data.csv && printf "def hello():\\n    return 42\\n" > tool.py && echo t > scratch.tmp && rm scratch.tmp',
             },
           },
         ],
@@ -31,7 +32,10 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Wrote two files.', 20_000);
     await expectAttribute(row('tool.py'), 'data-changed', 'true');
     await expectAttribute(row('out/data.csv'), 'data-changed', 'true');
-    await expectText(ui.page.locator('.badge-changed'), '3 changed');
+    // Issue 25, item 9: the badge counts what the cell's own line counts (the folder out/ and the
+    // file made and removed are not changes of the workspace's files).
+    await expectText(ui.page.getByTestId('cell-changes'), '2 files changed');
+    await expectText(ui.page.locator('.badge-changed'), '2 changed');
 
     await row('tool.py').getByRole('button', { name: 'tool.py' }).click();
     await expectText(ui.page.getByTestId('preview-title'), 'tool.py');

@@ -114,7 +114,9 @@ export class OiTerminal {
   constructor(args: string[], env: Record<string, string>, options: OiTerminalOptions = {}) {
     const cols = options.cols ?? 120;
     const rows = options.rows ?? 40;
-    this.screenEmulator = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
+    // reflowCursorLine: as tmux, VTE (GNOME Terminal…), kitty, iTerm2 and Windows Terminal do, a resize
+    // rewraps the line the cursor is on too (xterm.js leaves it as drawn unless told to).
+    this.screenEmulator = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true, reflowCursorLine: true });
     const oi = [process.execPath, ...OI, ...args];
     // Piped: a shell's pipeline in the terminal, so oi's stdin is a pipe and the pty stays its controlling terminal.
     const [file, argv] =
@@ -169,7 +171,9 @@ export class OiTerminal {
     return buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(true) ?? '';
   }
 
-  resize(cols: number, rows: number): void {
+  /** Resizes the terminal once the emulator has drawn every byte it got, as a terminal does (xterm.js parses later). */
+  async resize(cols: number, rows: number): Promise<void> {
+    await new Promise<void>((resolve) => this.screenEmulator.write('', resolve));
     this.proc.resize(cols, rows);
     this.screenEmulator.resize(cols, rows);
   }

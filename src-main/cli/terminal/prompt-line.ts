@@ -75,6 +75,7 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     this.rl.on('line', (line) => this.onLine(line));
     input.on('input', (event) => this.onInput(event));
     input.on('hangup', () => this.onHangup());
+    out.on('resize', () => this.onResize());
   }
 
   start(): void {
@@ -254,7 +255,6 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
   private onLine(line: string): void {
     this.drawn = false;
     this.lineStart = true;
-    this.rlOutput.forwardResize = false;
     const open = this.questions[0];
     if (open) {
       // Answers are not messages: keep them out of the history Up recalls.
@@ -265,6 +265,17 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     const text = this.pastes.expand(line);
     this.emit('submit', text);
     if (this.wantsLine() && !this.drawn) this.draw();
+  }
+
+  /**
+   * The terminal has reflowed our line to its new width (as terminals do: xterm.js, VTE, kitty, tmux…),
+   * the cursor where the line's text put it: erase counts the rows at the new width, and draw repaints
+   * the line once from its start. Output written while the line is off screen is the terminal's to reflow.
+   */
+  private onResize(): void {
+    if (!this.drawn || this.gone || this.closed) return;
+    this.erase();
+    this.draw();
   }
 
   private onHangup(): void {
@@ -331,7 +342,6 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     (this.rl as unknown as { prevRows: number }).prevRows = 0;
     this.rl.prompt(true);
     this.drawn = true;
-    this.rlOutput.forwardResize = true;
   }
 
   /** Clears our line from the screen; the cursor ends where the line began. */
@@ -343,7 +353,6 @@ export class PromptLine extends EventEmitter<{ submit: [text: string]; interrupt
     readline.clearScreenDown(this.out);
     this.drawn = false;
     this.lineStart = true;
-    this.rlOutput.forwardResize = false;
   }
 
   private tickStatus(): void {

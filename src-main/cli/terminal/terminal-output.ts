@@ -2,19 +2,17 @@ import { EventEmitter } from 'node:events';
 
 /**
  * The output readline draws the prompt on: the real terminal, except that drawing can be muted (to
- * change the line readline holds without it repainting) and resizes reach readline only while its
- * line is on screen (a repaint at other times would wipe the agent's half-written output line).
+ * change the line readline holds without it repainting) and resizes never reach readline. Its repaint
+ * on a resize moves up by the rows the line took at the old width, while the terminal has already
+ * reflowed the line to the new one: narrower, a stale part of the line stayed above the repaint; wider,
+ * a line of output above was wiped. PromptLine redraws the line itself, counting at the new width.
  */
 export class ReadlineOutput extends EventEmitter {
   readonly isTTY = true;
   muted = false;
-  forwardResize = false;
 
   constructor(private readonly out: NodeJS.WriteStream) {
     super();
-    out.on('resize', () => {
-      if (this.forwardResize) this.emit('resize');
-    });
   }
 
   get columns(): number {

@@ -76,7 +76,10 @@ export class LiveReruns {
       onOutput: (cellId, output) => events.emit('cell.output', { conversationId, cellId, output }),
     });
 
+    // How many cells the re-run has reached (started), counting those before startAt as reached before.
+    let reached = startAt;
     const onProgress = ({ k, n, cell, result }: RerunProgress): void => {
+      reached = Math.max(reached, k);
       if (result === null) {
         const startedAt = new Date().toISOString();
         const limits = limitsFromSettings(settings);
@@ -141,8 +144,18 @@ export class LiveReruns {
     if (this.active.get(conversationId) === controller) this.active.delete(conversationId);
 
     const n = cells.length;
+    // The cells it never reached still show their outputs and "done" from before: the UI marks them.
+    const notRun = outcome && !outcome.cancelled && !outcome.stoppedAt ? [] : cells.slice(reached).map((c) => c.id);
     if (!outcome) {
-      events.emit('notebook.rerun-done', { conversationId, outcome: 'failed', n, stoppedAt: null, nextIndex: null, message: failure });
+      events.emit('notebook.rerun-done', {
+        conversationId,
+        outcome: 'failed',
+        n,
+        stoppedAt: null,
+        nextIndex: null,
+        message: failure,
+        notRun,
+      });
       return;
     }
     const stopped = outcome.stoppedAt;
@@ -153,6 +166,7 @@ export class LiveReruns {
       stoppedAt: stopped ? { k: stopped.index + 1, cellId: stopped.cellId, status: stopped.result.status } : null,
       nextIndex: outcome.nextIndex,
       message: null,
+      notRun,
     });
   }
 

@@ -3,6 +3,7 @@ import { useApp } from '../../state/app-store';
 import { useInputQuestions } from '../../state/input-questions';
 import { useInstallQuestions } from '../../state/install-questions';
 import { useNetworkQuestions } from '../../state/network-questions';
+import { useNotRerun } from '../../state/not-rerun';
 import { CopyButton } from '../common/CopyButton';
 import { formatDuration, useNow } from '../common/use-now';
 
@@ -41,6 +42,9 @@ export function CellHeader({ cell }: { cell: CellItem }) {
   const now = useNow(running && !waiting);
   const elapsed = running && !waiting && cell.startedAt ? now - Date.parse(cell.startedAt) : null;
   const shell = shellShown(cell);
+  // A re-run that stopped before this cell: its status and time are from before, not from this re-run.
+  const conversationId = useApp((s) => s.current?.conv.id);
+  const notRerun = useNotRerun((s) => (conversationId ? (s.byConversation[conversationId]?.includes(cell.id) ?? false) : false));
   return (
     <header className="cell-head">
       <span className="cell-lang" data-testid="cell-lang">
@@ -65,11 +69,25 @@ export function CellHeader({ cell }: { cell: CellItem }) {
       )}
       <span className="cell-status" data-testid="cell-status" role="status">
         {running && !waiting && <span className="spinner" aria-hidden="true" />}
-        {waiting ? (waitingInput ? 'waiting for input' : 'waiting for you') : STATUS_TEXT[cell.status]}
+        {notRerun ? (
+          <span data-testid="cell-not-rerun" title="The re-run stopped before this cell: what it shows is from before.">
+            not re-run
+          </span>
+        ) : waiting ? (
+          waitingInput ? (
+            'waiting for input'
+          ) : (
+            'waiting for you'
+          )
+        ) : (
+          STATUS_TEXT[cell.status]
+        )}
         {elapsed !== null && <span data-testid="cell-elapsed"> · {formatDuration(elapsed)}</span>}
       </span>
-      {cell.exitCode !== null && <span className={cell.exitCode === 0 ? 'cell-exit' : 'cell-exit bad'}>exit {cell.exitCode}</span>}
-      {cell.durationMs !== null && !running && <span className="cell-duration">{formatDuration(cell.durationMs)}</span>}
+      {cell.exitCode !== null && !notRerun && (
+        <span className={cell.exitCode === 0 ? 'cell-exit' : 'cell-exit bad'}>exit {cell.exitCode}</span>
+      )}
+      {cell.durationMs !== null && !running && !notRerun && <span className="cell-duration">{formatDuration(cell.durationMs)}</span>}
       <CopyButton text={cell.code} label="Copy code" className="small ghost" />
       {running && (
         <button className="small danger" onClick={() => void interrupt(cell.id)} aria-label="Stop this run">

@@ -55,9 +55,11 @@ function render(parts: StreamPart[], wholeLines?: number): { html: string; hidde
   return { html: out.join(''), hiddenLines: hidden };
 }
 
-/** One stretch of a stream as HTML; stderr wrapped in its marked span. */
+/** One stretch of a stream as HTML; stderr and the app's notes each wrapped in their marked span. */
 function piece(part: StreamPart, text: string, keepNewline: boolean): string {
   const rendered = ansiToHtml(text, Number.MAX_SAFE_INTEGER);
   const body = rendered.html + (text.endsWith('\n') && keepNewline ? '\n' : '');
-  return part.name === 'stderr' ? `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>` : body;
+  if (part.name === 'stderr') return `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>`;
+  if (part.name === 'note') return `<span class="stream-note" data-stream="note" title="a note from the app about this run">${body}</span>`;
+  return body;
 }

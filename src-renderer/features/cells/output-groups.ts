@@ -1,10 +1,11 @@
 import type { CellOutput } from '@contract';
 
 // A finished cell's outputs as they are drawn: consecutive text (stdout and stderr, in the order
-// written) is one block, every other output stands alone where it came.
+// written, and the app's notes about the run) is one block, every other output stands alone where it came.
 
 export interface StreamPart {
-  name: 'stdout' | 'stderr';
+  /** 'note': the app's own words about the run (StreamOutput.appNote), never labelled as the program's stderr. */
+  name: 'stdout' | 'stderr' | 'note';
   text: string;
 }
 
@@ -18,12 +19,13 @@ export function groupOutputs(outputs: readonly CellOutput[]): OutputGroup[] {
       return;
     }
     if (!output.text) return;
+    const name = output.appNote ? 'note' : output.name;
     const last = groups.at(-1);
     const block = last?.kind === 'streams' ? last : null;
     const previous = block?.parts.at(-1);
-    if (previous?.name === output.name) previous.text += output.text;
-    else if (block) block.parts.push({ name: output.name, text: output.text });
-    else groups.push({ kind: 'streams', key: i, parts: [{ name: output.name, text: output.text }] });
+    if (previous?.name === name) previous.text += output.text;
+    else if (block) block.parts.push({ name, text: output.text });
+    else groups.push({ kind: 'streams', key: i, parts: [{ name, text: output.text }] });
   });
   return groups;
 }

@@ -4,7 +4,8 @@ import { noticeId } from '../../state/notice-id';
 
 /** The latest error, and start-up notices (settings reset, no keychain): each dismissed once, for good. */
 export function Banners() {
-  const error = useApp((s) => s.error);
+  // An error shows in the conversation it happened in, not in the others the person opens afterwards.
+  const error = useApp((s) => (s.errorConversationId === null || s.errorConversationId === s.current?.conv.id ? s.error : null));
   const all = useApp((s) => s.notices);
   const dismissed = useApp((s) => s.settings?.dismissedNotices);
   const notices = dismissed ? all.filter((n) => !dismissed.includes(noticeId(n))) : [];

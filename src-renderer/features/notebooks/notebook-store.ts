@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { CellStatus, ConversationItem, EventPayload, NotebookRerunOutcome } from '@contract';
+import { setNotRerun } from '../../state/not-rerun';
 
 // What the notebook bar shows, per conversation: the offer to re-run an imported notebook, a re-run in
 // progress ("cell k of n"), or how the last one ended (with "continue" after a stop). Also notebooks
@@ -16,6 +17,8 @@ export type RerunView =
       stoppedAt: { k: number; cellId: string; status: CellStatus } | null;
       nextIndex: number | null;
       message: string | null;
+      /** Cells this re-run did not reach: what they show is from before (CellHeader says so). */
+      notRun: readonly string[];
     };
 
 export interface ImportWarnings {
@@ -54,12 +57,13 @@ export const useNotebooks = create<NotebookState & NotebookActions>((set, get) =
     if (view) reruns[conversationId] = view;
     else delete reruns[conversationId];
     set({ reruns });
+    setNotRerun(conversationId, view?.phase === 'ended' ? view.notRun : []);
   },
   onProgress({ conversationId, k, n, status }) {
     get().setRerun(conversationId, { phase: 'running', k, n, cellStatus: status });
   },
-  onDone({ conversationId, outcome, n, stoppedAt, nextIndex, message }) {
-    get().setRerun(conversationId, { phase: 'ended', outcome, n, stoppedAt, nextIndex, message });
+  onDone({ conversationId, outcome, n, stoppedAt, nextIndex, message, notRun }) {
+    get().setRerun(conversationId, { phase: 'ended', outcome, n, stoppedAt, nextIndex, message, notRun });
   },
   offerDropped: (files) => set({ dropped: [...get().dropped, ...files] }),
   clearDropped: () => set({ dropped: [] }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUN_QUESTION } from '../../../src-main/cli/approval-questions';
 import { lastToolResult, shellCall, useOiTerminal } from './support/oi-terminal-run';
 
 // Issue 25, item 2, in the terminal: a line of code longer than the terminal is broken at its width by
@@ -40,5 +41,55 @@ describe('the approval prompt in a narrow terminal', () => {
     // The code that ran is the model's, without the marks.
     expect(lastToolResult(llm)).toContain('TAIL-END');
     expect(lastToolResult(llm)).not.toContain(MARK);
+  });
+});
+
+// Issue 25, item 8: a resize while oi asks redraws the question once, where it was, at the new width;
+// readline's own repaint counted the rows of the old width, so the terminal's reflowed question was
+// drawn again below a stale fragment of it (narrower) or over a line of the output (wider).
+describe('the approval question when the terminal is resized', () => {
+  it('is on screen once, whole, with nothing stale, after narrowing and widening the terminal mid-question', async () => {
+    const { oi, llm } = await start({}, [], { cols: 120 });
+    llm.enqueue(shellCall('call_resize', 'echo output-above-the-question'), { kind: 'text', text: 'Resized and ran.' });
+    await oi.expect('> ');
+    oi.line('run something');
+    await oi.expect('Run this code?');
+    oi.type('ye');
+    await oi.expect('ye');
+    /** Rows below the code's closing rule (reflowed onto several rows, maybe): the question's and nothing else. */
+    const afterCode = async (): Promise<string[]> => {
+      const screen = await oi.screen();
+      let after = screen.indexOf('echo output-above-the-question') + 1;
+      while (/^─+$/.test(screen[after] ?? '')) after++;
+      return screen.slice(after);
+    };
+    const shown = async (cols: number, marker: string): Promise<string[]> => {
+      const before = oi.output.length;
+      await oi.resize(cols, 30);
+      // oi has redrawn the question (what the screen then shows is asserted below); the marker's echo
+      // comes after the redraw: once the marker is on screen, so is the redraw.
+      await expect.poll(() => oi.output.slice(before).includes('Run this code?')).toBe(true);
+      oi.type(marker);
+      await expect.poll(async () => (await oi.cursorRow()).endsWith(marker)).toBe(true);
+      return afterCode();
+    };
+    const question = `${RUN_QUESTION}ye`;
+    for (const [cols, marker] of [
+      [40, 's'],
+      [120, '!'],
+      [33, '?'],
+    ] as const) {
+      const typed = `${question}${'s!?'.slice(0, 's!?'.indexOf(marker) + 1)}`;
+      const rows = await shown(cols, marker);
+      // Once, whole: the rows are the question as typed so far, wrapped at the new width, and nothing else.
+      expect(rows.join('')).toBe(typed);
+      expect(rows.length).toBe(Math.ceil(typed.length / cols));
+      const screen = (await oi.screen()).join('\n');
+      expect(screen.split('Run this code?').length - 1).toBe(1);
+      // The output above the question is untouched.
+      expect(screen).toContain('echo output-above-the-question');
+    }
+    oi.type('\x15y\r');
+    await oi.expect('Resized and ran.');
   });
 });

@@ -77,6 +77,40 @@ describe('oi -m --json with code that asks for input', () => {
   });
 });
 
+describe('oi -m, its output to a pipe, with code whose input fails', () => {
+  // Issue 25, item 8: "a prompt prints after the error it led to". The prompt is a line without its
+  // end, held in plain output until the line ends; the error came in between and was written first.
+  it("prints the program's prompt before the error it led to", { timeout: 60_000 }, async () => {
+    llm = await startScriptedLlm();
+    data = tempDir('oi-cli-input-');
+    llm.enqueue(python('call_ask', 'print("before")\nname = input("Your name? ")\nprint("hello", name)'), { kind: 'text', text: 'Done.' });
+    const result = await runOi(
+      [
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4o',
+        '--base-url',
+        llm.openaiBaseUrl,
+        '--workspace',
+        path.join(data.dir, 'ws'),
+        '--auto-run',
+        '-m',
+        'greet me',
+      ],
+      cliEnv(data.dir),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    const prompt = lines.indexOf('Your name? ');
+    const error = lines.findIndex((l) => l.startsWith('EOFError'));
+    // In the order the program wrote them: its line, its prompt, then the error the prompt led to.
+    expect(lines.indexOf('before')).toBeGreaterThan(0);
+    expect(prompt).toBe(lines.indexOf('before') + 1);
+    expect(error).toBe(prompt + 1);
+  });
+});
+
 /** The interactive oi in a pseudo-terminal, auto-run on, against a scripted model. */
 async function interactiveOi(prefix: string, env: Record<string, string> = {}): Promise<{ oi: OiTerminal; llm: ScriptedLlm; dir: string }> {
   const model = await startScriptedLlm();

@@ -85,10 +85,10 @@ describe('oi at the keyboard', () => {
     await oi.expect('> ');
     oi.type('a message typed before the window changed size');
     await oi.expect('changed size');
-    oi.resize(30, 20);
+    await oi.resize(30, 20);
     oi.type(' and after');
     await expect.poll(async () => (await oi.screen())?.join('')).toContain('and after');
-    oi.resize(100, 30);
+    await oi.resize(100, 30);
     oi.type('\r');
     await oi.expect('Resized fine.');
     expect(userMessages(llm)).toEqual(['a message typed before the window changed size and after']);

@@ -34,7 +34,7 @@ export interface FinishedRun {
   exitCode: number | null;
   cwd: string | null;
   envChanges?: Record<string, string | null>;
-  /** How the run ended, for the model and the user (also added to the outputs as stderr). */
+  /** How the run ended, for the model and the user (also added to the outputs as stderr, marked the app's note). */
   message: string | null;
   /** Notes to put before the run's text. */
   note: string;
@@ -52,7 +52,7 @@ export interface FinishedRun {
 
 export function assembleResult(run: FinishedRun): RunResult {
   const outputs: CellOutput[] = [
-    ...(run.stateGone ? [{ output_type: 'stream', name: 'stderr', text: `${run.stateGone}\n` } as const] : []),
+    ...(run.stateGone ? [{ output_type: 'stream', name: 'stderr', text: `${run.stateGone}\n`, appNote: true } as const] : []),
     ...run.output.outputs,
   ];
   const lines: string[] = [];
@@ -64,7 +64,7 @@ export function assembleResult(run: FinishedRun): RunResult {
   if (run.inputNote) lines.push(`[${run.inputNote}]`);
   if (run.message) {
     lines.push(`[${run.message}]`);
-    outputs.push({ output_type: 'stream', name: 'stderr', text: `${run.message}\n` });
+    outputs.push({ output_type: 'stream', name: 'stderr', text: `${run.message}\n`, appNote: true });
   }
   return {
     status: run.status,
@@ -85,7 +85,7 @@ export function simpleResult(status: RunStatus, message: string, startedAt: numb
   return {
     status,
     exitCode: null,
-    outputs: [{ output_type: 'stream', name: 'stderr', text: `${message}\n` }],
+    outputs: [{ output_type: 'stream', name: 'stderr', text: `${message}\n`, appNote: true }],
     forModel: message,
     durationMs: Date.now() - startedAt,
     executionCount,

@@ -135,7 +135,9 @@ describe('run execution', () => {
     (await (await sessions.nth(0)).nthRun(0)).finish();
     const result = await first;
     expect(result.forModel).toBe('Note: the python session was restarted.\n(no output)');
-    expect(result.outputs).toEqual([{ output_type: 'stream', name: 'stderr', text: 'Note: the python session was restarted.\n' }]);
+    expect(result.outputs).toEqual([
+      { output_type: 'stream', name: 'stderr', text: 'Note: the python session was restarted.\n', appNote: true },
+    ]);
     const second = run();
     (await sessions.started[0]!.nthRun(1)).finish();
     expect((await second).forModel).toBe('(no output)');

@@ -54,7 +54,7 @@ describe('result assembly', () => {
     expect(assembleResult(finished({ status: 'failed', exitCode: 2, message: 'It stopped.' })).forModel).toBe('[It stopped.]');
   });
 
-  it('ends with the message, which also reaches the outputs as stderr', () => {
+  it('ends with the message, which also reaches the outputs as stderr marked the app’s note', () => {
     const result = assembleResult(
       finished({
         status: 'timeout',
@@ -63,7 +63,7 @@ describe('result assembly', () => {
       }),
     );
     expect(result.forModel).toBe('partial\n[Timed out.]');
-    expect(result.outputs.at(-1)).toEqual({ output_type: 'stream', name: 'stderr', text: 'Timed out.\n' });
+    expect(result.outputs.at(-1)).toEqual({ output_type: 'stream', name: 'stderr', text: 'Timed out.\n', appNote: true });
   });
 
   it('reports the shell only for shell cells', () => {
@@ -71,10 +71,10 @@ describe('result assembly', () => {
     expect('shell' in assembleResult(finished())).toBe(false);
   });
 
-  it('a simple result is its message, for the model and as stderr', () => {
+  it('a simple result is its message, for the model and as stderr marked the app’s note', () => {
     const result = simpleResult('unavailable', 'R is not installed.', Date.now(), limits, 3);
     expect(result).toMatchObject({ status: 'unavailable', forModel: 'R is not installed.', executionCount: 3, exitCode: null, cwd: null });
-    expect(result.outputs).toEqual([{ output_type: 'stream', name: 'stderr', text: 'R is not installed.\n' }]);
+    expect(result.outputs).toEqual([{ output_type: 'stream', name: 'stderr', text: 'R is not installed.\n', appNote: true }]);
   });
 });
 
