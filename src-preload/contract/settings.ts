@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HooksConfig } from './hooks';
+import { NotifyKind } from './notifications';
 
 // Settings the renderer may see and change. API keys are NOT settings: they live in the OS keychain
 // and never cross the bridge towards the renderer. Schemas here carry no defaults on purpose: a patch
@@ -231,6 +232,8 @@ export const Settings = z.object({
   mcpClients: z.record(McpClientName, McpClientPolicy),
   /** The person's own hooks (docs/agent.md#hooks), beside those of `<data folder>/hooks.json`. */
   hooks: HooksConfig,
+  /** Which moments notify (docs/ui.md#notifications): the OS's, the browser's, the terminal's bell. */
+  notifyOn: z.array(NotifyKind).max(4),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -302,4 +305,5 @@ export const defaultSettings: Settings = {
   mcpServers: {},
   mcpClients: {},
   hooks: {},
+  notifyOn: ['turn-done', 'turn-failed', 'approval', 'input'],
 };

@@ -139,6 +139,14 @@ export const SECTIONS: Section[] = [
         path: top('memory'),
       },
       {
+        id: 'notifyOn',
+        label: 'Notify me when',
+        kind: 'lines',
+        path: top('notifyOn'),
+        placeholder: 'turn-done\nturn-failed\napproval\ninput',
+        help: 'One a line: turn-done (a turn finished), turn-failed, approval (code or an install waits for you), input (a program or the model asks you something). The desktop app shows the system’s notification, browser mode the browser’s (when the page is hidden or shows another conversation), oi rings the terminal bell. Clicking one opens its conversation. Empty: never.',
+      },
+      {
         id: 'hooks',
         label: 'Hooks',
         kind: 'json',
