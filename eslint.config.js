@@ -97,6 +97,7 @@ const CORE_ORDER = [
   'notebook',
   'mcp-server',
   'hosted-agents', // outside ACP agents answering a conversation, through our engine and checkpoints
+  'background', // `oi … --background` runs' records
   'schedules',
   'handlers',
 ];

@@ -4,6 +4,7 @@ import { preloadMarkdown } from './features/markdown/Markdown';
 import { bridge, forgetLaunchToken } from './bridge/bridge';
 import { useApp } from './state/app-store';
 import { wireEvents } from './state/event-wiring';
+import { wireNotifications } from './state/notifications';
 
 // The app chunk's start, before React draws anything: events are wired and the store takes the state
 // the page's first script asked for (main.tsx, initial-data.ts) while React renders the shell. The page
@@ -31,6 +32,7 @@ export function markMounted(): void {
 export function startApp(): Promise<void> {
   // Lives as long as the page: no unsubscribe.
   wireEvents();
+  wireNotifications();
   const loaded = useApp.getState().init();
   void Promise.all([loaded, appMounted]).then(() => {
     document.body.dataset.ready = 'true';

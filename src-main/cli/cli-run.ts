@@ -82,7 +82,10 @@ export interface UnattendedRun {
   ended(app: App, end: { code: number; reason: string; conversationId: string }): Promise<void>;
 }
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?: UnattendedRun): Promise<CliEnd> {
+/** Told how a one-shot turn ended and in which conversation (a background run records it). */
+export type TurnEnded = (end: { code: number; reason: string; conversationId: string }) => Promise<void>;
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?: UnattendedRun, observed?: TurnEnded): Promise<CliEnd> {
   // A terminal run parses each schema a few times: compiling a fast path per object schema (zod's JIT,
   // `new Function`) costs more than it saves before the first model request (bench/startup.bench.ts).
   zodConfig({ jitless: true });
@@ -196,7 +199,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
         stderr: process.stderr,
         outputDir,
         timeLimitMs: unattended?.timeLimitMs,
-        ended: unattended ? (end) => unattended.ended(app, { ...end, conversationId: session.conversationId }) : undefined,
+        ended: async (end) => {
+          const seen = { ...end, conversationId: session.conversationId };
+          await observed?.(seen);
+          await unattended?.ended(app, seen);
+        },
       });
       return await closeAll(app, prompt, code, false);
     }

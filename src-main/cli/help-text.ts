@@ -12,6 +12,10 @@ Usage:
   oi --list                  list saved conversations
   oi mcp                     serve the sessions to other agents over MCP (oi mcp --help; docs/mcp.md)
   oi acp                     the agent for editors over the Agent Client Protocol (oi acp --help; docs/acp.md)
+  oi -m "…" -y --background  run it detached; prints its id (docs/cli.md#background-runs)
+  oi ps                      background runs, running and finished
+  oi attach <id>             follow a background run's output to its end
+  oi stop <id>               stop a background run as Ctrl-C would
   oi schedule …              tasks that run on their own: add, list, remove, run (oi schedule; docs/schedules.md)
   oi skills install <path>   install a skill from its folder or a .zip of it (docs/agent.md#skills)
   oi trust <folder>          use that folder's (its repository's) AGENTS.md, skills, hooks and commands

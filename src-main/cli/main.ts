@@ -40,12 +40,32 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
       process.exit(1);
     },
   );
+} else if (
+  (first === 'ps' && (argv.length === 1 || (argv.length === 2 && argv[1] === '--json'))) ||
+  ((first === 'attach' || first === 'stop') && argv.length === 2)
+) {
+  // `oi ps`, `oi attach <id>`, `oi stop <id>` (docs/cli.md#background-runs); other words are a message.
+  const { runBackgroundCommand } = await import('./background/background-command');
+  process.exitCode = 1;
+  (await runBackgroundCommand(argv)).exit();
+} else if (argv.includes('--background')) {
+  const { startBackground } = await import('./background/background-command');
+  process.exitCode = 1;
+  (await startBackground(argv, process.env)).exit();
 } else {
   const { runCli } = await import('./cli-run');
+  // The detached oi of a background run: its end goes to its record. The variable is not passed on to
+  // the code it runs.
+  const background = process.env.OI_BACKGROUND_RUN;
+  delete process.env.OI_BACKGROUND_RUN;
+  let seen: { reason: string; conversationId: string } | null = null;
   // Should the event loop ever drain with a turn still pending, that is a failure, not success.
   process.exitCode = 1;
-  runCli(argv, process.env).then(
-    (end) => end.exit(),
+  runCli(argv, process.env, undefined, async (end) => void (seen = end)).then(
+    async (end) => {
+      if (background) await (await import('./background/background-command')).recordBackgroundEnd(background, end.code, seen);
+      end.exit();
+    },
     (err: unknown) => {
       process.stderr.write(`oi: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);

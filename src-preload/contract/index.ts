@@ -16,3 +16,4 @@ export * from './plan';
 export * from './plan-text';
 export * from './schedules';
 export * from './subagent-use';
+export * from './notifications';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HooksConfig } from './hooks';
 import { AgentName, HostedAgentSpec } from './hosted-agents';
+import { NotifyKind } from './notifications';
 
 // Settings the renderer may see and change. API keys are NOT settings: they live in the OS keychain
 // and never cross the bridge towards the renderer. Schemas here carry no defaults on purpose: a patch
@@ -234,6 +235,8 @@ export const Settings = z.object({
   hooks: HooksConfig,
   /** Outside ACP agents a conversation can be driven by (docs/acp.md#hosting), by name. */
   agents: z.record(AgentName, HostedAgentSpec),
+  /** Which moments notify (docs/ui.md#notifications): the OS's, the browser's, the terminal's bell. */
+  notifyOn: z.array(NotifyKind).max(4),
 });
 
 /** A change to settings: any top-level field, nested objects merged one level deep. */
@@ -306,4 +309,5 @@ export const defaultSettings: Settings = {
   mcpClients: {},
   hooks: {},
   agents: {},
+  notifyOn: ['turn-done', 'turn-failed', 'approval', 'input'],
 };

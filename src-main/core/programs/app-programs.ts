@@ -176,6 +176,31 @@ export function runOwnOi(command: { program: string; args: string[]; env: Record
   });
 }
 
+/**
+ * Starts this `oi` again, detached, for a background run (`oi -m … --background`, docs/cli.md): in a
+ * session of its own so that closing the terminal does not end it, no standard input, its output
+ * appended to the run's log. Resolves with its process id once it has started.
+ */
+export function startOwnOiDetached(
+  command: { program: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv },
+  logFd: number,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command.program, command.args, {
+      cwd: command.cwd,
+      env: command.env,
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+    });
+    child.once('error', reject);
+    child.once('spawn', () => {
+      child.unref();
+      if (child.pid === undefined) reject(new Error('oi did not start'));
+      else resolve(child.pid);
+    });
+  });
+}
+
 /** Kills a program started with startPersonCommand and everything in its process group. */
 export function killGroup(child: { pid?: number | undefined }): void {
   if (child.pid === undefined) return;

@@ -9,6 +9,7 @@ import { McpComposerMenu } from '../mcp/McpComposerMenu';
 import { planCommand, setPlanMode } from '../plan/plan-actions';
 import { PlanSwitch } from '../plan/PlanSwitch';
 import { savedCommandText } from '../commands/saved-commands';
+import { askNotificationPermission } from '../../state/notifications';
 
 export function Composer() {
   const [text, setText] = useState('');
@@ -46,6 +47,8 @@ export function Composer() {
       return setPlanMode(plan);
     }
     if ((!t && !ready) || uploading) return;
+    // The browser asks only on a gesture: the first message sent is the moment (docs/ui.md#notifications).
+    askNotificationPermission();
     // "/name arguments" naming a saved command sends the command's text (docs/agent.md#saved-commands).
     let message: string;
     try {

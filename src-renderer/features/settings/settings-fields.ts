@@ -1,5 +1,6 @@
 import type { Settings } from '@contract';
 import { AGENT_PRESETS } from '@contract/agent-presets';
+import { CHECKPOINT_SECTION } from './checkpoint-fields';
 import type { FieldPath, Section } from './field-spec';
 import { PROVIDER_LABEL, PROVIDERS } from '../common/providers';
 
@@ -140,6 +141,14 @@ export const SECTIONS: Section[] = [
         path: top('memory'),
       },
       {
+        id: 'notifyOn',
+        label: 'Notify me when',
+        kind: 'lines',
+        path: top('notifyOn'),
+        placeholder: 'turn-done\nturn-failed\napproval\ninput',
+        help: 'One a line: turn-done (a turn finished), turn-failed, approval (code or an install waits for you), input (a program or the model asks you something). The desktop app shows the system’s notification, browser mode the browser’s (when the page is hidden or shows another conversation), oi rings the terminal bell. Clicking one opens its conversation. Empty: never.',
+      },
+      {
         id: 'hooks',
         label: 'Hooks',
         kind: 'json',
@@ -278,55 +287,7 @@ export const SECTIONS: Section[] = [
       { id: 'env', label: 'Environment variables for code', kind: 'env', path: exec('env'), help: 'One NAME=value per line.' },
     ],
   },
-  {
-    title: 'Checkpoints',
-    fields: [
-      {
-        id: 'checkpointMaxFileMb',
-        label: 'Largest file recorded',
-        kind: 'number',
-        nullable: false,
-        unit: 'MB',
-        path: top('checkpointMaxFileMb'),
-        help: 'Larger files are not checkpointed, and each cell lists them.',
-      },
-      {
-        id: 'checkpointIgnoredMaxKb',
-        label: 'Ignored files kept up to',
-        kind: 'number',
-        nullable: false,
-        unit: 'KB',
-        path: top('checkpointIgnoredMaxKb'),
-        help: 'Files your .gitignore ignores are kept when this small (.env always), so a rewind puts them back; larger ones and ignored folders are listed on the cell when it changes them.',
-      },
-      {
-        id: 'checkpointBudgetMb',
-        label: 'Space per conversation',
-        kind: 'number',
-        nullable: false,
-        unit: 'MB',
-        path: top('checkpointBudgetMb'),
-        help: 'Past this, the conversation’s oldest checkpoints are dropped first.',
-      },
-      {
-        id: 'checkpointKeepDays',
-        label: 'Keep checkpoints for',
-        kind: 'number',
-        nullable: false,
-        unit: 'days',
-        path: top('checkpointKeepDays'),
-      },
-      {
-        id: 'checkpointStoreMaxMb',
-        label: 'Whole store at most',
-        kind: 'number',
-        nullable: false,
-        unit: 'MB',
-        path: top('checkpointStoreMaxMb'),
-        help: 'Past this, the oldest checkpoints of every conversation go first.',
-      },
-    ],
-  },
+  CHECKPOINT_SECTION,
   {
     title: 'Sandbox',
     fields: [

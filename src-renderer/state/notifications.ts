@@ -1,0 +1,45 @@
+import type { AnyEvent } from '@contract';
+import { ATTENTION_EVENTS, attentionFor } from '@contract/notifications';
+import { bridge } from '../bridge/bridge';
+import { useApp } from './app-store';
+
+// Browser mode's notifications (docs/ui.md#notifications): the browser's own, for the moments Settings'
+// "Notify me when" lists, when the person is not looking at that conversation (the page hidden, or
+// another conversation shown). Clicking one brings the page forward on its conversation. The desktop
+// app notifies from main instead (src-main/electron/notifications.ts), even with its window closed.
+
+const supported = () => typeof Notification !== 'undefined' && !window.oi;
+
+/**
+ * Asked on the first message the person sends (a click or a key: browsers ask only on a gesture), once:
+ * a person who said no is not asked again.
+ */
+export function askNotificationPermission(): void {
+  if (!supported() || Notification.permission !== 'default') return;
+  if ((useApp.getState().settings?.notifyOn.length ?? 0) === 0) return;
+  void Notification.requestPermission().catch(() => undefined);
+}
+
+export function wireNotifications(): () => void {
+  if (!supported()) return () => undefined;
+  const offs = ATTENTION_EVENTS.map((name) => bridge.on(name, (payload) => notify({ name, payload } as AnyEvent)));
+  return () => {
+    for (const off of offs) off();
+  };
+}
+
+function notify(event: AnyEvent): void {
+  const attention = attentionFor(event);
+  const state = useApp.getState();
+  if (!attention || !state.settings?.notifyOn.includes(attention.kind) || Notification.permission !== 'granted') return;
+  const watching = document.visibilityState === 'visible' && state.current?.conv.id === attention.conversationId;
+  if (watching) return;
+  const title = state.conversations.find((c) => c.id === attention.conversationId)?.title ?? 'Open Interpreter';
+  // One notification per conversation at a time: a newer one replaces the older (the tag).
+  const shown = new Notification(title, { body: attention.text, tag: `oi-${attention.conversationId}` });
+  shown.onclick = () => {
+    window.focus();
+    shown.close();
+    void useApp.getState().openConversation(attention.conversationId);
+  };
+}
