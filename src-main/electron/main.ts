@@ -13,7 +13,7 @@ import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
 import { shellPaths } from './shell-paths';
 import { guardWebContents } from './web-contents-guards';
-import { startUpdates } from './updates';
+import { startUpdates, updateHandlers } from './updates';
 import { createMainWindow } from './window';
 
 // The thin desktop shell: lifecycle, the window, and binding the core's handler table to IPC.
@@ -56,8 +56,16 @@ void app.whenReady().then(async () => {
   // Notices (damaged settings reset, no keychain) reach the user through the UI; log them too.
   for (const notice of notices) console.warn(notice);
   const workspaceOf = async (id: string) => (await core.context.agent.snapshot(id)).workspace;
+  // Before the handlers: Settings → Updates asks this build's feed (none in a build made from source).
+  const updates = startUpdates({
+    isPackaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+    dataDir: app.getPath('userData'),
+    enabled: () => core.context.settings.get().updates,
+  });
   const handlers = {
     ...core.handlers,
+    ...updateHandlers(updates, app.getVersion()),
     // The requests only the shell can answer, with the OS dialogs: browser mode asks for a typed path
     // instead of the folder picker, and downloads over HTTP instead of the Save dialog.
     'conversation.pick-folder': folderPicker(() => mainWindow, workspaceOf),
@@ -87,7 +95,6 @@ void app.whenReady().then(async () => {
     mainWindow.on('closed', () => (mainWindow = null));
   };
   open();
-  startUpdates({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, dataDir: app.getPath('userData') });
   // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps
   // the app running) and draw the eye to it, since the person is probably in the other agent's window.
   core.events.subscribe((event) => {

@@ -50,6 +50,7 @@ export { MAX_ATTACHMENT_BYTES, type FilePreview, type WorkspaceEntry, type Works
 export { KeyProvider, type KeyStatus, type KeyTestResult } from './requests/keys';
 export type { LocalServer } from './requests/providers';
 export { ModelCapability, type ModelDescription, type ModelTarget } from './requests/models';
+export type { UpdateStatus } from './requests/app';
 export type { FileDiff } from './requests/checkpoints';
 export type { KernelConnectionInfo, KernelSpecInfo } from './requests/kernels';
 export type { SandboxStatus } from './requests/sandbox';

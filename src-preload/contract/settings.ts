@@ -198,6 +198,11 @@ export const Settings = z.object({
   /** Memory (docs/agent.md#memory): the model may save notes (save_memory), given to every later conversation. */
   memory: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
+  /**
+   * The desktop app looks for a new version at most daily (docs/release.md#updates). Only release
+   * builds have a feed: a build the person made has none, whatever this says.
+   */
+  updates: z.boolean(),
   /** Largest .ipynb file import accepts, in bytes (a bigger one is refused before it is read). */
   notebookMaxBytes: z
     .number()
@@ -286,6 +291,7 @@ export const defaultSettings: Settings = {
   trustedFolders: [],
   memory: true,
   theme: 'system',
+  updates: true,
   notebookMaxBytes: 200 * 1024 * 1024,
   exec: {
     timeoutMs: 120_000,

@@ -12,6 +12,7 @@ import { applyRestore, gitFolderOf, planRestore, presentGitFolders } from './res
 import { Snapshotter } from './snapshot';
 import type { Skipped } from './workspace-scan';
 import { storeBytes } from './store-size';
+import { StoreAccess, type StoreLockOptions } from './store-lock';
 import { applyPermissions, parseManifest } from './permissions';
 import { changesBetween, fileDiffs } from './tree-changes';
 import { chunkedSizes, chunkedWrites, readChunkIndex } from './chunked-files';
@@ -30,8 +31,8 @@ interface Store {
   objects: GitObjects;
   snapshotter: Snapshotter;
   root: string;
-  /** One operation at a time per store: two conversations may share a folder. */
-  queue: Promise<unknown>;
+  /** One operation at a time, in this process and across those sharing the data folder (store-lock.ts). */
+  access: StoreAccess;
 }
 
 type CheckpointSettings = Pick<
@@ -44,6 +45,8 @@ export interface CheckpointServiceOptions {
   settings: () => CheckpointSettings;
   /** Where changes are learnt without a walk; the process's shared one unless given (false: always walk). */
   journal?: ChangeJournal | false;
+  /** Waiting for another process's operation on a store (store-lock.ts). */
+  lock?: StoreLockOptions;
 }
 
 /** A restore cut short (the app killed) is finished from this file the next time the store is used. */
@@ -320,22 +323,25 @@ export class CheckpointService {
 
   private async withStore<T>(workspace: string, run: (store: Store) => Promise<T>): Promise<T> {
     const root = canonical(workspace);
-    let store = this.stores.get(root);
-    if (!store) {
-      mkdirSync(path.join(this.dir, 'stores'), { recursive: true, mode: 0o700 });
-      const objects = new GitObjects(this.storeDir(root));
-      store = {
-        objects,
-        snapshotter: new Snapshotter(objects, root, this.journal),
-        root,
-        queue: objects.init().then(() => this.resumeRestore(objects, root)),
-      };
-      this.stores.set(root, store);
-    }
-    const current = store;
-    const result = current.queue.then(() => run(current));
-    current.queue = result.catch(() => undefined);
-    return result;
+    const known = this.stores.get(root);
+    if (known) return known.access.run(() => run(known));
+    mkdirSync(path.join(this.dir, 'stores'), { recursive: true, mode: 0o700 });
+    const objects = new GitObjects(this.storeDir(root));
+    const snapshotter = new Snapshotter(objects, root, this.journal);
+    const store: Store = {
+      objects,
+      snapshotter,
+      root,
+      access: new StoreAccess(objects.gitDir, root, () => snapshotter.forget(), this.opts.lock),
+    };
+    this.stores.set(root, store);
+    // A set-up that failed fails the first operation with its reason; the later ones go ahead.
+    const ready = store.access.run(() => objects.init().then(() => this.resumeRestore(objects, root)));
+    void ready.catch(() => undefined);
+    return store.access.run(async () => {
+      await ready;
+      return run(store);
+    });
   }
 
   /** Finishes a restore that was cut short, so the workspace ends in the checkpoint's state, not a mix. */

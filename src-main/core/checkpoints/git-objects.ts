@@ -2,6 +2,7 @@ import { errorMessage } from '@contract';
 import { startAppProgram, SYSTEM_PATH } from '../programs/app-programs';
 import { mkdir, stat } from 'node:fs/promises';
 import { writeBlob, writeObject } from './blob-writer';
+import { markGc } from './store-lock';
 import { encodeTree, type TreeEntry } from './tree-encoding';
 
 /**
@@ -130,6 +131,7 @@ export class GitObjects {
       await this.git(['update-ref', 'refs/checkpoints/live', holder]);
     }
     await this.git(['-c', 'gc.pruneExpire=now', 'gc', '--quiet', '--prune=now']);
+    await markGc(this.gitDir);
   }
 
   git(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<string> {

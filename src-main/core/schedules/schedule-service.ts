@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import type { RunTrigger, Schedule } from '@contract';
+import { errorMessage, type RunTrigger, type Schedule } from '@contract';
+import { tryLock, type HeldLock, type LockHolder } from '../fs/data-folder-lock';
 import { runOwnOi } from '../programs/app-programs';
 import { FolderTriggers } from './folder-triggers';
 import { InAppScheduler, systemClock, type SchedulerClock } from './in-app-scheduler';
@@ -11,7 +12,11 @@ import { openWebhook, type Webhook } from './webhook';
 // What runs scheduled tasks while the desktop app or browser mode is open: the in-app scheduler (for
 // tasks no OS scheduler runs), the folder triggers and the local webhook. Every run is `oi schedule
 // run <id>` in a process of its own — the command line the OS schedulers use — its output appended to
-// <data folder>/schedule-logs/<id>.log.
+// <data folder>/schedule-logs/<id>.log. One process of a data folder runs them (the desktop app and
+// browser mode may both be open): the one holding <data folder>/schedule-service.lock; another looks
+// again every minute and takes over when the owner quits or dies (data-folder-lock.ts).
+
+const OWNER_LOCK = 'schedule-service.lock';
 
 export interface ScheduleServiceOptions {
   dataDir: string;
@@ -20,12 +25,17 @@ export interface ScheduleServiceOptions {
   clock?: SchedulerClock;
   /** Open the webhook (the app and browser mode do; false in tests of the scheduler alone). */
   webhook?: boolean;
+  /** How often a process that does not run the tasks looks whether it may take over (a minute). */
+  ownerRetryMs?: number;
   log(line: string): void;
 }
 
 export interface ScheduleService {
+  /** Started only while this process runs the tasks. */
   scheduler: InAppScheduler;
   webhook: Webhook | null;
+  /** The process that runs the tasks instead of this one; null while this one does. */
+  runsElsewhere: LockHolder | null;
   close(): Promise<void>;
 }
 
@@ -45,6 +55,7 @@ export function runArgs(dataDir: string, schedule: Schedule, trigger: RunTrigger
 
 export async function startScheduleService(opts: ScheduleServiceOptions): Promise<ScheduleService> {
   const store = new ScheduleStore(opts.dataDir);
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const logs = path.join(opts.dataDir, 'schedule-logs');
   const launch = async (schedule: Schedule, trigger: RunTrigger, dueAt: Date | null, file?: string) => {
     mkdirSync(logs, { recursive: true, mode: 0o700 });
@@ -70,25 +81,55 @@ export async function startScheduleService(opts: ScheduleServiceOptions): Promis
     log: opts.log,
     seen: (all) => folders.sync(all),
   });
-  const webhook =
+  const openHook = (): Promise<Webhook | null> =>
     opts.webhook === false
-      ? null
-      : await openWebhook(opts.dataDir, async (id) => {
+      ? Promise.resolve(null)
+      : openWebhook(opts.dataDir, async (id) => {
           const schedule = (await store.list()).find((s) => s.id === id);
           if (!schedule) return 'unknown';
           return scheduler.runNow(schedule, 'webhook') ? 'started' : 'busy';
         }).catch((err: unknown) => {
-          opts.log(`the schedule webhook could not open: ${err instanceof Error ? err.message : String(err)}`);
+          opts.log(`the schedule webhook could not open: ${errorMessage(err)}`);
           return null;
         });
-  await scheduler.start();
-  return {
+  let lock: HeldLock | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+  const service: ScheduleService = {
     scheduler,
-    webhook,
+    webhook: null,
+    runsElsewhere: null,
     async close() {
+      closed = true;
+      clearTimeout(retry);
       scheduler.stop();
       folders.close();
-      await webhook?.close();
+      await service.webhook?.close();
+      await lock?.release();
     },
   };
+  const own = async (): Promise<void> => {
+    const got = await tryLock(path.join(opts.dataDir, OWNER_LOCK), 'running the scheduled tasks').catch((err: unknown) => {
+      opts.log(`could not tell whether another process runs the scheduled tasks: ${errorMessage(err)}`);
+      return null;
+    });
+    if (got && !('heldBy' in got)) {
+      if (closed) return got.release();
+      lock = got;
+      service.webhook = await openHook();
+      await scheduler.start();
+      service.runsElsewhere = null;
+      return;
+    }
+    if (got && service.runsElsewhere?.token !== got.heldBy.token)
+      opts.log(
+        `they run in another Open Interpreter process of this data folder (pid ${got.heldBy.pid}); this one takes over when it quits`,
+      );
+    if (got) service.runsElsewhere = got.heldBy;
+    if (closed) return;
+    retry = setTimeout(() => void own(), opts.ownerRetryMs ?? 60_000);
+    retry.unref();
+  };
+  await own();
+  return service;
 }

@@ -3,13 +3,15 @@ import { lstat, mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describeIssues, Schedule, ScheduleFile, ScheduleRunRecord } from '@contract';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { withLock } from '../fs/data-folder-lock';
 
 // The scheduled tasks, in <data folder>/schedules.json, and what each run did, one file per run in
 // <data folder>/schedule-runs/. The sandbox hides the data folder (with the home and /tmp), so sandboxed
-// code a conversation runs cannot add or change a task (test/security/attacks/schedule-store.test.ts) —
-// unless the conversation's workspace contains the data folder (a workspace of the whole home): the
-// workspace is bound read-write on top (docs/schedules.md#security says so). Every write is atomic: a
-// crash leaves the old file or the new one.
+// code a conversation runs cannot add or change a task (test/security/attacks/schedule-store.test.ts),
+// and where the workspace contains the data folder the data folder is sealed inside it (docs/sandbox.md).
+// Every write is atomic: a crash leaves the old file or the new one. A change reads the list and writes
+// it whole, so it holds the list's lock (data-folder-lock.ts): `oi schedule add` in two terminals, or
+// beside the app, must not lose one of the two tasks.
 
 export class ScheduleError extends Error {}
 
@@ -22,7 +24,11 @@ export class ScheduleStore {
   readonly file: string;
   readonly runsDir: string;
 
-  constructor(readonly dataDir: string) {
+  constructor(
+    readonly dataDir: string,
+    /** How long a change waits for another process's before it fails, naming that process. */
+    private readonly lockWaitMs = 30_000,
+  ) {
     this.file = path.join(dataDir, SCHEDULES_FILE);
     this.runsDir = path.join(dataDir, RUNS_DIR);
   }
@@ -52,18 +58,28 @@ export class ScheduleStore {
 
   async add(schedule: Schedule): Promise<void> {
     const checked = Schedule.parse(schedule);
-    const all = await this.list();
-    if (all.some((s) => s.id === checked.id)) throw new ScheduleError(`a task with the id "${checked.id}" exists already`);
-    await this.write([...all, checked]);
+    await this.change(async (all) => {
+      if (all.some((s) => s.id === checked.id)) throw new ScheduleError(`a task with the id "${checked.id}" exists already`);
+      await this.write([...all, checked]);
+    });
   }
 
   /** Removes a task; its run records stay (the conversations they name stay too). */
   async remove(id: string): Promise<Schedule> {
-    const all = await this.list();
-    const found = all.find((s) => s.id === id);
-    if (!found) throw new ScheduleError(`no scheduled task has the id "${id}" (see oi schedule list)`);
-    await this.write(all.filter((s) => s.id !== id));
-    return found;
+    return this.change(async (all) => {
+      const found = all.find((s) => s.id === id);
+      if (!found) throw new ScheduleError(`no scheduled task has the id "${id}" (see oi schedule list)`);
+      await this.write(all.filter((s) => s.id !== id));
+      return found;
+    });
+  }
+
+  /** Reads the list and changes it while no other process can. */
+  private async change<T>(edit: (all: Schedule[]) => Promise<T>): Promise<T> {
+    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    return withLock(`${this.file}.lock`, { purpose: `the list of scheduled tasks (${this.file})`, waitMs: this.lockWaitMs }, async () =>
+      edit(await this.list()),
+    );
   }
 
   async recordRun(record: ScheduleRunRecord): Promise<void> {

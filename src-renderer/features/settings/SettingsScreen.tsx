@@ -8,6 +8,7 @@ import { McpServersSection } from '../mcp/McpServersSection';
 import { McpClientsSection } from '../mcp/McpClientsSection';
 import { SkillsSection } from './SkillsSection';
 import { MemorySection } from './MemorySection';
+import { UpdatesStatus } from './UpdatesStatus';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -42,6 +43,7 @@ export function SettingsScreen() {
                 {field.id === 'baseUrl' && <ProviderKeyField settings={settings} />}
               </Fragment>
             ))}
+          {section.title === 'Updates' && <UpdatesStatus />}
         </section>
       ))}
       <McpServersSection />

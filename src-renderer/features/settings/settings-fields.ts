@@ -351,6 +351,11 @@ export const SECTIONS: Section[] = [
       },
     ],
   },
+  {
+    // UpdatesStatus (the version, "Check now", the release notes) is drawn under this section.
+    title: 'Updates',
+    fields: [{ id: 'updates', label: 'Look for a new version once a day', kind: 'toggle', path: top('updates') }],
+  },
 ];
 
 export { appliesTo, type FieldPath, type FieldSpec, type Section } from './field-spec';
