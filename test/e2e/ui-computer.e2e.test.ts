@@ -7,7 +7,7 @@ import { installed } from '../support/installed';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { findColour, lastScreenshot } from '../support/png-pixels';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage } from '../support/ui-harness';
+import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 import { startXvfb, type Xvfb } from '../support/xvfb';
 
 // Computer use in the window (docs/computer-use.md#under-the-persons-eye): Settings says whether it can
@@ -108,28 +108,42 @@ describe.skipIf(!canRun)('computer use in the window', () => {
     await expectText(banner, 'Take a screenshot — waiting for your approval', 30_000);
     await asking.getByRole('button', { name: 'Run', exact: true }).click();
     await expectText(banner, /Click at \(\d+, \d+\) — waiting for your approval/, 60_000);
+    // The README's picture of it (docs/computer-use.png is a copy of this one).
+    await p.screenshot({ path: path.join(SHOTS, 'ui-computer-banner.png') });
     // "Allow for this task": the rest of this turn's actions run unasked.
     await asking.getByRole('button', { name: 'Allow for this task' }).click();
     await expect.poll(() => existsSync(out), { timeout: 120_000 }).toBe(true);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ text: 'typed under the banner', checked: true });
-    await expectText(p.getByTestId('assistant-message').last(), 'The form is sent.', 30_000);
-    await expect.poll(() => banner.count()).toBe(0);
+    // The banner goes when the turn gives the screen back.
+    await expect.poll(() => banner.count(), { timeout: 60_000 }).toBe(0);
 
-    // Each action's cell keeps its screenshot, shown as an image.
+    const done = (await ui.aut.app.context.agent.snapshot(id)).items;
+    expect(done.filter((i) => i.kind === 'cell').map((c) => c.kind === 'cell' && c.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+      'done',
+    ]);
+    expect(done.at(-1)).toMatchObject({ kind: 'assistant', text: 'The form is sent.' });
+
+    // Each action's cell keeps its screenshot, shown as an image (the list draws the cells near the end).
     const cells = p.getByTestId('cell');
-    expect(await cells.count()).toBe(5);
-    const image = cells.first().getByTestId('output-image');
+    const image = cells.last().getByTestId('output-image');
     await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1280);
 
     // The banner's Stop ends an action at once: a wait of 10 s, stopped while it is being done.
     llm.enqueue(call({ action: 'wait', seconds: 10 }), { kind: 'text', text: 'never reached' });
     await sendMessage(p, 'Wait a little.');
     await expectText(banner, 'Wait 10 s — waiting for your approval', 30_000);
-    await asking.getByRole('button', { name: 'Run', exact: true }).click();
+    // Approved with Ctrl+Enter (the waiting cell's shortcut): the list may not have scrolled it into view past the screenshots.
+    await p.keyboard.press('Control+Enter');
     await expectText(banner, 'Wait 10 s — doing it now', 30_000);
     await banner.getByRole('button', { name: 'Stop computer use' }).click();
     await expect.poll(() => banner.count(), { timeout: 30_000 }).toBe(0);
-    await expectAttribute(cells.last(), 'aria-label', 'computer cell, interrupted');
-    expect(await p.getByText('never reached').count()).toBe(0);
+
+    const after = (await ui.aut.app.context.agent.snapshot(id)).items;
+    expect(after.filter((i) => i.kind === 'cell').at(-1)).toMatchObject({ status: 'interrupted' });
+    expect(after.some((i) => i.kind === 'assistant' && i.text === 'never reached')).toBe(false);
   });
 });
