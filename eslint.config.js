@@ -171,6 +171,7 @@ const FEATURE_ORDER = [
   'cells',
   'notebooks',
   'plan',
+  'computer',
   'preview',
   'files',
   'chat',

@@ -87,6 +87,8 @@ export interface AppOptions {
    * this process's (the desktop app's window); oi adds its terminal's (WINDOWID). docs/computer-use.md
    */
   ownWindows?: OwnWindows;
+  /** Where computer use finds the screen (DISPLAY, XAUTHORITY, the session bus); default: this process's environment. */
+  screenEnv?: NodeJS.ProcessEnv;
 }
 
 export interface App {
@@ -216,7 +218,7 @@ export function createApp(opts: AppOptions): App {
   // The person's own AGENTS.md in the data folder; a workspace's once they trust its folder.
   const instructions = { userFile: path.join(opts.dataDir, 'AGENTS.md'), trusted: () => settings().trustedFolders };
   // The screen, for conversations where the person turns computer use on (docs/computer-use.md).
-  const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] });
+  const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] }, opts.screenEnv ?? process.env);
   // Conversations an outside ACP agent answers (docs/acp.md#hosting): its writes and commands through
   // our engine, sandbox, checkpoints, approvals and hooks; its own process in the cells' sandbox.
   const hosted = new HostedAgents({

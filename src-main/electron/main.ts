@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, session, shell } from 'electron';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { currentOiCommand } from '../core/schedules/oi-command';
 import { startScheduleService } from '../core/schedules/schedule-service';
 import { openWindowedSecrets, startApp } from '../core/start-app';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
+import { bindComputerStopShortcut } from './computer-stop-shortcut';
 import { bindIpc } from './ipc';
 import { bindNotebookOpening, NotebookOpener, notebookPathsIn } from './open-notebooks';
 import { denyAllPermissions } from './permissions';
@@ -79,6 +80,8 @@ void app.whenReady().then(async () => {
   });
   const dispatch = createDispatcher(handlers);
   const unbind = bindIpc(ipcMain, dispatch, core.events, () => mainWindow?.webContents ?? null);
+  // While the agent has the screen: a key combination that stops it from any program (docs/computer-use.md).
+  const unbindStop = bindComputerStopShortcut(globalShortcut, core.events, (notice) => core.context.computer.stopAll(notice));
   // Before the window opens, which then shows the newest conversation: the notebook it was opened with.
   await notebooks.start({
     dispatch,
@@ -110,6 +113,7 @@ void app.whenReady().then(async () => {
   });
   app.on('will-quit', () => {
     unbind();
+    unbindStop();
     void schedules.then((s) => s.close());
     void core.dispose();
   });

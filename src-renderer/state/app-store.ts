@@ -193,7 +193,10 @@ export const useApp = create<AppStore>((set, get) => {
       guard(async () => {
         const conversationId = currentId();
         // "Always run here" is confirmed first, naming the sandbox state; declining leaves the cell waiting.
-        if (always && !get().current?.conv.autoRun && !get().settings?.autoRun && !(await confirmAutoRun('conversation'))) return;
+        // A computer action's "always" is "allow for this task" (this turn's actions only): no auto-run to confirm.
+        const computerCell = get().current?.conv.items.some((i) => i.id === cellId && i.kind === 'cell' && i.language === 'computer');
+        const asks = always && !computerCell && !get().current?.conv.autoRun && !get().settings?.autoRun;
+        if (asks && !(await confirmAutoRun('conversation'))) return;
         await bridge['cell.approve']({ conversationId, cellId, ...(code !== undefined ? { code } : {}), ...(always ? { always } : {}) });
       }).then(() => undefined),
     setConversationAutoRun: (autoRun) =>

@@ -1,6 +1,7 @@
 import type { AnyEvent, CellOutput, EventName } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { refreshConversationList, useApp } from './app-store';
+import { useComputer } from './computer-store';
 import { useInputQuestions } from './input-questions';
 import { useInstallQuestions } from './install-questions';
 import { useNetworkQuestions } from './network-questions';
@@ -17,6 +18,7 @@ const CONVERSATION_EVENTS = [
   'cell.awaiting-approval',
   'conversation.auto-run',
   'conversation.plan-mode',
+  'conversation.computer-use',
   'tasks.updated',
   'cell.running',
   'cell.output',
@@ -72,6 +74,8 @@ export function wireEvents(): () => void {
     bridge.on('network.awaiting-approval', (q) => useNetworkQuestions.getState().asked(q)),
     bridge.on('network.answered', ({ questionId }) => useNetworkQuestions.getState().answered(questionId)),
     bridge.on('settings.changed', ({ settings }) => useApp.setState({ settings })),
+    bridge.on('computer.control', ({ conversationId, active }) => useComputer.getState().controlChanged(conversationId, active)),
+    bridge.on('computer.action', (a) => useComputer.getState().actionTold(a)),
     bridge.on('mcp-approval.asked', (q) => useMcpApprovals.getState().asked(q)),
     bridge.on('mcp-approval.closed', ({ id }) => useMcpApprovals.getState().closed(id)),
     bridge.on('workspace.changed', ({ conversationId, paths }) => useWorkspace.getState().onChanged(conversationId, paths)),

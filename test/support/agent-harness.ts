@@ -34,6 +34,8 @@ export interface AgentHarness {
   settings: MemorySettingsStore;
   exec: ExecService;
   events: AnyEvent[];
+  /** The bus those events came through, for a part of the app that listens to it (the desktop's stop shortcut). */
+  bus: EventBus;
   /** Delays the retry policy was asked to wait, in order. */
   sleeps: number[];
   dataDir: string;
@@ -138,6 +140,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   const payloads = <N extends EventName>(name: N) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<N>);
 
   return {
+    bus,
     llm,
     agent,
     mcp,

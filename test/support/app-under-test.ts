@@ -58,6 +58,8 @@ export interface AppUnderTestOptions {
    * The default itself is held by test/integration/sandbox/sandbox-default.test.ts.
    */
   sandboxDefault?: boolean;
+  /** Where computer use finds the screen (an Xvfb's DISPLAY). Default: none, so it is not available. */
+  screenEnv?: NodeJS.ProcessEnv;
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -89,6 +91,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     localServers: options.localServers,
     notices: options.notices,
     mcpApprovalEndpoint: options.mcpApprovalEndpoint,
+    screenEnv: options.screenEnv ?? {},
   });
   const server = await startBrowserServer({
     dispatch: createDispatcher(app.handlers),

@@ -51,3 +51,12 @@ export function findColour(
     }
   return count === 0 ? null : { x0, y0, x1, y1, x: Math.floor((x0 + x1) / 2), y: Math.floor((y0 + y1) / 2), count };
 }
+
+/** The screenshot a model request carried last, decoded, from the request's own wire format (Anthropic or OpenAI). */
+export function lastScreenshot(request: { body: unknown }): ReturnType<typeof readPng> {
+  const text = JSON.stringify(request.body);
+  const found = [...text.matchAll(/"data":"([A-Za-z0-9+/=]+)"|"url":"data:image\/png;base64,([A-Za-z0-9+/=]+)"/g)];
+  const last = found.at(-1);
+  if (!last) throw new Error('the model was sent no screenshot');
+  return readPng(Buffer.from(last[1] ?? last[2] ?? '', 'base64'));
+}

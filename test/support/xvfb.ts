@@ -16,9 +16,10 @@ export interface Xvfb {
 
 export const TK_FORM = path.resolve(import.meta.dirname, '../fixtures/computer/tk-form.py');
 
-/** An X server of this size; -displayfd picks a free display number. */
-export async function startXvfb(width: number, height: number): Promise<Xvfb> {
-  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp'], {
+/** An X server of this size (at `dpi`, as a HiDPI screen reports itself; default Xvfb's); -displayfd picks a free display number. */
+export async function startXvfb(width: number, height: number, dpi?: number): Promise<Xvfb> {
+  const size = ['-screen', '0', `${width}x${height}x24`, ...(dpi ? ['-dpi', String(dpi)] : [])];
+  const server = spawn('Xvfb', ['-displayfd', '3', ...size, '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
   const fd = server.stdio[3] as NodeJS.ReadableStream;

@@ -24,6 +24,9 @@ interface TurnState {
   allowedForTask: boolean;
   control: ComputerControl;
   watch: ReturnType<typeof setInterval> | null;
+  /** The turn that has the screen, from its first action: what a stop (corner, global shortcut) ends. */
+  live: LiveConversation | null;
+  events: EventBus | null;
 }
 
 export type ComputerSupport = { available: true } | { available: false; reason: string };
@@ -53,7 +56,13 @@ export class ComputerService {
     let state = this.turns.get(conversationId);
     if (!state) {
       if (!this.screen) throw new Error('computer use is not available here');
-      state = { allowedForTask: false, control: new ComputerControl(this.screen, this.own, this.settleMs), watch: null };
+      state = {
+        allowedForTask: false,
+        control: new ComputerControl(this.screen, this.own, this.settleMs),
+        watch: null,
+        live: null,
+        events: null,
+      };
       this.turns.set(conversationId, state);
     }
     return state;
@@ -138,7 +147,7 @@ export class ComputerService {
     } catch (err) {
       if (err instanceof CornerStop) {
         finishCell(live, events, cell, 'skipped', `Not done: ${err.message}`);
-        this.stopTurn(live, events, state);
+        this.stopTurn(live, events, state, err.message);
         return 'stop';
       }
       const told = err instanceof ComputerRefusal ? err.message : `The action failed: ${errorMessage(err)}`;
@@ -149,12 +158,25 @@ export class ComputerService {
     }
   }
 
-  /** The stop gesture: the turn ends at once, and the person is told why. */
-  private stopTurn(live: LiveConversation, events: EventBus, state: TurnState): void {
+  /**
+   * The person's stop from outside the window (the desktop app's global shortcut): every turn that has
+   * the screen ends at once, with `text` as its notice. How many were stopped.
+   */
+  stopAll(text: string): number {
+    let stopped = 0;
+    for (const state of this.turns.values()) {
+      if (!state.live || !state.events || !state.live.turn || state.live.turn.controller.signal.aborted) continue;
+      this.stopTurn(state.live, state.events, state, text);
+      stopped++;
+    }
+    return stopped;
+  }
+
+  /** A stop gesture: the turn ends at once, and the person is told why. */
+  private stopTurn(live: LiveConversation, events: EventBus, state: TurnState, text: string): void {
     if (state.watch) clearInterval(state.watch);
     state.watch = null;
     if (!live.turn || live.turn.controller.signal.aborted) return;
-    const text = new CornerStop().message;
     const item: NoticeItem = { kind: 'notice', id: newId(), level: 'warning', text, createdAt: now() };
     live.conv.items.push(item);
     events.emit('notice', { conversationId: live.conv.id, item });
@@ -164,6 +186,8 @@ export class ComputerService {
   /** From the turn's first action: the pointer held in a screen corner stops the turn at once. */
   private watchCorners(live: LiveConversation, events: EventBus, state: TurnState): void {
     if (state.watch || !this.screen) return;
+    state.live = live;
+    state.events = events;
     events.emit('computer.control', { conversationId: live.conv.id, active: true });
     const screen = this.screen;
     let held = 0;
@@ -176,7 +200,7 @@ export class ComputerService {
         size ??= await screen.displaySize();
         const p = await screen.pointer();
         held = inCorner(p, size) ? held + 1 : 0;
-        if (held >= CORNER_POLLS) this.stopTurn(live, events, state);
+        if (held >= CORNER_POLLS) this.stopTurn(live, events, state, new CornerStop().message);
       })()
         .catch(() => null)
         .finally(() => (busy = false));

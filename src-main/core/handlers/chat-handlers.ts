@@ -1,3 +1,4 @@
+import { modelInfo } from '../llm/model-catalog';
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 
@@ -16,7 +17,7 @@ type ChatNames =
   | 'conversation.set-computer-use'
   | 'computer.support';
 
-export const chatHandlers = ({ agent, reruns, events, computer }: AppContext): Pick<HandlerTable, ChatNames> => {
+export const chatHandlers = ({ agent, reruns, events, computer, settings }: AppContext): Pick<HandlerTable, ChatNames> => {
   // The agent and a notebook re-run would run code in the same sessions at once.
   const refuseDuringRerun = (conversationId: string) => {
     if (reruns.isRunning(conversationId)) throw new Error("the notebook's cells are being re-run: wait for it to finish, or stop it first");
@@ -68,10 +69,15 @@ export const chatHandlers = ({ agent, reruns, events, computer }: AppContext): P
       events.emit('conversation.computer-use', { conversationId, on });
       return { ok: true };
     },
-    'computer.support': async () => ({
-      available: computer.support.available,
-      reason: computer.support.available ? null : computer.support.reason,
-    }),
+    'computer.support': async () => {
+      const { provider, model } = settings.get();
+      return {
+        available: computer.support.available,
+        reason: computer.support.available ? null : computer.support.reason,
+        model,
+        modelSees: modelInfo(provider, model).vision,
+      };
+    },
     'cell.input': async ({ conversationId, questionId, text }) => {
       agent.answerInput(conversationId, questionId, text !== undefined ? { text } : { eof: true });
       return { ok: true };

@@ -55,10 +55,13 @@ export const chatRequests = {
     input: z.object({ conversationId: Id, on: z.boolean() }).strict(),
     output: Ok,
   },
-  /** Whether computer use can work here, and if not why (Settings and the switch show it). */
+  /**
+   * Whether computer use can work here, and if not why (Settings and the switch show it); and whether the
+   * model now chosen in Settings sees images (the catalog's vision flag), without which it is not offered.
+   */
   'computer.support': {
     input: z.object({}).strict(),
-    output: z.object({ available: z.boolean(), reason: z.string().nullable() }),
+    output: z.object({ available: z.boolean(), reason: z.string().nullable(), model: z.string(), modelSees: z.boolean() }),
   },
   /** Answers a `cell.input-requested` question: a line (without its newline), or end-of-input. */
   'cell.input': {

@@ -43,12 +43,22 @@ export function ApprovalBar({ cell, editing, draft, onEdit, onCancelEdit }: Prop
       </button>
       {editing ? <button onClick={onCancelEdit}>Cancel edit</button> : <button onClick={onEdit}>Edit</button>}
       <button onClick={() => void skip(cell.id)}>Skip</button>
-      <button
-        onClick={() => void approve(cell.id, editing ? draft : undefined, true)}
-        title="Run this and every later cell of this conversation without asking"
-      >
-        Always run here
-      </button>
+      {/* A computer action's "always" is the person's "allow for this task": this turn only (docs/computer-use.md). */}
+      {cell.language === 'computer' ? (
+        <button
+          onClick={() => void approve(cell.id, editing ? draft : undefined, true)}
+          title="Do this and the rest of this turn's screen actions without asking; the next turn asks again"
+        >
+          Allow for this task
+        </button>
+      ) : (
+        <button
+          onClick={() => void approve(cell.id, editing ? draft : undefined, true)}
+          title="Run this and every later cell of this conversation without asking"
+        >
+          Always run here
+        </button>
+      )}
       {mcpTool && (
         <button
           onClick={() => void alwaysAllowTool(mcpTool).then(() => approve(cell.id, editing ? draft : undefined))}

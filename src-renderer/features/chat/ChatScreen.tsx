@@ -4,6 +4,7 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { WorkingIndicator } from './WorkingIndicator';
 import { TaskListPanel } from '../plan/TaskListPanel';
+import { ComputerBanner } from '../computer/ComputerBanner';
 import { attachFiles } from '../common/upload';
 import { takeNotebookDrops } from '../notebooks/notebook-actions';
 
@@ -41,6 +42,7 @@ export function ChatScreen() {
         void attachFiles(takeNotebookDrops([...e.dataTransfer.files]));
       }}
     >
+      <ComputerBanner />
       <TaskListPanel />
       {current ? current.conv.items.length > 0 ? <MessageList view={current} /> : <EmptyConversation /> : <EmptyConversation />}
       <WorkingIndicator />

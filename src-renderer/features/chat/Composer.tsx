@@ -8,6 +8,7 @@ import { attachFiles } from '../common/upload';
 import { McpComposerMenu } from '../mcp/McpComposerMenu';
 import { planCommand, setPlanMode } from '../plan/plan-actions';
 import { PlanSwitch } from '../plan/PlanSwitch';
+import { ComputerSwitch } from '../computer/ComputerSwitch';
 import { savedCommandText } from '../commands/saved-commands';
 import { askNotificationPermission } from '../../state/notifications';
 
@@ -117,6 +118,7 @@ export function Composer() {
         />
         <div className="composer-actions">
           <PlanSwitch />
+          <ComputerSwitch />
           {busy && (
             <button className="danger" onClick={() => void stop()} aria-label="Stop the agent" title="Stop (Esc)">
               Stop

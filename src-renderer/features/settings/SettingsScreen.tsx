@@ -8,6 +8,7 @@ import { McpServersSection } from '../mcp/McpServersSection';
 import { McpClientsSection } from '../mcp/McpClientsSection';
 import { SkillsSection } from './SkillsSection';
 import { MemorySection } from './MemorySection';
+import { ComputerSection } from '../computer/ComputerSection';
 import { UpdatesStatus } from './UpdatesStatus';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
@@ -50,6 +51,7 @@ export function SettingsScreen() {
       <McpClientsSection />
       <SkillsSection />
       <MemorySection />
+      <ComputerSection />
     </div>
   );
 }

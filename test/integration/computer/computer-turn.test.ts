@@ -6,10 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
 import { exportNotebook } from '../../../src-main/core/notebook/api';
-import type { RecordedRequest, ScriptedReply } from '../../fixtures/llm-server';
+import {
+  bindComputerStopShortcut,
+  COMPUTER_STOP_ACCELERATOR,
+  SHORTCUT_STOP_NOTICE,
+} from '../../../src-main/electron/computer-stop-shortcut';
+import type { ScriptedReply } from '../../fixtures/llm-server';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { installed } from '../../support/installed';
-import { findColour, readPng } from '../../support/png-pixels';
+import { findColour, lastScreenshot } from '../../support/png-pixels';
 import { startXvfb, type Xvfb } from '../../support/xvfb';
 
 // Computer use through whole turns (docs/computer-use.md): a real X server (Xvfb) at an odd size larger
@@ -49,15 +54,6 @@ afterEach(async () => {
   h = null;
 });
 
-/** The screenshot the model was sent last, decoded, from the request's own wire format. */
-function lastScreenshot(request: RecordedRequest): ReturnType<typeof readPng> {
-  const text = JSON.stringify(request.body);
-  const found = [...text.matchAll(/"data":"([A-Za-z0-9+/=]+)"|"url":"data:image\/png;base64,([A-Za-z0-9+/=]+)"/g)];
-  const last = found.at(-1);
-  if (!last) throw new Error('the model was sent no screenshot');
-  return readPng(Buffer.from(last[1] ?? last[2] ?? '', 'base64'));
-}
-
 function call(args: Record<string, unknown>): ScriptedReply {
   return { kind: 'tool', calls: [{ name: 'computer', arguments: args }] };
 }
@@ -80,13 +76,18 @@ const fillAndSubmit =
  * at the parts where it finds them in the image it was sent (its second request is answered only once
  * it is seen). `onPlan` is what the person does meanwhile.
  */
-async function formHarness(protocol: 'openai' | 'anthropic', plan: Plan, onPlan?: () => void) {
+async function formHarness(
+  protocol: 'openai' | 'anthropic',
+  plan: Plan,
+  onPlan?: () => void,
+  computer = new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }, 300),
+) {
   let seen = 0;
   let harness: AgentHarness | null = null;
   harness = await startAgentHarness({
     protocol,
     rerunExports: false, // a computer cell acts on a screen, which a notebook re-run has not got
-    computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }, 300),
+    computer,
     llm: {
       onRequest: (request) => {
         if (request.protocol === 'other' || !JSON.stringify(request.body).includes('computer')) return;
@@ -141,7 +142,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
       const bodies = h.bodies();
       // The tool is offered, and the screenshot is scaled to what the provider takes (never the screen's own size).
       expect(JSON.stringify(bodies[0])).toContain('"computer"');
-      const shot = lastScreenshot({ body: bodies[1] } as RecordedRequest);
+      const shot = lastScreenshot({ body: bodies[1] });
       expect(shot.width).toBeLessThan(SCREEN.width);
       if (protocol === 'anthropic') {
         const results = (bodies[1] as { messages: Array<{ content: unknown }> }).messages.at(-1)?.content as Array<Record<string, unknown>>;
@@ -203,6 +204,38 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     expect(h.payloads('turn.end').at(-1)?.reason).toBe('stopped');
     expect(h.payloads('notice').map((n) => n.item.text)).toContain('Computer use stopped: the pointer was held in a corner of the screen.');
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('stops the turn when the person presses the stop shortcut', async () => {
+    const out = path.join(tmp, 'shortcut.json');
+    form = await x.startForm(out);
+    // Electron's globalShortcut is a stand-in (no Electron here) that holds what is registered; the
+    // binding, the service and the turn are the desktop app's own.
+    const held = new Map<string, () => void>();
+    const shortcuts = {
+      register: (accelerator: string, press: () => void) => (held.set(accelerator, press), true),
+      unregister: (accelerator: string) => void held.delete(accelerator),
+    };
+    const heldWhilePlanning: boolean[] = [];
+    const computer = new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }, 300);
+    // The person presses it while the model is deciding its next actions.
+    const press = () => {
+      const stop = held.get(COMPUTER_STOP_ACCELERATOR);
+      heldWhilePlanning.push(stop !== undefined);
+      stop?.();
+    };
+    const started = await formHarness('openai', fillAndSubmit('never sent'), press, computer);
+    h = started.harness;
+    const unbind = bindComputerStopShortcut(shortcuts, h.bus, (notice) => computer.stopAll(notice));
+    approveAs(h, started.id, () => 'always');
+    await h.send(started.id, 'Fill in the form and send it.');
+    unbind();
+    expect(heldWhilePlanning).toEqual([true]);
+    expect(h.payloads('turn.end').at(-1)?.reason).toBe('stopped');
+    expect(h.payloads('notice').map((n) => n.item.text)).toContain(SHORTCUT_STOP_NOTICE);
+    expect(existsSync(out)).toBe(false);
+    // Released once the turn gave the screen back: the combination is the person's programs' again.
+    expect(held.size).toBe(0);
   });
 
   it('refuses to act while a screen locker is on the screen, and sends no screenshot', async () => {
