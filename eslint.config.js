@@ -89,6 +89,7 @@ const FEATURE_ORDER = [
   'cells',
   'notebooks',
   'plan',
+  'subagents',
   'preview',
   'files',
   'chat',

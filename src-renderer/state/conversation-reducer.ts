@@ -95,6 +95,8 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
       };
     case 'conversation.plan-mode':
       return { ...view, conv: { ...view.conv, planMode: event.payload.planMode } };
+    case 'subagent.updated':
+      return mapCell(view, event.payload.cellId, (c) => ({ ...c, subagent: event.payload.subagent }));
     case 'tasks.updated':
       return { ...view, conv: { ...view.conv, tasks: event.payload.tasks } };
     case 'conversation.auto-run':
