@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../fixtures/llm-server';
 import { expectAttribute, expectText } from '../support/page-expect';
+import { subagentRoute } from '../support/subagent-route';
 import { useUiApp } from '../support/ui-fixture';
 import { newConversation, sendMessage, SHOTS } from '../support/ui-harness';
 
@@ -40,13 +41,7 @@ describe('sub-agents in the window', () => {
       // Every call reports 1,000 tokens in and 100 out: $0.0035 at gpt-4o's prices, so a cost shows.
       llm = await startScriptedLlm({
         usage: { input: 1000, output: 100 },
-        onRequest: ({ body }) => {
-          const text = JSON.stringify(body ?? '');
-          if (!text.includes('"model"')) return;
-          const name = ['quick', 'slow'].find((n) => text.includes(`You are the sub-agent \\"${n}\\"`)) ?? 'parent';
-          const next = scripts[name]?.shift();
-          if (next) llm?.enqueue(next);
-        },
+        onRequest: subagentRoute(scripts, () => llm),
       });
       return { llm, settings: { autoRun: true, model: 'gpt-4o' } };
     },
