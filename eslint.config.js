@@ -172,6 +172,7 @@ const FEATURE_ORDER = [
   'notebooks',
   'plan',
   'computer',
+  'subagents',
   'preview',
   'files',
   'chat',

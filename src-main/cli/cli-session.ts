@@ -103,8 +103,8 @@ export class CliSession {
     return this.call('cell.skip', { conversationId: this.ownerOf(cell.id), cellId: cell.id, ...(unasked ? { unasked } : {}) });
   }
 
-  conversation(): Promise<Conversation> {
-    return this.call('conversation.get', { conversationId: this.conversationId });
+  conversation(conversationId = this.conversationId): Promise<Conversation> {
+    return this.call('conversation.get', { conversationId });
   }
 
   switchTo(conversation: Conversation): void {

@@ -169,8 +169,11 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
     if (!file.toLowerCase().endsWith('.ipynb')) throw new Error('the file name should end in .ipynb');
     // Imported on use, so the CLI starts even if the notebook module is being worked on.
     const { exportToFile } = await import('../core/notebook/notebook-files');
-    // Validated against nbformat 4.5 and written atomically (a failed export leaves any old file whole).
-    const written = await exportToFile(await session.conversation(), file, meta());
+    const { loadSubagents } = await import('../core/notebook/subagent-section');
+    // Validated against nbformat 4.5 and written atomically (a failed export leaves any old file whole);
+    // its sub-agents' cells go under their calls.
+    const conv = await session.conversation();
+    const written = await exportToFile(conv, file, meta(), await loadSubagents(conv, (id) => session.conversation(id)));
     print(`Exported ${written.cells} cells to ${written.path}.`);
   },
 };

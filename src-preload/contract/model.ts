@@ -313,6 +313,8 @@ export const ConversationSummary = z.object({
   mcpClient: z.string().max(200).optional(),
   /** Set on the conversation a scheduled task's run made (docs/schedules.md): which task, and what started it. */
   scheduled: ScheduledMark.optional(),
+  /** Set on a sub-agent's own conversation: the conversation and `delegate` cell that started it (the list marks it). */
+  parent: z.object({ conversationId: Id, cellId: Id, name: z.string().max(64) }).optional(),
 });
 
 /** The remote Jupyter kernel a conversation's language runs on, kept so it survives an app restart (no token: that is in the keychain). */
@@ -368,8 +370,6 @@ export const Conversation = ConversationSummary.extend({
   planMode: z.boolean().optional(),
   /** The live task list the model keeps (docs/agent.md#task-list); absent until it adds a step. */
   tasks: z.array(Task).max(100).optional(),
-  /** Set on a sub-agent's own conversation: the conversation and `delegate` cell that started it. */
-  parent: z.object({ conversationId: Id, cellId: Id, name: z.string().max(64) }).optional(),
   /** Answered by an outside ACP agent instead of ours (docs/acp.md#hosting): which, and its session. */
   hostedAgent: HostedAgentRef.optional(),
 });

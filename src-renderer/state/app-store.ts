@@ -6,6 +6,7 @@ import { bridge } from '../bridge/bridge';
 import { confirmAutoRun } from './auto-run-confirm';
 import { takeInitialData } from './initial-data';
 import { noticeId } from './notice-id';
+import { useSubagentThreads } from './subagent-threads';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
 
 export type Screen = 'chat' | 'settings' | 'keys';
@@ -92,6 +93,9 @@ export const useApp = create<AppStore>((set, get) => {
     if (!id) throw new Error('no conversation is open');
     return id;
   };
+  // A cell shown in a sub-agent's nested thread is answered, stopped and typed into on the sub-agent's
+  // conversation, not on the parent's that is open.
+  const conversationOf = (cellId: string) => useSubagentThreads.getState().conversationOfCell(cellId) ?? currentId();
 
   /**
    * Main rewrote the history (items removed) and started a turn; no event says which items went, so
@@ -191,7 +195,7 @@ export const useApp = create<AppStore>((set, get) => {
     stop: () => guard(() => bridge['chat.stop']({ conversationId: currentId() })).then(() => undefined),
     approve: (cellId, code, always) =>
       guard(async () => {
-        const conversationId = currentId();
+        const conversationId = conversationOf(cellId);
         // "Always run here" is confirmed first, naming the sandbox state; declining leaves the cell waiting.
         // A computer action's "always" is "allow for this task" (this turn's actions only): no auto-run to confirm.
         const computerCell = get().current?.conv.items.some((i) => i.id === cellId && i.kind === 'cell' && i.language === 'computer');
@@ -201,11 +205,11 @@ export const useApp = create<AppStore>((set, get) => {
       }).then(() => undefined),
     setConversationAutoRun: (autoRun) =>
       guard(() => bridge['conversation.set-auto-run']({ conversationId: currentId(), autoRun })).then(() => undefined),
-    skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: currentId(), cellId })).then(() => undefined),
-    interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: currentId(), cellId })).then(() => undefined),
+    skip: (cellId) => guard(() => bridge['cell.skip']({ conversationId: conversationOf(cellId), cellId })).then(() => undefined),
+    interrupt: (cellId) => guard(() => bridge['cell.interrupt']({ conversationId: conversationOf(cellId), cellId })).then(() => undefined),
     // Not guarded: keys typed as the run ends are refused by main, which is no error worth showing.
     typeInto: (cellId, data) =>
-      bridge['cell.terminal-input']({ conversationId: currentId(), cellId, data }).then(
+      bridge['cell.terminal-input']({ conversationId: conversationOf(cellId), cellId, data }).then(
         () => undefined,
         () => undefined,
       ),

@@ -97,6 +97,8 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
       return { ...view, conv: { ...view.conv, planMode: event.payload.planMode } };
     case 'conversation.computer-use':
       return { ...view, conv: { ...view.conv, computerUse: event.payload.on } };
+    case 'subagent.updated':
+      return mapCell(view, event.payload.cellId, (c) => ({ ...c, subagent: event.payload.subagent }));
     case 'tasks.updated':
       return { ...view, conv: { ...view.conv, tasks: event.payload.tasks } };
     case 'conversation.auto-run':

@@ -7,6 +7,7 @@ import { useInstallQuestions } from './install-questions';
 import { useNetworkQuestions } from './network-questions';
 import { useMcpApprovals } from './mcp-approvals';
 import { appendToFeed, resetFeed } from './terminal-feeds';
+import { useSubagentThreads } from './subagent-threads';
 import { useWorkspace } from './workspace-store';
 
 const CONVERSATION_EVENTS = [
@@ -20,6 +21,7 @@ const CONVERSATION_EVENTS = [
   'conversation.plan-mode',
   'conversation.computer-use',
   'tasks.updated',
+  'subagent.updated',
   'cell.running',
   'cell.output',
   'cell.display-updated',
@@ -49,9 +51,18 @@ export function wireEvents(): () => void {
   const isCurrent = (conversationId: string) => useApp.getState().current?.conv.id === conversationId;
 
   for (const name of CONVERSATION_EVENTS) {
-    offs.push(bridge.on(name, (payload) => useApp.getState().apply({ name, payload } as AnyEvent)));
+    offs.push(
+      bridge.on(name, (payload) => {
+        const event = { name, payload } as AnyEvent;
+        useApp.getState().apply(event);
+        useSubagentThreads.getState().apply(event);
+      }),
+    );
   }
   offs.push(
+    bridge.on('subagent.updated', ({ conversationId, cellId, subagent }) =>
+      useSubagentThreads.getState().announced(subagent, conversationId, cellId),
+    ),
     bridge.on('cell.terminal', ({ cellId, data }) => appendToFeed(cellId, data)),
     bridge.on('cell.running', ({ conversationId, cellId }) => {
       resetFeed(cellId);

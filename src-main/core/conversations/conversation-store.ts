@@ -157,7 +157,7 @@ function checkedId(id: string): string {
 
 /** What lists and events carry of a conversation (the MCP client's name only on a conversation oi mcp recorded). */
 export function summaryOf(conv: Conversation): ConversationSummary {
-  const { id, title, createdAt, updatedAt, workspace, mcpClient, scheduled } = conv;
+  const { id, title, createdAt, updatedAt, workspace, mcpClient, scheduled, parent } = conv;
   return {
     id,
     title,
@@ -166,5 +166,6 @@ export function summaryOf(conv: Conversation): ConversationSummary {
     workspace,
     ...(mcpClient !== undefined ? { mcpClient } : {}),
     ...(scheduled !== undefined ? { scheduled } : {}),
+    ...(parent !== undefined ? { parent } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { readsLocalPaths, type HandlerTable, type RequestContext } from '../brid
 import { importNotebook, type NotebookImport } from '../notebook/api';
 import { saveImportedNotebook } from '../notebook/imported-conversation';
 import { notebookFileName, notebookTextOf, readNotebookFile } from '../notebook/notebook-files';
+import { loadSubagents } from '../notebook/subagent-section';
 import type { AppContext } from './app-context';
 
 type NotebookNames = 'notebook.export' | 'notebook.import' | 'notebook.rerun' | 'notebook.rerun-stop';
@@ -17,7 +18,8 @@ export const notebookHandlers = (ctx: AppContext): Pick<HandlerTable, NotebookNa
     'notebook.export': async ({ conversationId }) => {
       const conv = await ctx.agent.snapshot(conversationId);
       const { provider, model } = ctx.settings.get();
-      const { text } = notebookTextOf(conv, { appVersion: ctx.version, provider, model, resourcesDir: ctx.resourcesDir });
+      const subagents = await loadSubagents(conv, (id) => ctx.agent.snapshot(id));
+      const { text } = notebookTextOf(conv, { appVersion: ctx.version, provider, model, resourcesDir: ctx.resourcesDir }, subagents);
       return { fileName: notebookFileName(conv.title), text };
     },
     'notebook.import': async ({ fileName, source }, req) => {

@@ -76,6 +76,11 @@ export const TasksCellMeta = z.object({
   role: z.literal('tasks'),
 });
 
+/** The heading export puts above a sub-agent's cells (subagent-section.ts): not a conversation item, so import leaves it out. */
+export const SubagentCellMeta = z.object({
+  role: z.literal('subagent'),
+});
+
 export const CellMeta = z.discriminatedUnion('role', [
   UserCellMeta,
   AssistantCellMeta,
@@ -83,6 +88,7 @@ export const CellMeta = z.discriminatedUnion('role', [
   CodeCellMeta,
   HelpersCellMeta,
   TasksCellMeta,
+  SubagentCellMeta,
 ]);
 
 export const NotebookMeta = z.object({

@@ -52,7 +52,7 @@ export function cellsToItems(cells: readonly ReadCell[], ctx: CellImportContext)
 
     if (isCellOfType(cell, 'markdown')) {
       const source = joinLines(cell.source);
-      if (oi?.role === 'tasks') return;
+      if (oi?.role === 'tasks' || oi?.role === 'subagent') return;
       if (oi?.role === 'user') {
         items.push(withOrigin(userItem(id, source, oi, cell.attachments, index, ctx), appOrigin(cell)));
         step = null;
@@ -182,6 +182,7 @@ function appMeta(cell: ReadCell, index: number, warnings: string[]): CellMeta | 
       (parsed.data.role === 'user' ||
         parsed.data.role === 'assistant' ||
         parsed.data.role === 'tasks' ||
+        parsed.data.role === 'subagent' ||
         (parsed.data.role === 'code' && parsed.data.language.startsWith('mcp:')))) ||
       (cell.cell_type === 'raw' && (parsed.data.role === 'notice' || parsed.data.role === 'code')) ||
       (cell.cell_type === 'code' &&

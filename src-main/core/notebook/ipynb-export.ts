@@ -8,7 +8,6 @@ import {
   type InstallInfo,
   type JupyterCellOrigin,
   type NoticeItem,
-  type NotebookOrigin,
   type UserItem,
 } from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
@@ -22,6 +21,8 @@ import { splitBundle, splitLines } from './multiline';
 import type { AttachmentsV4, CodeCellV4, KnownOutputV4, MarkdownCellV4, NotebookV4, RawCellV4 } from './nbformat-schema';
 import { helpersCell, helpersUsed } from './export-helpers';
 import { isToolUseCell, taskListCell } from './task-list-cell';
+import { subagentHeading, subagentOf } from './subagent-section';
+import { kernelLanguageFor, kernelLanguageOf, notebookMetadata } from './notebook-metadata';
 import { attachmentKey, type ListedAttachment, quotedUserText, withAttachmentLines } from './user-attachments';
 
 export interface ExportMeta {
@@ -37,6 +38,8 @@ export interface ExportOptions {
   readAttachment?: (absolutePath: string) => Uint8Array | null;
   /** The runner's oi_files.py, to define `files` for a plain kernel (export-helpers.ts); null when it cannot be read. */
   pythonFilesSource?: () => string | null;
+  /** The sub-agent conversations its delegate cells started (loadSubagents), exported under their call. */
+  subagents?: ReadonlyMap<string, Conversation>;
 }
 
 // Code the user never approved (declined, still waiting, still being written) is written as a raw
@@ -58,14 +61,25 @@ export function exportNotebook(conv: Conversation, meta: ExportMeta, options: Ex
   const minor = origin?.nbformatMinor ?? 5;
   const ids = new CellIdAllocator('cell');
   const cells: ExportedCell[] = [];
-  const items = installsBeforeUse(conv.items);
-  const plans = planLiveSession(items, conv.workspace, pythonKernel);
-  items.forEach((item, index) => {
-    const cell = exportItem(item, pythonKernel, conv.workspace, options, plans.get(item.id));
-    if (!cell) return;
-    // Cells have ids from 4.5 on; an older notebook is written back without them.
-    cells.push(minor >= 5 ? withId(cell, ids.allocate(item.id, index)) : (cell as ExportedCell));
-  });
+  // Cells have ids from 4.5 on; an older notebook is written back without them.
+  const push = (cell: CellWithoutId<ExportedCell>, key: string, index: number) =>
+    cells.push(minor >= 5 ? withId(cell, ids.allocate(key, index)) : (cell as ExportedCell));
+  const exportAll = (all: readonly ConversationItem[], workspace: string) => {
+    const ordered = installsBeforeUse(all);
+    const plans = planLiveSession(ordered, workspace, pythonKernel);
+    ordered.forEach((item, index) => {
+      const cell = exportItem(item, pythonKernel, workspace, options, plans.get(item.id));
+      if (cell) push(cell, item.id, index);
+      // A sub-agent's own cells under a heading, right after its call (subagent-section.ts).
+      const sub = subagentOf(item, options.subagents);
+      if (sub && item.kind === 'cell') {
+        push(subagentHeading(item, sub), `oi-subagent-${item.id}`, index);
+        exportAll(sub.items, sub.workspace);
+      }
+    });
+  };
+  exportAll(conv.items, conv.workspace);
+  const items = [...conv.items, ...[...(options.subagents?.values() ?? [])].flatMap((sub) => sub.items)];
   const tasks = taskListCell(conv.tasks ?? []);
   if (tasks) cells.push(minor >= 5 ? withId(tasks, ids.allocate('oi-tasks', items.length)) : (tasks as ExportedCell));
   const used = pythonKernel ? helpersUsed(items) : null;
@@ -75,48 +89,6 @@ export function exportNotebook(conv: Conversation, meta: ExportMeta, options: Ex
     cells.unshift(minor >= 5 ? withId(cell, ids.allocate('oi-helpers', 0)) : (cell as ExportedCell));
   }
   return { nbformat: 4, nbformat_minor: minor, metadata: notebookMetadata(conv, meta, language, keepKernel), cells };
-}
-
-function notebookMetadata(conv: Conversation, meta: ExportMeta, language: string, keepKernel: boolean): NotebookV4['metadata'] {
-  const origin: NotebookOrigin | undefined = conv.notebook;
-  const app = { appVersion: meta.appVersion, provider: meta.provider, model: meta.model, conversationId: conv.id };
-  if (!origin) {
-    const kernel = kernelFor(language);
-    return { kernelspec: kernel.kernelspec, language_info: kernel.language_info, title: conv.title, [APP_KEY]: app };
-  }
-  const metadata: NotebookV4['metadata'] = { ...origin.metadata };
-  if (!keepKernel) {
-    const kernel = kernelFor(language);
-    metadata.kernelspec = kernel.kernelspec;
-    metadata.language_info = kernel.language_info;
-  }
-  if (conv.title !== origin.title || 'title' in origin.metadata) metadata.title = conv.title;
-  // The app's own key only where the app wrote something: its own notebook, or cells added here.
-  if (origin.fromApp || conv.items.some((item) => item.jupyter?.cellType === undefined)) metadata[APP_KEY] = app;
-  return metadata;
-}
-
-/**
- * The kernel a conversation's notebook gets: Python (ipykernel, which every Jupyter has) when its
- * cells are mostly Python or shell — shell cells run as %%bash / %%script zsh with their session's
- * directory and variables (live-session-export.ts), so the notebook re-runs under a plain Jupyter;
- * a bash or zsh kernel would need one installed. Other main languages get their own kernel.
- */
-function kernelLanguageFor(main: string): string {
-  return main === 'shell' || main === 'zsh' ? 'python' : main;
-}
-
-/** The language of a notebook's kernel in the app's names (Python when it does not say). */
-function kernelLanguageOf(metadata: Record<string, unknown>): string {
-  const info = metadata.language_info as { name?: unknown } | undefined;
-  const spec = metadata.kernelspec as { language?: unknown } | undefined;
-  const name =
-    typeof info?.name === 'string' && info.name
-      ? info.name
-      : typeof spec?.language === 'string' && spec.language
-        ? spec.language
-        : 'python';
-  return canonicalLanguage(name);
 }
 
 /** JSON text as Jupyter writes it: keys sorted, one-space indent, trailing newline. */

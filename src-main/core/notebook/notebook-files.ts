@@ -14,8 +14,14 @@ import { describeIssues } from './schema-issues';
 // and the bench share. The mapping itself stays pure in ipynb-export.ts / ipynb-import.ts.
 
 /** The conversation as .ipynb text, held to the app's nbformat schema (4.5, or an imported notebook's minor) before anyone sees it. */
-export function notebookTextOf(conv: Conversation, meta: ExportMeta): { text: string; cells: number } {
+export function notebookTextOf(
+  conv: Conversation,
+  meta: ExportMeta,
+  /** Its sub-agents' conversations (loadSubagents), exported under their calls. */
+  subagents?: ReadonlyMap<string, Conversation>,
+): { text: string; cells: number } {
   const nb = exportNotebook(conv, meta, {
+    ...(subagents ? { subagents } : {}),
     readAttachment: readAttachmentBytes,
     pythonFilesSource: () => runnerHelperSource(meta.resourcesDir),
   });
@@ -44,8 +50,9 @@ export async function exportToFile(
   conv: Conversation,
   filePath: string,
   meta: ExportMeta,
+  subagents?: ReadonlyMap<string, Conversation>,
 ): Promise<{ path: string; bytes: number; cells: number }> {
-  const { text, cells } = notebookTextOf(conv, meta);
+  const { text, cells } = notebookTextOf(conv, meta, subagents);
   const target = path.resolve(filePath);
   await writeFileAtomic(target, text);
   return { path: target, bytes: Buffer.byteLength(text, 'utf8'), cells };

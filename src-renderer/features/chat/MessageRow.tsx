@@ -2,6 +2,8 @@ import { memo } from 'react';
 import type { ConversationItem } from '@contract';
 import { skillUseText } from '@contract/skill-use';
 import { PLAN_LANGUAGE, TASKS_LANGUAGE } from '@contract/plan-text';
+import { isDelegateCell } from '@contract/subagent-use';
+import { SubagentThread } from '../subagents/SubagentThread';
 import { PlanCard } from '../plan/PlanCard';
 import { TaskCallRow } from '../plan/TaskCallRow';
 import type { ConversationView } from '../../state/conversation-reducer';
@@ -29,6 +31,7 @@ export const MessageRow = memo(function MessageRow({ item, isLastUser, isLast, b
     case 'cell':
       if (item.language === PLAN_LANGUAGE) return <PlanCard cell={item} />;
       if (item.language === TASKS_LANGUAGE) return <TaskCallRow cell={item} />;
+      if (isDelegateCell(item)) return <SubagentThread cell={item} Row={MessageRow} />;
       return skillUseText(item) === null ? <CodeCell cell={item} /> : <SkillUseRow cell={item} />;
     case 'notice':
       return <NoticeRow item={item} canRetry={isLast && !busy && lastEnd === 'error' && item.level === 'error'} />;

@@ -3,6 +3,7 @@ import type { CellItem, FileDiff } from '@contract';
 import { errorMessage } from '@contract/error-message';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
+import { useSubagentThreads } from '../../state/subagent-threads';
 import { RewindDialog } from './RewindDialog';
 import { useRewind } from './use-rewind';
 import './checkpoints.css';
@@ -19,13 +20,29 @@ function size(bytes: number | null): string {
  * and the way back: rewind the files to before this cell (docs/checkpoints.md).
  */
 export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Changes }) {
-  const conversationId = useApp((s) => s.current?.conv.id);
+  // A cell in a sub-agent's nested thread is the sub-agent's: its diffs and rewind are asked of that
+  // conversation, and after a rewind its thread is read again (the parent stays open).
+  const thread = useSubagentThreads((s) => {
+    const id = s.conversationOfCell(cell.id);
+    return id ? s.views[id] : undefined;
+  });
+  const reloadThread = useSubagentThreads((s) => s.load);
+  const currentId = useApp((s) => s.current?.conv.id);
   const openConversation = useApp((s) => s.openConversation);
-  const items = useApp((s) => s.current?.conv.items);
+  const currentItems = useApp((s) => s.current?.conv.items);
+  const nested = thread !== undefined && thread.conv.id !== currentId;
+  const conversationId = thread?.conv.id ?? currentId;
+  const items = thread?.conv.items ?? currentItems;
   const [open, setOpen] = useState(false);
   const [diffs, setDiffs] = useState<FileDiff[] | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const { rewind, question, onAnswer } = useRewind({ conversationId, cell, items, reopen: openConversation, setStatus });
+  const { rewind, question, onAnswer } = useRewind({
+    conversationId,
+    cell,
+    items,
+    reopen: nested ? reloadThread : openConversation,
+    setStatus,
+  });
   if (!changes.checkpointed) {
     return (
       <div className="cell-changes muted small" data-testid="cell-changes">

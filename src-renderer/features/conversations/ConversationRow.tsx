@@ -8,9 +8,11 @@ import { DeleteConfirm } from './DeleteConfirm';
 interface RowProps {
   summary: ConversationListEntry;
   active: boolean;
+  /** A sub-agent's conversation: the title of the conversation that started it (marked, docs/ui.md#sub-agents). */
+  parentTitle: string | null;
 }
 
-export const ConversationRow = memo(function ConversationRow({ summary, active }: RowProps) {
+export const ConversationRow = memo(function ConversationRow({ summary, active, parentTitle }: RowProps) {
   const open = useApp((s) => s.openConversation);
   const rename = useApp((s) => s.renameConversation);
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
@@ -57,6 +59,11 @@ export const ConversationRow = memo(function ConversationRow({ summary, active }
             <Marked match={summary.match} />
           </span>
         )}
+        {summary.parent && parentTitle !== null && (
+          <span className="conv-parent" data-testid="conv-parent">
+            ↳ sub-agent {summary.parent.name} of {parentTitle}
+          </span>
+        )}
         <span className="conv-date">{shortDate(summary.updatedAt)}</span>
       </button>
       <span className="row-actions">
@@ -96,7 +103,13 @@ function sameRow(a: RowProps, b: RowProps): boolean {
   const [x, y] = [a.summary, b.summary];
   const sameMatch = x.match?.text === y.match?.text && x.match?.start === y.match?.start && x.match?.length === y.match?.length;
   return (
-    a.active === b.active && x.id === y.id && x.title === y.title && x.updatedAt === y.updatedAt && x.workspace === y.workspace && sameMatch
+    a.active === b.active &&
+    a.parentTitle === b.parentTitle &&
+    x.id === y.id &&
+    x.title === y.title &&
+    x.updatedAt === y.updatedAt &&
+    x.workspace === y.workspace &&
+    sameMatch
   );
 }
 

@@ -46,7 +46,12 @@ export function Sidebar() {
       />
       <ul className="conv-list" data-testid="conversation-list">
         {conversations.map((c) => (
-          <ConversationRow key={c.id} summary={c} active={c.id === currentId} />
+          <ConversationRow
+            key={c.id}
+            summary={c}
+            active={c.id === currentId}
+            parentTitle={c.parent ? (conversations.find((p) => p.id === c.parent?.conversationId)?.title ?? 'another conversation') : null}
+          />
         ))}
         {conversations.length === 0 && <li className="muted small">{query ? 'No conversation matches.' : 'No conversations yet.'}</li>}
       </ul>
