@@ -8,6 +8,7 @@ import { McpServersSection } from '../mcp/McpServersSection';
 import { McpClientsSection } from '../mcp/McpClientsSection';
 import { SkillsSection } from './SkillsSection';
 import { MemorySection } from './MemorySection';
+import { ProfilesSection } from './ProfilesSection';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -48,6 +49,7 @@ export function SettingsScreen() {
       <McpClientsSection />
       <SkillsSection />
       <MemorySection />
+      <ProfilesSection />
     </div>
   );
 }
