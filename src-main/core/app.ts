@@ -30,6 +30,7 @@ import { notebookHandlers } from './handlers/notebook-handlers';
 import { kernelHandlers } from './handlers/kernel-handlers';
 import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
+import { profilesHandlers } from './handlers/profiles-handlers';
 import { HookRunner } from './hooks/hook-runner';
 import { HostedAgents } from './hosted-agents/hosted-agents';
 import { needsPersonHooks } from './agent/turn-hooks';
@@ -308,6 +309,7 @@ export function createApp(opts: AppOptions): App {
     ...planHandlers(context),
     ...commandsHandlers(context),
     ...memoryHandlers(context),
+    ...profilesHandlers(context),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

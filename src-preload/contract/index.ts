@@ -4,6 +4,7 @@ export * from './hooks';
 export * from './hosted-agents';
 export * from './agent-presets';
 export * from './settings-patch';
+export * from './profiles';
 export * from './requests';
 export * from './events';
 export * from './bridge';

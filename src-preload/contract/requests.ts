@@ -18,6 +18,7 @@ import { skillsRequests } from './requests/skills';
 import { planRequests } from './requests/plan';
 import { commandsRequests } from './requests/commands';
 import { memoryRequests } from './requests/memory';
+import { profilesRequests } from './requests/profiles';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -43,6 +44,7 @@ export const requests = {
   ...planRequests,
   ...commandsRequests,
   ...memoryRequests,
+  ...profilesRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -67,6 +69,7 @@ export { MAX_NOTEBOOK_UPLOAD_BYTES, type NotebookSource, type NotebookRerunOutco
 export type { InstructionsState } from './requests/instructions';
 export type { SkillInfo, SkillsState } from './requests/skills';
 export type { SavedCommandInfo } from './requests/commands';
+export { ProfileEntry } from './requests/profiles';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

@@ -14,7 +14,7 @@ describe('Settings → Provider: a key field in place, nothing reset behind the 
     settings: { provider: 'openai-compatible', model: 'qwen2.5-coder-7b', baseUrl: 'http://127.0.0.1:1234/v1' },
   }));
 
-  it('switches to Anthropic without the first-run window, takes the key inline, and switching back restores the server', async () => {
+  it('switches to Anthropic without the first-run window, takes the key inline, switching back restores the server, and a profile made from it is used from the top bar', async () => {
     const { page } = ui;
     // Every text the header shows from here on, to check no impossible pair ever appears.
     await page.evaluate(() => {
@@ -69,5 +69,18 @@ describe('Settings → Provider: a key field in place, nothing reset behind the 
       expect(text).not.toMatch(/Anthropic · (?!claude)/);
       expect(text).not.toMatch(/OpenAI · claude/);
     }
+
+    // Settings → Profiles: a profile from these settings, its model edited, used from the top bar's menu.
+    const section = page.getByTestId('profiles-section');
+    await section.getByLabel('New profile name').fill('local');
+    await section.getByRole('button', { name: 'Save current settings as a profile' }).click();
+    const profileModel = section.getByLabel('Model of profile local');
+    await expect.poll(() => profileModel.inputValue()).toBe('qwen2.5-coder-7b');
+    await profileModel.fill('qwen-profile-9');
+    await section.getByTestId('profile-local').getByRole('button', { name: 'Save', exact: true }).click();
+    await expectText(section.getByRole('status'), 'Saved profile “local”.');
+    await page.getByRole('combobox', { name: 'Profile', exact: true }).selectOption('local');
+    await expectText(page.getByTestId('model-button'), 'OpenAI-compatible · qwen-profile-9');
+    expect(ui.aut.app.context.settings.get().model).toBe('qwen-profile-9');
   });
 });

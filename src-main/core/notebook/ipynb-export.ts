@@ -12,7 +12,7 @@ import {
 } from '@contract';
 import { APP_KEY, type AssistantCellMeta, type CodeCellMeta, type NoticeCellMeta, type UserCellMeta } from './app-metadata';
 import { CellIdAllocator } from './cell-ids';
-import { canonicalLanguage, kernelFor, magicFor, notebookLanguage } from './languages';
+import { canonicalLanguage, magicFor, notebookLanguage } from './languages';
 import { isMcpLanguage } from '../llm/mcp-names';
 import { mcpCallCell } from './mcp-call-cell';
 import { COMPUTER_LANGUAGE } from '../llm/computer-tool';

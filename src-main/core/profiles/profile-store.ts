@@ -1,7 +1,6 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { describeIssues, HooksConfig, ProviderKind, SettingsPatch } from '@contract';
+import { describeIssues, Profile, ProfileName, SettingsPatch } from '@contract';
 
 /**
  * Profiles (docs/agent.md#profiles), as classic Open Interpreter had them (`interpreter --profile`): a
@@ -11,28 +10,7 @@ import { describeIssues, HooksConfig, ProviderKind, SettingsPatch } from '@contr
  * to define or change a profile (a name is looked up in that folder only, never a path).
  */
 
-/** A profile's name: a file name of its own, never a path. */
-export const ProfileName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a profile name is 1-64 letters, digits, "_", "." or "-", starting with a letter or digit');
-
-export const Profile = z
-  .object({
-    description: z.string().max(1000).optional(),
-    provider: ProviderKind.optional(),
-    model: z.string().min(1).max(256).optional(),
-    baseUrl: z.string().url().optional(),
-    /** Custom instructions for the model, in place of Settings' own. */
-    instructions: z.string().max(100_000).optional(),
-    autoRun: z.boolean().optional(),
-    /** The sandbox on or off, as this profile's choice (a sandbox that cannot start then refuses to run code). */
-    sandbox: z.boolean().optional(),
-    /** Hooks in place of Settings' own (`<data folder>/hooks.json` still applies). */
-    hooks: HooksConfig.optional(),
-  })
-  .strict();
-
-export type Profile = z.infer<typeof Profile>;
+export { Profile, ProfileName } from '@contract';
 
 /** Bigger files are refused unread: a profile is a few settings. */
 const MAX_PROFILE_BYTES = 256 * 1024;

@@ -10,6 +10,7 @@ import { SkillsSection } from './SkillsSection';
 import { MemorySection } from './MemorySection';
 import { ComputerSection } from '../computer/ComputerSection';
 import { UpdatesStatus } from './UpdatesStatus';
+import { ProfilesSection } from './ProfilesSection';
 
 /** Every setting, validated by the contract's schema and applied as soon as it is accepted. */
 export function SettingsScreen() {
@@ -52,6 +53,7 @@ export function SettingsScreen() {
       <SkillsSection />
       <MemorySection />
       <ComputerSection />
+      <ProfilesSection />
     </div>
   );
 }

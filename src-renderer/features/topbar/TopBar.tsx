@@ -5,6 +5,7 @@ import { useNarrow } from '../layout/use-narrow';
 import { NotebookMenu } from '../notebooks/NotebookMenu';
 import { AgentPicker } from './AgentPicker';
 import { ModelPicker } from './ModelPicker';
+import { ProfilePicker } from './ProfilePicker';
 import { UsageMeter } from './UsageMeter';
 import { SandboxBadge } from '../sandbox/SandboxBadge';
 import { RemoteKernelButton } from '../kernels/RemoteKernelButton';
@@ -19,6 +20,7 @@ export function TopBar() {
     <header className="topbar">
       <AgentPicker />
       <ModelPicker />
+      <ProfilePicker />
       {settings && (
         <label className="toggle" title="Run the model's code without asking first">
           <input

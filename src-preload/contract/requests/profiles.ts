@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Id } from '../model';
+import { Profile, ProfileName } from '../profiles';
+import { Ok, type RequestSpec } from './shared';
+
+// Profiles (docs/agent.md#profiles): kept in the sealed data folder, so only these requests (from the
+// person's own window) and `oi` write them; nothing in a workspace names or changes one.
+
+export const ProfileEntry = z.object({
+  name: z.string(),
+  /** Null when the file cannot be used; `error` then names the problem. */
+  profile: Profile.nullable(),
+  error: z.string().optional(),
+});
+
+export type ProfileEntry = z.infer<typeof ProfileEntry>;
+
+export const profilesRequests = {
+  /** Every profile in the data folder, sorted by name; a bad file is listed with its error, not dropped. */
+  'profiles.list': { input: z.object({}).strict(), output: z.array(ProfileEntry) },
+  /** Writes a profile whole. With `previousName`, a rename: the old file goes once the new one is written. */
+  'profiles.save': {
+    input: z.object({ name: ProfileName, profile: Profile, previousName: ProfileName.optional() }).strict(),
+    output: z.array(ProfileEntry),
+  },
+  'profiles.delete': { input: z.object({ name: ProfileName }).strict(), output: z.array(ProfileEntry) },
+  /**
+   * Uses a profile: its instructions, auto-run, sandbox and hooks go into Settings (as a profile was a
+   * run's settings in classic Open Interpreter), and its provider and model become the conversation's
+   * model (and Settings' model for new conversations).
+   */
+  'profiles.apply': { input: z.object({ name: ProfileName, conversationId: Id.optional() }).strict(), output: Ok },
+} as const satisfies Record<string, RequestSpec>;

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../../src-main/core/app';
+import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
+import { profilesFolder } from '../../../src-main/core/profiles/profile-store';
+import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
+import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { RESOURCES_DIR } from '../../support/agent-harness';
+import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
+import { systemPromptOf } from '../agent/support/request-parts';
+
+// The profiles requests (docs/agent.md#profiles) through the dispatcher both transports call: the
+// contract's checks, the store in the data folder, and a chosen profile reaching the model's request.
+
+const ctx = { transport: 'websocket' as const };
+let app: App;
+let dispatch: Dispatcher;
+let llm: ScriptedLlm;
+let settings: MemorySettingsStore;
+let dataDir: string;
+
+beforeAll(async () => {
+  llm = await startScriptedLlm();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-profile-requests-'));
+  const secrets = new MemorySecretStore();
+  await secrets.set('provider:openai', 'sk-test-profiles');
+  settings = new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-plain', ...SANDBOX_CHOSEN_OFF });
+  app = createApp({ dataDir, settings, secrets, resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  dispatch = createDispatcher(app.handlers);
+});
+afterAll(async () => {
+  await app?.dispose();
+  await llm?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function call(name: string, input: unknown): Promise<unknown> {
+  const res = await dispatch(name, input, ctx);
+  if (!res.ok) throw new Error(res.error.message);
+  return res.result;
+}
+
+describe('profiles requests', () => {
+  it('refuses a name that is a path or a wrong field with an error naming the problem, and writes nothing', async () => {
+    for (const name of ['../settings', '/tmp/x', '.hidden', '']) {
+      const res = await dispatch('profiles.save', { name, profile: { model: 'gpt-x' } }, ctx);
+      expect(res.ok).toBe(false);
+      if (!res.ok) expect(res.error.message).toMatch(/profiles\.save: .*profile name is 1-64 letters/);
+    }
+    const wrongField = await dispatch('profiles.save', { name: 'ok', profile: { temperature: 2 } }, ctx);
+    expect(wrongField.ok).toBe(false);
+    if (!wrongField.ok) expect(wrongField.error.message).toMatch(/temperature/);
+    const unknown = await dispatch('profiles.apply', { name: 'nobody' }, ctx);
+    expect(unknown.ok).toBe(false);
+    if (!unknown.ok) expect(unknown.error.message).toMatch(/there is no profile "nobody"/);
+    expect(existsSync(path.join(dataDir, 'settings.json'))).toBe(false);
+    expect(await call('profiles.list', {})).toEqual([]);
+    expect(settings.get().model).toBe('gpt-plain');
+  });
+
+  it('saves, renames, lists and deletes profiles, listing a bad file with its problem', async () => {
+    await call('profiles.save', { name: 'draft', profile: { model: 'gpt-a', autoRun: true } });
+    const renamed = await call('profiles.save', { name: 'analyst', previousName: 'draft', profile: { model: 'gpt-b', autoRun: true } });
+    expect(renamed).toEqual([{ name: 'analyst', profile: { model: 'gpt-b', autoRun: true } }]);
+    writeFileSync(path.join(profilesFolder(dataDir), 'broken.json'), '{ not json');
+    const listed = (await call('profiles.list', {})) as Array<{ name: string; profile: unknown; error?: string }>;
+    expect(listed.map((e) => e.name)).toEqual(['analyst', 'broken']);
+    expect(listed[1]?.profile).toBeNull();
+    expect(listed[1]?.error).toMatch(/profile "broken" .* is not JSON/);
+    expect(await call('profiles.delete', { name: 'broken' })).toEqual([{ name: 'analyst', profile: { model: 'gpt-b', autoRun: true } }]);
+    await call('profiles.delete', { name: 'analyst' });
+    expect(await call('profiles.list', {})).toEqual([]);
+  });
+
+  it("a chosen profile's model and instructions reach the scripted model's request", async () => {
+    const MARKER = 'Answer like a pirate (profile instructions).';
+    await call('profiles.save', {
+      name: 'pirate',
+      profile: { provider: 'openai', model: 'gpt-pirate-1', baseUrl: llm.openaiBaseUrl, instructions: MARKER },
+    });
+    const conv = (await call('conversation.create', {})) as { id: string };
+    await call('profiles.apply', { name: 'pirate', conversationId: conv.id });
+    const snapshot = (await call('conversation.get', { conversationId: conv.id })) as { modelChoice?: { model: string } };
+    expect(snapshot.modelChoice?.model).toBe('gpt-pirate-1');
+
+    const before = llm.requests.length;
+    llm.enqueue({ kind: 'text', text: 'Arr.' });
+    await call('chat.send', { conversationId: conv.id, text: 'hello' });
+    await app.context.agent.idle(conv.id);
+    expect(llm.requests.length).toBe(before + 1);
+    const body = llm.requests.at(-1)?.body as { model: string };
+    expect(body.model).toBe('gpt-pirate-1');
+    expect(systemPromptOf(body, 'openai')).toContain(MARKER);
+  });
+});
