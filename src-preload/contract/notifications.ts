@@ -1,13 +1,12 @@
-import { z } from 'zod';
 import type { AnyEvent } from './events';
+import { NotifyKind } from './notify-kinds';
 
 // Which moments of a turn call the person back (docs/ui.md#notifications): the desktop app's OS
 // notification (src-main/electron/notifications.ts), the browser's in browser mode
 // (src-renderer/state/notifications.ts) and the terminal's bell and title in `oi` share this mapping,
 // so the three say the same thing at the same moments. Settings' `notifyOn` lists the kinds wanted.
 
-export const NotifyKind = z.enum(['turn-done', 'turn-failed', 'approval', 'input']);
-export type NotifyKind = z.infer<typeof NotifyKind>;
+export { NotifyKind };
 
 export interface Attention {
   kind: NotifyKind;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HooksConfig } from './hooks';
 import { AgentName, HostedAgentSpec } from './hosted-agents';
-import { NotifyKind } from './notifications';
+import { NotifyKind } from './notify-kinds';
 
 // Settings the renderer may see and change. API keys are NOT settings: they live in the OS keychain
 // and never cross the bridge towards the renderer. Schemas here carry no defaults on purpose: a patch
