@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Conversation, SettingsPatch } from '@contract';
+import { defaultSettings, type Conversation, type SettingsPatch } from '@contract';
 import type { App } from '../../src-main/core/app';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import { REPO_ROOT } from './app-under-test';
@@ -13,7 +13,11 @@ export const SCRIPTED_AGENT = path.join(REPO_ROOT, 'test/fixtures/acp/scripted-a
 
 /** Settings with the scripted agent set up under the name "scripted". */
 export function withScriptedAgent(patch: SettingsPatch = {}, env: Record<string, string> = {}): SettingsPatch {
-  return { ...patch, agents: { scripted: { command: process.execPath, args: [SCRIPTED_AGENT], env, key: null } } };
+  // The agent's script and the SDK it imports are in the repository, which the sandbox hides when the
+  // repository is under /tmp or the home (a clone there, as CI's): shown read-only, as a person adds an
+  // agent's own folder (docs/acp.md#hosting).
+  const sandbox = patch.sandbox ?? { ...defaultSettings.sandbox, extraPaths: [REPO_ROOT] };
+  return { ...patch, sandbox, agents: { scripted: { command: process.execPath, args: [SCRIPTED_AGENT], env, key: null } } };
 }
 
 export type CardAnswer = 'approve' | 'always' | 'skip';

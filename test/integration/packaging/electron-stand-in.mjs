@@ -18,6 +18,7 @@ export class BrowserWindow {
 }
 export const autoUpdater = standIn();
 export const dialog = standIn();
+export const globalShortcut = standIn();
 export const ipcMain = standIn();
 export const Menu = standIn();
 export const net = standIn();
@@ -25,4 +26,4 @@ export class Notification {}
 export const protocol = standIn();
 export const session = standIn();
 export const shell = standIn();
-export default { app, BrowserWindow, autoUpdater, dialog, ipcMain, Menu, net, Notification, protocol, session, shell };
+export default { app, BrowserWindow, autoUpdater, dialog, globalShortcut, ipcMain, Menu, net, Notification, protocol, session, shell };

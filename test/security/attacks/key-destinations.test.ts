@@ -30,6 +30,8 @@ const SECRETS = Object.values(KEYS);
 const SAVE_ONLY: Partial<Record<RequestName, string>> = {
   'settings.set': 'the base URLs the person saves are where their keys may go; saving sends nothing',
   'mcp.save': "a server entry is saved with its own headers and variables, sent only to that entry's server",
+  'profiles.save':
+    'a profile is saved in the data folder and sends nothing; applying it saves its base URL in Settings, as settings.set would',
 };
 
 interface Seen {
