@@ -46,7 +46,9 @@ describe('fitting history into a small context window', () => {
     expectPairedToolResults(last);
 
     const conv = await h.agent.snapshot(id);
-    const notices = conv.items.filter((i) => i.kind === 'notice');
+    // The fitting's notices: a loaded machine may add a retry notice of its own (the scripted server's
+    // connection dropped once in a rehearsal under two busy loops), which is not this test's subject.
+    const notices = conv.items.filter((i) => i.kind === 'notice' && /context window/.test(i.text));
     expect(notices, JSON.stringify(notices.map((n) => n.kind === 'notice' && n.text))).toHaveLength(1);
     expect(notices[0]).toMatchObject({ text: expect.stringMatching(/6,000-token context window: .*shortened/) });
     // The conversation itself keeps every output whole.
