@@ -232,6 +232,7 @@ export function createApp(opts: AppOptions): App {
     sandbox: sandboxSetting,
     secretValues: () => secrets.map((s) => s.value),
     keys,
+    resourcesDir: opts.resourcesDir,
   });
   const agent = new AgentService({
     open,

@@ -38,6 +38,7 @@ export { oneOffSandbox } from './sandbox/sandbox-wrap';
 export { withoutKeys } from './process/env';
 export { effectiveSandbox, withSandboxDefault } from './sandbox/sandbox-default';
 export { hostListed, normalHost, REGISTRY_HOSTS } from './sandbox/network-hosts';
+export { LOOPBACK_NAMES } from './sandbox/network-relay';
 export type { NetworkPolicy, NetworkVerdict } from './sandbox/network-proxy';
 // Where sandboxed code can write, for what the app follows from outside it (the `oi mcp` approval endpoint file).
 export { reachesInto, writableZones } from './sandbox/writable-zones';

@@ -5,17 +5,23 @@ import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
 import type { SandboxSettings } from '@contract';
 import { oneOffSandbox, sandboxSupport, withoutKeys, type SandboxSupport } from '../exec';
 import { killGroup, personPath, startPersonCommand, systemProgram } from '../programs/app-programs';
+import { agentEndpoints, agentNetworkPolicy, agentProxyBypass } from './agent-network';
 
 // An outside ACP agent's own process (docs/acp.md#hosting): the command line the person set up in
 // Settings → Agents, started through the app's launcher (app-programs.ts) in a process group of its
-// own, inside the conversation's sandbox when the sandbox is on. Its stdin and stdout carry the
-// protocol; its stderr is kept (bounded) to say why it stopped.
+// own, inside the conversation's sandbox when the sandbox is on, where its network is its provider
+// alone, through the app's proxy (agent-network.ts). Its stdin and stdout carry the protocol; its
+// stderr is kept (bounded) to say why it stopped.
 
 export interface AgentCommand {
+  /** The agent's name in Settings → Agents (said in the proxy's refusals). */
+  name: string;
   command: string;
   args: string[];
   /** Variables the person set for this agent (its provider's key, its base URL): given to it alone. */
   env: Record<string, string>;
+  /** The provider whose stored key it is given: that provider's API host is its network too. */
+  key: 'anthropic' | 'openai' | null;
 }
 
 export interface AgentProcessOptions {
@@ -27,12 +33,16 @@ export interface AgentProcessOptions {
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
   support?: () => Promise<SandboxSupport>;
+  /** The app's resources (the network relay started inside the sandbox before the agent). */
+  resourcesDir: string;
 }
 
 export interface AgentProcess {
   stream: Stream;
   pid: number;
   sandboxed: boolean;
+  /** Its network: all of it (no sandbox, or the sandbox's network allowed), or its provider through the proxy. */
+  network: 'open' | 'none' | 'proxy';
   /** The last 8 KB the agent wrote to stderr. */
   stderr(): string;
   exited: Promise<number | null>;
@@ -55,17 +65,25 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
   let line = { file, args: agent.args };
   let cwd = opts.workspace;
   let dispose = (): Promise<void> => Promise.resolve();
+  let network: AgentProcess['network'] = 'open';
   if (opts.sandbox.enabled) {
     const support = await (opts.support ?? sandboxSupport)();
     if (!support.available) throw new Error(`the sandbox is on but cannot start here (${support.reason}), and hosted agents run inside it`);
-    // The agent talks to its provider itself: its process gets the network (docs/acp.md names what that leaves open).
+    // The agent talks to its provider itself, through the proxy, which lets nothing else through; with
+    // the sandbox's network allowed (the person's choice for cells too) it has all of it, unfiltered.
+    const endpoints = agentEndpoints(agent);
+    const allowed = opts.sandbox.allowedHosts;
     const once = await oneOffSandbox(
       {
         support,
         settings: opts.sandbox,
         workspace: opts.workspace,
         tmpRoot: opts.tmpRoot ?? os.tmpdir(),
-        network: true,
+        proxy: {
+          policy: agentNetworkPolicy(agent.name, endpoints, () => allowed),
+          resourcesDir: opts.resourcesDir,
+          bypass: agentProxyBypass(endpoints),
+        },
         ...(base.HOME ? { home: base.HOME } : {}),
       },
       line,
@@ -73,6 +91,7 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
     line = once.command;
     cwd = once.cwd;
     dispose = once.dispose;
+    network = once.network;
   }
   const child = startPersonCommand(line, { cwd, env });
   let stderr = '';
@@ -96,6 +115,7 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
     ),
     pid: child.pid ?? -1,
     sandboxed: opts.sandbox.enabled,
+    network,
     stderr: () => stderr,
     exited,
     async stop() {

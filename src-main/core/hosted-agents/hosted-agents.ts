@@ -41,6 +41,8 @@ export interface HostedAgentsDeps {
   /** The app's keys (keychain, then environment): an agent set up with `key` gets its provider's. */
   keys?: KeySource;
   env?: NodeJS.ProcessEnv;
+  /** The app's resources: the network relay the agent's sandbox starts (agent-process.ts). */
+  resourcesDir: string;
 }
 
 interface TurnState {
@@ -139,8 +141,9 @@ export class HostedAgents {
     const key = spec.key ? await this.deps.keys?.get(providerAccount(spec.key)) : null;
     const keyEnv = key && spec.key ? { [spec.key === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY']: key } : {};
     const process = await startAgentProcess(
-      { ...spec, env: { ...spec.env, ...keyEnv } },
+      { ...spec, name, env: { ...spec.env, ...keyEnv } },
       {
+        resourcesDir: this.deps.resourcesDir,
         workspace: live.conv.workspace,
         sandbox: { ...this.deps.sandbox(), enabled: settings.sandbox.enabled },
         secretValues: this.deps.secretValues(),

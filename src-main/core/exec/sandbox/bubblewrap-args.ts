@@ -32,7 +32,7 @@ export function bubblewrapArgs(plan: SandboxPlan, command: { file: string; args:
   for (const folder of [...plan.hidden, ...sealed]) args.push('--remount-ro', folder);
   if (!plan.network) args.push('--unshare-net');
   if (!plan.network && plan.proxyPort !== null) {
-    for (const [name, value] of Object.entries(proxyEnvironment(plan.proxyPort))) args.push('--setenv', name, value);
+    for (const [name, value] of Object.entries(proxyEnvironment(plan.proxyPort, plan.proxyBypass))) args.push('--setenv', name, value);
   }
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-cgroup-try');
   args.push('--die-with-parent', '--cap-drop', 'ALL');

@@ -23,10 +23,13 @@ export function withRelay(command: Command, socket: string, resourcesDir: string
   };
 }
 
+/** The names of the sandbox's own loopback, where the servers the code itself starts listen. */
+export const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+
 /** What the sandbox's programs are told: the proxy for HTTP and HTTPS, nothing for this machine. */
-export function proxyEnvironment(port: number = RELAY_PORT): Record<string, string> {
+export function proxyEnvironment(port: number = RELAY_PORT, bypass: readonly string[] = LOOPBACK_NAMES): Record<string, string> {
   const url = `http://127.0.0.1:${port}`;
-  const local = 'localhost,127.0.0.1,::1';
+  const local = bypass.join(',');
   return {
     HTTP_PROXY: url,
     HTTPS_PROXY: url,

@@ -45,6 +45,11 @@ export interface SandboxPlan {
    */
   proxyPort: number | null;
   /**
+   * The names programs reach without the proxy (NO_PROXY); default the loopback names. A hosted agent
+   * whose provider is on this machine goes through the proxy to it, so its host is left out.
+   */
+  proxyBypass?: string[];
+  /**
    * No controlling terminal (bubblewrap --new-session). One-off programs (probes, installers) need
    * none, and would otherwise keep the app's own — the terminal `oi` runs in — where TIOCSTI types a
    * command for the user's shell to run once the app exits. Sessions keep theirs: a pseudo-terminal of

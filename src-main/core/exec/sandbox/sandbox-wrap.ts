@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { SandboxSettings } from '@contract';
 import { bubblewrapArgs } from './bubblewrap-args';
 import type { Command } from './command';
+import { startNetworkProxy, type NetworkPolicy, type NetworkProxy } from './network-proxy';
+import { RELAY_PORT, relayPrograms, withRelay } from './network-relay';
 import { planSandbox, readablePathsFor, type SandboxPlan } from './sandbox-plan';
 import type { SandboxSupport } from './sandbox-support';
 import { seatbeltProfile } from './seatbelt-profile';
@@ -46,12 +48,20 @@ export interface OneOffOptions {
   extraPaths?: string[];
   /** Programs the app found itself that the command needs to see (Runtime.support). */
   programs?: readonly string[];
+  /**
+   * With the network off (bubblewrap only): the command's way out is the app's proxy, deciding each
+   * destination by `policy` (network-proxy.ts), reached through the relay started before it, as a
+   * sandboxed session's is. `bypass` replaces the loopback names of NO_PROXY.
+   */
+  proxy?: { policy: NetworkPolicy; resourcesDir: string; bypass?: string[] };
 }
 
 export interface OneOff {
   command: Command;
   /** Where the command runs (the folder bubblewrap changes to). */
   cwd: string;
+  /** What its network is: all of it, none, or the proxy (`OneOffOptions.proxy`). */
+  network: 'open' | 'none' | 'proxy';
   dispose(): Promise<void>;
 }
 
@@ -67,10 +77,27 @@ export async function oneOffSandbox(options: OneOffOptions, command: Command): P
   // No terminal: a one-off is asked or run by the app, often with the app's own terminal (oi's).
   const plan = { ...planSandbox({ settings, workspace, privateDir: realOf(privateDir), home: options.home }), newSession: true };
   if (options.instead) hideToo(plan, options.workspace);
+  let proxy: NetworkProxy | null = null;
+  let wrapped = command;
+  let programs = options.programs ?? [];
+  if (options.proxy && !plan.network && options.support.tool === 'bubblewrap') {
+    proxy = await startNetworkProxy(join(plan.privateDir, 'net.sock'), options.proxy.policy).catch(async (err: unknown) => {
+      await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    });
+    plan.proxyPort = RELAY_PORT;
+    if (options.proxy.bypass) plan.proxyBypass = options.proxy.bypass;
+    wrapped = withRelay(command, proxy.socket, options.proxy.resourcesDir);
+    programs = [...programs, ...relayPrograms(options.proxy.resourcesDir)];
+  }
   return {
-    command: wrapInSandbox(plan, options.support, command, options.programs),
+    command: wrapInSandbox(plan, options.support, wrapped, programs),
     cwd: workspace,
-    dispose: () => rm(privateDir, { recursive: true, force: true }).catch(() => undefined),
+    network: plan.network ? 'open' : proxy ? 'proxy' : 'none',
+    dispose: async () => {
+      await proxy?.close();
+      await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
+    },
   };
 }
 
