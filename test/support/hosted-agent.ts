@@ -34,8 +34,11 @@ export interface HostedConversation {
   call(name: string, input: unknown): Promise<unknown>;
 }
 
-/** `existing`: a conversation already set up (the app was started again over the same data folder). */
-export async function hostedConversation(app: App, workspace: string, existing?: string): Promise<HostedConversation> {
+/**
+ * `existing`: a conversation already set up (the app was started again over the same data folder);
+ * `agent`: the name of the agent in Settings → Agents.
+ */
+export async function hostedConversation(app: App, workspace: string, existing?: string, agent = 'scripted'): Promise<HostedConversation> {
   const dispatch = createDispatcher(app.handlers);
   const call = async (name: string, input: unknown): Promise<unknown> => {
     const reply = await dispatch(name, input, { transport: 'websocket' });
@@ -46,7 +49,7 @@ export async function hostedConversation(app: App, workspace: string, existing?:
   const conv = existing
     ? ((await call('conversation.get', { conversationId: existing })) as Conversation)
     : ((await call('conversation.create', { workspace })) as Conversation);
-  if (!existing) await call('conversation.set-agent', { conversationId: conv.id, agent: 'scripted' });
+  if (!existing) await call('conversation.set-agent', { conversationId: conv.id, agent });
   const answers: CardAnswer[] = [];
   const asked: string[] = [];
   app.events.subscribe((event) => {

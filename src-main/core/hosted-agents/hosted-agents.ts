@@ -78,7 +78,7 @@ export class HostedAgents {
     try {
       hosted = await this.connect(live);
       const text = live.conv.items.findLast((i) => i.kind === 'user')?.text ?? '';
-      record = new HostedRecord(live, this.deps.events, name);
+      record = new HostedRecord(live, this.deps.events, name, this.deps);
       hosted.turn = { live, record, signal, grants: 0 };
       const sessionId = hosted.sessionId;
       const connection = hosted.connection;
@@ -91,9 +91,9 @@ export class HostedAgents {
         signal.removeEventListener('abort', cancel);
       }
     } catch (err) {
-      const why = hosted?.process.stderr().trim().split('\n').slice(-5).join('\n');
-      this.notice(live, 'error', `The agent "${name}" failed: ${errorMessage(err)}${why ? `\n${why}` : ''}`);
+      this.notice(live, 'error', `The agent "${name}" failed: ${agentFailure(err, hosted?.process.stderr() ?? '')}`);
     } finally {
+      await record?.settled();
       record?.finish(stop === 'cancelled' || signal.aborted);
       if (hosted) {
         hosted.terminals.releaseAll();
@@ -196,7 +196,8 @@ export class HostedAgents {
       hosted.sessionId = await this.openSession(live, hosted, init.agentCapabilities?.loadSession === true);
     } catch (err) {
       await process.stop();
-      throw err;
+      // Said once, with what the agent wrote on its way out (runTurn has no process to ask).
+      throw new Error(agentFailure(err, process.stderr()));
     }
     return hosted;
   }
@@ -241,6 +242,8 @@ export class HostedAgents {
     if (verdict === 'run') {
       turn.grants++;
       cell.status = 'running';
+      // An agent that writes and runs by itself (not through fs/* or terminal/*) does it once told: checkpoint first.
+      await turn.record.checkpointFor(cell);
       const always = !wasAutoRun && turn.live.conv.autoRun;
       const option = pick(always ? ['allow_always', 'allow_once'] : ['allow_once', 'allow_always']);
       return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
@@ -282,6 +285,14 @@ export class HostedAgents {
     live.conv.items.push(item);
     this.deps.events.emit('notice', { conversationId: live.conv.id, item });
   }
+}
+
+/** An agent's error in words: the JSON-RPC message, its details (an agent's "Internal error" says little alone), its last stderr lines. */
+function agentFailure(err: unknown, stderr: string): string {
+  const data: unknown = (err as { data?: unknown } | null)?.data;
+  const details = data && typeof data === 'object' && 'details' in data ? String((data as { details: unknown }).details) : '';
+  const tail = stderr.trim().split('\n').slice(-5).join('\n');
+  return [errorMessage(err) + (details && !errorMessage(err).includes(details) ? ` (${details})` : ''), tail].filter(Boolean).join('\n');
 }
 
 async function isRunning(hosted: Hosted): Promise<boolean> {

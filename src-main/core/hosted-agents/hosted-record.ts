@@ -1,6 +1,8 @@
 import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { AssistantItem, CellItem, CellOutput, CellStatus, Task } from '@contract';
+import type { AssistantItem, CellItem, CellOutput, CellStatus, Settings, Task } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import { checkpointAfter, checkpointBefore, type CellCheckpoint } from '../agent/cell-checkpoints';
 import { newCell } from '../conversations/new-cell';
 import { newId, now } from '../agent/ids';
 import type { LiveConversation } from '../agent/live-conversation';
@@ -45,17 +47,43 @@ export function addAgentCell(
   return cell;
 }
 
+/** What the record needs to checkpoint the calls an agent carries out itself. */
+export interface RecordCheckpoints {
+  checkpoints?: CheckpointService;
+  settings: () => Settings;
+}
+
 /** One prompt turn's record: the assistant item its words go to, the cells of its tool calls. */
 export class HostedRecord {
   readonly step = newId();
   private assistant: AssistantItem | null = null;
   private readonly calls = new Map<string, CellItem>();
+  /** The checkpoint taken before each allowed call the agent carries out itself, by cell id. */
+  private readonly before = new Map<string, CellCheckpoint | null>();
+  private readonly settling = new Set<Promise<void>>();
 
   constructor(
     private readonly live: LiveConversation,
     private readonly events: EventBus,
     private readonly agent: string,
+    private readonly deps: RecordCheckpoints,
   ) {}
+
+  /**
+   * The person allowed a call the agent will carry out with its own file access or its own commands
+   * (Claude Code's Write, Edit and Bash): the workspace is checkpointed now, before the agent is told,
+   * and again when it reports the call finished, so the cell shows what the call changed and rewinds
+   * like ours. (Whatever else the agent changed meanwhile, in the same folder, is in the same pair.)
+   */
+  async checkpointFor(cell: CellItem): Promise<void> {
+    if (!this.deps.checkpoints || this.before.has(cell.id)) return;
+    this.before.set(cell.id, await checkpointBefore(this.deps.checkpoints, this.live.conv, cell));
+  }
+
+  /** The checkpoints still being taken after calls the agent finished. */
+  async settled(): Promise<void> {
+    while (this.settling.size > 0) await Promise.all([...this.settling]);
+  }
 
   /** The cell of a tool call the agent announced, if any (a permission request names one). */
   cellOf(toolCallId: string): CellItem | undefined {
@@ -150,7 +178,15 @@ export class HostedRecord {
     if (status === 'completed' || status === 'failed') {
       cell.durationMs = cell.startedAt ? Date.now() - Date.parse(cell.startedAt) : null;
       const text = cell.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
-      finishCell(this.live, this.events, cell, statusOf(status), text);
+      if (!this.before.has(cell.id)) return finishCell(this.live, this.events, cell, statusOf(status), text);
+      const before = this.before.get(cell.id) ?? null;
+      this.before.delete(cell.id);
+      const settle = checkpointAfter(this.deps.checkpoints, this.live.conv, cell, before, this.deps.settings()).then((changes) => {
+        if (changes) cell.changes = changes;
+        finishCell(this.live, this.events, cell, statusOf(status), text);
+      });
+      this.settling.add(settle);
+      void settle.finally(() => this.settling.delete(settle));
     }
   }
 }
