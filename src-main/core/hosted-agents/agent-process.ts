@@ -61,7 +61,11 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
   const path = personPath(base.PATH ?? '');
   const file = isAbsolute(agent.command) ? agent.command : systemProgram(agent.command, path);
   if (!file) throw new Error(`the agent's command "${agent.command}" was not found in the system's folders or on PATH (${path})`);
-  const env: Record<string, string> = { ...withoutKeys(base, opts.secretValues), PATH: path, ...agent.env };
+  // Sandboxed, the home is hidden and read-only: agents keep their settings and sessions in it (Claude
+  // Code's ~/.claude, Gemini's ~/.gemini) and will not start without it, so theirs is the private /tmp,
+  // kept while the process runs, unless the person named one.
+  const home = opts.sandbox.enabled ? { HOME: '/tmp' } : {};
+  const env: Record<string, string> = { ...withoutKeys(base, opts.secretValues), PATH: path, ...home, ...agent.env };
   let line = { file, args: agent.args };
   let cwd = opts.workspace;
   let dispose = (): Promise<void> => Promise.resolve();
@@ -79,6 +83,8 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
         settings: opts.sandbox,
         workspace: opts.workspace,
         tmpRoot: opts.tmpRoot ?? os.tmpdir(),
+        // sandbox-exec has no proxy wired yet (docs/sandbox.md): there the agent keeps the whole network.
+        ...(support.tool === 'bubblewrap' ? {} : { network: true }),
         proxy: {
           policy: agentNetworkPolicy(agent.name, endpoints, () => allowed),
           resourcesDir: opts.resourcesDir,

@@ -167,7 +167,7 @@ export const SECTIONS: Section[] = [
         kind: 'json',
         path: top('agents'),
         placeholder: JSON.stringify(Object.fromEntries(AGENT_PRESETS.slice(0, 2).map((p) => [p.name, p.spec]))),
-        help: `A command line per agent a conversation can be driven by instead of ours (the menu above a new conversation). Install one first: ${AGENT_PRESETS.map((p) => `${p.name}: ${p.install}`).join('; ')}. It runs in the sandbox; its files, commands and questions go through ours. "key": "anthropic" or "openai" gives it your stored key. See docs/acp.md, Hosting.`,
+        help: `A command line per agent a conversation can be driven by instead of ours (the menu above a new conversation). Install one first: ${AGENT_PRESETS.map((p) => `${p.name}: ${p.install}`).join('; ')}. It runs in the sandbox with its provider as its only network; its permission questions are our approval cards. "key": "anthropic" or "openai" gives it your stored key. See docs/acp.md, Hosting.`,
       },
     ],
   },

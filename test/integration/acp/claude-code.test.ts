@@ -78,8 +78,7 @@ describe('Claude Code (claude-agent-acp) hosted against the scripted Anthropic s
           args: [agents.claudeAgentAcp],
           env: {
             ANTHROPIC_BASE_URL: llm.url,
-            // Its settings and sessions in the sandbox's private /tmp (the home is read-only there).
-            CLAUDE_CONFIG_DIR: '/tmp/claude',
+            // No telemetry or update checks (the proxy would refuse them; this keeps the model calls the only traffic).
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
             // CI runs as root, where Claude Code starts only when told it is in a sandbox (it is: ours).
             IS_SANDBOX: '1',
