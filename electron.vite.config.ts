@@ -85,7 +85,6 @@ const appChunkGroup: CodeSplittingGroup = (() => {
   };
 })();
 
-
 // One build for the desktop app and for plain Node: the main bundle also carries browser mode's
 // server and the `oi` CLI, which import no electron and run under `node`.
 export default defineConfig({
