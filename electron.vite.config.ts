@@ -85,30 +85,6 @@ const appChunkGroup: CodeSplittingGroup = (() => {
   };
 })();
 
-/**
- * The built renderer runs on Preact's compatibility layer; the code is written against React's API and
- * typed with React's types. react-dom was two thirds of the app's chunk, and evaluating it most of the
- * main thread's work before the window could be used (docs/ui.md, Startup). Build only: the dev
- * server keeps React, whose hot reload (plugin-react's Fast Refresh) works only with React. Exact ids:
- * 'react' must not also catch 'react-dom'.
- */
-const preactForReact: Plugin = {
-  name: 'oi-preact-for-react',
-  apply: 'build',
-  config: () => ({
-    resolve: {
-      alias: [
-        { find: /^react$/, replacement: 'preact/compat' },
-        { find: /^react-dom$/, replacement: 'preact/compat' },
-        // Preact's createRoot with React's rule for controlled checkboxes and selects.
-        { find: /^react-dom\/client$/, replacement: fileURLToPath(new URL('./src-renderer/preact/client.ts', import.meta.url)) },
-        { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-        { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
-      ],
-    },
-  }),
-};
-
 // One build for the desktop app and for plain Node: the main bundle also carries browser mode's
 // server and the `oi` CLI, which import no electron and run under `node`.
 export default defineConfig({
@@ -157,7 +133,7 @@ export default defineConfig({
   renderer: {
     root: 'src-renderer',
     resolve: { alias },
-    plugins: [react(), preactForReact, relaxCspForDevServer, preloadAppChunk],
+    plugins: [react(), relaxCspForDevServer, preloadAppChunk],
     build: {
       outDir: 'out/renderer',
       // electron-vite leaves the renderer unminified; React 19 ships its production build unminified

@@ -11,17 +11,31 @@ import { useApp } from './app-store';
 const supported = () => typeof Notification !== 'undefined' && !window.oi;
 
 /**
+ * The browser's answer, read once and kept: reading `Notification.permission` asks the browser process
+ * and waits for it, which on a busy machine held a turn's end for the better part of a second.
+ */
+let permission: NotificationPermission | null = null;
+const currentPermission = (): NotificationPermission => (permission ??= Notification.permission);
+
+/**
  * Asked on the first message the person sends (a click or a key: browsers ask only on a gesture), once:
  * a person who said no is not asked again.
  */
 export function askNotificationPermission(): void {
-  if (!supported() || Notification.permission !== 'default') return;
+  if (!supported() || currentPermission() !== 'default') return;
   if ((useApp.getState().settings?.notifyOn.length ?? 0) === 0) return;
-  void Notification.requestPermission().catch(() => undefined);
+  void Notification.requestPermission()
+    .then((answer) => (permission = answer))
+    .catch(() => undefined);
 }
 
 export function wireNotifications(): () => void {
   if (!supported()) return () => undefined;
+  // A change made in the browser's own site settings reaches the page here.
+  void navigator.permissions
+    ?.query({ name: 'notifications' })
+    .then((status) => (status.onchange = () => (permission = null)))
+    .catch(() => undefined);
   const offs = ATTENTION_EVENTS.map((name) => bridge.on(name, (payload) => notify({ name, payload } as AnyEvent)));
   return () => {
     for (const off of offs) off();
@@ -31,7 +45,7 @@ export function wireNotifications(): () => void {
 function notify(event: AnyEvent): void {
   const attention = attentionFor(event);
   const state = useApp.getState();
-  if (!attention || !state.settings?.notifyOn.includes(attention.kind) || Notification.permission !== 'granted') return;
+  if (!attention || !state.settings?.notifyOn.includes(attention.kind) || currentPermission() !== 'granted') return;
   const watching = document.visibilityState === 'visible' && state.current?.conv.id === attention.conversationId;
   if (watching) return;
   const title = state.conversations.find((c) => c.id === attention.conversationId)?.title ?? 'Open Interpreter';

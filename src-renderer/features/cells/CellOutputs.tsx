@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useMemo } from 'react';
 import type { CellItem, CellOutput } from '@contract';
 import { useApp } from '../../state/app-store';
 import { useWorkspace } from '../../state/workspace-store';
@@ -20,6 +20,12 @@ const TerminalView = lazyNamed(loadTerminalView, 'TerminalView');
  */
 export function CellOutputs({ cell }: { cell: CellItem }) {
   const typeInto = useApp((s) => s.typeInto);
+  // Slices kept across renders, so the groups below (memoised on them) are too.
+  const split = cell.firstAttempt ? Math.min(cell.firstAttempt.outputs, cell.outputs.length) : 0;
+  const [before, after] = useMemo(
+    () => (split > 0 ? [cell.outputs.slice(0, split), cell.outputs.slice(split)] : [[], cell.outputs]),
+    [cell.outputs, split],
+  );
   if (cell.status === 'running') {
     const rich = cell.outputs.map((o, i) => [o, i] as const).filter(([o]) => o.output_type !== 'stream');
     return (
@@ -35,23 +41,24 @@ export function CellOutputs({ cell }: { cell: CellItem }) {
   }
   // A run that failed for want of a package, which was then installed: the failed attempt (and the
   // install's log) folded under one line, the re-run as the result.
-  const split = cell.firstAttempt ? Math.min(cell.firstAttempt.outputs, cell.outputs.length) : 0;
   return (
     <>
       {cell.firstAttempt && split > 0 && (
         <details className="first-attempt" data-testid="first-attempt">
           <summary>{cell.firstAttempt.summary}</summary>
-          <OrderedOutputs outputs={cell.outputs.slice(0, split)} cell={cell} />
+          <OrderedOutputs outputs={before} cell={cell} />
         </details>
       )}
-      <OrderedOutputs outputs={split > 0 ? cell.outputs.slice(split) : cell.outputs} cell={cell} whole={cell.fullOutput} />
+      <OrderedOutputs outputs={after} cell={cell} whole={cell.fullOutput} />
       {cell.fullOutput && <FullOutputLink path={cell.fullOutput.path} bytes={cell.fullOutput.bytes} />}
     </>
   );
 }
 
 function OrderedOutputs({ outputs, cell, whole }: { outputs: CellOutput[]; cell: CellItem; whole?: CellItem['fullOutput'] }) {
-  const groups = groupOutputs(outputs);
+  // Grouping concatenates the text (megabytes for a big run) and StreamBlock memoises on the parts:
+  // regrouping on every render of the cell would redraw the whole block each time.
+  const groups = useMemo(() => groupOutputs(outputs), [outputs]);
   // A run past the cap whose text is one block: that block is its head and tail, and says how many
   // lines of the whole output it leaves out.
   const wholeLines = whole && groups.filter((g) => g.kind === 'streams').length === 1 ? whole.lines : undefined;

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { ansiToHtml, SAVED_OUTPUT_MAX_LINES } from './ansi-to-html';
+import { countRows, keptRows } from './head-tail-lines';
 import type { StreamPart } from './output-groups';
 
 /**
@@ -27,30 +28,31 @@ const HALF = SAVED_OUTPUT_MAX_LINES / 2;
  * head and tail), so the note counts the lines really left out, not just those of the parts.
  */
 function render(parts: StreamPart[], wholeLines?: number): { html: string; hiddenLines: number } {
-  const lines = parts.map((p) => p.text.split('\n').length - (p.text.endsWith('\n') ? 1 : 0));
-  const total = lines.reduce((a, b) => a + b, 0);
+  const counts = parts.map((p) => countRows(p.text));
+  const total = counts.reduce((a, b) => a + b, 0);
   if (total <= SAVED_OUTPUT_MAX_LINES)
     return { html: parts.map((p, i) => piece(p, p.text, i < parts.length - 1)).join(''), hiddenLines: 0 };
   const hidden = Math.max(total, wholeLines ?? 0) - SAVED_OUTPUT_MAX_LINES;
+  const kept = keptRows(
+    parts.map((p) => p.text),
+    counts,
+    total,
+    HALF,
+  );
   const out: string[] = [];
   let seen = 0;
   let noted = false;
   parts.forEach((part, i) => {
-    const rows = part.text.split('\n');
-    if (part.text.endsWith('\n')) rows.pop();
-    const kept = rows.filter((_, j) => seen + j < HALF || seen + j >= total - HALF);
-    const cutAt = rows.findIndex((_, j) => seen + j >= HALF);
-    seen += rows.length;
-    const head = cutAt < 0 ? kept : kept.slice(0, cutAt);
-    const tail = cutAt < 0 ? [] : kept.slice(cutAt);
-    if (head.length) out.push(piece(part, `${head.join('\n')}\n`, true));
+    const { head, tail } = kept[i] ?? { head: '', tail: '' };
+    seen += counts[i] ?? 0;
+    if (head) out.push(piece(part, head, true));
     if (!noted && seen > HALF) {
       noted = true;
       out.push(
         `<span class="lines-hidden" data-testid="lines-hidden">… ${hidden.toLocaleString()} lines not shown (the middle) …</span>\n`,
       );
     }
-    if (tail.length) out.push(piece(part, `${tail.join('\n')}\n`, i < parts.length - 1));
+    if (tail) out.push(piece(part, tail, i < parts.length - 1));
   });
   return { html: out.join(''), hiddenLines: hidden };
 }

@@ -6,6 +6,8 @@ import { subscribeFeed } from '../../state/terminal-feeds';
 
 /** The terminal grows with its output up to this many rows, then scrolls inside. */
 const MAX_ROWS = 20;
+/** Characters per xterm write: a few hundred short lines, each of which costs xterm a scroll of its view. */
+const WRITE_PIECE = 2 * 1024;
 
 /**
  * A live cell's output (running, or run in this session) in a real terminal emulator (colours, progress bars, carriage returns). Writes go
@@ -83,7 +85,13 @@ export function TerminalView({ cellId, onKeys = null }: { cellId: string; onKeys
       let text = heldNewline ? `\n${chunk}` : chunk;
       heldNewline = text.endsWith('\n');
       if (heldNewline) text = text.slice(0, -1);
-      if (text) term.write(text, afterWrite);
+      // xterm parses each write whole before it checks its time budget and yields: a burst of
+      // megabytes in one write held the page for seconds (issue 25 item 13). In pieces, it paints
+      // between them. (xterm keeps an escape sequence or a surrogate pair cut between writes.)
+      for (let at = 0; at < text.length; at += WRITE_PIECE) {
+        const last = at + WRITE_PIECE >= text.length;
+        term.write(last && at === 0 ? text : text.slice(at, at + WRITE_PIECE), last ? afterWrite : undefined);
+      }
     };
     const unsubscribe = subscribeFeed(cellId, onChunk);
 
