@@ -64,7 +64,7 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
   // Sandboxed, the home is hidden and read-only: agents keep their settings and sessions in it (Claude
   // Code's ~/.claude, Gemini's ~/.gemini) and will not start without it, so theirs is the private /tmp,
   // kept while the process runs, unless the person named one.
-  const home = opts.sandbox.enabled ? { HOME: '/tmp' } : {};
+  const home: Record<string, string> = opts.sandbox.enabled ? { HOME: '/tmp' } : {};
   const env: Record<string, string> = { ...withoutKeys(base, opts.secretValues), PATH: path, ...home, ...agent.env };
   let line = { file, args: agent.args };
   let cwd = opts.workspace;
