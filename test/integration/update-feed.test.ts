@@ -1,12 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http, { type IncomingMessage, type RequestOptions } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DebUpdater } from 'electron-updater';
-import type { AppAdapter } from 'electron-updater/out/AppAdapter';
-import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
@@ -14,6 +7,7 @@ import { openNodeSettingsStore } from '../../src-main/core/settings/node-setting
 import { CHECK_INTERVAL_MS, UpdateFeed, type UpdateState } from '../../src-main/electron/update-feed';
 import { startUpdates, updateHandlers } from '../../src-main/electron/updates';
 import { useCoreApps } from '../support/core-apps';
+import { CURRENT, HANG, sha512, startFeedServer, type FeedServer } from '../support/update-feed-server';
 
 // Issue 33, item 4: updates from a generic feed, checked against a feed server this test starts. The
 // Electron binary cannot run here, so electron-updater runs under Node: its Linux (.deb) updater with
@@ -22,78 +16,13 @@ import { useCoreApps } from '../support/core-apps';
 // sha512 check are electron-updater's own; the policy around them is update-feed.ts. Installing is
 // left for a machine with the binary (docs/release.md).
 
-/**
- * electron-updater's own HTTP executor (its downloads, its checksum transform) with the one part that
- * needs Electron, the request itself (Electron's net module), made with Node's http instead.
- */
-class NodeHttpExecutor extends ElectronHttpExecutor {
-  override createRequest(
-    options: RequestOptions,
-    callback: (response: IncomingMessage) => void,
-  ): ReturnType<ElectronHttpExecutor['createRequest']> {
-    // Node's request has what the executor uses of Electron's (write, end, abort, the response events).
-    return http.request(options, callback) as unknown as ReturnType<ElectronHttpExecutor['createRequest']>;
-  }
-}
-
 const apps = useCoreApps('oi-updates-');
-const CURRENT = '0.1.0';
-const INSTALLER = Buffer.from('a .deb of the next version, for the test');
-const sha512 = (bytes: Buffer) => createHash('sha512').update(bytes).digest('base64');
+let requested: string[] = [];
 
-/** A path the feed never answers. */
-const HANG = Symbol('hang');
-/** What the feed serves, by path. */
-const feed = new Map<string, string | Buffer | typeof HANG>();
-const requested: string[] = [];
-let server: http.Server;
-let baseUrl = '';
-let work = '';
-
-function publish(version: string, opts: { sha512?: string; notes?: string } = {}): void {
-  feed.clear();
-  const file = `open-interpreter-desktop_${version}_amd64.deb`;
-  feed.set(`/${file}`, INSTALLER);
-  const checksum = opts.sha512 ?? sha512(INSTALLER);
-  feed.set(
-    '/latest-linux.yml',
-    [
-      `version: ${version}`,
-      'files:',
-      `  - url: ${file}`,
-      `    sha512: ${checksum}`,
-      `    size: ${INSTALLER.length}`,
-      `path: ${file}`,
-      `sha512: ${checksum}`,
-      `releaseDate: '2026-12-05T12:00:00.000Z'`,
-      `releaseNotes: ${JSON.stringify(opts.notes ?? `What is new in ${version}`)}`,
-      '',
-    ].join('\n'),
-  );
-}
-
-/** electron-updater's .deb updater for an installed 0.1.0 whose resources folder (dir) names the local feed. */
-function newUpdater() {
-  const dir = mkdtempSync(path.join(work, 'app-'));
-  const configPath = path.join(dir, 'app-update.yml');
-  writeFileSync(configPath, `provider: generic\nurl: ${baseUrl}\nupdaterCacheDirName: oi-update-test\n`);
-  const adapter: AppAdapter = {
-    version: CURRENT,
-    name: 'open-interpreter-desktop',
-    isPackaged: true,
-    appUpdateConfigPath: configPath,
-    userDataPath: dir,
-    baseCachePath: dir,
-    whenReady: () => Promise.resolve(),
-    relaunch: () => undefined,
-    quit: () => undefined,
-    onQuit: () => undefined,
-  };
-  const updater = new DebUpdater(null, adapter);
-  updater.logger = null;
-  (updater as unknown as { httpExecutor: ElectronHttpExecutor }).httpExecutor = new NodeHttpExecutor();
-  return { updater, dir };
-}
+let server: FeedServer;
+const publish: FeedServer['publish'] = (...args) => server.publish(...args);
+const newUpdater = () => server.newUpdater();
+const feed = { clear: () => server.feed.clear(), set: (k: string, v: string | Buffer | typeof HANG) => void server.feed.set(k, v) };
 
 function newFeed(checkTimeoutMs = 30_000) {
   const { updater } = newUpdater();
@@ -103,24 +32,11 @@ function newFeed(checkTimeoutMs = 30_000) {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(os.tmpdir(), 'oi-update-feed-'));
-  server = http.createServer((req, res) => {
-    const url = req.url ?? '';
-    requested.push(url.split('?')[0] ?? url);
-    const body = feed.get(url.split('?')[0] ?? url);
-    if (body === HANG) return; // never answered
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-length': Buffer.byteLength(body) }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await startFeedServer();
+  requested = server.requested;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 describe('updates from a generic feed', () => {
   it('downloads a newer version, verified, ready to install on quit, with its release notes', async () => {
