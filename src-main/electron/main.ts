@@ -9,7 +9,9 @@ import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindComputerStopShortcut } from './computer-stop-shortcut';
 import { bindIpc } from './ipc';
+import { notebookSaveAs } from './notebook-save-as';
 import { bindNotebookOpening, NotebookOpener, notebookPathsIn } from './open-notebooks';
+import { openWithHandler } from './open-with';
 import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
 import { shellPaths } from './shell-paths';
@@ -71,6 +73,17 @@ void app.whenReady().then(async () => {
     // instead of the folder picker, and downloads over HTTP instead of the Save dialog.
     'conversation.pick-folder': folderPicker(() => mainWindow, workspaceOf),
     'workspace.save-copy': saveCopyDialog(() => mainWindow, workspaceOf),
+    'notebook.save-as': notebookSaveAs({
+      dialog,
+      window: () => mainWindow,
+      suggestedFolder: () => app.getPath('downloads'),
+      exportNotebook: async (conversationId) => {
+        const reply = await dispatch('notebook.export', { conversationId }, { transport: 'ipc' });
+        if (!reply.ok) throw new Error(reply.error.message);
+        return reply.result as { fileName: string; text: string };
+      },
+    }),
+    'workspace.open-with': openWithHandler(workspaceOf, { shell, platform: process.platform }),
   };
   // Scheduled tasks no OS scheduler runs, folder triggers and the webhook, while the app is open (docs/schedules.md).
   const schedules = startScheduleService({

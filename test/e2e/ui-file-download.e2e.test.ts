@@ -28,6 +28,12 @@ describe('downloading a file the code wrote, in browser mode', () => {
     const expected = Buffer.concat(Array.from({ length: 4096 }, () => Buffer.from(Array.from({ length: 256 }, (_, i) => i))));
 
     await row('results/report ü.bin').hover();
+    // Only the desktop window hands files to other apps (test/e2e/ui-desktop-files.e2e.test.ts).
+    expect(
+      await row('results/report ü.bin')
+        .getByRole('button', { name: /Open in the default app|Open with…/ })
+        .count(),
+    ).toBe(0);
     await ui.page.screenshot({ path: path.join(SHOTS, 'ui-file-download.png') });
     const [fromTree] = await Promise.all([
       ui.page.waitForEvent('download'),

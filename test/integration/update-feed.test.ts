@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http, { type IncomingMessage, type RequestOptions } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DebUpdater } from 'electron-updater';
-import type { AppAdapter } from 'electron-updater/out/AppAdapter';
-import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../../src-main/core/bridge/dispatch';
+import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
+import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { CHECK_INTERVAL_MS, UpdateFeed, type UpdateState } from '../../src-main/electron/update-feed';
+import { startUpdates, updateHandlers } from '../../src-main/electron/updates';
+import { useCoreApps } from '../support/core-apps';
+import { CURRENT, HANG, sha512, startFeedServer, type FeedServer } from '../support/update-feed-server';
 
 // Issue 33, item 4: updates from a generic feed, checked against a feed server this test starts. The
 // Electron binary cannot run here, so electron-updater runs under Node: its Linux (.deb) updater with
@@ -17,98 +16,27 @@ import { CHECK_INTERVAL_MS, UpdateFeed, type UpdateState } from '../../src-main/
 // sha512 check are electron-updater's own; the policy around them is update-feed.ts. Installing is
 // left for a machine with the binary (docs/release.md).
 
-/**
- * electron-updater's own HTTP executor (its downloads, its checksum transform) with the one part that
- * needs Electron, the request itself (Electron's net module), made with Node's http instead.
- */
-class NodeHttpExecutor extends ElectronHttpExecutor {
-  override createRequest(
-    options: RequestOptions,
-    callback: (response: IncomingMessage) => void,
-  ): ReturnType<ElectronHttpExecutor['createRequest']> {
-    // Node's request has what the executor uses of Electron's (write, end, abort, the response events).
-    return http.request(options, callback) as unknown as ReturnType<ElectronHttpExecutor['createRequest']>;
-  }
-}
+const apps = useCoreApps('oi-updates-');
+let requested: string[] = [];
 
-const CURRENT = '0.1.0';
-const INSTALLER = Buffer.from('a .deb of the next version, for the test');
-const sha512 = (bytes: Buffer) => createHash('sha512').update(bytes).digest('base64');
-
-/** A path the feed never answers. */
-const HANG = Symbol('hang');
-/** What the feed serves, by path. */
-const feed = new Map<string, string | Buffer | typeof HANG>();
-const requested: string[] = [];
-let server: http.Server;
-let baseUrl = '';
-let work = '';
-
-function publish(version: string, opts: { sha512?: string; notes?: string } = {}): void {
-  feed.clear();
-  const file = `open-interpreter-desktop_${version}_amd64.deb`;
-  feed.set(`/${file}`, INSTALLER);
-  const checksum = opts.sha512 ?? sha512(INSTALLER);
-  feed.set(
-    '/latest-linux.yml',
-    [
-      `version: ${version}`,
-      'files:',
-      `  - url: ${file}`,
-      `    sha512: ${checksum}`,
-      `    size: ${INSTALLER.length}`,
-      `path: ${file}`,
-      `sha512: ${checksum}`,
-      `releaseDate: '2026-12-05T12:00:00.000Z'`,
-      `releaseNotes: ${JSON.stringify(opts.notes ?? `What is new in ${version}`)}`,
-      '',
-    ].join('\n'),
-  );
-}
+let server: FeedServer;
+const publish: FeedServer['publish'] = (...args) => server.publish(...args);
+const newUpdater = () => server.newUpdater();
+const feed = { clear: () => server.feed.clear(), set: (k: string, v: string | Buffer | typeof HANG) => void server.feed.set(k, v) };
 
 function newFeed(checkTimeoutMs = 30_000) {
-  const dir = mkdtempSync(path.join(work, 'app-'));
-  const configPath = path.join(dir, 'app-update.yml');
-  writeFileSync(configPath, `provider: generic\nurl: ${baseUrl}\nupdaterCacheDirName: oi-update-test\n`);
-  const adapter: AppAdapter = {
-    version: CURRENT,
-    name: 'open-interpreter-desktop',
-    isPackaged: true,
-    appUpdateConfigPath: configPath,
-    userDataPath: dir,
-    baseCachePath: dir,
-    whenReady: () => Promise.resolve(),
-    relaunch: () => undefined,
-    quit: () => undefined,
-    onQuit: () => undefined,
-  };
-  const updater = new DebUpdater(null, adapter);
-  updater.logger = null;
-  (updater as unknown as { httpExecutor: ElectronHttpExecutor }).httpExecutor = new NodeHttpExecutor();
+  const { updater } = newUpdater();
   const states: UpdateState[] = [];
   const updates = new UpdateFeed(updater, { checkTimeoutMs, downloadTimeoutMs: 60_000, onState: (s) => void states.push(s) });
   return { updates, updater, states };
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(os.tmpdir(), 'oi-update-feed-'));
-  server = http.createServer((req, res) => {
-    const url = req.url ?? '';
-    requested.push(url.split('?')[0] ?? url);
-    const body = feed.get(url.split('?')[0] ?? url);
-    if (body === HANG) return; // never answered
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-length': Buffer.byteLength(body) }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await startFeedServer();
+  requested = server.requested;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 describe('updates from a generic feed', () => {
   it('downloads a newer version, verified, ready to install on quit, with its release notes', async () => {
@@ -168,5 +96,80 @@ describe('updates from a generic feed', () => {
     expect(updates.due(checked)).toBe(false);
     now += 1;
     expect(updates.due(checked)).toBe(true);
+  });
+});
+
+describe('Settings → Updates and its requests', () => {
+  const start = (over: Partial<Parameters<typeof startUpdates>[0]> & { dir: string }) =>
+    startUpdates({ isPackaged: true, resourcesPath: over.dir, dataDir: over.dir, enabled: () => true, ...over });
+
+  it('never looks for updates in a build made from source, whatever the switch says, and says so', async () => {
+    publish('0.2.0');
+    requested.length = 0;
+    const { updater, dir } = newUpdater();
+    // Run from source (not packaged), and packaged without a feed named at build time (npm run dist).
+    rmSync(path.join(dir, 'app-update.yml'));
+    expect(start({ dir, isPackaged: false, updater: () => updater })).toBeNull();
+    expect(start({ dir, updater: () => updater })).toBeNull();
+    const dispatch = createDispatcher({ ...apps.app(new MemorySettingsStore()).handlers, ...updateHandlers(null, CURRENT) });
+    for (const name of ['app.updates', 'app.check-updates'] as const)
+      expect(await dispatch(name, {}, { transport: 'ipc' })).toEqual({
+        ok: true,
+        result: {
+          available: false,
+          phase: 'idle',
+          currentVersion: CURRENT,
+          version: null,
+          releaseNotes: null,
+          error: null,
+          checkedAt: null,
+        },
+      });
+    expect(requested).toEqual([]);
+  });
+
+  it('a release build with the switch off does not look in the background; on, it does; Check now looks either way', async () => {
+    publish('0.2.0', { notes: 'Save As for notebooks.' });
+    const off = newUpdater();
+    const quiet = start({ dir: off.dir, enabled: () => false, updater: () => off.updater });
+    expect(quiet?.state.phase).toBe('idle');
+    // Twin: the same build with the switch on starts its check as it starts.
+    const on = newUpdater();
+    const eager = start({ dir: on.dir, updater: () => on.updater });
+    expect(eager?.state.phase).toBe('checking');
+    expect((await eager?.check())?.phase).toBe('ready');
+
+    const dispatch = createDispatcher({ ...apps.app(new MemorySettingsStore()).handlers, ...updateHandlers(quiet, CURRENT) });
+    const checked = await dispatch('app.check-updates', {}, { transport: 'ipc' });
+    expect(checked).toMatchObject({
+      ok: true,
+      result: {
+        available: true,
+        phase: 'ready',
+        currentVersion: CURRENT,
+        version: '0.2.0',
+        releaseNotes: 'Save As for notebooks.',
+        error: null,
+      },
+    });
+    expect(await dispatch('app.updates', {}, { transport: 'ipc' })).toEqual(checked);
+    // The check is remembered in the data folder: the next start does not look again the same day.
+    expect(JSON.parse(readFileSync(path.join(off.dir, 'update-last-check.json'), 'utf8'))).toMatchObject({ checkedAt: expect.any(Number) });
+    expect(start({ dir: off.dir, updater: () => newUpdater().updater })?.state.phase).toBe('idle');
+  });
+
+  it('keeps the switch across restarts, and the background check reads it', async () => {
+    const dataDir = apps.tempDir();
+    const first = apps.app(openNodeSettingsStore({ dir: dataDir }));
+    expect(first.context.settings.get().updates).toBe(true);
+    const set = await createDispatcher(first.handlers)('settings.set', { updates: false }, { transport: 'ipc' });
+    expect(set).toMatchObject({ ok: true, result: { updates: false } });
+    await first.dispose();
+    const settings = openNodeSettingsStore({ dir: dataDir });
+    expect(settings.get().updates).toBe(false);
+    const { updater, dir } = newUpdater();
+    expect(start({ dir, enabled: () => settings.get().updates, updater: () => updater })?.state.phase).toBe('idle');
+    settings.update({ updates: true });
+    expect(openNodeSettingsStore({ dir: dataDir }).get().updates).toBe(true);
   });
 });

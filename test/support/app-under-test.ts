@@ -11,6 +11,7 @@ import { MemorySettingsStore } from '../../src-main/core/settings/memory-setting
 import { SANDBOX_CHOSEN_OFF } from './sandbox-choice';
 import { workspaceLookup } from '../../src-main/server/workspace-lookup';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
+import type { HandlerTable } from '../../src-main/core/bridge/handler-table';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 
@@ -60,6 +61,11 @@ export interface AppUnderTestOptions {
   sandboxDefault?: boolean;
   /** Where computer use finds the screen (an Xvfb's DISPLAY). Default: none, so it is not available. */
   screenEnv?: NodeJS.ProcessEnv;
+  /**
+   * Entries the desktop shell answers in place of the core's (src-main/electron/: its update feed…), for
+   * the window's behaviour with them, in Chromium over browser mode's transport.
+   */
+  shellHandlers?: (app: App) => Partial<HandlerTable>;
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -94,7 +100,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     screenEnv: options.screenEnv ?? {},
   });
   const server = await startBrowserServer({
-    dispatch: createDispatcher(app.handlers),
+    dispatch: createDispatcher({ ...app.handlers, ...options.shellHandlers?.(app) }),
     events: app.events,
     rendererDir,
     workspaceOf: workspaceLookup(app.context.agent),

@@ -7,7 +7,7 @@ import { notebookFileName, notebookTextOf, readNotebookFile } from '../notebook/
 import { loadSubagents } from '../notebook/subagent-section';
 import type { AppContext } from './app-context';
 
-type NotebookNames = 'notebook.export' | 'notebook.import' | 'notebook.rerun' | 'notebook.rerun-stop';
+type NotebookNames = 'notebook.export' | 'notebook.save-as' | 'notebook.import' | 'notebook.rerun' | 'notebook.rerun-stop';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -21,6 +21,10 @@ export const notebookHandlers = (ctx: AppContext): Pick<HandlerTable, NotebookNa
       const subagents = await loadSubagents(conv, (id) => ctx.agent.snapshot(id));
       const { text } = notebookTextOf(conv, { appVersion: ctx.version, provider, model, resourcesDir: ctx.resourcesDir }, subagents);
       return { fileName: notebookFileName(conv.title), text };
+    },
+    // The desktop shell replaces this with the OS Save dialog (src-main/electron/notebook-save-as.ts).
+    'notebook.save-as': async () => {
+      throw new Error('there is no Save dialog in browser mode: Export downloads the notebook instead');
     },
     'notebook.import': async ({ fileName, source }, req) => {
       const settings = ctx.settings.get();

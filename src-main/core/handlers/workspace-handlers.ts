@@ -16,7 +16,8 @@ type WorkspaceNames =
   | 'workspace.reveal'
   | 'workspace.attach'
   | 'workspace.attach-path'
-  | 'workspace.save-copy';
+  | 'workspace.save-copy'
+  | 'workspace.open-with';
 
 /**
  * File-panel requests. Every path is opened, listed, renamed or removed without following a symbolic
@@ -56,6 +57,10 @@ export const workspaceHandlers = (ctx: AppContext): Pick<HandlerTable, Workspace
       if (!readsLocalPaths(req))
         throw new Error('attaching by path is only available in the desktop app; browser mode uploads the file instead');
       return copyAttachmentFrom(await rootOf(conversationId), sourcePath);
+    },
+    // The desktop shell answers this (src-main/electron/open-with.ts): a page in a browser has no app to hand a file to.
+    'workspace.open-with': async () => {
+      throw new Error('opening a file in another app is only in the desktop app; in browser mode, download it instead');
     },
     // The desktop shell replaces this with the OS Save dialog (src-main/electron/save-copy-dialog.ts).
     'workspace.save-copy': async () => {

@@ -34,6 +34,15 @@ export const notebookRequests = {
     output: z.object({ fileName: z.string(), text: z.string() }),
   },
   /**
+   * Desktop only: the export written where the person chooses in the OS Save dialog (savedTo; null when
+   * cancelled). The request names no path: the dialog is the only source of one. Browser mode refuses
+   * it: there the page downloads notebook.export's text.
+   */
+  'notebook.save-as': {
+    input: ConversationRef,
+    output: z.object({ savedTo: z.string().nullable() }),
+  },
+  /**
    * A new conversation from an .ipynb. Refused (with the reason, and nothing created) when the file is
    * over the size limit in settings, not a notebook, or breaks the format; `warnings` name what was
    * imported differently from how the notebook has it.

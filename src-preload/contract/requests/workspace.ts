@@ -89,6 +89,15 @@ export const workspaceRequests = {
     input: z.object({ ...WorkspaceRef, path: WorkspacePath }).strict(),
     output: z.object({ savedTo: z.string().nullable() }),
   },
+  /**
+   * Desktop only: opens a workspace file in another app — Windows' "Open with" chooser (chooser true),
+   * elsewhere the file's default app. Refused for what is not a regular file inside the workspace and
+   * for programs, scripts and executable files (core/workspace/file-to-open.ts). Browser mode refuses it.
+   */
+  'workspace.open-with': {
+    input: z.object({ ...WorkspaceRef, path: WorkspacePath }).strict(),
+    output: z.object({ opened: z.boolean(), chooser: z.boolean() }),
+  },
   /** Desktop only: copies a file the user dropped (its OS path) into attachments/. */
   'workspace.attach-path': {
     input: z.object({ ...WorkspaceRef, sourcePath: z.string().min(1).max(4096) }).strict(),

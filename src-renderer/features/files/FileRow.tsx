@@ -4,6 +4,7 @@ import { useWorkspace } from '../../state/workspace-store';
 import { Icon, type IconName } from '../common/Icon';
 import { downloadWorkspaceFile } from '../common/download';
 import { formatBytes } from '../common/use-now';
+import { canOpenWith, openWithLabel, openWithOtherApp } from './open-with';
 import type { TreeRow } from './tree-model';
 
 interface Props {
@@ -14,7 +15,10 @@ interface Props {
   selected: boolean;
 }
 
-/** One file or folder: open/preview on click; insert path, download (files), rename and delete (with confirmation). */
+/**
+ * One file or folder: open/preview on click; insert path, download and (desktop) open in another app
+ * (files), rename and delete (with confirmation).
+ */
 export const FileRow = memo(function FileRow({ row, expanded, changed, containsChanges, selected }: Props) {
   const { entry, name, depth } = row;
   const isDir = entry.kind === 'dir';
@@ -112,6 +116,16 @@ export const FileRow = memo(function FileRow({ row, expanded, changed, containsC
                 onClick={() => void downloadWorkspaceFile(entry.path)}
               >
                 <Icon name="download" size={14} />
+              </button>
+            )}
+            {!isDir && canOpenWith() && (
+              <button
+                className="icon-button"
+                aria-label={`${openWithLabel()} ${name}`}
+                title={openWithLabel()}
+                onClick={() => void openWithOtherApp(entry.path)}
+              >
+                <Icon name="external" size={14} />
               </button>
             )}
             <button

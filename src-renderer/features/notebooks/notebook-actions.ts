@@ -10,11 +10,18 @@ import { isNotebookFile, rerunnableCount, useNotebooks } from './notebook-store'
 // sends the file to main and opens the new conversation, re-run starts/stops main's re-run. Failures
 // go to the app's error banner, each naming the file.
 
-/** Downloads the conversation as an .ipynb (browser mode; the desktop app shows its save dialog). */
+/**
+ * Saves the conversation as an .ipynb: the desktop app asks where in the OS Save dialog (main writes
+ * the file); browser mode downloads it.
+ */
 export async function exportNotebook(conversationId: string): Promise<void> {
   const notebooks = useNotebooks.getState();
   notebooks.setBusy('Exporting the notebook…');
   try {
+    if (window.oi) {
+      await bridge['notebook.save-as']({ conversationId });
+      return;
+    }
     const { fileName, text } = await bridge['notebook.export']({ conversationId });
     downloadText(fileName, text, 'application/x-ipynb+json');
   } catch (err) {
