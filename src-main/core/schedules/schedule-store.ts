@@ -68,7 +68,8 @@ export class ScheduleStore {
   async replace(schedule: Schedule): Promise<void> {
     const checked = Schedule.parse(schedule);
     await this.change(async (all) => {
-      if (!all.some((s) => s.id === checked.id)) throw new ScheduleError(`no scheduled task has the id "${checked.id}" (see oi schedule list)`);
+      if (!all.some((s) => s.id === checked.id))
+        throw new ScheduleError(`no scheduled task has the id "${checked.id}" (see oi schedule list)`);
       await this.write(all.map((s) => (s.id === checked.id ? checked : s)));
     });
   }

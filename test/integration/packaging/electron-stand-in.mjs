@@ -27,4 +27,18 @@ export const protocol = standIn();
 export const session = standIn();
 export const shell = standIn();
 export class Tray {}
-export default { app, BrowserWindow, autoUpdater, dialog, globalShortcut, ipcMain, Menu, net, Notification, protocol, session, shell, Tray };
+export default {
+  app,
+  BrowserWindow,
+  autoUpdater,
+  dialog,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  protocol,
+  session,
+  shell,
+  Tray,
+};
