@@ -178,6 +178,7 @@ const FEATURE_ORDER = [
   'chat',
   'conversations',
   'keys',
+  'schedules',
   'onboarding',
   'settings',
   'topbar',

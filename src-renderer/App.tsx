@@ -25,6 +25,7 @@ import { markMounted } from './startup';
 // the first paint parses only the shell, the conversation list and the message box.
 const SettingsScreen = lazyNamed(() => import('./features/settings/SettingsScreen'), 'SettingsScreen');
 const KeysScreen = lazyNamed(() => import('./features/keys/KeysScreen'), 'KeysScreen');
+const SchedulesScreen = lazyNamed(() => import('./features/schedules/SchedulesScreen'), 'SchedulesScreen');
 const FirstRun = lazyNamed(() => import('./features/onboarding/FirstRun'), 'FirstRun');
 
 export function App() {
@@ -64,7 +65,15 @@ export function App() {
         <NotebookBar />
         {screen === 'chat' && <InstructionsLine />}
         <Suspense fallback={<div className="screen muted">Loading…</div>}>
-          {screen === 'settings' ? <SettingsScreen /> : screen === 'keys' ? <KeysScreen /> : <ChatScreen />}
+          {screen === 'settings' ? (
+            <SettingsScreen />
+          ) : screen === 'keys' ? (
+            <KeysScreen />
+          ) : screen === 'schedules' ? (
+            <SchedulesScreen />
+          ) : (
+            <ChatScreen />
+          )}
         </Suspense>
         {narrow && panels.drawerOpen && <FilesDrawer />}
       </main>

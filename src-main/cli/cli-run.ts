@@ -24,6 +24,7 @@ import { checkProviderKey } from './key-check';
 import { SetupError } from './setup-error';
 import { runOneShot } from './one-shot';
 import { OverlaySettingsStore } from './overlay-settings-store';
+import { terminalAttention } from './terminal/terminal-attention';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { profilePatch, ProfileError, readProfile } from '../core/profiles/profile-store';
 import { openSecrets } from './open-cli-secrets';
@@ -181,6 +182,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
       print: (line) => (prompt ? prompt.line(line) : quiet(line)),
     });
     const session = new CliSession(app, conversation);
+    // A person at a terminal hears the turn end, fail, or wait for them (never an unattended run's).
+    if (!unattended && !opts.json)
+      terminalAttention({ out: process.stdout, notifyOn: () => settings.get().notifyOn, onEvent: (l) => session.onEvent(l) });
     if (opts.plan) await session.call('conversation.set-plan-mode', { conversationId: conversation.id, planMode: true });
     const outputDir = path.join(dataDir, 'cli-output');
     const meta = () => ({ appVersion: version, provider: current.provider, model: current.model, resourcesDir: app.context.resourcesDir });

@@ -31,6 +31,10 @@ import { kernelHandlers } from './handlers/kernel-handlers';
 import { networkHandlers, sandboxHandlers } from './handlers/sandbox-handlers';
 import { instructionsHandlers } from './handlers/instructions-handlers';
 import { profilesHandlers } from './handlers/profiles-handlers';
+import { schedulesHandlers } from './handlers/schedules-handlers';
+import { currentOiCommand } from './schedules/oi-command';
+import type { OiCommand } from './schedules/os-units';
+import { ScheduleAdmin } from './schedules/schedule-admin';
 import { HookRunner } from './hooks/hook-runner';
 import { HostedAgents } from './hosted-agents/hosted-agents';
 import { needsPersonHooks } from './agent/turn-hooks';
@@ -74,6 +78,8 @@ export interface AppOptions {
   version: string;
   /** Environment variables that may hold provider keys (read-only source after the keychain). */
   env?: NodeJS.ProcessEnv;
+  /** The `oi` scheduled tasks run and the environment the OS scheduler is asked in; default: this installation's, this process's. */
+  schedules?: { command: OiCommand; env: NodeJS.ProcessEnv };
   /** Start-up notices shown to the user (settings reset, no keychain…). */
   notices?: string[];
   /** Local model servers first run looks for; default: Ollama, LM Studio and Jan on their usual ports. */
@@ -311,6 +317,13 @@ export function createApp(opts: AppOptions): App {
     ...commandsHandlers(context),
     ...memoryHandlers(context),
     ...profilesHandlers(context),
+    ...schedulesHandlers(
+      new ScheduleAdmin({
+        dataDir: opts.dataDir,
+        ...(opts.schedules ?? { command: currentOiCommand(process.env), env: process.env }),
+        log: (line) => console.warn(`scheduled tasks: ${line}`),
+      }),
+    ),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, globalShortcut, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, Notification, session, shell, Tray } from 'electron';
 import { createDispatcher } from '../core/bridge/dispatch';
 import { currentOiCommand } from '../core/schedules/oi-command';
 import { startScheduleService } from '../core/schedules/schedule-service';
@@ -8,6 +8,8 @@ import { openWindowedSecrets, startApp } from '../core/start-app';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { folderPicker } from './folder-picker';
 import { bindComputerStopShortcut } from './computer-stop-shortcut';
+import { bindBackgroundTray } from './background-tray';
+import { bindOsNotifications } from './notifications';
 import { bindIpc } from './ipc';
 import { notebookSaveAs } from './notebook-save-as';
 import { bindNotebookOpening, NotebookOpener, notebookPathsIn } from './open-notebooks';
@@ -108,8 +110,52 @@ void app.whenReady().then(async () => {
 
   const open = () => {
     mainWindow = createMainWindow(path.join(outDir, 'preload'));
-    mainWindow.on('closed', () => (mainWindow = null));
+    mainWindow.on('closed', () => {
+      mainWindow = null;
+      tray.update();
+    });
+    tray.update();
   };
+  const allClosed = () => {
+    if (process.platform !== 'darwin') app.quit();
+  };
+  // Turns go on with the window closed, the tray saying so (background-tray.ts); the OS notification
+  // calls the person back to the right conversation (notifications.ts).
+  const tray = bindBackgroundTray({
+    events: core.events,
+    createTray: () => {
+      const icon = new Tray(path.join(resourcesDir, 'tray', 'icon.png'));
+      return {
+        setToolTip: (text) => icon.setToolTip(text),
+        setContextMenu: (template) => icon.setContextMenu(Menu.buildFromTemplate(template)),
+        on: (event, listener) => icon.on(event, listener),
+        destroy: () => icon.destroy(),
+      };
+    },
+    hasWindow: () => mainWindow !== null,
+    openWindow: () => (mainWindow ? mainWindow.focus() : open()),
+    quit: () => app.quit(),
+    allClosed,
+  });
+  const unbindNotifications = bindOsNotifications({
+    events: core.events,
+    notifyOn: () => core.context.settings.get().notifyOn,
+    supported: () => Notification.isSupported(),
+    create: (options) => new Notification(options),
+    watching: () => !!mainWindow && mainWindow.isVisible() && !mainWindow.isMinimized() && mainWindow.isFocused(),
+    titleOf: async (id) => (await core.context.agent.snapshot(id)).title,
+    open: (conversationId) => {
+      const fresh = !mainWindow;
+      if (!mainWindow) open();
+      const win = mainWindow;
+      if (!win) return;
+      if (win.isMinimized()) win.restore();
+      win.focus();
+      // A window opened just now shows its page once loaded; the event would reach no page before.
+      if (fresh) win.webContents.once('did-finish-load', () => core.events.emit('conversation.show', { conversationId }));
+      else core.events.emit('conversation.show', { conversationId });
+    },
+  });
   open();
   // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps
   // the app running) and draw the eye to it, since the person is probably in the other agent's window.
@@ -122,11 +168,14 @@ void app.whenReady().then(async () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    // A running turn keeps the app (and its tray icon) until it ends.
+    if (tray.running().size === 0) allClosed();
   });
   app.on('will-quit', () => {
     unbind();
     unbindStop();
+    unbindNotifications();
+    tray.dispose();
     void schedules.then((s) => s.close());
     void core.dispose();
   });

@@ -19,6 +19,7 @@ import { planRequests } from './requests/plan';
 import { commandsRequests } from './requests/commands';
 import { memoryRequests } from './requests/memory';
 import { profilesRequests } from './requests/profiles';
+import { schedulesRequests } from './requests/schedules';
 
 // Every request the renderer may make: name → { input, output }, one file per feature under
 // requests/. Both transports validate the input with these schemas before a handler sees it, and
@@ -45,6 +46,7 @@ export const requests = {
   ...commandsRequests,
   ...memoryRequests,
   ...profilesRequests,
+  ...schedulesRequests,
 } as const;
 
 export { FILE_COUNT_CAP, type ConversationListEntry, type WorkspaceInfo } from './requests/conversation';
@@ -70,6 +72,7 @@ export type { InstructionsState } from './requests/instructions';
 export type { SkillInfo, SkillsState } from './requests/skills';
 export type { SavedCommandInfo } from './requests/commands';
 export { ProfileEntry } from './requests/profiles';
+export { ScheduleDraft, ScheduleEntry, ScheduleListing } from './requests/schedules';
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;

@@ -123,3 +123,22 @@ export const ScheduleRunRecord = z
   })
   .strict();
 export type ScheduleRunRecord = z.infer<typeof ScheduleRunRecord>;
+
+/** A task's times in words, as `oi schedule list` and the Schedules screen say them. */
+export function describeWhen(when: ScheduleWhen): string {
+  switch (when.kind) {
+    case 'weekly': {
+      const days =
+        when.days.length === 7 ? 'every day' : WEEKDAYS.every((d, i) => i < 5 === when.days.includes(d)) ? 'weekdays' : when.days.join(',');
+      return `${days} at ${when.time}`;
+    }
+    case 'every':
+      return `every ${when.n} ${when.n === 1 ? when.unit.slice(0, -1) : when.unit}`;
+    case 'once':
+      return `once, ${when.at.replace('T', ' ')}`;
+    case 'folder':
+      return `when a new file appears in ${when.folder}`;
+    case 'manual':
+      return 'when started (oi schedule run, the webhook)';
+  }
+}

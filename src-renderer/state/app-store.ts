@@ -9,7 +9,7 @@ import { noticeId } from './notice-id';
 import { useSubagentThreads } from './subagent-threads';
 import { applyEvent, viewOf, type ConversationView } from './conversation-reducer';
 
-export type Screen = 'chat' | 'settings' | 'keys';
+export type Screen = 'chat' | 'settings' | 'keys' | 'schedules';
 
 interface AppState {
   conversations: ConversationListEntry[];

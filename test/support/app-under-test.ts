@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SettingsPatch } from '@contract';
-import { createApp, type App } from '../../src-main/core/app';
+import { createApp, type App, type AppOptions } from '../../src-main/core/app';
 import type { LocalServerSpec } from '../../src-main/core/providers/local-servers';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { SANDBOX_CHOSEN_OFF } from './sandbox-choice';
+import { OI } from './cli-process';
 import { workspaceLookup } from '../../src-main/server/workspace-lookup';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { HandlerTable } from '../../src-main/core/bridge/handler-table';
@@ -66,6 +67,8 @@ export interface AppUnderTestOptions {
    * the window's behaviour with them, in Chromium over browser mode's transport.
    */
   shellHandlers?: (app: App) => Partial<HandlerTable>;
+  /** The `oi` the Schedules screen's tasks run, and the environment the OS scheduler is asked in. */
+  schedules?: AppOptions['schedules'];
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -98,6 +101,8 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     notices: options.notices,
     mcpApprovalEndpoint: options.mcpApprovalEndpoint,
     screenEnv: options.screenEnv ?? {},
+    // Never this machine's systemd or launchd: a test's task (the handler fuzz's too) is the app's own.
+    schedules: options.schedules ?? { command: { program: process.execPath, args: OI, env: {} }, env: { OI_SCHEDULER: 'in-app' } },
   });
   const server = await startBrowserServer({
     dispatch: createDispatcher({ ...app.handlers, ...options.shellHandlers?.(app) }),

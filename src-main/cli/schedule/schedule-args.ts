@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -11,6 +10,7 @@ import {
   type ScheduleWhen,
   type Weekday,
 } from '@contract';
+import { scheduleIdFor } from '../../core/schedules/schedule-admin';
 import { UsageError } from '../cli-args';
 
 // `oi schedule add`'s options, turned into a task the store's schema accepts. Every refusal names the
@@ -123,14 +123,8 @@ export function parseAddArgs(argv: string[], osRunner: ScheduleRunner): Schedule
   if (values.provider !== undefined && !ProviderKind.safeParse(values.provider).success)
     throw new UsageError(`--provider must be one of ${ProviderKind.options.join(', ')}; got "${values.provider}"`);
   const name = values.name ?? '';
-  const slug =
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 30) || 'task';
   const candidate = {
-    id: `${slug}-${randomBytes(2).toString('hex')}`,
+    id: scheduleIdFor(name),
     name,
     prompt: values.prompt,
     // Relative to where oi was started, as --workspace is for oi itself; checked as a workspace at each run.

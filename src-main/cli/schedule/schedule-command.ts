@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { config as zodConfig } from 'zod/v4/core';
-import { errorMessage, RunTrigger, WEEKDAYS, type Schedule, type ScheduleRunRecord, type ScheduleWhen } from '@contract';
+import { describeWhen, errorMessage, RunTrigger, type Schedule, type ScheduleRunRecord } from '@contract';
 import { defaultAppDataDir } from '../../core/app-data-dir';
 import { currentOiCommand } from '../../core/schedules/oi-command';
 import { chooseRunner, installTask, uninstallTask } from '../../core/schedules/os-scheduler';
@@ -22,24 +22,6 @@ oi schedule run <id>       run a task now, as its scheduler would (headless, und
 oi schedule webhook [<id>] how another program starts a task (while the app is open)`;
 
 const end = (code: number): CliEnd => ({ code, exit: () => process.exit(code) });
-
-export function describeWhen(when: ScheduleWhen): string {
-  switch (when.kind) {
-    case 'weekly': {
-      const days =
-        when.days.length === 7 ? 'every day' : WEEKDAYS.every((d, i) => i < 5 === when.days.includes(d)) ? 'weekdays' : when.days.join(',');
-      return `${days} at ${when.time}`;
-    }
-    case 'every':
-      return `every ${when.n} ${when.n === 1 ? when.unit.slice(0, -1) : when.unit}`;
-    case 'once':
-      return `once, ${when.at.replace('T', ' ')}`;
-    case 'folder':
-      return `when a new file appears in ${when.folder}`;
-    case 'manual':
-      return 'when started (oi schedule run, the webhook)';
-  }
-}
 
 function describeRun(run: ScheduleRunRecord): string {
   const caught = run.trigger === 'missed' ? ` (missed at ${run.dueAt?.slice(0, 16).replace('T', ' ') ?? '?'}, caught up)` : '';

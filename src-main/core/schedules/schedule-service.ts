@@ -53,23 +53,32 @@ export function runArgs(dataDir: string, schedule: Schedule, trigger: RunTrigger
   ];
 }
 
+/** Runs a task as its scheduler would, in a process of its own, its output appended to schedule-logs/<id>.log. */
+export async function launchRun(
+  dataDir: string,
+  command: OiCommand,
+  log: (line: string) => void,
+  schedule: Schedule,
+  trigger: RunTrigger,
+  dueAt: Date | null,
+  file?: string,
+): Promise<void> {
+  const logs = path.join(dataDir, 'schedule-logs');
+  mkdirSync(logs, { recursive: true, mode: 0o700 });
+  const fd = openSync(path.join(logs, `${schedule.id}.log`), 'a', 0o600);
+  try {
+    const code = await runOwnOi({ ...command, args: [...command.args, ...runArgs(dataDir, schedule, trigger, dueAt, file)] }, fd);
+    if (code !== 0) log(`${schedule.name}: the run ended with exit code ${code} (see ${path.join(logs, `${schedule.id}.log`)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export async function startScheduleService(opts: ScheduleServiceOptions): Promise<ScheduleService> {
   const store = new ScheduleStore(opts.dataDir);
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const logs = path.join(opts.dataDir, 'schedule-logs');
-  const launch = async (schedule: Schedule, trigger: RunTrigger, dueAt: Date | null, file?: string) => {
-    mkdirSync(logs, { recursive: true, mode: 0o700 });
-    const fd = openSync(path.join(logs, `${schedule.id}.log`), 'a', 0o600);
-    try {
-      const code = await runOwnOi(
-        { ...opts.command, args: [...opts.command.args, ...runArgs(opts.dataDir, schedule, trigger, dueAt, file)] },
-        fd,
-      );
-      if (code !== 0) opts.log(`${schedule.name}: the run ended with exit code ${code} (see ${path.join(logs, `${schedule.id}.log`)})`);
-    } finally {
-      closeSync(fd);
-    }
-  };
+  const launch = (schedule: Schedule, trigger: RunTrigger, dueAt: Date | null, file?: string) =>
+    launchRun(opts.dataDir, opts.command, opts.log, schedule, trigger, dueAt, file);
   const folders = new FolderTriggers((schedule, file) => {
     if (!scheduler.runNow(schedule, 'folder', file))
       opts.log(`${schedule.name}: ${file} arrived while a run was under way; it is not run again for it`);

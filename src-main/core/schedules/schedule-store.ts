@@ -64,6 +64,16 @@ export class ScheduleStore {
     });
   }
 
+  /** Replaces a task of the same id, whole. */
+  async replace(schedule: Schedule): Promise<void> {
+    const checked = Schedule.parse(schedule);
+    await this.change(async (all) => {
+      if (!all.some((s) => s.id === checked.id))
+        throw new ScheduleError(`no scheduled task has the id "${checked.id}" (see oi schedule list)`);
+      await this.write(all.map((s) => (s.id === checked.id ? checked : s)));
+    });
+  }
+
   /** Removes a task; its run records stay (the conversations they name stay too). */
   async remove(id: string): Promise<Schedule> {
     return this.change(async (all) => {

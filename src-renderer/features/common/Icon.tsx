@@ -20,6 +20,7 @@ const PATHS = {
   gear: 'M12 9a3 3 0 100 6 3 3 0 000-6zM19 12l2-1-1-3-2 .3-1.4-1.4.3-2-3-1-1 2h-2l-1-2-3 1 .3 2L6 7.3 4 7l-1 3 2 1v2l-2 1 1 3 2-.3 1.4 1.4-.3 2 3 1 1-2h2l1 2 3-1-.3-2 1.4-1.4 2 .3 1-3-2-1z',
   key: 'M14 10a4 4 0 10-3.5 4L13 16.5V19h2.5v-2.5H18V14l-4-4z',
   chat: 'M4 5h16v11H9l-5 4z',
+  clock: 'M12 3a9 9 0 100 18 9 9 0 000-18zM12 7v5l3 3',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -5,6 +5,7 @@ const ENTRIES: Array<[Screen, string, IconName]> = [
   ['chat', 'Chat', 'chat'],
   ['settings', 'Settings', 'gear'],
   ['keys', 'API keys', 'key'],
+  ['schedules', 'Schedules', 'clock'],
 ];
 
 /** The app's screens, at the foot of the sidebar. */

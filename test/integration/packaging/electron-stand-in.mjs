@@ -26,4 +26,19 @@ export class Notification {}
 export const protocol = standIn();
 export const session = standIn();
 export const shell = standIn();
-export default { app, BrowserWindow, autoUpdater, dialog, globalShortcut, ipcMain, Menu, net, Notification, protocol, session, shell };
+export class Tray {}
+export default {
+  app,
+  BrowserWindow,
+  autoUpdater,
+  dialog,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  protocol,
+  session,
+  shell,
+  Tray,
+};
