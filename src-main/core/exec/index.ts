@@ -8,7 +8,15 @@ export type { InputAnswer, InputAsker, InputQuestion } from './input/input-types
 export { createExecService, type ExecServiceOptions } from './engine/exec-service';
 export { createSessionRouter, type SessionRouter, type SessionRouterOptions } from './engine/session-router';
 // What a router hands the engine (ExecServiceOptions.router): routes that start sessions.
-export type { Session, SessionOutcome, SessionRoute, SessionRun, StartSessionOptions } from './session/session-types';
+export type {
+  ComputerAnswer,
+  RunComputer,
+  Session,
+  SessionOutcome,
+  SessionRoute,
+  SessionRun,
+  StartSessionOptions,
+} from './session/session-types';
 export type { Runtime } from './languages/language';
 
 // Auto-install wraps the engine: a failed import becomes a question, an install and a re-run.

@@ -1,6 +1,7 @@
 import type { CellOutput, CellStatus, DisplayUpdate, ExecSettings, RunLimits, SandboxSettings } from '@contract';
 import type { ShellName } from '../shell/shell-choice';
 import type { InputAsker } from '../input/input-types';
+import type { RunComputer } from '../session/session-types';
 
 // The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
 
@@ -38,6 +39,11 @@ export interface RunRequest {
    * answer, and every question gets end-of-input at once (the model is told).
    */
   onInput?: InputAsker;
+  /**
+   * Acts on the screen for the code (`computer.*` in Python cells, docs/computer-use.md#in-code): the
+   * agent's computer use, with its switch, approvals and banner. Absent: every such call is refused.
+   */
+  onComputer?: RunComputer;
   /** Names the run's spill file (`.oi/outputs/<runId>.log`), e.g. the cell's id; generated when absent. */
   runId?: string;
   /**

@@ -19,7 +19,21 @@ export interface SessionRun {
   output: RunOutput;
   /** Where the program's questions go (a runner's input requests): the person, or end-of-input. */
   input: RunInput;
+  /** Where the code's screen actions go (`computer.*` in Python); absent: refused, computer use is off. */
+  computer?: RunComputer;
 }
+
+/** What main answers a screen action the code asked for (docs/computer-use.md#in-code). */
+export interface ComputerAnswer {
+  ok: boolean;
+  /** What was done, or why not, in words. */
+  text: string;
+  /** The screenshot after the action, as the model would get it. */
+  shot?: { png: string; width: number; height: number };
+}
+
+/** Carries out (or refuses) one action the running code asked for; `signal` ends with the run. */
+export type RunComputer = (action: Record<string, unknown>, signal: AbortSignal) => Promise<ComputerAnswer>;
 
 export interface SessionOutcome {
   status: RunStatus;
