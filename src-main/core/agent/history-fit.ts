@@ -40,7 +40,9 @@ export function fitHistory(input: FitInput): FitResult {
   // image tokens on top of its text, as much as a long run output would.
   const shots = input.images ? screenshotCosts(input.items) : new Map<string, number>();
   const costOf = (item: ConversationItem): number =>
-    MESSAGE_OVERHEAD_TOKENS + itemTokens(item, counter, input.images) + (shots.get(item.id) ?? 0);
+    item.kind === 'cell' && item.fromCell
+      ? 0
+      : MESSAGE_OVERHEAD_TOKENS + itemTokens(item, counter, input.images) + (shots.get(item.id) ?? 0);
   const items = input.items.slice();
   const costs = items.map(costOf);
   let total = costs.reduce((a, b) => a + b, 0);
