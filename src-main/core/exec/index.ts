@@ -3,20 +3,23 @@
 // business: sessions, runners, output handling and process control change without touching callers.
 
 // The port and the engine behind it.
-export type { ExecService, LanguageInfo, LanguagesScope, PythonInfo, RunRequest, RunResult, RunSandbox, RunStatus } from './engine/types';
+export type {
+  ComputerAnswer,
+  ExecService,
+  LanguageInfo,
+  LanguagesScope,
+  PythonInfo,
+  RunRequest,
+  RunResult,
+  RunComputer,
+  RunSandbox,
+  RunStatus,
+} from './engine/types';
 export type { InputAnswer, InputAsker, InputQuestion } from './input/input-types';
 export { createExecService, type ExecServiceOptions } from './engine/exec-service';
 export { createSessionRouter, type SessionRouter, type SessionRouterOptions } from './engine/session-router';
 // What a router hands the engine (ExecServiceOptions.router): routes that start sessions.
-export type {
-  ComputerAnswer,
-  RunComputer,
-  Session,
-  SessionOutcome,
-  SessionRoute,
-  SessionRun,
-  StartSessionOptions,
-} from './session/session-types';
+export type { Session, SessionOutcome, SessionRoute, SessionRun, StartSessionOptions } from './session/session-types';
 export type { Runtime } from './languages/language';
 
 // Auto-install wraps the engine: a failed import becomes a question, an install and a re-run.

@@ -1,7 +1,6 @@
 import type { CellOutput, CellStatus, DisplayUpdate, ExecSettings, RunLimits, SandboxSettings } from '@contract';
 import type { ShellName } from '../shell/shell-choice';
 import type { InputAsker } from '../input/input-types';
-import type { RunComputer } from '../session/session-types';
 
 // The execution engine's port: what the agent loop (and the CLI, and notebook re-runs) need from it.
 
@@ -12,6 +11,18 @@ export type RunStatus = Extract<CellStatus, 'done' | 'failed' | 'timeout' | 'int
  * the workspace bound read-only, so a cell can read it and change nothing.
  */
 export type RunSandbox = SandboxSettings & { workspaceReadOnly?: boolean };
+
+/** What main answers a screen action the code asked for (docs/computer-use.md#in-code). */
+export interface ComputerAnswer {
+  ok: boolean;
+  /** What was done, or why not, in words. */
+  text: string;
+  /** The screenshot after the action, as the model would get it. */
+  shot?: { png: string; width: number; height: number };
+}
+
+/** Carries out (or refuses) one action the running code asked for; `signal` ends with the run. */
+export type RunComputer = (action: Record<string, unknown>, signal: AbortSignal) => Promise<ComputerAnswer>;
 
 export interface RunRequest {
   conversationId: string;

@@ -1,4 +1,5 @@
-import type { ComputerAnswer, SessionRun } from '../session/session-types';
+import type { ComputerAnswer } from '../engine/types';
+import type { SessionRun } from '../session/session-types';
 import type { ComputerReplyCommand, ComputerRequestMessage, InputReplyCommand, RunnerMessage } from './runner-protocol';
 
 // The input() questions of one runner run, apart from runner-session.ts: a question is asked only

@@ -3,7 +3,7 @@ import type { LanguageDefinition, Runtime } from '../languages/language';
 import type { Probing } from '../languages/probing';
 import type { LimitController } from '../process/limits';
 import type { RunOutput } from '../output/run-output';
-import type { RunStatus } from '../engine/types';
+import type { RunComputer, RunStatus } from '../engine/types';
 import type { RunInput } from '../input/input-types';
 import type { SessionTerminal } from '../input/terminal-watch';
 
@@ -22,18 +22,6 @@ export interface SessionRun {
   /** Where the code's screen actions go (`computer.*` in Python); absent: refused, computer use is off. */
   computer?: RunComputer;
 }
-
-/** What main answers a screen action the code asked for (docs/computer-use.md#in-code). */
-export interface ComputerAnswer {
-  ok: boolean;
-  /** What was done, or why not, in words. */
-  text: string;
-  /** The screenshot after the action, as the model would get it. */
-  shot?: { png: string; width: number; height: number };
-}
-
-/** Carries out (or refuses) one action the running code asked for; `signal` ends with the run. */
-export type RunComputer = (action: Record<string, unknown>, signal: AbortSignal) => Promise<ComputerAnswer>;
 
 export interface SessionOutcome {
   status: RunStatus;
