@@ -87,7 +87,7 @@ async function runTurn(computerUse: boolean): Promise<{ harness: AgentHarness; i
   const answered = new Set<string>();
   harness.bus.subscribe((event) => {
     if (event.name !== 'cell.awaiting-approval') return;
-    const { conversationId, cell } = event.payload as { conversationId: string; cell: CellItem };
+    const { conversationId, cell } = event.payload;
     if (conversationId !== id || answered.has(cell.id)) return;
     answered.add(cell.id);
     queueMicrotask(() => harness.agent.approve(id, cell.id, null, true));
