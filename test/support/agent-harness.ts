@@ -10,7 +10,7 @@ import { PROBE_MARKER } from '../../src-main/core/agent/probe-marker';
 import { EnvironmentContext, type EnvironmentSources } from '../../src-main/core/agent/environment-context';
 import { EventBus } from '../../src-main/core/bridge/event-bus';
 import { ConversationStore } from '../../src-main/core/conversations/conversation-store';
-import { createExecService } from '../../src-main/core/exec';
+import { createExecService, withSandboxSetting } from '../../src-main/core/exec';
 import type { ExecService } from '../../src-main/core/exec';
 import { createProviderFactory } from '../../src-main/core/llm/provider-factory';
 import type { RetryPolicy } from '../../src-main/core/llm/retry-with-backoff';
@@ -71,6 +71,8 @@ export interface HarnessOptions {
   hooks?: boolean;
   /** The screen, for computer use (docs/computer-use.md); absent: never offered. */
   computer?: ComputerService;
+  /** Runs go through settings.sandbox, as the app's engine does (exec/sandbox/sandbox-policy.ts); off by default. */
+  sandboxed?: boolean;
 }
 
 /** Requests that are model calls (not model listings, /api/show or /api/pull); capability probes are left out. */
@@ -121,7 +123,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   const mcp = opts.mcp ? new McpManager(() => settings.get().mcpServers) : null;
   const agent = new AgentService({
     conversations: store,
-    exec,
+    exec: opts.sandboxed ? withSandboxSetting(exec, () => settings.get().sandbox) : exec,
     events: bus,
     settings: () => settings.get(),
     providerFor,

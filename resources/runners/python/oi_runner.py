@@ -23,6 +23,7 @@ import types
 # The runner's own modules compile in memory: the app bundle they ship in may be read-only or
 # code-signed, so no __pycache__ beside them. User code keeps the usual behaviour.
 _writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+import oi_computer  # noqa: E402
 import oi_display  # noqa: E402
 import oi_files  # noqa: E402
 import oi_import_cache  # noqa: E402
@@ -106,6 +107,8 @@ class Session:
         self.nonce = None
         self.seq = 0
         self.input_seq = 0
+        self.computer_seq = 0
+        self.computer_lock = threading.Lock()
         self.emit_lock = threading.RLock()
         self.interruptible = False
         self.loop = None
@@ -126,7 +129,7 @@ class Session:
         namespace['__builtins__'] = builtins
         namespace.update(display=oi_display.display, HTML=oi_display.HTML,
                          Markdown=oi_display.Markdown, Image=oi_display.Image,
-                         files=oi_files.Files(workspace))
+                         files=oi_files.Files(workspace), computer=oi_computer.Computer())
         builtins.display = oi_display.display  # reachable from the user's own modules too
         self._runner_main = sys.modules.get('__main__')
         sys.modules['__main__'] = main
@@ -276,6 +279,26 @@ class Session:
                 break  # replies to questions an interrupt abandoned are skipped
         return None if message.get('eof') else str(message.get('value', ''))
 
+    def ask_computer(self, action):
+        """Asks main for a screen action (docs/computer-use.md#in-code) and waits for its reply:
+        main decides whether it may be done at all. One at a time, whichever thread asks."""
+        with self.computer_lock:
+            with self.emit_lock:
+                if self.nonce is None:  # between runs (a thread the cell left behind)
+                    return {'ok': False, 'text': 'Not done: no cell is running.'}
+                seq = self.computer_seq
+                self.computer_seq += 1
+                oi_streams.flush()  # what the cell printed before comes before the action
+                self.channel.send({'type': 'computer_request', 'id': self.run_id, 'seq': seq, 'action': action})
+            while True:  # a Ctrl-C here raises KeyboardInterrupt in the cell; main withdraws the action
+                message = self.channel.receive()
+                if message is None or message.get('type') == 'shutdown':
+                    oi_streams.flush()
+                    os._exit(0)
+                if message.get('type') == 'computer_reply' and message.get('seq') == seq \
+                        and message.get('id') == self.run_id:
+                    return message
+
     def _after_fork_in_child(self):
         # A forked child (multiprocessing) must not wait on a lock a vanished thread held, and its
         # outputs carry no marker: its numbers would collide with the parent's.
@@ -381,6 +404,7 @@ def main():
     oi_display.set_emitter(session.emit)
     oi_display.install_plain_help()
     oi_input.install(session.ask_input, _write_stdout)
+    oi_computer.install(session.ask_computer)
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
     oi_import_cache.install()
     # Like the interactive interpreter: imports find modules in the current directory, not here.

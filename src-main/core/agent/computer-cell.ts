@@ -1,5 +1,6 @@
 import { errorMessage, type CellItem, type Conversation, type NoticeItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
+import type { ComputerAnswer } from '../exec';
 import { ComputerControl, ComputerRefusal, CornerStop, inCorner, type OwnWindows } from '../computer/computer-control';
 import { COMPUTER_LANGUAGE, describeAction, parseComputerAction } from '../llm/computer-tool';
 import { imageLimitFor } from '../computer/screen-geometry';
@@ -28,6 +29,9 @@ interface TurnState {
   live: LiveConversation | null;
   events: EventBus | null;
 }
+
+/** A check before an action is asked for (the beforeCell hooks): null to go on, or what the model is told. */
+export type CellGuard = (cell: CellItem) => Promise<string | null>;
 
 export type ComputerSupport = { available: true } | { available: false; reason: string };
 
@@ -74,6 +78,9 @@ export class ComputerService {
     if (!state) return;
     if (state.watch) clearInterval(state.watch);
     this.turns.delete(conversationId);
+    // No turn has the screen: its xdotool ends too (the next action starts one), so nothing of the
+    // app stays connected to the X server between tasks.
+    if (this.turns.size === 0) this.screen?.close();
     events.emit('computer.control', { conversationId, active: false });
   }
 
@@ -88,6 +95,8 @@ export class ComputerService {
     cell: CellItem,
     args: string,
     signal: AbortSignal,
+    /** The person's beforeCell hooks (as for code): a hook may refuse the action before anyone is asked. */
+    guard?: CellGuard,
   ): Promise<'done' | 'failed' | 'stop'> {
     const conversationId = live.conv.id;
     const parsed = parseComputerAction(args);
@@ -98,6 +107,11 @@ export class ComputerService {
       return 'failed';
     }
     cell.code = JSON.stringify(parsed.action, null, 2);
+    const refused = guard ? await guard(cell) : null;
+    if (refused !== null) {
+      finishCell(live, events, cell, 'skipped', refused);
+      return 'done';
+    }
     const what = describeAction(parsed.action);
     const state = this.state(conversationId);
     this.watchCorners(live, events, state);
@@ -159,6 +173,67 @@ export class ComputerService {
   }
 
   /**
+   * A screen action the code of `parent` (a running Python cell) asked for (docs/computer-use.md#in-code):
+   * refused unless the person turned computer use on for this conversation; otherwise a computer cell
+   * of its own after the code's, asked for, shown in the banner and done exactly as the model's call
+   * would be. What the code is answered: what was done (or why not) and the screenshot after it.
+   */
+  async codeAction(
+    live: LiveConversation,
+    events: EventBus,
+    settings: Settings,
+    parent: CellItem,
+    action: Record<string, unknown>,
+    signal: AbortSignal,
+    guard?: CellGuard,
+  ): Promise<ComputerAnswer> {
+    if (!this.screen || this.support.available === false)
+      return { ok: false, text: `Not done: ${this.support.available ? 'computer use is not available here' : this.support.reason}` };
+    if (live.conv.computerUse !== true)
+      return {
+        ok: false,
+        text: 'Not done: computer use is off in this conversation (only the person can turn it on, with the Computer switch).',
+      };
+    if (live.conv.planMode === true)
+      return { ok: false, text: 'Not done: the conversation is in plan mode, where nothing acts on the screen.' };
+    const cell: CellItem = {
+      kind: 'cell',
+      id: newId(),
+      step: parent.step,
+      toolCallId: null,
+      language: COMPUTER_LANGUAGE,
+      code: '',
+      status: 'running',
+      approval: null,
+      outputs: [],
+      exitCode: null,
+      durationMs: null,
+      executionCount: null,
+      startedAt: null,
+      limits: null,
+      resultForModel: null,
+      fromCell: parent.id,
+    };
+    live.conv.items.push(cell);
+    events.emit('item.added', { conversationId: live.conv.id, item: cell });
+    // The action's cell takes the running cell's place (its Stop ends the action) and gives it back.
+    const [controller, runningCellId] = [live.runController, live.runningCellId];
+    try {
+      await this.runCell(live, events, settings, cell, JSON.stringify(action), signal, guard);
+    } finally {
+      live.runController = controller;
+      live.runningCellId = runningCellId;
+    }
+    const told = cell.resultForModel ?? 'Not done.';
+    if (cell.status !== 'done') return { ok: false, text: told };
+    const output = cell.outputs[0];
+    const png = output?.output_type === 'display_data' ? output.data['image/png'] : undefined;
+    const size =
+      output?.output_type === 'display_data' ? (output.metadata?.computer as { width: number; height: number } | undefined) : undefined;
+    return { ok: true, text: told, ...(typeof png === 'string' && size ? { shot: { png, width: size.width, height: size.height } } : {}) };
+  }
+
+  /**
    * The person's stop from outside the window (the desktop app's global shortcut): every turn that has
    * the screen ends at once, with `text` as its notice. How many were stopped.
    */
@@ -192,14 +267,12 @@ export class ComputerService {
     const screen = this.screen;
     let held = 0;
     let busy = false;
-    let size: { width: number; height: number } | null = null;
     state.watch = setInterval(() => {
       if (busy) return;
       busy = true;
       void (async () => {
-        size ??= await screen.displaySize();
-        const p = await screen.pointer();
-        held = inCorner(p, size) ? held + 1 : 0;
+        const { pointer, size } = await screen.pointer();
+        held = inCorner(pointer, size) ? held + 1 : 0;
         if (held >= CORNER_POLLS) this.stopTurn(live, events, state, new CornerStop().message);
       })()
         .catch(() => null)

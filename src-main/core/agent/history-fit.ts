@@ -1,4 +1,5 @@
 import type { ConversationItem } from '@contract';
+import { recentScreenshots } from '../computer/screenshot-history';
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../llm/token-counter';
 
 export interface FitInput {
@@ -35,7 +36,13 @@ export interface FitResult {
  */
 export function fitHistory(input: FitInput): FitResult {
   const { counter } = input;
-  const costOf = (item: ConversationItem): number => MESSAGE_OVERHEAD_TOKENS + itemTokens(item, counter, input.images);
+  // The latest screenshots go back with their computer calls (screenshot-history.ts): each costs its
+  // image tokens on top of its text, as much as a long run output would.
+  const shots = input.images ? screenshotCosts(input.items) : new Map<string, number>();
+  const costOf = (item: ConversationItem): number =>
+    item.kind === 'cell' && item.fromCell
+      ? 0
+      : MESSAGE_OVERHEAD_TOKENS + itemTokens(item, counter, input.images) + (shots.get(item.id) ?? 0);
   const items = input.items.slice();
   const costs = items.map(costOf);
   let total = costs.reduce((a, b) => a + b, 0);
@@ -142,6 +149,8 @@ export function itemTokens(item: ConversationItem, counter: TokenCounter, images
         counter.count(item.text) + item.thinking.reduce((sum, t) => sum + counter.count(t.thinking) + Math.ceil(t.signature.length / 4), 0)
       );
     case 'cell':
+      // A screen action the code asked for is not sent (its code cell's output tells of it).
+      if (item.fromCell) return 0;
       return counter.count(item.code) + counter.count(item.resultForModel ?? '') + 16;
     case 'notice':
       return 0;
@@ -151,4 +160,21 @@ export function itemTokens(item: ConversationItem, counter: TokenCounter, images
 function attachmentTokens(attachments: Array<{ mime: string }>, images: boolean): number {
   // Named attachments cost a line of text; images cost their image tokens when they are sent.
   return attachments.reduce((sum, a) => sum + 40 + (images && a.mime.startsWith('image/') ? IMAGE_TOKENS : 0), 0);
+}
+
+/**
+ * The image tokens of the screenshots sent with their calls, by cell: Anthropic's measure (width ×
+ * height / 750) of the size the screenshot was sent at; OpenAI's tiles come to about the same for a
+ * screen. Counted for the latest ones of the whole history: dropping old turns never removes those.
+ */
+function screenshotCosts(items: readonly ConversationItem[]): Map<string, number> {
+  const costs = new Map<string, number>();
+  const sent = recentScreenshots(items);
+  for (const item of items) {
+    if (item.kind !== 'cell' || !sent.has(item.id)) continue;
+    const size = item.outputs.find((o) => o.output_type === 'display_data')?.metadata?.computer as
+      { width?: number; height?: number } | undefined;
+    costs.set(item.id, size?.width && size.height ? Math.ceil((size.width * size.height) / 750) : IMAGE_TOKENS);
+  }
+  return costs;
 }

@@ -1,6 +1,6 @@
 import type { CellItem, RunLimits, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { ExecService, InputAsker, RunResult } from '../exec';
+import type { ExecService, InputAsker, RunComputer, RunResult } from '../exec';
 import { now } from './ids';
 import { applyDisplayUpdate } from './display-updates';
 import type { LiveConversation } from './live-conversation';
@@ -21,7 +21,7 @@ export function limitsFromSettings(settings: Settings): RunLimits {
 export async function runCell(
   live: LiveConversation,
   cell: CellItem,
-  deps: { exec: ExecService; events: EventBus; settings: Settings; onAsked?: (prompt: string) => void },
+  deps: { exec: ExecService; events: EventBus; settings: Settings; onAsked?: (prompt: string) => void; computer?: RunComputer },
   turnSignal: AbortSignal,
 ): Promise<RunResult> {
   const conversationId = live.conv.id;
@@ -40,6 +40,8 @@ export async function runCell(
       ...(deps.settings.exec.inputRequests === 'ask'
         ? { onInput: tellingAsker(live.inputs.askerFor(conversationId, cell.id, deps.events), deps.onAsked) }
         : {}),
+      // `computer.*` in the code (docs/computer-use.md#in-code); without it every action is refused.
+      ...(deps.computer ? { onComputer: deps.computer } : {}),
       onTerminal: (data) => deps.events.emit('cell.terminal', { conversationId, cellId: cell.id, data }),
       onOutput: (output) => deps.events.emit('cell.output', { conversationId, cellId: cell.id, output }),
       onDisplayUpdate: (update) => applyDisplayUpdate(live, update, deps.events),

@@ -1,12 +1,12 @@
 import { errorMessage, type CellItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import type { ExecService } from '../exec';
+import type { ComputerAnswer, ExecService, RunComputer } from '../exec';
 import { changesForModel, checkpointAfter, checkpointBefore } from './cell-checkpoints';
 import type { LiveConversation } from './live-conversation';
 import { runCell } from './run-cell';
 import type { HookRunner } from '../hooks/hook-runner';
-import { describeCell, needsPersonHooks } from './turn-hooks';
+import { describeCell, hookGuard, needsPersonHooks } from './turn-hooks';
 import { undoReadOnlyChanges, withWorkspaceCell } from './subagents/workspace-cell-lock';
 
 // One code cell of a turn, once the model has written it: the user's approval (or auto-run), then
@@ -19,6 +19,21 @@ export interface CellRunDeps {
   checkpoints?: CheckpointService;
   /** The person's hooks, told when the running program asks the person for input. */
   hooks?: HookRunner;
+  /** The screen, for `computer.*` in the code (computer-cell.ts's ComputerService); absent: refused. */
+  computer?: CodeComputer;
+}
+
+/** What a cell's code needs of computer use (ComputerService, named here by shape: it imports this file). */
+export interface CodeComputer {
+  codeAction(
+    live: LiveConversation,
+    events: EventBus,
+    settings: Settings,
+    parent: CellItem,
+    action: Record<string, unknown>,
+    signal: AbortSignal,
+    guard?: (cell: CellItem) => Promise<string | null>,
+  ): Promise<ComputerAnswer>;
 }
 
 /** An MCP tool the user allowed always: run without asking. */
@@ -93,7 +108,17 @@ async function executeHeldCell(
   const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
   try {
     const onAsked = (prompt: string) => needsPersonHooks(live, deps, 'input', { cell: describeCell(cell), prompt });
-    const result = await runCell(live, cell, { exec: deps.exec, events: deps.events, settings, onAsked }, signal);
+    const screen = deps.computer;
+    const computer: RunComputer | undefined = screen
+      ? (action, actionSignal) =>
+          screen.codeAction(live, deps.events, settings, cell, action, AbortSignal.any([signal, actionSignal]), hookGuard(live, deps))
+      : undefined;
+    const result = await runCell(
+      live,
+      cell,
+      { exec: deps.exec, events: deps.events, settings, onAsked, ...(computer ? { computer } : {}) },
+      signal,
+    );
     const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings);
     if (changes) cell.changes = changes;
     cell.outputs = result.outputs;

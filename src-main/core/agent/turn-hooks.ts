@@ -48,6 +48,17 @@ export async function beforeCellHooks(
   return { kind: 'deny', reason: outcome.reason ?? 'no reason given' };
 }
 
+/**
+ * The beforeCell hooks as a computer action's guard (computer-cell.ts): null to go on to the approval
+ * (which every action gets anyway, so "ask" adds nothing), or what the model reads when a hook refused.
+ */
+export function hookGuard(live: HookedConversation, deps: TurnHookDeps): (cell: CellItem) => Promise<string | null> {
+  return async (cell) => {
+    const guard = await beforeCellHooks(live, deps, cell);
+    return guard.kind === 'deny' ? refusedByHook(guard.reason) : null;
+  };
+}
+
 /** What the model reads about a cell a hook refused. */
 export function refusedByHook(reason: string): string {
   return `Not run: a hook the person set up refused this code. Its reason: ${reason}`;

@@ -148,7 +148,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           continue;
         }
         if (name === COMPUTER_TOOL_NAME && args !== null && deps.computer) {
-          const outcome = await deps.computer.runCell(live, deps.events, settings, cell, args, signal);
+          const outcome = await deps.computer.runCell(live, deps.events, settings, cell, args, signal, hooks.hookGuard(live, deps));
           if (outcome === 'stop') stopAfterStep = 'stopped';
           stepFailed ||= outcome === 'failed';
           continue;

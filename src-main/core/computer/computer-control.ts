@@ -65,14 +65,12 @@ export class ComputerControl {
   /** The action alone, checked and done (perform answers it with a screenshot); what it did, in words. */
   async act(action: ComputerAction, signal: AbortSignal): Promise<string> {
     // The agent never moves the pointer into a corner (realPoint refuses it), so one there is the person's.
-    // The checks side by side: each is a short X program, and under load they wait on the cores, not on each other.
-    const [pointer, size, locked, ownRects] = await Promise.all([
-      this.screen.pointer(),
-      this.shown ? this.shown.real : this.screen.displaySize(),
-      this.screen.lockedReason(),
-      this.screen.windowsOf(this.own.pids, this.own.windowIds),
-    ]);
-    if (inCorner(pointer, size)) throw new CornerStop();
+    // One query of the xdotool shell looks at the pointer, the size, the app's windows and any locker's
+    // window; the screen saver's state (another program) is asked beside it.
+    const [seen, saver] = await Promise.all([this.screen.look(this.own.pids, this.own.windowIds), this.screen.lockedReason()]);
+    const ownRects = seen.ownRects;
+    if (inCorner(seen.pointer, this.shown ? this.shown.real : seen.size)) throw new CornerStop();
+    const locked = saver ?? (seen.lockerShown ? 'a screen locker’s window is on the screen' : null);
     if (locked) throw new ComputerRefusal(`Not done: the screen is locked (${locked}). Computer use never acts on a locked screen.`);
     const at = async (x: number, y: number) => this.realPoint({ x, y }, ownRects);
     switch (action.action) {
@@ -119,12 +117,9 @@ export class ComputerControl {
 
   /** The whole screen, the app's windows blacked out, scaled to the limit, the pointer drawn. */
   async screenshot(limit: ImageLimit): Promise<Screenshot> {
-    const [image, pointer, ownRects] = await Promise.all([
-      this.screen.capture(),
-      this.screen.pointer(),
-      this.screen.windowsOf(this.own.pids, this.own.windowIds),
-    ]);
-    blackOut(image, ownRects);
+    const [image, seen] = await Promise.all([this.screen.capture(), this.screen.look(this.own.pids, this.own.windowIds)]);
+    const pointer = seen.pointer;
+    blackOut(image, seen.ownRects);
     const real = { width: image.width, height: image.height };
     const scaled = scaleDown(image, scaledSize(real, limit));
     drawPointer(scaled, pointer, real);

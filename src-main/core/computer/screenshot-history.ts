@@ -13,7 +13,8 @@ export function recentScreenshots(items: readonly ConversationItem[], count = SC
   const found = new Map<string, ImageData>();
   for (let i = items.length - 1; i >= 0 && found.size < count; i--) {
     const item = items[i];
-    if (item?.kind !== 'cell' || item.language !== COMPUTER_LANGUAGE) continue;
+    // An action the code asked for is not the model's call: its screenshot goes nowhere with it.
+    if (item?.kind !== 'cell' || item.language !== COMPUTER_LANGUAGE || item.fromCell) continue;
     for (const output of item.outputs) {
       const png = output.output_type === 'display_data' ? output.data['image/png'] : undefined;
       if (typeof png === 'string') found.set(item.id, { mime: 'image/png', base64: png });

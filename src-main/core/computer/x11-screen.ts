@@ -1,5 +1,6 @@
 import { runAppProgram, runAppProgramBytes, systemProgram, type ProgramResult } from '../programs/app-programs';
 import type { Rect } from './screen-image';
+import { XdotoolShell, type ShellAnswer } from './xdotool-shell';
 import { readXwd, type RgbImage } from './xwd-image';
 
 // The screen of an X11 display, through the X.Org tools Debian and every X desktop ship: xwd (x11-apps)
@@ -25,9 +26,23 @@ export const X11_PROGRAMS = { xwd: 'x11-apps', xdotool: 'xdotool' } as const;
 /** Window classes of X screen lockers: while one is mapped, the screen is locked. */
 const LOCKER_CLASSES = ['i3lock', 'xsecurelock', 'slock', 'xtrlock', 'xscreensaver', 'light-locker', 'xlock', 'physlock'];
 
+/** What is looked at before every action: one query of the xdotool shell. */
+export interface ScreenLook {
+  pointer: { x: number; y: number };
+  size: { width: number; height: number };
+  /** The visible windows of the app's own processes, as rectangles of the screen. */
+  ownRects: Rect[];
+  /** A known screen locker's window is mapped. */
+  lockerShown: boolean;
+}
+
 export class X11Screen {
   readonly kind = 'x11';
-  constructor(private readonly target: X11Target) {}
+  /** The looks and pointer actions: one long-lived xdotool (xdotool-shell.ts), not a process each. */
+  private readonly shell: XdotoolShell;
+  constructor(private readonly target: X11Target) {
+    this.shell = new XdotoolShell(() => this.env());
+  }
 
   /** The whole screen (the root window) as RGB. */
   async capture(): Promise<RgbImage> {
@@ -40,54 +55,56 @@ export class X11Screen {
     return readXwd(result.stdout);
   }
 
-  async pointer(): Promise<{ x: number; y: number }> {
-    const out = await this.text('xdotool', ['getmouselocation', '--shell'], 'read where the pointer is');
-    const x = /^X=(\d+)$/m.exec(out)?.[1];
-    const y = /^Y=(\d+)$/m.exec(out)?.[1];
-    if (x === undefined || y === undefined) throw new Error(`xdotool did not say where the pointer is: ${out.slice(0, 200)}`);
-    return { x: Number(x), y: Number(y) };
+  /**
+   * The pointer, the screen's size, the app's own visible windows (of `pids`, and those given by id)
+   * and whether a locker's window is up: two queries of the shell, the second for the geometry of the
+   * windows the first found. (A search cannot be chained into getwindowgeometry here: with --pid alone
+   * this xdotool takes the next word for its pattern.) A window closing between the two ends xdotool
+   * with an X error; the look is then made once more, by a fresh one.
+   */
+  async look(pids: readonly number[], windowIds: readonly string[] = []): Promise<ScreenLook> {
+    const [seen, byId] = await Promise.all([this.retried(() => this.lookOnce(pids), 'look at the screen'), this.windowRects(windowIds)]);
+    return { ...seen, ownRects: [...seen.ownRects, ...byId] };
   }
 
-  /** The screen's size in pixels. */
-  async displaySize(): Promise<{ width: number; height: number }> {
-    const out = await this.text('xdotool', ['getdisplaygeometry'], 'read the screen size');
-    const [width, height] = out.trim().split(/\s+/).map(Number);
-    if (!width || !height) throw new Error(`xdotool did not give the screen size: ${out.slice(0, 200)}`);
-    return { width, height };
+  private async lookOnce(pids: readonly number[]): Promise<ScreenLook> {
+    const [where, locker, ...found] = (await this.shell.run([
+      'getmouselocation --shell',
+      `search --onlyvisible --classname '^(${LOCKER_CLASSES.join('|')})$'`,
+      ...pids.map((pid) => `search --onlyvisible --pid ${px(pid)}`),
+    ])) as [ShellAnswer, ShellAnswer, ...ShellAnswer[]];
+    const ids = [...new Set(found.flatMap((f) => f.text.split('\n').filter((line) => /^\d+$/.test(line))))];
+    const geometries = ids.length ? await this.shell.run(ids.map((id) => `getwindowgeometry --shell ${id}`)) : [];
+    return {
+      pointer: parsePointer(where.text),
+      size: { width: where.width, height: where.height },
+      ownRects: geometries.flatMap((g) => parseGeometries(g.text)),
+      lockerShown: /^\d+$/m.test(locker.text),
+    };
+  }
+
+  /** Where the pointer is, and the screen's size in pixels (the corner watch's look). */
+  async pointer(): Promise<{ pointer: { x: number; y: number }; size: { width: number; height: number } }> {
+    const [where] = await this.query(['getmouselocation --shell'], 'read where the pointer is');
+    if (!where?.width || !where.height) throw new Error('xdotool did not give the screen size');
+    return { pointer: parsePointer(where.text), size: { width: where.width, height: where.height } };
   }
 
   async move(x: number, y: number): Promise<void> {
-    await this.text('xdotool', ['mousemove', '--sync', String(x), String(y)], 'move the pointer');
+    await this.act([`mousemove --sync ${px(x)} ${px(y)}`], 'move the pointer');
   }
 
-  /** Moves to a point and clicks there, in one xdotool run. */
+  /** Moves to a point and clicks there, in one command. */
   async clickAt(x: number, y: number, button: MouseButton, count: number): Promise<void> {
-    await this.text('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '--repeat', String(count), BUTTONS[button]], 'click');
+    await this.act([`mousemove --sync ${px(x)} ${px(y)} click --repeat ${px(count)} ${BUTTONS[button]}`], 'click');
   }
 
   /** Press at one point, move with the button held, release at another. */
   async drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
-    await this.text(
-      'xdotool',
-      [
-        'mousemove',
-        '--sync',
-        String(from.x),
-        String(from.y),
-        'mousedown',
-        '1',
-        'mousemove',
-        '--sync',
-        String(to.x),
-        String(to.y),
-        'mouseup',
-        '1',
-      ],
-      'drag',
-    );
+    await this.act([`mousemove --sync ${px(from.x)} ${px(from.y)} mousedown 1 mousemove --sync ${px(to.x)} ${px(to.y)} mouseup 1`], 'drag');
   }
 
-  /** Types text into the focused window as key presses ("--": text that starts with "-" is text). */
+  /** Types text into the focused window as key presses ("--": text that starts with "-" is text). A process of its own: text never goes through the shell, whose reader expands `$NAME`. */
   async type(text: string): Promise<void> {
     await this.text('xdotool', ['type', '--delay', '8', '--', text], 'type');
   }
@@ -100,24 +117,48 @@ export class X11Screen {
   /** Scroll wheel clicks at a point: X buttons 4–7. */
   async scrollAt(x: number, y: number, direction: 'up' | 'down' | 'left' | 'right', amount: number): Promise<void> {
     const button = { up: '4', down: '5', left: '6', right: '7' }[direction];
-    await this.text('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '--repeat', String(amount), button], 'scroll');
+    await this.act([`mousemove --sync ${px(x)} ${px(y)} click --repeat ${px(amount)} ${button}`], 'scroll');
   }
 
-  /** The visible windows of these processes (the app's own), as rectangles of the screen. */
-  async windowsOf(pids: readonly number[], windowIds: readonly string[] = []): Promise<Rect[]> {
-    const ids = new Set(windowIds);
-    for (const pid of pids) {
-      const found = await this.result('xdotool', ['search', '--onlyvisible', '--pid', String(pid)]);
-      for (const line of found.stdout.split('\n')) if (/^\d+$/.test(line.trim())) ids.add(line.trim());
-    }
+  /** Ends the xdotool the looks go through (a new one starts with the next look). */
+  close(): void {
+    this.shell.close();
+  }
+
+  /** Windows named by id (oi's terminal): one process each, as a stale id would end the shell's xdotool. */
+  private async windowRects(windowIds: readonly string[]): Promise<Rect[]> {
     const rects: Rect[] = [];
-    for (const id of ids) {
+    for (const id of windowIds) {
       const geometry = await this.result('xdotool', ['getwindowgeometry', '--shell', id]);
-      const n = (key: string) => Number(new RegExp(`^${key}=(-?\\d+)$`, 'm').exec(geometry.stdout)?.[1] ?? NaN);
-      const rect = { x: n('X'), y: n('Y'), width: n('WIDTH'), height: n('HEIGHT') };
-      if (geometry.ok && Object.values(rect).every(Number.isFinite)) rects.push(rect);
+      if (geometry.ok) rects.push(...parseGeometries(geometry.stdout));
     }
     return rects;
+  }
+
+  private query(commands: string[], what: string): Promise<ShellAnswer[]> {
+    return this.retried(() => this.shell.run(commands), what);
+  }
+
+  /** An action: never repeated (a click that timed out may have landed), the failure said. */
+  private async act(commands: string[], what: string): Promise<void> {
+    try {
+      await this.shell.run(commands);
+    } catch (err) {
+      throw new Error(`could not ${what} (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    }
+  }
+
+  /** Once more on a failure (a fresh xdotool: the last may have ended on a window that went away). */
+  private async retried<T>(ask: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await ask();
+    } catch {
+      try {
+        return await ask();
+      } catch (err) {
+        throw new Error(`could not ${what} (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+      }
+    }
   }
 
   /** The window that has the keyboard focus, by id, or null when none does. */
@@ -137,14 +178,13 @@ export class X11Screen {
     return ids;
   }
 
-  /** Why the screen counts as locked now, or null: the X screen saver on, a locker's window mapped, the desktop's locker active. */
+  /**
+   * Why the screen counts as locked now, or null: the X screen saver on, the desktop's locker active.
+   * A locker's window mapped is seen by `look`, which every action makes anyway.
+   */
   async lockedReason(): Promise<string | null> {
-    const [saver, locker] = await Promise.all([
-      this.result('xssstate', ['-s']),
-      this.result('xdotool', ['search', '--onlyvisible', '--classname', `^(${LOCKER_CLASSES.join('|')})$`]),
-    ]);
+    const saver = await this.result('xssstate', ['-s']);
     if (saver.ok && saver.stdout.trim() === 'on') return 'the X screen saver is active (the screen is blanked or locked)';
-    if (locker.ok && /^\d+$/m.test(locker.stdout)) return 'a screen locker’s window is on the screen';
     if (this.target.sessionBus) {
       const asked = await this.result('dbus-send', [
         '--session',
@@ -178,6 +218,30 @@ export class X11Screen {
     if (!result.ok) throw new Error(`could not ${what} (${program}: ${result.stderr.trim().slice(0, 300) || 'failed'})`);
     return result.stdout;
   }
+}
+
+/** A whole pixel count for a command line of the shell (the model's numbers were checked before; this keeps the line numeric). */
+function px(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`not a pixel: ${n}`);
+  return String(Math.trunc(n));
+}
+
+function parsePointer(out: string): { x: number; y: number } {
+  const x = /^X=(\d+)$/m.exec(out)?.[1];
+  const y = /^Y=(\d+)$/m.exec(out)?.[1];
+  if (x === undefined || y === undefined) throw new Error(`xdotool did not say where the pointer is: ${out.slice(0, 200)}`);
+  return { x: Number(x), y: Number(y) };
+}
+
+/** The blocks `getwindowgeometry --shell` prints (WINDOW=, X=, Y=, WIDTH=, HEIGHT=, SCREEN=), as rectangles. */
+function parseGeometries(out: string): Rect[] {
+  return out
+    .split(/^(?=WINDOW=)/m)
+    .map((block) => {
+      const n = (key: string) => Number(new RegExp(`^${key}=(-?\\d+)$`, 'm').exec(block)?.[1] ?? NaN);
+      return { x: n('X'), y: n('Y'), width: n('WIDTH'), height: n('HEIGHT') };
+    })
+    .filter((rect) => Object.values(rect).every(Number.isFinite));
 }
 
 /** Whether computer use can work here, and if not why (Settings shows the reason; the tool is then not offered). */

@@ -3,7 +3,18 @@
 // business: sessions, runners, output handling and process control change without touching callers.
 
 // The port and the engine behind it.
-export type { ExecService, LanguageInfo, LanguagesScope, PythonInfo, RunRequest, RunResult, RunSandbox, RunStatus } from './engine/types';
+export type {
+  ComputerAnswer,
+  ExecService,
+  LanguageInfo,
+  LanguagesScope,
+  PythonInfo,
+  RunRequest,
+  RunResult,
+  RunComputer,
+  RunSandbox,
+  RunStatus,
+} from './engine/types';
 export type { InputAnswer, InputAsker, InputQuestion } from './input/input-types';
 export { createExecService, type ExecServiceOptions } from './engine/exec-service';
 export { createSessionRouter, type SessionRouter, type SessionRouterOptions } from './engine/session-router';

@@ -31,7 +31,8 @@ export function toHistory(items: ConversationItem[], opts: HistoryOptions = { to
   let current: Extract<HistoryEntry, { kind: 'step' }> | null = null;
   let currentStep: string | null = null;
   for (const item of items) {
-    if (item.kind === 'notice') continue;
+    // Notices are the app's; a screen action the code asked for is told by its code cell's output.
+    if (item.kind === 'notice' || (item.kind === 'cell' && item.fromCell)) continue;
     if (item.kind === 'user') {
       current = null;
       currentStep = null;

@@ -259,4 +259,25 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     );
     expect(JSON.stringify(h.bodies()[1])).not.toContain('image_url');
   });
+
+  it('lets a beforeCell hook refuse an action before the person is asked', async () => {
+    const refuse = `/bin/bash '${path.resolve(import.meta.dirname, '../../fixtures/hooks/refuse.sh')}'`;
+    h = await startAgentHarness({
+      rerunExports: false, // nothing ran
+      hooks: true,
+      settings: { hooks: { beforeCell: [{ command: refuse, timeoutSeconds: 60 }] } },
+      computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }),
+    });
+    h.llm.enqueue(call({ action: 'type', text: 'the forbidden words' }), { kind: 'text', text: 'Refused.' });
+    const id = await h.newConversation();
+    await h.agent.update(id, (conv) => {
+      conv.computerUse = true;
+    });
+    await h.send(id, 'Type it.');
+    const cell = (await h.agent.snapshot(id)).items.find((i): i is CellItem => i.kind === 'cell');
+    expect(cell?.status).toBe('skipped');
+    expect(cell?.resultForModel).toContain('files named forbidden are off limits in this project');
+    expect(h.payloads('cell.awaiting-approval')).toEqual([]);
+    expect(h.payloads('computer.action').map((a) => a.phase)).not.toContain('doing');
+  });
 });

@@ -96,3 +96,47 @@ describe('fitHistory', () => {
     expect(result.items.map((i) => i.kind)).toEqual(['user']);
   });
 });
+
+describe('fitHistory with screenshots', () => {
+  // A computer call as the agent records it: its screenshot an output, sent back while among the latest three.
+  const shot = (step: string, size: { width: number; height: number }, fromCell?: string): CellItem => ({
+    ...cell(step, 'Click at (1, 2): done.'),
+    language: 'computer',
+    code: '{"action":"click","x":1,"y":2}',
+    outputs: [{ output_type: 'display_data', data: { 'image/png': 'iVBORw0KGgo=' }, metadata: { computer: size } }],
+    ...(fromCell ? { fromCell, toolCallId: null } : {}),
+  });
+  const screen = { width: 1568, height: 882 }; // 1568 × 882 / 750 → 1,844 tokens
+  const turns = (): ConversationItem[] => [
+    user('one'),
+    shot('s1', screen),
+    shot('s1', screen),
+    user('two'),
+    shot('s2', screen),
+    shot('s2', screen),
+    user('three'),
+  ];
+
+  it('counts the image tokens of the screenshots sent (the latest three), so a turn is dropped to fit them', () => {
+    const items = turns();
+    const without = fitHistory({ items, budget: 100_000, counter: estimatingCounter, images: false, trimmedOutputChars: 300 });
+    const full = fit(items, 100_000);
+    expect(full.tokens - without.tokens).toBe(3 * 1844);
+    // One token short of the whole: the first turn goes (and with it one of the three screenshots);
+    // counted as text alone, the same history would have been sent whole, over the window.
+    const fitted = fit(items, full.tokens - 1);
+    expect(fitted.droppedTurns).toBe(1);
+    expect(fitted.overBudget).toBe(false);
+    expect(fitted.tokens).toBeLessThanOrEqual(full.tokens - 1844);
+    expect(
+      fitHistory({ items, budget: full.tokens - 1, counter: estimatingCounter, images: false, trimmedOutputChars: 300 }).droppedTurns,
+    ).toBe(0);
+  });
+
+  it('counts nothing for an action the code asked for, which is never sent', () => {
+    const items: ConversationItem[] = [user('one'), cell('s1', 'ran'), shot('s1', screen, 'c-code'), user('two')];
+    const withAction = fit(items, 100_000);
+    const without = fit([items[0], items[1], items[3]] as ConversationItem[], 100_000);
+    expect(withAction.tokens).toBe(without.tokens);
+  });
+});

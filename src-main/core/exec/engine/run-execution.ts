@@ -120,11 +120,33 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
         control.stop('no-input');
       },
     });
-    control.onStop = () => input.close();
+    // The code's screen actions (their approval waits) end with the run, or when it is stopped.
+    const actionsOver = new AbortController();
+    control.onStop = () => {
+      input.close();
+      actionsOver.abort();
+    };
     const liveKey = liveRunKey(request.conversationId, runId);
     options.live?.set(liveKey, session);
     // The run starts before anything can interrupt it, so every interrupt belongs to this run.
-    const running = session.run({ runId, code: request.code, settings: request.settings, executionCount, output, input: input.broker });
+    const computer = request.onComputer;
+    const running = session.run({
+      runId,
+      code: request.code,
+      settings: request.settings,
+      executionCount,
+      output,
+      input: input.broker,
+      // The time the person takes to approve an action is not the code's: the clock stops, as for input.
+      ...(computer
+        ? {
+            computer: (action, signal) => {
+              timer.pause();
+              return computer(action, AbortSignal.any([signal, actionsOver.signal])).finally(() => timer.resume());
+            },
+          }
+        : {}),
+    });
     const onAbort = (): void => control.stop('interrupted');
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
@@ -143,6 +165,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       control.settle();
       timer.clear();
       input.close();
+      actionsOver.abort();
       options.live?.delete(liveKey);
       request.signal?.removeEventListener('abort', onAbort);
       slot.active.delete(control);

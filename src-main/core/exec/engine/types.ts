@@ -12,6 +12,18 @@ export type RunStatus = Extract<CellStatus, 'done' | 'failed' | 'timeout' | 'int
  */
 export type RunSandbox = SandboxSettings & { workspaceReadOnly?: boolean };
 
+/** What main answers a screen action the code asked for (docs/computer-use.md#in-code). */
+export interface ComputerAnswer {
+  ok: boolean;
+  /** What was done, or why not, in words. */
+  text: string;
+  /** The screenshot after the action, as the model would get it. */
+  shot?: { png: string; width: number; height: number };
+}
+
+/** Carries out (or refuses) one action the running code asked for; `signal` ends with the run. */
+export type RunComputer = (action: Record<string, unknown>, signal: AbortSignal) => Promise<ComputerAnswer>;
+
 export interface RunRequest {
   conversationId: string;
   /** Absolute path of the conversation's workspace; sessions start there. */
@@ -38,6 +50,11 @@ export interface RunRequest {
    * answer, and every question gets end-of-input at once (the model is told).
    */
   onInput?: InputAsker;
+  /**
+   * Acts on the screen for the code (`computer.*` in Python cells, docs/computer-use.md#in-code): the
+   * agent's computer use, with its switch, approvals and banner. Absent: every such call is refused.
+   */
+  onComputer?: RunComputer;
   /** Names the run's spill file (`.oi/outputs/<runId>.log`), e.g. the cell's id; generated when absent. */
   runId?: string;
   /**

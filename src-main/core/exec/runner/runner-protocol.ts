@@ -48,6 +48,18 @@ export const InputRequestMessage = z.object({
 });
 
 /**
+ * The cell's code asks main to act on the screen (`computer.mouse.click(…)` in Python, docs/computer-use.md#in-code):
+ * answered with a `computer_reply`. Main decides everything — whether computer use is on for the
+ * conversation, the person's approval — so the action is only a request, parsed again there.
+ */
+export const ComputerRequestMessage = z.object({
+  type: z.literal('computer_request'),
+  id: z.string(),
+  seq: z.number().int().nonnegative(),
+  action: z.record(z.string(), z.unknown()),
+});
+
+/**
  * The answer to main's `sync`, sent from the runner's loop after everything it sent before: the
  * channel's barrier at the end of a run (session/run-end.ts).
  */
@@ -62,10 +74,12 @@ export const RunnerMessage = z.discriminatedUnion('type', [
   UpdateMessage,
   DoneMessage,
   InputRequestMessage,
+  ComputerRequestMessage,
   SyncedMessage,
 ]);
 
 export type RunnerMessage = z.infer<typeof RunnerMessage>;
+export type ComputerRequestMessage = z.infer<typeof ComputerRequestMessage>;
 
 /**
  * A parsed line as a runner message, or null when it is not one. `done`, which ends every run, is
@@ -118,6 +132,19 @@ export interface InputReplyCommand {
   /** The line typed, without its newline; absent with eof. */
   value?: string;
   eof?: true;
+}
+
+/** Main's answer to a `computer_request`: what was done (or why not), and the screenshot after it. */
+export interface ComputerReplyCommand {
+  type: 'computer_reply';
+  id: string;
+  seq: number;
+  ok: boolean;
+  text: string;
+  /** The screenshot after the action (PNG, base64), its size, and the real screen's. */
+  png?: string;
+  width?: number;
+  height?: number;
 }
 
 /** The property key of a stream marker, `OSC 633 ; P ; OiStream=<nonce>:stderr|stdout BEL`: text after it is that stream's. */

@@ -22,7 +22,7 @@ import type { SessionTerminal } from '../input/terminal-watch';
 import type { Session, SessionOutcome, SessionRun } from '../session/session-types';
 import { openRunnerChannel } from './open-channel';
 import type { RunnerChannel } from './runner-channel';
-import { RunQuestions } from './runner-questions';
+import { refuseStale, RunQuestions } from './runner-questions';
 import { spawnRunner } from './runner-spawn';
 
 // A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
@@ -346,10 +346,10 @@ export class RunnerSession implements Session {
       else this.end.synced(message.token);
       return;
     }
-    if (!active || message.id !== active.run.runId) return;
+    if (!active || message.id !== active.run.runId) return refuseStale(message, (reply) => this.channel?.send(reply));
     if (message.type === 'output') active.run.output.rich(message.output, message.seq);
     else if (message.type === 'update') active.run.output.updateDisplay(message);
-    else if (message.type === 'input_request') active.questions.requested(message);
+    else if (message.type === 'input_request' || message.type === 'computer_request') active.questions.requested(message);
     else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };
       this.maybeFinish();

@@ -3,7 +3,7 @@ import type { LanguageDefinition, Runtime } from '../languages/language';
 import type { Probing } from '../languages/probing';
 import type { LimitController } from '../process/limits';
 import type { RunOutput } from '../output/run-output';
-import type { RunStatus } from '../engine/types';
+import type { RunComputer, RunStatus } from '../engine/types';
 import type { RunInput } from '../input/input-types';
 import type { SessionTerminal } from '../input/terminal-watch';
 
@@ -19,6 +19,8 @@ export interface SessionRun {
   output: RunOutput;
   /** Where the program's questions go (a runner's input requests): the person, or end-of-input. */
   input: RunInput;
+  /** Where the code's screen actions go (`computer.*` in Python); absent: refused, computer use is off. */
+  computer?: RunComputer;
 }
 
 export interface SessionOutcome {

@@ -1,0 +1,118 @@
+"""`computer` in Python cells: the screen, mouse and keyboard, as classic Open Interpreter offered them.
+
+Every call is a request to main over the side channel (docs/computer-use.md#in-code); the runner
+itself touches no screen. Main does the action with the computer tool's rules: only in a
+conversation where the person turned computer use on, each action approved (or "allow for this
+task"), shown in the banner with Stop, the app's own windows never seen nor touched. A refusal
+raises ComputerError with main's reason. Coordinates are pixels of the latest screenshot
+(computer.display.view() or .screenshot()), which is scaled down to what the model accepts.
+"""
+import base64
+
+_ask = None  # ask(action dict) -> reply dict (ok, text, png, width, height)
+
+
+class ComputerError(RuntimeError):
+    """The action was not done: computer use is off here, the person declined, or it was refused."""
+
+
+def install(ask):
+    global _ask
+    _ask = ask
+
+
+def _do(action):
+    reply = _ask(action)
+    if not reply.get('ok'):
+        raise ComputerError(str(reply.get('text') or 'the action was not done'))
+    return reply
+
+
+class Screenshot:
+    """A screenshot as main took it: PNG bytes, and its size (the pixels coordinates refer to)."""
+
+    def __init__(self, reply):
+        self.png = base64.b64decode(reply.get('png') or '')
+        self.width = int(reply.get('width') or 0)
+        self.height = int(reply.get('height') or 0)
+
+    def _repr_png_(self):
+        return self.png
+
+    def __repr__(self):
+        return '<Screenshot %dx%d>' % (self.width, self.height)
+
+
+class _Display:
+    def screenshot(self):
+        """The screen now (the app's own windows blacked out), without showing it."""
+        return Screenshot(_do({'action': 'screenshot'}))
+
+    def view(self):
+        """The screen now, shown in the cell's output (and so to the model); also returned."""
+        shot = self.screenshot()
+        import oi_display
+        oi_display.display(shot)
+        return shot
+
+    def size(self):
+        """(width, height) of the screenshots: the space x and y are given in."""
+        shot = self.screenshot()
+        return shot.width, shot.height
+
+
+class _Mouse:
+    def move(self, x, y):
+        return _do({'action': 'move', 'x': int(x), 'y': int(y)})['text']
+
+    def click(self, x, y, button='left', clicks=1):
+        if button not in ('left', 'right'):
+            raise ValueError('button must be "left" or "right"')
+        if clicks not in (1, 2):
+            raise ValueError('clicks must be 1 or 2')
+        name = 'right_click' if button == 'right' else 'double_click' if clicks == 2 else 'click'
+        return _do({'action': name, 'x': int(x), 'y': int(y)})['text']
+
+    def double_click(self, x, y):
+        return self.click(x, y, clicks=2)
+
+    def right_click(self, x, y):
+        return self.click(x, y, button='right')
+
+    def drag(self, x, y, to_x, to_y):
+        return _do({'action': 'drag', 'x': int(x), 'y': int(y), 'to_x': int(to_x), 'to_y': int(to_y)})['text']
+
+    def scroll(self, x, y, direction='down', amount=3):
+        return _do({'action': 'scroll', 'x': int(x), 'y': int(y), 'direction': direction,
+                    'amount': int(amount)})['text']
+
+
+class _Keyboard:
+    def write(self, text):
+        """Types text into the focused window."""
+        return _do({'action': 'type', 'text': str(text)})['text']
+
+    def press(self, *keys):
+        """Presses keys one after another: press('Tab'), press('Return')."""
+        return [_do({'action': 'key', 'keys': str(key)})['text'] for key in keys]
+
+    def hotkey(self, *keys):
+        """Presses a combination: hotkey('ctrl', 's')."""
+        return _do({'action': 'key', 'keys': '+'.join(str(key) for key in keys)})['text']
+
+
+class Computer:
+    """computer.display, computer.mouse, computer.keyboard, and computer.wait(seconds)."""
+
+    ComputerError = ComputerError
+
+    def __init__(self):
+        self.display = _Display()
+        self.mouse = _Mouse()
+        self.keyboard = _Keyboard()
+
+    def wait(self, seconds):
+        return _do({'action': 'wait', 'seconds': seconds})['text']
+
+    def __repr__(self):
+        return '<computer: display.view(), mouse.click(x, y), keyboard.write(text) … (docs/computer-use.md)>'
