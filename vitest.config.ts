@@ -1,10 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { builtJournalWorker } from './test/support/built-journal-worker';
+import { useRunTmp } from './test/support/run-tmp';
 import { withShimsResolved } from './test/support/test-path';
 
 // Every test process inherits this PATH (test/support/test-path.ts says why).
 process.env.PATH = withShimsResolved(process.env.PATH ?? '');
+// And this TMPDIR: the run's own folder, named and removed when the run ends (test/support/run-tmp.ts).
+useRunTmp();
 
 // Test files that run in shared processes. A file belongs here when it leaves the process as it found
 // it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { LanguageInfo, PythonInfo } from '../exec';
 
 /** What the last process found about a scope's runtimes and Python, kept for the next one. */
@@ -46,7 +45,8 @@ export function fileEnvironmentSnapshot(file: string, now: () => number = Date.n
       const all = load();
       all[withPath(key)] = { ...all[withPath(key)], ...part, at: now() };
       try {
-        mkdirSync(path.dirname(file), { recursive: true });
+        // Into the data folder the app made at its start, never making it again: a probe that ends
+        // after the app was closed and its folder removed (a test's, a throwaway profile) leaves nothing.
         writeFileSync(`${file}.tmp`, JSON.stringify(all), { mode: 0o600 });
         renameSync(`${file}.tmp`, file);
       } catch {

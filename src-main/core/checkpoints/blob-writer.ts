@@ -35,6 +35,34 @@ export async function readWorkspaceFile(root: string, relPath: string, folders?:
   }
 }
 
+/**
+ * As readWorkspaceFile, into `spare` when the file fits (the bytes are then a view of it): a big file
+ * read into a fresh buffer at every cell cost more in page faults than its hashing (a 40 MB file: 0.15
+ * CPU-seconds of system time fresh, 0.04 into a buffer used before). A file that grew past `spare`
+ * since it was measured is read whole as without one.
+ */
+export async function readWorkspaceFileInto(
+  root: string,
+  relPath: string,
+  folders: HeldFolders | undefined,
+  spare: Buffer,
+): Promise<Buffer> {
+  const handle = folders ? await folders.openFile(relPath) : await openBeneath(root, relPath.split('/'), constants.O_RDONLY);
+  try {
+    let at = 0;
+    while (at < spare.length) {
+      // Positional reads: the handle's own position stays at 0 for readFile below.
+      const { bytesRead } = await handle.read(spare, at, spare.length - at, at);
+      if (bytesRead === 0) return spare.subarray(0, at);
+      at += bytesRead;
+    }
+    if ((await handle.read(Buffer.alloc(1), 0, 1, at)).bytesRead === 0) return spare;
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 export function writeBlob(gitDir: string, content: Buffer): Promise<string> {
   return writeObject(gitDir, 'blob', content);
 }

@@ -75,16 +75,26 @@ export interface ChunkObject {
 
 /**
  * A version's chunks, kept in memory for the next version of the same file: its runs (content-defined
- * groups of about RUN_AVG chunks, each with the SHA-1 of its bytes) and its nodes, so the next version
- * hashes an unchanged run once instead of each chunk in it, and rebuilds no unchanged node.
+ * groups of about RUN_AVG chunks, each with the SHA-1 of its bytes) and its nodes, level by level, so
+ * the next version hashes an unchanged run once instead of each chunk in it, and rebuilds no node whose
+ * children it took over unchanged.
  */
 export interface ChunkList {
   size: number;
   chunks: Array<{ end: number; sha: string }>;
   runs: Map<number, { end: number; hash: string; first: number; count: number }>;
-  nodes: Map<string, string>;
+  levels: NodeLevel[];
   /** Every chunk's id: the store holds them (loose or packed), so a chunk cut again is not listed as new. */
   known: Set<string>;
+}
+
+/**
+ * One level of the tree of nodes: how many children it had, and each node by the position of its first
+ * child — how many children it took, its id, and its own position among the next level's children.
+ */
+export interface NodeLevel {
+  length: number;
+  nodes: Map<number, { count: number; sha: string; index: number }>;
 }
 
 export interface ChunkedFile {
@@ -107,13 +117,16 @@ const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex
  * the same chunks: a gear hash's cut depends only on the bytes since the chunk's start, and a run's end
  * only on its chunks. So this gives exactly the chunks of a fresh cut
  * (test/unit/checkpoints/chunking.test.ts) while hashing an unchanged 40 MB in a few hundred calls.
- * Objects that `previous` had are not listed in `objects` (the store has them).
+ * Chunks that `previous` had are not listed in `objects` (the store has them); nor are its nodes taken
+ * over (buildNodes), though a node built again that it had may be (storing it again changes nothing).
  */
 export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
   const objects: ChunkObject[] = [];
   const n = content.length;
   const chunks: ChunkList['chunks'] = [];
   const runs: ChunkList['runs'] = new Map();
+  // Each chunk's position in the last version's list (-1: cut afresh), for the nodes (buildNodes).
+  const chunkOrigins: number[] = [];
   let runStart = 0;
   let runFirst = 0;
   for (let start = 0; start < n;) {
@@ -122,7 +135,10 @@ export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
     if (before && previous && (before.end < previous.size ? before.end <= n : before.end === n)) {
       if (sha1(content.subarray(start, before.end)) === before.hash) {
         runs.set(start, { ...before, first: chunks.length });
-        for (let i = before.first; i < before.first + before.count; i++) chunks.push(previous.chunks[i] as { end: number; sha: string });
+        for (let i = before.first; i < before.first + before.count; i++) {
+          chunks.push(previous.chunks[i] as { end: number; sha: string });
+          chunkOrigins.push(i);
+        }
         start = runStart = before.end;
         runFirst = chunks.length;
         continue;
@@ -134,6 +150,7 @@ export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
     // A run cut again around an edit holds mostly chunks the last version had (and the store has).
     if (!previous?.known.has(sha)) objects.push({ sha, type: 'blob', content: piece });
     chunks.push({ end, sha });
+    chunkOrigins.push(-1);
     start = end;
     const count = chunks.length - runFirst;
     if (parseInt(sha.slice(2, 4), 16) % RUN_AVG === 0 || end === n || count === RUN_MAX) {
@@ -142,34 +159,77 @@ export function chunkFile(content: Buffer, previous?: ChunkList): ChunkedFile {
       runFirst = chunks.length;
     }
   }
-  const nodes = new Map<string, string>();
-  let level: Array<{ sha: string; type: 'blob' | 'tree' }> = chunks.map((c) => ({ sha: c.sha, type: 'blob' }));
-  // Levels of nodes until one node holds the rest (a file of one chunk still gets a root tree).
-  do {
-    const next: Array<{ sha: string; type: 'blob' | 'tree' }> = [];
-    let node: TreeEntry[] = [];
-    const close = () => {
-      const key = node.map((c) => c.sha).join('');
-      let sha = previous?.nodes.get(key) ?? nodes.get(key);
-      if (!sha) {
-        const body = encodeTree(node);
-        sha = objectId('tree', body);
-        objects.push({ sha, type: 'tree', content: body });
-      }
-      nodes.set(key, sha);
-      next.push({ sha, type: 'tree' });
-      node = [];
-    };
-    for (const child of level) {
-      node.push({ mode: child.type === 'tree' ? '040000' : '100644', type: child.type, sha: child.sha, name: position(node.length) });
-      const cut = node.length >= MIN_FAN && parseInt(child.sha.slice(0, 2), 16) % AVG_FAN === 0;
-      if (cut || node.length === MAX_FAN) close();
-    }
-    if (node.length > 0) close();
-    level = next;
-  } while (level.length > 1);
+  const { root, levels } = buildNodes(chunks, chunkOrigins, previous?.levels, objects);
   const known = new Set(chunks.map((c) => c.sha));
-  return { root: level[0]?.sha ?? '', objects, chunks: { size: n, chunks, runs, nodes, known } };
+  return { root, objects, chunks: { size: n, chunks, runs, levels, known } };
+}
+
+/**
+ * The levels of nodes over `chunks`, until one node holds the rest (a file of one chunk still gets a
+ * root tree). A node ends after a child whose id says so (once it has MIN_FAN) or at MAX_FAN, so a node
+ * that starts at a child taken over from the last version, and whose children are all that version's
+ * next ones, ends where it ended then — unless it ended then only because its level did. Such a node
+ * is the last version's (its id reused, nothing encoded or hashed); the rest are built and listed in
+ * `objects`. `origins[i]` is child i's position in the last version's level, or -1.
+ */
+function buildNodes(
+  chunks: ReadonlyArray<{ sha: string }>,
+  chunkOrigins: readonly number[],
+  before: readonly NodeLevel[] | undefined,
+  objects: ChunkObject[],
+): { root: string; levels: NodeLevel[] } {
+  const levels: NodeLevel[] = [];
+  const built = new Set<string>();
+  let level: Array<{ sha: string; type: 'blob' | 'tree' }> = chunks.map((c) => ({ sha: c.sha, type: 'blob' }));
+  let origins = chunkOrigins;
+  do {
+    const old = before?.[levels.length];
+    const here: NodeLevel = { length: level.length, nodes: new Map() };
+    const next: typeof level = [];
+    const nextOrigins: number[] = [];
+    for (let i = 0; i < level.length;) {
+      const from = origins[i] ?? -1;
+      const kept = from >= 0 ? old?.nodes.get(from) : undefined;
+      if (
+        kept &&
+        old &&
+        sameChildren(origins, i, from, kept.count) &&
+        (from + kept.count < old.length || i + kept.count === level.length)
+      ) {
+        here.nodes.set(i, { count: kept.count, sha: kept.sha, index: next.length });
+        next.push({ sha: kept.sha, type: 'tree' });
+        nextOrigins.push(kept.index);
+        i += kept.count;
+        continue;
+      }
+      const start = i;
+      const node: TreeEntry[] = [];
+      while (i < level.length) {
+        const child = level[i++] as { sha: string; type: 'blob' | 'tree' };
+        node.push({ mode: child.type === 'tree' ? '040000' : '100644', type: child.type, sha: child.sha, name: position(node.length) });
+        if ((node.length >= MIN_FAN && parseInt(child.sha.slice(0, 2), 16) % AVG_FAN === 0) || node.length === MAX_FAN) break;
+      }
+      const content = encodeTree(node);
+      const sha = objectId('tree', content);
+      // The last version may have had it elsewhere: the store then has it, and writing it is a no-op.
+      if (!built.has(sha)) objects.push({ sha, type: 'tree', content });
+      built.add(sha);
+      here.nodes.set(start, { count: node.length, sha, index: next.length });
+      next.push({ sha, type: 'tree' });
+      nextOrigins.push(-1);
+    }
+    levels.push(here);
+    level = next;
+    origins = nextOrigins;
+  } while (level.length > 1);
+  return { root: level[0]?.sha ?? '', levels };
+}
+
+/** Whether children i… are the last version's from… (count of them, in order). */
+function sameChildren(origins: readonly number[], i: number, from: number, count: number): boolean {
+  if (i + count > origins.length) return false;
+  for (let k = 0; k < count; k++) if (origins[i + k] !== from + k) return false;
+  return true;
 }
 
 /** A child's name in its node: its position, two hex digits, so git's order is the file's order. */

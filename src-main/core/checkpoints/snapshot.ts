@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readWorkspaceFile, writeBlob } from './blob-writer';
+import { readWorkspaceFile, readWorkspaceFileInto, writeBlob } from './blob-writer';
 import { storeChunked, writeChunkHolder, type ChunkRef } from './chunked-files';
 import { CHUNKED_FROM, type ChunkList } from './chunking';
 import type { ChangeJournal } from './change-journal';
@@ -46,6 +46,8 @@ const RACY_MS = 2000;
 /** With the journal, the stat cache only serves the next start of the app, so it is saved at most this often. */
 const SAVE_EVERY_MS = 5000;
 const READS_IN_FLIGHT = 8;
+/** The largest read buffer a snapshotter keeps for the next big file (the default size cap is 50 MB). */
+const SPARE_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface SnapshotResult {
   tree: string;
@@ -87,6 +89,11 @@ export class Snapshotter {
   private last: Last | null = null;
   /** Each big file's last chunks in this process, so its next version hashes only what changed (chunking.ts). */
   private chunkLists = new Map<string, ChunkList>();
+  /**
+   * A buffer a big file was read into, kept for the next big file that fits (blob-writer.ts,
+   * readWorkspaceFileInto, says why); at most SPARE_MAX_BYTES, so a workspace's huge file is not held.
+   */
+  private spare: Buffer | null = null;
 
   constructor(
     private readonly objects: GitObjects,
@@ -222,13 +229,19 @@ export class Snapshotter {
       return { sha: known.sha, ...(known.root ? { root: known.root, bytes: known.bytes ?? known.size } : {}) };
     try {
       if (e.kind === 'symlink') return { sha: await writeBlob(this.objects.gitDir, linkTarget(this.root, e.path)) };
-      const content = await readWorkspaceFile(this.root, e.path, folders);
+      const spare = e.size >= CHUNKED_FROM && this.spare && this.spare.length >= e.size ? this.spare : null;
+      if (spare) this.spare = null;
+      const content = spare
+        ? await readWorkspaceFileInto(this.root, e.path, folders, spare)
+        : await readWorkspaceFile(this.root, e.path, folders);
       if (content.length >= CHUNKED_FROM) {
         // Only the chunks the store lacks are written, and only they count against the budget.
         // Forgotten until this version is stored whole: a list names chunks the store is known to hold.
         const previous = this.chunkLists.get(e.path);
         this.chunkLists.delete(e.path);
         const made = await storeChunked(this.objects, content, previous);
+        // Nothing refers to the bytes once stored (the chunk list holds ids only): the buffer is free.
+        this.keepSpare(spare ?? content);
         this.chunkLists.set(e.path, made.chunks);
         stored(made.newBytes);
         return { sha: made.ref.pointer, root: made.ref.root, bytes: content.length };
@@ -241,6 +254,10 @@ export class Snapshotter {
       skipped.push({ path: e.path, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})` });
       return null;
     }
+  }
+
+  private keepSpare(buffer: Buffer): void {
+    if (buffer.length <= SPARE_MAX_BYTES && buffer.length > (this.spare?.length ?? 0)) this.spare = buffer;
   }
 
   /**
@@ -281,6 +298,7 @@ export class Snapshotter {
     this.files = new Map();
     this.dirty = true;
     this.last = null;
+    this.spare = null;
     if (chunks) this.chunkLists = new Map();
   }
 

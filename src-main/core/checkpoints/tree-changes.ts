@@ -31,8 +31,11 @@ export async function changesBetween(
     } else raw.push({ status: status.slice(0, 1), oldSha, newSha, path: parts[i++] ?? '' });
   }
   const zero = /^0+$/;
-  const sizes = await objects.sizes([...new Set(raw.flatMap((r) => [r.oldSha, r.newSha]).filter((s) => !zero.test(s)))]);
-  for (const [sha, size] of bigSizes) if (sizes.has(sha)) sizes.set(sha, size);
+  const ids = new Set(raw.flatMap((r) => [r.oldSha, r.newSha]).filter((s) => !zero.test(s)));
+  // A big file's size is known (its pointer's own is not the file's): git is asked only for the rest,
+  // and not started at all when a cell changed only big files.
+  const sizes = await objects.sizes([...ids].filter((sha) => !bigSizes.has(sha)));
+  for (const [sha, size] of bigSizes) if (ids.has(sha)) sizes.set(sha, size);
   return raw.map((r): FileChange => {
     const size = zero.test(r.newSha) ? null : (sizes.get(r.newSha) ?? null);
     const previousSize = zero.test(r.oldSha) ? null : (sizes.get(r.oldSha) ?? null);

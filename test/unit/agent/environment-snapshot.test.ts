@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultSettings } from '@contract';
@@ -79,5 +79,18 @@ describe('the environment snapshot between processes', () => {
     } finally {
       process.env.PATH = before;
     }
+  });
+
+  it('never makes its folder again: detection that ends after the app closed and its data folder went leaves nothing', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
+    dirs.push(dir);
+    const data = path.join(dir, 'data');
+    mkdirSync(data);
+    const snapshot = fileEnvironmentSnapshot(path.join(data, 'environment-cache.json'));
+    snapshot.save('/ws', { python: null });
+    expect(existsSync(path.join(data, 'environment-cache.json'))).toBe(true);
+    rmSync(data, { recursive: true });
+    snapshot.save('/ws', { languages: [] });
+    expect(existsSync(data)).toBe(false);
   });
 });
