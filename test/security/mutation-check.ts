@@ -178,7 +178,7 @@ const MUTATIONS: Mutation[] = [
     name: 'probe-inside',
     protection: 'programs the code could write are asked only inside the sandbox',
     file: 'src-main/core/exec/sandbox/sandbox-probing.ts',
-    find: 'if (!reachesInto(command, zones)) return local.ask(command, args, asked);',
+    find: 'if (!reaches(command)) return local.ask(command, args, asked);',
     replace: 'return local.ask(command, args, asked);',
     tests: [`${ATTACKS}/planted-programs.test.ts`],
   },

@@ -15,6 +15,8 @@ export class ConversationStore {
   private readonly workspacesDir: string;
   // Saves of one conversation are chained so two quick saves cannot reorder on disk.
   private readonly pending = new Map<string, Promise<void>>();
+  /** A save waiting for the one being written: a newer save replaces its content and shares its promise. */
+  private readonly queued = new Map<string, { snapshot: string; written: Promise<void> }>();
 
   constructor(
     dataDir: string,
@@ -106,17 +108,31 @@ export class ConversationStore {
     return entries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
+  /**
+   * Resolves once a write holding this state (or a newer one) is on disk. Saves that come while one
+   * is being written are merged: only the newest of them is written next (each write is a temp file,
+   * two fsyncs and a rename: tens of milliseconds on a busy disk, and an agent step saves twice).
+   */
   save(conv: Conversation): Promise<void> {
-    const previous = this.pending.get(conv.id) ?? Promise.resolve();
     const snapshot = JSON.stringify(conv);
-    const next = previous
+    const waiting = this.queued.get(conv.id);
+    if (waiting) {
+      waiting.snapshot = snapshot;
+      return waiting.written;
+    }
+    const previous = this.pending.get(conv.id) ?? Promise.resolve();
+    const slot = { snapshot, written: Promise.resolve() };
+    slot.written = previous
       .catch(() => undefined)
       .then(async () => {
+        // From here on a newer save queues behind this write instead of changing what it writes.
+        if (this.queued.get(conv.id) === slot) this.queued.delete(conv.id);
         await mkdir(this.dir, { recursive: true });
-        await writeFileAtomic(this.fileOf(conv.id), snapshot);
+        await writeFileAtomic(this.fileOf(conv.id), slot.snapshot);
       });
-    this.pending.set(conv.id, next);
-    return next;
+    this.queued.set(conv.id, slot);
+    this.pending.set(conv.id, slot.written);
+    return slot.written;
   }
 
   async delete(id: string): Promise<void> {

@@ -50,4 +50,29 @@ describe('conversation files', () => {
     const listed = await new ConversationStore(dataDir, () => dataDir).list();
     expect(listed.map((c) => c.title).sort()).toEqual(['loop 1', 'loop 2', 'loop 3', 'loop 4']);
   });
+
+  it('merges saves made while one is written: each resolves once its state or a newer one is on disk, and the last stays', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-merge-'));
+    dirs.push(dataDir);
+    const store = new ConversationStore(dataDir, () => dataDir);
+    const conv = await store.create('v0');
+    const file = path.join(dataDir, 'conversations', `${conv.id}.json`);
+    const onDisk = (): number => Number(Conversation.parse(JSON.parse(readFileSync(file, 'utf8'))).title.slice(1));
+    // Five saves without waiting, as a turn makes them: the first is written, the others merge.
+    const resolvedWith: Array<[number, number]> = [];
+    const saves = [1, 2, 3, 4, 5].map((n) => {
+      conv.title = `v${n}`;
+      return store.save(conv).then(() => void resolvedWith.push([n, onDisk()]));
+    });
+    // A save's content is taken when it is called, not when it is written.
+    conv.title = 'v99';
+    await Promise.all(saves);
+    for (const [asked, found] of resolvedWith) expect(found).toBeGreaterThanOrEqual(asked);
+    expect(onDisk()).toBe(5);
+    // One made after those were written is written too.
+    conv.title = 'v6';
+    await store.save(conv);
+    expect(onDisk()).toBe(6);
+    expect(readdirSync(path.join(dataDir, 'conversations')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
 });

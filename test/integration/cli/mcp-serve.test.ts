@@ -84,6 +84,15 @@ describe('oi mcp over stdio', () => {
       const gone = await call(client, 'execute', { language: 'python', code: 'x' });
       expect(gone.isError).toBe(true);
       expect(textOf(gone)).toContain("NameError: name 'x' is not defined");
+
+      // Saves after the first are written behind the calls (issue 37); once the client has gone,
+      // every run is in the saved conversation.
+      await stdio.close();
+      const cells = (): number =>
+        (JSON.parse(readFileSync(path.join(dir, 'conversations', saved[0]!), 'utf8')) as { items: { kind: string }[] }).items.filter(
+          (i) => i.kind === 'cell',
+        ).length;
+      await expect.poll(cells, { timeout: 10_000 }).toBe(7);
     },
   );
 

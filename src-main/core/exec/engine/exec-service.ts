@@ -71,12 +71,12 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     if (!request) return { workspace: null, settings: null, path, probing: localProbing() };
     // Any local kind of language gives the conversation's own route (sandboxed or not).
     const where = route ?? (await router.route(request, shell));
-    // The environment only for a route that probes with it (the sandbox): building it walks the
-    // whole process environment, a good part of a warm run's time when done for nothing.
+    // The environment only when the route's probing needs it (a program asked inside the sandbox):
+    // building it walks the whole process environment, a good part of a warm run's time.
     const probing = where.probing
       ? where.probing({
           workspace: request.workspace,
-          env: buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() }),
+          env: () => buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() }),
           tmpRoot,
         })
       : localProbing();
@@ -125,10 +125,14 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     // Only SHELL is read: copying the whole process environment for it cost more than the rest of
     // a warm run's admission.
     const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
+    // Only a shell's choice reads the context (router.choose): another language is admitted without
+    // building one (a route, a sandbox probing), which a warm run's admission would otherwise pay.
     const { language, note } = await admissions.push(request.conversationId, () =>
-      detectContext(request)
-        .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
-        .catch(() => ({ language: named, note: null })),
+      named.kind !== 'shell'
+        ? Promise.resolve({ language: named, note: null })
+        : detectContext(request)
+            .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
+            .catch(() => ({ language: named, note: null })),
     );
     const asked = askedAs(request.language, named);
     slots.remember(request.conversationId, asked, language.name);

@@ -18,7 +18,8 @@ import type { RunRequest } from './types';
 export interface SessionRouter {
   /**
    * The language a cell really runs in: for shell cells, which shell (shell-choice.ts). A cell
-   * whose language the conversation bound to a remote kernel keeps it, so it goes there.
+   * whose language the conversation bound to a remote kernel keeps it, so it goes there. The engine
+   * asks only for shell cells; any other language is what it was named.
    */
   choose(request: RunRequest, language: LanguageDefinition, context: ShellContext): Promise<ShellChoice>;
   route(request: RunRequest, language: LanguageDefinition): Promise<SessionRoute>;

@@ -16,31 +16,44 @@ export interface SandboxProbingOptions {
   settings: SandboxSettings;
   workspace: string;
   tmpRoot: string;
-  env: Record<string, string>;
+  /** The environment, or how to build it when first needed (session-types.ts, ProbingContext). */
+  env: Record<string, string> | (() => Record<string, string>);
 }
 
 /** Answers are kept while the program file stays the same one (it may be rewritten at any time). */
 const MAX_CACHED = 200;
 
 export function sandboxProbing(options: SandboxProbingOptions): Probing {
-  const home = options.env.HOME;
+  let built: Record<string, string> | null = typeof options.env === 'function' ? null : options.env;
+  const env = (): Record<string, string> => (built ??= (options.env as () => Record<string, string>)());
+  const extraPaths = options.settings.extraPaths;
   const zones = writableZones([
     options.workspace,
-    ...options.settings.extraPaths
-      .map((entry) => parseExtraPath(entry, home ?? '/'))
+    ...(extraPaths.length === 0 ? [] : extraPaths.map((entry) => parseExtraPath(entry, env().HOME ?? '/')))
       .filter((e) => e.writable)
       .map((e) => e.path),
   ]);
   const local = localProbing();
   const cache = new Map<string, ProbeAnswer>();
+  // One answer per path for this probing's life (one run's detection, one install): a path none of
+  // whose parts or links lies in a zone cannot be changed by sandboxed code, so "no" stays true, and
+  // "yes" only keeps a program in the sandbox. A runtime's detection asks the same path up to three
+  // times (its setting, the probe, sys.executable), each a walk of lstat calls.
+  const reached = new Map<string, boolean>();
+  const reaches = (path: string): boolean => {
+    let answer = reached.get(path);
+    if (answer === undefined) reached.set(path, (answer = reachesInto(path, zones)));
+    return answer;
+  };
   return {
-    writable: async (path) => reachesInto(path, zones),
+    writable: async (path) => reaches(path),
     async ask(command, args, asked = {}) {
-      if (!reachesInto(command, zones)) return local.ask(command, args, asked);
+      if (!reaches(command)) return local.ask(command, args, asked);
       const needs = asked.needs ?? [];
       const key = `${await identity(command)}\0${command}\0${args.join('\0')}\0${needs.join('\0')}`;
       const cached = asked.fresh ? undefined : cache.get(key);
       if (cached) return cached;
+      const home = env().HOME;
       const once = await oneOffSandbox(
         {
           support: options.support,
@@ -53,7 +66,7 @@ export function sandboxProbing(options: SandboxProbingOptions): Probing {
         { file: command, args },
       );
       try {
-        const answer = await runProbe(once.command.file, once.command.args, options.env);
+        const answer = await runProbe(once.command.file, once.command.args, env());
         if (cache.size >= MAX_CACHED) cache.clear();
         cache.set(key, answer);
         return answer;

@@ -59,11 +59,18 @@ function sandboxedLimits(
   programs: readonly string[],
   relay: { socket: string; resourcesDir: string } | null,
 ): LimitController {
+  // The program inside, per bubblewrap process: it lives as long as the session, so it is looked up
+  // once rather than by a walk of /proc before every run (six reads, most of a warm run's cost).
+  const programs_ = new Map<number, number>();
   return {
     async beforeRun(pid, settings) {
       if (support.tool !== 'bubblewrap') return base.beforeRun(pid, settings);
-      const found = await findSandboxProcesses(pid);
-      return base.beforeRun(found?.program ?? pid, settings);
+      let program = programs_.get(pid);
+      if (program === undefined) {
+        const found = await findSandboxProcesses(pid);
+        if (found) programs_.set(pid, (program = found.program));
+      }
+      return base.beforeRun(program ?? pid, settings);
     },
     wrapSpawn(file, args, settings) {
       const command = base.wrapSpawn(file, args, settings);

@@ -93,8 +93,12 @@ export interface SessionRoute {
 
 export interface ProbingContext {
   workspace: string;
-  /** The environment programs are asked with inside the sandbox (the code's, without the app's keys). */
-  env: Record<string, string>;
+  /**
+   * The environment programs are asked with inside the sandbox (the code's, without the app's keys).
+   * A function is called only when it is needed (a program is asked in the sandbox, or extra paths
+   * name `~`): building it walks the whole process environment, which a warm run never needs.
+   */
+  env: Record<string, string> | (() => Record<string, string>);
   /** Where one-off sandboxes keep their private folders. */
   tmpRoot: string;
 }

@@ -111,4 +111,37 @@ describe('exec service queueing (fake sessions)', () => {
     expect(await run('python', 'x = 2')).toMatchObject({ status: 'died', forModel: 'The execution engine has shut down.' });
     expect(sessions.started).toHaveLength(1);
   });
+
+  it('asks the router to choose only for shell cells, with their context; other cells keep their language', async () => {
+    const sessions = new FakeSessions();
+    const chosen: Array<{ language: string; path: string }> = [];
+    let routes = 0;
+    const router = fakeRouter(() => fakeRoute(sessions.start));
+    const service = createExecService({
+      resourcesDir: workspace,
+      tmpRoot: workspace,
+      router: {
+        choose: async (request, language, context) => {
+          chosen.push({ language: language.name, path: context.path });
+          return router.choose(request, language, context);
+        },
+        route: async (request, language) => {
+          routes++;
+          return router.route(request, language);
+        },
+      },
+    });
+    const settings = { ...fakeExecSettings, env: { ...fakeExecSettings.env, PATH: '/oi-test/bin' } };
+    const running = service.run({ conversationId: 'c1', workspace, language: 'python', code: 'print(1)', settings });
+    (await (await sessions.nth(0)).nthRun(0)).finish();
+    expect((await running).status).toBe('done');
+    expect(chosen).toEqual([]);
+    // One route for the run itself: none for admitting it.
+    expect(routes).toBe(1);
+    const shell = service.run({ conversationId: 'c1', workspace, language: 'shell', code: 'echo 1', settings });
+    (await (await sessions.nth(1)).nthRun(0)).finish();
+    expect((await shell).status).toBe('done');
+    expect(chosen).toEqual([{ language: 'shell', path: '/oi-test/bin' }]);
+    await service.dispose();
+  });
 });
