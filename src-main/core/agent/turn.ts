@@ -17,7 +17,6 @@ import type { LiveConversation } from './live-conversation';
 import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './fenced-code-parser';
 import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
-import { SavesBehind } from './saves-behind';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
@@ -82,7 +81,6 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   let lastError: string | null = null;
   let reason: EndReason = 'done';
   let modelCalls = 0;
-  const saves = new SavesBehind(() => deps.conversations.save(live.conv));
   deps.events.emit('turn.start', { conversationId });
   try {
     await hooks.conversationStartHooks(live, deps);
@@ -110,7 +108,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
       }
       const provider = await deps.providerFor(settings);
       const step = await callModel(live, deps, settings, provider, signal);
-      saves.start();
+      await deps.conversations.save(live.conv);
       if (step.error) {
         for (const { cell } of step.calls)
           finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
@@ -262,7 +260,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         }
       }
       if (previous) await hooks.afterCellHooks(live, deps, previous);
-      saves.start();
+      await deps.conversations.save(live.conv);
       if (stopAfterStep) {
         reason = stopAfterStep;
         break;
@@ -290,10 +288,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
   live.conv.updatedAt = now();
-  const saveFailed = (err: unknown): void =>
+  await deps.conversations.save(live.conv).catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
-  await saves.settled().catch(saveFailed);
-  await deps.conversations.save(live.conv).catch(saveFailed);
+  });
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
 }
 

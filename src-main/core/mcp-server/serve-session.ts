@@ -1,6 +1,5 @@
-import { errorMessage, type CellItem, type CellStatus, type Conversation, type Settings } from '@contract';
+import type { CellItem, CellStatus, Conversation, Settings } from '@contract';
 import { newId, now } from '../agent/ids';
-import { SavesBehind } from '../agent/saves-behind';
 import {
   afterCellHooks,
   beforeCellHooks,
@@ -51,7 +50,6 @@ export interface SessionState {
 export class ServeSession {
   readonly conversation: Conversation;
   private saved = false;
-  private readonly saves = new SavesBehind(() => this.deps.conversations.save(this.conversation));
   private readonly states = new Map<string, SessionState>();
   private started = false;
 
@@ -176,7 +174,6 @@ export class ServeSession {
   }
 
   async close(): Promise<void> {
-    await this.saves.settled().catch((err: unknown) => console.warn(`oi mcp: could not save the conversation: ${errorMessage(err)}`));
     await this.deps.exec.closeConversation(this.id);
   }
 
@@ -199,13 +196,6 @@ export class ServeSession {
     const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval };
     this.conversation.items.push(cell);
     this.conversation.updatedAt = now();
-    if (this.saved) {
-      // Written while the client reads its result (agent/saves-behind.ts): an fsynced write was most
-      // of a warm call's time. A failed one is thrown at the next call; close() waits for the last.
-      this.saves.start();
-      return cell;
-    }
-    // The first is waited for: from then on the desktop app and `oi --list` show the conversation.
     await this.deps.conversations.save(this.conversation);
     this.saved = true;
     return cell;
