@@ -1,4 +1,4 @@
-import { fencedDialectOf } from '../answer-dialect';
+import { fencedDialectOf } from './answer-dialect';
 import { FenceCells } from './fenced-stage';
 import type { ReplyEnd, ReplyEvent, ReplyStage } from './reply-stage';
 import type { StepWriter } from './step-writer';

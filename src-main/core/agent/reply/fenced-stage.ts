@@ -1,6 +1,6 @@
 import type { CellItem } from '@contract';
 import { EXECUTE_TOOL_NAME } from '../../llm/execute-tool';
-import { FencedCodeParser, type FenceEvent } from '../fenced-code-parser';
+import { FencedCodeParser, type FenceEvent } from './fenced-code-parser';
 import type { ReplyEnd, ReplyEvent, ReplyStage } from './reply-stage';
 import type { StepWriter } from './step-writer';
 

@@ -1,4 +1,4 @@
-import { ToolCallAssembler } from '../tool-call-assembler';
+import { ToolCallAssembler } from './tool-call-assembler';
 import type { ReplyEnd, ReplyEvent, ReplyStage } from './reply-stage';
 import type { StepCall, StepWriter } from './step-writer';
 

@@ -6,7 +6,7 @@ import { planLanguage } from '../../llm/plan-tools';
 import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from '../../llm/delegate-tool';
 import { newCell } from '../../conversations/new-cell';
 import { newId, now } from '../ids';
-import { peekExecuteArgs } from '../tool-call-assembler';
+import { peekExecuteArgs } from './tool-call-assembler';
 
 export interface StepCall {
   cell: CellItem;

@@ -1,5 +1,5 @@
 import { EXECUTE_TOOL_NAME } from '../../llm/execute-tool';
-import { TextCallParser, type TextCallEvent } from '../text-call-parser';
+import { TextCallParser, type TextCallEvent } from './text-call-parser';
 import type { ReplyEnd, ReplyEvent, ReplyStage } from './reply-stage';
 import type { StepCall, StepWriter } from './step-writer';
 
