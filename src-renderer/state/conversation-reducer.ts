@@ -10,6 +10,7 @@ export const FOLDED_EVENTS = [
   'cell.code',
   'cell.awaiting-approval',
   'conversation.auto-run',
+  'conversation.changed',
   'conversation.plan-mode',
   'conversation.computer-use',
   'tasks.updated',
@@ -116,6 +117,8 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
         conv: { ...view.conv, usage: event.payload.usage },
         context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow },
       };
+    case 'conversation.changed':
+      return { ...view, conv: { ...view.conv, ...event.payload.change } };
     case 'conversation.plan-mode':
       return { ...view, conv: { ...view.conv, planMode: event.payload.planMode } };
     case 'conversation.computer-use':

@@ -12,7 +12,6 @@ import type { ComputerService } from './computer-cell';
 import { COMPUTER_TOOL_NAME } from '../llm/computer-tool';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
-import { now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
 import { hasRunnableBlock } from './reply/fenced-code-parser';
@@ -36,6 +35,7 @@ import { planSection } from './plan/plan-prompt';
 import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
 import { limitReached } from './turn-limits';
 import type { Subagents } from './subagents/subagent-runner';
+import { touch } from './conversation-changes';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -287,7 +287,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
-  live.conv.updatedAt = now();
+  touch(live.conv, deps.events);
   await deps.conversations.save(live.conv).catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });

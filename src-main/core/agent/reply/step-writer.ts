@@ -7,6 +7,7 @@ import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from '../../llm/delegate-tool';
 import { newCell } from '../../conversations/new-cell';
 import { newId, now } from '../ids';
 import { peekExecuteArgs } from './tool-call-assembler';
+import { addItem } from '../conversation-changes';
 
 export interface StepCall {
   cell: CellItem;
@@ -75,8 +76,7 @@ export class StepWriter {
       ...newCell({ id: newId(), step: this.step, toolCallId, language, code: '', status: 'streaming' }),
       ...(callDialect ? { callDialect } : {}),
     };
-    this.conv.items.push(cell);
-    this.events.emit('item.added', { conversationId: this.conv.id, item: cell });
+    addItem(this.conv, this.events, cell);
     return cell;
   }
 
@@ -114,8 +114,7 @@ export class StepWriter {
     if (!this.assistant) {
       this.assistant = { kind: 'assistant', id: newId(), step: this.step, text: '', thinking: [], interrupted: false, createdAt: now() };
       this.assistants.push(this.assistant);
-      this.conv.items.push(this.assistant);
-      this.events.emit('item.added', { conversationId: this.conv.id, item: this.assistant });
+      addItem(this.conv, this.events, this.assistant);
     }
     return this.assistant;
   }
