@@ -8,6 +8,7 @@ import {
   ConversationSummary,
   DisplayUpdate,
   Id,
+  ModelChoice,
   NoticeItem,
   RunLimits,
   SubagentInfo,
@@ -113,6 +114,11 @@ const buildEventSchemas = () =>
       contextWindow: z.number().int().positive(),
     }),
     'conversation.updated': z.object({ summary: ConversationSummary }),
+    /** The open conversation's own fields changed: its title, the model it talks to, its last activity (agent/conversation-changes.ts). */
+    'conversation.changed': z.object({
+      ...Conv,
+      change: z.object({ title: z.string(), modelChoice: ModelChoice, updatedAt: z.string() }).partial(),
+    }),
     /** The desktop app opened a notebook the OS handed it (electron/open-notebooks.ts): show its conversation. */
     'conversation.show': z.object({ ...Conv }),
     /** "Always run in this conversation" changed ("Always run here" on a cell, or the chip turning it off). */

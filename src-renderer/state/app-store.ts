@@ -184,12 +184,8 @@ export const useApp = create<AppStore>((set, get) => {
     send: async (text, attachments) =>
       (await guard(async () => {
         const conversationId = await get().ensureConversation();
+        // Main records the model a conversation starts with, and says so (conversation.changed).
         await bridge['chat.send']({ conversationId, text, ...(attachments?.length ? { attachments } : {}) });
-        // Main records the model a conversation starts with; the header shows it from now on.
-        const { current, settings } = get();
-        if (current?.conv.id === conversationId && !current.conv.modelChoice && settings) {
-          set({ current: { ...current, conv: { ...current.conv, modelChoice: choiceOf(settings) } } });
-        }
         return true;
       })) ?? false,
     stop: () => guard(() => bridge['chat.stop']({ conversationId: currentId() })).then(() => undefined),

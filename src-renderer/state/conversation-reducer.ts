@@ -1,5 +1,29 @@
-import type { AnyEvent, AssistantItem, CellItem, Conversation, ConversationItem } from '@contract';
+import type { AnyEvent, AssistantItem, CellItem, Conversation, ConversationItem, EventName } from '@contract';
 import { itemsWithDisplayUpdate } from '@contract/display-updates';
+
+/** The events applyEvent folds into the open conversation (event-wiring.ts subscribes to these). */
+export const FOLDED_EVENTS = [
+  'item.added',
+  'assistant.delta',
+  'assistant.thinking-delta',
+  'assistant.done',
+  'cell.code',
+  'cell.awaiting-approval',
+  'conversation.auto-run',
+  'conversation.changed',
+  'conversation.plan-mode',
+  'conversation.computer-use',
+  'tasks.updated',
+  'subagent.updated',
+  'cell.running',
+  'cell.output',
+  'cell.display-updated',
+  'cell.done',
+  'turn.start',
+  'turn.end',
+  'notice',
+  'usage.updated',
+] as const satisfies readonly EventName[];
 
 type TurnEndReason = Extract<AnyEvent, { name: 'turn.end' }>['payload']['reason'];
 
@@ -93,6 +117,8 @@ export function applyEvent(view: ConversationView, event: AnyEvent, now: number 
         conv: { ...view.conv, usage: event.payload.usage },
         context: { tokens: event.payload.contextTokens, window: event.payload.contextWindow },
       };
+    case 'conversation.changed':
+      return { ...view, conv: { ...view.conv, ...event.payload.change } };
     case 'conversation.plan-mode':
       return { ...view, conv: { ...view.conv, planMode: event.payload.planMode } };
     case 'conversation.computer-use':

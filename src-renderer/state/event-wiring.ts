@@ -1,6 +1,7 @@
-import type { AnyEvent, CellOutput, EventName } from '@contract';
+import type { AnyEvent, CellOutput } from '@contract';
 import { bridge } from '../bridge/bridge';
 import { refreshConversationList, useApp } from './app-store';
+import { FOLDED_EVENTS } from './conversation-reducer';
 import { useComputer } from './computer-store';
 import { useInputQuestions } from './input-questions';
 import { useInstallQuestions } from './install-questions';
@@ -9,28 +10,6 @@ import { useMcpApprovals } from './mcp-approvals';
 import { appendToFeed, resetFeed } from './terminal-feeds';
 import { useSubagentThreads } from './subagent-threads';
 import { useWorkspace } from './workspace-store';
-
-const CONVERSATION_EVENTS = [
-  'item.added',
-  'assistant.delta',
-  'assistant.thinking-delta',
-  'assistant.done',
-  'cell.code',
-  'cell.awaiting-approval',
-  'conversation.auto-run',
-  'conversation.plan-mode',
-  'conversation.computer-use',
-  'tasks.updated',
-  'subagent.updated',
-  'cell.running',
-  'cell.output',
-  'cell.display-updated',
-  'cell.done',
-  'turn.start',
-  'turn.end',
-  'notice',
-  'usage.updated',
-] as const satisfies readonly EventName[];
 
 /** The first image in an output, as the preview panel wants it. */
 export function imageOf(output: CellOutput): { mime: string; dataBase64: string } | null {
@@ -50,7 +29,7 @@ export function wireEvents(): () => void {
   const offs: Array<() => void> = [];
   const isCurrent = (conversationId: string) => useApp.getState().current?.conv.id === conversationId;
 
-  for (const name of CONVERSATION_EVENTS) {
+  for (const name of FOLDED_EVENTS) {
     offs.push(
       bridge.on(name, (payload) => {
         const event = { name, payload } as AnyEvent;

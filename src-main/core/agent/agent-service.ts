@@ -20,6 +20,7 @@ import { ModelKnowledge } from './model-knowledge';
 import { OpenConversations, summaryOf } from './open-conversations';
 import { runTurn, type TurnDeps } from './turn';
 import { Subagents } from './subagents/subagent-runner';
+import { addItem, addNoticeItem, setModelChoice, setTitle } from './conversation-changes';
 
 /** What app.ts gives the agent; the parts left out get their real defaults. */
 export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> &
@@ -92,11 +93,11 @@ export class AgentService {
   async send(conversationId: string, text: string, attachments: Attachment[]): Promise<UserItem> {
     const live = await this.open(conversationId);
     const item: UserItem = { kind: 'user', id: newId(), text, attachments, createdAt: now() };
-    if (live.conv.items.length === 0 && live.conv.title === UNTITLED) live.conv.title = titleFrom(text, attachments);
+    if (live.conv.items.length === 0 && live.conv.title === UNTITLED) setTitle(live.conv, this.deps.events, titleFrom(text, attachments));
     if (!live.conv.modelChoice) {
       // From its first message on, a conversation keeps the model it was started with.
       const { provider, model, baseUrl } = this.deps.settings();
-      live.conv.modelChoice = { provider, model, baseUrl };
+      setModelChoice(live.conv, this.deps.events, { provider, model, baseUrl });
     }
     if (live.turn || live.starting) {
       // The user wrote while the agent works (or while its turn is starting: never a second turn
@@ -108,8 +109,7 @@ export class AgentService {
       }
       return item;
     }
-    live.conv.items.push(item);
-    this.deps.events.emit('item.added', { conversationId, item });
+    addItem(live.conv, this.deps.events, item);
     live.starting = true;
     try {
       await this.commit(live);
@@ -128,7 +128,7 @@ export class AgentService {
     if (!old || old.kind !== 'user') throw new Error('there is no message to edit in this conversation');
     const item: UserItem = { ...old, id: newId(), text, createdAt: now() };
     live.conv.items = [...live.conv.items.slice(0, at), item];
-    if (at === 0) live.conv.title = titleFrom(text, old.attachments);
+    if (at === 0) setTitle(live.conv, this.deps.events, titleFrom(text, old.attachments));
     live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     this.startTurn(live);
@@ -163,7 +163,7 @@ export class AgentService {
 
   async rename(conversationId: string, title: string): Promise<ConversationSummary> {
     const live = await this.open(conversationId);
-    live.conv.title = title.replace(/\s+/g, ' ').trim() || UNTITLED;
+    setTitle(live.conv, this.deps.events, title.replace(/\s+/g, ' ').trim() || UNTITLED);
     // Only the name changes: its place in the list and its time are those of its last activity.
     await this.commit(live);
     return summaryOf(live.conv);
@@ -174,7 +174,7 @@ export class AgentService {
     const problem = pairingProblem(choice);
     if (problem) throw new Error(problem);
     const live = await this.open(conversationId);
-    live.conv.modelChoice = { ...choice, model: choice.model.trim() };
+    setModelChoice(live.conv, this.deps.events, { ...choice, model: choice.model.trim() });
     await this.commit(live);
     return live.conv;
   }
@@ -265,8 +265,7 @@ export class AgentService {
       createdAt: now(),
       rewind: { cellId, changedPaths: outcome.changedPaths },
     };
-    live.conv.items.push(item);
-    this.deps.events.emit('notice', { conversationId: live.conv.id, item });
+    addNoticeItem(live.conv, this.deps.events, item);
     if (opts.cut) live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     return outcome;
@@ -346,8 +345,7 @@ export class AgentService {
         // A message written during the last moments of a turn starts the next one.
         const next = live.queued.shift();
         if (next) {
-          live.conv.items.push(next);
-          this.deps.events.emit('item.added', { conversationId: live.conv.id, item: next });
+          addItem(live.conv, this.deps.events, next);
           this.startTurn(live);
         }
       });

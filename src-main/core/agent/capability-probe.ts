@@ -3,10 +3,10 @@ import { findLanguage } from '../exec';
 import { EXECUTE_TOOL_NAME, executeTool } from '../llm/execute-tool';
 import type { Provider, ProviderRequest } from '../llm/provider';
 import { classifyFailure } from '../llm/provider-errors';
-import { FencedCodeParser } from './fenced-code-parser';
+import { FencedCodeParser } from './reply/fenced-code-parser';
 import { newId, now } from './ids';
 import { PROBE_MARKER } from './probe-marker';
-import { TextCallParser } from './text-call-parser';
+import { TextCallParser } from './reply/text-call-parser';
 
 /**
  * One short request that asks the model to run a line of Python, to learn how it calls tools:

@@ -9,6 +9,7 @@ import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { whileRunning } from './run-cell';
 import { allowedTool, approve, finishCell } from './turn-cell';
+import { addNoticeItem } from './conversation-changes';
 
 // Computer use in a turn (docs/computer-use.md): the `computer` tool offered only when the person turned
 // it on for the conversation and the model sees images; each action asked for (auto-run does not
@@ -253,8 +254,7 @@ export class ComputerService {
     state.watch = null;
     if (!live.turn || live.turn.controller.signal.aborted) return;
     const item: NoticeItem = { kind: 'notice', id: newId(), level: 'warning', text, createdAt: now() };
-    live.conv.items.push(item);
-    events.emit('notice', { conversationId: live.conv.id, item });
+    addNoticeItem(live.conv, events, item);
     live.turn.controller.abort();
   }
 

@@ -3,6 +3,7 @@ import type { EventBus } from '../bridge/event-bus';
 import type { InstallQuestion, InstallRecord, InstallRefusal } from '../exec';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
+import { addNoticeItem } from './conversation-changes';
 
 const NEVER = new AbortController().signal;
 
@@ -66,6 +67,5 @@ export function recordInstall(live: LiveConversation | undefined, events: EventB
     ? `Installed ${record.packages.join(', ')} (${record.command})${record.createdVenv ? `; created the virtual environment ${record.createdVenv}` : ''}.`
     : `Could not install ${record.packages.join(', ')} (${record.command}).`;
   const item: NoticeItem = { kind: 'notice', id: newId(), level: record.ok ? 'info' : 'warning', text, createdAt: now(), install };
-  live.conv.items.push(item);
-  events.emit('notice', { conversationId: live.conv.id, item });
+  addNoticeItem(live.conv, events, item);
 }

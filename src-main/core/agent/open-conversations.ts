@@ -1,8 +1,8 @@
 import type { Conversation } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import { summaryOf, type ConversationStore } from '../conversations/conversation-store';
-import { now } from './ids';
 import { LiveConversation } from './live-conversation';
+import { touch } from './conversation-changes';
 
 // The conversations held in memory: one LiveConversation per id, the copy a running turn works on
 // and saves. Its own service, built before the engine and the agent, because more than the agent
@@ -61,7 +61,7 @@ export class OpenConversations {
 
   /** Saves the open copy and tells the UI; `touched` moves it up the list (its last activity). */
   async commit(live: LiveConversation, touched = false): Promise<void> {
-    if (touched) live.conv.updatedAt = now();
+    if (touched) touch(live.conv, this.deps.events);
     const release = live.hold();
     try {
       await this.deps.conversations.save(live.conv);

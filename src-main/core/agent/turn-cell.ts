@@ -8,6 +8,7 @@ import { runCell } from './run-cell';
 import type { HookRunner } from '../hooks/hook-runner';
 import { describeCell, hookGuard, needsPersonHooks } from './turn-hooks';
 import { undoReadOnlyChanges, withWorkspaceCell } from './subagents/workspace-cell-lock';
+import { setAutoRun } from './conversation-changes';
 
 // One code cell of a turn, once the model has written it: the user's approval (or auto-run), then
 // the run between the workspace checkpoints, and the text the model reads about it.
@@ -74,8 +75,7 @@ export async function approve(
   }
   if (decision.always && opts.onAlways) opts.onAlways();
   else if (decision.always && !live.conv.autoRun) {
-    live.conv.autoRun = true;
-    events.emit('conversation.auto-run', { conversationId: live.conv.id, autoRun: true });
+    setAutoRun(live.conv, events, true);
   }
   cell.approval = 'user';
   return 'run';

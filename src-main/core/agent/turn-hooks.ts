@@ -3,6 +3,7 @@ import type { EventBus } from '../bridge/event-bus';
 import type { HookOutcome, HookRunner } from '../hooks/hook-runner';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
+import { addNoticeItem } from './conversation-changes';
 
 // Where a turn calls the person's hooks (docs/agent.md#hooks), and how what they said becomes
 // notices in the conversation (shown in the app, printed by `oi`) and the cell's fate.
@@ -30,8 +31,7 @@ export async function fireHooks(
   const outcome = await deps.hooks.fire(event, { conversationId: live.conv.id, workspace: live.conv.workspace }, subject, payload);
   for (const notice of outcome.notices) {
     const item: NoticeItem = { kind: 'notice', id: newId(), level: notice.level, text: notice.text, createdAt: now() };
-    live.conv.items.push(item);
-    deps.events.emit('notice', { conversationId: live.conv.id, item });
+    addNoticeItem(live.conv, deps.events, item);
   }
   return outcome;
 }

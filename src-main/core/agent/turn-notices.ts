@@ -3,13 +3,13 @@ import type { EventBus } from '../bridge/event-bus';
 import type { FitResult } from './history-fit';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
+import { addItem, addNoticeItem } from './conversation-changes';
 
 // Notices a turn adds to its conversation (the UI and the CLI show them; the model never reads them).
 
 export function addNotice(live: LiveConversation, events: EventBus, level: NoticeItem['level'], text: string): void {
   const item: NoticeItem = { kind: 'notice', id: newId(), level, text, createdAt: now() };
-  live.conv.items.push(item);
-  events.emit('notice', { conversationId: live.conv.id, item });
+  addNoticeItem(live.conv, events, item);
 }
 
 /** Tells the user once each time fitting leaves out more than it did before. */
@@ -40,7 +40,6 @@ export function noteFit(live: LiveConversation, events: EventBus, fit: FitResult
 /** Messages the person sent while the turn ran, added to the conversation before the next model call. */
 export function flushQueuedMessages(live: LiveConversation, events: EventBus): void {
   for (const item of live.queued.splice(0)) {
-    live.conv.items.push(item);
-    events.emit('item.added', { conversationId: live.conv.id, item });
+    addItem(live.conv, events, item);
   }
 }

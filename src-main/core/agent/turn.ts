@@ -12,10 +12,9 @@ import type { ComputerService } from './computer-cell';
 import { COMPUTER_TOOL_NAME } from '../llm/computer-tool';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
-import { now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
-import { hasRunnableBlock } from './fenced-code-parser';
+import { hasRunnableBlock } from './reply/fenced-code-parser';
 import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { McpManager, McpTool } from '../mcp/mcp-manager';
@@ -26,7 +25,7 @@ import type { SkillSources } from './skills/skill-discovery';
 import { executeAppToolCell, isAppTool } from './app-tool-cell';
 import { promptSections, type MemorySources } from './prompt-sections';
 import { streamStep, type StepOutcome } from './stream-step';
-import { parseExecuteArgs } from './tool-call-assembler';
+import { parseExecuteArgs } from './reply/tool-call-assembler';
 import type { HookRunner } from '../hooks/hook-runner';
 import * as hooks from './turn-hooks';
 import { addNotice, flushQueuedMessages, noteFit } from './turn-notices';
@@ -36,6 +35,7 @@ import { planSection } from './plan/plan-prompt';
 import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
 import { limitReached } from './turn-limits';
 import type { Subagents } from './subagents/subagent-runner';
+import { touch } from './conversation-changes';
 
 export interface TurnDeps {
   conversations: ConversationStore;
@@ -287,7 +287,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
-  live.conv.updatedAt = now();
+  touch(live.conv, deps.events);
   await deps.conversations.save(live.conv).catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });

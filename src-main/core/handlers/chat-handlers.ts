@@ -1,6 +1,7 @@
 import { modelInfo } from '../llm/model-catalog';
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
+import { setAutoRun, setComputerUse } from '../agent/conversation-changes';
 
 type ChatNames =
   | 'chat.send'
@@ -55,18 +56,12 @@ export const chatHandlers = ({ agent, reruns, events, computer, settings }: AppC
       return { ok: true };
     },
     'conversation.set-auto-run': async ({ conversationId, autoRun }) => {
-      await agent.update(conversationId, (conv) => {
-        conv.autoRun = autoRun;
-      });
-      events.emit('conversation.auto-run', { conversationId, autoRun });
+      await agent.update(conversationId, (conv) => setAutoRun(conv, events, autoRun));
       return { ok: true };
     },
     'conversation.set-computer-use': async ({ conversationId, on }) => {
       if (on && !computer.support.available) throw new Error(computer.support.reason);
-      await agent.update(conversationId, (conv) => {
-        conv.computerUse = on;
-      });
-      events.emit('conversation.computer-use', { conversationId, on });
+      await agent.update(conversationId, (conv) => setComputerUse(conv, events, on));
       return { ok: true };
     },
     'computer.support': async () => {

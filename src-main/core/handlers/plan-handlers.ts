@@ -1,6 +1,7 @@
 import { PLAN_LANGUAGE } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
+import { setPlanMode } from '../agent/conversation-changes';
 
 type PlanHandlers = Pick<HandlerTable, 'conversation.set-plan-mode' | 'plan.answer'>;
 
@@ -8,10 +9,7 @@ type PlanHandlers = Pick<HandlerTable, 'conversation.set-plan-mode' | 'plan.answ
 export const planHandlers = ({ agent, events }: Pick<AppContext, 'agent' | 'events'>): PlanHandlers => ({
   'conversation.set-plan-mode': async ({ conversationId, planMode }) => {
     // Through the open copy, so a running turn's next cell already runs as the switch says.
-    await agent.update(conversationId, (conv) => {
-      conv.planMode = planMode;
-    });
-    events.emit('conversation.plan-mode', { conversationId, planMode });
+    await agent.update(conversationId, (conv) => setPlanMode(conv, events, planMode));
     return { ok: true };
   },
   'plan.answer': async ({ conversationId, cellId, approve, steps, reason }) => {

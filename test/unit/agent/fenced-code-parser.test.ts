@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FencedCodeParser, type FenceEvent } from '../../../src-main/core/agent/fenced-code-parser';
+import { FencedCodeParser, type FenceEvent } from '../../../src-main/core/agent/reply/fenced-code-parser';
 import { findLanguage } from '../../../src-main/core/exec';
 
 const runnable = (info: string) => findLanguage(info)?.name ?? null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TextCallParser, type TextCallEvent } from '../../../src-main/core/agent/text-call-parser';
+import { TextCallParser, type TextCallEvent } from '../../../src-main/core/agent/reply/text-call-parser';
 import { writeCall } from '../../../src-main/core/llm/text-call-dialects';
 
 const ours = (name: string) => name === 'execute';

@@ -6,6 +6,7 @@ import type { LiveConversation } from '../live-conversation';
 import { finishCell } from '../turn-cell';
 import { addSteps, applyTaskCall, checkSteps, tasksForModel } from './task-list';
 import { planLanguage, PROPOSE_PLAN } from '../../llm/plan-tools';
+import * as changes from '../conversation-changes';
 
 // The calls of propose_plan and update_tasks inside a turn (docs/agent.md#plan-mode, #task-list).
 // Nothing runs: a task call changes the list the conversation keeps; a plan waits for the person's
@@ -113,13 +114,11 @@ export async function executePlanCell(
 
 export function setPlanMode(live: LiveConversation, events: EventBus, planMode: boolean): void {
   if ((live.conv.planMode ?? false) === planMode) return;
-  live.conv.planMode = planMode;
-  events.emit('conversation.plan-mode', { conversationId: live.conv.id, planMode });
+  changes.setPlanMode(live.conv, events, planMode);
 }
 
 function setTasks(live: LiveConversation, events: EventBus, tasks: Task[]): void {
-  live.conv.tasks = tasks;
-  events.emit('tasks.updated', { conversationId: live.conv.id, tasks });
+  changes.setTasks(live.conv, events, tasks);
 }
 
 /** The steps of a plan's JSON arguments (as the person edited them), or what is wrong with them. */

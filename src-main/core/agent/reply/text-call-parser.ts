@@ -1,5 +1,5 @@
 import type { TextCallDialect } from '@contract';
-import { callsInBlock, dialectOfBlock, MARKERS, type Marker, type TextCall } from '../llm/text-call-dialects';
+import { callsInBlock, dialectOfBlock, MARKERS, type Marker, type TextCall } from '../../llm/text-call-dialects';
 
 /**
  * Finds tool calls that a model writes as text (llm/text-call-dialects.ts) in its streamed reply, so
