@@ -2,6 +2,7 @@ import type { Conversation, UserItem } from '@contract';
 import { ApprovalGate } from './approvals';
 import { InputQuestions } from './input-questions';
 import type { SubagentScope } from './subagents/subagent-scope';
+import type { BoundProfile } from './conversation-profile';
 
 /** A conversation held in memory while it is open, with the state of its running turn. */
 export class LiveConversation {
@@ -25,6 +26,8 @@ export class LiveConversation {
   subagent: SubagentScope | null = null;
   /** Sub-agents of this conversation running now: its own cells then wait their turn on the workspace too. */
   subagentsRunning = 0;
+  /** What the conversation's profile sets beyond Settings' fields, as read at the turn's start (conversation-profile.ts). */
+  profile: BoundProfile | null = null;
 
   /** Work holding this copy across an await without a turn (a save, a re-run, a rewind); see hold(). */
   private holds = 0;
