@@ -45,8 +45,11 @@ export const profilesHandlers = (ctx: Pick<AppContext, 'agent' | 'settings' | 'd
       await ctx.agent.snapshot(conversationId);
       const namesModel = profile.provider !== undefined || profile.model !== undefined || profile.baseUrl !== undefined;
       if (namesModel) {
-        // The conversation keeps its own model choice over Settings'; the profile's becomes that choice.
-        const s = { ...ctx.settings.get(), ...profilePatch(profile) };
+        // The conversation keeps its own model choice over Settings'; the profile's becomes that choice
+        // (and Settings' model for new conversations, as the model picker does).
+        const { provider, model, baseUrl } = profilePatch(profile);
+        ctx.settings.update({ ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) });
+        const s = ctx.settings.get();
         await ctx.agent.setModel(conversationId, { provider: s.provider, model: s.model, baseUrl: s.baseUrl });
       }
       // Its other settings come from the profile at each turn (agent/conversation-profile.ts), Settings unchanged.
