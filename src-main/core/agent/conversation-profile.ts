@@ -1,6 +1,8 @@
-import type { Conversation, HooksConfig, Profile, Settings } from '@contract';
+import type { Conversation, Profile, Settings } from '@contract';
 import { errorMessage } from '@contract';
 import type { LiveConversation } from './live-conversation';
+
+export type { BoundProfile } from './live-conversation';
 
 // A conversation bound to a profile (docs/agent.md#profiles): its settings come from the profile, read
 // again at each of its turns (so an edited profile counts at the next), over Settings; its model is the
@@ -8,15 +10,6 @@ import type { LiveConversation } from './live-conversation';
 // only (profile-store.ts), by name: a workspace cannot define or change one. A profile that can no
 // longer be read (deleted, made invalid) stops the turn with the problem named, rather than running
 // on Settings the person did not choose for this conversation.
-
-/** What the profile sets that is not a field of Settings the turn passes along. */
-export interface BoundProfile {
-  name: string;
-  /** The skills enabled under it (by name), or null for all. */
-  skills: readonly string[] | null;
-  /** Its hooks in place of Settings' (hooks.json still applies), or null for Settings'. */
-  hooks: HooksConfig | null;
-}
 
 /** Reads a profile by name from the data folder (profile-store.ts readProfile); throws naming the problem. */
 export type ProfileReader = (name: string) => Profile;
@@ -33,7 +26,9 @@ export function withConversationProfile(live: LiveConversation, settings: Settin
     profile = read(name);
   } catch (err) {
     live.profile = null;
-    throw new Error(`this conversation's profile cannot be used (${errorMessage(err)}); choose another profile, or none, for it`);
+    throw new Error(`this conversation's profile cannot be used (${errorMessage(err)}); choose another profile, or none, for it`, {
+      cause: err,
+    });
   }
   live.profile = { name, skills: profile.skills ?? null, hooks: profile.hooks ?? null };
   return {

@@ -1,10 +1,19 @@
+import type { HooksConfig } from '@contract';
 import type { Conversation, UserItem } from '@contract';
 import { ApprovalGate } from './approvals';
 import { InputQuestions } from './input-questions';
 import type { SubagentScope } from './subagents/subagent-scope';
-import type { BoundProfile } from './conversation-profile';
 
 /** A conversation held in memory while it is open, with the state of its running turn. */
+/** What the profile sets that is not a field of Settings the turn passes along. */
+export interface BoundProfile {
+  name: string;
+  /** The skills enabled under it (by name), or null for all. */
+  skills: readonly string[] | null;
+  /** Its hooks in place of Settings' (hooks.json still applies), or null for Settings'. */
+  hooks: HooksConfig | null;
+}
+
 export class LiveConversation {
   readonly approvals = new ApprovalGate();
   /** Questions the running cell's program asks the person. */

@@ -114,7 +114,7 @@ describe('profiles requests', () => {
       llm.enqueue({ kind: 'text', text: 'Ok.' });
       await call('chat.send', { conversationId, text: 'hello' });
       await app.context.agent.idle(conversationId);
-      return systemPromptOf(llm.requests.at(-1)?.body as { model: string }, 'openai');
+      return systemPromptOf(llm.requests.at(-1)?.body, 'openai');
     };
     const boundPrompt = await promptOf(bound.id);
     expect(boundPrompt).toContain(MARKER);
