@@ -18,6 +18,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LATENCY_MS = Number(process.env.SUBAGENTS_LATENCY_MS ?? 800);
 const NAMES = ['north', 'south', 'west'];
 const CELLS_EACH = 10;
+/** Checkpoints around each cell, as the app always takes them (SUBAGENTS_CHECKPOINTS=0: without, as runs before session 7 measured). */
+const CHECKPOINTS = process.env.SUBAGENTS_CHECKPOINTS !== '0';
 /** A cell's output, long enough that thirty of them weigh in a context (as real outputs do). */
 const cell = (who: string, i: number): ScriptedReply => ({
   kind: 'tool',
@@ -29,6 +31,7 @@ async function run(scripts: Record<string, ScriptedReply[]>): Promise<{ ms: numb
   const harness = await startAgentHarness({
     settings: { autoRun: true, subagentsAtOnce: 3 },
     rerunExports: false,
+    checkpoints: CHECKPOINTS,
     llm: {
       latencyMs: LATENCY_MS,
       onRequest: ({ body }) => {
@@ -84,6 +87,7 @@ const split = await run({
 
 const rows = {
   latencyMs: LATENCY_MS,
+  checkpoints: CHECKPOINTS,
   load: os.loadavg()[0],
   singleMs: Math.round(single.ms),
   subagentsMs: Math.round(split.ms),

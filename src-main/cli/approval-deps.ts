@@ -1,3 +1,4 @@
+import type { EventPayload } from '@contract';
 import type { CliSession } from './cli-session';
 import type { PromptLine } from './terminal/prompt-line';
 import type { Style } from './terminal-style';
@@ -13,5 +14,5 @@ export interface ApprovalDeps {
   /** Whether this error line is already on screen (the install question need not repeat it). */
   shownError?(line: string): boolean;
   /** The person answered a program's input question: the program's echo of the answer will follow. */
-  answered?(cellId: string, echo: string): void;
+  answered?(question: EventPayload<'cell.input-requested'>, echo: string): void;
 }

@@ -42,13 +42,14 @@ export class ApprovalQuestions {
     for (const id of [...this.open.keys()]) this.withdraw(id);
   }
 
-  async cell(cell: CellItem): Promise<void> {
+  /** `from`: the sub-agent that asks (its question is asked here, answered to it). */
+  async cell(cell: CellItem, from?: string): Promise<void> {
     const { session, prompt, style } = this.deps;
     const signal = this.track(cell.id);
     let question = RUN_QUESTION;
     try {
       for (;;) {
-        const answer = await prompt.ask({ prompt: style.bold(question), signal });
+        const answer = await prompt.ask({ prompt: this.asking(from) + style.bold(question), signal });
         if (signal.aborted) return;
         if (answer.kind === 'cancel') return this.deps.onCancel();
         // Ctrl-D: nothing more will be typed here, so nothing runs.
@@ -97,7 +98,7 @@ export class ApprovalQuestions {
     }
   }
 
-  async install(q: EventPayload<'install.awaiting-approval'>): Promise<void> {
+  async install(q: EventPayload<'install.awaiting-approval'>, from?: string): Promise<void> {
     const { session, prompt, style } = this.deps;
     const signal = this.track(q.questionId);
     const reason = this.deps.shownError?.(q.reason) ? [] : [q.reason];
@@ -105,7 +106,7 @@ export class ApprovalQuestions {
     let question = INSTALL_QUESTION;
     try {
       for (;;) {
-        const answer = await prompt.ask({ prompt: style.bold(question), signal });
+        const answer = await prompt.ask({ prompt: this.asking(from) + style.bold(question), signal });
         if (signal.aborted) return;
         if (answer.kind === 'cancel') return this.deps.onCancel();
         const reply = answer.kind === 'line' ? answer.text.trim().toLowerCase() : 'n';
@@ -115,7 +116,7 @@ export class ApprovalQuestions {
         }
         const install = reply.startsWith('y');
         await session
-          .call('install.answer', { conversationId: session.conversationId, questionId: q.questionId, install })
+          .call('install.answer', { conversationId: session.ownerOf(q.questionId), questionId: q.questionId, install })
           .catch(this.report);
         return;
       }
@@ -125,7 +126,7 @@ export class ApprovalQuestions {
   }
 
   /** Sandboxed code wants a host the sandbox does not let through by itself (docs/sandbox.md#network). */
-  async network(q: EventPayload<'network.awaiting-approval'>): Promise<void> {
+  async network(q: EventPayload<'network.awaiting-approval'>, from?: string): Promise<void> {
     const { session, prompt, style } = this.deps;
     const signal = this.track(q.questionId);
     prompt.line(
@@ -136,7 +137,7 @@ export class ApprovalQuestions {
     let question = NETWORK_QUESTION;
     try {
       for (;;) {
-        const answer = await prompt.ask({ prompt: style.bold(question), signal });
+        const answer = await prompt.ask({ prompt: this.asking(from) + style.bold(question), signal });
         if (signal.aborted) return;
         if (answer.kind === 'cancel') return this.deps.onCancel();
         const reply = NETWORK_ANSWERS[answer.kind === 'line' ? answer.text.trim().toLowerCase() : 'n'];
@@ -145,7 +146,7 @@ export class ApprovalQuestions {
           continue;
         }
         await session
-          .call('network.answer', { conversationId: session.conversationId, questionId: q.questionId, answer: reply })
+          .call('network.answer', { conversationId: session.ownerOf(q.questionId), questionId: q.questionId, answer: reply })
           .catch(this.report);
         return;
       }
@@ -158,7 +159,7 @@ export class ApprovalQuestions {
    * The running code waits for input (docs/exec.md#input): the program printed its prompt; the answer
    * is typed on the line below (unseen for a password), Ctrl-D ends the input, Ctrl-C stops the turn.
    */
-  async input(q: EventPayload<'cell.input-requested'>): Promise<void> {
+  async input(q: EventPayload<'cell.input-requested'>, from?: string): Promise<void> {
     const { session, prompt, style } = this.deps;
     const signal = this.track(q.questionId);
     try {
@@ -166,7 +167,7 @@ export class ApprovalQuestions {
       // The program's own prompt is repeated on the line: output waits for its line's end to be shown.
       const asked = q.prompt.trim() ? q.prompt.replace(/\s+$/, ' ') : '';
       const answer = await prompt.ask({
-        prompt: `${style.dim(`(${what}; Ctrl-D ends it) `)}${asked}`,
+        prompt: `${this.asking(from)}${style.dim(`(${what}; Ctrl-D ends it) `)}${asked}`,
         hidden: q.password,
         pasteAnswers: true,
         signal,
@@ -175,8 +176,10 @@ export class ApprovalQuestions {
       if (answer.kind === 'cancel') return this.deps.onCancel();
       const reply = answer.kind === 'line' ? { text: answer.text } : { eof: true as const };
       // A line mode runner echoes the line typed (a newline for a password), as a terminal would.
-      if (answer.kind === 'line' && q.mode === 'line') this.deps.answered?.(q.cellId, q.password ? '\n' : `${answer.text}\n`);
-      await session.call('cell.input', { conversationId: session.conversationId, questionId: q.questionId, ...reply }).catch(this.report);
+      if (answer.kind === 'line' && q.mode === 'line') this.deps.answered?.(q, q.password ? '\n' : `${answer.text}\n`);
+      await session
+        .call('cell.input', { conversationId: session.ownerOf(q.questionId), questionId: q.questionId, ...reply })
+        .catch(this.report);
     } finally {
       this.open.delete(q.questionId);
     }
@@ -207,6 +210,11 @@ export class ApprovalQuestions {
         lines.push(line);
       }
     }
+  }
+
+  /** Who asks, before a sub-agent's question: several may ask in turn while the parent works. */
+  private asking(from: string | undefined): string {
+    return from === undefined ? '' : this.deps.style.dim(`[${from}] `);
   }
 
   private track(id: string): AbortSignal {

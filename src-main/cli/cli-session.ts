@@ -20,9 +20,10 @@ export class CliSession {
   private readonly dispatch;
   private turnWaiters: Array<(end: TurnEnd) => void> = [];
   private readonly listeners = new Set<(event: AnyEvent) => void>();
-  /** This conversation's sub-agents (docs/agent.md#sub-agents): their conversation id → name; their cells → conversation. */
+  /** This conversation's sub-agents (docs/agent.md#sub-agents): their conversation id → name. */
   private readonly subagents = new Map<string, string>();
-  private readonly cellOwners = new Map<string, string>();
+  /** A sub-agent's questions (its cells to approve, its installs, hosts and input) → its conversation. */
+  private readonly questionOwners = new Map<string, string>();
   private readonly subListeners = new Set<(event: AnyEvent, sub: SubagentRef) => void>();
   private readonly unsubscribe: () => void;
 
@@ -117,9 +118,14 @@ export class CliSession {
     this.unsubscribe();
   }
 
-  /** The conversation a cell belongs to: this one, or one of its sub-agents (whose approvals reach the person here). */
-  private ownerOf(cellId: string): string {
-    return this.cellOwners.get(cellId) ?? this.conversationId;
+  /**
+   * The conversation a question (a cell to approve, by its id, or an install, host or input question,
+   * by its questionId) belongs to: this one, or one of its sub-agents, whose questions reach the person
+   * here and whose answers must go to it (answered under the parent's id they would find no question,
+   * and the sub-agent would wait on).
+   */
+  ownerOf(id: string): string {
+    return this.questionOwners.get(id) ?? this.conversationId;
   }
 
   private subagentOf(event: AnyEvent): SubagentRef | null {
@@ -128,7 +134,8 @@ export class CliSession {
     const id = (event.payload as { conversationId?: string | null }).conversationId;
     const name = id ? this.subagents.get(id) : undefined;
     if (!id || name === undefined) return null;
-    if (event.name === 'cell.awaiting-approval') this.cellOwners.set(event.payload.cell.id, id);
+    const question = questionOf(event);
+    if (question) this.questionOwners.set(question, id);
     return { conversationId: id, name };
   }
 
@@ -136,4 +143,12 @@ export class CliSession {
     const payload = event.payload as { conversationId?: string | null };
     return payload.conversationId === this.conversationId || (event.name === 'error' && payload.conversationId === null);
   }
+}
+
+/** The id a sub-agent's question is answered by, for the events that ask the person something. */
+function questionOf(event: AnyEvent): string | null {
+  if (event.name === 'cell.awaiting-approval') return event.payload.cell.id;
+  if (event.name === 'install.awaiting-approval' || event.name === 'network.awaiting-approval' || event.name === 'cell.input-requested')
+    return event.payload.questionId;
+  return null;
 }

@@ -68,7 +68,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     env,
     onCancel: stop,
     shownError: (line) => printer.shownError(line),
-    answered: (cellId, echo) => printer.inputEcho.expect(cellId, echo),
+    answered: (q, echo) =>
+      q.conversationId === session.conversationId ? printer.inputEcho.expect(q.cellId, echo) : subagents.expectEcho(q, echo),
   });
 
   const idle = () => {
@@ -95,12 +96,17 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     columns: () => prompt.columns,
     outputDir: opts.outputDir,
   });
+  // Each is asked with the sub-agent's name and answered to its own conversation (CliSession.ownerOf).
   session.onSubagentEvent((event, sub) => {
     subagents.childEvent(event, sub);
-    if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell);
+    if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell, sub.name);
     else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);
-    else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
-    else if (event.name === 'network.awaiting-approval') void questions.network(event.payload);
+    else if (event.name === 'install.awaiting-approval') void questions.install(event.payload, sub.name);
+    else if (event.name === 'install.answered') questions.withdraw(event.payload.questionId);
+    else if (event.name === 'network.awaiting-approval') void questions.network(event.payload, sub.name);
+    else if (event.name === 'network.answered') questions.withdraw(event.payload.questionId);
+    else if (event.name === 'cell.input-requested') void questions.input(event.payload, sub.name);
+    else if (event.name === 'cell.input-closed') questions.withdraw(event.payload.questionId);
   });
   session.onEvent((event) => {
     printer.handle(event);

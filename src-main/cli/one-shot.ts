@@ -143,7 +143,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
         );
         answers.push(
           session
-            .call('install.answer', { conversationId: session.conversationId, questionId: event.payload.questionId, install: false })
+            .call('install.answer', {
+              conversationId: session.ownerOf(event.payload.questionId),
+              questionId: event.payload.questionId,
+              install: false,
+            })
             .then(
               () => undefined,
               () => undefined,
@@ -160,7 +164,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
         );
         answers.push(
           session
-            .call('network.answer', { conversationId: session.conversationId, questionId: event.payload.questionId, answer: 'deny' })
+            .call('network.answer', {
+              conversationId: session.ownerOf(event.payload.questionId),
+              questionId: event.payload.questionId,
+              answer: 'deny',
+            })
             .then(
               () => undefined,
               () => undefined,

@@ -56,6 +56,11 @@ export class SubagentOutput {
     }
   }
 
+  /** The person answered a sub-agent's program on the prompt line: its echo of the answer is not shown again. */
+  expectEcho(q: { conversationId: string; cellId: string }, echo: string): void {
+    this.printers.get(q.conversationId)?.printer.inputEcho.expect(q.cellId, echo);
+  }
+
   /** One of a sub-agent's own events, printed nested under it. */
   childEvent(event: AnyEvent, sub: SubagentRef): void {
     let entry = this.printers.get(sub.conversationId);

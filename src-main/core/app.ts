@@ -1,4 +1,6 @@
 import { ComputerService } from './agent/computer-cell';
+import { readProfile } from './profiles/profile-store';
+import { profileSandbox } from './agent/conversation-profile';
 import type { OwnWindows } from './computer/computer-control';
 import path from 'node:path';
 import { LiveReruns } from './notebook/live-reruns';
@@ -173,6 +175,7 @@ export function createApp(opts: AppOptions): App {
     onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'network', detail),
     updateSettings: (patch) => events.emit('settings.changed', { settings: store.update(patch) }),
   });
+  const readProfileIn = (name: string) => readProfile(opts.dataDir, name);
   const engine = createExecService({
     resourcesDir: opts.resourcesDir,
     secrets: () => secrets,
@@ -201,7 +204,12 @@ export function createApp(opts: AppOptions): App {
     }),
     sandboxSetting,
     // Plan mode (docs/agent.md#plan-mode): the conversation's code runs sandboxed with the workspace read-only.
-    (request, sandbox) => (open.get(request.conversationId)?.conv.planMode ? planModeSandbox(sandbox) : sandbox),
+    // A conversation's profile may choose the sandbox for it (docs/agent.md#profiles).
+    (request, setting) => {
+      const conv = open.get(request.conversationId)?.conv;
+      const sandbox = profileSandbox(conv, setting, readProfileIn);
+      return conv?.planMode ? planModeSandbox(sandbox) : sandbox;
+    },
   );
 
   // The saved settings decide where a stored key may go, not the target a request names.
@@ -242,6 +250,7 @@ export function createApp(opts: AppOptions): App {
   });
   const agent = new AgentService({
     open,
+    profiles: readProfileIn,
     hosted,
     computer,
     conversations,

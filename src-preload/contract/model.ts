@@ -370,6 +370,8 @@ export const Conversation = ConversationSummary.extend({
   notebook: NotebookOrigin.optional(),
   /** Plan mode (docs/agent.md#plan-mode): code runs with the workspace read-only until a plan is approved. */
   planMode: z.boolean().optional(),
+  /** The profile its settings come from (docs/agent.md#profiles), by name in the data folder; absent: Settings. */
+  profile: z.string().max(64).optional(),
   /** The live task list the model keeps (docs/agent.md#task-list); absent until it adds a step. */
   tasks: z.array(Task).max(100).optional(),
   /** Answered by an outside ACP agent instead of ours (docs/acp.md#hosting): which, and its session. */

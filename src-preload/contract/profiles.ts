@@ -24,6 +24,8 @@ export const Profile = z
     sandbox: z.boolean().optional(),
     /** Hooks in place of Settings' own (`<data folder>/hooks.json` still applies). */
     hooks: HooksConfig.optional(),
+    /** The skills enabled under this profile, by name (the others are not offered nor loadable); absent: all. */
+    skills: z.array(z.string().min(1).max(128)).max(500).optional(),
   })
   .strict();
 

@@ -179,6 +179,15 @@ export class AgentService {
     return live.conv;
   }
 
+  /** Binds the conversation to a profile by name (its settings then come from it at each turn), or to none. */
+  async setProfile(conversationId: string, name: string | null): Promise<Conversation> {
+    const live = await this.open(conversationId);
+    if (name === null) delete live.conv.profile;
+    else live.conv.profile = name;
+    await this.commit(live);
+    return live.conv;
+  }
+
   /** Who answers the conversation: an outside ACP agent by name, or ours (null); only before its first message. */
   async setHostedAgent(conversationId: string, agent: string | null): Promise<Conversation> {
     const live = await this.idleLive(conversationId, 'change its agent');

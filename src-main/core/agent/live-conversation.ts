@@ -1,9 +1,19 @@
+import type { HooksConfig } from '@contract';
 import type { Conversation, UserItem } from '@contract';
 import { ApprovalGate } from './approvals';
 import { InputQuestions } from './input-questions';
 import type { SubagentScope } from './subagents/subagent-scope';
 
 /** A conversation held in memory while it is open, with the state of its running turn. */
+/** What the profile sets that is not a field of Settings the turn passes along. */
+export interface BoundProfile {
+  name: string;
+  /** The skills enabled under it (by name), or null for all. */
+  skills: readonly string[] | null;
+  /** Its hooks in place of Settings' (hooks.json still applies), or null for Settings'. */
+  hooks: HooksConfig | null;
+}
+
 export class LiveConversation {
   readonly approvals = new ApprovalGate();
   /** Questions the running cell's program asks the person. */
@@ -25,6 +35,8 @@ export class LiveConversation {
   subagent: SubagentScope | null = null;
   /** Sub-agents of this conversation running now: its own cells then wait their turn on the workspace too. */
   subagentsRunning = 0;
+  /** What the conversation's profile sets beyond Settings' fields, as read at the turn's start (conversation-profile.ts). */
+  profile: BoundProfile | null = null;
 
   /** Work holding this copy across an await without a turn (a save, a re-run, a rewind); see hold(). */
   private holds = 0;

@@ -26,11 +26,13 @@ export async function promptSections(
   workspace: string,
   deps: { instructions?: InstructionSources; skills?: SkillSources; memory?: MemorySources },
   tools: boolean,
+  /** The skills this conversation may use of those found (its profile's set). */
+  pick: <T extends { name: string }>(found: T[]) => T[] = (found) => found,
 ): Promise<PromptSections> {
   const memory = deps.memory?.enabled() ? deps.memory : null;
   const [instructions, skills, memoryText] = await Promise.all([
     deps.instructions ? loadInstructions(workspace, deps.instructions).then((l) => l.prompt) : '',
-    deps.skills ? findSkills(workspace, deps.skills).then((f) => skillsPromptSection(f.skills, tools)) : '',
+    deps.skills ? findSkills(workspace, deps.skills).then((f) => skillsPromptSection(pick(f.skills), tools)) : '',
     // A memory file that cannot be read (a link put in its place) gives nothing rather than stopping the turn.
     memory ? readMemory(memory.dataDir).then(memoryPromptSection, () => '') : null,
   ]);

@@ -93,7 +93,21 @@ export function executeCell(
   signal: AbortSignal,
 ): Promise<boolean> {
   // Sub-agents share their parent's folder: their cells take turns, so each cell's checkpoints hold only its own changes.
-  return withWorkspaceCell(live, () => executeHeldCell(live, deps, settings, cell, signal));
+  return withWorkspaceCell(
+    live,
+    () => executeHeldCell(live, deps, settings, cell, signal),
+    () =>
+      // Its session starts before its turn on the workspace: a start writes nothing there, and held the
+      // others' cells up for a second or more (docs/agent.md#sub-agents).
+      deps.exec.prepare?.({
+        conversationId: live.conv.id,
+        workspace: live.conv.workspace,
+        language: cell.language,
+        code: '',
+        settings: settings.exec,
+        signal,
+      }),
+  );
 }
 
 async function executeHeldCell(

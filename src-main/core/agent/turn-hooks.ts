@@ -28,7 +28,13 @@ export async function fireHooks(
   payload: Record<string, unknown>,
 ): Promise<HookOutcome | null> {
   if (!deps.hooks) return null;
-  const outcome = await deps.hooks.fire(event, { conversationId: live.conv.id, workspace: live.conv.workspace }, subject, payload);
+  const profileHooks = 'profile' in live ? (live as Pick<LiveConversation, 'profile'>).profile?.hooks : null;
+  const outcome = await deps.hooks.fire(
+    event,
+    { conversationId: live.conv.id, workspace: live.conv.workspace, profileHooks },
+    subject,
+    payload,
+  );
   for (const notice of outcome.notices) {
     const item: NoticeItem = { kind: 'notice', id: newId(), level: notice.level, text: notice.text, createdAt: now() };
     addNoticeItem(live.conv, deps.events, item);

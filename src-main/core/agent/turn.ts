@@ -22,6 +22,7 @@ import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
 import type { InstructionSources } from './project-instructions';
 import { prepareStep } from './step-request';
 import type { SkillSources } from './skills/skill-discovery';
+import { profileSkills, withConversationProfile, type ProfileReader } from './conversation-profile';
 import { executeAppToolCell, isAppTool } from './app-tool-cell';
 import { promptSections, type MemorySources } from './prompt-sections';
 import { streamStep, type StepOutcome } from './stream-step';
@@ -58,6 +59,8 @@ export interface TurnDeps {
   hooks?: HookRunner;
   /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
   skills?: SkillSources;
+  /** Reads a conversation's profile from the data folder (conversation-profile.ts); absent: profiles are not applied. */
+  profiles?: ProfileReader;
   /** Where memory is kept and whether it is on (docs/agent.md#memory); absent: none (some tests). */
   memory?: MemorySources;
   /** The screen, for conversations with computer use on (docs/computer-use.md); absent: never offered. */
@@ -83,6 +86,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
   let modelCalls = 0;
   deps.events.emit('turn.start', { conversationId });
   try {
+    withConversationProfile(live, deps.settings(), deps.profiles); // its hooks, before the first are fired
     await hooks.conversationStartHooks(live, deps);
     for (;;) {
       flushQueuedMessages(live, deps.events);
@@ -90,7 +94,7 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
         reason = 'stopped';
         break;
       }
-      const settings = conversationSettings(deps.settings(), live.conv.modelChoice);
+      const settings = conversationSettings(withConversationProfile(live, deps.settings(), deps.profiles), live.conv.modelChoice);
       const limit = limitReached(live, settings, modelCalls++);
       if (limit) {
         addNotice(live, deps.events, 'warning', limit);
@@ -313,7 +317,7 @@ async function callModel(
     // without tool calling gets them listed in the prompt and calls them with fenced blocks.
     const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
     // Read before every call: a file changed between turns (or by the turn's own cells) counts.
-    const sections = await promptSections(live.conv.workspace, deps, tools);
+    const sections = await promptSections(live.conv.workspace, deps, tools, (found) => profileSkills(live, found));
     const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
     // Sub-agents start none of their own; plan mode starts none (they would write outside its sandbox).
     const delegate = !!deps.subagents && !live.subagent && !live.conv.planMode;

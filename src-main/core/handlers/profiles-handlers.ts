@@ -31,16 +31,29 @@ export const profilesHandlers = (ctx: Pick<AppContext, 'agent' | 'settings' | 'd
       return entries();
     },
     'profiles.apply': async ({ name, conversationId }) => {
+      if (name === null) {
+        if (conversationId === undefined) throw new Error('no profile named, and no conversation to take one off');
+        await ctx.agent.setProfile(conversationId, null);
+        return { ok: true as const };
+      }
       const profile = readProfile(ctx.dataDir, name);
+      if (conversationId === undefined) {
+        ctx.settings.update(profilePatch(profile));
+        return { ok: true as const };
+      }
       // Checked before anything changes: an unknown conversation loses nothing.
-      if (conversationId !== undefined) await ctx.agent.snapshot(conversationId);
-      ctx.settings.update(profilePatch(profile));
+      await ctx.agent.snapshot(conversationId);
       const namesModel = profile.provider !== undefined || profile.model !== undefined || profile.baseUrl !== undefined;
-      if (conversationId !== undefined && namesModel) {
-        // The conversation keeps its own model choice over Settings'; the profile's becomes that choice.
+      if (namesModel) {
+        // The conversation keeps its own model choice over Settings'; the profile's becomes that choice
+        // (and Settings' model for new conversations, as the model picker does).
+        const { provider, model, baseUrl } = profilePatch(profile);
+        ctx.settings.update({ ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) });
         const s = ctx.settings.get();
         await ctx.agent.setModel(conversationId, { provider: s.provider, model: s.model, baseUrl: s.baseUrl });
       }
+      // Its other settings come from the profile at each turn (agent/conversation-profile.ts), Settings unchanged.
+      await ctx.agent.setProfile(conversationId, name);
       return { ok: true as const };
     },
   };

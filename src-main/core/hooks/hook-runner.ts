@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type SandboxSettings, type Settings } from '@contract';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type HooksConfig, type SandboxSettings, type Settings } from '@contract';
 import { oneOffSandbox, sandboxSupport, withoutKeys, type SandboxSupport } from '../exec';
 import { personPath, shellLine } from '../programs/app-programs';
 import { readHookAnswer, type HookDecision } from './hook-answer';
@@ -37,6 +37,8 @@ export interface HookRunnerDeps {
 export interface HookContext {
   conversationId: string;
   workspace: string;
+  /** The conversation's profile's hooks, in place of Settings' (docs/agent.md#profiles). */
+  profileHooks?: HooksConfig | null;
 }
 
 export interface HookNotice {
@@ -66,7 +68,7 @@ export class HookRunner {
     const settings = this.deps.settings();
     const loaded = await loadHooks(ctx.workspace, {
       userFile: this.deps.userFile,
-      settingsHooks: settings.hooks,
+      settingsHooks: ctx.profileHooks ?? settings.hooks,
       trustedFolders: settings.trustedFolders,
     });
     const outcome: HookOutcome = { decision: 'allow', reason: null, notices: [] };

@@ -25,9 +25,10 @@ export const profilesRequests = {
   },
   'profiles.delete': { input: z.object({ name: ProfileName }).strict(), output: z.array(ProfileEntry) },
   /**
-   * Uses a profile: its instructions, auto-run, sandbox and hooks go into Settings (as a profile was a
-   * run's settings in classic Open Interpreter), and its provider and model become the conversation's
-   * model (and Settings' model for new conversations).
+   * Uses a profile. For a conversation: binds it to the profile (its instructions, auto-run, sandbox,
+   * hooks and skills come from the profile at each of its turns; Settings is not changed), and the
+   * profile's provider and model become the conversation's model; `name: null` unbinds it (Settings
+   * again). Without a conversation: the profile's settings go into Settings, as before.
    */
-  'profiles.apply': { input: z.object({ name: ProfileName, conversationId: Id.optional() }).strict(), output: Ok },
+  'profiles.apply': { input: z.object({ name: ProfileName.nullable(), conversationId: Id.optional() }).strict(), output: Ok },
 } as const satisfies Record<string, RequestSpec>;

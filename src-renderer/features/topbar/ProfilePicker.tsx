@@ -2,10 +2,13 @@ import { useEffect, useState } from 'react';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { PROFILES_CHANGED } from '../common/profiles-changed';
+import type { Profile, ProfileEntry } from '@contract';
 
-// Uses a profile of Settings → Profiles for the open conversation (docs/agent.md#profiles): its model
-// becomes the conversation's, its instructions, auto-run and sandbox go into Settings. Shown once a
-// profile exists. The list is read again when the menu is opened: Settings → Profiles or `oi` may
+// Binds the open conversation to a profile of Settings → Profiles (docs/agent.md#profiles): its model
+// becomes the conversation's, and its instructions, auto-run, sandbox, hooks and skills apply to that
+// conversation at each turn; the menu shows the bound profile, and "No profile" takes it off. A profile
+// with hooks runs their commands as the person, outside the sandbox: the person confirms it first,
+// naming them. Shown once a profile exists. The list is read again when the menu is opened: Settings → Profiles or `oi` may
 // have changed it.
 
 const NONE = '';
@@ -14,10 +17,10 @@ export function ProfilePicker() {
   const screen = useApp((s) => s.screen);
   const ensureConversation = useApp((s) => s.ensureConversation);
   const reportError = useApp((s) => s.reportError);
-  const [names, setNames] = useState<string[]>([]);
-  const [used, setUsed] = useState(NONE);
-  const refresh = () =>
-    void bridge['profiles.list']({}).then((list) => setNames(list.filter((p) => p.profile !== null).map((p) => p.name)), reportError);
+  const [entries, setEntries] = useState<ProfileEntry[]>([]);
+  const names = entries.filter((p) => p.profile !== null).map((p) => p.name);
+  const used = useApp((s) => s.current?.conv.profile) ?? NONE;
+  const refresh = () => void bridge['profiles.list']({}).then(setEntries, reportError);
   // Again on leaving Settings, where profiles are made.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- reportError is the store's, never changes
   useEffect(refresh, [screen]);
@@ -28,23 +31,20 @@ export function ProfilePicker() {
   }, []);
   if (names.length === 0) return null;
   const choose = async (name: string) => {
+    const commands = name === NONE ? [] : hookCommands(entries.find((p) => p.name === name)?.profile ?? null);
+    if (commands.length > 0 && !window.confirm(hooksQuestion(name, commands))) return;
     const conversationId = await ensureConversation();
-    await bridge['profiles.apply']({ name, conversationId });
-    setUsed(name);
+    await bridge['profiles.apply']({ name: name === NONE ? null : name, conversationId });
     const [settings, conv] = await Promise.all([bridge['settings.get']({}), bridge['conversation.get']({ conversationId })]);
     const now = useApp.getState().current;
     useApp.setState({ settings });
-    if (now?.conv.id === conv.id) useApp.setState({ current: { ...now, conv: { ...now.conv, modelChoice: conv.modelChoice } } });
+    if (now?.conv.id === conv.id)
+      useApp.setState({ current: { ...now, conv: { ...now.conv, modelChoice: conv.modelChoice, profile: conv.profile } } });
   };
   return (
     <label className="profile-picker" title="Use a profile of Settings → Profiles: its model, instructions, auto-run and sandbox">
-      <select
-        aria-label="Profile"
-        value={used}
-        onFocus={refresh}
-        onChange={(e) => e.target.value !== NONE && void choose(e.target.value).catch(reportError)}
-      >
-        <option value={NONE}>Profile…</option>
+      <select aria-label="Profile" value={used} onFocus={refresh} onChange={(e) => void choose(e.target.value).catch(reportError)}>
+        <option value={NONE}>{used === NONE ? 'Profile…' : 'No profile'}</option>
         {names.map((name) => (
           <option key={name} value={name}>
             {name}
@@ -53,4 +53,14 @@ export function ProfilePicker() {
       </select>
     </label>
   );
+}
+
+/** The commands a profile's hooks run (as the person, outside the sandbox). */
+export function hookCommands(profile: Profile | null): string[] {
+  return Object.values(profile?.hooks ?? {}).flatMap((specs) => (specs ?? []).map((spec) => spec.command));
+}
+
+export function hooksQuestion(name: string, commands: string[]): string {
+  const listed = commands.slice(0, 8).join('\n  ');
+  return `Profile “${name}” has hooks: these commands will run as you, outside the sandbox, during this conversation's turns:\n  ${listed}${commands.length > 8 ? `\n  …and ${commands.length - 8} more` : ''}\n\nUse it?`;
 }

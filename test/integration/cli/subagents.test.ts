@@ -1,17 +1,25 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '@contract';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../../fixtures/llm-server';
 import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
+import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/host-server';
 
 // Sub-agents in `oi` (docs/cli.md, docs/agent.md#sub-agents): in a pseudo-terminal each one's output
 // is nested under the parent's, indented and marked with its name, after the estimate; a sub-agent's
-// cell is asked about at the prompt like any other; with --json its events carry `subagent`. The
+// cell is asked about at the prompt like any other; with --json its events carry `subagent`. A sub-agent's
+// questions (its program's input, a package to install) are asked with its name and answered to its own
+// conversation: answered under the parent's id they found no question, and the sub-agent waited on. The
 // scripted server answers each sub-agent by its name (they ask side by side), the parent from its own list.
 
 let llm: ScriptedLlm | null = null;
 let data: ReturnType<typeof tempDir> | null = null;
 let oi: OiTerminal | null = null;
+let host: HostServer;
+beforeAll(async () => {
+  host = await startHostServer();
+});
+afterAll(() => host?.close());
 afterEach(async () => {
   oi?.kill();
   await oi?.exited;
@@ -33,6 +41,13 @@ async function routedLlm(scripts: Record<string, ScriptedReply[]>): Promise<Scri
   return server;
 }
 
+const execute = (id: string, language: string, code: string): ScriptedReply => ({
+  kind: 'tool',
+  calls: [{ id, name: 'execute', arguments: { language, code } }],
+});
+/** Everything the sub-agents' model calls carried: their cells' results among it. */
+const subagentResults = (server: ScriptedLlm): string =>
+  JSON.stringify(server.requests.filter((r) => JSON.stringify(r.body ?? '').includes('You are the sub-agent')).map((r) => r.body));
 const delegate = (id: string, name: string, task: string) => ({ id, name: 'delegate', arguments: { name, task, returns: 'one word' } });
 const script = (): Record<string, ScriptedReply[]> => ({
   parent: [
@@ -69,6 +84,66 @@ describe('oi with sub-agents', () => {
     expect(screen).toMatch(/^◂ sub-agent right done · [\d,]+ tokens, \$[\d.]+$/m);
     // The call's arguments are not printed as the parent's code.
     expect(screen).not.toContain('"returns"');
+  });
+
+  it('asks a sub-agent’s input and network questions at the prompt with its name, and answers them to it', async () => {
+    const curl = `curl -sS --max-time 60 -w "status %{http_code}\\n" http://${PROXIED_HOST}:${host.port}/ || echo "curl failed"`;
+    llm = await routedLlm({
+      parent: [
+        { kind: 'tool', calls: [delegate('d1', 'asker', 'Greet and fetch.')] },
+        { kind: 'text', text: 'The asker answered.' },
+      ],
+      asker: [
+        execute('a1', 'python', 'name = input("Your name? ")\nprint("HELLO-" + name)'),
+        execute('a2', 'shell', curl),
+        { kind: 'text', text: 'ASKER-DONE' },
+      ],
+    });
+    data = tempDir('oi-cli-subagents-ask-');
+    const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
+    oi = new OiTerminal([...flags, '--workspace', path.join(data.dir, 'ws'), '--auto-run'], cliEnv(data.dir), { cols: 100 });
+    const before = host.served();
+    await oi.expect('> ');
+    oi.line('ask me through a sub-agent');
+    await oi.expect('[asker] (input; Ctrl-D ends it) Your name? ');
+    oi.line('Ada');
+    await oi.expect('HELLO-Ada');
+    await oi.expect(`The code wants to connect to ${PROXIED_HOST}:${host.port}`);
+    await oi.expect('[asker] Allow it? (y)es in this conversation, (a)lways, (n)o');
+    oi.line('n');
+    await oi.expect('The asker answered.');
+    // The answers reached the sub-agent's cells: what its model was told of each.
+    const told = subagentResults(llm);
+    expect(told).toContain('HELLO-Ada');
+    expect(told).toContain('status 403');
+    expect(host.served()).toBe(before);
+    // The typed answer is shown once, on the question's line, not echoed again under the sub-agent.
+    expect((await oi.screen()).filter((r) => r.includes('Ada') && !r.includes('HELLO'))).toEqual([
+      '[asker] (input; Ctrl-D ends it) Your name? Ada',
+    ]);
+  });
+
+  it('without a terminal, refuses a sub-agent’s host to the sub-agent, which finishes', async () => {
+    const curl = `curl -sS --max-time 60 -w "status %{http_code}\\n" http://${PROXIED_HOST}:${host.port}/ || echo "curl failed"`;
+    llm = await routedLlm({
+      parent: [
+        { kind: 'tool', calls: [delegate('d1', 'fetcher', 'Fetch it.')] },
+        { kind: 'text', text: 'Fetcher came back.' },
+      ],
+      fetcher: [execute('f1', 'shell', curl), { kind: 'text', text: 'FETCHER-DONE' }],
+    });
+    data = tempDir('oi-cli-subagents-noterm-');
+    const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
+    const before = host.served();
+    const result = await runOi(
+      [...flags, '--workspace', path.join(data.dir, 'ws'), '-y', '-m', 'fetch through a sub-agent'],
+      cliEnv(data.dir),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`Not letting the code reach ${PROXIED_HOST}: no terminal to ask`);
+    expect(subagentResults(llm)).toContain('status 403');
+    expect(result.stdout).toContain('Fetcher came back.');
+    expect(host.served()).toBe(before);
   });
 
   it('--json gives a sub-agent’s events with its conversation id and name', async () => {

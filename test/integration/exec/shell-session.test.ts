@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '@contract';
 import { stderrOf, stdoutOf, useHarness } from '../../support/exec-harness';
 
 // What bash sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
@@ -74,5 +75,16 @@ describe('shell sessions', () => {
     const next = await h.run('bash', 'echo "[${lost-}]"; pwd');
     expect(next.status).toBe('done');
     expect(stdoutOf(next)).toBe(`[]\n${h.workspace}\n`);
+  });
+
+  it('prepare starts the session the next run uses, running nothing', async () => {
+    // A session's environment is fixed when it starts: the run sees the one prepare() started it with.
+    const request = { conversationId: 'prepared', workspace: h.workspace, language: 'bash', code: '' };
+    await h.service.prepare?.({ ...request, settings: { ...defaultSettings.exec, env: { MARK: 'from-prepare' } } });
+    const run = await h.run('bash', 'echo "$MARK"', { conversationId: 'prepared', settings: { env: { MARK: 'from-run' } } });
+    expect(stdoutOf(run)).toBe('from-prepare\n');
+    // Twin: without prepare() the run starts its own session, with its own environment.
+    const fresh = await h.run('bash', 'echo "$MARK"', { conversationId: 'not-prepared', settings: { env: { MARK: 'from-run' } } });
+    expect(stdoutOf(fresh)).toBe('from-run\n');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,5 +94,57 @@ describe('profiles requests', () => {
     const body = llm.requests.at(-1)?.body as { model: string };
     expect(body.model).toBe('gpt-pirate-1');
     expect(systemPromptOf(body, 'openai')).toContain(MARKER);
+  });
+
+  it('a conversation bound to a profile takes its instructions and skills at each turn, Settings unchanged; unbound, Settings again', async () => {
+    for (const [name, description] of [
+      ['alpha-skill', 'ALPHA-DESCRIPTION charts'],
+      ['beta-skill', 'BETA-DESCRIPTION tables'],
+    ] as const) {
+      mkdirSync(path.join(dataDir, 'skills', name), { recursive: true });
+      writeFileSync(path.join(dataDir, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nBody.\n`);
+    }
+    const MARKER = 'Only charts here (bound profile).';
+    await call('profiles.save', { name: 'charts', profile: { instructions: MARKER, skills: ['alpha-skill'] } });
+    const bound = (await call('conversation.create', {})) as { id: string };
+    await call('profiles.apply', { name: 'charts', conversationId: bound.id });
+    expect(((await call('conversation.get', { conversationId: bound.id })) as { profile?: string }).profile).toBe('charts');
+    expect(settings.get().customInstructions).toBe('');
+    const promptOf = async (conversationId: string): Promise<string> => {
+      llm.enqueue({ kind: 'text', text: 'Ok.' });
+      await call('chat.send', { conversationId, text: 'hello' });
+      await app.context.agent.idle(conversationId);
+      return systemPromptOf(llm.requests.at(-1)?.body, 'openai');
+    };
+    const boundPrompt = await promptOf(bound.id);
+    expect(boundPrompt).toContain(MARKER);
+    expect(boundPrompt).toContain('ALPHA-DESCRIPTION');
+    expect(boundPrompt).not.toContain('BETA-DESCRIPTION');
+    // Twin: another conversation, not bound, has Settings' instructions and every skill.
+    const plain = (await call('conversation.create', {})) as { id: string };
+    const plainPrompt = await promptOf(plain.id);
+    expect(plainPrompt).not.toContain(MARKER);
+    expect(plainPrompt).toContain('BETA-DESCRIPTION');
+    // An edited profile counts at the next turn; unbinding (explicit) brings Settings back.
+    await call('profiles.save', { name: 'charts', profile: { instructions: `${MARKER} Edited.`, skills: ['alpha-skill'] } });
+    expect(await promptOf(bound.id)).toContain(`${MARKER} Edited.`);
+    await call('profiles.apply', { name: null, conversationId: bound.id });
+    const unbound = await promptOf(bound.id);
+    expect(unbound).not.toContain(MARKER);
+    expect(unbound).toContain('BETA-DESCRIPTION');
+  });
+
+  it('stops the turn of a conversation whose profile can no longer be read, naming the problem; nothing reaches the model', async () => {
+    await call('profiles.save', { name: 'doomed', profile: { instructions: 'x' } });
+    const conv = (await call('conversation.create', {})) as { id: string };
+    await call('profiles.apply', { name: 'doomed', conversationId: conv.id });
+    await call('profiles.delete', { name: 'doomed' });
+    const before = llm.requests.length;
+    await call('chat.send', { conversationId: conv.id, text: 'hello' });
+    await app.context.agent.idle(conv.id);
+    expect(llm.requests.length).toBe(before);
+    const items = ((await call('conversation.get', { conversationId: conv.id })) as { items: Array<{ kind: string; text?: string }> })
+      .items;
+    expect(items.find((i) => i.kind === 'notice')?.text).toMatch(/profile cannot be used \(there is no profile "doomed"/);
   });
 });

@@ -5,6 +5,7 @@ import type { LiveConversation } from '../live-conversation';
 import { finishCell } from '../turn-cell';
 import { findSkills, type SkillSources } from './skill-discovery';
 import { runSkillCall } from './skill-calls';
+import { profileSkills } from '../conversation-profile';
 
 /**
  * A call of a skill tool, as a cell the person sees as "using skill X" (the UI's skill row, the CLI's
@@ -22,7 +23,8 @@ export async function executeSkillCell(
   cell.code = call.args;
   const started = Date.now();
   const { skills } = await findSkills(live.conv.workspace, sources);
-  const result = await runSkillCall(call.tool, call.args, skills);
+  // Only the skills its profile enables: one left out is not loadable either.
+  const result = await runSkillCall(call.tool, call.args, profileSkills(live, skills));
   cell.durationMs = Date.now() - started;
   finishCell(live, events, cell, result.ok ? 'done' : 'failed', result.forModel);
   return result.ok;

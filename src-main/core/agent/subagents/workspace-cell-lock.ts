@@ -17,10 +17,17 @@ const tails = new Map<string, Promise<void>>();
 
 /**
  * Runs `body` once no other cell of a sub-agent family runs in the workspace; a conversation with no
- * sub-agent running (and not one itself) is not held.
+ * sub-agent running (and not one itself) is not held. `beforeTurn` (the cell's session start) runs
+ * first, outside the lock: it changes nothing in the workspace, and under the lock each sub-agent's
+ * first cell held all the others up while its session started.
  */
-export async function withWorkspaceCell<T>(live: LiveConversation, body: () => Promise<T>): Promise<T> {
+export async function withWorkspaceCell<T>(
+  live: LiveConversation,
+  body: () => Promise<T>,
+  beforeTurn?: () => Promise<void> | undefined,
+): Promise<T> {
   if (!live.subagent && live.subagentsRunning === 0) return body();
+  await beforeTurn?.();
   const key = path.resolve(live.conv.workspace);
   const before = tails.get(key) ?? Promise.resolve();
   let release!: () => void;

@@ -117,6 +117,7 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
       const first = await exec.run(request);
       return afterRun(request, first);
     },
+    prepare: (request) => exec.prepare?.(request) ?? Promise.resolve(),
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     // The re-run after an install has its own run id.
     typeInto: (conversationId, runId, data) =>

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
-import type { DetectContext, Runtime } from '../languages/language';
+import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
 import { knownSecrets, type KnownSecret } from '../output/redactor';
 import { localProbing } from '../languages/probing';
 import { python } from '../languages/python';
@@ -11,7 +11,7 @@ import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registr
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
 import { askedAs, loginShellOf } from '../shell/shell-choice';
-import { createRunExecution, liveRunKey } from './run-execution';
+import { createRunExecution, createSessionPreparation, liveRunKey } from './run-execution';
 import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
@@ -85,7 +85,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
 
   // A script, so it is not on Windows, where programs look for an .exe or .cmd.
   const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
-  const execute = createRunExecution({
+  const executionOptions = {
     router,
     graceMs: options.graceMs ?? 2000,
     sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
@@ -100,7 +100,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
         noEditor,
       }),
     secrets,
-  });
+  };
+  const execute = createRunExecution(executionOptions);
+  const prepareSession = createSessionPreparation(executionOptions);
   /** The run itself (run() below marks the conversation's sessions in use around it). */
   async function runInSlot(request: RunRequest, started: number): Promise<RunResult> {
     const limits = describeLimits(request.settings, null);
@@ -124,6 +126,15 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     // conversation are admitted one after the other, so each joins its queue in the order asked.
     // Only SHELL is read: copying the whole process environment for it cost more than the rest of
     // a warm run's admission.
+    const { language, note, asked, slot } = await admit(request, named);
+    return slot.queue.push(
+      () => execute({ request, language, slot, shellNote: note, asked }),
+      (err) => simpleResult('died', `The run failed inside the engine: ${errorMessage(err)}`, started, limits, slot.executionCount),
+    );
+  }
+
+  /** The language a run really goes to (a shell cell's shell), and its session slot, in the order runs were asked. */
+  async function admit(request: RunRequest, named: LanguageDefinition) {
     const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
     // Only a shell's choice reads the context (router.choose): another language is admitted without
     // building one (a route, a sandbox probing), which a warm run's admission would otherwise pay.
@@ -136,11 +147,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     );
     const asked = askedAs(request.language, named);
     slots.remember(request.conversationId, asked, language.name);
-    const slot = slots.slotFor(request.conversationId, language.name);
-    return slot.queue.push(
-      () => execute({ request, language, slot, shellNote: note, asked }),
-      (err) => simpleResult('died', `The run failed inside the engine: ${errorMessage(err)}`, started, limits, slot.executionCount),
-    );
+    return { language, note, asked, slot: slots.slotFor(request.conversationId, language.name) };
   }
 
   return {
@@ -150,6 +157,26 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       const over = slots.using(request.conversationId, started);
       try {
         return await runInSlot(request, started);
+      } finally {
+        over();
+      }
+    },
+
+    async prepare(request) {
+      const named = findLanguage(request.language);
+      if (disposed || !named) return;
+      const over = slots.using(request.conversationId, Date.now());
+      try {
+        const { language, slot } = await admit(request, named);
+        // A session there already: the run finds it (or, were it to have died, starts the next).
+        if (slot.session) return;
+        // In the slot's queue, so it never starts a session under a run going on there.
+        await slot.queue.push(
+          () => prepareSession({ request, language, slot }),
+          () => undefined,
+        );
+      } catch {
+        // The run that follows starts the session and reports what went wrong.
       } finally {
         over();
       }

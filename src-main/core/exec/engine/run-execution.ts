@@ -56,18 +56,60 @@ export interface RunInSlot {
 
 export type ExecuteRun = (run: RunInSlot) => Promise<RunResult>;
 
+/** Where a run goes and with what runtime, or why it cannot run there. */
+type Placement = { route: SessionRoute; runtime: Runtime } | { refusal: string; route: SessionRoute };
+
+async function placeRun(options: RunExecutionOptions, request: RunRequest, language: LanguageDefinition): Promise<Placement> {
+  const route = await options.router.route(request, language);
+  if (route.refusal) return { refusal: route.refusal, route };
+  const context = await options.detectContext(request, route);
+  const runtime = route.runtime ?? (await language.detect(context).catch(() => null));
+  if (!runtime) return { refusal: unavailableMessage(language.label, await availableRuntimes(context)), route };
+  return { route, runtime };
+}
+
+function startIn(
+  options: RunExecutionOptions,
+  request: RunRequest,
+  language: LanguageDefinition,
+  slot: SessionSlot,
+  placed: { route: SessionRoute; runtime: Runtime },
+): Promise<Session> {
+  const { route, runtime } = placed;
+  return liveSession(slot, language, runtime, route, () =>
+    route.start({
+      ...options.sessionBase,
+      language,
+      runtime,
+      workspace: request.workspace,
+      env: options.environment(request, runtime),
+      limits: createLimitController(),
+      settings: request.settings,
+    }),
+  );
+}
+
+/**
+ * Starts the session a run of `request` would use, running nothing (ExecService.prepare): a session
+ * that is already live is kept, one that cannot start is left for the run to report.
+ */
+export function createSessionPreparation(
+  options: RunExecutionOptions,
+): (run: Pick<RunInSlot, 'request' | 'language' | 'slot'>) => Promise<void> {
+  return async ({ request, language, slot }) => {
+    const placed = await placeRun(options, request, language);
+    if ('refusal' in placed || request.signal?.aborted) return;
+    await startIn(options, request, language, slot, placed).catch(() => undefined);
+  };
+}
+
 export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
   return async ({ request, language, slot, shellNote, asked }) => {
     const startedAt = Date.now();
-    const route = await options.router.route(request, language);
-    const limits = route.limits(describeLimits(request.settings, null));
-    if (route.refusal) return simpleResult('unavailable', route.refusal, startedAt, limits, slot.executionCount);
-    const context = await options.detectContext(request, route);
-    const runtime = route.runtime ?? (await language.detect(context).catch(() => null));
-    if (!runtime) {
-      const message = unavailableMessage(language.label, await availableRuntimes(context));
-      return simpleResult('unavailable', message, startedAt, limits, slot.executionCount);
-    }
+    const placed = await placeRun(options, request, language);
+    const limits = placed.route.limits(describeLimits(request.settings, null));
+    if ('refusal' in placed) return simpleResult('unavailable', placed.refusal, startedAt, limits, slot.executionCount);
+    const { route, runtime } = placed;
     if (request.signal?.aborted)
       return simpleResult('interrupted', 'Interrupted before it started.', startedAt, limits, slot.executionCount);
 
@@ -85,17 +127,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       onBackpressure: (paused) => session?.setPaused(paused),
     });
     try {
-      session = await liveSession(slot, language, runtime, route, () =>
-        route.start({
-          ...options.sessionBase,
-          language,
-          runtime,
-          workspace: request.workspace,
-          env: options.environment(request, runtime),
-          limits: createLimitController(),
-          settings: request.settings,
-        }),
-      );
+      session = await startIn(options, request, language, slot, placed);
     } catch (err) {
       return simpleResult('died', `Could not start the ${language.name} session: ${errorMessage(err)}`, startedAt, limits, executionCount);
     }

@@ -112,6 +112,13 @@ export interface LanguagesScope {
 export interface ExecService {
   run(request: RunRequest): Promise<RunResult>;
   /**
+   * Starts the session a run of this request would use, running nothing, so that a caller that holds
+   * something while a run goes on (sub-agents' cells take turns on a workspace) does not hold it
+   * through a session's start. Never throws; a session that cannot start is left for the run to report.
+   * Optional: an engine without it starts the session at the run, as always.
+   */
+  prepare?(request: RunRequest): Promise<void>;
+  /**
    * Interrupt whatever runs in this conversation (all languages, or one). A language name reaches
    * the session(s) it resolves to: `shell` the shell its cells last ran in (bash or zsh; both before
    * any ran), `zsh` bash when zsh was missing.

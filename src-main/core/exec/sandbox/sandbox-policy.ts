@@ -13,6 +13,8 @@ export function withSandboxSetting(
 ): ExecService {
   return {
     run: (request) => exec.run({ ...request, sandbox: forRun ? forRun(request, setting()) : setting() }),
+    // The same sandbox as the run, so the session prepared is the one the run uses.
+    prepare: (request) => exec.prepare?.({ ...request, sandbox: forRun ? forRun(request, setting()) : setting() }) ?? Promise.resolve(),
     interrupt: (conversationId, language) => exec.interrupt(conversationId, language),
     typeInto: (conversationId, runId, data) => exec.typeInto(conversationId, runId, data),
     restart: (conversationId, language) => exec.restart(conversationId, language),
