@@ -260,8 +260,7 @@ export const CellItem = z.object({
   mcp: z.object({ server: z.string().max(64), tool: z.string().max(256) }).optional(),
   /** A `delegate` call (docs/agent.md#sub-agents): the sub-agent's conversation, its name, state and spending. */
   subagent: z.lazy(() => SubagentInfo).optional(),
-  /** A screen action that cell's code asked for (docs/computer-use.md#in-code): not the model's call, never sent as one. */
-  fromCell: Id.optional(),
+  fromCell: Id.optional(), // the cell whose code asked for this screen action (docs/computer-use.md#in-code); never sent as a call
 });
 
 /** Notices the app adds to a conversation (history trimmed, budget reached, provider error). */

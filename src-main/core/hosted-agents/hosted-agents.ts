@@ -197,7 +197,7 @@ export class HostedAgents {
     } catch (err) {
       await process.stop();
       // Said once, with what the agent wrote on its way out (runTurn has no process to ask).
-      throw new Error(agentFailure(err, process.stderr()));
+      throw new Error(agentFailure(err, process.stderr()), { cause: err });
     }
     return hosted;
   }
@@ -290,7 +290,7 @@ export class HostedAgents {
 /** An agent's error in words: the JSON-RPC message, its details (an agent's "Internal error" says little alone), its last stderr lines. */
 function agentFailure(err: unknown, stderr: string): string {
   const data: unknown = (err as { data?: unknown } | null)?.data;
-  const details = data && typeof data === 'object' && 'details' in data ? String((data as { details: unknown }).details) : '';
+  const details = data && typeof data === 'object' && 'details' in data ? String(data.details) : '';
   const tail = stderr.trim().split('\n').slice(-5).join('\n');
   return [errorMessage(err) + (details && !errorMessage(err).includes(details) ? ` (${details})` : ''), tail].filter(Boolean).join('\n');
 }

@@ -39,7 +39,7 @@ describe('content-defined chunking of big files', () => {
   it("reuses the last version's nodes only where they are the same: a chain of shortcut versions ends as the fresh cut", () => {
     // Each version is cut from the one before (its nodes taken over where their children are), as a
     // workspace's big file is from cell to cell; every step must give the fresh cut's tree.
-    let version = randomBytes(2 * MB);
+    let version: Buffer = randomBytes(2 * MB);
     let last = chunkFile(version);
     for (const step of [0, 1, 0, 2, 3, 0, 4, 1]) {
       version = variants(version)[step]?.[1] ?? version;
