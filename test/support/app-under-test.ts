@@ -9,7 +9,7 @@ import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { SANDBOX_CHOSEN_OFF } from './sandbox-choice';
-import { OI } from './cli-process';
+import { OI } from './oi-command';
 import { workspaceLookup } from '../../src-main/server/workspace-lookup';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { HandlerTable } from '../../src-main/core/bridge/handler-table';

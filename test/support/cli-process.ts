@@ -2,26 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pty, { type IPty } from 'node-pty';
 import { Terminal } from '@xterm/headless';
-import { builtIsFresh, REPO } from './built-output';
+import { REPO } from './built-output';
 import { endWithTest } from './test-children';
 
 export { REPO };
-const MAIN = path.join(REPO, 'src-main', 'cli', 'main.ts');
-// By file URL, so oi can start in any folder (where its code runs) and still find tsx.
-const TSX = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-/** What `npm run build` makes of the CLI, and the launcher users run it by (package.json's bin). */
-const BUILT = path.join(REPO, 'out', 'main', 'cli.js');
-const BIN = path.join(REPO, 'bin', 'oi.mjs');
-/**
- * Node's arguments that run `oi`, for tests that spawn it their own way: built when fresh
- * (built-output.ts), else from source through tsx. An `oi` from source has tsx compile and load the
- * CLI's modules: a one-shot turn took 1.8 CPU-seconds that way against 0.35 s built, and the CLI
- * tests start dozens of them.
- */
-export const OI = builtIsFresh(BUILT) ? [BIN] : ['--import', TSX, MAIN];
+import { OI } from './oi-command';
+export { OI };
 
 /** The folder oi starts in unless a test names one: `here/` beside the test's data folder, never the repository. */
 function defaultCwd(env: Record<string, string>): string {
