@@ -9,7 +9,8 @@ import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { whileRunning } from './run-cell';
 import { allowedTool, approve, finishCell } from './turn-cell';
-import { addNoticeItem } from './conversation-changes';
+import { addItem, addNoticeItem } from './conversation-changes';
+import { newCell } from '../conversations/new-cell';
 
 // Computer use in a turn (docs/computer-use.md): the `computer` tool offered only when the person turned
 // it on for the conversation and the model sees images; each action asked for (auto-run does not
@@ -198,25 +199,10 @@ export class ComputerService {
     if (live.conv.planMode === true)
       return { ok: false, text: 'Not done: the conversation is in plan mode, where nothing acts on the screen.' };
     const cell: CellItem = {
-      kind: 'cell',
-      id: newId(),
-      step: parent.step,
-      toolCallId: null,
-      language: COMPUTER_LANGUAGE,
-      code: '',
-      status: 'running',
-      approval: null,
-      outputs: [],
-      exitCode: null,
-      durationMs: null,
-      executionCount: null,
-      startedAt: null,
-      limits: null,
-      resultForModel: null,
+      ...newCell({ id: newId(), step: parent.step, toolCallId: null, language: COMPUTER_LANGUAGE, code: '', status: 'running' }),
       fromCell: parent.id,
     };
-    live.conv.items.push(cell);
-    events.emit('item.added', { conversationId: live.conv.id, item: cell });
+    addItem(live.conv, events, cell);
     // The action's cell takes the running cell's place (its Stop ends the action) and gives it back.
     const [controller, runningCellId] = [live.runController, live.runningCellId];
     try {
