@@ -165,9 +165,10 @@ describe.each([
     if (ipython) await run('get_ipython()');
     const o = await run('sorted(k for k in globals() if not k.startswith("_")), __name__');
     // IPython adds what a Jupyter cell finds too: In, Out, exit, quit, get_ipython (and _-names).
+    // `computer` is ours on purpose, as `files` and `display` are (docs/computer-use.md#in-code).
     const names = ipython
-      ? ['HTML', 'Image', 'In', 'Markdown', 'Out', 'display', 'exit', 'files', 'get_ipython', 'quit']
-      : ['HTML', 'Image', 'Markdown', 'display', 'files'];
+      ? ['HTML', 'Image', 'In', 'Markdown', 'Out', 'computer', 'display', 'exit', 'files', 'get_ipython', 'quit']
+      : ['HTML', 'Image', 'Markdown', 'computer', 'display', 'files'];
     expect(String(resultText(o)).replace(/\s+/g, ' ')).toBe(`([${names.map((n) => `'${n}'`).join(', ')}], '__main__')`);
   });
 
