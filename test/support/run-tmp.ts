@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +18,9 @@ export function useRunTmp(): string {
   const existing = process.env[RUN_TMP_VARIABLE];
   if (existing && existsSync(existing)) return existing;
   const dir = mkdtempSync(join(tmpdir(), 'oi-run-'));
+  // Open to every user as /tmp is (sticky): tests run programs as another user (permission checks,
+  // the sandbox's user mapping), which mkdtemp's 0700 would stop on the way in.
+  chmodSync(dir, 0o1777);
   process.env[RUN_TMP_VARIABLE] = dir;
   process.env.TMPDIR = dir;
   process.once('exit', () => {

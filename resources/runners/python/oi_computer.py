@@ -8,6 +8,8 @@ raises ComputerError with main's reason. Coordinates are pixels of the latest sc
 (computer.display.view() or .screenshot()), which is scaled down to what the model accepts.
 """
 import base64
+import os
+import threading
 
 _ask = None  # ask(action dict) -> reply dict (ok, text, png, width, height)
 
@@ -19,6 +21,32 @@ class ComputerError(RuntimeError):
 def install(ask):
     global _ask
     _ask = ask
+
+
+def asker(session, flush):
+    """Asks main for a screen action over the session's side channel and waits for its reply: main
+    decides whether it may be done at all. One at a time, whichever thread asks."""
+    lock = threading.Lock()
+    counter = [0]
+
+    def ask(action):
+        with lock:
+            with session.emit_lock:
+                if session.nonce is None:  # between runs (a thread the cell left behind)
+                    return {'ok': False, 'text': 'Not done: no cell is running.'}
+                seq = counter[0]
+                counter[0] += 1
+                flush()  # what the cell printed before comes before the action
+                session.channel.send({'type': 'computer_request', 'id': session.run_id, 'seq': seq, 'action': action})
+            while True:  # a Ctrl-C here raises KeyboardInterrupt in the cell; main withdraws the action
+                message = session.channel.receive()
+                if message is None or message.get('type') == 'shutdown':
+                    flush()
+                    os._exit(0)
+                if message.get('type') == 'computer_reply' and message.get('seq') == seq \
+                        and message.get('id') == session.run_id:
+                    return message
+    return ask
 
 
 def _do(action):

@@ -107,8 +107,6 @@ class Session:
         self.nonce = None
         self.seq = 0
         self.input_seq = 0
-        self.computer_seq = 0
-        self.computer_lock = threading.Lock()
         self.emit_lock = threading.RLock()
         self.interruptible = False
         self.loop = None
@@ -122,8 +120,7 @@ class Session:
         self.magics = oi_magics.Magics(self.namespace, self._run_code) if ipython is None else None
 
     def _make_namespace(self, workspace):
-        # A real __main__ module, so classes defined in cells pickle and `if __name__ == "__main__":`
-        # blocks run.
+        # A real __main__ module: classes defined in cells pickle, `if __name__ == "__main__":` runs.
         main = types.ModuleType('__main__')
         namespace = main.__dict__
         namespace['__builtins__'] = builtins
@@ -279,26 +276,6 @@ class Session:
                 break  # replies to questions an interrupt abandoned are skipped
         return None if message.get('eof') else str(message.get('value', ''))
 
-    def ask_computer(self, action):
-        """Asks main for a screen action (docs/computer-use.md#in-code) and waits for its reply:
-        main decides whether it may be done at all. One at a time, whichever thread asks."""
-        with self.computer_lock:
-            with self.emit_lock:
-                if self.nonce is None:  # between runs (a thread the cell left behind)
-                    return {'ok': False, 'text': 'Not done: no cell is running.'}
-                seq = self.computer_seq
-                self.computer_seq += 1
-                oi_streams.flush()  # what the cell printed before comes before the action
-                self.channel.send({'type': 'computer_request', 'id': self.run_id, 'seq': seq, 'action': action})
-            while True:  # a Ctrl-C here raises KeyboardInterrupt in the cell; main withdraws the action
-                message = self.channel.receive()
-                if message is None or message.get('type') == 'shutdown':
-                    oi_streams.flush()
-                    os._exit(0)
-                if message.get('type') == 'computer_reply' and message.get('seq') == seq \
-                        and message.get('id') == self.run_id:
-                    return message
-
     def _after_fork_in_child(self):
         # A forked child (multiprocessing) must not wait on a lock a vanished thread held, and its
         # outputs carry no marker: its numbers would collide with the parent's.
@@ -404,7 +381,7 @@ def main():
     oi_display.set_emitter(session.emit)
     oi_display.install_plain_help()
     oi_input.install(session.ask_input, _write_stdout)
-    oi_computer.install(session.ask_computer)
+    oi_computer.install(oi_computer.asker(session, oi_streams.flush))
     sys.meta_path.insert(0, oi_display.MatplotlibHook())
     oi_import_cache.install()
     # Like the interactive interpreter: imports find modules in the current directory, not here.
