@@ -8,7 +8,7 @@ import { x11Support, X11Screen } from '../computer/x11-screen';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { whileRunning } from './run-cell';
-import { allowedTool, approve, finishCell } from './turn-cell';
+import { allowedTool, approve, finishCell, type CellGuard, type CodeComputer } from './turn-cell';
 import { addItem, addNoticeItem } from './conversation-changes';
 import { newCell } from '../conversations/new-cell';
 
@@ -32,12 +32,9 @@ interface TurnState {
   events: EventBus | null;
 }
 
-/** A check before an action is asked for (the beforeCell hooks): null to go on, or what the model is told. */
-export type CellGuard = (cell: CellItem) => Promise<string | null>;
-
 export type ComputerSupport = { available: true } | { available: false; reason: string };
 
-export class ComputerService {
+export class ComputerService implements CodeComputer {
   private readonly turns = new Map<string, TurnState>();
   private readonly screen: X11Screen | null;
   readonly support: ComputerSupport;

@@ -24,6 +24,9 @@ export interface CellRunDeps {
   computer?: CodeComputer;
 }
 
+/** A check before an action is asked for (the beforeCell hooks): null to go on, or what the model is told. */
+export type CellGuard = (cell: CellItem) => Promise<string | null>;
+
 /** What a cell's code needs of computer use (ComputerService, named here by shape: it imports this file). */
 export interface CodeComputer {
   codeAction(
@@ -33,7 +36,7 @@ export interface CodeComputer {
     parent: CellItem,
     action: Record<string, unknown>,
     signal: AbortSignal,
-    guard?: (cell: CellItem) => Promise<string | null>,
+    guard?: CellGuard,
   ): Promise<ComputerAnswer>;
 }
 
