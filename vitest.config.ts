@@ -9,12 +9,23 @@ process.env.PATH = withShimsResolved(process.env.PATH ?? '');
 // And this TMPDIR: the run's own folder, named and removed when the run ends (test/support/run-tmp.ts).
 useRunTmp();
 
-// Test files that run in shared processes. A file belongs here when it leaves the process as it found
-// it: no process.env or cwd left changed, no module mocked, nothing global patched (files that change
-// process.env for a test put it back in afterEach/finally; those that would not stay isolated). The
-// CLI's tests work through `oi` processes, and the end-to-end tests through a page and an app each
-// file starts and closes.
-const SHARED = ['test/unit/**/*.test.ts', 'test/integration/{llm,llm-server,settings,workspace,cli}/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+// Test files run in shared processes (isolate: false): a file's own process, with its module graph
+// loaded again, costs about a CPU-second (measured on test/integration/exec's 24 files under the same
+// load: 195 CPU-seconds shared against 221 isolated, and the import phase 16 s against 143 s). A file
+// may share when it leaves the process as it found it: process.env and cwd put back, no module mocked,
+// nothing global patched — vitest itself resets vi.setConfig and restores spies after each file, and
+// test/support/file-cleanup.ts kills what a file left running. The files below change something
+// process-wide for a while (an environment variable, PATH, a listener whose count the file asserts), so
+// they keep a process of their own; a new file that does the same belongs here.
+const ISOLATED = [
+  'test/integration/exec/runner-helpers.test.ts',
+  'test/integration/start-app.test.ts',
+  'test/integration/app-warm-up.test.ts',
+  'test/integration/agent/mcp-turn.test.ts',
+  'test/integration/agent/long-turn-listeners.test.ts',
+  'test/integration/security/key-canary.test.ts',
+  'test/security/attacks/app-programs.test.ts',
+];
 // One Chromium for the run's browser tests (one per project), started when a browser test first asks
 // (test/support/browser.ts).
 const CHROMIUM = './test/support/global-chromium.ts';
@@ -30,18 +41,11 @@ export default defineConfig({
     // Kills what a file started and left running, when the file ends (test/support/file-cleanup.ts).
     setupFiles: ['./test/support/file-cleanup.ts'],
     projects: [
-      // Files that change nothing process-wide for good share test processes (isolate: false): a
-      // file's own process, with its module graph loaded again, cost ~0.5 CPU-seconds (CONTRIBUTING.md).
-      { extends: true, test: { name: 'shared', include: SHARED, isolate: false, globalSetup: [CHROMIUM] } },
       {
         extends: true,
-        test: {
-          name: 'isolated',
-          include: ['test/**/*.test.ts'],
-          exclude: SHARED,
-          globalSetup: [CHROMIUM],
-        },
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false, globalSetup: [CHROMIUM] },
       },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, globalSetup: [CHROMIUM] } },
     ],
     // Real processes and servers: give them room, and keep the 2-core machines from thrashing.
     testTimeout: 60_000,
