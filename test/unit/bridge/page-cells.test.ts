@@ -26,7 +26,7 @@ function cell(outputs: CellOutput[], extra: Partial<CellItem> = {}): CellItem {
     limits: null,
     resultForModel: null,
     ...extra,
-  } as CellItem;
+  };
 }
 
 const stdout = (text: string): Stream => ({ output_type: 'stream', name: 'stdout', text });
