@@ -118,8 +118,8 @@ function mainThreadTaskCpu(trace: Buffer): { worstMs: number; over50Ms: number }
   return { worstMs: Math.round(Math.max(0, ...cpus)), over50Ms: cpus.filter((c) => c > 50).length };
 }
 
-async function measureStream(browser: Browser, code: string): Promise<StreamFigures> {
-  const aut = await startUiApp({ settings: { autoRun: true } });
+async function measureStream(browser: Browser, code: string, wholeCells = false): Promise<StreamFigures> {
+  const aut = await startUiApp({ settings: { autoRun: true }, wholeCells });
   try {
     const { page } = await openApp(browser, aut);
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -143,7 +143,9 @@ async function measureStream(browser: Browser, code: string): Promise<StreamFigu
       { timeout: 30_000 },
     );
     const typing = await typingDelays(page, 'typing while output streams');
-    await page.waitForFunction(() => document.querySelector('[data-testid="terminal"]')?.textContent?.includes('STREAM-END'), undefined, {
+    // Shown in full: the finished cell's saved view, not the live terminal (which may show the last line
+    // before the run's end reaches the page, and the run's end is the task measured).
+    await page.waitForFunction(() => document.querySelector('.saved-output')?.textContent?.includes('STREAM-END'), undefined, {
       timeout: 300_000,
       polling: 50,
     });
@@ -207,13 +209,32 @@ async function main(): Promise<void> {
       );
     }
     // 1b. A million lines printed at once (issue 25 item 13: the page stopped painting for seconds).
-    // Target: no long task over 200 ms while they stream.
+    // Target: no task over 50 ms of CPU. Side by side in one run: the page sent each finished cell
+    // whole (before core/bridge/page-cells.ts) and sent only the rows it draws (after), taking turns.
     if (wanted('million')) {
-      const m = await measureStream(chromium.browser, MILLION_CODE);
-      results.stream1MLines = { lines: 1_000_000, ...m, target: 'worst long task ≤ 200 ms' };
-      console.log(
-        `1,000,000 lines: shown in full after ${m.shownInFullMs} ms; long tasks: ${m.longTasks.count}, worst ${m.longTasks.worstMs} ms, total ${m.longTasks.totalMs} ms; worst task CPU ${m.taskCpu.worstMs} ms (${m.taskCpu.over50Ms} over 50 ms); typing delay worst ${m.typingDelayMs.worst} ms; load ${os.loadavg()[0]?.toFixed(1)}`,
-      );
+      const rounds = Number(process.env.OI_UI_BENCH_ROUNDS ?? 1);
+      const runs: Array<{ wholeCells: boolean; figures: StreamFigures; load: number }> = [];
+      const load0 = os.loadavg()[0] ?? 0;
+      for (let r = 0; r < rounds; r++) {
+        for (const wholeCells of [true, false]) {
+          const m = await measureStream(chromium.browser, MILLION_CODE, wholeCells);
+          const load = os.loadavg()[0] ?? 0;
+          runs.push({ wholeCells, figures: m, load });
+          console.log(
+            `1,000,000 lines, ${wholeCells ? 'cells sent whole (before)' : 'only the drawn rows sent (after)'}: shown in full after ${m.shownInFullMs} ms; long tasks: ${m.longTasks.count}, worst ${m.longTasks.worstMs} ms, total ${m.longTasks.totalMs} ms; worst task CPU ${m.taskCpu.worstMs} ms (${m.taskCpu.over50Ms} over 50 ms); typing delay worst ${m.typingDelayMs.worst} ms; load ${load.toFixed(1)}`,
+          );
+        }
+      }
+      const worst = (whole: boolean) => Math.max(...runs.filter((x) => x.wholeCells === whole).map((x) => x.figures.taskCpu.worstMs));
+      const ratio = Math.round((worst(false) / Math.max(1, worst(true))) * 100) / 100;
+      results.stream1MLines = {
+        lines: 1_000_000,
+        runs,
+        worstTaskCpuRatio: ratio,
+        load: [load0, os.loadavg()[0]],
+        target: 'no task over 50 ms of CPU',
+      };
+      console.log(`1,000,000 lines: worst task CPU after/before ${ratio}× (load ${load0.toFixed(1)} → ${os.loadavg()[0]?.toFixed(1)})`);
     }
     // 2. Opening a 1,000-message conversation from the list.
     if (wanted('open')) {

@@ -2,6 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { requestNames } from '@contract';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
+import { eventForPage, resultForPage } from '../core/bridge/page-cells';
 import { EVENT_CHANNEL, requestChannel } from '../../src-preload/ipc-channels';
 import { isAppUrl } from './app-origin';
 
@@ -22,12 +23,14 @@ export function bindIpc(
         console.warn(`refused IPC ${name}: ${refusal}`);
         return { ok: false, error: { code: 'unauthorized', message: refusal } };
       }
-      return dispatch(name, input, { transport: 'ipc' });
+      const reply = await dispatch(name, input, { transport: 'ipc' });
+      // The page is sent only the rows of a cell's text it draws (bridge/page-cells.ts).
+      return reply.ok ? { ok: true, result: resultForPage(reply.result) } : reply;
     });
   }
   const unsubscribe = events.subscribe((event) => {
     const wc = ourWindow();
-    if (wc && !wc.isDestroyed()) wc.send(EVENT_CHANNEL, event);
+    if (wc && !wc.isDestroyed()) wc.send(EVENT_CHANNEL, eventForPage(event));
   });
   return () => {
     unsubscribe();

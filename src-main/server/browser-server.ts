@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_SOCKET_FRAME_BYTES } from '@contract/limits';
 import type { Dispatcher } from '../core/bridge/dispatch';
 import type { EventBus } from '../core/bridge/event-bus';
+import { eventForPage, resultForPage } from '../core/bridge/page-cells';
 import { policyForPath } from '../core/security/content-security-policy';
 import type { WorkspaceLookup } from './workspace-lookup';
 import { RateLimiter } from './rate-limiter';
@@ -38,6 +39,8 @@ export interface BrowserServerOptions {
    * download a workspace file (docs/security.md). Without it that route does not exist.
    */
   workspaceOf?: WorkspaceLookup;
+  /** Send cells whole, as before bridge/page-cells.ts: only the UI bench's "before" sets it. */
+  wholeCells?: boolean;
 }
 
 export interface BrowserServer {
@@ -152,7 +155,10 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
     const limiter = new RateLimiter(opts.rate?.perSecond ?? DEFAULT_RATE.perSecond, opts.rate?.burst ?? DEFAULT_RATE.burst);
-    const unsubscribe = opts.events.subscribe((ev) => send({ type: 'event', name: ev.name, payload: ev.payload }));
+    const unsubscribe = opts.events.subscribe((event) => {
+      const ev = opts.wholeCells ? event : eventForPage(event);
+      send({ type: 'event', name: ev.name, payload: ev.payload });
+    });
     ws.on('close', () => {
       unsubscribe();
       sockets.delete(ws);
@@ -199,7 +205,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         const result = await opts.dispatch(frame.name, frame.input, { transport: 'websocket' });
         send(
           result.ok
-            ? { type: 'response', id: frame.id, ok: true, result: result.result }
+            ? { type: 'response', id: frame.id, ok: true, result: opts.wholeCells ? result.result : resultForPage(result.result) }
             : { type: 'response', id: frame.id, ok: false, error: result.error },
         );
       })().catch((err: unknown) => {

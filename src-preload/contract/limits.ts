@@ -13,3 +13,10 @@ export const MAX_SOCKET_FRAME_BYTES = 32 * 1024 * 1024;
  * The user's own limit (settings.notebookMaxBytes) applies on top of this.
  */
 export const MAX_NOTEBOOK_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Rows of one block of a finished cell's text the page draws: the first half and the last half, with
+ * the number left out between. Main sends the page no more than these (bridge/page-cells.ts), and the
+ * rows between come a page of this many at a time (`cell.output-rows`).
+ */
+export const SAVED_OUTPUT_MAX_LINES = 4000;

@@ -26,6 +26,12 @@ export const StreamOutput = z.object({
    * read it as before; the app's own field, not nbformat's: export leaves it out.
    */
   appNote: z.literal(true).optional(),
+  /**
+   * Only in the page's copy of a finished cell, never saved: an empty marker standing where this many
+   * rows of the text block around it are left out (main sends the page the rows it draws,
+   * bridge/page-cells.ts); the page fetches them with `cell.output-rows`.
+   */
+  rowsLeftOut: z.number().int().positive().optional(),
 });
 export const DisplayDataOutput = z.object({
   output_type: z.literal('display_data'),

@@ -69,6 +69,8 @@ export interface AppUnderTestOptions {
   shellHandlers?: (app: App) => Partial<HandlerTable>;
   /** The `oi` the Schedules screen's tasks run, and the environment the OS scheduler is asked in. */
   schedules?: AppOptions['schedules'];
+  /** Send the page cells whole, as before core/bridge/page-cells.ts (the UI bench's "before"). */
+  wholeCells?: boolean;
 }
 
 export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
@@ -109,6 +111,7 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
     events: app.events,
     rendererDir,
     workspaceOf: workspaceLookup(app.context.agent),
+    wholeCells: options.wholeCells,
   });
   return {
     app,

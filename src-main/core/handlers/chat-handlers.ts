@@ -2,6 +2,7 @@ import { modelInfo } from '../llm/model-catalog';
 import type { HandlerTable } from '../bridge/handler-table';
 import type { AppContext } from './app-context';
 import { setAutoRun, setComputerUse } from '../agent/conversation-changes';
+import { outputRows } from '../bridge/page-cells';
 
 type ChatNames =
   | 'chat.send'
@@ -13,6 +14,7 @@ type ChatNames =
   | 'cell.interrupt'
   | 'cell.input'
   | 'cell.terminal-input'
+  | 'cell.output-rows'
   | 'install.answer'
   | 'conversation.set-auto-run'
   | 'conversation.set-computer-use'
@@ -81,6 +83,9 @@ export const chatHandlers = ({ agent, reruns, events, computer, settings }: AppC
       agent.typeIntoCell(conversationId, cellId, data);
       return { ok: true };
     },
+    // The rows of a finished cell's text the page was not sent (bridge/page-cells.ts), from the conversation as it is now.
+    'cell.output-rows': async ({ conversationId, cellId, cut, from, count }) =>
+      outputRows(await agent.snapshot(conversationId), cellId, cut, from, count),
     'install.answer': async ({ conversationId, questionId, install }) => {
       agent.answerInstall(conversationId, questionId, install);
       return { ok: true };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Attachment, Id } from '../model';
+import { Attachment, Id, StreamOutput } from '../model';
+import { SAVED_OUTPUT_MAX_LINES } from '../limits';
 import { ConversationRef, Ok, type RequestSpec } from './shared';
 
 export const chatRequests = {
@@ -80,6 +81,23 @@ export const chatRequests = {
   'cell.terminal-input': {
     input: z.object({ conversationId: Id, cellId: Id, data: z.string().min(1).max(65_536) }).strict(),
     output: Ok,
+  },
+  /**
+   * Rows a finished cell's text block leaves out on the page (its `cut`-th marker, counting from 0):
+   * the `count` rows after the first `from` of them, with how many are left after these. The page is
+   * sent only the rows it draws; this is how the rest is reached, a page at a time.
+   */
+  'cell.output-rows': {
+    input: z
+      .object({
+        conversationId: Id,
+        cellId: Id,
+        cut: z.number().int().nonnegative(),
+        from: z.number().int().nonnegative(),
+        count: z.number().int().positive().max(SAVED_OUTPUT_MAX_LINES),
+      })
+      .strict(),
+    output: z.object({ outputs: z.array(StreamOutput), rowsLeft: z.number().int().nonnegative() }),
   },
   'install.answer': {
     input: z.object({ conversationId: Id, questionId: Id, install: z.boolean() }).strict(),

@@ -4,7 +4,7 @@ import { useApp } from '../../state/app-store';
 import { useWorkspace } from '../../state/workspace-store';
 import { formatBytes } from '../common/use-now';
 import { lazyNamed } from '../common/lazy-named';
-import { groupOutputs } from './output-groups';
+import { cutsIn, groupOutputs } from './output-groups';
 import { RichOutput } from './RichOutput';
 import { StreamBlock } from './StreamBlock';
 
@@ -49,16 +49,27 @@ export function CellOutputs({ cell }: { cell: CellItem }) {
           <OrderedOutputs outputs={before} cell={cell} />
         </details>
       )}
-      <OrderedOutputs outputs={after} cell={cell} whole={cell.fullOutput} />
+      <OrderedOutputs outputs={after} cell={cell} whole={cell.fullOutput} cutsBefore={cutsIn(before)} />
       {cell.fullOutput && <FullOutputLink path={cell.fullOutput.path} bytes={cell.fullOutput.bytes} />}
     </>
   );
 }
 
-function OrderedOutputs({ outputs, cell, whole }: { outputs: CellOutput[]; cell: CellItem; whole?: CellItem['fullOutput'] }) {
+function OrderedOutputs({
+  outputs,
+  cell,
+  whole,
+  cutsBefore = 0,
+}: {
+  outputs: CellOutput[];
+  cell: CellItem;
+  whole?: CellItem['fullOutput'];
+  /** Markers of rows left out in the outputs before these (a first attempt's). */
+  cutsBefore?: number;
+}) {
   // Grouping concatenates the text (megabytes for a big run) and StreamBlock memoises on the parts:
   // regrouping on every render of the cell would redraw the whole block each time.
-  const groups = useMemo(() => groupOutputs(outputs), [outputs]);
+  const groups = useMemo(() => groupOutputs(outputs, cutsBefore), [outputs, cutsBefore]);
   // A run past the cap whose text is one block: that block is its head and tail, and says how many
   // lines of the whole output it leaves out.
   const wholeLines = whole && groups.filter((g) => g.kind === 'streams').length === 1 ? whole.lines : undefined;
@@ -66,7 +77,7 @@ function OrderedOutputs({ outputs, cell, whole }: { outputs: CellOutput[]; cell:
     <>
       {groups.map((group) =>
         group.kind === 'streams' ? (
-          <StreamBlock key={group.key} parts={group.parts} wholeLines={wholeLines} />
+          <StreamBlock key={group.key} parts={group.parts} wholeLines={wholeLines} cellId={cell.id} />
         ) : (
           <RichOutput key={group.key} output={group.output} cellId={cell.id} scripts={!cell.imported} />
         ),

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
-import { ansiToHtml, SAVED_OUTPUT_MAX_LINES } from './ansi-to-html';
+import { SAVED_OUTPUT_MAX_LINES } from './ansi-to-html';
 import { countRows, keptRows } from './head-tail-lines';
 import type { StreamPart } from './output-groups';
+import { CutStreamBlock } from './CutStreamBlock';
+import { partsHtml, piece, type TextPart } from './stream-html';
 
 /**
  * A finished run's text as coloured HTML (ansiToHtml escapes everything it emits), stdout and stderr
@@ -10,8 +12,17 @@ import type { StreamPart } from './output-groups';
  * of the text does not hold it). At most SAVED_OUTPUT_MAX_LINES lines are drawn: the first half and
  * the last half, with a line saying how many between are not shown (head and tail, never a slice;
  * issue 12 #8). A run past the cap brings only its head and tail: its "full output" link opens all of it.
+ * Main sends the page only those rows, with a marker where the rest is: CutStreamBlock draws that.
  */
-export function StreamBlock({ parts, wholeLines }: { parts: StreamPart[]; wholeLines?: number }) {
+export function StreamBlock({ parts, wholeLines, cellId }: { parts: StreamPart[]; wholeLines?: number; cellId: string }) {
+  return parts.some((p) => p.name === 'cut') ? (
+    <CutStreamBlock parts={parts} wholeLines={wholeLines} cellId={cellId} />
+  ) : (
+    <WholeStreamBlock parts={parts as TextPart[]} wholeLines={wholeLines} />
+  );
+}
+
+function WholeStreamBlock({ parts, wholeLines }: { parts: TextPart[]; wholeLines?: number }) {
   const { html, hiddenLines } = useMemo(() => render(parts, wholeLines), [parts, wholeLines]);
   return (
     <div className="saved-output" data-testid="terminal" role="region" aria-label="Output" data-hidden-lines={hiddenLines || undefined}>
@@ -27,11 +38,10 @@ const HALF = SAVED_OUTPUT_MAX_LINES / 2;
  * `wholeLines`: the run's whole output had this many lines (it passed the cap, and the parts are its
  * head and tail), so the note counts the lines really left out, not just those of the parts.
  */
-function render(parts: StreamPart[], wholeLines?: number): { html: string; hiddenLines: number } {
+function render(parts: TextPart[], wholeLines?: number): { html: string; hiddenLines: number } {
   const counts = parts.map((p) => countRows(p.text));
   const total = counts.reduce((a, b) => a + b, 0);
-  if (total <= SAVED_OUTPUT_MAX_LINES)
-    return { html: parts.map((p, i) => piece(p, p.text, i < parts.length - 1)).join(''), hiddenLines: 0 };
+  if (total <= SAVED_OUTPUT_MAX_LINES) return { html: partsHtml(parts, false), hiddenLines: 0 };
   const hidden = Math.max(total, wholeLines ?? 0) - SAVED_OUTPUT_MAX_LINES;
   const kept = keptRows(
     parts.map((p) => p.text),
@@ -55,13 +65,4 @@ function render(parts: StreamPart[], wholeLines?: number): { html: string; hidde
     if (tail) out.push(piece(part, tail, i < parts.length - 1));
   });
   return { html: out.join(''), hiddenLines: hidden };
-}
-
-/** One stretch of a stream as HTML; stderr and the app's notes each wrapped in their marked span. */
-function piece(part: StreamPart, text: string, keepNewline: boolean): string {
-  const rendered = ansiToHtml(text, Number.MAX_SAFE_INTEGER);
-  const body = rendered.html + (text.endsWith('\n') && keepNewline ? '\n' : '');
-  if (part.name === 'stderr') return `<span class="stream-stderr" data-stream="stderr" title="printed to stderr">${body}</span>`;
-  if (part.name === 'note') return `<span class="stream-note" data-stream="note" title="a note from the app about this run">${body}</span>`;
-  return body;
 }

@@ -1,3 +1,4 @@
+import { SAVED_OUTPUT_MAX_LINES } from '@contract/limits';
 import { escapeHtml } from '../highlight/escape-html';
 
 // Saved terminal output (a finished cell after a reload, a cell far up a long conversation) is shown
@@ -12,8 +13,8 @@ interface Style {
   bold: boolean;
 }
 
-/** At most this many trailing lines are shown; the rest is counted. */
-export const SAVED_OUTPUT_MAX_LINES = 4000;
+/** At most this many trailing lines are shown; the rest is counted (one limit with main's, in the contract). */
+export { SAVED_OUTPUT_MAX_LINES };
 
 export function ansiToHtml(text: string, maxLines = SAVED_OUTPUT_MAX_LINES): { html: string; hiddenLines: number; shownLines: number } {
   const lines = resolveLineEdits(text).split('\n');

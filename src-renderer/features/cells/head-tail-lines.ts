@@ -1,14 +1,13 @@
 // The rows of a finished run's text that the saved view draws: all of them up to a cap, else the
 // first half and the last half. Found by scanning for newlines rather than splitting: a million-line
 // run would otherwise allocate a million strings on the page's main thread to keep four thousand
-// (issue 25 item 13: the page stopped painting for seconds).
+// (issue 25 item 13: the page stopped painting for seconds). Main now sends the page no more rows
+// than it draws (core/bridge/page-cells.ts); this still cuts text that comes whole.
 
-/** Rows as `text.split('\n')` counts them, a final newline ending the last row rather than starting one. */
-export function countRows(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return text.endsWith('\n') ? n - 1 : n;
-}
+import { countRows } from '@contract/output-rows';
+
+/** Rows as `text.split('\n')` counts them (the contract's rule, which main cuts by too). */
+export { countRows };
 
 /** The first `count` rows of `text`, each ending in a newline. */
 export function firstRows(text: string, count: number): string {
