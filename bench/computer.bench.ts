@@ -4,6 +4,8 @@
 // (a click at a screenshot point: the lock check, the app's windows looked up, the click) beside a bare
 // `xdotool mousemove click` (its anchor). Targets: ≤ 150 ms and ≤ 50 ms. Each pair runs in the same
 // rounds, taking turns, so a change in load reaches both alike; medians, and the ratio to the anchor.
+// Also the app's own CPU time for a screenshot (its reading, black-out, scaling and PNG; xwd's is
+// not counted), which the load on the machine changes far less than the wall clock.
 // Run: npm run bench -- computer   (writes bench/results/computer.json)
 
 import { execFile, spawn } from 'node:child_process';
@@ -39,7 +41,16 @@ const time = async (f: () => Promise<unknown>): Promise<number> => {
   return performance.now() - start;
 };
 
+/** This process's own CPU time for `f` (user + system), in ms: what the app spends, whatever the load does to the wall clock. */
+const cpu = async (f: () => Promise<unknown>): Promise<number> => {
+  const start = process.cpuUsage();
+  await f();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
 const shot: number[] = [];
+const shotCpu: number[] = [];
 const bareXwd: number[] = [];
 const click: number[] = [];
 const bareClick: number[] = [];
@@ -48,6 +59,7 @@ for (let round = 0; round < RUNS; round++) {
   const first = round % 2 === 0;
   if (first) bareXwd.push(await time(() => run('/usr/bin/xwd', ['-root', '-silent'], { env, encoding: 'buffer', maxBuffer: 64 << 20 })));
   shot.push(await time(() => control.screenshot(limit)));
+  shotCpu.push(await cpu(() => control.screenshot(limit)));
   if (!first) bareXwd.push(await time(() => run('/usr/bin/xwd', ['-root', '-silent'], { env, encoding: 'buffer', maxBuffer: 64 << 20 })));
   const [x, y] = [200 + round, 300];
   if (first)
@@ -65,6 +77,7 @@ const rows = {
   screenshotMs: median(shot),
   bareXwdMs: median(bareXwd),
   screenshotOverXwd: median(shot.map((s, i) => s / (bareXwd[i] ?? NaN))),
+  screenshotCpuMs: median(shotCpu),
   actionMs: median(click),
   bareXdotoolMs: median(bareClick),
   actionOverXdotool: median(click.map((c, i) => c / (bareClick[i] ?? NaN))),

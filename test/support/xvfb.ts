@@ -8,9 +8,16 @@ import { createInterface } from 'node:readline';
 export interface Xvfb {
   display: string;
   /** Starts the test form (test/fixtures/computer/tk-form.py) on this display; resolves once it is mapped. */
-  startForm(out: string, opts?: { x?: number; y?: number; className?: string; color?: string }): Promise<ChildProcess>;
+  startForm(out: string, opts?: { x?: number; y?: number; className?: string; color?: string; title?: string }): Promise<ChildProcess>;
   /** Runs an X program on this display, as the person at the screen would (xdotool, xset). */
   run(program: string, args: string[]): string;
+  /**
+   * The screen as the next test must find it: every form ended (its windows gone with its X
+   * connection) and the pointer in the middle, away from the corners (the person's stop gesture).
+   */
+  reset(): Promise<void>;
+  /** The ids of the visible windows that have a title or a class. */
+  windows(): string[];
   close(): Promise<void>;
 }
 
@@ -26,12 +33,24 @@ export async function startXvfb(width: number, height: number, dpi?: number): Pr
   const [line] = (await once(createInterface({ input: fd }), 'line')) as [string];
   const display = `:${line.trim()}`;
   const children: ChildProcess[] = [];
+  const run = (program: string, args: string[]): string =>
+    execFileSync(program, args, { env: { PATH: '/usr/bin:/bin', DISPLAY: display }, encoding: 'utf8' });
+  const windows = (): string[] => {
+    try {
+      return run('xdotool', ['search', '--onlyvisible', '--name', '--class', '--classname', '.'])
+        .split('\n')
+        .filter((line) => /^\d+$/.test(line));
+    } catch {
+      return []; // xdotool search exits 1 when it finds nothing
+    }
+  };
   return {
     display,
     async startForm(out, opts = {}) {
       const args = [TK_FORM, out, String(opts.x ?? 100), String(opts.y ?? 80)];
       if (opts.className) args.push('--class', opts.className);
       if (opts.color) args.push('--color', opts.color);
+      if (opts.title) args.push('--title', opts.title);
       // The system's Python, which has Tk (python3-tk).
       const child = spawn('/usr/bin/python3', args, {
         env: { PATH: '/usr/bin:/bin', DISPLAY: display },
@@ -42,8 +61,17 @@ export async function startXvfb(width: number, height: number, dpi?: number): Pr
       if (ready !== 'ready') throw new Error(`the test form said ${ready}`);
       return child;
     },
-    run(program, args) {
-      return execFileSync(program, args, { env: { PATH: '/usr/bin:/bin', DISPLAY: display }, encoding: 'utf8' });
+    run,
+    windows,
+    async reset() {
+      const running = children.splice(0).filter((c) => c.exitCode === null && c.signalCode === null);
+      for (const child of running) child.kill();
+      await Promise.all(running.map((c) => once(c, 'exit')));
+      // The server ends a client's windows when it reads the end of its connection, which may come after
+      // the process is gone: asked until no window is up (each ask a round trip to the server).
+      for (let tries = 0; windows().length > 0; tries++)
+        if (tries === 100) throw new Error(`windows are still up after their programs ended: ${windows().join(' ')}`);
+      run('xdotool', ['mousemove', String(width >> 1), String(height >> 1)]);
     },
     async close() {
       for (const child of children) child.kill();

@@ -71,14 +71,27 @@ class Screenshot:
         return '<Screenshot %dx%d>' % (self.width, self.height)
 
 
-class _Display:
-    def screenshot(self):
-        """The screen now (the app's own windows blacked out), without showing it."""
-        return Screenshot(_do({'action': 'screenshot'}))
+def _window_id(window):
+    """A window id from computer.window.find(): the dict it gave, or its id."""
+    if isinstance(window, dict):
+        window = window.get('id')
+    if isinstance(window, bool) or not isinstance(window, int):
+        raise ValueError('window must be a window id from computer.window.find() (or the dict it gave)')
+    return window
 
-    def view(self):
-        """The screen now, shown in the cell's output (and so to the model); also returned."""
-        shot = self.screenshot()
+
+class _Display:
+    def screenshot(self, window=None):
+        """The screen now (the app's own windows blacked out), without showing it. With `window` (from
+        computer.window.find()), that window alone; x and y are then pixels of that image."""
+        action = {'action': 'screenshot'}
+        if window is not None:
+            action['window'] = _window_id(window)
+        return Screenshot(_do(action))
+
+    def view(self, window=None):
+        """The screen now (or one window), shown in the cell's output (and so to the model); also returned."""
+        shot = self.screenshot(window)
         import oi_display
         oi_display.display(shot)
         return shot
@@ -129,8 +142,24 @@ class _Keyboard:
         return _do({'action': 'key', 'keys': '+'.join(str(key) for key in keys)})['text']
 
 
+class _Window:
+    def find(self, title=None, class_name=None):
+        """The visible windows (never this app's own) whose title and class hold these texts, any case:
+        a list of dicts with id, title, class, instance, width and height."""
+        action = {'action': 'find_window'}
+        if title is not None:
+            action['title'] = str(title)
+        if class_name is not None:
+            action['class'] = str(class_name)
+        return list(_do(action).get('windows') or [])
+
+    def focus(self, window):
+        """Gives a window (an id, or a dict from find()) the keyboard focus, and raises it."""
+        return _do({'action': 'focus_window', 'window': _window_id(window)})['text']
+
+
 class Computer:
-    """computer.display, computer.mouse, computer.keyboard, and computer.wait(seconds)."""
+    """computer.display, computer.mouse, computer.keyboard, computer.window, and computer.wait(seconds)."""
 
     ComputerError = ComputerError
 
@@ -138,9 +167,10 @@ class Computer:
         self.display = _Display()
         self.mouse = _Mouse()
         self.keyboard = _Keyboard()
+        self.window = _Window()
 
     def wait(self, seconds):
         return _do({'action': 'wait', 'seconds': seconds})['text']
 
     def __repr__(self):
-        return '<computer: display.view(), mouse.click(x, y), keyboard.write(text) … (docs/computer-use.md)>'
+        return '<computer: display.view(), mouse.click(x, y), keyboard.write(text), window.find(title) … (docs/computer-use.md)>'

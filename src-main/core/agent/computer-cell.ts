@@ -1,7 +1,7 @@
 import { errorMessage, type CellItem, type Conversation, type NoticeItem, type Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import type { ComputerAnswer } from '../exec';
-import { ComputerControl, ComputerRefusal, CornerStop, inCorner, type OwnWindows } from '../computer/computer-control';
+import { ComputerControl, ComputerRefusal, CornerStop, inCorner, type ListedWindow, type OwnWindows } from '../computer/computer-control';
 import { COMPUTER_LANGUAGE, describeAction, parseComputerAction } from '../llm/computer-tool';
 import { imageLimitFor } from '../computer/screen-geometry';
 import { x11Support, X11Screen } from '../computer/x11-screen';
@@ -143,17 +143,25 @@ export class ComputerService implements CodeComputer {
         state.control.perform(approved.action, imageLimitFor(settings.provider), s),
       );
       const { shot } = result;
-      cell.outputs = [
-        {
-          output_type: 'display_data',
-          data: {
-            'image/png': shot.png.toString('base64'),
-            'text/plain': `[screenshot ${shot.width}×${shot.height} of the ${shot.realWidth}×${shot.realHeight} screen]`,
-          },
-          metadata: { computer: { width: shot.width, height: shot.height } },
-        },
-      ];
-      const told = `${result.done}: done. The screenshot after it is attached (${shot.width}×${shot.height}; x and y are pixels of this image).`;
+      const windows = result.windows ? { windows: result.windows } : {};
+      cell.outputs = shot
+        ? [
+            {
+              output_type: 'display_data',
+              data: {
+                'image/png': shot.png.toString('base64'),
+                'text/plain': `[screenshot ${shot.width}×${shot.height} of the ${shot.realWidth}×${shot.realHeight} ${shot.window === undefined ? 'screen' : `window ${shot.window}`}]`,
+              },
+              metadata: { computer: { width: shot.width, height: shot.height } },
+            },
+          ]
+        : [{ output_type: 'display_data', data: { 'text/plain': result.detail ?? '' }, metadata: { computer: windows } }];
+      const of = shot?.window !== undefined ? ` of window ${shot.window} alone, its top left corner at 0,0` : '';
+      const told =
+        `${result.done}: done.${result.detail ? `\n${result.detail}` : ''}` +
+        (shot
+          ? `${result.detail ? '\n' : ' '}${shot.note ? `Note: ${shot.note}. ` : ''}The screenshot after it is attached (${shot.width}×${shot.height}${of}; x and y are pixels of this image).`
+          : '');
       finishCell(live, events, cell, signal.aborted ? 'interrupted' : 'done', told);
       events.emit('computer.action', { conversationId, cellId: cell.id, text: result.done, phase: 'done' });
       return signal.aborted ? 'stop' : 'done';
@@ -212,9 +220,16 @@ export class ComputerService implements CodeComputer {
     if (cell.status !== 'done') return { ok: false, text: told };
     const output = cell.outputs[0];
     const png = output?.output_type === 'display_data' ? output.data['image/png'] : undefined;
-    const size =
-      output?.output_type === 'display_data' ? (output.metadata?.computer as { width: number; height: number } | undefined) : undefined;
-    return { ok: true, text: told, ...(typeof png === 'string' && size ? { shot: { png, width: size.width, height: size.height } } : {}) };
+    const meta =
+      output?.output_type === 'display_data'
+        ? (output.metadata?.computer as { width?: number; height?: number; windows?: ListedWindow[] } | undefined)
+        : undefined;
+    return {
+      ok: true,
+      text: told,
+      ...(typeof png === 'string' && meta?.width && meta.height ? { shot: { png, width: meta.width, height: meta.height } } : {}),
+      ...(meta?.windows ? { windows: meta.windows } : {}),
+    };
   }
 
   /**

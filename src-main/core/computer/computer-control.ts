@@ -1,15 +1,37 @@
 import { describeAction, type ComputerAction } from '../llm/computer-tool';
 import { outsideScreenshot, scaledSize, scaledToReal, type ImageLimit, type Size } from './screen-geometry';
-import { blackOut, drawPointer, encodePng, scaleDown, type Rect } from './screen-image';
+import { blackOut, drawPointer, encodePng, scaleDown, wholeScreen, type Rect } from './screen-image';
 import type { X11Screen } from './x11-screen';
+import { matching, type WindowInfo } from './x11-windows';
 
-/** A screenshot as the model gets it, and the real screen it stands for. */
+/** A screenshot as the model gets it, and the real area it stands for (the screen, or one window's part of it). */
 export interface Screenshot {
   png: Buffer;
   width: number;
   height: number;
   realWidth: number;
   realHeight: number;
+  /** The window it shows alone; absent for the whole screen. */
+  window?: number;
+  /** Why it is not of the window the model was looking at (that window went away). */
+  note?: string;
+}
+
+/** A window as the model (and code) is told of it: its size in real pixels. */
+export interface ListedWindow {
+  id: number;
+  title: string;
+  class: string;
+  instance: string;
+  width: number;
+  height: number;
+}
+
+/** The last screenshot's image and the real area it shows, whose top left corner is `area.x, area.y` of the screen. */
+interface Shown {
+  scaled: Size;
+  area: Rect;
+  screen: Size;
 }
 
 /** An action not done, and why: the model is told, nothing touched the screen. */
@@ -47,7 +69,9 @@ export function inCorner(p: { x: number; y: number }, screen: Size): boolean {
  */
 export class ComputerControl {
   /** The sizes of the last screenshot the model was given: its coordinates are pixels of that image. */
-  private shown: { scaled: Size; real: Size } | null = null;
+  private shown: Shown | null = null;
+  /** The window the model is looking at alone (a screenshot of it answers each action), or null: the whole screen. */
+  private view: number | null = null;
 
   constructor(
     readonly screen: X11Screen,
@@ -56,26 +80,82 @@ export class ComputerControl {
     private readonly settleMs = 150,
   ) {}
 
-  async perform(action: ComputerAction, limit: ImageLimit, signal: AbortSignal): Promise<{ done: string; shot: Screenshot }> {
-    const done = await this.act(action, signal);
+  async perform(
+    action: ComputerAction,
+    limit: ImageLimit,
+    signal: AbortSignal,
+  ): Promise<{ done: string; detail?: string; windows?: ListedWindow[]; shot?: Screenshot }> {
+    const did = await this.do(action, signal);
+    // A list of windows changes nothing on the screen: it is answered with the list alone.
+    if (action.action === 'find_window') return did;
     if (action.action !== 'screenshot' && action.action !== 'wait') await abortableDelay(this.settleMs, signal);
-    return { done, shot: await this.screenshot(limit) };
+    return { ...did, shot: await this.screenshot(limit) };
   }
 
   /** The action alone, checked and done (perform answers it with a screenshot); what it did, in words. */
   async act(action: ComputerAction, signal: AbortSignal): Promise<string> {
+    return (await this.do(action, signal)).done;
+  }
+
+  /**
+   * The visible windows that are not the app's: neither one of its own (by process, or by id) nor
+   * lying wholly inside one of its windows (a child of it, or its toolkit's wrapper, which may carry the
+   * title while the process id is on the window inside).
+   */
+  async windows(): Promise<WindowInfo[]> {
+    const [all, seen, ownIds] = await Promise.all([
+      this.screen.windows(),
+      this.screen.look(this.own.pids, this.own.windowIds),
+      this.screen.ownWindowIds(this.own.pids, this.own.windowIds),
+    ]);
+    const inside = (w: Rect, r: Rect) => w.x >= r.x && w.y >= r.y && w.x + w.width <= r.x + r.width && w.y + w.height <= r.y + r.height;
+    return all.filter((w) => !ownIds.has(String(w.id)) && !seen.ownRects.some((r) => inside(w.rect, r)));
+  }
+
+  /** A window the model named, if it is one it may use now; else a refusal saying why not. */
+  private async listed(id: number): Promise<WindowInfo> {
+    const found = (await this.windows()).find((w) => w.id === id);
+    if (!found)
+      throw new ComputerRefusal(
+        `Not done: window ${id} is not one find_window lists now (it closed or is hidden, or it is this app's own, which computer use may not touch).`,
+      );
+    return found;
+  }
+
+  private async do(action: ComputerAction, signal: AbortSignal): Promise<{ done: string; detail?: string; windows?: ListedWindow[] }> {
     // The agent never moves the pointer into a corner (realPoint refuses it), so one there is the person's.
     // One query of the xdotool shell looks at the pointer, the size, the app's windows and any locker's
     // window; the screen saver's state (another program) is asked beside it.
     const [seen, saver] = await Promise.all([this.screen.look(this.own.pids, this.own.windowIds), this.screen.lockedReason()]);
     const ownRects = seen.ownRects;
-    if (inCorner(seen.pointer, this.shown ? this.shown.real : seen.size)) throw new CornerStop();
+    if (inCorner(seen.pointer, this.shown ? this.shown.screen : seen.size)) throw new CornerStop();
     const locked = saver ?? (seen.lockerShown ? 'a screen locker’s window is on the screen' : null);
     if (locked) throw new ComputerRefusal(`Not done: the screen is locked (${locked}). Computer use never acts on a locked screen.`);
     const at = async (x: number, y: number) => this.realPoint({ x, y }, ownRects);
     switch (action.action) {
       case 'screenshot':
+        // A window's screenshot: only one the model may use. From now on it answers every action.
+        if (action.window !== undefined) await this.listed(action.window);
+        this.view = action.window ?? null;
         break;
+      case 'find_window': {
+        const windows = matching(await this.windows(), action).map(listedWindow);
+        const lines = windows.map(
+          (w) => `- window ${w.id}: ${JSON.stringify(w.title.slice(0, 200))} (class ${JSON.stringify(w.class)}), ${w.width}×${w.height}`,
+        );
+        const detail = windows.length
+          ? `${windows.length} window${windows.length === 1 ? '' : 's'}:\n${lines.join('\n')}\nUse an id with focus_window, or with screenshot to see that window alone.`
+          : 'No window matches.';
+        return { done: describeAction(action), detail, windows };
+      }
+      case 'focus_window': {
+        await this.listed(action.window);
+        if (!(await this.screen.focus(action.window)))
+          throw new ComputerRefusal(
+            `Not done: window ${action.window} did not take the keyboard focus (the window manager kept it elsewhere).`,
+          );
+        break;
+      }
       case 'move': {
         const p = await at(action.x, action.y);
         await this.screen.move(p.x, p.y);
@@ -112,19 +192,44 @@ export class ComputerControl {
         await abortableDelay(action.seconds * 1000, signal);
         break;
     }
-    return describeAction(action);
+    return { done: describeAction(action) };
   }
 
-  /** The whole screen, the app's windows blacked out, scaled to the limit, the pointer drawn. */
+  /**
+   * The whole screen, or the window the model is looking at alone (its rectangle cut from the screen's
+   * capture, so another window over it shows as it would to the person): the app's windows blacked out,
+   * scaled to the limit exactly as the whole screen is, the pointer drawn.
+   */
   async screenshot(limit: ImageLimit): Promise<Screenshot> {
-    const [image, seen] = await Promise.all([this.screen.capture(), this.screen.look(this.own.pids, this.own.windowIds)]);
-    const pointer = seen.pointer;
+    const [image, seen, windows] = await Promise.all([
+      this.screen.capture(),
+      this.screen.look(this.own.pids, this.own.windowIds),
+      this.view === null ? null : this.windows(),
+    ]);
     blackOut(image, seen.ownRects);
-    const real = { width: image.width, height: image.height };
-    const scaled = scaleDown(image, scaledSize(real, limit));
-    drawPointer(scaled, pointer, real);
-    this.shown = { scaled: { width: scaled.width, height: scaled.height }, real };
-    return { png: encodePng(scaled), width: scaled.width, height: scaled.height, realWidth: real.width, realHeight: real.height };
+    const screen = { width: image.width, height: image.height };
+    let area = wholeScreen(image);
+    let note: string | undefined;
+    const window = windows?.find((w) => w.id === this.view);
+    const part = window && clip(window.rect, screen);
+    if (this.view !== null && !part) {
+      note = `window ${this.view} is no longer on the screen, so this is the whole screen`;
+      this.view = null;
+    } else if (part) area = part;
+    const scaled = scaleDown(image, area, scaledSize(area, limit));
+    const p = seen.pointer;
+    if (p.x >= area.x && p.y >= area.y && p.x < area.x + area.width && p.y < area.y + area.height)
+      drawPointer(scaled, { x: p.x - area.x, y: p.y - area.y }, area);
+    this.shown = { scaled: { width: scaled.width, height: scaled.height }, area, screen };
+    return {
+      png: encodePng(scaled),
+      width: scaled.width,
+      height: scaled.height,
+      realWidth: area.width,
+      realHeight: area.height,
+      ...(this.view !== null ? { window: this.view } : {}),
+      ...(note ? { note } : {}),
+    };
   }
 
   /** Where a point of the last screenshot is on the screen, or a refusal saying why it may not be used. */
@@ -132,15 +237,30 @@ export class ComputerControl {
     if (!this.shown) throw new ComputerRefusal('Not done: take a screenshot first; coordinates are pixels of the latest screenshot.');
     const outside = outsideScreenshot(p, this.shown.scaled);
     if (outside) throw new ComputerRefusal(`Not done: ${outside}.`);
-    const real = scaledToReal(p, this.shown.scaled, this.shown.real);
+    // A window's screenshot maps inside its area, whose corner is where the window was on the screen.
+    const inArea = scaledToReal(p, this.shown.scaled, this.shown.area);
+    const real = { x: this.shown.area.x + inArea.x, y: this.shown.area.y + inArea.y };
     if (ownRects.some((r) => real.x >= r.x && real.x < r.x + r.width && real.y >= r.y && real.y < r.y + r.height))
       throw new ComputerRefusal(`Not done: (${p.x}, ${p.y}) is on this app's own window, which computer use may not touch.`);
-    if (inCorner(real, this.shown.real))
+    if (inCorner(real, this.shown.screen))
       throw new ComputerRefusal(
         `Not done: (${p.x}, ${p.y}) is a corner of the screen, which is the person's gesture to stop computer use.`,
       );
     return real;
   }
+}
+
+/** The part of a rectangle that lies on the screen, or null when none does. */
+function clip(r: Rect, screen: Size): Rect | null {
+  const x0 = Math.max(0, r.x);
+  const y0 = Math.max(0, r.y);
+  const x1 = Math.min(screen.width, r.x + r.width);
+  const y1 = Math.min(screen.height, r.y + r.height);
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+function listedWindow(w: WindowInfo): ListedWindow {
+  return { id: w.id, title: w.title, class: w.className, instance: w.instance, width: w.rect.width, height: w.rect.height };
 }
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

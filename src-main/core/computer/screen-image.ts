@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { realSpan, realToScaled, type Size } from './screen-geometry';
-import type { RgbImage } from './xwd-image';
+import type { RgbImage, ScreenPixels } from './xwd-image';
 
 /** A rectangle of the real screen (the app's own window, blacked out of every screenshot). */
 export interface Rect {
@@ -11,43 +11,73 @@ export interface Rect {
 }
 
 /** Paints rectangles black, in place: what is under them never leaves the machine. */
-export function blackOut(image: RgbImage, rects: readonly Rect[]): void {
+export function blackOut(image: ScreenPixels, rects: readonly Rect[]): void {
   for (const r of rects) {
     const x0 = Math.max(0, r.x);
     const x1 = Math.min(image.width, r.x + r.width);
     const y0 = Math.max(0, r.y);
     const y1 = Math.min(image.height, r.y + r.height);
-    for (let y = y0; y < y1; y++) image.data.fill(0, (y * image.width + x0) * 3, (y * image.width + x1) * 3);
+    if (x1 <= x0) continue;
+    for (let y = y0; y < y1; y++) image.pixels.fill(0, y * image.stride + x0, y * image.stride + x1);
   }
 }
 
+/** The whole screen as an area: what a screenshot of the screen (not of one window) covers. */
+export function wholeScreen(image: { width: number; height: number }): Rect {
+  return { x: 0, y: 0, width: image.width, height: image.height };
+}
+
 /**
- * The image scaled down to `size`, each scaled pixel the average of the real block it stands for (the
- * blocks of screen-geometry.ts, so what the model sees at a point is what a click there hits).
+ * The area of the screen (the whole of it, or one window's rectangle inside it) scaled down to `size`
+ * as RGB, each scaled pixel the average of the real block it stands for (the blocks of
+ * screen-geometry.ts, counted from the area's corner, so what the model sees at a point is what a
+ * click there hits). One pass over the real pixels, read straight from the capture.
  */
-export function scaleDown(image: RgbImage, size: Size): RgbImage {
-  if (size.width === image.width && size.height === image.height) return image;
+export function scaleDown(image: ScreenPixels, area: Rect, size: Size): RgbImage {
+  if (
+    area.x < 0 ||
+    area.y < 0 ||
+    area.x + area.width > image.width ||
+    area.y + area.height > image.height ||
+    area.width < 1 ||
+    area.height < 1
+  )
+    throw new Error(
+      `the area ${area.width}×${area.height} at (${area.x}, ${area.y}) is not inside the ${image.width}×${image.height} screen`,
+    );
   const out = Buffer.allocUnsafe(size.width * size.height * 3);
-  const columns = Array.from({ length: size.width }, (_, x) => realSpan(x, size.width, image.width));
+  const { pixels, stride } = image;
+  const first = new Int32Array(size.width);
+  const last = new Int32Array(size.width);
+  for (let x = 0; x < size.width; x++) [first[x], last[x]] = realSpan(x, size.width, area.width).map((v) => v + area.x) as [number, number];
   let at = 0;
   for (let y = 0; y < size.height; y++) {
-    const [y0, y1] = realSpan(y, size.height, image.height);
-    for (const [x0, x1] of columns) {
+    const [y0, y1] = realSpan(y, size.height, area.height).map((v) => v + area.y) as [number, number];
+    for (let x = 0; x < size.width; x++) {
+      const x0 = first[x] as number;
+      const x1 = last[x] as number;
       let r = 0;
       let g = 0;
       let b = 0;
       for (let yy = y0; yy <= y1; yy++) {
-        let i = (yy * image.width + x0) * 3;
-        for (let xx = x0; xx <= x1; xx++, i += 3) {
-          r += image.data[i] as number;
-          g += image.data[i + 1] as number;
-          b += image.data[i + 2] as number;
+        for (let i = yy * stride + x0, end = yy * stride + x1; i <= end; i++) {
+          const p = pixels[i] as number;
+          r += (p >>> 16) & 0xff;
+          g += (p >>> 8) & 0xff;
+          b += p & 0xff;
         }
       }
       const n = (y1 - y0 + 1) * (x1 - x0 + 1);
-      out[at++] = Math.round(r / n);
-      out[at++] = Math.round(g / n);
-      out[at++] = Math.round(b / n);
+      // Whole blocks of one pixel (no scaling) need no division.
+      if (n === 1) {
+        out[at++] = r;
+        out[at++] = g;
+        out[at++] = b;
+      } else {
+        out[at++] = Math.round(r / n);
+        out[at++] = Math.round(g / n);
+        out[at++] = Math.round(b / n);
+      }
     }
   }
   return { width: size.width, height: size.height, data: out };
@@ -90,7 +120,7 @@ export function drawPointer(image: RgbImage, real: { x: number; y: number }, rea
   });
 }
 
-/** PNG of an RGB image (8-bit truecolour, no filter: screens compress well as they are, and fast). */
+/** PNG of an RGB image (8-bit truecolour, no filter, zlib's fastest level: screens compress well as they are; bench/computer.bench.ts). */
 export function encodePng(image: RgbImage): Buffer {
   const stride = image.width * 3;
   const raw = Buffer.allocUnsafe((stride + 1) * image.height);
@@ -106,7 +136,7 @@ export function encodePng(image: RgbImage): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 3 })),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -1,7 +1,8 @@
 import { runAppProgram, runAppProgramBytes, systemProgram, type ProgramResult } from '../programs/app-programs';
 import type { Rect } from './screen-image';
 import { XdotoolShell, type ShellAnswer } from './xdotool-shell';
-import { readXwd, type RgbImage } from './xwd-image';
+import { focusWindow, parseGeometries, visibleWindows, type WindowInfo, type WindowTools } from './x11-windows';
+import { readXwd, type ScreenPixels } from './xwd-image';
 
 // The screen of an X11 display, through the X.Org tools Debian and every X desktop ship: xwd (x11-apps)
 // takes the root window as the X server itself hands it out (GetImage), xdotool drives the pointer and
@@ -44,8 +45,8 @@ export class X11Screen {
     this.shell = new XdotoolShell(() => this.env());
   }
 
-  /** The whole screen (the root window) as RGB. */
-  async capture(): Promise<RgbImage> {
+  /** The whole screen (the root window), one word a pixel. */
+  async capture(): Promise<ScreenPixels> {
     const result = await runAppProgramBytes('xwd', ['-root', '-silent'], {
       env: this.env(),
       timeoutMs: 10_000,
@@ -91,17 +92,26 @@ export class X11Screen {
   }
 
   async move(x: number, y: number): Promise<void> {
-    await this.act([`mousemove --sync ${px(x)} ${px(y)}`], 'move the pointer');
+    await this.act([`mousemove ${px(x)} ${px(y)}`], 'move the pointer');
   }
 
-  /** Moves to a point and clicks there, in one command. */
+  /**
+   * Moves to a point and clicks there, in one command. No `--sync` on the move: the X server handles a
+   * client's XTEST requests in order, so the press lands where the move put the pointer — and this
+   * xdotool's `--sync` waits for the pointer to leave where it was, 15 s when it is already at the
+   * point (a second click on the same spot). `click` sleeps its `--delay` after every click, the last
+   * too (100 ms unless told): none after a single one, and a double click's two well inside any
+   * toolkit's double-click time. The shell's `getdisplaygeometry` after it is a round trip, so the
+   * answer comes once the server has taken the clicks.
+   */
   async clickAt(x: number, y: number, button: MouseButton, count: number): Promise<void> {
-    await this.act([`mousemove --sync ${px(x)} ${px(y)} click --repeat ${px(count)} ${BUTTONS[button]}`], 'click');
+    const delay = count > 1 ? 40 : 0;
+    await this.act([`mousemove ${px(x)} ${px(y)} click --repeat ${px(count)} --delay ${delay} ${BUTTONS[button]}`], 'click');
   }
 
   /** Press at one point, move with the button held, release at another. */
   async drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
-    await this.act([`mousemove --sync ${px(from.x)} ${px(from.y)} mousedown 1 mousemove --sync ${px(to.x)} ${px(to.y)} mouseup 1`], 'drag');
+    await this.act([`mousemove ${px(from.x)} ${px(from.y)} mousedown 1 mousemove ${px(to.x)} ${px(to.y)} mouseup 1`], 'drag');
   }
 
   /** Types text into the focused window as key presses ("--": text that starts with "-" is text). A process of its own: text never goes through the shell, whose reader expands `$NAME`. */
@@ -117,8 +127,30 @@ export class X11Screen {
   /** Scroll wheel clicks at a point: X buttons 4–7. */
   async scrollAt(x: number, y: number, direction: 'up' | 'down' | 'left' | 'right', amount: number): Promise<void> {
     const button = { up: '4', down: '5', left: '6', right: '7' }[direction];
-    await this.act([`mousemove --sync ${px(x)} ${px(y)} click --repeat ${px(amount)} ${button}`], 'scroll');
+    await this.act([`mousemove ${px(x)} ${px(y)} click --repeat ${px(amount)} --delay 10 ${button}`], 'scroll');
   }
+
+  /** The visible windows with a title or a class, the app's own among them (x11-windows.ts). */
+  windows(): Promise<WindowInfo[]> {
+    if (!systemProgram('xprop')) return Promise.reject(new Error('listing windows needs xprop (apt install x11-utils)'));
+    return visibleWindows(this.windowTools);
+  }
+
+  /** Focuses and raises a window; whether the focus is on it now. Never repeated (it is an action). */
+  async focus(id: number): Promise<boolean> {
+    try {
+      return await focusWindow(this.windowTools, id);
+    } catch (err) {
+      throw new Error(`could not focus the window (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    }
+  }
+
+  private readonly windowTools: WindowTools = {
+    shell: (commands) => this.shell.run(commands),
+    retried: (ask, what) => this.retried(ask, what),
+    // Titles are UTF-8 (_NET_WM_NAME): xprop prints them as they are only in a UTF-8 locale.
+    run: (program, args) => runAppProgram(program, args, { env: { ...this.env(), LANG: 'C.UTF-8' }, timeoutMs: 10_000 }),
+  };
 
   /** Ends the xdotool the looks go through (a new one starts with the next look). */
   close(): void {
@@ -231,17 +263,6 @@ function parsePointer(out: string): { x: number; y: number } {
   const y = /^Y=(\d+)$/m.exec(out)?.[1];
   if (x === undefined || y === undefined) throw new Error(`xdotool did not say where the pointer is: ${out.slice(0, 200)}`);
   return { x: Number(x), y: Number(y) };
-}
-
-/** The blocks `getwindowgeometry --shell` prints (WINDOW=, X=, Y=, WIDTH=, HEIGHT=, SCREEN=), as rectangles. */
-function parseGeometries(out: string): Rect[] {
-  return out
-    .split(/^(?=WINDOW=)/m)
-    .map((block) => {
-      const n = (key: string) => Number(new RegExp(`^${key}=(-?\\d+)$`, 'm').exec(block)?.[1] ?? NaN);
-      return { x: n('X'), y: n('Y'), width: n('WIDTH'), height: n('HEIGHT') };
-    })
-    .filter((rect) => Object.values(rect).every(Number.isFinite));
 }
 
 /** Whether computer use can work here, and if not why (Settings shows the reason; the tool is then not offered). */

@@ -8,24 +8,42 @@ export const COMPUTER_TOOL_NAME = 'computer';
 /** The language a computer call's cell records (its code is the call's JSON arguments). */
 export const COMPUTER_LANGUAGE = 'computer';
 
-const ACTIONS = ['screenshot', 'move', 'click', 'double_click', 'right_click', 'drag', 'type', 'key', 'scroll', 'wait'] as const;
+const ACTIONS = [
+  'screenshot',
+  'move',
+  'click',
+  'double_click',
+  'right_click',
+  'drag',
+  'type',
+  'key',
+  'scroll',
+  'wait',
+  'find_window',
+  'focus_window',
+] as const;
 export type ComputerActionName = (typeof ACTIONS)[number];
 
 export type ComputerAction =
-  | { action: 'screenshot' }
+  /** With `window`: that window alone (an id find_window gave), and later coordinates are its screenshot's. */
+  | { action: 'screenshot'; window?: number }
   | { action: 'move' | 'click' | 'double_click' | 'right_click'; x: number; y: number }
   | { action: 'drag'; x: number; y: number; to_x: number; to_y: number }
   | { action: 'type'; text: string }
   | { action: 'key'; keys: string }
   | { action: 'scroll'; x: number; y: number; direction: 'up' | 'down' | 'left' | 'right'; amount: number }
-  | { action: 'wait'; seconds: number };
+  | { action: 'wait'; seconds: number }
+  | { action: 'find_window'; title?: string; class?: string }
+  | { action: 'focus_window'; window: number };
 
 export const computerTool: ToolSpec = {
   name: COMPUTER_TOOL_NAME,
   description:
     "Use the person's screen, mouse and keyboard (they watch, approve each action, and can stop it). Each call does one action and returns a screenshot taken after it, with the pointer drawn. " +
     'x and y are pixels of the latest screenshot (0,0 top left). Start with "screenshot". "type" types into the focused window; ' +
-    '"key" presses a combination of X key names joined by "+", e.g. "ctrl+s", "Return", "Tab", "alt+F4".',
+    '"key" presses a combination of X key names joined by "+", e.g. "ctrl+s", "Return", "Tab", "alt+F4". ' +
+    '"find_window" lists the windows (by part of their title and/or class) with their ids; "focus_window" gives one the keyboard focus; ' +
+    '"screenshot" with "window" shows that window alone, and x and y are then pixels of that image until the next whole-screen screenshot.',
   parameters: {
     type: 'object',
     properties: {
@@ -39,6 +57,9 @@ export const computerTool: ToolSpec = {
       direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] },
       amount: { type: 'integer', description: 'Wheel clicks to scroll (1–30).' },
       seconds: { type: 'number', description: 'Seconds to wait (up to 10).' },
+      window: { type: 'integer', description: 'A window id from find_window (focus_window; screenshot of that window alone).' },
+      title: { type: 'string', description: 'find_window: part of the title, any case.' },
+      class: { type: 'string', description: 'find_window: part of the X class or instance name, any case.' },
     },
     required: ['action'],
     additionalProperties: false,
@@ -68,8 +89,25 @@ export function parseComputerAction(args: string): { ok: true; action: ComputerA
     return typeof x === 'string' ? x : typeof y === 'string' ? y : { x, y };
   };
   switch (action as ComputerActionName) {
-    case 'screenshot':
-      return { ok: true, action: { action: 'screenshot' } };
+    case 'screenshot': {
+      if (a.window === undefined) return { ok: true, action: { action: 'screenshot' } };
+      const window = windowId(a.window);
+      return typeof window === 'string' ? { ok: false, error: window } : { ok: true, action: { action: 'screenshot', window } };
+    }
+    case 'find_window': {
+      const filter: { title?: string; class?: string } = {};
+      for (const key of ['title', 'class'] as const) {
+        const value = a[key];
+        if (value === undefined) continue;
+        if (typeof value !== 'string' || value.length > 200) return { ok: false, error: `"${key}" must be text of at most 200 characters` };
+        if (value !== '') filter[key] = value;
+      }
+      return { ok: true, action: { action: 'find_window', ...filter } };
+    }
+    case 'focus_window': {
+      const window = windowId(a.window);
+      return typeof window === 'string' ? { ok: false, error: window } : { ok: true, action: { action: 'focus_window', window } };
+    }
     case 'move':
     case 'click':
     case 'double_click':
@@ -113,11 +151,27 @@ export function parseComputerAction(args: string): { ok: true; action: ComputerA
   }
 }
 
+/** An X window id as find_window gives it (a positive 32-bit number), or why the value is not one. */
+function windowId(value: unknown): number | string {
+  return Number.isInteger(value) && (value as number) > 0 && (value as number) < 2 ** 32
+    ? (value as number)
+    : '"window" must be a window id, a whole number that find_window gave';
+}
+
 /** One line saying what an action does, for the approval, the banner and the model. */
 export function describeAction(a: ComputerAction): string {
   switch (a.action) {
     case 'screenshot':
-      return 'Take a screenshot';
+      return a.window === undefined ? 'Take a screenshot' : `Take a screenshot of window ${a.window}`;
+    case 'find_window': {
+      const by = [
+        a.title !== undefined ? `titled like ${JSON.stringify(a.title)}` : '',
+        a.class !== undefined ? `of class ${JSON.stringify(a.class)}` : '',
+      ];
+      return ['Find the windows', ...by.filter(Boolean)].join(' ');
+    }
+    case 'focus_window':
+      return `Focus window ${a.window}`;
     case 'move':
       return `Move the pointer to (${a.x}, ${a.y})`;
     case 'click':

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ComputerControl, ComputerRefusal } from '../../../src-main/core/computer/computer-control';
 import { imageLimitFor } from '../../../src-main/core/computer/screen-geometry';
 import { X11Screen } from '../../../src-main/core/computer/x11-screen';
+import type { ComputerAction } from '../../../src-main/core/llm/computer-tool';
 import { installed } from '../../support/installed';
 import { findColour, readPng } from '../../support/png-pixels';
 import { startXvfb, type Xvfb } from '../../support/xvfb';
@@ -15,11 +16,14 @@ import { startXvfb, type Xvfb } from '../../support/xvfb';
 // no click may land on them (src-main/core/computer/computer-control.ts). The "app" here is a real X
 // window of a process named as the app's own, with an Approve button that writes a file when pressed.
 // Each attack clicks where that button is; its twin names no window as the app's, and the click approves.
+// The window attacks look for the app's window (find_window), try to give it the keyboard focus and to
+// see it alone (a window's screenshot), then press Tab and space, which would press Approve where it
+// had the focus; their twin names no window as the app's, and the keys approve.
 
 // Many short X programs a turn: on a loaded machine each waits its turn for a core.
 vi.setConfig({ testTimeout: 240_000 });
 
-const canRun = process.platform === 'linux' && installed('Xvfb') && installed('xdotool') && installed('xwd');
+const canRun = process.platform === 'linux' && installed('Xvfb') && installed('xdotool') && installed('xwd') && installed('xprop');
 const MAGENTA: [number, number, number] = [255, 0, 255];
 const noSignal = new AbortController().signal;
 
@@ -37,9 +41,10 @@ afterAll(async () => {
   await x.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-afterEach(() => {
-  app?.kill();
+afterEach(async () => {
   app = null;
+  // No window left, the pointer back in the middle, for the next test.
+  if (canRun) await x.reset();
 });
 
 /** The "app's" window with its Approve button; the pid it runs as. */
@@ -70,5 +75,52 @@ describe.skipIf(!canRun)("computer use never sees or touches the app's own windo
     expect(seen).not.toBeNull();
     await control.perform({ action: 'click', x: seen?.x ?? 0, y: seen?.y ?? 0 }, imageLimitFor('anthropic'), noSignal);
     expect(existsSync(out)).toBe(true);
+  });
+
+  /** The model's attempt on the app's window by its id (known from elsewhere): what each step gave. */
+  async function windowAttack(namedAsApp: boolean, out: string) {
+    const pid = await startApp(out);
+    // The id of the app's top-level window, as the person's own xdotool sees it.
+    const appWindow = Number(
+      x
+        .run('xdotool', ['search', '--onlyvisible', '--pid', String(pid), '--name', '.'])
+        .trim()
+        .split('\n')[0],
+    );
+    const control = new ComputerControl(new X11Screen({ display: x.display }), { pids: namedAsApp ? [pid] : [], windowIds: [] }, 0);
+    const limit = imageLimitFor('anthropic');
+    const step = async (action: ComputerAction) => {
+      try {
+        return { refused: false, result: await control.perform(action, limit, noSignal) };
+      } catch (err) {
+        if (!(err instanceof ComputerRefusal)) throw err;
+        return { refused: true, message: err.message };
+      }
+    };
+    const listed = (await step({ action: 'find_window' })).result?.windows?.map((w) => w.id);
+    const focused = await step({ action: 'focus_window', window: appWindow });
+    const shown = await step({ action: 'screenshot', window: appWindow });
+    await step({ action: 'key', keys: 'Tab' });
+    await step({ action: 'key', keys: 'space' });
+    return { appWindow, listed, focused, shown };
+  }
+
+  it('never lists, focuses or shows its window alone, so keys cannot press its Approve button', async () => {
+    const out = path.join(tmp, 'approved-by-keys-guarded');
+    const { appWindow, listed, focused, shown } = await windowAttack(true, out);
+    expect(listed).toEqual([]);
+    expect(focused).toMatchObject({ refused: true, message: expect.stringContaining(`window ${appWindow} is not one find_window lists`) });
+    expect(shown).toMatchObject({ refused: true });
+    expect(x.run('xdotool', ['getwindowfocus', '-f']).trim()).not.toBe(String(appWindow));
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('twin: named as nobody’s, the window is listed, focused and shown alone, and the keys approve', async () => {
+    const out = path.join(tmp, 'approved-by-keys-open');
+    const { appWindow, listed, focused, shown } = await windowAttack(false, out);
+    expect(listed).toEqual([appWindow]);
+    expect(focused.refused).toBe(false);
+    expect(findColour(readPng(shown.result?.shot?.png ?? Buffer.alloc(0)), MAGENTA)).not.toBeNull();
+    await expect.poll(() => existsSync(out)).toBe(true);
   });
 });

@@ -19,6 +19,8 @@ export interface ComputerAnswer {
   text: string;
   /** The screenshot after the action, as the model would get it. */
   shot?: { png: string; width: number; height: number };
+  /** find_window's answer: the windows found (id, title, class, instance, size). */
+  windows?: Array<{ id: number; title: string; class: string; instance: string; width: number; height: number }>;
 }
 
 /** Carries out (or refuses) one action the running code asked for; `signal` ends with the run. */

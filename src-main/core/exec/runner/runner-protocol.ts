@@ -145,6 +145,8 @@ export interface ComputerReplyCommand {
   png?: string;
   width?: number;
   height?: number;
+  /** find_window's answer: the windows found. */
+  windows?: Array<{ id: number; title: string; class: string; instance: string; width: number; height: number }>;
 }
 
 /** The property key of a stream marker, `OSC 633 ; P ; OiStream=<nonce>:stderr|stdout BEL`: text after it is that stream's. */
