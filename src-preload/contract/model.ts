@@ -284,6 +284,8 @@ export const NoticeItem = z.object({
   /** The user rewound the workspace's files to before this cell; the model is told, like a move. */
   rewind: z.object({ cellId: z.string(), changedPaths: z.number().int().nonnegative() }).optional(),
   jupyter: JupyterCellOrigin.optional(),
+  /** A scheduled task the person approved here (docs/schedules.md#from-a-conversation): the notice links to it. */
+  schedule: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 
 export const ConversationItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, CellItem, NoticeItem]);
