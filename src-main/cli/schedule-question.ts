@@ -34,9 +34,11 @@ export async function askSchedule(deps: ApprovalDeps, cell: CellItem, signal: Ab
     if (signal.aborted) return;
     if (reply.kind === 'cancel') return deps.onCancel();
     const text = reply.kind === 'line' ? reply.text.trim().toLowerCase() : 'n';
-    if (text === 'y' || text === 'yes') return void (await session.approve(cell, null).catch(report));
     // Ctrl-D: nothing more will be typed here, so nothing is scheduled.
-    if (text === 'n' || text === 'no') return void (await session.skip(cell).catch(report));
+    if (text === 'y' || text === 'yes' || text === 'n' || text === 'no') {
+      await (text.startsWith('y') ? session.approve(cell, null) : session.skip(cell)).catch(report);
+      return;
+    }
     question = 'Please answer y or n: ';
   }
 }
