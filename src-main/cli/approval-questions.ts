@@ -3,6 +3,7 @@ import type { CellItem, EventPayload } from '@contract';
 import type { ApprovalDeps } from './approval-deps';
 import { editInEditor, editorCommand } from './code-editor';
 import { askPlan } from './plan-question';
+import { askSchedule } from './schedule-question';
 
 import { wrapRows, type Paint } from './terminal/wrap-rows';
 
@@ -93,6 +94,16 @@ export class ApprovalQuestions {
     const signal = this.track(cell.id);
     try {
       await askPlan(this.deps, cell, signal);
+    } finally {
+      this.open.delete(cell.id);
+    }
+  }
+
+  /** A scheduled task the model proposed (schedule-question.ts). */
+  async schedule(cell: CellItem): Promise<void> {
+    const signal = this.track(cell.id);
+    try {
+      await askSchedule(this.deps, cell, signal);
     } finally {
       this.open.delete(cell.id);
     }

@@ -1,4 +1,5 @@
 import { errorMessage, PLAN_LANGUAGE } from '@contract';
+import { isScheduleCell } from './schedule-question';
 import { togglePlanMode } from './plan-command';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
@@ -116,6 +117,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     else if (event.name === 'cell.done') status('thinking');
     else if (event.name === 'turn.end') status(null);
     if (event.name === 'cell.awaiting-approval' && event.payload.cell.language === PLAN_LANGUAGE) void questions.plan(event.payload.cell);
+    else if (event.name === 'cell.awaiting-approval' && isScheduleCell(event.payload.cell.language))
+      void questions.schedule(event.payload.cell);
     else if (event.name === 'cell.awaiting-approval') void questions.cell(event.payload.cell);
     else if (event.name === 'install.awaiting-approval') void questions.install(event.payload);
     else if (event.name === 'cell.done') questions.withdraw(event.payload.cell.id);

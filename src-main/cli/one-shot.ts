@@ -1,4 +1,5 @@
 import { errorMessage, PLAN_LANGUAGE } from '@contract';
+import { isScheduleCell } from './schedule-question';
 import type { AnyEvent } from '@contract';
 import { ApprovalQuestions } from './approval-questions';
 import type { CliSession } from './cli-session';
@@ -121,8 +122,13 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       if (questions) {
         // --json shows the code to the person on stderr before asking.
         if (opts.json) note(`${event.payload.cell.language}:\n${wrapRows(event.payload.cell.code, sameTerminal ? prompt.columns : null)}`);
+        const { cell } = event.payload;
         answers.push(
-          event.payload.cell.language === PLAN_LANGUAGE ? questions.plan(event.payload.cell) : questions.cell(event.payload.cell),
+          cell.language === PLAN_LANGUAGE
+            ? questions.plan(cell)
+            : isScheduleCell(cell.language)
+              ? questions.schedule(cell)
+              : questions.cell(cell),
         );
       } else {
         declined++;

@@ -1,6 +1,7 @@
 import { COMPUTER_LANGUAGE } from '../core/llm/computer-tool';
 import path from 'node:path';
 import { isDelegateCell, mcpUiOf, PLAN_LANGUAGE, skillUseText, type AnyEvent, type CellItem, type CellOutput } from '@contract';
+import { isScheduleCell, scheduleCellDone, scheduleLines } from './schedule-question';
 import { isPlanCell, planCellDone, planLines, planModeLine, taskListLines } from './plan-lines';
 import { saveRichOutput } from './rich-output-file';
 import { InputEcho } from './input-echo';
@@ -98,11 +99,17 @@ export class TextPrinter {
         break;
       case 'cell.code':
         // A skill call is not code: it is shown as one line when it is done.
-        if (skillUseText(event.payload) === null && !isPlanCell(event.payload.language) && !isDelegateCell(event.payload))
+        if (
+          skillUseText(event.payload) === null &&
+          !isPlanCell(event.payload.language) &&
+          !isDelegateCell(event.payload) &&
+          !isScheduleCell(event.payload.language)
+        )
           this.code(event.payload.cellId, event.payload.language, event.payload.code);
         break;
       case 'cell.awaiting-approval':
         if (event.payload.cell.language === PLAN_LANGUAGE) this.line(planLines(event.payload.cell, this.style));
+        else if (isScheduleCell(event.payload.cell.language)) this.line(scheduleLines(event.payload.cell, this.style));
         else this.finishCode(event.payload.cell);
         break;
       case 'tasks.updated':
@@ -305,6 +312,7 @@ export class TextPrinter {
   private cellDone(cell: CellItem): void {
     // A sub-agent's end is printed from its own events (subagent-output.ts).
     if (cell.subagent) return;
+    if (isScheduleCell(cell.language)) return this.line(scheduleCellDone(cell, this.style));
     if (isPlanCell(cell.language)) {
       const line = planCellDone(cell, this.style);
       if (line !== null) this.line(line);

@@ -248,8 +248,15 @@ export function createApp(opts: AppOptions): App {
     keys,
     resourcesDir: opts.resourcesDir,
   });
+  // The scheduled tasks: the Schedules screen's requests, and the tasks a person approves in a conversation.
+  const scheduleAdmin = new ScheduleAdmin({
+    dataDir: opts.dataDir,
+    ...(opts.schedules ?? { command: currentOiCommand(process.env), env: process.env }),
+    log: (line) => console.warn(`scheduled tasks: ${line}`),
+  });
   const agent = new AgentService({
     open,
+    schedules: scheduleAdmin,
     profiles: readProfileIn,
     hosted,
     computer,
@@ -326,13 +333,7 @@ export function createApp(opts: AppOptions): App {
     ...commandsHandlers(context),
     ...memoryHandlers(context),
     ...profilesHandlers(context),
-    ...schedulesHandlers(
-      new ScheduleAdmin({
-        dataDir: opts.dataDir,
-        ...(opts.schedules ?? { command: currentOiCommand(process.env), env: process.env }),
-        log: (line) => console.warn(`scheduled tasks: ${line}`),
-      }),
-    ),
+    ...schedulesHandlers(scheduleAdmin),
     ...mcpHandlers(context),
     ...mcpApprovalHandlers(context),
   };

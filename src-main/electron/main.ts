@@ -91,6 +91,7 @@ void app.whenReady().then(async () => {
   const schedules = startScheduleService({
     dataDir: app.getPath('userData'),
     command: currentOiCommand(process.env),
+    events: core.events,
     log: (line) => console.warn(`scheduled tasks: ${line}`),
   });
   const dispatch = createDispatcher(handlers);

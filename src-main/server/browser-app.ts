@@ -33,6 +33,7 @@ export async function openBrowserApp(opts: BrowserAppOptions): Promise<BrowserAp
   const schedules = await startScheduleService({
     dataDir: opts.dataDir,
     command: currentOiCommand(process.env),
+    events: app.events,
     log: (line) => console.warn(`scheduled tasks: ${line}`),
   });
   return {

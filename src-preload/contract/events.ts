@@ -77,6 +77,14 @@ const buildEventSchemas = () =>
       usage: Usage,
     }),
     notice: z.object({ ...Conv, item: NoticeItem }),
+    /** A scheduled run ended (its own oi process; core/schedules/run-watch.ts): its conversation, if it started one. */
+    'schedule.run-ended': z.object({
+      conversationId: Id.nullable(),
+      scheduleId: z.string(),
+      name: z.string(),
+      result: z.string(),
+      costUsd: z.number(),
+    }),
     /** The capability probe answered for a model (ModelCapability in requests/models.ts). */
     'model.capability': z.object({ provider: z.string(), baseUrl: z.string().nullable(), model: z.string(), capability: ModelCapability }),
     /** Progress of `ollama.pull`: Ollama's status line, and bytes when it is downloading. */

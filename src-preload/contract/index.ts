@@ -16,5 +16,7 @@ export * from './skill-use';
 export * from './plan';
 export * from './plan-text';
 export * from './schedules';
+export * from './schedule-when';
+export * from './schedule-proposal';
 export * from './subagent-use';
 export * from './notifications';

@@ -290,6 +290,7 @@ export const NoticeItem = z.object({
   /** The user rewound the workspace's files to before this cell; the model is told, like a move. */
   rewind: z.object({ cellId: z.string(), changedPaths: z.number().int().nonnegative() }).optional(),
   jupyter: JupyterCellOrigin.optional(),
+  schedule: z.object({ id: z.string(), name: z.string() }).optional(), // a task approved here (docs/schedules.md)
 });
 
 export const ConversationItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, CellItem, NoticeItem]);
@@ -382,7 +383,6 @@ export const Conversation = ConversationSummary.extend({
   /** Answered by an outside ACP agent instead of ours (docs/acp.md#hosting): which, and its session. */
   hostedAgent: HostedAgentRef.optional(),
 });
-
 export type CellOutput = z.infer<typeof CellOutput>;
 export type InstructionFile = z.infer<typeof InstructionFile>;
 export type DisplayUpdate = z.infer<typeof DisplayUpdate>;

@@ -35,6 +35,14 @@ export function attentionFor(event: AnyEvent): Attention | null {
       return { kind: 'approval', conversationId: event.payload.conversationId, text: `Code asks to reach ${event.payload.host}.` };
     case 'cell.input-requested':
       return { kind: 'input', conversationId: event.payload.conversationId, text: 'A program asks for input.' };
+    case 'schedule.run-ended': {
+      // A run that could not start has no conversation to open: the Schedules screen lists it.
+      const { conversationId, name, result, costUsd } = event.payload;
+      if (conversationId === null) return null;
+      return result === 'done'
+        ? { kind: 'turn-done', conversationId, text: `Scheduled task “${name}” finished ($${costUsd.toFixed(4)}).` }
+        : { kind: 'turn-failed', conversationId, text: `Scheduled task “${name}” ended: ${result}.` };
+    }
     default:
       return null;
   }
@@ -47,4 +55,5 @@ export const ATTENTION_EVENTS = [
   'install.awaiting-approval',
   'network.awaiting-approval',
   'cell.input-requested',
+  'schedule.run-ended',
 ] as const;

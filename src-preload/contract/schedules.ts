@@ -87,6 +87,8 @@ export const Schedule = z
       .object({ provider: ProviderKind, model: z.string().min(1).max(256), baseUrl: z.string().max(2048).nullable() })
       .strict()
       .nullable(),
+    /** The profile (docs/agent.md#profiles) each run starts with, as `oi --profile`; absent: none. */
+    profile: z.string().min(1).max(64).nullable().optional(),
     when: ScheduleWhen,
     policy: UnattendedPolicy,
     runner: ScheduleRunner,

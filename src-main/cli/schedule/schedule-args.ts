@@ -5,10 +5,11 @@ import {
   errorMessage,
   ProviderKind,
   Schedule,
-  WEEKDAYS,
+  whenFromOptions,
+  WhenError,
   type ScheduleRunner,
   type ScheduleWhen,
-  type Weekday,
+  type WhenOptions,
 } from '@contract';
 import { scheduleIdFor } from '../../core/schedules/schedule-admin';
 import { UsageError } from '../cli-args';
@@ -27,6 +28,7 @@ When (one of):
 
 Options:
   --provider, --model, --base-url            the model (default: the saved settings' at each run)
+  --profile <name>                           the profile each run starts with (docs/agent.md#profiles)
   --report                                   refuse code and only report (default: code runs, in the sandbox)
   --no-sandbox                               run this task's code without the sandbox (default: required)
   --budget <dollars>                         stop the run past this cost (default ${DEFAULT_POLICY.budgetUsd})
@@ -46,38 +48,17 @@ const FIELD_FLAGS: Record<string, string> = {
   'policy.timeLimitMinutes': '--time-limit',
   'model.model': '--model',
   'model.baseUrl': '--base-url',
+  profile: '--profile',
 };
 
-function days(text: string): Weekday[] {
-  if (text === 'daily') return [...WEEKDAYS];
-  if (text === 'weekdays') return ['mon', 'tue', 'wed', 'thu', 'fri'];
-  const list = text.split(',').map((d) => d.trim().toLowerCase().slice(0, 3));
-  const bad = list.find((d) => !(WEEKDAYS as readonly string[]).includes(d));
-  if (bad !== undefined) throw new UsageError(`--days: "${bad}" is not a day; give mon,tue,…,sun, weekdays or daily`);
-  return list as Weekday[];
-}
-
-function when(v: Record<string, string | boolean | undefined>): ScheduleWhen {
-  const given = ['days', 'every', 'once', 'folder', 'manual'].filter((k) => v[k] !== undefined);
-  if (given.length !== 1)
-    throw new UsageError(
-      given.length === 0
-        ? 'say when the task runs: --days with --at, --every, --once, --folder or --manual'
-        : `${given.map((g) => `--${g}`).join(' and ')} each say when the task runs; give one of them`,
-    );
-  if (v.at !== undefined && v.days === undefined) throw new UsageError('--at goes with --days (for example --days weekdays --at 09:00)');
-  if (typeof v.days === 'string') {
-    if (typeof v.at !== 'string') throw new UsageError('--days needs --at <HH:MM>, the time of day');
-    return { kind: 'weekly', days: days(v.days), time: v.at };
+/** The times, read as the tool of a conversation reads them (contract/schedule-when.ts); a folder is resolved here. */
+function when(v: WhenOptions): ScheduleWhen {
+  try {
+    const w = whenFromOptions(v, (name) => `--${name}`);
+    return w.kind === 'folder' ? { kind: 'folder', folder: path.resolve(w.folder) } : w;
+  } catch (err) {
+    throw err instanceof WhenError ? new UsageError(err.message) : err;
   }
-  if (typeof v.every === 'string') {
-    const m = /^(\d+)\s*(m|min|minutes?|h|hours?)$/.exec(v.every.trim());
-    if (!m) throw new UsageError(`--every: "${v.every}" is not an interval; give minutes as 15m or hours as 2h`);
-    return { kind: 'every', unit: m[2]?.startsWith('h') ? 'hours' : 'minutes', n: Number(m[1]) };
-  }
-  if (typeof v.once === 'string') return { kind: 'once', at: v.once };
-  if (typeof v.folder === 'string') return { kind: 'folder', folder: path.resolve(v.folder) };
-  return { kind: 'manual' };
 }
 
 function positive(flag: string, text: string | undefined, fallback: number): number {
@@ -106,6 +87,7 @@ export function parseAddArgs(argv: string[], osRunner: ScheduleRunner): Schedule
         provider: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
+        profile: { type: 'string' },
         report: { type: 'boolean' },
         'no-sandbox': { type: 'boolean' },
         budget: { type: 'string' },
@@ -130,6 +112,7 @@ export function parseAddArgs(argv: string[], osRunner: ScheduleRunner): Schedule
     // Relative to where oi was started, as --workspace is for oi itself; checked as a workspace at each run.
     workspace: path.resolve(values.workspace ?? '.'),
     model: values.provider ? { provider: values.provider, model: values.model, baseUrl: values['base-url'] ?? null } : null,
+    ...(values.profile !== undefined ? { profile: values.profile } : {}),
     when: when(values),
     policy: {
       sandbox: values['no-sandbox'] ? 'off' : 'required',

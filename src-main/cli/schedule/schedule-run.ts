@@ -36,6 +36,7 @@ export function argvFor(schedule: Schedule, file: string | null = null): string[
     '--workspace',
     schedule.workspace,
     ...model,
+    ...(schedule.profile ? ['--profile', schedule.profile] : []),
     ...(schedule.policy.code === 'auto-run' ? ['--auto-run'] : []),
     // --sandbox is the person's choice for the run: a sandbox that cannot start refuses the code.
     schedule.policy.sandbox === 'required' ? '--sandbox' : '--no-sandbox',

@@ -4,6 +4,7 @@ import { memoryTool, skillTools } from '../llm/skill-tools';
 import { computerTool } from '../llm/computer-tool';
 import { recentScreenshots } from '../computer/screenshot-history';
 import { delegateTool } from '../llm/delegate-tool';
+import { scheduleTool } from '../llm/schedule-tool';
 import { modelInfo, modelLimits, thinkingBudget, type ModelInfo } from '../llm/model-catalog';
 import type { ProviderRequest, ToolSpec } from '../llm/provider';
 import { loadedTokenCounter, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from '../llm/token-counter';
@@ -52,6 +53,8 @@ export async function prepareStep(
     plan?: PlanSection;
     computer?: boolean;
     delegate?: boolean;
+    /** schedule_task (docs/schedules.md#from-a-conversation): a task the person approves. */
+    schedule?: boolean;
   } = {},
 ): Promise<PreparedStep> {
   const extraTools: ToolSpec[] = mcpTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
@@ -63,6 +66,7 @@ export async function prepareStep(
   if (sections.computer) extraTools.push(computerTool);
   // Sub-agents (docs/agent.md#sub-agents): offered to a top-level conversation's model only.
   if (sections.delegate) extraTools.push(delegateTool);
+  if (sections.schedule) extraTools.push(scheduleTool);
   const info = modelInfo(settings.provider, settings.model);
   const limits = modelLimits(settings);
   const [envText, images] = await Promise.all([

@@ -7,9 +7,10 @@ import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
 import type { RetryPolicy } from '../llm/retry-with-backoff';
-import { retryMessage } from './turn-messages';
+import { noSuchTool, retryMessage } from './turn-messages';
 import type { ComputerService } from './computer-cell';
-import { COMPUTER_TOOL_NAME } from '../llm/computer-tool';
+import { askedToolCell } from './asked-tool-cells';
+import { scheduleOffered, type ScheduleTasks } from './schedule-cell';
 import type { ToolSupportMemory } from '../llm/tool-support';
 import type { EnvironmentContext } from './environment-context';
 import type { LiveConversation } from './live-conversation';
@@ -67,6 +68,8 @@ export interface TurnDeps {
   computer?: ComputerService;
   /** Runs `delegate` calls as sub-agents (subagents/); absent: the tool is not offered (sub-agents themselves, some tests). */
   subagents?: Subagents;
+  /** Makes the scheduled tasks the person approves (schedule-cell.ts); absent: schedule_task is not offered. */
+  schedules?: ScheduleTasks;
 }
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
@@ -151,8 +154,9 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
           finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
           continue;
         }
-        if (name === COMPUTER_TOOL_NAME && args !== null && deps.computer) {
-          const outcome = await deps.computer.runCell(live, deps.events, settings, cell, args, signal, hooks.hookGuard(live, deps));
+        const asked = askedToolCell(live, deps, settings, { cell, args, name }, signal);
+        if (asked) {
+          const outcome = await asked;
           if (outcome === 'stop') stopAfterStep = 'stopped';
           stepFailed ||= outcome === 'failed';
           continue;
@@ -326,6 +330,7 @@ async function callModel(
       plan: planSection(live.conv, tools),
       computer,
       delegate,
+      schedule: !!deps.schedules && scheduleOffered(live, tools),
     });
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
@@ -383,13 +388,6 @@ async function callModel(
     }
     return { ...step, mcpTools };
   }
-}
-
-function noSuchTool(name: string, mcpTools: McpTool[]): string {
-  const names = [EXECUTE_TOOL_NAME, ...mcpTools.map((t) => t.name)];
-  return names.length === 1
-    ? `there is no tool called "${name}"; the only tool is "${EXECUTE_TOOL_NAME}"`
-    : `there is no tool called "${name}"; the tools are ${names.map((n) => `"${n}"`).join(', ')}`;
 }
 
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */

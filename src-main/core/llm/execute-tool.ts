@@ -5,6 +5,7 @@ import { skillToolOf } from './skill-tools';
 import { planToolOf } from './plan-tools';
 import { COMPUTER_LANGUAGE, COMPUTER_TOOL_NAME } from './computer-tool';
 import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from './delegate-tool';
+import { SCHEDULE_LANGUAGE, SCHEDULE_TOOL } from './schedule-tool';
 
 export const EXECUTE_TOOL_NAME = 'execute';
 
@@ -37,6 +38,7 @@ export function toolCallOf(cell: CellItem): { name: string; input: Record<string
   const skill = skillToolOf(cell.language) ?? planToolOf(cell.language);
   if (skill) return { name: skill, input: jsonObject(cell.code) };
   if (cell.language === DELEGATE_LANGUAGE) return { name: DELEGATE_TOOL, input: jsonObject(cell.code) };
+  if (cell.language === SCHEDULE_LANGUAGE) return { name: SCHEDULE_TOOL, input: jsonObject(cell.code) };
   return { name: EXECUTE_TOOL_NAME, input: { language: cell.language, code: cell.code } };
 }
 

@@ -2,6 +2,7 @@ import { isPlanToolCell, skillUseText, taskProgress, type CellItem, type Task } 
 import { APP_KEY } from './app-metadata';
 import { splitLines } from './multiline';
 import { DELEGATE_LANGUAGE } from '../llm/delegate-tool';
+import { SCHEDULE_LANGUAGE } from '../llm/schedule-tool';
 import type { MarkdownCellV4 } from './nbformat-schema';
 
 // The conversation's task list in an exported notebook (docs/notebooks.md, docs/agent.md#task-list):
@@ -30,7 +31,7 @@ function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+!<>|~]/g, (c) => `\\${c}`);
 }
 
-/** A call of a skill, plan, task or delegate tool: recorded as a cell, but no code of the notebook's. */
+/** A call of a skill, plan, task, delegate or schedule tool: recorded as a cell, but no code of the notebook's. */
 export function isToolUseCell(item: CellItem): boolean {
-  return skillUseText(item) !== null || isPlanToolCell(item) || item.language === DELEGATE_LANGUAGE;
+  return skillUseText(item) !== null || isPlanToolCell(item) || item.language === DELEGATE_LANGUAGE || item.language === SCHEDULE_LANGUAGE;
 }

@@ -67,31 +67,49 @@ export class ScheduleAdmin {
     };
   }
 
-  /** Adds a task, or replaces one's draft fields; its OS entry is rewritten with it. */
-  async save(draft: ScheduleDraft, id?: string): Promise<ScheduleListing> {
+  /** Refuses, naming the field, a task whose folders are missing; nothing is written. */
+  async check(draft: ScheduleDraft): Promise<void> {
     await mustBeFolder(draft.workspace, 'the folder');
     if (draft.when.kind === 'folder') await mustBeFolder(draft.when.folder, 'the watched folder');
+  }
+
+  /**
+   * Adds a task: into the store and its OS scheduler together, not kept when the scheduler refuses it.
+   * The Schedules screen and a task the person approved in a conversation (agent/schedule-cell.ts)
+   * both add through here; `own`: the conversation's model and profile (the screen gives none).
+   */
+  async add(draft: ScheduleDraft, own: Pick<Schedule, 'model' | 'profile'> = { model: null }): Promise<Schedule> {
+    await this.check(draft);
     const { runner } = await this.runner();
-    const old = id === undefined ? null : await this.store.get(id);
     const schedule: Schedule = {
-      id: old?.id ?? scheduleIdFor(draft.name),
-      model: old?.model ?? null,
-      createdAt: old?.createdAt ?? new Date().toISOString(),
+      id: scheduleIdFor(draft.name),
+      createdAt: new Date().toISOString(),
       ...draft,
+      ...own,
       runner: isTimed(draft.when) ? runner : 'in-app',
     };
+    await this.store.add(schedule);
+    await this.install(schedule, () => this.store.remove(schedule.id));
+    return schedule;
+  }
+
+  /** Adds a task, or replaces one's draft fields; its OS entry is rewritten with it. */
+  async save(draft: ScheduleDraft, id?: string): Promise<ScheduleListing> {
+    const old = id === undefined ? null : await this.store.get(id);
     if (!old) {
-      await this.store.add(schedule);
-      await this.install(schedule, () => this.store.remove(schedule.id));
-    } else {
-      await uninstallTask(old, this.opts.dataDir, this.opts.env);
-      await this.store.replace(schedule);
-      // The old task comes back whole when the new one cannot be put into its scheduler.
-      await this.install(schedule, async () => {
-        await this.store.replace(old);
-        await installTask(old, this.opts.command, this.opts.dataDir, this.opts.env).catch(() => undefined);
-      });
+      await this.add(draft);
+      return this.listing();
     }
+    await this.check(draft);
+    const { runner } = await this.runner();
+    const schedule: Schedule = { ...old, ...draft, runner: isTimed(draft.when) ? runner : 'in-app' };
+    await uninstallTask(old, this.opts.dataDir, this.opts.env);
+    await this.store.replace(schedule);
+    // The old task comes back whole when the new one cannot be put into its scheduler.
+    await this.install(schedule, async () => {
+      await this.store.replace(old);
+      await installTask(old, this.opts.command, this.opts.dataDir, this.opts.env).catch(() => undefined);
+    });
     return this.listing();
   }
 

@@ -8,6 +8,8 @@ import { InAppScheduler, systemClock, type SchedulerClock } from './in-app-sched
 import type { OiCommand } from './os-units';
 import { ScheduleStore } from './schedule-store';
 import { openWebhook, type Webhook } from './webhook';
+import { runEndedEvents, watchRunRecords, type RunWatch } from './run-watch';
+import type { EventBus } from '../bridge/event-bus';
 
 // What runs scheduled tasks while the desktop app or browser mode is open: the in-app scheduler (for
 // tasks no OS scheduler runs), the folder triggers and the local webhook. Every run is `oi schedule
@@ -25,6 +27,8 @@ export interface ScheduleServiceOptions {
   clock?: SchedulerClock;
   /** Open the webhook (the app and browser mode do; false in tests of the scheduler alone). */
   webhook?: boolean;
+  /** The app's events: each run's end is emitted there (run-watch.ts), for the notifications. */
+  events?: EventBus;
   /** How often a process that does not run the tasks looks whether it may take over (a minute). */
   ownerRetryMs?: number;
   log(line: string): void;
@@ -102,6 +106,7 @@ export async function startScheduleService(opts: ScheduleServiceOptions): Promis
           return null;
         });
   let lock: HeldLock | null = null;
+  let runWatch: RunWatch | null = null;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
   const service: ScheduleService = {
@@ -113,6 +118,7 @@ export async function startScheduleService(opts: ScheduleServiceOptions): Promis
       clearTimeout(retry);
       scheduler.stop();
       folders.close();
+      runWatch?.close();
       await service.webhook?.close();
       await lock?.release();
     },
@@ -126,6 +132,8 @@ export async function startScheduleService(opts: ScheduleServiceOptions): Promis
       if (closed) return got.release();
       lock = got;
       service.webhook = await openHook();
+      // Only the process that runs the tasks tells of their ends: the desktop app and browser mode open together notify once.
+      if (opts.events) runWatch = await watchRunRecords(store, runEndedEvents(opts.events, store), opts.log);
       await scheduler.start();
       service.runsElsewhere = null;
       return;

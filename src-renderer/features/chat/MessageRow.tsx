@@ -3,6 +3,7 @@ import type { ConversationItem } from '@contract';
 import { skillUseText } from '@contract/skill-use';
 import { PLAN_LANGUAGE, TASKS_LANGUAGE } from '@contract/plan-text';
 import { isDelegateCell } from '@contract/subagent-use';
+import { SCHEDULE_LANGUAGE } from '@contract/schedule-proposal';
 import { SubagentThread } from '../subagents/SubagentThread';
 import { PlanCard } from '../plan/PlanCard';
 import { TaskCallRow } from '../plan/TaskCallRow';
@@ -10,6 +11,7 @@ import type { ConversationView } from '../../state/conversation-reducer';
 import { CodeCell } from '../cells/CodeCell';
 import { AssistantMessage } from './AssistantMessage';
 import { NoticeRow } from './NoticeRow';
+import { ScheduleCard } from './ScheduleCard';
 import { SkillUseRow } from './SkillUseRow';
 import { UserMessage } from './UserMessage';
 
@@ -31,6 +33,7 @@ export const MessageRow = memo(function MessageRow({ item, isLastUser, isLast, b
     case 'cell':
       if (item.language === PLAN_LANGUAGE) return <PlanCard cell={item} />;
       if (item.language === TASKS_LANGUAGE) return <TaskCallRow cell={item} />;
+      if (item.language === SCHEDULE_LANGUAGE) return <ScheduleCard cell={item} />;
       if (isDelegateCell(item)) return <SubagentThread cell={item} Row={MessageRow} />;
       return skillUseText(item) === null ? <CodeCell cell={item} /> : <SkillUseRow cell={item} />;
     case 'notice':

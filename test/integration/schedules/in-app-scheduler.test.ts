@@ -5,6 +5,8 @@ import type { Conversation, Schedule, ScheduleWhen } from '@contract';
 import type { SchedulerClock } from '../../../src-main/core/schedules/in-app-scheduler';
 import { startScheduleService, type ScheduleService } from '../../../src-main/core/schedules/schedule-service';
 import { ScheduleStore } from '../../../src-main/core/schedules/schedule-store';
+import { EventBus } from '../../../src-main/core/bridge/event-bus';
+import { bindOsNotifications } from '../../../src-main/electron/notifications';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, OI, runOi, tempDir } from '../../support/cli-process';
 
@@ -73,8 +75,9 @@ async function task(id: string, when: ScheduleWhen, createdAt: Date): Promise<Sc
   return schedule;
 }
 
-async function start(clock: SchedulerClock): Promise<ScheduleService> {
+async function start(clock: SchedulerClock, events?: EventBus): Promise<ScheduleService> {
   service = await startScheduleService({
+    ...(events ? { events } : {}),
     dataDir: store.dataDir,
     command: { program: process.execPath, args: OI, env: cliEnv(store.dataDir) },
     clock,
@@ -144,5 +147,42 @@ describe('the in-app scheduler', () => {
       .flatMap((r) => (r.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [])
       .filter((m) => m.role === 'user');
     expect(users.map((m) => m.content)).toEqual([`report\n\nThe new file: ${path.join(inbox, 'sales.csv')}`]);
+  });
+
+  it('notifies when a run ends, through the desktop notifier, and the click opens the run’s conversation', async () => {
+    const s = await task('notified', { kind: 'manual' }, new Date());
+    llm.enqueue({ kind: 'text', text: 'Reported.' });
+    const bus = new EventBus();
+    const notes: Array<{ title: string; body: string; click: () => void }> = [];
+    const opened: string[] = [];
+    // The desktop app's notifier as main.ts binds it; only Electron's Notification is a stand-in (Electron cannot run here).
+    const unbind = bindOsNotifications({
+      events: bus,
+      notifyOn: () => ['turn-done', 'turn-failed'],
+      supported: () => true,
+      watching: () => false,
+      titleOf: async () => 'Open Interpreter',
+      open: (id) => opened.push(id),
+      create: (options) => {
+        const listeners: Record<string, () => void> = {};
+        return {
+          show: () => notes.push({ title: options.title ?? '', body: options.body ?? '', click: () => listeners.click?.() }),
+          on: (event: 'click' | 'close', listener: () => void) => (listeners[event] = listener),
+        };
+      },
+    });
+    try {
+      const scheduler = (await start(new FakeClock(Date.now()), bus)).scheduler;
+      expect(scheduler.runNow(s, 'manual')).toBe(true);
+      await Promise.all(scheduler.runs());
+      // The run is its own oi process: the app hears of its end from the record it leaves.
+      await expect.poll(() => notes.length, { timeout: 30_000 }).toBe(1);
+      const [run] = await store.runs(s.id);
+      expect(notes[0]?.body).toBe(`Scheduled task “${s.name}” finished ($${(run?.costUsd ?? 0).toFixed(4)}).`);
+      notes[0]?.click();
+      expect(opened).toEqual([run?.conversationId]);
+    } finally {
+      unbind();
+    }
   });
 });

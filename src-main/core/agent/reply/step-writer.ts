@@ -4,6 +4,7 @@ import { languageFromName } from '../../llm/mcp-names';
 import { skillLanguage } from '../../llm/skill-tools';
 import { planLanguage } from '../../llm/plan-tools';
 import { DELEGATE_LANGUAGE, DELEGATE_TOOL } from '../../llm/delegate-tool';
+import { SCHEDULE_LANGUAGE, SCHEDULE_TOOL } from '../../llm/schedule-tool';
 import { newCell } from '../../conversations/new-cell';
 import { newId, now } from '../ids';
 import { peekExecuteArgs } from './tool-call-assembler';
@@ -96,7 +97,10 @@ export class StepWriter {
   /** An MCP call shows as its tool (`mcp:<server>/<tool>`), a skill call as `skill:load` / `skill:read`, with the JSON arguments as its code. */
   showCall(cell: CellItem, name: string, args: string): void {
     const tagged =
-      languageFromName(name) ?? skillLanguage(name) ?? planLanguage(name) ?? (name === DELEGATE_TOOL ? DELEGATE_LANGUAGE : null);
+      languageFromName(name) ??
+      skillLanguage(name) ??
+      planLanguage(name) ??
+      (name === DELEGATE_TOOL ? DELEGATE_LANGUAGE : name === SCHEDULE_TOOL ? SCHEDULE_LANGUAGE : null);
     if (tagged) return this.showCode(cell, tagged, args);
     const peek = peekExecuteArgs(args);
     this.showCode(cell, peek.language, peek.code);
