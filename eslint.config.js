@@ -22,6 +22,26 @@ const ELECTRON_PATTERNS = [{ group: ['electron/*'], message: 'Only src-main/elec
 const PROGRAMS_MESSAGE =
   "Start the app's own programs through src-main/core/programs/app-programs.ts (absolute system paths), sessions through exec/process/pty-process.ts.";
 const PROGRAM_PATHS = ['node:child_process', 'child_process', 'node-pty'].map((name) => ({ name, message: PROGRAMS_MESSAGE }));
+const DISPATCHER = 'src-main/core/bridge/dispatch.ts';
+const DISPATCHER_ONLY = [
+  "MemberExpression[computed=true][object.property.name='handlers']",
+  "MemberExpression[computed=true][object.name='handlers']",
+].map((selector) => ({ selector, message: 'call a handler through the dispatcher (core/bridge/dispatch.ts), which validates its input' }));
+// A conversation's mirrored fields and items change only in agent/conversation-changes.ts, each with its
+// event, so no window misses a change (conv, conversation, live.conv, this.conversation…).
+const CONVERSATION_CHANGES = 'src-main/core/agent/conversation-changes.ts';
+const CONVERSATION = '/^conv(ersation)?$/';
+const CONVERSATION_FIELD = '/^(items|title|modelChoice|workspace|updatedAt|autoRun|planMode|tasks|computerUse)$/';
+const ARRAY_CHANGE = '/^(push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin)$/';
+const CONVERSATION_CHANGES_ONLY = [
+  `AssignmentExpression[left.property.name=${CONVERSATION_FIELD}][left.object.name=${CONVERSATION}]`,
+  `AssignmentExpression[left.property.name=${CONVERSATION_FIELD}][left.object.property.name=${CONVERSATION}]`,
+  `CallExpression[callee.property.name=${ARRAY_CHANGE}][callee.object.property.name='items'][callee.object.object.name=${CONVERSATION}]`,
+  `CallExpression[callee.property.name=${ARRAY_CHANGE}][callee.object.property.name='items'][callee.object.object.property.name=${CONVERSATION}]`,
+].map((selector) => ({
+  selector,
+  message: 'change a conversation through agent/conversation-changes.ts, whose functions send the event that tells the window',
+}));
 /** The files that may start processes directly, each for its reason (docs/security.md, "The app's own programs"). */
 const PROGRAM_STARTERS = [
   'src-main/core/programs/app-programs.ts', // the one way for the app's own programs
@@ -255,22 +275,15 @@ export default tseslint.config(
   },
   {
     // One way into core: every caller goes through bridge/dispatch.ts, which validates the input with
-    // the contract's schema first (the CLI through bridge/local-requests.ts).
+    // the contract's schema first (the CLI through bridge/local-requests.ts). One way to change a
+    // conversation: agent/conversation-changes.ts, whose functions each send the event that tells the
+    // window. (One rule entry per file set: a later entry replaces no-restricted-syntax, it does not add.)
     files: ['src-main/**/*.ts'],
-    ignores: ['src-main/core/bridge/dispatch.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...[
-          "MemberExpression[computed=true][object.property.name='handlers']",
-          "MemberExpression[computed=true][object.name='handlers']",
-        ].map((selector) => ({
-          selector,
-          message: 'call a handler through the dispatcher (core/bridge/dispatch.ts), which validates its input',
-        })),
-      ],
-    },
+    ignores: [DISPATCHER, CONVERSATION_CHANGES],
+    rules: { 'no-restricted-syntax': ['error', ...DISPATCHER_ONLY, ...CONVERSATION_CHANGES_ONLY] },
   },
+  { files: [DISPATCHER], rules: { 'no-restricted-syntax': ['error', ...CONVERSATION_CHANGES_ONLY] } },
+  { files: [CONVERSATION_CHANGES], rules: { 'no-restricted-syntax': ['error', ...DISPATCHER_ONLY] } },
   {
     // Tests may name Electron's types to shape stand-ins for ipcMain; they never load electron.
     files: ['test/**/*.ts'],

@@ -75,6 +75,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   const deps: McpServeDeps = {
     exec: app.context.exec,
     conversations: app.context.conversations,
+    events: app.context.events,
     settings: () => settings.get(),
     workspace,
     version,

@@ -122,10 +122,10 @@ const buildEventSchemas = () =>
       contextWindow: z.number().int().positive(),
     }),
     'conversation.updated': z.object({ summary: ConversationSummary }),
-    /** The open conversation's own fields changed: its title, the model it talks to, its last activity (agent/conversation-changes.ts). */
+    /** The open conversation's own fields changed: its title, the model it talks to, its folder, its last activity (agent/conversation-changes.ts). */
     'conversation.changed': z.object({
       ...Conv,
-      change: z.object({ title: z.string(), modelChoice: ModelChoice, updatedAt: z.string() }).partial(),
+      change: z.object({ title: z.string(), modelChoice: ModelChoice, workspace: z.string(), updatedAt: z.string() }).partial(),
     }),
     /** The desktop app opened a notebook the OS handed it (electron/open-notebooks.ts): show its conversation. */
     'conversation.show': z.object({ ...Conv }),

@@ -20,7 +20,7 @@ import { ModelKnowledge } from './model-knowledge';
 import { OpenConversations, summaryOf } from './open-conversations';
 import { runTurn, type TurnDeps } from './turn';
 import { Subagents } from './subagents/subagent-runner';
-import { addItem, addNoticeItem, setModelChoice, setTitle } from './conversation-changes';
+import { addItem, addNoticeItem, rewriteHistory, setModelChoice, setTitle } from './conversation-changes';
 
 /** What app.ts gives the agent; the parts left out get their real defaults. */
 export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> &
@@ -127,7 +127,7 @@ export class AgentService {
     const old = live.conv.items[at];
     if (!old || old.kind !== 'user') throw new Error('there is no message to edit in this conversation');
     const item: UserItem = { ...old, id: newId(), text, createdAt: now() };
-    live.conv.items = [...live.conv.items.slice(0, at), item];
+    rewriteHistory(live.conv, [...live.conv.items.slice(0, at), item]);
     if (at === 0) setTitle(live.conv, this.deps.events, titleFrom(text, old.attachments));
     live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
@@ -138,7 +138,7 @@ export class AgentService {
   /** Drops the answer to the last user message and asks the model again. */
   async regenerate(conversationId: string): Promise<void> {
     const live = await this.idleLive(conversationId, 'regenerate the answer');
-    live.conv.items = withoutLastAnswer(live.conv.items);
+    rewriteHistory(live.conv, withoutLastAnswer(live.conv.items));
     await this.commit(live, true);
     this.startTurn(live);
   }
@@ -146,7 +146,7 @@ export class AgentService {
   /** Removes the last user message and everything after it. */
   async undoLastTurn(conversationId: string): Promise<Conversation> {
     const live = await this.idleLive(conversationId, 'undo');
-    live.conv.items = withoutLastTurn(live.conv.items);
+    rewriteHistory(live.conv, withoutLastTurn(live.conv.items));
     live.fitNoticed = { droppedTurns: 0, trimmedOutputs: 0, trimmedMessages: 0 };
     await this.commit(live, true);
     return live.conv;
@@ -264,7 +264,7 @@ export class AgentService {
       const at = live.conv.items.findIndex((i) => i.id === cellId);
       let start = at;
       while (start > 0 && live.conv.items[start]?.kind !== 'user') start--;
-      if (at >= 0) live.conv.items = live.conv.items.slice(0, Math.max(0, start));
+      if (at >= 0) rewriteHistory(live.conv, live.conv.items.slice(0, Math.max(0, start)));
     }
     const item: NoticeItem = {
       kind: 'notice',

@@ -7,11 +7,21 @@ import { now } from './ids';
 // the events in src-renderer/state/conversation-reducer.ts; test/integration/agent/events-fold.test.ts
 // checks that the fold of a real turn's events is the conversation main saved. (A new event is a
 // schema in contract/events.ts, its function here, and its case in the reducer: docs/agent.md.)
+// Lint refuses a direct change anywhere else (eslint.config.js; test/unit/lint/conversation-changes-only.test.ts).
 
 /** A message, assistant item or cell joins the conversation. Notices go through addNotice. */
 export function addItem(conv: Conversation, events: EventBus, item: Exclude<ConversationItem, NoticeItem>): void {
   conv.items.push(item);
   events.emit('item.added', { conversationId: conv.id, item });
+}
+
+/**
+ * History cut or rewritten at a person's request (edit, regenerate, undo, rewind). No event: the
+ * window that asked loads the conversation again when the request answers (app-store.ts's
+ * reloadAfterHistoryEdit, use-rewind.ts's reopen), and the commit that follows tells the list.
+ */
+export function rewriteHistory(conv: Conversation, items: ConversationItem[]): void {
+  conv.items = items;
 }
 
 /** A notice joins the conversation (the UI and the CLI show it; the model never reads it). */
@@ -29,6 +39,12 @@ export function setTitle(conv: Conversation, events: EventBus, title: string): v
 export function setModelChoice(conv: Conversation, events: EventBus, modelChoice: ModelChoice): void {
   conv.modelChoice = modelChoice;
   events.emit('conversation.changed', { conversationId: conv.id, change: { modelChoice } });
+}
+
+/** The folder its code runs in from the next run on (the caller restarts its sessions there). */
+export function setWorkspace(conv: Conversation, events: EventBus, workspace: string): void {
+  conv.workspace = workspace;
+  events.emit('conversation.changed', { conversationId: conv.id, change: { workspace } });
 }
 
 /** Its last activity is now: it moves up the list. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { FILE_COUNT_CAP, type NoticeItem } from '@contract';
+import { addNoticeItem, setWorkspace } from '../agent/conversation-changes';
 import { newId, now } from '../agent/ids';
 import type { HandlerTable } from '../bridge/handler-table';
 import { countFiles, removeFolder, whyNotManaged, type ManagedFolderFacts } from '../conversations/managed-workspace';
@@ -13,7 +14,6 @@ export const conversationWorkspaceHandlers = (ctx: AppContext): Pick<HandlerTabl
   'conversation.set-workspace': async ({ conversationId, path: given }) => {
     const folder = await checkWorkspaceFolder(given, ctx);
     let moved = false;
-    const notice: NoticeItem = { kind: 'notice', id: newId(), level: 'info', text: '', createdAt: now() };
     // The check and the change happen in one synchronous step on the open copy, so a turn cannot
     // start between them and run in the folder being left.
     await ctx.agent.update(conversationId, (conv) => {
@@ -21,17 +21,23 @@ export const conversationWorkspaceHandlers = (ctx: AppContext): Pick<HandlerTabl
       if (busy) throw new Error(`cannot change the folder while ${busy}: stop it first`);
       if (path.resolve(conv.workspace) === folder) return;
       const from = conv.workspace;
-      conv.workspace = folder;
+      setWorkspace(conv, ctx.events, folder);
       moved = true;
-      notice.text = `This conversation now works in ${folder} (it was ${from}). Its sessions were restarted there, so variables from earlier runs are gone; files written before stay in the old folder.`;
-      notice.workspaceChange = { from, to: folder };
-      conv.items.push(notice);
+      const text = `This conversation now works in ${folder} (it was ${from}). Its sessions were restarted there, so variables from earlier runs are gone; files written before stay in the old folder.`;
+      const notice: NoticeItem = {
+        kind: 'notice',
+        id: newId(),
+        level: 'info',
+        text,
+        createdAt: now(),
+        workspaceChange: { from, to: folder },
+      };
+      addNoticeItem(conv, ctx.events, notice);
     });
     if (moved) {
       // The next run starts a fresh session in the new folder; the old ones still have the old cwd.
       await ctx.exec.closeConversation(conversationId).catch(() => undefined);
       ctx.workspaceWatchers.follow(conversationId, folder);
-      ctx.events.emit('notice', { conversationId, item: notice });
     }
     return ctx.agent.snapshot(conversationId);
   },

@@ -16,6 +16,7 @@ import { newId, now } from '../agent/ids';
 import type { LiveConversation } from '../agent/live-conversation';
 import type { OpenConversations } from '../agent/open-conversations';
 import { approve, finishCell } from '../agent/turn-cell';
+import { addNoticeItem } from '../agent/conversation-changes';
 import { beforeCellHooks, needsPersonHooks, describeCell, refusedByHook } from '../agent/turn-hooks';
 import { startAgentProcess, type AgentProcess } from './agent-process';
 import { readHostedFile, writeHostedFile } from './hosted-files';
@@ -282,8 +283,7 @@ export class HostedAgents {
 
   private notice(live: LiveConversation, level: NoticeItem['level'], text: string): void {
     const item: NoticeItem = { kind: 'notice', id: newId(), level, text, createdAt: now() };
-    live.conv.items.push(item);
-    this.deps.events.emit('notice', { conversationId: live.conv.id, item });
+    addNoticeItem(live.conv, this.deps.events, item);
   }
 }
 

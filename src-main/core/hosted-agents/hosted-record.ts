@@ -7,6 +7,7 @@ import { newCell } from '../conversations/new-cell';
 import { newId, now } from '../agent/ids';
 import type { LiveConversation } from '../agent/live-conversation';
 import { finishCell } from '../agent/turn-cell';
+import { addItem, setTasks } from '../agent/conversation-changes';
 
 // A hosted agent's session/update notifications written into our conversation format, so they render
 // like our agent's and export to a notebook the same way (docs/acp.md#hosting): its words and thinking
@@ -42,8 +43,7 @@ export function addAgentCell(
     }),
     mcp: { server: fields.agent.slice(0, 64), tool: fields.tool.slice(0, 256) },
   };
-  live.conv.items.push(cell);
-  events.emit('item.added', { conversationId: live.conv.id, item: cell });
+  addItem(live.conv, events, cell);
   return cell;
 }
 
@@ -107,11 +107,15 @@ export class HostedRecord {
       case 'tool_call_update':
         return this.updateCall(update);
       case 'plan':
-        this.live.conv.tasks = update.entries.slice(0, 100).map((entry, i): Task => ({
-          id: i + 1,
-          title: entry.content.replace(/\s+/g, ' ').trim().slice(0, 200) || `step ${i + 1}`,
-          state: entry.status === 'completed' ? 'done' : entry.status === 'in_progress' ? 'active' : 'pending',
-        }));
+        setTasks(
+          this.live.conv,
+          this.events,
+          update.entries.slice(0, 100).map((entry, i): Task => ({
+            id: i + 1,
+            title: entry.content.replace(/\s+/g, ' ').trim().slice(0, 200) || `step ${i + 1}`,
+            state: entry.status === 'completed' ? 'done' : entry.status === 'in_progress' ? 'active' : 'pending',
+          })),
+        );
         return;
       default:
         // Mode, command and session-info updates have no place in the conversation yet.
@@ -137,8 +141,7 @@ export class HostedRecord {
     // A tool call between two runs of words starts a new assistant item, so the order reads as it happened.
     if (!this.assistant || this.live.conv.items.at(-1) !== this.assistant) {
       this.assistant = { kind: 'assistant', id: newId(), step: this.step, text: '', thinking: [], interrupted: false, createdAt: now() };
-      this.live.conv.items.push(this.assistant);
-      this.events.emit('item.added', { conversationId, item: this.assistant });
+      addItem(this.live.conv, this.events, this.assistant);
     }
     const item = this.assistant;
     if (kind === 'text') {

@@ -1,4 +1,6 @@
 import type { CellItem, CellStatus, Conversation, Settings } from '@contract';
+import type { EventBus } from '../bridge/event-bus';
+import { addItem, setTitle, touch } from '../agent/conversation-changes';
 import { newId, now } from '../agent/ids';
 import {
   afterCellHooks,
@@ -21,6 +23,8 @@ import { newCell } from '../conversations/new-cell';
 export interface ServeSessionDeps {
   exec: ExecService;
   conversations: ConversationStore;
+  /** Where the conversation's changes are told (agent/conversation-changes.ts), as for any conversation. */
+  events: EventBus;
   settings: () => Settings;
   /** The folder code runs in and files are confined to (already checked and real). */
   workspace: string;
@@ -71,7 +75,7 @@ export class ServeSession {
   }
 
   rename(clientName: string): void {
-    this.conversation.title = `MCP: ${clientName.slice(0, 100)}`;
+    setTitle(this.conversation, this.deps.events, `MCP: ${clientName.slice(0, 100)}`);
     this.conversation.mcpClient = clientName.slice(0, 100);
   }
 
@@ -194,8 +198,8 @@ export class ServeSession {
     // Filled in as a notebook re-run fills a cell; 'user' when the person at the desktop app allowed it,
     // 'auto' when --auto-run or the client's setting did.
     const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval };
-    this.conversation.items.push(cell);
-    this.conversation.updatedAt = now();
+    addItem(this.conversation, this.deps.events, cell);
+    touch(this.conversation, this.deps.events);
     await this.deps.conversations.save(this.conversation);
     this.saved = true;
     return cell;

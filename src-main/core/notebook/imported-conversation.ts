@@ -24,6 +24,7 @@ export async function saveImportedNotebook(
   const madeDirs: string[] = [];
   try {
     const moved = await writeFiles(conv.workspace, imported.files, written, madeDirs);
+    // eslint-disable-next-line no-restricted-syntax -- a conversation still being built, open in no window yet
     conv.items = moved.size > 0 ? imported.conversationItems.map((item) => withMovedPaths(item, moved)) : imported.conversationItems;
     conv.notebook = imported.notebook;
     await store.save(conv);

@@ -3,6 +3,7 @@ import { summaryOf, type AgentService } from '../agent/agent-service';
 import { applyDisplayUpdate } from '../agent/display-updates';
 import type { LiveConversation } from '../agent/live-conversation';
 import { limitsFromSettings } from '../agent/run-cell';
+import { touch } from '../agent/conversation-changes';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
 import type { ExecService, RunRequest } from '../exec';
@@ -177,7 +178,7 @@ export class LiveReruns {
   private async save(live: LiveConversation): Promise<void> {
     const current = await this.deps.agent.open(live.conv.id).catch(() => null);
     if (current !== live) return;
-    live.conv.updatedAt = new Date().toISOString();
+    touch(live.conv, this.deps.events);
     try {
       await this.deps.conversations.save(live.conv);
       this.deps.events.emit('conversation.updated', { summary: summaryOf(live.conv) });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CellItem, Conversation } from '@contract';
+import type { AnyEvent, CellItem, Conversation } from '@contract';
+import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
 import { createApp } from '../../../src-main/core/app';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -23,9 +24,17 @@ describe('a conversation driven by an outside ACP agent', () => {
     const app = core.app(new MemorySettingsStore(withScriptedAgent()));
     const host = await hostedConversation(app, path.join(core.tempDir(), 'ws'));
     host.answers.push('approve');
+    const before = structuredClone(await app.context.agent.snapshot(host.id));
+    const events: AnyEvent[] = [];
+    app.events.subscribe((event) => void events.push(structuredClone(event)));
     const conv = await host.send(
       'think planning the note\nplan write the note|read it back\nsay hello from the agent\nwrite notes.txt first version\nread notes.txt',
     );
+    // The window is told every change (agent/conversation-changes.ts): the turn's events, folded in the
+    // renderer's reducer, are the conversation main saved, its plan and the agent's words included.
+    const folded = events.reduce((view, event) => applyEvent(view, event), viewOf(before));
+    // Not the agent's session id: main's own handle to resume it (session/load); the window shows the agent's name.
+    expect({ ...folded.conv, hostedAgent: conv.hostedAgent }).toEqual(conv);
 
     expect(conv.hostedAgent?.name).toBe('scripted');
     expect(conv.hostedAgent?.sessionId).toMatch(/^s-/);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellItem, Conversation } from '@contract';
+import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../../fixtures/llm-server';
 import { startAgentHarness, type AgentHarness, type HarnessOptions } from '../../support/agent-harness';
 
@@ -156,6 +157,8 @@ describe('sub-agents and their limits', () => {
       },
       { settings: { autoRun: true, subagentsAtOnce: 2 } },
     );
+    const before = await h.store.get(id);
+    const from = h.events.length;
     await h.send(id, 'four things');
     // Replayed from the events, in the order they happened: how many were running at each moment.
     let running = 0;
@@ -173,6 +176,21 @@ describe('sub-agents and their limits', () => {
     }
     expect(most).toBe(2);
     expect([...seen.values()]).toEqual(['done', 'done', 'done', 'done']);
+
+    // The window is told every change (agent/conversation-changes.ts): the parent's events, folded in
+    // the renderer's reducer, are the saved parent (the estimate's notice included); each sub-agent's
+    // model choice and task were sent as they were made.
+    const parent = await h.store.get(id);
+    const folded = h.events.slice(from).reduce((view, event) => applyEvent(view, event), viewOf(structuredClone(before)));
+    expect(folded.conv).toEqual(parent);
+    for (const cell of cellsOf(parent)) {
+      const childId = cell.subagent?.conversationId ?? '';
+      const child = await h.store.get(childId);
+      const changed = h.payloads('conversation.changed').filter((p) => p.conversationId === childId);
+      expect(changed.map((p) => p.change.modelChoice).find(Boolean)).toEqual(child.modelChoice);
+      const first = h.payloads('item.added').find((p) => p.conversationId === childId)?.item;
+      expect(first).toEqual(child.items[0]);
+    }
   });
 
   it('shows the estimate before any starts, and stops them all once the budget is spent', async () => {

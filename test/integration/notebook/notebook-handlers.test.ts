@@ -339,6 +339,11 @@ describe('notebook requests', () => {
     // Saved, not only held in memory.
     const onDisk = JSON.parse(readFileSync(path.join(dataDir, 'conversations', `${conversationId}.json`), 'utf8')) as Conversation;
     expect(JSON.stringify(cellsOf(onDisk)[3]?.outputs)).toContain('after 20');
+    // The open window is told the conversation's last activity moved (agent/conversation-changes.ts).
+    const changed = events.flatMap((e) =>
+      e.name === 'conversation.changed' && e.payload.conversationId === conversationId ? [e.payload] : [],
+    );
+    expect(changed.at(-1)?.change).toEqual({ updatedAt: onDisk.updatedAt });
   });
 
   it("never waits for an install question forever: unanswered, it is a no after the run's time limit", async () => {

@@ -7,6 +7,7 @@ import { linkedAbort } from '../linked-abort';
 import type { LiveConversation } from '../live-conversation';
 import type { OpenConversations } from '../open-conversations';
 import { finishCell } from '../turn-cell';
+import { addItem, addNoticeItem, setAutoRun, setModelChoice } from '../conversation-changes';
 import { parseDelegateArgs, type DelegateCall } from './delegate-args';
 import { estimateSubagent, formatUsd } from './subagent-estimate';
 import { resultForParent } from './subagent-result';
@@ -107,8 +108,7 @@ export class Subagents {
       text: `Starting ${started.length} sub-agent${started.length === 1 ? '' : 's'} (at most ${settings.subagentsAtOnce} at once, ${settings.subagentModelCalls} model calls each): ${each}. Estimated total: up to ${formatUsd(total)}.${budget}`,
       createdAt: now(),
     };
-    parent.conv.items.push(item);
-    this.deps.events.emit('notice', { conversationId: parent.conv.id, item });
+    addNoticeItem(parent.conv, this.deps.events, item);
   }
 
   private async runOne(
@@ -138,8 +138,8 @@ export class Subagents {
       const conv = await this.deps.conversations.create(`${call.name} (sub-agent)`, [], parent.conv.workspace);
       info.conversationId = conv.id;
       conv.parent = { conversationId: parent.conv.id, cellId: cell.id, name: call.name };
-      conv.modelChoice = call.choice;
-      conv.autoRun = parent.conv.autoRun;
+      setModelChoice(conv, this.deps.events, call.choice);
+      setAutoRun(conv, this.deps.events, parent.conv.autoRun);
       await this.deps.conversations.save(conv);
       const live = await this.deps.open.open(conv.id);
       live.subagent = {
@@ -150,7 +150,7 @@ export class Subagents {
         mayWrite: call.mayWrite,
       };
       const task: UserItem = { kind: 'user', id: newId(), text: subagentPrompt(call), attachments: [], createdAt: now() };
-      live.conv.items.push(task);
+      addItem(live.conv, this.deps.events, task);
       const { controller, release: unlink } = linkedAbort(signal);
       one.controller = controller;
       let reason: string | null = null;
