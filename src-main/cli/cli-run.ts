@@ -28,6 +28,7 @@ import { terminalAttention } from './terminal/terminal-attention';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { profilePatch, ProfileError, readProfile } from '../core/profiles/profile-store';
 import { openSecrets } from './open-cli-secrets';
+import { bindRunProfile, profileFlags } from './run-profile';
 import { resumeSummary } from './resume-summary';
 import { readStdinText } from './stdin-text';
 import { PromptLine } from './terminal/prompt-line';
@@ -128,7 +129,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
   const { app, version, dataDir, notices, settings, secrets } = await startApp({
     openSecrets: async () => (opts.list ? { store: new MemorySecretStore(), notice: null } : openSecrets(env)),
     settings: (saved) => {
-      const overlay = new OverlaySettingsStore(saved, { ...profile, ...opts.overrides });
+      const overlay = new OverlaySettingsStore(saved, opts.overrides, profile);
       // Code runs where oi was started, as in every terminal agent; --own-folder for the app's way.
       if (!opts.ownFolder && !opts.overrides.workspaceRoot) overlay.override({ workspaceRoot: process.cwd() });
       if (unattended) overlay.override(unattended.settings);
@@ -136,7 +137,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
     },
     // The terminal oi runs in is the app's own window for computer use: never seen, clicked or typed into
     // (its approvals are answered there). Most X terminals name it in WINDOWID.
-    app: { env, ownWindows: { pids: [process.pid], windowIds: env.WINDOWID && /^\d+$/.test(env.WINDOWID) ? [env.WINDOWID] : [] } },
+    app: {
+      env,
+      ownWindows: { pids: [process.pid], windowIds: env.WINDOWID && /^\d+$/.test(env.WINDOWID) ? [env.WINDOWID] : [] },
+      profileFlags: profileFlags(opts.overrides),
+    },
   });
   const out = opts.json ? process.stderr : process.stdout;
   const style = styleFor(out, env);
@@ -151,7 +156,6 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
 
   try {
     if (opts.list) return exitWith(await listConversations(app));
-    if (settings.get().autoRun) await warnUnsandboxedAutoRun(app, (line) => process.stderr.write(errStyle.yellow(`${line}\n`)));
     const workspace = settings.get().workspaceRoot;
     if (workspace && !opts.continueLast && !opts.conversation) await prepareWorkspace(workspace, dataDir, !opts.overrides.workspaceRoot);
     if (opts.needsModel) await pickModel(settings, secrets, env);
@@ -159,6 +163,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
     let conversation = unattended
       ? await unattended.conversation(app, workspace)
       : await chooseConversation(app, { id: opts.conversation, last: opts.continueLast, notebook: opts.notebook }, (line) => quiet(line));
+    conversation = await bindRunProfile(app, settings, dataDir, conversation, opts.profile);
+    if (settings.get().autoRun) await warnUnsandboxedAutoRun(app, (line) => process.stderr.write(errStyle.yellow(`${line}\n`)));
     // A conversation keeps its model; flags naming one move it to that model from now on.
     if (conversation.modelChoice && ['provider', 'model', 'baseUrl'].some((f) => Object.hasOwn(opts.overrides, f))) {
       const { provider, model, baseUrl } = settings.get();
@@ -217,6 +223,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
       style.bold('Open Interpreter') +
         style.dim(` ${version} — ${current.provider} / ${current.model}${current.autoRun ? ', auto-run on' : ''}`),
       style.dim(`Code runs in ${conversation.workspace}`),
+      ...(conversation.profile ? [style.dim(`Profile: ${conversation.profile} (its settings apply to this conversation)`)] : []),
       ...(opts.plan ? [style.dim('Plan mode: code runs read-only in the sandbox until you approve a plan (/plan turns it off).')] : []),
       ...resumed,
       ...(opts.notebook ? [style.dim(`Imported "${conversation.title}" (${conversation.items.length} items) from ${opts.notebook}`)] : []),

@@ -1,5 +1,6 @@
 import { ComputerService } from './agent/computer-cell';
 import { readProfile } from './profiles/profile-store';
+import type { Profile } from '@contract';
 import { profileSandbox } from './agent/conversation-profile';
 import type { OwnWindows } from './computer/computer-control';
 import path from 'node:path';
@@ -98,6 +99,8 @@ export interface AppOptions {
   ownWindows?: OwnWindows;
   /** Where computer use finds the screen (DISPLAY, XAUTHORITY, the session bus); default: this process's environment. */
   screenEnv?: NodeJS.ProcessEnv;
+  /** This run's flags over any profile a conversation is bound to (`oi -y`, `--no-sandbox`): docs/agent.md#profiles. */
+  profileFlags?: Pick<Profile, 'autoRun' | 'sandbox'>;
 }
 
 export interface App {
@@ -175,7 +178,7 @@ export function createApp(opts: AppOptions): App {
     onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'network', detail),
     updateSettings: (patch) => events.emit('settings.changed', { settings: store.update(patch) }),
   });
-  const readProfileIn = (name: string) => readProfile(opts.dataDir, name);
+  const readProfileIn = (name: string): Profile => ({ ...readProfile(opts.dataDir, name), ...opts.profileFlags });
   const engine = createExecService({
     resourcesDir: opts.resourcesDir,
     secrets: () => secrets,

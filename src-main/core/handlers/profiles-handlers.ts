@@ -1,4 +1,4 @@
-import type { ProfileEntry } from '@contract';
+import { applySettingsPatch, type ProfileEntry } from '@contract';
 import type { HandlerTable } from '../bridge/handler-table';
 import { deleteProfile, listProfiles, profilePatch, readProfile, saveProfile } from '../profiles/profile-store';
 import type { AppContext } from './app-context';
@@ -30,7 +30,7 @@ export const profilesHandlers = (ctx: Pick<AppContext, 'agent' | 'settings' | 'd
       deleteProfile(ctx.dataDir, name);
       return entries();
     },
-    'profiles.apply': async ({ name, conversationId }) => {
+    'profiles.apply': async ({ name, conversationId, keepSettings }) => {
       if (name === null) {
         if (conversationId === undefined) throw new Error('no profile named, and no conversation to take one off');
         await ctx.agent.setProfile(conversationId, null);
@@ -46,10 +46,11 @@ export const profilesHandlers = (ctx: Pick<AppContext, 'agent' | 'settings' | 'd
       const namesModel = profile.provider !== undefined || profile.model !== undefined || profile.baseUrl !== undefined;
       if (namesModel) {
         // The conversation keeps its own model choice over Settings'; the profile's becomes that choice
-        // (and Settings' model for new conversations, as the model picker does).
+        // (and Settings' model for new conversations, as the model picker does, unless the caller keeps
+        // Settings as they are: `oi --profile`, whose flags never reach the settings file).
         const { provider, model, baseUrl } = profilePatch(profile);
-        ctx.settings.update({ ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) });
-        const s = ctx.settings.get();
+        const patch = { ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) };
+        const s = keepSettings ? applySettingsPatch(ctx.settings.get(), patch) : ctx.settings.update(patch);
         await ctx.agent.setModel(conversationId, { provider: s.provider, model: s.model, baseUrl: s.baseUrl });
       }
       // Its other settings come from the profile at each turn (agent/conversation-profile.ts), Settings unchanged.

@@ -112,3 +112,10 @@ const readBounded = async (root: string, segments: readonly string[]): Promise<s
 async function isFile(workspace: string): Promise<boolean> {
   return (await readBounded(workspace, WORKSPACE_HOOKS_FILE)) !== null;
 }
+
+/** The workspace's hooks file and its text (never through a link, bounded), or null when it has none: for the person to read before trusting. */
+export async function workspaceHooksFile(workspace: string): Promise<{ path: string; text: string } | null> {
+  const real = await realpath(workspace).catch(() => path.resolve(workspace));
+  const text = await readBounded(real, WORKSPACE_HOOKS_FILE);
+  return text === null ? null : { path: path.join(real, ...WORKSPACE_HOOKS_FILE), text };
+}

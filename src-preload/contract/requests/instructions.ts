@@ -11,11 +11,16 @@ export const InstructionsState = z.object({
   /** The folder whose trust lets the workspace's files in: the repository root, else the workspace. */
   trustFolder: z.string(),
   trusted: z.boolean(),
+  /**
+   * The workspace's hooks file (`.agents/hooks.json`, docs/agent.md#hooks), shown beside the AGENTS.md
+   * files so that a folder with hooks alone can be read and trusted too; `used` once it is trusted.
+   */
+  hooksFile: z.object({ path: z.string(), used: z.boolean() }).nullable(),
 });
 
 export const instructionsRequests = {
   'instructions.list': { input: ConversationRef, output: InstructionsState },
-  /** The text of one of the listed files (no other path is read). */
+  /** The text of one of the listed files, or of the hooks file (no other path is read). */
   'instructions.read': {
     input: z.object({ conversationId: Id, path: z.string().min(1).max(4096) }).strict(),
     output: z.object({ text: z.string(), cut: z.boolean() }),

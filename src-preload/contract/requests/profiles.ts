@@ -27,8 +27,13 @@ export const profilesRequests = {
   /**
    * Uses a profile. For a conversation: binds it to the profile (its instructions, auto-run, sandbox,
    * hooks and skills come from the profile at each of its turns; Settings is not changed), and the
-   * profile's provider and model become the conversation's model; `name: null` unbinds it (Settings
-   * again). Without a conversation: the profile's settings go into Settings, as before.
+   * profile's provider and model become the conversation's model, and Settings' model for new
+   * conversations (as the model picker does) unless `keepSettings` (`oi --profile`: a run's choice
+   * never reaches the settings file); `name: null` unbinds it (Settings again). Without a
+   * conversation: the profile's settings go into Settings, as before.
    */
-  'profiles.apply': { input: z.object({ name: ProfileName.nullable(), conversationId: Id.optional() }).strict(), output: Ok },
+  'profiles.apply': {
+    input: z.object({ name: ProfileName.nullable(), conversationId: Id.optional(), keepSettings: z.boolean().optional() }).strict(),
+    output: Ok,
+  },
 } as const satisfies Record<string, RequestSpec>;

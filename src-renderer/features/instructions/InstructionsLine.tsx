@@ -7,7 +7,9 @@ import './instructions.css';
 /**
  * A line above the conversation naming the AGENTS.md files in effect (docs/agent.md#project-instructions),
  * each one click from its text. A workspace's files reach the model only once the person trusts its
- * folder: until then the line says they are not used and offers that.
+ * folder: until then the line says they are not used and offers that. The workspace's hooks file is
+ * named too (docs/agent.md#hooks): its commands would run as the person, so a folder with hooks alone
+ * is offered for trust as well, and the person can read what they would run first.
  */
 export function InstructionsLine() {
   const conversationId = useApp((s) => s.current?.conv.id ?? null);
@@ -36,8 +38,9 @@ export function InstructionsLine() {
   const state = loaded?.key === key ? loaded.state : null;
   const open = shown?.key === key ? shown : null;
   const setOpen = (file: { path: string; text: string; cut: boolean } | null) => setShown(file && { key, ...file });
-  if (!conversationId || !state || state.files.length === 0) return null;
-  const untrusted = state.files.some((f) => f.scope === 'workspace' && !f.used);
+  if (!conversationId || !state || (state.files.length === 0 && !state.hooksFile)) return null;
+  const hooks = state.hooksFile;
+  const untrusted = state.files.some((f) => f.scope === 'workspace' && !f.used) || (hooks !== null && !hooks.used);
   const show = (path: string) => {
     if (open?.path === path) return setOpen(null);
     bridge['instructions.read']({ conversationId, path }).then(
@@ -61,6 +64,16 @@ export function InstructionsLine() {
           {f.scope === 'user' ? 'yours' : relativeName(f.path, state.trustFolder)}
         </button>
       ))}
+      {hooks && (
+        <button
+          className={hooks.used ? 'link' : 'link not-used'}
+          title={`${hooks.path}: hooks, commands run as you${hooks.used ? '' : ' (not run)'}`}
+          aria-expanded={open?.path === hooks.path}
+          onClick={() => show(hooks.path)}
+        >
+          {relativeName(hooks.path, state.trustFolder)}
+        </button>
+      )}
       {untrusted && (
         <>
           <span className="muted">not used until you trust {state.trustFolder}</span>

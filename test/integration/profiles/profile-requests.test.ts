@@ -96,6 +96,22 @@ describe('profiles requests', () => {
     expect(systemPromptOf(body, 'openai')).toContain(MARKER);
   });
 
+  it("with keepSettings (oi --profile) binds the conversation and sets its model, Settings' own model unchanged; without, Settings follows", async () => {
+    await call('profiles.save', { name: 'keeper', profile: { model: 'gpt-keeper-1' } });
+    const before = settings.get().model;
+    const kept = (await call('conversation.create', {})) as { id: string };
+    await call('profiles.apply', { name: 'keeper', conversationId: kept.id, keepSettings: true });
+    const snapshot = (await call('conversation.get', { conversationId: kept.id })) as { profile?: string; modelChoice?: { model: string } };
+    expect(snapshot).toMatchObject({ profile: 'keeper', modelChoice: { model: 'gpt-keeper-1' } });
+    expect(settings.get().model).toBe(before);
+    // The twin: the app's Profile menu (no keepSettings) makes it Settings' model for new conversations.
+    const picked = (await call('conversation.create', {})) as { id: string };
+    await call('profiles.apply', { name: 'keeper', conversationId: picked.id });
+    expect(settings.get().model).toBe('gpt-keeper-1');
+    settings.update({ model: before });
+    await call('profiles.delete', { name: 'keeper' });
+  });
+
   it('a conversation bound to a profile takes its instructions and skills at each turn, Settings unchanged; unbound, Settings again', async () => {
     for (const [name, description] of [
       ['alpha-skill', 'ALPHA-DESCRIPTION charts'],
