@@ -45,6 +45,8 @@ describe('automatic installs', () => {
       PIP_NO_CACHE_DIR: '1',
       npm_config_registry: registry.url,
       npm_config_cache: join(root, 'npm-cache'),
+      // Shell sessions without the contributor's ~/.bashrc (test/support/cli-process.ts's cliEnv says why).
+      OI_NO_USER_RC: '1',
       ...extra.env,
     },
   });
