@@ -27,6 +27,12 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Rec
     TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json'),
     OI_DATA_DIR: dataDir,
     OI_NO_KEYCHAIN: '1',
+    // Shell cells' bash and zsh skip the contributor's own rc file (resources/shell/oi-rc.bash): on
+    // these machines ~/.bashrc runs `pyenv init` and `pyenv virtualenv-init`, ~300 processes and about
+    // 1.6 CPU-seconds per shell session (and a pyenv hook after every cell), and what it sets up is
+    // the machine's, not the test's. No test that runs with this environment is about the person's rc
+    // file (test/security/attacks/key-exposure.test.ts gives its app a .bashrc of its own).
+    OI_NO_USER_RC: '1',
     NO_COLOR: '1',
     OPENAI_API_KEY: 'sk-test-cli',
     ANTHROPIC_API_KEY: 'sk-ant-test-cli',

@@ -16,6 +16,11 @@ import { buildWheel, type LocalRegistry, startNpmRegistry } from '../../support/
 // code's environment settings.
 
 const SYSTEM_PYTHON = '/usr/bin/python3';
+/**
+ * A bound for the tests that make a virtual environment and run pip in it (not a timing assertion):
+ * under a load of ~45 on two cores both ran past the suite's 60 s, before and after any change here.
+ */
+const PIP_TIMEOUT = 180_000;
 
 function sh(file: string, args: string[]): Promise<string> {
   return new Promise((res, rej) =>
@@ -45,6 +50,8 @@ describe('automatic installs', () => {
       PIP_NO_CACHE_DIR: '1',
       npm_config_registry: registry.url,
       npm_config_cache: join(root, 'npm-cache'),
+      // Shell sessions without the contributor's ~/.bashrc (test/support/cli-process.ts's cliEnv says why).
+      OI_NO_USER_RC: '1',
       ...extra.env,
     },
   });
@@ -81,7 +88,7 @@ describe('automatic installs', () => {
     answer = approve;
   };
 
-  it('installs a missing Python package with pip after asking, and runs the cell again', async () => {
+  it('installs a missing Python package with pip after asking, and runs the cell again', { timeout: PIP_TIMEOUT }, async () => {
     reset(true);
     const workspace = await fresh();
     const env = join(root, 'env');
@@ -135,27 +142,31 @@ describe('automatic installs', () => {
     expect(existsSync(join(workspace, '.venv'))).toBe(false);
   });
 
-  it('creates a workspace .venv when pip refuses a system-managed Python (PEP 668) and switches the session to it', async () => {
-    reset(true);
-    const workspace = await fresh();
-    // Debian's python3 first on PATH: the interpreter the session picks, and one pip will not touch.
-    const path = `/usr/bin:/bin:${process.env.PATH ?? ''}`;
-    const request = { conversationId: 'pep668', workspace, language: 'python', settings: settings({ env: { PATH: path } }) } as const;
-    const before = await service.run({ ...request, code: 'import sys\nprint(sys.executable)' });
-    expect(stdout(before)).toContain('/usr/bin/python3');
-    const result = await service.run({ ...request, code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)' });
-    // Known in advance: pip is not even tried on the system Python.
-    expect(stdout(result)).not.toContain('externally-managed-environment');
-    expect(questions[0]?.command).toBe(`${join(workspace, '.venv', 'bin', 'python')} -m pip install oi_demo_pkg`);
-    expect(result.status).toBe('done');
-    expect(stdout(result)).toContain(`value 42 ${join(workspace, '.venv')}`);
-    expect(result.forModel).toContain(`Python now runs in the workspace's virtual environment ${join(workspace, '.venv')}`);
-    expect(result.forModel).toContain('PEP 668');
-    expect(records[0]).toMatchObject({ manager: 'pip', ok: true, createdVenv: join(workspace, '.venv') });
-    // Later runs keep using the .venv, which still sees Debian's own packages (--system-site-packages).
-    const later = await service.run({ ...request, code: 'import sys, oi_demo_pkg, matplotlib\nprint(sys.prefix)' });
-    expect(stdout(later)).toContain(join(workspace, '.venv'));
-  });
+  it(
+    'creates a workspace .venv when pip refuses a system-managed Python (PEP 668) and switches the session to it',
+    { timeout: PIP_TIMEOUT },
+    async () => {
+      reset(true);
+      const workspace = await fresh();
+      // Debian's python3 first on PATH: the interpreter the session picks, and one pip will not touch.
+      const path = `/usr/bin:/bin:${process.env.PATH ?? ''}`;
+      const request = { conversationId: 'pep668', workspace, language: 'python', settings: settings({ env: { PATH: path } }) } as const;
+      const before = await service.run({ ...request, code: 'import sys\nprint(sys.executable)' });
+      expect(stdout(before)).toContain('/usr/bin/python3');
+      const result = await service.run({ ...request, code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)' });
+      // Known in advance: pip is not even tried on the system Python.
+      expect(stdout(result)).not.toContain('externally-managed-environment');
+      expect(questions[0]?.command).toBe(`${join(workspace, '.venv', 'bin', 'python')} -m pip install oi_demo_pkg`);
+      expect(result.status).toBe('done');
+      expect(stdout(result)).toContain(`value 42 ${join(workspace, '.venv')}`);
+      expect(result.forModel).toContain(`Python now runs in the workspace's virtual environment ${join(workspace, '.venv')}`);
+      expect(result.forModel).toContain('PEP 668');
+      expect(records[0]).toMatchObject({ manager: 'pip', ok: true, createdVenv: join(workspace, '.venv') });
+      // Later runs keep using the .venv, which still sees Debian's own packages (--system-site-packages).
+      const later = await service.run({ ...request, code: 'import sys, oi_demo_pkg, matplotlib\nprint(sys.prefix)' });
+      expect(stdout(later)).toContain(join(workspace, '.venv'));
+    },
+  );
 
   it('installs a missing npm package into the workspace for node run from the shell', async () => {
     reset(true);
