@@ -21,7 +21,7 @@ function screen(width: number, height: number, pad: number): ScreenPixels {
 
 /** The average of one block of real pixels, channel by channel, as the model's pixel must be. */
 function block(image: ScreenPixels, xs: [number, number], ys: [number, number]): number[] {
-  const sum = [0, 0, 0];
+  const sum: [number, number, number] = [0, 0, 0];
   for (let y = ys[0]; y <= ys[1]; y++)
     for (let x = xs[0]; x <= xs[1]; x++) {
       const p = image.pixels[y * image.stride + x] as number;
