@@ -274,7 +274,8 @@ describe('checkpoints', () => {
       // The kill came after the restore finished: the new state, whole.
       expect(mid).toEqual(original);
     }
-  });
+    // A second node with tsx's loader, and 300 files: past 60 s at a load of ~30.
+  }, 300_000);
 
   it('drops the oldest checkpoints past the conversation budget, and the store shrinks', async () => {
     const { workspace, service, conv } = setup({ checkpointBudgetMb: 10 });
@@ -293,5 +294,6 @@ describe('checkpoints', () => {
     await expect(service.restore(conv, 'cell1', false)).rejects.toThrow(/no checkpoint before cell cell1/);
     const last = checkpoints.at(-1)?.cellId ?? '';
     expect(await service.restore(conv, last, false)).toMatchObject({ status: 'restored' });
-  });
+    // Six 4 MB files through git: past 60 s at a load of ~30.
+  }, 300_000);
 });

@@ -98,7 +98,8 @@ describe('lossless notebook round trip', () => {
         { exact: true },
       ),
     ).toEqual(names.map(() => null));
-  });
+    // Two dozen imports and exports through the app, and two Pythons: past 60 s at a load of ~50.
+  }, 300_000);
 
   it('keeps what the import changed for display only: attachment links are files in the app, attachments in the file', () => {
     const imported = importNotebook(shapes.attachments!, { maxBytes: 1e9, fileName: 'attachments.ipynb' });

@@ -6,7 +6,7 @@ import { defaultSettings } from '@contract';
 import { createExecService, type ExecService } from '../../../src-main/core/exec';
 import { SYSTEM_PYTHON } from '../../support/jupyter-home';
 import { startJupyter, type Jupyter } from '../../support/jupyter';
-import { executedByNbconvert, realShapes } from './support/real-shapes';
+import { realShapes, shapesExecutedByNbconvert } from './support/real-shapes';
 import { outputKinds, rerunInApp, type NbOutput } from './support/rerun-in-app';
 
 // "Re-run all" mirrors Jupyter: each Python notebook of real shapes (real_shapes.py) is imported,
@@ -45,7 +45,7 @@ describe('re-run all mirrors nbconvert --execute', () => {
         ([, text]) => (JSON.parse(text) as { metadata: { kernelspec?: { name?: string } } }).metadata.kernelspec?.name === 'python3',
       ),
     );
-    expected = await executedByNbconvert(jupyter, python);
+    expected = await shapesExecutedByNbconvert(jupyter, python);
     tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-rerun-jupyter-'));
     exec = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 500 });
   }, 900_000);

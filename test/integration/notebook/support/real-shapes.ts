@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +18,27 @@ export const REAL_SHAPES_SCRIPT = path.join(SHAPES_DIR, 'real_shapes.py');
 const SHAPES_FILES = ['real_shapes.py', 'shape_kit.py', 'shapes_outputs.py', 'shapes_documents.py'];
 /** Runs the generator as a file beside its modules (`python -c` alone would not find them). */
 const RUN_AS_FILE =
-  'import runpy, sys; folder, script = sys.argv[1:3]; sys.path.insert(0, folder); sys.argv = [script]; runpy.run_path(script, run_name="__main__")';
+  'import runpy, sys; folder, script = sys.argv[1:3]; sys.path.insert(0, folder); sys.argv = [script, *sys.argv[3:]]; runpy.run_path(script, run_name="__main__")';
 
 export async function realShapes(jupyter: Jupyter): Promise<Record<string, string>> {
   const text = SHAPES_FILES.map((name) => readFileSync(path.join(SHAPES_DIR, name), 'utf8')).join('\n');
   return cached(jupyter, text, () => jupyter.python(RUN_AS_FILE, '', [SHAPES_DIR, REAL_SHAPES_SCRIPT]));
+}
+
+/**
+ * What `jupyter nbconvert --execute` makes of each of `notebooks` (real shapes, by name). Most shapes
+ * are already that: real_shapes.py made them with nbconvert's ExecutePreprocessor in a fresh kernel
+ * and changed nothing after (`--as-executed` names them), so running them again would make the same
+ * notebook a second time (~1 CPU-second a kernel). Only the others (outputs edited after the run, or
+ * never run) go through executedByNbconvert.
+ */
+export async function shapesExecutedByNbconvert(jupyter: Jupyter, notebooks: Record<string, string>): Promise<Record<string, string>> {
+  const asExecuted = new Set(
+    JSON.parse(await jupyter.python(RUN_AS_FILE, '', [SHAPES_DIR, REAL_SHAPES_SCRIPT, '--as-executed'])) as string[],
+  );
+  const rest = Object.fromEntries(Object.entries(notebooks).filter(([name]) => !asExecuted.has(name)));
+  const executed = Object.keys(rest).length > 0 ? await executedByNbconvert(jupyter, rest) : {};
+  return Object.fromEntries(Object.entries(notebooks).map(([name, text]) => [name, asExecuted.has(name) ? text : executed[name]!]));
 }
 
 /**
@@ -53,14 +70,59 @@ async function cached(jupyter: Jupyter, what: string, make: () => Promise<string
   const key = createHash('sha256').update(what).update(versions).digest('hex').slice(0, 16);
   const dir = path.join(tmpdir(), 'oi-test-real-shapes');
   const file = path.join(dir, `${key}.json`);
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  const made = JSON.parse(await make()) as Record<string, string>;
+  const read = () => JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  if (existsSync(file)) return read();
   mkdirSync(dir, { recursive: true });
-  // Written whole under a temp name, then renamed: a reader never sees half a file.
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(made));
-  renameSync(temp, file);
-  return made;
+  // Two test processes of one run often ask at once (lossless and rerun-like-jupyter both start with
+  // the shapes): one makes them, the other waits for its file instead of executing them all again.
+  const lock = `${file}.lock`;
+  // Polled: the maker is another process, and its file (or its end) is the event waited for.
+  while (!takeLock(lock)) {
+    if (existsSync(file)) return read();
+    await sleep(250);
+  }
+  try {
+    if (existsSync(file)) return read();
+    const made = JSON.parse(await make()) as Record<string, string>;
+    // Written whole under a temp name, then renamed: a reader never sees half a file.
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(made));
+    renameSync(temp, file);
+    return made;
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** True when this process now holds `lock` (a file with its pid); a lock whose process has gone is taken over. */
+function takeLock(lock: string): boolean {
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    const owner = readOwner(lock);
+    // Empty for a moment while its maker writes the pid.
+    if (owner > 0 && owner !== process.pid && !alive(owner)) rmSync(lock, { force: true });
+    return false;
+  }
+}
+
+/** The pid in `lock`; 0 when it is gone meanwhile (the next try may take it) or not written yet. */
+function readOwner(lock: string): number {
+  try {
+    return Number(readFileSync(lock, 'utf8'));
+  } catch {
+    return 0;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
