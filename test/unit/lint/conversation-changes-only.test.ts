@@ -1,30 +1,11 @@
-import path from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eslintRefusals } from './support/eslint-refusals';
 
 // eslint.config.js's rule that a conversation changes only through agent/conversation-changes.ts, whose
 // functions each send the event that tells an open window (a change made elsewhere is missed until the
 // next reload), run by ESLint itself on code written into real files.
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-let eslint: ESLint;
-
-beforeAll(() => {
-  eslint = new ESLint({
-    cwd: ROOT,
-    overrideConfig: [tseslint.configs.disableTypeChecked],
-    ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-syntax',
-  });
-});
-
-async function refusals(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  const messages = result?.messages ?? [];
-  const broken = messages.filter((m) => m.fatal);
-  if (broken.length > 0) throw new Error(`${file}: ${broken.map((m) => m.message).join('; ')}`);
-  return messages.map((m) => m.ruleId ?? '');
-}
+const refusals = eslintRefusals((ruleId) => ruleId === 'no-restricted-syntax');
 
 const SHAPES = 'declare const conv: any; declare const live: { conv: any }; declare const item: object;\n';
 // Each way of changing a conversation that an open window mirrors, as the five old changers wrote them.

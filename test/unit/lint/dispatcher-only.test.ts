@@ -1,29 +1,10 @@
-import path from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eslintRefusals } from './support/eslint-refusals';
 
 // eslint.config.js's rule that every caller reaches core's handlers through the dispatcher (which
 // checks the input against the contract first), run by ESLint itself on code written into real files.
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-let eslint: ESLint;
-
-beforeAll(() => {
-  eslint = new ESLint({
-    cwd: ROOT,
-    overrideConfig: [tseslint.configs.disableTypeChecked],
-    ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-syntax',
-  });
-});
-
-async function refusals(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  const messages = result?.messages ?? [];
-  const broken = messages.filter((m) => m.fatal);
-  if (broken.length > 0) throw new Error(`${file}: ${broken.map((m) => m.message).join('; ')}`);
-  return messages.map((m) => m.ruleId ?? '');
-}
+const refusals = eslintRefusals((ruleId) => ruleId === 'no-restricted-syntax');
 
 const DIRECT = "declare const app: { handlers: Record<string, () => void> };\napp.handlers['conversation.list']();\n";
 const DESTRUCTURED = "declare const handlers: Record<string, () => void>;\nhandlers['keys.set']();\n";

@@ -1,35 +1,15 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eslintRefusals, ROOT } from './support/eslint-refusals';
 
 // The layer rules of eslint.config.js, run by ESLint itself on imports written into real files of
 // the tree: each rule must refuse the import that breaks its layer and let the allowed direction through.
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const FEATURES = 'src-renderer/features';
 const LAYER_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
 
-let eslint: ESLint;
-
-beforeAll(() => {
-  // Types are not needed for these rules; without them ESLint does not build a TypeScript program.
-  eslint = new ESLint({
-    cwd: ROOT,
-    overrideConfig: [tseslint.configs.disableTypeChecked],
-    ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId),
-  });
-});
-
-/** The layer rules that refuse `code` written as the file `file` (a path in the repository). */
-async function refusals(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  const messages = result?.messages ?? [];
-  const broken = messages.filter((m) => m.fatal);
-  if (broken.length > 0) throw new Error(`${file}: ${broken.map((m) => m.message).join('; ')}`);
-  return messages.map((m) => m.ruleId ?? '');
-}
+const refusals = eslintRefusals((ruleId) => LAYER_RULES.has(ruleId));
 
 describe('core never reaches into the server, the CLI, the launcher or Electron', () => {
   it.each([
