@@ -16,6 +16,17 @@ import './styles/highlight.css';
 // index.html loads this script `async`: a deferred module script waits for the stylesheets before it
 // runs, and the connection need not. So the document may still be parsing when it runs.
 
+// Views that validate with the contract's schemas (Settings, the schedule card) load zod, whose object
+// schemas probe for eval with `new Function` when they are built; the page's CSP refuses it and reports
+// a violation on every start. Without its JIT zod never probes (and parses the same). zod keeps its
+// configuration on globalThis (shared by every copy of it) and takes an object already there, so the
+// page sets it without importing zod — here, in the page's first script, before the app's chunk is
+// evaluated: set in that chunk, a module it imports that builds a schema (the schedule card's) ran
+// first (ui-lazy-chunks.e2e.test.ts and markdown-overlay.e2e.test.ts fail on a CSP violation if this
+// stops working).
+const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+(zodGlobal.__zod_globalConfig ??= {}).jitless = true;
+
 const answered = requestInitialData();
 // While the socket opens (panel-sizes.ts takes them).
 readStoredPanelSizes();

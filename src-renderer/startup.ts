@@ -11,15 +11,6 @@ import { wireNotifications } from './state/notifications';
 // is marked ready (body[data-ready], which tests and automation wait for) once the state has loaded and
 // the App has mounted its effects (keyboard shortcuts) — in whichever order they finish.
 
-// Views that validate with the contract's schemas (Settings) load zod, whose object schemas probe for
-// eval with `new Function` when they are built; the page's CSP refuses it and reports a violation on
-// every start. Without its JIT zod never probes (and parses the same). zod keeps its configuration on
-// globalThis (shared by every copy of it) and takes an object already there, so the page sets it
-// without importing zod, which would bring zod's core into the app's chunk for views that load later
-// (ui-lazy-chunks.e2e.test.ts fails on a CSP violation if this stops working).
-const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-(zodGlobal.__zod_globalConfig ??= {}).jitless = true;
-
 let mounted: () => void = () => undefined;
 const appMounted = new Promise<void>((resolve) => (mounted = resolve));
 
