@@ -141,6 +141,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?
       env,
       ownWindows: { pids: [process.pid], windowIds: env.WINDOWID && /^\d+$/.test(env.WINDOWID) ? [env.WINDOWID] : [] },
       profileFlags: profileFlags(opts.overrides),
+      // A one-shot run exits once the person stops it (Ctrl-C): its sessions end with it.
+      ...(interactive ? {} : { endsWithStop: 'this oi -m run' }),
     },
   });
   const out = opts.json ? process.stderr : process.stdout;

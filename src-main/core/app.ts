@@ -101,6 +101,8 @@ export interface AppOptions {
   screenEnv?: NodeJS.ProcessEnv;
   /** This run's flags over any profile a conversation is bound to (`oi -y`, `--no-sandbox`): docs/agent.md#profiles. */
   profileFlags?: Pick<Profile, 'autoRun' | 'sandbox'>;
+  /** What ends when the person stops a run (`oi -m`): see ExecServiceOptions.endsWithStop. */
+  endsWithStop?: string;
 }
 
 export interface App {
@@ -183,6 +185,7 @@ export function createApp(opts: AppOptions): App {
     resourcesDir: opts.resourcesDir,
     secrets: () => secrets,
     router: createSessionRouter({ remote: kernels, network: (conversationId) => network.policyFor(conversationId) }),
+    endsWithStop: opts.endsWithStop,
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.

@@ -20,7 +20,7 @@ export interface StartAppOptions<S extends SettingsStore> {
   /** The settings the app reads, over the saved ones (the CLI's flags); default: the saved ones. */
   settings?(saved: SettingsStore): S;
   /** Passed on to createApp unchanged. */
-  app?: Pick<AppOptions, 'env' | 'mcpApprovalEndpoint' | 'localServers' | 'ownWindows' | 'profileFlags'>;
+  app?: Pick<AppOptions, 'env' | 'mcpApprovalEndpoint' | 'localServers' | 'ownWindows' | 'profileFlags' | 'endsWithStop'>;
 }
 
 export interface StartedApp<S extends SettingsStore> {

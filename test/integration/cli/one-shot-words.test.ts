@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runOi } from '../../support/cli-process';
+import { cliEnv, OiTerminal, runOi } from '../../support/cli-process';
 import { useCliFixtures } from './support/oi-terminal-run';
 
 // Issue 25 item 8: what a one-shot run says is true of a one-shot run.
@@ -33,4 +33,28 @@ describe('oi -m says what happened, in words that fit a one-shot run', () => {
     expect(run.stdout).toMatch(/^ValueError: went wrong deep down$/m);
     expect(run.stdout + run.stderr).not.toContain('%traceback');
   });
+
+  it(
+    'Ctrl-C: says the run and its session end now, never that the session keeps its state, and exits 130',
+    { timeout: 120_000 },
+    async () => {
+      const { llm, dir, flags } = await setUp();
+      llm.enqueue({
+        kind: 'tool',
+        calls: [{ id: 'wait', name: 'execute', arguments: { language: 'shell', code: 'echo started; sleep 60; echo never' } }],
+      });
+      const oi = new OiTerminal([...flags, '-y', '-m', 'wait a minute'], cliEnv(dir));
+      try {
+        // The program's own line (the code shown above it says "echo started" too).
+        await oi.expect(/^started\r?$/m);
+        oi.type('\x03');
+        await oi.expect('Interrupted by the user; this oi -m run ends now, and the shell session with it.');
+        expect(await oi.exited).toBe(130);
+        expect(oi.output).not.toContain('keeps its state');
+        expect(oi.output).not.toMatch(/^never\r?$/m);
+      } finally {
+        oi.kill();
+      }
+    },
+  );
 });

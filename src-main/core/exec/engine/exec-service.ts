@@ -44,6 +44,11 @@ export interface ExecServiceOptions {
   graceMs?: number;
   /** Where sessions run: sandboxed, on a remote kernel, or locally (default: session-router.ts, no remote kernels). */
   router?: SessionRouter;
+  /**
+   * What ends when the user stops a run, when that is more than the run (`oi -m`: the whole oi process
+   * and its sessions, 'this oi -m run'): the run's note says so instead of "keeps its state".
+   */
+  endsWithStop?: string;
 }
 
 export function createExecService(options: ExecServiceOptions): ExecService {
@@ -100,6 +105,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
         noEditor,
       }),
     secrets,
+    endsWithStop: options.endsWithStop,
   };
   const execute = createRunExecution(executionOptions);
   const prepareSession = createSessionPreparation(executionOptions);

@@ -36,6 +36,8 @@ export interface RunExecutionOptions {
   detectContext(request: RunRequest, route: SessionRoute): Promise<DetectContext>;
   /** Runs going on, by conversation and run id, for typing into their terminal (ExecService.typeInto). */
   live?: Map<string, Session>;
+  /** What ends when the user stops a run (ExecServiceOptions.endsWithStop). */
+  endsWithStop?: string;
 }
 
 /** The key of a run going on in RunExecutionOptions.live. */
@@ -209,6 +211,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
       survived,
       language: language.name,
       waited,
+      endsWithStop: options.endsWithStop,
     });
     if (!survived) {
       // Release the dead session now (temp folder, cgroup, stray children); the next run starts anew.

@@ -14,7 +14,14 @@ import type { RunResult, RunStatus } from './types';
 export function finalStatus(
   outcome: SessionOutcome,
   stopped: StopReason | null,
-  context: { timeoutMs: number; survived: boolean; language: string; waited?: { command: string | null; keys: boolean } | null },
+  context: {
+    timeoutMs: number;
+    survived: boolean;
+    language: string;
+    waited?: { command: string | null; keys: boolean } | null;
+    /** What ends when the user stops (ExecServiceOptions.endsWithStop). */
+    endsWithStop?: string;
+  },
 ): { status: RunStatus; message: string | null } {
   // A program stopped for want of input may leave its shell's line to finish cleanly; it still failed.
   if (stopped === 'no-input') {
@@ -25,7 +32,7 @@ export function finalStatus(
   const message =
     stopped === 'timeout'
       ? timeoutMessage(context.timeoutMs, context.survived, context.language)
-      : interruptedMessage(context.survived, context.language);
+      : interruptedMessage(context.survived, context.language, context.endsWithStop);
   return { status: stopped, message };
 }
 

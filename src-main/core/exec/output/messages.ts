@@ -35,7 +35,12 @@ export function timeoutMessage(timeoutMs: number, sessionSurvived: boolean, labe
     : `Timed out after ${formatSeconds(timeoutMs)}; the ${label} session did not stop and was killed: state was lost. A new session starts on the next run.`;
 }
 
-export function interruptedMessage(sessionSurvived: boolean, label: string): string {
+/**
+ * `endsWithStop`: what ends when the user stops (`oi -m`'s run, whose sessions end as it exits), so the
+ * note does not promise a state that is about to go.
+ */
+export function interruptedMessage(sessionSurvived: boolean, label: string, endsWithStop?: string): string {
+  if (sessionSurvived && endsWithStop) return `Interrupted by the user; ${endsWithStop} ends now, and the ${label} session with it.`;
   return sessionSurvived
     ? `Interrupted by the user; the ${label} session is still running and keeps its state.`
     : `Interrupted by the user; the ${label} session did not stop and was killed: state was lost. A new session starts on the next run.`;
