@@ -43,7 +43,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed 
     const done = all.flatMap((e) => (e.name === 'assistant.done' ? [e.payload.item.text] : []));
     expect(done.slice(0, 2)).toEqual(['I will compute it.\n\n', '\nThat prints the product.']);
     // The tool was offered (nothing had probed the model), and the answer alone decided. (The app's own
-    // tools come with it: the task list, memory while it is on, delegate: docs/agent.md.)
+    // tools come with it: the task list, memory while it is on, delegate, schedule_task: docs/agent.md.)
     const turn = llm.requests.filter((r) => String(JSON.stringify(r.body)).includes('multiply 6 by 7'));
     expect(turn).toHaveLength(2);
     expect((turn[0]?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual([
@@ -51,6 +51,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed 
       'update_tasks',
       'save_memory',
       'delegate',
+      'schedule_task',
     ]);
   });
 });

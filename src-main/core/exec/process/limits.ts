@@ -92,6 +92,9 @@ export function createLimitController(): LimitController {
         args.push('--cpu=unlimited:');
       }
       const result = await runAppProgram('prlimit', args, { timeoutMs: 5000 });
+      // A one-shot cell's process may have ended before prlimit reached it (gone, or a zombie prlimit
+      // reports as "No such process"): nothing is left to limit, and no note is due.
+      if (!result.ok && (processGone(pid) || /No such process/.test(result.stderr))) return null;
       if (!result.ok) return `limits not applied: ${result.stderr.trim() || 'prlimit failed'}`;
       appliedKey = key;
       return null;
@@ -111,4 +114,14 @@ export function createLimitController(): LimitController {
       await group?.remove();
     },
   };
+}
+
+/** The process has ended (signal 0 finds no such process). */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
