@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { QuestionDialog } from '../common/QuestionDialog';
 import { useAutoRunConfirm } from '../../state/auto-run-confirm';
 import { useSandboxStatus } from './use-sandbox-status';
 import './sandbox.css';
@@ -21,48 +21,37 @@ export function AutoRunConfirm() {
   const asking = useAutoRunConfirm((s) => s.asking);
   const answer = useAutoRunConfirm((s) => s.answer);
   const status = useSandboxStatus();
-  const keep = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) keep.current?.focus();
-  }, [asking]);
   if (!asking) return null;
   const unsandboxed = status !== null && !status.enabled;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && answer(false)}>
-      <div
-        className="modal auto-run-confirm"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="auto-run-title"
-        aria-describedby="auto-run-warning"
-        data-testid="auto-run-confirm"
-        onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), answer(false))}
-      >
-        <h1 id="auto-run-title">{TITLE[asking]}</h1>
-        <p>{LEAD[asking]}</p>
-        <p id="auto-run-warning" className={`auto-run-warning${unsandboxed ? ' unsandboxed' : ''}`} data-testid="auto-run-warning">
-          {status ? status.autoRunWarning : 'Checking the sandbox…'}
-        </p>
-        {status && status.notProtected.length > 0 && (
-          <>
-            <h2>{unsandboxed ? 'The code can reach' : 'Not protected'}</h2>
-            <ul data-testid="auto-run-not-protected">
-              {status.notProtected.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          </>
-        )}
-        <p className="muted small">You can go back at any time: the chip above the message box turns it off.</p>
-        <div className="row end">
-          <button ref={keep} onClick={() => answer(false)}>
-            Keep asking
-          </button>
-          <button className="primary" disabled={!status} onClick={() => answer(true)}>
-            Run without asking
-          </button>
-        </div>
-      </div>
-    </div>
+    <QuestionDialog
+      title={TITLE[asking]}
+      titleId="auto-run-title"
+      testId="auto-run-confirm"
+      className="auto-run-confirm"
+      role="alertdialog"
+      describedBy="auto-run-warning"
+      no="Keep asking"
+      yes="Run without asking"
+      yesDisabled={!status}
+      focusKey={asking}
+      onAnswer={answer}
+    >
+      <p>{LEAD[asking]}</p>
+      <p id="auto-run-warning" className={`auto-run-warning${unsandboxed ? ' unsandboxed' : ''}`} data-testid="auto-run-warning">
+        {status ? status.autoRunWarning : 'Checking the sandbox…'}
+      </p>
+      {status && status.notProtected.length > 0 && (
+        <>
+          <h2>{unsandboxed ? 'The code can reach' : 'Not protected'}</h2>
+          <ul data-testid="auto-run-not-protected">
+            {status.notProtected.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p className="muted small">You can go back at any time: the chip above the message box turns it off.</p>
+    </QuestionDialog>
   );
 }
