@@ -125,6 +125,44 @@ describe('remote Jupyter kernels', () => {
     expect(stdout(await run('interrupt', 'print(kept)'))).toContain('still here');
   });
 
+  it('shuts the kernel down, as the last resort, when a cell ignores the interrupt; the next cell gets a new kernel', async () => {
+    // Its own RemoteKernels with a short stopping grace: the default (10 s) keeps slow interrupts from
+    // costing a kernel its state, which the test above relies on under load.
+    const quick = new RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, stopGraceMs: 500 });
+    const stubborn = await startHarness({ graceMs: 500, router: createSessionRouter({ remote: quick }) });
+    try {
+      quick.bind('stubborn', { url: server.url, ...PYTHON_KERNEL });
+      const go = (code: string, signal?: AbortSignal, onTerminal?: (t: string) => void) =>
+        stubborn.run('python', code, { conversationId: 'stubborn', settings: { timeoutMs: 60_000 }, signal, onTerminal });
+      await go('lost = 1');
+      const first = quick.kernelIdFor('stubborn');
+      const controller = new AbortController();
+      let streamed = '';
+      const running = go(
+        'import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint("ignoring", flush=True)\nwhile True:\n    time.sleep(0.1)',
+        controller.signal,
+        (t) => (streamed += t),
+      );
+      await vi.waitFor(() => expect(streamed).toContain('ignoring'), { timeout: 30_000, interval: 50 });
+      controller.abort();
+      const stopped = await running;
+      expect(stopped.forModel).toContain('did not stop and was killed: state was lost');
+      // Shut down on the server, not left running (the run is answered first; the shutdown follows).
+      const onServer = async () =>
+        (
+          (await (await fetch(`${server.url}/api/kernels`, { headers: { Authorization: `token ${server.token}` } })).json()) as Array<{
+            id: string;
+          }>
+        ).map((k) => k.id);
+      await vi.waitFor(async () => expect(await onServer()).not.toContain(first), { timeout: 30_000, interval: 100 });
+      const after = await go('print("fresh", "lost" in dir())');
+      expect(stdout(after)).toContain('fresh False');
+      expect(quick.kernelIdFor('stubborn')).not.toBe(first);
+    } finally {
+      await stubborn.close();
+    }
+  });
+
   it('restarts the kernel: state is gone, the next cell runs on a fresh kernel', async () => {
     kernels.bind('restart', { url: server.url, ...PYTHON_KERNEL });
     await run('restart', 'y = 1');

@@ -139,7 +139,7 @@ export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
     slot.pendingNote = null;
     if (stateGone) safeCall(() => request.onTerminal?.(`\x1b[2m${stateGone}\x1b[0m\r\n`));
 
-    const control = new RunControl(session, options.graceMs);
+    const control = new RunControl(session, Math.max(options.graceMs, session.stopGraceMs ?? 0));
     slot.active.set(control, asked);
     // Paused while a person is asked for input (docs/exec.md#input).
     const timer = new RunTimer(request.settings.timeoutMs, () => control.stop('timeout'));

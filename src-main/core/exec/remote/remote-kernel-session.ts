@@ -27,7 +27,11 @@ export interface RemoteKernelSessionOptions {
   startTimeoutMs?: number;
   /** How long the server may stay unreachable during a run before the run is reported lost. */
   lostAfterMs?: number;
+  /** Between the steps of stopping a run (Session.stopGraceMs); 10 s unless set. */
+  stopGraceMs?: number;
 }
+
+const STOP_GRACE_MS = 10_000;
 
 interface ActiveRun {
   run: SessionRun;
@@ -45,6 +49,7 @@ export class RemoteKernelSession implements Session {
   /** Interrupt requests still on their way to the server (HTTP): the next cell waits for them. */
   private readonly interrupting = new Set<Promise<void>>();
   private readonly where: string;
+  readonly stopGraceMs: number;
 
   private constructor(
     private readonly options: RemoteKernelSessionOptions,
@@ -53,6 +58,7 @@ export class RemoteKernelSession implements Session {
   ) {
     this.note = note;
     this.where = `the Jupyter server at ${safeUrl(options.target.url)}`;
+    this.stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
     connection.connectionStatusChanged.connect((_sender, status) => this.onConnectionStatus(status));
     connection.statusChanged.connect((_sender, status) => this.onKernelStatus(status));
   }

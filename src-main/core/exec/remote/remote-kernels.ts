@@ -32,6 +32,8 @@ export interface RemoteKernelsOptions {
   memory?: KernelBindingMemory;
   startTimeoutMs?: number;
   lostAfterMs?: number;
+  /** Between the steps of stopping a remote run (RemoteKernelSessionOptions.stopGraceMs). */
+  stopGraceMs?: number;
 }
 
 export class RemoteKernels {
@@ -176,6 +178,7 @@ export class RemoteKernels {
           keepKernel: () => this.leaving && this.remembered.has(conversationId),
           startTimeoutMs: this.options.startTimeoutMs,
           lostAfterMs: this.options.lostAfterMs,
+          stopGraceMs: this.options.stopGraceMs,
         }),
     };
   }

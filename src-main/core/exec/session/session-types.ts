@@ -42,6 +42,12 @@ export interface Session {
   /** Ctrl-C semantics: SIGINT to what runs in the foreground. */
   interrupt(): void;
   /**
+   * The least time between the steps of stopping a run, when it must be longer than the engine's:
+   * a remote kernel's interrupt is an HTTP request to another machine, and its last step shuts the
+   * kernel down with all its state, so a slow answer must not be taken for code that ignores Ctrl-C.
+   */
+  readonly stopGraceMs?: number;
+  /**
    * Second level: kill everything the session started, keeping the session itself. Stops as soon
    * as runEnded() says the run is over, so processes of the next run are never hit.
    */
