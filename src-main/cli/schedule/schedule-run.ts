@@ -2,6 +2,7 @@ import type { RunTrigger, Schedule, ScheduleRunRecord } from '@contract';
 import { localRequests } from '../../core/bridge/local-requests';
 import { dueBetween, LATE_AFTER_MS } from '../../core/schedules/schedule-times';
 import type { ScheduleStore } from '../../core/schedules/schedule-store';
+import { notifyRunEndedByOs } from '../../core/schedules/os-notification';
 import { runCli, type CliEnd } from '../cli-run';
 
 // `oi schedule run <id>`: one run of a task, headless, as the OS scheduler, the in-app scheduler, the
@@ -94,14 +95,24 @@ export async function runScheduled(
     ended: async (app, end) => {
       const conv = await localRequests(app.handlers)('conversation.get', { conversationId: end.conversationId }).catch(() => null);
       recorded = true;
-      await store.recordRun({
+      const record: ScheduleRunRecord = {
         ...base,
         endedAt: new Date().toISOString(),
         conversationId: end.conversationId,
         result: end.reason,
         exitCode: end.code,
         costUsd: conv?.usage.costUsd ?? 0,
+      };
+      await store.recordRun(record);
+      // With the app closed nothing else tells the person (core/schedules/os-notification.ts).
+      const told = await notifyRunEndedByOs({
+        dataDir: store.dataDir,
+        record,
+        name: schedule.name,
+        notifyOn: app.context.settings.get().notifyOn,
+        env,
       });
+      log(told.sent ? 'oi: the desktop was notified of the run’s end' : `oi: no desktop notification: ${told.why}`);
     },
   });
   // Refused before the turn (the folder, a key, the sandbox): the run still shows, with oi's exit code.

@@ -106,6 +106,12 @@ async function takeOver(file: string, stale: LockHolder): Promise<void> {
   await unlink(aside).catch(() => undefined);
 }
 
+/** Who holds the lock now, if a live process does (a dead holder's lock is as good as free). */
+export async function liveHolder(file: string): Promise<LockHolder | null> {
+  const holder = await readHolder(file);
+  return holder && !isStale(holder) ? holder : null;
+}
+
 /** Takes the lock if it is free (or its holder dead); otherwise says who holds it. */
 export async function tryLock(file: string, purpose: string): Promise<HeldLock | { heldBy: LockHolder }> {
   const holder: LockHolder = {

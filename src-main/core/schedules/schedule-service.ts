@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage, type RunTrigger, type Schedule } from '@contract';
-import { tryLock, type HeldLock, type LockHolder } from '../fs/data-folder-lock';
+import { liveHolder, tryLock, type HeldLock, type LockHolder } from '../fs/data-folder-lock';
 import { runOwnOi } from '../programs/app-programs';
 import { FolderTriggers } from './folder-triggers';
 import { InAppScheduler, systemClock, type SchedulerClock } from './in-app-scheduler';
@@ -19,6 +19,11 @@ import type { EventBus } from '../bridge/event-bus';
 // again every minute and takes over when the owner quits or dies (data-folder-lock.ts).
 
 const OWNER_LOCK = 'schedule-service.lock';
+
+/** The desktop app or browser mode that runs the tasks (and notifies their ends), if one is open. */
+export function scheduleServiceHolder(dataDir: string): Promise<LockHolder | null> {
+  return liveHolder(path.join(dataDir, OWNER_LOCK));
+}
 
 export interface ScheduleServiceOptions {
   dataDir: string;

@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schedule, ScheduleRunRecord } from '@contract';
+import { tryLock } from '../../../src-main/core/fs/data-folder-lock';
+import { notifyRunEndedByOs } from '../../../src-main/core/schedules/os-notification';
+import { ScheduleStore } from '../../../src-main/core/schedules/schedule-store';
+import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { startNotificationDaemon, type NotificationDaemon } from '../../support/notification-daemon';
+
+// A scheduled run that ends while neither the desktop app nor browser mode is open (the OS scheduler
+// started it): the run itself notifies through the desktop's notification service — here a real
+// freedesktop daemon (dunst) on a private session bus and display. While the app is open it does not,
+// so the person is told once, by the app, whose notification opens the conversation.
+
+let llm: ScriptedLlm;
+let daemon: NotificationDaemon;
+let data: ReturnType<typeof tempDir>;
+let store: ScheduleStore;
+
+beforeAll(async () => {
+  [llm, daemon] = await Promise.all([startScriptedLlm(), startNotificationDaemon()]);
+  data = tempDir('oi-os-notify-');
+  store = new ScheduleStore(path.join(data.dir, 'data'));
+});
+afterAll(async () => {
+  await Promise.all([llm?.close(), daemon?.close()]);
+  data?.remove();
+});
+
+async function task(name: string): Promise<Schedule> {
+  const workspace = path.join(data.dir, name);
+  mkdirSync(workspace, { recursive: true });
+  const schedule: Schedule = {
+    id: name,
+    name: `Report ${name}`,
+    prompt: 'report',
+    workspace,
+    model: { provider: 'openai', model: 'gpt-4o', baseUrl: llm.openaiBaseUrl },
+    when: { kind: 'manual' },
+    policy: { sandbox: 'off', code: 'report', budgetUsd: 1, timeLimitMinutes: 10 },
+    runner: 'in-app',
+    createdAt: new Date().toISOString(),
+  };
+  await store.add(schedule);
+  return schedule;
+}
+
+const record = (scheduleId: string, result: string): ScheduleRunRecord => ({
+  scheduleId,
+  trigger: 'time',
+  dueAt: null,
+  startedAt: new Date().toISOString(),
+  endedAt: new Date().toISOString(),
+  conversationId: 'c0ffee00-0000-4000-8000-000000000000',
+  result,
+  exitCode: result === 'done' ? 0 : 1,
+  costUsd: 0.25,
+});
+
+describe('a scheduled run’s end with the app closed', () => {
+  it('is told by the run itself, through the desktop’s notification service, in the app’s words', async () => {
+    const s = await task('closed');
+    llm.enqueue({ kind: 'text', text: 'All is well.' });
+    const run = await runOi(['schedule', 'run', s.id], cliEnv(store.dataDir, { OI_SCHEDULER: 'in-app', ...daemon.env }));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('oi: the desktop was notified of the run’s end');
+    const [ran] = await store.runs(s.id);
+    expect(ran).toMatchObject({ result: 'done', exitCode: 0 });
+    const mine = (await daemon.shown()).filter((n) => n.body.includes(s.name));
+    expect(mine).toEqual([
+      {
+        appname: 'Open Interpreter',
+        summary: 'Open Interpreter',
+        body: `Scheduled task “${s.name}” finished ($${ran?.costUsd.toFixed(4)}).`,
+      },
+    ]);
+  });
+
+  it('is not told twice: while the app (the holder of the schedule service) is open, the app’s notifier says it', async () => {
+    const dataDir = path.join(data.dir, 'open-app');
+    mkdirSync(dataDir, { recursive: true });
+    // This test's process stands for the open app: it holds the lock the app holds while it runs the tasks.
+    const lock = await tryLock(path.join(dataDir, 'schedule-service.lock'), 'running the scheduled tasks');
+    if (!('release' in lock)) throw new Error('the lock was not free');
+    try {
+      const told = await notifyRunEndedByOs({
+        dataDir,
+        record: record('open-app', 'done'),
+        name: 'Open app',
+        notifyOn: ['turn-done', 'turn-failed'],
+        env: daemon.env,
+      });
+      expect(told).toEqual({ sent: false, why: `the app (pid ${process.pid}) is open and notifies it` });
+    } finally {
+      await lock.release();
+    }
+    // Twin: the app closed (the lock released), the same end is told.
+    const told = await notifyRunEndedByOs({
+      dataDir,
+      record: record('open-app', 'budget'),
+      name: 'Open app',
+      notifyOn: ['turn-done', 'turn-failed'],
+      env: daemon.env,
+    });
+    expect(told).toEqual({ sent: true });
+    const shown = (await daemon.shown()).filter((n) => n.body.includes('Open app'));
+    expect(shown.map((n) => n.body)).toEqual(['Scheduled task “Open app” ended: budget.']);
+  });
+
+  it('follows Settings’ “Notify me when”, and says why nothing was sent without a session bus', async () => {
+    const dataDir = path.join(data.dir, 'settings');
+    const base = { dataDir, name: 'Quiet one', env: daemon.env };
+    expect(await notifyRunEndedByOs({ ...base, record: record('quiet', 'done'), notifyOn: ['turn-failed'] })).toEqual({
+      sent: false,
+      why: 'Settings\' "Notify me when" leaves out turn-done',
+    });
+    expect(await notifyRunEndedByOs({ ...base, record: record('quiet', 'done'), notifyOn: ['turn-done'], env: {} })).toEqual({
+      sent: false,
+      why: 'no desktop session bus (DBUS_SESSION_BUS_ADDRESS is not set)',
+    });
+    expect((await daemon.shown()).filter((n) => n.body.includes('Quiet one'))).toEqual([]);
+  });
+});
