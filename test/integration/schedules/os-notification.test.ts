@@ -84,27 +84,21 @@ describe('a scheduled run’s end with the app closed', () => {
     // This test's process stands for the open app: it holds the lock the app holds while it runs the tasks.
     const lock = await tryLock(path.join(dataDir, 'schedule-service.lock'), 'running the scheduled tasks');
     if (!('release' in lock)) throw new Error('the lock was not free');
-    try {
-      const told = await notifyRunEndedByOs({
+    const tell = (result: string) =>
+      notifyRunEndedByOs({
         dataDir,
-        record: record('open-app', 'done'),
+        record: record('open-app', result),
         name: 'Open app',
         notifyOn: ['turn-done', 'turn-failed'],
         env: daemon.env,
       });
-      expect(told).toEqual({ sent: false, why: `the app (pid ${process.pid}) is open and notifies it` });
+    try {
+      expect(await tell('done')).toEqual({ sent: false, why: `the app (pid ${process.pid}) is open and notifies it` });
     } finally {
       await lock.release();
     }
-    // Twin: the app closed (the lock released), the same end is told.
-    const told = await notifyRunEndedByOs({
-      dataDir,
-      record: record('open-app', 'budget'),
-      name: 'Open app',
-      notifyOn: ['turn-done', 'turn-failed'],
-      env: daemon.env,
-    });
-    expect(told).toEqual({ sent: true });
+    // Twin: the app closed (the lock released), the same kind of end is told.
+    expect(await tell('budget')).toEqual({ sent: true });
     const shown = (await daemon.shown()).filter((n) => n.body.includes('Open app'));
     expect(shown.map((n) => n.body)).toEqual(['Scheduled task “Open app” ended: budget.']);
   });
