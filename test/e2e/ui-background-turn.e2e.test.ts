@@ -7,8 +7,8 @@ import { currentConversation, sendMessage } from '../support/ui-harness';
 
 // Browser mode (docs/ui.md#background-turns): a turn is the server's, not the page's. It goes on with
 // the page closed, and its result is there when the page opens again; it goes on while the person looks
-// at another conversation. (The browser's notification is not asserted here: Chromium's headless shell
-// answers "denied" to Notification.permission whatever the context grants.)
+// at another conversation. (The browser's notification: ui-browser-notification.e2e.test.ts, in the full
+// Chromium; the headless shell shared here answers "denied" whatever the context grants.)
 // The cells wait for a file the test writes, so "mid-turn" is a state, never a moment.
 
 const waitFor = (file: string) => ({

@@ -31,9 +31,15 @@ const LAUNCH: LaunchOptions = {
   ],
 };
 
-/** A Chromium of the caller's own (the bench, the README screenshot): tests share one (connectChromium). */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const browser = await chromium.launch(LAUNCH);
+/** The full browser, for what the headless shell lacks: it answers "denied" to notifications whatever is granted. */
+export const FULL_CHROMIUM_PATH = process.env.OI_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * A Chromium of the caller's own (the bench, the README screenshot, the notification test, which
+ * needs the full browser: `executablePath`): tests share one (connectChromium).
+ */
+export async function launchChromium(executablePath = CHROMIUM_PATH): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const browser = await chromium.launch({ ...LAUNCH, executablePath });
   return {
     browser,
     async close() {
