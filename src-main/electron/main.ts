@@ -13,6 +13,7 @@ import { bindOsNotifications } from './notifications';
 import { bindIpc } from './ipc';
 import { notebookSaveAs } from './notebook-save-as';
 import { bindNotebookOpening, NotebookOpener, notebookPathsIn } from './open-notebooks';
+import { bindConversationLinks, ConversationLinks, conversationLinksIn } from './conversation-links';
 import { openWithHandler } from './open-with';
 import { denyAllPermissions } from './permissions';
 import { saveCopyDialog } from './save-copy-dialog';
@@ -42,6 +43,10 @@ bindNotebookOpening(app, notebooks, () => {
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.focus();
 });
+// Conversation links (a scheduled run's notification, clicked with the app closed) wait for it too.
+const links = new ConversationLinks();
+void links.open(conversationLinksIn(process.argv.slice(1)));
+bindConversationLinks(app, links);
 
 // No page may open windows or navigate elsewhere, whichever window it lives in (web-contents-guards.ts).
 app.on('web-contents-created', (_e, contents) => guardWebContents(contents, (url) => shell.openExternal(url)));
@@ -138,6 +143,19 @@ void app.whenReady().then(async () => {
     quit: () => app.quit(),
     allClosed,
   });
+  /** Brings the window forward (opening it if closed) on the conversation. */
+  const showConversation = (conversationId: string): void => {
+    const fresh = !mainWindow;
+    if (!mainWindow) open();
+    const win = mainWindow;
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+    // A window opened just now shows its page once loaded; the event would reach no page before.
+    if (fresh || win.webContents.isLoading())
+      win.webContents.once('did-finish-load', () => core.events.emit('conversation.show', { conversationId }));
+    else core.events.emit('conversation.show', { conversationId });
+  };
   const unbindNotifications = bindOsNotifications({
     events: core.events,
     notifyOn: () => core.context.settings.get().notifyOn,
@@ -145,19 +163,10 @@ void app.whenReady().then(async () => {
     create: (options) => new Notification(options),
     watching: () => !!mainWindow && mainWindow.isVisible() && !mainWindow.isMinimized() && mainWindow.isFocused(),
     titleOf: async (id) => (await core.context.agent.snapshot(id)).title,
-    open: (conversationId) => {
-      const fresh = !mainWindow;
-      if (!mainWindow) open();
-      const win = mainWindow;
-      if (!win) return;
-      if (win.isMinimized()) win.restore();
-      win.focus();
-      // A window opened just now shows its page once loaded; the event would reach no page before.
-      if (fresh) win.webContents.once('did-finish-load', () => core.events.emit('conversation.show', { conversationId }));
-      else core.events.emit('conversation.show', { conversationId });
-    },
+    open: showConversation,
   });
   open();
+  void links.start({ dispatch, show: showConversation });
   // A client of `oi mcp` waits for the person: show the window (reopened on macOS, where closing it keeps
   // the app running) and draw the eye to it, since the person is probably in the other agent's window.
   core.events.subscribe((event) => {

@@ -19,8 +19,10 @@ export interface ShownNotification {
 export interface NotificationDaemon {
   /** The environment a program needs to reach it: the bus and the display. */
   env: { DBUS_SESSION_BUS_ADDRESS: string; DISPLAY: string };
-  /** Every notification received since the start. */
+  /** Every notification received since the start (the ones on screen are closed first). */
   shown(): Promise<ShownNotification[]>;
+  /** Clicks the newest notification on screen, as the person would (its default action), once one is. */
+  click(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,14 @@ export async function startNotificationDaemon(): Promise<NotificationDaemon> {
         await ctl(['close-all']);
         const history = JSON.parse(await ctl(['history'])) as { data: Array<Array<Record<string, { data: unknown }>>> };
         return (history.data[0] ?? []).map((e) => ({ appname: field(e, 'appname'), summary: field(e, 'summary'), body: field(e, 'body') }));
+      },
+      async click() {
+        // A program that hands its notification on (notify-send started detached) may not have yet.
+        for (let tries = 0; Number((await ctl(['count', 'displayed'])).trim()) === 0; tries++) {
+          if (tries === 600) throw new Error('no notification came to be clicked');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await ctl(['action', '0']);
       },
       async close() {
         for (const child of children) child.kill();

@@ -112,13 +112,16 @@ export function startAppProgram(name: string, args: string[], options: SpawnOpti
   return spawn(file, args, { cwd: sep, ...options, env: options.env ?? BASE_ENV, stdio: 'pipe' });
 }
 
-/** Starts one of the app's programs on its own (the file manager), not waited for; throws when it is not installed. */
-export function launchAppProgram(name: string, args: string[]): Promise<void> {
+/**
+ * Starts one of the app's programs on its own (the file manager), not waited for; throws when it is not
+ * installed. `env`: what it gets instead of this process's environment (PATH is always the system's).
+ */
+export function launchAppProgram(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const file = systemProgram(name);
   if (!file) return Promise.reject(new Error(notInstalled(name)));
   return new Promise((resolve, reject) => {
     // The desktop's own environment (DISPLAY, DBUS_SESSION_BUS_ADDRESS…), PATH aside.
-    const child = spawn(file, args, { cwd: sep, detached: true, stdio: 'ignore', env: { ...process.env, PATH: SYSTEM_PATH } });
+    const child = spawn(file, args, { cwd: sep, detached: true, stdio: 'ignore', env: { ...env, PATH: SYSTEM_PATH } });
     child.once('error', reject);
     child.once('spawn', () => {
       child.unref();

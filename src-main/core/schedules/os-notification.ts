@@ -1,5 +1,6 @@
-import { attentionFor, type NotifyKind, type ScheduleRunRecord } from '@contract';
-import { runAppProgram, SYSTEM_PATH } from '../programs/app-programs';
+import { attentionFor, errorMessage, type NotifyKind, type ScheduleRunRecord } from '@contract';
+import { conversationLink } from '@contract/conversation-link';
+import { launchAppProgram, runAppProgram, systemProgram } from '../programs/app-programs';
 import { scheduleServiceHolder } from './schedule-service';
 
 // A scheduled run's end when nothing of ours is open to hear it (docs/schedules.md#notifications).
@@ -11,11 +12,11 @@ import { scheduleServiceHolder } from './schedule-service';
 // desktop runs: GNOME Shell, KDE, dunst, mako), on macOS `osascript`'s `display notification`. Both are
 // the system's own programs, found in the system folders only (app-programs.ts), so nothing a
 // workspace puts on PATH is run. Windows has no such program; its runs are not notified (noted in
-// the docs). The text is the one the app's notifiers show (attentionFor), filtered by Settings'
+// the docs). On Linux a click opens the run's conversation (WAIT_FOR_CLICK below). The text is the one the app's notifiers show (attentionFor), filtered by Settings'
 // *Notify me when* as theirs is.
 
 export type OsNotifyOutcome =
-  /** Sent to the desktop's notification service. */
+  /** Handed to the desktop's notification service (Linux: to notify-send, which waits for a click). */
   | { sent: true }
   /** Not sent, and why (for the run's log). */
   | { sent: false; why: string };
@@ -51,20 +52,49 @@ export async function notifyRunEndedByOs(opts: OsNotifyOptions): Promise<OsNotif
   // Never twice: the open app's notifier says it (and can open the conversation when clicked).
   if (holder) return { sent: false, why: `the app (pid ${holder.pid}) is open and notifies it` };
   const platform = opts.platform ?? process.platform;
-  if (platform === 'linux') return linuxNotify(attention.text, opts.env);
+  if (platform === 'linux') return linuxNotify(attention.text, attention.conversationId, opts.env);
   if (platform === 'darwin') return macNotify(attention.text);
   return { sent: false, why: `no notification service is used on ${platform}` };
 }
 
-async function linuxNotify(text: string, env: NodeJS.ProcessEnv): Promise<OsNotifyOutcome> {
+/** What the notification and the link it opens need of the desktop session, and nothing else (no keys). */
+const DESKTOP_ENV = [
+  'HOME',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XDG_RUNTIME_DIR',
+  'XDG_CURRENT_DESKTOP',
+  'XDG_DATA_HOME',
+  'XDG_DATA_DIRS',
+  'XDG_CONFIG_HOME',
+  'XDG_CONFIG_DIRS',
+] as const;
+
+/**
+ * Clicked, the notification opens the run's conversation: the OS hands the app its link
+ * (contract/conversation-link.ts), starting it. A small detached shell waits for the click, so the run
+ * itself ends now: `notify-send --wait` prints the action taken, and on "default" `xdg-open` gives the
+ * link to whatever the desktop registered for it (the packaged app's desktop file). Its arguments are
+ * passed as arguments, never spliced into the script.
+ */
+const WAIT_FOR_CLICK =
+  'choice=$(notify-send --app-name="$1" --wait --action=default=Open -- "$1" "$2") || exit 1; ' +
+  '[ "$choice" = default ] && exec xdg-open "$3"';
+
+async function linuxNotify(text: string, conversationId: string, env: NodeJS.ProcessEnv): Promise<OsNotifyOutcome> {
   // A run with no session bus (a cron job, a server without a desktop) has nobody to show it to; a
   // systemd user timer's runs have the user manager's bus.
   const bus = env.DBUS_SESSION_BUS_ADDRESS;
   if (!bus) return { sent: false, why: 'no desktop session bus (DBUS_SESSION_BUS_ADDRESS is not set)' };
-  const pass: NodeJS.ProcessEnv = { PATH: SYSTEM_PATH, LANG: 'C.UTF-8', DBUS_SESSION_BUS_ADDRESS: bus };
-  for (const name of ['DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR'] as const) if (env[name]) pass[name] = env[name];
-  const result = await runAppProgram('notify-send', [`--app-name=${APP_NAME}`, '--', APP_NAME, text], { env: pass, timeoutMs: 10_000 });
-  return result.ok ? { sent: true } : { sent: false, why: `notify-send failed: ${result.stderr.trim() || 'no reason given'}` };
+  if (!systemProgram('notify-send')) return { sent: false, why: 'notify-send is not installed (Debian and Ubuntu: libnotify-bin)' };
+  const pass: NodeJS.ProcessEnv = { LANG: 'C.UTF-8', DBUS_SESSION_BUS_ADDRESS: bus };
+  for (const name of DESKTOP_ENV) if (env[name]) pass[name] = env[name];
+  try {
+    await launchAppProgram('sh', ['-c', WAIT_FOR_CLICK, 'oi-notify', APP_NAME, text, conversationLink(conversationId)], pass);
+    return { sent: true };
+  } catch (err) {
+    return { sent: false, why: `the notification could not be sent: ${errorMessage(err)}` };
+  }
 }
 
 async function macNotify(text: string): Promise<OsNotifyOutcome> {

@@ -183,6 +183,8 @@ describe('the desktop integration the Linux packages carry, and the file associa
     expect(fields.get('Categories')).toBe('Development;IDE;');
     expect(fields.get('Exec')).toMatch(/ %U$/);
     expect(fields.get('MimeType')?.split(';')).toContain('application/x-ipynb+json');
+    // Conversation links (a scheduled run's notification, clicked with the app closed) open in the app.
+    expect(fields.get('MimeType')?.split(';')).toContain('x-scheme-handler/open-interpreter');
   });
 
   it('declares the .ipynb MIME type by its glob, and ships the app’s own icon rather than Electron’s', () => {

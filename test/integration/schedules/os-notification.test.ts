@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleRunRecord } from '@contract';
@@ -63,11 +63,33 @@ describe('a scheduled run’s end with the app closed', () => {
   it('is told by the run itself, through the desktop’s notification service, in the app’s words', async () => {
     const s = await task('closed');
     llm.enqueue({ kind: 'text', text: 'All is well.' });
-    const run = await runOi(['schedule', 'run', s.id], cliEnv(store.dataDir, { OI_SCHEDULER: 'in-app', ...daemon.env }));
+    // What the desktop registered for the app's links (the packaged app's desktop file does it), found by
+    // the real xdg-open: here a program that writes down the link it was given.
+    const desktop = path.join(data.dir, 'desktop');
+    const opened = path.join(desktop, 'opened');
+    mkdirSync(path.join(desktop, 'share', 'applications'), { recursive: true });
+    mkdirSync(path.join(desktop, 'config'), { recursive: true });
+    writeFileSync(path.join(desktop, 'handler'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    chmodSync(path.join(desktop, 'handler'), 0o755);
+    writeFileSync(
+      path.join(desktop, 'share', 'applications', 'oi-link-test.desktop'),
+      `[Desktop Entry]\nType=Application\nName=Link test\nExec=${path.join(desktop, 'handler')} %u\nMimeType=x-scheme-handler/open-interpreter;\n`,
+    );
+    writeFileSync(
+      path.join(desktop, 'config', 'mimeapps.list'),
+      '[Default Applications]\nx-scheme-handler/open-interpreter=oi-link-test.desktop\n',
+    );
+    const xdg = { XDG_DATA_HOME: path.join(desktop, 'share'), XDG_CONFIG_HOME: path.join(desktop, 'config') };
+    const run = await runOi(['schedule', 'run', s.id], cliEnv(store.dataDir, { OI_SCHEDULER: 'in-app', ...daemon.env, ...xdg }));
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('oi: the desktop was notified of the run’s end');
     const [ran] = await store.runs(s.id);
     expect(ran).toMatchObject({ result: 'done', exitCode: 0 });
+    // Clicked, it hands the OS the run's conversation link, which starts what is registered for it.
+    expect(existsSync(opened)).toBe(false);
+    await daemon.click();
+    await expect.poll(() => existsSync(opened), { timeout: 30_000 }).toBe(true);
+    expect(readFileSync(opened, 'utf8')).toBe(`open-interpreter://conversation/${ran?.conversationId}`);
     const mine = (await daemon.shown()).filter((n) => n.body.includes(s.name));
     expect(mine).toEqual([
       {
@@ -99,8 +121,9 @@ describe('a scheduled run’s end with the app closed', () => {
     }
     // Twin: the app closed (the lock released), the same kind of end is told.
     expect(await tell('budget')).toEqual({ sent: true });
-    const shown = (await daemon.shown()).filter((n) => n.body.includes('Open app'));
-    expect(shown.map((n) => n.body)).toEqual(['Scheduled task “Open app” ended: budget.']);
+    // Handed to notify-send, started on its own: shown when it has passed it on.
+    const shown = async () => (await daemon.shown()).filter((n) => n.body.includes('Open app')).map((n) => n.body);
+    await expect.poll(shown, { timeout: 30_000 }).toEqual(['Scheduled task “Open app” ended: budget.']);
   });
 
   it('follows Settings’ “Notify me when”, and says why nothing was sent without a session bus', async () => {
