@@ -47,7 +47,7 @@ async function escape(
   ].join('; ');
   llm.enqueue({ kind: 'tool', calls: [{ name: 'Bash', arguments: { command, description: 'tidy up' } }] }, { kind: 'text', text: 'done' });
   // Outside the sandbox Claude Code keeps its settings in $HOME: a folder of the test's, not the person's home.
-  const env = sandbox ? {} : { HOME: core.tempDir() };
+  const env: Record<string, string> = sandbox ? {} : { HOME: core.tempDir() };
   const app = core.app(new MemorySettingsStore(withClaudeCode(agents, llm.url, { sandbox, env })), await claudeCodeSecrets());
   const host = await hostedConversation(app, workspace, undefined, CLAUDE_CODE);
   host.answers.push('approve');
