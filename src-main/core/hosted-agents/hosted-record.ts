@@ -102,6 +102,9 @@ export class HostedRecord {
       case 'agent_thought_chunk':
         return this.words(update.content, 'thinking');
       case 'tool_call':
+        // Codex asks permission for a call before announcing it, then announces it under the same id:
+        // one call, one cell (the one the approval card was on), not a second one left running.
+        if (this.calls.has(update.toolCallId)) return this.updateCall(update);
         this.startCall(update);
         return;
       case 'tool_call_update':

@@ -3,11 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type CellItem, type Conversation } from '@contract';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { providerAccount } from '../../../src-main/core/secrets/secret-store';
+import type { CellItem, Conversation } from '@contract';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { acpAgents, type AcpAgents } from '../../support/acp-agents';
+import { CLAUDE_CODE, CLAUDE_CODE_KEY, claudeCodeSecrets, withClaudeCode } from '../../support/claude-code-agent';
 import { useCoreApps } from '../../support/core-apps';
 import { agentText, hostedConversation } from '../../support/hosted-agent';
 import { useScriptedLlms } from '../../support/scripted-llm';
@@ -22,7 +21,6 @@ import { useScriptedLlms } from '../../support/scripted-llm';
 
 const core = useCoreApps('oi-claude-code-');
 const startLlm = useScriptedLlms();
-const KEY = 'sk-ant-scripted-claude-code-0123456789';
 let agents: AcpAgents;
 // Another server on this machine, which the agent's command tries to reach through its proxy.
 let hits = 0;
@@ -67,35 +65,16 @@ describe('Claude Code (claude-agent-acp) hosted against the scripted Anthropic s
       },
       { kind: 'text', text: 'all done' },
     );
-    const secrets = new MemorySecretStore();
-    await secrets.set(providerAccount('anthropic'), KEY);
-    const settings = new MemorySettingsStore({
-      // The agent's files are in the test tools' cache under the home, which the sandbox hides: shown read-only.
-      sandbox: { ...defaultSettings.sandbox, extraPaths: [agents.dir] },
-      agents: {
-        'Claude Code': {
-          command: process.execPath,
-          args: [agents.claudeAgentAcp],
-          env: {
-            ANTHROPIC_BASE_URL: llm.url,
-            // No telemetry or update checks (the proxy would refuse them; this keeps the model calls the only traffic).
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            // CI runs as root, where Claude Code starts only when told it is in a sandbox (it is: ours).
-            IS_SANDBOX: '1',
-          },
-          key: 'anthropic',
-        },
-      },
-    });
-    const app = core.app(settings, secrets);
-    const host = await hostedConversation(app, workspace, undefined, 'Claude Code');
+    const settings = new MemorySettingsStore(withClaudeCode(agents, llm.url));
+    const app = core.app(settings, await claudeCodeSecrets());
+    const host = await hostedConversation(app, workspace, undefined, CLAUDE_CODE);
     host.answers.push('approve');
     const conv = await host.send('read input.txt, write out.txt, make ran.txt');
 
     expect(agentText(conv)).toContain('all done');
     // Every model call reached the scripted server with the app's stored key, through the proxy.
     expect(llm.requests.filter((r) => r.path === '/v1/messages')).toHaveLength(4);
-    expect(llm.requests.every((r) => r.headers['x-api-key'] === KEY)).toBe(true);
+    expect(llm.requests.every((r) => r.headers['x-api-key'] === CLAUDE_CODE_KEY)).toBe(true);
 
     const read = cells(conv).find((c) => c.language === 'mcp:acp/read');
     expect(read).toMatchObject({ status: 'done', mcp: { server: 'Claude Code', tool: 'read' } });
