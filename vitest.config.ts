@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { builtJournalWorker } from './test/support/built-journal-worker';
+import { ISOLATED } from './test/support/isolated-files';
 import { useRunTmp } from './test/support/run-tmp';
 import { withShimsResolved } from './test/support/test-path';
 
@@ -8,24 +9,20 @@ import { withShimsResolved } from './test/support/test-path';
 process.env.PATH = withShimsResolved(process.env.PATH ?? '');
 // And this TMPDIR: the run's own folder, named and removed when the run ends (test/support/run-tmp.ts).
 useRunTmp();
+// And no shell cell sources the person's rc files (docs/exec.md): on these machines ~/.bashrc runs
+// pyenv's init, about 300 programs per shell session. The tests that are about the rc files start
+// their sessions without it (test/support/user-rc.ts).
+process.env.OI_NO_USER_RC = '1';
 
 // Test files run in shared processes (isolate: false): a file's own process, with its module graph
 // loaded again, costs about a CPU-second (measured on test/integration/exec's 24 files under the same
 // load: 195 CPU-seconds shared against 221 isolated, and the import phase 16 s against 143 s). A file
 // may share when it leaves the process as it found it: process.env and cwd put back, no module mocked,
 // nothing global patched — vitest itself resets vi.setConfig and restores spies after each file, and
-// test/support/file-cleanup.ts kills what a file left running. The files below change something
+// test/support/file-cleanup.ts kills what a file left running. The files in ISOLATED change something
 // process-wide for a while (an environment variable, PATH, a listener whose count the file asserts), so
-// they keep a process of their own; a new file that does the same belongs here.
-const ISOLATED = [
-  'test/integration/exec/runner-helpers.test.ts',
-  'test/integration/start-app.test.ts',
-  'test/integration/app-warm-up.test.ts',
-  'test/integration/agent/mcp-turn.test.ts',
-  'test/integration/agent/long-turn-listeners.test.ts',
-  'test/integration/security/key-canary.test.ts',
-  'test/security/attacks/app-programs.test.ts',
-];
+// they keep a process of their own (test/support/isolated-files.ts; a lint test keeps the list whole).
+
 // One Chromium for the run's browser tests (one per project), started when a browser test first asks
 // (test/support/browser.ts).
 const CHROMIUM = './test/support/global-chromium.ts';

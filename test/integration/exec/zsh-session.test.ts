@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, stderrOf, stdoutOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
+import { envReadingUserRc } from '../../support/user-rc';
 
 // What zsh sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
 // Real zsh under node-pty. .ci/run installs it; a machine without zsh skips these.
@@ -177,7 +178,7 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     // Session files in a folder with a space, read under the user's word-splitting options.
     const tmpRoot = join(user, 'session files');
     await mkdir(tmpRoot);
-    const other = await startHarness({ baseEnv: { ...process.env, HOME: user, ZDOTDIR: undefined }, tmpRoot });
+    const other = await startHarness({ baseEnv: { ...envReadingUserRc(), HOME: user, ZDOTDIR: undefined }, tmpRoot });
     try {
       await mkdir(join(user, '.config', 'zsh'), { recursive: true });
       await writeFile(join(user, '.zshenv'), 'export ZDOTDIR="$HOME/.config/zsh"\nexport FROM_ZSHENV=env\n');

@@ -5,6 +5,7 @@ import type { SandboxSettings } from '@contract';
 import { type Harness, type RunExtra, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { installed } from '../../support/installed';
+import { envReadingUserRc } from '../../support/user-rc';
 
 // A zsh session under bubblewrap, set up as sandbox.test.ts sets up its bash and Python ones: a home
 // of the test's own outside /tmp, holding a fake ~/.ssh key, a .zshrc and the workspace.
@@ -28,6 +29,8 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
     await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
     await writeFile(join(home, '.zshrc'), 'from_user_rc() { echo "read the home" }\n');
     h = await startHarness({
+      // The rc files read as outside the tests (OI_NO_USER_RC is the suite's): "no user rc" below is the sandbox's doing.
+      baseEnv: envReadingUserRc(),
       workspace,
       settings: { env: { HOME: home } },
       request: { conversationId: 'zsh-sandboxed', sandbox: SANDBOX },

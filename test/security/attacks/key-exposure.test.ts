@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type ExecSettings, type SandboxSettings } from '@contract';
+import { envReadingUserRc } from '../../support/user-rc';
 import { createExecService, type ExecService, type RunResult } from '../../../src-main/core/exec';
 import { RESOURCES_DIR, SANDBOX } from './support/sandbox-target';
 
@@ -44,10 +45,11 @@ describe('keys never reach the code, and never come back out of it (issue 17 #7)
     home = join(tmpRoot, 'home');
     workspace = join(home, 'ws');
     await mkdir(workspace, { recursive: true });
-    // A user's shell start-up exporting the key again, as people do.
-    await writeFile(join(home, '.bashrc'), `export GROQ_API_KEY=${KEY}\n`);
+    // A user's shell start-up exporting the key again, as people do (and a mark that it was read).
+    await writeFile(join(home, '.bashrc'), `export GROQ_API_KEY=${KEY}\nexport RC_WAS_READ=yes\n`);
+    // The suite skips rc files (OI_NO_USER_RC, vitest.config.ts); this attack needs the .bashrc read.
     const baseEnv = {
-      ...process.env,
+      ...envReadingUserRc(),
       HOME: home,
       // A shell capture such as $(cat groq.txt) keeps the newline.
       GROQ_API_KEY: `${KEY}\n`,
@@ -61,7 +63,7 @@ describe('keys never reach the code, and never come back out of it (issue 17 #7)
       baseEnv,
       secrets: () => [{ value: KEY, label: 'groq key' }],
     });
-    blind = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000, baseEnv: { ...process.env, HOME: home } });
+    blind = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000, baseEnv: { ...envReadingUserRc(), HOME: home } });
   });
   afterAll(async () => {
     await service?.dispose();
@@ -98,6 +100,12 @@ describe('keys never reach the code, and never come back out of it (issue 17 #7)
     });
     expect(result.status).toBe('done');
     expect(printed(result)).toMatch(/holders (\[\]|\[0\]) False/);
+    // Outside the sandbox the shell read the home's .bashrc that exports the key again, so the check
+    // above covered it (a sandboxed shell does not see that home).
+    if (language === 'shell' && !sandbox) {
+      const rc = await run(service, `env-${language}-plain`, 'shell', 'echo "rc ${RC_WAS_READ-unread}"');
+      expect(printed(rc)).toBe('rc yes\n');
+    }
 
     // Twin: opted in on purpose through Settings → Environment, the same check sees it.
     const optedIn = await run(service, `env-${language}-${sandbox ? 'sb' : 'plain'}-in`, language, REPORT[language] as string, {
