@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requests } from '@contract/requests';
@@ -61,6 +61,19 @@ describe('errors where they belong, in words a person reads', () => {
     await p.getByTestId('rewind-dialog').getByRole('button', { name: 'Rewind files' }).click();
     const previewError = p.getByTestId('preview').getByRole('alert');
     await expectText(previewError, '"runs.log" does not exist in the workspace');
+
+    // A file the person attaches that cannot be saved (the code made attachments/ a file): the chip
+    // says why, without the request's name before it.
+    writeFileSync(path.join(workspace, 'attachments'), 'not a folder\n');
+    await p.getByTestId('chat').evaluate((target) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['a,b\n'], 'table.csv', { type: 'text/csv' }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    const chip = p.getByTestId('attachment-chip');
+    await expectAttribute(chip, 'data-state', 'failed');
+    await expectText(chip, /attachments\/ is not a plain folder/);
+    await p.getByRole('button', { name: 'Remove table.csv' }).click();
 
     // A failure in conversation A shows in A's banner only: not in B, and again back in A.
     const tooLong = 'x'.repeat(1_000_001);
