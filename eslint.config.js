@@ -311,7 +311,14 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The renderer talks to main only through the bridge.' }],
+          paths: [
+            { name: 'electron', message: 'The renderer talks to main only through the bridge.' },
+            {
+              // Main's messages start with the request's name and may name ids (issue 25, item 3).
+              name: '@contract/error-message',
+              message: 'Show a failure in plain words: plainMessage or plainError from state/plain-error.ts.',
+            },
+          ],
           patterns: [
             { group: ['node:*'], message: 'The renderer runs in a sandboxed browser page: no Node modules.' },
             {

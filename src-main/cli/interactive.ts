@@ -130,6 +130,8 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     else if (event.name === 'turn.end') {
       questions.withdrawAll();
       if (event.payload.reason === 'stopped') print(style.dim('(stopped)'));
+      // The desktop's Retry, here: what ran stays in the record and the model goes on from it.
+      if (event.payload.reason === 'error' && !leaving) print(style.dim('(%retry asks the model again; what ran stays)'));
       // A message sent in the turn's last moments starts the next turn as this one settles.
       setImmediate(() => {
         if (session.running()) return;
@@ -139,13 +141,16 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
     }
   });
 
-  const startTurn = async (text: string) => {
+  /** Sends a message, or with null asks again for the last answer (%retry, as the desktop's Retry). */
+  const startTurn = async (text: string | null) => {
     working();
     status('thinking');
     try {
-      await session.call('chat.send', { conversationId: session.conversationId, text });
+      const { conversationId } = session;
+      if (text === null) await session.call('chat.regenerate', { conversationId });
+      else await session.call('chat.send', { conversationId, text });
     } catch (err) {
-      print(style.red(`Could not send: ${errorMessage(err)}`));
+      print(style.red(`Could not ${text === null ? 'retry' : 'send'}: ${errorMessage(err)}`));
       status(null);
       idle();
     }
@@ -163,6 +168,7 @@ export function runInteractive(opts: InteractiveOptions): Promise<InteractiveEnd
         await runShellLine(command, { prompt, cwd: (await session.conversation()).workspace, env, style });
         return idle();
       }
+      if (/^%retry$/.test(text)) return startTurn(null);
       if (text.startsWith('%')) {
         await runMagic(text, magic);
         return;

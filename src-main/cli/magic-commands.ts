@@ -11,6 +11,7 @@ import { listSavedCommands } from './saved-command-line';
 export const MAGIC_HELP = `Commands:
   %reset                 start a new conversation
   %undo                  remove your last message and everything after it
+  %retry                 ask the model again for its last answer (after a failed call); code that ran stays
   %rewind [n] [--force]  put the workspace's files back as they were before the n-th last cell ran
                          (default 1); --force also replaces files changed outside since
   %tokens                tokens used, cost, and how full the context window is
@@ -65,6 +66,10 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
   },
   async commands(_arg, { session, print }) {
     print(await listSavedCommands(session));
+  },
+  // Reached only while the agent works: at the idle prompt %retry starts a turn (interactive.ts).
+  async retry() {
+    throw new Error('the agent is working; retry once it is done (Ctrl-C stops it)');
   },
   async reset(_arg, { session, print }) {
     if (session.running()) throw new Error('the agent is working; press Ctrl-C to stop it first');

@@ -1,3 +1,6 @@
+// The one place the renderer reads a thrown value's raw message (eslint.config.js): everything a
+// person is shown goes through the words below.
+// eslint-disable-next-line no-restricted-imports
 import { errorMessage } from '@contract/error-message';
 
 // What a failed request says to a person. Main's replies name the request ("cell.approve: …") and
@@ -24,4 +27,12 @@ export function plainError(err: unknown): string | null {
   if (ALREADY_HANDLED.some((pattern) => pattern.test(message))) return null;
   for (const [pattern, sentence] of PLAIN) if (pattern.test(message)) return message.replace(pattern, sentence);
   return message;
+}
+
+/**
+ * The words for a failure shown in place (a status line, a chip, a field's note, a tooltip): as
+ * plainError, never null (a repeated action's refusal, rare there, reads as done).
+ */
+export function plainMessage(err: unknown): string {
+  return plainError(err) ?? 'That was already done.';
 }

@@ -1,8 +1,7 @@
 import { create } from 'zustand';
 import type { CellChanges, FilePreview, WorkspaceTree } from '@contract';
-import { errorMessage } from '@contract/error-message';
 import { bridge } from '../bridge/bridge';
-import { plainError } from './plain-error';
+import { plainMessage } from './plain-error';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */
 export type PreviewTarget =
@@ -60,7 +59,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       if (get().preview === target) set({ previewData: data, previewError: null });
     } catch (err) {
       // In the person's words: never the request's name (workspace.preview: …).
-      if (get().preview === target) set({ previewData: null, previewError: plainError(err) ?? errorMessage(err) });
+      if (get().preview === target) set({ previewData: null, previewError: plainMessage(err) });
     }
   };
 
@@ -105,7 +104,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
             const tree = await bridge['workspace.tree']({ conversationId: id });
             if (get().conversationId === id) set({ tree, treeError: null });
           } catch (err) {
-            if (get().conversationId === id) set({ treeError: plainError(err) ?? errorMessage(err) });
+            if (get().conversationId === id) set({ treeError: plainMessage(err) });
           }
         } while (again);
       };
@@ -174,7 +173,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: plainError(err) ?? errorMessage(err) });
+        set({ treeError: plainMessage(err) });
         return false;
       }
     },
@@ -189,7 +188,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         await get().refresh();
         return true;
       } catch (err) {
-        set({ treeError: plainError(err) ?? errorMessage(err) });
+        set({ treeError: plainMessage(err) });
         return false;
       }
     },
@@ -199,7 +198,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       try {
         await bridge['workspace.reveal']({ conversationId: id, ...(path ? { path } : {}) });
       } catch (err) {
-        set({ treeError: plainError(err) ?? errorMessage(err) });
+        set({ treeError: plainMessage(err) });
       }
     },
   };

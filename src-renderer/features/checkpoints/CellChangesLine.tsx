@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { CellItem, FileDiff } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useSubagentThreads } from '../../state/subagent-threads';
@@ -57,7 +57,7 @@ export function CellChangesLine({ cell, changes }: { cell: CellItem; changes: Ch
       try {
         setDiffs((await bridge['checkpoints.diff']({ conversationId, cellId: cell.id })).files);
       } catch (err) {
-        setStatus(errorMessage(err));
+        setStatus(plainMessage(err));
       }
     }
   };

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { CellItem, ConversationItem } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import type { RewindQuestion } from './RewindDialog';
 
@@ -58,7 +58,7 @@ export function useRewind(opts: {
         await opts.reopen(conversationId);
       }
     } catch (err) {
-      setStatus(errorMessage(err));
+      setStatus(plainMessage(err));
     }
   };
   return { rewind, question, onAnswer };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SavedCommandInfo } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { slashCommandOf } from '@contract/slash-command';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
@@ -38,7 +38,7 @@ export function SavedCommandRows({ commands, text, onText }: Props) {
       setChosen(null);
       setArgs('');
     } catch (err) {
-      setError(errorMessage(err));
+      setError(plainMessage(err));
     }
   };
   const pick = (command: SavedCommandInfo) => {

@@ -1,6 +1,6 @@
 import { bridge } from '../../bridge/bridge';
 import { useWorkspace } from '../../state/workspace-store';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 
 /** Browser mode's download route for a workspace file (src-main/server/file-download.ts). */
 export function workspaceFileHref(conversationId: string, relPath: string): string {
@@ -40,6 +40,6 @@ export async function downloadWorkspaceFile(relPath: string): Promise<void> {
     link.click();
     link.remove();
   } catch (err) {
-    useWorkspace.setState({ treeError: errorMessage(err) });
+    useWorkspace.setState({ treeError: plainMessage(err) });
   }
 }

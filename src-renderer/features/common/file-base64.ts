@@ -1,4 +1,4 @@
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 
 /** A picked or dropped file's bytes as base64, for the bridge (a browser page has no path to hand over). */
 export function fileBase64(file: File): Promise<string> {
@@ -9,7 +9,7 @@ export function fileBase64(file: File): Promise<string> {
       const url = typeof reader.result === 'string' ? reader.result : '';
       resolve(url.slice(url.indexOf(',') + 1));
     };
-    reader.onerror = () => reject(new Error(`${file.name}: could not read the file: ${errorMessage(reader.error)}`));
+    reader.onerror = () => reject(new Error(`${file.name}: could not read the file: ${plainMessage(reader.error)}`));
     reader.readAsDataURL(file);
   });
 }

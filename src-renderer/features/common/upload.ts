@@ -1,4 +1,4 @@
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { MAX_ATTACHMENT_BYTES } from '@contract/limits';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
@@ -61,6 +61,6 @@ async function attachOne(conversationId: string, file: File): Promise<void> {
       : await bridge['workspace.attach']({ conversationId, name, mime: file.type, dataBase64: await fileBase64(file) });
     useComposer.getState().updateChip(key, { state: 'ready', attachment, name: attachment.name });
   } catch (err) {
-    useComposer.getState().updateChip(key, { state: 'failed', error: errorMessage(err) });
+    useComposer.getState().updateChip(key, { state: 'failed', error: plainMessage(err) });
   }
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApp } from '../../state/app-store';
 import { hasFolderDialog, moveWorkspace, pickFolder } from '../../state/workspace-folder';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 
 /**
  * The folder the open conversation works in, under the file tree's header, with "Change folder…":
@@ -30,7 +30,7 @@ function FolderBar({ conversationId, folder }: { conversationId: string; folder:
       await moveWorkspace(conversationId, path);
       setTyping(false);
     } catch (err) {
-      setError(errorMessage(err));
+      setError(plainMessage(err));
     } finally {
       setSaving(false);
     }
@@ -46,7 +46,7 @@ function FolderBar({ conversationId, folder }: { conversationId: string; folder:
       const picked = await pickFolder(conversationId);
       if (picked) await applyFolder(picked);
     } catch (err) {
-      setError(errorMessage(err));
+      setError(plainMessage(err));
     }
   };
 

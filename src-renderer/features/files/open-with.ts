@@ -1,4 +1,4 @@
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useWorkspace } from '../../state/workspace-store';
 
@@ -15,6 +15,6 @@ export async function openWithOtherApp(relPath: string): Promise<void> {
   try {
     await bridge['workspace.open-with']({ conversationId, path: relPath });
   } catch (err) {
-    useWorkspace.setState({ treeError: errorMessage(err) });
+    useWorkspace.setState({ treeError: plainMessage(err) });
   }
 }

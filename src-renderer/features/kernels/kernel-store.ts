@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { KernelConnectionInfo, KernelSpecInfo } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 
 // The open conversation's remote kernel, shared by the top bar button and its panel. Failures stay
@@ -30,7 +30,7 @@ export const useKernels = create<KernelState & KernelActions>((set, get) => {
     try {
       return await f();
     } catch (err) {
-      set({ error: errorMessage(err) });
+      set({ error: plainMessage(err) });
       return null;
     } finally {
       set({ busy: null });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { KeyStatus, KeyTestResult } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { KEY_LABEL, KEY_PAGES } from '../common/providers';
 import { keyTestText } from './key-test-text';
@@ -35,7 +35,7 @@ export function KeyRow({ status, onChange }: { status: KeyStatus; onChange(statu
     try {
       await work();
     } catch (err) {
-      setResult({ ok: 'error', message: errorMessage(err) });
+      setResult({ ok: 'error', message: plainMessage(err) });
     } finally {
       setBusy(false);
     }

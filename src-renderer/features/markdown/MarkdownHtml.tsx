@@ -3,7 +3,7 @@ import { bridge } from '../../bridge/bridge';
 import { useWorkspace } from '../../state/workspace-store';
 import { copyText } from '../common/copy-text';
 import { renderMarkdown } from './render-markdown';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 
 /**
  * Sanitised markdown (loaded on demand through Markdown.tsx). While text streams in, parsing is deferred
@@ -42,7 +42,7 @@ async function showWorkspaceImages(root: HTMLElement, conversationId: string): P
       if (file.kind === 'image') img.src = `data:${file.mime};base64,${file.dataBase64}`;
       else img.title = `${path} is not an image`;
     } catch (err) {
-      img.title = `${path}: ${errorMessage(err)}`;
+      img.title = `${path}: ${plainMessage(err)}`;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { McpPromptInfo, McpResourceInfo } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
@@ -41,7 +41,7 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
         setCatalog(c);
         setError(c.problems.length ? c.problems.join('; ') : null);
       },
-      (err: unknown) => setError(errorMessage(err)),
+      (err: unknown) => setError(plainMessage(err)),
     );
   }, [configured, shown, catalog]);
 
@@ -55,7 +55,7 @@ export function McpComposerMenu({ text, onPromptText }: Props) {
       setArgs({});
       setOpen(false);
     } catch (err) {
-      setError(errorMessage(err));
+      setError(plainMessage(err));
     }
   };
   const pick = (p: McpPromptInfo) => {
@@ -179,6 +179,6 @@ async function attachResource(r: McpResourceInfo): Promise<void> {
     const attachment = await bridge['mcp.attach-resource']({ conversationId, server: r.server, uri: r.uri });
     useComposer.getState().updateChip(key, { state: 'ready', attachment, size: attachment.size, name: attachment.name });
   } catch (err) {
-    useComposer.getState().updateChip(key, { state: 'failed', error: errorMessage(err) });
+    useComposer.getState().updateChip(key, { state: 'failed', error: plainMessage(err) });
   }
 }

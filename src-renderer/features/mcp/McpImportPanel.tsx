@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { useMcp } from './mcp-store';
 
 /** Imports the servers of a Claude Desktop / Cursor / VS Code / Windsurf file: found ones, or a typed path. */
@@ -15,7 +15,7 @@ export function McpImportPanel({ onDone }: { onDone(): void }) {
     try {
       setMessage({ ok: true, text: await importFile(file, replace) });
     } catch (err) {
-      setMessage({ ok: false, text: errorMessage(err).replace(/^mcp\.import: /, '') });
+      setMessage({ ok: false, text: plainMessage(err) });
     }
   };
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { McpImportSource, McpServerStatus, McpToolPolicy, RequestInput } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 
@@ -37,7 +37,7 @@ export const useMcp = create<McpState & McpActions>((set, get) => {
     try {
       await f();
     } catch (err) {
-      set({ error: errorMessage(err) });
+      set({ error: plainMessage(err) });
     }
     await settingsChanged().catch(() => undefined);
     await get().refresh();
@@ -50,21 +50,21 @@ export const useMcp = create<McpState & McpActions>((set, get) => {
       try {
         set({ servers: await bridge['mcp.status']({}) });
       } catch (err) {
-        set({ error: errorMessage(err) });
+        set({ error: plainMessage(err) });
       }
     },
     async listSources() {
       try {
         set({ sources: await bridge['mcp.import-sources']({}) });
       } catch (err) {
-        set({ error: errorMessage(err) });
+        set({ error: plainMessage(err) });
       }
     },
     async save(input) {
       try {
         await bridge['mcp.save'](input);
       } catch (err) {
-        return errorMessage(err).replace(/^mcp\.save: /, '');
+        return plainMessage(err);
       }
       await settingsChanged().catch(() => undefined);
       await get().refresh();

@@ -1,4 +1,4 @@
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 // A forgiving reading of .ipynb JSON for the read-only preview. Import (in main) is strict and says
 // exactly what is wrong; the preview shows whatever can be shown from any 4.x or 3 notebook, even a
 // damaged one, and never trusts a field's type.
@@ -107,7 +107,7 @@ export function readNotebook(text: string): { notebook: PreviewNotebook } | { er
   try {
     json = JSON.parse(text) as Json;
   } catch (err) {
-    return { error: `This notebook is not valid JSON: ${errorMessage(err)}` };
+    return { error: `This notebook is not valid JSON: ${plainMessage(err)}` };
   }
   if (!isObject(json)) return { error: 'This file is JSON but not a notebook: it is not an object.' };
   const meta = isObject(json.metadata) ? json.metadata : {};

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { LocalServer, RequestOutput } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { PROVIDER_LABEL } from '../common/providers';
@@ -22,7 +22,7 @@ export function FirstRun() {
   const setOnboarding = useApp((s) => s.setOnboarding);
 
   useEffect(() => {
-    bridge['providers.detect']({}).then(setDetected, (err: unknown) => setError(errorMessage(err)));
+    bridge['providers.detect']({}).then(setDetected, (err: unknown) => setError(plainMessage(err)));
   }, []);
   const pick = async (choice: Parameters<typeof startWith>[0]) => {
     const failed = await startWith(choice);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { KeyTestResult } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { EXAMPLE_COMPATIBLE_BASE_URL } from '@contract/provider-urls';
 import { bridge } from '../../bridge/bridge';
 import { keyTestText } from '../keys/key-test-text';
@@ -36,11 +36,11 @@ export function ServerChoice() {
     const result: KeyTestResult = key.trim()
       ? await bridge['keys.test']({ provider: 'openai-compatible', baseUrl: target, key }).catch((err: unknown): KeyTestResult => ({
           ok: false,
-          message: errorMessage(err),
+          message: plainMessage(err),
         }))
       : await bridge['providers.models']({ provider: 'openai-compatible', baseUrl: target }).then(
           ({ models }): KeyTestResult => ({ ok: true, models }),
-          (err: unknown): KeyTestResult => ({ ok: false, message: errorMessage(err).replace(/^providers\.models: /, '') }),
+          (err: unknown): KeyTestResult => ({ ok: false, message: plainMessage(err) }),
         );
     setListing((now) => (now?.url === target ? { url: target, result } : now));
     if (result.ok) setModel((m) => (m && result.models.includes(m) ? m : (result.models[0] ?? '')));

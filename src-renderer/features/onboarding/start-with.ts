@@ -1,5 +1,5 @@
 import type { KeyProvider, ModelChoice } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { useComposer } from '../../state/composer-store';
@@ -14,7 +14,7 @@ export async function startWith(choice: ModelChoice, key?: { provider: KeyProvid
   try {
     if (key) await bridge['keys.set']({ provider: key.provider, key: key.value });
   } catch (err) {
-    return errorMessage(err);
+    return plainMessage(err);
   }
   const saved = await app.updateSettings(choice);
   if (!saved) {

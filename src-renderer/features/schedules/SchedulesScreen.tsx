@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ScheduleDraft, ScheduleEntry, ScheduleListing, ScheduleRunRecord } from '@contract';
 import { describeWhen } from '@contract/schedules';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { ScheduleForm } from './ScheduleForm';
@@ -27,7 +27,7 @@ export function SchedulesScreen() {
   const [editing, setEditing] = useState<string | null>(null);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const folder = useApp((s) => s.current?.conv.workspace ?? '');
-  const report = useCallback((err: unknown) => setMessage({ error: true, text: errorMessage(err).replace(/^schedules\.\w+: /, '') }), []);
+  const report = useCallback((err: unknown) => setMessage({ error: true, text: plainMessage(err) }), []);
   const refresh = useCallback(() => bridge['schedules.list']({}).then(setListing, report), [report]);
   useEffect(() => {
     void refresh();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 
@@ -19,7 +19,7 @@ export function MemorySection() {
         setFile(m.path);
         setText(m.text);
       },
-      (err: unknown) => setMessage({ error: true, text: errorMessage(err) }),
+      (err: unknown) => setMessage({ error: true, text: plainMessage(err) }),
     );
   }, []);
 
@@ -30,7 +30,7 @@ export function MemorySection() {
         setText(m.text);
         setMessage({ error: false, text: 'Saved.' });
       },
-      (err: unknown) => setMessage({ error: true, text: errorMessage(err) }),
+      (err: unknown) => setMessage({ error: true, text: plainMessage(err) }),
     );
   };
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Profile, ProfileEntry, Settings } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
 import { PROFILES_CHANGED } from '../common/profiles-changed';
@@ -15,7 +15,7 @@ export function ProfilesSection() {
   const [entries, setEntries] = useState<ProfileEntry[]>([]);
   const [newName, setNewName] = useState('');
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  const report = (err: unknown) => setMessage({ error: true, text: errorMessage(err).replace(/^profiles\.\w+: /, '') });
+  const report = (err: unknown) => setMessage({ error: true, text: plainMessage(err) });
   const done = (text: string) => (list: ProfileEntry[]) => {
     setEntries(list);
     window.dispatchEvent(new Event(PROFILES_CHANGED));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { KeyProvider, KeyStatus, Settings } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { keyServiceAt } from '@contract/key-services';
 import { bridge } from '../../bridge/bridge';
 import { useApp } from '../../state/app-store';
@@ -33,7 +33,7 @@ export function ProviderKeyField({ settings }: { settings: Settings }) {
     if (provider)
       bridge['keys.list']({}).then(
         (list) => shown && setStatus(list.keys.find((k) => k.provider === provider) ?? null),
-        (err: unknown) => shown && setError(errorMessage(err)),
+        (err: unknown) => shown && setError(plainMessage(err)),
       );
     return () => {
       shown = false;
@@ -65,7 +65,7 @@ export function ProviderKeyField({ settings }: { settings: Settings }) {
       setStatus(next);
       setProviderReady((await bridge['providers.status']({})).ready);
     } catch (err) {
-      setError(errorMessage(err));
+      setError(plainMessage(err));
     }
   };
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { UpdateStatus } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 
 const PHASE: Record<UpdateStatus['phase'], string> = {
@@ -23,14 +23,14 @@ export function UpdatesStatus() {
   const [checking, setChecking] = useState(false);
 
   useEffect(() => {
-    bridge['app.updates']({}).then(setStatus, (err: unknown) => setError(errorMessage(err)));
+    bridge['app.updates']({}).then(setStatus, (err: unknown) => setError(plainMessage(err)));
   }, []);
 
   const checkNow = () => {
     setChecking(true);
     setError(null);
     bridge['app.check-updates']({})
-      .then(setStatus, (err: unknown) => setError(errorMessage(err)))
+      .then(setStatus, (err: unknown) => setError(plainMessage(err)))
       .finally(() => setChecking(false));
   };
   if (!status) return error ? <p className="error small">{error}</p> : null;

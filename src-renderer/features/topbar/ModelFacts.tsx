@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ModelCapability, ModelDescription, ModelTarget } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { bridge } from '../../bridge/bridge';
 
 /** How the picker names what the capability probe found. */
@@ -36,7 +36,7 @@ export function ModelFacts({ target }: { target: ModelTarget }) {
     const timer = setTimeout(() => {
       bridge['models.describe']({ target })
         .then((d) => live && (setFacts(d), setStatus(null)))
-        .catch((err: unknown) => live && setStatus(errorMessage(err)));
+        .catch((err: unknown) => live && setStatus(plainMessage(err)));
     }, 300);
     return () => {
       live = false;
@@ -54,7 +54,7 @@ export function ModelFacts({ target }: { target: ModelTarget }) {
       setFacts((f) => (f ? { ...f, capability } : f));
       setStatus(capability.detail ?? null);
     } catch (err) {
-      setStatus(errorMessage(err));
+      setStatus(plainMessage(err));
     } finally {
       setChecking(false);
     }

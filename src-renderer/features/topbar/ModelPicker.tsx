@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ModelChoice, ProviderKind } from '@contract';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 import { DEFAULT_BASE_URLS, EXAMPLE_COMPATIBLE_BASE_URL } from '@contract/provider-urls';
 import { bridge } from '../../bridge/bridge';
 import { useApp, useModelChoice } from '../../state/app-store';
@@ -74,7 +74,7 @@ function PickerPanel({ choice: settings, onClose }: { choice: ModelChoice; onClo
       setModels(models);
       setStatus(`${models.length} models`);
     } catch (err) {
-      setStatus(errorMessage(err));
+      setStatus(plainMessage(err));
     }
   };
   const local = provider === 'ollama' || provider === 'openai-compatible';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { bridge } from '../../bridge/bridge';
-import { errorMessage } from '@contract/error-message';
+import { plainMessage } from '../../state/plain-error';
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return '';
@@ -37,7 +37,7 @@ export function OllamaModels({ baseUrl, model, onPick }: Props) {
     // Listed when shown, when the server changes and after a pull.
     bridge['ollama.list']({ baseUrl })
       .then(({ models }) => live && (setInstalled(models), setListError(null)))
-      .catch((err: unknown) => live && setListError(errorMessage(err)));
+      .catch((err: unknown) => live && setListError(plainMessage(err)));
     return () => {
       live = false;
     };
@@ -62,7 +62,7 @@ export function OllamaModels({ baseUrl, model, onPick }: Props) {
       setProgress(null);
       list();
     } catch (err) {
-      setStatus(errorMessage(err));
+      setStatus(plainMessage(err));
     } finally {
       setPulling(false);
     }

@@ -209,6 +209,12 @@ describe('renderer feature folders', () => {
       '@typescript-eslint/no-restricted-imports',
     );
     expect(await refusals(file, "import type { Settings } from '@contract';\nexport type S = Settings;\n")).toEqual([]);
-    expect(await refusals(file, "import { errorMessage } from '@contract/error-message';\nvoid errorMessage;\n")).toEqual([]);
+    expect(await refusals(file, "import { MAX_ATTACHMENT_BYTES } from '@contract/limits';\nvoid MAX_ATTACHMENT_BYTES;\n")).toEqual([]);
+  });
+
+  it('show a failure only in plain words, never main’s raw message with its request name (issue 25, item 3)', async () => {
+    const raw = "import { errorMessage } from '@contract/error-message';\nvoid errorMessage;\n";
+    expect(await refusals(fileOf('chat'), raw)).toContain('no-restricted-imports');
+    expect(await refusals(fileOf('chat'), "import { plainMessage } from '../../state/plain-error';\nvoid plainMessage;\n")).toEqual([]);
   });
 });
