@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type CellItem } from '@contract';
+import { AGENT_PRESETS, defaultSettings, OPENAI_API_URL, type CellItem } from '@contract';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { providerAccount } from '../../../src-main/core/secrets/secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -43,17 +43,19 @@ describe('Codex (codex-acp) hosted against the scripted OpenAI server', () => {
     );
     const secrets = new MemorySecretStore();
     await secrets.set(providerAccount('openai'), KEY);
-    const provider = `{ name="scripted", base_url="${llm.openaiBaseUrl}", env_key="OPENAI_API_KEY", wire_api="responses" }`;
+    // Settings → Agents' Codex preset, with OpenAI's address replaced by the scripted server's.
+    const preset = AGENT_PRESETS.find((p) => p.name === 'Codex')?.spec;
+    if (!preset) throw new Error('no Codex preset');
+    const here = (text: string) => text.replaceAll(OPENAI_API_URL, llm.openaiBaseUrl);
     const settings = new MemorySettingsStore({
       // Its files are in the test tools' cache under the home, which the sandbox hides: shown read-only.
       sandbox: { ...defaultSettings.sandbox, extraPaths: [codex.dir] },
       agents: {
         Codex: {
           command: process.execPath,
-          args: [codex.codexAcp, '-c', 'model="gpt-test"', '-c', 'model_provider="scripted"', '-c', `model_providers.scripted=${provider}`],
-          // The proxy lets the agent reach the URLs among its variables: the provider's, named here too.
-          env: { OPENAI_BASE_URL: llm.openaiBaseUrl },
-          key: 'openai',
+          args: [codex.codexAcp, '-c', 'model="gpt-test"', ...preset.args.map(here)],
+          env: Object.fromEntries(Object.entries(preset.env).map(([k, v]) => [k, here(v)])),
+          key: preset.key,
         },
       },
     });
