@@ -64,6 +64,17 @@ async function bareSdk(count: number): Promise<number> {
   return ms;
 }
 
+/**
+ * A fresh process loading the SDK's client as McpManager does at a first start (what the app's warm-up
+ * now loads ahead of the first turn), less `node -e 0`'s own time in the same round.
+ */
+function sdkClientLoad(nodeMs: number): number {
+  const start = performance.now();
+  const code = "await import('@modelcontextprotocol/sdk/client/index.js'); await import('@modelcontextprotocol/sdk/client/stdio.js');";
+  spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT });
+  return performance.now() - start - nodeMs;
+}
+
 function nodeBaseline(): number {
   const start = performance.now();
   spawnSync(process.execPath, ['-e', '0']);
@@ -108,14 +119,16 @@ const oi: number[] = [];
 const base: number[] = [];
 const node: number[] = [];
 const warm: number[] = [];
+const sdkLoad: number[] = [];
 const built = existsSync(join(ROOT, 'out', 'main', 'cli.js'));
 for (let round = 0; round < RUNS; round++) {
   bareOne.push(await bareSdk(1));
   one.push(await firstTools(1));
   bareFour.push(await bareSdk(4));
   four.push(await firstTools(4));
+  node.push(nodeBaseline());
+  sdkLoad.push(sdkClientLoad(node.at(-1) ?? 0));
   if (built) {
-    node.push(nodeBaseline());
     // Alternated, so neither build always goes first in a round.
     if (BASE && round % 2 === 1) base.push(await oiMcpFirstResult(BASE, [], 0));
     oi.push(await oiMcpFirstResult(ROOT, warm, WARM_CALLS));
@@ -134,6 +147,7 @@ const rows = {
   fourOverBareFour: ratio(four, bareFour),
   fourMinusBareOneMs: median(four.map((f, i) => f - (bareOne[i] ?? NaN))),
   fourTarget: '≤ 1000 ms over one server alone (bareSdkOneServerMs)',
+  sdkClientLoadMs: median(sdkLoad),
   ...(built
     ? {
         oiMcpFirstPrintMs: median(oi),
