@@ -1,9 +1,12 @@
 // MCP benchmark (issue 25 item 12), as ratios side by side in one run:
 // - the first tools list with four servers configured, each taking START_MS to start (server-everything
 //   behind test/fixtures/mcp/slow-start.mjs), against one such server: started together the ratio is
-//   near 1 (target: four ≤ one + 1 s), started one after another it is near 4;
+//   near 1 (target: four ≤ one + 1 s), started one after another it is near 4. Beside them, the same
+//   servers through the SDK's bare Client (no McpManager): one alone is "the server's own start", and
+//   four at once show what the servers cost each other on this machine's cores, which no client removes;
 // - `oi mcp` (the built CLI, `npm run build`) from spawn to the first `print(1)` result through the
-//   SDK's client, against `node -e 0` in the same round (target: ≤ 1 s on a quiet machine);
+//   SDK's client, against `node -e 0` in the same round (target: ≤ 1 s on a quiet machine), and against
+//   another build's (OI_BENCH_BASE=<its root>, holding bin/ and out/: an A/B of a change);
 // - then WARM_CALLS more `execute print(1)` calls in that server, each timed at the client (issue 37:
 //   median ≤ 3 ms).
 // Run: npm run bench -- mcp   (writes bench/results/mcp.json)
@@ -14,7 +17,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpServerConfig } from '../src-preload/contract';
 import { McpManager } from '../src-main/core/mcp/mcp-manager';
 
@@ -23,6 +26,7 @@ const SLOW = join(ROOT, 'test', 'fixtures', 'mcp', 'slow-start.mjs');
 const START_MS = Number(process.env.MCP_START_MS ?? 1500);
 const RUNS = Number(process.env.MCP_RUNS ?? 5);
 const WARM_CALLS = Number(process.env.MCP_WARM_CALLS ?? 60);
+const BASE = process.env.OI_BENCH_BASE;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -38,13 +42,46 @@ async function firstTools(count: number): Promise<number> {
   return ms;
 }
 
+/** The same servers through the SDK's own Client, all started at once: until each has listed its tools. */
+async function bareSdk(count: number): Promise<number> {
+  const start = performance.now();
+  const clients = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const client = new Client({ name: 'oi-bench', version: '1' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [SLOW, String(START_MS)],
+        env: getDefaultEnvironment(),
+        stderr: 'ignore',
+      });
+      await client.connect(transport);
+      await client.listTools();
+      return client;
+    }),
+  );
+  const ms = performance.now() - start;
+  await Promise.all(clients.map((c) => c.close()));
+  return ms;
+}
+
+/**
+ * A fresh process loading the SDK's client as McpManager does at a first start (what the app's warm-up
+ * now loads ahead of the first turn), less `node -e 0`'s own time in the same round.
+ */
+function sdkClientLoad(nodeMs: number): number {
+  const start = performance.now();
+  const code = "await import('@modelcontextprotocol/sdk/client/index.js'); await import('@modelcontextprotocol/sdk/client/stdio.js');";
+  spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT });
+  return performance.now() - start - nodeMs;
+}
+
 function nodeBaseline(): number {
   const start = performance.now();
   spawnSync(process.execPath, ['-e', '0']);
   return performance.now() - start;
 }
 
-async function oiMcpFirstResult(warm: number[]): Promise<number> {
+async function oiMcpFirstResult(root: string, warm: number[], warmCalls: number): Promise<number> {
   const data = mkdtempSync(join(os.tmpdir(), 'oi-bench-mcp-'));
   const ws = join(data, 'ws');
   mkdirSync(ws);
@@ -52,7 +89,7 @@ async function oiMcpFirstResult(warm: number[]): Promise<number> {
   const start = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'bin', 'oi.mjs'), 'mcp', '--workspace', ws, '--auto-run'],
+    args: [join(root, 'bin', 'oi.mjs'), 'mcp', '--workspace', ws, '--auto-run'],
     env,
     cwd: ws,
     stderr: 'ignore',
@@ -61,7 +98,7 @@ async function oiMcpFirstResult(warm: number[]): Promise<number> {
   await client.connect(transport);
   const result = await client.callTool({ name: 'execute', arguments: { language: 'python', code: 'print(1)' } });
   const ms = performance.now() - start;
-  for (let i = 0; i < WARM_CALLS; i++) {
+  for (let i = 0; i < warmCalls; i++) {
     const t = performance.now();
     const again = await client.callTool({ name: 'execute', arguments: { language: 'python', code: 'print(1)' } });
     warm.push(performance.now() - t);
@@ -76,29 +113,47 @@ async function oiMcpFirstResult(warm: number[]): Promise<number> {
 
 const four: number[] = [];
 const one: number[] = [];
+const bareOne: number[] = [];
+const bareFour: number[] = [];
 const oi: number[] = [];
+const base: number[] = [];
 const node: number[] = [];
 const warm: number[] = [];
+const sdkLoad: number[] = [];
 const built = existsSync(join(ROOT, 'out', 'main', 'cli.js'));
 for (let round = 0; round < RUNS; round++) {
+  bareOne.push(await bareSdk(1));
   one.push(await firstTools(1));
+  bareFour.push(await bareSdk(4));
   four.push(await firstTools(4));
+  node.push(nodeBaseline());
+  sdkLoad.push(sdkClientLoad(node.at(-1) ?? 0));
   if (built) {
-    node.push(nodeBaseline());
-    oi.push(await oiMcpFirstResult(warm));
+    // Alternated, so neither build always goes first in a round.
+    if (BASE && round % 2 === 1) base.push(await oiMcpFirstResult(BASE, [], 0));
+    oi.push(await oiMcpFirstResult(ROOT, warm, WARM_CALLS));
+    if (BASE && round % 2 === 0) base.push(await oiMcpFirstResult(BASE, [], 0));
   }
 }
+const ratio = (xs: number[], ys: number[]) => median(xs.map((x, i) => x / (ys[i] ?? NaN)));
 const rows = {
   startMs: START_MS,
   load: os.loadavg()[0],
+  bareSdkOneServerMs: median(bareOne),
+  bareSdkFourServersMs: median(bareFour),
   firstToolsOneServerMs: median(one),
   firstToolsFourServersMs: median(four),
-  fourOverOne: median(four.map((f, i) => f / (one[i] ?? NaN))),
+  fourOverOne: ratio(four, one),
+  fourOverBareFour: ratio(four, bareFour),
+  fourMinusBareOneMs: median(four.map((f, i) => f - (bareOne[i] ?? NaN))),
+  fourTarget: '≤ 1000 ms over one server alone (bareSdkOneServerMs)',
+  sdkClientLoadMs: median(sdkLoad),
   ...(built
     ? {
         oiMcpFirstPrintMs: median(oi),
         nodeMs: median(node),
-        oiMcpOverNode: median(oi.map((o, i) => o / (node[i] ?? NaN))),
+        oiMcpOverNode: ratio(oi, node),
+        ...(BASE ? { baseFirstPrintMs: median(base), oiMcpOverBase: ratio(oi, base) } : {}),
         oiMcpWarmPrintMs: median(warm),
         oiMcpWarmTarget: '≤ 3 ms',
       }

@@ -11,8 +11,7 @@ import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
 import { savedClientPolicy } from '../core/mcp-approval/client-policies';
 import type { ApprovalPolicy } from '../core/mcp-server/approval-policy';
 import type { McpServeDeps } from '../core/mcp-server/build-server';
-import { serveHttp } from '../core/mcp-server/http-serve';
-import { serveStdio } from '../core/mcp-server/stdio-serve';
+import { ServeSession } from '../core/mcp-server/serve-session';
 import { startApp } from '../core/start-app';
 import { checkWorkspaceFolder } from '../core/workspace/workspace-folder';
 import { UsageError } from './cli-args';
@@ -67,11 +66,6 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     clientPolicy: (client) => savedClientPolicy(dataDir, client),
     ask: (question, signal) => askDesktopApp({ dataDir, zones, timeoutMs: opts.askTimeoutMs }, question, signal),
   };
-  if (opts.autoRun) {
-    const sandbox = await localRequests(app.handlers)('sandbox.status', {});
-    // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.
-    if (!sandbox.enabled) say(`--auto-run: MCP clients' code runs without asking. ${sandbox.autoRunWarning}`);
-  } else say('execute and write_file ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run');
   const deps: McpServeDeps = {
     exec: app.context.exec,
     conversations: app.context.conversations,
@@ -88,10 +82,21 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     if (event.name === 'notice') say(event.payload.item.text);
   });
 
+  // The stdio client's Python session starts now, while the MCP SDK's server (its zod schemas, ajv)
+  // loads and the client shakes hands, not at its first execute (docs/mcp.md#start-up). The SDK loads
+  // after the app for that reason; the HTTP server's modules only with --http.
+  const session = opts.httpPort === null ? new ServeSession(deps) : null;
+  void session?.prepare('python');
+  if (opts.autoRun) {
+    const sandbox = await localRequests(app.handlers)('sandbox.status', {});
+    // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.
+    if (!sandbox.enabled) say(`--auto-run: MCP clients' code runs without asking. ${sandbox.autoRunWarning}`);
+  } else say('execute and write_file ask the desktop app when it runs (and are refused when it does not), unless started with --auto-run');
   let close: () => Promise<void>;
   let closed: Promise<void>;
   if (opts.httpPort === null) {
-    const stdio = await serveStdio(deps);
+    const { serveStdio } = await import('../core/mcp-server/stdio-serve');
+    const stdio = await serveStdio(deps, session ?? undefined);
     close = stdio.close;
     closed = stdio.closed;
   } else {
@@ -99,6 +104,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     let http;
     try {
       const idleS = opts.idleTimeoutMs / 1000;
+      const { serveHttp } = await import('../core/mcp-server/http-serve');
       http = await serveHttp(deps, {
         port: opts.httpPort,
         token,

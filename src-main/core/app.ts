@@ -39,7 +39,7 @@ import { currentOiCommand } from './schedules/oi-command';
 import type { OiCommand } from './schedules/os-units';
 import { ScheduleAdmin } from './schedules/schedule-admin';
 import { HookRunner } from './hooks/hook-runner';
-import { HostedAgents } from './hosted-agents/hosted-agents';
+import { LazyHostedAgents } from './hosted-agents/lazy-hosted-agents';
 import { needsPersonHooks } from './agent/turn-hooks';
 import { skillsHandlers } from './handlers/skills-handlers';
 import { planHandlers } from './handlers/plan-handlers';
@@ -242,7 +242,7 @@ export function createApp(opts: AppOptions): App {
   const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] }, opts.screenEnv ?? process.env);
   // Conversations an outside ACP agent answers (docs/acp.md#hosting): its writes and commands through
   // our engine, sandbox, checkpoints, approvals and hooks; its own process in the cells' sandbox.
-  const hosted = new HostedAgents({
+  const hosted = new LazyHostedAgents({
     open,
     events,
     exec,
@@ -316,6 +316,7 @@ export function createApp(opts: AppOptions): App {
     warmed = true;
     void engine.languages().catch(() => undefined);
     checkpoints.prepare();
+    mcp.warmUp();
   };
 
   // One file per feature; the HandlerTable type makes a missing or extra request a compile error.

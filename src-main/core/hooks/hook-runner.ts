@@ -3,7 +3,7 @@ import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type HooksConfig, type Sa
 import { oneOffSandbox, sandboxSupport, withoutKeys, type SandboxSupport } from '../exec';
 import { personPath, shellLine } from '../programs/app-programs';
 import { readHookAnswer, type HookDecision } from './hook-answer';
-import { loadHooks, type LoadedHook } from './hook-config';
+import { loadHooks, type LoadedHook, type LoadedHooks } from './hook-config';
 import { runHookProcess } from './hook-process';
 
 // Runs the hooks of one event (docs/agent.md#hooks), one after the other in the order they are
@@ -66,11 +66,7 @@ export class HookRunner {
    */
   async fire(event: HookEvent, ctx: HookContext, subject: string | null, payload: Record<string, unknown>): Promise<HookOutcome> {
     const settings = this.deps.settings();
-    const loaded = await loadHooks(ctx.workspace, {
-      userFile: this.deps.userFile,
-      settingsHooks: ctx.profileHooks ?? settings.hooks,
-      trustedFolders: settings.trustedFolders,
-    });
+    const loaded = await this.load(ctx, settings);
     const outcome: HookOutcome = { decision: 'allow', reason: null, notices: [] };
     for (const problem of loaded.problems) this.once(ctx, problem, 'warning', outcome);
     if (loaded.untrusted) {
@@ -120,6 +116,20 @@ export class HookRunner {
       }
     }
     return outcome;
+  }
+
+  /** Whether a hook of this event would run here (one in an untrusted workspace would not). Runs nothing. */
+  async has(event: HookEvent, ctx: HookContext): Promise<boolean> {
+    const loaded = await this.load(ctx, this.deps.settings());
+    return loaded.hooks.some((hook) => hook.event === event);
+  }
+
+  private load(ctx: HookContext, settings: Settings): Promise<LoadedHooks> {
+    return loadHooks(ctx.workspace, {
+      userFile: this.deps.userFile,
+      settingsHooks: ctx.profileHooks ?? settings.hooks,
+      trustedFolders: settings.trustedFolders,
+    });
   }
 
   private async run(hook: LoadedHook, ctx: HookContext, settings: Settings, input: string, timeoutMs: number) {

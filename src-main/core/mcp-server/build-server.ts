@@ -19,10 +19,12 @@ const INSTRUCTIONS =
   '(state is kept between calls), in the workspace folder the files tools are confined to. ' +
   '`export_notebook` returns the runs as a Jupyter notebook.';
 
-/** One MCP server for one client: its own sessions (a conversation of its own), the tools over them. */
-export function buildMcpServer(deps: McpServeDeps): ServedClient {
+/**
+ * One MCP server for one client: its own sessions (a conversation of its own, `session` when the caller
+ * made it already to start one early), the tools over them.
+ */
+export function buildMcpServer(deps: McpServeDeps, session = new ServeSession(deps)): ServedClient {
   const server = new McpServer({ name: 'open-interpreter', version: deps.version }, { instructions: INSTRUCTIONS });
-  const session = new ServeSession(deps);
   // The conversation is named for the client once it says who it is (the desktop app lists it so).
   server.server.oninitialized = () => session.rename(server.server.getClientVersion()?.name ?? 'client');
   const gate = approvalGate(deps.policy, () => server.server.getClientVersion(), deps.workspace);

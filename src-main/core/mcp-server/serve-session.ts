@@ -56,6 +56,8 @@ export class ServeSession {
   private saved = false;
   private readonly states = new Map<string, SessionState>();
   private started = false;
+  /** A session being started ahead of the first run (prepare); close() waits for it, so none is left behind. */
+  private preparing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ServeSessionDeps) {
     const at = now();
@@ -86,6 +88,24 @@ export class ServeSession {
   /** The name the client gave when it initialized ('client' before). */
   get clientName(): string {
     return this.conversation.mcpClient ?? 'client';
+  }
+
+  /**
+   * Starts this client's session of `language` before its first run, running nothing of the client's:
+   * `oi mcp` starts Python while the SDK's server loads and the client shakes hands, rather than after
+   * the first `execute` (docs/mcp.md#start-up). Not when a conversationStart or beforeCell hook is set
+   * up: the first runs before the first run and may set up what the session starts with (a .venv), the
+   * second may refuse the language altogether. Never throws; a session that cannot start is left for
+   * the run to report.
+   */
+  prepare(language: string): Promise<void> {
+    const hooks = this.deps.hooks?.hooks;
+    const where = { conversationId: this.id, workspace: this.deps.workspace };
+    this.preparing = (async () => {
+      if (hooks && ((await hooks.has('conversationStart', where)) || (await hooks.has('beforeCell', where)))) return;
+      await this.deps.exec.prepare?.({ ...where, language, code: '', settings: this.deps.settings().exec });
+    })().catch(() => undefined);
+    return this.preparing;
   }
 
   /** A run about to be asked for, as the cell it will be recorded as (its id is the hooks'). */
@@ -178,6 +198,7 @@ export class ServeSession {
   }
 
   async close(): Promise<void> {
+    await this.preparing;
     await this.deps.exec.closeConversation(this.id);
   }
 

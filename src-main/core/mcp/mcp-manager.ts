@@ -94,6 +94,15 @@ export class McpManager {
     return offered;
   }
 
+  /**
+   * Loads the SDK's client (zod's schemas, ajv) ahead of the first turn when a server is configured, so
+   * that turn's servers start at once rather than after it loads; nothing is started. Called at the app's
+   * warm-up (docs/mcp.md#start-up).
+   */
+  warmUp(): void {
+    if (this.enabledServers().length > 0) void import('./mcp-transport').catch(() => undefined);
+  }
+
   /** The names of the servers that are not turned off. */
   enabledServers(): string[] {
     return Object.entries(this.config())
