@@ -1,34 +1,24 @@
 import { errorMessage, type CellItem, type ModelChoice, type Settings } from '@contract';
-import type { EventBus } from '../bridge/event-bus';
-import type { ConversationStore } from '../conversations/conversation-store';
-import { findLanguage, type ExecService } from '../exec';
+import { findLanguage } from '../exec';
 import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
-import type { RetryPolicy } from '../llm/retry-with-backoff';
 import { noSuchTool, retryMessage } from './turn-messages';
-import type { ComputerService } from './computer-cell';
 import { askedToolCell } from './asked-tool-cells';
-import { scheduleOffered, type ScheduleTasks } from './schedule-cell';
-import type { ToolSupportMemory } from '../llm/tool-support';
-import type { EnvironmentContext } from './environment-context';
+import { scheduleOffered } from './schedule-cell';
 import type { LiveConversation } from './live-conversation';
-import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
+import { isLocal, targetOf } from './model-knowledge';
 import { hasRunnableBlock } from './reply/fenced-code-parser';
 import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
-import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import type { McpManager, McpTool } from '../mcp/mcp-manager';
+import type { McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
-import type { InstructionSources } from './project-instructions';
 import { prepareStep } from './step-request';
-import type { SkillSources } from './skills/skill-discovery';
-import { profileSkills, withConversationProfile, type ProfileReader } from './conversation-profile';
+import { profileSkills, withConversationProfile } from './conversation-profile';
 import { executeAppToolCell, isAppTool } from './app-tool-cell';
-import { promptSections, type MemorySources } from './prompt-sections';
+import { promptSections } from './prompt-sections';
 import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './reply/tool-call-assembler';
-import type { HookRunner } from '../hooks/hook-runner';
 import * as hooks from './turn-hooks';
 import { addNotice, flushQueuedMessages, noteFit } from './turn-notices';
 import * as plan from './plan/plan-cell';
@@ -36,41 +26,8 @@ import { planLanguage } from '../llm/plan-tools';
 import { planSection } from './plan/plan-prompt';
 import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
 import { limitReached } from './turn-limits';
-import type { Subagents } from './subagents/subagent-runner';
 import { touch } from './conversation-changes';
-
-export interface TurnDeps {
-  conversations: ConversationStore;
-  exec: ExecService;
-  events: EventBus;
-  settings: () => Settings;
-  providerFor: (settings: Settings) => Promise<Provider>;
-  environment: EnvironmentContext;
-  toolSupport: ToolSupportMemory;
-  retry: RetryPolicy;
-  /** How the model calls tools (probed) and the window its server runs it with. */
-  models: ModelKnowledge;
-  /** Workspace checkpoints around each cell; absent where nothing is recorded (some tests). */
-  checkpoints?: CheckpointService;
-  /** MCP servers whose tools the model is offered (docs/mcp.md); absent where none are used. */
-  mcp?: McpManager;
-  /** Where AGENTS.md files come from (project-instructions.ts); absent: none are read (some tests). */
-  instructions?: InstructionSources;
-  /** The person's hooks (docs/agent.md#hooks); absent: none run (some tests). */
-  hooks?: HookRunner;
-  /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
-  skills?: SkillSources;
-  /** Reads a conversation's profile from the data folder (conversation-profile.ts); absent: profiles are not applied. */
-  profiles?: ProfileReader;
-  /** Where memory is kept and whether it is on (docs/agent.md#memory); absent: none (some tests). */
-  memory?: MemorySources;
-  /** The screen, for conversations with computer use on (docs/computer-use.md); absent: never offered. */
-  computer?: ComputerService;
-  /** Runs `delegate` calls as sub-agents (subagents/); absent: the tool is not offered (sub-agents themselves, some tests). */
-  subagents?: Subagents;
-  /** Makes the scheduled tasks the person approves (schedule-cell.ts); absent: schedule_task is not offered. */
-  schedules?: ScheduleTasks;
-}
+import type { TurnDeps } from './turn-deps';
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
 
