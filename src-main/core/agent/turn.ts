@@ -1,33 +1,24 @@
 import { errorMessage, type CellItem, type ModelChoice, type Settings } from '@contract';
-import { findLanguage } from '../exec';
 import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
 import { modelInfo } from '../llm/model-catalog';
-import type { Provider } from '../llm/provider';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
-import { noSuchTool, retryMessage } from './turn-messages';
+import { noSuchTool } from './turn-messages';
 import { askedToolCell } from './asked-tool-cells';
-import { scheduleOffered } from './schedule-cell';
 import type { LiveConversation } from './live-conversation';
-import { isLocal, targetOf } from './model-knowledge';
-import { hasRunnableBlock } from './reply/fenced-code-parser';
 import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
-import type { McpTool } from '../mcp/mcp-manager';
 import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
-import { prepareStep } from './step-request';
-import { profileSkills, withConversationProfile } from './conversation-profile';
+import { withConversationProfile } from './conversation-profile';
 import { executeAppToolCell, isAppTool } from './app-tool-cell';
-import { promptSections } from './prompt-sections';
-import { streamStep, type StepOutcome } from './stream-step';
 import { parseExecuteArgs } from './reply/tool-call-assembler';
 import * as hooks from './turn-hooks';
-import { addNotice, flushQueuedMessages, noteFit } from './turn-notices';
+import { addNotice, flushQueuedMessages } from './turn-notices';
 import * as plan from './plan/plan-cell';
 import { planLanguage } from '../llm/plan-tools';
-import { planSection } from './plan/plan-prompt';
 import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
 import { limitReached } from './turn-limits';
 import { touch } from './conversation-changes';
 import type { TurnDeps } from './turn-deps';
+import { callModel } from './model-call';
 
 type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
 
@@ -257,94 +248,6 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
-}
-
-/** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
-async function callModel(
-  live: LiveConversation,
-  deps: TurnDeps,
-  given: Settings,
-  provider: Provider,
-  signal: AbortSignal,
-): Promise<StepOutcome & { mcpTools: McpTool[] }> {
-  const [capability, context] = await Promise.all([deps.models.capabilityOf(targetOf(given)), deps.models.contextWindow(given)]);
-  // The window the server really runs (or the Ollama cap) decides the fit, unless the user set one.
-  const settings: Settings = { ...given, contextWindow: context.window };
-  // A model the probe found unable to call tools in any form writes fenced code blocks instead.
-  const canCall = capability === null || capability.mode === 'native' || capability.mode === 'text';
-  let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings) && canCall;
-  for (;;) {
-    // MCP servers start here, the first time a turn needs them; a server that fails is left out. A model
-    // without tool calling gets them listed in the prompt and calls them with fenced blocks.
-    const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
-    // Read before every call: a file changed between turns (or by the turn's own cells) counts.
-    const sections = await promptSections(live.conv.workspace, deps, tools, (found) => profileSkills(live, found));
-    const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
-    // Sub-agents start none of their own; plan mode starts none (they would write outside its sandbox).
-    const delegate = !!deps.subagents && !live.subagent && !live.conv.planMode;
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, {
-      ...sections,
-      plan: planSection(live.conv, tools),
-      computer,
-      delegate,
-      schedule: !!deps.schedules && scheduleOffered(live, tools),
-    });
-    noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
-    await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
-    const step = await streamStep(
-      live,
-      prepared.request,
-      {
-        provider,
-        events: deps.events,
-        retry: deps.retry,
-        info: prepared.info,
-        counter: prepared.counter,
-        promptTokens: prepared.promptTokens,
-        ...(tools ? {} : { fencedTools: new Map(mcpTools.map((t) => [t.language, t.name])) }),
-        // Unprobed, a local model's own answer tells whether it wrote code as a fenced block.
-        dialectFromAnswer: capability === null && isLocal(settings.provider),
-        onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
-      },
-      signal,
-    ).finally(() => deps.environment.refreshStored());
-    deps.events.emit('usage.updated', {
-      conversationId: live.conv.id,
-      usage: live.conv.usage,
-      contextTokens: Math.max(0, Math.round(prepared.promptTokens)),
-      contextWindow: prepared.contextWindow,
-    });
-    if (step.toolsRefused && tools) {
-      deps.toolSupport.noteRefusal(settings);
-      addNotice(
-        live,
-        deps.events,
-        'info',
-        `${settings.model} does not accept tool definitions here, so it will write code in fenced blocks instead (${errorMessage(step.error)}).`,
-      );
-      tools = false;
-      continue;
-    }
-    if (
-      tools &&
-      step.calls.length === 0 &&
-      !step.error &&
-      capability !== null &&
-      hasRunnableBlock(step.text, (info) => findLanguage(info)?.name ?? null)
-    ) {
-      // It called tools when probed but wrote a code block now: ask again how it calls tools now.
-      const again = await deps.models.probe(given).catch(() => null);
-      if (again && again.mode !== capability.mode) {
-        addNotice(
-          live,
-          deps.events,
-          'info',
-          `${given.model} wrote code in a block instead of calling the tool; a new check found it ${again.detail ?? again.mode}, so the next replies are asked for in that form. Send "run it" to run this code.`,
-        );
-      }
-    }
-    return { ...step, mcpTools };
-  }
 }
 
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */
