@@ -11,7 +11,8 @@ import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registr
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
 import { askedAs, loginShellOf } from '../shell/shell-choice';
-import { createRunExecution, createSessionPreparation, liveRunKey } from './run-execution';
+import { createRunExecution, liveRunKey } from './run-execution';
+import { createSessionPreparation } from './run-placement';
 import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';

@@ -1,11 +1,9 @@
 import { join } from 'node:path';
-import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
-import { availableRuntimes } from '../languages/registry';
-import { unavailableMessage } from '../output/messages';
+import type { LanguageDefinition } from '../languages/language';
 import type { KnownSecret } from '../output/redactor';
 import { RunOutput } from '../output/run-output';
-import { createLimitController, describeLimits } from '../process/limits';
-import type { Session, SessionOutcome, SessionRoute, StartSessionOptions } from '../session/session-types';
+import { describeLimits } from '../process/limits';
+import type { Session, SessionOutcome } from '../session/session-types';
 import { shellOf } from '../shell/shell-choice';
 import { errorMessage } from '@contract';
 import { RunControl } from './run-control';
@@ -14,26 +12,19 @@ import { randomHex } from '../session/random-hex';
 import { startRunInput } from './run-input';
 import { RunTimer } from './run-timer';
 import { assembleResult, finalStatus, simpleResult } from './run-result';
-import type { SessionRouter } from './session-router';
-import { liveSession, type SessionSlot } from './session-slots';
+import { placeRun, startIn, type PlacementOptions } from './run-placement';
+import type { SessionSlot } from './session-slots';
 import type { RunRequest, RunResult } from './types';
 
 // One run, from its turn in the queue to its result: where it runs (route), with what (runtime), in
 // which session (the slot's, started or replaced as needed), bounded by its timeout and its abort
 // signal through RunControl's escalation. Never throws for anything the run itself does.
 
-export interface RunExecutionOptions {
-  router: SessionRouter;
+export interface RunExecutionOptions extends PlacementOptions {
   /** How long each step of stopping a run waits before using more force. */
   graceMs: number;
-  /** What a new session is started with apart from the language, runtime, workspace and settings. */
-  sessionBase: Pick<StartSessionOptions, 'tmpRoot' | 'resourcesDir'>;
-  /** The environment code runs with (env.ts). */
-  environment(request: RunRequest, runtime: Runtime): Record<string, string>;
   /** The keys the app holds, redacted from the run's output (output/redactor.ts). */
   secrets?(): readonly KnownSecret[];
-  /** Where runtimes are looked for, and where programs are run to ask them (the route's probing). */
-  detectContext(request: RunRequest, route: SessionRoute): Promise<DetectContext>;
   /** Runs going on, by conversation and run id, for typing into their terminal (ExecService.typeInto). */
   live?: Map<string, Session>;
   /** What ends when the user stops a run (ExecServiceOptions.endsWithStop). */
@@ -57,53 +48,6 @@ export interface RunInSlot {
 }
 
 export type ExecuteRun = (run: RunInSlot) => Promise<RunResult>;
-
-/** Where a run goes and with what runtime, or why it cannot run there. */
-type Placement = { route: SessionRoute; runtime: Runtime } | { refusal: string; route: SessionRoute };
-
-async function placeRun(options: RunExecutionOptions, request: RunRequest, language: LanguageDefinition): Promise<Placement> {
-  const route = await options.router.route(request, language);
-  if (route.refusal) return { refusal: route.refusal, route };
-  const context = await options.detectContext(request, route);
-  const runtime = route.runtime ?? (await language.detect(context).catch(() => null));
-  if (!runtime) return { refusal: unavailableMessage(language.label, await availableRuntimes(context)), route };
-  return { route, runtime };
-}
-
-function startIn(
-  options: RunExecutionOptions,
-  request: RunRequest,
-  language: LanguageDefinition,
-  slot: SessionSlot,
-  placed: { route: SessionRoute; runtime: Runtime },
-): Promise<Session> {
-  const { route, runtime } = placed;
-  return liveSession(slot, language, runtime, route, () =>
-    route.start({
-      ...options.sessionBase,
-      language,
-      runtime,
-      workspace: request.workspace,
-      env: options.environment(request, runtime),
-      limits: createLimitController(),
-      settings: request.settings,
-    }),
-  );
-}
-
-/**
- * Starts the session a run of `request` would use, running nothing (ExecService.prepare): a session
- * that is already live is kept, one that cannot start is left for the run to report.
- */
-export function createSessionPreparation(
-  options: RunExecutionOptions,
-): (run: Pick<RunInSlot, 'request' | 'language' | 'slot'>) => Promise<void> {
-  return async ({ request, language, slot }) => {
-    const placed = await placeRun(options, request, language);
-    if ('refusal' in placed || request.signal?.aborted) return;
-    await startIn(options, request, language, slot, placed).catch(() => undefined);
-  };
-}
 
 export function createRunExecution(options: RunExecutionOptions): ExecuteRun {
   return async ({ request, language, slot, shellNote, asked }) => {
