@@ -11,7 +11,8 @@ import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registr
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
 import { askedAs, loginShellOf } from '../shell/shell-choice';
-import { createRunExecution, liveRunKey } from './run-execution';
+import { createRunExecution } from './run-execution';
+import { liveRunKey } from './run-watch';
 import { createSessionPreparation } from './run-placement';
 import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
