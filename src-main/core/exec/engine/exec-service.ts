@@ -1,27 +1,24 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
-import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
+import type { LanguageDefinition, Runtime } from '../languages/language';
 import { knownSecrets, type KnownSecret } from '../output/redactor';
-import { localProbing } from '../languages/probing';
-import { python } from '../languages/python';
-import { listPythonPackages } from '../languages/python-packages';
-import { shell } from '../languages/shell';
 import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registry';
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
 import { askedAs, loginShellOf } from '../shell/shell-choice';
 import { createRunExecution } from './run-execution';
 import { liveRunKey } from './run-watch';
+import { createContextDetection } from './detect-context';
+import { languagesOf, pythonOf } from './runtime-queries';
 import { createSessionPreparation } from './run-placement';
 import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
 import { KeyedQueue } from './run-queue';
-import type { SessionRoute } from '../session/session-types';
 import { idleEndedMessage } from '../output/messages';
-import type { ExecService, LanguageInfo, LanguagesScope, RunRequest, RunResult } from './types';
+import type { ExecService, RunRequest, RunResult } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
 // conversation's workspace, runs queued per session, every run bounded by its timeout and by the
@@ -68,27 +65,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const secrets = (): KnownSecret[] => knownSecrets(options.secrets, options.secretValues);
   const secretValues = (): string[] => secrets().map((s) => s.value);
 
-  /**
-   * Where and with what runtimes are looked for: the request's PATH, and the route's probing, so
-   * that for a sandboxed conversation anything its code could have written is only ever run inside
-   * the sandbox (languages/probing.ts).
-   */
-  async function detectContext(request: RunRequest | null, route?: SessionRoute): Promise<DetectContext> {
-    const path = request?.settings.env.PATH ?? baseEnv.PATH ?? '';
-    if (!request) return { workspace: null, settings: null, path, probing: localProbing() };
-    // Any local kind of language gives the conversation's own route (sandboxed or not).
-    const where = route ?? (await router.route(request, shell));
-    // The environment only when the route's probing needs it (a program asked inside the sandbox):
-    // building it walks the whole process environment, a good part of a warm run's time.
-    const probing = where.probing
-      ? where.probing({
-          workspace: request.workspace,
-          env: () => buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() }),
-          tmpRoot,
-        })
-      : localProbing();
-    return { workspace: request.workspace, settings: request.settings, path, probing };
-  }
+  const detectContext = createContextDetection({ baseEnv, router, tmpRoot, secretValues });
 
   // A script, so it is not on Windows, where programs look for an .exe or .cmd.
   const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
@@ -200,28 +177,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     },
     restart: (conversationId, language) => slots.restart(conversationId, language),
 
-    async python(scope) {
-      const context = await detectContext(scopeRequest(scope));
-      const runtime = await python.detect(context).catch(() => null);
-      if (!runtime || !context.probing) return null;
-      return { command: runtime.command, packages: await listPythonPackages(runtime.command, context.probing, runtime.support) };
-    },
+    python: (scope) => pythonOf(detectContext, scope),
 
-    async languages(scope) {
-      const context = await detectContext(scope ? scopeRequest(scope) : null);
-      return Promise.all(
-        LANGUAGES.map(async (l): Promise<LanguageInfo> => {
-          const runtime = await l.detect(context).catch(() => null);
-          return {
-            name: l.name,
-            aliases: l.aliases,
-            available: runtime !== null,
-            version: runtime?.version ?? null,
-            persistent: l.kind === 'shell' || l.kind === 'runner',
-          };
-        }),
-      );
-    },
+    languages: (scope) => languagesOf(detectContext, scope),
 
     closeConversation: (conversationId) => slots.close(conversationId),
 
@@ -233,9 +191,4 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       await slots.closeAll();
     },
   };
-}
-
-/** A scope as the request a run there would make (for its PATH and its route). */
-function scopeRequest(scope: LanguagesScope): RunRequest {
-  return { conversationId: '', language: 'shell', code: '', ...scope };
 }
