@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
-import type { LanguageDefinition, Runtime } from '../languages/language';
+import type { Runtime } from '../languages/language';
 import { knownSecrets, type KnownSecret } from '../output/redactor';
-import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registry';
+import { findLanguage } from '../languages/registry';
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
-import { askedAs, loginShellOf } from '../shell/shell-choice';
-import { createRunExecution } from './run-execution';
+import { createRunExecution, type RunExecutionOptions } from './run-execution';
 import { liveRunKey } from './run-watch';
 import { createContextDetection } from './detect-context';
 import { languagesOf, pythonOf } from './runtime-queries';
@@ -16,7 +15,7 @@ import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
-import { KeyedQueue } from './run-queue';
+import { createAdmission, unknownLanguage } from './run-admission';
 import { idleEndedMessage } from '../output/messages';
 import type { ExecService, RunRequest, RunResult } from './types';
 
@@ -54,8 +53,6 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const baseEnv = options.baseEnv ?? process.env;
   const router = options.router ?? createSessionRouter();
   const slots = new SessionSlots();
-  /** Runs of one conversation, from the request to their session's queue (see run()). */
-  const admissions = new KeyedQueue();
   /** Runs going on, for typing into their terminal. */
   const live = new Map<string, Session>();
   let disposed = false;
@@ -66,26 +63,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const secretValues = (): string[] => secrets().map((s) => s.value);
 
   const detectContext = createContextDetection({ baseEnv, router, tmpRoot, secretValues });
+  const admit = createAdmission({ baseEnv, router, slots, detectContext });
 
-  // A script, so it is not on Windows, where programs look for an .exe or .cmd.
-  const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
-  const executionOptions = {
-    router,
-    graceMs: options.graceMs ?? 2000,
-    sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
-    detectContext,
-    live,
-    environment: (request: RunRequest, runtime: Runtime) =>
-      buildEnvironment({
-        base: baseEnv,
-        settingsEnv: request.settings.env,
-        secretValues: secretValues(),
-        sessionEnv: runtime.env,
-        noEditor,
-      }),
-    secrets,
-    endsWithStop: options.endsWithStop,
-  };
+  const executionOptions = runExecutionOptions(options, { baseEnv, router, tmpRoot, detectContext, live, secrets });
   const execute = createRunExecution(executionOptions);
   const prepareSession = createSessionPreparation(executionOptions);
   /** The run itself (run() below marks the conversation's sessions in use around it). */
@@ -93,19 +73,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     const limits = describeLimits(request.settings, null);
     if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, 0);
     const named = findLanguage(request.language);
-    if (!named) {
-      const known = LANGUAGES.map((l) => l.name).join(', ');
-      const available = await detectContext(request)
-        .then((context) => availableRuntimes(context))
-        .catch(() => []);
-      return simpleResult(
-        'unavailable',
-        `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`,
-        started,
-        limits,
-        0,
-      );
-    }
+    if (!named) return unknownLanguage(request, detectContext, started, limits);
     // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
     // Choosing takes a while and may take longer for one run than for the next: the runs of a
     // conversation are admitted one after the other, so each joins its queue in the order asked.
@@ -116,23 +84,6 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       () => execute({ request, language, slot, shellNote: note, asked }),
       (err) => simpleResult('died', `The run failed inside the engine: ${errorMessage(err)}`, started, limits, slot.executionCount),
     );
-  }
-
-  /** The language a run really goes to (a shell cell's shell), and its session slot, in the order runs were asked. */
-  async function admit(request: RunRequest, named: LanguageDefinition) {
-    const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
-    // Only a shell's choice reads the context (router.choose): another language is admitted without
-    // building one (a route, a sandbox probing), which a warm run's admission would otherwise pay.
-    const { language, note } = await admissions.push(request.conversationId, () =>
-      named.kind !== 'shell'
-        ? Promise.resolve({ language: named, note: null })
-        : detectContext(request)
-            .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
-            .catch(() => ({ language: named, note: null })),
-    );
-    const asked = askedAs(request.language, named);
-    slots.remember(request.conversationId, asked, language.name);
-    return { language, note, asked, slot: slots.slotFor(request.conversationId, language.name) };
   }
 
   return {
@@ -190,5 +141,37 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       disposed = true;
       await slots.closeAll();
     },
+  };
+}
+
+/** What each run is executed with: the service's options and the parts it built from them. */
+function runExecutionOptions(
+  options: ExecServiceOptions,
+  parts: Pick<RunExecutionOptions, 'router' | 'detectContext' | 'live'> & {
+    baseEnv: NodeJS.ProcessEnv;
+    tmpRoot: string;
+    secrets: () => KnownSecret[];
+  },
+): RunExecutionOptions {
+  const { baseEnv, router, tmpRoot, detectContext, live, secrets } = parts;
+  const secretValues = (): string[] => secrets().map((s) => s.value);
+  // A script, so it is not on Windows, where programs look for an .exe or .cmd.
+  const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
+  return {
+    router,
+    graceMs: options.graceMs ?? 2000,
+    sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
+    detectContext,
+    live,
+    environment: (request: RunRequest, runtime: Runtime) =>
+      buildEnvironment({
+        base: baseEnv,
+        settingsEnv: request.settings.env,
+        secretValues: secretValues(),
+        sessionEnv: runtime.env,
+        noEditor,
+      }),
+    secrets,
+    endsWithStop: options.endsWithStop,
   };
 }
