@@ -18,7 +18,8 @@ import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
 import { ModelKnowledge } from './model-knowledge';
 import { OpenConversations, summaryOf } from './open-conversations';
-import { runTurn, type TurnDeps } from './turn';
+import { runTurn } from './turn';
+import type { TurnDeps } from './turn-deps';
 import { Subagents } from './subagents/subagent-runner';
 import { addItem, addNoticeItem, rewriteHistory, setModelChoice, setTitle } from './conversation-changes';
 

@@ -1,80 +1,23 @@
-import { errorMessage, type CellItem, type ModelChoice, type Settings } from '@contract';
-import type { EventBus } from '../bridge/event-bus';
-import type { ConversationStore } from '../conversations/conversation-store';
-import { findLanguage, type ExecService } from '../exec';
-import { EXECUTE_TOOL_NAME } from '../llm/execute-tool';
-import { modelInfo } from '../llm/model-catalog';
-import type { Provider } from '../llm/provider';
+import { errorMessage, type ModelChoice, type Settings } from '@contract';
 import { classifyFailure, describeFailure } from '../llm/provider-errors';
-import type { RetryPolicy } from '../llm/retry-with-backoff';
-import { noSuchTool, retryMessage } from './turn-messages';
-import type { ComputerService } from './computer-cell';
-import { askedToolCell } from './asked-tool-cells';
-import { scheduleOffered, type ScheduleTasks } from './schedule-cell';
-import type { ToolSupportMemory } from '../llm/tool-support';
-import type { EnvironmentContext } from './environment-context';
+import type { ErrorMemory } from './call-context';
+import { withConversationProfile } from './conversation-profile';
 import type { LiveConversation } from './live-conversation';
-import { isLocal, targetOf, type ModelKnowledge } from './model-knowledge';
-import { hasRunnableBlock } from './reply/fenced-code-parser';
-import { allowedTool, approve, executeCell, finishCell, settleUnfinishedCells } from './turn-cell';
-import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import type { McpManager, McpTool } from '../mcp/mcp-manager';
-import { executeMcpCell, mcpArgsAsCode } from './mcp-cell';
-import type { InstructionSources } from './project-instructions';
-import { prepareStep } from './step-request';
-import type { SkillSources } from './skills/skill-discovery';
-import { profileSkills, withConversationProfile, type ProfileReader } from './conversation-profile';
-import { executeAppToolCell, isAppTool } from './app-tool-cell';
-import { promptSections, type MemorySources } from './prompt-sections';
-import { streamStep, type StepOutcome } from './stream-step';
-import { parseExecuteArgs } from './reply/tool-call-assembler';
-import type { HookRunner } from '../hooks/hook-runner';
+import { callModel } from './model-call';
+import { runStepCalls } from './step-calls';
+import { finishCell } from './turn-cell';
+import type { TurnDeps } from './turn-deps';
+import { endTurn, type EndReason } from './turn-end';
 import * as hooks from './turn-hooks';
-import { addNotice, flushQueuedMessages, noteFit } from './turn-notices';
-import * as plan from './plan/plan-cell';
-import { planLanguage } from '../llm/plan-tools';
-import { planSection } from './plan/plan-prompt';
-import { planModeNote, planModeRefusal } from './plan/plan-sandbox';
-import { limitReached } from './turn-limits';
-import type { Subagents } from './subagents/subagent-runner';
-import { touch } from './conversation-changes';
+import { limitReached, noteUnpricedModel } from './turn-limits';
+import { addNotice, flushQueuedMessages } from './turn-notices';
 
-export interface TurnDeps {
-  conversations: ConversationStore;
-  exec: ExecService;
-  events: EventBus;
-  settings: () => Settings;
-  providerFor: (settings: Settings) => Promise<Provider>;
-  environment: EnvironmentContext;
-  toolSupport: ToolSupportMemory;
-  retry: RetryPolicy;
-  /** How the model calls tools (probed) and the window its server runs it with. */
-  models: ModelKnowledge;
-  /** Workspace checkpoints around each cell; absent where nothing is recorded (some tests). */
-  checkpoints?: CheckpointService;
-  /** MCP servers whose tools the model is offered (docs/mcp.md); absent where none are used. */
-  mcp?: McpManager;
-  /** Where AGENTS.md files come from (project-instructions.ts); absent: none are read (some tests). */
-  instructions?: InstructionSources;
-  /** The person's hooks (docs/agent.md#hooks); absent: none run (some tests). */
-  hooks?: HookRunner;
-  /** Where skills come from (skills/skill-discovery.ts); absent: none are offered (some tests). */
-  skills?: SkillSources;
-  /** Reads a conversation's profile from the data folder (conversation-profile.ts); absent: profiles are not applied. */
-  profiles?: ProfileReader;
-  /** Where memory is kept and whether it is on (docs/agent.md#memory); absent: none (some tests). */
-  memory?: MemorySources;
-  /** The screen, for conversations with computer use on (docs/computer-use.md); absent: never offered. */
-  computer?: ComputerService;
-  /** Runs `delegate` calls as sub-agents (subagents/); absent: the tool is not offered (sub-agents themselves, some tests). */
-  subagents?: Subagents;
-  /** Makes the scheduled tasks the person approves (schedule-cell.ts); absent: schedule_task is not offered. */
-  schedules?: ScheduleTasks;
+/** How far the turn has gone, across its steps. */
+interface TurnProgress {
+  modelCalls: number;
+  failuresInARow: number;
+  errors: ErrorMemory;
 }
-
-type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'budget' | 'awaiting-user';
-
-const FAILED = new Set(['failed', 'timeout', 'died', 'unavailable']);
 
 /**
  * The agent loop for one user message: call the model, show its code, run what the user approves,
@@ -82,312 +25,70 @@ const FAILED = new Set(['failed', 'timeout', 'died', 'unavailable']);
  * many runs in a row fail, or the conversation's budget is spent.
  */
 export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<void> {
-  const conversationId = live.conv.id;
-  let failuresInARow = 0;
-  let lastError: string | null = null;
-  let reason: EndReason = 'done';
-  let modelCalls = 0;
-  deps.events.emit('turn.start', { conversationId });
-  try {
-    withConversationProfile(live, deps.settings(), deps.profiles); // its hooks, before the first are fired
-    await hooks.conversationStartHooks(live, deps);
-    for (;;) {
-      flushQueuedMessages(live, deps.events);
-      if (signal.aborted) {
-        reason = 'stopped';
-        break;
-      }
-      const settings = conversationSettings(withConversationProfile(live, deps.settings(), deps.profiles), live.conv.modelChoice);
-      const limit = limitReached(live, settings, modelCalls++);
-      if (limit) {
-        addNotice(live, deps.events, 'warning', limit);
-        reason = 'budget';
-        break;
-      }
-      if (settings.budgetUsd !== null && !live.priceWarned && modelInfo(settings.provider, settings.model).inputPerMTok === null) {
-        live.priceWarned = true;
-        addNotice(
-          live,
-          deps.events,
-          'warning',
-          `The price of ${settings.model} is not in the app's table, so its use is not counted against the $${settings.budgetUsd.toFixed(2)} budget.`,
-        );
-      }
-      const provider = await deps.providerFor(settings);
-      const step = await callModel(live, deps, settings, provider, signal);
-      await deps.conversations.save(live.conv);
-      if (step.error) {
-        for (const { cell } of step.calls)
-          finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
-        addNotice(
-          live,
-          deps.events,
-          'error',
-          `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind, provider.endpoint)}`,
-        );
-        reason = 'error';
-        break;
-      }
-      if (signal.aborted) {
-        for (const { cell } of step.calls)
-          finishCell(live, deps.events, cell, 'interrupted', 'The user stopped the turn before this code ran.');
-        reason = 'stopped';
-        break;
-      }
-      if (step.calls.length === 0) break;
-
-      let stepFailed = false;
-      let stopAfterStep: EndReason | null = null;
-      let previous: CellItem | null = null;
-      // Sub-agents (delegate calls) all start now, side by side; each cell below waits for its own.
-      const delegated = deps.subagents?.start(live, step.calls, settings, signal) ?? new Map<string, Promise<boolean>>();
-      for (const { cell, args, name } of step.calls) {
-        // Each cell is reported to the afterCell hooks once it has ended, however it ended, before the next.
-        if (previous) await hooks.afterCellHooks(live, deps, previous);
-        previous = cell;
-        const subagent = delegated.get(cell.id);
-        if (subagent) {
-          if (!(await subagent)) stepFailed = true;
-          continue;
-        }
-        if (stopAfterStep) {
-          finishCell(live, deps.events, cell, 'skipped', 'Not run: the turn was stopped before this code.');
-          continue;
-        }
-        const asked = askedToolCell(live, deps, settings, { cell, args, name }, signal);
-        if (asked) {
-          const outcome = await asked;
-          if (outcome === 'stop') stopAfterStep = 'stopped';
-          stepFailed ||= outcome === 'failed';
-          continue;
-        }
-        const mcpTool = step.mcpTools.find((t) => t.name === name);
-        if (args !== null && planLanguage(name)) {
-          const outcome = await plan.runPlanToolCall(live, deps.events, cell, { tool: name, args }, signal);
-          if (outcome === 'stop') stopAfterStep = 'stopped';
-          else if (outcome === 'failed') stepFailed = true;
-          continue;
-        }
-        if (args !== null && isAppTool(name, deps)) {
-          if (!(await executeAppToolCell(live, deps, cell, { tool: name, args }))) stepFailed = true;
-          continue;
-        }
-        if (args !== null) {
-          const parsed = mcpTool
-            ? mcpArgsAsCode(args)
-            : name === EXECUTE_TOOL_NAME
-              ? parseExecuteArgs(args)
-              : ({ ok: false, error: noSuchTool(name, step.mcpTools) } as const);
-          if (!parsed.ok) {
-            finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
-            stepFailed = true;
-            continue;
-          }
-          cell.language = mcpTool ? mcpTool.language : parsed.language;
-          cell.code = parsed.code;
-        } else if (mcpTool) {
-          // Written as a fenced block (a model without tool calling): its code is the JSON arguments.
-          const parsed = mcpArgsAsCode(cell.code);
-          if (!parsed.ok) {
-            finishCell(live, deps.events, cell, 'failed', `Error: ${parsed.error}`);
-            stepFailed = true;
-            continue;
-          }
-          cell.code = parsed.code;
-        }
-        // The real names: the language holds them sanitised, and two tools may sanitise alike.
-        if (mcpTool) cell.mcp = { server: mcpTool.server, tool: mcpTool.tool };
-        const planRefusal = planModeRefusal(live.conv, cell, mcpTool !== undefined);
-        if (planRefusal) {
-          finishCell(live, deps.events, cell, 'skipped', planRefusal);
-          continue;
-        }
-        const guard = await hooks.beforeCellHooks(live, deps, cell);
-        if (guard.kind === 'deny') {
-          finishCell(live, deps.events, cell, 'skipped', hooks.refusedByHook(guard.reason));
-          continue;
-        }
-        // A tool the user chose to always allow (Settings, or the approval bar) runs without asking, unless a hook asks.
-        const decision =
-          mcpTool?.alwaysAllow && guard.kind === 'run'
-            ? allowedTool(cell)
-            : await approve(live, deps.events, settings, cell, signal, {
-                mustAsk: guard.kind === 'ask',
-                onWaiting: () => hooks.needsPersonHooks(live, deps, 'approval', { cell: hooks.describeCell(cell) }),
-              });
-        if (decision === 'stop') {
-          finishCell(live, deps.events, cell, 'skipped', 'Not run: the user stopped the turn.');
-          stopAfterStep = 'stopped';
-          continue;
-        }
-        if (decision === 'skip') {
-          cell.approval = 'declined';
-          finishCell(live, deps.events, cell, 'skipped', 'The user declined to run this code.');
-          continue;
-        }
-        if (decision === 'unasked') {
-          // Nobody declined: there was nobody to ask (issue 25, item 7). The model must not read a refusal.
-          finishCell(
-            live,
-            deps.events,
-            cell,
-            'skipped',
-            'Not run: nobody could be asked to approve it (no one at a terminal, and running without asking is off).',
-          );
-          continue;
-        }
-        if (mcpTool && deps.mcp) {
-          const result = await executeMcpCell(live, cell, mcpTool, { mcp: deps.mcp, events: deps.events, settings }, signal);
-          cell.outputs = result.outputs;
-          cell.durationMs = result.durationMs;
-          finishCell(live, deps.events, cell, result.status, result.forModel);
-          // As for code: the cell's Stop ends only this call, the composer's Stop ends the turn.
-          if (result.status === 'interrupted') {
-            if (signal.aborted) stopAfterStep = 'stopped';
-            continue;
-          }
-          if (FAILED.has(cell.status)) stepFailed = true;
-          continue;
-        }
-        const userStopped = await executeCell(live, deps, settings, cell, signal);
-        cell.resultForModel = `${cell.resultForModel ?? ''}${planModeNote(live.conv, cell)}`;
-        // The result counts too: an automatic install reports the command it ran there.
-        deps.environment.noteRun(`${cell.code}\n${cell.resultForModel ?? ''}`);
-        if (userStopped) {
-          // The composer's Stop ends the turn; the cell's own Stop ends only that run, and the model
-          // goes on, told the user stopped it (not counted as a failed attempt: it was a decision).
-          if (signal.aborted) stopAfterStep = 'stopped';
-          continue;
-        }
-        if (FAILED.has(cell.status)) {
-          stepFailed = true;
-          if (cell.resultForModel !== null && cell.resultForModel === lastError) {
-            cell.resultForModel += '\n\nNote: this is the same error as your previous attempt. Try a different approach.';
-          }
-          lastError = cell.resultForModel;
-        }
-      }
-      if (previous) await hooks.afterCellHooks(live, deps, previous);
-      await deps.conversations.save(live.conv);
-      if (stopAfterStep) {
-        reason = stopAfterStep;
-        break;
-      }
-      failuresInARow = stepFailed ? failuresInARow + 1 : 0;
-      if (stepFailed && failuresInARow >= settings.maxFailedAttempts) {
-        addNotice(
-          live,
-          deps.events,
-          'warning',
-          `${failuresInARow} attempts in a row failed, so the agent stopped to let you decide how to go on.`,
-        );
-        reason = 'attempts-exhausted';
-        break;
-      }
-    }
-  } catch (err) {
+  deps.events.emit('turn.start', { conversationId: live.conv.id });
+  const reason = await runSteps(live, deps, signal).catch((err: unknown): EndReason => {
     addNotice(live, deps.events, 'error', `The turn failed: ${errorMessage(err)}`);
-    reason = 'error';
-  }
-  settleUnfinishedCells(live, deps.events);
-  plan.noteOpenSteps(live, deps.events);
-  deps.computer?.endTurn(conversationId, deps.events);
-  // Before turn.end: front ends take turn.end as the turn's last word (the CLI draws its prompt, oi acp
-  // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
-  await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
-  touch(live.conv, deps.events);
-  await deps.conversations.save(live.conv).catch((err: unknown) => {
-    deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
+    return 'error';
   });
-  deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });
+  await endTurn(live, deps, reason);
 }
 
-/** One model call with the history fitted; falls back to fenced code blocks if the model refuses tools. */
-async function callModel(
-  live: LiveConversation,
-  deps: TurnDeps,
-  given: Settings,
-  provider: Provider,
-  signal: AbortSignal,
-): Promise<StepOutcome & { mcpTools: McpTool[] }> {
-  const [capability, context] = await Promise.all([deps.models.capabilityOf(targetOf(given)), deps.models.contextWindow(given)]);
-  // The window the server really runs (or the Ollama cap) decides the fit, unless the user set one.
-  const settings: Settings = { ...given, contextWindow: context.window };
-  // A model the probe found unable to call tools in any form writes fenced code blocks instead.
-  const canCall = capability === null || capability.mode === 'native' || capability.mode === 'text';
-  let tools = settings.toolCalling !== 'off' && !deps.toolSupport.refuses(settings) && canCall;
+/** The turn's steps, one after the other until one ends the turn. */
+async function runSteps(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<EndReason> {
+  withConversationProfile(live, deps.settings(), deps.profiles); // its hooks, before the first are fired
+  await hooks.conversationStartHooks(live, deps);
+  const progress: TurnProgress = { modelCalls: 0, failuresInARow: 0, errors: { last: null } };
   for (;;) {
-    // MCP servers start here, the first time a turn needs them; a server that fails is left out. A model
-    // without tool calling gets them listed in the prompt and calls them with fenced blocks.
-    const mcpTools = deps.mcp ? await deps.mcp.tools() : [];
-    // Read before every call: a file changed between turns (or by the turn's own cells) counts.
-    const sections = await promptSections(live.conv.workspace, deps, tools, (found) => profileSkills(live, found));
-    const computer = deps.computer?.offered(live.conv, modelInfo(settings.provider, settings.model).vision, tools) ?? false;
-    // Sub-agents start none of their own; plan mode starts none (they would write outside its sandbox).
-    const delegate = !!deps.subagents && !live.subagent && !live.conv.planMode;
-    const prepared = await prepareStep(live.conv, settings, deps.environment, tools, mcpTools, {
-      ...sections,
-      plan: planSection(live.conv, tools),
-      computer,
-      delegate,
-      schedule: !!deps.schedules && scheduleOffered(live, tools),
-    });
-    noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
-    await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
-    const step = await streamStep(
-      live,
-      prepared.request,
-      {
-        provider,
-        events: deps.events,
-        retry: deps.retry,
-        info: prepared.info,
-        counter: prepared.counter,
-        promptTokens: prepared.promptTokens,
-        ...(tools ? {} : { fencedTools: new Map(mcpTools.map((t) => [t.language, t.name])) }),
-        // Unprobed, a local model's own answer tells whether it wrote code as a fenced block.
-        dialectFromAnswer: capability === null && isLocal(settings.provider),
-        onRetry: (notice) => addNotice(live, deps.events, 'info', retryMessage(notice)),
-      },
-      signal,
-    ).finally(() => deps.environment.refreshStored());
-    deps.events.emit('usage.updated', {
-      conversationId: live.conv.id,
-      usage: live.conv.usage,
-      contextTokens: Math.max(0, Math.round(prepared.promptTokens)),
-      contextWindow: prepared.contextWindow,
-    });
-    if (step.toolsRefused && tools) {
-      deps.toolSupport.noteRefusal(settings);
-      addNotice(
-        live,
-        deps.events,
-        'info',
-        `${settings.model} does not accept tool definitions here, so it will write code in fenced blocks instead (${errorMessage(step.error)}).`,
-      );
-      tools = false;
-      continue;
-    }
-    if (
-      tools &&
-      step.calls.length === 0 &&
-      !step.error &&
-      capability !== null &&
-      hasRunnableBlock(step.text, (info) => findLanguage(info)?.name ?? null)
-    ) {
-      // It called tools when probed but wrote a code block now: ask again how it calls tools now.
-      const again = await deps.models.probe(given).catch(() => null);
-      if (again && again.mode !== capability.mode) {
-        addNotice(
-          live,
-          deps.events,
-          'info',
-          `${given.model} wrote code in a block instead of calling the tool; a new check found it ${again.detail ?? again.mode}, so the next replies are asked for in that form. Send "run it" to run this code.`,
-        );
-      }
-    }
-    return { ...step, mcpTools };
+    const ended = await runStep(live, deps, progress, signal);
+    if (ended) return ended;
   }
+}
+
+/** One step: a model call and the calls it made. Why the turn ends here, or null to go on. */
+async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnProgress, signal: AbortSignal): Promise<EndReason | null> {
+  flushQueuedMessages(live, deps.events);
+  if (signal.aborted) return 'stopped';
+  const settings = conversationSettings(withConversationProfile(live, deps.settings(), deps.profiles), live.conv.modelChoice);
+  const limit = limitReached(live, settings, progress.modelCalls++);
+  if (limit) {
+    addNotice(live, deps.events, 'warning', limit);
+    return 'budget';
+  }
+  noteUnpricedModel(live, deps.events, settings);
+  const provider = await deps.providerFor(settings);
+  const step = await callModel(live, deps, settings, provider, signal);
+  await deps.conversations.save(live.conv);
+  if (step.error) {
+    for (const { cell } of step.calls)
+      finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
+    addNotice(
+      live,
+      deps.events,
+      'error',
+      `The model call failed: ${describeFailure(classifyFailure(step.error), provider.kind, provider.endpoint)}`,
+    );
+    return 'error';
+  }
+  if (signal.aborted) {
+    for (const { cell } of step.calls)
+      finishCell(live, deps.events, cell, 'interrupted', 'The user stopped the turn before this code ran.');
+    return 'stopped';
+  }
+  if (step.calls.length === 0) return 'done';
+  const ran = await runStepCalls(live, deps, step.calls, { settings, mcpTools: step.mcpTools, signal, errors: progress.errors });
+  await deps.conversations.save(live.conv);
+  if (ran.stop) return 'stopped';
+  progress.failuresInARow = ran.failed ? progress.failuresInARow + 1 : 0;
+  if (ran.failed && progress.failuresInARow >= settings.maxFailedAttempts) {
+    addNotice(
+      live,
+      deps.events,
+      'warning',
+      `${progress.failuresInARow} attempts in a row failed, so the agent stopped to let you decide how to go on.`,
+    );
+    return 'attempts-exhausted';
+  }
+  return null;
 }
 
 /** The settings with the conversation's own provider, model and endpoint, when it has them. */

@@ -1,25 +1,23 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { errorMessage } from '@contract';
-import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
+import type { Runtime } from '../languages/language';
 import { knownSecrets, type KnownSecret } from '../output/redactor';
-import { localProbing } from '../languages/probing';
-import { python } from '../languages/python';
-import { listPythonPackages } from '../languages/python-packages';
-import { shell } from '../languages/shell';
-import { LANGUAGES, availableRuntimes, findLanguage } from '../languages/registry';
+import { findLanguage } from '../languages/registry';
 import { describeLimits } from '../process/limits';
 import { buildEnvironment } from '../process/env';
-import { askedAs, loginShellOf } from '../shell/shell-choice';
-import { createRunExecution, createSessionPreparation, liveRunKey } from './run-execution';
+import { createRunExecution, type RunExecutionOptions } from './run-execution';
+import { liveRunKey } from './run-watch';
+import { createContextDetection } from './detect-context';
+import { languagesOf, pythonOf } from './runtime-queries';
+import { createSessionPreparation } from './run-placement';
 import type { Session } from '../session/session-types';
 import { simpleResult } from './run-result';
 import { createSessionRouter, type SessionRouter } from './session-router';
 import { SessionSlots } from './session-slots';
-import { KeyedQueue } from './run-queue';
-import type { SessionRoute } from '../session/session-types';
+import { createAdmission, unknownLanguage } from './run-admission';
 import { idleEndedMessage } from '../output/messages';
-import type { ExecService, LanguageInfo, LanguagesScope, RunRequest, RunResult } from './types';
+import type { ExecService, RunRequest, RunResult } from './types';
 
 // The execution engine: one live session per (conversation, language), started lazily in the
 // conversation's workspace, runs queued per session, every run bounded by its timeout and by the
@@ -55,8 +53,6 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const baseEnv = options.baseEnv ?? process.env;
   const router = options.router ?? createSessionRouter();
   const slots = new SessionSlots();
-  /** Runs of one conversation, from the request to their session's queue (see run()). */
-  const admissions = new KeyedQueue();
   /** Runs going on, for typing into their terminal. */
   const live = new Map<string, Session>();
   let disposed = false;
@@ -66,47 +62,10 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const secrets = (): KnownSecret[] => knownSecrets(options.secrets, options.secretValues);
   const secretValues = (): string[] => secrets().map((s) => s.value);
 
-  /**
-   * Where and with what runtimes are looked for: the request's PATH, and the route's probing, so
-   * that for a sandboxed conversation anything its code could have written is only ever run inside
-   * the sandbox (languages/probing.ts).
-   */
-  async function detectContext(request: RunRequest | null, route?: SessionRoute): Promise<DetectContext> {
-    const path = request?.settings.env.PATH ?? baseEnv.PATH ?? '';
-    if (!request) return { workspace: null, settings: null, path, probing: localProbing() };
-    // Any local kind of language gives the conversation's own route (sandboxed or not).
-    const where = route ?? (await router.route(request, shell));
-    // The environment only when the route's probing needs it (a program asked inside the sandbox):
-    // building it walks the whole process environment, a good part of a warm run's time.
-    const probing = where.probing
-      ? where.probing({
-          workspace: request.workspace,
-          env: () => buildEnvironment({ base: baseEnv, settingsEnv: request.settings.env, secretValues: secretValues() }),
-          tmpRoot,
-        })
-      : localProbing();
-    return { workspace: request.workspace, settings: request.settings, path, probing };
-  }
+  const detectContext = createContextDetection({ baseEnv, router, tmpRoot, secretValues });
+  const admit = createAdmission({ baseEnv, router, slots, detectContext });
 
-  // A script, so it is not on Windows, where programs look for an .exe or .cmd.
-  const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
-  const executionOptions = {
-    router,
-    graceMs: options.graceMs ?? 2000,
-    sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
-    detectContext,
-    live,
-    environment: (request: RunRequest, runtime: Runtime) =>
-      buildEnvironment({
-        base: baseEnv,
-        settingsEnv: request.settings.env,
-        secretValues: secretValues(),
-        sessionEnv: runtime.env,
-        noEditor,
-      }),
-    secrets,
-    endsWithStop: options.endsWithStop,
-  };
+  const executionOptions = runExecutionOptions(options, { baseEnv, router, tmpRoot, detectContext, live, secrets });
   const execute = createRunExecution(executionOptions);
   const prepareSession = createSessionPreparation(executionOptions);
   /** The run itself (run() below marks the conversation's sessions in use around it). */
@@ -114,19 +73,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     const limits = describeLimits(request.settings, null);
     if (disposed) return simpleResult('died', 'The execution engine has shut down.', started, limits, 0);
     const named = findLanguage(request.language);
-    if (!named) {
-      const known = LANGUAGES.map((l) => l.name).join(', ');
-      const available = await detectContext(request)
-        .then((context) => availableRuntimes(context))
-        .catch(() => []);
-      return simpleResult(
-        'unavailable',
-        `Unknown language "${request.language}". Languages this app runs: ${known}; installed here: ${available.join(', ')}.`,
-        started,
-        limits,
-        0,
-      );
-    }
+    if (!named) return unknownLanguage(request, detectContext, started, limits);
     // A shell cell's shell (bash or zsh) decides its session, so it is chosen before the slot.
     // Choosing takes a while and may take longer for one run than for the next: the runs of a
     // conversation are admitted one after the other, so each joins its queue in the order asked.
@@ -137,23 +84,6 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       () => execute({ request, language, slot, shellNote: note, asked }),
       (err) => simpleResult('died', `The run failed inside the engine: ${errorMessage(err)}`, started, limits, slot.executionCount),
     );
-  }
-
-  /** The language a run really goes to (a shell cell's shell), and its session slot, in the order runs were asked. */
-  async function admit(request: RunRequest, named: LanguageDefinition) {
-    const loginShell = loginShellOf({ SHELL: 'SHELL' in request.settings.env ? request.settings.env.SHELL : baseEnv.SHELL });
-    // Only a shell's choice reads the context (router.choose): another language is admitted without
-    // building one (a route, a sandbox probing), which a warm run's admission would otherwise pay.
-    const { language, note } = await admissions.push(request.conversationId, () =>
-      named.kind !== 'shell'
-        ? Promise.resolve({ language: named, note: null })
-        : detectContext(request)
-            .then(({ path, probing }) => router.choose(request, named, { loginShell, path, ...(probing ? { probing } : {}) }))
-            .catch(() => ({ language: named, note: null })),
-    );
-    const asked = askedAs(request.language, named);
-    slots.remember(request.conversationId, asked, language.name);
-    return { language, note, asked, slot: slots.slotFor(request.conversationId, language.name) };
   }
 
   return {
@@ -198,28 +128,9 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     },
     restart: (conversationId, language) => slots.restart(conversationId, language),
 
-    async python(scope) {
-      const context = await detectContext(scopeRequest(scope));
-      const runtime = await python.detect(context).catch(() => null);
-      if (!runtime || !context.probing) return null;
-      return { command: runtime.command, packages: await listPythonPackages(runtime.command, context.probing, runtime.support) };
-    },
+    python: (scope) => pythonOf(detectContext, scope),
 
-    async languages(scope) {
-      const context = await detectContext(scope ? scopeRequest(scope) : null);
-      return Promise.all(
-        LANGUAGES.map(async (l): Promise<LanguageInfo> => {
-          const runtime = await l.detect(context).catch(() => null);
-          return {
-            name: l.name,
-            aliases: l.aliases,
-            available: runtime !== null,
-            version: runtime?.version ?? null,
-            persistent: l.kind === 'shell' || l.kind === 'runner',
-          };
-        }),
-      );
-    },
+    languages: (scope) => languagesOf(detectContext, scope),
 
     closeConversation: (conversationId) => slots.close(conversationId),
 
@@ -233,7 +144,34 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   };
 }
 
-/** A scope as the request a run there would make (for its PATH and its route). */
-function scopeRequest(scope: LanguagesScope): RunRequest {
-  return { conversationId: '', language: 'shell', code: '', ...scope };
+/** What each run is executed with: the service's options and the parts it built from them. */
+function runExecutionOptions(
+  options: ExecServiceOptions,
+  parts: Pick<RunExecutionOptions, 'router' | 'detectContext' | 'live'> & {
+    baseEnv: NodeJS.ProcessEnv;
+    tmpRoot: string;
+    secrets: () => KnownSecret[];
+  },
+): RunExecutionOptions {
+  const { baseEnv, router, tmpRoot, detectContext, live, secrets } = parts;
+  const secretValues = (): string[] => secrets().map((s) => s.value);
+  // A script, so it is not on Windows, where programs look for an .exe or .cmd.
+  const noEditor = process.platform === 'win32' ? undefined : join(options.resourcesDir, 'bin', 'oi-no-editor');
+  return {
+    router,
+    graceMs: options.graceMs ?? 2000,
+    sessionBase: { tmpRoot, resourcesDir: options.resourcesDir },
+    detectContext,
+    live,
+    environment: (request: RunRequest, runtime: Runtime) =>
+      buildEnvironment({
+        base: baseEnv,
+        settingsEnv: request.settings.env,
+        secretValues: secretValues(),
+        sessionEnv: runtime.env,
+        noEditor,
+      }),
+    secrets,
+    endsWithStop: options.endsWithStop,
+  };
 }
