@@ -56,6 +56,9 @@ describe('the browser’s notification in browser mode', () => {
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   let problems: string[];
+  /** What the page received over its WebSocket: a turn's end reaches it as a `turn.end` event. */
+  const frames: string[] = [];
+  const turnEnds = () => frames.filter((f) => f.includes('"turn.end"')).length;
 
   beforeAll(async () => {
     [aut, chromium] = await Promise.all([startUiApp({ settings: { autoRun: true } }), launchChromium(FULL_CHROMIUM_PATH)]);
@@ -63,6 +66,9 @@ describe('the browser’s notification in browser mode', () => {
     await context.grantPermissions(['notifications'], { origin: new URL(aut.server.launchUrl).origin });
     await context.addInitScript(KEEP_NOTIFICATIONS);
     page = await context.newPage();
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'))),
+    );
     problems = await watchPageProblems(page);
     await page.goto(aut.server.launchUrl);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
@@ -77,6 +83,9 @@ describe('the browser’s notification in browser mode', () => {
     aut.llm.enqueue({ kind: 'text', text: 'Watched to the end.' });
     await sendMessage(page, 'Say something');
     await expectText(page.getByTestId('assistant-message').last(), 'Watched to the end.');
+    // The turn's end reached the page while the person looked at it: nothing was shown for it.
+    await expect.poll(turnEnds, { timeout: 60_000 }).toBe(1);
+    expect(await kept(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'New conversation' }).click();
     const go = path.join(aut.dataDir, 'go');
