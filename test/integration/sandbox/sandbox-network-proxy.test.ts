@@ -43,7 +43,15 @@ describe('the sandbox reaches the network only through the app proxy', () => {
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : 0;
     const settings = { pythonPath: PYTHON };
-    h = await startHarness({ workspace: join(base, 'ws'), settings, graceMs: 300, router: createSessionRouter({ network: () => policy }) });
+    // graceMs: the relay test's stop must reach "kill the run's processes" and end there. With 300 ms the
+    // next step ("kill the session", 300 ms later) overtook a loaded machine's kill inside the sandbox
+    // and took the session, and its state, with it (seen at load 20-25).
+    h = await startHarness({
+      workspace: join(base, 'ws'),
+      settings,
+      graceMs: 3000,
+      router: createSessionRouter({ network: () => policy }),
+    });
     withoutProxy = await startHarness({ workspace: join(base, 'ws2'), settings, router: createSessionRouter() });
   });
 
