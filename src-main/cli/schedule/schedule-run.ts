@@ -112,7 +112,7 @@ export async function runScheduled(
         notifyOn: app.context.settings.get().notifyOn,
         env,
       });
-      log(told.sent ? 'oi: the desktop was notified of the run’s end' : `oi: no desktop notification: ${told.why}`);
+      log(told.sent ? 'oi: the run’s end was handed to the desktop’s notification service' : `oi: no desktop notification: ${told.why}`);
     },
   });
   // Refused before the turn (the folder, a key, the sandbox): the run still shows, with oi's exit code.

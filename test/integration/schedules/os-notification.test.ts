@@ -82,7 +82,7 @@ describe('a scheduled run’s end with the app closed', () => {
     const xdg = { XDG_DATA_HOME: path.join(desktop, 'share'), XDG_CONFIG_HOME: path.join(desktop, 'config') };
     const run = await runOi(['schedule', 'run', s.id], cliEnv(store.dataDir, { OI_SCHEDULER: 'in-app', ...daemon.env, ...xdg }));
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('oi: the desktop was notified of the run’s end');
+    expect(run.stderr).toContain('oi: the run’s end was handed to the desktop’s notification service');
     const [ran] = await store.runs(s.id);
     expect(ran).toMatchObject({ result: 'done', exitCode: 0 });
     // Clicked, it hands the OS the run's conversation link, which starts what is registered for it.
