@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
 import { defaultSettings } from '../src-preload/contract/settings';
-import { OutputCap } from '../src-main/core/exec';
+import { Outputs } from '../src-main/core/exec';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL_BYTES = 200 * 1024 * 1024;
@@ -71,7 +71,7 @@ function gate(): { pause: (on: boolean) => void; paused: () => Promise<void> | n
 async function viaCap(dir: string, pieces: string[]): Promise<number> {
   const g = gate();
   const spillPath = join(dir, '.oi', 'outputs', 'bench.log');
-  const cap = new OutputCap({ capBytes: defaultSettings.exec.outputCapBytes, spillPath, spillRoot: dir, onBackpressure: g.pause });
+  const cap = new Outputs.OutputCap({ capBytes: defaultSettings.exec.outputCapBytes, spillPath, spillRoot: dir, onBackpressure: g.pause });
   return cpuMs(async () => {
     await feed(pieces, (text) => cap.push(text, 'stdout'), g.paused);
     await cap.finish();

@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultSettings, type SandboxSettings } from '../src-preload/contract/settings';
-import { createExecService, createSessionRouter, sandboxSupport, type RunRequest } from '../src-main/core/exec';
+import { createExecService, createSessionRouter, type RunRequest, Sandbox } from '../src-main/core/exec';
 import { fmt, summarize } from './stats';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,7 +30,7 @@ const SIDES = {
 type Side = keyof typeof SIDES;
 
 async function main(): Promise<void> {
-  const support = await sandboxSupport();
+  const support = await Sandbox.sandboxSupport();
   if (!support.available) {
     console.log(`sandbox-network bench skipped: ${support.reason}`);
     return;

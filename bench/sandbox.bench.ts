@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultSettings, type SandboxSettings } from '../src-preload/contract/settings';
-import { createExecService, sandboxSupport } from '../src-main/core/exec';
+import { createExecService, Sandbox } from '../src-main/core/exec';
 import type { RunRequest } from '../src-main/core/exec';
 import { fmt, summarize } from './stats';
 
@@ -29,7 +29,7 @@ const SIDES = {
 type Side = keyof typeof SIDES;
 
 async function main(): Promise<void> {
-  const support = await sandboxSupport();
+  const support = await Sandbox.sandboxSupport();
   if (!support.available) {
     console.log(`sandbox bench skipped: ${support.reason}`);
     return;

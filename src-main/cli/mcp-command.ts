@@ -6,7 +6,7 @@ import { errorMessage } from '@contract';
 import { defaultAppDataDir } from '../core/app-data-dir';
 import { localRequests } from '../core/bridge/local-requests';
 import { disposeBeforeExit } from '../core/dispose-before-exit';
-import { parseExtraPath, writableZones } from '../core/exec';
+import { Sandbox } from '../core/exec';
 import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
 import { savedClientPolicy } from '../core/mcp-approval/client-policies';
 import type { ApprovalPolicy } from '../core/mcp-server/approval-policy';
@@ -57,9 +57,9 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   // Where sandboxed code can write: an endpoint file there is not followed (endpoint-file.ts).
   const zones = () => {
     const now = settings.get();
-    const extra = now.sandbox.extraPaths.map((entry) => parseExtraPath(entry, os.homedir())).filter((e) => e.writable);
+    const extra = now.sandbox.extraPaths.map((entry) => Sandbox.parseExtraPath(entry, os.homedir())).filter((e) => e.writable);
     const roots = [workspace, path.join(dataDir, 'workspaces'), ...(now.workspaceRoot ? [now.workspaceRoot] : [])];
-    return writableZones([...roots, ...extra.map((e) => e.path)]);
+    return Sandbox.writableZones([...roots, ...extra.map((e) => e.path)]);
   };
   const policy: ApprovalPolicy = {
     autoRun: opts.autoRun,

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { formatBytes } from '../core/exec';
+import { Outputs } from '../core/exec';
 import { LiveWindow, type LiveTerminal } from './live-window';
 import { plainLine } from './plain-line';
 
@@ -158,7 +158,7 @@ export class CellScreen {
       return { text: text.slice(0, this.limits.lineChars), more: cut ? text.length - this.limits.lineChars : 0, ends: true };
     });
     const hidden = Math.max(0, full.lines - this.shown - lastLines.length);
-    const note = `… ${count(hidden, 'line')} not shown; all of the output (${formatBytes(full.bytes)}): ${full.path}`;
+    const note = `… ${count(hidden, 'line')} not shown; all of the output (${Outputs.formatBytes(full.bytes)}): ${full.path}`;
     return { erase, rest, note, tail: lastLines.map((l) => this.renderTail(l)).join('') };
   }
 

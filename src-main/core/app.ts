@@ -1,6 +1,6 @@
 import { ComputerService } from './agent/computer-cell';
 import { readProfile } from './profiles/profile-store';
-import type { Profile } from '@contract';
+import type { Profile, SandboxSettings } from '@contract';
 import { profileSandbox } from './agent/conversation-profile';
 import type { OwnWindows } from './computer/computer-control';
 import path from 'node:path';
@@ -47,18 +47,7 @@ import { planModeSandbox } from './agent/plan/plan-sandbox';
 import { commandsHandlers } from './handlers/commands-handlers';
 import { memoryHandlers } from './handlers/memory-handlers';
 import { userSkillsFolder } from './agent/skills/skill-discovery';
-import {
-  createExecService,
-  createSessionRouter,
-  withSandboxDefault,
-  kernelAccount,
-  RemoteKernels,
-  withAutoInstall,
-  withSandboxSetting,
-  withReadableFolder,
-  withSealedFolder,
-  type KnownSecret,
-} from './exec';
+import { createExecService, createSessionRouter, type KnownSecret, Sandbox, Kernels, AutoInstall } from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
@@ -132,7 +121,7 @@ export interface App {
 export function createApp(opts: AppOptions): App {
   const events = new EventBus();
   // Every reader sees the sandbox on by default wherever it works, until the person chooses.
-  const store = withSandboxDefault(opts.settings);
+  const store = Sandbox.withSandboxDefault(opts.settings);
   const settings = () => store.get();
 
   // Keys: the keychain, then the environment. The engine strips them from the code's environment and
@@ -156,13 +145,8 @@ export function createApp(opts: AppOptions): App {
 
   // The engine: sessions routed to a remote kernel bound to the conversation (tokens in the keychain
   // under kernel:<url>, bindings saved in the conversation's file), the sandbox or a local process.
-  const kernels = new RemoteKernels({ tokenFor: (url) => opts.secrets.get(kernelAccount(url)), memory: conversationKernelMemory(open) });
-  // A sandboxed conversation's network goes through the app's proxy: registries and allowed hosts
-  // pass, any other host is asked in the conversation.
-  // The person's skills folder is readable (never writable) inside it, so a cell can run a skill's script;
-  // the data folder is sealed: never writable, even from a workspace that contains it (hooks.json there
-  // runs outside the sandbox).
-  const sandboxSetting = () => withSealedFolder(withReadableFolder(settings().sandbox, userSkillsFolder(opts.dataDir)), opts.dataDir);
+  const kernels = remoteKernels(opts.secrets, open);
+  const sandboxSetting = () => sandboxFor(settings().sandbox, opts.dataDir);
   // The person's hooks (Settings, <data folder>/hooks.json) and a trusted workspace's (docs/agent.md#hooks),
   // for turns, install and network questions, and `oi mcp`. A workspace's hooks run in the sandbox cells
   // get: the data folder sealed there too.
@@ -190,7 +174,7 @@ export function createApp(opts: AppOptions): App {
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
   const environment = new EnvironmentContext(
-    machineSources(withSandboxSetting(engine, sandboxSetting)),
+    machineSources(Sandbox.withSandboxSetting(engine, sandboxSetting)),
     fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
   );
   // A run that fails on a missing package asks in its conversation (like a cell approval), installs
@@ -202,8 +186,8 @@ export function createApp(opts: AppOptions): App {
     onInstalled: (command) => environment.noteRun(command),
     onAsking: (live, detail) => needsPersonHooks(live, needsPerson, 'install', detail),
   });
-  const exec = withSandboxSetting(
-    withAutoInstall(engine, {
+  const exec = Sandbox.withSandboxSetting(
+    AutoInstall.withAutoInstall(engine, {
       approve: (question) => installs.ask(question),
       onInstall: (record, request) => installs.record(request.conversationId, record),
       secrets: () => secrets,
@@ -363,4 +347,17 @@ export function createApp(opts: AppOptions): App {
       await exec.dispose();
     },
   };
+}
+
+// Remote kernels: tokens in the keychain under kernel:<url>, bindings saved in the conversation's file.
+function remoteKernels(secrets: SecretStore, open: OpenConversations): Kernels.RemoteKernels {
+  return new Kernels.RemoteKernels({ tokenFor: (url) => secrets.get(Kernels.kernelAccount(url)), memory: conversationKernelMemory(open) });
+}
+
+// A sandboxed conversation's network goes through the app's proxy: registries and allowed hosts pass,
+// any other host is asked in the conversation. The person's skills folder is readable (never writable)
+// inside it, so a cell can run a skill's script; the data folder is sealed: never writable, even from a
+// workspace that contains it (hooks.json there runs outside the sandbox).
+function sandboxFor(setting: SandboxSettings, dataDir: string): SandboxSettings {
+  return Sandbox.withSealedFolder(Sandbox.withReadableFolder(setting, userSkillsFolder(dataDir)), dataDir);
 }

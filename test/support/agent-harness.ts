@@ -10,7 +10,7 @@ import { PROBE_MARKER } from '../../src-main/core/agent/probe-marker';
 import { EnvironmentContext, type EnvironmentSources } from '../../src-main/core/agent/environment-context';
 import { EventBus } from '../../src-main/core/bridge/event-bus';
 import { ConversationStore } from '../../src-main/core/conversations/conversation-store';
-import { createExecService, withSandboxSetting } from '../../src-main/core/exec';
+import { createExecService, Sandbox } from '../../src-main/core/exec';
 import type { ExecService } from '../../src-main/core/exec';
 import { createProviderFactory } from '../../src-main/core/llm/provider-factory';
 import type { RetryPolicy } from '../../src-main/core/llm/retry-with-backoff';
@@ -123,7 +123,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   const mcp = opts.mcp ? new McpManager(() => settings.get().mcpServers) : null;
   const agent = new AgentService({
     conversations: store,
-    exec: opts.sandboxed ? withSandboxSetting(exec, () => settings.get().sandbox) : exec,
+    exec: opts.sandboxed ? Sandbox.withSandboxSetting(exec, () => settings.get().sandbox) : exec,
     events: bus,
     settings: () => settings.get(),
     providerFor,

@@ -1,5 +1,5 @@
 import type { ModelCapability } from '@contract';
-import { findLanguage } from '../exec';
+import { Languages } from '../exec';
 import { EXECUTE_TOOL_NAME, executeTool } from '../llm/execute-tool';
 import type { Provider, ProviderRequest } from '../llm/provider';
 import { classifyFailure } from '../llm/provider-errors';
@@ -44,7 +44,7 @@ async function ask(provider: Provider, model: string, tools: boolean, signal: Ab
     signal,
   };
   const textCalls = new TextCallParser((name) => name === EXECUTE_TOOL_NAME);
-  const fenced = new FencedCodeParser((info) => findLanguage(info)?.name ?? null);
+  const fenced = new FencedCodeParser((info) => Languages.findLanguage(info)?.name ?? null);
   let dialect: ModelCapability['dialect'];
   let fencedCode = false;
   let text = '';

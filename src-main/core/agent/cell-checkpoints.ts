@@ -3,7 +3,7 @@ import { errorMessage } from '@contract';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import { changesForModel } from '../checkpoints/tree-changes';
 import type { Skipped } from '../checkpoints/workspace-scan';
-import { findLanguage } from '../exec';
+import { Languages } from '../exec';
 
 /**
  * The checkpoints around one cell (docs/checkpoints.md): the workspace recorded before it runs and
@@ -19,7 +19,7 @@ export async function checkpointBefore(
 ): Promise<CellCheckpoint | null> {
   if (!service) return null;
   const kernel = conv.remoteKernel;
-  if (kernel && findLanguage(kernel.language)?.name === findLanguage(cell.language)?.name) {
+  if (kernel && Languages.findLanguage(kernel.language)?.name === Languages.findLanguage(cell.language)?.name) {
     return { ok: false, note: 'ran on a remote Jupyter kernel: its files are on that server, so there is no checkpoint to rewind to' };
   }
   try {

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { ExecSettings, SandboxSettings } from '@contract';
-import { genericShell, loginShellOf, type ExecService, type LanguageInfo, type LanguagesScope, type PythonInfo } from '../exec';
+import { type ExecService, type LanguageInfo, type LanguagesScope, type PythonInfo, Languages } from '../exec';
 import type { EnvironmentSnapshot } from './environment-snapshot';
 import { installsPackages, installsRuntimes } from './python-packages';
 import { localTimeZone, weekdayName } from './time-zone';
@@ -26,7 +26,7 @@ export function machineSources(exec: Pick<ExecService, 'languages' | 'python'>):
     languages: (scope) => exec.languages(scope),
     python: (scope) => exec.python(scope),
     now: () => new Date(),
-    loginShell: () => loginShellOf(process.env),
+    loginShell: () => Languages.loginShellOf(process.env),
   };
 }
 
@@ -134,7 +134,7 @@ export class EnvironmentContext {
     if (process.platform === 'win32') return `Shell: ${process.env.ComSpec ?? 'cmd.exe'}`;
     const login = exec.env.SHELL ?? this.sources.loginShell?.() ?? process.env.SHELL ?? null;
     const zsh = (await this.languages(scope)).some((l) => l.name === 'zsh' && l.available);
-    const generic = genericShell(exec.shell, login) === 'zsh' && zsh ? 'zsh' : 'bash';
+    const generic = Languages.genericShell(exec.shell, login) === 'zsh' && zsh ? 'zsh' : 'bash';
     const why = exec.shell === 'auto' ? `the user's login shell is ${login ?? 'unknown'}` : `set in Settings`;
     const zshCells = zsh ? '`zsh` cells in zsh' : '`zsh` cells in bash too (zsh is not installed)';
     return `Shell: \`shell\` cells run in ${generic} (${why}); \`bash\`/\`sh\` cells run in bash and ${zshCells}; bash and zsh are separate sessions that do not share state`;

@@ -1,6 +1,6 @@
 import type { InstallInfo, NoticeItem, Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { InstallQuestion, InstallRecord, InstallRefusal } from '../exec';
+import type { AutoInstall } from '../exec';
 import { newId, now } from './ids';
 import type { LiveConversation } from './live-conversation';
 import { addNoticeItem } from './conversation-changes';
@@ -19,9 +19,9 @@ export async function askInstall(
   live: LiveConversation | undefined,
   settings: Settings,
   events: EventBus,
-  q: InstallQuestion,
+  q: AutoInstall.InstallQuestion,
   onAsking?: () => void,
-): Promise<boolean | InstallRefusal> {
+): Promise<boolean | AutoInstall.InstallRefusal> {
   // A run outside any open conversation (an `oi mcp` client's) has nobody to ask: that is not a no.
   if (!live)
     return {
@@ -60,7 +60,7 @@ function waitLabel(ms: number): string {
 }
 
 /** An install that ran joins the conversation as a notice, which notebook export turns into `%pip install`. */
-export function recordInstall(live: LiveConversation | undefined, events: EventBus, record: InstallRecord): void {
+export function recordInstall(live: LiveConversation | undefined, events: EventBus, record: AutoInstall.InstallRecord): void {
   if (!live) return;
   const install: InstallInfo = { manager: record.manager, packages: record.packages, command: record.command, ok: record.ok };
   const text = record.ok

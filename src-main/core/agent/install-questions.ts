@@ -1,6 +1,6 @@
 import type { Settings } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
-import type { InstallQuestion, InstallRecord, InstallRefusal } from '../exec';
+import type { AutoInstall } from '../exec';
 import { askInstall, recordInstall } from './install-approval';
 import type { LiveConversation } from './live-conversation';
 import type { OpenConversations } from './open-conversations';
@@ -22,20 +22,20 @@ export interface InstallQuestionsDeps {
 export class InstallQuestions {
   constructor(private readonly deps: InstallQuestionsDeps) {}
 
-  ask(question: InstallQuestion): Promise<boolean | InstallRefusal> {
+  ask(question: AutoInstall.InstallQuestion): Promise<boolean | AutoInstall.InstallRefusal> {
     const live = this.deps.open.get(question.conversationId);
     const onAsking = this.deps.onAsking;
     const asking = live && onAsking ? () => onAsking(live, { install: installDetail(question) }) : undefined;
     return askInstall(live, this.deps.settings(), this.deps.events, question, asking);
   }
 
-  record(conversationId: string, record: InstallRecord): void {
+  record(conversationId: string, record: AutoInstall.InstallRecord): void {
     recordInstall(this.deps.open.get(conversationId), this.deps.events, record);
     this.deps.onInstalled(record.command);
   }
 }
 
 /** What a needsPerson hook is told of an install question. */
-function installDetail(q: InstallQuestion): Record<string, unknown> {
+function installDetail(q: AutoInstall.InstallQuestion): Record<string, unknown> {
   return { kind: q.kind, packages: q.packages, command: q.command, reason: q.reason };
 }

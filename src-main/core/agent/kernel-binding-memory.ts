@@ -1,11 +1,11 @@
-import type { KernelBindingMemory } from '../exec';
+import type { Kernels } from '../exec';
 import type { OpenConversations } from './open-conversations';
 
 // A conversation's remote kernel binding lives in its own file (Conversation.remoteKernel), so it
 // goes where the conversation goes and survives a restart. Reads and writes go through the open
 // conversations, which hold the copy that a running turn saves.
 
-export function conversationKernelMemory(open: Pick<OpenConversations, 'snapshot' | 'update'>): KernelBindingMemory {
+export function conversationKernelMemory(open: Pick<OpenConversations, 'snapshot' | 'update'>): Kernels.KernelBindingMemory {
   const exists = (conversationId: string): Promise<boolean> =>
     open.snapshot(conversationId).then(
       () => true,

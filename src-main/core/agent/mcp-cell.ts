@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage, type CellItem, type CellOutput, type McpUiOutputMeta, type Settings } from '@contract';
-import { HeadTail, splitBudget } from '../exec';
+import { Outputs } from '../exec';
 import type { EventBus } from '../bridge/event-bus';
 import type { McpCallOutcome, McpManager, McpProgress, McpTool } from '../mcp/mcp-manager';
 import { shownUri } from '../mcp/mcp-ui-resource';
@@ -57,8 +57,8 @@ export async function runMcpCall(
     return { status: timedOut ? 'timeout' : 'failed', outputs, forModel: told, durationMs };
   }
   const outputs: CellOutput[] = [];
-  const { head, tail } = splitBudget(settings.exec.modelOutputChars);
-  const forModel = new HeadTail(head, tail);
+  const { head, tail } = Outputs.splitBudget(settings.exec.modelOutputChars);
+  const forModel = new Outputs.HeadTail(head, tail);
   for (const part of outcome.content) {
     if (part.type === 'image') {
       outputs.push({
@@ -127,8 +127,8 @@ export function uiOutput(
 /** A server's text as the cell keeps it: at most the run output cap, head and tail. */
 function capped(text: string, chars: number): string {
   if (text.length <= chars) return text;
-  const { head, tail } = splitBudget(chars);
-  const kept = new HeadTail(head, tail);
+  const { head, tail } = Outputs.splitBudget(chars);
+  const kept = new Outputs.HeadTail(head, tail);
   kept.push(text);
   return kept.render();
 }

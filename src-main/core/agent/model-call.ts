@@ -1,5 +1,5 @@
 import { errorMessage, type Settings } from '@contract';
-import { findLanguage } from '../exec';
+import { Languages } from '../exec';
 import { modelInfo } from '../llm/model-catalog';
 import type { Provider } from '../llm/provider';
 import type { McpTool } from '../mcp/mcp-manager';
@@ -88,7 +88,7 @@ export async function callModel(
       step.calls.length === 0 &&
       !step.error &&
       capability !== null &&
-      hasRunnableBlock(step.text, (info) => findLanguage(info)?.name ?? null)
+      hasRunnableBlock(step.text, (info) => Languages.findLanguage(info)?.name ?? null)
     ) {
       // It called tools when probed but wrote a code block now: ask again how it calls tools now.
       const again = await deps.models.probe(given).catch(() => null);

@@ -1,7 +1,7 @@
 import type { Settings, SettingsPatch } from '@contract';
 import type { EventBus } from '../bridge/event-bus';
 import { isIP } from 'node:net';
-import { hostListed, normalHost, REGISTRY_HOSTS, type NetworkPolicy, type NetworkVerdict } from '../exec';
+import { Sandbox } from '../exec';
 import type { ApprovalDecision } from './approvals';
 import { newId } from './ids';
 import type { LiveConversation } from './live-conversation';
@@ -31,19 +31,19 @@ export class NetworkQuestions {
    */
   private readonly answers = new WeakMap<LiveConversation, Map<string, boolean>>();
   /** One question per conversation and host, however many connections wait on it. */
-  private readonly pending = new Map<string, Promise<NetworkVerdict>>();
+  private readonly pending = new Map<string, Promise<Sandbox.NetworkVerdict>>();
 
   constructor(private readonly deps: NetworkQuestionsDeps) {}
 
   /** The policy for one conversation's sandboxed sessions. */
-  policyFor(conversationId: string): NetworkPolicy {
+  policyFor(conversationId: string): Sandbox.NetworkPolicy {
     return (host, port) => this.decide(conversationId, host, port);
   }
 
-  async decide(conversationId: string, host: string, port: number): Promise<NetworkVerdict> {
+  async decide(conversationId: string, host: string, port: number): Promise<Sandbox.NetworkVerdict> {
     const sandbox = this.deps.settings().sandbox;
-    if (hostListed(host, sandbox.allowedHosts)) return { allow: true, mayBeLocal: true };
-    if (hostListed(host, REGISTRY_HOSTS)) return { allow: true, mayBeLocal: false };
+    if (Sandbox.hostListed(host, sandbox.allowedHosts)) return { allow: true, mayBeLocal: true };
+    if (Sandbox.hostListed(host, Sandbox.REGISTRY_HOSTS)) return { allow: true, mayBeLocal: false };
     const live = this.deps.open.get(conversationId);
     const earlier = live && this.answers.get(live)?.get(host);
     if (earlier === true) return { allow: true, mayBeLocal: namesAnAddress(host) };
@@ -58,7 +58,7 @@ export class NetworkQuestions {
     }
   }
 
-  private async ask(conversationId: string, host: string, port: number): Promise<NetworkVerdict> {
+  private async ask(conversationId: string, host: string, port: number): Promise<Sandbox.NetworkVerdict> {
     const live = this.deps.open.get(conversationId);
     if (!live) return refused(`nobody could be asked to allow ${host}; add it to the sandbox's allowed hosts in the settings`);
     const questionId = newId();
@@ -95,7 +95,7 @@ export class NetworkQuestions {
 
   private allowAlways(host: string): void {
     const sandbox = this.deps.settings().sandbox;
-    if (hostListed(host, sandbox.allowedHosts)) return;
+    if (Sandbox.hostListed(host, sandbox.allowedHosts)) return;
     this.deps.updateSettings({ sandbox: { allowedHosts: [...sandbox.allowedHosts, host] } });
   }
 }
@@ -105,10 +105,10 @@ export class NetworkQuestions {
  * this machine. A name allowed for the conversation may not turn out to be one (DNS rebinding).
  */
 function namesAnAddress(host: string): boolean {
-  const name = normalHost(host);
+  const name = Sandbox.normalHost(host);
   return isIP(name) !== 0 || name === 'localhost';
 }
 
-function refused(reason: string): NetworkVerdict {
+function refused(reason: string): Sandbox.NetworkVerdict {
   return { allow: false, reason };
 }

@@ -1,5 +1,5 @@
 import type { EventBus } from '../bridge/event-bus';
-import { findLanguage } from '../exec';
+import { Languages } from '../exec';
 import { costOf, type ModelInfo } from '../llm/model-catalog';
 import type { Provider, ProviderRequest } from '../llm/provider';
 import { classifyFailure } from '../llm/provider-errors';
@@ -110,7 +110,7 @@ export async function streamStep(
  */
 function replyParsers(writer: StepWriter, request: Omit<ProviderRequest, 'signal'>, deps: StepDeps): ReplyStage {
   const fencedTools = deps.fencedTools ?? new Map<string, string>();
-  const runnable = (info: string) => findLanguage(info)?.name ?? (fencedTools.has(info) ? info : null);
+  const runnable = (info: string) => Languages.findLanguage(info)?.name ?? (fencedTools.has(info) ? info : null);
   const last =
     request.tools.length === 0
       ? new FencedStage(writer, runnable, fencedTools)

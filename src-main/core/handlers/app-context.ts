@@ -5,7 +5,7 @@ import type { ModelKnowledge } from '../agent/model-knowledge';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { EventBus } from '../bridge/event-bus';
 import type { ConversationStore } from '../conversations/conversation-store';
-import type { ExecService, RemoteKernels } from '../exec';
+import type { ExecService, Kernels } from '../exec';
 import type { KeySource } from '../llm/provider-factory';
 import type { KeyVault } from '../providers/key-vault';
 import type { LiveReruns } from '../notebook/live-reruns';
@@ -30,7 +30,7 @@ export interface AppContext {
   computer: ComputerService;
   exec: ExecService;
   /** Remote Jupyter kernels the conversations are bound to; the engine's router sends their cells there. */
-  kernels: RemoteKernels;
+  kernels: Kernels.RemoteKernels;
   settings: SettingsStore;
   keys: KeySource;
   secretStorage: 'keychain' | 'memory';

@@ -1,6 +1,5 @@
 import type { HandlerTable } from '../bridge/handler-table';
-import { autoRunWarning, describeSandbox, sandboxGaps, sandboxProtections } from '../exec';
-import { effectiveSandbox, sandboxSupport, withReadableFolder, withSealedFolder } from '../exec';
+import { Sandbox } from '../exec';
 import { userSkillsFolder } from '../agent/skills/skill-discovery';
 import type { AppContext } from './app-context';
 
@@ -11,12 +10,12 @@ export const sandboxHandlers = ({
   secretStorage,
 }: Pick<AppContext, 'settings'> & Partial<Pick<AppContext, 'dataDir' | 'secretStorage'>>): Pick<HandlerTable, 'sandbox.status'> => ({
   'sandbox.status': async () => {
-    const support = await sandboxSupport();
+    const support = await Sandbox.sandboxSupport();
     // As runs get it (app.ts): with the person's skills folder shown read-only and the data folder
     // sealed, so the sentence matches the cells'.
     const given = settings.get().sandbox;
-    const sandbox = effectiveSandbox(
-      dataDir ? withSealedFolder(withReadableFolder(given, userSkillsFolder(dataDir)), dataDir) : given,
+    const sandbox = Sandbox.effectiveSandbox(
+      dataDir ? Sandbox.withSealedFolder(Sandbox.withReadableFolder(given, userSkillsFolder(dataDir)), dataDir) : given,
       support,
     );
     return {
@@ -24,11 +23,11 @@ export const sandboxHandlers = ({
       byDefault: !sandbox.chosen,
       available: support.available,
       tool: support.available ? support.tool : null,
-      description: describeSandbox(sandbox, support),
+      description: Sandbox.describeSandbox(sandbox, support),
       reason: support.available ? null : unavailableReason(support.reason, sandbox.chosen),
-      protections: sandboxProtections(sandbox, support),
-      notProtected: sandboxGaps(sandbox, support, process.platform, secretStorage !== 'memory'),
-      autoRunWarning: autoRunWarning(sandbox, support, process.platform, secretStorage !== 'memory'),
+      protections: Sandbox.sandboxProtections(sandbox, support),
+      notProtected: Sandbox.sandboxGaps(sandbox, support, process.platform, secretStorage !== 'memory'),
+      autoRunWarning: Sandbox.autoRunWarning(sandbox, support, process.platform, secretStorage !== 'memory'),
     };
   },
 });

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type HooksConfig, type SandboxSettings, type Settings } from '@contract';
-import { oneOffSandbox, sandboxSupport, withoutKeys, type SandboxSupport } from '../exec';
+import { Sandbox, Processes } from '../exec';
 import { personPath, shellLine } from '../programs/app-programs';
 import { readHookAnswer, type HookDecision } from './hook-answer';
 import { loadHooks, type LoadedHook, type LoadedHooks } from './hook-config';
@@ -27,7 +27,7 @@ export interface HookRunnerDeps {
   sandbox?: () => SandboxSettings;
   /** Where a sandboxed hook's private folder goes (the engine's temp root). */
   tmpRoot?: string;
-  sandboxSupport?: () => Promise<SandboxSupport>;
+  sandboxSupport?: () => Promise<Sandbox.SandboxSupport>;
   /** The keys the app knows, kept out of a hook's environment whatever variable holds them. */
   secretValues?: () => readonly string[];
   /** The environment hooks start from (default: the app's). */
@@ -135,7 +135,7 @@ export class HookRunner {
   private async run(hook: LoadedHook, ctx: HookContext, settings: Settings, input: string, timeoutMs: number) {
     const base = this.deps.env ?? process.env;
     const env = {
-      ...withoutKeys(base, this.deps.secretValues?.() ?? []),
+      ...Processes.withoutKeys(base, this.deps.secretValues?.() ?? []),
       PATH: personPath(base.PATH ?? ''),
       OI_HOOK_EVENT: hook.event,
       OI_WORKSPACE: ctx.workspace,
@@ -149,14 +149,14 @@ export class HookRunner {
     }
     if (hook.source !== 'workspace') return runHookProcess({ line, cwd: os.homedir(), env, input, timeoutMs });
     if (!settings.sandbox.enabled) return runHookProcess({ line, cwd: ctx.workspace, env, input, timeoutMs });
-    const support = await (this.deps.sandboxSupport ?? sandboxSupport)();
+    const support = await (this.deps.sandboxSupport ?? Sandbox.sandboxSupport)();
     if (!support.available) {
       return {
         kind: 'not-started',
         error: `the sandbox is on but cannot start here (${support.reason}), and a workspace's hooks run only inside it`,
       } as const;
     }
-    const once = await oneOffSandbox(
+    const once = await Sandbox.oneOffSandbox(
       {
         support,
         settings: this.deps.sandbox?.() ?? settings.sandbox,

@@ -1,4 +1,4 @@
-import { hostListed, LOOPBACK_NAMES, normalHost, REGISTRY_HOSTS, type NetworkPolicy } from '../exec';
+import { Sandbox } from '../exec';
 
 // Where a hosted agent's own process may connect when it runs in the sandbox (docs/acp.md#hosting):
 // its provider, and nothing else the person did not allow. The sandbox gives it no network of its own;
@@ -28,7 +28,7 @@ export function agentEndpoints(spec: AgentNetworkSpec): AgentEndpoint[] {
   for (const value of Object.values(spec.env)) {
     const url = parseUrl(value.trim());
     if (!url) continue;
-    found.push({ host: normalHost(url.hostname), port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80 });
+    found.push({ host: Sandbox.normalHost(url.hostname), port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80 });
   }
   if (spec.key) found.push({ host: PROVIDER_HOSTS[spec.key], port: 443 });
   return found.filter((e, i) => found.findIndex((o) => o.host === e.host && o.port === e.port) === i);
@@ -42,12 +42,12 @@ export function agentNetworkPolicy(
   agent: string,
   endpoints: readonly AgentEndpoint[],
   allowedHosts: () => readonly string[],
-): NetworkPolicy {
+): Sandbox.NetworkPolicy {
   return (host, port) => {
-    const name = normalHost(host);
+    const name = Sandbox.normalHost(host);
     if (endpoints.some((e) => e.host === name && e.port === port)) return Promise.resolve({ allow: true, mayBeLocal: true });
-    if (hostListed(name, allowedHosts())) return Promise.resolve({ allow: true, mayBeLocal: true });
-    if (hostListed(name, REGISTRY_HOSTS)) return Promise.resolve({ allow: true, mayBeLocal: false });
+    if (Sandbox.hostListed(name, allowedHosts())) return Promise.resolve({ allow: true, mayBeLocal: true });
+    if (Sandbox.hostListed(name, Sandbox.REGISTRY_HOSTS)) return Promise.resolve({ allow: true, mayBeLocal: false });
     const provider = endpoints.length > 0 ? endpoints.map((e) => `${e.host}:${e.port}`).join(', ') : 'none set';
     return Promise.resolve({
       allow: false,
@@ -61,7 +61,7 @@ export function agentNetworkPolicy(
  * loopback is the sandbox's own, so a provider on this machine is reached through the proxy or not at all.
  */
 export function agentProxyBypass(endpoints: readonly AgentEndpoint[]): string[] {
-  return LOOPBACK_NAMES.filter((name) => !endpoints.some((e) => e.host === name));
+  return Sandbox.LOOPBACK_NAMES.filter((name) => !endpoints.some((e) => e.host === name));
 }
 
 function parseUrl(value: string): URL | null {

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
 import type { SandboxSettings } from '@contract';
-import { oneOffSandbox, sandboxSupport, withoutKeys, type SandboxSupport } from '../exec';
+import { Sandbox, Processes } from '../exec';
 import { killGroup, personPath, startPersonCommand, systemProgram } from '../programs/app-programs';
 import { agentEndpoints, agentNetworkPolicy, agentProxyBypass } from './agent-network';
 
@@ -32,7 +32,7 @@ export interface AgentProcessOptions {
   secretValues: readonly string[];
   env?: NodeJS.ProcessEnv;
   tmpRoot?: string;
-  support?: () => Promise<SandboxSupport>;
+  support?: () => Promise<Sandbox.SandboxSupport>;
   /** The app's resources (the network relay started inside the sandbox before the agent). */
   resourcesDir: string;
 }
@@ -65,19 +65,19 @@ export async function startAgentProcess(agent: AgentCommand, opts: AgentProcessO
   // Code's ~/.claude, Gemini's ~/.gemini) and will not start without it, so theirs is the private /tmp,
   // kept while the process runs, unless the person named one.
   const home: Record<string, string> = opts.sandbox.enabled ? { HOME: '/tmp' } : {};
-  const env: Record<string, string> = { ...withoutKeys(base, opts.secretValues), PATH: path, ...home, ...agent.env };
+  const env: Record<string, string> = { ...Processes.withoutKeys(base, opts.secretValues), PATH: path, ...home, ...agent.env };
   let line = { file, args: agent.args };
   let cwd = opts.workspace;
   let dispose = (): Promise<void> => Promise.resolve();
   let network: AgentProcess['network'] = 'open';
   if (opts.sandbox.enabled) {
-    const support = await (opts.support ?? sandboxSupport)();
+    const support = await (opts.support ?? Sandbox.sandboxSupport)();
     if (!support.available) throw new Error(`the sandbox is on but cannot start here (${support.reason}), and hosted agents run inside it`);
     // The agent talks to its provider itself, through the proxy, which lets nothing else through; with
     // the sandbox's network allowed (the person's choice for cells too) it has all of it, unfiltered.
     const endpoints = agentEndpoints(agent);
     const allowed = opts.sandbox.allowedHosts;
-    const once = await oneOffSandbox(
+    const once = await Sandbox.oneOffSandbox(
       {
         support,
         settings: opts.sandbox,

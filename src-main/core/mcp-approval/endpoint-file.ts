@@ -3,7 +3,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage } from '@contract';
-import { isAlive, reachesInto } from '../exec';
+import { Processes, Sandbox } from '../exec';
 
 // The file by which `oi mcp` finds the running desktop app: <data folder>/mcp-approval-endpoint.json,
 // holding the app's approval endpoint (a port on 127.0.0.1), its process id and a random token.
@@ -59,7 +59,7 @@ export type EndpointLookup = { endpoint: EndpointRecord; why: null } | { endpoin
  */
 export async function findEndpoint(dataDir: string, zones: readonly string[]): Promise<EndpointLookup> {
   const file = endpointFile(dataDir);
-  if (reachesInto(file, zones))
+  if (Sandbox.reachesInto(file, zones))
     return none(`its endpoint file ${file} lies where sandboxed code can write, so it is not followed (docs/mcp.md)`);
   let record: EndpointRecord;
   try {
@@ -72,7 +72,8 @@ export async function findEndpoint(dataDir: string, zones: readonly string[]): P
     if (code === 'ELOOP') return none(`its endpoint file ${file} is not followed: it is a symbolic link`);
     return none(`its endpoint file ${file} is not followed: ${errorMessage(err)}`);
   }
-  if (!isAlive(record.pid)) return none(`the desktop app is not running (${file} is left from process ${record.pid}, which has ended)`);
+  if (!Processes.isAlive(record.pid))
+    return none(`the desktop app is not running (${file} is left from process ${record.pid}, which has ended)`);
   return { endpoint: record, why: null };
 }
 

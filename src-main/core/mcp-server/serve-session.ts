@@ -11,7 +11,7 @@ import {
   type TurnHookDeps,
 } from '../agent/turn-hooks';
 import type { ConversationStore } from '../conversations/conversation-store';
-import { findLanguage, type ExecService, type RunResult } from '../exec';
+import { type ExecService, type RunResult, Languages } from '../exec';
 import { notebookTextOf } from '../notebook/notebook-files';
 import { applyRunResult } from '../notebook/rerun';
 import { newCell } from '../conversations/new-cell';
@@ -110,7 +110,7 @@ export class ServeSession {
 
   /** A run about to be asked for, as the cell it will be recorded as (its id is the hooks'). */
   draft(language: string, code: string): CellItem {
-    const lang = findLanguage(language);
+    const lang = Languages.findLanguage(language);
     if (!lang) throw new Error(`unknown language "${language}"; list_sessions names the languages this machine has`);
     return newCell({ id: newId(), step: newId(), toolCallId: null, language: lang.name, code, status: 'running' });
   }
@@ -139,7 +139,7 @@ export class ServeSession {
     approval: 'auto' | 'user' = 'auto',
     drafted?: CellItem,
   ): Promise<RunResult> {
-    const lang = findLanguage(language);
+    const lang = Languages.findLanguage(language);
     if (!lang) throw new Error(`unknown language "${language}"; list_sessions names the languages this machine has`);
     const state = this.stateOf(lang.name);
     const startedAt = now();
@@ -203,7 +203,7 @@ export class ServeSession {
   }
 
   private canonical(language: string): string {
-    const lang = findLanguage(language);
+    const lang = Languages.findLanguage(language);
     if (!lang) throw new Error(`unknown language "${language}"`);
     return lang.name;
   }

@@ -1,6 +1,4 @@
-import { findLanguage } from '../exec';
-import { GENERIC_SHELL_NAMES } from '../exec';
-
+import { Languages } from '../exec';
 // What the notebook needs to know about each language: the Jupyter kernel that runs it as the main
 // language, and the IPython cell magic that runs it inside a Python notebook. A name is first made
 // canonical by the execution engine (canonicalLanguage asks its registry), so a language means the
@@ -130,7 +128,7 @@ function entryFor(language: string): LanguageEntry | undefined {
 
 /** The app's canonical name for a language or alias; unknown languages keep their (lower-cased) name. */
 export function canonicalLanguage(language: string): string {
-  return findLanguage(language)?.name ?? language.trim().toLowerCase();
+  return Languages.findLanguage(language)?.name ?? language.trim().toLowerCase();
 }
 
 /**
@@ -138,7 +136,7 @@ export function canonicalLanguage(language: string): string {
  * model is told which shell it gets), so it goes to zsh, not bash. Cells naming their shell keep it.
  */
 export function notebookLanguage(language: string, shell: 'bash' | 'zsh' | undefined): string {
-  return shell === 'zsh' && GENERIC_SHELL_NAMES.includes(language.trim().toLowerCase()) ? 'zsh' : language;
+  return shell === 'zsh' && Languages.GENERIC_SHELL_NAMES.includes(language.trim().toLowerCase()) ? 'zsh' : language;
 }
 
 export function kernelFor(language: string): KernelInfo {

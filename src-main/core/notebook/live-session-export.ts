@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CellItem, CellStatus, ConversationItem } from '@contract';
-import { pipPackageFor } from '../exec';
+import { AutoInstall } from '../exec';
 import { canonicalLanguage, notebookLanguage } from './languages';
 
 export { RERUN_TAGS } from './app-metadata';
@@ -166,7 +166,7 @@ function importsAny(cell: CellItem, packages: ReadonlySet<string>): boolean {
     const modules = (match[1] ?? match[2] ?? '').split(',').map((m) => m.trim());
     for (const module of modules) {
       const top = module.split('.')[0] ?? '';
-      if (packages.has(top.toLowerCase()) || packages.has(pipPackageFor(module)?.package.toLowerCase() ?? '')) return true;
+      if (packages.has(top.toLowerCase()) || packages.has(AutoInstall.pipPackageFor(module)?.package.toLowerCase() ?? '')) return true;
     }
   }
   return false;

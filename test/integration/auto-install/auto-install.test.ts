@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type ExecSettings } from '@contract';
-import { type InstallQuestion, withAutoInstall } from '../../../src-main/core/exec';
-import type { InstallRecord } from '../../../src-main/core/exec';
+import { AutoInstall } from '../../../src-main/core/exec';
 import type { ExecService } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { buildWheel, type LocalRegistry, startNpmRegistry } from '../../support/package-registries';
@@ -34,8 +33,8 @@ describe('automatic installs', () => {
   let registry: LocalRegistry;
   let h: Harness;
   let service: ExecService;
-  let questions: InstallQuestion[];
-  let records: InstallRecord[];
+  let questions: AutoInstall.InstallQuestion[];
+  let records: AutoInstall.InstallRecord[];
   let answer: boolean;
   let counter = 0;
 
@@ -65,7 +64,7 @@ describe('automatic installs', () => {
       workspace: root,
       tmpRoot: root,
       wrap: (engine) =>
-        withAutoInstall(engine, {
+        AutoInstall.withAutoInstall(engine, {
           approve: async (question) => {
             questions.push(question);
             return answer;

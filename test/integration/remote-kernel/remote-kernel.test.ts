@@ -2,11 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listKernelSpecs } from '../../../src-main/core/exec';
-import { RemoteKernels } from '../../../src-main/core/exec';
+import { Kernels } from '../../../src-main/core/exec';
 import { createSessionRouter } from '../../../src-main/core/exec';
 import { execFile } from 'node:child_process';
-import { withAutoInstall } from '../../../src-main/core/exec';
+import { AutoInstall } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { buildWheel } from '../../support/package-registries';
 import { PYTHON, startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
@@ -20,7 +19,7 @@ const PYTHON_KERNEL = { kernelName: 'python3', displayName: 'Python 3 (ipykernel
 describe('remote Jupyter kernels', () => {
   let server: JupyterServer;
   let proxy: TcpProxy;
-  let kernels: RemoteKernels;
+  let kernels: Kernels.RemoteKernels;
   let h: Harness;
   const tokens = new Map<string, string>();
 
@@ -41,7 +40,7 @@ describe('remote Jupyter kernels', () => {
     proxy = await startTcpProxy(server.port);
     tokens.set(server.url, server.token);
     tokens.set(proxy.url, server.token);
-    kernels = new RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, lostAfterMs: 3000 });
+    kernels = new Kernels.RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, lostAfterMs: 3000 });
     h = await startHarness({ graceMs: 1500, router: createSessionRouter({ remote: kernels }) });
   });
 
@@ -52,10 +51,10 @@ describe('remote Jupyter kernels', () => {
   });
 
   it('lists the kernels a server offers, and rejects a wrong token clearly', async () => {
-    const specs = await listKernelSpecs({ url: server.url, token: server.token });
+    const specs = await Kernels.listKernelSpecs({ url: server.url, token: server.token });
     expect(specs.default).toBe('python3');
     expect(specs.specs).toContainEqual({ name: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python' });
-    await expect(listKernelSpecs({ url: server.url, token: 'wrong' })).rejects.toThrow(
+    await expect(Kernels.listKernelSpecs({ url: server.url, token: 'wrong' })).rejects.toThrow(
       `The Jupyter server at ${server.url} refused the token (HTTP 403). Check the token`,
     );
   });
@@ -128,7 +127,7 @@ describe('remote Jupyter kernels', () => {
   it('shuts the kernel down, as the last resort, when a cell ignores the interrupt; the next cell gets a new kernel', async () => {
     // Its own RemoteKernels with a short stopping grace: the default (10 s) keeps slow interrupts from
     // costing a kernel its state, which the test above relies on under load.
-    const quick = new RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, stopGraceMs: 500 });
+    const quick = new Kernels.RemoteKernels({ tokenFor: async (url) => tokens.get(url) ?? null, stopGraceMs: 500 });
     const stubborn = await startHarness({ graceMs: 500, router: createSessionRouter({ remote: quick }) });
     try {
       quick.bind('stubborn', { url: server.url, ...PYTHON_KERNEL });
@@ -250,14 +249,14 @@ describe('missing packages on a remote kernel', () => {
       kernelPython: join(venv, 'bin', 'python'),
       kernelEnv: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' },
     });
-    const kernels = new RemoteKernels({ tokenFor: async () => server.token });
+    const kernels = new Kernels.RemoteKernels({ tokenFor: async () => server.token });
     const commands: string[] = [];
     const pip = await startHarness({
       workspace: root,
       tmpRoot: root,
       graceMs: 2000,
       router: createSessionRouter({ remote: kernels }),
-      wrap: (engine) => withAutoInstall(engine, { approve: async (q) => (commands.push(q.command), true) }),
+      wrap: (engine) => AutoInstall.withAutoInstall(engine, { approve: async (q) => (commands.push(q.command), true) }),
     });
     try {
       kernels.bind('remote-pip', { url: server.url, ...PYTHON_KERNEL });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxSettings } from '@contract';
-import { createSessionRouter, type NetworkPolicy, type NetworkVerdict } from '../../../src-main/core/exec';
+import { createSessionRouter, type Sandbox } from '../../../src-main/core/exec';
 import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 
@@ -22,8 +22,8 @@ describe('the sandbox reaches the network only through the app proxy', () => {
   let port: number;
   let served = 0;
   const asked: string[] = [];
-  let verdict: (host: string) => NetworkVerdict = () => ({ allow: false, reason: 'not in this test' });
-  const policy: NetworkPolicy = (host, p) => {
+  let verdict: (host: string) => Sandbox.NetworkVerdict = () => ({ allow: false, reason: 'not in this test' });
+  const policy: Sandbox.NetworkPolicy = (host, p) => {
     asked.push(`${host}:${p}`);
     return Promise.resolve(verdict(host));
   };

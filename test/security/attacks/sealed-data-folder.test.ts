@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem, SandboxSettings } from '@contract';
 import { userSkillsFolder } from '../../../src-main/core/agent/skills/skill-discovery';
-import { withReadableFolder, withSealedFolder } from '../../../src-main/core/exec';
+import { Sandbox } from '../../../src-main/core/exec';
 import { bubblewrapArgs } from '../../../src-main/core/exec/sandbox/bubblewrap-args';
 import { planSandbox } from '../../../src-main/core/exec/sandbox/sandbox-plan';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
@@ -92,7 +92,11 @@ describe('the data folder inside the workspace is sealed (issue 24)', () => {
   it('twin: the same code under bubblewrap with the engine’s arguments for the plan minus the seal writes all three', async () => {
     const settings: SandboxSettings = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
     const privateDir = mkdtempSync(path.join(root, 'private-'));
-    const sealedPlan = planSandbox({ settings: withSealedFolder(withReadableFolder(settings, skills), dataDir), workspace, privateDir });
+    const sealedPlan = planSandbox({
+      settings: Sandbox.withSealedFolder(Sandbox.withReadableFolder(settings, skills), dataDir),
+      workspace,
+      privateDir,
+    });
     expect(sealedPlan.sealed).toContain(dataDir);
     const plan = { ...sealedPlan, sealed: [] };
     const out = await new Promise<string>((done) =>

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FencedCodeParser, type FenceEvent } from '../../../src-main/core/agent/reply/fenced-code-parser';
-import { findLanguage } from '../../../src-main/core/exec';
+import { Languages } from '../../../src-main/core/exec';
 
-const runnable = (info: string) => findLanguage(info)?.name ?? null;
+const runnable = (info: string) => Languages.findLanguage(info)?.name ?? null;
 
 /** Feeds the text in the given pieces and returns prose and finished blocks. */
 function parse(pieces: string[]): { text: string; blocks: Array<{ language: string; code: string }>; events: FenceEvent[] } {

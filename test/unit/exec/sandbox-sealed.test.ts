@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withReadableFolder, withSealedFolder } from '../../../src-main/core/exec';
+import { Sandbox } from '../../../src-main/core/exec';
 import { bubblewrapArgs } from '../../../src-main/core/exec/sandbox/bubblewrap-args';
 import { describeSandbox } from '../../../src-main/core/exec/sandbox/describe-sandbox';
 import { parseExtraPath, planSandbox, type SandboxPlan } from '../../../src-main/core/exec/sandbox/sandbox-plan';
@@ -74,11 +74,11 @@ describe('a sealed folder under bubblewrap', () => {
 describe('a sealed folder elsewhere', () => {
   it('reaches the plan from the settings as the app passes it, never as an extra path', () => {
     const base = { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] };
-    const settings = withSealedFolder(withReadableFolder(base, SKILLS), DATA);
+    const settings = Sandbox.withSealedFolder(Sandbox.withReadableFolder(base, SKILLS), DATA);
     const real = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-sealed-unit-')));
     try {
       const plan = planSandbox({
-        settings: withSealedFolder(settings, real),
+        settings: Sandbox.withSealedFolder(settings, real),
         workspace: '/home/ana',
         privateDir: '/tmp/x',
         home: '/home/ana',

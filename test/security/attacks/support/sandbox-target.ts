@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultSettings, type ExecSettings, type SandboxSettings } from '@contract';
 import { sandboxVisibleScratch } from '../../../support/sandbox-visible-scratch';
-import { createExecService, withAutoInstall, type ExecService, type InstallQuestion, type RunResult } from '../../../../src-main/core/exec';
+import { createExecService, type ExecService, type RunResult, AutoInstall } from '../../../../src-main/core/exec';
 
 // The target of the sandbox attacks: the real engine (with automatic installs) over a workspace
 // inside a home folder of the test's own, as a user's project inside their home would be. The home
@@ -19,7 +19,7 @@ export interface SandboxTarget {
   workspace: string;
   tmpRoot: string;
   service: ExecService;
-  questions: InstallQuestion[];
+  questions: AutoInstall.InstallQuestion[];
   /** A path outside everything the sandbox can write, where a planted program leaves its mark. */
   marker(name: string): string;
   /** What was written at the marker (null: nothing ran outside the sandbox). */
@@ -46,8 +46,8 @@ export async function startSandboxTarget(): Promise<SandboxTarget> {
   await mkdir(join(home, 'marks'));
   const tmpRoot = await mkdtemp(join(tmpdir(), 'oi-attack-'));
   const engine = createExecService({ resourcesDir: RESOURCES_DIR, tmpRoot, graceMs: 1000 });
-  const questions: InstallQuestion[] = [];
-  const service = withAutoInstall(engine, {
+  const questions: AutoInstall.InstallQuestion[] = [];
+  const service = AutoInstall.withAutoInstall(engine, {
     approve: async (question) => {
       questions.push(question);
       return true;
