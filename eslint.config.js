@@ -227,8 +227,6 @@ const LONG_CORE_FUNCTIONS = {
   'src-main/core/notebook/import-cells.ts': 102,
   'src-main/core/notebook/live-reruns.ts': 94,
   'src-main/core/llm/anthropic-provider.ts': 93,
-  'src-main/core/agent/subagents/subagent-runner.ts': 90,
-  'src-main/core/agent/computer-cell.ts': 88,
   'src-main/core/exec/auto-install/auto-install-exec.ts': 85,
   'src-main/core/llm/computer-tool.ts': 81,
 };

@@ -120,12 +120,7 @@ export class ComputerService implements CodeComputer {
       ? allowedTool(cell)
       : await approve(live, events, settings, cell, signal, { mustAsk: true, onAlways: () => (state.allowedForTask = true) });
     if (decision !== 'run') {
-      const told =
-        decision === 'stop'
-          ? 'Not done: the user stopped the turn.'
-          : decision === 'unasked'
-            ? 'Not done: nobody could be asked to approve it, and computer actions are never done unasked.'
-            : 'The user declined this action; nothing was done.';
+      const told = notDoneText(decision);
       if (decision === 'skip') cell.approval = 'declined';
       finishCell(live, events, cell, 'skipped', told);
       events.emit('computer.action', { conversationId, cellId: cell.id, text: what, phase: 'declined' });
@@ -142,26 +137,8 @@ export class ComputerService implements CodeComputer {
       const result = await whileRunning(live, cell, { events, settings }, signal, (s) =>
         state.control.perform(approved.action, imageLimitFor(settings.provider), s),
       );
-      const { shot } = result;
-      const windows = result.windows ? { windows: result.windows } : {};
-      cell.outputs = shot
-        ? [
-            {
-              output_type: 'display_data',
-              data: {
-                'image/png': shot.png.toString('base64'),
-                'text/plain': `[screenshot ${shot.width}×${shot.height} of the ${shot.realWidth}×${shot.realHeight} ${shot.window === undefined ? 'screen' : `window ${shot.window}`}]`,
-              },
-              metadata: { computer: { width: shot.width, height: shot.height } },
-            },
-          ]
-        : [{ output_type: 'display_data', data: { 'text/plain': result.detail ?? '' }, metadata: { computer: windows } }];
-      const of = shot?.window !== undefined ? ` of window ${shot.window} alone, its top left corner at 0,0` : '';
-      const told =
-        `${result.done}: done.${result.detail ? `\n${result.detail}` : ''}` +
-        (shot
-          ? `${result.detail ? '\n' : ' '}${shot.note ? `Note: ${shot.note}. ` : ''}The screenshot after it is attached (${shot.width}×${shot.height}${of}; x and y are pixels of this image).`
-          : '');
+      cell.outputs = actionOutputs(result);
+      const told = actionReport(result);
       finishCell(live, events, cell, signal.aborted ? 'interrupted' : 'done', told);
       events.emit('computer.action', { conversationId, cellId: cell.id, text: result.done, phase: 'done' });
       return signal.aborted ? 'stop' : 'done';
@@ -277,4 +254,43 @@ export class ComputerService implements CodeComputer {
         .finally(() => (busy = false));
     }, CORNER_POLL_MS);
   }
+}
+
+type ActionResult = Awaited<ReturnType<ComputerControl['perform']>>;
+
+/** What the model is told when an action was not done, by the approval's outcome. */
+function notDoneText(decision: string): string {
+  if (decision === 'stop') return 'Not done: the user stopped the turn.';
+  if (decision === 'unasked') return 'Not done: nobody could be asked to approve it, and computer actions are never done unasked.';
+  return 'The user declined this action; nothing was done.';
+}
+
+/** The cell's output: the screenshot after the action (kept with the cell, exported as an image), or its text. */
+function actionOutputs(result: ActionResult): CellItem['outputs'] {
+  const { shot } = result;
+  if (!shot) {
+    const windows = result.windows ? { windows: result.windows } : {};
+    return [{ output_type: 'display_data', data: { 'text/plain': result.detail ?? '' }, metadata: { computer: windows } }];
+  }
+  const what = shot.window === undefined ? 'screen' : `window ${shot.window}`;
+  return [
+    {
+      output_type: 'display_data',
+      data: {
+        'image/png': shot.png.toString('base64'),
+        'text/plain': `[screenshot ${shot.width}×${shot.height} of the ${shot.realWidth}×${shot.realHeight} ${what}]`,
+      },
+      metadata: { computer: { width: shot.width, height: shot.height } },
+    },
+  ];
+}
+
+/** What the model is told of a done action: what was done, and how to read the attached screenshot's pixels. */
+function actionReport(result: ActionResult): string {
+  const { shot } = result;
+  const detail = result.detail ? `\n${result.detail}` : '';
+  if (!shot) return `${result.done}: done.${detail}`;
+  const of = shot.window !== undefined ? ` of window ${shot.window} alone, its top left corner at 0,0` : '';
+  const note = shot.note ? `Note: ${shot.note}. ` : '';
+  return `${result.done}: done.${detail}${result.detail ? '\n' : ' '}${note}The screenshot after it is attached (${shot.width}×${shot.height}${of}; x and y are pixels of this image).`;
 }

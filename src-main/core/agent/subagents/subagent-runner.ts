@@ -119,7 +119,7 @@ export class Subagents {
     slots: Slots,
     family: { started: Started[]; budgetHit: boolean },
   ): Promise<boolean> {
-    const { cell, call, info } = one;
+    const { info } = one;
     const release = await slots.take(signal);
     if (!release || family.budgetHit) {
       release?.();
@@ -135,49 +135,15 @@ export class Subagents {
     let unsubscribe = (): void => undefined;
     parent.subagentsRunning++;
     try {
-      const conv = await this.deps.conversations.create(`${call.name} (sub-agent)`, [], parent.conv.workspace);
-      info.conversationId = conv.id;
-      conv.parent = { conversationId: parent.conv.id, cellId: cell.id, name: call.name };
-      setModelChoice(conv, this.deps.events, call.choice);
-      setAutoRun(conv, this.deps.events, parent.conv.autoRun);
-      await this.deps.conversations.save(conv);
-      const live = await this.deps.open.open(conv.id);
-      live.subagent = {
-        name: call.name,
-        // Read at every model call of the sub-agent: the parent's usage holds every sub-agent's spending.
-        spentUsd: () => parent.conv.usage.costUsd,
-        modelCalls: settings.subagentModelCalls,
-        mayWrite: call.mayWrite,
-      };
-      const task: UserItem = { kind: 'user', id: newId(), text: subagentPrompt(call), attachments: [], createdAt: now() };
-      addItem(live.conv, this.deps.events, task);
+      const { live, task } = await this.openConversation(parent, one, settings);
       const { controller, release: unlink } = linkedAbort(signal);
       one.controller = controller;
-      let reason: string | null = null;
-      let seen = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-      unsubscribe = this.deps.events.subscribe((event) => {
-        if (event.payload && 'conversationId' in event.payload && event.payload.conversationId !== conv.id) return;
-        if (event.name === 'turn.end') reason = event.payload.reason;
-        if (event.name !== 'usage.updated') return;
-        // The sub-agent's spending joins the parent's, so one budget covers them all.
-        const u = event.payload.usage;
-        const add = {
-          inputTokens: u.inputTokens - seen.inputTokens,
-          outputTokens: u.outputTokens - seen.outputTokens,
-          costUsd: u.costUsd - seen.costUsd,
-        };
-        seen = { ...u };
-        parent.conv.usage.inputTokens += add.inputTokens;
-        parent.conv.usage.outputTokens += add.outputTokens;
-        parent.conv.usage.costUsd += add.costUsd;
-        info.usage = { ...u };
-        this.update(parent, one);
-        if (settings.budgetUsd !== null && parent.conv.usage.costUsd >= settings.budgetUsd) this.stopAll(family);
-      });
+      const watch = this.watchUsage(parent, one, settings, family);
+      unsubscribe = watch.unsubscribe;
       // Running first, so a front end knows the sub-agent's conversation before its first event.
       info.status = 'running';
       this.update(parent, one);
-      this.deps.events.emit('item.added', { conversationId: conv.id, item: task });
+      this.deps.events.emit('item.added', { conversationId: live.conv.id, item: task });
       const done = this.deps.runTurn(live, controller.signal);
       live.turn = { controller, done };
       await done.finally(() => {
@@ -185,15 +151,8 @@ export class Subagents {
         unlink();
       });
       await this.deps.open.commit(live, true);
-      const status: SubagentStatus = family.budgetHit
-        ? 'budget'
-        : reason === 'done'
-          ? 'done'
-          : reason === 'stopped'
-            ? 'stopped'
-            : reason === 'budget'
-              ? 'budget'
-              : 'failed';
+      const reason = watch.reason();
+      const status = subagentStatus(reason, family.budgetHit);
       const note = family.budgetHit || reason === 'budget' ? budgetNote(live.conv) : null;
       return this.finish(parent, one, status, live.conv, settings, note);
     } catch (err) {
@@ -203,6 +162,61 @@ export class Subagents {
       unsubscribe();
       release();
     }
+  }
+
+  /** The sub-agent's own conversation in the parent's folder, opened, with its task as the first message. */
+  private async openConversation(
+    parent: LiveConversation,
+    one: Started,
+    settings: Settings,
+  ): Promise<{ live: LiveConversation; task: UserItem }> {
+    const { cell, call, info } = one;
+    const conv = await this.deps.conversations.create(`${call.name} (sub-agent)`, [], parent.conv.workspace);
+    info.conversationId = conv.id;
+    conv.parent = { conversationId: parent.conv.id, cellId: cell.id, name: call.name };
+    setModelChoice(conv, this.deps.events, call.choice);
+    setAutoRun(conv, this.deps.events, parent.conv.autoRun);
+    await this.deps.conversations.save(conv);
+    const live = await this.deps.open.open(conv.id);
+    live.subagent = {
+      name: call.name,
+      // Read at every model call of the sub-agent: the parent's usage holds every sub-agent's spending.
+      spentUsd: () => parent.conv.usage.costUsd,
+      modelCalls: settings.subagentModelCalls,
+      mayWrite: call.mayWrite,
+    };
+    const task: UserItem = { kind: 'user', id: newId(), text: subagentPrompt(call), attachments: [], createdAt: now() };
+    addItem(live.conv, this.deps.events, task);
+    return { live, task };
+  }
+
+  /**
+   * Follows the sub-agent's events: its spending joins the parent's, so one budget covers them all (and
+   * stops every sub-agent when it is spent); its turn's end reason is kept for its status.
+   */
+  private watchUsage(
+    parent: LiveConversation,
+    one: Started,
+    settings: Settings,
+    family: { started: Started[]; budgetHit: boolean },
+  ): { unsubscribe: () => void; reason: () => string | null } {
+    const { info } = one;
+    let reason: string | null = null;
+    let seen = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    const unsubscribe = this.deps.events.subscribe((event) => {
+      if (event.payload && 'conversationId' in event.payload && event.payload.conversationId !== info.conversationId) return;
+      if (event.name === 'turn.end') reason = event.payload.reason;
+      if (event.name !== 'usage.updated') return;
+      const u = event.payload.usage;
+      parent.conv.usage.inputTokens += u.inputTokens - seen.inputTokens;
+      parent.conv.usage.outputTokens += u.outputTokens - seen.outputTokens;
+      parent.conv.usage.costUsd += u.costUsd - seen.costUsd;
+      seen = { ...u };
+      info.usage = { ...u };
+      this.update(parent, one);
+      if (settings.budgetUsd !== null && parent.conv.usage.costUsd >= settings.budgetUsd) this.stopAll(family);
+    });
+    return { unsubscribe, reason: () => reason };
   }
 
   private finish(
@@ -239,6 +253,13 @@ export class Subagents {
     family.budgetHit = true;
     for (const s of family.started) s.controller?.abort();
   }
+}
+
+/** A sub-agent's status from its turn's end reason; a spent budget wins over whatever the turn said. */
+function subagentStatus(reason: string | null, budgetHit: boolean): SubagentStatus {
+  if (budgetHit || reason === 'budget') return 'budget';
+  if (reason === 'done' || reason === 'stopped') return reason;
+  return 'failed';
 }
 
 function budgetNote(conv: { items: ReadonlyArray<{ kind: string; level?: string; text?: string }> }): string {
