@@ -52,6 +52,8 @@ import { conversationKernelMemory } from './agent/kernel-binding-memory';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
 import { createProviderFactory } from './llm/provider-factory';
+import { defaultRetryPolicy } from './llm/retry-with-backoff';
+import { ToolSupportMemory } from './llm/tool-support';
 import type { SettingsStore } from './settings/settings-store';
 
 import { InstallQuestions } from './agent/install-questions';
@@ -257,6 +259,9 @@ export function createApp(opts: AppOptions): App {
     settings,
     providerFor,
     models,
+    // Which models take tool calls (learned by probing) and how failed model calls are retried.
+    toolSupport: new ToolSupportMemory(),
+    retry: defaultRetryPolicy,
     checkpoints,
     mcp,
     instructions,

@@ -5,6 +5,7 @@ import type { AnyEvent, EventName, EventPayload, SettingsPatch } from '@contract
 import { AgentService } from '../../src-main/core/agent/agent-service';
 import type { ComputerService } from '../../src-main/core/agent/computer-cell';
 import { ModelKnowledge } from '../../src-main/core/agent/model-knowledge';
+import { OpenConversations } from '../../src-main/core/agent/open-conversations';
 import { CheckpointService } from '../../src-main/core/checkpoints/checkpoint-service';
 import { PROBE_MARKER } from '../../src-main/core/agent/probe-marker';
 import { EnvironmentContext, type EnvironmentSources } from '../../src-main/core/agent/environment-context';
@@ -122,6 +123,7 @@ export async function startAgentHarness(opts: HarnessOptions = {}): Promise<Agen
   const models = new ModelKnowledge({ dataDir, providerFor, events: bus });
   const mcp = opts.mcp ? new McpManager(() => settings.get().mcpServers) : null;
   const agent = new AgentService({
+    open: new OpenConversations({ conversations: store, events: bus }),
     conversations: store,
     exec: opts.sandboxed ? Sandbox.withSandboxSetting(exec, () => settings.get().sandbox) : exec,
     events: bus,

@@ -10,27 +10,25 @@ import {
 import type { RestoreOutcome } from '../checkpoints/checkpoint-service';
 import { lastUserIndex, withoutLastAnswer, withoutLastTurn } from '../conversations/history-edits';
 import { pairingProblem } from '../llm/model-pairing';
-import { defaultRetryPolicy } from '../llm/retry-with-backoff';
-import { ToolSupportMemory } from '../llm/tool-support';
-import { EnvironmentContext, machineSources } from './environment-context';
 import { IdleSweeper } from './idle-sweeper';
 import { newId, now } from './ids';
 import { LiveConversation } from './live-conversation';
-import { ModelKnowledge } from './model-knowledge';
-import { OpenConversations, summaryOf } from './open-conversations';
+import { summaryOf, type OpenConversations } from './open-conversations';
 import { runTurn } from './turn';
 import type { TurnDeps } from './turn-deps';
 import { Subagents } from './subagents/subagent-runner';
 import { addItem, addNoticeItem, rewriteHistory, setModelChoice, setTitle } from './conversation-changes';
 
-/** What app.ts gives the agent; the parts left out get their real defaults. */
-export type AgentDeps = Omit<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'> &
-  Partial<Pick<TurnDeps, 'environment' | 'toolSupport' | 'retry' | 'models'>> & {
-    /** The open conversations, shared with install questions and remote kernels (default: the agent's own). */
-    open?: OpenConversations;
-    /** Turns of conversations driven by an outside ACP agent (core/hosted-agents, docs/acp.md#hosting). */
-    hosted?: HostedTurns;
-  };
+/**
+ * What the composition root (app.ts) gives the agent. It builds none of its dependencies itself, so
+ * that there is one place where the app is wired (the tests' harness passes its own the same way).
+ */
+export type AgentDeps = TurnDeps & {
+  /** The open conversations, shared with install questions and remote kernels. */
+  open: OpenConversations;
+  /** Turns of conversations driven by an outside ACP agent (core/hosted-agents, docs/acp.md#hosting). */
+  hosted?: HostedTurns;
+};
 
 /** What the agent needs of the hosted agents: a turn, and closing a conversation's agent. */
 export interface HostedTurns {
@@ -52,15 +50,8 @@ export class AgentService {
 
   constructor({ open, hosted, ...deps }: AgentDeps) {
     this.hosted = hosted;
-    this.live = open ?? new OpenConversations({ conversations: deps.conversations, events: deps.events });
-    this.deps = {
-      ...deps,
-      environment: deps.environment ?? new EnvironmentContext(machineSources(deps.exec)),
-      toolSupport: deps.toolSupport ?? new ToolSupportMemory(),
-      retry: deps.retry ?? defaultRetryPolicy,
-      models:
-        deps.models ?? new ModelKnowledge({ dataDir: null, providerFor: (target) => deps.providerFor({ ...deps.settings(), ...target }) }),
-    };
+    this.live = open;
+    this.deps = { ...deps };
     // Sub-agents run through this same turn loop and these same dependencies: one way in (docs/agent.md#sub-agents).
     this.deps.subagents = new Subagents({
       conversations: deps.conversations,
