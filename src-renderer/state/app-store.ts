@@ -73,15 +73,18 @@ export type AppStore = AppState & AppActions;
 
 export const useApp = create<AppStore>((set, get) => {
   // A repeated action's refusal is ignored (plainError gives null); an error belongs to its conversation.
-  const setError = (err: unknown): void => {
+  const setError = (err: unknown, conversationId = get().current?.conv.id ?? null): void => {
     const error = plainError(err);
-    if (error !== null) set({ error, errorConversationId: get().current?.conv.id ?? null });
+    if (error !== null) set({ error, errorConversationId: conversationId });
   };
+  // The conversation an action belongs to is the one shown when it started: a slow request that fails
+  // after the person moved on raises its banner there, not in the conversation they are reading now.
   const guard = async <T>(f: () => Promise<T>): Promise<T | null> => {
+    const startedIn = get().current?.conv.id ?? null;
     try {
       return await f();
     } catch (err) {
-      setError(err);
+      setError(err, startedIn);
       return null;
     }
   };

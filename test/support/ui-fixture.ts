@@ -16,6 +16,8 @@ export interface UiFixtureOptions {
   newConversation?: boolean;
   /** Default: openApp's. */
   viewport?: { width: number; height: number };
+  /** Runs on each page before it loads (e.g. page.routeWebSocket, which must be in place before the socket opens). */
+  beforeGoto?: (page: Page) => Promise<void>;
   /**
    * When the hooks start the app: before each test (default); once for the whole describe, whose tests
    * then share the app and the page in order; or never, each test calling start() itself.
@@ -81,7 +83,7 @@ export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {})
     },
     async open() {
       const earlier = opened?.problems ?? [];
-      opened = await openApp(chromium.browser, fixture.aut, options.viewport);
+      opened = await openApp(chromium.browser, fixture.aut, options.viewport, options.beforeGoto);
       opened.problems.unshift(...earlier);
       if (options.newConversation) await newConversation(opened.page);
     },

@@ -26,8 +26,11 @@ export async function openApp(
   browser: Browser,
   aut: UiApp,
   viewport = { width: 1400, height: 860 },
+  /** Runs before the page loads (e.g. page.routeWebSocket, which must be in place before the socket opens). */
+  beforeGoto?: (page: Page) => Promise<void>,
 ): Promise<{ page: Page; frames: string[]; problems: string[] }> {
   const page = await browser.newPage({ viewport });
+  await beforeGoto?.(page);
   const frames: string[] = [];
   page.on('websocket', (ws) =>
     ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'))),

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { expectText } from '../support/page-expect';
+import { useUiApp } from '../support/ui-fixture';
+import { sendMessage } from '../support/ui-harness';
+
+// Issue 25, item 3: "an error belongs to the conversation it happened in". A request that fails slowly
+// (a loaded machine, a slow disk) used to raise its banner in whichever conversation was shown when the
+// failure arrived: the person, now reading B, was told of A's failure as if it were B's. The socket
+// between the page and the real server is routed through the test, which holds one reply back until
+// the person has moved on — the server's answer itself is untouched.
+
+interface Held {
+  holding: boolean;
+  ids: Set<number>;
+  replies: Array<() => void>;
+}
+
+const held: Held = { holding: false, ids: new Set(), replies: [] };
+
+type Frame = { type?: string; id?: number; name?: string };
+const frameOf = (message: string | Buffer): Frame => (typeof message === 'string' ? (JSON.parse(message) as Frame) : {});
+
+describe('a slow failure after the person moved to another conversation', () => {
+  const ui = useUiApp(
+    {},
+    {
+      newConversation: true,
+      beforeGoto: (page) =>
+        page.routeWebSocket(/.*/, (ws) => {
+          const server = ws.connectToServer();
+          ws.onMessage((message) => {
+            const frame = frameOf(message);
+            if (held.holding && frame.type === 'request' && frame.name === 'conversation.rename' && frame.id !== undefined)
+              held.ids.add(frame.id);
+            server.send(message);
+          });
+          server.onMessage((message) => {
+            const frame = frameOf(message);
+            if (frame.type === 'response' && frame.id !== undefined && held.ids.has(frame.id)) held.replies.push(() => ws.send(message));
+            else ws.send(message);
+          });
+        }),
+    },
+  );
+
+  it('shows its banner in the conversation it started in, not in the one shown when it arrives', async () => {
+    const p = ui.page;
+    const banner = p.getByTestId('error-banner');
+    const rows = p.getByTestId('conversation-list').locator('.conv-row');
+
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Hello from A.' });
+    await sendMessage(p, 'Alpha');
+    await expectText(p.getByTestId('assistant-message').last(), 'Hello from A.');
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Hello from B.' });
+    await p.getByRole('button', { name: 'New conversation' }).click();
+    await sendMessage(p, 'Beta');
+    await expectText(p.getByTestId('assistant-message').last(), 'Hello from B.');
+
+    // In A, a rename the server refuses (the title is over its 500 characters); its answer is held.
+    await rows.filter({ hasText: 'Alpha' }).locator('button.conv').click();
+    await expectText(p.getByTestId('user-message').first(), 'Alpha');
+    held.holding = true;
+    await p.getByRole('button', { name: 'Rename Alpha' }).click();
+    const input = p.getByRole('textbox', { name: 'Conversation title' });
+    await input.fill('y'.repeat(600));
+    await input.press('Enter');
+    await expect.poll(() => held.replies.length).toBe(1);
+
+    // The person moves to B; then the refusal arrives, and after it a reply in B (the page handles
+    // frames in order, so once B's answer shows, the refusal has been handled).
+    await rows.filter({ hasText: 'Beta' }).locator('button.conv').click();
+    await expectText(p.getByTestId('user-message').first(), 'Beta');
+    for (const release of held.replies) release();
+    ui.aut.llm.enqueue({ kind: 'text', text: 'Again from B.' });
+    await sendMessage(p, 'Beta again');
+    await expectText(p.getByTestId('assistant-message').last(), 'Again from B.');
+    expect(await banner.count()).toBe(0);
+
+    // Back in A, the refusal is there, in words.
+    await rows.filter({ hasText: 'Alpha' }).locator('button.conv').click();
+    await expectText(p.getByTestId('user-message').first(), 'Alpha');
+    await expectText(banner, /title.*(500|too big|too long)/i);
+  });
+});
