@@ -179,7 +179,9 @@ export class HostedRecord {
     const cell = this.calls.get(update.toolCallId);
     // A call the person declined stays declined, whatever the agent reports of it afterwards.
     if (!cell || cell.status === 'skipped') return;
-    if (update.content) cell.outputs = update.content.flatMap(outputOf);
+    if (update.content?.length) cell.outputs = update.content.flatMap(outputOf);
+    // Codex reports a command's output only in rawOutput (its stdout, stderr and exit code), no content.
+    else if (update.rawOutput !== undefined && update.rawOutput !== null) cell.outputs = rawOutputs(update.rawOutput);
     const status = update.status ?? null;
     if (status === 'completed' || status === 'failed') {
       cell.durationMs = cell.startedAt ? Date.now() - Date.parse(cell.startedAt) : null;
@@ -212,4 +214,35 @@ function outputOf(content: ToolCallContent): CellOutput[] {
     return [{ output_type: 'stream', name: 'stdout', text: block.text.endsWith('\n') ? block.text : `${block.text}\n` }];
   if (block.type === 'image') return [{ output_type: 'display_data', data: { [block.mimeType]: block.data }, metadata: {} }];
   return [];
+}
+
+/** The most of an agent's raw tool output a cell keeps (the rest is cut, and the cut said). */
+const RAW_OUTPUT_CHARS = 200_000;
+
+/**
+ * A call's rawOutput as cell outputs, when the agent sent no content (ACP leaves its shape to the
+ * agent): text as it is; a command's stdout and stderr as streams (Codex's form); anything else as JSON.
+ */
+function rawOutputs(raw: unknown): CellOutput[] {
+  const stream = (name: 'stdout' | 'stderr', text: string): CellOutput[] => {
+    if (!text) return [];
+    const cut =
+      text.length > RAW_OUTPUT_CHARS
+        ? `${text.slice(0, RAW_OUTPUT_CHARS)}\n[… ${text.length - RAW_OUTPUT_CHARS} more characters not kept]`
+        : text;
+    return [{ output_type: 'stream', name, text: cut.endsWith('\n') ? cut : `${cut}\n` }];
+  };
+  if (typeof raw === 'string') return stream('stdout', raw);
+  if (typeof raw === 'object' && raw !== null) {
+    const fields = raw as Record<string, unknown>;
+    if (typeof fields.stdout === 'string' || typeof fields.stderr === 'string') {
+      const code = typeof fields.exit_code === 'number' && fields.exit_code !== 0 ? `exit code ${fields.exit_code}` : '';
+      return [
+        ...stream('stdout', typeof fields.stdout === 'string' ? fields.stdout : ''),
+        ...stream('stderr', typeof fields.stderr === 'string' ? fields.stderr : ''),
+        ...stream('stderr', code),
+      ];
+    }
+  }
+  return stream('stdout', JSON.stringify(raw, null, 2) ?? '');
 }

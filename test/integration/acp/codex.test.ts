@@ -78,5 +78,8 @@ describe('Codex (codex-acp) hosted against the scripted OpenAI server', () => {
     // The sandbox around Codex's process kept its command's write out of the folder beside the workspace.
     expect(fs.readdirSync(outside)).toEqual([]);
     expect(JSON.stringify(calls[1]?.body)).toContain('outside refused');
+    // What the command printed is in its cell (Codex sends it only as rawOutput).
+    const printed = (cells[0]?.outputs ?? []).map((o) => (o.output_type === 'stream' ? o.text : '')).join('');
+    expect(printed).toMatch(/by-codex.txt: No such file or directory\noutside refused/);
   });
 });
