@@ -5,19 +5,23 @@
 // `xdotool mousemove click` (its anchor). Targets: ≤ 150 ms and ≤ 50 ms. Each pair runs in the same
 // rounds, taking turns, so a change in load reaches both alike; medians, and the ratio to the anchor.
 // Also the app's own CPU time for a screenshot (its reading, black-out, scaling and PNG; xwd's is
-// not counted), which the load on the machine changes far less than the wall clock.
+// not counted), which the load on the machine changes far less than the wall clock; and each phase
+// of a screenshot on its own, wall and CPU: the capture (xwd into the app's file, read), the look
+// (pointer, size, the app's windows: beside the capture in a screenshot), the scaling, the pointer
+// drawn, the PNG. The second anchor, a bare `xwd -root` into a file, is the capture's floor.
 // Run: npm run bench -- computer   (writes bench/results/computer.json)
 
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ComputerControl } from '../src-main/core/computer/computer-control';
-import { imageLimitFor } from '../src-main/core/computer/screen-geometry';
+import { imageLimitFor, scaledSize } from '../src-main/core/computer/screen-geometry';
+import { drawPointer, encodePng, scaleDown, wholeScreen } from '../src-main/core/computer/screen-image';
 import { X11Screen } from '../src-main/core/computer/x11-screen';
 import { summarize } from './stats';
 
@@ -49,9 +53,43 @@ const cpu = async (f: () => Promise<unknown>): Promise<number> => {
   return (used.user + used.system) / 1000;
 };
 
+/** A bare `xwd -root` with its stdout on a file (as the app runs it), the file then dropped: the capture's floor. */
+const xwdToFile = async (): Promise<void> => {
+  const path = join(os.tmpdir(), `computer-bench-${process.pid}.xwd`);
+  const fd = openSync(path, 'wx+', 0o600);
+  unlinkSync(path);
+  try {
+    await once(spawn('/usr/bin/xwd', ['-root', '-silent'], { env, stdio: ['ignore', fd, 'ignore'] }), 'close');
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** Each phase of one screenshot on its own, wall and this process's CPU (ms), by name. */
+const phases: Record<string, { wall: number[]; cpu: number[] }> = {};
+const phase = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
+  const [start, used] = [performance.now(), process.cpuUsage()];
+  const result = await f();
+  const cpuUsed = process.cpuUsage(used);
+  const p = (phases[name] ??= { wall: [], cpu: [] });
+  p.wall.push(performance.now() - start);
+  p.cpu.push((cpuUsed.user + cpuUsed.system) / 1000);
+  return result;
+};
+const screen = control.screen;
+const phased = async (): Promise<void> => {
+  const image = await phase('capture', () => screen.capture());
+  const seen = await phase('look', () => screen.look([process.pid]));
+  const scaled = await phase('scale', () => scaleDown(image, wholeScreen(image), scaledSize(image, limit)));
+  await phase('pointer', () => drawPointer(scaled, seen.pointer, image));
+  await phase('png', () => encodePng(scaled));
+  screen.recycle(image);
+};
+
 const shot: number[] = [];
 const shotCpu: number[] = [];
 const bareXwd: number[] = [];
+const bareXwdFile: number[] = [];
 const click: number[] = [];
 const bareClick: number[] = [];
 await control.screenshot(limit); // warm: the programs found, the code compiled
@@ -61,6 +99,8 @@ for (let round = 0; round < RUNS; round++) {
   shot.push(await time(() => control.screenshot(limit)));
   shotCpu.push(await cpu(() => control.screenshot(limit)));
   if (!first) bareXwd.push(await time(() => run('/usr/bin/xwd', ['-root', '-silent'], { env, encoding: 'buffer', maxBuffer: 64 << 20 })));
+  bareXwdFile.push(await time(xwdToFile));
+  await phased();
   const [x, y] = [200 + round, 300];
   if (first)
     bareClick.push(await time(() => run('/usr/bin/xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '1'], { env })));
@@ -69,6 +109,7 @@ for (let round = 0; round < RUNS; round++) {
   if (!first)
     bareClick.push(await time(() => run('/usr/bin/xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '1'], { env })));
 }
+control.screen.close();
 server.kill();
 const median = (xs: number[]) => summarize(xs).median;
 const rows = {
@@ -77,7 +118,15 @@ const rows = {
   screenshotMs: median(shot),
   bareXwdMs: median(bareXwd),
   screenshotOverXwd: median(shot.map((s, i) => s / (bareXwd[i] ?? NaN))),
+  bareXwdToFileMs: median(bareXwdFile),
+  screenshotOverXwdToFile: median(shot.map((s, i) => s / (bareXwdFile[i] ?? NaN))),
   screenshotCpuMs: median(shotCpu),
+  ...Object.fromEntries(
+    Object.entries(phases).flatMap(([name, p]) => [
+      [`${name}Ms`, median(p.wall)],
+      [`${name}CpuMs`, median(p.cpu)],
+    ]),
+  ),
   actionMs: median(click),
   bareXdotoolMs: median(bareClick),
   actionOverXdotool: median(click.map((c, i) => c / (bareClick[i] ?? NaN))),

@@ -220,6 +220,8 @@ export class ComputerControl {
     const p = seen.pointer;
     if (p.x >= area.x && p.y >= area.y && p.x < area.x + area.width && p.y < area.y + area.height)
       drawPointer(scaled, { x: p.x - area.x, y: p.y - area.y }, area);
+    // The capture's pixels are in the scaled image now: its memory can take the next capture.
+    this.screen.recycle(image);
     this.shown = { scaled: { width: scaled.width, height: scaled.height }, area, screen };
     return {
       png: encodePng(scaled),

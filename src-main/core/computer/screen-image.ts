@@ -31,7 +31,9 @@ export function wholeScreen(image: { width: number; height: number }): Rect {
  * The area of the screen (the whole of it, or one window's rectangle inside it) scaled down to `size`
  * as RGB, each scaled pixel the average of the real block it stands for (the blocks of
  * screen-geometry.ts, counted from the area's corner, so what the model sees at a point is what a
- * click there hits). One pass over the real pixels, read straight from the capture.
+ * click there hits). One pass over the real pixels, read straight from the capture, row by row: each
+ * real pixel is added to its scaled column's sums (the blocks tile the area, so a column's index per
+ * real column is looked up, not computed), and a scaled row is written once its real rows are in.
  */
 export function scaleDown(image: ScreenPixels, area: Rect, size: Size): RgbImage {
   if (
@@ -47,37 +49,35 @@ export function scaleDown(image: ScreenPixels, area: Rect, size: Size): RgbImage
     );
   const out = Buffer.allocUnsafe(size.width * size.height * 3);
   const { pixels, stride } = image;
-  const first = new Int32Array(size.width);
-  const last = new Int32Array(size.width);
-  for (let x = 0; x < size.width; x++) [first[x], last[x]] = realSpan(x, size.width, area.width).map((v) => v + area.x) as [number, number];
+  // For each real column of the area, where its scaled column's sums are; for each scaled column, its width in real pixels.
+  const sumAt = new Int32Array(area.width);
+  const widths = new Int32Array(size.width);
+  for (let x = 0; x < size.width; x++) {
+    const [x0, x1] = realSpan(x, size.width, area.width);
+    widths[x] = x1 - x0 + 1;
+    sumAt.fill(x * 3, x0, x1 + 1);
+  }
+  const sums = new Uint32Array(size.width * 3);
   let at = 0;
   for (let y = 0; y < size.height; y++) {
-    const [y0, y1] = realSpan(y, size.height, area.height).map((v) => v + area.y) as [number, number];
-    for (let x = 0; x < size.width; x++) {
-      const x0 = first[x] as number;
-      const x1 = last[x] as number;
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let yy = y0; yy <= y1; yy++) {
-        for (let i = yy * stride + x0, end = yy * stride + x1; i <= end; i++) {
-          const p = pixels[i] as number;
-          r += (p >>> 16) & 0xff;
-          g += (p >>> 8) & 0xff;
-          b += p & 0xff;
-        }
+    const [y0, y1] = realSpan(y, size.height, area.height);
+    sums.fill(0);
+    for (let yy = y0 + area.y; yy <= y1 + area.y; yy++) {
+      const row = yy * stride + area.x;
+      for (let x = 0; x < area.width; x++) {
+        const p = pixels[row + x] as number;
+        const j = sumAt[x] as number;
+        sums[j] = (sums[j] as number) + ((p >>> 16) & 0xff);
+        sums[j + 1] = (sums[j + 1] as number) + ((p >>> 8) & 0xff);
+        sums[j + 2] = (sums[j + 2] as number) + (p & 0xff);
       }
-      const n = (y1 - y0 + 1) * (x1 - x0 + 1);
-      // Whole blocks of one pixel (no scaling) need no division.
-      if (n === 1) {
-        out[at++] = r;
-        out[at++] = g;
-        out[at++] = b;
-      } else {
-        out[at++] = Math.round(r / n);
-        out[at++] = Math.round(g / n);
-        out[at++] = Math.round(b / n);
-      }
+    }
+    const rows = y1 - y0 + 1;
+    for (let x = 0, j = 0; x < size.width; x++, j += 3) {
+      const n = rows * (widths[x] as number);
+      out[at++] = Math.round((sums[j] as number) / n);
+      out[at++] = Math.round((sums[j + 1] as number) / n);
+      out[at++] = Math.round((sums[j + 2] as number) / n);
     }
   }
   return { width: size.width, height: size.height, data: out };
@@ -120,10 +120,17 @@ export function drawPointer(image: RgbImage, real: { x: number; y: number }, rea
   });
 }
 
+/**
+ * The rows with their filter bytes, kept from one PNG to the next: deflate reads them before encodePng
+ * returns, and a fresh 3–5 MB each screenshot cost more than filling it (pages handed out and freed).
+ */
+let rows = Buffer.alloc(0);
+
 /** PNG of an RGB image (8-bit truecolour, no filter, zlib's fastest level: screens compress well as they are; bench/computer.bench.ts). */
 export function encodePng(image: RgbImage): Buffer {
   const stride = image.width * 3;
-  const raw = Buffer.allocUnsafe((stride + 1) * image.height);
+  if (rows.length < (stride + 1) * image.height) rows = Buffer.allocUnsafe((stride + 1) * image.height);
+  const raw = rows.subarray(0, (stride + 1) * image.height);
   for (let y = 0; y < image.height; y++) {
     raw[y * (stride + 1)] = 0;
     image.data.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);

@@ -1,8 +1,9 @@
-import { runAppProgram, runAppProgramBytes, systemProgram, type ProgramResult } from '../programs/app-programs';
+import { runAppProgram, runAppProgramToFile, systemProgram, type ProgramResult } from '../programs/app-programs';
 import type { Rect } from './screen-image';
 import { XdotoolShell, type ShellAnswer } from './xdotool-shell';
 import { focusWindow, parseGeometries, visibleWindows, type WindowInfo, type WindowTools } from './x11-windows';
-import { readXwd, type ScreenPixels } from './xwd-image';
+import { captureThroughFile } from './xwd-capture';
+import type { ScreenPixels } from './xwd-image';
 
 // The screen of an X11 display, through the X.Org tools Debian and every X desktop ship: xwd (x11-apps)
 // takes the root window as the X server itself hands it out (GetImage), xdotool drives the pointer and
@@ -45,15 +46,20 @@ export class X11Screen {
     this.shell = new XdotoolShell(() => this.env());
   }
 
-  /** The whole screen (the root window), one word a pixel. */
-  async capture(): Promise<ScreenPixels> {
-    const result = await runAppProgramBytes('xwd', ['-root', '-silent'], {
-      env: this.env(),
-      timeoutMs: 10_000,
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    if (!result.ok) throw new Error(`could not capture the screen (xwd: ${result.stderr.trim().slice(0, 300) || 'failed'})`);
-    return readXwd(result.stdout);
+  /** Memory a finished screenshot gave back (recycle), for the next capture to be read into. */
+  private spare: ArrayBuffer | undefined;
+
+  /** The whole screen (the root window), one word a pixel: xwd's dump through a private file (xwd-capture.ts). */
+  capture(): Promise<ScreenPixels> {
+    // Taken, so that a capture made meanwhile never reads into memory this one's pixels are in.
+    const spare = this.spare;
+    this.spare = undefined;
+    return captureThroughFile((fd) => runAppProgramToFile('xwd', ['-root', '-silent'], fd, { env: this.env(), timeoutMs: 10_000 }), spare);
+  }
+
+  /** Gives a capture's memory back once nothing reads its pixels any more (the screenshot is made). */
+  recycle(image: ScreenPixels): void {
+    if (image.pixels.buffer instanceof ArrayBuffer) this.spare = image.pixels.buffer;
   }
 
   /**
@@ -152,9 +158,10 @@ export class X11Screen {
     run: (program, args) => runAppProgram(program, args, { env: { ...this.env(), LANG: 'C.UTF-8' }, timeoutMs: 10_000 }),
   };
 
-  /** Ends the xdotool the looks go through (a new one starts with the next look). */
+  /** Ends the xdotool the looks go through (a new one starts with the next look), and lets the spare memory go. */
   close(): void {
     this.shell.close();
+    this.spare = undefined;
   }
 
   /** Windows named by id (oi's terminal): one process each, as a stale id would end the shell's xdotool. */

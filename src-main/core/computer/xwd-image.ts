@@ -27,6 +27,12 @@ const ZPIXMAP = 2;
 const TRUE_COLOR = 4;
 const DIRECT_COLOR = 5;
 
+/** Where the pixels start in an XWD dump, from its first 100 bytes (0 when they are not there). */
+export function xwdPixelsStart(head: Buffer): number {
+  if (head.length < HEADER_FIELDS * 4) return 0;
+  return head.readUInt32BE(0) + head.readUInt32BE(19 * 4) * 12;
+}
+
 /** Reads an XWD dump of a true-colour screen; throws naming what it cannot read. */
 export function readXwd(file: Buffer): ScreenPixels {
   if (file.length < HEADER_FIELDS * 4) throw new Error(`the screen capture is too short to be an XWD image (${file.length} bytes)`);
@@ -57,9 +63,14 @@ export function readXwd(file: Buffer): ScreenPixels {
   const bytes = bitsPerPixel / 8;
   const lsbFirst = byteOrder === 0;
   const usual = masks[0] === 0xff0000 && masks[1] === 0xff00 && masks[2] === 0xff;
-  if (usual && bytes === 4 && lsbFirst && (file.byteOffset + start) % 4 === 0 && bytesPerLine % 4 === 0) {
-    // The words are already 0x??RRGGBB (the top byte is padding, never read): used where they lie.
-    const pixels = new Uint32Array(file.buffer, file.byteOffset + start, (bytesPerLine / 4) * height);
+  if (usual && bytes === 4 && lsbFirst && bytesPerLine % 4 === 0) {
+    // The words are already 0x??RRGGBB (the top byte is padding, never read): used where they lie when
+    // they start on a word (xwd-capture.ts places them so), else copied once onto one.
+    const words = (bytesPerLine / 4) * height;
+    if ((file.byteOffset + start) % 4 === 0)
+      return { width, height, stride: bytesPerLine / 4, pixels: new Uint32Array(file.buffer, file.byteOffset + start, words) };
+    const pixels = new Uint32Array(words);
+    new Uint8Array(pixels.buffer).set(file.subarray(start, start + words * 4));
     return { width, height, stride: bytesPerLine / 4, pixels };
   }
   const pixels = new Uint32Array(width * height);

@@ -81,7 +81,7 @@ export async function runAppProgram(name: string, args: string[], options: RunPr
   return { ok: result.ok, stdout: result.stdout.toString(), stderr: result.stderr };
 }
 
-/** As runAppProgram, for a program whose output is binary (xwd's screen capture): stdout as bytes. */
+/** As runAppProgram, for a program whose output is binary: stdout as bytes. */
 export function runAppProgramBytes(
   name: string,
   args: string[],
@@ -102,6 +102,31 @@ export function runAppProgramBytes(
       },
       (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr: stderr.toString() }),
     );
+  });
+}
+
+/**
+ * As runAppProgramBytes, with stdout going straight into a file the caller opened (`fd`) rather than
+ * through a pipe: xwd's 8 MB screen capture then is one write that never waits for the app to read
+ * 64 KB at a time (docs/computer-use.md#speed). Resolves when the program has ended, with its stderr.
+ */
+export function runAppProgramToFile(name: string, args: string[], fd: number, options: RunProgramOptions = {}): Promise<ProgramResult> {
+  const file = systemProgram(name);
+  if (!file) return Promise.resolve({ ok: false, stdout: '', stderr: notInstalled(name) });
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { cwd: options.cwd ?? sep, env: options.env ?? BASE_ENV, stdio: ['ignore', fd, 'pipe'] });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => (stderr = (stderr + text).slice(0, 4096)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 10_000);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      resolve({ ok: false, stdout: '', stderr: err.message });
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ ok: code === 0, stdout: '', stderr: signal ? `${stderr}\n(ended by ${signal})` : stderr });
+    });
   });
 }
 
