@@ -15,6 +15,9 @@ export interface AskedToolDeps extends TurnHookDeps {
   schedules?: ScheduleTasks;
 }
 
+/** The names of these calls (whether or not their service is here). */
+export const ASKED_TOOLS: ReadonlySet<string> = new Set([COMPUTER_TOOL_NAME, SCHEDULE_TOOL]);
+
 /** The call's run, or null when it is no such call (or its service is absent: the tool was not offered). */
 export function askedToolCell(
   live: LiveConversation,

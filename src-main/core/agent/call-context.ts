@@ -1,5 +1,6 @@
 import type { Settings } from '@contract';
 import type { McpTool } from '../mcp/mcp-manager';
+import type { CheckpointWrites } from './checkpoint-writes';
 
 // What the tool calls of one model step share (step-calls.ts, code-call.ts), and what each tells its step.
 
@@ -15,6 +16,13 @@ export interface CallContext {
   /** The turn's signal: the composer's Stop. */
   signal: AbortSignal;
   errors: ErrorMemory;
+  /**
+   * The save of the model's reply, written while the step's first cell gets ready (its checkpoint):
+   * nothing the model asked for runs before its call is on disk (docs/agent.md#saving).
+   */
+  recorded: Promise<void>;
+  /** The checkpoint lists the step's cells are still writing; the step's last save goes beside them. */
+  behind: CheckpointWrites;
 }
 
 /** The last failed code cell's result, kept across the turn's steps: a repeat of it is pointed out to the model. */

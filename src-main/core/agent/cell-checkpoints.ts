@@ -4,6 +4,7 @@ import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import { changesForModel } from '../checkpoints/tree-changes';
 import type { Skipped } from '../checkpoints/workspace-scan';
 import { Languages } from '../exec';
+import type { CheckpointWrites } from './checkpoint-writes';
 
 /**
  * The checkpoints around one cell (docs/checkpoints.md): the workspace recorded before it runs and
@@ -35,11 +36,16 @@ export async function checkpointAfter(
   cell: CellItem,
   before: CellCheckpoint | null,
   settings: Settings,
+  /** Where the list's write goes when it may finish behind the cell (a turn's step); else it is awaited. */
+  behind?: CheckpointWrites,
 ): Promise<CellChanges | null> {
   if (!service || !before) return null;
   if (!before.ok) return { checkpointed: false, files: [], skipped: [], note: before.note };
   try {
-    const changes = await service.after(conv, cell.id, before.skipped);
+    const early = await service.afterEarly(conv, cell.id, before.skipped);
+    if (behind) behind.add(cell, early.recorded);
+    else await early.recorded;
+    const changes = early.changes;
     // Without the sandbox, code can write anywhere; only the workspace is checkpointed.
     return settings.sandbox.enabled
       ? changes

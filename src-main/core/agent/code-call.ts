@@ -32,6 +32,7 @@ export async function runCodeCall(live: LiveConversation, deps: TurnDeps, call: 
   const permitted = await permission(live, deps, cell, mcpTool, context);
   if (permitted !== 'run') return permitted;
   if (mcpTool && deps.mcp) {
+    await context.recorded;
     const result = await executeMcpCell(
       live,
       cell,
@@ -128,7 +129,7 @@ async function permission(
 
 /** The approved code, run in its session; a failure that repeats the previous one is pointed out to the model. */
 async function runCode(live: LiveConversation, deps: TurnDeps, cell: CellItem, context: CallContext): Promise<CallOutcome> {
-  const userStopped = await executeCell(live, deps, context.settings, cell, context.signal);
+  const userStopped = await executeCell(live, deps, context.settings, cell, context.signal, context);
   cell.resultForModel = `${cell.resultForModel ?? ''}${planModeNote(live.conv, cell)}`;
   // The result counts too: an automatic install reports the command it ran there.
   deps.environment.noteRun(`${cell.code}\n${cell.resultForModel ?? ''}`);

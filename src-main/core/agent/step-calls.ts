@@ -1,7 +1,8 @@
 import type { CellItem } from '@contract';
+import { DELEGATE_TOOL } from '../llm/delegate-tool';
 import { planLanguage } from '../llm/plan-tools';
 import { executeAppToolCell, isAppTool } from './app-tool-cell';
-import { askedToolCell } from './asked-tool-cells';
+import { ASKED_TOOLS, askedToolCell } from './asked-tool-cells';
 import type { CallContext, CallOutcome } from './call-context';
 import { runCodeCall } from './code-call';
 import type { LiveConversation } from './live-conversation';
@@ -29,7 +30,8 @@ export async function runStepCalls(
   let failed = false;
   let stop = false;
   let previous: CellItem | null = null;
-  // Sub-agents (delegate calls) all start now, side by side; each cell below waits for its own.
+  // Sub-agents (delegate calls) all start now, side by side, once the reply is on disk; each cell below waits for its own.
+  if (calls.some((c) => c.name === DELEGATE_TOOL)) await context.recorded;
   const delegated = deps.subagents?.start(live, calls, context.settings, context.signal) ?? new Map<string, Promise<boolean>>();
   for (const call of calls) {
     const { cell } = call;
@@ -56,6 +58,8 @@ export async function runStepCalls(
 /** One call, to the handler of its kind. */
 async function dispatchCall(live: LiveConversation, deps: TurnDeps, call: StepCall, context: CallContext): Promise<CallOutcome> {
   const { cell, args, name } = call;
+  // A code call waits for the reply's save beside its checkpoint (turn-cell.ts), the others here.
+  if (args !== null && (ASKED_TOOLS.has(name) || planLanguage(name) !== null || isAppTool(name, deps))) await context.recorded;
   const asked = askedToolCell(live, deps, context.settings, call, context.signal);
   if (asked) return asked;
   if (args !== null && planLanguage(name)) {

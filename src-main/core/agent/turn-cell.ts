@@ -9,6 +9,7 @@ import type { HookRunner } from '../hooks/hook-runner';
 import { describeCell, hookGuard, needsPersonHooks } from './turn-hooks';
 import { undoReadOnlyChanges, withWorkspaceCell } from './subagents/workspace-cell-lock';
 import { setAutoRun } from './conversation-changes';
+import type { CallContext } from './call-context';
 
 // One code cell of a turn, once the model has written it: the user's approval (or auto-run), then
 // the run between the workspace checkpoints, and the text the model reads about it.
@@ -94,11 +95,13 @@ export function executeCell(
   settings: Settings,
   cell: CellItem,
   signal: AbortSignal,
+  /** In a turn's step: the reply's save, on disk before the cell runs, and the step's lists written behind it (call-context.ts). */
+  step?: Pick<CallContext, 'recorded' | 'behind'>,
 ): Promise<boolean> {
   // Sub-agents share their parent's folder: their cells take turns, so each cell's checkpoints hold only its own changes.
   return withWorkspaceCell(
     live,
-    () => executeHeldCell(live, deps, settings, cell, signal),
+    () => executeHeldCell(live, deps, settings, cell, signal, step),
     () =>
       // Its session starts before its turn on the workspace: a start writes nothing there, and held the
       // others' cells up for a second or more (docs/agent.md#sub-agents).
@@ -119,10 +122,11 @@ async function executeHeldCell(
   settings: Settings,
   cell: CellItem,
   signal: AbortSignal,
+  step?: Pick<CallContext, 'recorded' | 'behind'>,
 ): Promise<boolean> {
   const started = Date.now();
   let interruptedByUser = false;
-  const checkpoint = await checkpointBefore(deps.checkpoints, live.conv, cell);
+  const [checkpoint] = await Promise.all([checkpointBefore(deps.checkpoints, live.conv, cell), step?.recorded]);
   try {
     const onAsked = (prompt: string) => needsPersonHooks(live, deps, 'input', { cell: describeCell(cell), prompt });
     const screen = deps.computer;
@@ -136,7 +140,7 @@ async function executeHeldCell(
       { exec: deps.exec, events: deps.events, settings, onAsked, ...(computer ? { computer } : {}) },
       signal,
     );
-    const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings);
+    const changes = await checkpointAfter(deps.checkpoints, live.conv, cell, checkpoint, settings, step?.behind);
     if (changes) cell.changes = changes;
     cell.outputs = result.outputs;
     cell.exitCode = result.exitCode;

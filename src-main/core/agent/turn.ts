@@ -3,6 +3,7 @@ import { classifyFailure, describeFailure } from '../llm/provider-errors';
 import type { ErrorMemory } from './call-context';
 import { withConversationProfile } from './conversation-profile';
 import type { LiveConversation } from './live-conversation';
+import { CheckpointWrites } from './checkpoint-writes';
 import { callModel } from './model-call';
 import { runStepCalls } from './step-calls';
 import { finishCell } from './turn-cell';
@@ -57,7 +58,10 @@ async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnPro
   noteUnpricedModel(live, deps.events, settings);
   const provider = await deps.providerFor(settings);
   const step = await callModel(live, deps, settings, provider, signal);
-  await deps.conversations.save(live.conv);
+  // On disk before anything the reply asked for runs; a cell's checkpoint is taken meanwhile (call-context.ts).
+  const recorded = deps.conversations.save(live.conv);
+  recorded.catch(() => undefined); // awaited below, whichever way the step goes
+  if (step.error || signal.aborted || step.calls.length === 0) await recorded;
   if (step.error) {
     for (const { cell } of step.calls)
       finishCell(live, deps.events, cell, 'interrupted', "The model's reply broke off before this code was complete; it was not run.");
@@ -75,8 +79,13 @@ async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnPro
     return 'stopped';
   }
   if (step.calls.length === 0) return 'done';
-  const ran = await runStepCalls(live, deps, step.calls, { settings, mcpTools: step.mcpTools, signal, errors: progress.errors });
-  await deps.conversations.save(live.conv);
+  const behind = new CheckpointWrites();
+  const context = { settings, mcpTools: step.mcpTools, signal, errors: progress.errors, recorded, behind };
+  const ran = await runStepCalls(live, deps, step.calls, context);
+  await recorded;
+  // The step's last save beside the checkpoint lists still being written; again if one failed (its cell says so).
+  const [, listFailed] = await Promise.all([deps.conversations.save(live.conv), behind.settle()]);
+  if (listFailed) await deps.conversations.save(live.conv);
   if (ran.stop) return 'stopped';
   progress.failuresInARow = ran.failed ? progress.failuresInARow + 1 : 0;
   if (ran.failed && progress.failuresInARow >= settings.maxFailedAttempts) {

@@ -6,11 +6,11 @@ import type { CellChanges, FileDiff, Settings } from '@contract';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { ChangeJournal } from './change-journal';
 import { canonical, CheckpointRecords, type CheckpointEntry, type ConversationRecord } from './checkpoint-records';
-import { insideAny, MAX_LISTED, parseUnkept, unkeptChanges, type ScanLimits, type Unkept, type Unrestorable } from './ignored-paths';
+import { MAX_LISTED, parseUnkept, unkeptChanges, type ScanLimits, type Unkept, type Unrestorable } from './ignored-paths';
 import { GitObjects } from './git-objects';
-import { applyRestore, gitFolderOf, planRestore, presentGitFolders } from './restore';
+import { applyRestore, keptAsIs, leftAsIs, planRestore, presentGitFolders, type CannotRestore, type RestoreOutcome } from './restore';
 import { Snapshotter } from './snapshot';
-import type { Skipped } from './workspace-scan';
+import { mergeSkipped, type Skipped } from './workspace-scan';
 import { storeBytes } from './store-size';
 import { StoreAccess, type StoreLockOptions } from './store-lock';
 import { applyPermissions, parseManifest } from './permissions';
@@ -52,15 +52,7 @@ export interface CheckpointServiceOptions {
 /** A restore cut short (the app killed) is finished from this file the next time the store is used. */
 const JOURNAL = 'oi-restore-journal.json';
 
-/** Paths a rewind cannot put back (ignored-paths.ts): the first MAX_LISTED, and how many in all. */
-export interface CannotRestore {
-  cannotRestore: Unrestorable[];
-  cannotRestoreCount: number;
-}
-
-export type RestoreOutcome =
-  | ({ status: 'restored'; changedPaths: number } & CannotRestore)
-  | ({ status: 'needs-confirmation'; modifiedOutside: string[] } & CannotRestore);
+export type { CannotRestore, RestoreOutcome };
 
 export class CheckpointService {
   private readonly stores = new Map<string, Store>();
@@ -103,30 +95,56 @@ export class CheckpointService {
   }
 
   /** Records the workspace after the cell and says what it changed. */
-  after(conv: { id: string; workspace: string }, cellId: string, skippedBefore: Skipped[]): Promise<CellChanges> {
-    return this.withStore(conv.workspace, async (store) => {
-      const record = await this.records.forWorkspace(conv.id, conv.workspace);
-      const entry = record.entries.find((e) => e.cellId === cellId);
-      if (!entry) return { checkpointed: false, files: [], skipped: [], note: 'no checkpoint was taken before this cell' };
-      const shot = await store.snapshotter.take(this.limits());
-      entry.after = shot.tree;
-      entry.afterModes = shot.modes;
-      entry.afterUnkept = shot.unkept;
-      entry.afterChunks = shot.chunks;
-      entry.bytes += shot.bytesStored;
-      const files = await changesBetween(store.objects, entry.before, shot.tree, await this.bigSizes(store, entry));
-      entry.changed = files.length;
-      // Read before pruning, which may drop this entry's blobs.
-      const lost = await this.unrestorable(store.objects, entry.beforeUnkept, shot.unkept, shot.tree);
-      const dropped = this.enforceBudget(record);
-      await this.records.save(conv.id, record);
-      if (dropped || (await this.enforceStoreLimit(conv.workspace))) await this.collect(store, conv.workspace);
-      return {
-        checkpointed: true,
-        files,
-        skipped: mergeSkipped(skippedBefore, shot.skipped),
-        ...(lost.length > 0 ? { unrestorable: lost.slice(0, MAX_LISTED), unrestorableCount: lost.length } : {}),
-      };
+  async after(conv: { id: string; workspace: string }, cellId: string, skippedBefore: Skipped[]): Promise<CellChanges> {
+    const { changes, recorded } = await this.afterEarly(conv, cellId, skippedBefore);
+    await recorded;
+    return changes;
+  }
+
+  /**
+   * As after(), but says what the cell changed as soon as that is known: `recorded` settles once the
+   * list naming the after tree is on disk (the store stays locked until then, so no collection in
+   * another process can miss the tree), and fails if it could not be written.
+   */
+  afterEarly(
+    conv: { id: string; workspace: string },
+    cellId: string,
+    skippedBefore: Skipped[],
+  ): Promise<{ changes: CellChanges; recorded: Promise<void> }> {
+    return new Promise((resolve, reject) => {
+      const recorded: Promise<void> = this.withStore(conv.workspace, async (store) => {
+        const record = await this.records.forWorkspace(conv.id, conv.workspace);
+        const entry = record.entries.find((e) => e.cellId === cellId);
+        if (!entry) {
+          resolve({ changes: { checkpointed: false, files: [], skipped: [], note: 'no checkpoint was taken before this cell' }, recorded });
+          return;
+        }
+        const shot = await store.snapshotter.take(this.limits());
+        entry.after = shot.tree;
+        entry.afterModes = shot.modes;
+        entry.afterUnkept = shot.unkept;
+        entry.afterChunks = shot.chunks;
+        entry.bytes += shot.bytesStored;
+        const files = await changesBetween(store.objects, entry.before, shot.tree, await this.bigSizes(store, entry));
+        entry.changed = files.length;
+        // Read before pruning, which may drop this entry's blobs.
+        const lost = await this.unrestorable(store.objects, entry.beforeUnkept, shot.unkept, shot.tree);
+        const dropped = this.enforceBudget(record);
+        const saved = this.records.save(conv.id, record);
+        resolve({
+          changes: {
+            checkpointed: true,
+            files,
+            skipped: mergeSkipped(skippedBefore, shot.skipped),
+            ...(lost.length > 0 ? { unrestorable: lost.slice(0, MAX_LISTED), unrestorableCount: lost.length } : {}),
+          },
+          recorded,
+        });
+        await saved;
+        if (dropped || (await this.enforceStoreLimit(conv.workspace))) await this.collect(store, conv.workspace);
+      });
+      // A failure before the changes are known fails the call; after, it fails `recorded` alone.
+      recorded.catch(reject);
     });
   }
 
@@ -371,27 +389,4 @@ export class CheckpointService {
   async forgetConversation(conversationId: string): Promise<void> {
     await this.records.remove(conversationId);
   }
-}
-
-function mergeSkipped(a: Skipped[], b: Skipped[]): Skipped[] {
-  const seen = new Map<string, Skipped>();
-  for (const s of [...a, ...b]) seen.set(s.path, s);
-  return [...seen.values()];
-}
-
-/** A `.git` folder present now is never rewritten by a restore (restore.ts), its modes included. */
-function keptAsIs(gitFolders: Set<string>): (path: string) => boolean {
-  return (p) => {
-    const top = gitFolderOf(p);
-    return top !== null && gitFolders.has(top);
-  };
-}
-
-/**
- * What a rewind leaves alone: paths the checkpoint saw but could not keep (an ignored folder, a file
- * over its cap). Removing one because the tree does not hold it would delete what it cannot put back.
- */
-function leftAsIs(unkept: readonly Unkept[]): (path: string) => boolean {
-  const paths = new Set(unkept.map((u) => u.path));
-  return (p) => insideAny(paths, p);
 }

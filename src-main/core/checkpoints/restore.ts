@@ -3,6 +3,7 @@ import { holdFolder, removeBeneath, writeNewFileBeneath } from '../fs/no-follow-
 import type { FlatEntry, GitObjects } from './git-objects';
 import { wantedPerm } from './permissions';
 import { readChunked } from './chunked-files';
+import { insideAny, type Unkept, type Unrestorable } from './ignored-paths';
 
 /**
  * Puts a workspace back to a tree from the store: files and links written, modes set, folders made
@@ -132,3 +133,30 @@ export async function presentGitFolders(root: string, target: FlatEntry[]): Prom
 }
 
 const depthOf = (p: string) => p.split('/').length;
+
+/** A `.git` folder present now is never rewritten by a restore (restore.ts), its modes included. */
+export function keptAsIs(gitFolders: Set<string>): (path: string) => boolean {
+  return (p) => {
+    const top = gitFolderOf(p);
+    return top !== null && gitFolders.has(top);
+  };
+}
+
+/**
+ * What a rewind leaves alone: paths the checkpoint saw but could not keep (an ignored folder, a file
+ * over its cap). Removing one because the tree does not hold it would delete what it cannot put back.
+ */
+export function leftAsIs(unkept: readonly Unkept[]): (path: string) => boolean {
+  const paths = new Set(unkept.map((u) => u.path));
+  return (p) => insideAny(paths, p);
+}
+
+/** Paths a rewind cannot put back (ignored-paths.ts): the first MAX_LISTED, and how many in all. */
+export interface CannotRestore {
+  cannotRestore: Unrestorable[];
+  cannotRestoreCount: number;
+}
+
+export type RestoreOutcome =
+  | ({ status: 'restored'; changedPaths: number } & CannotRestore)
+  | ({ status: 'needs-confirmation'; modifiedOutside: string[] } & CannotRestore);

@@ -293,3 +293,10 @@ export function linkTarget(root: string, relPath: string): Buffer {
 }
 
 export { formatMb };
+
+/** Two lists of what a snapshot left out, one entry a path (the later wins). */
+export function mergeSkipped(a: Skipped[], b: Skipped[]): Skipped[] {
+  const seen = new Map<string, Skipped>();
+  for (const s of [...a, ...b]) seen.set(s.path, s);
+  return [...seen.values()];
+}
