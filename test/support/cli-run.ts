@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { afterEach } from 'vitest';
 import type { AnyEvent } from '@contract';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../fixtures/llm-server';
-import { OiTerminal, tempDir, type OiTerminalOptions } from './cli-process';
+import { cliEnv, OiTerminal, runOi, tempDir, type OiTerminalOptions } from './cli-process';
 
 // What a test file that runs `oi` starts for each test — the scripted model server, the data folder,
 // `oi` in a terminal — owned in one place and ended after every test, however it ends, so that a test
@@ -62,4 +63,20 @@ export function jsonEvents(stdout: string): AnyEvent[] {
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as AnyEvent);
+}
+
+/** At oi's prompt, sends `message`, waits for the question about the code it leads to, and answers it. */
+export async function sendAndAnswer(oi: OiTerminal, message: string, answer: string): Promise<void> {
+  await oi.expect('> ');
+  oi.line(message);
+  await oi.expect('Run this code?');
+  oi.line(answer);
+}
+
+/** `oi --auto-run --json -m <message>` with these provider and model flags against the scripted server, code in <dir>/ws. */
+export function runAutoJson(llm: ScriptedLlm, dir: string, model: string[], message: string) {
+  return runOi(
+    [...model, '--base-url', llm.openaiBaseUrl, '--workspace', path.join(dir, 'ws'), '--auto-run', '--json', '-m', message],
+    cliEnv(dir),
+  );
 }

@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runOi } from '../../support/cli-process';
-import { jsonEvents, useCliRun } from '../../support/cli-run';
+import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with a local model nobody has probed, which answers as classic Open Interpreter's
 // models do: prose and a plain ```python block, no tool call. The answer itself says it was code.
@@ -14,9 +12,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed 
   it('runs the fenced block of an answer without a tool call, before any probe', async () => {
     const { llm, dir } = await cli.start('oi-cli-fenced-', { models: ['classic-oi'] });
     llm.enqueue({ kind: 'text', text: REPLY }, { kind: 'text', text: 'It printed 42.' });
-    const args = ['--provider', provider, '--model', 'classic-oi', '--base-url', llm.openaiBaseUrl];
-    const run = ['--workspace', path.join(dir, 'ws'), '--auto-run', '--json', '-m', 'multiply 6 by 7'];
-    const result = await runOi([...args, ...run], cliEnv(dir));
+    const result = await runAutoJson(llm, dir, ['--provider', provider, '--model', 'classic-oi'], 'multiply 6 by 7');
 
     expect(result.code).toBe(0);
     const all = jsonEvents(result.stdout);

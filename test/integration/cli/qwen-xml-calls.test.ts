@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runOi } from '../../support/cli-process';
-import { jsonEvents, useCliRun } from '../../support/cli-run';
+import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with Qwen3-Coder served without a tool parser: it writes its calls as XML inside
 // <tool_call> (its chat template's form), which must run as cells, code with quotes and all.
@@ -28,9 +26,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with Qwen3-Coder 
   it("runs a call written in Qwen3-Coder's XML form", async () => {
     const { llm, dir } = await cli.start('oi-cli-qwen-xml-', { chunkSize: 7, models: ['qwen3-coder:30b'] });
     llm.enqueue({ kind: 'text', text: XML_CALL }, { kind: 'text', text: 'It printed 42.' });
-    const args = ['--provider', provider, '--model', 'qwen3-coder:30b', '--base-url', llm.openaiBaseUrl];
-    const run = ['--workspace', path.join(dir, 'ws'), '--auto-run', '--json', '-m', 'run it'];
-    const result = await runOi([...args, ...run], cliEnv(dir));
+    const result = await runAutoJson(llm, dir, ['--provider', provider, '--model', 'qwen3-coder:30b'], 'run it');
 
     expect(result.code).toBe(0);
     const events = jsonEvents(result.stdout);

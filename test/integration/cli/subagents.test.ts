@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '@contract';
 import type { ScriptedLlm, ScriptedReply } from '../../fixtures/llm-server';
 import { cliEnv, runOi } from '../../support/cli-process';
-import { useCliRun } from '../../support/cli-run';
+import { sendAndAnswer, useCliRun } from '../../support/cli-run';
 import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/host-server';
 
 // Sub-agents in `oi` (docs/cli.md, docs/agent.md#sub-agents): in a pseudo-terminal each one's output
@@ -65,10 +65,7 @@ describe('oi with sub-agents', () => {
   it('prints each sub-agent nested under its name, asks about its code at the prompt, and ends with each one’s cost', async () => {
     const { dir, flags } = await routedLlm('oi-cli-subagents-', script());
     const oi = cli.terminal(flags, cliEnv(dir), { cols: 100 });
-    await oi.expect('> ');
-    oi.line('split it');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'split it', 'y');
     await oi.expect('Both sub-agents answered.');
     const screen = (await oi.screen()).join('\n');
     expect(screen).toMatch(/⇉ sub-agents, estimated up to \$[\d.]+ in total: left \(gpt-4o\) ≤ \$[\d.]+, right \(gpt-4o\) ≤ \$[\d.]+/);

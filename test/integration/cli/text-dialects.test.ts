@@ -1,9 +1,6 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCall } from '../../../src-main/core/llm/text-call-dialects';
-import type { ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi } from '../../support/cli-process';
-import { jsonEvents, useCliRun } from '../../support/cli-run';
+import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` against local models: a tool call written as text in each dialect runs, and Ollama is
 // spoken to through its native API.
@@ -19,19 +16,12 @@ const replies = {
   json: `{"name": "execute", "arguments": ${ARGS}}`,
 };
 
-/** `oi --auto-run --json -m <message>` with these provider and model flags, against the scripted server. */
-const autoRunJson = (llm: ScriptedLlm, dir: string, model: string[], message: string) =>
-  runOi(
-    [...model, '--base-url', llm.openaiBaseUrl, '--workspace', path.join(dir, 'ws'), '--auto-run', '--json', '-m', message],
-    cliEnv(dir),
-  );
-
 describe('oi -m --json with local models', () => {
   for (const [dialect, reply] of Object.entries(replies)) {
     it(`runs a ${dialect} call written as text`, async () => {
       const { llm, dir } = await cli.start('oi-cli-dialect-', { chunkSize: 5 });
       llm.enqueue({ kind: 'text', text: reply }, { kind: 'text', text: 'It printed 42.' });
-      const result = await autoRunJson(llm, dir, ['--provider', 'openai-compatible', '--model', 'local-model'], 'multiply');
+      const result = await runAutoJson(llm, dir, ['--provider', 'openai-compatible', '--model', 'local-model'], 'multiply');
       expect(result.code).toBe(0);
       const done = jsonEvents(result.stdout).find((e) => e.name === 'cell.done');
       expect(done?.name === 'cell.done' && done.payload.cell).toMatchObject({ status: 'done', callDialect: dialect });
@@ -45,7 +35,7 @@ describe('oi -m --json with local models', () => {
       { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'echo via-ollama' } }] },
       { kind: 'text', text: 'Done.' },
     );
-    const result = await autoRunJson(llm, dir, ['--provider', 'ollama', '--model', 'qwen2.5-coder:7b'], 'go');
+    const result = await runAutoJson(llm, dir, ['--provider', 'ollama', '--model', 'qwen2.5-coder:7b'], 'go');
     expect(result.code).toBe(0);
     expect(llm.requests.filter((r) => r.path === '/api/chat')).toHaveLength(2);
     expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('via-ollama');
