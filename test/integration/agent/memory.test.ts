@@ -3,10 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { skillUseText } from '@contract/skill-use';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startScriptedLlm } from '../../fixtures/llm-server';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
-import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import type { AppUnderTest } from '../../support/app-under-test';
+import { startAppOver } from '../../support/app-over-protocol';
 import { systemPromptOf, toolNamesOf } from './support/request-parts';
 
 // Memory through full agent turns with the scripted model, on both protocols (docs/agent.md#memory):
@@ -21,18 +20,11 @@ describe.each(['openai', 'anthropic'] as const)('memory over %s', (protocol) => 
   let aut: AppUnderTest;
 
   beforeAll(async () => {
-    llm = await startScriptedLlm();
-    const secrets = new MemorySecretStore();
-    await secrets.set(`provider:${protocol}`, 'sk-test-memory');
-    const settings =
-      protocol === 'anthropic'
-        ? { provider: 'anthropic' as const, baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6' }
-        : { provider: 'openai' as const, baseUrl: llm.openaiBaseUrl, model: 'gpt-test' };
-    aut = await startAppUnderTest({ ...settings, autoRun: true }, { llm, secrets });
+    aut = await startAppOver(protocol, 'sk-test-memory', { autoRun: true });
+    llm = aut.llm;
   });
   afterAll(async () => {
     await aut?.close();
-    await llm?.close();
   });
 
   const turn = async (text: string) => {

@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem, Conversation } from '@contract';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startScriptedLlm } from '../../fixtures/llm-server';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
-import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import type { AppUnderTest } from '../../support/app-under-test';
+import { startAppOver } from '../../support/app-over-protocol';
 import { lastRequestText, systemPromptOf, toolNamesOf } from './support/request-parts';
 
 // Plan mode and the task list through full agent turns with the scripted model, on both protocols
@@ -27,19 +26,12 @@ describe.each(['openai', 'anthropic'] as const)('plan mode over %s', (protocol) 
 
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-plan-')));
-    llm = await startScriptedLlm();
-    const secrets = new MemorySecretStore();
-    await secrets.set(`provider:${protocol}`, 'sk-test-plan');
-    const settings =
-      protocol === 'anthropic'
-        ? { provider: 'anthropic' as const, baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6' }
-        : { provider: 'openai' as const, baseUrl: llm.openaiBaseUrl, model: 'gpt-test' };
     // Auto-run on: plan mode alone must keep the workspace safe, and a plan is still asked about.
-    aut = await startAppUnderTest({ ...settings, autoRun: true }, { llm, secrets });
+    aut = await startAppOver(protocol, 'sk-test-plan', { autoRun: true });
+    llm = aut.llm;
   });
   afterAll(async () => {
     await aut?.close();
-    await llm?.close();
     rmSync(root, { recursive: true, force: true });
   });
 

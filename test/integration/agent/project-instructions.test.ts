@@ -4,10 +4,9 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startScriptedLlm } from '../../fixtures/llm-server';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
-import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import type { AppUnderTest } from '../../support/app-under-test';
+import { startAppOver } from '../../support/app-over-protocol';
 import { systemPromptOf } from './support/request-parts';
 
 // AGENTS.md files reach the model through both protocols (docs/agent.md#project-instructions): the
@@ -38,19 +37,12 @@ describe.each(['openai', 'anthropic'] as const)('project instructions over %s', 
     secret = path.join(root, 'secret.txt');
     writeFileSync(secret, 'SECRET-TOKEN-9f2c\n');
 
-    llm = await startScriptedLlm();
-    const secrets = new MemorySecretStore();
-    await secrets.set(`provider:${protocol}`, 'sk-test-agents');
-    const settings =
-      protocol === 'anthropic'
-        ? { provider: 'anthropic' as const, baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6' }
-        : { provider: 'openai' as const, baseUrl: llm.openaiBaseUrl, model: 'gpt-test' };
-    aut = await startAppUnderTest(settings, { llm, secrets });
+    aut = await startAppOver(protocol, 'sk-test-agents');
+    llm = aut.llm;
     writeFileSync(path.join(aut.dataDir, 'AGENTS.md'), 'MY RULE: answer in English.\n');
   });
   afterAll(async () => {
     await aut?.close();
-    await llm?.close();
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -2,10 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeProposal, readScheduleProposal, SCHEDULE_LANGUAGE, type AnyEvent, type CellItem, type NoticeItem } from '@contract';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startScriptedLlm } from '../../fixtures/llm-server';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
-import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import type { AppUnderTest } from '../../support/app-under-test';
+import { startAppOver } from '../../support/app-over-protocol';
 import { lastRequestText, toolNamesOf } from './support/request-parts';
 
 // "Run this again every Monday" from a conversation (docs/schedules.md#from-a-conversation), through
@@ -24,21 +23,14 @@ describe.each(['openai', 'anthropic'] as const)('schedule_task over %s', (protoc
   const events: AnyEvent[] = [];
 
   beforeAll(async () => {
-    llm = await startScriptedLlm();
-    const secrets = new MemorySecretStore();
-    await secrets.set(`provider:${protocol}`, 'sk-test-schedule');
-    const settings =
-      protocol === 'anthropic'
-        ? { provider: 'anthropic' as const, baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6' }
-        : { provider: 'openai' as const, baseUrl: llm.openaiBaseUrl, model: 'gpt-test' };
-    aut = await startAppUnderTest({ ...settings, autoRun: true }, { llm, secrets });
+    aut = await startAppOver(protocol, 'sk-test-schedule', { autoRun: true });
+    llm = aut.llm;
     ws = path.join(aut.dataDir, 'reports');
     mkdirSync(ws);
     aut.app.events.subscribe((e) => void events.push(e));
   });
   afterAll(async () => {
     await aut?.close();
-    await llm?.close();
   });
 
   const storeFile = () => path.join(aut.dataDir, 'schedules.json');

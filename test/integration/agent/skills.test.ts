@@ -4,10 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startScriptedLlm } from '../../fixtures/llm-server';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
-import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import type { AppUnderTest } from '../../support/app-under-test';
+import { startAppOver } from '../../support/app-over-protocol';
 import { lastRequestText, systemPromptOf, toolNamesOf } from './support/request-parts';
 
 // Agent Skills through full agent turns with the scripted model, on both protocols
@@ -35,20 +34,13 @@ describe.each(['openai', 'anthropic'] as const)('skills over %s', (protocol) => 
     execFileSync('git', ['init', '-q', workspace]);
     cpSync(path.join(FIXTURES, 'release-notes'), path.join(workspace, '.agents', 'skills', 'release-notes'), { recursive: true });
 
-    llm = await startScriptedLlm();
-    const secrets = new MemorySecretStore();
-    await secrets.set(`provider:${protocol}`, 'sk-test-skills');
-    const settings =
-      protocol === 'anthropic'
-        ? { provider: 'anthropic' as const, baseUrl: llm.anthropicBaseUrl, model: 'claude-sonnet-4-6' }
-        : { provider: 'openai' as const, baseUrl: llm.openaiBaseUrl, model: 'gpt-test' };
-    aut = await startAppUnderTest({ ...settings, autoRun: true }, { llm, secrets });
+    aut = await startAppOver(protocol, 'sk-test-skills', { autoRun: true });
+    llm = aut.llm;
     for (const skill of ['chart-maker', 'brand-colors'])
       await aut.app.handlers['skills.install']({ path: path.join(FIXTURES, skill) }, ctx);
   });
   afterAll(async () => {
     await aut?.close();
-    await llm?.close();
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CellItem, Conversation } from '@contract';
 import { chatRequests, shellCall, useOiTerminal } from './support/oi-terminal-run';
+import { sendAndAnswer } from '../../support/cli-run';
 
 const { start } = useOiTerminal();
 
@@ -27,10 +28,7 @@ describe('oi after the model server dropped mid-turn', { timeout: 120_000 }, () 
       text: 'Now the second step.',
       call: { id: 'call_cut', name: 'execute', arguments: '{"language":"shell","code":"echo second > step2' },
     });
-    await oi.expect('> ');
-    oi.line('Do it in two steps');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'Do it in two steps', 'y');
     await oi.expect('step-one-output');
     await oi.expect('the connection to');
     await oi.expect('was cut off');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliEnv, runOi } from '../../support/cli-process';
 import { chatRequests, shellCall, useCliFixtures, userMessages } from './support/oi-terminal-run';
+import { sendAndAnswer } from '../../support/cli-run';
 
 // The forms people know from other terminal agents (classic Open Interpreter, Claude Code, Codex, aider),
 // each run as a person would: in a pseudo-terminal, or piped.
@@ -61,10 +62,7 @@ describe('familiar forms', () => {
     const { llm, dir, flags } = await setUp();
     llm.enqueue(shellCall('a1', 'echo always-ran'), { kind: 'text', text: 'Ran without asking next time.' });
     let oi = terminal([...flags], cliEnv(dir));
-    await oi.expect('> ');
-    oi.line('run it');
-    await oi.expect('Run this code?');
-    oi.line('a');
+    await sendAndAnswer(oi, 'run it', 'a');
     await oi.expect('Ran without asking next time.');
     oi.line('exit');
     expect(await oi.exited).toBe(0);
@@ -213,10 +211,7 @@ describe('what the screen shows', () => {
       { kind: 'text', text: 'Fine.' },
     );
     const oi = terminal([...flags], cliEnv(dir));
-    await oi.expect('> ');
-    oi.line('import it');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'import it', 'y');
     await oi.expect('Install it? (y)es, (n)o');
     expect(oi.output.match(/No module named 'surely_not_installed_pkg'/g)).toHaveLength(1);
     oi.line('n');

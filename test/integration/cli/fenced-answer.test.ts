@@ -1,40 +1,21 @@
-import path from 'node:path';
-import type { AnyEvent } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with a local model nobody has probed, which answers as classic Open Interpreter's
 // models do: prose and a plain ```python block, no tool call. The answer itself says it was code.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 const REPLY = 'I will compute it.\n\n```python\nprint(6 * 7)\n```\n\nThat prints the product.';
 
-const events = (stdout: string): AnyEvent[] =>
-  stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as AnyEvent);
-
 describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed %s model that writes fenced code', (provider) => {
   it('runs the fenced block of an answer without a tool call, before any probe', async () => {
-    llm = await startScriptedLlm({ models: ['classic-oi'] });
-    data = tempDir('oi-cli-fenced-');
+    const { llm, dir } = await cli.start('oi-cli-fenced-', { models: ['classic-oi'] });
     llm.enqueue({ kind: 'text', text: REPLY }, { kind: 'text', text: 'It printed 42.' });
-    const args = ['--provider', provider, '--model', 'classic-oi', '--base-url', llm.openaiBaseUrl];
-    const run = ['--workspace', path.join(data.dir, 'ws'), '--auto-run', '--json', '-m', 'multiply 6 by 7'];
-    const result = await runOi([...args, ...run], cliEnv(data.dir));
+    const result = await runAutoJson(llm, dir, ['--provider', provider, '--model', 'classic-oi'], 'multiply 6 by 7');
 
     expect(result.code).toBe(0);
-    const all = events(result.stdout);
+    const all = jsonEvents(result.stdout);
     const cells = all.flatMap((e) => (e.name === 'cell.done' ? [e.payload.cell] : []));
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({ status: 'done', language: 'python', code: 'print(6 * 7)' });

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { useCliRun } from '../../support/cli-run';
 import { call, textOf, useOiMcp } from '../../support/oi-mcp';
 
 // `oi` runs the person's hooks from <data folder>/hooks.json like the app (the same core), and prints
@@ -10,24 +10,16 @@ import { call, textOf, useOiMcp } from '../../support/oi-mcp';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/hooks');
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 describe('oi -m with hooks in the data folder', () => {
   it('prints a refusal and a hook that hung, never runs the refused cell, and finishes the turn', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-hooks-');
-    const workspace = path.join(data.dir, 'ws');
+    const { llm, dir } = await cli.start('oi-cli-hooks-');
+    const workspace = path.join(dir, 'ws');
     mkdirSync(workspace);
-    const pidFile = path.join(data.dir, 'hang.pid');
+    const pidFile = path.join(dir, 'hang.pid');
     writeFileSync(
-      path.join(data.dir, 'hooks.json'),
+      path.join(dir, 'hooks.json'),
       JSON.stringify({
         hooks: {
           beforeCell: [{ command: `/bin/bash '${path.join(FIXTURES, 'refuse.sh')}'`, timeoutSeconds: 60 }],
@@ -40,7 +32,7 @@ describe('oi -m with hooks in the data folder', () => {
       { kind: 'text', text: 'The hook refused it.' },
     );
     const args = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
-    const result = await runOi([...args, '--workspace', workspace, '--auto-run', '-m', 'make the file'], cliEnv(data.dir));
+    const result = await runOi([...args, '--workspace', workspace, '--auto-run', '-m', 'make the file'], cliEnv(dir));
 
     const printed = `${result.stdout}\n${result.stderr}`;
     expect(result.code).toBe(0);

@@ -1,26 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnyEvent } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, runOi, type OiTerminal } from '../../support/cli-process';
+import { useCliRun } from '../../support/cli-run';
 
 // Code that asks for input, from the command line (docs/exec.md#input): `oi -m` has nobody at the
 // code's terminal, so the program gets end-of-input at once and the model is told; the interactive
 // `oi` hands the question to the person at its own terminal, a password unseen and never kept.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-let oi: OiTerminal | null = null;
-afterEach(async () => {
-  oi?.kill();
-  await oi?.exited;
-  await llm?.close();
-  data?.remove();
-  oi = null;
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 const python = (id: string, code: string) => ({
   kind: 'tool' as const,
@@ -29,34 +19,23 @@ const python = (id: string, code: string) => ({
 type ToolMessage = { role: string; content: string };
 const toolResults = (l: ScriptedLlm) =>
   (l.requests.at(-1)?.body as { messages: ToolMessage[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+const flags = (l: ScriptedLlm) => ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', l.openaiBaseUrl];
+
+/** `oi -m 'greet me'` (auto-run, `extra` flags) against a scripted model that runs `code` in Python, then says `last`. */
+async function greetMe(code: string, last: string, extra: string[]) {
+  const { llm, dir } = await cli.start('oi-cli-input-');
+  llm.enqueue(python('call_ask', code), { kind: 'text', text: last });
+  const run = ['--workspace', path.join(dir, 'ws'), '--auto-run', ...extra, '-m', 'greet me'];
+  return { llm, result: await runOi([...flags(llm), ...run], cliEnv(dir)) };
+}
 
 describe('oi -m --json with code that asks for input', () => {
   // The run timeout stays at its default of 120 s and this test's own limit is far below it: the
   // cell can only have finished because the input was ended, not because the run timed out.
   it('ends the input at once, finishes the turn and tells the model why', { timeout: 60_000 }, async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-input-');
-    llm.enqueue(python('call_ask', 'name = input("Your name? ")\nprint("hello", name)'), {
-      kind: 'text',
-      text: 'It needs a name as an argument.',
-    });
-    const result = await runOi(
-      [
-        '--provider',
-        'openai',
-        '--model',
-        'gpt-4o',
-        '--base-url',
-        llm.openaiBaseUrl,
-        '--workspace',
-        path.join(data.dir, 'ws'),
-        '--auto-run',
-        '--json',
-        '-m',
-        'greet me',
-      ],
-      cliEnv(data.dir),
-    );
+    const { llm, result } = await greetMe('name = input("Your name? ")\nprint("hello", name)', 'It needs a name as an argument.', [
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const events = result.stdout
       .split('\n')
@@ -81,25 +60,7 @@ describe('oi -m, its output to a pipe, with code whose input fails', () => {
   // Issue 25, item 8: "a prompt prints after the error it led to". The prompt is a line without its
   // end, held in plain output until the line ends; the error came in between and was written first.
   it("prints the program's prompt before the error it led to", { timeout: 60_000 }, async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-input-');
-    llm.enqueue(python('call_ask', 'print("before")\nname = input("Your name? ")\nprint("hello", name)'), { kind: 'text', text: 'Done.' });
-    const result = await runOi(
-      [
-        '--provider',
-        'openai',
-        '--model',
-        'gpt-4o',
-        '--base-url',
-        llm.openaiBaseUrl,
-        '--workspace',
-        path.join(data.dir, 'ws'),
-        '--auto-run',
-        '-m',
-        'greet me',
-      ],
-      cliEnv(data.dir),
-    );
+    const { result } = await greetMe('print("before")\nname = input("Your name? ")\nprint("hello", name)', 'Done.', []);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
     const prompt = lines.indexOf('Your name? ');
@@ -113,14 +74,9 @@ describe('oi -m, its output to a pipe, with code whose input fails', () => {
 
 /** The interactive oi in a pseudo-terminal, auto-run on, against a scripted model. */
 async function interactiveOi(prefix: string, env: Record<string, string> = {}): Promise<{ oi: OiTerminal; llm: ScriptedLlm; dir: string }> {
-  const model = await startScriptedLlm();
-  const folder = tempDir(prefix);
-  llm = model;
-  data = folder;
-  const args = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', model.openaiBaseUrl];
-  const term = new OiTerminal([...args, '--workspace', path.join(folder.dir, 'ws'), '--auto-run'], cliEnv(folder.dir, env));
-  oi = term;
-  return { oi: term, llm: model, dir: folder.dir };
+  const { llm, dir } = await cli.start(prefix);
+  const oi = cli.terminal([...flags(llm), '--workspace', path.join(dir, 'ws'), '--auto-run'], cliEnv(dir, env));
+  return { oi, llm, dir };
 }
 
 describe('interactive oi with code that asks for input', () => {

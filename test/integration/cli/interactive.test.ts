@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastToolResult, shellCall, useOiTerminal } from './support/oi-terminal-run';
 import { tempDir } from '../../support/cli-process';
+import { sendAndAnswer } from '../../support/cli-run';
 
 const { start } = useOiTerminal();
 
@@ -36,10 +37,7 @@ describe('interactive oi in a terminal', () => {
     try {
       const { oi, llm } = await start({ EDITOR: editor });
       llm.enqueue(shellCall('call_e', 'echo original'), { kind: 'text', text: 'Done.' });
-      await oi.expect('> ');
-      oi.line('go');
-      await oi.expect('Run this code?');
-      oi.line('e');
+      await sendAndAnswer(oi, 'go', 'e');
       await oi.expect('edited-in-editor');
       await oi.expect('Done.');
       expect(lastToolResult(llm)).toContain('edited-in-editor');
@@ -52,10 +50,7 @@ describe('interactive oi in a terminal', () => {
   it('edits inline when no editor is set', async () => {
     const { oi, llm } = await start({ EDITOR: '', VISUAL: '' });
     llm.enqueue(shellCall('call_i', 'echo original'), { kind: 'text', text: 'Done inline.' });
-    await oi.expect('> ');
-    oi.line('go');
-    await oi.expect('Run this code?');
-    oi.line('e');
+    await sendAndAnswer(oi, 'go', 'e');
     await oi.expect('End with a line holding only a dot');
     oi.line('echo typed-inline');
     oi.line('.');
@@ -66,10 +61,7 @@ describe('interactive oi in a terminal', () => {
   it('interrupts a running command with Ctrl-C and stays in the session', async () => {
     const { oi, llm } = await start();
     llm.enqueue(shellCall('call_sleep', 'echo sleeping-now; sleep 60; echo woke-up'), { kind: 'text', text: 'Still here.' });
-    await oi.expect('> ');
-    oi.line('wait a minute');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'wait a minute', 'y');
     await oi.expect('sleeping-now');
     oi.type('\x03');
     await oi.expect('stopping');
@@ -89,10 +81,7 @@ describe('interactive oi in a terminal', () => {
   it('declines on n, and saves, loads and undoes with magic commands', async () => {
     const { oi, llm, dir } = await start();
     llm.enqueue(shellCall('call_n', 'touch never-made'), { kind: 'text', text: 'OK, skipped.' });
-    await oi.expect('> ');
-    oi.line('make a file');
-    await oi.expect('Run this code?');
-    oi.line('n');
+    await sendAndAnswer(oi, 'make a file', 'n');
     await oi.expect('OK, skipped.');
     await oi.expect('> ');
     expect(lastToolResult(llm)).toMatch(/declined/);

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJupyter, type Jupyter } from '../../support/jupyter';
-import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { useCliRun } from '../../support/cli-run';
 
 // The CLI's notebook entry points: `oi --notebook file.ipynb` starts from a notebook, `%export` writes one.
 
@@ -24,37 +24,25 @@ const SALES = JSON.stringify({
   ],
 });
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-let oi: OiTerminal | null = null;
+const cli = useCliRun();
 let jupyter: Jupyter;
 beforeAll(() => {
   jupyter = startJupyter();
 });
 afterAll(() => jupyter?.dispose());
-afterEach(async () => {
-  oi?.kill();
-  await oi?.exited;
-  await llm?.close();
-  data?.remove();
-  oi = null;
-  llm = null;
-  data = null;
-});
 
 const conversationFiles = (dir: string) =>
   existsSync(path.join(dir, 'conversations')) ? readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.json')) : [];
 
 describe('oi and notebooks', () => {
   it('starts from a notebook with --notebook: the model sees its cells and outputs', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-nb-');
-    const file = path.join(data.dir, 'sales.ipynb');
+    const { llm, dir } = await cli.start('oi-cli-nb-');
+    const file = path.join(dir, 'sales.ipynb');
     writeFileSync(file, SALES);
     llm.enqueue({ kind: 'text', text: 'The notebook counted 3 rows.' });
     const result = await runOi(
       ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--notebook', file, '-m', 'What did it find?'],
-      cliEnv(data.dir),
+      cliEnv(dir),
     );
 
     expect(result.stderr).toBe('');
@@ -63,35 +51,34 @@ describe('oi and notebooks', () => {
     const sent = JSON.stringify(llm.requests.at(-1)?.body);
     expect(sent).toContain('print(\\"rows: 3\\")');
     expect(sent).toContain('rows: 3\\n');
-    const list = await runOi(['--list'], cliEnv(data.dir));
+    const list = await runOi(['--list'], cliEnv(dir));
     expect(list.stdout).toMatch(/Sales report/);
   });
 
   it('refuses a broken notebook naming the file and the problem, and saves nothing', async () => {
-    data = tempDir('oi-cli-nb-');
-    const file = path.join(data.dir, 'broken.ipynb');
+    const dir = cli.folder('oi-cli-nb-');
+    const file = path.join(dir, 'broken.ipynb');
     writeFileSync(file, '{"nbformat": 4, "cells": [');
-    const result = await runOi(['--notebook', file, '-m', 'hello'], cliEnv(data.dir));
+    const result = await runOi(['--notebook', file, '-m', 'hello'], cliEnv(dir));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
-    expect(conversationFiles(data.dir)).toEqual([]);
-    expect((await runOi(['--notebook', file, '--conversation', 'abc'], cliEnv(data.dir))).stderr).toMatch(
+    expect(conversationFiles(dir)).toEqual([]);
+    expect((await runOi(['--notebook', file, '--conversation', 'abc'], cliEnv(dir))).stderr).toMatch(
       /--conversation and --notebook each choose the conversation; give one of them/,
     );
   });
 
   it('exports the conversation with %export as a notebook nbformat accepts', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-nb-');
-    const file = path.join(data.dir, 'sales.ipynb');
+    const { llm, dir } = await cli.start('oi-cli-nb-');
+    const file = path.join(dir, 'sales.ipynb');
     writeFileSync(file, SALES);
-    oi = new OiTerminal(
+    const oi = cli.terminal(
       ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--notebook', file],
-      cliEnv(data.dir),
+      cliEnv(dir),
     );
     await oi.expect('Imported "Sales report" (2 items)');
     await oi.expect('> ');
-    const out = path.join(data.dir, 'out.ipynb');
+    const out = path.join(dir, 'out.ipynb');
     oi.line(`%export ${out}`);
     await oi.expect(`Exported 2 cells to ${out}.`);
     const text = readFileSync(out, 'utf8');

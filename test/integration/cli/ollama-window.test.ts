@@ -1,20 +1,12 @@
 import path from 'node:path';
-import type { AnyEvent } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { jsonEvents, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with an Ollama model whose window (8,192 tokens, from /api/show) is smaller than the
 // message: sent whole, Ollama would cut the prompt from the front, system prompt first, and say nothing.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 const WINDOW = 8192;
 
@@ -25,13 +17,12 @@ interface OllamaChat {
 
 describe('a message larger than an Ollama model’s window', () => {
   it('is shortened in the middle to fit num_ctx, keeping the system prompt, and the person is told', async () => {
-    llm = await startScriptedLlm({ models: ['small:1b'], ollama: { contextLength: { 'small:1b': WINDOW } } });
-    data = tempDir('oi-cli-window-');
+    const { llm, dir } = await cli.start('oi-cli-window-', { models: ['small:1b'], ollama: { contextLength: { 'small:1b': WINDOW } } });
     llm.enqueue({ kind: 'text', text: 'Read it.' });
     // About 14,000 tokens of pasted text, with a head and a tail the model must still see.
     const message = `HEAD-OF-PASTE ${'lorem ipsum dolor sit amet '.repeat(2000)} TAIL-OF-PASTE`;
     const args = ['--provider', 'ollama', '--model', 'small:1b', '--base-url', llm.openaiBaseUrl];
-    const result = await runOi([...args, '--workspace', path.join(data.dir, 'ws'), '--json', '-m', message], cliEnv(data.dir));
+    const result = await runOi([...args, '--workspace', path.join(dir, 'ws'), '--json', '-m', message], cliEnv(dir));
 
     expect(result.code).toBe(0);
     const chat = llm.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as OllamaChat);
@@ -43,11 +34,7 @@ describe('a message larger than an Ollama model’s window', () => {
     expect(user?.content).toMatch(/characters left out to fit the context window/);
     expect(user?.content.length).toBeLessThan(message.length / 2);
     expect(chat[0]?.options?.num_ctx).toBeLessThanOrEqual(WINDOW);
-    const notices = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as AnyEvent)
-      .flatMap((e) => (e.name === 'notice' ? [e.payload.item.text] : []));
+    const notices = jsonEvents(result.stdout).flatMap((e) => (e.name === 'notice' ? [e.payload.item.text] : []));
     expect(notices).toContainEqual(
       expect.stringMatching(/8,192-token context window: the middle of a message too long for it was left out/),
     );

@@ -1,18 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultSettings, eventSchemas, type AnyEvent } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { useCliRun } from '../../support/cli-run';
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 /** A carriage return or an escape: what a file or pipe must never get from oi. */
 // eslint-disable-next-line no-control-regex
@@ -47,8 +41,7 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
   const chatBodies = (l: ScriptedLlm) => l.requests.filter((r) => r.path === chat).map((r) => JSON.stringify(r.body));
 
   it('completes a tool-call turn with --json: one contract event per line, then the result', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     llm.enqueue(
       {
         kind: 'tool',
@@ -57,10 +50,10 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
       },
       { kind: 'text', text: 'It printed cli-42.' },
     );
-    const workspace = path.join(data.dir, 'ws');
+    const workspace = path.join(dir, 'ws');
     const result = await runOi(
       [...flags(llm), '--workspace', workspace, '--auto-run', '--no-sandbox', '--json', '-m', 'run something'],
-      cliEnv(data.dir),
+      cliEnv(dir),
     );
 
     expect(result.stderr).not.toMatch(/error/i);
@@ -88,14 +81,13 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
     ).toContain('cli-42');
     expect(end.payload).toMatchObject({ status: 'done', reason: 'done', exitCode: 0, answer: 'It printed cli-42.' });
     // The conversation was saved where the desktop app would find it, under the id the result names.
-    const saved = readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'));
+    const saved = readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.json'));
     expect(saved).toEqual([`${end.payload.conversationId}.json`]);
     expect(chatBodies(llm).at(-1)).toContain('cli-42');
   });
 
   it('reads a piped message from standard input, runs it with -y and finishes the turn before exiting', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     llm.enqueue(
       {
         kind: 'tool',
@@ -103,9 +95,9 @@ describe.each(PROTOCOLS)('oi -m over the $provider protocol', ({ provider, model
       },
       { kind: 'text', text: 'Wrote piped.txt.' },
     );
-    const here = path.join(data.dir, 'somewhere');
+    const here = path.join(dir, 'somewhere');
     mkdirSync(here);
-    const result = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: 'write a file\nplease\n', cwd: here });
+    const result = await runOi([...flags(llm), '-y'], cliEnv(dir), { stdin: 'write a file\nplease\n', cwd: here });
     // The sandbox is on by default: nothing to warn about, and the cell still writes in its folder.
     expect(result.stderr).not.toContain('auto-run is on');
     expect(result.code).toBe(0);
@@ -120,8 +112,7 @@ describe('oi without a terminal', () => {
   const flags = (l: ScriptedLlm) => ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', l.openaiBaseUrl];
 
   it('writes only text to a file or pipe: no CR, no escape codes (Node colours included), byte for byte', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     const code =
       "printf 'hello\\n'; printf '\\033[31mred\\033[0m\\n'; printf 'bar 10%%\\rbar 100%%\\n'; node -e 'console.log({ n: 1, s: \"x\" })'";
     llm.enqueue(
@@ -129,7 +120,7 @@ describe('oi without a terminal', () => {
       { kind: 'text', text: 'All printed.' },
     );
     // FORCE_COLOR unset and NO_COLOR unset: stdout being a pipe is reason enough.
-    const env = cliEnv(data.dir, { NO_COLOR: '' });
+    const env = cliEnv(dir, { NO_COLOR: '' });
     delete env.FORCE_COLOR;
     const result = await runOi([...flags(llm), '-y', '-m', 'print things'], env);
     expect(result.code).toBe(0);
@@ -152,11 +143,11 @@ describe('oi without a terminal', () => {
   });
 
   it('sends errors to stderr, naming the URL that failed, without escape codes under NO_COLOR', async () => {
-    data = tempDir('oi-cli-');
+    const dir = cli.folder('oi-cli-');
     // Nothing listens on port 9: the first call fails to connect.
     const result = await runOi(
       ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', 'http://127.0.0.1:9/v1', '-m', 'hi'],
-      cliEnv(data.dir, { NO_COLOR: '1' }),
+      cliEnv(dir, { NO_COLOR: '1' }),
     );
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/error|could not reach/i);
@@ -166,13 +157,12 @@ describe('oi without a terminal', () => {
   });
 
   it('declines code when there is no terminal to ask and no -y, says so and exits 3', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'touch should-not-exist' } }] },
       { kind: 'text', text: 'Not run.' },
     );
-    const result = await runOi([...flags(llm), '-m', 'make a file'], cliEnv(data.dir));
+    const result = await runOi([...flags(llm), '-m', 'make a file'], cliEnv(dir));
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/Declined 1 code run: no terminal to ask for approval\. Pass --auto-run \(-y\)/);
     expect(result.stdout).toContain('Not run.');
@@ -180,32 +170,30 @@ describe('oi without a terminal', () => {
     const toModel = JSON.stringify(llm.requests.at(-1)?.body);
     expect(toModel).toContain('Not run: nobody could be asked to approve it');
     expect(toModel).not.toContain('The user declined');
-    expect(readdirSync(path.join(data.dir, 'here'))).toEqual([]);
+    expect(readdirSync(path.join(dir, 'here'))).toEqual([]);
   });
 
   it('does not warn about auto-run when the sandbox is on, nor when code asks first', { timeout: 180_000 }, async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     const sandboxed = {
       ...defaultSettings,
       sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] },
     };
-    writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(sandboxed));
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(sandboxed));
     llm.enqueue({ kind: 'text', text: 'Hi.' }, { kind: 'text', text: 'Hi again.' });
-    const on = await runOi([...flags(llm), '--auto-run', '-m', 'hi'], cliEnv(data.dir));
+    const on = await runOi([...flags(llm), '--auto-run', '-m', 'hi'], cliEnv(dir));
     expect(on.code).toBe(0);
     expect(on.stderr).not.toContain('auto-run is on');
-    writeFileSync(path.join(data.dir, 'settings.json'), JSON.stringify(defaultSettings));
-    const asking = await runOi([...flags(llm), '-m', 'hi'], cliEnv(data.dir));
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(defaultSettings));
+    const asking = await runOi([...flags(llm), '-m', 'hi'], cliEnv(dir));
     expect(asking.code).toBe(0);
     expect(asking.stderr).not.toContain('auto-run is on');
   });
 
   it('exits non-zero when the turn fails, with the reason in the events and the result', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     llm.enqueue({ kind: 'error', status: 401, message: 'Incorrect API key provided' });
-    const result = await runOi([...flags(llm), '--json', '-m', 'hi'], cliEnv(data.dir));
+    const result = await runOi([...flags(llm), '--json', '-m', 'hi'], cliEnv(dir));
     expect(result.code).toBe(1);
     const { events, result: end } = parseJsonLines(result.stdout);
     expect(events.at(-1)?.name === 'turn.end' && events.at(-1)?.payload).toMatchObject({ reason: 'error' });
@@ -214,13 +202,12 @@ describe('oi without a terminal', () => {
   });
 
   it('takes -m - and a prompt argument with piped input, and refuses an empty pipe', { timeout: 180_000 }, async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-cli-');
+    const { llm, dir } = await cli.start('oi-cli-');
     llm.enqueue({ kind: 'text', text: 'First.' }, { kind: 'text', text: 'Second.' });
-    const dash = await runOi([...flags(llm), '-m', '-'], cliEnv(data.dir), { stdin: 'from stdin' });
+    const dash = await runOi([...flags(llm), '-m', '-'], cliEnv(dir), { stdin: 'from stdin' });
     expect(dash.code).toBe(0);
     expect(dash.stdout).toContain('First.');
-    const withPrompt = await runOi([...flags(llm), 'summarise this'], cliEnv(data.dir), { stdin: 'line 1\nline 2\n' });
+    const withPrompt = await runOi([...flags(llm), 'summarise this'], cliEnv(dir), { stdin: 'line 1\nline 2\n' });
     expect(withPrompt.code).toBe(0);
     expect(withPrompt.stdout).toContain('Second.');
     const users = llm.requests.map(
@@ -228,15 +215,15 @@ describe('oi without a terminal', () => {
     );
     expect(users).toEqual(['from stdin', 'summarise this\n\nline 1\nline 2\n']);
 
-    const empty = await runOi([...flags(llm), '-y'], cliEnv(data.dir), { stdin: '' });
+    const empty = await runOi([...flags(llm), '-y'], cliEnv(dir), { stdin: '' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/nothing to send: standard input was empty/);
-    expect(readdirSync(path.join(data.dir, 'conversations')).filter((n) => n.endsWith('.json'))).toHaveLength(2);
+    expect(readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.json'))).toHaveLength(2);
   });
 
   it('rejects unknown options with a pointer to --help', async () => {
-    data = tempDir('oi-cli-');
-    const result = await runOi(['--frobnicate'], cliEnv(data.dir));
+    const dir = cli.folder('oi-cli-');
+    const result = await runOi(['--frobnicate'], cliEnv(dir));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Unknown option '--frobnicate'.*\n.*oi --help/);
   });

@@ -1,20 +1,10 @@
-import path from 'node:path';
-import type { AnyEvent } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with Qwen3-Coder served without a tool parser: it writes its calls as XML inside
 // <tool_call> (its chat template's form), which must run as cells, code with quotes and all.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 // As Qwen3-Coder writes it: a newline after each opening tag and before each closing one.
 const XML_CALL = [
@@ -34,18 +24,12 @@ const XML_CALL = [
 
 describe.each(['ollama', 'openai-compatible'] as const)('oi -m with Qwen3-Coder over %s', (provider) => {
   it("runs a call written in Qwen3-Coder's XML form", async () => {
-    llm = await startScriptedLlm({ chunkSize: 7, models: ['qwen3-coder:30b'] });
-    data = tempDir('oi-cli-qwen-xml-');
+    const { llm, dir } = await cli.start('oi-cli-qwen-xml-', { chunkSize: 7, models: ['qwen3-coder:30b'] });
     llm.enqueue({ kind: 'text', text: XML_CALL }, { kind: 'text', text: 'It printed 42.' });
-    const args = ['--provider', provider, '--model', 'qwen3-coder:30b', '--base-url', llm.openaiBaseUrl];
-    const run = ['--workspace', path.join(data.dir, 'ws'), '--auto-run', '--json', '-m', 'run it'];
-    const result = await runOi([...args, ...run], cliEnv(data.dir));
+    const result = await runAutoJson(llm, dir, ['--provider', provider, '--model', 'qwen3-coder:30b'], 'run it');
 
     expect(result.code).toBe(0);
-    const events = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as AnyEvent);
+    const events = jsonEvents(result.stdout);
     const cells = events.flatMap((e) => (e.name === 'cell.done' ? [e.payload.cell] : []));
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({

@@ -1,39 +1,31 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { useCliRun } from '../../support/cli-run';
 
 // `oi -m` prints a skill's use as one line — "⚙ Using skill brand-colors" — not the call's JSON
 // (docs/agent.md#skills), with the reason when the call was refused; the skill comes from the data
 // folder's skills/ as in the desktop app, put there by `oi skills install` from a .zip; `oi trust`
 // lets a repository's AGENTS.md in, as the window's *Trust this folder* does.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 describe('oi -m with a skill', () => {
   it('prints “Using skill” and “Reading … of skill” lines, and a refused call with its reason', async () => {
-    llm = await startScriptedLlm({ models: ['skilled'] });
-    data = tempDir('oi-cli-skill-');
-    const env = cliEnv(data.dir);
-    const zip = path.join(data.dir, 'brand-colors.zip');
+    const { llm, dir } = await cli.start('oi-cli-skill-', { models: ['skilled'] });
+    const env = cliEnv(dir);
+    const zip = path.join(dir, 'brand-colors.zip');
     execFileSync('/usr/bin/zip', ['-qr', zip, 'brand-colors'], { cwd: path.resolve(import.meta.dirname, '../../fixtures/skills') });
     const installed = await runOi(['skills', 'install', zip], env);
     expect(installed).toMatchObject({
       code: 0,
-      stdout: `Installed the skill brand-colors in ${path.join(data.dir, 'skills', 'brand-colors')}.\n`,
+      stdout: `Installed the skill brand-colors in ${path.join(dir, 'skills', 'brand-colors')}.\n`,
     });
     expect((await runOi(['skills', 'install', zip], env)).stderr).toMatch(/^The skill was not installed: a skill called "brand-colors"/);
     // A repository's AGENTS.md counts once `oi trust` is given a folder inside it: the root is trusted.
-    const repo = path.join(data.dir, 'repo');
+    const repo = path.join(dir, 'repo');
     const ws = path.join(repo, 'ws');
     mkdirSync(ws, { recursive: true });
     execFileSync('git', ['init', '-q', repo]);
@@ -43,7 +35,7 @@ describe('oi -m with a skill', () => {
       code: 0,
       stdout: `Trusted ${repo} (the repository ${ws} is in): its AGENTS.md, skills, hooks and saved commands are used from now on.\n`,
     });
-    expect(JSON.parse(readFileSync(path.join(data.dir, 'settings.json'), 'utf8'))).toMatchObject({ trustedFolders: [repo] });
+    expect(JSON.parse(readFileSync(path.join(dir, 'settings.json'), 'utf8'))).toMatchObject({ trustedFolders: [repo] });
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 's1', name: 'load_skill', arguments: { name: 'brand-colors' } }] },
       { kind: 'tool', calls: [{ id: 's2', name: 'read_skill_file', arguments: { name: 'brand-colors', path: 'reference/colors.md' } }] },

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '@contract';
-import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../../fixtures/llm-server';
-import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
+import type { ScriptedLlm, ScriptedReply } from '../../fixtures/llm-server';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { sendAndAnswer, useCliRun } from '../../support/cli-run';
 import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/host-server';
 
 // Sub-agents in `oi` (docs/cli.md, docs/agent.md#sub-agents): in a pseudo-terminal each one's output
@@ -12,24 +13,19 @@ import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/ho
 // conversation: answered under the parent's id they found no question, and the sub-agent waited on. The
 // scripted server answers each sub-agent by its name (they ask side by side), the parent from its own list.
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-let oi: OiTerminal | null = null;
+const cli = useCliRun();
 let host: HostServer;
 beforeAll(async () => {
   host = await startHostServer();
 });
 afterAll(() => host?.close());
-afterEach(async () => {
-  oi?.kill();
-  await oi?.exited;
-  await llm?.close();
-  data?.remove();
-  oi = llm = data = null;
-});
 
-async function routedLlm(scripts: Record<string, ScriptedReply[]>): Promise<ScriptedLlm> {
-  const server: ScriptedLlm = await startScriptedLlm({
+/**
+ * A scripted model server answering each sub-agent from its own list and the parent from `parent`,
+ * a fresh data folder (code runs in <dir>/ws), and the flags that point oi at the server.
+ */
+async function routedLlm(prefix: string, scripts: Record<string, ScriptedReply[]>) {
+  const server: ScriptedLlm = await cli.llm({
     onRequest: ({ body }) => {
       const text = JSON.stringify(body ?? '');
       if (!text.includes('"model"')) return;
@@ -38,9 +34,13 @@ async function routedLlm(scripts: Record<string, ScriptedReply[]>): Promise<Scri
       if (next) server.enqueue(next);
     },
   });
-  return server;
+  const dir = cli.folder(prefix);
+  const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', server.openaiBaseUrl, '--workspace', path.join(dir, 'ws')];
+  return { llm: server, dir, flags };
 }
 
+/** A shell command that fetches the test's host through the proxy and prints the status (or that it failed). */
+const curlHost = () => `curl -sS --max-time 60 -w "status %{http_code}\\n" http://${PROXIED_HOST}:${host.port}/ || echo "curl failed"`;
 const execute = (id: string, language: string, code: string): ScriptedReply => ({
   kind: 'tool',
   calls: [{ id, name: 'execute', arguments: { language, code } }],
@@ -63,14 +63,9 @@ const script = (): Record<string, ScriptedReply[]> => ({
 
 describe('oi with sub-agents', () => {
   it('prints each sub-agent nested under its name, asks about its code at the prompt, and ends with each one’s cost', async () => {
-    llm = await routedLlm(script());
-    data = tempDir('oi-cli-subagents-');
-    const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
-    oi = new OiTerminal([...flags, '--workspace', path.join(data.dir, 'ws')], cliEnv(data.dir), { cols: 100 });
-    await oi.expect('> ');
-    oi.line('split it');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    const { dir, flags } = await routedLlm('oi-cli-subagents-', script());
+    const oi = cli.terminal(flags, cliEnv(dir), { cols: 100 });
+    await sendAndAnswer(oi, 'split it', 'y');
     await oi.expect('Both sub-agents answered.');
     const screen = (await oi.screen()).join('\n');
     expect(screen).toMatch(/⇉ sub-agents, estimated up to \$[\d.]+ in total: left \(gpt-4o\) ≤ \$[\d.]+, right \(gpt-4o\) ≤ \$[\d.]+/);
@@ -87,8 +82,8 @@ describe('oi with sub-agents', () => {
   });
 
   it('asks a sub-agent’s input and network questions at the prompt with its name, and answers them to it', async () => {
-    const curl = `curl -sS --max-time 60 -w "status %{http_code}\\n" http://${PROXIED_HOST}:${host.port}/ || echo "curl failed"`;
-    llm = await routedLlm({
+    const curl = curlHost();
+    const { llm, dir, flags } = await routedLlm('oi-cli-subagents-ask-', {
       parent: [
         { kind: 'tool', calls: [delegate('d1', 'asker', 'Greet and fetch.')] },
         { kind: 'text', text: 'The asker answered.' },
@@ -99,9 +94,7 @@ describe('oi with sub-agents', () => {
         { kind: 'text', text: 'ASKER-DONE' },
       ],
     });
-    data = tempDir('oi-cli-subagents-ask-');
-    const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
-    oi = new OiTerminal([...flags, '--workspace', path.join(data.dir, 'ws'), '--auto-run'], cliEnv(data.dir), { cols: 100 });
+    const oi = cli.terminal([...flags, '--auto-run'], cliEnv(dir), { cols: 100 });
     const before = host.served();
     await oi.expect('> ');
     oi.line('ask me through a sub-agent');
@@ -124,21 +117,16 @@ describe('oi with sub-agents', () => {
   });
 
   it('without a terminal, refuses a sub-agent’s host to the sub-agent, which finishes', async () => {
-    const curl = `curl -sS --max-time 60 -w "status %{http_code}\\n" http://${PROXIED_HOST}:${host.port}/ || echo "curl failed"`;
-    llm = await routedLlm({
+    const curl = curlHost();
+    const { llm, dir, flags } = await routedLlm('oi-cli-subagents-noterm-', {
       parent: [
         { kind: 'tool', calls: [delegate('d1', 'fetcher', 'Fetch it.')] },
         { kind: 'text', text: 'Fetcher came back.' },
       ],
       fetcher: [execute('f1', 'shell', curl), { kind: 'text', text: 'FETCHER-DONE' }],
     });
-    data = tempDir('oi-cli-subagents-noterm-');
-    const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
     const before = host.served();
-    const result = await runOi(
-      [...flags, '--workspace', path.join(data.dir, 'ws'), '-y', '-m', 'fetch through a sub-agent'],
-      cliEnv(data.dir),
-    );
+    const result = await runOi([...flags, '-y', '-m', 'fetch through a sub-agent'], cliEnv(dir));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`Not letting the code reach ${PROXIED_HOST}: no terminal to ask`);
     expect(subagentResults(llm)).toContain('status 403');
@@ -147,10 +135,8 @@ describe('oi with sub-agents', () => {
   });
 
   it('--json gives a sub-agent’s events with its conversation id and name', async () => {
-    llm = await routedLlm(script());
-    data = tempDir('oi-cli-subagents-json-');
-    const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
-    const result = await runOi([...flags, '--workspace', path.join(data.dir, 'ws'), '-y', '--json', '-m', 'split it'], cliEnv(data.dir));
+    const { dir, flags } = await routedLlm('oi-cli-subagents-json-', script());
+    const result = await runOi([...flags, '-y', '--json', '-m', 'split it'], cliEnv(dir));
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout
       .trim()

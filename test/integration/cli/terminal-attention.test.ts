@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings } from '@contract';
 import { cliEnv, runOi } from '../../support/cli-process';
 import { shellCall, useCliFixtures } from './support/oi-terminal-run';
+import { sendAndAnswer } from '../../support/cli-run';
 
 // The terminal's bell and title (docs/cli.md#notifications) in a real pseudo-terminal, against the
 // scripted model: rung when code waits for approval and when the turn ends, as Settings' notifyOn says,
@@ -40,10 +41,7 @@ describe('oi calls the person back', () => {
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ ...defaultSettings, notifyOn: ['turn-failed'] }));
     const oi = fixtures.terminal([...flags, '--workspace', path.join(dir, 'ws')], cliEnv(dir));
     llm.enqueue(shellCall('c1', 'echo ran-it'), { kind: 'text', text: 'All done.' });
-    await oi.expect('> ');
-    oi.line('run something');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'run something', 'y');
     await oi.expect('All done.');
     // The prompt is drawn again after turn.end was handled (the bell is written as the event arrives).
     await oi.expect('> ');

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatRequests, shellCall, useOiTerminal, userMessages } from './support/oi-terminal-run';
+import { sendAndAnswer } from '../../support/cli-run';
 
 // The interactive CLI in a real pseudo-terminal, driven as a person does: typing, pasting (with the
 // terminal's bracketed-paste markers), resizing, Ctrl-C, and closing the terminal window.
@@ -99,10 +100,7 @@ describe('oi at the keyboard', () => {
     const { oi, llm, dir } = await start({}, ['--no-sandbox']);
     const pidFile = path.join(dir, 'sleeper.pid');
     llm.enqueue(shellCall('call_h', `sleep 300 & echo $! > ${pidFile}; echo sleeping; wait`));
-    await oi.expect('> ');
-    oi.line('sleep');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'sleep', 'y');
     await oi.expect('sleeping');
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     oi.hangUp();
@@ -117,10 +115,7 @@ describe('oi at the keyboard', () => {
   it('leaves a clean line for the shell on exit, and frames code with rules of one width', async () => {
     const { oi, llm } = await start();
     llm.enqueue(shellCall('call_r', 'echo framed'), { kind: 'text', text: 'Framed.' });
-    await oi.expect('> ');
-    oi.line('frame it');
-    await oi.expect('Run this code?');
-    oi.line('y');
+    await sendAndAnswer(oi, 'frame it', 'y');
     await oi.expect('Framed.');
     await oi.expect('> ');
     const rows = await oi.screen();

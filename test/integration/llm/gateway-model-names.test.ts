@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { describe, expect, it } from 'vitest';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { openNodeSettingsStore } from '../../../src-main/core/settings/node-settings-store';
-import { cliEnv, runOi, tempDir } from '../../support/cli-process';
+import { cliEnv, runOi } from '../../support/cli-process';
+import { useCliRun } from '../../support/cli-run';
 
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-afterEach(async () => {
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+const cli = useCliRun();
 
 describe('Anthropic through a gateway', () => {
   it('saves and talks to a model named anything when a custom base URL is saved', async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-gateway-');
+    const { llm, dir } = await cli.start('oi-gateway-');
     llm.enqueue({ kind: 'text', text: 'Hello from the gateway.' });
     // Saved the way Settings → Model saves it (the settings file in the data folder), then used by oi.
-    const saved = openNodeSettingsStore({ dir: data.dir });
+    const saved = openNodeSettingsStore({ dir: dir });
     saved.update({ provider: 'anthropic', model: 'bedrock/sonnet-alias', baseUrl: llm.anthropicBaseUrl });
-    const result = await runOi(['-m', 'say hello'], cliEnv(data.dir));
+    const result = await runOi(['-m', 'say hello'], cliEnv(dir));
 
     expect(result.stderr).not.toMatch(/not a Claude model/);
     expect(result.code).toBe(0);

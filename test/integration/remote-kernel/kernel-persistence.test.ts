@@ -41,6 +41,17 @@ describe('remote kernel binding across an app restart', () => {
     return kernels.map((k) => k.id);
   };
 
+  /** A fresh installation (data folder, keychain), its app, and a conversation connected to the server's kernel. */
+  const firstAppConnected = async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'oi-kernel-persist-'));
+    secrets = new MemorySecretStore();
+    await secrets.set('provider:openai', 'sk-test-persist');
+    const first = await startApp();
+    const conv = await first.app.handlers['conversation.create']({}, ctx);
+    await first.app.handlers['kernels.connect']({ conversationId: conv.id, url: server.url, token: server.token }, ctx);
+    return { first, conv };
+  };
+
   beforeAll(async () => {
     server = await startJupyterServer();
   });
@@ -53,13 +64,7 @@ describe('remote kernel binding across an app restart', () => {
   });
 
   it('reattaches to the same kernel after a restart, keeping its variables', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'oi-kernel-persist-'));
-    secrets = new MemorySecretStore();
-    await secrets.set('provider:openai', 'sk-test-persist');
-
-    const first = await startApp();
-    const conv = await first.app.handlers['conversation.create']({}, ctx);
-    await first.app.handlers['kernels.connect']({ conversationId: conv.id, url: server.url, token: server.token }, ctx);
+    const { first, conv } = await firstAppConnected();
     const set = await run(first, conv, 'answer = 6 * 7');
     expect(set.status).toBe('done');
     const before = await first.app.handlers['kernels.status']({ conversationId: conv.id }, ctx);
@@ -94,13 +99,7 @@ describe('remote kernel binding across an app restart', () => {
   });
 
   it('stays local after a restart once disconnected', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'oi-kernel-persist-'));
-    secrets = new MemorySecretStore();
-    await secrets.set('provider:openai', 'sk-test-persist');
-
-    const first = await startApp();
-    const conv = await first.app.handlers['conversation.create']({}, ctx);
-    await first.app.handlers['kernels.connect']({ conversationId: conv.id, url: server.url, token: server.token }, ctx);
+    const { first, conv } = await firstAppConnected();
     expect((await run(first, conv, 'x = 1')).limits.location).toContain(server.url);
     expect(await first.app.handlers['kernels.disconnect']({ conversationId: conv.id }, ctx)).toEqual({ disconnected: true });
     await first.close();

@@ -1,18 +1,9 @@
-import type { AnyEvent, CellItem, Conversation } from '@contract';
+import type { AnyEvent, CellItem } from '@contract';
 import { describe, expect, it } from 'vitest';
+import { conversationOf } from '../../support/conversation-value';
 import { activityOf, applyEvent, pendingCell, viewOf } from '../../../src-renderer/state/conversation-reducer';
 
-const conv = (items: Conversation['items'] = []): Conversation => ({
-  version: 1,
-  id: 'c1',
-  title: 't',
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  workspace: '/w',
-  items,
-  usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
-  autoRun: false,
-});
+const conv = conversationOf;
 
 const cell = (patch: Partial<CellItem> = {}): CellItem => ({
   kind: 'cell',

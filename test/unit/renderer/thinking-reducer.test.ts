@@ -1,5 +1,6 @@
-import type { AnyEvent, AssistantItem, Conversation, UserItem } from '@contract';
+import type { AnyEvent, AssistantItem, UserItem } from '@contract';
 import { describe, expect, it } from 'vitest';
+import { conversationOf } from '../../support/conversation-value';
 import { visibleThinking } from '../../../src-renderer/features/chat/visible-thinking';
 import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
 
@@ -13,17 +14,7 @@ const assistant: AssistantItem = {
   interrupted: false,
   createdAt: '2026-01-01T00:00:00Z',
 };
-const conv = (items: Conversation['items']): Conversation => ({
-  version: 1,
-  id: 'c1',
-  title: 't',
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  workspace: '/w',
-  items,
-  usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
-  autoRun: false,
-});
+const conv = conversationOf;
 const delta = (block: number, text: string, itemId = 'a1'): AnyEvent => ({
   name: 'assistant.thinking-delta',
   payload: { conversationId: 'c1', itemId, block, text },

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { afterEach } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../../fixtures/llm-server';
-import { cliEnv, OiTerminal, tempDir, type OiTerminalOptions } from '../../../support/cli-process';
+import type { ScriptedLlm } from '../../../fixtures/llm-server';
+import { cliEnv, type OiTerminal, type OiTerminalOptions } from '../../../support/cli-process';
+import { useCliRun } from '../../../support/cli-run';
 
 export interface OiTerminalRun {
   oi: OiTerminal;
@@ -19,30 +19,13 @@ export interface CliFixtures {
 
 /** For a test file running `oi`: its server, data folder and terminal are stopped and removed after each test. */
 export function useCliFixtures(): CliFixtures {
-  let llm: ScriptedLlm | null = null;
-  let data: ReturnType<typeof tempDir> | null = null;
-  const terminals: OiTerminal[] = [];
-  afterEach(async () => {
-    for (const oi of terminals.splice(0)) {
-      oi.kill();
-      await oi.exited;
-    }
-    await llm?.close();
-    data?.remove();
-    llm = null;
-    data = null;
-  });
+  const cli = useCliRun();
   return {
     async setUp() {
-      llm = await startScriptedLlm();
-      data = tempDir('oi-cli-');
-      return { llm, dir: data.dir, flags: ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl] };
+      const { llm, dir } = await cli.start('oi-cli-');
+      return { llm, dir, flags: ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl] };
     },
-    terminal(args, env, options = {}) {
-      const oi = new OiTerminal(args, env, options);
-      terminals.push(oi);
-      return oi;
-    },
+    terminal: cli.terminal,
   };
 }
 
