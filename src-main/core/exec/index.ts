@@ -31,6 +31,8 @@ export { pipPackageFor } from './auto-install/package-names';
 // Languages: what names a cell may use and what runs them.
 export { LANGUAGES, findLanguage } from './languages/registry';
 export { python } from './languages/python';
+// A pyenv shim's answer kept in the data folder across starts (start-app.ts says where).
+export { keepProbesIn } from './languages/kept-probes';
 export { GENERIC_SHELL_NAMES } from './languages/shell';
 export { genericShell, loginShellOf, type ShellName } from './shell/shell-choice';
 
