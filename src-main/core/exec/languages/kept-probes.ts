@@ -1,6 +1,5 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { readBeneath } from '../../fs/bounded-read';
 import type { ProbeAnswer } from './probing';
