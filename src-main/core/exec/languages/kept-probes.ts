@@ -2,7 +2,6 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readBeneath } from '../../fs/bounded-read';
-import type { ProbeAnswer } from './probing';
 
 // A pyenv shim's probe answer kept across starts (issue 25 item 12). Asking `python3` through
 // pyenv's shim runs a dozen bash scripts before the interpreter itself (~400 ms on a quiet machine,
@@ -14,6 +13,13 @@ import type { ProbeAnswer } from './probing';
 // `pyenv shell`, `pyenv install`, an upgrade) is another fingerprint, so the shim is asked again.
 // Only for a pyenv shim (the script pyenv writes, in its root's shims folder), and only for local probes (probing.ts): a program sandboxed
 // code could have written is never asked outside the sandbox, kept answer or not.
+
+/** A probe's answer (probing.ts's ProbeAnswer, written out here so neither file imports the other's). */
+interface ProbeAnswer {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
 
 const MAX_BYTES = 64 * 1024;
 const MAX_ENTRIES = 32;
