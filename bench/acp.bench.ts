@@ -3,7 +3,8 @@
 // same rounds, taking turns. Each is timed from spawn to the turn's answer: the prompt's response
 // (after initialize and session/new) for `oi acp`, the `turn.end` event line of `oi -m --json`. The
 // overhead is the median of the per-round differences (target: ≤ 20 ms), the ratio the median of
-// the per-round ratios, so a change in load during the run reaches both alike.
+// the per-round ratios, so a change in load during the run reaches both alike. OI_BENCH_BASE=<root of
+// another build> also times that build's `oi acp` turn in the same rounds (an A/B of a change).
 // Run: npm run bench -- acp   (writes bench/results/acp.json)
 
 import { spawn } from 'node:child_process';
@@ -19,6 +20,7 @@ import { summarize } from './stats';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OI = join(ROOT, 'bin', 'oi.mjs');
 const RUNS = Number(process.env.ACP_RUNS ?? 9);
+const BASE = process.env.OI_BENCH_BASE;
 const CELL: ScriptedReply = { kind: 'tool', calls: [{ id: 'b', name: 'execute', arguments: { language: 'shell', code: 'echo 1' } }] };
 const ANSWER: ScriptedReply = { kind: 'text', text: 'It printed 1.' };
 
@@ -61,11 +63,11 @@ async function oneShotTurn(llm: ScriptedLlm): Promise<number> {
   return ms;
 }
 
-async function acpTurn(llm: ScriptedLlm): Promise<{ cold: number; warm: number }> {
+async function acpTurn(llm: ScriptedLlm, oi = OI): Promise<{ cold: number; warm: number }> {
   const { env, ws, data, flags } = setup(llm);
   llm.enqueue(CELL, ANSWER);
   const start = performance.now();
-  const child = spawn(process.execPath, [OI, 'acp', ...flags], { env, cwd: ws, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [oi, 'acp', ...flags], { env, cwd: ws, stdio: ['pipe', 'pipe', 'ignore'] });
   const connection = client({ name: 'oi-bench' }).connect(
     ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
   );
@@ -95,11 +97,14 @@ const llm = await startScriptedLlm();
 const oneShot: number[] = [];
 const acp: number[] = [];
 const warm: number[] = [];
+const base: number[] = [];
 for (let round = 0; round < RUNS; round++) {
   // Taking turns, and which goes first alternates, so neither always runs on the other's warm caches.
   const first = round % 2 === 0;
   if (first) oneShot.push(await oneShotTurn(llm));
+  if (BASE && first) base.push((await acpTurn(llm, join(BASE, 'bin', 'oi.mjs'))).cold);
   const a = await acpTurn(llm);
+  if (BASE && !first) base.push((await acpTurn(llm, join(BASE, 'bin', 'oi.mjs'))).cold);
   if (!first) oneShot.push(await oneShotTurn(llm));
   acp.push(a.cold);
   warm.push(a.warm);
@@ -114,6 +119,13 @@ const rows = {
   acpOverheadMs: median(acp.map((a, i) => a - (oneShot[i] ?? NaN))),
   acpOverOiM: median(acp.map((a, i) => a / (oneShot[i] ?? NaN))),
   oiAcpWarmTurnMs: median(warm),
+  ...(BASE
+    ? {
+        baseAcpTurnMs: median(base),
+        baseOverheadMs: median(base.map((b, i) => b - (oneShot[i] ?? NaN))),
+        acpOverBase: median(acp.map((a, i) => a / (base[i] ?? NaN))),
+      }
+    : {}),
 };
 console.table(rows);
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createApp, type App, type AppOptions } from './app';
 import { defaultAppDataDir } from './app-data-dir';
 import { appVersion, packageRoot } from './app-version';
+import { Languages } from './exec';
 import { openSecretStore, type OpenedSecretStore } from './secrets/open-secret-store';
 import { openNodeSettingsStore } from './settings/node-settings-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -46,6 +47,8 @@ export async function startApp<S extends SettingsStore = SettingsStore>(opts: St
   const root = opts.packageRoot ?? packageRoot();
   const dataDir = opts.dataDir ?? defaultAppDataDir();
   mkdirSync(dataDir, { recursive: true });
+  // A pyenv shim's probe (~0.4 s) is asked once, not at every start (kept-probes.ts; the data folder is sealed from the sandbox).
+  Languages.keepProbesIn(path.join(dataDir, 'probe-cache.json'));
   const saved = openNodeSettingsStore({ dir: dataDir });
   // Without a wrapper S is SettingsStore itself (the default type argument).
   const settings = opts.settings ? opts.settings(saved) : (saved as S);

@@ -23,13 +23,29 @@ export interface AcpAgentDeps {
 const ASK = 'ask';
 const AUTO_RUN = 'auto-run';
 
-/** The ACP methods `oi acp` answers, on the app's requests: a session is a conversation. */
+/**
+ * The ACP methods `oi acp` answers, on the app's requests: a session is a conversation. `initialize`
+ * needs nothing of the app, so it is answered while the app starts (`starting`), and the editor's
+ * next request is on its way by then; every other request waits for the app.
+ */
 export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
-  private readonly requests;
+  private readonly started: Promise<{ deps: AcpAgentDeps; requests: ReturnType<typeof localRequests> }>;
+  /** Set once the app has started (every request but initialize waits for `started` first). */
+  private deps!: AcpAgentDeps;
+  private requests!: ReturnType<typeof localRequests>;
 
-  constructor(private readonly deps: AcpAgentDeps) {
-    this.requests = localRequests(deps.app.handlers);
+  constructor(
+    starting: Promise<AcpAgentDeps>,
+    private readonly version: string,
+  ) {
+    this.started = starting.then((deps) => {
+      this.deps = deps;
+      this.requests = localRequests(deps.app.handlers);
+      return { deps, requests: this.requests };
+    });
+    // A start that fails is reported by whoever awaits it (acp-command.ts), not as an unhandled rejection here.
+    this.started.catch(() => undefined);
   }
 
   register(app: AgentApp): AgentApp {
@@ -43,16 +59,18 @@ export class AcpAgent {
           // The app's MCP client speaks Streamable HTTP and the old SSE transport as well as stdio.
           mcpCapabilities: { http: true, sse: true },
         },
-        agentInfo: { name: 'open-interpreter', title: 'Open Interpreter', version: this.deps.version },
+        agentInfo: { name: 'open-interpreter', title: 'Open Interpreter', version: this.version },
         authMethods: [],
       }))
       .onRequest('session/new', async ({ params, client }) => {
+        await this.started;
         this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.create', { workspace: params.cwd }));
         const session = this.open(conversation, client);
         return { sessionId: session.id, modes: this.modes(conversation.autoRun) };
       })
       .onRequest('session/load', async ({ params, client }) => {
+        await this.started;
         this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.get', { conversationId: params.sessionId }), -32002);
         const session = this.sessions.get(conversation.id) ?? this.open(conversation, client);
@@ -63,6 +81,7 @@ export class AcpAgent {
       .onRequest('session/prompt', async ({ params }) => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) }))
       .onNotification('session/cancel', ({ params }) => this.sessions.get(params.sessionId)?.cancel())
       .onRequest('session/set_mode', async ({ params }) => {
+        await this.started;
         const session = this.session(params.sessionId);
         if (params.modeId !== ASK && params.modeId !== AUTO_RUN)
           throw new RequestError(-32602, `no mode "${params.modeId}": ${ASK} or ${AUTO_RUN}`);

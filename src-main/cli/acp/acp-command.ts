@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream } from '@agentclientprotocol/sdk';
 import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
+import { appVersion } from '../../core/app-version';
 import { disposeBeforeExit } from '../../core/dispose-before-exit';
 import { startApp } from '../../core/start-app';
 import { warnUnsandboxedAutoRun } from '../auto-run-warning';
@@ -34,31 +35,52 @@ export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   // A library writing to stdout would corrupt the protocol's stream.
   console.log = console.info = console.error;
 
-  const { app, settings, version, notices } = await startApp({
-    openSecrets: () => openSecrets(env),
-    // Nobody is at the code's terminal: a program asking for input gets end-of-input, as in `oi -m`.
-    settings: (saved) => new OverlaySettingsStore(saved, { ...opts.overrides, exec: { ...opts.overrides.exec, inputRequests: 'end' } }),
-    app: { env },
-  });
-  for (const notice of notices) say(notice);
-  if (settings.get().autoRun) await warnUnsandboxedAutoRun(app, say);
-
-  const acp = new AcpAgent({
-    app,
-    settings: () => settings.get(),
-    version,
-    addMcpServers: (servers) => {
-      const configured = settings.get().mcpServers;
-      const { add, kept } = clientMcpServers(servers, configured);
-      for (const name of kept) say(`the editor's MCP server "${name}" has the name of one in the app's settings: that one is used`);
-      if (Object.keys(add).length) settings.override({ mcpServers: { ...configured, ...add } });
-    },
-  });
+  // The editor's initialize is answered before the app starts (it needs nothing of the app): that round
+  // trip and the editor's next request overlap the start instead of following it (docs/acp.md#speed).
+  // The start waits one turn of the event loop, so an initialize already in the pipe is read and
+  // answered before building the app holds the loop.
+  let begin: () => void = () => undefined;
+  const starting = new Promise<void>((resolve) => (begin = resolve))
+    .then(() =>
+      startApp({
+        openSecrets: () => openSecrets(env),
+        // Nobody is at the code's terminal: a program asking for input gets end-of-input, as in `oi -m`.
+        settings: (saved) => new OverlaySettingsStore(saved, { ...opts.overrides, exec: { ...opts.overrides.exec, inputRequests: 'end' } }),
+        app: { env },
+      }),
+    )
+    .then(async (started) => {
+      for (const notice of started.notices) say(notice);
+      if (started.settings.get().autoRun) await warnUnsandboxedAutoRun(started.app, say);
+      return started;
+    });
+  const acp = new AcpAgent(
+    starting.then(({ app, settings, version }) => ({
+      app,
+      settings: () => settings.get(),
+      version,
+      addMcpServers: (servers) => {
+        const configured = settings.get().mcpServers;
+        const { add, kept } = clientMcpServers(servers, configured);
+        for (const name of kept) say(`the editor's MCP server "${name}" has the name of one in the app's settings: that one is used`);
+        if (Object.keys(add).length) settings.override({ mcpServers: { ...configured, ...add } });
+      },
+    })),
+    appVersion(),
+  );
   const stream = ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
   const connection = acp.register(agent({ name: 'oi acp' })).connect(stream);
+  setImmediate(begin);
+  let app;
+  try {
+    ({ app } = await starting);
+  } catch (err) {
+    connection.close();
+    throw err;
+  }
   const stop = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Conversation, describeIssues, type ConversationListEntry, type ConversationSummary } from '@contract';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { applyJournal } from './conversation-journal';
 import { findMatch } from './search-match';
 import { errorMessage } from '@contract/error-message';
 
@@ -17,6 +18,10 @@ export class ConversationStore {
   private readonly pending = new Map<string, Promise<void>>();
   /** A save waiting for the one being written: a newer save replaces its content and shares its promise. */
   private readonly queued = new Map<string, { snapshot: string; written: Promise<void> }>();
+  /** Conversations whose journal this process writes (conversation-journal.ts): its saves leave the journal to it. */
+  private readonly journalled = new Set<string>();
+  /** Conversations read with a journal applied: their next save holds those items, and then removes the journal. */
+  private readonly recovered = new Set<string>();
 
   constructor(
     dataDir: string,
@@ -58,6 +63,11 @@ export class ConversationStore {
   }
 
   async get(id: string): Promise<Conversation> {
+    return this.read(id, true);
+  }
+
+  /** The file's conversation, with its journal applied when `journal` says one may be there. */
+  private async read(id: string, journal: boolean): Promise<Conversation> {
     const file = this.fileOf(id);
     let text: string;
     try {
@@ -71,6 +81,15 @@ export class ConversationStore {
       json = JSON.parse(text);
     } catch (err) {
       throw new Error(`conversation file ${file} is not valid JSON: ${errorMessage(err)}`, { cause: err });
+    }
+    if (journal) {
+      const lines = await readFile(this.journalOf(id), 'utf8').catch(() => '');
+      const applied = lines.trim() ? Conversation.safeParse(applyJournal(json, lines)) : null;
+      // A journal that would not give a valid conversation is left out: the file alone still counts.
+      if (applied?.success) {
+        this.recovered.add(id);
+        return applied.data;
+      }
     }
     const parsed = Conversation.safeParse(json);
     if (!parsed.success) throw new Error(`conversation file ${file} does not match the schema: ${describeIssues(parsed.error.issues)}`);
@@ -87,11 +106,13 @@ export class ConversationStore {
     const all = await readdir(this.dir);
     await this.removeStaleTempFiles(all);
     const names = all.filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    const journals = new Set(all.filter((n) => n.endsWith('.journal')));
     const entries: ConversationListEntry[] = [];
     const needle = query?.trim();
     for (const name of names) {
       try {
-        const conv = await this.get(name.slice(0, -'.json'.length));
+        const id = name.slice(0, -'.json'.length);
+        const conv = await this.read(id, journals.has(`${id}.journal`));
         if (conv.items.length === 0) continue;
         const summary = summaryOf(conv);
         if (!needle) {
@@ -129,6 +150,8 @@ export class ConversationStore {
         if (this.queued.get(conv.id) === slot) this.queued.delete(conv.id);
         await mkdir(this.dir, { recursive: true });
         await writeFileAtomic(this.fileOf(conv.id), slot.snapshot);
+        // The file now holds what a journal left by an ended writer added, and maybe changes since.
+        if (this.recovered.delete(conv.id) && !this.journalled.has(conv.id)) await this.removeJournal(conv.id);
       });
     this.queued.set(conv.id, slot);
     this.pending.set(conv.id, slot.written);
@@ -137,12 +160,30 @@ export class ConversationStore {
 
   async delete(id: string): Promise<void> {
     await this.pending.get(id)?.catch(() => undefined);
+    await this.removeJournal(id);
     try {
       await unlink(this.fileOf(id));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no conversation with id ${id}`, { cause: err });
       throw err;
     }
+  }
+
+  /** Where a conversation's added items are journalled before its file is written whole (conversation-journal.ts). */
+  journalOf(id: string): string {
+    return path.join(this.dir, `${checkedId(id)}.journal`);
+  }
+
+  /** This process writes (or stopped writing) the conversation's journal. */
+  journalling(id: string, on: boolean): void {
+    if (on) this.journalled.add(id);
+    else this.journalled.delete(id);
+  }
+
+  async removeJournal(id: string): Promise<void> {
+    await unlink(this.journalOf(id)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
   }
 
   /** The folder the app makes for a conversation when no other is chosen: its own to delete. */

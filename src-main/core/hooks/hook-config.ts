@@ -43,21 +43,37 @@ export interface HookConfigSources {
 export async function loadHooks(workspace: string, sources: HookConfigSources): Promise<LoadedHooks> {
   const out: LoadedHooks = { hooks: [], problems: [], untrusted: null };
   add(out, sources.settingsHooks, 'settings', 'Settings');
-  if (sources.userFile) {
-    const config = await readHooksFile(path.dirname(sources.userFile), [path.basename(sources.userFile)], sources.userFile, out.problems);
-    if (config) add(out, config, 'user-file', sources.userFile);
-  }
+  // The two files are looked for at once (each read is a few opens, one folder at a time); their
+  // hooks still go in the order above, and the problems of the person's file come first.
+  const userProblems: string[] = [];
+  const [user, local] = await Promise.all([
+    sources.userFile
+      ? readHooksFile(path.dirname(sources.userFile), [path.basename(sources.userFile)], sources.userFile, userProblems)
+      : null,
+    workspaceHooks(workspace, sources.trustedFolders),
+  ]);
+  out.problems.push(...userProblems, ...local.problems);
+  if (user && sources.userFile) add(out, user, 'user-file', sources.userFile);
+  out.untrusted = local.untrusted;
+  if (local.config) add(out, local.config, 'workspace', local.file);
+  return out;
+}
+
+/** The workspace's hooks file: its hooks once the folder is trusted, else whether there is one. */
+async function workspaceHooks(
+  workspace: string,
+  trustedFolders: readonly string[],
+): Promise<{ config: HooksConfig | null; file: string; problems: string[]; untrusted: LoadedHooks['untrusted'] }> {
   const real = await realpath(workspace).catch(() => path.resolve(workspace));
   const file = path.join(real, ...WORKSPACE_HOOKS_FILE);
+  const problems: string[] = [];
   const folder = await trustFolderOf(real);
-  if (!isInsideTrusted(folder, sources.trustedFolders)) {
+  if (!isInsideTrusted(folder, trustedFolders)) {
     // Not even parsed: a stranger's file is only noticed, so the person can decide to trust the folder.
-    if (await isFile(real)) out.untrusted = { file, folder };
-    return out;
+    return { config: null, file, problems, untrusted: (await isFile(real)) ? { file, folder } : null };
   }
-  const config = await readHooksFile(real, WORKSPACE_HOOKS_FILE, file, out.problems);
-  if (config) add(out, config, 'workspace', file);
-  return out;
+  const config = await readHooksFile(real, WORKSPACE_HOOKS_FILE, file, problems);
+  return { config, file, problems, untrusted: null };
 }
 
 function add(out: LoadedHooks, config: HooksConfig, source: HookSource, where: string): void {

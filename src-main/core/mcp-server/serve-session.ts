@@ -11,6 +11,7 @@ import {
   type TurnHookDeps,
 } from '../agent/turn-hooks';
 import type { ConversationStore } from '../conversations/conversation-store';
+import { ConversationJournal } from '../conversations/conversation-journal';
 import { type ExecService, type RunResult, Languages } from '../exec';
 import { notebookTextOf } from '../notebook/notebook-files';
 import { applyRunResult } from '../notebook/rerun';
@@ -54,6 +55,10 @@ export interface SessionState {
 export class ServeSession {
   readonly conversation: Conversation;
   private saved = false;
+  /** After the first run's whole save, each run is journalled and the file written behind (conversation-journal.ts). */
+  private journal: ConversationJournal | null = null;
+  /** The last run's afterCell hooks: run once its result has gone back, done before the next run's hooks. */
+  private afterHooks: Promise<void> = Promise.resolve();
   private readonly states = new Map<string, SessionState>();
   private started = false;
   /** A session being started ahead of the first run (prepare); close() waits for it, so none is left behind. */
@@ -119,6 +124,7 @@ export class ServeSession {
   async beforeRun(cell: CellItem): Promise<HookVerdict> {
     const hooks = this.deps.hooks;
     if (!hooks) return { kind: 'run' };
+    await this.afterHooks;
     if (!this.started) {
       this.started = true;
       await conversationStartHooks({ conv: this.conversation }, hooks);
@@ -161,7 +167,10 @@ export class ServeSession {
     state.lastStatus = result.status;
     state.executionCount = result.executionCount;
     const cell = await this.record(drafted ?? this.draft(lang.name, code), result, startedAt, approval);
-    if (this.deps.hooks) await afterCellHooks({ conv: this.conversation }, this.deps.hooks, cell);
+    // afterCell hooks say nothing back (docs/agent.md#hooks): the client need not wait for them.
+    const hooks = this.deps.hooks;
+    if (hooks)
+      this.afterHooks = this.afterHooks.then(() => afterCellHooks({ conv: this.conversation }, hooks, cell)).catch(() => undefined);
     return result;
   }
 
@@ -198,8 +207,10 @@ export class ServeSession {
   }
 
   async close(): Promise<void> {
+    await this.afterHooks;
     await this.preparing;
     await this.deps.exec.closeConversation(this.id);
+    await this.journal?.close();
   }
 
   private canonical(language: string): string {
@@ -221,7 +232,13 @@ export class ServeSession {
     const cell: CellItem = { ...applyRunResult(asked, result, startedAt), approval };
     addItem(this.conversation, this.deps.events, cell);
     touch(this.conversation, this.deps.events);
-    await this.deps.conversations.save(this.conversation);
+    // On disk before the client reads the result, either way: the first run creates the file whole
+    // (the desktop app lists the conversation from then on); later ones are journalled, one fdatasync.
+    if (this.journal) await this.journal.add(cell);
+    else {
+      await this.deps.conversations.save(this.conversation);
+      this.journal = new ConversationJournal(this.deps.conversations, this.conversation);
+    }
     this.saved = true;
     return cell;
   }

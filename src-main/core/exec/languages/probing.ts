@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { parse } from 'node:path';
 import { withoutKeys } from '../process/env';
+import { keepAnswer, keptAnswer } from './kept-probes';
 
 // Running a program to ask it something (its version, its real executable, its packages) before a
 // session starts. Where that runs depends on the session's route: for a sandboxed conversation, a
@@ -58,6 +59,20 @@ export function runProbe(command: string, args: string[], env: Record<string, st
 
 const localCache = new Map<string, Promise<ProbeAnswer>>();
 
+/** Forgets this process's answers, as a new start would (tests of kept answers, kept-probes.ts). */
+export function forgetLocalProbes(): void {
+  localCache.clear();
+}
+
+/** A pyenv shim's answer kept from an earlier start while what pyenv reads is unchanged (kept-probes.ts), else the program's. */
+async function askKept(key: string, command: string, args: string[], env: Record<string, string> | undefined): Promise<ProbeAnswer> {
+  const { hit, fingerprint } = await keptAnswer(key, command, env ?? process.env).catch(() => ({ hit: null, fingerprint: null }));
+  if (hit) return hit;
+  const answer = await runProbe(command, args, env);
+  if (fingerprint) await keepAnswer(key, fingerprint, answer).catch(() => undefined);
+  return answer;
+}
+
 /**
  * Asks programs directly, caching each answer for the life of the process: runtimes are not
  * reinstalled mid-conversation often enough to pay a spawn on every run. Only for programs sandboxed
@@ -71,7 +86,7 @@ export function localProbing(env?: Record<string, string>): Probing {
       const key = `${command}\0${args.join('\0')}\0${(env ?? process.env).PATH ?? ''}`;
       let cached = localCache.get(key);
       if (!cached) {
-        cached = runProbe(command, args, env);
+        cached = askKept(key, command, args, env);
         localCache.set(key, cached);
       }
       return cached;

@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Conversation } from '@contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConversationJournal } from '../../../src-main/core/conversations/conversation-journal';
+import { ConversationStore } from '../../../src-main/core/conversations/conversation-store';
+import { newCell } from '../../../src-main/core/conversations/new-cell';
+
+// oi mcp's runs are journalled (conversation-journal.ts): each is on disk before the client reads its
+// result, one fdatasync, and the whole file is written later. These hold what that must keep.
+
+const REPO = path.resolve(import.meta.dirname, '../../..');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function dataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-journal-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const cell = (n: number) =>
+  newCell({ id: `c${n}`, step: `s${n}`, toolCallId: null, language: 'python', code: `print(${n})`, status: 'done' });
+
+/** The conversation's file alone, as it is on disk, without its journal. */
+const fileAlone = (dir: string, id: string) =>
+  Conversation.parse(JSON.parse(readFileSync(path.join(dir, 'conversations', `${id}.json`), 'utf8')));
+
+/** A process that journals `n` cells, reports it, and is then killed with SIGKILL: returns the conversation's id. */
+function journalThenKill(dir: string, n: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'journal-then-wait.ts'), dir, String(n)],
+      { cwd: REPO, env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    let id = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const done = /added \d+ (\S+)\n/.exec(out);
+      if (done?.[1] && !id) {
+        id = done[1];
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('exit', (code, signal) => (signal === 'SIGKILL' && id ? resolve(id) : reject(new Error(`ended by itself (${code}): ${err}`))));
+  });
+}
+
+describe('conversation journal', () => {
+  it('keeps every journalled cell through a SIGKILL right after it was added: the store reads them from the journal', async () => {
+    const dir = dataDir();
+    const id = await journalThenKill(dir, 12);
+    const read = await new ConversationStore(dir, () => dir).get(id);
+    expect(read.items.map((i) => i.id)).toEqual(Array.from({ length: 12 }, (_, i) => `c${i + 1}`));
+    // Twin: the whole file was not written again after the first save, so without the journal all twelve are gone.
+    expect(fileAlone(dir, id).items).toEqual([]);
+    // Listed too, with the journal's items (a conversation with none is not listed).
+    expect((await new ConversationStore(dir, () => dir).list()).map((c) => c.id)).toEqual([id]);
+  });
+
+  it('writes the file whole and empties the journal once still, and removes it at close', async () => {
+    const dir = dataDir();
+    const store = new ConversationStore(dir, () => dir);
+    const conv = await store.create('still');
+    const journal = new ConversationJournal(store, conv, { compactIdleMs: 1 });
+    for (const n of [1, 2, 3]) {
+      conv.items.push(cell(n));
+      await journal.add(cell(n));
+    }
+    await expect.poll(() => fileAlone(dir, conv.id).items.length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => readFileSync(store.journalOf(conv.id), 'utf8'), { timeout: 30_000 }).toBe('');
+    conv.items.push(cell(4));
+    await journal.add(cell(4));
+    await journal.close();
+    expect(fileAlone(dir, conv.id).items).toHaveLength(4);
+    expect(existsSync(store.journalOf(conv.id))).toBe(false);
+  });
+
+  it('skips a torn last line and a journal that would not make a valid conversation', async () => {
+    const dir = dataDir();
+    const store = new ConversationStore(dir, () => dir);
+    const conv = await store.create('torn');
+    const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
+    conv.items.push(cell(1));
+    await journal.add(cell(1));
+    // A crash in the middle of an append leaves part of a line.
+    appendFileSync(store.journalOf(conv.id), '{"item":{"kind":"cell","id":"c2"');
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1']);
+    // A whole line whose item the schema refuses: the file alone counts, and the conversation still opens.
+    writeFileSync(store.journalOf(conv.id), `${JSON.stringify({ item: { kind: 'cell', id: 'bad' }, updatedAt: conv.updatedAt })}\n`);
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items).toEqual([]);
+  });
+
+  it('removes a journal left by an ended writer once the conversation is saved, so it cannot bring back what was removed since', async () => {
+    const dir = dataDir();
+    const id = await journalThenKill(dir, 3);
+    const store = new ConversationStore(dir, () => dir);
+    const recovered = await store.get(id);
+    expect(recovered.items).toHaveLength(3);
+    const journalText = readFileSync(store.journalOf(id), 'utf8');
+    // The person removes a cell in the app, which saves the conversation whole.
+    recovered.items.pop();
+    await store.save(recovered);
+    expect(existsSync(store.journalOf(id))).toBe(false);
+    expect((await new ConversationStore(dir, () => dir).get(id)).items.map((i) => i.id)).toEqual(['c1', 'c2']);
+    // Twin: had the journal stayed, reading it would bring the removed cell back.
+    writeFileSync(store.journalOf(id), journalText);
+    expect((await new ConversationStore(dir, () => dir).get(id)).items.map((i) => i.id)).toEqual(['c1', 'c2', 'c3']);
+  });
+});
