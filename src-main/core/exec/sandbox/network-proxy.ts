@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { createServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isLocalAddress, normalHost } from './network-hosts';
-import { originHead, readRequestHead } from './proxy-request-head';
+import { bodyLength, originHead, readRequestHead } from './proxy-request-head';
 import { connectPumped } from './socket-pump';
 
 // The app's side of a sandboxed session's network: an HTTP proxy on a Unix socket in the session's
@@ -72,10 +72,10 @@ export async function startNetworkProxy(socket: string, policy: NetworkPolicy): 
  * One connection from the sandbox: its request head is read and the destination decided before any
  * byte goes anywhere; then the two sockets are joined and bytes flow both ways as they are. For HTTPS
  * and anything else that is `CONNECT host:port`; for plain HTTP an absolute-form request
- * (`GET http://host/path`), passed on in origin form with `Connection: close`, so that the joined
- * connection carries that one exchange and the client's next request, on a new connection, is decided
- * again. Whatever the client still sends on a joined connection goes to the host already decided,
- * which is what a CONNECT tunnel to it would allow anyway.
+ * (`GET http://host/path`), passed on in origin form with `Connection: close` and followed by its
+ * body only, so that the joined connection carries that one exchange; the connection then ends and the
+ * client's next request, on a new connection, is decided again (a request sent on it in the meantime
+ * goes nowhere, and the client, seeing the end, sends it again).
  */
 async function serve(client: Socket, decide: Decide, open: Set<Duplex>): Promise<void> {
   track(client, open);
@@ -89,7 +89,14 @@ async function serve(client: Socket, decide: Decide, open: Set<Duplex>): Promise
     if (!target) return refuse(client, 400, `not a host:port: ${head.target}`);
     const decision = await decide(target.host, target.port);
     if (!decision.ok) return refuse(client, decision.status, decision.reason);
-    return join(client, target, decision.address, [Buffer.from('HTTP/1.1 200 Connection established\r\n\r\n')], [rest], open);
+    return join(
+      client,
+      target,
+      decision.address,
+      [Buffer.from('HTTP/1.1 200 Connection established\r\n\r\n')],
+      [Buffer.alloc(0), rest],
+      open,
+    );
   }
   let url: URL;
   try {
@@ -98,28 +105,41 @@ async function serve(client: Socket, decide: Decide, open: Set<Duplex>): Promise
     return refuse(client, 400, 'this is a proxy: requests name a full http:// URL');
   }
   if (url.protocol !== 'http:') return refuse(client, 400, `${url.protocol} requests go through CONNECT`);
+  const body = bodyLength(head);
+  if (body === null) return refuse(client, 400, 'the request gives more than one Content-Length');
   const target = { host: normalHost(url.hostname), port: url.port ? Number(url.port) : 80 };
   const decision = await decide(target.host, target.port);
   if (!decision.ok) return refuse(client, decision.status, decision.reason);
-  return join(client, target, decision.address, [], [Buffer.from(originHead(head, url), 'latin1'), rest], open);
+  return join(client, target, decision.address, [], [Buffer.from(originHead(head, url), 'latin1'), rest], open, body);
 }
 
-/** Connects to the decided address; then `toClient` goes to the client, `toServer` to the server, and the sockets are joined. */
+/**
+ * Connects to the decided address; then `toClient` goes to the client, and to the server a head (if
+ * any), then what came after the client's head and what the client sends next: all of it, or only
+ * the `upTo` bytes of a request's body.
+ */
 function join(
   client: Socket,
   target: { host: string; port: number },
   address: string,
   toClient: Buffer[],
-  toServer: Buffer[],
+  toServer: [head: Buffer, rest: Buffer],
   open: Set<Duplex>,
+  upTo: number | 'all' = 'all',
 ): void {
   if (client.destroyed) return; // it went away while the person was being asked
   const upstream = connectPumped({ host: address, port: target.port }, client);
   track(upstream, open);
   upstream.once('connect', () => {
     for (const bytes of toClient) client.write(bytes);
-    for (const bytes of toServer) if (bytes.length > 0) upstream.write(bytes);
-    client.pipe(upstream);
+    const [head, rest] = toServer;
+    if (head.length > 0) upstream.write(head);
+    if (upTo === 'all') {
+      if (rest.length > 0) upstream.write(rest);
+      client.pipe(upstream);
+    } else {
+      sendBody(client, upstream, rest, upTo);
+    }
   });
   upstream.on('error', (err) => {
     if (upstream.connecting) refuse(client, 502, `could not reach ${target.host}:${target.port}: ${err.message}`);
@@ -130,6 +150,28 @@ function join(
     if (!client.writableEnded) client.destroy();
   });
   client.on('close', () => upstream.destroy());
+}
+
+/** The request's `length` bytes of body, from `rest` (what came after its head) and the client; then the client is no longer read. */
+function sendBody(client: Socket, upstream: Socket, rest: Buffer, length: number): void {
+  let left = length;
+  const more = (chunk: Buffer) => {
+    const part = chunk.subarray(0, left);
+    left -= part.length;
+    if (left === 0) {
+      client.off('data', more);
+      // What the client sends after its request (a next one, pipelined) is dropped: the connection
+      // ends with this answer, and a client that sees that asks again.
+      client.on('data', () => undefined);
+    }
+    if (part.length > 0 && !upstream.write(part)) {
+      client.pause();
+      upstream.once('drain', () => client.resume());
+    }
+  };
+  client.on('data', more);
+  more(rest);
+  client.resume();
 }
 
 type Decide = (host: string, port: number) => Promise<Decision>;

@@ -43,6 +43,9 @@ export function readRequestHead(client: Socket): Promise<HeadRead | null> {
       const from = Math.max(0, held.length - 3);
       held = held.length > 0 ? Buffer.concat([held, chunk]) : chunk;
       const end = held.indexOf('\r\n\r\n', from, 'latin1');
+      // A head ended by bare line feeds would never end here: refuse it as soon as it ends.
+      const bare = held.indexOf('\n\n', from, 'latin1');
+      if (bare >= 0 && (end < 0 || bare < end)) return finish({ ok: false, reason: 'not an HTTP/1.x request' });
       if (end < 0 || end > MAX_HEAD_BYTES) {
         if (held.length > MAX_HEAD_BYTES) finish({ ok: false, reason: `the request head is over ${MAX_HEAD_BYTES} bytes` });
         return;
@@ -86,4 +89,17 @@ export function originHead(head: RequestHead, url: URL): string {
   if (!kept.some(([name]) => name.toLowerCase() === 'host')) kept.unshift(['Host', url.host]);
   const lines = kept.map(([name, value]) => `${name}: ${value}\r\n`).join('');
   return `${head.method} ${url.pathname}${url.search} HTTP/${head.version}\r\n${lines}Connection: close\r\n\r\n`;
+}
+
+/**
+ * How much of what follows a plain-HTTP request head is its body: `all` for a chunked body (passed on
+ * as it comes), a byte count from Content-Length, 0 without either; null when the lengths disagree.
+ */
+export function bodyLength(head: RequestHead): number | 'all' | null {
+  const values = (name: string) => head.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
+  if (values('transfer-encoding').length > 0) return 'all';
+  const lengths = new Set(values('content-length').flatMap((v) => v.split(',').map((part) => part.trim())));
+  if (lengths.size === 0) return 0;
+  const [only] = [...lengths];
+  return lengths.size === 1 && only !== undefined && /^\d{1,15}$/.test(only) ? Number(only) : null;
 }
