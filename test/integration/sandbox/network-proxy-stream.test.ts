@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -142,6 +142,40 @@ describe('the proxy and the relay pass bytes as they are, only to the host decid
     const refused = await exchange(`GET http://${HOST}:${otherPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(refused.toString()).toMatch(/^HTTP\/1\.1 403 Refused by the sandbox: not this one\r\n/);
     expect(otherSaw).toBe(0);
+  });
+
+  it('tells a keep-alive client that the connection ends with the answer, after a 100 Continue too', async () => {
+    // A server that would keep the connection and says so, its head arriving in two pieces.
+    const keeper = createNetServer((socket) => {
+      let seen = '';
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('latin1');
+        if (!seen.includes('\r\n\r\n')) return;
+        seen = '';
+        socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nConnection: keep-alive\r\nKeep-Al');
+        setImmediate(() => socket.write('ive: timeout=30\r\nContent-Length: 2\r\n\r\nok'));
+      });
+    });
+    await new Promise<void>((r) => keeper.listen(0, HOST, r));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ connection: string | undefined; body: string }>((done, fail) => {
+        const req = httpRequest({ host: '127.0.0.1', port: relayPort, path: `http://${HOST}:${portOf(keeper)}/`, agent }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => done({ connection: res.headers.connection, body }));
+        });
+        req.on('error', fail);
+        req.end();
+      });
+    try {
+      // The second request on the same agent: told `close`, it takes a new connection, not a dying one.
+      expect(await get()).toEqual({ connection: 'close', body: 'ok' });
+      expect(await get()).toEqual({ connection: 'close', body: 'ok' });
+    } finally {
+      agent.destroy();
+      await new Promise((r) => keeper.close(r));
+    }
   });
 
   it('answers a malformed or relative request with a 400 that says why, asking nobody', async () => {

@@ -3,6 +3,7 @@ import { createServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isLocalAddress, normalHost } from './network-hosts';
 import { bodyLength, originHead, readRequestHead } from './proxy-request-head';
+import { closingResponseHeads } from './proxy-response-head';
 import { connectPumped } from './socket-pump';
 
 // The app's side of a sandboxed session's network: an HTTP proxy on a Unix socket in the session's
@@ -89,14 +90,7 @@ async function serve(client: Socket, decide: Decide, open: Set<Duplex>): Promise
     if (!target) return refuse(client, 400, `not a host:port: ${head.target}`);
     const decision = await decide(target.host, target.port);
     if (!decision.ok) return refuse(client, decision.status, decision.reason);
-    return join(
-      client,
-      target,
-      decision.address,
-      [Buffer.from('HTTP/1.1 200 Connection established\r\n\r\n')],
-      [Buffer.alloc(0), rest],
-      open,
-    );
+    return join(client, target, decision.address, { tunnel: true, rest }, open);
   }
   let url: URL;
   try {
@@ -110,35 +104,29 @@ async function serve(client: Socket, decide: Decide, open: Set<Duplex>): Promise
   const target = { host: normalHost(url.hostname), port: url.port ? Number(url.port) : 80 };
   const decision = await decide(target.host, target.port);
   if (!decision.ok) return refuse(client, decision.status, decision.reason);
-  return join(client, target, decision.address, [], [Buffer.from(originHead(head, url), 'latin1'), rest], open, body);
+  return join(client, target, decision.address, { tunnel: false, head: originHead(head, url), rest, body }, open);
 }
 
 /**
- * Connects to the decided address; then `toClient` goes to the client, and to the server a head (if
- * any), then what came after the client's head and what the client sends next: all of it, or only
- * the `upTo` bytes of a request's body.
+ * What goes first once the server is reached: for a tunnel, the 200 to the client and then whatever
+ * the client sends; for a plain request, its head in origin form and its body (`body` bytes, or all
+ * of a chunked one), with the answer's head rewritten to say the connection ends with it.
  */
-function join(
-  client: Socket,
-  target: { host: string; port: number },
-  address: string,
-  toClient: Buffer[],
-  toServer: [head: Buffer, rest: Buffer],
-  open: Set<Duplex>,
-  upTo: number | 'all' = 'all',
-): void {
+type Exchange = { tunnel: true; rest: Buffer } | { tunnel: false; head: string; rest: Buffer; body: number | 'all' };
+
+/** Connects to the decided address and joins the two sockets. */
+function join(client: Socket, target: { host: string; port: number }, address: string, exchange: Exchange, open: Set<Duplex>): void {
   if (client.destroyed) return; // it went away while the person was being asked
-  const upstream = connectPumped({ host: address, port: target.port }, client);
+  const upstream = connectPumped({ host: address, port: target.port }, client, exchange.tunnel ? undefined : closingResponseHeads());
   track(upstream, open);
   upstream.once('connect', () => {
-    for (const bytes of toClient) client.write(bytes);
-    const [head, rest] = toServer;
-    if (head.length > 0) upstream.write(head);
-    if (upTo === 'all') {
-      if (rest.length > 0) upstream.write(rest);
+    if (exchange.tunnel) client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+    else upstream.write(exchange.head, 'latin1');
+    if (exchange.tunnel || exchange.body === 'all') {
+      if (exchange.rest.length > 0) upstream.write(exchange.rest);
       client.pipe(upstream);
     } else {
-      sendBody(client, upstream, rest, upTo);
+      sendBody(client, upstream, exchange.rest, exchange.body);
     }
   });
   upstream.on('error', (err) => {
