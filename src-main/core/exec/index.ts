@@ -50,7 +50,8 @@ export { withoutKeys } from './process/env';
 export { effectiveSandbox, withSandboxDefault } from './sandbox/sandbox-default';
 export { hostListed, normalHost, REGISTRY_HOSTS } from './sandbox/network-hosts';
 export { LOOPBACK_NAMES } from './sandbox/network-relay';
-export type { NetworkPolicy, NetworkVerdict } from './sandbox/network-proxy';
+export { startNetworkProxy, type NetworkPolicy, type NetworkProxy, type NetworkVerdict } from './sandbox/network-proxy';
+export { connectPumped } from './sandbox/socket-pump';
 // Where sandboxed code can write, for what the app follows from outside it (the `oi mcp` approval endpoint file).
 export { reachesInto, writableZones } from './sandbox/writable-zones';
 export { parseExtraPath } from './sandbox/sandbox-plan';

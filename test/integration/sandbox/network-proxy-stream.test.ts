@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNetworkProxy, type NetworkProxy } from '../../../src-main/core/exec/sandbox/network-proxy';
-import { connectPumped } from '../../../src-main/core/exec/sandbox/socket-pump';
+import { connectPumped, startNetworkProxy, type NetworkProxy } from '../../../src-main/core/exec';
 
 // The sandbox's proxy and relay as a byte pipe, outside bubblewrap (sandbox-network-proxy.test.ts runs
 // them inside it): the real relay script in its own process, the real proxy on a Unix socket, real
