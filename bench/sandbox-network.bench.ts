@@ -8,6 +8,7 @@
 
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +53,8 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const code = [
-    'import urllib.request',
+    'import time, urllib.request',
+    'c = time.process_time()',
     `r = urllib.request.urlopen("http://${HOST}:${port}/", timeout=300)`,
     'n = 0',
     'while True:',
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
     '    if not b: break',
     '    n += len(b)',
     'print(n)',
+    // The cell's own CPU time for the download, which the load of others does not stretch.
+    'print("cpu", time.process_time() - c)',
   ].join('\n');
 
   const dir = await mkdtemp(join(tmpdir(), 'oi-bench-net-'));
@@ -80,13 +84,19 @@ async function main(): Promise<void> {
       settings,
       sandbox: SIDES[side],
     };
+    const relayBefore = relayCpuMs(dir);
+    const mainBefore = process.cpuUsage();
     const t = performance.now();
     const result = await service.run(request);
     const ms = performance.now() - t;
+    const main = process.cpuUsage(mainBefore);
     if (result.status !== 'done' || !result.forModel.includes(String(BYTES)))
       throw new Error(`${side} download failed: ${result.forModel}`);
+    const python = Number(/cpu ([\d.e-]+)/.exec(result.forModel)?.[1]) * 1000;
+    cpu[side].push({ main: (main.user + main.system) / 1000, python, relay: relayCpuMs(dir) - relayBefore });
     return ms;
   };
+  const cpu: Record<Side, Cpu[]> = { unsandboxed: [], sandboxed: [], sandboxedOpen: [] };
   const loadBefore = loadavg();
   const times: Record<Side, number[]> = { unsandboxed: [], sandboxed: [], sandboxedOpen: [] };
   const order: Side[][] = [
@@ -99,6 +109,7 @@ async function main(): Promise<void> {
     );
     // Start both sessions (and the sandbox's relay) before anything is timed.
     for (const side of Object.keys(SIDES) as Side[]) await run(side);
+    for (const side of Object.keys(SIDES) as Side[]) cpu[side].length = 0;
     for (let i = 0; i < RUNS; i++) {
       for (const side of order[i % 2]!) {
         times[side].push(await run(side));
@@ -119,6 +130,14 @@ async function main(): Promise<void> {
   console.log(
     `50 MB download (median): unsandboxed, direct ${fmt(summary.unsandboxed.median)}; sandboxed, through the proxy ${fmt(summary.sandboxed.median)}; ratio ${ratio.toFixed(2)} (target ≤ 1.2); sandboxed with the network allowed, no proxy ${fmt(summary.sandboxedOpen.median)}`,
   );
+  const cpuSummary = Object.fromEntries((Object.keys(SIDES) as Side[]).map((side) => [side, cpuMeans(cpu[side])])) as Record<Side, Cpu>;
+  const cpuTotal = (c: Cpu) => c.main + c.python + c.relay;
+  const cpuRatio = cpuTotal(cpuSummary.sandboxed) / cpuTotal(cpuSummary.unsandboxed);
+  for (const side of Object.keys(SIDES) as Side[]) {
+    const c = cpuSummary[side];
+    console.log(`CPU per download (mean), ${side}: main ${fmt(c.main)}, python ${fmt(c.python)}, relay ${fmt(c.relay)}`);
+  }
+  console.log(`CPU ratio (main + python + relay), through the proxy against direct: ${cpuRatio.toFixed(2)}`);
   console.log(`load average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
   const result = {
     date: new Date().toISOString(),
@@ -126,10 +145,42 @@ async function main(): Promise<void> {
     load: { before: loadBefore, after: loadAfter },
     download: summary,
     ratio,
+    cpu: cpuSummary,
+    cpuRatio,
   };
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
   await writeFile(join(ROOT, 'bench', 'results', 'sandbox-network.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log('written bench/results/sandbox-network.json');
 }
+
+interface Cpu {
+  main: number;
+  python: number;
+  relay: number;
+}
+
+/** Means, not medians: the relay's CPU is counted in 10 ms ticks, which only a mean over the runs resolves. */
+function cpuMeans(runs: Cpu[]): Cpu {
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  return { main: mean(runs.map((r) => r.main)), python: mean(runs.map((r) => r.python)), relay: mean(runs.map((r) => r.relay)) };
+}
+
+/** CPU milliseconds used so far by this bench's relays (inside bubblewrap, in a workspace under `dir`). */
+function relayCpuMs(dir: string): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The relay names itself (process.title), which replaces its arguments; it runs in the workspace.
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('oi-net-relay')) continue;
+      if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+const CLOCK_TICKS = 100;
 
 await main();

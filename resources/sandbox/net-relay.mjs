@@ -4,7 +4,8 @@
 // decides host by host. Programs find it through HTTP_PROXY / HTTPS_PROXY.
 //
 //   node net-relay.mjs <socket> <port>           start the relay in the background, exit once it listens
-//   node net-relay.mjs --serve <socket> <port>   the relay itself
+//   node net-relay.mjs --serve <socket> <port>   the relay itself; says `ready <port>` once it listens
+//                                                (port 0: any free port, for tests outside a sandbox)
 //
 // The first form lets the wrapper script start the session's program only once the relay is ready,
 // so a first request can never find nothing listening. The relay leaves the terminal's process group,
@@ -18,7 +19,7 @@ function serve(socket, port) {
   process.title = 'oi-net-relay';
   for (const signal of ['SIGINT', 'SIGHUP', 'SIGTERM', 'SIGQUIT']) process.on(signal, () => undefined);
   const server = net.createServer((client) => {
-    const upstream = net.connect(socket);
+    const upstream = connectPumped(socket, client);
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -26,15 +27,42 @@ function serve(socket, port) {
     client.on('error', close);
     upstream.on('error', close);
     client.pipe(upstream);
-    upstream.pipe(client);
   });
   server.on('error', (err) => {
     process.stderr.write(`oi-net-relay: ${err.message}\n`);
     process.exit(1);
   });
   server.listen(port, '127.0.0.1', () => {
-    process.stdout.write('ready\n');
+    process.stdout.write(`ready ${server.address().port}\n`);
   });
+}
+
+// The download side: the proxy's socket reads into one buffer of its own, reused for every read, and
+// each read goes to the client as is; while the client has not taken a read, reading stops. A fresh
+// buffer for every read costs a page fault per page on a VM. The same pump as the app's
+// (core/exec/sandbox/socket-pump.ts, which says why), here because the relay cannot import it.
+function connectPumped(path, target) {
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  let waiting = false;
+  const taken = () => {
+    if (waiting && target.writableLength === 0) {
+      waiting = false;
+      source.resume();
+    }
+  };
+  const source = net.connect({
+    path,
+    onread: {
+      buffer,
+      callback: (bytes) => {
+        target.write(buffer.subarray(0, bytes), taken);
+        waiting = target.writableLength > 0;
+        return !waiting;
+      },
+    },
+  });
+  source.on('end', () => target.end());
+  return source;
 }
 
 function start(socket, port) {

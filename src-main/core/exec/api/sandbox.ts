@@ -10,6 +10,7 @@ export { oneOffSandbox } from '../sandbox/sandbox-wrap';
 export { effectiveSandbox, withSandboxDefault } from '../sandbox/sandbox-default';
 export { hostListed, normalHost, REGISTRY_HOSTS } from '../sandbox/network-hosts';
 export { LOOPBACK_NAMES } from '../sandbox/network-relay';
-export type { NetworkPolicy, NetworkVerdict } from '../sandbox/network-proxy';
+export { startNetworkProxy, type NetworkPolicy, type NetworkProxy, type NetworkVerdict } from '../sandbox/network-proxy';
+export { connectPumped } from '../sandbox/socket-pump';
 export { reachesInto, writableZones } from '../sandbox/writable-zones';
 export { parseExtraPath } from '../sandbox/sandbox-plan';

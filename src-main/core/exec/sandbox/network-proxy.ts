@@ -1,8 +1,10 @@
 import { lookup } from 'node:dns/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, isIP, type Socket } from 'node:net';
+import { createServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isLocalAddress, normalHost } from './network-hosts';
+import { bodyLength, originHead, readRequestHead } from './proxy-request-head';
+import { closingResponseHeads } from './proxy-response-head';
+import { connectPumped } from './socket-pump';
 
 // The app's side of a sandboxed session's network: an HTTP proxy on a Unix socket in the session's
 // private folder, reached from inside the sandbox through the relay (resources/sandbox/net-relay.mjs).
@@ -49,9 +51,7 @@ export async function startNetworkProxy(socket: string, policy: NetworkPolicy): 
     return { ok: true, address };
   }
 
-  const server = createServer((req, res) => void forward(req, res, decide, open));
-  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(req, client, head, decide, open));
-  server.on('clientError', (_err, client) => client.destroy());
+  const server = createServer((client) => void serve(client, decide, open));
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(socket, () => {
@@ -69,69 +69,110 @@ export async function startNetworkProxy(socket: string, policy: NetworkPolicy): 
   };
 }
 
-/** HTTPS and anything else: `CONNECT host:port`, then bytes both ways. */
-async function tunnel(req: IncomingMessage, client: Duplex, head: Buffer, decide: Decide, open: Set<Duplex>): Promise<void> {
+/**
+ * One connection from the sandbox: its request head is read and the destination decided before any
+ * byte goes anywhere; then the two sockets are joined and bytes flow both ways as they are. For HTTPS
+ * and anything else that is `CONNECT host:port`; for plain HTTP an absolute-form request
+ * (`GET http://host/path`), passed on in origin form with `Connection: close` and followed by its
+ * body only, so that the joined connection carries that one exchange; the connection then ends and the
+ * client's next request, on a new connection, is decided again (a request sent on it in the meantime
+ * goes nowhere, and the client, seeing the end, sends it again).
+ */
+async function serve(client: Socket, decide: Decide, open: Set<Duplex>): Promise<void> {
   track(client, open);
   client.on('error', () => client.destroy());
-  const target = parseAuthority(req.url ?? '');
-  if (!target) return refuse(client, 400, `not a host:port: ${printable(req.url ?? '')}`);
+  const read = await readRequestHead(client);
+  if (!read) return;
+  if (!read.ok) return refuse(client, 400, read.reason);
+  const { head, rest } = read;
+  if (head.method === 'CONNECT') {
+    const target = parseAuthority(head.target);
+    if (!target) return refuse(client, 400, `not a host:port: ${head.target}`);
+    const decision = await decide(target.host, target.port);
+    if (!decision.ok) return refuse(client, decision.status, decision.reason);
+    return join(client, target, decision.address, { tunnel: true, rest }, open);
+  }
+  let url: URL;
+  try {
+    url = new URL(head.target);
+  } catch {
+    return refuse(client, 400, 'this is a proxy: requests name a full http:// URL');
+  }
+  if (url.protocol !== 'http:') return refuse(client, 400, `${url.protocol} requests go through CONNECT`);
+  const body = bodyLength(head);
+  if (body === null) return refuse(client, 400, 'the request gives more than one Content-Length');
+  const target = { host: normalHost(url.hostname), port: url.port ? Number(url.port) : 80 };
   const decision = await decide(target.host, target.port);
   if (!decision.ok) return refuse(client, decision.status, decision.reason);
-  const upstream = connect({ host: decision.address, port: target.port });
+  return join(client, target, decision.address, { tunnel: false, head: originHead(head, url), rest, body }, open);
+}
+
+/**
+ * What goes first once the server is reached: for a tunnel, the 200 to the client and then whatever
+ * the client sends; for a plain request, its head in origin form and its body (`body` bytes, or all
+ * of a chunked one), with the answer's head rewritten to say the connection ends with it.
+ */
+type Exchange = { tunnel: true; rest: Buffer } | { tunnel: false; head: string; rest: Buffer; body: number | 'all' };
+
+/** Connects to the decided address and joins the two sockets. */
+function join(client: Socket, target: { host: string; port: number }, address: string, exchange: Exchange, open: Set<Duplex>): void {
+  if (client.destroyed) return; // it went away while the person was being asked
+  const upstream = connectPumped({ host: address, port: target.port }, client, exchange.tunnel ? undefined : closingResponseHeads());
   track(upstream, open);
   upstream.once('connect', () => {
-    client.write('HTTP/1.1 200 Connection established\r\n\r\n');
-    if (head.length > 0) upstream.write(head);
-    upstream.pipe(client);
-    client.pipe(upstream);
+    if (exchange.tunnel) client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+    else upstream.write(exchange.head, 'latin1');
+    if (exchange.tunnel || exchange.body === 'all') {
+      if (exchange.rest.length > 0) upstream.write(exchange.rest);
+      client.pipe(upstream);
+    } else {
+      sendBody(client, upstream, exchange.rest, exchange.body);
+    }
   });
   upstream.on('error', (err) => {
     if (upstream.connecting) refuse(client, 502, `could not reach ${target.host}:${target.port}: ${err.message}`);
     else client.destroy();
   });
+  upstream.on('close', () => {
+    // The server is gone: what it sent is queued for the client, which gets it and then the end.
+    if (!client.writableEnded) client.destroy();
+  });
   client.on('close', () => upstream.destroy());
 }
 
-/** Plain HTTP in absolute form (`GET http://host/path`). */
-async function forward(req: IncomingMessage, res: ServerResponse, decide: Decide, open: Set<Duplex>): Promise<void> {
-  track(req.socket, open);
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '');
-  } catch {
-    return answer(res, 400, 'this is a proxy: requests name a full http:// URL');
-  }
-  if (url.protocol !== 'http:') return answer(res, 400, `${url.protocol} requests go through CONNECT`);
-  const host = normalHost(url.hostname);
-  const port = url.port ? Number(url.port) : 80;
-  const decision = await decide(host, port);
-  if (!decision.ok) return answer(res, decision.status, decision.reason);
-  const headers = { ...req.headers };
-  delete headers['proxy-authorization'];
-  delete headers['proxy-connection'];
-  const upstream = httpRequest({ host: decision.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers });
-  upstream.on('response', (reply) => {
-    res.writeHead(reply.statusCode ?? 502, reply.statusMessage, reply.headers);
-    reply.pipe(res);
-  });
-  upstream.on('error', (err) => {
-    if (!res.headersSent) answer(res, 502, `could not reach ${host}:${port}: ${err.message}`);
-    else res.destroy();
-  });
-  req.pipe(upstream);
+/** The request's `length` bytes of body, from `rest` (what came after its head) and the client; then the client is no longer read. */
+function sendBody(client: Socket, upstream: Socket, rest: Buffer, length: number): void {
+  let left = length;
+  const more = (chunk: Buffer) => {
+    const part = chunk.subarray(0, left);
+    left -= part.length;
+    if (left === 0) {
+      client.off('data', more);
+      // What the client sends after its request (a next one, pipelined) is dropped: the connection
+      // ends with this answer, and a client that sees that asks again.
+      client.on('data', () => undefined);
+    }
+    if (part.length > 0 && !upstream.write(part)) {
+      client.pause();
+      upstream.once('drain', () => client.resume());
+    }
+  };
+  client.on('data', more);
+  more(rest);
+  client.resume();
 }
 
 type Decide = (host: string, port: number) => Promise<Decision>;
 
-function refuse(client: Duplex, status: number, reason: string): void {
+function refuse(client: Socket, status: number, reason: string): void {
   const line = statusLine(status, reason);
-  client.end(`HTTP/1.1 ${line}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${line}\n`);
-}
-
-function answer(res: ServerResponse, status: number, reason: string): void {
-  const line = statusLine(status, reason);
-  res.writeHead(status, line.slice(4), { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
-  res.end(`${line}\n`);
+  const body = `${line}\n`;
+  client.end(
+    `HTTP/1.1 ${line}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // Read and drop whatever the client still sends (a body), so that closing does not reset the
+  // connection before the client has read the answer.
+  client.resume();
 }
 
 /** The reason in the status line, where clients show it: `403 Refused by the sandbox: …`. */
