@@ -1,12 +1,13 @@
 import type { AnyEvent } from './events';
-import { NotifyKind } from './notify-kinds';
+import type { NotifyKind } from './notify-kinds';
 
 // Which moments of a turn call the person back (docs/ui.md#notifications): the desktop app's OS
 // notification (src-main/electron/notifications.ts), the browser's in browser mode
 // (src-renderer/state/notifications.ts) and the terminal's bell and title in `oi` share this mapping,
 // so the three say the same thing at the same moments. Settings' `notifyOn` lists the kinds wanted.
 
-export { NotifyKind };
+// Type only: the zod enum itself (notify-kinds.ts) stays out of the renderer's first chunk.
+export type { NotifyKind };
 
 export interface Attention {
   kind: NotifyKind;

@@ -7,7 +7,7 @@ import { whenFromOptions, WhenError } from './schedule-when';
 // arguments, completed with the conversation's folder and profile when the model left them out, so the
 // approval card, `oi`'s question and the task made on approval all read the same text the same way.
 
-export const SCHEDULE_LANGUAGE = 'agent:schedule';
+export { SCHEDULE_LANGUAGE } from './schedule-language';
 export const SCHEDULE_TOOL = 'schedule_task';
 
 export interface ScheduleProposal {
