@@ -29,7 +29,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.COMPUTER_RUNS ?? 15);
 const run = promisify(execFile);
 
-const server = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'], {
+const server = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1920x1080x24', '-nolisten', 'tcp', '-noreset'], {
   stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
 });
 const [line] = (await once(createInterface({ input: server.stdio[3] as NodeJS.ReadableStream }), 'line')) as [string];

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,7 +26,10 @@ export const TK_FORM = path.resolve(import.meta.dirname, '../fixtures/computer/t
 /** An X server of this size (at `dpi`, as a HiDPI screen reports itself; default Xvfb's); -displayfd picks a free display number. */
 export async function startXvfb(width: number, height: number, dpi?: number): Promise<Xvfb> {
   const size = ['-screen', '0', `${width}x${height}x24`, ...(dpi ? ['-dpi', String(dpi)] : [])];
-  const server = spawn('Xvfb', ['-displayfd', '3', ...size, '-nolisten', 'tcp'], {
+  // -noreset: by default the server resets itself whenever its last client leaves, and a client that
+  // connects during the reset is refused ("Can't open display") — 3 in 300 times when a form ends just
+  // before the next xdotool, on a loaded machine. Tests end forms and start X programs back to back.
+  const server = spawn('Xvfb', ['-displayfd', '3', ...size, '-nolisten', 'tcp', '-noreset'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
   const fd = server.stdio[3] as NodeJS.ReadableStream;
@@ -36,13 +39,15 @@ export async function startXvfb(width: number, height: number, dpi?: number): Pr
   const run = (program: string, args: string[]): string =>
     execFileSync(program, args, { env: { PATH: '/usr/bin:/bin', DISPLAY: display }, encoding: 'utf8' });
   const windows = (): string[] => {
-    try {
-      return run('xdotool', ['search', '--onlyvisible', '--name', '--class', '--classname', '.'])
-        .split('\n')
-        .filter((line) => /^\d+$/.test(line));
-    } catch {
-      return []; // xdotool search exits 1 when it finds nothing
-    }
+    const search = spawnSync('xdotool', ['search', '--onlyvisible', '--name', '--class', '--classname', '.'], {
+      env: { PATH: '/usr/bin:/bin', DISPLAY: display },
+      encoding: 'utf8',
+    });
+    // xdotool search exits 1 when it finds nothing, and also when it cannot reach the server: only the
+    // first means "no window", or a refused connection would pass for a clean screen.
+    if (search.status !== 0 && (search.status !== 1 || search.stderr.trim() !== ''))
+      throw new Error(`xdotool search failed (${search.status}): ${search.stderr.trim()}`);
+    return search.stdout.split('\n').filter((line) => /^\d+$/.test(line));
   };
   return {
     display,
