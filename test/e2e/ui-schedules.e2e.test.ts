@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { ScheduleStore } from '../../src-main/core/schedules/schedule-store';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 import { cliEnv, OI } from '../support/cli-process';
 import { expectText } from '../support/page-expect';
+import { sendMessage } from '../support/ui-harness';
 import { useUiApp } from '../support/ui-fixture';
 
 // The Schedules screen in browser mode (docs/schedules.md#the-schedules-screen), in real Chromium: a
@@ -24,8 +25,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+const storeFile = path.join(dataDir, 'schedules.json');
 const stored = (): ScheduleFile['schedules'] =>
-  (JSON.parse(readFileSync(path.join(dataDir, 'schedules.json'), 'utf8')) as ScheduleFile).schedules;
+  existsSync(storeFile) ? (JSON.parse(readFileSync(storeFile, 'utf8')) as ScheduleFile).schedules : [];
 
 describe('the Schedules screen', () => {
   const ui = useUiApp(
@@ -119,5 +121,50 @@ describe('the Schedules screen', () => {
     await page.getByTestId(`schedule-${id}`).getByRole('button', { name: 'Remove' }).click();
     await expectText(page.getByTestId('schedules-screen'), 'No scheduled tasks yet.');
     expect(stored()).toEqual([]);
+  });
+
+  // The card a conversation shows when the model proposes a task (chat/ScheduleCard.tsx, a chunk of its
+  // own loaded when first needed): what will run, when and how, and nothing made until the person says.
+  it('shows a proposed task from a conversation; Decline makes nothing, Schedule it makes that task', async () => {
+    const page = ui.page;
+    const propose = (name: string) =>
+      llm?.enqueue(
+        {
+          kind: 'tool',
+          calls: [{ id: `p-${name}`, name: 'schedule_task', arguments: { name, prompt: 'Summarise the logs.', days: 'mon', at: '07:30' } }],
+        },
+        { kind: 'text', text: `Done with ${name}.` },
+      );
+    await page.getByRole('button', { name: 'New conversation' }).click();
+
+    propose('Log digest');
+    await sendMessage(page, 'Summarise the logs every Monday at 7:30.');
+    const first = page.getByTestId('schedule-card').first();
+    await expectText(first, 'Waiting for you');
+    const rows = first.locator('.schedule-proposal');
+    await expectText(rows, /TaskLog digest/);
+    await expectText(rows, /PromptSummarise the logs\./);
+    await expectText(rows, /Coderuns without asking, in the sandbox/);
+    expect(stored()).toEqual([]);
+    await first.getByRole('button', { name: 'Decline' }).click();
+    await expectText(first, 'Not scheduled');
+    await expectText(page.getByTestId('assistant-message').last(), 'Done with Log digest.');
+    expect(stored()).toEqual([]);
+    expect(await first.getByRole('button', { name: 'Schedule it' }).count()).toBe(0);
+
+    propose('Log digest 2');
+    await sendMessage(page, 'Yes, do schedule it this time.');
+    const second = page.getByTestId('schedule-card').nth(1);
+    await expectText(second, 'Waiting for you');
+    await second.getByRole('button', { name: 'Schedule it' }).click();
+    await expectText(second, 'Scheduled');
+    await expectText(page.getByTestId('assistant-message').last(), 'Done with Log digest 2.');
+    expect(stored()).toEqual([
+      expect.objectContaining({
+        name: 'Log digest 2',
+        prompt: 'Summarise the logs.',
+        when: { kind: 'weekly', days: ['mon'], time: '07:30' },
+      }),
+    ]);
   });
 });
