@@ -10,7 +10,7 @@ import { messageText, startOiAcp, updatesOf, type OiAcp } from '../../support/oi
 // `oi acp` driven by the ACP SDK's client side over a real pipe, against the scripted model server,
 // on both model protocols: the session is a saved conversation, cells are execute tool calls, and
 // the permission answers decide whether the code's side effect happens.
-// Each protocol's tests share its `oi acp` processes (one per set of flags, each start about 1.5
+// Each protocol's tests share its `oi acp` processes (one per set of flags, each start about 1.3
 // CPU-seconds) and its model server; each test has a session and a workspace of its own, asks only about
 // its own session, and a failed test takes the shared processes down with it, so the next test starts
 // afresh rather than inheriting a turn left half-done.
