@@ -106,6 +106,15 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     await expectAttribute(cell(), 'data-status', 'awaiting-approval');
     await ui.page.getByRole('button', { name: 'Run', exact: true }).click();
     await expectAttribute(cell(), 'data-status', 'running');
+    // The test pages ask for reduced motion (ui-harness.ts): the running cell's spinner stands still
+    // (a turning one repaints every frame); without that preference it turns.
+    const turning = () =>
+      cell()
+        .locator('.spinner')
+        .evaluate((el) => getComputedStyle(el).animationName);
+    expect(await turning()).toBe('none');
+    await ui.page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await turning()).toBe('spin');
     await ui.page.locator('body').press('Escape');
     await expectAttribute(cell(), 'data-status', 'interrupted', 15_000);
     await expect.poll(() => ui.page.getByRole('button', { name: 'Stop the agent' }).count(), { timeout: 10_000 }).toBe(0);

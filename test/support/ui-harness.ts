@@ -29,7 +29,9 @@ export async function openApp(
   /** Runs before the page loads (e.g. page.routeWebSocket, which must be in place before the socket opens). */
   beforeGoto?: (page: Page) => Promise<void>,
 ): Promise<{ page: Page; frames: string[]; problems: string[] }> {
-  const page = await browser.newPage({ viewport });
+  // Reduced motion: a turning spinner repaints every frame, in every process of the browser (~0.1
+  // CPU-second a second while one shows); the app's own answer to that preference is a still one.
+  const page = await browser.newPage({ viewport, reducedMotion: 'reduce' });
   await beforeGoto?.(page);
   const frames: string[] = [];
   page.on('websocket', (ws) =>

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '@contract';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, tempDir } from '../../support/cli-process';
@@ -10,17 +10,10 @@ import { messageText, startOiAcp, updatesOf, type OiAcp } from '../../support/oi
 // `oi acp` driven by the ACP SDK's client side over a real pipe, against the scripted model server,
 // on both model protocols: the session is a saved conversation, cells are execute tool calls, and
 // the permission answers decide whether the code's side effect happens.
-
-let llm: ScriptedLlm | null = null;
-let data: ReturnType<typeof tempDir> | null = null;
-const started: OiAcp[] = [];
-afterEach(async () => {
-  for (const acp of started.splice(0)) await acp.stop();
-  await llm?.close();
-  data?.remove();
-  llm = null;
-  data = null;
-});
+// Each protocol's tests share its `oi acp` processes (one per set of flags, each start about 1.3
+// CPU-seconds) and its model server; each test has a session and a workspace of its own, asks only about
+// its own session, and a failed test takes the shared processes down with it, so the next test starts
+// afresh rather than inheriting a turn left half-done.
 
 const PROTOCOLS = [
   { provider: 'openai', model: 'gpt-4o', base: (l: ScriptedLlm) => l.openaiBaseUrl, chat: '/v1/chat/completions' },
@@ -37,14 +30,48 @@ const touch = (id: string, file: string) => ({
 const TEST_TIMEOUT = 180_000;
 
 describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, model, base, chat }) => {
-  async function start(extra: string[] = []): Promise<{ acp: OiAcp; ws: string }> {
+  let llm: ScriptedLlm | null = null;
+  let data: ReturnType<typeof tempDir> | null = null;
+  /** The describe's `oi acp` processes, by their flags (started before its tests, so they outlive each one). */
+  const running = new Map<string, OiAcp>();
+  let tests = 0;
+  async function launch(extra: string[]): Promise<OiAcp> {
     llm ??= await startScriptedLlm();
     data ??= tempDir('oi-acp-');
-    const ws = path.join(data.dir, 'project');
-    const acp = startOiAcp(['--provider', provider, '--model', model, '--base-url', base(llm), ...extra], cliEnv(data.dir), ws);
-    started.push(acp);
+    const acp = startOiAcp(
+      ['--provider', provider, '--model', model, '--base-url', base(llm), ...extra],
+      cliEnv(data.dir),
+      path.join(data.dir, 'editor'),
+    );
     const init = await acp.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
     expect(init.protocolVersion).toBe(PROTOCOL_VERSION);
+    return acp;
+  }
+  beforeAll(async () => {
+    for (const extra of [['--auto-run'], [], ['--auto-run', '--no-sandbox']]) running.set(extra.join(' '), await launch(extra));
+  });
+  const reset = async () => {
+    for (const acp of running.values()) await acp.stop();
+    running.clear();
+    await llm?.close();
+    data?.remove();
+    llm = null;
+    data = null;
+  };
+  // After a failed test (or one that left replies queued), the rest start afresh: each its own process.
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' || (llm?.pending() ?? 0) > 0) await reset();
+  });
+  afterAll(reset);
+
+  /** The describe's `oi acp` with these flags, and a workspace of this test's own. */
+  async function start(extra: string[] = []): Promise<{ acp: OiAcp; ws: string }> {
+    const acp = running.get(extra.join(' ')) ?? (await launch(extra));
+    const ws = path.join(data!.dir, `project-${++tests}`);
+    mkdirSync(ws, { recursive: true });
+    // What an earlier test was asked, and how it answered, are not this test's.
+    acp.asked.splice(0);
+    acp.answers.splice(0);
     return { acp, ws };
   }
   const newSession = async (acp: OiAcp, cwd: string) =>
@@ -206,17 +233,17 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
       { kind: 'text', text: 'Done: remembered-42.' },
     );
     await prompt(first.acp, sessionId, 'remember something');
-    await first.acp.stop();
 
-    const second = await start(['--auto-run']);
+    // Another process, which has never held the session: it has only the saved conversation to go on.
+    const second = await start();
     await second.acp.connection.agent.request('session/load', { sessionId, cwd: second.ws, mcpServers: [] });
-    const replay = second.acp.updates.map((n) => n.update.sessionUpdate);
+    const replay = second.acp.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update.sessionUpdate);
     expect(replay).toEqual(['user_message_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk']);
-    expect(updatesOf(second.acp, 'user_message_chunk')[0]?.content).toEqual({ type: 'text', text: 'remember something' });
-    const call = updatesOf(second.acp, 'tool_call')[0]!;
+    expect(updatesOf(second.acp, 'user_message_chunk', sessionId)[0]?.content).toEqual({ type: 'text', text: 'remember something' });
+    const call = updatesOf(second.acp, 'tool_call', sessionId)[0]!;
     expect(call).toMatchObject({ kind: 'execute', status: 'completed' });
     expect(JSON.stringify(call.content)).toContain('remembered-42');
-    expect(messageText(second.acp)).toBe('Looking.Done: remembered-42.');
+    expect(messageText(second.acp, sessionId)).toBe('Looking.Done: remembered-42.');
 
     llm!.enqueue({ kind: 'text', text: 'It was 42.' });
     expect((await prompt(second.acp, sessionId, 'what was it?')).stopReason).toBe('end_turn');
