@@ -7,8 +7,9 @@ import type { Command } from './command';
 // net-relay.mjs, on the Node the app itself runs on) in the background under `setsid`, waits until it
 // says it listens, then becomes the program. One Node process per session: without setsid the relay
 // would have to start a second, detached one itself (Node cannot leave its session), which cost a
-// Node start-up at every session start. The relay listens on a fixed port of the sandbox's own network namespace, where nothing
-// else of the machine can be, and programs find it through the usual proxy variables.
+// Node start-up at every session start. The relay listens on a fixed port of the sandbox's own network
+// namespace, where nothing else of the machine can be, and programs find it through the usual proxy
+// variables.
 
 /** The relay's port inside the sandbox's network namespace. */
 export const RELAY_PORT = 47127;
