@@ -3,21 +3,27 @@
 // through a Unix socket in the session's private folder (core/exec/sandbox/network-proxy.ts), which
 // decides host by host. Programs find it through HTTP_PROXY / HTTPS_PROXY.
 //
-//   node net-relay.mjs <socket> <port>           start the relay in the background, exit once it listens
-//   node net-relay.mjs --serve <socket> <port>   the relay itself; says `ready <port>` once it listens
-//                                                (port 0: any free port, for tests outside a sandbox)
+//   node net-relay.mjs --serve <socket> <port>   the relay itself; once it listens it writes `ready <port>`
+//                                                to its standard output and closes it (port 0: any free
+//                                                port, for tests outside a sandbox)
+//   node net-relay.mjs <socket> <port>           the same started in the background, exiting once it
+//                                                listens (a second Node process; only where the system
+//                                                has no `setsid`, see core/exec/sandbox/network-relay.ts)
 //
-// The first form lets the wrapper script start the session's program only once the relay is ready,
-// so a first request can never find nothing listening. The relay leaves the terminal's process group,
-// so Ctrl-C meant for the program does not reach it; it ends with the sandbox (its PID namespace).
+// The wrapper script starts the session's program only once the relay has said it is ready, so a first
+// request can never find nothing listening: it runs `setsid node net-relay.mjs --serve … &` inside a
+// command substitution, which ends when the relay closes its standard output. setsid puts the relay in
+// a session of its own, so neither Ctrl-C or Ctrl-Z meant for the program nor the killing of a stopped
+// run's processes (by session) reaches it; it ends with the sandbox (its PID namespace).
 
 import { spawn } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 function serve(socket, port) {
   process.title = 'oi-net-relay';
-  for (const signal of ['SIGINT', 'SIGHUP', 'SIGTERM', 'SIGQUIT']) process.on(signal, () => undefined);
+  for (const signal of ['SIGINT', 'SIGHUP', 'SIGTERM', 'SIGQUIT', 'SIGTSTP']) process.on(signal, () => undefined);
   const server = net.createServer((client) => {
     const upstream = connectPumped(socket, client);
     const close = () => {
@@ -33,7 +39,12 @@ function serve(socket, port) {
     process.exit(1);
   });
   server.listen(port, '127.0.0.1', () => {
-    process.stdout.write(`ready ${server.address().port}\n`);
+    // Written and closed by hand: the wrapper's command substitution ends only when nothing holds the
+    // pipe, and process.stdout, once made, would keep it. /dev/null then takes descriptor 1 (the lowest
+    // free), so no socket opened later can be given it.
+    writeSync(1, `ready ${server.address().port}\n`);
+    closeSync(1);
+    openSync('/dev/null', 'w');
   });
 }
 

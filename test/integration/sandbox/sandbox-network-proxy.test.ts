@@ -142,4 +142,17 @@ describe('the sandbox reaches the network only through the app proxy', () => {
     expect(stdout(result)).toContain('kept=yes');
     expect(stdout(result)).toContain('hello from the host');
   });
+
+  it('starts one relay process per session, in a session of its own', async () => {
+    // One Node start-up per sandboxed session (network-relay.ts): the relay is not a daemon that
+    // started a second process; setsid keeps the terminal's signals and the run's kills off it.
+    const code = [
+      'n=0; for f in /proc/[0-9]*/cmdline; do case "$(tr "\\0" " " < "$f" 2>/dev/null)" in oi-net-relay*) n=$((n+1)); r=${f%/cmdline};; esac; done',
+      'echo "relays=$n"',
+      '[ "$(cut -d" " -f6 "$r/stat")" != "$(cut -d" " -f6 /proc/$$/stat)" ] && echo "own-session=yes"',
+    ].join('\n');
+    const result = await h.run('shell', code, { sandbox: SANDBOX, conversationId: 'relay-count' });
+    expect(stdout(result)).toContain('relays=1');
+    expect(stdout(result)).toContain('own-session=yes');
+  });
 });

@@ -1,11 +1,15 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from './command';
 
 // How a sandboxed session's program is started when its network goes through the app's proxy
 // (network-proxy.ts): a shell inside the sandbox first starts the relay (resources/sandbox/
-// net-relay.mjs, on the Node the app itself runs on), which returns once it listens, then becomes the
-// program. The relay listens on a fixed port of the sandbox's own network namespace, where nothing
-// else of the machine can be, and programs find it through the usual proxy variables.
+// net-relay.mjs, on the Node the app itself runs on) in the background under `setsid`, waits until it
+// says it listens, then becomes the program. One Node process per session: without setsid the relay
+// would have to start a second, detached one itself (Node cannot leave its session), which cost a
+// Node start-up at every session start. The relay listens on a fixed port of the sandbox's own network
+// namespace, where nothing else of the machine can be, and programs find it through the usual proxy
+// variables.
 
 /** The relay's port inside the sandbox's network namespace. */
 export const RELAY_PORT = 47127;
@@ -14,12 +18,30 @@ export function relayScript(resourcesDir: string): string {
   return join(resourcesDir, 'sandbox', 'net-relay.mjs');
 }
 
+/** Where the system keeps `setsid` (util-linux, or busybox's): a system folder the sandbox shows read-only. */
+const SETSID = ['/usr/bin/setsid', '/bin/setsid'];
+
 /** `command` preceded by the relay; a relay that cannot start ends the start with status 97. */
-export function withRelay(command: Command, socket: string, resourcesDir: string): Command {
-  const script = 'ELECTRON_RUN_AS_NODE=1 "$0" "$1" "$2" "$3" || exit 97; shift 3; exec "$@"';
+export function withRelay(command: Command, socket: string, resourcesDir: string, setsid = SETSID.find((p) => existsSync(p))): Command {
+  // The command substitution ends when the relay closes its standard output after `ready <port>`;
+  // the relay goes on, adopted by the sandbox's init. A background job of a shell without job control
+  // is not a group leader, so setsid makes the new session without forking again.
+  const script = setsid
+    ? 'said=$(ELECTRON_RUN_AS_NODE=1 "$4" "$0" "$1" --serve "$2" "$3" &); [ "$said" = "ready $3" ] || exit 97; shift 4; exec "$@"'
+    : 'ELECTRON_RUN_AS_NODE=1 "$0" "$1" "$2" "$3" || exit 97; shift 4; exec "$@"';
   return {
     file: '/bin/sh',
-    args: ['-c', script, process.execPath, relayScript(resourcesDir), socket, String(RELAY_PORT), command.file, ...command.args],
+    args: [
+      '-c',
+      script,
+      process.execPath,
+      relayScript(resourcesDir),
+      socket,
+      String(RELAY_PORT),
+      setsid ?? '',
+      command.file,
+      ...command.args,
+    ],
   };
 }
 
@@ -44,5 +66,6 @@ export function proxyEnvironment(port: number = RELAY_PORT, bypass: readonly str
 
 /** The programs the relay needs to see inside the sandbox (Node may live in a hidden home). */
 export function relayPrograms(resourcesDir: string): string[] {
-  return [process.execPath, relayScript(resourcesDir)];
+  const setsid = SETSID.find((p) => existsSync(p));
+  return [process.execPath, relayScript(resourcesDir), ...(setsid ? [setsid] : [])];
 }
