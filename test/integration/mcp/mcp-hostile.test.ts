@@ -39,7 +39,7 @@ function policies(harness: AgentHarness): McpConfigService {
 
 describe('tool names that collide', () => {
   it('keeps our execute tool ours, offers one of two tools that sanitise alike, and says which was left out', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { hostile: hostileStdio('collide') } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('collide') } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo ours' } }] },
       { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__hostile__execute', arguments: { code: 'x' } }] },
@@ -61,7 +61,7 @@ describe('tool names that collide', () => {
   });
 
   it('"Always allow" remembers the real tool, so a second tool sanitised to the same name still asks', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { mcpServers: { hostile: hostileStdio('collide') } } });
+    h = await startAgentHarness({ settings: { mcpServers: { hostile: hostileStdio('collide') } } });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__read_file', arguments: {} }] },
@@ -107,7 +107,6 @@ describe('tool names that collide', () => {
   it('twin: remembered by the sanitised name (what the cell language holds), the other tool runs unasked', async () => {
     // What "Always allow" stored when it read the tool from the cell's language: "read_file".
     h = await startAgentHarness({
-      mcp: true,
       settings: { mcpServers: { hostile: { ...hostileStdio('collide'), alwaysAllow: ['read_file'], disabledTools: ['read.file'] } } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__read_file', arguments: {} }] }, { kind: 'text', text: 'ok' });
@@ -121,7 +120,7 @@ describe('tool names that collide', () => {
 
 describe('an enormous schema', () => {
   it('is refused with a message naming the tool and the limit; the server’s other tools and the app go on', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { hostile: hostileStdio('schema') } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('schema') } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__small', arguments: { q: 'hi' } }] },
       { kind: 'text', text: 'done' },
@@ -142,7 +141,7 @@ describe('an enormous schema', () => {
 
 describe('a result that tries to instruct the model', () => {
   it('reaches the model framed as data, with an end line the server cannot forge', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { hostile: hostileStdio('inject') } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('inject') } } });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__fetch_page', arguments: {} }] }, { kind: 'text', text: 'ok' });
     const id = await h.newConversation();
     await h.send(id, 'fetch');
@@ -180,7 +179,6 @@ describe('a result that tries to instruct the model', () => {
 describe('a tool that never answers', () => {
   it('is stopped at the timeout, the model told, and the server stays connected', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 3, exec: { timeoutMs: 1500 }, mcpServers: { hostile: hostileStdio('hang') } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__hang', arguments: {} }] }, { kind: 'text', text: 'gave up' });
@@ -196,7 +194,6 @@ describe('a tool that never answers', () => {
 describe('a server that dies mid-call', () => {
   it('fails the call with the reason told to the model, keeps its stderr, and starts again when next needed', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { hostile: hostileStdio('crash') } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__crash', arguments: {} }] }, { kind: 'text', text: 'it died' });
@@ -216,7 +213,6 @@ describe('a server that dies mid-call', () => {
 describe('a result of megabytes', () => {
   it('reaches the model as head and tail within its cap, and the cell keeps at most the output cap', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: {
         autoRun: true,
         exec: { modelOutputChars: 2000, outputCapBytes: 64 * 1024 },
@@ -241,7 +237,7 @@ describe('a result of megabytes', () => {
 
 describe('read-only tools', () => {
   it('run without asking when the server marks them read-only, until the user sets them to Ask', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { mcpServers: { hostile: hostileStdio('readonly') } } });
+    h = await startAgentHarness({ settings: { mcpServers: { hostile: hostileStdio('readonly') } } });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__look', arguments: {} }] },

@@ -27,7 +27,7 @@ describe('MCP servers at the first turn', () => {
     const servers = Object.fromEntries(
       NAMES.map((name) => [name, { command: process.execPath, args: [TOGETHER, dir, String(NAMES.length), name] }]),
     );
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: servers } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: servers } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__four__get-sum', arguments: { a: 2, b: 40 } }] },
       { kind: 'text', text: 'done' },
