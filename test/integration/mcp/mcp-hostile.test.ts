@@ -32,7 +32,7 @@ function policies(harness: AgentHarness): McpConfigService {
   return new McpConfigService({
     settings: harness.settings,
     secrets: new MemorySecretStore(),
-    mcp: harness.mcp!,
+    mcp: harness.mcp,
     secretsChanged: () => {},
   });
 }
@@ -56,7 +56,7 @@ describe('tool names that collide', () => {
     expect(ours?.mcp).toBeUndefined();
     expect(JSON.stringify(ours?.outputs)).toContain('ours');
     expect(theirs).toMatchObject({ language: 'mcp:hostile/execute', mcp: { server: 'hostile', tool: 'execute' } });
-    const [status] = await h.mcp!.status();
+    const [status] = await h.mcp.status();
     expect(status?.lastError).toMatch(/tool "read_file" was left out: its name mcp__hostile__read_file collides/);
   });
 
@@ -132,7 +132,7 @@ describe('an enormous schema', () => {
     expect(names).toContain('mcp__hostile__small');
     expect(names).not.toContain('mcp__hostile__enormous');
     expect(JSON.stringify(body).length).toBeLessThan(100_000);
-    const [status] = await h.mcp!.status();
+    const [status] = await h.mcp.status();
     expect(status).toMatchObject({ state: 'connected', lastError: 'tools left out: "enormous" (schema over 32000 characters)' });
     expect((await cells(id))[0]).toMatchObject({ status: 'done' });
     expect((await h.agent.snapshot(id)).items.at(-1)).toMatchObject({ kind: 'assistant', text: 'done' });
@@ -187,7 +187,7 @@ describe('a tool that never answers', () => {
     const [cell] = await cells(id);
     expect(cell).toMatchObject({ status: 'timeout' });
     expect(cell?.resultForModel).toMatch(/The MCP call was stopped after 2 s without a result/);
-    expect((await h.mcp!.status())[0]?.state).toBe('connected');
+    expect((await h.mcp.status())[0]?.state).toBe('connected');
   });
 });
 
@@ -202,11 +202,11 @@ describe('a server that dies mid-call', () => {
     const [cell] = await cells(id);
     expect(cell?.status).toBe('failed');
     expect(cell?.resultForModel).toMatch(/The MCP call failed: .*(closed|Connection)/i);
-    const [status] = await h.mcp!.status();
+    const [status] = await h.mcp.status();
     expect(status).toMatchObject({ state: 'crashed', restarts: 1 });
     expect(status?.stderrTail).toContain('hostile: crashing now');
     // Settings' Connect starts it again at once (a turn would after the backoff).
-    expect((await h.mcp!.connect('hostile')).state).toBe('connected');
+    expect((await h.mcp.connect('hostile')).state).toBe('connected');
   });
 });
 
@@ -254,7 +254,7 @@ describe('read-only tools', () => {
       ['look', 'auto'],
       ['touch', 'user'],
     ]);
-    const tools = (await h.mcp!.status())[0]?.tools;
+    const tools = (await h.mcp.status())[0]?.tools;
     expect(tools?.map((t) => [t.name, t.readOnly, t.policy])).toEqual([
       ['look', true, 'allow'],
       ['touch', false, 'ask'],
@@ -263,7 +263,7 @@ describe('read-only tools', () => {
     // The user decides: set to Ask, the read-only tool asks too.
     await policies(h).setToolPolicy('hostile', 'look', 'ask');
     expect(h.settings.get().mcpServers.hostile?.askTools).toEqual(['look']);
-    expect((await h.mcp!.status())[0]?.tools?.find((t) => t.name === 'look')?.policy).toBe('ask');
+    expect((await h.mcp.status())[0]?.tools?.find((t) => t.name === 'look')?.policy).toBe('ask');
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c3', name: 'mcp__hostile__look', arguments: {} }] }, { kind: 'text', text: 'ok' });
     const again = h.send(id, 'look again');
     const second = await h.waitFor('cell.awaiting-approval', (p) => p.cell.toolCallId === 'c3');

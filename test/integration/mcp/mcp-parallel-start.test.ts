@@ -36,7 +36,7 @@ describe('MCP servers at the first turn', () => {
     await h.send(id, 'add');
     const cell = (await h.agent.snapshot(id)).items.find((i): i is CellItem => i.kind === 'cell');
     expect(cell).toMatchObject({ status: 'done', language: 'mcp:four/get-sum' });
-    const states = await h.mcp!.status();
+    const states = await h.mcp.status();
     expect(states.map((s) => [s.name, s.state, s.lastError])).toEqual(NAMES.map((name) => [name, 'connected', null]));
   });
 });

@@ -21,12 +21,12 @@ const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
 
 function requests(harness: AgentHarness) {
   const handlers = mcpHandlers({
-    mcp: harness.mcp!,
+    mcp: harness.mcp,
     agent: harness.agent,
     mcpConfig: new McpConfigService({
       settings: harness.settings,
       secrets: new MemorySecretStore(),
-      mcp: harness.mcp!,
+      mcp: harness.mcp,
       secretsChanged: () => {},
     }),
   });

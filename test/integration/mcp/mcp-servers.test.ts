@@ -39,7 +39,7 @@ describe('MCP servers over HTTP', () => {
     const [cell] = await cells(id);
     expect(cell).toMatchObject({ status: 'done', language: 'mcp:remote/get-sum' });
     expect(cell?.resultForModel).toContain('42');
-    expect((await h.mcp!.status())[0]).toMatchObject({ state: 'connected', transport: 'http' });
+    expect((await h.mcp.status())[0]).toMatchObject({ state: 'connected', transport: 'http' });
   });
 
   it('falls back to the old HTTP+SSE transport for a server that predates Streamable HTTP', async () => {
@@ -54,15 +54,15 @@ describe('MCP servers over HTTP', () => {
     await h.send(id, 'echo');
     const [cell] = await cells(id);
     expect(cell?.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: 'Echo: over sse\n' }]);
-    expect((await h.mcp!.status())[0]).toMatchObject({ state: 'connected', transport: 'sse' });
+    expect((await h.mcp.status())[0]).toMatchObject({ state: 'connected', transport: 'sse' });
   });
 
   it('twin: without the fallback (type "http") the same old server cannot be used', async () => {
     const server = await startEverythingHttp('sse');
     http.push(server);
     h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { old: { url: server.url, type: 'http' } } } });
-    expect(await h.mcp!.tools()).toEqual([]);
-    const [status] = await h.mcp!.status();
+    expect(await h.mcp.tools()).toEqual([]);
+    const [status] = await h.mcp.status();
     expect(status?.state).toBe('failed');
     expect(status?.lastError).toMatch(/could not start/);
   });
@@ -145,8 +145,8 @@ describe('a server that crashes', () => {
     const id = await h.newConversation();
     const sent = h.send(id, 'go');
     await h.waitFor('cell.running');
-    await expect.poll(() => h!.mcp!.pidOf('everything')).toBeGreaterThan(0);
-    process.kill(h.mcp!.pidOf('everything')!, 'SIGKILL');
+    await expect.poll(() => h!.mcp.pidOf('everything')).toBeGreaterThan(0);
+    process.kill(h.mcp.pidOf('everything')!, 'SIGKILL');
     await sent;
     const [cell] = await cells(id);
     expect(cell?.status).toBe('failed');

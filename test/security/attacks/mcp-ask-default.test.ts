@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function recordCalls(harness: AgentHarness): Promise<string> {
-  const client = await harness.mcp!.clientOf('ui');
+  const client = await harness.mcp.clientOf('ui');
   const result = await client.callTool({ name: 'recorded', arguments: {} });
   return JSON.stringify(result.content);
 }
