@@ -47,7 +47,7 @@ import { planModeSandbox } from './agent/plan/plan-sandbox';
 import { commandsHandlers } from './handlers/commands-handlers';
 import { memoryHandlers } from './handlers/memory-handlers';
 import { userSkillsFolder } from './agent/skills/skill-discovery';
-import { createExecService, createSessionRouter, type KnownSecret, Sandbox, Kernels, AutoInstall } from './exec';
+import { createExecService, createSessionRouter, type ExecService, type KnownSecret, Sandbox, Kernels, AutoInstall } from './exec';
 import { conversationKernelMemory } from './agent/kernel-binding-memory';
 import { DEFAULT_LOCAL_SERVERS, type LocalServerSpec } from './providers/local-servers';
 import { WorkspaceWatchers } from './workspace/workspace-watcher';
@@ -55,6 +55,7 @@ import { createProviderFactory } from './llm/provider-factory';
 import { defaultRetryPolicy } from './llm/retry-with-backoff';
 import { ToolSupportMemory } from './llm/tool-support';
 import type { SettingsStore } from './settings/settings-store';
+import type { AppParts } from './app-parts';
 
 import { InstallQuestions } from './agent/install-questions';
 import { NetworkQuestions } from './agent/network-questions';
@@ -94,6 +95,8 @@ export interface AppOptions {
   profileFlags?: Pick<Profile, 'autoRun' | 'sandbox'>;
   /** What ends when the person stops a run (`oi -m`): see ExecServiceOptions.endsWithStop. */
   endsWithStop?: string;
+  /** Parts a test replaces (a recorded retry clock, a fixed environment…); never set by an entry point. */
+  parts?: AppParts;
 }
 
 export interface App {
@@ -175,10 +178,7 @@ export function createApp(opts: AppOptions): App {
   });
   // The sandbox setting reaches every run the app makes (and every install and environment probe),
   // whoever asks for it: it is applied outermost.
-  const environment = new EnvironmentContext(
-    machineSources(Sandbox.withSandboxSetting(engine, sandboxSetting)),
-    fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')),
-  );
+  const environment = environmentOf(opts, Sandbox.withSandboxSetting(engine, sandboxSetting));
   // A run that fails on a missing package asks in its conversation (like a cell approval), installs
   // it and runs the cell again.
   const installs = new InstallQuestions({
@@ -225,7 +225,8 @@ export function createApp(opts: AppOptions): App {
   // The person's own AGENTS.md in the data folder; a workspace's once they trust its folder.
   const instructions = { userFile: path.join(opts.dataDir, 'AGENTS.md'), trusted: () => settings().trustedFolders };
   // The screen, for conversations where the person turns computer use on (docs/computer-use.md).
-  const computer = new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] }, opts.screenEnv ?? process.env);
+  const computer =
+    opts.parts?.computer ?? new ComputerService(opts.ownWindows ?? { pids: [process.pid], windowIds: [] }, opts.screenEnv ?? process.env);
   // Conversations an outside ACP agent answers (docs/acp.md#hosting): its writes and commands through
   // our engine, sandbox, checkpoints, approvals and hooks; its own process in the cells' sandbox.
   const hosted = new LazyHostedAgents({
@@ -261,8 +262,8 @@ export function createApp(opts: AppOptions): App {
     models,
     // Which models take tool calls (learned by probing) and how failed model calls are retried.
     toolSupport: new ToolSupportMemory(),
-    retry: defaultRetryPolicy,
-    checkpoints,
+    retry: opts.parts?.retry ?? defaultRetryPolicy,
+    ...(opts.parts?.checkpoints === false ? {} : { checkpoints }),
     mcp,
     instructions,
     hooks,
@@ -352,6 +353,13 @@ export function createApp(opts: AppOptions): App {
       await exec.dispose();
     },
   };
+}
+
+// What the model is told about the machine, detected through the engine (the sandbox setting applied)
+// and answered first from what the previous process found; a test's fixed stand-in has neither.
+function environmentOf(opts: AppOptions, machine: ExecService): EnvironmentContext {
+  if (opts.parts?.environment) return new EnvironmentContext(opts.parts.environment);
+  return new EnvironmentContext(machineSources(machine), fileEnvironmentSnapshot(path.join(opts.dataDir, 'environment-cache.json')));
 }
 
 // Remote kernels: tokens in the keychain under kernel:<url>, bindings saved in the conversation's file.

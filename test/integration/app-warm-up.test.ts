@@ -2,11 +2,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src-main/core/app';
+import { createTestApp } from '../support/test-app';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
-import { REPO_ROOT } from '../support/app-under-test';
 
 // Browser mode and the desktop app warm up once their page says it is usable (`app.ready`, App.warmUp):
 // runtime detection runs before any conversation exists, so the first model call does not wait for a
@@ -31,13 +30,10 @@ describe('app warm-up', () => {
   });
 
   it('detects the runtimes before any conversation is opened, once the page says it is usable', async () => {
-    const app = createApp({
+    const app = createTestApp({
       dataDir: path.join(dir, 'data'),
       settings: new MemorySettingsStore({}),
       secrets: new MemorySecretStore(),
-      resourcesDir: path.join(REPO_ROOT, 'resources'),
-      version: 'test',
-      env: {},
     });
     try {
       // Building the app asks no program anything (oi's first request must not compete with it), and

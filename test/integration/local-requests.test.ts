@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../src-main/core/app';
+import type { App } from '../../src-main/core/app';
+import { createTestApp } from '../support/test-app';
 import { localRequests } from '../../src-main/core/bridge/local-requests';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
-import { REPO_ROOT } from '../support/app-under-test';
 
 // `oi` reaches core through the dispatcher, as the `cli` transport: the contract's input check runs
 // before any handler, and a handler's failure comes back in its own words.
@@ -16,13 +16,10 @@ describe('localRequests (the CLI’s way into core)', () => {
   let app: App;
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'oi-local-requests-'));
-    app = createApp({
+    app = createTestApp({
       dataDir: dir,
       settings: new MemorySettingsStore({}),
       secrets: new MemorySecretStore(),
-      resourcesDir: path.join(REPO_ROOT, 'resources'),
-      version: 'test',
-      env: {},
     });
   });
   afterEach(async () => {

@@ -2,21 +2,21 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SettingsPatch } from '@contract';
-import { createApp, type App, type AppOptions } from '../../src-main/core/app';
+import type { App, AppOptions } from '../../src-main/core/app';
 import type { LocalServerSpec } from '../../src-main/core/providers/local-servers';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { openNodeSettingsStore } from '../../src-main/core/settings/node-settings-store';
 import { MemorySettingsStore } from '../../src-main/core/settings/memory-settings-store';
 import { SANDBOX_CHOSEN_OFF } from './sandbox-choice';
-import { OI } from './oi-command';
+import { createTestApp, REPO_ROOT } from './test-app';
 import { workspaceLookup } from '../../src-main/server/workspace-lookup';
 import { createDispatcher } from '../../src-main/core/bridge/dispatch';
 import type { HandlerTable } from '../../src-main/core/bridge/handler-table';
 import { startBrowserServer, type BrowserServer } from '../../src-main/server/browser-server';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+export { REPO_ROOT };
 export const RENDERER_DIR = path.join(REPO_ROOT, 'out', 'renderer');
 
 export interface AppUnderTest {
@@ -92,19 +92,17 @@ export async function startAppUnderTest(settingsPatch: SettingsPatch = {}, optio
   const settings = options.settingsOnDisk ? openNodeSettingsStore({ dir: dataDir }) : new MemorySettingsStore(patch);
   // Settings on disk start from the file: the test's patch applies only to a fresh one.
   if (options.settingsOnDisk && !options.dataDir) settings.update(patch);
-  const app = createApp({
+  const app = createTestApp({
     dataDir,
     settings,
     secrets,
-    resourcesDir: path.join(REPO_ROOT, 'resources'),
-    version: 'test',
     env: options.env ?? {},
     localServers: options.localServers,
     notices: options.notices,
     mcpApprovalEndpoint: options.mcpApprovalEndpoint,
     screenEnv: options.screenEnv ?? {},
-    // Never this machine's systemd or launchd: a test's task (the handler fuzz's too) is the app's own.
-    schedules: options.schedules ?? { command: { program: process.execPath, args: OI, env: {} }, env: { OI_SCHEDULER: 'in-app' } },
+    // Never this machine's systemd or launchd (test-app.ts's default): a test's task, the handler fuzz's too, is the app's own.
+    ...(options.schedules ? { schedules: options.schedules } : {}),
   });
   const server = await startBrowserServer({
     dispatch: createDispatcher({ ...app.handlers, ...options.shellHandlers?.(app) }),

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { createApp, type App } from '../../src-main/core/app';
+import type { App } from '../../src-main/core/app';
+import { createTestApp } from './test-app';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import type { SettingsStore } from '../../src-main/core/settings/settings-store';
-import { REPO_ROOT } from './app-under-test';
 
 export interface CoreApps {
   /** A fresh temp folder, removed after the test. */
@@ -35,13 +35,10 @@ export function useCoreApps(prefix: string): CoreApps {
   return {
     tempDir,
     app(settings, secrets = new MemorySecretStore()) {
-      const app = createApp({
+      const app = createTestApp({
         dataDir: tempDir(),
         settings,
         secrets,
-        resourcesDir: path.join(REPO_ROOT, 'resources'),
-        version: 'test',
-        env: {},
       });
       apps.push(app);
       return app;

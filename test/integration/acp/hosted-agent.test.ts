@@ -3,10 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyEvent, CellItem, Conversation } from '@contract';
 import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
-import { createApp } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import { RESOURCES_DIR } from '../../support/agent-harness';
 import { useCoreApps } from '../../support/core-apps';
 import { agentText, hostedConversation, withScriptedAgent } from '../../support/hosted-agent';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
@@ -132,8 +131,7 @@ describe('a conversation driven by an outside ACP agent', () => {
   it('resumes the saved session with session/load after the app starts again, where the agent can load sessions', async () => {
     const data = core.tempDir();
     const settings = new MemorySettingsStore(withScriptedAgent({}, { SCRIPTED_AGENT_LOAD: '1' }));
-    const start = () =>
-      createApp({ dataDir: data, settings, secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+    const start = () => createTestApp({ dataDir: data, settings, secrets: new MemorySecretStore() });
     const first = start();
     const host = await hostedConversation(first, path.join(core.tempDir(), 'ws'));
     const before = await host.send('session');

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import { RESOURCES_DIR } from '../../support/agent-harness';
 
 let app: App;
 let dispatch: Dispatcher;
@@ -15,13 +15,10 @@ const ctx = { transport: 'websocket' as const };
 
 beforeEach(() => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-requests-'));
-  app = createApp({
+  app = createTestApp({
     dataDir,
     settings: new MemorySettingsStore(),
     secrets: new MemorySecretStore(),
-    resourcesDir: RESOURCES_DIR,
-    version: 'test',
-    env: {},
   });
   dispatch = createDispatcher(app.handlers);
 });

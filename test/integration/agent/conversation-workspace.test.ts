@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent, RequestInput, RequestName, RequestOutput } from '@contract';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { RESOURCES_DIR } from '../../support/agent-harness';
 
 // Choosing a conversation's folder and deleting it with its files, through the real handler table:
 // contract validation, the agent, real shell and Python sessions under node-pty, the scripted model.
@@ -37,7 +37,7 @@ beforeEach(async () => {
     // Cells here wait on files outside their workspace (the chosen folders).
     ...SANDBOX_CHOSEN_OFF,
   });
-  app = createApp({ dataDir, settings, secrets, resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  app = createTestApp({ dataDir, settings, secrets });
   dispatch = createDispatcher(app.handlers);
   events.length = 0;
   app.events.subscribe((event) => void events.push(event));

@@ -38,7 +38,7 @@ describe.each(['bash', 'python'] as const)('hooks written in %s', (language) => 
   afterEach(async () => h?.close());
 
   async function start(hooks: HooksConfig): Promise<{ id: string; workspace: string }> {
-    h = await startAgentHarness({ hooks: true, settings: { autoRun: true, hooks } });
+    h = await startAgentHarness({ settings: { autoRun: true, hooks } });
     const conv = await h.store.create();
     return { id: conv.id, workspace: conv.workspace };
   }
@@ -133,7 +133,7 @@ describe('hook events', () => {
   afterEach(async () => h?.close());
 
   it('tells a hook of each event, and a beforeCell "ask" asks the person even with auto-run on', async () => {
-    h = await startAgentHarness({ hooks: true, settings: { autoRun: true } });
+    h = await startAgentHarness({ settings: { autoRun: true } });
     const log = path.join(h.dataDir, 'events.log');
     const logger = [{ command: hook('bash', 'log', log), timeoutSeconds: 60 }];
     writeHooksFile(h.dataDir, {
@@ -182,7 +182,7 @@ describe('hook events', () => {
 
   it('tells a needsPerson hook when a running program asks the person for input', async () => {
     // Not re-run from its notebook export: the cell reads a line from a person, and nbconvert has none.
-    h = await startAgentHarness({ hooks: true, settings: { autoRun: true, exec: { inputRequests: 'ask' } }, rerunExports: false });
+    h = await startAgentHarness({ settings: { autoRun: true, exec: { inputRequests: 'ask' } }, rerunExports: false });
     const log = path.join(h.dataDir, 'needs.log');
     writeHooksFile(h.dataDir, { needsPerson: [{ command: hook('python', 'log', log), matcher: 'input', timeoutSeconds: 60 }] });
     const conv = await h.store.create();

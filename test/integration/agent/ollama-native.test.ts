@@ -49,8 +49,9 @@ describe('Ollama through its native API', () => {
     expect(h.llm.requests.some((r) => r.path === '/v1/chat/completions')).toBe(false);
     const [first, second] = h.bodies() as unknown as OllamaBody[];
     expect(first?.keep_alive).toBe('2h');
-    // execute, the task list's update_tasks (docs/agent.md#task-list) and delegate (#sub-agents).
-    expect(first?.tools?.map((t) => t.function.name)).toEqual(['execute', 'update_tasks', 'delegate']);
+    // execute, the task list's update_tasks (docs/agent.md#task-list), memory's save_memory (#memory, on by
+    // default), delegate (#sub-agents) and schedule_task (docs/schedules.md), as the app offers them.
+    expect(first?.tools?.map((t) => t.function.name)).toEqual(['execute', 'update_tasks', 'save_memory', 'delegate', 'schedule_task']);
     // A short conversation gets a small window, never more than the 32,768-token cap.
     expect(first?.options.num_ctx).toBeGreaterThanOrEqual(4096);
     expect(first?.options.num_ctx).toBeLessThanOrEqual(32_768);

@@ -267,7 +267,6 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
     const refuse = `/bin/bash '${path.resolve(import.meta.dirname, '../../fixtures/hooks/refuse.sh')}'`;
     h = await startAgentHarness({
       rerunExports: false, // nothing ran
-      hooks: true,
       settings: { hooks: { beforeCell: [{ command: refuse, timeoutSeconds: 60 }] } },
       computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }),
     });

@@ -32,14 +32,14 @@ function policies(harness: AgentHarness): McpConfigService {
   return new McpConfigService({
     settings: harness.settings,
     secrets: new MemorySecretStore(),
-    mcp: harness.mcp!,
+    mcp: harness.mcp,
     secretsChanged: () => {},
   });
 }
 
 describe('tool names that collide', () => {
   it('keeps our execute tool ours, offers one of two tools that sanitise alike, and says which was left out', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { hostile: hostileStdio('collide') } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('collide') } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo ours' } }] },
       { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__hostile__execute', arguments: { code: 'x' } }] },
@@ -56,12 +56,12 @@ describe('tool names that collide', () => {
     expect(ours?.mcp).toBeUndefined();
     expect(JSON.stringify(ours?.outputs)).toContain('ours');
     expect(theirs).toMatchObject({ language: 'mcp:hostile/execute', mcp: { server: 'hostile', tool: 'execute' } });
-    const [status] = await h.mcp!.status();
+    const [status] = await h.mcp.status();
     expect(status?.lastError).toMatch(/tool "read_file" was left out: its name mcp__hostile__read_file collides/);
   });
 
   it('"Always allow" remembers the real tool, so a second tool sanitised to the same name still asks', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { mcpServers: { hostile: hostileStdio('collide') } } });
+    h = await startAgentHarness({ settings: { mcpServers: { hostile: hostileStdio('collide') } } });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__read_file', arguments: {} }] },
@@ -107,7 +107,6 @@ describe('tool names that collide', () => {
   it('twin: remembered by the sanitised name (what the cell language holds), the other tool runs unasked', async () => {
     // What "Always allow" stored when it read the tool from the cell's language: "read_file".
     h = await startAgentHarness({
-      mcp: true,
       settings: { mcpServers: { hostile: { ...hostileStdio('collide'), alwaysAllow: ['read_file'], disabledTools: ['read.file'] } } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__read_file', arguments: {} }] }, { kind: 'text', text: 'ok' });
@@ -121,7 +120,7 @@ describe('tool names that collide', () => {
 
 describe('an enormous schema', () => {
   it('is refused with a message naming the tool and the limit; the server’s other tools and the app go on', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { hostile: hostileStdio('schema') } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('schema') } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__small', arguments: { q: 'hi' } }] },
       { kind: 'text', text: 'done' },
@@ -133,7 +132,7 @@ describe('an enormous schema', () => {
     expect(names).toContain('mcp__hostile__small');
     expect(names).not.toContain('mcp__hostile__enormous');
     expect(JSON.stringify(body).length).toBeLessThan(100_000);
-    const [status] = await h.mcp!.status();
+    const [status] = await h.mcp.status();
     expect(status).toMatchObject({ state: 'connected', lastError: 'tools left out: "enormous" (schema over 32000 characters)' });
     expect((await cells(id))[0]).toMatchObject({ status: 'done' });
     expect((await h.agent.snapshot(id)).items.at(-1)).toMatchObject({ kind: 'assistant', text: 'done' });
@@ -142,7 +141,7 @@ describe('an enormous schema', () => {
 
 describe('a result that tries to instruct the model', () => {
   it('reaches the model framed as data, with an end line the server cannot forge', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { hostile: hostileStdio('inject') } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('inject') } } });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__fetch_page', arguments: {} }] }, { kind: 'text', text: 'ok' });
     const id = await h.newConversation();
     await h.send(id, 'fetch');
@@ -180,7 +179,6 @@ describe('a result that tries to instruct the model', () => {
 describe('a tool that never answers', () => {
   it('is stopped at the timeout, the model told, and the server stays connected', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 3, exec: { timeoutMs: 1500 }, mcpServers: { hostile: hostileStdio('hang') } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__hang', arguments: {} }] }, { kind: 'text', text: 'gave up' });
@@ -189,14 +187,13 @@ describe('a tool that never answers', () => {
     const [cell] = await cells(id);
     expect(cell).toMatchObject({ status: 'timeout' });
     expect(cell?.resultForModel).toMatch(/The MCP call was stopped after 2 s without a result/);
-    expect((await h.mcp!.status())[0]?.state).toBe('connected');
+    expect((await h.mcp.status())[0]?.state).toBe('connected');
   });
 });
 
 describe('a server that dies mid-call', () => {
   it('fails the call with the reason told to the model, keeps its stderr, and starts again when next needed', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { hostile: hostileStdio('crash') } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__crash', arguments: {} }] }, { kind: 'text', text: 'it died' });
@@ -205,18 +202,17 @@ describe('a server that dies mid-call', () => {
     const [cell] = await cells(id);
     expect(cell?.status).toBe('failed');
     expect(cell?.resultForModel).toMatch(/The MCP call failed: .*(closed|Connection)/i);
-    const [status] = await h.mcp!.status();
+    const [status] = await h.mcp.status();
     expect(status).toMatchObject({ state: 'crashed', restarts: 1 });
     expect(status?.stderrTail).toContain('hostile: crashing now');
     // Settings' Connect starts it again at once (a turn would after the backoff).
-    expect((await h.mcp!.connect('hostile')).state).toBe('connected');
+    expect((await h.mcp.connect('hostile')).state).toBe('connected');
   });
 });
 
 describe('a result of megabytes', () => {
   it('reaches the model as head and tail within its cap, and the cell keeps at most the output cap', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: {
         autoRun: true,
         exec: { modelOutputChars: 2000, outputCapBytes: 64 * 1024 },
@@ -241,7 +237,7 @@ describe('a result of megabytes', () => {
 
 describe('read-only tools', () => {
   it('run without asking when the server marks them read-only, until the user sets them to Ask', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { mcpServers: { hostile: hostileStdio('readonly') } } });
+    h = await startAgentHarness({ settings: { mcpServers: { hostile: hostileStdio('readonly') } } });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__look', arguments: {} }] },
@@ -258,7 +254,7 @@ describe('read-only tools', () => {
       ['look', 'auto'],
       ['touch', 'user'],
     ]);
-    const tools = (await h.mcp!.status())[0]?.tools;
+    const tools = (await h.mcp.status())[0]?.tools;
     expect(tools?.map((t) => [t.name, t.readOnly, t.policy])).toEqual([
       ['look', true, 'allow'],
       ['touch', false, 'ask'],
@@ -267,7 +263,7 @@ describe('read-only tools', () => {
     // The user decides: set to Ask, the read-only tool asks too.
     await policies(h).setToolPolicy('hostile', 'look', 'ask');
     expect(h.settings.get().mcpServers.hostile?.askTools).toEqual(['look']);
-    expect((await h.mcp!.status())[0]?.tools?.find((t) => t.name === 'look')?.policy).toBe('ask');
+    expect((await h.mcp.status())[0]?.tools?.find((t) => t.name === 'look')?.policy).toBe('ask');
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c3', name: 'mcp__hostile__look', arguments: {} }] }, { kind: 'text', text: 'ok' });
     const again = h.send(id, 'look again');
     const second = await h.waitFor('cell.awaiting-approval', (p) => p.cell.toolCallId === 'c3');

@@ -27,7 +27,7 @@ describe('MCP servers at the first turn', () => {
     const servers = Object.fromEntries(
       NAMES.map((name) => [name, { command: process.execPath, args: [TOGETHER, dir, String(NAMES.length), name] }]),
     );
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: servers } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: servers } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__four__get-sum', arguments: { a: 2, b: 40 } }] },
       { kind: 'text', text: 'done' },
@@ -36,7 +36,7 @@ describe('MCP servers at the first turn', () => {
     await h.send(id, 'add');
     const cell = (await h.agent.snapshot(id)).items.find((i): i is CellItem => i.kind === 'cell');
     expect(cell).toMatchObject({ status: 'done', language: 'mcp:four/get-sum' });
-    const states = await h.mcp!.status();
+    const states = await h.mcp.status();
     expect(states.map((s) => [s.name, s.state, s.lastError])).toEqual(NAMES.map((name) => [name, 'connected', null]));
   });
 });

@@ -21,12 +21,12 @@ const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
 
 function requests(harness: AgentHarness) {
   const handlers = mcpHandlers({
-    mcp: harness.mcp!,
+    mcp: harness.mcp,
     agent: harness.agent,
     mcpConfig: new McpConfigService({
       settings: harness.settings,
       secrets: new MemorySecretStore(),
-      mcp: harness.mcp!,
+      mcp: harness.mcp,
       secretsChanged: () => {},
     }),
   });
@@ -39,7 +39,7 @@ function requests(harness: AgentHarness) {
 
 describe.each(['openai', 'anthropic'] as const)('MCP resources and prompts (%s)', (protocol) => {
   it('lists a server’s resources and prompts, attaches a resource to a message, and sends a prompt as one', async () => {
-    h = await startAgentHarness({ protocol, mcp: true, settings: { mcpServers: { everything: everythingStdio() } } });
+    h = await startAgentHarness({ protocol, settings: { mcpServers: { everything: everythingStdio() } } });
     const call = requests(h);
     const catalog = await call('mcp.catalog', {});
     expect(catalog.problems).toEqual([]);
@@ -78,7 +78,7 @@ describe.each(['openai', 'anthropic'] as const)('MCP resources and prompts (%s)'
   });
 
   it('names the problem when a resource or prompt does not exist, and attaches nothing', async () => {
-    h = await startAgentHarness({ protocol, mcp: true, settings: { mcpServers: { everything: everythingStdio() } } });
+    h = await startAgentHarness({ protocol, settings: { mcpServers: { everything: everythingStdio() } } });
     const call = requests(h);
     const id = await h.newConversation();
     await expect(call('mcp.attach-resource', { conversationId: id, server: 'everything', uri: 'demo://nope' })).rejects.toThrow(

@@ -29,7 +29,7 @@ describe('MCP servers over HTTP', () => {
   it('calls a tool of a Streamable HTTP server in a turn', async () => {
     const server = await startEverythingHttp('streamableHttp');
     http.push(server);
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { remote: { url: server.url } } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { remote: { url: server.url } } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__remote__get-sum', arguments: { a: 2, b: 40 } }] },
       { kind: 'text', text: 'done' },
@@ -39,13 +39,13 @@ describe('MCP servers over HTTP', () => {
     const [cell] = await cells(id);
     expect(cell).toMatchObject({ status: 'done', language: 'mcp:remote/get-sum' });
     expect(cell?.resultForModel).toContain('42');
-    expect((await h.mcp!.status())[0]).toMatchObject({ state: 'connected', transport: 'http' });
+    expect((await h.mcp.status())[0]).toMatchObject({ state: 'connected', transport: 'http' });
   });
 
   it('falls back to the old HTTP+SSE transport for a server that predates Streamable HTTP', async () => {
     const server = await startEverythingHttp('sse');
     http.push(server);
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { old: { url: server.url } } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { old: { url: server.url } } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__old__echo', arguments: { message: 'over sse' } }] },
       { kind: 'text', text: 'done' },
@@ -54,15 +54,15 @@ describe('MCP servers over HTTP', () => {
     await h.send(id, 'echo');
     const [cell] = await cells(id);
     expect(cell?.outputs).toEqual([{ output_type: 'stream', name: 'stdout', text: 'Echo: over sse\n' }]);
-    expect((await h.mcp!.status())[0]).toMatchObject({ state: 'connected', transport: 'sse' });
+    expect((await h.mcp.status())[0]).toMatchObject({ state: 'connected', transport: 'sse' });
   });
 
   it('twin: without the fallback (type "http") the same old server cannot be used', async () => {
     const server = await startEverythingHttp('sse');
     http.push(server);
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { old: { url: server.url, type: 'http' } } } });
-    expect(await h.mcp!.tools()).toEqual([]);
-    const [status] = await h.mcp!.status();
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { old: { url: server.url, type: 'http' } } } });
+    expect(await h.mcp.tools()).toEqual([]);
+    const [status] = await h.mcp.status();
     expect(status?.state).toBe('failed');
     expect(status?.lastError).toMatch(/could not start/);
   });
@@ -74,7 +74,6 @@ describe('server-filesystem', () => {
     dirs.push(dir);
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'the answer is 42\n');
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { files: filesystemStdio(dir) } },
     });
     h.llm.enqueue(
@@ -97,7 +96,6 @@ describe('a server that crashes', () => {
   it('is restarted on the next need after its backoff, the model told of the failed call, the app unharmed', async () => {
     let now = 1_000_000;
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { everything: everythingStdio() } },
     });
     // The harness's manager with a clock of our own, so the backoff is stepped through, not waited for.
@@ -135,7 +133,6 @@ describe('a server that crashes', () => {
 
   it('tells the model when a call fails because the server died', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { everything: everythingStdio() } },
     });
     h.llm.enqueue(
@@ -148,8 +145,8 @@ describe('a server that crashes', () => {
     const id = await h.newConversation();
     const sent = h.send(id, 'go');
     await h.waitFor('cell.running');
-    await expect.poll(() => h!.mcp!.pidOf('everything')).toBeGreaterThan(0);
-    process.kill(h.mcp!.pidOf('everything')!, 'SIGKILL');
+    await expect.poll(() => h!.mcp.pidOf('everything')).toBeGreaterThan(0);
+    process.kill(h.mcp.pidOf('everything')!, 'SIGKILL');
     await sent;
     const [cell] = await cells(id);
     expect(cell?.status).toBe('failed');
@@ -162,7 +159,6 @@ describe('approval per tool', () => {
   it('runs a tool the user always allows without asking, and asks again once that is taken back', async () => {
     // get-sum is marked read-only by its server; the user set it to Ask (askTools).
     h = await startAgentHarness({
-      mcp: true,
       settings: { mcpServers: { everything: everythingStdio({ alwaysAllow: ['echo'], askTools: ['get-sum'] }) } },
     });
     h.llm.enqueue(
@@ -200,7 +196,6 @@ describe('approval per tool', () => {
 
   it('never offers a tool the user turned off', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, mcpServers: { everything: everythingStdio({ disabledTools: ['get-env'] }) } },
     });
     h.llm.enqueue({ kind: 'text', text: 'hi' });
@@ -214,7 +209,7 @@ describe('approval per tool', () => {
 
 describe('progress and records', () => {
   it('shows the server’s progress notifications in the running cell', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { everything: everythingStdio() } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { everything: everythingStdio() } } });
     h.llm.enqueue(
       {
         kind: 'tool',
@@ -233,7 +228,7 @@ describe('progress and records', () => {
   });
 
   it('exports calls as markdown cells with the call and its result, images attached, and imports them back', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { everything: everythingStdio() } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { everything: everythingStdio() } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__everything__echo', arguments: { message: 'has ``` fences' } }] },
       { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__everything__get-tiny-image', arguments: {} }] },

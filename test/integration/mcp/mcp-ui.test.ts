@@ -41,7 +41,7 @@ const textOf = (cell: CellItem) =>
 
 describe.each(['openai', 'anthropic'] as const)('an MCP result with a UI resource, over %s', (protocol) => {
   it('keeps the HTML for the frame, tells the model a UI was shown without its HTML, and saves it', async () => {
-    h = await startAgentHarness({ protocol, mcp: true, settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
+    h = await startAgentHarness({ protocol, settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_ui', name: 'mcp__ui__show_html', arguments: { html: HTML } }] },
       { kind: 'text', text: 'Shown.' },
@@ -80,7 +80,6 @@ describe.each(['openai', 'anthropic'] as const)('an MCP result with a UI resourc
 describe('the ways servers send UI, and what is refused', () => {
   it('renders embedded (text or base64), linked and MCP Apps views; notes external pages, Remote DOM and HTML past the cap', async () => {
     h = await startAgentHarness({
-      mcp: true,
       settings: { autoRun: true, exec: { outputCapBytes: 1_048_576 }, mcpServers: { ui: uiStdio() } },
     });
     const call = (n: number, name: string, args: Record<string, unknown> = {}) => ({
@@ -132,7 +131,7 @@ describe('the ways servers send UI, and what is refused', () => {
   });
 
   it('exports the call as markdown holding no HTML, and imports it back with the UI whose scripts do not run', async () => {
-    h = await startAgentHarness({ mcp: true, settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_x', name: 'mcp__ui__show_html', arguments: { html: HTML } }] },
       { kind: 'text', text: 'ok' },

@@ -183,7 +183,7 @@ describe('an automatic install in an exported session', () => {
   });
 
   it('puts the install before the first cell that uses the package', async () => {
-    // The app itself (the agent harness has no automatic installs): pip installs from a local wheel.
+    // The app in browser mode, answering the page's requests: pip installs from a local wheel.
     const pip = { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' };
     const aut = await startAppUnderTest({
       autoRun: true,

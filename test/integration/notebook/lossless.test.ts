@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssistantItem, CellItem, Conversation, RequestInput, RequestName, RequestOutput } from '@contract';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { exportNotebook, serializeNotebook } from '../../../src-main/core/notebook/ipynb-export';
 import { importNotebook } from '../../../src-main/core/notebook/ipynb-import';
@@ -17,7 +18,6 @@ import { notebookDifferences, realShapes } from './support/real-shapes';
 // what went in, field by field, as nbformat reads both. Then the same after the app changed
 // something: only what changed differs.
 
-const RESOURCES_DIR = path.resolve(import.meta.dirname, '../../../resources');
 const META = { appVersion: '0.1.0', provider: 'openai', model: 'm' };
 
 describe('lossless notebook round trip', () => {
@@ -31,13 +31,10 @@ describe('lossless notebook round trip', () => {
     jupyter = startJupyter();
     shapes = await realShapes(jupyter);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-lossless-'));
-    app = createApp({
+    app = createTestApp({
       dataDir,
       settings: new MemorySettingsStore({}),
       secrets: new MemorySecretStore(),
-      resourcesDir: RESOURCES_DIR,
-      version: 'test',
-      env: {},
     });
     dispatch = createDispatcher(app.handlers);
   }, 600_000);

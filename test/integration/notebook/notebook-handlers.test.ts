@@ -13,7 +13,8 @@ import {
   type RequestOutput,
   type SettingsPatch,
 } from '@contract';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import type { RequestContext } from '../../../src-main/core/bridge/handler-table';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
@@ -26,7 +27,6 @@ import { startJupyter, type Jupyter } from '../../support/jupyter';
 // attachment files) only from a notebook it fully understood, export writes what nbformat accepts,
 // and re-run runs the cells in the app's own execution engine with progress events.
 
-const RESOURCES_DIR = path.resolve(import.meta.dirname, '../../../resources');
 const WS: RequestContext = { transport: 'websocket' };
 const IPC: RequestContext = { transport: 'ipc' };
 
@@ -77,7 +77,7 @@ describe('notebook requests', () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-handlers-'));
     // The install question's words are checked unsandboxed (a sandboxed install names its own --prefix).
     settings = new MemorySettingsStore({ exec: { timeoutMs: 30_000 }, ...SANDBOX_CHOSEN_OFF, ...patch });
-    app = createApp({ dataDir, settings, secrets: new MemorySecretStore(), resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+    app = createTestApp({ dataDir, settings, secrets: new MemorySecretStore() });
     dispatch = createDispatcher(app.handlers);
     events = [];
     app.events.subscribe((event) => events.push(event));

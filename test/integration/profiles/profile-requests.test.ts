@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { profilesFolder } from '../../../src-main/core/profiles/profile-store';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { RESOURCES_DIR } from '../../support/agent-harness';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 import { systemPromptOf } from '../agent/support/request-parts';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const secrets = new MemorySecretStore();
   await secrets.set('provider:openai', 'sk-test-profiles');
   settings = new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-plain', ...SANDBOX_CHOSEN_OFF });
-  app = createApp({ dataDir, settings, secrets, resourcesDir: RESOURCES_DIR, version: 'test', env: {} });
+  app = createTestApp({ dataDir, settings, secrets });
   dispatch = createDispatcher(app.handlers);
 });
 afterAll(async () => {

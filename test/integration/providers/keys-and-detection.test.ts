@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { closedPort } from '../../support/closed-port';
-
-const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 
 describe('keys and provider requests', () => {
   let llm: ScriptedLlm;
@@ -25,12 +24,10 @@ describe('keys and provider requests', () => {
     llm = await startScriptedLlm({ models: ['m-small', 'm-large'] });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-keys-'));
     secrets = new MemorySecretStore();
-    app = createApp({
+    app = createTestApp({
       dataDir,
       settings: new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl }),
       secrets,
-      resourcesDir: path.join(REPO, 'resources'),
-      version: 'test',
       env: { ANTHROPIC_API_KEY: 'sk-ant-from-the-environment-1234' },
       localServers: [{ id: 'ollama', name: 'Ollama', provider: 'ollama', port: Number(new URL(llm.url).port), listPath: '/api/tags' }],
     });

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@contract';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -27,14 +28,11 @@ describe('kernel requests', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'oi-kernel-requests-'));
     workspace = await mkdtemp(join(tmpdir(), 'oi-kernel-ws-'));
     secrets = new MemorySecretStore();
-    app = createApp({
+    app = createTestApp({
       dataDir,
       // A remote binding's way back is said as "run locally"; with the sandbox it would be "in the sandbox".
       settings: new MemorySettingsStore(SANDBOX_CHOSEN_OFF),
       secrets,
-      resourcesDir: resolve(import.meta.dirname, '../../../resources'),
-      version: 'test',
-      env: {},
     });
     dispatch = createDispatcher(app.handlers);
   });

@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../../src-main/core/app';
+import type { App } from '../../../src-main/core/app';
+import { createTestApp } from '../../support/test-app';
 import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-
-const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 
 describe('workspace requests through the dispatcher', () => {
   let app: App;
@@ -20,13 +19,10 @@ describe('workspace requests through the dispatcher', () => {
 
   beforeEach(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-wsreq-'));
-    app = createApp({
+    app = createTestApp({
       dataDir,
       settings: new MemorySettingsStore(),
       secrets: new MemorySecretStore(),
-      resourcesDir: path.join(REPO, 'resources'),
-      version: 'test',
-      env: {},
     });
     dispatch = createDispatcher(app.handlers);
     events.length = 0;

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function recordCalls(harness: AgentHarness): Promise<string> {
-  const client = await harness.mcp!.clientOf('ui');
+  const client = await harness.mcp.clientOf('ui');
   const result = await client.callTool({ name: 'recorded', arguments: {} });
   return JSON.stringify(result.content);
 }
@@ -28,7 +28,7 @@ async function cellOf(harness: AgentHarness, id: string): Promise<CellItem | nul
 
 /** A turn whose model calls `record`; resolves once its cell is no longer streaming (asked, or already run). */
 async function proposeRecord(): Promise<{ id: string; sent: Promise<void>; cell: CellItem | null }> {
-  const harness = await startAgentHarness({ mcp: true, settings: { autoRun: false, mcpServers: { ui: uiStdio() } } });
+  const harness = await startAgentHarness({ settings: { autoRun: false, mcpServers: { ui: uiStdio() } } });
   h = harness;
   harness.llm.enqueue(
     { kind: 'tool', calls: [{ id: 'call_rec', name: 'mcp__ui__record', arguments: {} }] },
