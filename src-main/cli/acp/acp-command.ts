@@ -4,6 +4,7 @@ import { config as zodConfig } from 'zod/v4/core';
 import { errorMessage } from '@contract';
 import { appVersion } from '../../core/app-version';
 import { disposeBeforeExit } from '../../core/dispose-before-exit';
+import { startApp } from '../../core/start-app';
 import { warnUnsandboxedAutoRun } from '../auto-run-warning';
 import { UsageError } from '../cli-args';
 import { openSecrets } from '../open-cli-secrets';
@@ -40,10 +41,7 @@ export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   // answered before building the app holds the loop.
   let begin: () => void = () => undefined;
   const starting = new Promise<void>((resolve) => (begin = resolve))
-    // The app's modules too: loading them is most of the start, and they load while the editor reads
-    // the initialize answer and sends session/new, not before the answer.
-    .then(() => import('../../core/start-app'))
-    .then(({ startApp }) =>
+    .then(() =>
       startApp({
         openSecrets: () => openSecrets(env),
         // Nobody is at the code's terminal: a program asking for input gets end-of-input, as in `oi -m`.
