@@ -84,9 +84,15 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
 
   // The stdio client's Python session starts now, while the MCP SDK's server (its zod schemas, ajv)
   // loads and the client shakes hands, not at its first execute (docs/mcp.md#start-up). The SDK loads
-  // after the app for that reason; the HTTP server's modules only with --http.
+  // once Python's process is started (or its start is over): loading it is main-thread work, which
+  // would otherwise hold up every step of the start before the spawn, the longest path to the first
+  // result. The HTTP server's modules load only with --http.
   const session = opts.httpPort === null ? new ServeSession(deps) : null;
-  void session?.prepare('python');
+  if (session) {
+    let spawned: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (spawned = resolve));
+    await Promise.race([started, session.prepare('python', spawned)]);
+  }
   if (opts.autoRun) {
     const sandbox = await localRequests(app.handlers)('sandbox.status', {});
     // The desktop app's own sentence about an unsandboxed auto-run, said of the clients here.

@@ -101,14 +101,20 @@ export class ServeSession {
    * the first `execute` (docs/mcp.md#start-up). Not when a conversationStart or beforeCell hook is set
    * up: the first runs before the first run and may set up what the session starts with (a .venv), the
    * second may refuse the language altogether. Never throws; a session that cannot start is left for
-   * the run to report.
+   * the run to report. `onSpawn` is told once the session's process is started (ExecService.prepare).
    */
-  prepare(language: string): Promise<void> {
+  prepare(language: string, onSpawn?: () => void): Promise<void> {
     const hooks = this.deps.hooks?.hooks;
     const where = { conversationId: this.id, workspace: this.deps.workspace };
     this.preparing = (async () => {
       if (hooks && ((await hooks.has('conversationStart', where)) || (await hooks.has('beforeCell', where)))) return;
-      await this.deps.exec.prepare?.({ ...where, language, code: '', settings: this.deps.settings().exec });
+      await this.deps.exec.prepare?.({
+        ...where,
+        language,
+        code: '',
+        settings: this.deps.settings().exec,
+        ...(onSpawn ? { onSpawn } : {}),
+      });
     })().catch(() => undefined);
     return this.preparing;
   }

@@ -52,10 +52,13 @@ const pidOf = async (session: ServeSession): Promise<number> =>
   Number((await session.execute('python', 'import os; print(os.getpid())')).forModel.trim());
 
 describe('oi mcp starts the client’s Python session early', () => {
-  it('starts it before the first run, and the first run uses it', { timeout: 120_000 }, async () => {
+  it('starts it before the first run, says when its process is started, and the first run uses it', { timeout: 120_000 }, async () => {
     const { session, workspace } = served();
     const client = session();
-    await client.prepare('python');
+    // `oi mcp` loads the MCP SDK once the process is started: told before the session is ready.
+    const order: string[] = [];
+    await client.prepare('python', () => order.push('spawned')).then(() => order.push('ready'));
+    expect(order).toEqual(['spawned', 'ready']);
     const early = runnersIn(workspace);
     expect(early).toHaveLength(1);
     expect(await pidOf(client)).toBe(early[0]);
@@ -66,8 +69,10 @@ describe('oi mcp starts the client’s Python session early', () => {
     for (const event of ['conversationStart', 'beforeCell']) {
       const { session, workspace } = served({ [event]: [{ command: 'true' }] });
       const client = session();
-      await client.prepare('python');
+      let spawned = false;
+      await client.prepare('python', () => (spawned = true));
       expect(runnersIn(workspace), event).toEqual([]);
+      expect(spawned, event).toBe(false);
       // The first run starts it, after the hook.
       expect(await pidOf(client)).toBeGreaterThan(0);
     }

@@ -1,4 +1,5 @@
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type { parseDocument as ParseDocument } from 'yaml';
 
 // SKILL.md's front matter, as the open Agent Skills format defines it: a YAML block between two `---`
 // lines at the very start, holding at least `name` (lowercase letters, digits and hyphens, at most 64)
@@ -14,6 +15,12 @@ export const MAX_NAME = 64;
 export const MAX_DESCRIPTION = 1024;
 /** Front matter longer than this is not a skill's header. */
 const MAX_FRONT_MATTER = 8 * 1024;
+
+// `yaml` loads on the first front matter read, not with the app: its modules are a tenth of every
+// `oi`, `oi mcp` and `oi acp` start's module loading, and most starts read no skill or command file.
+let parser: typeof ParseDocument | null = null;
+const parseDocument: typeof ParseDocument = (...args: Parameters<typeof ParseDocument>) =>
+  (parser ??= (createRequire(import.meta.url)('yaml') as { parseDocument: typeof ParseDocument }).parseDocument)(...args);
 
 /**
  * A markdown file's YAML front matter, parsed strictly: `fields` is null when the file has none (a

@@ -1,7 +1,7 @@
 import type { DetectContext, LanguageDefinition, Runtime } from '../languages/language';
 import { availableRuntimes } from '../languages/registry';
 import { unavailableMessage } from '../output/messages';
-import { createLimitController } from '../process/limits';
+import { createLimitController, type LimitController } from '../process/limits';
 import type { Session, SessionRoute, StartSessionOptions } from '../session/session-types';
 import type { SessionRouter } from './session-router';
 import { liveSession, type SessionSlot } from './session-slots';
@@ -48,10 +48,30 @@ export function startIn(
       runtime,
       workspace: request.workspace,
       env: options.environment(request, runtime),
-      limits: createLimitController(),
+      limits: noticingSpawn(createLimitController(), request.onSpawn),
       settings: request.settings,
     }),
   );
+}
+
+/**
+ * `limits` telling `onSpawn` once the session's process is started: every session wraps its spawn
+ * command through its limits right before it spawns, inside any sandbox's wrapping.
+ */
+function noticingSpawn(limits: LimitController, onSpawn: (() => void) | undefined): LimitController {
+  if (!onSpawn) return limits;
+  let told = false;
+  return {
+    beforeRun: (pid, settings) => limits.beforeRun(pid, settings),
+    wrapSpawn(file, args, settings) {
+      const command = limits.wrapSpawn(file, args, settings);
+      // After the spawn, which follows this call in the same turn of the event loop.
+      if (!told) setImmediate(onSpawn);
+      told = true;
+      return command;
+    },
+    ...(limits.dispose ? { dispose: () => limits.dispose?.() ?? Promise.resolve() } : {}),
+  };
 }
 
 /**

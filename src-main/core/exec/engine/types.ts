@@ -65,6 +65,11 @@ export interface RunRequest {
    * Absent: the session's next count.
    */
   executionCount?: number;
+  /**
+   * ExecService.prepare only: told once the session's process has been started (not yet ready), so a
+   * caller can leave the main thread to the start until then (`oi mcp` loads the MCP SDK after it).
+   */
+  onSpawn?: () => void;
 }
 
 export interface RunResult {
