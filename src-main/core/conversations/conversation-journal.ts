@@ -5,13 +5,11 @@ import type { Conversation, ConversationItem } from '@contract';
 // Saves of a conversation that grows one item at a time (oi mcp's runs), written incrementally
 // (issue 37). A whole-file save is a new temp file, two fsyncs and a rename: 3–11 ms on this
 // machine's disk, most of a warm `execute` round trip. Here each added item is appended to
-// `<id>.journal` beside the conversation's file, and the whole file is written later, behind it. An
-// item is written to the journal (the system's page cache) before its caller answers, so a crash of
-// the process at any moment keeps it, and readers apply the journal to the file (applyJournal, in
-// ConversationStore.get), so they see it at once. The fdatasync that makes it survive a crash of the
-// machine follows right after, without the caller waiting for it (0.3–11 ms on a shared disk; the
-// files the run itself wrote are not synced at all); close() waits for it. Once a whole write holds
-// everything journalled, the journal is emptied; close() writes the last state whole and removes it.
+// `<id>.journal` beside the conversation's file and made durable with one fdatasync of a file that
+// already exists (a fraction of a millisecond), and the whole file is written later, behind it. So an item is on disk before its caller answers, as when the whole save was awaited:
+// a crash at any moment keeps it, and readers apply the journal to the file (applyJournal, in
+// ConversationStore.get), so they see it at once. Once a whole write holds everything journalled,
+// the journal is emptied; close() writes the last state whole and removes it.
 
 /** Whole writes: after this many journalled items, or once none came for this long. */
 const COMPACT_LINES = 50;
@@ -40,9 +38,6 @@ export class ConversationJournal {
   private sinceWhole = 0;
   private timer: NodeJS.Timeout | undefined;
   private lastSave: Promise<void> = Promise.resolve();
-  /** The fdatasync behind the appends (one at a time; appends meanwhile share the next). */
-  private synced: Promise<void> = Promise.resolve();
-  private syncWanted = false;
   private readonly file: string;
 
   private readonly compactLines: number;
@@ -60,8 +55,8 @@ export class ConversationJournal {
   }
 
   /**
-   * `item` was just added to the conversation (whose file exists already): resolves once it is
-   * written to the journal (fdatasync'd right after, not waited for). The whole file is written later, after COMPACT_LINES items or once the
+   * `item` was just added to the conversation (whose file exists already): resolves once it is on
+   * disk in the journal. The whole file is written later, after COMPACT_LINES items or once the
    * conversation has been still for COMPACT_IDLE_MS (each whole write costs a serialisation of the
    * whole conversation as well as the disk's time), or at close(). Where the journal cannot be
    * written (a full disk), the whole save is awaited instead, and its failure thrown, as before.
@@ -75,7 +70,6 @@ export class ConversationJournal {
       await this.store.save(this.conv);
       return;
     }
-    this.syncSoon();
     clearTimeout(this.timer);
     if (++this.sinceWhole >= this.compactLines) this.compact();
     else this.timer = setTimeout(() => this.compact(), this.compactIdleMs).unref();
@@ -84,7 +78,6 @@ export class ConversationJournal {
   /** Writes the conversation whole and removes the journal; a failed write keeps the journal for readers. */
   async close(): Promise<void> {
     clearTimeout(this.timer);
-    await this.synced;
     await this.lastSave;
     try {
       await this.store.save(this.conv);
@@ -133,20 +126,7 @@ export class ConversationJournal {
       this.handle = handle;
     }
     await this.handle.write(text);
-  }
-
-  /** The journal's lines made durable behind the appends; where that fails, the conversation is saved whole. */
-  private syncSoon(): void {
-    if (this.syncWanted) return;
-    this.syncWanted = true;
-    this.synced = this.synced.then(async () => {
-      this.syncWanted = false;
-      const ok = await this.handle?.datasync().then(
-        () => true,
-        () => false,
-      );
-      if (ok === false) await this.store.save(this.conv).catch(() => undefined);
-    });
+    await this.handle.datasync();
   }
 }
 
