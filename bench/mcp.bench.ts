@@ -10,10 +10,12 @@
 //   holding bin/ and out/: an A/B of a change);
 // - then WARM_CALLS more `execute print(1)` calls in that server, each timed at the client (issue 37:
 //   median ≤ 3 ms).
+//   With OI_BENCH_BASE, the other build's warm calls too, alternated with this one's (an A/B).
 // Run: npm run bench -- mcp   (writes bench/results/mcp.json)
+//   MCP_ONLY=oi: only the `oi mcp` rows, written over those of the last mcp.json (iterating on them).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +30,7 @@ const START_MS = Number(process.env.MCP_START_MS ?? 1500);
 const RUNS = Number(process.env.MCP_RUNS ?? 5);
 const WARM_CALLS = Number(process.env.MCP_WARM_CALLS ?? 60);
 const BASE = process.env.OI_BENCH_BASE;
+const ONLY_OI = process.env.MCP_ONLY === 'oi';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -132,52 +135,62 @@ const node: number[] = [];
 const warm: number[] = [];
 const sdkLoad: number[] = [];
 const built = existsSync(join(ROOT, 'out', 'main', 'cli.js'));
+const baseWarm: number[] = [];
 for (let round = 0; round < RUNS; round++) {
-  bareOne.push(await bareSdk(1));
-  one.push(await firstTools(1));
-  bareFour.push(await bareSdk(4));
-  four.push(await firstTools(4));
+  if (!ONLY_OI) {
+    bareOne.push(await bareSdk(1));
+    one.push(await firstTools(1));
+    bareFour.push(await bareSdk(4));
+    four.push(await firstTools(4));
+  }
   node.push(nodeBaseline());
-  sdkLoad.push(sdkClientLoad(node.at(-1) ?? 0));
+  if (!ONLY_OI) sdkLoad.push(sdkClientLoad(node.at(-1) ?? 0));
   if (built) {
     // Alternated, so neither build always goes first in a round.
-    if (BASE && round % 2 === 1) base.push(await oiMcpFirstResult(BASE, [], 0, baseAgain));
+    if (BASE && round % 2 === 1) base.push(await oiMcpFirstResult(BASE, baseWarm, WARM_CALLS, baseAgain));
     oi.push(await oiMcpFirstResult(ROOT, warm, WARM_CALLS, oiAgain));
-    if (BASE && round % 2 === 0) base.push(await oiMcpFirstResult(BASE, [], 0, baseAgain));
+    if (BASE && round % 2 === 0) base.push(await oiMcpFirstResult(BASE, baseWarm, WARM_CALLS, baseAgain));
   }
 }
 const ratio = (xs: number[], ys: number[]) => median(xs.map((x, i) => x / (ys[i] ?? NaN)));
-const rows = {
-  startMs: START_MS,
-  load: os.loadavg()[0],
-  bareSdkOneServerMs: median(bareOne),
-  bareSdkFourServersMs: median(bareFour),
-  firstToolsOneServerMs: median(one),
-  firstToolsFourServersMs: median(four),
-  fourOverOne: ratio(four, one),
-  fourOverBareFour: ratio(four, bareFour),
-  fourMinusBareOneMs: median(four.map((f, i) => f - (bareOne[i] ?? NaN))),
-  fourTarget: '≤ 1000 ms over one server alone (bareSdkOneServerMs)',
-  sdkClientLoadMs: median(sdkLoad),
-  ...(built
-    ? {
-        oiMcpFirstPrintMs: median(oi),
-        oiMcpAgainFirstPrintMs: median(oiAgain),
-        nodeMs: median(node),
-        oiMcpOverNode: ratio(oi, node),
-        ...(BASE
-          ? {
-              baseFirstPrintMs: median(base),
-              oiMcpOverBase: ratio(oi, base),
-              baseAgainFirstPrintMs: median(baseAgain),
-              againOverBase: ratio(oiAgain, baseAgain),
-            }
-          : {}),
-        oiMcpWarmPrintMs: median(warm),
-        oiMcpWarmTarget: '≤ 3 ms',
-      }
-    : { oiMcp: 'not measured: run `npm run build` first' }),
-};
+const oiRows = built
+  ? {
+      oiMcpLoad: os.loadavg()[0],
+      oiMcpFirstPrintMs: median(oi),
+      oiMcpAgainFirstPrintMs: median(oiAgain),
+      nodeMs: median(node),
+      oiMcpOverNode: ratio(oi, node),
+      ...(BASE
+        ? {
+            baseFirstPrintMs: median(base),
+            oiMcpOverBase: ratio(oi, base),
+            baseAgainFirstPrintMs: median(baseAgain),
+            againOverBase: ratio(oiAgain, baseAgain),
+            baseWarmPrintMs: median(baseWarm),
+            warmOverBase: median(warm) / median(baseWarm),
+          }
+        : {}),
+      oiMcpWarmPrintMs: median(warm),
+      oiMcpWarmTarget: '≤ 3 ms',
+    }
+  : { oiMcp: 'not measured: run `npm run build` first' };
+const RESULTS = join(ROOT, 'bench', 'results', 'mcp.json');
+const rows = ONLY_OI
+  ? { ...(existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {}), ...oiRows }
+  : {
+      startMs: START_MS,
+      load: os.loadavg()[0],
+      bareSdkOneServerMs: median(bareOne),
+      bareSdkFourServersMs: median(bareFour),
+      firstToolsOneServerMs: median(one),
+      firstToolsFourServersMs: median(four),
+      fourOverOne: ratio(four, one),
+      fourOverBareFour: ratio(four, bareFour),
+      fourMinusBareOneMs: median(four.map((f, i) => f - (bareOne[i] ?? NaN))),
+      fourTarget: '≤ 1000 ms over one server alone (bareSdkOneServerMs)',
+      sdkClientLoadMs: median(sdkLoad),
+      ...oiRows,
+    };
 console.table(rows);
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'mcp.json'), `${JSON.stringify(rows, null, 2)}\n`);
+writeFileSync(RESULTS, `${JSON.stringify(rows, null, 2)}\n`);

@@ -15,7 +15,7 @@ export const ISSUE_28_MUTATIONS: Mutation[] = [
     name: 'workspace-hooks-trust',
     protection: "a workspace's hooks (.agents/hooks.json) used only once the person trusts its folder",
     file: 'src-main/core/hooks/hook-config.ts',
-    find: 'if (!isInsideTrusted(folder, sources.trustedFolders)) {',
+    find: 'if (!isInsideTrusted(folder, trustedFolders)) {',
     replace: 'if (false) {',
     tests: [TEST],
   },

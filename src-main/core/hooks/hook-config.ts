@@ -6,9 +6,9 @@ import { readBeneath } from '../fs/bounded-read';
 
 // Where hooks come from (docs/agent.md#hooks): the person's own — Settings, then
 // `<data folder>/hooks.json` — and a workspace's `.agents/hooks.json`, used only once the person
-// trusts that folder (settings.trustedFolders, as for AGENTS.md). The files are read again for every
-// event (they are small and a change must count at once), never through a link and never waiting on
-// a FIFO, at most HOOKS_FILE_BYTES each.
+// trusts that folder (settings.trustedFolders, as for AGENTS.md). A change must count at once: the
+// files are read again whenever anything they depend on has changed (hook-config-cache.ts), never
+// through a link and never waiting on a FIFO, at most HOOKS_FILE_BYTES each.
 
 export const HOOKS_FILE_BYTES = 256 * 1024;
 /** The workspace's file, inside its folder (`.oi/` is the app's own, so not there). */

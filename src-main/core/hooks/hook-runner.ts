@@ -3,7 +3,8 @@ import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEvent, type HooksConfig, type Sa
 import { Sandbox, Processes } from '../exec';
 import { personPath, shellLine } from '../programs/app-programs';
 import { readHookAnswer, type HookDecision } from './hook-answer';
-import { loadHooks, type LoadedHook, type LoadedHooks } from './hook-config';
+import type { LoadedHook, LoadedHooks } from './hook-config';
+import { HookConfigCache } from './hook-config-cache';
 import { runHookProcess } from './hook-process';
 
 // Runs the hooks of one event (docs/agent.md#hooks), one after the other in the order they are
@@ -56,6 +57,8 @@ export interface HookOutcome {
 
 export class HookRunner {
   private readonly told = new Set<string>();
+  /** The hooks files as last read, used again while nothing they depend on has changed (hook-config-cache.ts). */
+  private readonly configs = new HookConfigCache();
 
   constructor(private readonly deps: HookRunnerDeps) {}
 
@@ -125,7 +128,7 @@ export class HookRunner {
   }
 
   private load(ctx: HookContext, settings: Settings): Promise<LoadedHooks> {
-    return loadHooks(ctx.workspace, {
+    return this.configs.load(ctx.workspace, {
       userFile: this.deps.userFile,
       settingsHooks: ctx.profileHooks ?? settings.hooks,
       trustedFolders: settings.trustedFolders,

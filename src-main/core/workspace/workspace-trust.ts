@@ -30,7 +30,7 @@ export function isInsideTrusted(folder: string, trusted: readonly string[]): boo
  * `.git`) down to the workspace; the workspace alone when it is in no repository (a parent folder of
  * an unrelated tree is nobody's instructions).
  */
-function folderChain(workspace: string): string[] {
+export function folderChain(workspace: string): string[] {
   const chain = [workspace];
   for (let folder = workspace; ;) {
     if (existsSync(path.join(folder, '.git'))) return chain.reverse();
