@@ -10,6 +10,7 @@ import { finishCell } from './turn-cell';
 import type { TurnDeps } from './turn-deps';
 import { endTurn, type EndReason } from './turn-end';
 import * as hooks from './turn-hooks';
+import { journalTurn } from './turn-journal';
 import { limitReached, noteUnpricedModel } from './turn-limits';
 import { addNotice, flushQueuedMessages } from './turn-notices';
 
@@ -27,11 +28,16 @@ interface TurnProgress {
  */
 export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<void> {
   deps.events.emit('turn.start', { conversationId: live.conv.id });
-  const reason = await runSteps(live, deps, signal).catch((err: unknown): EndReason => {
-    addNotice(live, deps.events, 'error', `The turn failed: ${errorMessage(err)}`);
-    return 'error';
-  });
-  await endTurn(live, deps, reason);
+  const lastSave = journalTurn(live.conv, deps.conversations); // the steps' saves are journalled (turn-journal.ts)
+  try {
+    const reason = await runSteps(live, deps, signal).catch((err: unknown): EndReason => {
+      addNotice(live, deps.events, 'error', `The turn failed: ${errorMessage(err)}`);
+      return 'error';
+    });
+    await endTurn(live, deps, reason, lastSave);
+  } finally {
+    await lastSave().catch(() => undefined); // once only: a no-op after endTurn's
+  }
 }
 
 /** The turn's steps, one after the other until one ends the turn. */
