@@ -19,6 +19,11 @@ interface TurnProgress {
   modelCalls: number;
   failuresInARow: number;
   errors: ErrorMemory;
+  /**
+   * The last step's saves and checkpoint lists, still being written while the next call is prepared;
+   * the call goes out once they are on disk (model-call.ts). True when a list failed (its cell says so).
+   */
+  written: Promise<boolean>;
 }
 
 /**
@@ -44,10 +49,14 @@ export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: Ab
 async function runSteps(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<EndReason> {
   withConversationProfile(live, deps.settings(), deps.profiles); // its hooks, before the first are fired
   await hooks.conversationStartHooks(live, deps);
-  const progress: TurnProgress = { modelCalls: 0, failuresInARow: 0, errors: { last: null } };
-  for (;;) {
-    const ended = await runStep(live, deps, progress, signal);
-    if (ended) return ended;
+  const progress: TurnProgress = { modelCalls: 0, failuresInARow: 0, errors: { last: null }, written: Promise.resolve(false) };
+  try {
+    for (;;) {
+      const ended = await runStep(live, deps, progress, signal);
+      if (ended) return ended;
+    }
+  } finally {
+    await progress.written; // however the turn ends, the last step's writes are on disk first
   }
 }
 
@@ -63,7 +72,7 @@ async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnPro
   }
   noteUnpricedModel(live, deps.events, settings);
   const provider = await deps.providerFor(settings);
-  const step = await callModel(live, deps, settings, provider, signal);
+  const step = await callModel(live, deps, settings, provider, signal, progress.written);
   // On disk before anything the reply asked for runs; a cell's checkpoint is taken meanwhile (call-context.ts).
   const recorded = deps.conversations.save(live.conv);
   recorded.catch(() => undefined); // awaited below, whichever way the step goes
@@ -88,10 +97,15 @@ async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnPro
   const behind = new CheckpointWrites();
   const context = { settings, mcpTools: step.mcpTools, signal, errors: progress.errors, recorded, behind };
   const ran = await runStepCalls(live, deps, step.calls, context);
-  await recorded;
-  // The step's last save beside the checkpoint lists still being written; again if one failed (its cell says so).
-  const [, listFailed] = await Promise.all([deps.conversations.save(live.conv), behind.settle()]);
-  if (listFailed) await deps.conversations.save(live.conv);
+  // The step's last save beside the checkpoint lists still being written; again if one failed (its cell
+  // says so). Awaited before the next model call goes out, not before it is prepared.
+  progress.written = (async () => {
+    await recorded;
+    const [, listFailed] = await Promise.all([deps.conversations.save(live.conv), behind.settle()]);
+    if (listFailed) await deps.conversations.save(live.conv);
+    return listFailed;
+  })();
+  progress.written.catch(() => undefined); // awaited by the next call, or at the turn's end
   if (ran.stop) return 'stopped';
   progress.failuresInARow = ran.failed ? progress.failuresInARow + 1 : 0;
   if (ran.failed && progress.failuresInARow >= settings.maxFailedAttempts) {
