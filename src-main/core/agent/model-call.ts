@@ -24,6 +24,8 @@ export async function callModel(
   given: Settings,
   provider: Provider,
   signal: AbortSignal,
+  /** The last step's writes (turn.ts): the request is built meanwhile, sent once they are on disk. */
+  written: Promise<boolean> = Promise.resolve(false),
 ): Promise<StepOutcome & { mcpTools: McpTool[] }> {
   const [capability, context] = await Promise.all([deps.models.capabilityOf(targetOf(given)), deps.models.contextWindow(given)]);
   // The window the server really runs (or the Ollama cap) decides the fit, unless the user set one.
@@ -47,6 +49,8 @@ export async function callModel(
       delegate,
       schedule: !!deps.schedules && scheduleOffered(live, tools),
     });
+    // Built again when those writes changed what the model reads (a checkpoint list that failed).
+    if (await written.then((changed) => ((written = Promise.resolve(false)), changed))) continue;
     noteFit(live, deps.events, prepared.fit, prepared.contextWindow);
     await hooks.fireHooks(live, deps, 'beforeModelCall', null, { provider: settings.provider, model: settings.model, tools });
     const step = await streamStep(

@@ -13,7 +13,13 @@ export type EndReason = 'done' | 'stopped' | 'error' | 'attempts-exhausted' | 'b
  * A turn's last steps, however it ended: no cell left unfinished, a note of open plan steps, the screen
  * let go, the turnEnd hooks, the conversation saved, and then turn.end.
  */
-export async function endTurn(live: LiveConversation, deps: TurnDeps, reason: EndReason): Promise<void> {
+export async function endTurn(
+  live: LiveConversation,
+  deps: TurnDeps,
+  reason: EndReason,
+  /** The turn's last save (turn-journal.ts: written whole, the journal closed); else an ordinary save. */
+  lastSave: () => Promise<void> = () => deps.conversations.save(live.conv),
+): Promise<void> {
   const conversationId = live.conv.id;
   settleUnfinishedCells(live, deps.events);
   plan.noteOpenSteps(live, deps.events);
@@ -22,7 +28,7 @@ export async function endTurn(live: LiveConversation, deps: TurnDeps, reason: En
   // answers the prompt request) and must find it over; a hook's notice is saved with the turn.
   await hooks.fireHooks(live, deps, 'turnEnd', null, { reason }).catch(() => null);
   touch(live.conv, deps.events);
-  await deps.conversations.save(live.conv).catch((err: unknown) => {
+  await lastSave().catch((err: unknown) => {
     deps.events.emit('error', { conversationId, message: `could not save the conversation: ${errorMessage(err)}`, code: 'save-failed' });
   });
   deps.events.emit('turn.end', { conversationId, reason, usage: live.conv.usage });

@@ -10,6 +10,7 @@ import { finishCell } from './turn-cell';
 import type { TurnDeps } from './turn-deps';
 import { endTurn, type EndReason } from './turn-end';
 import * as hooks from './turn-hooks';
+import { journalTurn } from './turn-journal';
 import { limitReached, noteUnpricedModel } from './turn-limits';
 import { addNotice, flushQueuedMessages } from './turn-notices';
 
@@ -18,6 +19,11 @@ interface TurnProgress {
   modelCalls: number;
   failuresInARow: number;
   errors: ErrorMemory;
+  /**
+   * The last step's saves and checkpoint lists, still being written while the next call is prepared;
+   * the call goes out once they are on disk (model-call.ts). True when a list failed (its cell says so).
+   */
+  written: Promise<boolean>;
 }
 
 /**
@@ -27,21 +33,30 @@ interface TurnProgress {
  */
 export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<void> {
   deps.events.emit('turn.start', { conversationId: live.conv.id });
-  const reason = await runSteps(live, deps, signal).catch((err: unknown): EndReason => {
-    addNotice(live, deps.events, 'error', `The turn failed: ${errorMessage(err)}`);
-    return 'error';
-  });
-  await endTurn(live, deps, reason);
+  const lastSave = journalTurn(live.conv, deps.conversations); // the steps' saves are journalled (turn-journal.ts)
+  try {
+    const reason = await runSteps(live, deps, signal).catch((err: unknown): EndReason => {
+      addNotice(live, deps.events, 'error', `The turn failed: ${errorMessage(err)}`);
+      return 'error';
+    });
+    await endTurn(live, deps, reason, lastSave);
+  } finally {
+    await lastSave().catch(() => undefined); // once only: a no-op after endTurn's
+  }
 }
 
 /** The turn's steps, one after the other until one ends the turn. */
 async function runSteps(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<EndReason> {
   withConversationProfile(live, deps.settings(), deps.profiles); // its hooks, before the first are fired
   await hooks.conversationStartHooks(live, deps);
-  const progress: TurnProgress = { modelCalls: 0, failuresInARow: 0, errors: { last: null } };
-  for (;;) {
-    const ended = await runStep(live, deps, progress, signal);
-    if (ended) return ended;
+  const progress: TurnProgress = { modelCalls: 0, failuresInARow: 0, errors: { last: null }, written: Promise.resolve(false) };
+  try {
+    for (;;) {
+      const ended = await runStep(live, deps, progress, signal);
+      if (ended) return ended;
+    }
+  } finally {
+    await progress.written; // however the turn ends, the last step's writes are on disk first
   }
 }
 
@@ -57,7 +72,7 @@ async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnPro
   }
   noteUnpricedModel(live, deps.events, settings);
   const provider = await deps.providerFor(settings);
-  const step = await callModel(live, deps, settings, provider, signal);
+  const step = await callModel(live, deps, settings, provider, signal, progress.written);
   // On disk before anything the reply asked for runs; a cell's checkpoint is taken meanwhile (call-context.ts).
   const recorded = deps.conversations.save(live.conv);
   recorded.catch(() => undefined); // awaited below, whichever way the step goes
@@ -82,10 +97,15 @@ async function runStep(live: LiveConversation, deps: TurnDeps, progress: TurnPro
   const behind = new CheckpointWrites();
   const context = { settings, mcpTools: step.mcpTools, signal, errors: progress.errors, recorded, behind };
   const ran = await runStepCalls(live, deps, step.calls, context);
-  await recorded;
-  // The step's last save beside the checkpoint lists still being written; again if one failed (its cell says so).
-  const [, listFailed] = await Promise.all([deps.conversations.save(live.conv), behind.settle()]);
-  if (listFailed) await deps.conversations.save(live.conv);
+  // The step's last save beside the checkpoint lists still being written; again if one failed (its cell
+  // says so). Awaited before the next model call goes out, not before it is prepared.
+  progress.written = (async () => {
+    await recorded;
+    const [, listFailed] = await Promise.all([deps.conversations.save(live.conv), behind.settle()]);
+    if (listFailed) await deps.conversations.save(live.conv);
+    return listFailed;
+  })();
+  progress.written.catch(() => undefined); // awaited by the next call, or at the turn's end
   if (ran.stop) return 'stopped';
   progress.failuresInARow = ran.failed ? progress.failuresInARow + 1 : 0;
   if (ran.failed && progress.failuresInARow >= settings.maxFailedAttempts) {

@@ -2,8 +2,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Conversation, ConversationItem } from '@contract';
 
-// Saves of a conversation that grows one item at a time (oi mcp's runs), written incrementally
-// (issue 37). A whole-file save is a new temp file, two fsyncs and a rename: 3–11 ms on this
+// Saves of a conversation that grows one item at a time (oi mcp's runs, an agent turn's steps),
+// written incrementally (issue 37). A whole-file save is a new temp file, two fsyncs and a rename: 3–11 ms on this
 // machine's disk, most of a warm `execute` round trip. Here each added item is appended to
 // `<id>.journal` beside the conversation's file and made durable with one fdatasync of a file that
 // already exists (a fraction of a millisecond), and the whole file is written later, behind it. So an item is on disk before its caller answers, as when the whole save was awaited:
@@ -15,17 +15,25 @@ import type { Conversation, ConversationItem } from '@contract';
 const COMPACT_LINES = 50;
 const COMPACT_IDLE_MS = 1000;
 
-/** One journal line: an item added to the conversation, and the conversation's updatedAt then. */
+/**
+ * One journal line: an item added to the conversation (`item`, oi mcp) or the items a save changed or
+ * added (`items`, record()), with the conversation's other fields then (`head`) when they changed, and
+ * its updatedAt. A line is one write: a crash mid-append tears it, and a torn line is skipped whole.
+ */
 interface JournalLine {
-  item: ConversationItem;
+  item?: ConversationItem;
+  items?: ConversationItem[];
+  head?: Omit<Conversation, 'items'>;
   updatedAt: string;
 }
 
 /** What a journal needs of the store (ConversationStore has it; named here so neither file imports the other's class). */
 export interface JournalStore {
-  save(conv: Conversation): Promise<void>;
+  /** Writes the conversation whole (atomic), whatever journal it has. */
+  saveWhole(conv: Conversation): Promise<void>;
   journalOf(id: string): string;
-  journalling(id: string, on: boolean): void;
+  /** This journal now takes the conversation's saves (`store.save` records through it), or none does. */
+  journalling(id: string, journal: ConversationJournal | null): void;
   removeJournal(id: string): Promise<void>;
 }
 
@@ -39,6 +47,11 @@ export class ConversationJournal {
   private timer: NodeJS.Timeout | undefined;
   private lastSave: Promise<void> = Promise.resolve();
   private readonly file: string;
+  /** What record() has made durable: each item's JSON by id, in the conversation's order, and the other fields' JSON. */
+  private written: Map<string, string> | null = null;
+  private writtenHead = '';
+  /** The conversation whole writes take: the newest one recorded. */
+  private latest: Conversation;
 
   private readonly compactLines: number;
   private readonly compactIdleMs: number;
@@ -51,7 +64,48 @@ export class ConversationJournal {
     this.compactLines = options.compactLines ?? COMPACT_LINES;
     this.compactIdleMs = options.compactIdleMs ?? COMPACT_IDLE_MS;
     this.file = store.journalOf(conv.id);
-    store.journalling(conv.id, true);
+    this.latest = conv;
+    store.journalling(conv.id, this);
+  }
+
+  /**
+   * A save of the conversation (ConversationStore.save while this journal is open): resolves once its
+   * state is on disk, as a whole save's would. The first is written whole; after it, the items that
+   * changed or were added since, with the other fields when they changed, are appended as one line and
+   * fdatasynced. A save that removed or reordered items is written whole, and the journal emptied, so
+   * no line can bring back what was removed. What is written is taken when this is called.
+   */
+  async record(conv: Conversation): Promise<void> {
+    this.latest = conv;
+    const head = headOf(conv);
+    const items = conv.items.map((item) => [item.id, JSON.stringify(item)] as const);
+    const before = this.written;
+    if (!before || !keepsOrder(before, items)) {
+      this.written = new Map(items);
+      this.writtenHead = head;
+      clearTimeout(this.timer);
+      this.sinceWhole = 0;
+      try {
+        // Held in the journal's queue: no line lands between the whole write and the emptying.
+        await this.serially(async () => {
+          await this.store.saveWhole(conv);
+          // A journal left by an ended writer is held in the file now too (it was read with it applied).
+          if (this.handle) await this.handle.truncate(0);
+          else await this.store.removeJournal(conv.id);
+        });
+      } catch (err) {
+        this.written = null; // not on disk: the next save is whole again
+        throw err;
+      }
+      return;
+    }
+    const changed = items.filter(([id, json]) => before.get(id) !== json);
+    if (changed.length === 0 && head === this.writtenHead) return;
+    for (const [id, json] of changed) before.set(id, json);
+    const headPart = head === this.writtenHead ? '' : `,"head":${head}`;
+    this.writtenHead = head;
+    const line = `{"items":[${changed.map(([, json]) => json).join(',')}]${headPart},"updatedAt":${JSON.stringify(conv.updatedAt)}}\n`;
+    await this.appendLine(line, conv);
   }
 
   /**
@@ -63,11 +117,17 @@ export class ConversationJournal {
    */
   async add(item: ConversationItem): Promise<void> {
     const line: JournalLine = { item, updatedAt: this.conv.updatedAt };
+    this.written?.set(item.id, JSON.stringify(item));
+    await this.appendLine(`${JSON.stringify(line)}\n`, this.conv);
+  }
+
+  /** Appends a line and makes it durable; where it cannot be (a full disk), the whole save is awaited instead. */
+  private async appendLine(text: string, conv: Conversation): Promise<void> {
     this.appended++;
     try {
-      await this.serially(() => this.append(`${JSON.stringify(line)}\n`));
+      await this.serially(() => this.append(text));
     } catch {
-      await this.store.save(this.conv);
+      await this.store.saveWhole(conv);
       return;
     }
     clearTimeout(this.timer);
@@ -80,9 +140,9 @@ export class ConversationJournal {
     clearTimeout(this.timer);
     await this.lastSave;
     try {
-      await this.store.save(this.conv);
+      await this.store.saveWhole(this.latest);
     } finally {
-      this.store.journalling(this.conv.id, false);
+      this.store.journalling(this.conv.id, null);
     }
     await this.serially(async () => {
       await this.handle?.close();
@@ -98,7 +158,7 @@ export class ConversationJournal {
     this.lastSave = this.lastSave.then(() => {
       // The snapshot holds every item added so far (they are in the conversation before add() is called).
       const upTo = this.appended;
-      return this.store.save(this.conv).then(
+      return this.store.saveWhole(this.latest).then(
         () => this.serially(async () => (this.appended === upTo ? await this.handle?.truncate(0) : undefined)).catch(() => undefined),
         // The file stays behind; the journal keeps the items, and the next compaction (or close) catches up.
         () => undefined,
@@ -130,6 +190,20 @@ export class ConversationJournal {
   }
 }
 
+/** The conversation's fields but its items, as JSON. */
+function headOf(conv: Conversation): string {
+  const { items: _items, ...head } = conv;
+  return JSON.stringify(head);
+}
+
+/** The items are those written, in the same order, maybe with more after them (nothing removed or moved). */
+function keepsOrder(written: Map<string, string>, items: ReadonlyArray<readonly [string, string]>): boolean {
+  if (items.length < written.size) return false;
+  let i = 0;
+  for (const id of written.keys()) if (items[i++]?.[0] !== id) return false;
+  return true;
+}
+
 async function syncFolder(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
@@ -148,15 +222,20 @@ async function syncFolder(dir: string): Promise<void> {
  */
 export function applyJournal(raw: unknown, journal: string): unknown {
   if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { items?: unknown }).items)) return raw;
-  const conv = raw as { items: unknown[]; updatedAt?: unknown };
+  let conv = raw as { items: unknown[]; updatedAt?: unknown; id?: unknown };
   const items = [...conv.items];
+  const at = new Map(items.map((item, i) => [(item as { id?: unknown } | null)?.id, i]));
   let updatedAt = conv.updatedAt;
   for (const text of journal.split('\n')) {
     const line = parseLine(text);
     if (!line) continue;
-    const at = items.findIndex((i) => (i as { id?: unknown } | null)?.id === line.item.id);
-    if (at >= 0) items[at] = line.item;
-    else items.push(line.item);
+    // The file's id stays: a line speaks only of this conversation.
+    if (line.head) conv = { ...conv, ...line.head, id: conv.id, items: conv.items };
+    for (const item of line.item ? [line.item] : (line.items ?? [])) {
+      const i = at.get(item.id);
+      if (i !== undefined) items[i] = item;
+      else at.set(item.id, items.push(item) - 1);
+    }
     if (typeof updatedAt !== 'string' || line.updatedAt > updatedAt) updatedAt = line.updatedAt;
   }
   return { ...conv, items, updatedAt };
@@ -166,7 +245,10 @@ function parseLine(text: string): JournalLine | null {
   if (!text.trim()) return null;
   try {
     const line = JSON.parse(text) as Partial<JournalLine> | null;
-    if (!line || typeof line.updatedAt !== 'string' || !line.item || typeof (line.item as { id?: unknown }).id !== 'string') return null;
+    if (!line || typeof line.updatedAt !== 'string') return null;
+    const items = line.item ? [line.item] : line.items;
+    if (!Array.isArray(items) || !items.every((i) => typeof (i as { id?: unknown } | null)?.id === 'string')) return null;
+    if (line.head !== undefined && (typeof line.head !== 'object' || line.head === null || Array.isArray(line.head))) return null;
     return line as JournalLine;
   } catch {
     return null;

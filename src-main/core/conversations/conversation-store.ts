@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Conversation, describeIssues, type ConversationListEntry, type ConversationSummary } from '@contract';
 import { writeFileAtomic } from '../fs/atomic-write';
-import { applyJournal } from './conversation-journal';
+import { applyJournal, type ConversationJournal } from './conversation-journal';
 import { findMatch } from './search-match';
 import { errorMessage } from '@contract/error-message';
 
@@ -18,8 +18,8 @@ export class ConversationStore {
   private readonly pending = new Map<string, Promise<void>>();
   /** A save waiting for the one being written: a newer save replaces its content and shares its promise. */
   private readonly queued = new Map<string, { snapshot: string; written: Promise<void> }>();
-  /** Conversations whose journal this process writes (conversation-journal.ts): its saves leave the journal to it. */
-  private readonly journalled = new Set<string>();
+  /** Conversations whose journal this process writes (conversation-journal.ts): their saves go through it. */
+  private readonly journalled = new Map<string, ConversationJournal>();
   /** Conversations read with a journal applied: their next save holds those items, and then removes the journal. */
   private readonly recovered = new Set<string>();
 
@@ -130,11 +130,21 @@ export class ConversationStore {
   }
 
   /**
-   * Resolves once a write holding this state (or a newer one) is on disk. Saves that come while one
-   * is being written are merged: only the newest of them is written next (each write is a temp file,
-   * two fsyncs and a rename: tens of milliseconds on a busy disk, and an agent step saves twice).
+   * Resolves once a write holding this state (or a newer one) is on disk. While a journal is open for
+   * the conversation (an agent turn, oi mcp), the save is recorded in it: what changed, one append and
+   * one fdatasync (conversation-journal.ts). Otherwise the file is written whole.
    */
   save(conv: Conversation): Promise<void> {
+    const journal = this.journalled.get(conv.id);
+    return journal ? journal.record(conv) : this.saveWhole(conv);
+  }
+
+  /**
+   * Writes the file whole, atomically. Saves that come while one is being written are merged: only
+   * the newest of them is written next (each write is a temp file, two fsyncs and a rename: tens of
+   * milliseconds on a busy disk).
+   */
+  saveWhole(conv: Conversation): Promise<void> {
     const snapshot = JSON.stringify(conv);
     const waiting = this.queued.get(conv.id);
     if (waiting) {
@@ -174,10 +184,15 @@ export class ConversationStore {
     return path.join(this.dir, `${checkedId(id)}.journal`);
   }
 
-  /** This process writes (or stopped writing) the conversation's journal. */
-  journalling(id: string, on: boolean): void {
-    if (on) this.journalled.add(id);
+  /** This process writes the conversation's journal (its saves go through it), or stopped (null). */
+  journalling(id: string, journal: ConversationJournal | null): void {
+    if (journal) this.journalled.set(id, journal);
     else this.journalled.delete(id);
+  }
+
+  /** The journal this process has open for the conversation, if any. */
+  journalFor(id: string): ConversationJournal | undefined {
+    return this.journalled.get(id);
   }
 
   async removeJournal(id: string): Promise<void> {

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyJournal } from '../../../src-main/core/conversations/conversation-journal';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
 // A step's saves go beside other work (issue 37: the reply's save beside the cell's checkpoint, the
 // step's last save beside the cell's checkpoint list), never after the point they guard: the model's
 // call is on disk before it runs, and what it gave with its checkpoint before the next model call.
+// On disk is the conversation's file with its journal (a turn's saves after its first are journalled,
+// conversation-journal.ts), as every reader takes it.
 
 let h: AgentHarness | null = null;
 afterEach(async () => {
@@ -24,9 +27,12 @@ const read = (file: string): string => {
 describe("a step's saves", () => {
   it('has the reply on disk before its cell runs, and the cell with its checkpoint before the next model call', async () => {
     let id = '';
-    const files = () => (h ? [`conversations/${id}.json`, `checkpoints/${id}.json`].map((f) => path.join(h?.dataDir ?? '', f)) : []);
+    const files = () =>
+      h
+        ? [`conversations/${id}.json`, `checkpoints/${id}.json`, `conversations/${id}.journal`].map((f) => path.join(h?.dataDir ?? '', f))
+        : [];
     // What the data folder held as each model call arrived (read at once, in the server's handler).
-    const atCall: Array<{ conversation: string; checkpoints: string }> = [];
+    const atCall: Array<{ conversation: unknown; checkpoints: string }> = [];
     h = await startAgentHarness({
       settings: { autoRun: true },
       checkpoints: true,
@@ -35,17 +41,18 @@ describe("a step's saves", () => {
       llm: {
         onRequest: (r) => {
           if (r.path !== '/v1/chat/completions' || !id) return;
-          const [conversation = '', checkpoints = ''] = files().map(read);
-          atCall.push({ conversation, checkpoints });
+          const [conversation = '', checkpoints = '', journal = ''] = files().map(read);
+          atCall.push({ conversation: conversation ? applyJournal(JSON.parse(conversation), journal) : {}, checkpoints });
         },
       },
     });
     id = await h.newConversation();
-    const [conversationFile = '', checkpointsFile = ''] = files();
-    // The cell looks for its own code in the conversation file, and for its checkpoint before it.
+    const [conversationFile = '', checkpointsFile = '', journalFile = ''] = files();
+    // The cell looks for its own code in the conversation file or its journal, and for its checkpoint before it.
     const code = [
-      'import json',
-      `print('reply on disk' if 'marker-41' in open(${JSON.stringify(conversationFile)}).read() else 'reply missing')`,
+      'import json, os',
+      `saved = open(${JSON.stringify(conversationFile)}).read() + (open(${JSON.stringify(journalFile)}).read() if os.path.exists(${JSON.stringify(journalFile)}) else '')`,
+      "print('reply on disk' if 'marker-41' in saved else 'reply missing')",
       `e = json.load(open(${JSON.stringify(checkpointsFile)}))['entries']`,
       "print('checkpoint before', len(e), e[-1]['after'] is None)",
       "open('made.txt', 'w').write('x')  # marker-41",
@@ -61,7 +68,7 @@ describe("a step's saves", () => {
     // The second call: the file has the cell done with what it printed and what it changed, and the
     // checkpoint list the tree after it.
     expect(atCall).toHaveLength(2);
-    const saved = JSON.parse(atCall[1]?.conversation ?? '{}') as { items?: Array<Record<string, unknown>> };
+    const saved = (atCall[1]?.conversation ?? {}) as { items?: Array<Record<string, unknown>> };
     const savedCell = saved.items?.find((i) => i.kind === 'cell');
     expect(savedCell?.status).toBe('done');
     expect(JSON.stringify(savedCell?.outputs)).toContain('reply on disk');

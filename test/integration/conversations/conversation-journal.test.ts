@@ -31,11 +31,11 @@ const fileAlone = (dir: string, id: string) =>
   Conversation.parse(JSON.parse(readFileSync(path.join(dir, 'conversations', `${id}.json`), 'utf8')));
 
 /** A process that journals `n` cells, reports it, and is then killed with SIGKILL: returns the conversation's id. */
-function journalThenKill(dir: string, n: number): Promise<string> {
+function journalThenKill(dir: string, n: number, how: 'add' | 'record' = 'add'): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'journal-then-wait.ts'), dir, String(n)],
+      ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'journal-then-wait.ts'), dir, String(n), how],
       { cwd: REPO, env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -114,5 +114,48 @@ describe('conversation journal', () => {
     // Twin: had the journal stayed, reading it would bring the removed cell back.
     writeFileSync(store.journalOf(id), journalText);
     expect((await new ConversationStore(dir, () => dir).get(id)).items.map((i) => i.id)).toEqual(['c1', 'c2', 'c3']);
+  });
+
+  it("keeps every state a turn's saves recorded through a SIGKILL: cells changed in place and the usage, from one line a save", async () => {
+    const dir = dataDir();
+    const id = await journalThenKill(dir, 8, 'record');
+    const read = await new ConversationStore(dir, () => dir).get(id);
+    expect(read.items.map((i) => [i.id, i.kind === 'cell' ? i.status : ''])).toEqual(
+      Array.from({ length: 8 }, (_, i) => [`c${i + 1}`, 'done']),
+    );
+    expect(read.usage.inputTokens).toBe(80);
+    // One line a save after the first, which was written whole.
+    expect(
+      readFileSync(new ConversationStore(dir, () => dir).journalOf(id), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(15);
+    // Twin: the file alone holds only that first save (the first cell, still running, no usage).
+    const alone = fileAlone(dir, id);
+    expect(alone.items.map((i) => (i.kind === 'cell' ? i.status : ''))).toEqual(['running']);
+    expect(alone.usage.inputTokens).toBe(0);
+  });
+
+  it('writes a save that removed an item whole and empties the journal, so no line brings the item back', async () => {
+    const dir = dataDir();
+    const store = new ConversationStore(dir, () => dir);
+    const conv = await store.create('removal');
+    const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
+    for (const n of [1, 2, 3]) {
+      conv.items.push(cell(n));
+      await store.save(conv);
+    }
+    const lines = readFileSync(store.journalOf(conv.id), 'utf8');
+    expect(lines.trim().split('\n')).toHaveLength(2);
+    conv.items.splice(1, 1);
+    await store.save(conv);
+    expect(readFileSync(store.journalOf(conv.id), 'utf8')).toBe('');
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1', 'c3']);
+    // Twin: had the journal kept its lines, reading would bring the removed cell back.
+    writeFileSync(store.journalOf(conv.id), lines);
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1', 'c3', 'c2']);
+    await journal.close();
+    expect(existsSync(store.journalOf(conv.id))).toBe(false);
+    expect(fileAlone(dir, conv.id).items.map((i) => i.id)).toEqual(['c1', 'c3']);
   });
 });
