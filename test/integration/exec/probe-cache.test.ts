@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localProbing } from '../../../src-main/core/exec/languages/probing';
+import { localProbing, setProbeTimeout } from '../../../src-main/core/exec/languages/probing';
 
 // The runtime probes' answers are kept for the life of the process (probing.ts). A bare program name
 // is another program under another PATH: an answer given under one PATH must not be reused under the
@@ -30,5 +30,54 @@ describe('the runtime probes’ cache', () => {
     // Kept: the first PATH's program changed on disk, and the answer did not (no second spawn).
     writeFileSync(path.join(first, 'oi-probe-cache-tool'), '#!/bin/sh\necho changed\n');
     expect((await ask(first)).stdout.trim()).toBe('first');
+  });
+
+  // A program that outlived the probe's time (a pyenv shim on a loaded machine) said nothing about
+  // itself: kept, it would make Python "not installed" until the app restarts.
+  it('does not keep a probe that timed out: the next ask runs the program again and gets its answer', async () => {
+    const dir = path.join(root, 'slow');
+    mkdirSync(dir);
+    const marker = path.join(dir, 'asked-once');
+    const program = path.join(dir, 'oi-probe-slow-tool');
+    // Slow the first time only (stands for a machine busy for a moment); it answers at once after.
+    writeFileSync(
+      program,
+      `#!/bin/sh
+if [ -e '${marker}' ]; then echo answered; exit 0; fi
+: > '${marker}'
+exec sleep 30
+`,
+    );
+    chmodSync(program, 0o755);
+    const ask = () => localProbing({ PATH: `${dir}:/usr/bin:/bin` }).ask('oi-probe-slow-tool', ['--version']);
+    setProbeTimeout(300);
+    try {
+      const first = await ask();
+      expect(first).toMatchObject({ ok: false, timedOut: true });
+      expect(first.stderr).toContain('did not answer within 300 ms');
+      setProbeTimeout(); // the second ask may take its time on a loaded machine: it must not time out
+      expect(await ask()).toMatchObject({ ok: true, stdout: 'answered\n' });
+    } finally {
+      setProbeTimeout();
+    }
+  });
+
+  it('keeps a failure that was an answer (the program ran and said no)', async () => {
+    const dir = path.join(root, 'failing');
+    mkdirSync(dir);
+    const marker = path.join(dir, 'asked-once');
+    const program = path.join(dir, 'oi-probe-failing-tool');
+    writeFileSync(
+      program,
+      `#!/bin/sh
+if [ -e '${marker}' ]; then echo answered; exit 0; fi
+: > '${marker}'
+exit 3
+`,
+    );
+    chmodSync(program, 0o755);
+    const ask = () => localProbing({ PATH: `${dir}:/usr/bin:/bin` }).ask('oi-probe-failing-tool', ['--version']);
+    expect(await ask()).toMatchObject({ ok: false });
+    expect((await ask()).ok).toBe(false); // kept: no second spawn for a program that answered
   });
 });

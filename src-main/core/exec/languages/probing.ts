@@ -14,6 +14,8 @@ export interface ProbeAnswer {
   ok: boolean;
   stdout: string;
   stderr: string;
+  /** The program did not answer in time (a loaded machine, a slow shim): nothing is known, so nothing is kept. */
+  timedOut?: boolean;
 }
 
 export interface AskOptions {
@@ -37,6 +39,12 @@ export interface Probing {
 const FAILED: ProbeAnswer = { ok: false, stdout: '', stderr: '' };
 const TIMEOUT_MS = 10_000;
 
+/** How long a probe may take (tests shorten it to see what a slow program does). */
+let timeoutMs = TIMEOUT_MS;
+export function setProbeTimeout(ms: number = TIMEOUT_MS): void {
+  timeoutMs = ms;
+}
+
 /**
  * Runs a program directly (no sandbox) from the file system's root, with `env` — by default the
  * app's own environment without the keys it holds: a version manager's shim needs the PATH the app
@@ -48,8 +56,13 @@ export function runProbe(command: string, args: string[], env: Record<string, st
       execFile(
         command,
         args,
-        { timeout: TIMEOUT_MS, cwd: parse(process.cwd()).root, env, maxBuffer: 8 * 1024 * 1024 },
-        (err, stdout, stderr) => resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) }),
+        { timeout: timeoutMs, cwd: parse(process.cwd()).root, env, maxBuffer: 8 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          // execFile kills a program that outlives the timeout (err.killed): not an answer about it.
+          if (err?.killed)
+            resolve({ ok: false, stdout: String(stdout), stderr: `${command} did not answer within ${timeoutMs} ms`, timedOut: true });
+          else resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) });
+        },
       );
     } catch {
       resolve(FAILED);
@@ -86,8 +99,14 @@ export function localProbing(env?: Record<string, string>): Probing {
       const key = `${command}\0${args.join('\0')}\0${(env ?? process.env).PATH ?? ''}`;
       let cached = localCache.get(key);
       if (!cached) {
-        cached = askKept(key, command, args, env);
-        localCache.set(key, cached);
+        const asking = askKept(key, command, args, env);
+        localCache.set(key, asking);
+        // A probe that timed out says nothing about the program: on a loaded machine, keeping it would
+        // call Python "not installed" for the rest of the process's life. The next run asks again.
+        void asking.then((answer) => {
+          if (answer.timedOut && localCache.get(key) === asking) localCache.delete(key);
+        });
+        cached = asking;
       }
       return cached;
     },
