@@ -70,8 +70,17 @@ describe('oi mcp under the MCP Inspector (2.x, Node 22)', () => {
     const tools = await node22Tools();
     const { dir, env } = oi.data('oi-mcp-inspector-');
     const config = clientConfig(dir, env);
+    // The Inspector gives a server 30 s to answer initialize; each command here starts `oi mcp` anew,
+    // and at load 20+ (seen: 24) a fresh start with its Python session can take longer. What is tested
+    // is what comes back, not how soon.
+    const timeout = ['--connect-timeout', '120000'];
     const cli = (args: string[]) =>
-      runTool(tools, tools.inspector, ['--cli', '--config', config, '--server', 'oi', '--format', 'json', ...args], inspectorEnv(env, dir));
+      runTool(
+        tools,
+        tools.inspector,
+        ['--cli', '--config', config, '--server', 'oi', '--format', 'json', ...timeout, ...args],
+        inspectorEnv(env, dir),
+      );
 
     const listed = await cli(['--method', 'tools/list']);
     expect(listed.code, listed.stderr).toBe(0);
