@@ -24,13 +24,21 @@ const MAX_KEPT = 64;
  */
 const SETTLED_MS = 50;
 let clock: () => number = Date.now;
+/**
+ * A walk slower than this went through a slow folder (a network mount that takes seconds to answer):
+ * never checked synchronously, where it would hold main's event loop. Well above what a busy
+ * machine's thread pool adds to a local walk, which must still be kept.
+ */
+let slowWalkMs = 1_000;
 
-/** The wall clock identities' times are compared with (tests move it past SETTLED_MS). */
-export function setLookupClock(now: () => number = Date.now): void {
+/**
+ * The wall clock identities' times are compared with, and the walk time above which nothing is kept
+ * (tests move the clock past SETTLED_MS, and keep walks however slow a loaded machine makes them).
+ */
+export function setLookupClock(now: () => number = Date.now, slowMs = 1_000): void {
   clock = now;
+  slowWalkMs = slowMs;
 }
-/** A walk slower than this went through a slow folder (a network mount): never checked synchronously. */
-const SLOW_WALK_MS = 50;
 
 function identity(path: string, follow: boolean): string {
   try {
@@ -70,7 +78,7 @@ function executableNow(file: string): boolean {
  * extensions to try (Windows' PATHEXT walk is not kept).
  */
 export function keepLookup(name: string, path: string, found: string, tookMs: number): void {
-  if (tookMs > SLOW_WALK_MS || process.platform === 'win32' || isAbsolute(name)) return;
+  if (tookMs > slowWalkMs || process.platform === 'win32' || isAbsolute(name)) return;
   const folders = walkedFolders(path);
   const at = folders.findIndex((dir) => join(dir, name) === found);
   if (at < 0) return;
