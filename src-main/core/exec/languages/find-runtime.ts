@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { keepLookup, keptLookup, walkedFolders } from './kept-lookups';
 import type { Probing } from './probing';
 
 // Looking for programs and asking their version, through the route's Probing (probing.ts), which
@@ -37,12 +38,18 @@ export function isExecutableNow(path: string): boolean {
  */
 export async function which(name: string, path: string): Promise<string | null> {
   if (isAbsolute(name)) return (await isExecutable(name)) ? name : null;
+  // The last answer, while nothing that decided it changed: a few synchronous stats (kept-lookups.ts).
+  const known = keptLookup(name, path);
+  if (known !== undefined) return known;
+  const started = performance.now();
   const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
-  for (const dir of path.split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
+  for (const dir of walkedFolders(path)) {
     for (const ext of exts) {
       const candidate = join(dir, name + ext);
-      if (await isExecutable(candidate)) return candidate;
+      if (await isExecutable(candidate)) {
+        keepLookup(name, path, candidate, performance.now() - started);
+        return candidate;
+      }
     }
   }
   return null;
