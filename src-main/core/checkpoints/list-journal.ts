@@ -78,7 +78,7 @@ export function linesFor<E extends Keyed>(log: string, base: string): Array<List
 /** Appends one line and waits until it is on disk (the folder too, when the log is new). */
 export async function appendLine<E extends Keyed>(file: string, change: ListChange<E>): Promise<void> {
   const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-  let created = false;
+  let created: boolean;
   try {
     created = (await handle.stat()).size === 0;
     await handle.write(`\n${JSON.stringify(change)}\n`);
