@@ -9,7 +9,7 @@
 // Run: npm run bench -- agent-step   (writes bench/results/agent-step.json)
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ const OI = join(ROOT, 'bin', 'oi.mjs');
 const BASE = process.env.OI_BENCH_BASE;
 const RUNS = Number(process.env.STEP_RUNS ?? 7);
 const LONG = 20;
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 interface Turn {
   /** turn.start → turn.end, as the lines arrive. */
@@ -31,6 +32,8 @@ interface Turn {
   /** The cells' own time, summed (the engine's, each cell's durationMs). */
   cellMs: number;
   steps: number;
+  /** CPU of oi and its children (the runner) over the whole process, user + system (/usr/bin/time). */
+  cpuMs: number;
 }
 
 function replies(steps: number): ScriptedReply[] {
@@ -60,7 +63,14 @@ async function turn(llm: ScriptedLlm, steps: number, oi: string): Promise<Turn> 
   llm.enqueue(...replies(steps));
   calls.length = 0;
   const args = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--auto-run', '--no-sandbox', '--json'];
-  const child = spawn(process.execPath, [oi, ...args, '-m', 'count'], { env, cwd: ws, stdio: ['ignore', 'pipe', 'ignore'] });
+  // CPU time is what a loaded machine leaves comparable: wall time there is mostly waiting for a core.
+  const cpuFile = join(data, 'cpu.txt');
+  const command = TIME ? [TIME, '-f', '%U %S', '-o', cpuFile, process.execPath] : [process.execPath];
+  const child = spawn(command[0] ?? '', [...command.slice(1), oi, ...args, '-m', 'count'], {
+    env,
+    cwd: ws,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let rest = '';
   let start = NaN;
   let cellMs = 0;
@@ -83,11 +93,12 @@ async function turn(llm: ScriptedLlm, steps: number, oi: string): Promise<Turn> 
     child.once('exit', () => fail(new Error(`oi -m ended without a turn.end (${steps} steps)`)));
   });
   await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
+  const [user = NaN, system = NaN] = TIME ? (readFileSync(cpuFile, 'utf8').trim().split('\n').pop()?.split(' ').map(Number) ?? []) : [];
   rmSync(data, { recursive: true, force: true });
   if (calls.length !== steps) throw new Error(`${calls.length} model calls for a ${steps}-step turn (it ended: ${reason})`);
   // The server may finish its last write just after the client has read it all.
   for (let waited = 0; calls.some((c) => !replied.has(c)) && waited < 200; waited++) await new Promise((r) => setTimeout(r, 10));
-  return { turnMs, modelMs: calls.reduce((a, c) => a + (replied.get(c) ?? NaN), 0), cellMs, steps };
+  return { turnMs, modelMs: calls.reduce((a, c) => a + (replied.get(c) ?? NaN), 0), cellMs, steps, cpuMs: (user + system) * 1000 };
 }
 
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) {
@@ -131,6 +142,7 @@ const measure = (name: string): Record<string, number> => {
     modelPerCallMs: median(l.map((t) => t.modelMs / t.steps)),
     cellPerStepMs: median(l.map((t) => t.cellMs / (t.steps - 1))),
     overheadPerStepMs: median(l.map((t, i) => (own(t) - own(s[i] ?? t)) / (LONG - 1))),
+    cpuPerStepMs: median(l.map((t, i) => (t.cpuMs - (s[i]?.cpuMs ?? NaN)) / (LONG - 1))),
   };
 };
 const table = Object.fromEntries(Object.keys(builds).map((name) => [name, measure(name)]));

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Schedule } from '@contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckpointRecords } from '../../src-main/core/checkpoints/checkpoint-records';
 import { CheckpointService } from '../../src-main/core/checkpoints/checkpoint-service';
 import { DataFolderBusy, type LockHolder } from '../../src-main/core/fs/data-folder-lock';
 import { startScheduleService } from '../../src-main/core/schedules/schedule-service';
@@ -99,15 +100,15 @@ function storeLock(dataDir: string): string {
 }
 
 /** Every object each checkpoint of the store names, missing ones printed as `?<sha>` by git. */
-function missingObjects(dataDir: string): string[] {
+async function missingObjects(dataDir: string): Promise<string[]> {
   const stores = path.join(dataDir, 'checkpoints', 'stores');
   const gitDir = path.join(stores, readdirSync(stores).find((n) => n.endsWith('.git')) ?? '');
   const trees: string[] = [];
+  // Read as the app reads them: each list with the lines appended since it was last written whole.
+  const records = new CheckpointRecords(path.join(dataDir, 'checkpoints'));
   for (const name of readdirSync(path.join(dataDir, 'checkpoints')).filter((n) => n.endsWith('.json'))) {
-    const record = JSON.parse(readFileSync(path.join(dataDir, 'checkpoints', name), 'utf8')) as {
-      entries: { before: string; after: string | null }[];
-    };
-    for (const e of record.entries) trees.push(e.before, ...(e.after ? [e.after] : []));
+    const record = await records.load(name.slice(0, -'.json'.length));
+    for (const e of record?.entries ?? []) trees.push(e.before, ...(e.after ? [e.after] : []));
   }
   expect(trees.length).toBeGreaterThan(0);
   const out = execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--objects', '--missing=print', ...trees], { encoding: 'utf8' });
@@ -181,7 +182,7 @@ describe('the checkpoint store, shared with another process', () => {
       await service.after(conv, `m${i}`, skipped);
     }
     expect(await theirs).toBeNull();
-    expect(missingObjects(dataDir)).toEqual([]);
+    expect(await missingObjects(dataDir)).toEqual([]);
     // A rewind of ours reads what the other process's collections left: the files of before m3.
     const outcome = await service.restore(conv, 'm3', true);
     expect(outcome.status).toBe('restored');

@@ -1,5 +1,6 @@
 import { loadInstructions, type InstructionSources } from './project-instructions';
 import { memoryPromptSection, readMemory } from './memory';
+import { PromptFilesCache } from './prompt-files-cache';
 import { findSkills, type SkillSources } from './skills/skill-discovery';
 import { skillsPromptSection } from './skills/skill-prompt';
 
@@ -18,6 +19,9 @@ export interface PromptSections {
   memory: string | null;
 }
 
+/** The process's sections kept between calls while their files stay the same (prompt-files-cache.ts). */
+const kept = new PromptFilesCache();
+
 /**
  * The parts of the system prompt read from files before every model call, side by side: a file
  * changed between turns (or by the turn's own cells) counts at the next call.
@@ -31,10 +35,14 @@ export async function promptSections(
 ): Promise<PromptSections> {
   const memory = deps.memory?.enabled() ? deps.memory : null;
   const [instructions, skills, memoryText] = await Promise.all([
-    deps.instructions ? loadInstructions(workspace, deps.instructions).then((l) => l.prompt) : '',
+    deps.instructions ? instructionsSection(workspace, deps.instructions) : '',
     deps.skills ? findSkills(workspace, deps.skills).then((f) => skillsPromptSection(pick(f.skills), tools)) : '',
     // A memory file that cannot be read (a link put in its place) gives nothing rather than stopping the turn.
-    memory ? readMemory(memory.dataDir).then(memoryPromptSection, () => '') : null,
+    memory ? kept.memory(memory.dataDir, () => readMemory(memory.dataDir).then(memoryPromptSection, () => '')) : null,
   ]);
   return { instructions, skills, memory: memoryText };
+}
+
+function instructionsSection(workspace: string, sources: InstructionSources): Promise<string> {
+  return kept.instructions(workspace, sources, () => loadInstructions(workspace, sources).then((l) => l.prompt));
 }

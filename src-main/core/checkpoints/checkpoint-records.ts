@@ -2,10 +2,14 @@ import { realpathSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { appendLine, applyChange, changeBetween, linesFor, listHash, MAX_LINES } from './list-journal';
 
 /**
  * Each conversation's list of checkpoints (`<data>/checkpoints/<conversation>.json`): the trees taken
- * before and after each cell, in the store of the conversation's workspace folder.
+ * before and after each cell, in the store of the conversation's workspace folder. A list read here and
+ * then saved is saved as one appended line of what changed (`<conversation>.log`, list-journal.ts) —
+ * a cell's before and after cost an fdatasync each, not two atomic rewrites — and written whole when
+ * it is new, moved to another folder, or its log has grown long.
  */
 
 export interface CheckpointEntry {
@@ -33,8 +37,22 @@ export interface ConversationRecord {
   entries: CheckpointEntry[];
 }
 
+/** A list as it is on disk, for each record load() returned: what the next save appends to. */
+interface OnDisk {
+  base: string;
+  workspace: string;
+  entries: string;
+  lines: number;
+}
+
 export class CheckpointRecords {
+  private readonly onDisk = new WeakMap<ConversationRecord, OnDisk>();
+
   constructor(private readonly dir: string) {}
+
+  private log(conversationId: string): string {
+    return this.file(conversationId).slice(0, -'.json'.length) + '.log';
+  }
 
   private file(conversationId: string): string {
     if (!/^[\w-]+$/.test(conversationId)) throw new Error(`not a conversation id: ${conversationId}`);
@@ -46,7 +64,12 @@ export class CheckpointRecords {
     if (!text) return null;
     try {
       const parsed = JSON.parse(text) as ConversationRecord;
-      return parsed.version === 1 && Array.isArray(parsed.entries) ? parsed : null;
+      if (parsed.version !== 1 || !Array.isArray(parsed.entries)) return null;
+      const base = listHash(text);
+      const lines = linesFor<CheckpointEntry>(await readFile(this.log(conversationId), 'utf8').catch(() => ''), base);
+      for (const line of lines) parsed.entries = applyChange(parsed.entries, line);
+      this.onDisk.set(parsed, { base, workspace: parsed.workspace, entries: JSON.stringify(parsed.entries), lines: lines.length });
+      return parsed;
     } catch {
       return null;
     }
@@ -61,7 +84,20 @@ export class CheckpointRecords {
   }
 
   async save(conversationId: string, record: ConversationRecord): Promise<void> {
-    await writeFileAtomic(this.file(conversationId), JSON.stringify(record));
+    const disk = this.onDisk.get(record);
+    if (disk && disk.workspace === record.workspace && disk.lines < MAX_LINES) {
+      const change = changeBetween(JSON.parse(disk.entries) as CheckpointEntry[], record.entries);
+      if (change) {
+        if (change.drop.length > 0 || change.put.length > 0) await appendLine(this.log(conversationId), { base: disk.base, ...change });
+        this.onDisk.set(record, { ...disk, entries: JSON.stringify(record.entries), lines: disk.lines + 1 });
+        return;
+      }
+    }
+    const text = JSON.stringify(record);
+    await writeFileAtomic(this.file(conversationId), text);
+    // The old lines name the old text's hash, so they are inert from here even if this removal is lost.
+    await rm(this.log(conversationId), { force: true });
+    this.onDisk.set(record, { base: listHash(text), workspace: record.workspace, entries: JSON.stringify(record.entries), lines: 0 });
   }
 
   /** Every conversation's list that uses `workspace`. */
@@ -79,6 +115,7 @@ export class CheckpointRecords {
 
   async remove(conversationId: string): Promise<void> {
     await rm(this.file(conversationId), { force: true });
+    await rm(this.log(conversationId), { force: true });
   }
 }
 

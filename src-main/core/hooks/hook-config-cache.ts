@@ -1,5 +1,6 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { entriesIdentity } from '../fs/entry-identity';
 import { folderChain } from '../workspace/workspace-trust';
 import { WORKSPACE_HOOKS_FILE, loadHooks, type HookConfigSources, type LoadedHooks } from './hook-config';
 
@@ -8,17 +9,11 @@ import { WORKSPACE_HOOKS_FILE, loadHooks, type HookConfigSources, type LoadedHoo
 // libuv's thread pool: 1–4 ms of an `oi mcp` execute that otherwise costs about 3 (issue 37). So the
 // last load of each workspace is kept, with the identity of everything it depended on — the
 // workspace's real path and trust folder (the nearest `.git` up, as workspace-trust.ts finds it), the
-// settings' hooks and trusted folders, and lstat (device, inode, type, size, mtime, ctime) of the
-// workspace's `.agents` folder and `.agents/hooks.json` and of the person's hooks file — taken with
-// a few synchronous system calls before each event and compared.
-// - A file edited in place changes its ctime (which nobody can set back); one replaced by another,
-//   created or removed changes its inode or presence; a link put in its place, its type. The files
-//   are still read only by loadHooks, which never follows a link (so a link's target is no input).
-// - Timestamps move in clock ticks (up to 10 ms), so two writes within one tick can leave the same
-//   times: an entry changed less than SETTLED_MS before the look is never kept, and is read again
-//   next time (as git treats a "racily clean" file).
+// settings' hooks and trusted folders, and the identity (fs/entry-identity.ts) of the workspace's
+// `.agents` folder and `.agents/hooks.json` and of the person's hooks file — taken with a few
+// synchronous system calls before each event and compared. The files are still read only by
+// loadHooks, which never follows a link (so a link's target is no input).
 
-const SETTLED_MS = 50;
 /** Workspaces remembered at once (the desktop app's open conversations); the oldest goes first. */
 const KEPT = 32;
 
@@ -45,35 +40,22 @@ export class HookConfigCache {
 
 /** What the hooks of `workspace` depend on, or null when it cannot be told (or changed too recently to tell). */
 function identityOf(workspace: string, sources: HookConfigSources, now: number): string | null {
-  const settledBefore = BigInt(Math.floor(now - SETTLED_MS)) * 1_000_000n;
   let real: string;
   try {
     real = realpathSync.native(workspace);
   } catch {
     return null;
   }
-  const parts = [
+  const watched = [path.join(real, WORKSPACE_HOOKS_FILE[0]), path.join(real, ...WORKSPACE_HOOKS_FILE)];
+  if (sources.userFile) watched.push(sources.userFile);
+  const files = entriesIdentity(watched, now);
+  if (files === null) return null;
+  return [
     real,
     folderChain(real)[0] ?? real,
     JSON.stringify(sources.settingsHooks),
     sources.trustedFolders.join('\0'),
     sources.userFile ?? '',
-  ];
-  const watched = [path.join(real, WORKSPACE_HOOKS_FILE[0]), path.join(real, ...WORKSPACE_HOOKS_FILE)];
-  if (sources.userFile) watched.push(sources.userFile);
-  for (const entry of watched) {
-    let st;
-    try {
-      st = lstatSync(entry, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      return null;
-    }
-    if (!st) {
-      parts.push('-');
-      continue;
-    }
-    if (st.ctimeNs > settledBefore || st.mtimeNs > settledBefore) return null;
-    parts.push(`${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
-  }
-  return parts.join('\n');
+    files,
+  ].join('\n');
 }

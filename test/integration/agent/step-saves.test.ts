@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckpointEntry } from '../../../src-main/core/checkpoints/checkpoint-records';
+import { applyChange, linesFor, listHash } from '../../../src-main/core/checkpoints/list-journal';
 import { applyJournal } from '../../../src-main/core/conversations/conversation-journal';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 
@@ -24,12 +26,22 @@ const read = (file: string): string => {
   }
 };
 
+/** The checkpoint list as the app reads it: the file with the lines appended against it (checkpoints/list-journal.ts). */
+function withLog(list: string, log: string): string {
+  if (!list) return '';
+  const record = JSON.parse(list) as { entries: CheckpointEntry[] };
+  for (const line of linesFor<CheckpointEntry>(log, listHash(list))) record.entries = applyChange(record.entries, line);
+  return JSON.stringify(record);
+}
+
 describe("a step's saves", () => {
   it('has the reply on disk before its cell runs, and the cell with its checkpoint before the next model call', async () => {
     let id = '';
     const files = () =>
       h
-        ? [`conversations/${id}.json`, `checkpoints/${id}.json`, `conversations/${id}.journal`].map((f) => path.join(h?.dataDir ?? '', f))
+        ? [`conversations/${id}.json`, `checkpoints/${id}.json`, `conversations/${id}.journal`, `checkpoints/${id}.log`].map((f) =>
+            path.join(h?.dataDir ?? '', f),
+          )
         : [];
     // What the data folder held as each model call arrived (read at once, in the server's handler).
     const atCall: Array<{ conversation: unknown; checkpoints: string }> = [];
@@ -41,8 +53,11 @@ describe("a step's saves", () => {
       llm: {
         onRequest: (r) => {
           if (r.path !== '/v1/chat/completions' || !id) return;
-          const [conversation = '', checkpoints = '', journal = ''] = files().map(read);
-          atCall.push({ conversation: conversation ? applyJournal(JSON.parse(conversation), journal) : {}, checkpoints });
+          const [conversation = '', checkpoints = '', journal = '', checkpointLog = ''] = files().map(read);
+          atCall.push({
+            conversation: conversation ? applyJournal(JSON.parse(conversation), journal) : {},
+            checkpoints: withLog(checkpoints, checkpointLog),
+          });
         },
       },
     });

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The lines appended beside a conversation's list of checkpoints (`<id>.log` beside `<id>.json`), so a
+ * cell's two list updates (its "before" entry, then its "after" tree) cost one appended line and one
+ * fdatasync each instead of a whole atomic rewrite (temp file, fsync, rename, folder fsync).
+ *
+ * Each line names the list file it applies to by a hash of that file's text: a line is replayed only
+ * on the very list it was written against. So a whole rewrite of the list (the journal's compaction, a
+ * list written by an older build, or a list someone edited in the data folder) makes every earlier line
+ * inert at once, with no ordering between the rename and the log's removal to get right; and a line
+ * torn by a crash does not parse and is skipped (each line starts on a fresh line, so a torn one never
+ * swallows the next).
+ */
+
+/** An entry of the list: what the journal needs of it is its cell. */
+export interface Keyed {
+  cellId: string;
+}
+
+export interface ListChange<E extends Keyed = Keyed> {
+  /** Hash of the list file's text this line applies to. */
+  base: string;
+  /** Cells whose entries went. */
+  drop: string[];
+  /** Entries replaced in place (same cell) or added at the end. */
+  put: E[];
+}
+
+/** Lines past this many, the list is written whole again and the log emptied. */
+export const MAX_LINES = 64;
+
+export function listHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+export function applyChange<E extends Keyed>(entries: E[], change: Pick<ListChange<E>, 'drop' | 'put'>): E[] {
+  const dropped = new Set(change.drop);
+  const out = entries.filter((e) => !dropped.has(e.cellId));
+  for (const entry of change.put) {
+    const at = out.findIndex((e) => e.cellId === entry.cellId);
+    if (at >= 0) out[at] = entry;
+    else out.push(entry);
+  }
+  return out;
+}
+
+/** What turns `before` into `after` as one line, or null when replaying it would not give `after` exactly. */
+export function changeBetween<E extends Keyed>(before: E[], after: E[]): Pick<ListChange<E>, 'drop' | 'put'> | null {
+  const old = new Map(before.map((e) => [e.cellId, JSON.stringify(e)]));
+  const kept = new Set(after.map((e) => e.cellId));
+  const change = {
+    drop: before.filter((e) => !kept.has(e.cellId)).map((e) => e.cellId),
+    put: after.filter((e) => old.get(e.cellId) !== JSON.stringify(e)),
+  };
+  // An order a replay cannot give (a cell moved) is written whole instead.
+  return JSON.stringify(applyChange(before, change)) === JSON.stringify(after) ? change : null;
+}
+
+/** The lines of `log` that apply to the list whose text hashes to `base`, in order. */
+export function linesFor<E extends Keyed>(log: string, base: string): Array<ListChange<E>> {
+  const out: Array<ListChange<E>> = [];
+  for (const line of log.split('\n')) {
+    if (!line) continue;
+    try {
+      const parsed = JSON.parse(line) as ListChange<E>;
+      if (parsed.base === base && Array.isArray(parsed.drop) && Array.isArray(parsed.put)) out.push(parsed);
+    } catch {
+      /* torn by a crash: never acknowledged, so never relied on */
+    }
+  }
+  return out;
+}
+
+/** Appends one line and waits until it is on disk (the folder too, when the log is new). */
+export async function appendLine<E extends Keyed>(file: string, change: ListChange<E>): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  let created: boolean;
+  try {
+    created = (await handle.stat()).size === 0;
+    await handle.write(`\n${JSON.stringify(change)}\n`);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  if (created) await syncFolder(path.dirname(file));
+}
+
+async function syncFolder(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    /* platforms that refuse a folder fsync */
+  } finally {
+    await handle?.close();
+  }
+}
