@@ -3,6 +3,7 @@ import {
   RequestError,
   type AgentApp,
   type AgentContext,
+  type InitializeResponse,
   type McpServer,
   type SessionModeState,
 } from '@agentclientprotocol/sdk';
@@ -25,8 +26,9 @@ const AUTO_RUN = 'auto-run';
 
 /**
  * The ACP methods `oi acp` answers, on the app's requests: a session is a conversation. `initialize`
- * needs nothing of the app, so it is answered while the app starts (`starting`), and the editor's
- * next request is on its way by then; every other request waits for the app.
+ * needs nothing of the app, so it is answered before the app starts (`begin` starts it once the answer
+ * is written), and the editor's next request is on its way while the app starts; every other request
+ * starts the app if nothing has yet, and waits for it.
  */
 export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
@@ -38,6 +40,8 @@ export class AcpAgent {
   constructor(
     starting: Promise<AcpAgentDeps>,
     private readonly version: string,
+    /** Starts the app (`starting` settles after it); calling it again does nothing. */
+    private readonly begin: () => void = () => undefined,
   ) {
     this.started = starting.then((deps) => {
       this.deps = deps;
@@ -50,27 +54,21 @@ export class AcpAgent {
 
   register(app: AgentApp): AgentApp {
     return app
-      .onRequest('initialize', () => ({
-        protocolVersion: PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: true,
-          // Text, and files the editor embeds; images and audio are not taken yet (docs/acp.md).
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          // The app's MCP client speaks Streamable HTTP and the old SSE transport as well as stdio.
-          mcpCapabilities: { http: true, sse: true },
-        },
-        agentInfo: { name: 'open-interpreter', title: 'Open Interpreter', version: this.version },
-        authMethods: [],
-      }))
+      .onRequest('initialize', () => {
+        // The app's start holds the event loop for its whole length (it waits on almost no I/O): started
+        // before this answer is written, it would delay the editor's next request by all of it.
+        setImmediate(this.begin);
+        return this.initializeResponse();
+      })
       .onRequest('session/new', async ({ params, client }) => {
-        await this.started;
+        await this.start();
         this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.create', { workspace: params.cwd }));
         const session = this.open(conversation, client);
         return { sessionId: session.id, modes: this.modes(conversation.autoRun) };
       })
       .onRequest('session/load', async ({ params, client }) => {
-        await this.started;
+        await this.start();
         this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.get', { conversationId: params.sessionId }), -32002);
         const session = this.sessions.get(conversation.id) ?? this.open(conversation, client);
@@ -81,7 +79,7 @@ export class AcpAgent {
       .onRequest('session/prompt', async ({ params }) => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) }))
       .onNotification('session/cancel', ({ params }) => this.sessions.get(params.sessionId)?.cancel())
       .onRequest('session/set_mode', async ({ params }) => {
-        await this.started;
+        await this.start();
         const session = this.session(params.sessionId);
         if (params.modeId !== ASK && params.modeId !== AUTO_RUN)
           throw new RequestError(-32602, `no mode "${params.modeId}": ${ASK} or ${AUTO_RUN}`);
@@ -97,6 +95,27 @@ export class AcpAgent {
         await session.flushed();
         return {};
       });
+  }
+
+  private initializeResponse(): InitializeResponse {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        // Text, and files the editor embeds; images and audio are not taken yet (docs/acp.md).
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // The app's MCP client speaks Streamable HTTP and the old SSE transport as well as stdio.
+        mcpCapabilities: { http: true, sse: true },
+      },
+      agentInfo: { name: 'open-interpreter', title: 'Open Interpreter', version: this.version },
+      authMethods: [],
+    };
+  }
+
+  /** Every request but initialize: the app, started now if initialize did not start it. */
+  private start(): Promise<unknown> {
+    this.begin();
+    return this.started;
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,9 @@ import { clientMcpServers } from './acp-mcp';
 // same core as `oi -m` (startApp: settings, keychain, the engine with its limits and sandbox); only
 // the protocol's newline-delimited JSON goes to stdout, everything a person reads goes to stderr.
 
+/** An editor sends initialize as it spawns the agent; one that has not by then waits for the app no longer. */
+const START_AT_LATEST_MS = 50;
+
 const say = (line: string) => process.stderr.write(`oi acp: ${line}\n`);
 
 export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -37,8 +40,8 @@ export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
 
   // The editor's initialize is answered before the app starts (it needs nothing of the app): that round
   // trip and the editor's next request overlap the start instead of following it (docs/acp.md#speed).
-  // The start waits one turn of the event loop, so an initialize already in the pipe is read and
-  // answered before building the app holds the loop.
+  // The app starts once that answer is written (AcpAgent), at the first other request, or, for an editor
+  // slow to send initialize, after START_AT_LATEST_MS.
   let begin: () => void = () => undefined;
   const starting = new Promise<void>((resolve) => (begin = resolve))
     .then(() =>
@@ -67,13 +70,14 @@ export async function runAcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       },
     })),
     appVersion(),
+    () => begin(),
   );
   const stream = ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
   const connection = acp.register(agent({ name: 'oi acp' })).connect(stream);
-  setImmediate(begin);
+  setTimeout(() => begin(), START_AT_LATEST_MS).unref();
   let app;
   try {
     ({ app } = await starting);
