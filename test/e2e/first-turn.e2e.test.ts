@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { SHOTS } from '../support/ui-harness';
+import { executeThenSay } from '../support/scripted-replies';
 
 interface OpenAiBody {
   messages: Array<{ role: string; content: string | null; tool_call_id?: string; tool_calls?: Array<{ id: string }> }>;
@@ -21,18 +22,15 @@ describe('the first turn, end to end in Chromium', () => {
 
   it('streams the code, runs it in bash on Run, and gives the output back to the model', async () => {
     ui.aut.llm.enqueue(
-      {
-        kind: 'tool',
-        text: 'Let me look at the workspace.',
-        calls: [
-          {
-            id: 'call_1',
-            name: 'execute',
-            arguments: { language: 'shell', code: 'echo "hello from $(basename "$PWD")"; echo $((6 * 7))' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'The shell printed **42**, so arithmetic works.' },
+      ...executeThenSay(
+        {
+          id: 'call_1',
+          language: 'shell',
+          code: 'echo "hello from $(basename "$PWD")"; echo $((6 * 7))',
+          text: 'Let me look at the workspace.',
+        },
+        'The shell printed **42**, so arithmetic works.',
+      ),
     );
     await startTurn('Check that the shell works');
     await expectText(ui.page.getByTestId('cell-code'), 'echo $((6 * 7))');

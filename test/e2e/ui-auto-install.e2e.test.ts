@@ -8,6 +8,7 @@ import { buildWheel } from '../support/package-registries';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { SHOTS } from '../support/ui-harness';
+import { executeThenSay } from '../support/scripted-replies';
 
 describe('installing a missing package from the chat', () => {
   let root: string;
@@ -34,17 +35,10 @@ describe('installing a missing package from the chat', () => {
 
   it('shows the exact install command on the cell, installs on Install, and the re-run succeeds', async () => {
     ui.aut.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_ui_pkg',
-            name: 'execute',
-            arguments: { language: 'python', code: 'import oi_ui_pkg\nprint("value", oi_ui_pkg.VALUE)' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'The package printed its value.' },
+      ...executeThenSay(
+        { id: 'call_ui_pkg', language: 'python', code: 'import oi_ui_pkg\nprint("value", oi_ui_pkg.VALUE)' },
+        'The package printed its value.',
+      ),
     );
     await ui.page
       .getByRole('button', { name: /New conversation/ })

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { executeThenSay } from '../support/scripted-replies';
 
 // Checkpoints from the user's side: a cell that changes files says so ("2 files changed"), opens to
 // the list and a text diff, and rewinds the files to before it — asking first, and again when a file
@@ -15,32 +16,18 @@ describe('checkpoints in the UI', () => {
   it('shows what a cell changed with its diff, and rewinds it after confirming', async () => {
     const p = ui.page;
     ui.aut.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_w',
-            name: 'execute',
-            arguments: { language: 'shell', code: 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'Wrote them.' },
+      ...executeThenSay(
+        { id: 'call_w', language: 'shell', code: 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv' },
+        'Wrote them.',
+      ),
     );
     await sendMessage(p, 'write two files');
     await expectText(p.getByText('Wrote them.'), 'Wrote them.');
     ui.aut.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_m',
-            name: 'execute',
-            arguments: { language: 'shell', code: 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'Changed them.' },
+      ...executeThenSay(
+        { id: 'call_m', language: 'shell', code: 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv' },
+        'Changed them.',
+      ),
     );
     await sendMessage(p, 'change them');
     await expectText(p.getByText('Changed them.'), 'Changed them.');

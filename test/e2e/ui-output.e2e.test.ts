@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { executeCall, executeThenSay } from '../support/scripted-replies';
 
 // Output shown as the program wrote it (issue 12, items 6-9 and 11), in the real app in Chromium.
 
@@ -16,16 +17,11 @@ describe('stderr stays stderr', () => {
 
   it('is marked in the cell (colour and label), kept in the saved conversation and the notebook export, after a reload too', async () => {
     ui.aut.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_py',
-            name: 'execute',
-            arguments: { language: 'python', code: 'import sys\nprint("py-out-1")\nprint("py-err-2", file=sys.stderr)\nprint("py-out-3")' },
-          },
-        ],
-      },
+      executeCall({
+        id: 'call_py',
+        language: 'python',
+        code: 'import sys\nprint("py-out-1")\nprint("py-err-2", file=sys.stderr)\nprint("py-out-3")',
+      }),
       {
         kind: 'tool',
         calls: [
@@ -120,17 +116,10 @@ describe('tracebacks, markdown and imported outputs', () => {
 
   it('shows an exception as its last line, the whole traceback one click away (live)', async () => {
     ui.aut.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_tb',
-            name: 'execute',
-            arguments: { language: 'python', code: 'def outer():\n    inner()\n\ndef inner():\n    1 / 0\n\nouter()' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'It failed.' },
+      ...executeThenSay(
+        { id: 'call_tb', language: 'python', code: 'def outer():\n    inner()\n\ndef inner():\n    1 / 0\n\nouter()' },
+        'It failed.',
+      ),
     );
     await sendMessage(ui.page, 'Divide by zero');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'It failed.', 60_000);

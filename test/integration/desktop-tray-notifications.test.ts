@@ -1,20 +1,17 @@
 import type { MenuItemConstructorOptions, NotificationConstructorOptions } from 'electron';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NotifyKind } from '@contract';
 import { bindBackgroundTray, runningText, type TrayIcon } from '../../src-main/electron/background-tray';
 import { bindOsNotifications } from '../../src-main/electron/notifications';
-import { startAgentHarness, type AgentHarness } from '../support/agent-harness';
+import type { AgentHarness } from '../support/agent-harness';
+import { useAgentHarness } from '../support/use-agent-harness';
 
 // The desktop shell's tray and OS notification (docs/ui.md#background-turns, #notifications), driven
 // by real turns of the agent against the scripted model. Electron cannot run here: the Tray and
 // Notification objects are stand-ins recording what the shell asks of them, the window a flag, as
 // main.ts passes them; everything else is the app's own.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 interface Shown {
   options: NotificationConstructorOptions;
@@ -97,7 +94,7 @@ const shellCall = (id: string, code: string) => ({
 
 describe('the desktop shell while a turn runs', () => {
   it('notifies an approval when the window is not focused, opens that conversation on a click, and keeps running in the tray after the window closes', async () => {
-    h = await startAgentHarness({ rerunExports: false });
+    const h = await startHarness({ rerunExports: false });
     const shell = desktop(h, ['turn-done', 'turn-failed', 'approval', 'input']);
     const id = await h.newConversation();
     await h.newConversation(); // another conversation, the newest: the click must open the first
@@ -133,7 +130,7 @@ describe('the desktop shell while a turn runs', () => {
   });
 
   it('says nothing while the person watches the window or for moments Settings leave out; the tray reopens the window', async () => {
-    h = await startAgentHarness({ rerunExports: false });
+    const h = await startHarness({ rerunExports: false });
     const shell = desktop(h, ['turn-done', 'turn-failed']);
     const id = await h.newConversation();
     h.llm.enqueue(shellCall('c1', 'echo quiet'), { kind: 'text', text: 'Done.' });

@@ -1,7 +1,10 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterAll, beforeAll } from 'vitest';
 
 // A real X server for the computer-use tests (Debian's xvfb), and real X programs on it.
 
@@ -83,5 +86,46 @@ export async function startXvfb(width: number, height: number, dpi?: number): Pr
       server.kill();
       await Promise.all([...children, server].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => once(c, 'exit')));
     },
+  };
+}
+
+/** The X server a test file shares, and a scratch folder for its forms' output files. */
+export interface XvfbForFile extends Xvfb {
+  readonly tmp: string;
+}
+
+/**
+ * One X server of this size for all the tests of a file (started before them, closed with its scratch
+ * folder after them), or none where `canRun` is false. Read it only inside tests and their hooks.
+ */
+export function useXvfb(canRun: boolean, screen: { width: number; height: number; dpi?: number; tmpPrefix: string }): XvfbForFile {
+  let server: Xvfb | undefined;
+  let tmp = '';
+  beforeAll(async () => {
+    if (!canRun) return;
+    server = await startXvfb(screen.width, screen.height, screen.dpi);
+    tmp = mkdtempSync(path.join(os.tmpdir(), screen.tmpPrefix));
+  });
+  afterAll(async () => {
+    if (!canRun) return;
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  const started = (): Xvfb => {
+    if (!server) throw new Error('the X server is not running (canRun is false, or outside a test)');
+    return server;
+  };
+  return {
+    get display() {
+      return started().display;
+    },
+    get tmp() {
+      return tmp;
+    },
+    startForm: (out, opts) => started().startForm(out, opts),
+    run: (program, args) => started().run(program, args),
+    reset: () => started().reset(),
+    windows: () => started().windows(),
+    close: () => started().close(),
   };
 }

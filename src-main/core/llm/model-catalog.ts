@@ -17,67 +17,48 @@ type Entry = [prefix: string, info: ModelInfo];
 const o200k = 'o200k_base' as const;
 const cl100k = 'cl100k_base' as const;
 
+/** One catalog row, its columns in ModelInfo's order. */
+function row(
+  prefix: string,
+  contextWindow: number,
+  maxOutputTokens: number,
+  inputPerMTok: number | null,
+  outputPerMTok: number | null,
+  vision: boolean,
+  encoding: ModelInfo['encoding'],
+): Entry {
+  return [prefix, { contextWindow, maxOutputTokens, inputPerMTok, outputPerMTok, vision, encoding }];
+}
+
 // Public list prices (USD per million tokens, standard tier) and limits. Longest matching prefix wins,
 // so 'gpt-4o-mini' beats 'gpt-4o', and dated names ('gpt-4o-2024-08-06') match their family.
+// Columns: prefix, context window, max output tokens, input and output USD per million tokens, vision, encoding.
 const CATALOG: Entry[] = [
-  ['gpt-5', { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 1.25, outputPerMTok: 10, vision: true, encoding: o200k }],
-  ['gpt-5-mini', { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 0.25, outputPerMTok: 2, vision: true, encoding: o200k }],
-  [
-    'gpt-5-nano',
-    { contextWindow: 400_000, maxOutputTokens: 128_000, inputPerMTok: 0.05, outputPerMTok: 0.4, vision: true, encoding: o200k },
-  ],
-  ['gpt-4.1', { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 2, outputPerMTok: 8, vision: true, encoding: o200k }],
-  [
-    'gpt-4.1-mini',
-    { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 0.4, outputPerMTok: 1.6, vision: true, encoding: o200k },
-  ],
-  [
-    'gpt-4.1-nano',
-    { contextWindow: 1_047_576, maxOutputTokens: 32_768, inputPerMTok: 0.1, outputPerMTok: 0.4, vision: true, encoding: o200k },
-  ],
-  ['gpt-4o', { contextWindow: 128_000, maxOutputTokens: 16_384, inputPerMTok: 2.5, outputPerMTok: 10, vision: true, encoding: o200k }],
-  [
-    'gpt-4o-mini',
-    { contextWindow: 128_000, maxOutputTokens: 16_384, inputPerMTok: 0.15, outputPerMTok: 0.6, vision: true, encoding: o200k },
-  ],
-  ['gpt-4-turbo', { contextWindow: 128_000, maxOutputTokens: 4_096, inputPerMTok: 10, outputPerMTok: 30, vision: true, encoding: cl100k }],
-  ['gpt-4', { contextWindow: 8_192, maxOutputTokens: 8_192, inputPerMTok: 30, outputPerMTok: 60, vision: false, encoding: cl100k }],
-  [
-    'gpt-3.5-turbo',
-    { contextWindow: 16_385, maxOutputTokens: 4_096, inputPerMTok: 0.5, outputPerMTok: 1.5, vision: false, encoding: cl100k },
-  ],
-  ['o1', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 15, outputPerMTok: 60, vision: true, encoding: o200k }],
-  ['o3', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 2, outputPerMTok: 8, vision: true, encoding: o200k }],
-  ['o3-mini', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 1.1, outputPerMTok: 4.4, vision: false, encoding: o200k }],
-  ['o4-mini', { contextWindow: 200_000, maxOutputTokens: 100_000, inputPerMTok: 1.1, outputPerMTok: 4.4, vision: true, encoding: o200k }],
+  row('gpt-5', 400_000, 128_000, 1.25, 10, true, o200k),
+  row('gpt-5-mini', 400_000, 128_000, 0.25, 2, true, o200k),
+  row('gpt-5-nano', 400_000, 128_000, 0.05, 0.4, true, o200k),
+  row('gpt-4.1', 1_047_576, 32_768, 2, 8, true, o200k),
+  row('gpt-4.1-mini', 1_047_576, 32_768, 0.4, 1.6, true, o200k),
+  row('gpt-4.1-nano', 1_047_576, 32_768, 0.1, 0.4, true, o200k),
+  row('gpt-4o', 128_000, 16_384, 2.5, 10, true, o200k),
+  row('gpt-4o-mini', 128_000, 16_384, 0.15, 0.6, true, o200k),
+  row('gpt-4-turbo', 128_000, 4_096, 10, 30, true, cl100k),
+  row('gpt-4', 8_192, 8_192, 30, 60, false, cl100k),
+  row('gpt-3.5-turbo', 16_385, 4_096, 0.5, 1.5, false, cl100k),
+  row('o1', 200_000, 100_000, 15, 60, true, o200k),
+  row('o3', 200_000, 100_000, 2, 8, true, o200k),
+  row('o3-mini', 200_000, 100_000, 1.1, 4.4, false, o200k),
+  row('o4-mini', 200_000, 100_000, 1.1, 4.4, true, o200k),
   // Newer Claude models share the 200k window; their prices are not in this table, so cost is not counted.
-  ['claude-', { contextWindow: 200_000, maxOutputTokens: 32_000, inputPerMTok: null, outputPerMTok: null, vision: true, encoding: null }],
-  [
-    'claude-opus-4-5',
-    { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 5, outputPerMTok: 25, vision: true, encoding: null },
-  ],
-  ['claude-opus-4', { contextWindow: 200_000, maxOutputTokens: 32_000, inputPerMTok: 15, outputPerMTok: 75, vision: true, encoding: null }],
-  [
-    'claude-sonnet-4',
-    { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null },
-  ],
-  ['claude-haiku-4', { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 1, outputPerMTok: 5, vision: true, encoding: null }],
-  [
-    'claude-3-7-sonnet',
-    { contextWindow: 200_000, maxOutputTokens: 64_000, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null },
-  ],
-  [
-    'claude-3-5-sonnet',
-    { contextWindow: 200_000, maxOutputTokens: 8_192, inputPerMTok: 3, outputPerMTok: 15, vision: true, encoding: null },
-  ],
-  [
-    'claude-3-5-haiku',
-    { contextWindow: 200_000, maxOutputTokens: 8_192, inputPerMTok: 0.8, outputPerMTok: 4, vision: false, encoding: null },
-  ],
-  [
-    'claude-3-haiku',
-    { contextWindow: 200_000, maxOutputTokens: 4_096, inputPerMTok: 0.25, outputPerMTok: 1.25, vision: true, encoding: null },
-  ],
+  row('claude-', 200_000, 32_000, null, null, true, null),
+  row('claude-opus-4-5', 200_000, 64_000, 5, 25, true, null),
+  row('claude-opus-4', 200_000, 32_000, 15, 75, true, null),
+  row('claude-sonnet-4', 200_000, 64_000, 3, 15, true, null),
+  row('claude-haiku-4', 200_000, 64_000, 1, 5, true, null),
+  row('claude-3-7-sonnet', 200_000, 64_000, 3, 15, true, null),
+  row('claude-3-5-sonnet', 200_000, 8_192, 3, 15, true, null),
+  row('claude-3-5-haiku', 200_000, 8_192, 0.8, 4, false, null),
+  row('claude-3-haiku', 200_000, 4_096, 0.25, 1.25, true, null),
 ];
 
 /** Unknown hosted models: a window most current models exceed, and no price (cost shows as unknown). */

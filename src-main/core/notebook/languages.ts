@@ -19,6 +19,16 @@ interface LanguageEntry {
   kernel: KernelInfo;
 }
 
+/** An entry whose kernel, kernel language and language_info name are all its own name. */
+function ownKernel(name: string, aliases: string[], magic: string, displayName: string, info: Record<string, unknown>): LanguageEntry {
+  return {
+    name,
+    aliases,
+    magic,
+    kernel: { kernelspec: { name, display_name: displayName, language: name }, language_info: { name, ...info } },
+  };
+}
+
 const LANGUAGES: LanguageEntry[] = [
   {
     name: 'python',
@@ -45,43 +55,14 @@ const LANGUAGES: LanguageEntry[] = [
       language_info: { name: 'bash', codemirror_mode: 'shell', file_extension: '.sh', mimetype: 'text/x-sh' },
     },
   },
-  {
-    // zsh cells use zsh syntax that bash refuses: Jupyter runs them through zsh too.
-    name: 'zsh',
-    aliases: [],
-    magic: '%%script zsh',
-    kernel: {
-      kernelspec: { name: 'zsh', display_name: 'Zsh', language: 'zsh' },
-      language_info: { name: 'zsh', codemirror_mode: 'shell', file_extension: '.zsh', mimetype: 'text/x-sh' },
-    },
-  },
-  {
-    name: 'javascript',
-    aliases: ['js', 'node', 'nodejs'],
-    magic: '%%script node',
-    kernel: {
-      kernelspec: { name: 'javascript', display_name: 'JavaScript (Node.js)', language: 'javascript' },
-      language_info: { name: 'javascript', file_extension: '.js', mimetype: 'application/javascript' },
-    },
-  },
-  {
-    name: 'ruby',
-    aliases: ['rb'],
-    magic: '%%ruby',
-    kernel: {
-      kernelspec: { name: 'ruby', display_name: 'Ruby', language: 'ruby' },
-      language_info: { name: 'ruby', file_extension: '.rb', mimetype: 'application/x-ruby' },
-    },
-  },
-  {
-    name: 'perl',
-    aliases: ['pl'],
-    magic: '%%perl',
-    kernel: {
-      kernelspec: { name: 'perl', display_name: 'Perl', language: 'perl' },
-      language_info: { name: 'perl', file_extension: '.pl', mimetype: 'text/x-perl' },
-    },
-  },
+  // zsh cells use zsh syntax that bash refuses: Jupyter runs them through zsh too.
+  ownKernel('zsh', [], '%%script zsh', 'Zsh', { codemirror_mode: 'shell', file_extension: '.zsh', mimetype: 'text/x-sh' }),
+  ownKernel('javascript', ['js', 'node', 'nodejs'], '%%script node', 'JavaScript (Node.js)', {
+    file_extension: '.js',
+    mimetype: 'application/javascript',
+  }),
+  ownKernel('ruby', ['rb'], '%%ruby', 'Ruby', { file_extension: '.rb', mimetype: 'application/x-ruby' }),
+  ownKernel('perl', ['pl'], '%%perl', 'Perl', { file_extension: '.pl', mimetype: 'text/x-perl' }),
   {
     name: 'r',
     aliases: ['rscript'],
@@ -92,33 +73,15 @@ const LANGUAGES: LanguageEntry[] = [
       language_info: { name: 'R', file_extension: '.r', mimetype: 'text/x-r-source', codemirror_mode: 'r' },
     },
   },
-  {
-    name: 'powershell',
-    aliases: ['pwsh', 'ps1'],
-    magic: '%%script pwsh -NoProfile -Command -',
-    kernel: {
-      kernelspec: { name: 'powershell', display_name: 'PowerShell', language: 'powershell' },
-      language_info: { name: 'powershell', file_extension: '.ps1', mimetype: 'text/x-sh' },
-    },
-  },
-  {
-    name: 'applescript',
-    aliases: ['osascript'],
-    magic: '%%script osascript',
-    kernel: {
-      kernelspec: { name: 'applescript', display_name: 'AppleScript', language: 'applescript' },
-      language_info: { name: 'applescript', file_extension: '.applescript', mimetype: 'text/x-applescript' },
-    },
-  },
-  {
-    name: 'html',
-    aliases: ['htm'],
-    magic: '%%html',
-    kernel: {
-      kernelspec: { name: 'html', display_name: 'HTML', language: 'html' },
-      language_info: { name: 'html', file_extension: '.html', mimetype: 'text/html' },
-    },
-  },
+  ownKernel('powershell', ['pwsh', 'ps1'], '%%script pwsh -NoProfile -Command -', 'PowerShell', {
+    file_extension: '.ps1',
+    mimetype: 'text/x-sh',
+  }),
+  ownKernel('applescript', ['osascript'], '%%script osascript', 'AppleScript', {
+    file_extension: '.applescript',
+    mimetype: 'text/x-applescript',
+  }),
+  ownKernel('html', ['htm'], '%%html', 'HTML', { file_extension: '.html', mimetype: 'text/html' }),
 ];
 
 function entryFor(language: string): LanguageEntry | undefined {

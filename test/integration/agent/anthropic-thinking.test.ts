@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { thinkingSignature } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 interface AnthropicBody {
   messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
@@ -14,7 +10,7 @@ interface AnthropicBody {
 
 describe('Anthropic thinking blocks', () => {
   it('keeps thinking with its signature and sends it back first, unmodified, with the tool call', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { autoRun: true } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { autoRun: true } });
     const thought = 'The user wants the date; `date` prints it. 考える';
     h.llm.enqueue(
       {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent, EventPayload } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 import { buildWheel } from '../../support/package-registries';
+import { executeThenSay } from '../../support/scripted-replies';
 
 // The whole path of an automatic install inside a turn: the model's import fails, the user is asked
 // (an event, answered through the handler table like a cell approval), pip installs from a local
@@ -43,17 +44,10 @@ describe('a turn whose code needs a missing package', () => {
 
   it('asks before installing, installs on yes, re-runs the cell and records the install', async () => {
     aut.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_pkg',
-            name: 'execute',
-            arguments: { language: 'python', code: 'import oi_turn_pkg\nprint("value", oi_turn_pkg.VALUE)' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'It printed the value.' },
+      ...executeThenSay(
+        { id: 'call_pkg', language: 'python', code: 'import oi_turn_pkg\nprint("value", oi_turn_pkg.VALUE)' },
+        'It printed the value.',
+      ),
     );
     const conv = await aut.app.handlers['conversation.create']({}, ctx);
     await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'use oi_turn_pkg' }, ctx);

@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelKnowledge } from '../../../src-main/core/agent/model-knowledge';
 import { createProviderFactory } from '../../../src-main/core/llm/provider-factory';
 import type { ScriptedReply } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 const CALL = JSON.stringify({ name: 'execute', arguments: { language: 'python', code: 'print(6 * 7)' } });
 const probes: Array<[string, ScriptedReply, { mode: string; dialect?: string }]> = [
@@ -32,7 +29,7 @@ const probes: Array<[string, ScriptedReply, { mode: string; dialect?: string }]>
 ];
 
 async function localHarness(): Promise<AgentHarness> {
-  const harness = await startAgentHarness({ settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true } });
+  const harness = await startHarness({ settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true } });
   harness.settings.update({ baseUrl: harness.llm.openaiBaseUrl });
   return harness;
 }
@@ -40,7 +37,7 @@ async function localHarness(): Promise<AgentHarness> {
 describe('the capability probe', () => {
   for (const [what, reply, expected] of probes) {
     it(`finds ${expected.mode}${expected.dialect ? ` (${expected.dialect})` : ''} from ${what}, and remembers it across restarts`, async () => {
-      h = await localHarness();
+      const h = await localHarness();
       h.llm.setProbeReply(reply);
       const capability = await h.models.probe(h.settings.get());
       expect(capability).toMatchObject(expected);
@@ -48,7 +45,7 @@ describe('the capability probe', () => {
       // A new instance over the same data folder (the next start of the app) knows it without asking.
       const later = new ModelKnowledge({
         dataDir: h.dataDir,
-        providerFor: createProviderFactory({ get: async () => null }, () => h!.settings.get()),
+        providerFor: createProviderFactory({ get: async () => null }, () => h.settings.get()),
       });
       const asked = h.llm.requests.length;
       expect(await later.capabilityOf(h.settings.get())).toEqual(capability);
@@ -57,7 +54,7 @@ describe('the capability probe', () => {
   }
 
   it('asks again without tools when the server refuses them', async () => {
-    h = await localHarness();
+    const h = await localHarness();
     // llama.cpp without --jinja: a 400 for any request with tools; without them, the model writes a call as text.
     h.llm.setProbeReply((body) =>
       (body as { tools?: unknown }).tools
@@ -69,7 +66,7 @@ describe('the capability probe', () => {
   });
 
   it('makes the agent ask a fenced-code model for code blocks, with no tool definitions', async () => {
-    h = await localHarness();
+    const h = await localHarness();
     h.llm.setProbeReply({ kind: 'text', text: '```python\nprint(6 * 7)\n```' });
     await h.models.probe(h.settings.get());
     h.llm.enqueue({ kind: 'text', text: '```shell\necho fenced-by-probe\n```' }, { kind: 'text', text: 'Done.' });
@@ -81,7 +78,7 @@ describe('the capability probe', () => {
   });
 
   it('probes again when a model that called tools writes a code block instead, and says so', async () => {
-    h = await localHarness();
+    const h = await localHarness();
     await h.models.probe(h.settings.get());
     expect(await h.models.capabilityOf(h.settings.get())).toMatchObject({ mode: 'native' });
     h.llm.setProbeReply({ kind: 'text', text: '```python\nprint(6 * 7)\n```' });
@@ -94,7 +91,7 @@ describe('the capability probe', () => {
   });
 
   it('never probes a hosted API', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     expect(await h.models.capabilityOf(h.settings.get())).toBeNull();
   });
 });

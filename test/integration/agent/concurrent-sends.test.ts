@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 // Two messages arriving together (a paste split by a terminal, two windows, a fast typist): the second
 // must never start a turn beside the first while the first is still being saved.
 
 describe('messages sent while a turn is starting', () => {
   it('starts one turn; the second message joins it at its next model call', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'text', text: 'Answered both.' }, { kind: 'text', text: 'Unused.' });
     const id = await h.newConversation();
     // Not awaited in turn: both are in flight at once, as two requests from a transport would be.
@@ -35,7 +31,7 @@ describe('messages sent while a turn is starting', () => {
   });
 
   it('opens a conversation once when two requests open it together', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'text', text: 'One copy.' }, { kind: 'text', text: 'Unused.' });
     const id = await h.newConversation();
     const [a, b] = await Promise.all([h.agent.open(id), h.agent.open(id)]);

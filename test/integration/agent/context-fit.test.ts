@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 type Message = { role: string; content: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string }> };
 const messagesOf = (body: Record<string, unknown> | undefined) => (body?.messages ?? []) as Message[];
@@ -25,7 +21,7 @@ function expectPairedToolResults(messages: Message[]): void {
 
 describe('fitting history into a small context window', () => {
   it('shortens long outputs first and tells the user once', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, contextWindow: 6000, maxOutputTokens: 200 } });
+    const h = await startHarness({ settings: { autoRun: true, contextWindow: 6000, maxOutputTokens: 200 } });
     h.llm.enqueue(
       bigOutput('c1'),
       { kind: 'text', text: 'one' },
@@ -58,7 +54,7 @@ describe('fitting history into a small context window', () => {
   });
 
   it('drops the oldest turns when shortening is not enough, never the system prompt or the newest turn', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, contextWindow: 2400, maxOutputTokens: 100 } });
+    const h = await startHarness({ settings: { autoRun: true, contextWindow: 2400, maxOutputTokens: 100 } });
     for (let i = 1; i <= 3; i++) h.llm.enqueue(bigOutput(`c${i}`), { kind: 'text', text: `answer ${i}` });
     h.llm.enqueue({ kind: 'text', text: 'answer 4' });
     const id = await h.newConversation();

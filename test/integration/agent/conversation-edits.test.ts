@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConversationFile } from '../../../src-main/core/conversations/lmc-import';
 import { toLmcMessages } from '../../../src-main/core/conversations/lmc-export';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 type Message = { role: string; content: unknown };
 const usersIn = (body: Record<string, unknown> | undefined) =>
@@ -17,7 +13,7 @@ const usersIn = (body: Record<string, unknown> | undefined) =>
 
 describe('editing a conversation', () => {
   it('undoes the last turn, so the model no longer sees it', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true } });
+    const h = await startHarness({ settings: { autoRun: true } });
     h.llm.enqueue(
       { kind: 'text', text: 'one' },
       { kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'echo x' } }] },
@@ -35,7 +31,7 @@ describe('editing a conversation', () => {
   });
 
   it('edits the last message and answers it again', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'text', text: 'about cats' }, { kind: 'text', text: 'about dogs' });
     const id = await h.newConversation();
     await h.send(id, 'tell me about cats');
@@ -51,7 +47,7 @@ describe('editing a conversation', () => {
   });
 
   it('regenerates the answer to the last message', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'text', text: 'draft' }, { kind: 'text', text: 'better' });
     const id = await h.newConversation();
     await h.send(id, 'write a haiku');
@@ -64,7 +60,7 @@ describe('editing a conversation', () => {
   });
 
   it('refuses to change history while a turn runs, and says what to do', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c', name: 'execute', arguments: { language: 'shell', code: 'echo hi' } }] });
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);
@@ -76,7 +72,7 @@ describe('editing a conversation', () => {
   });
 
   it('renames and deletes conversations', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     const id = await h.newConversation();
     const made = await h.store.get(id);
     expect((await h.agent.rename(id, '  Quarterly   report ')).title).toBe('Quarterly report');
@@ -111,7 +107,7 @@ describe('importing Open Interpreter conversations', () => {
   ];
 
   it('imports LMC messages as items the model can continue from', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     const imported = parseConversationFile(JSON.stringify(LMC));
     expect(imported.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'cell', 'assistant', 'user', 'assistant']);
     expect(imported.items[2]).toMatchObject({

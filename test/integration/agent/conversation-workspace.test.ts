@@ -10,6 +10,7 @@ import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { executeThenSay } from '../../support/scripted-replies';
 
 // Choosing a conversation's folder and deleting it with its files, through the real handler table:
 // contract validation, the agent, real shell and Python sessions under node-pty, the scripted model.
@@ -179,17 +180,10 @@ describe('conversation.set-workspace', () => {
     const conv = await call('conversation.create', {});
     const release = path.join(scratch, 'release');
     llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_wait',
-            name: 'execute',
-            arguments: { language: 'shell', code: `while [ ! -e '${release}' ]; do sleep 0.05; done; echo released` },
-          },
-        ],
-      },
-      { kind: 'text', text: 'Done waiting.' },
+      ...executeThenSay(
+        { id: 'call_wait', language: 'shell', code: `while [ ! -e '${release}' ]; do sleep 0.05; done; echo released` },
+        'Done waiting.',
+      ),
     );
     await call('chat.send', { conversationId: conv.id, text: 'Wait for the file' });
     await waitForEvent((e) => e.name === 'cell.running' && e.payload.conversationId === conv.id);
@@ -238,17 +232,10 @@ describe('conversation.delete with removeWorkspace', () => {
     const managed = conv.workspace;
     expect(managed).toBe(path.join(dataDir, 'workspaces', conv.id));
     llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          {
-            id: 'call_w',
-            name: 'execute',
-            arguments: { language: 'shell', code: 'mkdir -p sub && echo one > sub/one.txt && echo two > two.txt' },
-          },
-        ],
-      },
-      { kind: 'text', text: 'Wrote.' },
+      ...executeThenSay(
+        { id: 'call_w', language: 'shell', code: 'mkdir -p sub && echo one > sub/one.txt && echo two > two.txt' },
+        'Wrote.',
+      ),
     );
     await runTurn(conv.id, 'Write two files');
     const outside = folder('outside', { 'precious.txt': 'keep me' });

@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 type ToolMessage = { role: string; tool_call_id?: string; content: string };
 const toolMessages = (body: Record<string, unknown> | undefined) =>
@@ -17,7 +13,7 @@ const call = (id: string, code: string) => ({
 
 describe('the error-feedback loop', () => {
   it('gives each failure back to the model and stops after the configured number of failed attempts', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, maxFailedAttempts: 2 } });
+    const h = await startHarness({ settings: { autoRun: true, maxFailedAttempts: 2 } });
     h.llm.enqueue(call('c1', "sh -c 'echo first-failure >&2; exit 3'"), call('c2', "sh -c 'echo second-failure >&2; exit 4'"), {
       kind: 'text',
       text: 'never asked',
@@ -41,7 +37,7 @@ describe('the error-feedback loop', () => {
   });
 
   it('counts a run that times out as a failed attempt', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, maxFailedAttempts: 1, exec: { timeoutMs: 1000 } } });
+    const h = await startHarness({ settings: { autoRun: true, maxFailedAttempts: 1, exec: { timeoutMs: 1000 } } });
     h.llm.enqueue(call('c_slow', 'sleep 30'), { kind: 'text', text: 'never asked' });
     const id = await h.newConversation();
     await h.send(id, 'wait');
@@ -50,7 +46,7 @@ describe('the error-feedback loop', () => {
   });
 
   it('resets the count after a run that succeeds', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, maxFailedAttempts: 2 } });
+    const h = await startHarness({ settings: { autoRun: true, maxFailedAttempts: 2 } });
     h.llm.enqueue(call('c1', 'false'), call('c2', 'echo ok'), call('c3', 'false'), { kind: 'text', text: 'recovered' });
     const id = await h.newConversation();
     await h.send(id, 'go');
@@ -59,7 +55,7 @@ describe('the error-feedback loop', () => {
   });
 
   it('tells the model when it gets the same error twice', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, maxFailedAttempts: 5 } });
+    const h = await startHarness({ settings: { autoRun: true, maxFailedAttempts: 5 } });
     const same = 'echo "ModuleNotFoundError: No module named frobnicate" >&2; false';
     h.llm.enqueue(call('c1', same), call('c2', same), { kind: 'text', text: 'I will try another way.' });
     const id = await h.newConversation();
@@ -70,7 +66,7 @@ describe('the error-feedback loop', () => {
   });
 
   it('tells the model the user declined, runs nothing, and goes on', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue(call('c_rm', 'touch declined-marker'), { kind: 'text', text: 'OK, I will not.' });
     const id = await h.newConversation();
     await h.agent.send(id, 'clean up', []);
@@ -86,7 +82,7 @@ describe('the error-feedback loop', () => {
   });
 
   it('runs edited code when the user approves an edit', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue(call('c1', 'echo original'), { kind: 'text', text: 'ran' });
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);
@@ -104,7 +100,7 @@ describe('the error-feedback loop', () => {
 
 describe('the user writing while the agent works', () => {
   it('takes a message sent during a run into account at the next model call', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true } });
+    const h = await startHarness({ settings: { autoRun: true } });
     h.llm.enqueue(call('c1', 'sleep 1; echo slow-done'), { kind: 'text', text: 'Switching to what you want.' });
     const id = await h.newConversation();
     await h.agent.send(id, 'do the slow thing', []);
@@ -119,7 +115,7 @@ describe('the user writing while the agent works', () => {
   });
 
   it('declines a cell waiting for approval when the user answers with a message instead', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic' });
+    const h = await startHarness({ protocol: 'anthropic' });
     h.llm.enqueue(call('toolu_wait', 'echo never'), { kind: 'text', text: 'Understood.' });
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);

@@ -1,21 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
 // The window never reads a conversation while a turn changes it: it folds main's events into the copy
 // it loaded (src-renderer/state/conversation-reducer.ts). Every change main makes must therefore come
 // with its event (src-main/core/agent/conversation-changes.ts); here the fold of a real turn — a first
 // message (title, model choice), streamed text, a cell that runs, a last answer — is the saved file.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 describe.each(['openai', 'anthropic'] as const)('the renderer folding a turn over %s', (protocol) => {
   it('ends with the conversation main saved: items, title, model choice, usage and last activity', async () => {
-    h = await startAgentHarness({ protocol, settings: { autoRun: true }, llm: { chunkSize: 4, usage: { input: 50, output: 9 } } });
+    const h = await startHarness({ protocol, settings: { autoRun: true }, llm: { chunkSize: 4, usage: { input: 50, output: 9 } } });
     h.llm.enqueue(
       {
         kind: 'tool',

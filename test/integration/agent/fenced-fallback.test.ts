@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 interface OpenAiBody {
   messages: Array<{ role: string; content: string | null; tool_calls?: unknown[] }>;
@@ -18,7 +14,7 @@ describe('fenced code blocks instead of tool calls', () => {
   it.each(['openai', 'anthropic'] as const)(
     'with tool calling off (%s), runs fenced blocks and returns their output as a user message',
     async (protocol) => {
-      h = await startAgentHarness({ protocol, settings: { toolCalling: 'off', autoRun: true }, llm: { chunkSize: 1 } });
+      const h = await startHarness({ protocol, settings: { toolCalling: 'off', autoRun: true }, llm: { chunkSize: 1 } });
       h.llm.enqueue({ kind: 'text', text: REPLY }, { kind: 'text', text: 'It printed 5.' });
       const id = await h.newConversation();
       await h.send(id, 'add two and three');
@@ -42,7 +38,7 @@ describe('fenced code blocks instead of tool calls', () => {
 
   it('falls back to fenced blocks when the server refuses tools, and remembers it for the model', async () => {
     // Ollama's native /api/chat (ollama-provider.ts); the server knows the model, which refuses tools.
-    h = await startAgentHarness({ settings: { provider: 'ollama', model: 'tiny-model', autoRun: true }, llm: { models: ['tiny-model'] } });
+    const h = await startHarness({ settings: { provider: 'ollama', model: 'tiny-model', autoRun: true }, llm: { models: ['tiny-model'] } });
     h.settings.update({ baseUrl: h.llm.openaiBaseUrl });
     h.llm.enqueue(
       { kind: 'error', status: 400, message: 'registry.ollama.ai/library/tiny-model:latest does not support tools' },
@@ -69,7 +65,7 @@ describe('fenced code blocks instead of tool calls', () => {
 describe('malformed tool calls', () => {
   it('sends invalid JSON arguments back to the model as an error and lets it try again', async () => {
     // Three malformed calls in a row count as three failed attempts; allow a fourth.
-    h = await startAgentHarness({ settings: { autoRun: true, maxFailedAttempts: 4 } });
+    const h = await startHarness({ settings: { autoRun: true, maxFailedAttempts: 4 } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_bad', name: 'execute', arguments: '{"language": "shell", "code": "echo hi' }] },
       { kind: 'tool', calls: [{ id: 'call_nolang', name: 'execute', arguments: { code: 'echo hi' } }] },

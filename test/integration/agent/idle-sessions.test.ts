@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { Processes } from '../../../src-main/core/exec';
 
 // Sessions of conversations nobody uses are ended after exec.sessionIdleMs (docs/exec.md#idle-sessions):
 // real Python runners, their pids watched from outside. The idle time is set short here, and a sweep
@@ -22,16 +23,6 @@ const python = (id: string, code: string) => ({
   kind: 'tool' as const,
   calls: [{ id, name: 'execute', arguments: { language: 'python', code } }],
 });
-
-/** Whether a process with this pid exists (signal 0 only checks). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The runner's pid, which the cell printed as `pid=<n>`. */
 async function printedPid(harness: AgentHarness, conversationId: string): Promise<number> {
@@ -60,7 +51,7 @@ describe('idle sessions', () => {
     expect(pid).toBeGreaterThan(0);
 
     // The sweeper's own timer ends it: nothing here but waiting for the process to be gone.
-    await expect.poll(() => alive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
+    await expect.poll(() => Processes.isAlive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
     // Each look opens the conversation, which counts as use: looks further apart than the idle time
     // leave the sweeper room to release the copy between them.
     await expect.poll(async () => (await h!.agent.open(id)) !== firstCopy, { timeout: 30_000, interval: 1000 }).toBe(true);
@@ -95,14 +86,14 @@ describe('idle sessions', () => {
     const during = await h.agent.sweepIdle(Date.now() + HOURS_LATER);
     expect(during.ended).not.toContain(id);
     expect(during.released).not.toContain(id);
-    expect(alive(pid)).toBe(true);
+    expect(Processes.isAlive(pid)).toBe(true);
 
     writeFileSync(go, '');
     await h.agent.idle(id);
     expect(cellOf(await h.agent.snapshot(id), 0).status).toBe('done');
     const after = await h.agent.sweepIdle(Date.now() + HOURS_LATER);
     expect(after.ended).toContain(id);
-    await expect.poll(() => alive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
+    await expect.poll(() => Processes.isAlive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
   });
 
   it('never ends the sessions of a conversation whose next cell waits for approval', async () => {
@@ -120,14 +111,14 @@ describe('idle sessions', () => {
 
     const waiting = await h.agent.sweepIdle(Date.now() + HOURS_LATER);
     expect(waiting.ended).not.toContain(id);
-    expect(alive(pid)).toBe(true);
+    expect(Processes.isAlive(pid)).toBe(true);
 
     h.agent.approve(id, second.cell.id, null, false);
     await h.agent.idle(id);
     // The state survived the wait: the approved cell still sees y.
     expect(cellOf(await h.agent.snapshot(id), 1).resultForModel).toContain('42');
     expect((await h.agent.sweepIdle(Date.now() + HOURS_LATER)).ended).toContain(id);
-    await expect.poll(() => alive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
+    await expect.poll(() => Processes.isAlive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
   });
 
   it('leaves sessions alone when the setting is 0 (never)', async () => {
@@ -137,6 +128,6 @@ describe('idle sessions', () => {
     await h.send(id, 'one cell');
     const pid = await printedPid(h, id);
     expect(await h.agent.sweepIdle(Date.now() + HOURS_LATER)).toEqual({ ended: [], released: [] });
-    expect(alive(pid)).toBe(true);
+    expect(Processes.isAlive(pid)).toBe(true);
   });
 });

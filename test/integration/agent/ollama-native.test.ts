@@ -1,12 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pullOllamaModel, listOllamaModelSizes } from '../../../src-main/core/llm/ollama-pull';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 interface OllamaBody {
   model: string;
@@ -22,7 +19,7 @@ interface OllamaBody {
 }
 
 async function ollamaHarness(contextLength: number, settings: Record<string, unknown> = {}): Promise<AgentHarness> {
-  const harness = await startAgentHarness({
+  const harness = await startHarness({
     settings: { provider: 'ollama', model: 'qwen2.5-coder:7b', autoRun: true, ...settings },
     llm: {
       models: ['qwen2.5-coder:7b'],
@@ -35,7 +32,7 @@ async function ollamaHarness(contextLength: number, settings: Record<string, unk
 
 describe('Ollama through its native API', () => {
   it('runs a turn over /api/chat with num_ctx sized to the conversation, keep_alive, and tool results named', async () => {
-    h = await ollamaHarness(131_072, { ollamaKeepAlive: '2h' });
+    const h = await ollamaHarness(131_072, { ollamaKeepAlive: '2h' });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'shell', code: 'echo native-$((40 + 2))' } }] },
       { kind: 'text', text: 'It printed native-42.' },
@@ -64,7 +61,7 @@ describe('Ollama through its native API', () => {
   });
 
   it('grows num_ctx with the conversation up to the model length, and fits the history to it', async () => {
-    h = await ollamaHarness(16_384, { ollamaMaxContext: 65_536 });
+    const h = await ollamaHarness(16_384, { ollamaMaxContext: 65_536 });
     const long = 'x'.repeat(30_000);
     h.llm.enqueue({ kind: 'text', text: 'ok' }, { kind: 'text', text: 'ok again' });
     const id = await h.newConversation();
@@ -78,7 +75,7 @@ describe('Ollama through its native API', () => {
   });
 
   it('names the model and how to pull it when Ollama does not have it', async () => {
-    h = await ollamaHarness(8192, { model: 'missing-model:1b' });
+    const h = await ollamaHarness(8192, { model: 'missing-model:1b' });
     const id = await h.newConversation();
     await h.send(id, 'hello');
     const conv = await h.agent.snapshot(id);
@@ -89,7 +86,7 @@ describe('Ollama through its native API', () => {
   });
 
   it('lists installed models with sizes and pulls a missing one with progress', async () => {
-    h = await ollamaHarness(8192);
+    const h = await ollamaHarness(8192);
     const before = await listOllamaModelSizes(h.llm.openaiBaseUrl);
     expect(before).toEqual([{ name: 'qwen2.5-coder:7b', sizeBytes: 4_683_087_332 }]);
     const progress: Array<{ status: string; completed: number | null }> = [];

@@ -1,26 +1,22 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CellItem, Conversation } from '@contract';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
 // Issue 25, item 1: Retry after the model server dropped mid-turn deleted a cell that had already run
 // (and its "rewind" link), the model proposed the same code again, and the saved conversation kept a
 // cell `streaming` after the turn ended. Whatever ran stays in the record; Retry continues from it;
 // no cell is left streaming once a turn ends — in the file and in what the UI is sent.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 const cellsOf = (conv: Conversation): CellItem[] => conv.items.filter((i): i is CellItem => i.kind === 'cell');
 const UNFINISHED = ['streaming', 'awaiting-approval', 'running'];
 
 describe.each(['openai', 'anthropic'] as const)('Retry after the connection dropped mid-turn, over %s', (protocol) => {
   it('keeps the cell that ran, continues from it, and leaves no cell streaming', async () => {
-    h = await startAgentHarness({ protocol, settings: { autoRun: true } });
+    const h = await startHarness({ protocol, settings: { autoRun: true } });
     h.llm.enqueue(
       {
         kind: 'tool',
@@ -57,7 +53,7 @@ describe.each(['openai', 'anthropic'] as const)('Retry after the connection drop
   });
 
   it('leaves no cell streaming when the connection drops inside a fenced code block', async () => {
-    h = await startAgentHarness({ protocol, settings: { autoRun: true, toolCalling: 'off' } });
+    const h = await startHarness({ protocol, settings: { autoRun: true, toolCalling: 'off' } });
     h.llm.enqueue(
       { kind: 'text', text: 'First:\n```shell\necho ran-fenced\n```\n' },
       { kind: 'drop', text: 'Second:\n```shell\necho half-writ' },

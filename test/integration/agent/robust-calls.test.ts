@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protocol) => {
   it('waits as long as retry-after says on a 429, then succeeds', async () => {
-    h = await startAgentHarness({ protocol });
+    const h = await startHarness({ protocol });
     h.llm.enqueue(
       { kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '7' } },
       { kind: 'text', text: 'hello after the wait' },
@@ -26,7 +22,7 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
   });
 
   it('retries 500 twice with growing backoff, then succeeds', async () => {
-    h = await startAgentHarness({ protocol });
+    const h = await startHarness({ protocol });
     h.llm.enqueue(
       { kind: 'error', status: 500, message: 'boom' },
       { kind: 'error', status: 500, message: 'boom again' },
@@ -41,7 +37,7 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
   });
 
   it('retries a connection dropped before the first token', async () => {
-    h = await startAgentHarness({ protocol });
+    const h = await startHarness({ protocol });
     h.llm.enqueue({ kind: 'drop' }, { kind: 'text', text: 'reconnected' });
     const id = await h.newConversation();
     await h.send(id, 'hi');
@@ -50,7 +46,7 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
   });
 
   it('stops with a clear notice when the errors outlast the retries', async () => {
-    h = await startAgentHarness({ protocol });
+    const h = await startHarness({ protocol });
     for (let i = 0; i < 4; i++) h.llm.enqueue({ kind: 'error', status: 503, message: 'overloaded' });
     const id = await h.newConversation();
     await h.send(id, 'hi');
@@ -65,7 +61,7 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
   });
 
   it('does not retry a refused key, and says where to fix it', async () => {
-    h = await startAgentHarness({ protocol });
+    const h = await startHarness({ protocol });
     h.llm.enqueue({ kind: 'error', status: 401, message: 'invalid x-api-key' });
     const id = await h.newConversation();
     await h.send(id, 'hi');
@@ -77,7 +73,7 @@ describe.each(['openai', 'anthropic'] as const)('calls to %s that fail', (protoc
   });
 
   it('keeps the partial text of a stream cut midway, marks it interrupted, and never replays a tool call that ran', async () => {
-    h = await startAgentHarness({ protocol, settings: { autoRun: true } });
+    const h = await startHarness({ protocol, settings: { autoRun: true } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_once', name: 'execute', arguments: { language: 'shell', code: 'echo ran >> runs.txt' } }] },
       { kind: 'drop', text: 'The file now has one line, and next I wi' },

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry } from '../../../src-main/core/checkpoints/checkpoint-records';
 import { applyChange, linesFor, listHash } from '../../../src-main/core/checkpoints/list-journal';
 import { applyJournal } from '../../../src-main/core/conversations/conversation-journal';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
 // A step's saves go beside other work (issue 37: the reply's save beside the cell's checkpoint, the
 // step's last save beside the cell's checkpoint list), never after the point they guard: the model's
@@ -12,11 +12,7 @@ import { startAgentHarness, type AgentHarness } from '../../support/agent-harnes
 // On disk is the conversation's file with its journal (a turn's saves after its first are journalled,
 // conversation-journal.ts), as every reader takes it.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 const read = (file: string): string => {
   try {
@@ -45,7 +41,7 @@ describe("a step's saves", () => {
         : [];
     // What the data folder held as each model call arrived (read at once, in the server's handler).
     const atCall: Array<{ conversation: unknown; checkpoints: string }> = [];
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: { autoRun: true },
       checkpoints: true,
       // Its cell reads this run's data folder: an export re-run elsewhere would not find it.

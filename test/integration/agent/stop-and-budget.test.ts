@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 const call = (id: string, code: string) => ({
   kind: 'tool' as const,
@@ -16,7 +12,7 @@ describe('stopping a turn', () => {
   it('cancels a model call that is still streaming and keeps what arrived', async () => {
     let asked = () => {};
     const modelAsked = new Promise<void>((resolve) => (asked = resolve));
-    h = await startAgentHarness({ llm: { onRequest: (r) => r.method === 'POST' && asked() } });
+    const h = await startHarness({ llm: { onRequest: (r) => r.method === 'POST' && asked() } });
     h.llm.enqueue({ kind: 'hang' });
     const id = await h.newConversation();
     await h.agent.send(id, 'think forever', []);
@@ -30,7 +26,7 @@ describe('stopping a turn', () => {
   });
 
   it('interrupts a running cell and leaves a history the model can continue from', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true } });
+    const h = await startHarness({ settings: { autoRun: true } });
     h.llm.enqueue(call('c_sleep', 'echo started; sleep 30; echo never'), { kind: 'text', text: 'I see you stopped it.' });
     const id = await h.newConversation();
     await h.agent.send(id, 'wait a while', []);
@@ -51,7 +47,7 @@ describe('stopping a turn', () => {
   });
 
   it('stops while waiting for approval: the cell is skipped and the model is not called again', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue(call('c1', 'echo hi'));
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);
@@ -66,7 +62,7 @@ describe('stopping a turn', () => {
 describe('the budget', () => {
   it('stops before the next model call once the conversation has spent its budget', async () => {
     // gpt-4o at $2.50 / $10 per million tokens: 100k in + 10k out is $0.35 per call.
-    h = await startAgentHarness({ settings: { autoRun: true, budgetUsd: 0.5 }, llm: { usage: { input: 100_000, output: 10_000 } } });
+    const h = await startHarness({ settings: { autoRun: true, budgetUsd: 0.5 }, llm: { usage: { input: 100_000, output: 10_000 } } });
     h.llm.enqueue(call('c1', 'echo one'), call('c2', 'echo two'), { kind: 'text', text: 'never reached' });
     const id = await h.newConversation();
     await h.send(id, 'spend');

@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeCall } from '../../../src-main/core/llm/text-call-dialects';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 interface OpenAiBody {
   messages: Array<{ role: string; content: string | null; tool_calls?: unknown[] }>;
@@ -28,7 +24,7 @@ const cases = [
 describe('tool calls a local model writes as text', () => {
   for (const c of cases) {
     it(`runs a ${c.dialect} call streamed in small pieces, and answers in that dialect`, async () => {
-      h = await startAgentHarness({
+      const h = await startHarness({
         settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true },
         llm: { chunkSize: 3 },
       });
@@ -63,7 +59,7 @@ describe('tool calls a local model writes as text', () => {
   }
 
   it('does not run a call that prose only shows, and ends the turn with the text', async () => {
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: { provider: 'openai-compatible', model: 'local-model', autoRun: true },
       llm: { chunkSize: 2 },
     });

@@ -1,17 +1,14 @@
 import type { AnyEvent } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { thinkingSignature } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
 // Extended thinking end to end in main: settings → the request the official Anthropic SDK sends to the
 // scripted server → streamed thinking as events → the stored item → the next request. Reasoning effort
 // likewise through the official OpenAI SDK.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 interface AnthropicBody {
   max_tokens: number;
@@ -24,7 +21,7 @@ const bodyAt = (harness: AgentHarness, n: number) => harness.bodies()[n] as unkn
 
 describe('Anthropic extended thinking from the settings', () => {
   it('asks for thinking with the budget, max_tokens above it and no temperature; nothing when off', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { temperature: 0.3, thinkingBudgetTokens: 2048 } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { temperature: 0.3, thinkingBudgetTokens: 2048 } });
     h.llm.enqueue({ kind: 'text', thinking: 'Short.', text: 'Hi.' }, { kind: 'text', text: 'Hi again.' });
     const id = await h.newConversation();
     await h.send(id, 'hello');
@@ -46,7 +43,7 @@ describe('Anthropic extended thinking from the settings', () => {
   });
 
   it('keeps max_tokens within Max output when the user set it', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { maxOutputTokens: 6000, thinkingBudgetTokens: 4000 } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { maxOutputTokens: 6000, thinkingBudgetTokens: 4000 } });
     h.llm.enqueue({ kind: 'text', text: 'ok' });
     const id = await h.newConversation();
     await h.send(id, 'hello');
@@ -54,7 +51,7 @@ describe('Anthropic extended thinking from the settings', () => {
   });
 
   it('streams thinking as events in order, then keeps the signed block and sends it back with the tool call', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { autoRun: true, thinkingBudgetTokens: 1024 }, llm: { chunkSize: 3 } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { autoRun: true, thinkingBudgetTokens: 1024 }, llm: { chunkSize: 3 } });
     const thought = 'The user wants the year; `date +%Y` prints it. 考える — then answer.';
     h.llm.enqueue(
       {
@@ -120,7 +117,7 @@ describe('Anthropic extended thinking from the settings', () => {
   });
 
   it('sends thinking to the client while the block is still being written', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { thinkingBudgetTokens: 1024 }, llm: { chunkSize: 2 } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { thinkingBudgetTokens: 1024 }, llm: { chunkSize: 2 } });
     h.llm.enqueue({ kind: 'text', thinking: 'A slow thought.', text: 'Done.', pauseAfterThinking: true });
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);
@@ -143,7 +140,7 @@ describe('Anthropic extended thinking from the settings', () => {
   });
 
   it('keeps thinking cut off by a dropped stream for the user but never sends the unsigned block back', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { thinkingBudgetTokens: 1024 } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { thinkingBudgetTokens: 1024 } });
     h.llm.enqueue({ kind: 'drop', thinking: 'Half a thought' }, { kind: 'text', text: 'Sorry, again.' });
     const id = await h.newConversation();
     await h.send(id, 'think');
@@ -166,7 +163,7 @@ describe('Anthropic extended thinking from the settings', () => {
 
 describe('OpenAI reasoning effort from the settings', () => {
   it('is sent as reasoning_effort only when set', async () => {
-    h = await startAgentHarness({
+    const h = await startHarness({
       protocol: 'openai',
       settings: { model: 'o4-mini', reasoningEffort: 'high', thinkingBudgetTokens: 2048 },
     });
@@ -184,7 +181,7 @@ describe('OpenAI reasoning effort from the settings', () => {
   });
 
   it('is never sent to Anthropic', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic', settings: { reasoningEffort: 'low' } });
+    const h = await startHarness({ protocol: 'anthropic', settings: { reasoningEffort: 'low' } });
     h.llm.enqueue({ kind: 'text', text: 'ok' });
     const id = await h.newConversation();
     await h.send(id, 'hello');
@@ -196,7 +193,7 @@ describe('OpenAI reasoning effort from the settings', () => {
 describe('reasoning streamed by OpenAI-compatible servers', () => {
   for (const field of ['reasoning_content', 'reasoning'] as const) {
     it(`shows \`${field}\` as thinking and never sends it back`, async () => {
-      h = await startAgentHarness({
+      const h = await startHarness({
         protocol: 'openai',
         settings: { provider: 'openai-compatible', model: 'qwen3-local' },
         llm: { chunkSize: 4 },

@@ -1,34 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import type { AnthropicBody, OpenAiBody } from '../../support/request-bodies';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
-
-interface OpenAiBody {
-  messages: Array<{
-    role: string;
-    content: unknown;
-    tool_call_id?: string;
-    tool_calls?: Array<{ id: string; function: { arguments: string } }>;
-  }>;
-  tools?: unknown[];
-}
-interface AnthropicBody {
-  system: string;
-  messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
-  tools?: unknown[];
-  max_tokens: number;
-}
+const startHarness = useAgentHarness();
 
 // Arguments full of escapes and multi-byte text; chunk size 1 splits them inside every string and escape.
 const TRICKY_CODE = 'printf \'%s\\n\' "naïve café — 日本語 🚀" "tab\\there" \'quote"d\'';
 
 describe.each(['openai', 'anthropic'] as const)('a tool-call turn over %s', (protocol) => {
   it('streams code split at awkward points, runs two calls in order, and returns each result to the model', async () => {
-    h = await startAgentHarness({ protocol, settings: { autoRun: true }, llm: { chunkSize: 1, usage: { input: 120, output: 30 } } });
+    const h = await startHarness({ protocol, settings: { autoRun: true }, llm: { chunkSize: 1, usage: { input: 120, output: 30 } } });
     h.llm.enqueue(
       {
         kind: 'tool',

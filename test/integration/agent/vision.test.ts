@@ -1,13 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { describe, expect, it } from 'vitest';
+import type { AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -26,7 +23,7 @@ async function sendWithImage(harness: AgentHarness, attachmentPath: string): Pro
 
 describe('image attachments', () => {
   it('reach OpenAI as a base64 image part read from the workspace', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'text', text: 'A single dot.' });
     await sendWithImage(h, 'attachments/dot.png');
     const user = (h.bodies()[0] as { messages: Array<{ role: string; content: unknown }> }).messages[1];
@@ -37,7 +34,7 @@ describe('image attachments', () => {
   });
 
   it('reach Anthropic as a base64 image block', async () => {
-    h = await startAgentHarness({ protocol: 'anthropic' });
+    const h = await startHarness({ protocol: 'anthropic' });
     h.llm.enqueue({ kind: 'text', text: 'A single dot.' });
     await sendWithImage(h, 'attachments/dot.png');
     const user = (h.bodies()[0] as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> }).messages[0];
@@ -45,7 +42,7 @@ describe('image attachments', () => {
   });
 
   it('are never read from outside the workspace', async () => {
-    h = await startAgentHarness();
+    const h = await startHarness();
     h.llm.enqueue({ kind: 'text', text: 'I cannot see it.' });
     await sendWithImage(h, '../outside.png');
     const user = (h.bodies()[0] as { messages: Array<{ role: string; content: unknown }> }).messages[1];
@@ -54,7 +51,7 @@ describe('image attachments', () => {
   });
 
   it('are named, not sent, to a model without vision', async () => {
-    h = await startAgentHarness({ settings: { model: 'gpt-3.5-turbo' } });
+    const h = await startHarness({ settings: { model: 'gpt-3.5-turbo' } });
     h.llm.enqueue({ kind: 'text', text: 'No eyes.' });
     await sendWithImage(h, 'attachments/dot.png');
     const user = (h.bodies()[0] as { messages: Array<{ role: string; content: unknown }> }).messages[1];

@@ -1,15 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installed } from '../../support/installed';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { treeState } from './support/tree-state';
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 /** Each language creates, overwrites, renames and deletes files in its own way. */
 const cells: Array<{ language: string; code: string; needs?: string }> = [
@@ -27,7 +23,7 @@ const cells: Array<{ language: string; code: string; needs?: string }> = [
 
 describe('checkpoints in a turn', () => {
   it('records what each cell changed, tells the model, and rewinds to before any cell', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true }, checkpoints: true });
+    const h = await startHarness({ settings: { autoRun: true }, checkpoints: true });
     const id = await h.newConversation();
     const workspace = (await h.agent.snapshot(id)).workspace;
     writeFileSync(path.join(workspace, 'keep.txt'), 'original');
@@ -72,7 +68,7 @@ describe('checkpoints in a turn', () => {
   });
 
   it('cuts the conversation back to the message that led to the cell when asked', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true }, checkpoints: true });
+    const h = await startHarness({ settings: { autoRun: true }, checkpoints: true });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo a > a.txt' } }] },

@@ -4,21 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '@contract';
 import { lastToolResult, shellCall, useCliFixtures } from './support/oi-terminal-run';
 import { cliEnv } from '../../support/cli-process';
+import { Processes } from '../../../src-main/core/exec';
 
 // Interactive `oi` ends a conversation's sessions left unused for exec.sessionIdleMs like the app
 // (docs/exec.md#idle-sessions), and the next run prints that the state is gone. The idle time is set
 // short in the settings file; the shell's pid is watched from outside, never slept on.
 
 const fixtures = useCliFixtures();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 describe('oi with idle sessions', () => {
   it('ends the shell of a conversation left unused, and its next run prints that the state is gone', async () => {
@@ -35,7 +27,7 @@ describe('oi with idle sessions', () => {
     oi.line('set x');
     const pid = Number(/pid=(\d+)/.exec(await oi.expect(/pid=\d+/))?.[1]);
     await oi.expect('Set.');
-    await expect.poll(() => alive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
+    await expect.poll(() => Processes.isAlive(pid), { timeout: 30_000, interval: 100 }).toBe(false);
 
     oi.line('print x');
     await oi.expect('Gone.');

@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
 import { exportNotebook } from '../../../src-main/core/notebook/api';
@@ -15,7 +14,7 @@ import type { ScriptedReply } from '../../fixtures/llm-server';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { installed } from '../../support/installed';
 import { findColour, lastScreenshot } from '../../support/png-pixels';
-import { startXvfb, type Xvfb } from '../../support/xvfb';
+import { useXvfb } from '../../support/xvfb';
 
 // Computer use through whole turns (docs/computer-use.md): a real X server (Xvfb) at an odd size larger
 // than either provider takes, so every screenshot is scaled by a factor that is not a whole number; a
@@ -32,21 +31,9 @@ const RED: [number, number, number] = [255, 0, 0];
 const GREEN: [number, number, number] = [0, 255, 0];
 const BLUE: [number, number, number] = [0, 0, 255];
 
-let x: Xvfb;
-let tmp: string;
+const x = useXvfb(canRun, { ...SCREEN, tmpPrefix: 'oi-computer-' });
 let h: AgentHarness | null = null;
 let form: ChildProcess | null = null;
-
-beforeAll(async () => {
-  if (!canRun) return;
-  x = await startXvfb(SCREEN.width, SCREEN.height);
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'oi-computer-'));
-});
-afterAll(async () => {
-  if (!canRun) return;
-  await x.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 afterEach(async () => {
   form?.kill();
   form = null;
@@ -133,7 +120,7 @@ function approveAs(harness: AgentHarness, id: string, answer: (cell: CellItem) =
 describe.skipIf(!canRun)('computer use under Xvfb', () => {
   for (const protocol of ['openai', 'anthropic'] as const) {
     it(`fills and submits a real X form through full turns (${protocol})`, async () => {
-      const out = path.join(tmp, `form-${protocol}.json`);
+      const out = path.join(x.tmp, `form-${protocol}.json`);
       form = await x.startForm(out);
       const started = await formHarness(protocol, fillAndSubmit(`hello from ${protocol}`));
       h = started.harness;
@@ -174,7 +161,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
   }
 
   it('does nothing the person declined, and asks for every action even with auto-run on', async () => {
-    const out = path.join(tmp, 'declined.json');
+    const out = path.join(x.tmp, 'declined.json');
     form = await x.startForm(out);
     const started = await formHarness('openai', ({ box, submit }) => [
       { action: 'type', text: 'must not be typed' },
@@ -196,7 +183,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
   });
 
   it('stops the turn when the person holds the pointer in a screen corner', async () => {
-    const out = path.join(tmp, 'cornered.json');
+    const out = path.join(x.tmp, 'cornered.json');
     form = await x.startForm(out);
     // The person takes the pointer to the top left corner while the model is deciding its next actions.
     const started = await formHarness('anthropic', fillAndSubmit('never sent'), () => x.run('xdotool', ['mousemove', '0', '0']));
@@ -210,7 +197,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
   });
 
   it('stops the turn when the person presses the stop shortcut', async () => {
-    const out = path.join(tmp, 'shortcut.json');
+    const out = path.join(x.tmp, 'shortcut.json');
     form = await x.startForm(out);
     // Electron's globalShortcut is a stand-in (no Electron here) that holds what is registered; the
     // binding, the service and the turn are the desktop app's own.
@@ -243,7 +230,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
 
   it('refuses to act while a screen locker is on the screen, and sends no screenshot', async () => {
     // A window of a screen locker's X class (i3lock's), mapped as a locker maps it.
-    form = await x.startForm(path.join(tmp, 'locker'), { className: 'i3lock', color: '#202020' });
+    form = await x.startForm(path.join(x.tmp, 'locker'), { className: 'i3lock', color: '#202020' });
     h = await startAgentHarness({
       rerunExports: false, // nothing ran
       computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }),

@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ComputerControl } from '../../../src-main/core/computer/computer-control';
 import { imageLimitFor } from '../../../src-main/core/computer/screen-geometry';
 import { X11Screen } from '../../../src-main/core/computer/x11-screen';
 import { installed } from '../../support/installed';
 import { findColour, readPng } from '../../support/png-pixels';
-import { startXvfb, type Xvfb } from '../../support/xvfb';
+import { useXvfb } from '../../support/xvfb';
 
 // Issue 32's HiDPI mapping (docs/computer-use.md#the-screenshot-and-the-coordinates): an X server the
 // size of a 16-inch HiDPI laptop's panel at 192 dpi, so Tk draws the form at twice its size as it would
@@ -20,22 +19,11 @@ const canRun = process.platform === 'linux' && installed('Xvfb') && installed('x
 const SCREEN = { width: 3200, height: 2000 };
 const noSignal = new AbortController().signal;
 
-let x: Xvfb;
-let tmp: string;
-beforeAll(async () => {
-  if (!canRun) return;
-  x = await startXvfb(SCREEN.width, SCREEN.height, 192);
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'oi-hidpi-'));
-});
-afterAll(async () => {
-  if (!canRun) return;
-  await x.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const x = useXvfb(canRun, { ...SCREEN, dpi: 192, tmpPrefix: 'oi-hidpi-' });
 
 describe.skipIf(!canRun)('computer use on a HiDPI screen', () => {
   it('fills the form by clicking where its parts are in the scaled screenshot (3200×2000 at 192 dpi)', async () => {
-    const out = path.join(tmp, 'form.json');
+    const out = path.join(x.tmp, 'form.json');
     await x.startForm(out, { x: 1300, y: 700 });
     const control = new ComputerControl(new X11Screen({ display: x.display }), { pids: [], windowIds: [] });
     const limit = imageLimitFor('anthropic');

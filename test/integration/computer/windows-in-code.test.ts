@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { installed } from '../../support/installed';
-import { startXvfb, type Xvfb } from '../../support/xvfb';
+import { useXvfb } from '../../support/xvfb';
 
 // computer.window in Python cells (docs/computer-use.md#in-code): the code finds the second of two
 // forms by its title, focuses it, looks at it alone and fills it from the keyboard — each call a
@@ -27,20 +26,8 @@ computer.keyboard.write('typed by code')
 computer.keyboard.press('Tab', 'space', 'Tab', 'space')
 `;
 
-let x: Xvfb;
-let tmp: string;
+const x = useXvfb(canRun, { width: 1280, height: 800, tmpPrefix: 'oi-windows-code-' });
 let h: AgentHarness | null = null;
-
-beforeAll(async () => {
-  if (!canRun) return;
-  x = await startXvfb(1280, 800);
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'oi-windows-code-'));
-});
-afterAll(async () => {
-  if (!canRun) return;
-  await x.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 afterEach(async () => {
   await h?.close();
   h = null;
@@ -49,7 +36,7 @@ afterEach(async () => {
 
 describe.skipIf(!canRun)('computer.window in Python cells', () => {
   it('finds the second form by title, focuses it, shows it alone and fills it from the keyboard', async () => {
-    const [first, second] = [path.join(tmp, 'first.json'), path.join(tmp, 'second.json')];
+    const [first, second] = [path.join(x.tmp, 'first.json'), path.join(x.tmp, 'second.json')];
     await x.startForm(first, { x: 40, y: 40, title: 'First form' });
     await x.startForm(second, { x: 800, y: 520, title: 'Second form', className: 'secondform' });
     h = await startAgentHarness({

@@ -1,14 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ComputerControl, type ListedWindow, type Screenshot } from '../../../src-main/core/computer/computer-control';
 import { scaledSize, type ImageLimit } from '../../../src-main/core/computer/screen-geometry';
 import { X11Screen } from '../../../src-main/core/computer/x11-screen';
 import type { ComputerAction } from '../../../src-main/core/llm/computer-tool';
 import { installed } from '../../support/installed';
 import { findColour, readPng } from '../../support/png-pixels';
-import { startXvfb, type Xvfb } from '../../support/xvfb';
+import { useXvfb } from '../../support/xvfb';
 
 // find_window, focus_window and the screenshot of one window (docs/computer-use.md#windows), on a real
 // X server with two real forms (test/fixtures/computer/tk-form.py) of different titles and classes.
@@ -32,21 +31,9 @@ const noSignal = new AbortController().signal;
 /** No scaling: the screenshot is the screen's (or the window's) own pixels. */
 const UNSCALED: ImageLimit = { maxEdge: 100_000, maxPixels: 1e12 };
 
-let x: Xvfb;
-let tmp: string;
+const x = useXvfb(canRun, { ...SCREEN, tmpPrefix: 'oi-windows-' });
 let control: ComputerControl;
 let screen: X11Screen;
-
-beforeAll(async () => {
-  if (!canRun) return;
-  x = await startXvfb(SCREEN.width, SCREEN.height);
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'oi-windows-'));
-});
-afterAll(async () => {
-  if (!canRun) return;
-  await x.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 afterEach(async () => {
   screen?.close();
   // No window left, the pointer back in the middle (the corners are the person's stop gesture).
@@ -55,8 +42,8 @@ afterEach(async () => {
 
 /** Two forms, away from the middle of the screen where the pointer rests (without a window manager the keys go where the focus is set, else under the pointer). */
 async function twoForms(only?: 'first'): Promise<{ first: string; second: string }> {
-  const first = path.join(tmp, `first-${Date.now()}.json`);
-  const second = path.join(tmp, `second-${Date.now()}.json`);
+  const first = path.join(x.tmp, `first-${Date.now()}.json`);
+  const second = path.join(x.tmp, `second-${Date.now()}.json`);
   await x.startForm(first, { x: 100, y: 80, title: 'Invoices — first form' });
   if (only !== 'first') await x.startForm(second, { x: 1100, y: 700, title: 'Second form', className: 'secondform' });
   screen = new X11Screen({ display: x.display });

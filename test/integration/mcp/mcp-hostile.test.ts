@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import { mcpResultFrame } from '../../../src-main/core/agent/mcp-cell';
 import { exportNotebook, importNotebook, serializeNotebook } from '../../../src-main/core/notebook/api';
 import { McpConfigService } from '../../../src-main/core/mcp/mcp-config-service';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { hostileStdio } from '../../support/mcp-servers';
 
 // Full agent turns against small real MCP servers (test/fixtures/mcp/hostile-server.mjs, the official
@@ -12,14 +13,10 @@ import { hostileStdio } from '../../support/mcp-servers';
 // an enormous schema, results that try to instruct the model, a tool that never answers, a server
 // that dies mid-call, a result of megabytes. Each time the app stays up and the model is told.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
-async function cells(id: string): Promise<CellItem[]> {
-  return (await h!.agent.snapshot(id)).items.filter((i): i is CellItem => i.kind === 'cell');
+async function cells(h: AgentHarness, id: string): Promise<CellItem[]> {
+  return (await h.agent.snapshot(id)).items.filter((i): i is CellItem => i.kind === 'cell');
 }
 
 interface OpenAiBody {
@@ -39,7 +36,7 @@ function policies(harness: AgentHarness): McpConfigService {
 
 describe('tool names that collide', () => {
   it('keeps our execute tool ours, offers one of two tools that sanitise alike, and says which was left out', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('collide') } } });
+    const h = await startHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('collide') } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'execute', arguments: { language: 'shell', code: 'echo ours' } }] },
       { kind: 'tool', calls: [{ id: 'c2', name: 'mcp__hostile__execute', arguments: { code: 'x' } }] },
@@ -51,7 +48,7 @@ describe('tool names that collide', () => {
     expect(names.filter((n) => n === 'execute')).toHaveLength(1);
     expect(names.filter((n) => n === 'mcp__hostile__read_file')).toHaveLength(1);
     expect(names).toContain('mcp__hostile__execute');
-    const [ours, theirs] = await cells(id);
+    const [ours, theirs] = await cells(h, id);
     expect(ours).toMatchObject({ language: 'shell', status: 'done' });
     expect(ours?.mcp).toBeUndefined();
     expect(JSON.stringify(ours?.outputs)).toContain('ours');
@@ -61,7 +58,7 @@ describe('tool names that collide', () => {
   });
 
   it('"Always allow" remembers the real tool, so a second tool sanitised to the same name still asks', async () => {
-    h = await startAgentHarness({ settings: { mcpServers: { hostile: hostileStdio('collide') } } });
+    const h = await startHarness({ settings: { mcpServers: { hostile: hostileStdio('collide') } } });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__read_file', arguments: {} }] },
@@ -76,7 +73,7 @@ describe('tool names that collide', () => {
     h.agent.approve(id, pending.cell.id, null, false);
     await sent;
     expect(h.settings.get().mcpServers.hostile?.alwaysAllow).toEqual(['read.file']);
-    const ran = await cells(id);
+    const ran = await cells(h, id);
     expect(ran.map((c) => [c.approval, c.outputs.map((o) => (o.output_type === 'stream' ? o.text : '')).join('')])).toEqual([
       ['user', 'called read.file\n'],
       ['auto', 'called read.file\n'],
@@ -90,7 +87,7 @@ describe('tool names that collide', () => {
     expect(asked.cell.mcp).toEqual({ server: 'hostile', tool: 'read_file' });
     h.agent.skip(id, asked.cell.id);
     await again;
-    expect((await cells(id)).at(-1)).toMatchObject({ status: 'skipped', approval: 'declined' });
+    expect((await cells(h, id)).at(-1)).toMatchObject({ status: 'skipped', approval: 'declined' });
 
     // The record names the real tools: the exported notebook's markdown and the cell imported back.
     const nb = exportNotebook(await h.agent.snapshot(id), { appVersion: 't', provider: 'openai', model: 'm' });
@@ -106,13 +103,13 @@ describe('tool names that collide', () => {
 
   it('twin: remembered by the sanitised name (what the cell language holds), the other tool runs unasked', async () => {
     // What "Always allow" stored when it read the tool from the cell's language: "read_file".
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: { mcpServers: { hostile: { ...hostileStdio('collide'), alwaysAllow: ['read_file'], disabledTools: ['read.file'] } } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__read_file', arguments: {} }] }, { kind: 'text', text: 'ok' });
     const id = await h.newConversation();
     await h.send(id, 'read');
-    const [cell] = await cells(id);
+    const [cell] = await cells(h, id);
     expect(cell).toMatchObject({ approval: 'auto', status: 'done', mcp: { tool: 'read_file' } });
     expect(JSON.stringify(cell?.outputs)).toContain('called read_file');
   });
@@ -120,7 +117,7 @@ describe('tool names that collide', () => {
 
 describe('an enormous schema', () => {
   it('is refused with a message naming the tool and the limit; the server’s other tools and the app go on', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('schema') } } });
+    const h = await startHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('schema') } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__small', arguments: { q: 'hi' } }] },
       { kind: 'text', text: 'done' },
@@ -134,14 +131,14 @@ describe('an enormous schema', () => {
     expect(JSON.stringify(body).length).toBeLessThan(100_000);
     const [status] = await h.mcp.status();
     expect(status).toMatchObject({ state: 'connected', lastError: 'tools left out: "enormous" (schema over 32000 characters)' });
-    expect((await cells(id))[0]).toMatchObject({ status: 'done' });
+    expect((await cells(h, id))[0]).toMatchObject({ status: 'done' });
     expect((await h.agent.snapshot(id)).items.at(-1)).toMatchObject({ kind: 'assistant', text: 'done' });
   });
 });
 
 describe('a result that tries to instruct the model', () => {
   it('reaches the model framed as data, with an end line the server cannot forge', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('inject') } } });
+    const h = await startHarness({ settings: { autoRun: true, mcpServers: { hostile: hostileStdio('inject') } } });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__fetch_page', arguments: {} }] }, { kind: 'text', text: 'ok' });
     const id = await h.newConversation();
     await h.send(id, 'fetch');
@@ -178,13 +175,13 @@ describe('a result that tries to instruct the model', () => {
 
 describe('a tool that never answers', () => {
   it('is stopped at the timeout, the model told, and the server stays connected', async () => {
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: { autoRun: true, maxFailedAttempts: 3, exec: { timeoutMs: 1500 }, mcpServers: { hostile: hostileStdio('hang') } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__hang', arguments: {} }] }, { kind: 'text', text: 'gave up' });
     const id = await h.newConversation();
     await h.send(id, 'hang');
-    const [cell] = await cells(id);
+    const [cell] = await cells(h, id);
     expect(cell).toMatchObject({ status: 'timeout' });
     expect(cell?.resultForModel).toMatch(/The MCP call was stopped after 2 s without a result/);
     expect((await h.mcp.status())[0]?.state).toBe('connected');
@@ -193,13 +190,13 @@ describe('a tool that never answers', () => {
 
 describe('a server that dies mid-call', () => {
   it('fails the call with the reason told to the model, keeps its stderr, and starts again when next needed', async () => {
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: { autoRun: true, maxFailedAttempts: 5, mcpServers: { hostile: hostileStdio('crash') } },
     });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__crash', arguments: {} }] }, { kind: 'text', text: 'it died' });
     const id = await h.newConversation();
     await h.send(id, 'crash');
-    const [cell] = await cells(id);
+    const [cell] = await cells(h, id);
     expect(cell?.status).toBe('failed');
     expect(cell?.resultForModel).toMatch(/The MCP call failed: .*(closed|Connection)/i);
     const [status] = await h.mcp.status();
@@ -212,7 +209,7 @@ describe('a server that dies mid-call', () => {
 
 describe('a result of megabytes', () => {
   it('reaches the model as head and tail within its cap, and the cell keeps at most the output cap', async () => {
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: {
         autoRun: true,
         exec: { modelOutputChars: 2000, outputCapBytes: 64 * 1024 },
@@ -222,7 +219,7 @@ describe('a result of megabytes', () => {
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__dump', arguments: {} }] }, { kind: 'text', text: 'big' });
     const id = await h.newConversation();
     await h.send(id, 'dump');
-    const [cell] = await cells(id);
+    const [cell] = await cells(h, id);
     expect(cell?.status).toBe('done');
     expect(cell?.resultForModel).toContain('HEAD-MARK');
     expect(cell?.resultForModel).toContain('TAIL-MARK');
@@ -237,7 +234,7 @@ describe('a result of megabytes', () => {
 
 describe('read-only tools', () => {
   it('run without asking when the server marks them read-only, until the user sets them to Ask', async () => {
-    h = await startAgentHarness({ settings: { mcpServers: { hostile: hostileStdio('readonly') } } });
+    const h = await startHarness({ settings: { mcpServers: { hostile: hostileStdio('readonly') } } });
     const id = await h.newConversation();
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'c1', name: 'mcp__hostile__look', arguments: {} }] },
@@ -250,7 +247,7 @@ describe('read-only tools', () => {
     expect(asked.cell.mcp).toEqual({ server: 'hostile', tool: 'touch' });
     h.agent.approve(id, asked.cell.id, null, false);
     await sent;
-    expect((await cells(id)).map((c) => [c.mcp?.tool, c.approval])).toEqual([
+    expect((await cells(h, id)).map((c) => [c.mcp?.tool, c.approval])).toEqual([
       ['look', 'auto'],
       ['touch', 'user'],
     ]);

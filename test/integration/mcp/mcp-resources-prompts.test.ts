@@ -1,21 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestInput, RequestOutput } from '@contract';
 import { mcpHandlers } from '../../../src-main/core/handlers/mcp-handlers';
 import { McpConfigService } from '../../../src-main/core/mcp/mcp-config-service';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { everythingStdio } from '../../support/mcp-servers';
 
 // Resources attached to a message and prompts used as messages, through the app's own request handlers
 // and full agent turns against the scripted model, on both protocols, with the real server-everything.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
 
@@ -39,7 +36,7 @@ function requests(harness: AgentHarness) {
 
 describe.each(['openai', 'anthropic'] as const)('MCP resources and prompts (%s)', (protocol) => {
   it('lists a server’s resources and prompts, attaches a resource to a message, and sends a prompt as one', async () => {
-    h = await startAgentHarness({ protocol, settings: { mcpServers: { everything: everythingStdio() } } });
+    const h = await startHarness({ protocol, settings: { mcpServers: { everything: everythingStdio() } } });
     const call = requests(h);
     const catalog = await call('mcp.catalog', {});
     expect(catalog.problems).toEqual([]);
@@ -78,7 +75,7 @@ describe.each(['openai', 'anthropic'] as const)('MCP resources and prompts (%s)'
   });
 
   it('names the problem when a resource or prompt does not exist, and attaches nothing', async () => {
-    h = await startAgentHarness({ protocol, settings: { mcpServers: { everything: everythingStdio() } } });
+    const h = await startHarness({ protocol, settings: { mcpServers: { everything: everythingStdio() } } });
     const call = requests(h);
     const id = await h.newConversation();
     await expect(call('mcp.attach-resource', { conversationId: id, server: 'everything', uri: 'demo://nope' })).rejects.toThrow(

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mcpUiOf, type CellItem, type CellOutput } from '@contract';
 import { ConversationStore } from '../../../src-main/core/conversations/conversation-store';
 import { exportNotebook, importNotebook, serializeNotebook } from '../../../src-main/core/notebook/api';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { uiStdio } from '../../support/mcp-servers';
 
 // Interactive UI resources in MCP results (docs/mcp.md, "Interactive UI"), through full agent turns
@@ -10,11 +10,7 @@ import { uiStdio } from '../../support/mcp-servers';
 // cell keeps the HTML for the page's isolated frame, the model gets a line about it and never the
 // HTML, the conversation file keeps it, and a notebook export holds no executable HTML.
 
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 // Markup the model must never read: it would be the server's HTML (and script) given as text.
 const HTML = '<div id="ui-root">UI-MARKUP-7</div><script>document.title = "ran"</script>';
@@ -41,7 +37,7 @@ const textOf = (cell: CellItem) =>
 
 describe.each(['openai', 'anthropic'] as const)('an MCP result with a UI resource, over %s', (protocol) => {
   it('keeps the HTML for the frame, tells the model a UI was shown without its HTML, and saves it', async () => {
-    h = await startAgentHarness({ protocol, settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
+    const h = await startHarness({ protocol, settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_ui', name: 'mcp__ui__show_html', arguments: { html: HTML } }] },
       { kind: 'text', text: 'Shown.' },
@@ -79,7 +75,7 @@ describe.each(['openai', 'anthropic'] as const)('an MCP result with a UI resourc
 
 describe('the ways servers send UI, and what is refused', () => {
   it('renders embedded (text or base64), linked and MCP Apps views; notes external pages, Remote DOM and HTML past the cap', async () => {
-    h = await startAgentHarness({
+    const h = await startHarness({
       settings: { autoRun: true, exec: { outputCapBytes: 1_048_576 }, mcpServers: { ui: uiStdio() } },
     });
     const call = (n: number, name: string, args: Record<string, unknown> = {}) => ({
@@ -131,7 +127,7 @@ describe('the ways servers send UI, and what is refused', () => {
   });
 
   it('exports the call as markdown holding no HTML, and imports it back with the UI whose scripts do not run', async () => {
-    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
+    const h = await startHarness({ settings: { autoRun: true, mcpServers: { ui: uiStdio() } } });
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_x', name: 'mcp__ui__show_html', arguments: { html: HTML } }] },
       { kind: 'text', text: 'ok' },

@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { installed } from '../../support/installed';
-import { startXvfb, type Xvfb } from '../../support/xvfb';
+import { useXvfb } from '../../support/xvfb';
 
 // Issue 32: `computer.*` in Python cells (docs/computer-use.md#in-code). Sandboxed code asks main over
 // the runner's side channel; main acts only where the person turned computer use on for the
@@ -44,21 +43,9 @@ print('submit at', found)
 print(computer.mouse.click(*found))
 `;
 
-let x: Xvfb;
-let tmp: string;
+const x = useXvfb(canRun, { width: 1280, height: 800, tmpPrefix: 'oi-computer-code-' });
 let h: AgentHarness | null = null;
 let form: ChildProcess | null = null;
-
-beforeAll(async () => {
-  if (!canRun) return;
-  x = await startXvfb(1280, 800);
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'oi-computer-code-'));
-});
-afterAll(async () => {
-  if (!canRun) return;
-  await x.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 afterEach(async () => {
   form?.kill();
   form = null;
@@ -98,7 +85,7 @@ async function runTurn(computerUse: boolean): Promise<{ harness: AgentHarness; i
 
 describe.skipIf(!canRun)('computer.* in sandboxed Python cells', () => {
   it('refuses every action where the person did not turn computer use on: nothing seen, nothing pressed', async () => {
-    const out = path.join(tmp, 'sent-off');
+    const out = path.join(x.tmp, 'sent-off');
     form = await x.startForm(out);
     const { harness, id } = await runTurn(false);
     h = harness;
@@ -114,7 +101,7 @@ describe.skipIf(!canRun)('computer.* in sandboxed Python cells', () => {
   });
 
   it('twin: turned on, the same code screenshots, clicks Submit through the approvals, and the form is sent', async () => {
-    const out = path.join(tmp, 'sent-on');
+    const out = path.join(x.tmp, 'sent-on');
     form = await x.startForm(out);
     const { harness, id } = await runTurn(true);
     h = harness;

@@ -1,15 +1,14 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ComputerControl, ComputerRefusal } from '../../../src-main/core/computer/computer-control';
 import { imageLimitFor } from '../../../src-main/core/computer/screen-geometry';
 import { X11Screen } from '../../../src-main/core/computer/x11-screen';
 import type { ComputerAction } from '../../../src-main/core/llm/computer-tool';
 import { installed } from '../../support/installed';
 import { findColour, readPng } from '../../support/png-pixels';
-import { startXvfb, type Xvfb } from '../../support/xvfb';
+import { useXvfb } from '../../support/xvfb';
 
 // Issue 32: a model using the screen could approve its own actions by clicking the app's approval
 // button (or typing into its terminal). The app's own windows are blacked out of every screenshot and
@@ -27,20 +26,8 @@ const canRun = process.platform === 'linux' && installed('Xvfb') && installed('x
 const MAGENTA: [number, number, number] = [255, 0, 255];
 const noSignal = new AbortController().signal;
 
-let x: Xvfb;
-let tmp: string;
+const x = useXvfb(canRun, { width: 1601, height: 1001, tmpPrefix: 'oi-own-window-' });
 let app: ChildProcess | null = null;
-
-beforeAll(async () => {
-  if (!canRun) return;
-  x = await startXvfb(1601, 1001);
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'oi-own-window-'));
-});
-afterAll(async () => {
-  if (!canRun) return;
-  await x.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 afterEach(async () => {
   app = null;
   // No window left, the pointer back in the middle, for the next test.
@@ -55,7 +42,7 @@ async function startApp(out: string): Promise<number> {
 
 describe.skipIf(!canRun)("computer use never sees or touches the app's own window", () => {
   it('blacks the window out of the screenshot and refuses a click on its Approve button', async () => {
-    const out = path.join(tmp, 'approved-guarded');
+    const out = path.join(x.tmp, 'approved-guarded');
     const pid = await startApp(out);
     const control = new ComputerControl(new X11Screen({ display: x.display }), { pids: [pid], windowIds: [] }, 0);
     const shot = await control.screenshot(imageLimitFor('anthropic'));
@@ -67,7 +54,7 @@ describe.skipIf(!canRun)("computer use never sees or touches the app's own windo
   });
 
   it('twin: named as nobody’s, the window is seen and the click approves', async () => {
-    const out = path.join(tmp, 'approved-open');
+    const out = path.join(x.tmp, 'approved-open');
     await startApp(out);
     const control = new ComputerControl(new X11Screen({ display: x.display }), { pids: [], windowIds: [] }, 0);
     const shot = await control.screenshot(imageLimitFor('anthropic'));
@@ -106,7 +93,7 @@ describe.skipIf(!canRun)("computer use never sees or touches the app's own windo
   }
 
   it('never lists, focuses or shows its window alone, so keys cannot press its Approve button', async () => {
-    const out = path.join(tmp, 'approved-by-keys-guarded');
+    const out = path.join(x.tmp, 'approved-by-keys-guarded');
     const { appWindow, listed, focused, shown } = await windowAttack(true, out);
     expect(listed).toEqual([]);
     expect(focused).toMatchObject({ refused: true, message: expect.stringContaining(`window ${appWindow} is not one find_window lists`) });
@@ -116,7 +103,7 @@ describe.skipIf(!canRun)("computer use never sees or touches the app's own windo
   });
 
   it('twin: named as nobody’s, the window is listed, focused and shown alone, and the keys approve', async () => {
-    const out = path.join(tmp, 'approved-by-keys-open');
+    const out = path.join(x.tmp, 'approved-by-keys-open');
     const { appWindow, listed, focused, shown } = await windowAttack(false, out);
     expect(listed).toEqual([appWindow]);
     expect(focused.refused).toBe(false);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Jupyter } from '../../../support/jupyter';
+import { Processes } from '../../../../src-main/core/exec';
 
 // The notebooks of real shapes (test/fixtures/notebooks/real_shapes.py and the shape modules it
 // imports), executed by a real kernel through nbconvert. Executing two dozen notebooks takes a minute
@@ -102,7 +103,7 @@ function takeLock(lock: string): boolean {
   } catch {
     const owner = readOwner(lock);
     // Empty for a moment while its maker writes the pid.
-    if (owner > 0 && owner !== process.pid && !alive(owner)) rmSync(lock, { force: true });
+    if (owner > 0 && owner !== process.pid && !Processes.isAlive(owner)) rmSync(lock, { force: true });
     return false;
   }
 }
@@ -113,15 +114,6 @@ function readOwner(lock: string): number {
     return Number(readFileSync(lock, 'utf8'));
   } catch {
     return 0;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
