@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { syncDir } from '../fs/atomic-write';
 
 /**
  * The lines appended beside a conversation's list of checkpoints (`<id>.log` beside `<id>.json`), so a
@@ -86,17 +87,5 @@ export async function appendLine<E extends Keyed>(file: string, change: ListChan
   } finally {
     await handle.close();
   }
-  if (created) await syncFolder(path.dirname(file));
-}
-
-async function syncFolder(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    /* platforms that refuse a folder fsync */
-  } finally {
-    await handle?.close();
-  }
+  if (created) await syncDir(path.dirname(file));
 }

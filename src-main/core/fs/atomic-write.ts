@@ -27,7 +27,8 @@ export async function writeFileAtomic(target: string, data: string): Promise<voi
   await syncDir(path.dirname(target));
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** Makes a folder's new or renamed entries durable (Linux); where a folder cannot be synced, nothing. */
+export async function syncDir(dir: string): Promise<void> {
   // Directory fsync makes the rename durable on Linux; other platforms refuse it, which is harmless.
   let handle;
   try {
