@@ -1,6 +1,9 @@
 // Limits of the contract that need no schema, in a module without zod: the renderer's first chunk
 // imports them (as '@contract/limits') without building every schema of the contract at startup.
 
+/** The longest title a conversation may have (the rename field stops there too). */
+export const TITLE_MAX = 500;
+
 /** Largest file accepted over the bridge as an attachment (bytes); browser mode sends it base64 in one frame. */
 export const MAX_ATTACHMENT_BYTES = 16 * 1024 * 1024;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TITLE_MAX } from '@contract/limits';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage, type OpenAiBody } from '../support/ui-harness';
@@ -40,8 +41,12 @@ describe('conversations: list, keyboard, retry, regenerate, edit and resend', ()
       .locator('.row-actions')
       .getByRole('button', { name: /^Rename / })
       .click();
-    await ui.page.getByRole('textbox', { name: 'Conversation title' }).fill('Holiday photos');
-    await ui.page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
+    const titleBox = ui.page.getByRole('textbox', { name: 'Conversation title' });
+    // The field stops at the contract's limit, so a long paste is cut, not refused on Enter.
+    await titleBox.fill('x'.repeat(TITLE_MAX + 100));
+    expect((await titleBox.inputValue()).length).toBe(TITLE_MAX);
+    await titleBox.fill('Holiday photos');
+    await titleBox.press('Enter');
     await expect
       .poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).map((c) => c.title).sort())
       .toEqual(['Holiday photos', 'Plot the weather data\nplease'.replace('\n', ' ')]);

@@ -148,14 +148,6 @@ export class CheckpointService {
     });
   }
 
-  /** Forget a checkpoint taken before a cell that then ran elsewhere (a remote kernel). */
-  async drop(conversationId: string, cellId: string): Promise<void> {
-    const record = await this.records.load(conversationId);
-    if (!record) return;
-    record.entries = record.entries.filter((e) => e.cellId !== cellId);
-    await this.records.save(conversationId, record);
-  }
-
   async list(
     conversationId: string,
   ): Promise<{ checkpoints: Array<{ cellId: string; createdAt: string; changed: number }>; storeBytes: number }> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentName } from '../hosted-agents';
 import { Conversation, ConversationSummary, Id, ModelChoice } from '../model';
+import { TITLE_MAX } from '../limits';
 import { ConversationRef, Ok, type RequestSpec } from './shared';
 
 /**
@@ -37,7 +38,7 @@ export const FILE_COUNT_CAP = 10_000;
 export const conversationRequests = {
   'conversation.create': {
     /** `workspace`: an existing folder to work in instead of a new one under the app's data folder. */
-    input: z.object({ title: z.string().max(500).optional(), workspace: FolderPath.optional() }).strict(),
+    input: z.object({ title: z.string().max(TITLE_MAX).optional(), workspace: FolderPath.optional() }).strict(),
     output: Conversation,
   },
   /** Conversations with at least one item (one exists once its first message is sent), newest first. */
@@ -50,7 +51,7 @@ export const conversationRequests = {
     output: Conversation,
   },
   'conversation.rename': {
-    input: z.object({ conversationId: Id, title: z.string().min(1, 'the title is empty').max(500) }).strict(),
+    input: z.object({ conversationId: Id, title: z.string().min(1, 'the title is empty').max(TITLE_MAX) }).strict(),
     output: ConversationSummary,
   },
   /**
@@ -86,7 +87,7 @@ export const conversationRequests = {
    * this app wrote. `json` is the file's text.
    */
   'conversation.import': {
-    input: z.object({ json: z.string().min(2).max(64_000_000), title: z.string().max(500).optional() }).strict(),
+    input: z.object({ json: z.string().min(2).max(64_000_000), title: z.string().max(TITLE_MAX).optional() }).strict(),
     output: Conversation,
   },
   /** The conversation as LMC messages (JSON text), which Open Interpreter and `conversation.import` read. */

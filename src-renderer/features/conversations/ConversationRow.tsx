@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import type { ConversationListEntry } from '@contract';
+import { TITLE_MAX } from '@contract/limits';
 import { useApp } from '../../state/app-store';
 import { Icon } from '../common/Icon';
 import { DeleteConfirm } from './DeleteConfirm';
@@ -35,6 +36,7 @@ export const ConversationRow = memo(function ConversationRow({ summary, active, 
           <input
             aria-label="Conversation title"
             value={title}
+            maxLength={TITLE_MAX}
             autoFocus
             onChange={(e) => setTitle(e.target.value)}
             onBlur={commit}

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { ExecSettings, RunLimits } from '@contract';
 import { runAppProgram, systemProgram } from '../../programs/app-programs';
 import { createPidsGroup, type PidsGroup } from './cgroup-pids';
+import { isAlive } from './process-alive';
 
 // Resource limits for a session. On Linux they are set on the running session with prlimit(1), as
 // soft limits: the program cannot exceed them by accident, and the next run can change them
@@ -94,7 +95,7 @@ export function createLimitController(): LimitController {
       const result = await runAppProgram('prlimit', args, { timeoutMs: 5000 });
       // A one-shot cell's process may have ended before prlimit reached it (gone, or a zombie prlimit
       // reports as "No such process"): nothing is left to limit, and no note is due.
-      if (!result.ok && (processGone(pid) || /No such process/.test(result.stderr))) return null;
+      if (!result.ok && (!isAlive(pid) || /No such process/.test(result.stderr))) return null;
       if (!result.ok) return `limits not applied: ${result.stderr.trim() || 'prlimit failed'}`;
       appliedKey = key;
       return null;
@@ -114,14 +115,4 @@ export function createLimitController(): LimitController {
       await group?.remove();
     },
   };
-}
-
-/** The process has ended (signal 0 finds no such process). */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
