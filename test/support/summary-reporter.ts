@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
@@ -77,6 +77,20 @@ export default class SummaryReporter implements Reporter {
       `\nCPU-seconds by test file (the files' processes and their children; ${files.length} files, ${total.toFixed(0)} in all):\n`,
     );
     for (const entry of costliest) process.stdout.write(`  ${entry.seconds.toFixed(1).padStart(6)}  ${entry.file}\n`);
+    // By folder too (test/e2e, test/integration/cli…): where a cut would pay, at a glance.
+    const byFolder = new Map<string, number>();
+    for (const { file, seconds } of files) {
+      const folder = file
+        .split('/')
+        .slice(0, file.startsWith('test/e2e') ? 2 : 3)
+        .join('/');
+      byFolder.set(folder, (byFolder.get(folder) ?? 0) + seconds);
+    }
+    const folders = [...byFolder].sort((a, b) => b[1] - a[1]).slice(0, COSTLIEST_SHOWN);
+    process.stdout.write(`by folder: ${folders.map(([folder, seconds]) => `${folder} ${seconds.toFixed(0)}`).join(', ')}\n`);
+    // Every file, for a closer look after a run (test-results/ is not kept in git).
+    mkdirSync(RESULTS, { recursive: true });
+    writeFileSync(join(RESULTS, 'cpu-by-file.tsv'), files.map((f) => `${f.seconds.toFixed(1)}\t${f.file}\n`).join(''));
   }
 
   /** "; not installed, so their tests were left out: zsh (a.test.ts, b.test.ts), …", or "". */
@@ -100,6 +114,7 @@ export default class SummaryReporter implements Reporter {
 }
 
 const COSTLIEST_SHOWN = 25;
+const RESULTS = join(import.meta.dirname, '../../test-results');
 
 function noteOf(test: TestCase): string {
   const result = test.result();
