@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Conversation, ConversationItem } from '@contract';
@@ -187,6 +188,16 @@ export class ConversationJournal {
     }
     await this.handle.write(text);
     await this.handle.datasync();
+    // Another process (the desktop app beside `oi`) may have written the conversation whole and removed
+    // this journal: the line is then in a file no reader opens. Write the whole state now, so it is on
+    // disk where readers look (last writer wins, as with any two writers), and start a new journal.
+    // fstat on the open descriptor: about a microsecond, no trip through libuv's pool.
+    if (fstatSync(this.handle.fd).nlink === 0) {
+      await this.handle.close();
+      this.handle = null;
+      this.written = null;
+      await this.store.saveWhole(this.latest);
+    }
   }
 }
 

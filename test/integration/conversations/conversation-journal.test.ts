@@ -116,6 +116,32 @@ describe('conversation journal', () => {
     expect((await new ConversationStore(dir, () => dir).get(id)).items.map((i) => i.id)).toEqual(['c1', 'c2', 'c3']);
   });
 
+  it('keeps a cell journalled after another process wrote the conversation whole and removed the journal', async () => {
+    const dir = dataDir();
+    const store = new ConversationStore(dir, () => dir);
+    const conv = await store.create('two writers');
+    const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
+    conv.items.push(cell(1));
+    await journal.add(cell(1));
+    // The desktop app opens the conversation (journal applied), renames it and saves it whole, which removes the journal.
+    const app = new ConversationStore(dir, () => dir);
+    const seen = await app.get(conv.id);
+    await app.save({ ...seen, title: 'renamed in the app' });
+    expect(existsSync(store.journalOf(conv.id))).toBe(false);
+    // `oi` goes on: its next cell must be where readers look before it answers, as if it crashed now.
+    conv.items.push(cell(2));
+    await journal.add(cell(2));
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1', 'c2']);
+    // Twin: the line itself went to the removed journal, so no journal at the path holds it; the whole write does.
+    expect(existsSync(store.journalOf(conv.id)) ? readFileSync(store.journalOf(conv.id), 'utf8') : '').not.toContain('"c2"');
+    expect(fileAlone(dir, conv.id).items.map((i) => i.id)).toEqual(['c1', 'c2']);
+    // And journalling resumes in a new file.
+    conv.items.push(cell(3));
+    await journal.add(cell(3));
+    expect(readFileSync(store.journalOf(conv.id), 'utf8')).toContain('"c3"');
+    await journal.close();
+  });
+
   it("keeps every state a turn's saves recorded through a SIGKILL: cells changed in place and the usage, from one line a save", async () => {
     const dir = dataDir();
     const id = await journalThenKill(dir, 8, 'record');
