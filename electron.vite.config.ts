@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { ChunkingContext, CodeSplittingGroup } from 'rolldown';
 import type { Plugin } from 'vite';
+import { lazyAcpSchemas } from './lazy-acp-schemas.config';
 
 // The folder: '@contract' resolves to its index.ts, '@contract/limits' (and the like) to one module,
 // which keeps zod and the contract's schemas out of the renderer's first chunk.
@@ -90,6 +91,8 @@ const appChunkGroup: CodeSplittingGroup = (() => {
 export default defineConfig({
   main: {
     resolve: { alias },
+    // The ACP SDK's schemas built on first use rather than when `oi acp` loads (lazy-acp-schemas.config.ts).
+    plugins: [lazyAcpSchemas],
     build: {
       outDir: 'out/main',
       // Pure-JS dependencies go into the bundle: resolving and reading their hundreds of files at

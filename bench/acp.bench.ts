@@ -5,10 +5,13 @@
 // overhead is the median of the per-round differences (target: ≤ 20 ms), the ratio the median of
 // the per-round ratios, so a change in load during the run reaches both alike. OI_BENCH_BASE=<root of
 // another build> also times that build's `oi acp` turn in the same rounds (an A/B of a change).
+// Beside the wall times, the CPU time each process has used at that moment (its threads' time on a
+// core, /proc/<pid>/task/*/schedstat, Linux): on a machine others load, that is the figure that can
+// still tell two builds apart (the wall times then say more about the load than about oi).
 // Run: npm run bench -- acp   (writes bench/results/acp.json)
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -45,25 +48,40 @@ function setup(llm: ScriptedLlm): { env: Record<string, string>; ws: string; dat
   };
 }
 
-async function oneShotTurn(llm: ScriptedLlm): Promise<number> {
+/** CPU-ms the process's threads have used so far, all and its main thread's (NaN where /proc has no schedstat). */
+function cpuMs(pid: number | undefined): { all: number; main: number } {
+  const of = (task: string) => Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  try {
+    return { all: readdirSync(`/proc/${pid}/task`).reduce((sum, t) => sum + of(t), 0), main: of(String(pid)) };
+  } catch {
+    return { all: NaN, main: NaN };
+  }
+}
+
+interface Turn {
+  ms: number;
+  cpu: { all: number; main: number };
+}
+
+async function oneShotTurn(llm: ScriptedLlm): Promise<Turn> {
   const { env, ws, data, flags } = setup(llm);
   llm.enqueue(CELL, ANSWER);
   const start = performance.now();
   const child = spawn(process.execPath, [OI, ...flags, '--json', '-m', 'print 1'], { env, cwd: ws, stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
-  const ms = await new Promise<number>((done, fail) => {
+  const turn = await new Promise<Turn>((done, fail) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (out.includes('{"name":"turn.end"')) done(performance.now() - start);
+      if (out.includes('{"name":"turn.end"')) done({ ms: performance.now() - start, cpu: cpuMs(child.pid) });
     });
     child.once('exit', () => fail(new Error(`oi -m ended without a turn.end:\n${out}`)));
   });
   await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
   rmSync(data, { recursive: true, force: true });
-  return ms;
+  return turn;
 }
 
-async function acpTurn(llm: ScriptedLlm, oi = OI): Promise<{ cold: number; warm: number }> {
+async function acpTurn(llm: ScriptedLlm, oi = OI): Promise<{ cold: Turn; warm: number }> {
   const { env, ws, data, flags } = setup(llm);
   llm.enqueue(CELL, ANSWER);
   const start = performance.now();
@@ -74,7 +92,7 @@ async function acpTurn(llm: ScriptedLlm, oi = OI): Promise<{ cold: number; warm:
   await connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
   const { sessionId } = await connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
   const first = await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'print 1' }] });
-  const cold = performance.now() - start;
+  const cold = { ms: performance.now() - start, cpu: cpuMs(child.pid) };
   // A second turn in the running process: what a turn costs once the editor has started the agent.
   llm.enqueue(CELL, ANSWER);
   const again = performance.now();
@@ -94,10 +112,10 @@ if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) {
   process.exit(1);
 }
 const llm = await startScriptedLlm();
-const oneShot: number[] = [];
-const acp: number[] = [];
+const oneShot: Turn[] = [];
+const acp: Turn[] = [];
 const warm: number[] = [];
-const base: number[] = [];
+const base: Turn[] = [];
 for (let round = 0; round < RUNS; round++) {
   // Taking turns, and which goes first alternates, so neither always runs on the other's warm caches.
   const first = round % 2 === 0;
@@ -111,19 +129,31 @@ for (let round = 0; round < RUNS; round++) {
 }
 await llm.close();
 const median = (xs: number[]) => summarize(xs).median;
+const ms = (ts: Turn[]) => ts.map((t) => t.ms);
+const cpu = (ts: Turn[]) => ts.map((t) => t.cpu.all);
+const mainCpu = (ts: Turn[]) => ts.map((t) => t.cpu.main);
+/** The median of the per-round differences. */
+const over = (xs: number[], ys: number[]) => median(xs.map((x, i) => x - (ys[i] ?? NaN)));
 const rows = {
   load: os.loadavg()[0],
   runs: RUNS,
-  oiMTurnMs: median(oneShot),
-  oiAcpTurnMs: median(acp),
-  acpOverheadMs: median(acp.map((a, i) => a - (oneShot[i] ?? NaN))),
-  acpOverOiM: median(acp.map((a, i) => a / (oneShot[i] ?? NaN))),
+  oiMTurnMs: median(ms(oneShot)),
+  oiAcpTurnMs: median(ms(acp)),
+  acpOverheadMs: over(ms(acp), ms(oneShot)),
+  acpOverOiM: median(acp.map((a, i) => a.ms / (oneShot[i]?.ms ?? NaN))),
   oiAcpWarmTurnMs: median(warm),
+  oiMCpuMs: median(cpu(oneShot)),
+  oiAcpCpuMs: median(cpu(acp)),
+  acpCpuOverheadMs: over(cpu(acp), cpu(oneShot)),
+  acpMainThreadCpuOverheadMs: over(mainCpu(acp), mainCpu(oneShot)),
   ...(BASE
     ? {
-        baseAcpTurnMs: median(base),
-        baseOverheadMs: median(base.map((b, i) => b - (oneShot[i] ?? NaN))),
-        acpOverBase: median(acp.map((a, i) => a / (base[i] ?? NaN))),
+        baseAcpTurnMs: median(ms(base)),
+        baseOverheadMs: over(ms(base), ms(oneShot)),
+        acpOverBase: median(acp.map((a, i) => a.ms / (base[i]?.ms ?? NaN))),
+        baseAcpCpuMs: median(cpu(base)),
+        acpCpuOverBaseMs: over(cpu(acp), cpu(base)),
+        acpMainThreadCpuOverBaseMs: over(mainCpu(acp), mainCpu(base)),
       }
     : {}),
 };

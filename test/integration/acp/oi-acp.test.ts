@@ -280,6 +280,12 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
       acp.connection.agent.request('session/prompt', { sessionId: 'nope', prompt: [{ type: 'text', text: 'hi' }] }),
     ).rejects.toThrow(/no session "nope"/);
     await expect(acp.connection.agent.request('session/load', { sessionId: 'nope', cwd: ws, mcpServers: [] })).rejects.toThrow();
+    // Malformed requests are refused by the SDK's schemas, which the build has built on first use
+    // (lazy-acp-schemas.config.ts): the checks still apply, and to requests whose schema was built before.
+    await expect(acp.connection.agent.request('session/new', { cwd: 42, mcpServers: [] } as never)).rejects.toThrow(/Invalid params/);
+    await expect(acp.connection.agent.request('session/prompt', { sessionId: 'nope', prompt: 'hi' } as never)).rejects.toThrow(
+      /Invalid params/,
+    );
     expect(await newSession(acp, ws)).toMatch(/\S/);
   });
 });
