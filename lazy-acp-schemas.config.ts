@@ -1,6 +1,5 @@
 import type { Expression, Node } from '@oxc-project/types';
-import { parseAst } from 'rolldown/parseAst';
-import type { Plugin } from 'vite';
+import { parseAst, type Plugin } from 'vite';
 
 // The ACP SDK's generated schema module (`@agentclientprotocol/sdk/dist/<version>/schema/zod.gen.js`)
 // builds a zod schema for every type of the protocol, both sides, when it is evaluated: some hundreds of
