@@ -1,0 +1,65 @@
+// Profile one `oi -m --auto-run` turn of N steps against the scripted model (issue 37's step overhead):
+//   npx tsx bench/step-profile.ts <steps> <out-dir> [oi.mjs] [--strace]
+// Writes a CPU profile of the oi process (node --cpu-prof) to <out-dir>, or with --strace the
+// syscall counts of oi and its children (strace -f -c) to <out-dir>/strace.txt.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startScriptedLlm, type ScriptedReply } from '../test/fixtures/llm-server';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const steps = Number(process.argv[2] ?? 60);
+const outDir = resolve(process.argv[3] ?? '/tmp/oi-step-prof');
+const oi = process.argv[4] && !process.argv[4].startsWith('--') ? resolve(process.argv[4]) : join(ROOT, 'bin', 'oi.mjs');
+const strace = process.argv.includes('--strace');
+mkdirSync(outDir, { recursive: true });
+const cells: ScriptedReply[] = Array.from({ length: steps - 1 }, (_, i) => ({
+  kind: 'tool',
+  calls: [{ id: `c${i}`, name: 'execute', arguments: { language: 'python', code: `n = ${i}\nprint(n * 2)` } }],
+}));
+const llm = await startScriptedLlm({ chunkSize: 4096 });
+llm.enqueue(...cells, { kind: 'text', text: 'Done.' });
+const data = mkdtempSync(join(os.tmpdir(), 'oi-step-prof-'));
+mkdirSync(join(data, 'ws'));
+const node = [process.execPath, ...(strace ? [] : ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', outDir]), oi];
+const args = [
+  '--provider',
+  'openai',
+  '--model',
+  'gpt-4o',
+  '--base-url',
+  llm.openaiBaseUrl,
+  '--auto-run',
+  '--no-sandbox',
+  '--json',
+  '-m',
+  'count',
+];
+const command = strace
+  ? process.env.STRACE_FULL
+    ? ['strace', '-f', '-tt', '-s', '80', '-o', join(outDir, 'strace.log'), ...node]
+    : ['strace', '-f', '-c', '-o', join(outDir, 'strace.txt'), ...node]
+  : node;
+const child = spawn(command[0] ?? '', [...command.slice(1), ...args], {
+  cwd: join(data, 'ws'),
+  env: { PATH: process.env.PATH ?? '', HOME: data, OI_DATA_DIR: data, OI_NO_KEYCHAIN: '1', NO_COLOR: '1', OPENAI_API_KEY: 'sk-bench' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+let out = '';
+const stamps: string[] = [];
+child.stdout.on('data', (c: Buffer) => {
+  const now = performance.now();
+  out += c.toString();
+  for (const l of c.toString().split('\n')) if (l.startsWith('{')) stamps.push(`${now.toFixed(1)} ${l.slice(0, 110)}`);
+});
+const started = performance.now();
+await new Promise((r) => child.once('exit', r));
+const lines = out.split('\n').filter((l) => l.startsWith('{'));
+console.log(
+  `${steps} steps, ${(performance.now() - started).toFixed(0)} ms, ${lines.filter((l) => l.includes('"cell.done"')).length} cells, end: ${/"reason":"([^"]+)"/.exec(lines.find((l) => l.includes('turn.end')) ?? '')?.[1]}`,
+);
+if (process.env.STEP_TIMELINE) writeFileSync(join(outDir, 'timeline.txt'), stamps.join('\n'));
+await llm.close();
+rmSync(data, { recursive: true, force: true });
