@@ -1,7 +1,12 @@
-// Profile one `oi -m --auto-run` turn of N steps against the scripted model (issue 37's step overhead):
-//   npx tsx bench/step-profile.ts <steps> <out-dir> [oi.mjs] [--strace]
-// Writes a CPU profile of the oi process (node --cpu-prof) to <out-dir>, or with --strace the
-// syscall counts of oi and its children (strace -f -c) to <out-dir>/strace.txt.
+// Profile one `oi -m --auto-run` turn of N steps against the scripted model (issue 37's step overhead,
+// docs/exec.md "Fifth pass"): npx tsx bench/step-profile.ts <steps> <out-dir> [oi.mjs] [--strace | --cpu]
+// - default: a CPU profile of the oi process (node --cpu-prof, 250 µs) in <out-dir>;
+// - --strace: system-call counts of oi and its children (strace -f -c) in <out-dir>/strace.txt, or with
+//   STRACE_FULL=1 every call with its time (strace -f -tt) in <out-dir>/strace.log;
+// - --cpu: no profiler; the oi process's own CPU from turn.start to turn.end (/proc), each thread's
+//   with STEP_THREADS=1.
+// STEP_NODE_ARGS adds node options (--trace-gc; STEP_OTHER_LINES=1 keeps its lines), STEP_TIMELINE=1
+// writes each event line's arrival time, STEP_STDERR=1 shows oi's stderr. Not a bench (not run by run.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,17 +37,9 @@ const node = [
   oi,
 ];
 const args = [
-  '--provider',
-  'openai',
-  '--model',
-  'gpt-4o',
-  '--base-url',
+  ...'--provider openai --model gpt-4o --base-url'.split(' '),
   llm.openaiBaseUrl,
-  '--auto-run',
-  '--no-sandbox',
-  '--json',
-  '-m',
-  'count',
+  ...'--auto-run --no-sandbox --json -m count'.split(' '),
 ];
 const command = strace
   ? process.env.STRACE_FULL
