@@ -28,6 +28,16 @@ export class PromptFilesCache {
     return this.through(`i\0${workspace}`, instructionsIdentity(workspace, sources, this.now()), load);
   }
 
+  /**
+   * The skills section, kept only while there is no skills folder at all (the common case): the
+   * person's `<data>/skills` and the workspace's `.agents`, `.agents/skills`, `.claude` and
+   * `.claude/skills` all absent (lstat: a link in their place is present too). One appearing, from a
+   * cell or the person, is seen at the next call; with any of them present, skills are found afresh.
+   */
+  skills(workspace: string, dataDir: string | null, variant: string, load: () => Promise<string>): Promise<string> {
+    return this.through(`s\0${workspace}\0${variant}`, noSkillsIdentity(workspace, dataDir, this.now()), load);
+  }
+
   memory(dataDir: string, load: () => Promise<string>): Promise<string> {
     const files = entriesIdentity([memoryFile(dataDir)], this.now());
     return this.through(`m\0${dataDir}`, files === null ? null : `${dataDir}\n${files}`, load);
@@ -60,4 +70,21 @@ function instructionsIdentity(workspace: string, sources: InstructionSources, no
   const files = entriesIdentity(watched, now);
   if (files === null) return null;
   return [real, folders.join('\0'), sources.trusted().join('\0'), sources.userFile ?? '', files].join('\n');
+}
+
+function noSkillsIdentity(workspace: string, dataDir: string | null, now: number): string | null {
+  let real: string;
+  try {
+    real = realpathSync.native(workspace);
+  } catch {
+    return null;
+  }
+  const places = [
+    ...(dataDir ? [path.join(dataDir, 'skills')] : []),
+    ...['.agents', '.claude'].flatMap((top) => [path.join(real, top), path.join(real, top, 'skills')]),
+  ];
+  const files = entriesIdentity(places, now);
+  // Only "none there": a skill's own files are not in this identity, so a present folder is read each time.
+  if (files === null || files.split('\n').some((part) => part !== '-')) return null;
+  return `${real}\n${dataDir ?? ''}`;
 }

@@ -36,11 +36,22 @@ export async function promptSections(
   const memory = deps.memory?.enabled() ? deps.memory : null;
   const [instructions, skills, memoryText] = await Promise.all([
     deps.instructions ? instructionsSection(workspace, deps.instructions) : '',
-    deps.skills ? findSkills(workspace, deps.skills).then((f) => skillsPromptSection(pick(f.skills), tools)) : '',
+    deps.skills ? skillsSection(workspace, deps.skills, tools, pick) : '',
     // A memory file that cannot be read (a link put in its place) gives nothing rather than stopping the turn.
     memory ? kept.memory(memory.dataDir, () => readMemory(memory.dataDir).then(memoryPromptSection, () => '')) : null,
   ]);
   return { instructions, skills, memory: memoryText };
+}
+
+function skillsSection(
+  workspace: string,
+  sources: SkillSources,
+  tools: boolean,
+  pick: <T extends { name: string }>(found: T[]) => T[],
+): Promise<string> {
+  const load = () => findSkills(workspace, sources).then((f) => skillsPromptSection(pick(f.skills), tools));
+  // With no skills folder there is nothing to pick from, so the profile's set cannot change the text.
+  return kept.skills(workspace, sources.dataDir, String(tools), load);
 }
 
 function instructionsSection(workspace: string, sources: InstructionSources): Promise<string> {

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { filesIdentity, ListCache } from './list-cache';
 import { appendLine, applyChange, changeBetween, linesFor, listHash, MAX_LINES } from './list-journal';
 
 /**
@@ -9,7 +10,8 @@ import { appendLine, applyChange, changeBetween, linesFor, listHash, MAX_LINES }
  * before and after each cell, in the store of the conversation's workspace folder. A list read here and
  * then saved is saved as one appended line of what changed (`<conversation>.log`, list-journal.ts) —
  * a cell's before and after cost an fdatasync each, not two atomic rewrites — and written whole when
- * it is new, moved to another folder, or its log has grown long.
+ * it is new, moved to another folder, or its log has grown long. The last state of each list is kept
+ * while its files keep their identity (list-cache.ts), so a cell's before and after read nothing.
  */
 
 export interface CheckpointEntry {
@@ -47,6 +49,9 @@ interface OnDisk {
 
 export class CheckpointRecords {
   private readonly onDisk = new WeakMap<ConversationRecord, OnDisk>();
+  private readonly cache = new ListCache();
+  /** Lists read from disk (not from the kept state): what tests of the cache look at. */
+  reads = 0;
 
   constructor(private readonly dir: string) {}
 
@@ -60,6 +65,15 @@ export class CheckpointRecords {
   }
 
   async load(conversationId: string): Promise<ConversationRecord | null> {
+    // Taken before the files are read: a change while they are read makes the next identity differ.
+    const files = filesIdentity(this.file(conversationId), this.log(conversationId), Date.now());
+    const kept = files && this.cache.get(conversationId, files);
+    if (kept) {
+      const record = JSON.parse(kept.record) as ConversationRecord;
+      this.onDisk.set(record, { base: kept.base, workspace: record.workspace, entries: JSON.stringify(record.entries), lines: kept.lines });
+      return record;
+    }
+    this.reads++;
     const text = await readFile(this.file(conversationId), 'utf8').catch(() => null);
     if (!text) return null;
     try {
@@ -69,6 +83,7 @@ export class CheckpointRecords {
       const lines = linesFor<CheckpointEntry>(await readFile(this.log(conversationId), 'utf8').catch(() => ''), base);
       for (const line of lines) parsed.entries = applyChange(parsed.entries, line);
       this.onDisk.set(parsed, { base, workspace: parsed.workspace, entries: JSON.stringify(parsed.entries), lines: lines.length });
+      if (files) this.cache.fromRead(conversationId, files, { record: JSON.stringify(parsed), base, lines: lines.length });
       return parsed;
     } catch {
       return null;
@@ -88,16 +103,30 @@ export class CheckpointRecords {
     if (disk && disk.workspace === record.workspace && disk.lines < MAX_LINES) {
       const change = changeBetween(JSON.parse(disk.entries) as CheckpointEntry[], record.entries);
       if (change) {
-        if (change.drop.length > 0 || change.put.length > 0) await appendLine(this.log(conversationId), { base: disk.base, ...change });
-        this.onDisk.set(record, { ...disk, entries: JSON.stringify(record.entries), lines: disk.lines + 1 });
+        const entries = JSON.stringify(record.entries);
+        if (change.drop.length > 0 || change.put.length > 0) {
+          const appended = await appendLine(this.log(conversationId), { base: disk.base, ...change }).catch((err: unknown) => {
+            this.cache.forget(conversationId);
+            throw err;
+          });
+          const state = { record: JSON.stringify(record), lines: disk.lines + 1 };
+          this.cache.afterAppend(conversationId, this.file(conversationId), appended.before, appended.after, appended.bytes, state);
+        }
+        this.onDisk.set(record, { ...disk, entries, lines: disk.lines + 1 });
         return;
       }
     }
+    this.cache.forget(conversationId); // read again once settled (list-cache.ts)
     const text = JSON.stringify(record);
     await writeFileAtomic(this.file(conversationId), text);
     // The old lines name the old text's hash, so they are inert from here even if this removal is lost.
     await rm(this.log(conversationId), { force: true });
-    this.onDisk.set(record, { base: listHash(text), workspace: record.workspace, entries: JSON.stringify(record.entries), lines: 0 });
+    const base = listHash(text);
+    this.onDisk.set(record, { base, workspace: record.workspace, entries: JSON.stringify(record.entries), lines: 0 });
+    // Read back once, after the files' identity is taken: kept only if the list is still this text.
+    const files = filesIdentity(this.file(conversationId), this.log(conversationId), Date.now());
+    if (files?.log === '-' && (await readFile(this.file(conversationId), 'utf8').catch(() => null)) === text)
+      this.cache.fromRead(conversationId, files, { record: text, base, lines: 0 }, true);
   }
 
   /** Every conversation's list that uses `workspace`. */
@@ -114,6 +143,7 @@ export class CheckpointRecords {
   }
 
   async remove(conversationId: string): Promise<void> {
+    this.cache.forget(conversationId);
     await rm(this.file(conversationId), { force: true });
     await rm(this.log(conversationId), { force: true });
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type BigIntStats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { syncDir } from '../fs/atomic-write';
@@ -76,16 +76,30 @@ export function linesFor<E extends Keyed>(log: string, base: string): Array<List
   return out;
 }
 
+/** What an append saw through its handle: the log before the line (inode, size) and after it. */
+export interface Appended {
+  before: { ino: bigint; size: bigint };
+  after: BigIntStats;
+  bytes: number;
+}
+
 /** Appends one line and waits until it is on disk (the folder too, when the log is new). */
-export async function appendLine<E extends Keyed>(file: string, change: ListChange<E>): Promise<void> {
+export async function appendLine<E extends Keyed>(file: string, change: ListChange<E>): Promise<Appended> {
   const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-  let created: boolean;
+  const line = `\n${JSON.stringify(change)}\n`;
+  let appended: Appended;
   try {
-    created = (await handle.stat()).size === 0;
-    await handle.write(`\n${JSON.stringify(change)}\n`);
+    const before = await handle.stat({ bigint: true });
+    await handle.write(line);
     await handle.datasync();
+    appended = {
+      before: { ino: before.ino, size: before.size },
+      after: await handle.stat({ bigint: true }),
+      bytes: Buffer.byteLength(line),
+    };
   } finally {
     await handle.close();
   }
-  if (created) await syncDir(path.dirname(file));
+  if (appended.before.size === 0n) await syncDir(path.dirname(file));
+  return appended;
 }

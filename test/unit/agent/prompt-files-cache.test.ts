@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryPromptSection, readMemory, saveNote } from '../../../src-main/core/agent/memory';
 import { PromptFilesCache } from '../../../src-main/core/agent/prompt-files-cache';
 import { loadInstructions, type InstructionSources } from '../../../src-main/core/agent/project-instructions';
+import { findSkills } from '../../../src-main/core/agent/skills/skill-discovery';
+import { skillsPromptSection } from '../../../src-main/core/agent/skills/skill-prompt';
 
 // The instructions and memory sections are kept between model calls while their files stay the same
 // (issue 37), and a change must still count at the very next call: an edit by a cell, a link put in a
@@ -101,5 +103,34 @@ describe('the prompt files kept between model calls', () => {
     const moved = path.join(root, 'memory-old.md');
     renameSync(path.join(root, 'memory.md'), moved);
     expect(await memory()).not.toContain('likes plots');
+  });
+
+  it('with no skills folder anywhere, skills are not looked for again; one a cell makes counts at the next call', async () => {
+    const cache = new PromptFilesCache(later);
+    const dataDir = path.join(root, 'data');
+    mkdirSync(dataDir);
+    let finds = 0;
+    const skills = () =>
+      cache.skills(workspace, dataDir, 'tools', async () => {
+        finds++;
+        return skillsPromptSection((await findSkills(workspace, { dataDir, trusted: () => trusted })).skills, true);
+      });
+    expect(await skills()).toBe('');
+    expect(await skills()).toBe('');
+    expect(finds).toBe(1);
+    const skill = path.join(workspace, '.agents', 'skills', 'plots');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(path.join(skill, 'SKILL.md'), '---\nname: plots\ndescription: Draws plots in SVG\n---\nUse SVG.\n');
+    expect(await skills()).toContain('Draws plots in SVG');
+    // With a skills folder there, every call looks again, so an edit to a skill counts at once.
+    writeFileSync(path.join(skill, 'SKILL.md'), '---\nname: plots\ndescription: Draws charts\n---\nUse SVG.\n');
+    expect(await skills()).toContain('Draws charts');
+    expect(finds).toBe(3);
+    // The person's own skills folder appearing counts too.
+    rmSync(path.join(workspace, '.agents'), { recursive: true });
+    expect(await skills()).toBe('');
+    mkdirSync(path.join(dataDir, 'skills', 'mine'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'skills', 'mine', 'SKILL.md'), '---\nname: mine\ndescription: The person own skill\n---\nHi.\n');
+    expect(await skills()).toContain('The person own skill');
   });
 });

@@ -101,4 +101,29 @@ describe('checkpoint lists saved as appended lines', () => {
     await records.remove('c1');
     expect(existsSync(path.join(dir, 'c1.json')) || existsSync(path.join(dir, 'c1.log'))).toBe(false);
   });
+
+  it("a cell's loads take the list kept from the last save; another writer's line or whole write is read at once", async () => {
+    const { dir, workspace } = folder();
+    const records = new CheckpointRecords(dir);
+    for (const id of ['a', 'b', 'c']) await cell(records, workspace, id);
+    // One read from disk (the first, before the list existed): every later load took the kept list.
+    expect(records.reads).toBe(1);
+    // Another process's collector or app appends a line: this one sees it on its next load.
+    const other = new CheckpointRecords(dir);
+    await cell(other, workspace, 'd');
+    expect((await records.load('c1'))?.entries.map((e) => [e.cellId, e.after])).toEqual([
+      ['a', 'a-after'],
+      ['b', 'b-after'],
+      ['c', 'c-after'],
+      ['d', 'd-after'],
+    ]);
+    expect(records.reads).toBe(2);
+    // ... or writes the list whole (renamed over it): seen too, even within the same clock tick.
+    const whole = { version: 1 as const, workspace: (await other.load('c1'))?.workspace ?? workspace, entries: [entry('a', 'a-again')] };
+    await other.save('c1', whole);
+    expect((await records.load('c1'))?.entries.map((e) => [e.cellId, e.after])).toEqual([['a', 'a-again']]);
+    // This process's own next cell goes on from what the other wrote.
+    await cell(records, workspace, 'e');
+    expect((await new CheckpointRecords(dir).load('c1'))?.entries.map((e) => e.cellId)).toEqual(['a', 'e']);
+  });
 });
