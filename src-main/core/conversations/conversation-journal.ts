@@ -116,9 +116,10 @@ export class ConversationJournal {
    * written (a full disk), the whole save is awaited instead, and its failure thrown, as before.
    */
   async add(item: ConversationItem): Promise<void> {
-    const line: JournalLine = { item, updatedAt: this.conv.updatedAt };
-    this.written?.set(item.id, JSON.stringify(item));
-    await this.appendLine(`${JSON.stringify(line)}\n`, this.conv);
+    // The item is serialised once, for the line and for what was written (as JSON.stringify of a JournalLine would give).
+    const json = JSON.stringify(item);
+    this.written?.set(item.id, json);
+    await this.appendLine(`{"item":${json},"updatedAt":${JSON.stringify(this.conv.updatedAt)}}\n`, this.conv);
   }
 
   /** Appends a line and makes it durable; where it cannot be (a full disk), the whole save is awaited instead. */
