@@ -8,7 +8,7 @@ import { localRequests } from '../core/bridge/local-requests';
 import { disposeBeforeExit } from '../core/dispose-before-exit';
 import { Sandbox } from '../core/exec';
 import { askDesktopApp } from '../core/mcp-approval/ask-desktop';
-import { savedClientPolicy } from '../core/mcp-approval/client-policies';
+import { ClientPolicies } from '../core/mcp-approval/client-policies';
 import type { ApprovalPolicy } from '../core/mcp-server/approval-policy';
 import type { McpServeDeps } from '../core/mcp-server/build-server';
 import { ServeSession } from '../core/mcp-server/serve-session';
@@ -61,9 +61,10 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     const roots = [workspace, path.join(dataDir, 'workspaces'), ...(now.workspaceRoot ? [now.workspaceRoot] : [])];
     return Sandbox.writableZones([...roots, ...extra.map((e) => e.path)]);
   };
+  const clients = new ClientPolicies(dataDir);
   const policy: ApprovalPolicy = {
     autoRun: opts.autoRun,
-    clientPolicy: (client) => savedClientPolicy(dataDir, client),
+    clientPolicy: (client) => clients.of(client),
     ask: (question, signal) => askDesktopApp({ dataDir, zones, timeoutMs: opts.askTimeoutMs }, question, signal),
   };
   const deps: McpServeDeps = {

@@ -173,10 +173,15 @@ export class ServeSession {
     state.lastStatus = result.status;
     state.executionCount = result.executionCount;
     const cell = await this.record(drafted ?? this.draft(lang.name, code), result, startedAt, approval);
-    // afterCell hooks say nothing back (docs/agent.md#hooks): the client need not wait for them.
+    // afterCell hooks say nothing back (docs/agent.md#hooks): the client need not wait for them. They
+    // start on the next turn of the event loop, once the answer has gone out (the SDK writes it a few
+    // microtasks from here): even checking that their files are unchanged is work the client would wait for.
     const hooks = this.deps.hooks;
     if (hooks)
-      this.afterHooks = this.afterHooks.then(() => afterCellHooks({ conv: this.conversation }, hooks, cell)).catch(() => undefined);
+      this.afterHooks = this.afterHooks
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => afterCellHooks({ conv: this.conversation }, hooks, cell))
+        .catch(() => undefined);
     return result;
   }
 

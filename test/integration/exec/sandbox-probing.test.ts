@@ -59,6 +59,38 @@ describe('the sandbox’s probing', () => {
     expect(await probing.writable(path.join(outside, 'python'))).toBe(false);
   });
 
+  it('builds no environment for read-only and sealed extra paths (the app adds them to every run): only a read-write one under ~ needs it', async () => {
+    let built = 0;
+    const env = () => (built++, { PATH: '/usr/bin:/bin', HOME: root });
+    const shared = path.join(root, 'rw-shared');
+    const probing = probingWith(env, { ...SETTINGS, extraPaths: [`${outside}:ro`, `${root}/data:sealed`, `${shared}:rw`] });
+    expect(await probing.writable(path.join(shared, 'python'))).toBe(true);
+    expect(await probing.writable(path.join(outside, 'python'))).toBe(false);
+    expect(built).toBe(0);
+    // The twin: an entry under ~ is the home's, which only the environment tells.
+    expect(await probingWith(env, { ...SETTINGS, extraPaths: ['~/rw-shared:rw'] }).writable(path.join(shared, 'python'))).toBe(true);
+    expect(built).toBe(1);
+  });
+
+  it('looks at each part once per probing and still follows every link: a second path under the same folders, a relative link, a loop', async () => {
+    const bin = path.join(outside, 'versions', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, 'python3.11'), '');
+    symlinkSync('python3.11', path.join(bin, 'python3'));
+    // Beside them, a relative link through another link into the workspace, and two links that lead to each other.
+    symlinkSync('python3', path.join(bin, 'python'));
+    symlinkSync(path.join(workspace, 'planted'), path.join(bin, 'planted'));
+    symlinkSync('planted', path.join(bin, 'via'));
+    symlinkSync('loop-b', path.join(bin, 'loop-a'));
+    symlinkSync('loop-a', path.join(bin, 'loop-b'));
+    const probing = probingWith(() => ({ PATH: '/usr/bin:/bin', HOME: root }));
+    expect(await probing.writable(path.join(bin, 'python3'))).toBe(false);
+    expect(await probing.writable(path.join(bin, 'python'))).toBe(false);
+    expect(await probing.writable(path.join(bin, 'via'))).toBe(true);
+    expect(await probing.writable(path.join(bin, 'loop-a'))).toBe(true);
+    expect(await probing.writable(path.join(bin, 'python3.11'))).toBe(false);
+  });
+
   it('sees, in the next run’s probing, a link outside that now leads into the workspace', async () => {
     const link = path.join(outside, 'python3');
     symlinkSync('/bin/sh', link);

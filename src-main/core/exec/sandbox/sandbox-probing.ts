@@ -3,7 +3,7 @@ import type { SandboxSettings } from '@contract';
 import { localProbing, runProbe, type ProbeAnswer, type Probing } from '../languages/probing';
 import { parseExtraPath } from './sandbox-plan';
 import { oneOffSandbox, type AvailableSandbox } from './sandbox-wrap';
-import { reachesInto, writableZones } from './writable-zones';
+import { reachesInto, writableZones, type LinkMemo } from './writable-zones';
 
 // Probing for a sandboxed conversation (languages/probing.ts). A program sandboxed code could have
 // written — `.venv/bin/python` in the workspace, a tool in a workspace folder on PATH, anything a
@@ -26,23 +26,27 @@ const MAX_CACHED = 200;
 export function sandboxProbing(options: SandboxProbingOptions): Probing {
   let built: Record<string, string> | null = typeof options.env === 'function' ? null : options.env;
   const env = (): Record<string, string> => (built ??= (options.env as () => Record<string, string>)());
-  const extraPaths = options.settings.extraPaths;
+  // Only read-write entries make zones, and only one under `~` needs the environment (its HOME):
+  // building that walks the whole process environment, for every run (the app adds read-only and
+  // sealed entries of its own to every run's settings).
   const zones = writableZones([
     options.workspace,
-    ...(extraPaths.length === 0 ? [] : extraPaths.map((entry) => parseExtraPath(entry, env().HOME ?? '/')))
-      .filter((e) => e.writable)
-      .map((e) => e.path),
+    ...options.settings.extraPaths
+      .filter((entry) => entry.endsWith(':rw'))
+      .map((entry) => parseExtraPath(entry, entry.startsWith('~') ? (env().HOME ?? '/') : '/').path),
   ]);
   const local = localProbing();
   const cache = new Map<string, ProbeAnswer>();
   // One answer per path for this probing's life (one run's detection, one install): a path none of
   // whose parts or links lies in a zone cannot be changed by sandboxed code, so "no" stays true, and
   // "yes" only keeps a program in the sandbox. A runtime's detection asks the same path up to three
-  // times (its setting, the probe, sys.executable), each a walk of lstat calls.
+  // times (its setting, the probe, sys.executable), each a walk of lstat calls; the parts the paths
+  // share (the folders above a shim and the interpreter it names) are looked at once, for as long.
   const reached = new Map<string, boolean>();
+  const links: LinkMemo = new Map();
   const reaches = (path: string): boolean => {
     let answer = reached.get(path);
-    if (answer === undefined) reached.set(path, (answer = reachesInto(path, zones)));
+    if (answer === undefined) reached.set(path, (answer = reachesInto(path, zones, links)));
     return answer;
   };
   return {

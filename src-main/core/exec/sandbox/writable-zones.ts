@@ -20,9 +20,10 @@ export function writableZones(writable: readonly string[]): string[] {
  * True when `path`, or any symbolic link met while resolving it, or what it finally names, lies in
  * one of the zones: sandboxed code could then change what the path runs or opens at any moment.
  * Decided from the links themselves (lstat/readlink one component at a time), not from realpath
- * alone, so a link outside that points into a zone and back out is caught too.
+ * alone, so a link outside that points into a zone and back out is caught too. `links` may carry
+ * what was seen a moment ago in the same check (never across runs: a link may change at any time).
  */
-export function reachesInto(path: string, zones: readonly string[]): boolean {
+export function reachesInto(path: string, zones: readonly string[], links: LinkMemo = new Map()): boolean {
   if (!isAbsolute(path)) return true;
   const inZone = (p: string): boolean => zones.some((zone) => isInside(p, zone));
   let pending = resolve(path).split(sep).filter(Boolean);
@@ -31,12 +32,8 @@ export function reachesInto(path: string, zones: readonly string[]): boolean {
     const name = pending.shift() as string;
     const next = join(current, name);
     if (inZone(next)) return true;
-    let link: string | null = null;
-    try {
-      if (lstatSync(next).isSymbolicLink()) link = readlinkSync(next);
-    } catch {
-      // Missing: nothing further to resolve; the lexical path alone decides.
-    }
+    let link = links.get(next);
+    if (link === undefined) links.set(next, (link = linkAt(next)));
     if (link === null) {
       current = next;
       continue;
@@ -48,6 +45,22 @@ export function reachesInto(path: string, zones: readonly string[]): boolean {
     current = sep;
   }
   return inZone(current);
+}
+
+/**
+ * What each path met on the way was (a link's target, or null: not a link, or missing), for one
+ * moment's checks: a link's target is walked from the root again, and one detection checks several
+ * paths under the same folders (a shim, then the interpreter it names), each part looked at once.
+ */
+export type LinkMemo = Map<string, string | null>;
+
+function linkAt(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    // Missing: nothing further to resolve; the lexical path alone decides.
+    return null;
+  }
 }
 
 export function isInside(path: string, folder: string): boolean {
