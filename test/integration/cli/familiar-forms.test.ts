@@ -4,11 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { cliEnv, runOi } from '../../support/cli-process';
 import { chatRequests, shellCall, useCliFixtures, userMessages } from './support/oi-terminal-run';
 import { sendAndAnswer } from '../../support/cli-run';
+import { useSharedOiTerminal } from './support/shared-oi-terminal';
 
 // The forms people know from other terminal agents (classic Open Interpreter, Claude Code, Codex, aider),
 // each run as a person would: in a pseudo-terminal, or piped.
 
 const { setUp, terminal } = useCliFixtures();
+// Tests that need only a conversation of their own share an oi: one started in <dir>/project that
+// asks before running code, and one that runs it without asking on a terminal that takes colour.
+const projectIn = (dir: string) => path.join(dir, 'project');
+const asking = useSharedOiTerminal(
+  {},
+  () => [],
+  (dir) => {
+    mkdirSync(projectIn(dir));
+    return { cwd: projectIn(dir) };
+  },
+);
+const autoRunColour = useSharedOiTerminal({ NO_COLOR: '' }, () => ['-y']);
 
 const conversationId = (stdout: string): string =>
   (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { payload: { conversationId: string } }).payload.conversationId;
@@ -71,10 +84,8 @@ describe('familiar forms', () => {
   });
 
   it('runs !command and %% command lines in the shell without the model, and %jupyter exports', async () => {
-    const { llm, dir, flags } = await setUp();
-    const here = path.join(dir, 'project');
-    mkdirSync(here);
-    const oi = terminal([...flags], cliEnv(dir), { cwd: here });
+    const { oi, llm, dir } = await asking.fresh();
+    const here = projectIn(dir);
     await oi.expect('Code runs in ' + here);
     await oi.expect('> ');
     oi.line('!echo bang-$((6 * 7)) > bang.txt; cat bang.txt');
@@ -91,10 +102,8 @@ describe('familiar forms', () => {
   });
 
   it('bare %jupyter, as classic took it, exports to a new file in the conversation’s folder, never over one there', async () => {
-    const { dir, flags } = await setUp();
-    const here = path.join(dir, 'project');
-    mkdirSync(here);
-    const oi = terminal([...flags], cliEnv(dir), { cwd: here });
+    const { oi, dir } = await asking.fresh();
+    const here = projectIn(dir);
     await oi.expect('> ');
     oi.line('%jupyter');
     const first = /Exported 0 cells to (\S+\.ipynb)\./.exec(await oi.expect(/Exported 0 cells to \S+\.ipynb\./))?.[1] ?? '';
@@ -183,14 +192,13 @@ describe('what the screen shows', () => {
   });
 
   it('saves images to a file and prints its path; shows an error once, with the whole traceback on demand', async () => {
-    const { llm, dir, flags } = await setUp();
+    const { oi, llm, output } = await autoRunColour.fresh();
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     const code = `import base64\ndisplay(Image(data=base64.b64decode('${png}')))\ndef deep():\n    raise ValueError('went wrong deep down')\ndeep()`;
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 'img', name: 'execute', arguments: { language: 'python', code } }] },
       { kind: 'text', text: 'Saw the error.' },
     );
-    const oi = terminal([...flags, '-y'], cliEnv(dir));
     await oi.expect('> ');
     oi.line('draw and fail');
     const saved = await oi.expect(/\[image saved to (\S+\.png)\]/);
@@ -198,30 +206,28 @@ describe('what the screen shows', () => {
     expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
     await oi.expect('ValueError: went wrong deep down  (%traceback shows the whole traceback)');
     await oi.expect('Saw the error.');
-    expect(oi.output.match(/ValueError: went wrong deep down/g)).toHaveLength(1);
+    expect(output().match(/ValueError: went wrong deep down/g)).toHaveLength(1);
     oi.line('%traceback');
     await oi.expect('Traceback (most recent call last)');
     await oi.expect('in deep');
   });
 
   it('says "No module named" once before offering to install it', async () => {
-    const { llm, dir, flags } = await setUp();
+    const { oi, llm, output } = await asking.fresh();
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 'mod', name: 'execute', arguments: { language: 'python', code: 'import surely_not_installed_pkg' } }] },
       { kind: 'text', text: 'Fine.' },
     );
-    const oi = terminal([...flags], cliEnv(dir));
     await sendAndAnswer(oi, 'import it', 'y');
     await oi.expect('Install it? (y)es, (n)o');
-    expect(oi.output.match(/No module named 'surely_not_installed_pkg'/g)).toHaveLength(1);
+    expect(output().match(/No module named 'surely_not_installed_pkg'/g)).toHaveLength(1);
     oi.line('n');
     await oi.expect('Fine.');
   });
 
   it('shows what the agent is doing while nothing is printed, on a terminal that takes colour', async () => {
-    const { llm, dir, flags } = await setUp();
+    const { oi, llm } = await autoRunColour.fresh();
     llm.enqueue(shellCall('quiet', 'sleep 4; echo woke'), { kind: 'text', text: 'Done sleeping.' });
-    const oi = terminal([...flags, '-y'], cliEnv(dir, { NO_COLOR: '' }));
     await oi.expect('> ');
     oi.line('sleep quietly');
     await oi.expect(/running shell… \d+ s/);

@@ -4,8 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { lastToolResult, shellCall, useOiTerminal } from './support/oi-terminal-run';
 import { tempDir } from '../../support/cli-process';
 import { sendAndAnswer } from '../../support/cli-run';
+import { useSharedOiTerminal } from './support/shared-oi-terminal';
 
 const { start } = useOiTerminal();
+// The last three tests need only a conversation of their own: they share one oi, without an editor
+// (the last one ends it).
+const { fresh } = useSharedOiTerminal({ EDITOR: '', VISUAL: '' });
 
 describe('interactive oi in a terminal', () => {
   it('asks before running, runs on y, and streams the output and the answer', async () => {
@@ -48,7 +52,7 @@ describe('interactive oi in a terminal', () => {
   });
 
   it('edits inline when no editor is set', async () => {
-    const { oi, llm } = await start({ EDITOR: '', VISUAL: '' });
+    const { oi, llm } = await fresh();
     llm.enqueue(shellCall('call_i', 'echo original'), { kind: 'text', text: 'Done inline.' });
     await sendAndAnswer(oi, 'go', 'e');
     await oi.expect('End with a line holding only a dot');
@@ -58,28 +62,8 @@ describe('interactive oi in a terminal', () => {
     expect(lastToolResult(llm)).toContain('typed-inline');
   });
 
-  it('interrupts a running command with Ctrl-C and stays in the session', async () => {
-    const { oi, llm } = await start();
-    llm.enqueue(shellCall('call_sleep', 'echo sleeping-now; sleep 60; echo woke-up'), { kind: 'text', text: 'Still here.' });
-    await sendAndAnswer(oi, 'wait a minute', 'y');
-    await oi.expect('sleeping-now');
-    oi.type('\x03');
-    await oi.expect('stopping');
-    await oi.expect('(stopped)');
-    await oi.expect('> ');
-    expect(oi.output).not.toMatch(/^woke-up/m);
-
-    // The session goes on: the next message is answered, and the model sees the interrupted run.
-    oi.line('what happened?');
-    await oi.expect('Still here.');
-    await oi.expect('> ');
-    expect(lastToolResult(llm)).toMatch(/interrupted/i);
-    oi.line('exit');
-    expect(await oi.exited).toBe(0);
-  });
-
   it('declines on n, and saves, loads and undoes with magic commands', async () => {
-    const { oi, llm, dir } = await start();
+    const { oi, llm, dir } = await fresh();
     llm.enqueue(shellCall('call_n', 'touch never-made'), { kind: 'text', text: 'OK, skipped.' });
     await sendAndAnswer(oi, 'make a file', 'n');
     await oi.expect('OK, skipped.');
@@ -109,5 +93,25 @@ describe('interactive oi in a terminal', () => {
 
     oi.line('%help');
     await oi.expect('%export <file.ipynb>');
+  });
+
+  it('interrupts a running command with Ctrl-C and stays in the session', async () => {
+    const { oi, llm, output } = await fresh();
+    llm.enqueue(shellCall('call_sleep', 'echo sleeping-now; sleep 60; echo woke-up'), { kind: 'text', text: 'Still here.' });
+    await sendAndAnswer(oi, 'wait a minute', 'y');
+    await oi.expect('sleeping-now');
+    oi.type('\x03');
+    await oi.expect('stopping');
+    await oi.expect('(stopped)');
+    await oi.expect('> ');
+    expect(output()).not.toMatch(/^woke-up/m);
+
+    // The session goes on: the next message is answered, and the model sees the interrupted run.
+    oi.line('what happened?');
+    await oi.expect('Still here.');
+    await oi.expect('> ');
+    expect(lastToolResult(llm)).toMatch(/interrupted/i);
+    oi.line('exit');
+    expect(await oi.exited).toBe(0);
   });
 });
