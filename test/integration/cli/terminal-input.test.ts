@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatRequests, shellCall, useOiTerminal, userMessages } from './support/oi-terminal-run';
+import type { OiTerminal } from '../../support/cli-process';
 import { sendAndAnswer } from '../../support/cli-run';
 import { useSharedOiTerminal } from './support/shared-oi-terminal';
 
@@ -14,6 +15,13 @@ const { fresh } = useSharedOiTerminal();
 
 /** A paste held as one piece of the message (numbered across the oi the tests share). */
 const THREE_LINES_PASTED = /\[pasted text #\d+, 3 lines\]/;
+
+/** At the prompt, types `text` without sending it, and waits until the line shows it. */
+async function typeAtPrompt(oi: OiTerminal, text: string): Promise<void> {
+  await oi.expect('> ');
+  oi.type(text);
+  await oi.expect(text);
+}
 
 function savedConversation(dir: string): { items: Array<{ kind: string; text?: string; status?: string }> } {
   const folder = path.join(dir, 'conversations');
@@ -34,8 +42,7 @@ describe('oi at the keyboard', () => {
     oi.paste('first line\nsecond line\nthird line');
     await oi.expect('[pasted text #1, 3 lines]');
     oi.type('\r');
-    await oi.expect('Got all three lines.');
-    await oi.expect('> ');
+    await oi.expectEach('Got all three lines.', '> ');
     expect(chatRequests(llm)).toHaveLength(1);
     expect(userMessages(llm)).toEqual(['first line\nsecond line\nthird line']);
     const saved = savedConversation(dir);
@@ -46,15 +53,12 @@ describe('oi at the keyboard', () => {
     const { oi, llm } = await fresh();
     llm.enqueue(shellCall('call_p', 'echo asked-first'), { kind: 'text', text: 'Ran it.' }, { kind: 'text', text: 'Read your paste.' });
     await oi.expect('> ');
-    oi.line('run something');
-    await oi.expect('Run this code?');
+    await oi.enter('run something', 'Run this code?');
     // A paste that starts with "n" and holds lines: it must not decline the cell, nor answer anything.
     oi.paste('no, wait\ny\nthis is for later');
     await oi.expect('kept for your next message');
     expect(chatRequests(llm)).toHaveLength(1);
-    oi.line('y');
-    await oi.expect('asked-first');
-    await oi.expect('Ran it.');
+    await oi.enter('y', 'asked-first', 'Ran it.');
     // Back at the prompt, the paste waits on the line, to be sent (or edited) by the person.
     await oi.expect(THREE_LINES_PASTED);
     oi.type('\r');
@@ -78,23 +82,18 @@ describe('oi at the keyboard', () => {
   it('clears the whole line on Ctrl-C with the cursor in the middle of it', async () => {
     const { oi, llm } = await fresh();
     llm.enqueue({ kind: 'text', text: 'Only the new text.' });
-    await oi.expect('> ');
-    oi.type('hello world');
-    await oi.expect('hello world');
+    await typeAtPrompt(oi, 'hello world');
     oi.type('\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D');
     oi.type('\x03');
     await expect.poll(async () => (await oi.cursorRow())?.trimEnd()).toBe('>');
-    oi.line('abc');
-    await oi.expect('Only the new text.');
+    await oi.enter('abc', 'Only the new text.');
     expect(userMessages(llm)).toEqual(['abc']);
   });
 
   it('redraws the line when the terminal is resized, and sends what was typed', async () => {
     const { oi, llm } = await fresh();
     llm.enqueue({ kind: 'text', text: 'Resized fine.' });
-    await oi.expect('> ');
-    oi.type('a message typed before the window changed size');
-    await oi.expect('changed size');
+    await typeAtPrompt(oi, 'a message typed before the window changed size');
     await oi.resize(30, 20);
     oi.type(' and after');
     await expect.poll(async () => (await oi.screen())?.join('')).toContain('and after');
@@ -125,8 +124,7 @@ describe('oi at the keyboard', () => {
     const { oi, llm } = await start();
     llm.enqueue(shellCall('call_r', 'echo framed'), { kind: 'text', text: 'Framed.' });
     await sendAndAnswer(oi, 'frame it', 'y');
-    await oi.expect('Framed.');
-    await oi.expect('> ');
+    await oi.expectEach('Framed.', '> ');
     const rows = await oi.screen();
     const rules = rows.filter((r) => /^──.*─{3}$/.test(r));
     expect(rules.length).toBeGreaterThanOrEqual(2);
