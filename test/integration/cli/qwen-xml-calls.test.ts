@@ -29,8 +29,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with Qwen3-Coder 
     const result = await runAutoJson(llm, dir, ['--provider', provider, '--model', 'qwen3-coder:30b'], 'run it');
 
     expect(result.code).toBe(0);
-    const events = jsonEvents(result.stdout);
-    const cells = doneCells(events);
+    const cells = doneCells(jsonEvents(result.stdout));
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({
       status: 'done',
