@@ -213,6 +213,19 @@ export class OiTerminal {
     });
   }
 
+  /** Waits for each pattern in turn, as expect does; resolves with the last match. */
+  async expectEach(...patterns: Array<RegExp | string>): Promise<string> {
+    let last = '';
+    for (const pattern of patterns) last = await this.expect(pattern);
+    return last;
+  }
+
+  /** Types `text` and Enter, as the person answers or asks, then waits for each of `printed` in turn. */
+  enter(text: string, ...printed: Array<RegExp | string>): Promise<string> {
+    this.line(text);
+    return this.expectEach(...printed);
+  }
+
   type(text: string): void {
     this.proc.write(text);
   }

@@ -1,5 +1,6 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, onTestFinished } from 'vitest';
 import type { AnyEvent } from '@contract';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../fixtures/llm-server';
 import { cliEnv, OiTerminal, runOi, tempDir, type OiTerminalOptions } from './cli-process';
@@ -65,6 +66,11 @@ export function jsonEvents(stdout: string): AnyEvent[] {
     .map((line) => JSON.parse(line) as AnyEvent);
 }
 
+/** The cells of `oi --json`'s cell.done events, in order. */
+export function doneCells(events: AnyEvent[]) {
+  return events.flatMap((e) => (e.name === 'cell.done' ? [e.payload.cell] : []));
+}
+
 /** At oi's prompt, sends `message`, waits for the question about the code it leads to, and answers it. */
 export async function sendAndAnswer(oi: OiTerminal, message: string, answer: string): Promise<void> {
   await oi.expect('> ');
@@ -79,4 +85,41 @@ export function runAutoJson(llm: ScriptedLlm, dir: string, model: string[], mess
     [...model, '--base-url', llm.openaiBaseUrl, '--workspace', path.join(dir, 'ws'), '--auto-run', '--json', '-m', message],
     cliEnv(dir),
   );
+}
+
+/** The conversation id in the result line that ends `oi --json`'s output. */
+export function resultConversationId(stdout: string): string {
+  return (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { payload: { conversationId: string } }).payload.conversationId;
+}
+
+/** A stand-in for $EDITOR: a shell script (`body`, run with the file to edit as $1), removed when the test ends. */
+export function standInEditor(body: string): string {
+  const folder = tempDir('oi-editor-');
+  onTestFinished(() => folder.remove());
+  const editor = path.join(folder.dir, 'editor.sh');
+  writeFileSync(editor, `#!/bin/sh\n${body}\n`);
+  chmodSync(editor, 0o755);
+  return editor;
+}
+
+/**
+ * For a test file whose tests share one scripted model server and one data folder (each test a
+ * conversation of its own): started before the tests, ended after them.
+ */
+export function useFileLlm(prefix: string, options?: ScriptedLlmOptions): { llm(): ScriptedLlm; dir(): string } {
+  let llm: ScriptedLlm | undefined;
+  let folder: { dir: string; remove(): void } | undefined;
+  beforeAll(async () => {
+    llm = await startScriptedLlm(options);
+    folder = tempDir(prefix);
+  });
+  afterAll(async () => {
+    await llm?.close();
+    folder?.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useFileLlm: used outside the tests (before its beforeAll)');
+    return value;
+  };
+  return { llm: () => started(llm), dir: () => started(folder).dir };
 }

@@ -3,53 +3,59 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliEnv, runOi } from '../../support/cli-process';
 import { chatRequests, shellCall, useCliFixtures, userMessages } from './support/oi-terminal-run';
-import { sendAndAnswer } from '../../support/cli-run';
+import { resultConversationId, sendAndAnswer } from '../../support/cli-run';
+import { useSharedOiTerminal } from './support/shared-oi-terminal';
 
 // The forms people know from other terminal agents (classic Open Interpreter, Claude Code, Codex, aider),
 // each run as a person would: in a pseudo-terminal, or piped.
 
 const { setUp, terminal } = useCliFixtures();
+// Tests that need only a conversation of their own share an oi: one started in <dir>/project that
+// asks before running code, and one that runs it without asking on a terminal that takes colour.
+const projectIn = (dir: string) => path.join(dir, 'project');
+const asking = useSharedOiTerminal(
+  {},
+  () => [],
+  (dir) => {
+    mkdirSync(projectIn(dir));
+    return { cwd: projectIn(dir) };
+  },
+);
+const autoRunColour = useSharedOiTerminal({ NO_COLOR: '' }, () => ['-y']);
 
-const conversationId = (stdout: string): string =>
-  (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { payload: { conversationId: string } }).payload.conversationId;
+/** A data folder holding one conversation, "the first question" answered by `oi -m`, and the next answer queued. */
+async function withFirstConversation() {
+  const { llm, dir, flags } = await setUp();
+  llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' });
+  const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
+  expect(first.code).toBe(0);
+  return { llm, dir, flags, id: resultConversationId(first.stdout) };
+}
 
 describe('familiar forms', () => {
   it('oi "do this" in a terminal starts the chat with that message', async () => {
     const { llm, dir, flags } = await setUp();
     llm.enqueue({ kind: 'text', text: 'Started with your words.' });
     const oi = terminal([...flags, 'list', 'the', 'files'], cliEnv(dir));
-    await oi.expect('> list the files');
-    await oi.expect('Started with your words.');
-    await oi.expect('> ');
+    await oi.expectEach('> list the files', 'Started with your words.', '> ');
     expect(userMessages(llm)).toEqual(['list the files']);
     oi.line('exit');
     expect(await oi.exited).toBe(0);
   });
 
   it('-c continues the last conversation, showing its last exchange', { timeout: 180_000 }, async () => {
-    const { llm, dir, flags } = await setUp();
-    llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' });
-    const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
-    expect(first.code).toBe(0);
-    const id = conversationId(first.stdout);
+    const { llm, dir, flags, id } = await withFirstConversation();
 
     const oi = terminal([...flags, '-c'], cliEnv(dir));
-    await oi.expect(`Continuing "the first question" (${id}`);
-    await oi.expect('> the first question');
-    await oi.expect('The first answer.');
-    await oi.expect(/\n> $/);
-    oi.line('the second question');
-    await oi.expect('The second answer.');
+    await oi.expectEach(`Continuing "the first question" (${id}`, '> the first question', 'The first answer.', /\n> $/);
+    await oi.enter('the second question', 'The second answer.');
     expect(userMessages(llm)).toEqual(['the first question', 'the second question']);
     oi.line('exit');
     expect(await oi.exited).toBe(0);
   });
 
   it('--conversation takes an id or its first characters, and says so when none matches', { timeout: 180_000 }, async () => {
-    const { llm, dir, flags } = await setUp();
-    llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' });
-    const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
-    const id = conversationId(first.stdout);
+    const { llm, dir, flags, id } = await withFirstConversation();
     const byPrefix = await runOi([...flags, '--conversation', id.slice(0, 6), '-m', 'the second question'], cliEnv(dir));
     expect(byPrefix.code).toBe(0);
     expect(userMessages(llm)).toEqual(['the first question', 'the second question']);
@@ -71,30 +77,21 @@ describe('familiar forms', () => {
   });
 
   it('runs !command and %% command lines in the shell without the model, and %jupyter exports', async () => {
-    const { llm, dir, flags } = await setUp();
-    const here = path.join(dir, 'project');
-    mkdirSync(here);
-    const oi = terminal([...flags], cliEnv(dir), { cwd: here });
-    await oi.expect('Code runs in ' + here);
-    await oi.expect('> ');
-    oi.line('!echo bang-$((6 * 7)) > bang.txt; cat bang.txt');
-    await oi.expect('bang-42');
-    oi.line('%% pwd');
-    await oi.expect(here);
-    oi.line('!exit 3');
-    await oi.expect('(exit 3)');
+    const { oi, llm, dir } = await asking.fresh();
+    const here = projectIn(dir);
+    await oi.expectEach('Code runs in ' + here, '> ');
+    await oi.enter('!echo bang-$((6 * 7)) > bang.txt; cat bang.txt', 'bang-42');
+    await oi.enter('%% pwd', here);
+    await oi.enter('!exit 3', '(exit 3)');
     expect(chatRequests(llm)).toHaveLength(0);
     const out = path.join(dir, 'classic.ipynb');
-    oi.line(`%jupyter ${out}`);
-    await oi.expect(`Exported 0 cells to ${out}.`);
+    await oi.enter(`%jupyter ${out}`, `Exported 0 cells to ${out}.`);
     expect(existsSync(out)).toBe(true);
   });
 
   it('bare %jupyter, as classic took it, exports to a new file in the conversation’s folder, never over one there', async () => {
-    const { dir, flags } = await setUp();
-    const here = path.join(dir, 'project');
-    mkdirSync(here);
-    const oi = terminal([...flags], cliEnv(dir), { cwd: here });
+    const { oi, dir } = await asking.fresh();
+    const here = projectIn(dir);
     await oi.expect('> ');
     oi.line('%jupyter');
     const first = /Exported 0 cells to (\S+\.ipynb)\./.exec(await oi.expect(/Exported 0 cells to \S+\.ipynb\./))?.[1] ?? '';
@@ -119,13 +116,9 @@ describe('familiar forms', () => {
 
       llm.enqueue({ kind: 'text', text: 'Your key works.' });
       const oi = terminal([...flags], env);
-      await oi.expect('No OpenAI API key is set (OPENAI_API_KEY).');
-      await oi.expect('OpenAI API key (hidden): ');
-      oi.line('sk-typed-in-the-terminal-0042');
-      await oi.expect('Key checked and stored in memory for this run only');
-      await oi.expect('> ');
-      oi.line('hello');
-      await oi.expect('Your key works.');
+      await oi.expectEach('No OpenAI API key is set (OPENAI_API_KEY).', 'OpenAI API key (hidden): ');
+      await oi.enter('sk-typed-in-the-terminal-0042', 'Key checked and stored in memory for this run only', '> ');
+      await oi.enter('hello', 'Your key works.');
       expect(chatRequests(llm).at(-1)?.headers.authorization).toBe('Bearer sk-typed-in-the-terminal-0042');
       // Hidden: the key never reached the screen.
       expect(oi.raw).not.toContain('sk-typed');
@@ -183,50 +176,40 @@ describe('what the screen shows', () => {
   });
 
   it('saves images to a file and prints its path; shows an error once, with the whole traceback on demand', async () => {
-    const { llm, dir, flags } = await setUp();
+    const { oi, llm, output } = await autoRunColour.fresh();
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     const code = `import base64\ndisplay(Image(data=base64.b64decode('${png}')))\ndef deep():\n    raise ValueError('went wrong deep down')\ndeep()`;
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 'img', name: 'execute', arguments: { language: 'python', code } }] },
       { kind: 'text', text: 'Saw the error.' },
     );
-    const oi = terminal([...flags, '-y'], cliEnv(dir));
     await oi.expect('> ');
     oi.line('draw and fail');
     const saved = await oi.expect(/\[image saved to (\S+\.png)\]/);
     const file = /saved to (\S+\.png)/.exec(saved)?.[1] ?? '';
     expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
-    await oi.expect('ValueError: went wrong deep down  (%traceback shows the whole traceback)');
-    await oi.expect('Saw the error.');
-    expect(oi.output.match(/ValueError: went wrong deep down/g)).toHaveLength(1);
-    oi.line('%traceback');
-    await oi.expect('Traceback (most recent call last)');
-    await oi.expect('in deep');
+    await oi.expectEach('ValueError: went wrong deep down  (%traceback shows the whole traceback)', 'Saw the error.');
+    expect(output().match(/ValueError: went wrong deep down/g)).toHaveLength(1);
+    await oi.enter('%traceback', 'Traceback (most recent call last)', 'in deep');
   });
 
   it('says "No module named" once before offering to install it', async () => {
-    const { llm, dir, flags } = await setUp();
+    const { oi, llm, output } = await asking.fresh();
     llm.enqueue(
       { kind: 'tool', calls: [{ id: 'mod', name: 'execute', arguments: { language: 'python', code: 'import surely_not_installed_pkg' } }] },
       { kind: 'text', text: 'Fine.' },
     );
-    const oi = terminal([...flags], cliEnv(dir));
     await sendAndAnswer(oi, 'import it', 'y');
     await oi.expect('Install it? (y)es, (n)o');
-    expect(oi.output.match(/No module named 'surely_not_installed_pkg'/g)).toHaveLength(1);
-    oi.line('n');
-    await oi.expect('Fine.');
+    expect(output().match(/No module named 'surely_not_installed_pkg'/g)).toHaveLength(1);
+    await oi.enter('n', 'Fine.');
   });
 
   it('shows what the agent is doing while nothing is printed, on a terminal that takes colour', async () => {
-    const { llm, dir, flags } = await setUp();
+    const { oi, llm } = await autoRunColour.fresh();
     llm.enqueue(shellCall('quiet', 'sleep 4; echo woke'), { kind: 'text', text: 'Done sleeping.' });
-    const oi = terminal([...flags, '-y'], cliEnv(dir, { NO_COLOR: '' }));
     await oi.expect('> ');
-    oi.line('sleep quietly');
-    await oi.expect(/running shell… \d+ s/);
-    await oi.expect('Done sleeping.');
-    await oi.expect('> ');
+    await oi.enter('sleep quietly', /running shell… \d+ s/, 'Done sleeping.', '> ');
     expect((await oi.screen()).join('\n')).not.toMatch(/running shell…/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
+import { doneCells, jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with a local model nobody has probed, which answers as classic Open Interpreter's
 // models do: prose and a plain ```python block, no tool call. The answer itself says it was code.
@@ -16,7 +16,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with an unprobed 
 
     expect(result.code).toBe(0);
     const all = jsonEvents(result.stdout);
-    const cells = all.flatMap((e) => (e.name === 'cell.done' ? [e.payload.cell] : []));
+    const cells = doneCells(all);
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({ status: 'done', language: 'python', code: 'print(6 * 7)' });
     expect(cells[0]?.resultForModel).toContain('42');

@@ -45,52 +45,48 @@ describe('oi -m with hooks in the data folder', () => {
 
 const oiMcp = useOiMcp();
 
-describe('oi mcp with hooks in the data folder (issue 28)', () => {
-  it(
-    "runs conversationStart, beforeCell (refuse, ask), needsPerson and afterCell hooks around an MCP client's runs",
-    { timeout: 180_000 },
-    async () => {
-      const { env, ws, dir } = oiMcp.data('oi-mcp-hooks-');
-      mkdirSync(ws);
-      const log = path.join(dir, 'events.jsonl');
-      const logHook = { command: `/bin/bash '${path.join(FIXTURES, 'log.sh')}' '${log}'` };
-      // "ask" for code that names the person: the desktop app is asked even with --auto-run.
-      const askHook = { command: `/bin/bash -c 'grep -q ask-the-person && echo "{\\"decision\\":\\"ask\\"}"; exit 0'` };
-      writeFileSync(
-        path.join(dir, 'hooks.json'),
-        JSON.stringify({
-          hooks: {
-            conversationStart: [logHook],
-            beforeCell: [{ command: `/bin/bash '${path.join(FIXTURES, 'refuse.sh')}'`, matcher: 'shell' }, askHook],
-            needsPerson: [logHook],
-            afterCell: [logHook],
-          },
-        }),
-      );
-      const { client, stderr } = await oiMcp.stdio(['--workspace', ws, '--auto-run'], env, ws);
+describe('oi mcp with hooks in the data folder (issue 28)', { timeout: 180_000 }, () => {
+  it("runs conversationStart, beforeCell (refuse, ask), needsPerson and afterCell hooks around an MCP client's runs", async () => {
+    const { env, ws, dir } = oiMcp.data('oi-mcp-hooks-');
+    mkdirSync(ws);
+    const log = path.join(dir, 'events.jsonl');
+    const logHook = { command: `/bin/bash '${path.join(FIXTURES, 'log.sh')}' '${log}'` };
+    // "ask" for code that names the person: the desktop app is asked even with --auto-run.
+    const askHook = { command: `/bin/bash -c 'grep -q ask-the-person && echo "{\\"decision\\":\\"ask\\"}"; exit 0'` };
+    writeFileSync(
+      path.join(dir, 'hooks.json'),
+      JSON.stringify({
+        hooks: {
+          conversationStart: [logHook],
+          beforeCell: [{ command: `/bin/bash '${path.join(FIXTURES, 'refuse.sh')}'`, matcher: 'shell' }, askHook],
+          needsPerson: [logHook],
+          afterCell: [logHook],
+        },
+      }),
+    );
+    const { client, stderr } = await oiMcp.stdio(['--workspace', ws, '--auto-run'], env, ws);
 
-      expect(textOf(await call(client, 'execute', { language: 'python', code: 'print(6 * 7)' }))).toBe('42');
-      const refused = await call(client, 'execute', { language: 'shell', code: 'touch forbidden-marker' });
-      expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toContain('a hook the person set up refused this code. Its reason: files named forbidden are off limits');
-      expect(existsSync(path.join(ws, 'forbidden-marker'))).toBe(false);
-      // No desktop app runs here: the question the hook asked for cannot be answered, so the code does not run.
-      const asked = await call(client, 'execute', { language: 'python', code: 'open("asked-marker", "w"); print("ask-the-person")' });
-      expect(asked.isError).toBe(true);
-      expect(textOf(asked)).toMatch(/oi mcp did not run code: it asked the desktop app/);
-      expect(existsSync(path.join(ws, 'asked-marker'))).toBe(false);
+    expect(textOf(await call(client, 'execute', { language: 'python', code: 'print(6 * 7)' }))).toBe('42');
+    const refused = await call(client, 'execute', { language: 'shell', code: 'touch forbidden-marker' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('a hook the person set up refused this code. Its reason: files named forbidden are off limits');
+    expect(existsSync(path.join(ws, 'forbidden-marker'))).toBe(false);
+    // No desktop app runs here: the question the hook asked for cannot be answered, so the code does not run.
+    const asked = await call(client, 'execute', { language: 'python', code: 'open("asked-marker", "w"); print("ask-the-person")' });
+    expect(asked.isError).toBe(true);
+    expect(textOf(asked)).toMatch(/oi mcp did not run code: it asked the desktop app/);
+    expect(existsSync(path.join(ws, 'asked-marker'))).toBe(false);
 
-      // needsPerson hooks are not waited for (the question is shown at once): their line comes when it comes.
-      const lines = () => readFileSync(log, 'utf8').trim().split('\n');
-      await expect.poll(() => lines().length, { timeout: 30_000 }).toBe(3);
-      const events = lines().map(
-        (line) => JSON.parse(line) as { event: string; cell?: { code: string; status?: string }; waitingFor?: string; output?: string },
-      );
-      expect(events.map((e) => e.event)).toEqual(['conversationStart', 'afterCell', 'needsPerson']);
-      expect(events[1]).toMatchObject({ cell: { code: 'print(6 * 7)', status: 'done' }, output: expect.stringContaining('42') });
-      expect(events[2]).toMatchObject({ waitingFor: 'approval', cell: { code: expect.stringContaining('ask-the-person') } });
-      // The refusal is told to the person who started the server, as `oi` prints it.
-      expect(stderr()).toContain('refused to run the cell: files named forbidden are off limits in this project');
-    },
-  );
+    // needsPerson hooks are not waited for (the question is shown at once): their line comes when it comes.
+    const lines = () => readFileSync(log, 'utf8').trim().split('\n');
+    await expect.poll(() => lines().length, { timeout: 30_000 }).toBe(3);
+    const events = lines().map(
+      (line) => JSON.parse(line) as { event: string; cell?: { code: string; status?: string }; waitingFor?: string; output?: string },
+    );
+    expect(events.map((e) => e.event)).toEqual(['conversationStart', 'afterCell', 'needsPerson']);
+    expect(events[1]).toMatchObject({ cell: { code: 'print(6 * 7)', status: 'done' }, output: expect.stringContaining('42') });
+    expect(events[2]).toMatchObject({ waitingFor: 'approval', cell: { code: expect.stringContaining('ask-the-person') } });
+    // The refusal is told to the person who started the server, as `oi` prints it.
+    expect(stderr()).toContain('refused to run the cell: files named forbidden are off limits in this project');
+  });
 });

@@ -80,15 +80,10 @@ describe('oi mcp asking the desktop app', () => {
       expect(textOf(refused)).toBe('oi mcp did not run code: the person at the desktop app declined.');
       expect(existsSync(path.join(ws, 'denied.txt'))).toBe(false);
 
-      const writing = call(client, 'write_file', { path: 'notes/a.txt', content: 'hello from the client' });
+      const file = { path: 'notes/a.txt', content: 'hello from the client' };
+      const writing = call(client, 'write_file', file);
       const write = await waitForQuestion(app);
-      expect(write).toMatchObject({
-        kind: 'write_file',
-        path: 'notes/a.txt',
-        content: 'hello from the client',
-        contentOmitted: 0,
-        code: null,
-      });
+      expect(write).toMatchObject({ kind: 'write_file', ...file, contentOmitted: 0, code: null });
       await answer(app, write.id, 'once');
       expect((await writing).isError).toBeFalsy();
       expect(readFileSync(path.join(ws, 'notes', 'a.txt'), 'utf8')).toBe('hello from the client');

@@ -1,7 +1,7 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/cli-process';
+import { standInEditor } from '../../support/cli-run';
 import { lastToolResult, shellCall, userMessages, useOiTerminal } from './support/oi-terminal-run';
 
 // Issue 25, item 7: `git diff | oi "review this"` at a terminal could never approve code — standard
@@ -19,8 +19,7 @@ describe('a piped message at a terminal', () => {
     const { oi, llm, dir } = await start({}, ['review this'], { piped: DIFF });
     llm.enqueue(shellCall('call_p', 'echo approved-at-the-tty > approved.txt'), { kind: 'text', text: 'Reviewed it.' });
     await oi.expect('Run this code? (y)es, (n)o, (e)dit');
-    oi.line('y');
-    await oi.expect('Reviewed it.');
+    await oi.enter('y', 'Reviewed it.');
     expect(await oi.exited).toBe(0);
     expect(readFileSync(path.join(dir, 'ws', 'approved.txt'), 'utf8')).toBe('approved-at-the-tty\n');
     expect(lastToolResult(llm)).not.toMatch(/declined|nobody could be asked/);
@@ -32,27 +31,18 @@ describe('a piped message at a terminal', () => {
     const { oi, llm, dir } = await start({}, ['review this'], { piped: DIFF });
     llm.enqueue(shellCall('call_n', 'touch refused.txt'), { kind: 'text', text: 'Left it.' });
     await oi.expect('Run this code?');
-    oi.line('n');
-    await oi.expect('Left it.');
+    await oi.enter('n', 'Left it.');
     expect(existsSync(path.join(dir, 'ws', 'refused.txt'))).toBe(false);
     expect(lastToolResult(llm)).toMatch(/declined/);
   });
 
   it('opens the editor on the terminal, not on the pipe, when the person edits', async () => {
     // A stand-in editor that writes whether its standard input is a terminal (vim needs it to be).
-    const editorDir = tempDir('oi-editor-');
-    const editor = path.join(editorDir.dir, 'tty-editor.sh');
-    writeFileSync(editor, '#!/bin/sh\nif [ -t 0 ]; then w=terminal; else w=pipe; fi\nprintf "echo editor-on-a-%s\\n" "$w" > "$1"\n');
-    chmodSync(editor, 0o755);
-    try {
-      const { oi, llm } = await start({ EDITOR: editor, VISUAL: '' }, ['review this'], { piped: DIFF });
-      llm.enqueue(shellCall('call_e', 'echo as-the-model-wrote'), { kind: 'text', text: 'Ran the edit.' });
-      await oi.expect('Run this code?');
-      oi.line('e');
-      await oi.expect('Ran the edit.');
-      expect(lastToolResult(llm)).toContain('editor-on-a-terminal');
-    } finally {
-      editorDir.remove();
-    }
+    const editor = standInEditor('if [ -t 0 ]; then w=terminal; else w=pipe; fi\nprintf "echo editor-on-a-%s\\n" "$w" > "$1"');
+    const { oi, llm } = await start({ EDITOR: editor, VISUAL: '' }, ['review this'], { piped: DIFF });
+    llm.enqueue(shellCall('call_e', 'echo as-the-model-wrote'), { kind: 'text', text: 'Ran the edit.' });
+    await oi.expect('Run this code?');
+    await oi.enter('e', 'Ran the edit.');
+    expect(lastToolResult(llm)).toContain('editor-on-a-terminal');
   });
 });

@@ -1,32 +1,22 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, OiTerminal, runOi, tempDir } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, OiTerminal, runOi } from '../../support/cli-process';
+import { useFileLlm } from '../../support/cli-run';
 
 // Plan mode and the task list in `oi` (docs/cli.md#plan-mode): `oi --plan` in a pseudo-terminal
 // prints the proposed plan and asks y/e/n; e opens $EDITOR on the steps, one a line (here a real
 // command that edits the file); the approved plan runs with the task list printed compactly at each
 // change; /plan switches the mode back on. With --json the list arrives as tasks.updated events.
 
-let llm: ScriptedLlm;
-let data: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  llm = await startScriptedLlm({ models: ['planner'] });
-  data = tempDir('oi-cli-plan-');
-});
-afterAll(async () => {
-  await llm?.close();
-  data?.remove();
-});
-
-const model = () => ['--provider', 'openai-compatible', '--model', 'planner', '--base-url', llm.openaiBaseUrl];
+const shared = useFileLlm('oi-cli-plan-', { models: ['planner'] });
+const model = () => ['--provider', 'openai-compatible', '--model', 'planner', '--base-url', shared.llm().openaiBaseUrl];
 
 describe('oi --plan', () => {
   it('prints the plan, edits it in $EDITOR on e, runs it with the task list printed at each change, and /plan switches back', async () => {
-    const ws = path.join(data.dir, 'ws');
+    const ws = path.join(shared.dir(), 'ws');
     mkdirSync(ws, { recursive: true });
-    llm.enqueue(
+    shared.llm().enqueue(
       { kind: 'tool', calls: [{ id: 'p1', name: 'propose_plan', arguments: { steps: ['Read data', 'Write report'] } }] },
       { kind: 'tool', calls: [{ id: 't1', name: 'update_tasks', arguments: { action: 'start', ids: [1, 2] } }] },
       {
@@ -37,35 +27,38 @@ describe('oi --plan', () => {
       { kind: 'text', text: 'Report written.' },
     );
     // The editor: a real command run on the steps' file, as the person's editor would be.
-    const editor = path.join(data.dir, 'edit-steps.sh');
+    const editor = path.join(shared.dir(), 'edit-steps.sh');
     writeFileSync(editor, '#!/bin/sh\nsed -i "s/Write report/Write report.txt/" "$1"\n', { mode: 0o755 });
     const oi = new OiTerminal(
       [...model(), '--plan', '--auto-run', '--workspace', ws, 'Make the report'],
-      cliEnv(data.dir, { EDITOR: editor }),
+      cliEnv(shared.dir(), { EDITOR: editor }),
     );
     try {
-      await oi.expect('Plan mode: code runs read-only in the sandbox');
-      await oi.expect('── proposed plan ──');
-      await oi.expect('1. Read data');
-      await oi.expect('2. Write report');
-      await oi.expect('Approve this plan? (y)es, (e)dit, (n)o:');
+      await oi.expectEach(
+        'Plan mode: code runs read-only in the sandbox',
+        '── proposed plan ──',
+        '1. Read data',
+        '2. Write report',
+        'Approve this plan? (y)es, (e)dit, (n)o:',
+      );
       expect(existsSync(path.join(ws, 'report.txt'))).toBe(false);
-      oi.line('e');
-      await oi.expect('── edited plan ──');
-      await oi.expect('2. Write report.txt');
-      await oi.expect('(plan mode off: code runs as usual)');
-      await oi.expect('Tasks — 0 of 2 steps done');
-      await oi.expect('[ ] 2. Write report.txt');
-      await oi.expect('✓ plan approved');
-      await oi.expect('[>] 1. Read data');
-      await oi.expect('Tasks — 2 of 2 steps done');
-      await oi.expect('[x] 2. Write report.txt');
-      await oi.expect('Report written.');
+      await oi.enter(
+        'e',
+        '── edited plan ──',
+        '2. Write report.txt',
+        '(plan mode off: code runs as usual)',
+        'Tasks — 0 of 2 steps done',
+        '[ ] 2. Write report.txt',
+        '✓ plan approved',
+        '[>] 1. Read data',
+        'Tasks — 2 of 2 steps done',
+        '[x] 2. Write report.txt',
+        'Report written.',
+      );
       expect(readFileSync(path.join(ws, 'report.txt'), 'utf8')).toBe('ok');
       // The call's JSON is not printed as code.
       expect(oi.output).not.toContain('"action"');
-      oi.line('/plan');
-      await oi.expect('(plan mode on: code runs read-only in the sandbox until you approve a plan');
+      await oi.enter('/plan', '(plan mode on: code runs read-only in the sandbox until you approve a plan');
       oi.line('exit');
       expect(await oi.exited).toBe(0);
     } finally {
@@ -74,11 +67,13 @@ describe('oi --plan', () => {
   });
 
   it('sends the task list as tasks.updated events with --json, and says when a turn ends with steps open', async () => {
-    llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'a1', name: 'update_tasks', arguments: { action: 'add', steps: ['Fetch', 'Plot'] } }] },
-      { kind: 'text', text: 'Fetched.' },
-    );
-    const json = await runOi([...model(), '--workspace', path.join(data.dir, 'ws2'), '--json', '-m', 'start'], cliEnv(data.dir));
+    shared
+      .llm()
+      .enqueue(
+        { kind: 'tool', calls: [{ id: 'a1', name: 'update_tasks', arguments: { action: 'add', steps: ['Fetch', 'Plot'] } }] },
+        { kind: 'text', text: 'Fetched.' },
+      );
+    const json = await runOi([...model(), '--workspace', path.join(shared.dir(), 'ws2'), '--json', '-m', 'start'], cliEnv(shared.dir()));
     expect(json.code, json.stderr).toBe(0);
     const events = json.stdout
       .split('\n')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
+import { doneCells, jsonEvents, runAutoJson, useCliRun } from '../../support/cli-run';
 
 // `oi -m --json` with Qwen3-Coder served without a tool parser: it writes its calls as XML inside
 // <tool_call> (its chat template's form), which must run as cells, code with quotes and all.
@@ -29,8 +29,7 @@ describe.each(['ollama', 'openai-compatible'] as const)('oi -m with Qwen3-Coder 
     const result = await runAutoJson(llm, dir, ['--provider', provider, '--model', 'qwen3-coder:30b'], 'run it');
 
     expect(result.code).toBe(0);
-    const events = jsonEvents(result.stdout);
-    const cells = events.flatMap((e) => (e.name === 'cell.done' ? [e.payload.cell] : []));
+    const cells = doneCells(jsonEvents(result.stdout));
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({
       status: 'done',

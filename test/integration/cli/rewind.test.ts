@@ -11,34 +11,25 @@ describe('%rewind and %undo in oi', () => {
     const ws = path.join(dir, 'ws');
     llm.enqueue(shellCall('call_1', 'echo v1 > notes.txt'), { kind: 'text', text: 'Wrote v1.' });
     await oi.expect('> ');
-    oi.line('write v1');
-    await oi.expect('Wrote v1.');
+    await oi.enter('write v1', 'Wrote v1.');
     llm.enqueue(shellCall('call_2', 'echo v2 > notes.txt && touch extra.txt'), { kind: 'text', text: 'Wrote v2.' });
     await oi.expect('> ');
-    oi.line('write v2');
-    await oi.expect('Wrote v2.');
-    await oi.expect('> ');
+    await oi.enter('write v2', 'Wrote v2.', '> ');
 
     // Edited outside the app: the rewind names it and keeps it.
     writeFileSync(path.join(ws, 'notes.txt'), 'mine\n');
-    oi.line('%rewind 1');
-    await oi.expect('Not rewound: these files were changed outside the app since');
-    await oi.expect('notes.txt');
+    await oi.enter('%rewind 1', 'Not rewound: these files were changed outside the app since', 'notes.txt');
     expect(readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('mine\n');
-    oi.line('%rewind 1 --force');
-    await oi.expect('Rewound the workspace to before that cell');
+    await oi.enter('%rewind 1 --force', 'Rewound the workspace to before that cell');
     expect(readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('v1\n');
     expect(existsSync(path.join(ws, 'extra.txt'))).toBe(false);
 
     // The rewind was itself checkpointed: %rewind 1 now puts back what it replaced.
-    oi.line('%rewind 1');
-    await oi.expect(/Rewound the workspace to before that cell: \d+ paths/);
+    await oi.enter('%rewind 1', /Rewound the workspace to before that cell: \d+ paths/);
     expect(readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('mine\n');
     expect(existsSync(path.join(ws, 'extra.txt'))).toBe(true);
 
-    oi.line('%undo');
-    await oi.expect('Removed your last message');
-    await oi.expect(/%rewind \d+ puts them back/);
+    await oi.enter('%undo', 'Removed your last message', /%rewind \d+ puts them back/);
     oi.line('exit');
     expect(await oi.exited).toBe(0);
   });
@@ -55,12 +46,8 @@ describe('%rewind and %undo in oi', () => {
     writeFileSync(path.join(ws, 'trace.log'), Buffer.alloc(2 * 1024 * 1024, 7));
     llm.enqueue(shellCall('call_1', 'rm -rf dist node_modules debug.log trace.log'), { kind: 'text', text: 'Removed.' });
     await oi.expect('> ');
-    oi.line('clean');
-    await oi.expect('Removed.');
-    await oi.expect('> ');
-    oi.line('%rewind 1');
-    await oi.expect('Could not put these back (not kept by the checkpoint):');
-    await oi.expect(/node_modules: deleted; installed dependencies/);
+    await oi.enter('clean', 'Removed.', '> ');
+    await oi.enter('%rewind 1', 'Could not put these back (not kept by the checkpoint):', /node_modules: deleted; installed dependencies/);
     await oi.expect(/trace\.log: deleted; ignored, and larger than/);
     await oi.expect('Rewound the workspace to before that cell');
     expect(readFileSync(path.join(ws, 'debug.log'), 'utf8')).toBe('small log\n');

@@ -49,6 +49,11 @@ const execute = (id: string, language: string, code: string): ScriptedReply => (
 const subagentResults = (server: ScriptedLlm): string =>
   JSON.stringify(server.requests.filter((r) => JSON.stringify(r.body ?? '').includes('You are the sub-agent')).map((r) => r.body));
 const delegate = (id: string, name: string, task: string) => ({ id, name: 'delegate', arguments: { name, task, returns: 'one word' } });
+/** The parent's script: one task for one sub-agent, then its answer. */
+const delegateOnce = (name: string, task: string, answer: string): ScriptedReply[] => [
+  { kind: 'tool', calls: [delegate('d1', name, task)] },
+  { kind: 'text', text: answer },
+];
 const script = (): Record<string, ScriptedReply[]> => ({
   parent: [
     { kind: 'tool', calls: [delegate('d1', 'left', 'Print LEFT.'), delegate('d2', 'right', 'Say right.')] },
@@ -84,10 +89,7 @@ describe('oi with sub-agents', () => {
   it('asks a sub-agent’s input and network questions at the prompt with its name, and answers them to it', async () => {
     const curl = curlHost();
     const { llm, dir, flags } = await routedLlm('oi-cli-subagents-ask-', {
-      parent: [
-        { kind: 'tool', calls: [delegate('d1', 'asker', 'Greet and fetch.')] },
-        { kind: 'text', text: 'The asker answered.' },
-      ],
+      parent: delegateOnce('asker', 'Greet and fetch.', 'The asker answered.'),
       asker: [
         execute('a1', 'python', 'name = input("Your name? ")\nprint("HELLO-" + name)'),
         execute('a2', 'shell', curl),
@@ -97,14 +99,14 @@ describe('oi with sub-agents', () => {
     const oi = cli.terminal([...flags, '--auto-run'], cliEnv(dir), { cols: 100 });
     const before = host.served();
     await oi.expect('> ');
-    oi.line('ask me through a sub-agent');
-    await oi.expect('[asker] (input; Ctrl-D ends it) Your name? ');
-    oi.line('Ada');
-    await oi.expect('HELLO-Ada');
-    await oi.expect(`The code wants to connect to ${PROXIED_HOST}:${host.port}`);
-    await oi.expect('[asker] Allow it? (y)es in this conversation, (a)lways, (n)o');
-    oi.line('n');
-    await oi.expect('The asker answered.');
+    await oi.enter('ask me through a sub-agent', '[asker] (input; Ctrl-D ends it) Your name? ');
+    await oi.enter(
+      'Ada',
+      'HELLO-Ada',
+      `The code wants to connect to ${PROXIED_HOST}:${host.port}`,
+      '[asker] Allow it? (y)es in this conversation, (a)lways, (n)o',
+    );
+    await oi.enter('n', 'The asker answered.');
     // The answers reached the sub-agent's cells: what its model was told of each.
     const told = subagentResults(llm);
     expect(told).toContain('HELLO-Ada');
@@ -119,10 +121,7 @@ describe('oi with sub-agents', () => {
   it('without a terminal, refuses a sub-agent’s host to the sub-agent, which finishes', async () => {
     const curl = curlHost();
     const { llm, dir, flags } = await routedLlm('oi-cli-subagents-noterm-', {
-      parent: [
-        { kind: 'tool', calls: [delegate('d1', 'fetcher', 'Fetch it.')] },
-        { kind: 'text', text: 'Fetcher came back.' },
-      ],
+      parent: delegateOnce('fetcher', 'Fetch it.', 'Fetcher came back.'),
       fetcher: [execute('f1', 'shell', curl), { kind: 'text', text: 'FETCHER-DONE' }],
     });
     const before = host.served();

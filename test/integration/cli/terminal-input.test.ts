@@ -1,17 +1,34 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatRequests, shellCall, useOiTerminal, userMessages } from './support/oi-terminal-run';
+import type { OiTerminal } from '../../support/cli-process';
 import { sendAndAnswer } from '../../support/cli-run';
+import { useSharedOiTerminal } from './support/shared-oi-terminal';
 
 // The interactive CLI in a real pseudo-terminal, driven as a person does: typing, pasting (with the
 // terminal's bracketed-paste markers), resizing, Ctrl-C, and closing the terminal window.
 
 const { start } = useOiTerminal();
+// The tests that need only a conversation of their own share one oi (those that end it start their own).
+const { fresh } = useSharedOiTerminal();
+
+/** A paste held as one piece of the message (numbered across the oi the tests share). */
+const THREE_LINES_PASTED = /\[pasted text #\d+, 3 lines\]/;
+
+/** At the prompt, types `text` without sending it, and waits until the line shows it. */
+async function typeAtPrompt(oi: OiTerminal, text: string): Promise<void> {
+  await oi.expect('> ');
+  oi.type(text);
+  await oi.expect(text);
+}
 
 function savedConversation(dir: string): { items: Array<{ kind: string; text?: string; status?: string }> } {
   const folder = path.join(dir, 'conversations');
-  const [file] = readdirSync(folder).filter((n) => n.endsWith('.json'));
+  // The newest: the data folder may hold the conversations of earlier tests that shared its oi.
+  const [file] = readdirSync(folder)
+    .filter((n) => n.endsWith('.json'))
+    .sort((a, b) => statSync(path.join(folder, b)).mtimeMs - statSync(path.join(folder, a)).mtimeMs);
   return JSON.parse(readFileSync(path.join(folder, file ?? ''), 'utf8')) as {
     items: Array<{ kind: string; text?: string; status?: string }>;
   };
@@ -19,14 +36,13 @@ function savedConversation(dir: string): { items: Array<{ kind: string; text?: s
 
 describe('oi at the keyboard', () => {
   it('sends a pasted block of lines as one message, and starts one turn for it', async () => {
-    const { oi, llm, dir } = await start();
+    const { oi, llm, dir } = await fresh();
     llm.enqueue({ kind: 'text', text: 'Got all three lines.' });
     await oi.expect('> ');
     oi.paste('first line\nsecond line\nthird line');
     await oi.expect('[pasted text #1, 3 lines]');
     oi.type('\r');
-    await oi.expect('Got all three lines.');
-    await oi.expect('> ');
+    await oi.expectEach('Got all three lines.', '> ');
     expect(chatRequests(llm)).toHaveLength(1);
     expect(userMessages(llm)).toEqual(['first line\nsecond line\nthird line']);
     const saved = savedConversation(dir);
@@ -34,32 +50,29 @@ describe('oi at the keyboard', () => {
   });
 
   it('does not take a paste during an approval question as its answer, and keeps it for the next message', async () => {
-    const { oi, llm } = await start();
+    const { oi, llm } = await fresh();
     llm.enqueue(shellCall('call_p', 'echo asked-first'), { kind: 'text', text: 'Ran it.' }, { kind: 'text', text: 'Read your paste.' });
     await oi.expect('> ');
-    oi.line('run something');
-    await oi.expect('Run this code?');
+    await oi.enter('run something', 'Run this code?');
     // A paste that starts with "n" and holds lines: it must not decline the cell, nor answer anything.
     oi.paste('no, wait\ny\nthis is for later');
     await oi.expect('kept for your next message');
     expect(chatRequests(llm)).toHaveLength(1);
-    oi.line('y');
-    await oi.expect('asked-first');
-    await oi.expect('Ran it.');
+    await oi.enter('y', 'asked-first', 'Ran it.');
     // Back at the prompt, the paste waits on the line, to be sent (or edited) by the person.
-    await oi.expect('[pasted text #1, 3 lines]');
+    await oi.expect(THREE_LINES_PASTED);
     oi.type('\r');
     await oi.expect('Read your paste.');
     expect(userMessages(llm)).toEqual(['run something', 'no, wait\ny\nthis is for later']);
   });
 
   it('reads lines typed in one burst (a terminal without paste brackets) as one message', async () => {
-    const { oi, llm } = await start();
+    const { oi, llm } = await fresh();
     llm.enqueue({ kind: 'text', text: 'One message.' });
     await oi.expect('> ');
     // One write: the pty delivers it in one read, as a paste is when the terminal does not bracket it.
     oi.type('alpha\rbeta\rgamma');
-    await oi.expect('[pasted text #1, 3 lines]');
+    await oi.expect(THREE_LINES_PASTED);
     oi.type('\r');
     await oi.expect('One message.');
     expect(chatRequests(llm)).toHaveLength(1);
@@ -67,25 +80,20 @@ describe('oi at the keyboard', () => {
   });
 
   it('clears the whole line on Ctrl-C with the cursor in the middle of it', async () => {
-    const { oi, llm } = await start();
+    const { oi, llm } = await fresh();
     llm.enqueue({ kind: 'text', text: 'Only the new text.' });
-    await oi.expect('> ');
-    oi.type('hello world');
-    await oi.expect('hello world');
+    await typeAtPrompt(oi, 'hello world');
     oi.type('\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D');
     oi.type('\x03');
     await expect.poll(async () => (await oi.cursorRow())?.trimEnd()).toBe('>');
-    oi.line('abc');
-    await oi.expect('Only the new text.');
+    await oi.enter('abc', 'Only the new text.');
     expect(userMessages(llm)).toEqual(['abc']);
   });
 
   it('redraws the line when the terminal is resized, and sends what was typed', async () => {
-    const { oi, llm } = await start();
+    const { oi, llm } = await fresh();
     llm.enqueue({ kind: 'text', text: 'Resized fine.' });
-    await oi.expect('> ');
-    oi.type('a message typed before the window changed size');
-    await oi.expect('changed size');
+    await typeAtPrompt(oi, 'a message typed before the window changed size');
     await oi.resize(30, 20);
     oi.type(' and after');
     await expect.poll(async () => (await oi.screen())?.join('')).toContain('and after');
@@ -116,8 +124,7 @@ describe('oi at the keyboard', () => {
     const { oi, llm } = await start();
     llm.enqueue(shellCall('call_r', 'echo framed'), { kind: 'text', text: 'Framed.' });
     await sendAndAnswer(oi, 'frame it', 'y');
-    await oi.expect('Framed.');
-    await oi.expect('> ');
+    await oi.expectEach('Framed.', '> ');
     const rows = await oi.screen();
     const rules = rows.filter((r) => /^──.*─{3}$/.test(r));
     expect(rules.length).toBeGreaterThanOrEqual(2);
