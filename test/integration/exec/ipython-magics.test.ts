@@ -8,7 +8,7 @@ import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSe
 // IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py), in a
 // virtual environment that sees Debian's IPython. Without IPython: magics-without-ipython.test.ts.
 
-const magic = useMagicSessions();
+const magic = useMagicSessions(['ipython']);
 
 describe('notebook magics in the Python session, with IPython', () => {
   const py = magic.inSession('ipython');

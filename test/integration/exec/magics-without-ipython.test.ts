@@ -9,7 +9,7 @@ import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSe
 // error for the rest: in a virtual environment with no IPython at all, and in Debian's Python told not to
 // use its IPython (OI_IPYTHON=0). With IPython: ipython-magics.test.ts.
 
-const magic = useMagicSessions();
+const magic = useMagicSessions(['bare']);
 
 describe('notebook magics in the Python session, without IPython: the documented subset', () => {
   const bare = magic.inSession('bare');

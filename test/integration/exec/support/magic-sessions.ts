@@ -19,11 +19,15 @@ export interface Pythons {
   bare: string;
 }
 
-async function makeVenvs(root: string): Promise<Pythons> {
-  const ipython = path.join(root, 'with-ipython');
-  const bare = path.join(root, 'bare');
-  await Promise.all([run(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', ipython]), run(SYSTEM_PYTHON, ['-m', 'venv', bare])]);
-  return { ipython: path.join(ipython, 'bin', 'python'), bare: path.join(bare, 'bin', 'python') };
+/**
+ * The virtual environments of `uses` in `root` (a venv with ensurepip's pip costs about 4
+ * CPU-seconds; each magics file uses one of the two). The paths of both, made or not.
+ */
+async function makeVenvs(root: string, uses: ReadonlyArray<keyof Pythons>): Promise<Pythons> {
+  const folders = { ipython: path.join(root, 'with-ipython'), bare: path.join(root, 'bare') };
+  const flags = { ipython: ['--system-site-packages'], bare: [] };
+  await Promise.all(uses.map((who) => run(SYSTEM_PYTHON, ['-m', 'venv', ...flags[who], folders[who]])));
+  return { ipython: path.join(folders.ipython, 'bin', 'python'), bare: path.join(folders.bare, 'bin', 'python') };
 }
 
 /** Each output's kind (stream name, error name, or MIME types), in order. */
@@ -72,13 +76,13 @@ export interface MagicSessions {
   inSession(who: 'ipython' | 'bare' | 'off'): SessionRun;
 }
 
-/** The engine and the Pythons for a file's tests, made before them and closed after. */
-export function useMagicSessions(): MagicSessions {
+/** The engine and the Pythons a file's tests use, made before them and closed after. */
+export function useMagicSessions(uses: ReadonlyArray<keyof Pythons>): MagicSessions {
   let h: Harness | undefined;
   let pythons: Pythons | undefined;
   beforeAll(async () => {
     h = await startHarness();
-    pythons = await makeVenvs(h.tmpRoot);
+    pythons = await makeVenvs(h.tmpRoot, uses);
   }, 300_000);
   afterAll(async () => {
     await h?.close();
@@ -97,6 +101,7 @@ export function useMagicSessions(): MagicSessions {
     inSession:
       (who) =>
       (code, settings = {}, conversation = '') => {
+        if (who !== 'off' && !uses.includes(who)) throw new Error(`useMagicSessions was not given '${who}': its venv was not made`);
         const pythonPath = who === 'off' ? SYSTEM_PYTHON : ready(pythons)[who];
         const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
         return ready(h).run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
