@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { CellOutput, ExecSettings } from '@contract';
 import { type Harness, type HarnessRun, startHarness, stdoutOf } from '../../../support/exec-harness';
 import { SYSTEM_PYTHON } from '../../../support/jupyter-home';
+import { buildWheel } from '../../../support/package-registries';
 import { pathWithout } from '../../../support/path-without';
 
 // Real Python sessions for the magics tests (ipython-magics.test.ts, magics-without-ipython.test.ts):
@@ -66,6 +67,18 @@ export async function expectMissingProgramLikeIPython(session: SessionRun, tmpRo
   expect(withoutRuby.status, withoutRuby.forModel).toBe('done');
   expect(stdoutOf(withoutRuby)).toBe("Couldn't find program: 'ruby'\n");
   expect(stdoutOf(await session('%%ruby\nputs 6 * 7'))).toBe('42\n');
+}
+
+/**
+ * `%pip` is this Python's pip (its venv's folder, `venvFolder`, in `pip --version`), and a package it
+ * installs from a wheel imports in the next cell.
+ */
+export async function expectPipOfThisPython(session: SessionRun, tmpRoot: string, venvFolder: string, module: string): Promise<void> {
+  expect(stdoutOf(await session('%pip --version'))).toMatch(new RegExp(`^pip \\d+.* from .*${venvFolder}`, 'm'));
+  const wheel = await buildWheel(path.join(tmpRoot, 'wheels'), module, 42);
+  const install = await session(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
+  expect(install.status, install.forModel).toBe('done');
+  expect((await session(`import ${module}\n${module}.VALUE`)).forModel).toBe('42');
 }
 
 export interface MagicSessions {
