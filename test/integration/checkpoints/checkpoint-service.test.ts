@@ -1,17 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
-  existsSync,
-  type FSWatcher,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
-  readFileSync,
   rmSync,
   symlinkSync,
-  watch,
   writeFileSync,
+  chmodSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  watch,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -298,7 +297,7 @@ describe('checkpoints', () => {
       { group: true },
     );
     const restored = new Set<string>();
-    let files: FSWatcher | undefined;
+    let files: ReturnType<typeof watch> | undefined;
     const journalWatch = watch(store, (_event, name) => {
       if (name !== 'oi-restore-journal.json' || files) return;
       files = watch(workspace, (_change, file) => {

@@ -2,14 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stdoutOf } from '../../support/exec-harness';
-import {
-  errorOf,
-  expectMissingProgramLikeIPython,
-  expectPipOfThisPython,
-  kinds,
-  resultText,
-  useMagicSessions,
-} from './support/magic-sessions';
+import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSessions } from './support/magic-sessions';
 
 // IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py), in a
 // virtual environment that sees Debian's IPython. Without IPython: magics-without-ipython.test.ts.
@@ -56,7 +49,7 @@ describe('notebook magics in the Python session, with IPython', () => {
   });
 
   it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
-    await expectPipOfThisPython(py, magic.h.tmpRoot, 'with-ipython', 'oi_tiny_ipy');
+    await magic.expectPipOfThisPython('ipython', 'oi_tiny_ipy');
   });
 
   it('runs %cd and %env; the session keeps the directory and the variable', async () => {

@@ -2,14 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stdoutOf } from '../../support/exec-harness';
-import {
-  errorOf,
-  expectMissingProgramLikeIPython,
-  expectPipOfThisPython,
-  kinds,
-  resultText,
-  useMagicSessions,
-} from './support/magic-sessions';
+import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSessions } from './support/magic-sessions';
 
 // Without IPython, the documented subset of magics (resources/runners/python/oi_magics.py) with a clear
 // error for the rest: in a virtual environment with no IPython at all, and in Debian's Python told not to
@@ -36,7 +29,7 @@ describe('notebook magics in the Python session, without IPython: the documented
   });
 
   it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
-    await expectPipOfThisPython(bare, magic.h.tmpRoot, 'bare', 'oi_tiny_bare');
+    await magic.expectPipOfThisPython('bare', 'oi_tiny_bare');
   });
 
   it('runs %cd (and %cd -) and %env in its forms', async () => {

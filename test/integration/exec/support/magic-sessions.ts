@@ -69,24 +69,17 @@ export async function expectMissingProgramLikeIPython(session: SessionRun, tmpRo
   expect(stdoutOf(await session('%%ruby\nputs 6 * 7'))).toBe('42\n');
 }
 
-/**
- * `%pip` is this Python's pip (its venv's folder, `venvFolder`, in `pip --version`), and a package it
- * installs from a wheel imports in the next cell.
- */
-export async function expectPipOfThisPython(session: SessionRun, tmpRoot: string, venvFolder: string, module: string): Promise<void> {
-  expect(stdoutOf(await session('%pip --version'))).toMatch(new RegExp(`^pip \\d+.* from .*${venvFolder}`, 'm'));
-  const wheel = await buildWheel(path.join(tmpRoot, 'wheels'), module, 42);
-  const install = await session(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
-  expect(install.status, install.forModel).toBe('done');
-  expect((await session(`import ${module}\n${module}.VALUE`)).forModel).toBe('42');
-}
-
 export interface MagicSessions {
   /** The engine (set once the file's beforeAll has run). */
   readonly h: Harness;
   readonly pythons: Pythons;
   /** A run in the session of one Python. */
   inSession(who: 'ipython' | 'bare' | 'off'): SessionRun;
+  /**
+   * `%pip` in the session of `who` is its venv's own pip (the venv's folder in `pip --version`), and a
+   * package it installs from a wheel (`module`, VALUE 42) imports in the next cell.
+   */
+  expectPipOfThisPython(who: keyof Pythons, module: string): Promise<void>;
 }
 
 /** The engine and the Pythons a file's tests use, made before them and closed after. */
@@ -104,6 +97,14 @@ export function useMagicSessions(uses: ReadonlyArray<keyof Pythons>): MagicSessi
     if (value === undefined) throw new Error('the magic sessions are made in beforeAll');
     return value;
   };
+  const inSession =
+    (who: 'ipython' | 'bare' | 'off'): SessionRun =>
+    (code, settings = {}, conversation = '') => {
+      if (who !== 'off' && !uses.includes(who)) throw new Error(`useMagicSessions was not given '${who}': its venv was not made`);
+      const pythonPath = who === 'off' ? SYSTEM_PYTHON : ready(pythons)[who];
+      const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
+      return ready(h).run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
+    };
   return {
     get h() {
       return ready(h);
@@ -111,13 +112,15 @@ export function useMagicSessions(uses: ReadonlyArray<keyof Pythons>): MagicSessi
     get pythons() {
       return ready(pythons);
     },
-    inSession:
-      (who) =>
-      (code, settings = {}, conversation = '') => {
-        if (who !== 'off' && !uses.includes(who)) throw new Error(`useMagicSessions was not given '${who}': its venv was not made`);
-        const pythonPath = who === 'off' ? SYSTEM_PYTHON : ready(pythons)[who];
-        const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
-        return ready(h).run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
-      },
+    inSession,
+    async expectPipOfThisPython(who, module) {
+      const session = inSession(who);
+      const folder = path.basename(path.dirname(path.dirname(ready(pythons)[who])));
+      expect(stdoutOf(await session('%pip --version'))).toMatch(new RegExp(`^pip \\d+.* from .*${folder}`, 'm'));
+      const wheel = await buildWheel(path.join(ready(h).tmpRoot, 'wheels'), module, 42);
+      const install = await session(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
+      expect(install.status, install.forModel).toBe('done');
+      expect((await session(`import ${module}\n${module}.VALUE`)).forModel).toBe('42');
+    },
   };
 }
