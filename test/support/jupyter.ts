@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startForkedKernels, zygoteSocketIn } from './forked-kernels';
 import { createJupyterHome, runSystemPython, SYSTEM_PYTHON } from './jupyter-home';
 
 // Real Jupyter, from Debian's /usr/bin/python3 (the first python3 on PATH lacks nbformat). Every
@@ -24,12 +25,24 @@ export interface Jupyter {
   dispose(): void;
 }
 
-export function startJupyter(): Jupyter {
-  const home = createJupyterHome({ prefix: 'oi-nb-' });
+export interface JupyterOptions {
+  /**
+   * Kernels forked from a kernel zygote (test/support/forked-kernels.ts): still one fresh kernel per
+   * notebook, without its imports. For files whose kernels only make real outputs to test the app with.
+   */
+  forkedKernels?: boolean;
+}
+
+export function startJupyter(options: JupyterOptions = {}): Jupyter {
+  const home = createJupyterHome({ prefix: 'oi-nb-', ...(options.forkedKernels ? { zygoteSocket: zygoteSocketIn } : {}) });
   const { dir, work } = home;
   const env: NodeJS.ProcessEnv = { ...home.env, MPLBACKEND: 'Agg' };
+  const forked = options.forkedKernels ? startForkedKernels(dir, env, work) : null;
 
-  const run = (args: string[], stdin: string): Promise<string> => runSystemPython(args, stdin, env, work);
+  const run = async (args: string[], stdin: string): Promise<string> => {
+    await forked?.ready;
+    return runSystemPython(args, stdin, env, work);
+  };
 
   return {
     env,
@@ -63,6 +76,9 @@ export function startJupyter(): Jupyter {
       writeFileSync(file, text);
       return run(['-m', 'nbconvert', '--to', 'notebook', '--execute', '--stdout', '--ExecutePreprocessor.kernel_name=python3', file], '');
     },
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
+    dispose: () => {
+      forked?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

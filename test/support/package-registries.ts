@@ -18,6 +18,18 @@ function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv =
   });
 }
 
+/**
+ * A virtual environment of Debian's Python without a pip copied into it: ensurepip's copy costs about
+ * 4 CPU-seconds a venv, and where the test's pip is Debian's own anyway it buys nothing. With
+ * `systemSitePackages`, `python -m pip` in it is Debian's pip, and installs into the venv (pip sees
+ * sys.prefix); without, nothing can install into it — for an interpreter a test only runs.
+ */
+export async function venvWithoutOwnPip(dir: string, options: { systemSitePackages: boolean }): Promise<string> {
+  const flags = options.systemSitePackages ? ['--system-site-packages'] : [];
+  await run(PYTHON, ['-m', 'venv', '--without-pip', ...flags, dir], process.cwd());
+  return join(dir, 'bin', 'python');
+}
+
 /** Builds `<name>-1.0-py3-none-any.whl` into `dir`, whose module `name` holds VALUE = value. */
 export async function buildWheel(dir: string, name: string, value: number): Promise<string> {
   await mkdir(dir, { recursive: true });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type ExecSettings } from '@contract';
 import { AutoInstall } from '../../../src-main/core/exec';
-import type { ExecService } from '../../../src-main/core/exec';
+import type { ExecService, RunRequest } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 import { buildWheel, type LocalRegistry, startNpmRegistry } from '../../support/package-registries';
 
@@ -87,20 +87,34 @@ describe('automatic installs', () => {
     answer = approve;
   };
 
-  it('installs a missing Python package with pip after asking, and runs the cell again', { timeout: PIP_TIMEOUT }, async () => {
-    reset(true);
+  /**
+   * A cell run in a fresh workspace, the install question answered `approve` (and nothing asked or
+   * installed before it counted): the workspace, to look into, and the run's result.
+   */
+  const runInFreshWorkspace = async (
+    approve: boolean,
+    request: Pick<RunRequest, 'conversationId' | 'language' | 'code'> & Partial<Pick<RunRequest, 'sandbox' | 'onTerminal'>>,
+    extra: Partial<ExecSettings> = {},
+  ) => {
+    reset(approve);
     const workspace = await fresh();
+    return { workspace, result: await service.run({ ...request, workspace, settings: settings(extra) }) };
+  };
+
+  it('installs a missing Python package with pip after asking, and runs the cell again', { timeout: PIP_TIMEOUT }, async () => {
     const env = join(root, 'env');
     await sh(SYSTEM_PYTHON, ['-m', 'venv', env]);
     const streamed: string[] = [];
-    const result = await service.run({
-      conversationId: 'pip',
-      workspace,
-      language: 'python',
-      code: 'import oi_demo_pkg\nprint("value", oi_demo_pkg.VALUE)',
-      settings: settings({ pythonPath: join(env, 'bin', 'python') }),
-      onTerminal: (text) => streamed.push(text),
-    });
+    const { result } = await runInFreshWorkspace(
+      true,
+      {
+        conversationId: 'pip',
+        language: 'python',
+        code: 'import oi_demo_pkg\nprint("value", oi_demo_pkg.VALUE)',
+        onTerminal: (text) => streamed.push(text),
+      },
+      { pythonPath: join(env, 'bin', 'python') },
+    );
     expect(questions).toHaveLength(1);
     expect(questions[0]).toMatchObject({
       kind: 'pip',
@@ -122,15 +136,11 @@ describe('automatic installs', () => {
   });
 
   it('does not install when the user declines, and tells the model so', async () => {
-    reset(false);
-    const workspace = await fresh();
-    const result = await service.run({
-      conversationId: 'declined',
-      workspace,
-      language: 'python',
-      code: 'import oi_demo_pkg',
-      settings: settings({ pythonPath: SYSTEM_PYTHON }),
-    });
+    const { workspace, result } = await runInFreshWorkspace(
+      false,
+      { conversationId: 'declined', language: 'python', code: 'import oi_demo_pkg' },
+      { pythonPath: SYSTEM_PYTHON },
+    );
     expect(questions).toHaveLength(1);
     expect(result.status).toBe('failed');
     expect(result.forModel).toContain(`The user declined \`${join(workspace, '.venv', 'bin', 'python')} -m pip install oi_demo_pkg\``);
@@ -168,14 +178,10 @@ describe('automatic installs', () => {
   );
 
   it('installs a missing npm package into the workspace for node run from the shell', async () => {
-    reset(true);
-    const workspace = await fresh();
-    const result = await service.run({
+    const { workspace, result } = await runInFreshWorkspace(true, {
       conversationId: 'npm-shell',
-      workspace,
       language: 'shell',
       code: `node -e "console.log('value=' + require('oi-demo-npm'))"`,
-      settings: settings(),
     });
     expect(questions).toMatchObject([{ kind: 'npm', packages: ['oi-demo-npm'], command: 'npm install oi-demo-npm' }]);
     expect(result.status).toBe('done');
@@ -185,14 +191,10 @@ describe('automatic installs', () => {
   });
 
   it('installs a missing npm package for a JavaScript cell', async () => {
-    reset(true);
-    const workspace = await fresh();
-    const result = await service.run({
+    const { result } = await runInFreshWorkspace(true, {
       conversationId: 'npm-js',
-      workspace,
       language: 'javascript',
       code: "console.log('value=' + require('oi-demo-npm'))",
-      settings: settings(),
     });
     expect(questions).toMatchObject([{ kind: 'npm', packages: ['oi-demo-npm'] }]);
     expect(result.status).toBe('done');
@@ -200,15 +202,11 @@ describe('automatic installs', () => {
   });
 
   it('proposes a system package for a missing command and always asks, even in auto mode', async () => {
-    reset(false);
-    const workspace = await fresh();
-    const result = await service.run({
-      conversationId: 'command',
-      workspace,
-      language: 'shell',
-      code: 'oi-missing-tool --version',
-      settings: settings({ autoInstall: 'auto' }),
-    });
+    const { result } = await runInFreshWorkspace(
+      false,
+      { conversationId: 'command', language: 'shell', code: 'oi-missing-tool --version' },
+      { autoInstall: 'auto' },
+    );
     expect(result.status).toBe('failed');
     expect(questions).toHaveLength(1);
     expect(questions[0]).toMatchObject({ kind: 'system', alwaysAsk: true, packages: ['oi-missing-tool'] });
@@ -217,19 +215,19 @@ describe('automatic installs', () => {
   });
 
   it('installs into the workspace .venv when the sandbox is on, and re-runs inside the sandbox', async () => {
-    reset(true);
-    const workspace = await fresh();
     const env = join(root, 'env-sandbox');
     await sh(SYSTEM_PYTHON, ['-m', 'venv', env]);
-    const result = await service.run({
-      conversationId: 'sandboxed-install',
-      workspace,
-      language: 'python',
-      code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)',
-      // pip runs inside the sandbox, which hides /tmp: the wheel folder is shown to it as any folder would be.
-      sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [wheels], allowedHosts: [] },
-      settings: settings({ pythonPath: join(env, 'bin', 'python') }),
-    });
+    const { workspace, result } = await runInFreshWorkspace(
+      true,
+      {
+        conversationId: 'sandboxed-install',
+        language: 'python',
+        code: 'import oi_demo_pkg, sys\nprint("value", oi_demo_pkg.VALUE, sys.prefix)',
+        // pip runs inside the sandbox, which hides /tmp: the wheel folder is shown to it as any folder would be.
+        sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [wheels], allowedHosts: [] },
+      },
+      { pythonPath: join(env, 'bin', 'python') },
+    );
     expect(questions[0]?.text).toContain('because the sandbox lets code change only the workspace');
     expect(questions[0]?.text).toContain('runs inside the sandbox, with the network on for the download only');
     expect(result.forModel).toContain('value 42');
@@ -245,15 +243,11 @@ describe('automatic installs', () => {
   }, 180_000);
 
   it('installs nothing when the setting is off', async () => {
-    reset(true);
-    const workspace = await fresh();
-    const result = await service.run({
-      conversationId: 'off',
-      workspace,
-      language: 'python',
-      code: 'import oi_demo_pkg',
-      settings: settings({ pythonPath: SYSTEM_PYTHON, autoInstall: 'off' }),
-    });
+    const { result } = await runInFreshWorkspace(
+      true,
+      { conversationId: 'off', language: 'python', code: 'import oi_demo_pkg' },
+      { pythonPath: SYSTEM_PYTHON, autoInstall: 'off' },
+    );
     expect(result.status).toBe('failed');
     expect(questions).toEqual([]);
   });

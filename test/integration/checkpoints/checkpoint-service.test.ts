@@ -1,12 +1,24 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  chmodSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  watch,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultSettings } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
+import { endWithTest } from '../../support/test-children';
 import { treeState } from './support/tree-state';
 
 const temps: string[] = [];
@@ -25,6 +37,39 @@ function setup(settings: Partial<typeof defaultSettings> = {}) {
 }
 
 const sh = (cwd: string, script: string) => execFileSync('bash', ['-c', script], { cwd, stdio: 'pipe' });
+
+/** The file's text; '' while it is missing (a restore between removing and writing it). */
+function textOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** SIGKILL to the whole process group led by `pid`, if it is still there. */
+function killGroup(pid: number | undefined): void {
+  try {
+    if (pid) process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** A checkpointed cell that rewrites `file` (in the workspace) from `from` to `to`. */
+async function cellRewrites(
+  service: CheckpointService,
+  conv: { id: string; workspace: string },
+  cellId: string,
+  file: string,
+  from: string,
+  to: string,
+) {
+  writeFileSync(path.join(conv.workspace, file), from);
+  await service.before(conv, cellId);
+  writeFileSync(path.join(conv.workspace, file), to);
+  await service.after(conv, cellId, []);
+}
 
 /** A workspace of the shapes that matter: text, binary, executable, symlinks, empty folder, Unicode, a nested repository. */
 function populate(ws: string): void {
@@ -131,10 +176,7 @@ describe('checkpoints', () => {
 
   it('lists a file the user changed outside the app since, and keeps it unless confirmed', async () => {
     const { workspace, service, conv } = setup();
-    writeFileSync(path.join(workspace, 'report.md'), 'draft 1\n');
-    await service.before(conv, 'cell1');
-    writeFileSync(path.join(workspace, 'report.md'), 'draft 2 by the code\n');
-    await service.after(conv, 'cell1', []);
+    await cellRewrites(service, conv, 'cell1', 'report.md', 'draft 1\n', 'draft 2 by the code\n');
     writeFileSync(path.join(workspace, 'report.md'), 'draft 3 by the user\n');
     expect(await service.restore(conv, 'cell1', false)).toEqual({
       status: 'needs-confirmation',
@@ -149,10 +191,7 @@ describe('checkpoints', () => {
 
   it('can undo a rewind: the state before it was checkpointed', async () => {
     const { workspace, service, conv } = setup();
-    writeFileSync(path.join(workspace, 'a.txt'), 'one');
-    await service.before(conv, 'cell1');
-    writeFileSync(path.join(workspace, 'a.txt'), 'two');
-    await service.after(conv, 'cell1', []);
+    await cellRewrites(service, conv, 'cell1', 'a.txt', 'one', 'two');
     await service.restore(conv, 'cell1', false);
     expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('one');
     const { checkpoints } = await service.list(conv.id);
@@ -240,30 +279,38 @@ describe('checkpoints', () => {
       const s = new CheckpointService({ dataDir: ${JSON.stringify(dataDir)}, settings: () => defaultSettings });
       await s.restore({ id: 'conv1', workspace: ${JSON.stringify(workspace)} }, 'cell1', true);\n`,
     );
-    // tsx's loader straight into node (npx first started npm), and the wait for "some files written"
-    // starts looking at files only once the restore has begun (its journal is written first): on a
-    // loaded machine the child's start took tens of seconds, and 300-file greps every 10 ms all that
-    // time took the CPU it needed (the test ran out of time once under two busy loops).
+    // tsx's loader straight into node (npx first started npm). The kill waits on events, not a poll:
+    // the journal appearing in the store (the restore has begun), then the workspace's files coming
+    // back one by one (inotify, through fs.watch); once 5 hold their original text, the whole group
+    // goes. (A bash loop polling with grep every 10 ms used about as much CPU as the restore itself.)
     const tsx = pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href;
-    const started = `${dataDir}/checkpoints/stores/*.git/oi-restore-journal.json`;
-    const child = spawnSync(
-      'bash',
-      [
-        '-c',
-        `setsid node --import ${tsx} ${script} & pid=$!
-        while ! compgen -G '${started}' >/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.02; done
-        while [ "$(grep -l original ${workspace}/f*.txt 2>/dev/null | wc -l)" -lt 5 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done
-        kill -9 -- -$pid; wait $pid; true`,
-      ],
-      { cwd: process.cwd(), stdio: 'pipe', env: { ...process.env, TSX_TSCONFIG_PATH: path.resolve('tsconfig.node.json') } },
+    const stores = path.join(dataDir, 'checkpoints', 'stores');
+    const store = path.join(stores, readdirSync(stores).find((name) => name.endsWith('.git')) ?? '');
+    const journalFile = path.join(store, 'oi-restore-journal.json');
+    const child = endWithTest(
+      spawn(process.execPath, ['--import', tsx, script], {
+        cwd: process.cwd(),
+        detached: true,
+        stdio: 'ignore',
+        env: { ...process.env, TSX_TSCONFIG_PATH: path.resolve('tsconfig.node.json') },
+      }),
+      { group: true },
     );
-    expect(child.status).toBe(0);
+    const restored = new Set<string>();
+    let files: ReturnType<typeof watch> | undefined;
+    const journalWatch = watch(store, (_event, name) => {
+      if (name !== 'oi-restore-journal.json' || files) return;
+      files = watch(workspace, (_change, file) => {
+        if (!file || restored.size >= 5 || !/^f\d+\.txt$/.test(file)) return;
+        if (textOf(path.join(workspace, file)).startsWith('original')) restored.add(file);
+        if (restored.size >= 5) killGroup(child.pid);
+      });
+    });
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    journalWatch.close();
+    files?.close();
     const mid = treeState(workspace);
-    const journal = existsSync(path.join(dataDir, 'checkpoints/stores'))
-      ? execFileSync('bash', ['-c', `ls ${dataDir}/checkpoints/stores/*.git/oi-restore-journal.json 2>/dev/null | wc -l`])
-          .toString()
-          .trim()
-      : '0';
+    const journal = existsSync(journalFile) ? '1' : '0';
     if (journal === '1') {
       // Cut short: a mix on disk now, finished by the next service that opens the store.
       const again = new CheckpointService({ dataDir, settings: () => defaultSettings });

@@ -1,14 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildWheel } from '../../support/package-registries';
 import { stdoutOf } from '../../support/exec-harness';
 import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSessions } from './support/magic-sessions';
 
 // IPython semantics in the Python session (resources/runners/python/oi_ipython.py, oi_shell.py), in a
 // virtual environment that sees Debian's IPython. Without IPython: magics-without-ipython.test.ts.
 
-const magic = useMagicSessions();
+const magic = useMagicSessions(['ipython']);
 
 describe('notebook magics in the Python session, with IPython', () => {
   const py = magic.inSession('ipython');
@@ -50,12 +49,7 @@ describe('notebook magics in the Python session, with IPython', () => {
   });
 
   it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
-    const version = await py('%pip --version');
-    expect(stdoutOf(version)).toMatch(/^pip \d+.* from .*with-ipython/m);
-    const wheel = await buildWheel(path.join(magic.h.tmpRoot, 'wheels'), 'oi_tiny_ipy', 42);
-    const install = await py(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
-    expect(install.status, install.forModel).toBe('done');
-    expect((await py('import oi_tiny_ipy\noi_tiny_ipy.VALUE')).forModel).toBe('42');
+    await magic.expectPipOfThisPython('ipython', 'oi_tiny_ipy');
   });
 
   it('runs %cd and %env; the session keeps the directory and the variable', async () => {

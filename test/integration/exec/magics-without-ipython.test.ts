@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildWheel } from '../../support/package-registries';
 import { stdoutOf } from '../../support/exec-harness';
 import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSessions } from './support/magic-sessions';
 
@@ -9,7 +8,7 @@ import { errorOf, expectMissingProgramLikeIPython, kinds, resultText, useMagicSe
 // error for the rest: in a virtual environment with no IPython at all, and in Debian's Python told not to
 // use its IPython (OI_IPYTHON=0). With IPython: ipython-magics.test.ts.
 
-const magic = useMagicSessions();
+const magic = useMagicSessions(['bare']);
 
 describe('notebook magics in the Python session, without IPython: the documented subset', () => {
   const bare = magic.inSession('bare');
@@ -30,11 +29,7 @@ describe('notebook magics in the Python session, without IPython: the documented
   });
 
   it('runs %pip with this Python, and the installed package imports in the next cell', async () => {
-    expect(stdoutOf(await bare('%pip --version'))).toMatch(/^pip \d+.* from .*bare/m);
-    const wheel = await buildWheel(path.join(magic.h.tmpRoot, 'wheels'), 'oi_tiny_bare', 42);
-    const install = await bare(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
-    expect(install.status, install.forModel).toBe('done');
-    expect((await bare('import oi_tiny_bare\noi_tiny_bare.VALUE')).forModel).toBe('42');
+    await magic.expectPipOfThisPython('bare', 'oi_tiny_bare');
   });
 
   it('runs %cd (and %cd -) and %env in its forms', async () => {

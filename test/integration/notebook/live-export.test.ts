@@ -12,7 +12,7 @@ import { SYSTEM_PYTHON } from '../../support/jupyter-home';
 import { expectExportsRerun } from '../../support/notebook-rerun';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { startAppUnderTest } from '../../support/app-under-test';
-import { buildWheel } from '../../support/package-registries';
+import { buildWheel, venvWithoutOwnPip } from '../../support/package-registries';
 
 // Exports of live sessions re-run top to bottom under nbconvert --execute, without --allow-errors:
 // agent turns with the scripted model and the real engine, each conversation exported and executed
@@ -174,8 +174,9 @@ describe('an automatic install in an exported session', () => {
     await buildWheel(wheels, 'oi_export_pkg', 77);
     venv = path.join(root, 'session-venv');
     kernelVenv = path.join(root, 'kernel-venv');
-    // The session's Python and the kernel's: each a virtual environment pip may install into.
-    await Promise.all([run(SYSTEM_PYTHON, ['-m', 'venv', venv]), run(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', kernelVenv])]);
+    // The session's Python and the kernel's: each a virtual environment pip may install into (the
+    // session's with a pip of its own, as a person's venv has; the kernel's sees Debian's ipykernel and pip).
+    await Promise.all([run(SYSTEM_PYTHON, ['-m', 'venv', venv]), venvWithoutOwnPip(kernelVenv, { systemSitePackages: true })]);
   }, 300_000);
   afterAll(async () => {
     await h?.close();

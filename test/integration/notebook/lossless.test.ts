@@ -28,7 +28,7 @@ describe('lossless notebook round trip', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    jupyter = startJupyter();
+    jupyter = startJupyter({ forkedKernels: true });
     shapes = await realShapes(jupyter);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-nb-lossless-'));
     app = createTestApp({

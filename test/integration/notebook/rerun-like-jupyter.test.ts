@@ -37,7 +37,7 @@ describe('re-run all mirrors nbconvert --execute', () => {
   let tmpRoot: string;
 
   beforeAll(async () => {
-    jupyter = startJupyter();
+    jupyter = startJupyter({ forkedKernels: true });
     shapes = await realShapes(jupyter);
     // Jupyter's notebooks only: the R and Julia kernels are not on this machine for nbconvert.
     const python = Object.fromEntries(

@@ -7,8 +7,8 @@ import { createSessionRouter } from '../../../src-main/core/exec';
 import { execFile } from 'node:child_process';
 import { AutoInstall } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
-import { buildWheel } from '../../support/package-registries';
-import { PYTHON, startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
+import { buildWheel, venvWithoutOwnPip } from '../../support/package-registries';
+import { startJupyterServer, type JupyterServer } from '../../support/jupyter-server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 // A real Jupyter Server (Debian's python3-jupyter-server and python3-ipykernel) on 127.0.0.1 with a
@@ -238,11 +238,8 @@ describe('missing packages on a remote kernel', () => {
   it('installs them on the server with %pip in the kernel, not on this machine', async () => {
     const root = await mkdtemp(join(tmpdir(), 'oi-remote-pip-'));
     const venv = join(root, 'kernel-env');
-    await new Promise<void>((done, fail) =>
-      execFile(PYTHON, ['-m', 'venv', '--system-site-packages', venv], (err) =>
-        err ? fail(new Error(`python -m venv failed: ${err.message}`)) : done(),
-      ),
-    );
+    // The kernel's environment on the server sees Debian's ipykernel and pip; %pip installs into it.
+    await venvWithoutOwnPip(venv, { systemSitePackages: true });
     const wheels = join(root, 'wheels');
     await buildWheel(wheels, 'oi_remote_pkg', 99);
     const server = await startJupyterServer({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { CellOutput, ExecSettings } from '@contract';
 import { type Harness, type HarnessRun, startHarness, stdoutOf } from '../../../support/exec-harness';
 import { SYSTEM_PYTHON } from '../../../support/jupyter-home';
+import { buildWheel } from '../../../support/package-registries';
 import { pathWithout } from '../../../support/path-without';
 
 // Real Python sessions for the magics tests (ipython-magics.test.ts, magics-without-ipython.test.ts):
@@ -19,11 +20,15 @@ export interface Pythons {
   bare: string;
 }
 
-async function makeVenvs(root: string): Promise<Pythons> {
-  const ipython = path.join(root, 'with-ipython');
-  const bare = path.join(root, 'bare');
-  await Promise.all([run(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', ipython]), run(SYSTEM_PYTHON, ['-m', 'venv', bare])]);
-  return { ipython: path.join(ipython, 'bin', 'python'), bare: path.join(bare, 'bin', 'python') };
+/**
+ * The virtual environments of `uses` in `root` (a venv with ensurepip's pip costs about 4
+ * CPU-seconds; each magics file uses one of the two). The paths of both, made or not.
+ */
+async function makeVenvs(root: string, uses: ReadonlyArray<keyof Pythons>): Promise<Pythons> {
+  const folders = { ipython: path.join(root, 'with-ipython'), bare: path.join(root, 'bare') };
+  const flags = { ipython: ['--system-site-packages'], bare: [] };
+  await Promise.all(uses.map((who) => run(SYSTEM_PYTHON, ['-m', 'venv', ...flags[who], folders[who]])));
+  return { ipython: path.join(folders.ipython, 'bin', 'python'), bare: path.join(folders.bare, 'bin', 'python') };
 }
 
 /** Each output's kind (stream name, error name, or MIME types), in order. */
@@ -70,15 +75,20 @@ export interface MagicSessions {
   readonly pythons: Pythons;
   /** A run in the session of one Python. */
   inSession(who: 'ipython' | 'bare' | 'off'): SessionRun;
+  /**
+   * `%pip` in the session of `who` is its venv's own pip (the venv's folder in `pip --version`), and a
+   * package it installs from a wheel (`module`, VALUE 42) imports in the next cell.
+   */
+  expectPipOfThisPython(who: keyof Pythons, module: string): Promise<void>;
 }
 
-/** The engine and the Pythons for a file's tests, made before them and closed after. */
-export function useMagicSessions(): MagicSessions {
+/** The engine and the Pythons a file's tests use, made before them and closed after. */
+export function useMagicSessions(uses: ReadonlyArray<keyof Pythons>): MagicSessions {
   let h: Harness | undefined;
   let pythons: Pythons | undefined;
   beforeAll(async () => {
     h = await startHarness();
-    pythons = await makeVenvs(h.tmpRoot);
+    pythons = await makeVenvs(h.tmpRoot, uses);
   }, 300_000);
   afterAll(async () => {
     await h?.close();
@@ -87,6 +97,14 @@ export function useMagicSessions(): MagicSessions {
     if (value === undefined) throw new Error('the magic sessions are made in beforeAll');
     return value;
   };
+  const inSession =
+    (who: 'ipython' | 'bare' | 'off'): SessionRun =>
+    (code, settings = {}, conversation = '') => {
+      if (who !== 'off' && !uses.includes(who)) throw new Error(`useMagicSessions was not given '${who}': its venv was not made`);
+      const pythonPath = who === 'off' ? SYSTEM_PYTHON : ready(pythons)[who];
+      const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
+      return ready(h).run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
+    };
   return {
     get h() {
       return ready(h);
@@ -94,12 +112,15 @@ export function useMagicSessions(): MagicSessions {
     get pythons() {
       return ready(pythons);
     },
-    inSession:
-      (who) =>
-      (code, settings = {}, conversation = '') => {
-        const pythonPath = who === 'off' ? SYSTEM_PYTHON : ready(pythons)[who];
-        const env: Record<string, string> = { ...(who === 'off' ? { OI_IPYTHON: '0' } : {}), ...settings.env };
-        return ready(h).run('python', code, { conversationId: `magics-${who}${conversation}`, settings: { pythonPath, ...settings, env } });
-      },
+    inSession,
+    async expectPipOfThisPython(who, module) {
+      const session = inSession(who);
+      const folder = path.basename(path.dirname(path.dirname(ready(pythons)[who])));
+      expect(stdoutOf(await session('%pip --version'))).toMatch(new RegExp(`^pip \\d+.* from .*${folder}`, 'm'));
+      const wheel = await buildWheel(path.join(ready(h).tmpRoot, 'wheels'), module, 42);
+      const install = await session(`%pip install --no-index --quiet ${wheel}`, { timeoutMs: 120_000 });
+      expect(install.status, install.forModel).toBe('done');
+      expect((await session(`import ${module}\n${module}.VALUE`)).forModel).toBe('42');
+    },
   };
 }
