@@ -7,8 +7,9 @@ import NodeWebSocket from 'ws';
 import { contentSecurityPolicy, outputFrameContentSecurityPolicy } from '../../src-main/core/security/content-security-policy';
 import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/output-frame-messages';
 import { expectAttribute, expectText } from '../support/page-expect';
+import { notebookJson } from '../support/notebook-json';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, SHOTS, workspaceAfterHello } from '../support/ui-harness';
 
 // Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
 // URL with its own CSP in an opaque origin. These drive the real app in Chromium: a Python cell's
@@ -197,28 +198,18 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
   });
 
   it('previews a notebook file through the same frame, with its scripts off like an untrusted notebook', async () => {
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
-    await sendMessage(ui.page, 'Hello');
-    await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
-    const { workspace } = await currentConversation(ui.aut);
+    const workspace = await workspaceAfterHello(ui);
     const html =
       '<p id="nb">static</p><p id="after">after the script</p><script>document.getElementById("nb").textContent = "notebook script ran";</script>';
-    const notebook = {
-      nbformat: 4,
-      nbformat_minor: 5,
-      metadata: { kernelspec: { display_name: 'Python 3', name: 'python3', language: 'python' } },
-      cells: [
-        {
-          cell_type: 'code',
-          id: 'c1',
-          metadata: {},
-          execution_count: 1,
-          source: ['chart()'],
-          outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }],
-        },
-      ],
-    };
-    writeFileSync(path.join(workspace, 'chart.ipynb'), JSON.stringify(notebook));
+    const notebook = notebookJson([
+      {
+        cell_type: 'code',
+        execution_count: 1,
+        source: ['chart()'],
+        outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }],
+      },
+    ]);
+    writeFileSync(path.join(workspace, 'chart.ipynb'), notebook);
     const row = ui.page.locator('[role="treeitem"][data-path="chart.ipynb"]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     await row.getByRole('button', { name: 'chart.ipynb' }).click();
