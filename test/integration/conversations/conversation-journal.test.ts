@@ -60,6 +60,12 @@ function freshStore(): { dir: string; store: ConversationStore } {
   return { dir, store: new ConversationStore(dir, () => dir) };
 }
 
+/** A new conversation and its journal, which writes the file whole once nothing was added for `compactIdleMs`. */
+async function journalled(store: ConversationStore, title: string, compactIdleMs: number) {
+  const conv = await store.create(title);
+  return { conv, journal: new ConversationJournal(store, conv, { compactIdleMs }) };
+}
+
 describe('conversation journal', () => {
   it('keeps every journalled cell through a SIGKILL right after it was added: the store reads them from the journal', async () => {
     const dir = dataDir();
@@ -74,8 +80,7 @@ describe('conversation journal', () => {
 
   it('writes the file whole and empties the journal once still, and removes it at close', async () => {
     const { dir, store } = freshStore();
-    const conv = await store.create('still');
-    const journal = new ConversationJournal(store, conv, { compactIdleMs: 1 });
+    const { conv, journal } = await journalled(store, 'still', 1);
     for (const n of [1, 2, 3]) {
       conv.items.push(cell(n));
       await journal.add(cell(n));
@@ -142,8 +147,7 @@ describe('conversation journal', () => {
 
   it('writes a save that removed an item whole and empties the journal, so no line brings the item back', async () => {
     const { dir, store } = freshStore();
-    const conv = await store.create('removal');
-    const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
+    const { conv, journal } = await journalled(store, 'removal', 3_600_000);
     for (const n of [1, 2, 3]) {
       conv.items.push(cell(n));
       await store.save(conv);

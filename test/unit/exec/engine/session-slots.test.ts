@@ -136,20 +136,17 @@ describe('session slots', () => {
     const slots = new SessionSlots();
     const mine = new FakeSession();
     const theirs = new FakeSession();
-    await liveSession(
-      slots.slotFor('c1', 'python'),
-      python,
-      FAKE_RUNTIME,
-      fakeRoute(async () => mine),
-      async () => mine,
-    );
-    await liveSession(
-      slots.slotFor('c2', 'python'),
-      python,
-      FAKE_RUNTIME,
-      fakeRoute(async () => theirs),
-      async () => theirs,
-    );
+    for (const [conversationId, session] of [
+      ['c1', mine],
+      ['c2', theirs],
+    ] as const)
+      await liveSession(
+        slots.slotFor(conversationId, 'python'),
+        python,
+        FAKE_RUNTIME,
+        fakeRoute(async () => session),
+        async () => session,
+      );
     await slots.close('c1');
     expect(mine.disposed).toBe(true);
     expect(theirs.disposed).toBe(false);
