@@ -3,13 +3,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import NodeWebSocket from 'ws';
 import { contentSecurityPolicy, outputFrameContentSecurityPolicy } from '../../src-main/core/security/content-security-policy';
 import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/output-frame-messages';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { notebookJson } from '../support/notebook-json';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage, SHOTS, workspaceAfterHello } from '../support/ui-harness';
+import { upgradeStatus } from '../support/ws-upgrade';
 
 // Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
 // URL with its own CSP in an opaque origin. These drive the real app in Chromium: a Python cell's
@@ -46,19 +46,6 @@ const tallHtml = `<div id="huge" style="height: 3000px; background: linear-gradi
 /** Python source for one display(HTML(...)) per document (the runner's own display helper). */
 const displayCode = (...docs: string[]) => docs.map((d) => `display(HTML(${JSON.stringify(d)}))`).join('\n');
 
-/** Opens a WebSocket from Node with the given Origin and reports the upgrade's status. */
-function upgradeStatus(url: string, origin: string): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new NodeWebSocket(url, { headers: { origin } });
-    ws.once('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.once('error', () => resolve(-1));
-  });
-}
-
 describe('HTML outputs with scripts, in an isolated frame', () => {
   const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
 
@@ -93,8 +80,8 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     // The frame's own policy stops the socket before it leaves the browser (connect-src 'none')…
     await expectText(probe.locator('#bridge'), 'failed, violated: connect-src');
     // …and the server refuses an opaque origin ("null") even with the right token.
-    expect(await upgradeStatus(bridgeUrl, 'null')).toBe(403);
-    expect(await upgradeStatus(bridgeUrl, ui.aut.server.url)).toBe(101);
+    expect(await upgradeStatus(bridgeUrl, { origin: 'null' })).toBe(403);
+    expect(await upgradeStatus(bridgeUrl, { origin: ui.aut.server.url })).toBe(101);
     await expect(ui.page.getByText('Scripts in this output run in an isolated frame').count()).resolves.toBe(1);
 
     // The frame shows all its content without scrolling…
