@@ -7,6 +7,7 @@ import { startJupyter, type Jupyter } from '../support/jupyter';
 import { downloadedBytes } from '../support/browser';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage, SHOTS } from '../support/ui-harness';
+import { notebookJson } from '../support/notebook-json';
 
 // Notebooks through the UI in Chromium: export downloads an .ipynb that nbformat accepts, import
 // opens the notebook as a conversation with its outputs, and "re-run all" shows its progress.
@@ -14,14 +15,6 @@ import { sendMessage, SHOTS } from '../support/ui-harness';
 /** A real 40×40 PNG, big enough to see. */
 const PLOT = noisePng(40).toString('base64');
 
-function notebook(cells: Array<Record<string, unknown>>): string {
-  return JSON.stringify({
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
-    cells: cells.map((c, i) => ({ id: `c${i}`, metadata: {}, ...c })),
-  });
-}
 const code = (source: string, outputs: unknown[] = [], count: number | null = null) => ({
   cell_type: 'code',
   source,
@@ -76,7 +69,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   it('imports a notebook from the toolbar: its cells show, with an image output', async () => {
     await importFile(
       'sales.ipynb',
-      notebook([
+      notebookJson([
         {
           cell_type: 'markdown',
           source: '# Sales report\n\nRows first, then the chart. A pasted picture: ![pasted](attachment:pasted.png)',
@@ -111,7 +104,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   });
 
   it('offers to import an .ipynb dropped on the window, and imports it on "Import"', async () => {
-    const text = notebook([
+    const text = notebookJson([
       { cell_type: 'markdown', source: '# Dropped analysis' },
       code('print(1)', [{ output_type: 'stream', name: 'stdout', text: '1\n' }], 1),
     ]);
@@ -137,7 +130,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     const conv = (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
     writeFileSync(
       path.join(conv?.workspace ?? '/nonexistent', 'analysis.ipynb'),
-      notebook([
+      notebookJson([
         { cell_type: 'markdown', source: '## Findings\n\nSales **rose**.' },
         code('print("hello")', [{ output_type: 'stream', name: 'stdout', text: 'hello\n' }], 1),
         code('plot()', [{ output_type: 'display_data', data: { 'image/png': PLOT, 'text/plain': '<Figure>' }, metadata: {} }], 2),
@@ -170,7 +163,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   it('re-runs all cells with "cell k of n" progress, stops at the first error and continues after it', async () => {
     await importFile(
       'rerun.ipynb',
-      notebook([
+      notebookJson([
         code('x = 20'),
         // Waits for the test to say go, so the bar can be seen mid-run without timing anything.
         code(
@@ -211,7 +204,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     const source = `display(HTML(${JSON.stringify(html)}))`;
     await importFile(
       'chart.ipynb',
-      notebook([code(source, [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': '<HTML>' } }], 1)]),
+      notebookJson([code(source, [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': '<HTML>' } }], 1)]),
     );
     const imported = ui.page.getByTestId('cell').getByTestId('html-output').contentFrame();
     await expectText(imported.locator('#after'), 'after the script');

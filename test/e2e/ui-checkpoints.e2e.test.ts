@@ -13,24 +13,18 @@ import { executeThenSay } from '../support/scripted-replies';
 describe('checkpoints in the UI', () => {
   const ui = useUiApp({ settings: { autoRun: true } }, { newConversation: true });
 
+  let calls = 0;
+  /** A turn in which the model runs `code` in the shell, then says `reply`, shown before this returns. */
+  async function shellTurn(message: string, code: string, reply: string): Promise<void> {
+    ui.aut.llm.enqueue(...executeThenSay({ id: `call_${++calls}`, language: 'shell', code }, reply));
+    await sendMessage(ui.page, message);
+    await expectText(ui.page.getByText(reply), reply);
+  }
+
   it('shows what a cell changed with its diff, and rewinds it after confirming', async () => {
     const p = ui.page;
-    ui.aut.llm.enqueue(
-      ...executeThenSay(
-        { id: 'call_w', language: 'shell', code: 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv' },
-        'Wrote them.',
-      ),
-    );
-    await sendMessage(p, 'write two files');
-    await expectText(p.getByText('Wrote them.'), 'Wrote them.');
-    ui.aut.llm.enqueue(
-      ...executeThenSay(
-        { id: 'call_m', language: 'shell', code: 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv' },
-        'Changed them.',
-      ),
-    );
-    await sendMessage(p, 'change them');
-    await expectText(p.getByText('Changed them.'), 'Changed them.');
+    await shellTurn('write two files', 'printf "one\\ntwo\\n" > notes.txt && echo data > extra.csv', 'Wrote them.');
+    await shellTurn('change them', 'printf "one\\nTWO\\nthree\\n" > notes.txt && rm extra.csv', 'Changed them.');
 
     const { workspace } = await currentConversation(ui.aut);
     const second = p.getByTestId('cell').nth(1);

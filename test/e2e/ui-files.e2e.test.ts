@@ -2,8 +2,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
+import { notebookJson } from '../support/notebook-json';
+import { SQUARES_PLOT } from '../support/squares-plot';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, SHOTS, workspaceAfterHello } from '../support/ui-harness';
 
 describe('the workspace panel: live tree, highlights, preview, file actions, plots', () => {
   const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
@@ -65,27 +67,17 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
   });
 
   it('previews a notebook read-only and other files as metadata, picking up files written outside the app', async () => {
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
-    await sendMessage(ui.page, 'Hello');
-    await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
-    const { workspace } = await currentConversation(ui.aut);
-    const notebook = {
-      nbformat: 4,
-      nbformat_minor: 5,
-      metadata: { kernelspec: { display_name: 'Python 3', name: 'python3', language: 'python' }, language_info: { name: 'python' } },
-      cells: [
-        { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# Sales *report*'] },
-        {
-          cell_type: 'code',
-          id: 'c1',
-          metadata: {},
-          execution_count: 3,
-          source: ['total = 2 + 2\n', 'print(total)'],
-          outputs: [{ output_type: 'stream', name: 'stdout', text: ['4\n'] }],
-        },
-      ],
-    };
-    writeFileSync(path.join(workspace, 'report.ipynb'), JSON.stringify(notebook));
+    const workspace = await workspaceAfterHello(ui);
+    const notebook = notebookJson([
+      { cell_type: 'markdown', source: ['# Sales *report*'] },
+      {
+        cell_type: 'code',
+        execution_count: 3,
+        source: ['total = 2 + 2\n', 'print(total)'],
+        outputs: [{ output_type: 'stream', name: 'stdout', text: ['4\n'] }],
+      },
+    ]);
+    writeFileSync(path.join(workspace, 'report.ipynb'), notebook);
     writeFileSync(path.join(workspace, 'data.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
 
     await expect.poll(() => row('report.ipynb').count(), { timeout: 10_000 }).toBe(1);
@@ -104,15 +96,7 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
   });
 
   it('shows a matplotlib plot inline and opens it in the preview', async () => {
-    const code = [
-      'import matplotlib.pyplot as plt',
-      'xs = list(range(1, 11))',
-      'plt.figure(figsize=(5, 3.2))',
-      'plt.plot(xs, [x * x for x in xs], marker="o")',
-      'plt.title("Squares")',
-      'plt.savefig("squares.png")',
-      'plt.show()',
-    ].join('\n');
+    const code = SQUARES_PLOT;
     ui.aut.llm.enqueue(
       {
         kind: 'tool',

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { saveProfile } from '../../src-main/core/profiles/profile-store';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, newConversation, sendMessage } from '../support/ui-harness';
+import { currentConversation, newConversation, newConversationIn, sendMessage } from '../support/ui-harness';
 
 // Hooks are the person's own commands, run outside the sandbox, so none runs before the person has
 // said yes in the window (docs/agent.md#profiles, #hooks). A profile with hooks is bound from the top
@@ -73,14 +73,7 @@ describe('hooks wait for the person in the window', () => {
     const ran = path.join(workspace, 'workspace-hook-ran.json');
     const command = `cat > '${ran}'`;
     writeFileSync(path.join(workspace, '.agents', 'hooks.json'), JSON.stringify({ hooks: { turnEnd: [{ command }] } }));
-    await newConversation(p);
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Hello.' });
-    await sendMessage(p, 'hi');
-    await expectText(p.getByTestId('assistant-message').last(), 'Hello.', 20_000);
-    await p.getByRole('button', { name: 'Change folder…' }).click();
-    const field = p.getByRole('textbox', { name: 'Folder path' });
-    await field.fill(workspace);
-    await field.press('Enter');
+    await newConversationIn(ui, workspace);
 
     const line = p.getByTestId('instructions-line');
     await expectText(line, `not used until you trust ${workspace}`);

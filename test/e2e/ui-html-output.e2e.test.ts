@@ -3,12 +3,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import NodeWebSocket from 'ws';
 import { contentSecurityPolicy, outputFrameContentSecurityPolicy } from '../../src-main/core/security/content-security-policy';
 import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/output-frame-messages';
 import { expectAttribute, expectText } from '../support/page-expect';
+import { notebookJson } from '../support/notebook-json';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, SHOTS, workspaceAfterHello } from '../support/ui-harness';
+import { upgradeStatus } from '../support/ws-upgrade';
 
 // Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
 // URL with its own CSP in an opaque origin. These drive the real app in Chromium: a Python cell's
@@ -45,19 +46,6 @@ const tallHtml = `<div id="huge" style="height: 3000px; background: linear-gradi
 /** Python source for one display(HTML(...)) per document (the runner's own display helper). */
 const displayCode = (...docs: string[]) => docs.map((d) => `display(HTML(${JSON.stringify(d)}))`).join('\n');
 
-/** Opens a WebSocket from Node with the given Origin and reports the upgrade's status. */
-function upgradeStatus(url: string, origin: string): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new NodeWebSocket(url, { headers: { origin } });
-    ws.once('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.once('error', () => resolve(-1));
-  });
-}
-
 describe('HTML outputs with scripts, in an isolated frame', () => {
   const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
 
@@ -92,8 +80,8 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     // The frame's own policy stops the socket before it leaves the browser (connect-src 'none')…
     await expectText(probe.locator('#bridge'), 'failed, violated: connect-src');
     // …and the server refuses an opaque origin ("null") even with the right token.
-    expect(await upgradeStatus(bridgeUrl, 'null')).toBe(403);
-    expect(await upgradeStatus(bridgeUrl, ui.aut.server.url)).toBe(101);
+    expect(await upgradeStatus(bridgeUrl, { origin: 'null' })).toBe(403);
+    expect(await upgradeStatus(bridgeUrl, { origin: ui.aut.server.url })).toBe(101);
     await expect(ui.page.getByText('Scripts in this output run in an isolated frame').count()).resolves.toBe(1);
 
     // The frame shows all its content without scrolling…
@@ -197,28 +185,18 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
   });
 
   it('previews a notebook file through the same frame, with its scripts off like an untrusted notebook', async () => {
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
-    await sendMessage(ui.page, 'Hello');
-    await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
-    const { workspace } = await currentConversation(ui.aut);
+    const workspace = await workspaceAfterHello(ui);
     const html =
       '<p id="nb">static</p><p id="after">after the script</p><script>document.getElementById("nb").textContent = "notebook script ran";</script>';
-    const notebook = {
-      nbformat: 4,
-      nbformat_minor: 5,
-      metadata: { kernelspec: { display_name: 'Python 3', name: 'python3', language: 'python' } },
-      cells: [
-        {
-          cell_type: 'code',
-          id: 'c1',
-          metadata: {},
-          execution_count: 1,
-          source: ['chart()'],
-          outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }],
-        },
-      ],
-    };
-    writeFileSync(path.join(workspace, 'chart.ipynb'), JSON.stringify(notebook));
+    const notebook = notebookJson([
+      {
+        cell_type: 'code',
+        execution_count: 1,
+        source: ['chart()'],
+        outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': [html] } }],
+      },
+    ]);
+    writeFileSync(path.join(workspace, 'chart.ipynb'), notebook);
     const row = ui.page.locator('[role="treeitem"][data-path="chart.ipynb"]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     await row.getByRole('button', { name: 'chart.ipynb' }).click();

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { newConversation, sendMessage } from '../support/ui-harness';
+import { clonedRepo } from '../support/cloned-repo';
+import { newConversationIn } from '../support/ui-harness';
 
 // The line above the conversation names the AGENTS.md files in effect, each one click from its text;
 // a workspace's are struck through (not given to the model) until the person trusts the folder.
@@ -15,24 +14,14 @@ describe('project instructions in the window', () => {
   let repo: string;
 
   beforeAll(() => {
-    repo = path.join(realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-ui-agents-'))), 'repo');
-    mkdirSync(path.join(repo, 'work'), { recursive: true });
-    execFileSync('git', ['init', '-q', repo]);
-    writeFileSync(path.join(repo, 'AGENTS.md'), 'Use pandas for every table.\n');
+    ({ repo } = clonedRepo('oi-ui-agents-', 'repo', { 'AGENTS.md': 'Use pandas for every table.\n' }));
+    mkdirSync(path.join(repo, 'work'));
   });
   afterAll(() => rmSync(path.dirname(repo), { recursive: true, force: true }));
 
   it('names the files, shows a file’s text on click, and trusts the folder on request', async () => {
     const p = ui.page;
-    await newConversation(p);
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Hello.' });
-    await sendMessage(p, 'hi');
-    await expectText(p.getByTestId('assistant-message').last(), 'Hello.', 20_000);
-
-    await p.getByRole('button', { name: 'Change folder…' }).click();
-    const field = p.getByRole('textbox', { name: 'Folder path' });
-    await field.fill(path.join(repo, 'work'));
-    await field.press('Enter');
+    await newConversationIn(ui, path.join(repo, 'work'));
 
     const line = p.getByTestId('instructions-line');
     await expectText(line, `not used until you trust ${repo}`);

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeCall } from '../../src-main/core/llm/text-call-dialects';
-import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage, SHOTS } from '../support/ui-harness';
+import { useScriptedLlms } from '../support/scripted-llm';
 
 // Local models from the user's side: tool calls written as text in each dialect run as normal cells;
 // the model picker shows how a model calls tools and its context window; Ollama models are listed with
@@ -21,15 +21,12 @@ const replies: Record<string, (tag: string) => string> = {
 };
 
 describe('local models in the UI', () => {
-  let llm: ScriptedLlm | null = null;
-  afterEach(async () => {
-    await llm?.close();
-    llm = null;
-  });
+  // Registered before the fixture's hooks, so each test's server closes after the app using it has closed.
+  const startLlm = useScriptedLlms();
   const ui = useUiApp({}, { start: 'in-test' });
 
   it('runs a tool call written as text in each dialect as a normal cell', async () => {
-    llm = await startScriptedLlm({ chunkSize: 3 });
+    const llm = await startLlm({ chunkSize: 3 });
     await ui.start({ llm, settings: { provider: 'openai-compatible', baseUrl: llm.openaiBaseUrl, model: 'local-model', autoRun: true } });
     const p = ui.page;
     for (const [dialect, reply] of Object.entries(replies)) {
@@ -48,7 +45,7 @@ describe('local models in the UI', () => {
   });
 
   it('shows how the chosen model calls tools and its context window, and checks again on demand', async () => {
-    llm = await startScriptedLlm({ ollama: { contextLength: { 'qwen2.5-coder:7b': 131_072 } }, models: ['qwen2.5-coder:7b'] });
+    const llm = await startLlm({ ollama: { contextLength: { 'qwen2.5-coder:7b': 131_072 } }, models: ['qwen2.5-coder:7b'] });
     await ui.start({ llm, settings: { provider: 'ollama', baseUrl: llm.openaiBaseUrl, model: 'qwen2.5-coder:7b' } });
     const p = ui.page;
     await p.getByTestId('model-button').click();
@@ -66,7 +63,7 @@ describe('local models in the UI', () => {
   });
 
   it('lists Ollama models with their sizes and pulls a missing one after asking', async () => {
-    llm = await startScriptedLlm({ models: ['qwen2.5-coder:7b'], ollama: { sizeBytes: 4_683_087_332, pullable: ['llama3.2:1b'] } });
+    const llm = await startLlm({ models: ['qwen2.5-coder:7b'], ollama: { sizeBytes: 4_683_087_332, pullable: ['llama3.2:1b'] } });
     await ui.start({ llm, settings: { provider: 'ollama', baseUrl: llm.openaiBaseUrl, model: 'qwen2.5-coder:7b' } });
     const p = ui.page;
     await p.getByTestId('model-button').click();

@@ -5,6 +5,7 @@ import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
 import { executeCall, executeThenSay } from '../support/scripted-replies';
+import { notebookJson } from '../support/notebook-json';
 
 // Output shown as the program wrote it (issue 12, items 6-9 and 11), in the real app in Chromium.
 
@@ -86,16 +87,6 @@ describe('stderr stays stderr', () => {
     await check();
   });
 });
-
-/** A notebook file as the import menu takes it. */
-function notebook(cells: Array<Record<string, unknown>>): string {
-  return JSON.stringify({
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
-    cells: cells.map((c, i) => ({ id: `c${i}`, metadata: {}, ...c })),
-  });
-}
 
 const code = (source: string, outputs: unknown[], count: number) => ({ cell_type: 'code', source, outputs, execution_count: count });
 
@@ -179,7 +170,7 @@ describe('tracebacks, markdown and imported outputs', () => {
     ];
     await importFile(
       'ordered.ipynb',
-      notebook([
+      notebookJson([
         { cell_type: 'markdown', source: '# Ordered outputs' },
         code(
           'show()',

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
-import { startScriptedLlm, thinkingSignature, type ScriptedLlm } from '../fixtures/llm-server';
+import { thinkingSignature } from '../fixtures/llm-server';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage, SHOTS } from '../support/ui-harness';
+import { useScriptedLlms } from '../support/scripted-llm';
 
 // Extended thinking from the user's side: turned on in Settings (with the budget checked there, by the
 // schema and by main against the model's output limit), then a message whose thinking streams into a
@@ -18,16 +19,12 @@ interface AnthropicBody {
 }
 
 describe('extended thinking in the UI', () => {
-  let llm: ScriptedLlm | null = null;
-  // Registered before the fixture's hooks, so it runs after the app using the server has closed.
-  afterEach(async () => {
-    await llm?.close();
-    llm = null;
-  });
+  // Registered before the fixture's hooks, so each test's server closes after the app using it has closed.
+  const startLlm = useScriptedLlms();
   const ui = useUiApp({}, { start: 'in-test' });
 
   it('turns thinking on in Settings, then shows the streamed thinking collapsed above the answer', async () => {
-    llm = await startScriptedLlm({ chunkSize: 4 });
+    const llm = await startLlm({ chunkSize: 4 });
     const secrets = new MemorySecretStore();
     await secrets.set('provider:anthropic', 'sk-ant-test-ui-thinking');
     await ui.start({

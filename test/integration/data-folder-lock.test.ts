@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Schedule } from '@contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointRecords } from '../../src-main/core/checkpoints/checkpoint-records';
-import { CheckpointService } from '../../src-main/core/checkpoints/checkpoint-service';
+import { CheckpointService, type CheckpointServiceOptions } from '../../src-main/core/checkpoints/checkpoint-service';
 import { DataFolderBusy, type LockHolder } from '../../src-main/core/fs/data-folder-lock';
 import { startScheduleService } from '../../src-main/core/schedules/schedule-service';
 import { ScheduleStore } from '../../src-main/core/schedules/schedule-store';
@@ -99,6 +99,13 @@ function storeLock(dataDir: string): string {
   return path.join(stores, `${store ?? 'none'}.lock`);
 }
 
+/** A checkpoint service (no journal) for the fresh folders `name`, and conversation "mine" in its workspace. */
+function checkpointing(name: string, settings: ReturnType<CheckpointServiceOptions['settings']>, lock?: CheckpointServiceOptions['lock']) {
+  const { dataDir, workspace } = folders(name);
+  const service = new CheckpointService({ dataDir, journal: false, settings: () => settings, ...(lock ? { lock } : {}) });
+  return { dataDir, workspace, service, conv: { id: 'mine', workspace } };
+}
+
 /** Every object each checkpoint of the store names, missing ones printed as `?<sha>` by git. */
 async function missingObjects(dataDir: string): Promise<string[]> {
   const stores = path.join(dataDir, 'checkpoints', 'stores');
@@ -117,15 +124,8 @@ async function missingObjects(dataDir: string): Promise<string[]> {
 
 describe('the checkpoint store, shared with another process', () => {
   it('waits while another process holds the store, then records; a process that holds it too long is named in the error', async () => {
-    const { dataDir, workspace } = folders('wait');
     const waitedFor: LockHolder[] = [];
-    const service = new CheckpointService({
-      dataDir,
-      journal: false,
-      settings: () => KEEP,
-      lock: { onWait: (h) => void waitedFor.push(h) },
-    });
-    const conv = { id: 'mine', workspace };
+    const { dataDir, workspace, service, conv } = checkpointing('wait', KEEP, { onWait: (h) => void waitedFor.push(h) });
     await service.after(conv, 'c0', await service.before(conv, 'c0'));
     const lock = storeLock(dataDir);
     await other.hold(lock);
@@ -152,9 +152,7 @@ describe('the checkpoint store, shared with another process', () => {
   });
 
   it('takes over the lock of a process that was killed holding it', async () => {
-    const { dataDir, workspace } = folders('stale');
-    const service = new CheckpointService({ dataDir, journal: false, settings: () => KEEP });
-    const conv = { id: 'mine', workspace };
+    const { dataDir, workspace, service, conv } = checkpointing('stale', KEEP);
     await service.after(conv, 'c0', await service.before(conv, 'c0'));
     const lock = storeLock(dataDir);
     const doomed = otherProcess();
@@ -168,9 +166,7 @@ describe('the checkpoint store, shared with another process', () => {
   });
 
   it('two processes checkpointing one folder at once, each collecting the store every cell, leave every checkpoint whole', async () => {
-    const { dataDir, workspace } = folders('both');
-    const service = new CheckpointService({ dataDir, journal: false, settings: () => SETTINGS });
-    const conv = { id: 'mine', workspace };
+    const { dataDir, workspace, service, conv } = checkpointing('both', SETTINGS);
     // Its failure (a checkpoint naming an object the other's gc pruned) is kept for the assertion below.
     const theirs = other.checkpoints(dataDir, workspace, 4).then(
       () => null,

@@ -141,3 +141,16 @@ export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}
     close: () => current().close(),
   };
 }
+
+/** A run's options that interrupt it once its terminal has shown `text`, as the person's Stop would. */
+export function interruptOnceShown(text: string): Pick<RunExtra, 'signal' | 'onTerminal'> {
+  const controller = new AbortController();
+  let seen = '';
+  return {
+    signal: controller.signal,
+    onTerminal: (chunk) => {
+      seen += chunk;
+      if (seen.includes(text)) controller.abort();
+    },
+  };
+}

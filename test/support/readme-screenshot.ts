@@ -8,17 +8,8 @@
 import path from 'node:path';
 import { launchChromium } from './browser';
 import { REPO_ROOT } from './app-under-test';
+import { SQUARES_PLOT } from './squares-plot';
 import { openApp, sendMessage, startUiApp } from './ui-harness';
-
-const PLOT = [
-  'import matplotlib.pyplot as plt',
-  'xs = list(range(1, 11))',
-  'plt.figure(figsize=(5, 3.2))',
-  'plt.plot(xs, [x * x for x in xs], marker="o")',
-  'plt.title("Squares")',
-  'plt.savefig("squares.png")',
-  'plt.show()',
-].join('\n');
 
 async function main(out: string): Promise<void> {
   const chromium = await launchChromium();
@@ -29,7 +20,7 @@ async function main(out: string): Promise<void> {
       {
         kind: 'tool',
         text: 'Plotting the squares of 1 to 10.',
-        calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code: PLOT } }],
+        calls: [{ id: 'call_p', name: 'execute', arguments: { language: 'python', code: SQUARES_PLOT } }],
       },
       { kind: 'text', text: 'The curve is a parabola: each value is the square of its x.' },
     );

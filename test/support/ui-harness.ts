@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SettingsPatch } from '@contract';
 import type { ScriptedLlm } from '../fixtures/llm-server';
 import { REPO_ROOT, startAppUnderTest, type AppUnderTest, type AppUnderTestOptions } from './app-under-test';
+import { expectText } from './page-expect';
 import { watchPageProblems } from './page-problems';
 
 // The UI tests' app: test/support/app-under-test.ts with the settings among the options, and no local
@@ -90,4 +91,25 @@ export function toolResult(llm: ScriptedLlm, requestIndex: number, callId: strin
   const body = llm.requests.filter((r) => r.path === '/v1/chat/completions')[requestIndex]?.body as OpenAiBody | undefined;
   const message = body?.messages.find((m) => m.role === 'tool' && m.tool_call_id === callId);
   return typeof message?.content === 'string' ? message.content : '';
+}
+
+/** Says hello in the page's conversation and waits for the answer, so that its workspace exists: that workspace. */
+export async function workspaceAfterHello(ui: { aut: UiApp; page: Page }): Promise<string> {
+  ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
+  await sendMessage(ui.page, 'Hello');
+  await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
+  return (await currentConversation(ui.aut)).workspace;
+}
+
+/** A new conversation with one exchange, then moved to `folder` through "Change folder…". */
+export async function newConversationIn(ui: { aut: UiApp; page: Page }, folder: string): Promise<void> {
+  const p = ui.page;
+  await newConversation(p);
+  ui.aut.llm.enqueue({ kind: 'text', text: 'Hello.' });
+  await sendMessage(p, 'hi');
+  await expectText(p.getByTestId('assistant-message').last(), 'Hello.', 20_000);
+  await p.getByRole('button', { name: 'Change folder…' }).click();
+  const field = p.getByRole('textbox', { name: 'Folder path' });
+  await field.fill(folder);
+  await field.press('Enter');
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import type { AnyEvent, EventPayload } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 import { buildWheel } from '../../support/package-registries';
 import { executeThenSay } from '../../support/scripted-replies';
+import { logLines } from '../../support/log-lines';
 
 // The whole path of an automatic install inside a turn: the model's import fails, the user is asked
 // (an event, answered through the handler table like a cell approval), pip installs from a local
@@ -42,6 +43,15 @@ describe('a turn whose code needs a missing package', () => {
     return events.find((e) => e.name === name)?.payload as EventPayload<N>;
   };
 
+  /** Answers the install question, waits for the turn to end: the saved conversation and its cell. */
+  async function answer(conversationId: string, questionId: string, install: boolean) {
+    await aut.app.handlers['install.answer']({ conversationId, questionId, install }, ctx);
+    await waitFor('turn.end');
+    await aut.app.context.agent.idle(conversationId);
+    const saved = await aut.app.handlers['conversation.get']({ conversationId }, ctx);
+    return { saved, cell: saved.items.find((i) => i.kind === 'cell') };
+  }
+
   it('asks before installing, installs on yes, re-runs the cell and records the install', async () => {
     aut.llm.enqueue(
       ...executeThenSay(
@@ -57,12 +67,7 @@ describe('a turn whose code needs a missing package', () => {
     const question = await waitFor('install.awaiting-approval');
     expect(question).toMatchObject({ kind: 'pip', packages: ['oi_turn_pkg'], cellId: pending.cell.id });
     expect(question.text).toMatch(/oi_turn_pkg/);
-    await aut.app.handlers['install.answer']({ conversationId: conv.id, questionId: question.questionId, install: true }, ctx);
-    await waitFor('turn.end');
-    await aut.app.context.agent.idle(conv.id);
-
-    const saved = await aut.app.handlers['conversation.get']({ conversationId: conv.id }, ctx);
-    const cell = saved.items.find((i) => i.kind === 'cell');
+    const { saved, cell } = await answer(conv.id, question.questionId, true);
     expect(cell?.kind === 'cell' && cell.status).toBe('done');
     expect(cell?.kind === 'cell' && cell.resultForModel).toMatch(/value 1234/);
     const notice = saved.items.find((i) => i.kind === 'notice' && i.install);
@@ -92,20 +97,14 @@ describe('a turn whose code needs a missing package', () => {
     await aut.app.handlers['cell.approve']({ conversationId: conv.id, cellId: pending.cell.id }, ctx);
     const question = await waitFor('install.awaiting-approval');
     // Told while the question waits (the cell's approval before it is not an install: not matched).
-    await expect
-      .poll(() => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []), { timeout: 60_000 })
-      .toHaveLength(1);
+    await expect.poll(() => logLines(log), { timeout: 60_000 }).toHaveLength(1);
     expect(JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({
       event: 'needsPerson',
       waitingFor: 'install',
       conversationId: conv.id,
       install: { kind: 'pip', packages: ['oi_other_missing_pkg'], command: expect.stringContaining('pip install') },
     });
-    await aut.app.handlers['install.answer']({ conversationId: conv.id, questionId: question.questionId, install: false }, ctx);
-    await waitFor('turn.end');
-    await aut.app.context.agent.idle(conv.id);
-    const saved = await aut.app.handlers['conversation.get']({ conversationId: conv.id }, ctx);
-    const cell = saved.items.find((i) => i.kind === 'cell');
+    const { cell } = await answer(conv.id, question.questionId, false);
     expect(cell?.kind === 'cell' && cell.status).toBe('failed');
     expect(cell?.kind === 'cell' && cell.resultForModel).toMatch(/ModuleNotFoundError/);
   });

@@ -65,12 +65,17 @@ describe('the error-feedback loop', () => {
     expect(results[1]?.content).toContain('this is the same error as your previous attempt');
   });
 
-  it('tells the model the user declined, runs nothing, and goes on', async () => {
+  /** A turn (auto-run off) whose cell `code` waits for the person; the model then says `closing`. */
+  async function awaitingApproval(code: string, closing: string) {
     const h = await startHarness();
-    h.llm.enqueue(call('c_rm', 'touch declined-marker'), { kind: 'text', text: 'OK, I will not.' });
+    h.llm.enqueue(call('c1', code), { kind: 'text', text: closing });
     const id = await h.newConversation();
-    await h.agent.send(id, 'clean up', []);
-    const waiting = await h.waitFor('cell.awaiting-approval');
+    await h.agent.send(id, 'go', []);
+    return { h, id, waiting: await h.waitFor('cell.awaiting-approval') };
+  }
+
+  it('tells the model the user declined, runs nothing, and goes on', async () => {
+    const { h, id, waiting } = await awaitingApproval('touch declined-marker', 'OK, I will not.');
     h.agent.skip(id, waiting.cell.id);
     await h.agent.idle(id);
 
@@ -82,11 +87,7 @@ describe('the error-feedback loop', () => {
   });
 
   it('runs edited code when the user approves an edit', async () => {
-    const h = await startHarness();
-    h.llm.enqueue(call('c1', 'echo original'), { kind: 'text', text: 'ran' });
-    const id = await h.newConversation();
-    await h.agent.send(id, 'go', []);
-    const waiting = await h.waitFor('cell.awaiting-approval');
+    const { h, id, waiting } = await awaitingApproval('echo original', 'ran');
     h.agent.approve(id, waiting.cell.id, 'echo edited-by-user', false);
     await h.agent.idle(id);
     const [result] = toolMessages(h.bodies()[1]);

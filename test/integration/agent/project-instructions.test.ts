@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
 import type { AppUnderTest } from '../../support/app-under-test';
 import { startAppOver } from '../../support/app-over-protocol';
+import { clonedRepo } from '../../support/cloned-repo';
 import { systemPromptOf } from './support/request-parts';
 
 // AGENTS.md files reach the model through both protocols (docs/agent.md#project-instructions): the
@@ -25,15 +25,12 @@ describe.each(['openai', 'anthropic'] as const)('project instructions over %s', 
   let aut: AppUnderTest;
 
   beforeAll(async () => {
-    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-agents-md-')));
-    repo = path.join(root, 'repo');
+    ({ root, repo } = clonedRepo('oi-agents-md-', 'repo', {
+      'AGENTS.md': 'ROOT RULE: use pandas for tables.\n',
+      'analysis/CLAUDE.md': 'NEAR RULE: plots in SVG.\n',
+      'lib/AGENTS.md': 'SIBLING RULE: never read.\n',
+    }));
     workspace = path.join(repo, 'analysis');
-    mkdirSync(path.join(repo, 'lib'), { recursive: true });
-    mkdirSync(workspace, { recursive: true });
-    execFileSync('git', ['init', '-q', repo]);
-    writeFileSync(path.join(repo, 'AGENTS.md'), 'ROOT RULE: use pandas for tables.\n');
-    writeFileSync(path.join(workspace, 'CLAUDE.md'), 'NEAR RULE: plots in SVG.\n');
-    writeFileSync(path.join(repo, 'lib', 'AGENTS.md'), 'SIBLING RULE: never read.\n');
     secret = path.join(root, 'secret.txt');
     writeFileSync(secret, 'SECRET-TOKEN-9f2c\n');
 

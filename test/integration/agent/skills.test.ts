@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellItem } from '@contract';
 import type { ScriptedLlm } from '../../fixtures/llm-server-parts/types';
 import type { AppUnderTest } from '../../support/app-under-test';
 import { startAppOver } from '../../support/app-over-protocol';
+import { clonedRepo } from '../../support/cloned-repo';
 import { lastRequestText, systemPromptOf, toolNamesOf } from './support/request-parts';
 
 // Agent Skills through full agent turns with the scripted model, on both protocols
@@ -28,10 +27,7 @@ describe.each(['openai', 'anthropic'] as const)('skills over %s', (protocol) => 
   let aut: AppUnderTest;
 
   beforeAll(async () => {
-    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-skills-')));
-    workspace = path.join(root, 'cloned-repo');
-    mkdirSync(path.join(workspace, '.agents', 'skills'), { recursive: true });
-    execFileSync('git', ['init', '-q', workspace]);
+    ({ root, repo: workspace } = clonedRepo('oi-skills-', 'cloned-repo'));
     cpSync(path.join(FIXTURES, 'release-notes'), path.join(workspace, '.agents', 'skills', 'release-notes'), { recursive: true });
 
     aut = await startAppOver(protocol, 'sk-test-skills', { autoRun: true });

@@ -17,6 +17,12 @@ interface AnthropicBody {
   messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
 }
 
+/** The thinking text the harness's turns streamed, in order. */
+const streamedThinking = (harness: AgentHarness | null) =>
+  harness
+    ?.payloads('assistant.thinking-delta')
+    .map((d) => d.text)
+    .join('');
 const bodyAt = (harness: AgentHarness, n: number) => harness.bodies()[n] as unknown as AnthropicBody;
 
 describe('Anthropic extended thinking from the settings', () => {
@@ -121,11 +127,7 @@ describe('Anthropic extended thinking from the settings', () => {
     h.llm.enqueue({ kind: 'text', thinking: 'A slow thought.', text: 'Done.', pauseAfterThinking: true });
     const id = await h.newConversation();
     await h.agent.send(id, 'go', []);
-    const streamed = () =>
-      h
-        ?.payloads('assistant.thinking-delta')
-        .map((d) => d.text)
-        .join('');
+    const streamed = () => streamedThinking(h);
     await expect.poll(streamed, { timeout: 15_000 }).toBe('A slow thought.');
     // Held before the signature: nothing is finished yet, and the live item holds the unsigned text.
     expect(h.payloads('assistant.done')).toEqual([]);
@@ -144,12 +146,7 @@ describe('Anthropic extended thinking from the settings', () => {
     h.llm.enqueue({ kind: 'drop', thinking: 'Half a thought' }, { kind: 'text', text: 'Sorry, again.' });
     const id = await h.newConversation();
     await h.send(id, 'think');
-    expect(
-      h
-        .payloads('assistant.thinking-delta')
-        .map((d) => d.text)
-        .join(''),
-    ).toBe('Half a thought');
+    expect(streamedThinking(h)).toBe('Half a thought');
     const cut = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'assistant');
     expect(cut?.kind === 'assistant' && cut.interrupted).toBe(true);
     expect(cut?.kind === 'assistant' && cut.thinking).toEqual([{ thinking: 'Half a thought', signature: '' }]);
@@ -203,12 +200,7 @@ describe('reasoning streamed by OpenAI-compatible servers', () => {
       const id = await h.newConversation();
       await h.send(id, 'hi');
 
-      expect(
-        h
-          .payloads('assistant.thinking-delta')
-          .map((d) => d.text)
-          .join(''),
-      ).toBe(reasoning);
+      expect(streamedThinking(h)).toBe(reasoning);
       const item = (await h.agent.snapshot(id)).items.find((i) => i.kind === 'assistant');
       expect(item?.kind === 'assistant' && item.text).toBe('Hello!');
       expect(item?.kind === 'assistant' && item.thinking).toEqual([{ thinking: reasoning, signature: '' }]);

@@ -54,6 +54,18 @@ function journalThenKill(dir: string, n: number, how: 'add' | 'record' = 'add'):
   });
 }
 
+/** A conversation store in a fresh data folder. */
+function freshStore(): { dir: string; store: ConversationStore } {
+  const dir = dataDir();
+  return { dir, store: new ConversationStore(dir, () => dir) };
+}
+
+/** A new conversation and its journal, which writes the file whole once nothing was added for `compactIdleMs`. */
+async function journalled(store: ConversationStore, title: string, compactIdleMs: number) {
+  const conv = await store.create(title);
+  return { conv, journal: new ConversationJournal(store, conv, { compactIdleMs }) };
+}
+
 describe('conversation journal', () => {
   it('keeps every journalled cell through a SIGKILL right after it was added: the store reads them from the journal', async () => {
     const dir = dataDir();
@@ -67,10 +79,8 @@ describe('conversation journal', () => {
   });
 
   it('writes the file whole and empties the journal once still, and removes it at close', async () => {
-    const dir = dataDir();
-    const store = new ConversationStore(dir, () => dir);
-    const conv = await store.create('still');
-    const journal = new ConversationJournal(store, conv, { compactIdleMs: 1 });
+    const { dir, store } = freshStore();
+    const { conv, journal } = await journalled(store, 'still', 1);
     for (const n of [1, 2, 3]) {
       conv.items.push(cell(n));
       await journal.add(cell(n));
@@ -85,8 +95,7 @@ describe('conversation journal', () => {
   });
 
   it('skips a torn last line and a journal that would not make a valid conversation', async () => {
-    const dir = dataDir();
-    const store = new ConversationStore(dir, () => dir);
+    const { dir, store } = freshStore();
     const conv = await store.create('torn');
     const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
     conv.items.push(cell(1));
@@ -163,10 +172,8 @@ describe('conversation journal', () => {
   });
 
   it('writes a save that removed an item whole and empties the journal, so no line brings the item back', async () => {
-    const dir = dataDir();
-    const store = new ConversationStore(dir, () => dir);
-    const conv = await store.create('removal');
-    const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
+    const { dir, store } = freshStore();
+    const { conv, journal } = await journalled(store, 'removal', 3_600_000);
     for (const n of [1, 2, 3]) {
       conv.items.push(cell(n));
       await store.save(conv);

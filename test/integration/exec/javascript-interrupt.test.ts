@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Harness, startHarness, stdoutOf } from '../../support/exec-harness';
+import { type Harness, interruptOnceShown, startHarness, stdoutOf } from '../../support/exec-harness';
 
 // Ctrl-C and the JavaScript session beyond the contract every language keeps
 // (session-behaviour.test.ts): Node's breakOnSigint left instants around each cell's synchronous
@@ -68,15 +68,10 @@ describe('javascript sessions and Ctrl-C', () => {
 
   it("calls a cell's own SIGINT listener on an interrupt, and the listener leaves Ctrl-C harmless", async () => {
     await run('var heard = 0;\nvar storm = 0;\nprocess.on("SIGINT", () => { heard++; });');
-    const controller = new AbortController();
-    let seen = '';
-    const interrupted = await run('console.log("started");\nawait new Promise((resolve) => setTimeout(resolve, 30_000));', {
-      signal: controller.signal,
-      onTerminal: (text) => {
-        seen += text;
-        if (seen.includes('started')) controller.abort();
-      },
-    });
+    const interrupted = await run(
+      'console.log("started");\nawait new Promise((resolve) => setTimeout(resolve, 30_000));',
+      interruptOnceShown('started'),
+    );
     expect(interrupted.status, interrupted.forModel).toBe('interrupted');
     expect(stdoutOf(await run('console.log(`heard ${heard}`);'))).toBe('heard 1\n');
     // Node puts its own handler in for a listener and takes it out again around each cell, which

@@ -21,6 +21,20 @@ describe('the runtime probes’ cache', () => {
     return dir;
   };
 
+  /**
+   * A program `tool` alone in the folder `name`, which does `firstTime` (shell) the first time it is
+   * asked and answers "answered" every time after; and how to ask it for its version.
+   */
+  const changingOnceAsked = (name: string, tool: string, firstTime: string) => {
+    const dir = path.join(root, name);
+    mkdirSync(dir);
+    const marker = path.join(dir, 'asked-once');
+    const program = path.join(dir, tool);
+    writeFileSync(program, `#!/bin/sh\nif [ -e '${marker}' ]; then echo answered; exit 0; fi\n: > '${marker}'\n${firstTime}\n`);
+    chmodSync(program, 0o755);
+    return () => localProbing({ PATH: `${dir}:/usr/bin:/bin` }).ask(tool, ['--version']);
+  };
+
   it('asks again under another PATH, and keeps each PATH’s answer', async () => {
     const first = folderSaying('first');
     const second = folderSaying('second');
@@ -35,21 +49,8 @@ describe('the runtime probes’ cache', () => {
   // A program that outlived the probe's time (a pyenv shim on a loaded machine) said nothing about
   // itself: kept, it would make Python "not installed" until the app restarts.
   it('does not keep a probe that timed out: the next ask runs the program again and gets its answer', async () => {
-    const dir = path.join(root, 'slow');
-    mkdirSync(dir);
-    const marker = path.join(dir, 'asked-once');
-    const program = path.join(dir, 'oi-probe-slow-tool');
     // Slow the first time only (stands for a machine busy for a moment); it answers at once after.
-    writeFileSync(
-      program,
-      `#!/bin/sh
-if [ -e '${marker}' ]; then echo answered; exit 0; fi
-: > '${marker}'
-exec sleep 30
-`,
-    );
-    chmodSync(program, 0o755);
-    const ask = () => localProbing({ PATH: `${dir}:/usr/bin:/bin` }).ask('oi-probe-slow-tool', ['--version']);
+    const ask = changingOnceAsked('slow', 'oi-probe-slow-tool', 'exec sleep 30');
     setProbeTimeout(300);
     try {
       const first = await ask();
@@ -63,20 +64,7 @@ exec sleep 30
   });
 
   it('keeps a failure that was an answer (the program ran and said no)', async () => {
-    const dir = path.join(root, 'failing');
-    mkdirSync(dir);
-    const marker = path.join(dir, 'asked-once');
-    const program = path.join(dir, 'oi-probe-failing-tool');
-    writeFileSync(
-      program,
-      `#!/bin/sh
-if [ -e '${marker}' ]; then echo answered; exit 0; fi
-: > '${marker}'
-exit 3
-`,
-    );
-    chmodSync(program, 0o755);
-    const ask = () => localProbing({ PATH: `${dir}:/usr/bin:/bin` }).ask('oi-probe-failing-tool', ['--version']);
+    const ask = changingOnceAsked('failing', 'oi-probe-failing-tool', 'exit 3');
     expect(await ask()).toMatchObject({ ok: false });
     expect((await ask()).ok).toBe(false); // kept: no second spawn for a program that answered
   });

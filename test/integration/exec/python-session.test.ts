@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stdoutOf, useHarness } from '../../support/exec-harness';
+import { interruptOnceShown, stdoutOf, useHarness } from '../../support/exec-harness';
 
 // What Python sessions do beyond the contract every persistent language keeps
 // (session-behaviour.test.ts).
@@ -32,16 +32,8 @@ describe('python sessions', () => {
       '        return "slow to say"',
       'raise SlowToSay()',
     ].join('\n');
-    const controller = new AbortController();
-    let seen = '';
-    const result = await h.run('python', code, {
-      signal: controller.signal,
-      onTerminal: (text) => {
-        seen += text;
-        if (seen.includes('reporting')) controller.abort();
-      },
-    });
-    expect(seen).toContain('reporting');
+    const result = await h.run('python', code, interruptOnceShown('reporting'));
+    expect(result.terminal).toContain('reporting');
     const errors = result.outputs.filter((o) => o.output_type === 'error');
     expect(
       errors.map((o) => (o.output_type === 'error' ? `${o.ename}: ${o.evalue}` : '')),

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../../src-main/core/exec/engine/types';
-import { DOT_PNG_BASE64, displayedData, stderrOf, stdoutOf, streamTextOf, useHarness } from '../../support/exec-harness';
+import { stderrOf, stdoutOf, streamTextOf, useHarness } from '../../support/exec-harness';
 import { installed } from '../../support/installed';
 
 // What R sessions do beyond the contract every persistent language keeps (session-behaviour.test.ts).
@@ -110,9 +110,6 @@ function printedPath(result: RunResult): string {
 
 describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
   const h = useHarness();
-  beforeAll(async () => {
-    await writeFile(join(h.workspace, 'dot.png'), Buffer.from(DOT_PNG_BASE64, 'base64'));
-  });
 
   it("keeps R's tempdir() in the session's own folder, which the engine removes even after SIGKILL", async () => {
     const first = await h.run('r', 'writeLines("scratch", file.path(tempdir(), "scratch.txt"))\ntempdir()');
@@ -139,51 +136,14 @@ describe.runIf(installed('Rscript'))('r temp folder and display()', () => {
     expect(printedPath(await h.run('r', 'tempdir()')).startsWith(h.tmpRoot + sep)).toBe(true);
   });
 
-  it('displays an image file, image bytes, HTML and plain values as display_data', async () => {
-    const code = [
-      'display("dot.png")',
-      'display(readBin("dot.png", "raw", 1000))',
-      'display(HTML("<b>bold</b>"))',
-      'display("<i>it</i>", mime = "text/html")',
-      'display(Markdown("# Title"))',
-      'display(1:3)',
-      'display("plain text")',
-    ].join('\n');
-    const result = await h.run('r', code);
-    expect(result.status, result.forModel).toBe('done');
-    expect(displayedData(result)).toEqual([
-      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
-      { 'image/png': DOT_PNG_BASE64, 'text/plain': '<image/png, 70 bytes>' },
-      { 'text/html': '<b>bold</b>', 'text/plain': '<b>bold</b>' },
-      { 'text/html': '<i>it</i>', 'text/plain': '<i>it</i>' },
-      { 'text/markdown': '# Title', 'text/plain': '# Title' },
-      { 'text/plain': '[1] 1 2 3' },
-      { 'text/plain': 'plain text' },
-    ]);
-    const last = await h.run('r', 'HTML("<p>last</p>")');
-    expect(last.outputs).toEqual([
-      {
-        output_type: 'execute_result',
-        execution_count: last.executionCount,
-        data: { 'text/html': '<p>last</p>', 'text/plain': '<p>last</p>' },
-        metadata: {},
-      },
-    ]);
+  // What display() does in every language is runner-display.test.ts; these are R's own.
+  it('prints a rich value as its text, and keeps the helpers on the search path', async () => {
     // print() of one shows its text, not the value with its class attribute.
     const printed = await h.run('r', 'print(HTML("<p>printed</p>"))\nprint(Markdown("*md*"))\ninvisible(0)');
     expect(stdoutOf(printed).replace(/\r\n/g, '\n')).toBe('<p>printed</p>\n*md*\n');
     // The helpers are on the search path, not among the user's variables.
     const own = await h.run('r', 'c(exists("display"), exists("display", envir = globalenv(), inherits = FALSE))');
     expect(own.forModel).toBe('[1]  TRUE FALSE');
-  });
-
-  it('fails the cell, not the session, when display() cannot read what it is given', async () => {
-    const result = await h.run('r', 'display("missing.png", mime = "image/png")');
-    expect(result.status).toBe('failed');
-    expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({
-      evalue: 'display(): give raw bytes or a file path for image/png',
-    });
-    expect((await h.run('r', '1 + 1')).forModel).toBe('[1] 2');
   });
 });
 

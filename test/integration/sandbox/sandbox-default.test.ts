@@ -6,6 +6,7 @@ import type { AnyEvent, EventPayload } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 import { PROXIED_HOST, startHostServer, type HostServer } from '../../support/host-server';
 import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
+import { logLines } from '../../support/log-lines';
 
 // The sandbox as a person gets it without touching Settings: on, through full agent turns of the real
 // app (docs/sandbox.md "On by default"). A cell cannot write outside its workspace; the twin, an app
@@ -90,9 +91,7 @@ describe('the sandbox on by default, through full turns', () => {
       const question = first.events.find((e) => e.name === 'network.awaiting-approval')
         ?.payload as EventPayload<'network.awaiting-approval'>;
       expect(question).toMatchObject({ conversationId: first.id, host: HOST, port });
-      await expect
-        .poll(() => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []), { timeout: 60_000 })
-        .toHaveLength(1);
+      await expect.poll(() => logLines(log), { timeout: 60_000 }).toHaveLength(1);
       expect(JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({
         event: 'needsPerson',
         waitingFor: 'network',

@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxSettings } from '@contract';
 import { createSessionRouter } from '../../../src-main/core/exec';
 import { sandboxHandlers } from '../../../src-main/core/handlers/sandbox-handlers';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
-import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
+import { sandboxTestHome } from '../../support/sandbox-visible-scratch';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
 
 // Real sessions under bubblewrap (Debian's bwrap). The home is a folder of the test's own, outside
@@ -36,15 +36,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
   };
 
   beforeAll(async () => {
-    // Where neither /tmp nor the real home hides it by accident: the repository's ignored test-results/,
-    // or a system folder when the clone itself is under one of them (sandbox-visible-scratch.ts).
-    const base = sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../test-results');
-    await mkdir(base, { recursive: true });
-    home = await mkdtemp(join(base, 'sandbox-home-'));
-    workspace = join(home, 'projects', 'demo');
-    await mkdir(workspace, { recursive: true });
-    await mkdir(join(home, '.ssh'), { mode: 0o700 });
-    await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
+    ({ home, workspace } = await sandboxTestHome('sandbox-home-'));
     await writeFile(join(home, 'notes.txt'), 'outside the workspace\n');
     h = await startHarness({ workspace, settings: { pythonPath: PYTHON, env: { HOME: home } } });
     server = createServer((socket) => socket.end('hello from the host\n'));
@@ -188,12 +180,16 @@ describe('sandboxed sessions (bubblewrap)', () => {
     expect(fresh).toMatchObject({ enabled: true, byDefault: true, available: true, reason: null });
   });
 
-  it('refuses to run, and says why, when the sandbox cannot work here', async () => {
-    const refusing = await startHarness({
+  /** A harness in the same workspace whose router is told the sandbox cannot work here. */
+  const harnessWithoutBubblewrap = () =>
+    startHarness({
       workspace,
       settings: { pythonPath: PYTHON },
       router: createSessionRouter({ sandboxSupport: async () => ({ available: false, reason: 'bubblewrap is not installed' }) }),
     });
+
+  it('refuses to run, and says why, when the sandbox cannot work here', async () => {
+    const refusing = await harnessWithoutBubblewrap();
     try {
       const result = await refusing.run('python', 'open("ran.txt", "w").write("ran")', { conversationId: 'refused', sandbox: SANDBOX });
       expect(result.status).toBe('unavailable');
@@ -206,11 +202,7 @@ describe('sandboxed sessions (bubblewrap)', () => {
   });
 
   it('runs as before, unsandboxed, when the sandbox is only the default and cannot work here', async () => {
-    const fallback = await startHarness({
-      workspace,
-      settings: { pythonPath: PYTHON },
-      router: createSessionRouter({ sandboxSupport: async () => ({ available: false, reason: 'bubblewrap is not installed' }) }),
-    });
+    const fallback = await harnessWithoutBubblewrap();
     try {
       const byDefault = { ...SANDBOX, chosen: false };
       const result = await fallback.run('python', 'open("ran-by-default.txt", "w").write("ran")', {

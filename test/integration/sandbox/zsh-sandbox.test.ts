@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxSettings } from '@contract';
-import { type Harness, type RunExtra, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
-import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
+import { type Harness, interruptOnceShown, type RunExtra, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
+import { sandboxTestHome } from '../../support/sandbox-visible-scratch';
 import { installed } from '../../support/installed';
 import { envReadingUserRc } from '../../support/user-rc';
 
@@ -20,13 +20,7 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
   const run = (code: string, extra: RunExtra = {}) => h.run('zsh', code, extra);
 
   beforeAll(async () => {
-    const base = sandboxVisibleScratch() ?? resolve(import.meta.dirname, '../../../test-results');
-    await mkdir(base, { recursive: true });
-    home = await mkdtemp(join(base, 'zsh-sandbox-home-'));
-    workspace = join(home, 'projects', 'demo');
-    await mkdir(workspace, { recursive: true });
-    await mkdir(join(home, '.ssh'), { mode: 0o700 });
-    await writeFile(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
+    ({ home, workspace } = await sandboxTestHome('zsh-sandbox-home-'));
     await writeFile(join(home, '.zshrc'), 'from_user_rc() { echo "read the home" }\n');
     h = await startHarness({
       // The rc files read as outside the tests (OI_NO_USER_RC is the suite's): "no user rc" below is the sandbox's doing.
@@ -65,15 +59,7 @@ describe.runIf(installed('zsh') && installed('bwrap'))('sandboxed zsh sessions (
     await run('cd /usr && export GREETING=hi; arr=(a b c)');
     const state = await run('echo "$GREETING $(pwd) ${(j:-:)arr}"; (( $$ < 10 )) && echo "own namespace"');
     expect(stdout(state)).toBe('hi /usr a-b-c\nown namespace\n');
-    const controller = new AbortController();
-    let seen = '';
-    const sleeping = await run('echo started; sleep 30', {
-      signal: controller.signal,
-      onTerminal: (text) => {
-        seen += text;
-        if (seen.includes('started')) controller.abort();
-      },
-    });
+    const sleeping = await run('echo started; sleep 30', interruptOnceShown('started'));
     expect(sleeping.status).toBe('interrupted');
     expect(sleeping.forModel).toContain('keeps its state');
     expect(stdout(await run('echo still $GREETING'))).toBe('still hi\n');

@@ -1,27 +1,15 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { useChromium } from '../../support/ui-fixture';
 import { startCookieAttacker } from './support/cookie-attacker';
 import { rawRequest, statusOf, WS_HEADERS } from './support/raw-http';
 import { startServeChild, type ServeChild } from './support/serve-child';
 import { startUnguardedServer } from './support/unguarded-server';
+import { upgradeStatus } from '../../support/ws-upgrade';
 
 // Issue 17, finding 3: no request of any shape may end browser mode, and cookies planted by a page on
 // another 127.0.0.1 port may neither crash it nor lock the user out. The server under attack is the
 // built `npm run serve` in a process of its own, so a crash is that process exiting.
-
-function wsConnect(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.once('error', () => resolve(-1));
-  });
-}
 
 describe('attack: malformed requests over raw TCP', () => {
   let app: ServeChild;
@@ -123,8 +111,8 @@ describe('attack: malformed requests over raw TCP', () => {
     // junk duplicates of our cookie ahead of the real one.
     expect((await fetch(app.launchUrl)).status).toBe(200);
     const junkFirst = `oi_token=%E0%A4%A; oi_token_${app.port}=%E0%A4%A; oi_token_${app.port}=not-it; oi_token_${app.port}=${app.token}`;
-    expect(await wsConnect(`ws://127.0.0.1:${app.port}/ws`, { cookie: junkFirst })).toBe(101);
-    expect(await wsConnect(`ws://127.0.0.1:${app.port}/ws`, { cookie: `oi_token=${app.token}` })).toBe(401);
+    expect(await upgradeStatus(`ws://127.0.0.1:${app.port}/ws`, { cookie: junkFirst })).toBe(101);
+    expect(await upgradeStatus(`ws://127.0.0.1:${app.port}/ws`, { cookie: `oi_token=${app.token}` })).toBe(401);
     expect(app.exited()).toBeNull();
   });
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../../support/page-expect';
 import { useUiApp } from '../../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../../support/ui-harness';
+import { sendMessage, SHOTS, workspaceAfterHello } from '../../support/ui-harness';
 
 // Issue 17, finding 5: markdown from the model (or an imported notebook, or a notebook's text/markdown
 // output) drew fake code over the approval card while clicks went through to the real Run button.
@@ -259,10 +259,7 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
   });
 
   it('a previewed notebook’s markdown cell and text/markdown output stay inside their blocks', async () => {
-    ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
-    await sendMessage(ui.page, 'Hello');
-    await expectText(ui.page.getByTestId('assistant-message').last(), 'Ready.');
-    const { workspace } = await currentConversation(ui.aut);
+    const workspace = await workspaceAfterHello(ui);
     const output = {
       output_type: 'display_data',
       metadata: {},

@@ -9,6 +9,7 @@ import { planSandbox } from '../../../src-main/core/exec/sandbox/sandbox-plan';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
 import { sandboxVisibleScratch } from '../../support/sandbox-visible-scratch';
 import { plantedProgram, plantWith, SANDBOX, startSandboxTarget, stdoutOf, type SandboxTarget } from './support/sandbox-target';
+import { notebookJson } from '../../support/notebook-json';
 
 // Issue 17, finding 11: every protection of the sandbox has a test that fails when it is removed.
 // Each bubblewrap flag gets the attack it stops, run through the engine (which must stop it) and,
@@ -133,24 +134,17 @@ describe('the sandbox holds through a full agent turn of the real app (issue 17 
   });
 
   it('notebook re-runs are sandboxed too', async () => {
-    const notebook = {
-      nbformat: 4,
-      nbformat_minor: 5,
-      metadata: { kernelspec: { name: 'python3', language: 'python', display_name: 'Python 3' } },
-      cells: [
-        {
-          cell_type: 'code',
-          id: 'c1',
-          metadata: {},
-          execution_count: null,
-          outputs: [],
-          source: `open(${JSON.stringify(join(marks(), 'rerun'))}, "w").write("escaped")`,
-        },
-      ],
-    };
+    const notebook = notebookJson([
+      {
+        cell_type: 'code',
+        execution_count: null,
+        outputs: [],
+        source: `open(${JSON.stringify(join(marks(), 'rerun'))}, "w").write("escaped")`,
+      },
+    ]);
     mkdirSync(marks(), { recursive: true });
     const { conversation } = await aut.app.handlers['notebook.import'](
-      { fileName: 'n.ipynb', source: { text: JSON.stringify(notebook) } },
+      { fileName: 'n.ipynb', source: { text: notebook } },
       { transport: 'websocket' },
     );
     await aut.app.handlers['notebook.rerun']({ conversationId: conversation.id }, { transport: 'websocket' });

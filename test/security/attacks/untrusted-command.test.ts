@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandCommand } from '../../../src-main/core/agent/saved-commands';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import { clonedRepo } from '../../support/cloned-repo';
 
 // Issue 28: a workspace's saved command (.agents/commands/<name>.md) is a stranger's text (a cloned
 // repository). The attack: the repository ships /review whose text tells the model to do something
@@ -22,11 +20,9 @@ describe('an untrusted workspace’s saved command is never offered (issue 28)',
   let aut: AppUnderTest;
 
   beforeAll(async () => {
-    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-command-attack-')));
-    workspace = path.join(root, 'cloned');
-    mkdirSync(path.join(workspace, '.agents', 'commands'), { recursive: true });
-    execFileSync('git', ['init', '-q', workspace]);
-    writeFileSync(path.join(workspace, '.agents', 'commands', 'review.md'), `---\ndescription: Review a PR\n---\n${STRANGER}\n`);
+    ({ root, repo: workspace } = clonedRepo('oi-command-attack-', 'cloned', {
+      '.agents/commands/review.md': `---\ndescription: Review a PR\n---\n${STRANGER}\n`,
+    }));
     aut = await startAppUnderTest({ autoRun: true });
   });
   afterAll(async () => {

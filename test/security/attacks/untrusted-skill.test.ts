@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSkills } from '../../../src-main/core/agent/skills/skill-discovery';
 import { skillsPromptSection } from '../../../src-main/core/agent/skills/skill-prompt';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
+import { clonedRepo, writeFiles } from '../../support/cloned-repo';
 import { systemPromptOf } from '../../integration/agent/support/request-parts';
 
 // Issue 28: a workspace's skill is text a stranger may have written (a cloned repository). Until the
@@ -24,9 +24,7 @@ describe('an untrusted workspace skill never reaches the model (issue 28)', () =
   let aut: AppUnderTest;
 
   beforeAll(async () => {
-    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'oi-skill-attack-')));
-    workspace = path.join(root, 'cloned');
-    execFileSync('git', ['init', '-q', workspace]);
+    ({ root, repo: workspace } = clonedRepo('oi-skill-attack-', 'cloned'));
     cpSync(path.join(FIXTURES, 'release-notes'), path.join(workspace, '.claude', 'skills', 'release-notes'), { recursive: true });
     aut = await startAppUnderTest({ autoRun: true });
     // One skill of the person's own, so the skill tools are offered at all.
@@ -37,23 +35,38 @@ describe('an untrusted workspace skill never reaches the model (issue 28)', () =
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('neither its description nor its files reach the provider before the folder is trusted; the twin with the check out of the way does', async () => {
+  /** A new conversation in `folder`. */
+  async function conversationIn(folder: string): Promise<string> {
     const conv = await aut.app.handlers['conversation.create']({}, ctx);
-    await aut.app.handlers['conversation.set-workspace']({ conversationId: conv.id, path: workspace }, ctx);
+    await aut.app.handlers['conversation.set-workspace']({ conversationId: conv.id, path: folder }, ctx);
+    return conv.id;
+  }
+
+  /** A turn in which the model makes each tool call in turn, then answers: the requests the provider received. */
+  async function turn(conversationId: string, text: string, ...calls: Array<{ name: string; arguments: Record<string, string> }>) {
     const before = aut.llm.requests.length;
-    aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'a1', name: 'load_skill', arguments: { name: 'release-notes' } }] },
-      { kind: 'tool', calls: [{ id: 'a2', name: 'read_skill_file', arguments: { name: 'release-notes', path: 'SKILL.md' } }] },
-      { kind: 'text', text: 'Nothing to load.' },
+    aut.llm.enqueue(...calls.map((call, i) => ({ kind: 'tool' as const, calls: [{ id: `c${i}`, ...call }] })), {
+      kind: 'text',
+      text: 'Done.',
+    });
+    await aut.app.handlers['chat.send']({ conversationId, text }, ctx);
+    await aut.app.context.agent.idle(conversationId);
+    return aut.llm.requests.slice(before);
+  }
+
+  it('neither its description nor its files reach the provider before the folder is trusted; the twin with the check out of the way does', async () => {
+    const conversationId = await conversationIn(workspace);
+    const sent = await turn(
+      conversationId,
+      'Write the release notes.',
+      { name: 'load_skill', arguments: { name: 'release-notes' } },
+      { name: 'read_skill_file', arguments: { name: 'release-notes', path: 'SKILL.md' } },
     );
-    await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'Write the release notes.' }, ctx);
-    await aut.app.context.agent.idle(conv.id);
-    const sent = aut.llm.requests.slice(before);
     expect(sent).toHaveLength(3);
     expect(systemPromptOf(sent[0]?.body, 'openai')).toContain('- brand-colors:');
     for (const request of sent) expect(JSON.stringify(request.body)).not.toMatch(MARKERS);
     // Found and shown to the person, marked as not trusted.
-    const listed = await aut.app.handlers['skills.list']({ conversationId: conv.id }, ctx);
+    const listed = await aut.app.handlers['skills.list']({ conversationId }, ctx);
     expect(listed.skills.find((s) => s.name === 'release-notes')).toMatchObject({ source: 'workspace', trusted: false, broken: null });
 
     // Twin, without the trust check: the same skills built into the prompt as if every folder were
@@ -61,15 +74,10 @@ describe('an untrusted workspace skill never reaches the model (issue 28)', () =
     const unchecked = await findSkills(workspace, { dataDir: aut.dataDir, trusted: () => ['/'] });
     expect(skillsPromptSection(unchecked.skills, true)).toMatch(MARKERS);
     // …and once the person does trust the folder, the same turn sends it to the provider.
-    await aut.app.handlers['instructions.trust']({ conversationId: conv.id }, ctx);
-    const trustedFrom = aut.llm.requests.length;
-    aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'a3', name: 'load_skill', arguments: { name: 'release-notes' } }] },
-      { kind: 'text', text: 'Loaded.' },
+    await aut.app.handlers['instructions.trust']({ conversationId }, ctx);
+    const after = (await turn(conversationId, 'Again.', { name: 'load_skill', arguments: { name: 'release-notes' } })).map((r) =>
+      JSON.stringify(r.body),
     );
-    await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'Again.' }, ctx);
-    await aut.app.context.agent.idle(conv.id);
-    const after = aut.llm.requests.slice(trustedFrom).map((r) => JSON.stringify(r.body));
     expect(after[0]).toMatch(/UNTRUSTED-SKILL-MARKER/);
     expect(after[1]).toMatch(/UNTRUSTED-BODY-MARKER/);
   });
@@ -80,8 +88,7 @@ describe('an untrusted workspace skill never reaches the model (issue 28)', () =
     mkdirSync(path.join(skills, 'notes'), { recursive: true });
     execFileSync('git', ['init', '-q', folder]);
     const outside = path.join(root, 'outside-skill');
-    mkdirSync(outside);
-    writeFileSync(path.join(outside, 'SKILL.md'), '---\nname: outside\ndescription: SECRET-OUTSIDE-MARKER\n---\nSECRET-OUTSIDE-BODY\n');
+    writeFiles(outside, { 'SKILL.md': '---\nname: outside\ndescription: SECRET-OUTSIDE-MARKER\n---\nSECRET-OUTSIDE-BODY\n' });
     // The attack: links the repository's code planted, to files outside it.
     symlinkSync(outside, path.join(skills, 'outside'));
     symlinkSync(path.join(outside, 'SKILL.md'), path.join(skills, 'notes', 'SKILL.md'));
@@ -94,15 +101,7 @@ describe('an untrusted workspace skill never reaches the model (issue 28)', () =
       ['notes', true],
       ['outside', true],
     ]);
-    const conv = await aut.app.handlers['conversation.create']({}, ctx);
-    await aut.app.handlers['conversation.set-workspace']({ conversationId: conv.id, path: folder }, ctx);
-    const before = aut.llm.requests.length;
-    aut.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'l1', name: 'load_skill', arguments: { name: 'outside' } }] },
-      { kind: 'text', text: 'Done.' },
-    );
-    await aut.app.handlers['chat.send']({ conversationId: conv.id, text: 'Use the notes skill.' }, ctx);
-    await aut.app.context.agent.idle(conv.id);
-    for (const request of aut.llm.requests.slice(before)) expect(JSON.stringify(request.body)).not.toMatch(/SECRET-OUTSIDE/);
+    const sent = await turn(await conversationIn(folder), 'Use the notes skill.', { name: 'load_skill', arguments: { name: 'outside' } });
+    for (const request of sent) expect(JSON.stringify(request.body)).not.toMatch(/SECRET-OUTSIDE/);
   });
 });

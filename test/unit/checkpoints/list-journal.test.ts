@@ -36,6 +36,14 @@ async function cell(records: CheckpointRecords, workspace: string, cellId: strin
   await records.save('c1', after);
 }
 
+/** A fresh folder's checkpoint lists, with the cells of each id saved in turn for conversation c1. */
+async function withCells(...cellIds: string[]): Promise<{ dir: string; workspace: string; records: CheckpointRecords }> {
+  const { dir, workspace } = folder();
+  const records = new CheckpointRecords(dir);
+  for (const cellId of cellIds) await cell(records, workspace, cellId);
+  return { dir, workspace, records };
+}
+
 describe('checkpoint lists saved as appended lines', () => {
   it("a cell's before and after are appended, not rewritten, and another reader sees them", async () => {
     const { dir, workspace } = folder();
@@ -54,10 +62,7 @@ describe('checkpoint lists saved as appended lines', () => {
   });
 
   it('a line torn by a crash is skipped, and the lines after it still count', async () => {
-    const { dir, workspace } = folder();
-    const records = new CheckpointRecords(dir);
-    await cell(records, workspace, 'a');
-    await cell(records, workspace, 'b');
+    const { dir, workspace, records } = await withCells('a', 'b');
     // A crash in the middle of an append leaves part of a line; the next save still lands.
     appendFileSync(path.join(dir, 'c1.log'), '\n{"base":"0123","drop":["a"],"put":[{"cellI');
     await cell(records, workspace, 'c');
@@ -70,10 +75,7 @@ describe('checkpoint lists saved as appended lines', () => {
   });
 
   it('a list written whole again makes every earlier line inert, even when the log was not removed', async () => {
-    const { dir, workspace } = folder();
-    const records = new CheckpointRecords(dir);
-    await cell(records, workspace, 'a');
-    await cell(records, workspace, 'b');
+    const { dir, workspace, records } = await withCells('a', 'b');
     const log = readFileSync(path.join(dir, 'c1.log'), 'utf8');
     const original = readFileSync(path.join(dir, 'c1.json'), 'utf8');
     // Someone (or a crash before the log's removal) leaves the old lines beside a list written anew

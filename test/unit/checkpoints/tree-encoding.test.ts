@@ -12,12 +12,17 @@ import { encodeTree } from '../../../src-main/core/checkpoints/tree-encoding';
 
 const top = mkdtempSync(path.join(tmpdir(), 'oi-tree-encoding-'));
 afterAll(() => rmSync(top, { recursive: true, force: true }));
-const gitDir = path.join(top, 'store.git');
-execFileSync('git', ['init', '--bare', '--quiet', gitDir]);
-const git = (args: string[], input?: string) =>
-  execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir }, input })
-    .toString()
-    .trim();
+/** A new bare store `name` in the test's folder, and a way to run git on it (its output, trimmed). */
+function bareStore(name: string): { gitDir: string; git: (args: string[], input?: string) => string } {
+  const gitDir = path.join(top, name);
+  execFileSync('git', ['init', '--bare', '--quiet', gitDir]);
+  const git = (args: string[], input?: string) =>
+    execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir }, input })
+      .toString()
+      .trim();
+  return { gitDir, git };
+}
+const { gitDir, git } = bareStore('store.git');
 
 const sha = () => createHash('sha1').update(randomBytes(8)).digest('hex');
 const EMPTY = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -53,12 +58,7 @@ describe('tree encoding', () => {
 
   it('writes trees git reads back and fsck accepts', async () => {
     // A store of its own: fsck also checks the trees above, and one holds a '.git' folder on purpose.
-    const own = path.join(top, 'fsck.git');
-    execFileSync('git', ['init', '--bare', '--quiet', own]);
-    const git = (args: string[], input?: string) =>
-      execFileSync('git', args, { env: { ...process.env, GIT_DIR: own }, input })
-        .toString()
-        .trim();
+    const { gitDir: own, git } = bareStore('fsck.git');
     const objects = new GitObjects(own);
     const blob = git(['hash-object', '-w', '--stdin'], 'hello\n');
     const root = await objects.writeTrees(async (write) => {

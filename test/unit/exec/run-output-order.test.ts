@@ -34,6 +34,18 @@ function makeOutput(): { output: RunOutput; live: string[] } {
   return { output, live };
 }
 
+/**
+ * Feeds a run its events in order: a string is text printed to the terminal, a number the marker of
+ * that number, and [output, n] a rich output numbered n ([output] one without a number).
+ */
+function play(output: RunOutput, ...steps: Array<string | number | [CellOutput, number?]>): void {
+  for (const step of steps) {
+    if (typeof step === 'string') output.terminal(step);
+    else if (typeof step === 'number') output.marker(step);
+    else output.rich(...step);
+  }
+}
+
 describe('placing numbered rich outputs', () => {
   it('holds an output that arrives before its marker until the marker comes', async () => {
     const { output, live } = makeOutput();
@@ -52,14 +64,7 @@ describe('placing numbered rich outputs', () => {
 
   it('splits the text at a marker that arrives first and fills the slot when the output comes', async () => {
     const { output } = makeOutput();
-    output.terminal('a\n');
-    output.marker(0);
-    output.terminal('b\n');
-    output.marker(1);
-    output.terminal('c');
-    output.rich(html('two'), 1);
-    output.terminal('\n');
-    output.rich(html('one'), 0);
+    play(output, 'a\n', 0, 'b\n', 1, 'c', [html('two'), 1], '\n', [html('one'), 0]);
     const finished = await output.finish();
     expect(finished.outputs).toEqual([text('a\n'), html('one'), text('b\n'), html('two'), text('c\n')]);
     expect(finished.modelText).toBe('a\none\n[text/html output shown to the user]\nb\ntwo\n[text/html output shown to the user]\nc\n');
@@ -67,12 +72,8 @@ describe('placing numbered rich outputs', () => {
 
   it('places outputs whose marker never came at the end and drops markers whose output never came', async () => {
     const { output, live } = makeOutput();
-    output.terminal('a\n');
-    output.rich(html('two'), 2);
-    output.marker(0); // its output was lost
-    output.terminal('b\n');
-    output.rich(html('one'), 1);
-    output.terminal('c\n');
+    // Marker 0's output was lost.
+    play(output, 'a\n', [html('two'), 2], 0, 'b\n', [html('one'), 1], 'c\n');
     const finished = await output.finish();
     expect(finished.outputs).toEqual([text('a\nb\nc\n'), html('one'), html('two')]);
     expect(finished.modelText).toBe('a\nb\nc\none\n[text/html output shown to the user]\ntwo\n[text/html output shown to the user]\n');
@@ -81,24 +82,14 @@ describe('placing numbered rich outputs', () => {
 
   it('ignores a second marker with a number already seen', async () => {
     const { output } = makeOutput();
-    output.terminal('a\n');
-    output.marker(0);
-    output.terminal('b\n');
-    output.marker(0);
-    output.terminal('c\n');
-    output.rich(html('one'), 0);
+    play(output, 'a\n', 0, 'b\n', 0, 'c\n', [html('one'), 0]);
     const finished = await output.finish();
     expect(finished.outputs).toEqual([text('a\n'), html('one'), text('b\nc\n')]);
   });
 
   it('places an output whose number was already used, and one without a number, after the text so far', async () => {
     const { output } = makeOutput();
-    output.terminal('a\n');
-    output.marker(0);
-    output.rich(html('one'), 0);
-    output.terminal('b\n');
-    output.rich(html('again'), 0);
-    output.rich(html('unnumbered'));
+    play(output, 'a\n', 0, [html('one'), 0], 'b\n', [html('again'), 0], [html('unnumbered')]);
     const finished = await output.finish();
     expect(finished.outputs).toEqual([text('a\n'), html('one'), text('b\n'), html('again'), html('unnumbered')]);
   });

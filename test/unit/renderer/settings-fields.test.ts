@@ -1,13 +1,10 @@
 import { defaultSettings } from '@contract';
 import { describe, expect, it } from 'vitest';
 import { display, parse, patchFor, valueAt } from '../../../src-renderer/features/settings/field-values';
-import { SECTIONS, type FieldSpec } from '../../../src-renderer/features/settings/settings-fields';
+import { SECTIONS } from '../../../src-renderer/features/settings/settings-fields';
+import { settingsField } from '../../support/settings-field';
 
-const field = (id: string): FieldSpec => {
-  const f = SECTIONS.flatMap((s) => s.fields).find((x) => x.id === id);
-  if (!f) throw new Error(`no field ${id}`);
-  return f;
-};
+const field = settingsField;
 
 describe('settings fields', () => {
   it('covers every setting the user may change', () => {

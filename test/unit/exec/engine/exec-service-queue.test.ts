@@ -20,9 +20,10 @@ afterAll(async () => {
 });
 
 function engine(
-  sessions: FakeSessions,
+  sessions = new FakeSessions(),
   start = sessions.start,
 ): {
+  sessions: FakeSessions;
   service: ExecService;
   run(language: string, code: string, conversationId?: string): Promise<import('../../../../src-main/core/exec').RunResult>;
 } {
@@ -31,13 +32,12 @@ function engine(
     const request: RunRequest = { conversationId, workspace, language, code, settings: fakeExecSettings };
     return service.run(request);
   };
-  return { service, run };
+  return { sessions, service, run };
 }
 
 describe('exec service queueing (fake sessions)', () => {
   it('runs the cells of one session one at a time, in the order asked', async () => {
-    const sessions = new FakeSessions();
-    const { service, run } = engine(sessions);
+    const { sessions, service, run } = engine();
     const results = [run('python', 'a = 1'), run('py', 'b = 2'), run('python', 'print(a + b)')];
     const session = await sessions.nth(0);
     const first = await session.nthRun(0);
@@ -57,8 +57,7 @@ describe('exec service queueing (fake sessions)', () => {
   });
 
   it('does not make runs of other languages or other conversations wait', async () => {
-    const sessions = new FakeSessions();
-    const { service, run } = engine(sessions);
+    const { sessions, service, run } = engine();
     const python = run('python', 'import time; time.sleep(99)');
     const js = run('javascript', 'console.log(1)');
     const otherConversation = run('python', 'print(2)', 'c2');
@@ -83,8 +82,7 @@ describe('exec service queueing (fake sessions)', () => {
   });
 
   it('an interrupt stops the running cell; the queued one then runs', async () => {
-    const sessions = new FakeSessions();
-    const { service, run } = engine(sessions);
+    const { sessions, service, run } = engine();
     const running = run('python', 'while True: pass');
     const queued = run('python', 'print(1)');
     const session = await sessions.nth(0);
@@ -99,8 +97,7 @@ describe('exec service queueing (fake sessions)', () => {
   });
 
   it('closing a conversation ends its sessions; after dispose runs are refused', async () => {
-    const sessions = new FakeSessions();
-    const { service, run } = engine(sessions);
+    const { sessions, service, run } = engine();
     const first = run('python', 'x = 1');
     const session = await sessions.nth(0);
     (await session.nthRun(0)).finish();

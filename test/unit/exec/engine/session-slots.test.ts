@@ -12,6 +12,11 @@ function activeRun(session: FakeSession): RunControl {
   return new RunControl(session, 60_000);
 }
 
+/** Conversation c1's Python slot, and a route that starts a new fake session each time. */
+function pythonSlot() {
+  return { slot: new SessionSlots().slotFor('c1', 'python'), route: fakeRoute(async () => new FakeSession()) };
+}
+
 describe('session slots', () => {
   it('keeps one slot per conversation and language', () => {
     const slots = new SessionSlots();
@@ -55,8 +60,7 @@ describe('session slots', () => {
   });
 
   it('replaces the session when the runtime changes', async () => {
-    const slot = new SessionSlots().slotFor('c1', 'python');
-    const route = fakeRoute(async () => new FakeSession());
+    const { slot, route } = pythonSlot();
     const old = await liveSession(slot, python, FAKE_RUNTIME, route, async () => new FakeSession());
     const other = { command: '/other/python', version: '3.13' };
     const next = await liveSession(slot, python, other, route, async () => new FakeSession());
@@ -65,8 +69,7 @@ describe('session slots', () => {
   });
 
   it('replaces a session that died while idle and tells the next run', async () => {
-    const slot = new SessionSlots().slotFor('c1', 'python');
-    const route = fakeRoute(async () => new FakeSession());
+    const { slot, route } = pythonSlot();
     const dead = new FakeSession();
     await liveSession(slot, python, FAKE_RUNTIME, route, async () => dead);
     dead.alive = false;
@@ -77,8 +80,7 @@ describe('session slots', () => {
   });
 
   it('forgets a session that failed to start, so the next run tries again', async () => {
-    const slot = new SessionSlots().slotFor('c1', 'python');
-    const route = fakeRoute(async () => new FakeSession());
+    const { slot, route } = pythonSlot();
     await expect(liveSession(slot, python, FAKE_RUNTIME, route, async () => Promise.reject(new Error('no python')))).rejects.toThrow(
       'no python',
     );
@@ -134,20 +136,17 @@ describe('session slots', () => {
     const slots = new SessionSlots();
     const mine = new FakeSession();
     const theirs = new FakeSession();
-    await liveSession(
-      slots.slotFor('c1', 'python'),
-      python,
-      FAKE_RUNTIME,
-      fakeRoute(async () => mine),
-      async () => mine,
-    );
-    await liveSession(
-      slots.slotFor('c2', 'python'),
-      python,
-      FAKE_RUNTIME,
-      fakeRoute(async () => theirs),
-      async () => theirs,
-    );
+    for (const [conversationId, session] of [
+      ['c1', mine],
+      ['c2', theirs],
+    ] as const)
+      await liveSession(
+        slots.slotFor(conversationId, 'python'),
+        python,
+        FAKE_RUNTIME,
+        fakeRoute(async () => session),
+        async () => session,
+      );
     await slots.close('c1');
     expect(mine.disposed).toBe(true);
     expect(theirs.disposed).toBe(false);
