@@ -152,7 +152,7 @@ describe('the checkpoint store, shared with another process', () => {
   });
 
   it('takes over the lock of a process that was killed holding it', async () => {
-    const { dataDir, workspace, service, conv } = checkpointing('stale', KEEP);
+    const { dataDir, service, conv } = checkpointing('stale', KEEP);
     await service.after(conv, 'c0', await service.before(conv, 'c0'));
     const lock = storeLock(dataDir);
     const doomed = otherProcess();

@@ -75,7 +75,7 @@ describe('checkpoint lists saved as appended lines', () => {
   });
 
   it('a list written whole again makes every earlier line inert, even when the log was not removed', async () => {
-    const { dir, workspace, records } = await withCells('a', 'b');
+    const { dir, records } = await withCells('a', 'b');
     const log = readFileSync(path.join(dir, 'c1.log'), 'utf8');
     const original = readFileSync(path.join(dir, 'c1.json'), 'utf8');
     // Someone (or a crash before the log's removal) leaves the old lines beside a list written anew
