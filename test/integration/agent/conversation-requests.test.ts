@@ -1,37 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src-main/core/app';
-import { createTestApp } from '../../support/test-app';
-import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
-import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
-import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
+import { describe, expect, it } from 'vitest';
+import type {} from '../../../src-main/core/app';
+import { useRequestApp } from '../../support/request-app';
 
-let app: App;
-let dispatch: Dispatcher;
-let dataDir: string;
-const ctx = { transport: 'websocket' as const };
-
-beforeEach(() => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-requests-'));
-  app = createTestApp({
-    dataDir,
-    settings: new MemorySettingsStore(),
-    secrets: new MemorySecretStore(),
-  });
-  dispatch = createDispatcher(app.handlers);
-});
-afterEach(async () => {
-  await app.dispose();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function call(name: string, input: unknown): Promise<unknown> {
-  const result = await dispatch(name, input, ctx);
-  if (!result.ok) throw new Error(result.error.message);
-  return result.result;
-}
+const t = useRequestApp('oi-requests-');
+const call = t.call;
 
 describe('conversation requests through the contract', () => {
   it('imports an LMC file, exports it again, renames and deletes it', async () => {

@@ -1,51 +1,30 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import os from 'node:os';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { defaultSettings } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
+import { describe, expect, it } from 'vitest';
 import { chunkFile, CHUNKED_FROM } from '../../../src-main/core/checkpoints/chunking';
+import { useServiceSetup } from './support/service-setup';
 import { treeState } from './support/tree-state';
 
 // Issue 26, item 4: a cell that changed 4 KB of a 40 MB file added about 42 MB to the store, every
 // cell. Big files are now stored as content-defined chunks (checkpoints/chunking.ts), so the store
 // grows with what changed; a rewind puts them back byte for byte, modes included.
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const serviceSetup = useServiceSetup('oi-bigfiles-');
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe' }).toString();
 
 /** A workspace that is also a git repository, as a person's project would be. */
 function setup(settings: Partial<typeof defaultSettings> = {}) {
-  const top = mkdtempSync(path.join(os.tmpdir(), 'oi-bigfiles-'));
-  temps.push(top);
-  const workspace = path.join(top, 'ws');
-  mkdirSync(workspace);
+  const { workspace, dataDir, service, conv } = serviceSetup(settings);
   writeFileSync(path.join(workspace, 'README.md'), 'a project\n');
   git(workspace, 'init', '-q');
   git(workspace, 'add', '-A');
   git(workspace, 'commit', '-qm', 'init');
-  const dataDir = path.join(top, 'data');
-  const service = new CheckpointService({ dataDir, settings: () => ({ ...defaultSettings, ...settings }) });
-  return { workspace, dataDir, service, conv: { id: 'conv1', workspace } };
+  return { workspace, dataDir, service, conv };
 }
 
 /** Writes `bytes` over the file at `offset`, in place (as SQLite writes a page): no new file, no truncation. */

@@ -1,40 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-  chmodSync,
-  existsSync,
-  readFileSync,
-  readdirSync,
-  watch,
-} from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync, readdirSync, watch } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultSettings } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
 import { endWithTest } from '../../support/test-children';
+import { useServiceSetup } from './support/service-setup';
 import { treeState } from './support/tree-state';
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function setup(settings: Partial<typeof defaultSettings> = {}) {
-  const top = mkdtempSync(path.join(os.tmpdir(), 'oi-checkpoints-'));
-  temps.push(top);
-  const workspace = path.join(top, 'ws');
-  mkdirSync(workspace);
-  const dataDir = path.join(top, 'data');
-  const service = new CheckpointService({ dataDir, settings: () => ({ ...defaultSettings, ...settings }) });
-  return { top, workspace, dataDir, service, conv: { id: 'conv1', workspace } };
-}
+const setup = useServiceSetup('oi-checkpoints-');
 
 const sh = (cwd: string, script: string) => execFileSync('bash', ['-c', script], { cwd, stdio: 'pipe' });
 

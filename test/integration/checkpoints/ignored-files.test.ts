@@ -1,24 +1,21 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { useServiceSetup } from './support/service-setup';
 import { treeState } from './support/tree-state';
 
 // Issue 26, item 1: in a git repository, `rm -rf *` deleted gitignored files, the cell listed nothing,
 // and a rewind did not bring them back. Small ignored files (and `.env` always) are now kept; what
 // cannot be kept is named on the cell and in the rewind's answer.
 
-const temps: string[] = [];
+const serviceSetup = useServiceSetup('oi-ignored-');
 let h: AgentHarness | null = null;
 afterEach(async () => {
   await h?.close();
   h = null;
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const sh = (cwd: string, script: string) => execFileSync('bash', ['-c', script], { cwd, stdio: 'pipe' }).toString();
@@ -55,13 +52,7 @@ function repository(ws: string): string[] {
 }
 
 function setup() {
-  const top = mkdtempSync(path.join(os.tmpdir(), 'oi-ignored-'));
-  temps.push(top);
-  const workspace = path.join(top, 'ws');
-  mkdirSync(workspace);
-  const dataDir = path.join(top, 'data');
-  const service = new CheckpointService({ dataDir, settings: () => ({ ...defaultSettings, checkpointIgnoredMaxKb: 1024 }) });
-  return { workspace, dataDir, service, conv: { id: 'conv1', workspace } };
+  return serviceSetup({ checkpointIgnoredMaxKb: 1024 });
 }
 
 const pick = (state: Record<string, string>, paths: string[]) => Object.fromEntries(paths.map((p) => [p, state[p]]));

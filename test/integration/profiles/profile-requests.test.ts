@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../../src-main/core/app';
-import { createTestApp } from '../../support/test-app';
-import { createDispatcher, type Dispatcher } from '../../../src-main/core/bridge/dispatch';
+import { afterAll, describe, expect, it } from 'vitest';
+import type {} from '../../../src-main/core/app';
+import { useRequestApp } from '../../support/request-app';
 import { profilesFolder } from '../../../src-main/core/profiles/profile-store';
 import { MemorySecretStore } from '../../../src-main/core/secrets/memory-secret-store';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
@@ -15,48 +13,37 @@ import { systemPromptOf } from '../agent/support/request-parts';
 // The profiles requests (docs/agent.md#profiles) through the dispatcher both transports call: the
 // contract's checks, the store in the data folder, and a chosen profile reaching the model's request.
 
-const ctx = { transport: 'websocket' as const };
-let app: App;
-let dispatch: Dispatcher;
 let llm: ScriptedLlm;
 let settings: MemorySettingsStore;
-let dataDir: string;
-
-beforeAll(async () => {
-  llm = await startScriptedLlm();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'oi-profile-requests-'));
-  const secrets = new MemorySecretStore();
-  await secrets.set('provider:openai', 'sk-test-profiles');
-  settings = new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-plain', ...SANDBOX_CHOSEN_OFF });
-  app = createTestApp({ dataDir, settings, secrets });
-  dispatch = createDispatcher(app.handlers);
+const t = useRequestApp('oi-profile-requests-', {
+  once: true,
+  async stores() {
+    llm = await startScriptedLlm();
+    const secrets = new MemorySecretStore();
+    await secrets.set('provider:openai', 'sk-test-profiles');
+    settings = new MemorySettingsStore({ provider: 'openai', baseUrl: llm.openaiBaseUrl, model: 'gpt-plain', ...SANDBOX_CHOSEN_OFF });
+    return { settings, secrets };
+  },
 });
 afterAll(async () => {
-  await app?.dispose();
   await llm?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function call(name: string, input: unknown): Promise<unknown> {
-  const res = await dispatch(name, input, ctx);
-  if (!res.ok) throw new Error(res.error.message);
-  return res.result;
-}
+const call = t.call;
 
 describe('profiles requests', () => {
   it('refuses a name that is a path or a wrong field with an error naming the problem, and writes nothing', async () => {
     for (const name of ['../settings', '/tmp/x', '.hidden', '']) {
-      const res = await dispatch('profiles.save', { name, profile: { model: 'gpt-x' } }, ctx);
+      const res = await t.dispatch('profiles.save', { name, profile: { model: 'gpt-x' } });
       expect(res.ok).toBe(false);
       if (!res.ok) expect(res.error.message).toMatch(/profiles\.save: .*profile name is 1-64 letters/);
     }
-    const wrongField = await dispatch('profiles.save', { name: 'ok', profile: { temperature: 2 } }, ctx);
+    const wrongField = await t.dispatch('profiles.save', { name: 'ok', profile: { temperature: 2 } });
     expect(wrongField.ok).toBe(false);
     if (!wrongField.ok) expect(wrongField.error.message).toMatch(/temperature/);
-    const unknown = await dispatch('profiles.apply', { name: 'nobody' }, ctx);
+    const unknown = await t.dispatch('profiles.apply', { name: 'nobody' });
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) expect(unknown.error.message).toMatch(/there is no profile "nobody"/);
-    expect(existsSync(path.join(dataDir, 'settings.json'))).toBe(false);
+    expect(existsSync(path.join(t.dataDir, 'settings.json'))).toBe(false);
     expect(await call('profiles.list', {})).toEqual([]);
     expect(settings.get().model).toBe('gpt-plain');
   });
@@ -65,7 +52,7 @@ describe('profiles requests', () => {
     await call('profiles.save', { name: 'draft', profile: { model: 'gpt-a', autoRun: true } });
     const renamed = await call('profiles.save', { name: 'analyst', previousName: 'draft', profile: { model: 'gpt-b', autoRun: true } });
     expect(renamed).toEqual([{ name: 'analyst', profile: { model: 'gpt-b', autoRun: true } }]);
-    writeFileSync(path.join(profilesFolder(dataDir), 'broken.json'), '{ not json');
+    writeFileSync(path.join(profilesFolder(t.dataDir), 'broken.json'), '{ not json');
     const listed = (await call('profiles.list', {})) as Array<{ name: string; profile: unknown; error?: string }>;
     expect(listed.map((e) => e.name)).toEqual(['analyst', 'broken']);
     expect(listed[1]?.profile).toBeNull();
@@ -89,7 +76,7 @@ describe('profiles requests', () => {
     const before = llm.requests.length;
     llm.enqueue({ kind: 'text', text: 'Arr.' });
     await call('chat.send', { conversationId: conv.id, text: 'hello' });
-    await app.context.agent.idle(conv.id);
+    await t.app.context.agent.idle(conv.id);
     expect(llm.requests.length).toBe(before + 1);
     const body = llm.requests.at(-1)?.body as { model: string };
     expect(body.model).toBe('gpt-pirate-1');
@@ -117,8 +104,8 @@ describe('profiles requests', () => {
       ['alpha-skill', 'ALPHA-DESCRIPTION charts'],
       ['beta-skill', 'BETA-DESCRIPTION tables'],
     ] as const) {
-      mkdirSync(path.join(dataDir, 'skills', name), { recursive: true });
-      writeFileSync(path.join(dataDir, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nBody.\n`);
+      mkdirSync(path.join(t.dataDir, 'skills', name), { recursive: true });
+      writeFileSync(path.join(t.dataDir, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nBody.\n`);
     }
     const MARKER = 'Only charts here (bound profile).';
     await call('profiles.save', { name: 'charts', profile: { instructions: MARKER, skills: ['alpha-skill'] } });
@@ -129,7 +116,7 @@ describe('profiles requests', () => {
     const promptOf = async (conversationId: string): Promise<string> => {
       llm.enqueue({ kind: 'text', text: 'Ok.' });
       await call('chat.send', { conversationId, text: 'hello' });
-      await app.context.agent.idle(conversationId);
+      await t.app.context.agent.idle(conversationId);
       return systemPromptOf(llm.requests.at(-1)?.body, 'openai');
     };
     const boundPrompt = await promptOf(bound.id);
@@ -157,7 +144,7 @@ describe('profiles requests', () => {
     await call('profiles.delete', { name: 'doomed' });
     const before = llm.requests.length;
     await call('chat.send', { conversationId: conv.id, text: 'hello' });
-    await app.context.agent.idle(conv.id);
+    await t.app.context.agent.idle(conv.id);
     expect(llm.requests.length).toBe(before);
     const items = ((await call('conversation.get', { conversationId: conv.id })) as { items: Array<{ kind: string; text?: string }> })
       .items;

@@ -1,16 +1,12 @@
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_ATTACHMENT_BYTES } from '@contract';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyAttachmentFrom, safeFileName, saveAttachmentBytes } from '../../../src-main/core/workspace/attachments';
 import { useTempWorkspace } from './support/temp-workspace';
 
 describe('attachments', () => {
-  const current = useTempWorkspace();
-  let ws: ReturnType<typeof current>;
-  beforeEach(() => {
-    ws = current();
-  });
+  const ws = useTempWorkspace();
 
   it('writes bytes under attachments/ and never replaces an earlier one', async () => {
     const first = await saveAttachmentBytes(ws.root, 'notes.txt', 'text/plain', Buffer.from('one'));

@@ -1,19 +1,15 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { confine, WorkspacePathError, workspaceSegments } from '../../../src-main/core/workspace/confine';
-import { tempWorkspace } from './support/temp-workspace';
+import { useTempWorkspace } from './support/temp-workspace';
 
 describe('confining UI paths to the workspace', () => {
-  let ws: ReturnType<typeof tempWorkspace>;
-  beforeEach(() => {
-    ws = tempWorkspace();
-    mkdirSync(path.join(ws.root, 'sub'), { recursive: true });
-    mkdirSync(ws.outside, { recursive: true });
-    writeFileSync(path.join(ws.outside, 'secret.txt'), 'outside');
-    writeFileSync(path.join(ws.root, 'sub', 'a.txt'), 'inside');
+  const ws = useTempWorkspace(({ root, outside }) => {
+    mkdirSync(path.join(root, 'sub'), { recursive: true });
+    writeFileSync(path.join(outside, 'secret.txt'), 'outside');
+    writeFileSync(path.join(root, 'sub', 'a.txt'), 'inside');
   });
-  afterEach(() => ws.cleanup());
 
   it('accepts plain relative paths and normalises separators', async () => {
     expect(workspaceSegments('sub//a.txt')).toEqual(['sub', 'a.txt']);

@@ -1,21 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteInWorkspace, renameInWorkspace } from '../../../src-main/core/workspace/file-ops';
-import { tempWorkspace } from './support/temp-workspace';
+import { useTempWorkspace } from './support/temp-workspace';
 
 describe('renaming and deleting workspace files', () => {
-  let ws: ReturnType<typeof tempWorkspace>;
-  beforeEach(() => {
-    ws = tempWorkspace();
-    mkdirSync(path.join(ws.root, 'dir'), { recursive: true });
-    mkdirSync(ws.outside, { recursive: true });
-    writeFileSync(path.join(ws.root, 'a.txt'), 'A');
-    writeFileSync(path.join(ws.root, 'b.txt'), 'B');
-    writeFileSync(path.join(ws.root, 'dir', 'c.txt'), 'C');
-    writeFileSync(path.join(ws.outside, 'keep.txt'), 'keep');
+  const ws = useTempWorkspace(({ root, outside }) => {
+    mkdirSync(path.join(root, 'dir'), { recursive: true });
+    writeFileSync(path.join(root, 'a.txt'), 'A');
+    writeFileSync(path.join(root, 'b.txt'), 'B');
+    writeFileSync(path.join(root, 'dir', 'c.txt'), 'C');
+    writeFileSync(path.join(outside, 'keep.txt'), 'keep');
   });
-  afterEach(() => ws.cleanup());
 
   it('renames and moves into new folders, answering with the new path', async () => {
     expect(await renameInWorkspace(ws.root, 'a.txt', 'renamed.txt')).toBe('renamed.txt');

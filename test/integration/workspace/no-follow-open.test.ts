@@ -1,7 +1,7 @@
 import { constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   holdFolder,
   NoFollowError,
@@ -16,11 +16,7 @@ import { useTempWorkspace } from './support/temp-workspace';
 // never followed, and nothing is created outside.
 
 describe('no-follow open', () => {
-  const current = useTempWorkspace();
-  let ws: ReturnType<typeof current>;
-  beforeEach(() => {
-    ws = current();
-  });
+  const ws = useTempWorkspace();
 
   it('creates missing folders and a new file', async () => {
     await writeNewFileBeneath(ws.root, ['.oi', 'outputs', 'run.log'], 'hello', { create: true });

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkspacePathError } from '../../../src-main/core/workspace/confine';
 import { openBeneath } from '../../../src-main/core/fs/no-follow-open';
 import { openWorkspaceEntry } from '../../../src-main/core/workspace/open-workspace-file';
@@ -11,13 +11,10 @@ import { useTempWorkspace } from './support/temp-workspace';
 // lexically; links out, loops and `..` are refused. (The race itself: test/security/attacks/folder-swap-race.)
 
 describe('resolving a workspace path without letting the kernel follow links', () => {
-  const current = useTempWorkspace();
-  let ws: ReturnType<typeof current>;
-  beforeEach(() => {
-    ws = current();
-    mkdirSync(path.join(ws.root, 'runs', 'deep'), { recursive: true });
-    writeFileSync(path.join(ws.root, 'runs', '7.csv'), 'seven');
-    writeFileSync(path.join(ws.outside, 'secret.txt'), 'outside');
+  const ws = useTempWorkspace(({ root, outside }) => {
+    mkdirSync(path.join(root, 'runs', 'deep'), { recursive: true });
+    writeFileSync(path.join(root, 'runs', '7.csv'), 'seven');
+    writeFileSync(path.join(outside, 'secret.txt'), 'outside');
   });
 
   const names = async (rel: string, followFinal = true) => (await resolveInWorkspace(ws.root, rel, { followFinal })).segments;

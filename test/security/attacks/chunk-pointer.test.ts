@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings } from '@contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
+import { describe, expect, it } from 'vitest';
 import { chunkListOf, readChunked, readChunkIndex, writeChunkHolder } from '../../../src-main/core/checkpoints/chunked-files';
 import { CHUNKED_FROM } from '../../../src-main/core/checkpoints/chunking';
 import { GitObjects } from '../../../src-main/core/checkpoints/git-objects';
+import { useServiceSetup } from '../../integration/checkpoints/support/service-setup';
 import { treeState } from '../../integration/checkpoints/support/tree-state';
 
 // Issue 26, item 4: a big file is kept in a checkpoint's tree as a small pointer blob naming its chunks
@@ -17,18 +15,10 @@ import { treeState } from '../../integration/checkpoints/support/tree-state';
 // another file's bytes there. And a list of big files damaged in the store is refused before the
 // rewind changes anything; it never says where to write.
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const serviceSetup = useServiceSetup('oi-chunk-attack-');
 
 function setup() {
-  const top = mkdtempSync(path.join(os.tmpdir(), 'oi-chunk-attack-'));
-  temps.push(top);
-  const workspace = path.join(top, 'ws');
-  mkdirSync(workspace);
-  const dataDir = path.join(top, 'data');
-  const service = new CheckpointService({ dataDir, settings: () => defaultSettings });
+  const { top, workspace, dataDir, service } = serviceSetup();
   const stores = () => path.join(dataDir, 'checkpoints', 'stores');
   const objects = () => new GitObjects(path.join(stores(), readdirSync(stores())[0] ?? ''));
   const recordFile = path.join(dataDir, 'checkpoints', 'conv1.json');

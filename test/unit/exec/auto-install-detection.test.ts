@@ -24,12 +24,15 @@ const text = (t: string): CellOutput => ({ output_type: 'stream', name: 'stdout'
 describe('package names', () => {
   it('maps the well-known Python mismatches and leaves the rest alone', () => {
     expect(pipPackageFor('cv2')).toEqual({ package: 'opencv-python', wellKnown: true });
-    expect(pipPackageFor('PIL.Image')?.package).toBe('pillow');
-    expect(pipPackageFor('sklearn.linear_model')?.package).toBe('scikit-learn');
-    expect(pipPackageFor('yaml')?.package).toBe('pyyaml');
-    expect(pipPackageFor('bs4')?.package).toBe('beautifulsoup4');
-    expect(pipPackageFor('dateutil.parser')?.package).toBe('python-dateutil');
-    expect(pipPackageFor('google.protobuf')?.package).toBe('protobuf');
+    const mismatches = {
+      'PIL.Image': 'pillow',
+      'sklearn.linear_model': 'scikit-learn',
+      yaml: 'pyyaml',
+      bs4: 'beautifulsoup4',
+      'dateutil.parser': 'python-dateutil',
+      'google.protobuf': 'protobuf',
+    };
+    for (const [module, pkg] of Object.entries(mismatches)) expect(pipPackageFor(module)?.package, module).toBe(pkg);
     expect(pipPackageFor('numpy')).toEqual({ package: 'numpy', wellKnown: true });
     expect(pipPackageFor('some_obscure_thing')).toEqual({ package: 'some_obscure_thing', wellKnown: false });
   });

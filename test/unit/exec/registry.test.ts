@@ -4,14 +4,17 @@ import { unavailableMessage } from '../../../src-main/core/exec/output/messages'
 
 describe('language registry', () => {
   it('finds languages by name and alias, case-insensitively', () => {
-    expect(findLanguage('py')?.name).toBe('python');
-    expect(findLanguage('Python3')?.name).toBe('python');
-    expect(findLanguage('node')?.name).toBe('javascript');
-    expect(findLanguage('sh')?.name).toBe('shell');
-    expect(findLanguage('zsh')?.name).toBe('zsh');
-    expect(findLanguage('pwsh')?.name).toBe('powershell');
-    expect(findLanguage('osascript')?.name).toBe('applescript');
-    expect(findLanguage('R')?.name).toBe('r');
+    const found = {
+      py: 'python',
+      Python3: 'python',
+      node: 'javascript',
+      sh: 'shell',
+      zsh: 'zsh',
+      pwsh: 'powershell',
+      osascript: 'applescript',
+      R: 'r',
+    };
+    for (const [alias, name] of Object.entries(found)) expect(findLanguage(alias)?.name, alias).toBe(name);
     expect(findLanguage('cobol')).toBeNull();
   });
 

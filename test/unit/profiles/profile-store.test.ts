@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   deleteProfile,
   listProfiles,
@@ -10,19 +9,12 @@ import {
   readProfile,
   saveProfile,
 } from '../../../src-main/core/profiles/profile-store';
+import { useTempDirs } from '../../support/temp-dirs';
 
 // Profiles (docs/agent.md#profiles) are files of the data folder: saved, listed, read back, deleted,
 // and every bad input an error that names the profile, the file and what is wrong.
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const dataDir = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'oi-profiles-'));
-  dirs.push(d);
-  return d;
-};
+const dataDir = useTempDirs('oi-profiles-');
 
 describe('profile store', () => {
   it('saves, lists, reads back and deletes profiles in the data folder, and turns one into settings', () => {

@@ -16,17 +16,32 @@ export function tempWorkspace(): { root: string; outside: string; cleanup(): voi
   };
 }
 
-/** A fresh workspace and outside folder (both created) for each test of the calling describe. */
-export function useTempWorkspace(): () => ReturnType<typeof tempWorkspace> {
+/** The workspace of the test that is running (useTempWorkspace): its folder and one outside it. */
+export interface CurrentWorkspace {
+  readonly root: string;
+  readonly outside: string;
+}
+
+/**
+ * A fresh workspace and outside folder (both created) for each test of the calling describe, then
+ * `fill` (the files the describe's tests start from); read `root` and `outside` inside a test.
+ */
+export function useTempWorkspace(fill?: (ws: CurrentWorkspace) => void): CurrentWorkspace {
   let ws: ReturnType<typeof tempWorkspace> | null = null;
   beforeEach(() => {
     ws = tempWorkspace();
     mkdirSync(ws.root, { recursive: true });
     mkdirSync(ws.outside, { recursive: true });
+    fill?.(ws);
   });
   afterEach(() => ws?.cleanup());
-  return () => {
-    if (!ws) throw new Error('useTempWorkspace: no test is running');
-    return ws;
-  };
+  const view = {} as CurrentWorkspace;
+  for (const key of ['root', 'outside'] as const)
+    Object.defineProperty(view, key, {
+      get: () => {
+        if (!ws) throw new Error('useTempWorkspace: no test is running');
+        return ws[key];
+      },
+    });
+  return view;
 }
