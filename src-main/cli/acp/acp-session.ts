@@ -1,8 +1,16 @@
-import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type AgentContext,
+  type ContentBlock,
+  type SessionUpdate,
+  type StopReason,
+  type ToolCallContent,
+} from '@agentclientprotocol/sdk';
 import type { AnyEvent, CellItem, Conversation } from '@contract';
 import type { App } from '../../core/app';
 import { CliSession, type TurnEnd } from '../cli-session';
 import { cellContent, codeContent, locationsOf, plainTail, statusOf, toolCallOf } from './acp-cells';
+import { diffContents } from './acp-diffs';
 import { promptText } from './acp-prompt';
 import { AcpQuestions } from './acp-questions';
 
@@ -48,9 +56,12 @@ export class AcpSession {
     return this.cli.conversationId;
   }
 
-  send(update: SessionUpdate): void {
+  /** Sends in call order; an update still being made (a cell's diffs) holds back the ones after it. */
+  send(update: SessionUpdate | Promise<SessionUpdate>): void {
     // A client gone mid-turn must not stop the turn's bookkeeping; the connection's end stops the turn.
-    this.sent = this.sent.then(() => this.client.notify('session/update', { sessionId: this.id, update })).catch(() => undefined);
+    this.sent = this.sent
+      .then(async () => this.client.notify('session/update', { sessionId: this.id, update: await update }))
+      .catch(() => undefined);
   }
 
   /** Resolves once every update so far is written. */
@@ -152,14 +163,16 @@ export class AcpSession {
         const live = turn.cells.get(cell.id);
         if (live?.timer) clearTimeout(live.timer);
         turn.cells.delete(cell.id);
-        this.send({
-          sessionUpdate: 'tool_call_update',
-          toolCallId: cell.id,
-          status: statusOf(cell.status),
-          content: cellContent(cell),
-          locations: locationsOf(cell, this.workspace),
-          rawOutput: { status: cell.status, exitCode: cell.exitCode, durationMs: cell.durationMs },
-        });
+        this.send(
+          this.diffs(cell).then((diffs) => ({
+            sessionUpdate: 'tool_call_update',
+            toolCallId: cell.id,
+            status: statusOf(cell.status),
+            content: [...cellContent(cell), ...diffs],
+            locations: locationsOf(cell, this.workspace),
+            rawOutput: { status: cell.status, exitCode: cell.exitCode, durationMs: cell.durationMs },
+          })),
+        );
         break;
       }
       case 'notice':
@@ -177,6 +190,17 @@ export class AcpSession {
     if (turn.cells.has(cell.id)) return;
     turn.cells.set(cell.id, { cell, raw: '', timer: null });
     this.send({ sessionUpdate: 'tool_call', ...toolCallOf(cell, this.workspace) });
+  }
+
+  /** The cell's changed text files whole before and after, from its checkpoints (acp-diffs.ts). */
+  private async diffs(cell: CellItem): Promise<ToolCallContent[]> {
+    if (!cell.changes?.checkpointed || cell.changes.files.length === 0) return [];
+    try {
+      const { files } = await this.cli.call('checkpoints.diff', { conversationId: this.id, cellId: cell.id, wholeText: true });
+      return diffContents(files, this.workspace);
+    } catch {
+      return []; // The changes stay named in the cell's "Files:" line.
+    }
   }
 
   private sendOutput(live: LiveCell): void {

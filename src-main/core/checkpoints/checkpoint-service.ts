@@ -160,13 +160,16 @@ export class CheckpointService {
   }
 
   /** Each changed file of a cell: a text diff, images before and after, or a note for binaries. */
-  async diff(conversationId: string, cellId: string): Promise<FileDiff[]> {
-    const record = await this.records.load(conversationId);
-    const entry = record?.entries.find((e) => e.cellId === cellId);
-    if (!record || !entry?.after) throw new Error(`no checkpoints for cell ${cellId} in this conversation`);
-    return this.withStore(record.workspace, async (store) =>
-      fileDiffs(store.objects, entry.before, entry.after ?? entry.before, await this.bigSizes(store, entry)),
-    );
+  async diff(conversationId: string, cellId: string, wholeText = false): Promise<FileDiff[]> {
+    const missing = () => new Error(`no checkpoints for cell ${cellId} in this conversation`);
+    const first = await this.records.load(conversationId);
+    if (!first) throw missing();
+    return this.withStore(first.workspace, async (store) => {
+      // Read again under the store's lock: a cell just done may still be saving its after tree (afterEarly).
+      const entry = (await this.records.load(conversationId))?.entries.find((e) => e.cellId === cellId);
+      if (!entry?.after) throw missing();
+      return fileDiffs(store.objects, entry.before, entry.after, await this.bigSizes(store, entry), wholeText);
+    });
   }
 
   /** Puts the workspace back as it was just before `cellId` ran. */

@@ -54,6 +54,8 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 const MAX_DIFF_CHARS = 200_000;
+/** The most of one side of a file `checkpoints.diff` hands out whole when asked (an editor's diff view, docs/acp.md). */
+export const MAX_WHOLE_TEXT_BYTES = 256 * 1024;
 
 /** Each changed file's diff for the UI: text (cut past a size), images as data: URLs, binaries and links named. */
 export async function fileDiffs(
@@ -61,6 +63,8 @@ export async function fileDiffs(
   from: string,
   to: string,
   bigSizes: ReadonlyMap<string, number> = new Map(),
+  /** Also each text file's whole text before and after (bounded, UTF-8 only). */
+  wholeText = false,
 ): Promise<FileDiff[]> {
   const changes = await changesBetween(objects, from, to, bigSizes);
   const before = new Map((await objects.listTree(from)).map((e) => [e.path, e]));
@@ -107,9 +111,27 @@ export async function fileDiffs(
           text.length > MAX_DIFF_CHARS
             ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters)`
             : text,
+        ...(wholeText ? await wholeTexts(objects, old, now, change) : {}),
       });
   }
   return out;
+}
+
+/** Both sides of a text file whole, or nothing when either is over the cap or is not UTF-8. */
+async function wholeTexts(
+  objects: GitObjects,
+  old: FlatEntry | undefined,
+  now: FlatEntry | undefined,
+  change: FileChange,
+): Promise<{ oldText: string | null; newText: string | null } | Record<string, never>> {
+  if ((change.size ?? 0) > MAX_WHOLE_TEXT_BYTES || (change.previousSize ?? 0) > MAX_WHOLE_TEXT_BYTES) return {};
+  const [before, after] = await Promise.all([old && objects.readBlob(old.sha), now && objects.readBlob(now.sha)]);
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  try {
+    return { oldText: before ? utf8.decode(before) : null, newText: after ? utf8.decode(after) : null };
+  } catch {
+    return {}; // Not UTF-8 (Latin-1, UTF-16): shown as its unified diff only.
+  }
 }
 
 /** What the model is told: one bounded line per file. */

@@ -20,6 +20,9 @@ export const FileDiff = FileChange.extend({
   /** data: URLs of an image before and after (small images only). */
   before: z.string().optional(),
   after: z.string().optional(),
+  /** With `wholeText`, a text file's whole text before and after (null: absent on that side); absent when over the cap or not UTF-8. */
+  oldText: z.string().nullable().optional(),
+  newText: z.string().nullable().optional(),
 });
 
 /**
@@ -37,7 +40,7 @@ export const checkpointRequests = {
     output: z.object({ checkpoints: z.array(CheckpointSummary), storeBytes: z.number().nonnegative() }),
   },
   'checkpoints.diff': {
-    input: z.object({ conversationId: Id, cellId: Id }).strict(),
+    input: z.object({ conversationId: Id, cellId: Id, wholeText: z.boolean().optional() }).strict(),
     output: z.object({ files: z.array(FileDiff) }),
   },
   /**
