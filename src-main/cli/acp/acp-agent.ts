@@ -5,12 +5,13 @@ import {
   type AgentContext,
   type InitializeResponse,
   type McpServer,
-  type SessionModeState,
 } from '@agentclientprotocol/sdk';
 import { errorMessage, type Conversation, type Settings } from '@contract';
 import type { App } from '../../core/app';
 import { localRequests } from '../../core/bridge/local-requests';
+import { availableCommands } from './acp-commands';
 import { historyUpdates } from './acp-history';
+import { AUTO_RUN, PLAN, checkModeId, modeIdOf, modeState, type ModeFacts } from './acp-modes';
 import { AcpSession } from './acp-session';
 
 export interface AcpAgentDeps {
@@ -20,9 +21,6 @@ export interface AcpAgentDeps {
   /** Adds the client's MCP servers (session/new's and session/load's mcpServers) for this run. */
   addMcpServers: (servers: McpServer[]) => void;
 }
-
-const ASK = 'ask';
-const AUTO_RUN = 'auto-run';
 
 /**
  * The ACP methods `oi acp` answers, on the app's requests: a session is a conversation. `initialize`
@@ -65,7 +63,7 @@ export class AcpAgent {
         this.deps.addMcpServers(params.mcpServers);
         const conversation = await this.guard(() => this.requests('conversation.create', { workspace: params.cwd }));
         const session = this.open(conversation, client);
-        return { sessionId: session.id, modes: this.modes(conversation.autoRun) };
+        return { sessionId: session.id, modes: this.modes(session) };
       })
       .onRequest('session/load', async ({ params, client }) => {
         await this.start();
@@ -74,24 +72,23 @@ export class AcpAgent {
         const session = this.sessions.get(conversation.id) ?? this.open(conversation, client);
         for (const update of historyUpdates(conversation.items, conversation.workspace)) session.send(update);
         await session.flushed();
-        return { modes: this.modes(conversation.autoRun) };
+        return { modes: this.modes(session) };
       })
       .onRequest('session/prompt', async ({ params }) => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) }))
       .onNotification('session/cancel', ({ params }) => this.sessions.get(params.sessionId)?.cancel())
       .onRequest('session/set_mode', async ({ params }) => {
         await this.start();
         const session = this.session(params.sessionId);
-        if (params.modeId !== ASK && params.modeId !== AUTO_RUN)
-          throw new RequestError(-32602, `no mode "${params.modeId}": ${ASK} or ${AUTO_RUN}`);
-        if (params.modeId === ASK && this.deps.settings().autoRun)
-          throw new RequestError(
-            -32602,
-            "auto-run is on in the app's settings (or --auto-run): every conversation runs code without asking",
-          );
-        await this.guard(() =>
-          this.requests('conversation.set-auto-run', { conversationId: session.id, autoRun: params.modeId === AUTO_RUN }),
-        );
-        // The conversation's auto-run event sends the current_mode_update (open() below), as for a card's "always".
+        checkModeId(params.modeId, this.deps.settings().autoRun);
+        const conversationId = session.id;
+        if (params.modeId === PLAN) await this.guard(() => this.requests('conversation.set-plan-mode', { conversationId, planMode: true }));
+        else {
+          // The switch first, so leaving plan mode is one current_mode_update (plan → the mode asked for).
+          await this.guard(() => this.requests('conversation.set-auto-run', { conversationId, autoRun: params.modeId === AUTO_RUN }));
+          if (session.mode.planMode)
+            await this.guard(() => this.requests('conversation.set-plan-mode', { conversationId, planMode: false }));
+        }
+        // The conversation's events send the current_mode_update (open() below), as for a card's "always".
         await session.flushed();
         return {};
       });
@@ -124,14 +121,34 @@ export class AcpAgent {
   }
 
   private open(conversation: Conversation, client: AgentContext): AcpSession {
-    const session = new AcpSession(this.deps.app, conversation, client);
+    const deps = this.deps;
+    const meta = () => ({ appVersion: deps.version, ...this.modelOf(conversation), resourcesDir: deps.app.context.resourcesDir });
+    const session = new AcpSession(deps.app, conversation, client, meta);
     this.sessions.set(session.id, session);
-    // "Always run in this conversation" chosen on a cell is the auto-run mode from then on.
+    const facts: ModeFacts = session.mode;
+    let sentMode = this.modeId(facts);
+    // "Always run in this conversation" chosen on a cell is the auto-run mode from then on; an approved
+    // plan ends plan mode.
     session.cli.onEvent((event) => {
-      if (event.name === 'conversation.auto-run')
-        session.send({ sessionUpdate: 'current_mode_update', currentModeId: this.modeId(event.payload.autoRun) });
+      if (event.name === 'conversation.auto-run') facts.autoRun = event.payload.autoRun;
+      else if (event.name === 'conversation.plan-mode') facts.planMode = event.payload.planMode;
+      else return;
+      const now = this.modeId(facts);
+      if (now !== sentMode) session.send({ sessionUpdate: 'current_mode_update', currentModeId: (sentMode = now) });
+    });
+    // After the answer that names the session, as the client must know it first.
+    setImmediate(() => {
+      availableCommands(session.cli).then(
+        (availableCommands) => session.send({ sessionUpdate: 'available_commands_update', availableCommands }),
+        () => undefined,
+      );
     });
     return session;
+  }
+
+  private modelOf(conversation: Conversation): { provider: string; model: string } {
+    const settings = this.deps.settings();
+    return { provider: conversation.modelChoice?.provider ?? settings.provider, model: conversation.modelChoice?.model ?? settings.model };
   }
 
   private session(id: string): AcpSession {
@@ -140,18 +157,12 @@ export class AcpAgent {
     return session;
   }
 
-  private modeId(conversationAutoRun: boolean): string {
-    return conversationAutoRun || this.deps.settings().autoRun ? AUTO_RUN : ASK;
+  private modeId(facts: ModeFacts): string {
+    return modeIdOf(facts, this.deps.settings().autoRun);
   }
 
-  private modes(conversationAutoRun: boolean): SessionModeState {
-    return {
-      currentModeId: this.modeId(conversationAutoRun),
-      availableModes: [
-        { id: ASK, name: 'Ask', description: 'Ask before running each piece of code' },
-        { id: AUTO_RUN, name: 'Auto-run', description: 'Run code without asking (in the sandbox where it is on)' },
-      ],
-    };
+  private modes(session: AcpSession): ReturnType<typeof modeState> {
+    return modeState(session.mode, this.deps.settings().autoRun);
   }
 
   /** The app's refusal (a folder it cannot use, an unknown conversation) as the client's error, in the app's words. */

@@ -8,10 +8,13 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { AnyEvent, CellItem, Conversation } from '@contract';
 import type { App } from '../../core/app';
+import type { ExportMeta } from '../../core/notebook/ipynb-export';
 import { CliSession, type TurnEnd } from '../cli-session';
+import { runSlashCommand } from './acp-commands';
 import { cellContent, codeContent, locationsOf, plainTail, statusOf, toolCallOf } from './acp-cells';
 import { diffContents } from './acp-diffs';
 import { promptText } from './acp-prompt';
+import type { ModeFacts } from './acp-modes';
 import { AcpQuestions } from './acp-questions';
 
 /** How often a running cell's output is sent: each update carries the whole tail, so not per chunk. */
@@ -42,14 +45,19 @@ export class AcpSession {
   private readonly workspace: string;
   private sent: Promise<void> = Promise.resolve();
   private turn: Turn | null = null;
+  /** The conversation's auto-run switch and plan mode, kept by its events (acp-agent.ts). */
+  readonly mode: ModeFacts;
 
   constructor(
     app: App,
     conversation: Conversation,
     private readonly client: AgentContext,
+    /** For /export's notebook metadata. */
+    private readonly meta: () => ExportMeta,
   ) {
     this.cli = new CliSession(app, conversation);
     this.workspace = conversation.workspace;
+    this.mode = { autoRun: conversation.autoRun, planMode: conversation.planMode ?? false };
   }
 
   get id(): string {
@@ -71,7 +79,13 @@ export class AcpSession {
 
   async prompt(blocks: ContentBlock[]): Promise<StopReason> {
     if (this.turn || this.cli.running()) throw new RequestError(-32600, 'this session is already answering a prompt; cancel it first');
-    const text = promptText(blocks);
+    const say = (text: string) => this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    const command = await runSlashCommand(this.cli, promptText(blocks), this.meta, say);
+    if (command.ran) {
+      await this.flushed();
+      return 'end_turn';
+    }
+    const text = command.message;
     const turn: Turn = {
       cancelled: false,
       errors: [],

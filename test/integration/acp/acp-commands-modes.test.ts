@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Conversation } from '@contract';
+import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, tempDir } from '../../support/cli-process';
+import { messageText, startOiAcp, updatesOf, type OiAcp } from '../../support/oi-acp';
+
+// `oi acp`'s slash commands and plan mode (docs/acp.md#what-an-editor-gets), driven by the ACP SDK's
+// client side over a real pipe against the scripted model server: the commands are advertised, a
+// `/command` prompt runs oi's `%command` without calling the model, and session/set_mode plan puts the
+// conversation in plan mode (the model's request carries the plan tool) until set_mode ask takes it out.
+// One `oi acp` process and one model server for the file; each test has a session and folder of its own.
+
+const TEST_TIMEOUT = 180_000;
+
+let llm: ScriptedLlm;
+let data: ReturnType<typeof tempDir>;
+let acp: OiAcp;
+let tests = 0;
+
+beforeAll(async () => {
+  llm = await startScriptedLlm();
+  data = tempDir('oi-acp-modes-');
+  acp = startOiAcp(
+    ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl],
+    cliEnv(data.dir),
+    path.join(data.dir, 'editor'),
+  );
+  await acp.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+}, TEST_TIMEOUT);
+afterAll(async () => {
+  await acp?.stop();
+  await llm?.close();
+  data?.remove();
+});
+
+async function newSession(): Promise<{ sessionId: string; ws: string }> {
+  const ws = path.join(data.dir, `project-${++tests}`);
+  mkdirSync(ws, { recursive: true });
+  const { sessionId, modes } = await acp.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+  expect(modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'auto-run', 'plan']);
+  expect(modes?.currentModeId).toBe('ask');
+  return { sessionId, ws };
+}
+const prompt = (sessionId: string, text: string) =>
+  acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+const chatBodies = () => llm.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.stringify(r.body));
+const modeUpdates = (sessionId: string) => updatesOf(acp, 'current_mode_update', sessionId).map((u) => u.currentModeId);
+const saved = (id: string) => JSON.parse(readFileSync(path.join(data.dir, 'conversations', `${id}.json`), 'utf8')) as Conversation;
+
+describe('oi acp slash commands and modes', () => {
+  it(
+    'advertises the % commands after session/new, and a /save prompt saves the conversation in its folder without calling the model',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const { sessionId, ws } = await newSession();
+      const advertised = await vi.waitFor(() => {
+        const update = updatesOf(acp, 'available_commands_update', sessionId)[0];
+        if (!update) throw new Error('no available_commands_update yet');
+        return update.availableCommands;
+      });
+      const names = advertised.map((c) => c.name);
+      expect(names).toEqual(expect.arrayContaining(['tokens', 'undo', 'rewind', 'traceback', 'save', 'export', 'commands']));
+      // Those that switch to another conversation are not offered: an ACP session is one conversation.
+      expect(names).not.toContain('reset');
+      expect(names).not.toContain('load');
+      expect(advertised.find((c) => c.name === 'save')?.input).toEqual({ hint: 'file.json' });
+
+      llm.enqueue({ kind: 'text', text: 'Hello there.' });
+      expect((await prompt(sessionId, 'say hello')).stopReason).toBe('end_turn');
+      const calls = chatBodies().length;
+      expect((await prompt(sessionId, '/save conv.json')).stopReason).toBe('end_turn');
+      const file = path.join(ws, 'conv.json');
+      expect(messageText(acp, sessionId)).toBe(`Hello there.Saved to ${file}.`);
+      expect(readFileSync(file, 'utf8')).toContain('Hello there.');
+      // The command is not a message: the model was not called and the conversation did not grow.
+      expect(chatBodies()).toHaveLength(calls);
+      expect(saved(sessionId).items.map((i) => i.kind)).toEqual(['user', 'assistant']);
+      // A prompt that only looks like a path is a message, as in oi.
+      llm.enqueue({ kind: 'text', text: 'It is.' });
+      await prompt(sessionId, '/tmp is full');
+      expect(chatBodies().at(-1)).toContain('/tmp is full');
+      expect(existsSync(path.join(ws, 'tmp'))).toBe(false);
+    },
+  );
+
+  it(
+    'set_mode plan puts the conversation in plan mode (the model gets the plan tool), set_mode ask takes it out, and an unknown mode is refused by name',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const { sessionId } = await newSession();
+      expect(await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'plan' })).toEqual({});
+      expect(modeUpdates(sessionId)).toEqual(['plan']);
+      expect(saved(sessionId).planMode).toBe(true);
+      llm.enqueue({ kind: 'text', text: 'I would plan first.' });
+      await prompt(sessionId, 'plan the report');
+      expect(chatBodies().at(-1)).toContain('"propose_plan"');
+
+      await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'ask' });
+      expect(modeUpdates(sessionId)).toEqual(['plan', 'ask']);
+      expect(saved(sessionId).planMode).toBe(false);
+      llm.enqueue({ kind: 'text', text: 'Doing it.' });
+      await prompt(sessionId, 'write the report');
+      expect(chatBodies().at(-1)).toContain('write the report');
+      expect(chatBodies().at(-1)).not.toContain('"propose_plan"');
+
+      await expect(acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toThrow(
+        'no mode "yolo": ask, auto-run, plan',
+      );
+      // Refused: nothing changed.
+      expect(modeUpdates(sessionId)).toEqual(['plan', 'ask']);
+      expect(saved(sessionId).planMode).toBe(false);
+    },
+  );
+});
