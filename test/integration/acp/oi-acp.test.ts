@@ -255,7 +255,7 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     const { acp, ws } = await start();
     const created = await acp.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
     expect(created.modes?.currentModeId).toBe('ask');
-    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'auto-run']);
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'auto-run', 'plan']);
     const { sessionId } = created;
     await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'auto-run' });
     llm!.enqueue(touch('m1', 'unasked.txt'), { kind: 'text', text: 'Made.' });
@@ -270,7 +270,7 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     expect(acp.asked).toHaveLength(1);
     expect(existsSync(path.join(ws, 'asked.txt'))).toBe(false);
     expect(updatesOf(acp, 'current_mode_update', sessionId).map((u) => u.currentModeId)).toEqual(['auto-run', 'ask']);
-    await expect(acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'plan' })).rejects.toThrow(/no mode "plan"/);
+    await expect(acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toThrow(/no mode "yolo"/);
   });
 
   it('refuses a folder the app cannot use and an unknown session, in words, and keeps serving', { timeout: TEST_TIMEOUT }, async () => {
