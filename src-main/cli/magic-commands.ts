@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { errorMessage } from '@contract';
 import type { CellOutput } from '@contract';
+import { writeFileAtomic } from '../core/fs/atomic-write';
 import type { ExportMeta } from '../core/notebook/ipynb-export';
 import type { CliSession } from './cli-session';
 import { listSavedCommands } from './saved-command-line';
@@ -140,7 +141,8 @@ const COMMANDS: Record<string, (arg: string, ctx: MagicContext) => Promise<void>
   async save(arg, { session, print }) {
     const file = needFile(arg, 'save conversation.json');
     const { json } = await session.call('conversation.export-lmc', { conversationId: session.conversationId });
-    await writeFile(file, json, 'utf8');
+    // A temp file renamed over the name: a crash leaves the old file whole, and a link at the name is replaced, not followed.
+    await writeFileAtomic(file, json);
     print(`Saved to ${file}.`);
   },
   async load(arg, { session, print }) {

@@ -1,9 +1,13 @@
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
+import { errorMessage } from '@contract/error-message';
 import { slashCommandOf } from '@contract/slash-command';
 import type { ExportMeta } from '../../core/notebook/ipynb-export';
 import type { CliSession } from '../cli-session';
 import { runMagic } from '../magic-commands';
+import { resolveInWorkspace } from '../../core/workspace/resolve-in-workspace';
+import { workspaceSegments } from '../../core/workspace/confine';
 import { withSavedCommand } from '../saved-command-line';
 
 // The slash commands `oi acp` offers (ACP `available_commands_update`): oi's `%` magic commands that
@@ -54,11 +58,35 @@ export async function runSlashCommand(
   const slash = slashCommandOf(text);
   if (slash && MAGIC_NAMES.has(slash.name)) {
     let args = slash.args.trim();
-    if (FILE_ARG.has(slash.name) && args) args = path.resolve(session.workspace, args.replace(/^["']|["']$/g, ''));
+    if (FILE_ARG.has(slash.name) && args) {
+      try {
+        args = await fileInWorkspace(session.workspace, args.replace(/^["']|["']$/g, ''));
+      } catch (err) {
+        // As runMagic answers a failed command: in words, as the answer.
+        say(`/${slash.name} failed: ${errorMessage(err)}`);
+        return { ran: true };
+      }
+    }
     const lines: string[] = [];
     await runMagic(`%${slash.name} ${args}`, { session, print: (line) => lines.push(line), meta });
     say(lines.join('\n'));
     return { ran: true };
   }
   return { ran: false, message: await withSavedCommand(session, text, (line) => say(`${line}\n\n`)).catch(() => text) };
+}
+
+/**
+ * Where a /save or /export named in the session's folder is written. Sandboxed code can write that
+ * folder, so the path may not leave it and may not pass through a link there, the file itself
+ * included (a planted `notes.json -> ~/.bashrc` would otherwise be written through); the write itself
+ * is a temp file renamed over the name, which replaces a link rather than following it.
+ */
+async function fileInWorkspace(workspace: string, rel: string): Promise<string> {
+  const named = workspaceSegments(rel);
+  const { realRoot, segments } = await resolveInWorkspace(workspace, rel, { followFinal: false });
+  const target = path.join(realRoot, ...segments);
+  const final = await lstat(target).catch(() => null);
+  if (segments.join('/') !== named.join('/') || final?.isSymbolicLink())
+    throw new Error(`"${rel}" goes through a link in the workspace; name a plain file there`);
+  return target;
 }

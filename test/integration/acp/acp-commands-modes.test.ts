@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -83,6 +83,28 @@ describe('oi acp slash commands and modes', () => {
       await prompt(sessionId, '/tmp is full');
       expect(chatBodies().at(-1)).toContain('/tmp is full');
       expect(existsSync(path.join(ws, 'tmp'))).toBe(false);
+    },
+  );
+
+  it(
+    'attack: a /save through a link the workspace holds is refused, and the file the link names is untouched',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const { sessionId, ws } = await newSession();
+      // What a cell could have planted: the file's name as a link to a file outside, and a folder as a link outside.
+      const victim = path.join(data.dir, 'victim.txt');
+      writeFileSync(victim, 'keep me\n');
+      symlinkSync(victim, path.join(ws, 'notes.json'));
+      symlinkSync(data.dir, path.join(ws, 'out'));
+      for (const name of ['notes.json', 'out/notes.json']) await prompt(sessionId, `/save ${name}`);
+      expect(messageText(acp, sessionId)).toContain('/save failed: "notes.json" goes through a link');
+      expect(messageText(acp, sessionId).match(/\/save failed: /g)).toHaveLength(2);
+      expect(messageText(acp, sessionId)).not.toContain('Saved to');
+      expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+      expect(existsSync(path.join(data.dir, 'notes.json'))).toBe(false);
+      // Twin: a plain write of that name, as /save did before, writes through the link into the file outside.
+      writeFileSync(path.join(ws, 'notes.json'), 'overwritten');
+      expect(readFileSync(victim, 'utf8')).toBe('overwritten');
     },
   );
 
