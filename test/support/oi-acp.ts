@@ -10,6 +10,7 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
+import { vi } from 'vitest';
 import { OI } from './cli-process';
 import { endWithTest } from './test-children';
 
@@ -29,8 +30,18 @@ export interface OiAcp {
   /** How the next permission requests are answered (in order; the last one repeats). */
   answers: PermissionAnswer[];
   stderr: () => string;
+  /**
+   * Requests written to oi's stdin in one write, beside the SDK's connection (so that oi reads them
+   * together, as a quick editor's may arrive), answered by id from oi's stdout.
+   */
+  together(requests: Array<{ id: string; method: string; params: unknown }>): Promise<Record<string, RawAnswer>>;
   exited: Promise<number | null>;
   stop(): Promise<void>;
+}
+
+export interface RawAnswer {
+  result?: unknown;
+  error?: { code: number; message: string };
 }
 
 export function startOiAcp(args: string[], env: Record<string, string>, cwd: string): OiAcp {
@@ -43,6 +54,14 @@ export function startOiAcp(args: string[], env: Record<string, string>, cwd: str
   );
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const answered = (id: string): RawAnswer | undefined =>
+    out
+      .split('\n')
+      .filter((line) => line.includes(`"id":${JSON.stringify(id)}`))
+      .map((line) => JSON.parse(line) as RawAnswer & { id?: unknown })
+      .find((m) => m.id === id && ('result' in m || 'error' in m));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const updates: SessionNotification[] = [];
   const asked: RequestPermissionRequest[] = [];
@@ -68,6 +87,21 @@ export function startOiAcp(args: string[], env: Record<string, string>, cwd: str
     asked,
     answers,
     stderr: () => err,
+    async together(requests) {
+      child.stdin.write(requests.map((r) => `${JSON.stringify({ jsonrpc: '2.0', ...r })}\n`).join(''));
+      const answers: Record<string, RawAnswer> = {};
+      for (const { id } of requests) {
+        answers[id] = await vi.waitFor(
+          () => {
+            const answer = answered(id);
+            if (!answer) throw new Error(`no answer to ${id} yet`);
+            return answer;
+          },
+          { timeout: 60_000, interval: 20 },
+        );
+      }
+      return answers;
+    },
     exited,
     async stop() {
       connection.close();

@@ -45,6 +45,8 @@ export class AcpSession {
   private readonly workspace: string;
   private sent: Promise<void> = Promise.resolve();
   private turn: Turn | null = null;
+  /** From a prompt's arrival to its answer: a /command or a saved command's file is awaited before `turn` is set. */
+  private answering = false;
   /** The conversation's auto-run switch and plan mode, kept by its events (acp-agent.ts). */
   readonly mode: ModeFacts;
 
@@ -78,7 +80,18 @@ export class AcpSession {
   }
 
   async prompt(blocks: ContentBlock[]): Promise<StopReason> {
-    if (this.turn || this.cli.running()) throw new RequestError(-32600, 'this session is already answering a prompt; cancel it first');
+    if (this.answering || this.turn || this.cli.running()) {
+      throw new RequestError(-32600, 'this session is already answering a prompt; cancel it first');
+    }
+    this.answering = true;
+    try {
+      return await this.answer(blocks);
+    } finally {
+      this.answering = false;
+    }
+  }
+
+  private async answer(blocks: ContentBlock[]): Promise<StopReason> {
     const say = (text: string) => this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
     const command = await runSlashCommand(this.cli, promptText(blocks), this.meta, say);
     if (command.ran) {

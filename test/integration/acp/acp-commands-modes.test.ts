@@ -108,6 +108,25 @@ describe('oi acp slash commands and modes', () => {
     },
   );
 
+  it('a prompt that arrives while a /command is being answered is refused, not run beside it', { timeout: TEST_TIMEOUT }, async () => {
+    const { sessionId, ws } = await newSession();
+    llm.enqueue({ kind: 'text', text: 'Hello there.' });
+    await prompt(sessionId, 'say hello');
+    // Read by oi in one chunk: the second is dispatched while the first's /export is still writing.
+    const text = (t: string) => ({ sessionId, prompt: [{ type: 'text', text: t }] });
+    const answers = await acp.together([
+      { id: 'first', method: 'session/prompt', params: text('/export first.ipynb') },
+      { id: 'second', method: 'session/prompt', params: text('/save second.json') },
+    ]);
+    expect(answers.first).toEqual(expect.objectContaining({ result: { stopReason: 'end_turn' } }));
+    expect(answers.second?.error?.message).toContain('this session is already answering a prompt');
+    expect(existsSync(path.join(ws, 'first.ipynb'))).toBe(true);
+    expect(existsSync(path.join(ws, 'second.json'))).toBe(false);
+    // Answered, the session takes the next one.
+    expect((await prompt(sessionId, '/save third.json')).stopReason).toBe('end_turn');
+    expect(existsSync(path.join(ws, 'third.json'))).toBe(true);
+  });
+
   it(
     'set_mode plan puts the conversation in plan mode (the model gets the plan tool), set_mode ask takes it out, and an unknown mode is refused by name',
     { timeout: TEST_TIMEOUT },
