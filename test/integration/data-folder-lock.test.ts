@@ -12,6 +12,7 @@ import { DataFolderBusy, type LockHolder } from '../../src-main/core/fs/data-fol
 import { startScheduleService } from '../../src-main/core/schedules/schedule-service';
 import { ScheduleStore } from '../../src-main/core/schedules/schedule-store';
 import { REPO } from '../support/built-output';
+import { manualTask } from '../support/schedule-task';
 import { endWithTest } from '../support/test-children';
 
 // Issue 33, item 3: the desktop app, browser mode and `oi` share one data folder. The parts only one
@@ -188,17 +189,7 @@ describe('the checkpoint store, shared with another process', () => {
 });
 
 describe('scheduled tasks, shared with another process', () => {
-  const task = (id: string, workspace: string): Schedule => ({
-    id,
-    name: id,
-    prompt: 'say hello',
-    workspace,
-    model: null,
-    when: { kind: 'manual' },
-    policy: { sandbox: 'off', code: 'report', budgetUsd: 1, timeLimitMinutes: 10 },
-    runner: 'in-app',
-    createdAt: new Date().toISOString(),
-  });
+  const task = (id: string, workspace: string): Schedule => manualTask({ id, workspace, prompt: 'say hello' });
 
   it('a change to the list waits for the other process’s, or fails naming it, and loses nothing', async () => {
     const { dataDir, workspace } = folders('schedules');

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
+  PROTOCOL_VERSION,
   ndJsonStream,
   type ClientConnection,
   type PermissionOptionKind,
@@ -10,8 +12,9 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
-import { vi } from 'vitest';
-import { OI } from './cli-process';
+import { afterAll, beforeAll, vi } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
+import { cliEnv, OI, tempDir } from './cli-process';
 import { endWithTest } from './test-children';
 
 // `oi acp` as an editor runs it: a real process (built when fresh, cli-process.ts) spoken to by the
@@ -128,4 +131,51 @@ export function messageText(acp: OiAcp, sessionId?: string): string {
   return updatesOf(acp, 'agent_message_chunk', sessionId)
     .map((u) => (u.content.type === 'text' ? u.content.text : ''))
     .join('');
+}
+
+/** The `oi acp` process, model server and data folder the tests of one file share. */
+export interface OiAcpForFile {
+  readonly llm: ScriptedLlm;
+  readonly acp: OiAcp;
+  /** The data folder (its conversations/ is oi's); make each test's project folder in it. */
+  readonly dir: string;
+}
+
+/**
+ * One `oi acp` for all the tests of a file, as an editor starts it: an OpenAI-protocol model on the
+ * scripted server, `args` added (--auto-run), started in `cwd` under the data folder (default: the
+ * folder itself) and initialized, before the tests; stopped, with its server and folder, after them.
+ * Read it only inside tests and their hooks.
+ */
+export function useOiAcp(opts: { tmpPrefix: string; args?: string[]; cwd?: string; timeout: number }): OiAcpForFile {
+  let llm: ScriptedLlm | undefined;
+  let data: ReturnType<typeof tempDir> | undefined;
+  let acp: OiAcp | undefined;
+  beforeAll(async () => {
+    llm = await startScriptedLlm();
+    data = tempDir(opts.tmpPrefix);
+    const args = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, ...(opts.args ?? [])];
+    acp = startOiAcp(args, cliEnv(data.dir), path.join(data.dir, opts.cwd ?? ''));
+    await acp.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  }, opts.timeout);
+  afterAll(async () => {
+    await acp?.stop();
+    await llm?.close();
+    data?.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('oi acp is not started (outside a test?)');
+    return value;
+  };
+  return {
+    get llm() {
+      return started(llm);
+    },
+    get acp() {
+      return started(acp);
+    },
+    get dir() {
+      return started(data).dir;
+    },
+  };
 }

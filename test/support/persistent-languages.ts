@@ -43,12 +43,22 @@ export interface PersistentLanguage {
   waitForFile(path: string): string;
   /** Kills its own process with SIGKILL. */
   killSelf: string;
-  /** Fails the run: an uncaught error (with the error output it gives) or, in a shell, exit code 3. */
-  fail: { code: string; ename?: string; exitCode?: number };
+  /**
+   * Fails the run: an uncaught error "bad value" (with the error output it gives) or, in a shell, exit
+   * code 3; `trace` is what the model reads of where it was raised (a function `boom` of the cell).
+   */
+  fail: { code: string; ename?: string; exitCode?: number; trace?: string };
   /** The error output's ename when a run is interrupted (shells give none). */
   interruptEname?: string;
   /** A final expression and the text of its execute_result (shells have none). */
   lastValue?: { code: string; text: string };
+  /**
+   * Code that ends the session's own process with a code of its choosing, and how the run is reported
+   * (where the language has such a way; JavaScript's process.exit() ends the cell, not the session).
+   */
+  exitSelf?: { code: string; status: 'failed' | 'died'; exitCode: number; says: RegExp };
+  /** A shell's: turns the terminal's echo on, and back off (the runner's own setting). */
+  echo?: { on: string; off: string };
 }
 
 /** A bash/zsh $'…' literal of any text. */
@@ -84,6 +94,13 @@ function shell(name: 'bash' | 'zsh'): PersistentLanguage {
     waitForFile: (path) => `until [ -e ${quoted(path)} ]; do sleep 0.01; done`,
     killSelf: 'kill -9 $$',
     fail: { code: '(exit 3)', exitCode: 3 },
+    exitSelf: {
+      code: 'exit 4',
+      status: 'failed',
+      exitCode: 4,
+      says: new RegExp(`The ${name === 'bash' ? 'shell' : name} session exited with code 4: state was lost`),
+    },
+    echo: { on: 'stty echo </dev/tty', off: 'stty -echo </dev/tty' },
   };
 }
 
@@ -107,9 +124,15 @@ export const PERSISTENT_LANGUAGES: PersistentLanguage[] = [
     rows: (n) => `for i in range(${n}):\n    print(f"row {i}")`,
     waitForFile: (path) => `import os, time\nwhile not os.path.exists(${literal(path)}):\n    time.sleep(0.01)`,
     killSelf: 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)',
-    fail: { code: 'raise ValueError("bad value")', ename: 'ValueError' },
+    fail: { code: 'def boom():\n    raise ValueError("bad value")\nboom()', ename: 'ValueError', trace: 'boom()' },
     interruptEname: 'KeyboardInterrupt',
     lastValue: { code: '6 * 7', text: '42' },
+    exitSelf: {
+      code: 'import os\nos._exit(3)',
+      status: 'died',
+      exitCode: 3,
+      says: /The python session died \(exit code 3\): state was lost/,
+    },
   },
   {
     name: 'javascript',
@@ -131,7 +154,7 @@ export const PERSISTENT_LANGUAGES: PersistentLanguage[] = [
     waitForFile: (path) =>
       `const { existsSync } = await import("node:fs");\nwhile (!existsSync(${literal(path)})) await new Promise((resolve) => setTimeout(resolve, 10));`,
     killSelf: 'process.kill(process.pid, "SIGKILL");',
-    fail: { code: 'throw new TypeError("bad value");', ename: 'TypeError' },
+    fail: { code: 'function boom() { throw new TypeError("bad value"); }\nboom();', ename: 'TypeError', trace: 'at boom' },
     lastValue: { code: '6 * 7', text: '42' },
   },
   {

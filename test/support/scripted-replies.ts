@@ -23,3 +23,15 @@ export function executeCall(call: ExecuteCall): ScriptedReply {
 export function executeThenSay(call: ExecuteCall, closing: string): [ScriptedReply, ScriptedReply] {
   return [executeCall(call), { kind: 'text', text: closing }];
 }
+
+/**
+ * A turn whose model runs several cells of one language in one reply (parallel tool calls, ids
+ * call_1, call_2, …), then answers `closing`. Spread into `llm.enqueue(...)`.
+ */
+export function executeAllThenSay(language: string, codes: string[], closing: string): [ScriptedReply, ScriptedReply] {
+  const calls = codes.map((code, i) => ({ id: `call_${i + 1}`, name: 'execute', arguments: { language, code } }));
+  return [
+    { kind: 'tool', calls },
+    { kind: 'text', text: closing },
+  ];
+}

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 // A real X server for the computer-use tests (Debian's xvfb), and real X programs on it.
 
@@ -96,7 +96,9 @@ export interface XvfbForFile extends Xvfb {
 
 /**
  * One X server of this size for all the tests of a file (started before them, closed with its scratch
- * folder after them), or none where `canRun` is false. Read it only inside tests and their hooks.
+ * folder after them), or none where `canRun` is false; after each test, the screen is reset (no form
+ * left, the pointer in the middle), after the file's own after-each hooks. Read it only inside tests
+ * and their hooks.
  */
 export function useXvfb(canRun: boolean, screen: { width: number; height: number; dpi?: number; tmpPrefix: string }): XvfbForFile {
   let server: Xvfb | undefined;
@@ -105,6 +107,11 @@ export function useXvfb(canRun: boolean, screen: { width: number; height: number
     if (!canRun) return;
     server = await startXvfb(screen.width, screen.height, screen.dpi);
     tmp = mkdtempSync(path.join(os.tmpdir(), screen.tmpPrefix));
+  });
+  // Registered first, so it runs after the file's own after-each hooks (last registered, first run):
+  // a test's harness is closed before its forms end.
+  afterEach(async () => {
+    if (canRun) await server?.reset();
   });
   afterAll(async () => {
     if (!canRun) return;

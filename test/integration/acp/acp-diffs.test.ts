@@ -1,10 +1,8 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL_VERSION, type ToolCallContent } from '@agentclientprotocol/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
-import { cliEnv, tempDir } from '../../support/cli-process';
-import { startOiAcp, updatesOf, type OiAcp } from '../../support/oi-acp';
+import type { ToolCallContent } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { updatesOf, useOiAcp } from '../../support/oi-acp';
 
 // A cell's file changes reach the editor as ACP `diff` content, each text file whole before and
 // after, read from the checkpoints: `oi acp` driven by the SDK's client side over a real pipe, against
@@ -17,34 +15,17 @@ const TEST_TIMEOUT = 180_000;
 const SECRET = 'sk-acp-diff-6451';
 
 describe('oi acp sends a cell’s file changes as diffs', () => {
-  let llm: ScriptedLlm;
-  let data: ReturnType<typeof tempDir>;
-  let acp: OiAcp;
-  beforeAll(async () => {
-    llm = await startScriptedLlm();
-    data = tempDir('oi-acp-diffs-');
-    acp = startOiAcp(
-      ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl, '--auto-run'],
-      cliEnv(data.dir),
-      data.dir,
-    );
-    await acp.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
-  }, TEST_TIMEOUT);
-  afterAll(async () => {
-    await acp?.stop();
-    await llm?.close();
-    data?.remove();
-  });
+  const oi = useOiAcp({ tmpPrefix: 'oi-acp-diffs-', args: ['--auto-run'], timeout: TEST_TIMEOUT });
 
   it(
     'a modified and a created text file come as diffs with their old and new text; binary, secret, oversized and deleted files are only named',
     { timeout: TEST_TIMEOUT },
     async () => {
-      const ws = path.join(data.dir, 'project');
+      const ws = path.join(oi.dir, 'project');
       mkdirSync(ws, { recursive: true });
       writeFileSync(path.join(ws, 'notes.txt'), 'one\ntwo\n');
       writeFileSync(path.join(ws, 'gone.txt'), 'bye\n');
-      const { sessionId } = await acp.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+      const { sessionId } = await oi.acp.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
       const code = [
         "printf 'one\\nTWO\\nthree\\n' > notes.txt",
         "printf 'fresh\\n' > new.txt",
@@ -53,18 +34,18 @@ describe('oi acp sends a cell’s file changes as diffs', () => {
         "head -c 300000 /dev/zero | tr '\\000' a > big.txt",
         'rm gone.txt',
       ].join('\n');
-      llm.enqueue(
+      oi.llm.enqueue(
         { kind: 'tool', calls: [{ id: 'call_diffs', name: 'execute', arguments: { language: 'shell', code } }] },
         { kind: 'text', text: 'Done.' },
       );
-      const answer = await acp.connection.agent.request('session/prompt', {
+      const answer = await oi.acp.connection.agent.request('session/prompt', {
         sessionId,
         prompt: [{ type: 'text', text: 'edit the files' }],
       });
       expect(answer.stopReason).toBe('end_turn');
 
-      const [call] = updatesOf(acp, 'tool_call', sessionId);
-      const updates = updatesOf(acp, 'tool_call_update', sessionId).filter((u) => u.toolCallId === call!.toolCallId);
+      const [call] = updatesOf(oi.acp, 'tool_call', sessionId);
+      const updates = updatesOf(oi.acp, 'tool_call_update', sessionId).filter((u) => u.toolCallId === call!.toolCallId);
       const done = updates.find((u) => u.status === 'completed');
       const content: ToolCallContent[] = done?.content ?? [];
       const diffs = content.flatMap((c) => (c.type === 'diff' ? [c] : []));
@@ -79,7 +60,7 @@ describe('oi acp sends a cell’s file changes as diffs', () => {
       const said = JSON.stringify(content.filter((c) => c.type === 'content'));
       for (const named of ['created blob.bin', 'created big.txt', 'deleted gone.txt', 'created new.txt', 'modified notes.txt'])
         expect(said).toContain(named);
-      expect(JSON.stringify(acp.updates)).not.toContain(SECRET);
+      expect(JSON.stringify(oi.acp.updates)).not.toContain(SECRET);
       // Only the completed update carries diffs: the ones while it ran have nothing to compare yet.
       expect(updates.filter((u) => u.content?.some((c) => c.type === 'diff'))).toEqual([done]);
     },

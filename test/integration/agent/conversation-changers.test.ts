@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { AnyEvent, Conversation } from '@contract';
 import type { App } from '../../../src-main/core/app';
 import { createDispatcher } from '../../../src-main/core/bridge/dispatch';
-import { ServeSession } from '../../../src-main/core/mcp-server/serve-session';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { applyEvent, viewOf } from '../../../src-renderer/state/conversation-reducer';
 import { useCoreApps } from '../../support/core-apps';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
+import { served } from '../../support/served-session';
 
 // Changers outside a turn (an MCP client's runs, a folder change) tell the window as a turn does: the
 // fold of their events in the renderer's reducer is the conversation main saved. Before they went
@@ -28,17 +28,9 @@ function recording(app: App): { events: AnyEvent[]; fold: (from: Conversation) =
 describe('changes made outside a turn reach the window', () => {
   it('an MCP client’s name and runs (oi mcp): title, cell and last activity', async () => {
     const settings = new MemorySettingsStore({ exec: { timeoutMs: 30_000 }, ...SANDBOX_CHOSEN_OFF });
-    const app = core.app(settings);
-    const workspace = fs.realpathSync(core.tempDir());
+    const { app, session: client } = served(core, settings);
     const { context } = app;
-    const session = new ServeSession({
-      exec: context.exec,
-      conversations: context.conversations,
-      events: context.events,
-      settings: () => settings.get(),
-      workspace,
-      version: 'test',
-    });
+    const session = client();
     const before = structuredClone(session.conversation);
     const { events, fold } = recording(app);
     session.rename('inspector');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellItem, Conversation, HooksConfig, NoticeItem } from '@contract';
 import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { executeAllThenSay, executeThenSay } from '../../support/scripted-replies';
 
 // The person's hooks (docs/agent.md#hooks) through full agent turns: the scripted model server
 // through the official SDK, the real exec engine, and hooks written in bash and in Python
@@ -45,16 +46,7 @@ describe.each(['bash', 'python'] as const)('hooks written in %s', (language) => 
 
   it('refuses a cell: the model reads the reason and the cell never runs', async () => {
     const { id, workspace } = await start({ beforeCell: [{ command: hook(language, 'refuse'), timeoutSeconds: 60 }] });
-    h.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          { id: 'call_bad', name: 'execute', arguments: { language: 'shell', code: 'touch forbidden-marker' } },
-          { id: 'call_ok', name: 'execute', arguments: { language: 'shell', code: 'touch allowed-marker' } },
-        ],
-      },
-      { kind: 'text', text: 'Understood.' },
-    );
+    h.llm.enqueue(...executeAllThenSay('shell', ['touch forbidden-marker', 'touch allowed-marker'], 'Understood.'));
     await h.send(id, 'make the files');
 
     const conv = await h.agent.snapshot(id);
@@ -79,16 +71,7 @@ describe.each(['bash', 'python'] as const)('hooks written in %s', (language) => 
         afterCell: [{ command: hook(language, 'log', log), timeoutSeconds: 60 }],
       },
     });
-    h.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          { id: 'call_1', name: 'execute', arguments: { language: 'shell', code: 'echo logged-output-1' } },
-          { id: 'call_2', name: 'execute', arguments: { language: 'shell', code: 'echo failing-2; exit 3' } },
-        ],
-      },
-      { kind: 'text', text: 'Done.' },
-    );
+    h.llm.enqueue(...executeAllThenSay('shell', ['echo logged-output-1', 'echo failing-2; exit 3'], 'Done.'));
     await h.send(id, 'run two things');
 
     const entries = logged(log);
@@ -106,8 +89,7 @@ describe.each(['bash', 'python'] as const)('hooks written in %s', (language) => 
     const pidFile = path.join(h.dataDir, 'hang.pid');
     h.settings.update({ hooks: { beforeCell: [{ command: hook(language, 'hang', pidFile), timeoutSeconds: 2 }] } });
     h.llm.enqueue(
-      { kind: 'tool', calls: [{ id: 'call_h', name: 'execute', arguments: { language: 'shell', code: 'touch hang-marker' } }] },
-      { kind: 'text', text: 'The check did not answer; I will wait.' },
+      ...executeThenSay({ id: 'call_h', language: 'shell', code: 'touch hang-marker' }, 'The check did not answer; I will wait.'),
     );
     await h.send(id, 'make the file');
 
@@ -186,15 +168,7 @@ describe('hook events', () => {
     const log = path.join(h.dataDir, 'needs.log');
     writeHooksFile(h.dataDir, { needsPerson: [{ command: hook('python', 'log', log), matcher: 'input', timeoutSeconds: 60 }] });
     const conv = await h.store.create();
-    h.llm.enqueue(
-      {
-        kind: 'tool',
-        calls: [
-          { id: 'call_i', name: 'execute', arguments: { language: 'shell', code: 'read -p "Your name? " name; echo "hello $name"' } },
-        ],
-      },
-      { kind: 'text', text: 'Done.' },
-    );
+    h.llm.enqueue(...executeThenSay({ id: 'call_i', language: 'shell', code: 'read -p "Your name? " name; echo "hello $name"' }, 'Done.'));
     await h.agent.send(conv.id, 'ask me my name', []);
     const question = await h.waitFor('cell.input-requested');
     await expect.poll(() => logged(log)).toHaveLength(1);

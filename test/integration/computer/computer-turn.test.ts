@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
 import { exportNotebook } from '../../../src-main/core/notebook/api';
@@ -11,9 +10,10 @@ import {
   SHORTCUT_STOP_NOTICE,
 } from '../../../src-main/electron/computer-stop-shortcut';
 import type { ScriptedReply } from '../../fixtures/llm-server';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
 import { installed } from '../../support/installed';
 import { findColour, lastScreenshot } from '../../support/png-pixels';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { useXvfb } from '../../support/xvfb';
 
 // Computer use through whole turns (docs/computer-use.md): a real X server (Xvfb) at an odd size larger
@@ -32,17 +32,9 @@ const GREEN: [number, number, number] = [0, 255, 0];
 const BLUE: [number, number, number] = [0, 0, 255];
 
 const x = useXvfb(canRun, { ...SCREEN, tmpPrefix: 'oi-computer-' });
-let h: AgentHarness | null = null;
-let form: ChildProcess | null = null;
-afterEach(async () => {
-  form?.kill();
-  form = null;
-  await h?.close();
-  h = null;
-  // A test that holds the pointer in a corner (the person's stop gesture) leaves it there: the next
-  // test's first action would be stopped by it. The person takes it back to the middle.
-  if (canRun) x.run('xdotool', ['mousemove', String(SCREEN.width >> 1), String(SCREEN.height >> 1)]);
-});
+// After each test the harness is closed and the screen reset (useXvfb): a test that holds the pointer
+// in a corner (the person's stop gesture) would otherwise leave it there to stop the next one.
+const startHarness = useAgentHarness();
 
 function call(args: Record<string, unknown>): ScriptedReply {
   return { kind: 'tool', calls: [{ name: 'computer', arguments: args }] };
@@ -74,7 +66,7 @@ async function formHarness(
 ) {
   let seen = 0;
   let harness: AgentHarness | null = null;
-  harness = await startAgentHarness({
+  harness = await startHarness({
     protocol,
     rerunExports: false, // a computer cell acts on a screen, which a notebook re-run has not got
     computer,
@@ -121,9 +113,9 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
   for (const protocol of ['openai', 'anthropic'] as const) {
     it(`fills and submits a real X form through full turns (${protocol})`, async () => {
       const out = path.join(x.tmp, `form-${protocol}.json`);
-      form = await x.startForm(out);
+      await x.startForm(out);
       const started = await formHarness(protocol, fillAndSubmit(`hello from ${protocol}`));
-      h = started.harness;
+      const h = started.harness;
       // The first action asks; "allow for this task" lets the rest of the turn run unasked.
       approveAs(h, started.id, () => 'always');
       await h.send(started.id, 'Fill in the form and send it.');
@@ -162,13 +154,13 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
 
   it('does nothing the person declined, and asks for every action even with auto-run on', async () => {
     const out = path.join(x.tmp, 'declined.json');
-    form = await x.startForm(out);
+    await x.startForm(out);
     const started = await formHarness('openai', ({ box, submit }) => [
       { action: 'type', text: 'must not be typed' },
       { action: 'click', ...box },
       { action: 'click', ...submit },
     ]);
-    h = started.harness;
+    const h = started.harness;
     await h.agent.update(started.id, (conv) => {
       conv.autoRun = true;
     });
@@ -184,10 +176,10 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
 
   it('stops the turn when the person holds the pointer in a screen corner', async () => {
     const out = path.join(x.tmp, 'cornered.json');
-    form = await x.startForm(out);
+    await x.startForm(out);
     // The person takes the pointer to the top left corner while the model is deciding its next actions.
     const started = await formHarness('anthropic', fillAndSubmit('never sent'), () => x.run('xdotool', ['mousemove', '0', '0']));
-    h = started.harness;
+    const h = started.harness;
     approveAs(h, started.id, () => 'always');
     // Held there, the pointer stops the turn before the form is sent.
     await h.send(started.id, 'Fill in the form and send it.');
@@ -198,7 +190,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
 
   it('stops the turn when the person presses the stop shortcut', async () => {
     const out = path.join(x.tmp, 'shortcut.json');
-    form = await x.startForm(out);
+    await x.startForm(out);
     // Electron's globalShortcut is a stand-in (no Electron here) that holds what is registered; the
     // binding, the service and the turn are the desktop app's own.
     const held = new Map<string, () => void>();
@@ -215,7 +207,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
       stop?.();
     };
     const started = await formHarness('openai', fillAndSubmit('never sent'), press, computer);
-    h = started.harness;
+    const h = started.harness;
     const unbind = bindComputerStopShortcut(shortcuts, h.bus, (notice) => computer.stopAll(notice));
     approveAs(h, started.id, () => 'always');
     await h.send(started.id, 'Fill in the form and send it.');
@@ -230,8 +222,8 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
 
   it('refuses to act while a screen locker is on the screen, and sends no screenshot', async () => {
     // A window of a screen locker's X class (i3lock's), mapped as a locker maps it.
-    form = await x.startForm(path.join(x.tmp, 'locker'), { className: 'i3lock', color: '#202020' });
-    h = await startAgentHarness({
+    await x.startForm(path.join(x.tmp, 'locker'), { className: 'i3lock', color: '#202020' });
+    const h = await startHarness({
       rerunExports: false, // nothing ran
       computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }),
     });
@@ -252,7 +244,7 @@ describe.skipIf(!canRun)('computer use under Xvfb', () => {
 
   it('lets a beforeCell hook refuse an action before the person is asked', async () => {
     const refuse = `/bin/bash '${path.resolve(import.meta.dirname, '../../fixtures/hooks/refuse.sh')}'`;
-    h = await startAgentHarness({
+    const h = await startHarness({
       rerunExports: false, // nothing ran
       settings: { hooks: { beforeCell: [{ command: refuse, timeoutSeconds: 60 }] } },
       computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }),

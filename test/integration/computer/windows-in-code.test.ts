@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import { runComputerCode } from '../../support/computer-code-turn';
 import { installed } from '../../support/installed';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { useXvfb } from '../../support/xvfb';
 
 // computer.window in Python cells (docs/computer-use.md#in-code): the code finds the second of two
@@ -27,38 +28,18 @@ computer.keyboard.press('Tab', 'space', 'Tab', 'space')
 `;
 
 const x = useXvfb(canRun, { width: 1280, height: 800, tmpPrefix: 'oi-windows-code-' });
-let h: AgentHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-  if (canRun) await x.reset();
-});
+const startHarness = useAgentHarness();
 
 describe.skipIf(!canRun)('computer.window in Python cells', () => {
   it('finds the second form by title, focuses it, shows it alone and fills it from the keyboard', async () => {
     const [first, second] = [path.join(x.tmp, 'first.json'), path.join(x.tmp, 'second.json')];
     await x.startForm(first, { x: 40, y: 40, title: 'First form' });
     await x.startForm(second, { x: 800, y: 520, title: 'Second form', className: 'secondform' });
-    h = await startAgentHarness({
+    const harness = await startHarness({
       rerunExports: false, // the cell acts on a screen, which a notebook re-run has not got
       computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }, 0),
     });
-    const harness = h;
-    harness.llm.enqueue(
-      { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'python', code: CODE } }] },
-      { kind: 'text', text: 'Done.' },
-    );
-    const id = await harness.newConversation();
-    await harness.agent.update(id, (conv) => {
-      conv.autoRun = true;
-      conv.computerUse = true;
-    });
-    harness.bus.subscribe((event) => {
-      if (event.name !== 'cell.awaiting-approval' || event.payload.conversationId !== id) return;
-      const cellId = event.payload.cell.id;
-      queueMicrotask(() => harness.agent.approve(id, cellId, null, true)); // "allow for this task"
-    });
-    await harness.send(id, 'Fill in the second form.');
+    const id = await runComputerCode(harness, CODE, { computerUse: true, prompt: 'Fill in the second form.' });
     await expect.poll(() => existsSync(second)).toBe(true);
     expect(JSON.parse(readFileSync(second, 'utf8'))).toEqual({ text: 'typed by code', checked: true });
     expect(existsSync(first)).toBe(false);

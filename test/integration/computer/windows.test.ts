@@ -34,11 +34,7 @@ const UNSCALED: ImageLimit = { maxEdge: 100_000, maxPixels: 1e12 };
 const x = useXvfb(canRun, { ...SCREEN, tmpPrefix: 'oi-windows-' });
 let control: ComputerControl;
 let screen: X11Screen;
-afterEach(async () => {
-  screen?.close();
-  // No window left, the pointer back in the middle (the corners are the person's stop gesture).
-  if (canRun) await x.reset();
-});
+afterEach(() => screen?.close());
 
 /** Two forms, away from the middle of the screen where the pointer rests (without a window manager the keys go where the focus is set, else under the pointer). */
 async function twoForms(only?: 'first'): Promise<{ first: string; second: string }> {

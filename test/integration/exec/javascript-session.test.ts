@@ -22,13 +22,6 @@ describe('javascript sessions', () => {
     expect(result.forModel).toMatch(/^side\n\{ a: 1, b: \[ 2, 3 \] \}/);
   });
 
-  it('reports a thrown error with its stack', async () => {
-    const result = await h.run('js', 'function boom() { throw new TypeError("bad thing"); }\nboom();');
-    expect(result.status).toBe('failed');
-    expect(result.forModel).toContain('TypeError: bad thing');
-    expect(result.forModel).toContain('boom');
-  });
-
   it('gives the file helpers relative to the workspace', async () => {
     const code = [
       'files.write("notes/a.txt", "alpha\\nneedle here\\n");',

@@ -69,6 +69,11 @@ for (const lang of PERSISTENT_LANGUAGES) {
         expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: lang.fail.ename, evalue: 'bad value' });
         expect(result.forModel).toContain('bad value');
       }
+      // Where the language says where it was raised, the model reads the error and where, as a traceback shows them.
+      if (lang.fail.trace) {
+        expect(result.forModel).toContain(`${lang.fail.ename}: bad value`);
+        expect(result.forModel).toContain(lang.fail.trace);
+      }
       if (lang.fail.exitCode !== undefined) {
         expect(result.exitCode).toBe(lang.fail.exitCode);
         expect(result.forModel).toContain(`[exit code ${lang.fail.exitCode}]`);
@@ -183,16 +188,30 @@ for (const lang of PERSISTENT_LANGUAGES) {
       expect(stdoutOf(await run(lang.show('between')))).toBe('kept\n');
     });
 
-    it('reports a killed session as died and starts a new one, without the old state, on the next run', async () => {
-      await run(lang.set('lost', '1'));
-      const result = await run(lang.killSelf);
-      expect(result.status).toBe('died');
-      expect(result.forModel).toMatch(/session died .*SIGKILL.*state was lost/);
-      const next = await run(lang.defined('lost'));
-      expect(next.status, next.forModel).toBe('done');
-      expect(stdoutOf(next)).toBe('no\n');
-      expect(next.cwd).toBe(h.workspace);
+    it('reports a killed session as died, one that exits by itself with its code, and starts a new one, without the old state, on the next run', async () => {
+      const killed = { code: lang.killSelf, status: 'died', exitCode: undefined, says: /session died .*SIGKILL.*state was lost/ };
+      for (const end of lang.exitSelf ? [killed, lang.exitSelf] : [killed]) {
+        await run(lang.set('lost', '1'));
+        const result = await run(end.code);
+        expect(result.status, end.code).toBe(end.status);
+        if (end.exitCode !== undefined) expect(result.exitCode).toBe(end.exitCode);
+        expect(result.forModel).toMatch(end.says);
+        const next = await run(lang.defined('lost'));
+        expect(next.status, next.forModel).toBe('done');
+        expect(stdoutOf(next)).toBe('no\n');
+        expect(next.cwd).toBe(h.workspace);
+      }
     });
+
+    const echo = lang.echo;
+    if (echo)
+      it('keeps working when code turns the terminal’s echo back on', async () => {
+        expect(stdoutOf(await run(`${echo.on}; ${lang.print('done')}`))).toBe('done\n');
+        const next = await run(lang.print('next'));
+        expect(stdoutOf(next)).toBe('next\n');
+        expect(next.terminal).not.toContain('__oi');
+        await run(echo.off);
+      });
 
     it('runs queued runs of one session one after the other, in order', async () => {
       const results = await Promise.all([run(`${lang.nap}\n${lang.print('one')}`), run(lang.print('two'))]);

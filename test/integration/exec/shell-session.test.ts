@@ -33,16 +33,13 @@ describe('shell sessions', () => {
     expect(stdoutOf(result)).toBe('bad \ufffd\ufffd end\n');
   });
 
-  it('keeps working when code tries to replace the prompt hook or turns echo back on', async () => {
+  it('keeps working when code tries to replace the prompt hook', async () => {
     const hijack = await h.run('bash', 'PROMPT_COMMAND="echo hijacked"');
     expect(hijack.status).toBe('failed');
     expect(hijack.forModel).toContain('readonly variable');
-    const echo = await h.run('bash', 'stty echo </dev/tty; echo done');
-    expect(stdoutOf(echo)).toBe('done\n');
     const next = await h.run('bash', 'echo next');
     expect(stdoutOf(next)).toBe('next\n');
     expect(next.terminal).not.toContain('__oi');
-    await h.run('bash', 'stty -echo </dev/tty');
   });
 
   it('runs multi-line code with here-documents and keeps stdin closed', async () => {
@@ -64,17 +61,6 @@ describe('shell sessions', () => {
     expect(result.status, JSON.stringify(result)).toBe('timeout');
     const after = await h.run('bash', 'echo $survivor');
     expect(stdoutOf(after)).toBe('1\n');
-  });
-
-  it('reports a shell that exits and starts a new one on the next run', async () => {
-    await h.run('bash', 'lost=1');
-    const result = await h.run('bash', 'exit 4');
-    expect(result.status).toBe('failed');
-    expect(result.exitCode).toBe(4);
-    expect(result.forModel).toContain('state was lost');
-    const next = await h.run('bash', 'echo "[${lost-}]"; pwd');
-    expect(next.status).toBe('done');
-    expect(stdoutOf(next)).toBe(`[]\n${h.workspace}\n`);
   });
 
   it('prepare starts the session the next run uses, running nothing', async () => {

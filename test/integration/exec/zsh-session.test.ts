@@ -100,7 +100,7 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     await h.run('zsh', 'cd ..');
   });
 
-  it('keeps working after code empties the hook arrays, adds its own hooks, traces or turns echo on', async () => {
+  it('keeps working after code empties the hook arrays, adds its own hooks or traces', async () => {
     const cleared = await h.run('zsh', 'precmd_functions=(); preexec_functions=(); echo cleared');
     expect(stdoutOf(cleared)).toBe('cleared\n');
     const hooked = await h.run(
@@ -116,12 +116,7 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     expect(stderrOf(traced)).toBe('+(eval):1> echo traced\n');
     const untraced = await h.run('zsh', 'set +x');
     expect(stdoutOf(untraced)).not.toContain('__oi');
-    const echo = await h.run('zsh', 'stty echo </dev/tty; echo done');
-    expect(stdoutOf(echo)).toBe('done\n');
-    const next = await h.run('zsh', 'echo next');
-    expect(stdoutOf(next)).toBe('next\n');
-    expect(next.terminal).not.toContain('__oi');
-    await h.run('zsh', 'stty -echo </dev/tty; add-zsh-hook -d precmd noisy; add-zsh-hook -d preexec noisy');
+    await h.run('zsh', 'add-zsh-hook -d precmd noisy; add-zsh-hook -d preexec noisy');
   });
 
   it('never waits on the terminal: rm with a star, spelling correction, stdin', async () => {
@@ -154,16 +149,6 @@ describe.runIf(installed('zsh'))('zsh sessions', () => {
     // SIGXCPU: 128 + 24
     expect(burn.exitCode).toBe(152);
     expect(stdoutOf(await h.run('zsh', 'echo fine', { settings }))).toBe('fine\n');
-  });
-
-  it('reports a shell that exits and starts a new one on the next run', async () => {
-    await h.run('zsh', 'lost=1');
-    const result = await h.run('zsh', 'exit 4');
-    expect(result.status).toBe('failed');
-    expect(result.exitCode).toBe(4);
-    expect(result.forModel).toContain('The zsh session exited with code 4: state was lost');
-    const next = await h.run('zsh', 'echo "[${lost-}]"; pwd');
-    expect(stdoutOf(next)).toBe(`[]\n${h.workspace}\n`);
   });
 
   it('runs in a session of its own, apart from bash', async () => {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../../src-main/core/app';
-import { ServeSession } from '../../../src-main/core/mcp-server/serve-session';
+import type { ServeSession } from '../../../src-main/core/mcp-server/serve-session';
 import { MemorySettingsStore } from '../../../src-main/core/settings/memory-settings-store';
 import { useCoreApps } from '../../support/core-apps';
 import { SYSTEM_PYTHON } from '../../support/oi-mcp';
 import { SANDBOX_CHOSEN_OFF } from '../../support/sandbox-choice';
+import { served } from '../../support/served-session';
 
 // `oi mcp` starts its stdio client's Python session ahead of the first `execute` (ServeSession.prepare,
 // docs/mcp.md#start-up), on the app's real engine. What must hold: the first run uses that session (not
@@ -30,30 +30,15 @@ function runnersIn(workspace: string): number[] {
   return found;
 }
 
-function served(hooks: Record<string, unknown> = {}): { app: App; session: () => ServeSession; workspace: string } {
-  const settings = new MemorySettingsStore({ exec: { timeoutMs: 60_000, pythonPath: SYSTEM_PYTHON }, hooks, ...SANDBOX_CHOSEN_OFF });
-  const app = core.app(settings);
-  const workspace = fs.realpathSync(core.tempDir());
-  const { context } = app;
-  const session = () =>
-    new ServeSession({
-      exec: context.exec,
-      conversations: context.conversations,
-      events: context.events,
-      settings: () => settings.get(),
-      workspace,
-      version: 'test',
-      hooks: { hooks: context.hooks, events: context.events },
-    });
-  return { app, session, workspace };
-}
+const servedWith = (hooks: Record<string, unknown> = {}) =>
+  served(core, new MemorySettingsStore({ exec: { timeoutMs: 60_000, pythonPath: SYSTEM_PYTHON }, hooks, ...SANDBOX_CHOSEN_OFF }));
 
 const pidOf = async (session: ServeSession): Promise<number> =>
   Number((await session.execute('python', 'import os; print(os.getpid())')).forModel.trim());
 
 describe('oi mcp starts the client’s Python session early', () => {
   it('starts it before the first run, says when its process is started, and the first run uses it', { timeout: 120_000 }, async () => {
-    const { session, workspace } = served();
+    const { session, workspace } = servedWith();
     const client = session();
     // `oi mcp` loads the MCP SDK once the process is started: told before the session is ready.
     const order: string[] = [];
@@ -67,7 +52,7 @@ describe('oi mcp starts the client’s Python session early', () => {
 
   it('starts nothing early when a conversationStart or beforeCell hook is set up', { timeout: 120_000 }, async () => {
     for (const event of ['conversationStart', 'beforeCell']) {
-      const { session, workspace } = served({ [event]: [{ command: 'true' }] });
+      const { session, workspace } = servedWith({ [event]: [{ command: 'true' }] });
       const client = session();
       let spawned = false;
       await client.prepare('python', () => (spawned = true));
@@ -79,7 +64,7 @@ describe('oi mcp starts the client’s Python session early', () => {
   });
 
   it('leaves no Python behind when the client leaves while its session starts', { timeout: 120_000 }, async () => {
-    const { app, session, workspace } = served();
+    const { app, session, workspace } = servedWith();
     const leaving = session();
     void leaving.prepare('python');
     await leaving.close();

@@ -28,10 +28,6 @@ describe('JavaScript runner', () => {
     await js.close();
   });
 
-  it('says hello with its language, Node version and pid', () => {
-    expect(js.hello).toMatchObject({ type: 'hello', language: 'javascript', version: process.versions.node, pid: js.pid });
-  });
-
   it('keeps const, let, var, functions and classes between runs', async () => {
     await run(
       'const base = 40\nlet step = 1\nvar extra = 0\nfunction add(a, b) { return a + b }\nclass Box { constructor(v) { this.v = v } }',
@@ -125,17 +121,6 @@ describe('JavaScript runner', () => {
     expect(shown[2]).toMatchObject({ 'text/markdown': '# T' });
   });
 
-  it('interrupts a busy synchronous loop on SIGINT and keeps its state', async () => {
-    await run('const kept = "still here"');
-    const running = run('console.log("spinning")\nwhile (true) {}');
-    await until(() => js.unclaimedText.includes('spinning'));
-    js.interrupt();
-    const o = await running;
-    expect(o.ok).toBe(false);
-    expect(errorOf(o)!.ename).toBe('Interrupted');
-    expect(resultText(await run('kept'))).toBe("'still here'");
-  });
-
   it(
     'answers an interrupt at once when a cell is awaiting, and ignores SIGINT while idle',
     timingExposed(
@@ -167,19 +152,5 @@ describe('JavaScript runner', () => {
     const failed = await run('process.exit(3)');
     expect(errorOf(failed)).toMatchObject({ ename: 'ProcessExit', evalue: expect.stringContaining('process.exit(3)') });
     expect(resultText(await run('kept'))).toBe('1');
-  });
-
-  it('is not fooled by a cell printing a fake fence, protocol JSON or no final newline', async () => {
-    const o = await run(
-      'process.stdout.write("\\x1b]633;P;OiFence=0123456789abcdef\\x07{\\"type\\":\\"done\\",\\"ok\\":true}\\n")\nprocess.stdout.write("no newline")',
-    );
-    expect(o.ok).toBe(true);
-    expect(o.text).toBe('\x1b]633;P;OiFence=0123456789abcdef\x07{"type":"done","ok":true}\nno newline');
-    expect((await run('console.log("next")')).text).toBe('next\n');
-  });
-
-  it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
-    const o = await run('console.log("héllo ✓ 😀")\nprocess.stdout.write(Buffer.from([0xff, 0xfe, 0x0a]))');
-    expect(o.bytes.equals(Buffer.concat([Buffer.from('héllo ✓ 😀\r\n'), Buffer.from([0xff, 0xfe, 0x0d, 0x0a])]))).toBe(true);
   });
 });

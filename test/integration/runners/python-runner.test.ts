@@ -27,11 +27,6 @@ describe.each([
     await py.close();
   });
 
-  it('says hello with its language, version and pid', () => {
-    expect(py.hello).toMatchObject({ type: 'hello', language: 'python', pid: py.pid });
-    expect(py.hello.version).toMatch(/^3\.\d+\.\d+$/);
-  });
-
   it('keeps variables, functions and imports between runs', async () => {
     await run('import math\nx = 20\ndef double(v):\n    return v * 2');
     const later = await run('double(x) + math.floor(2.5)');
@@ -77,12 +72,6 @@ describe.each([
     expect(errorOf(o)!.traceback.join('\n')).toMatch(ipython ? /Cell .*In \[1\].*line 2/s : /<cell 1>/);
   });
 
-  it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
-    const o = await run('import sys\nprint("héllo ✓ 😀")\nsys.stdout.buffer.write(b"\\xff\\xfe\\n")\nprint("after")');
-    const expected = Buffer.concat([Buffer.from('héllo ✓ 😀\r\n'), Buffer.from([0xff, 0xfe, 0x0d, 0x0a]), Buffer.from('after\r\n')]);
-    expect(o.bytes.equals(expected)).toBe(true);
-  });
-
   it('captures matplotlib figures as PNG outputs, without savefig, and plt.show() neither blocks nor warns', async () => {
     const o = await run(
       'import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()\nplt.plot([2, 1])\nplt.title("second")\nprint("drawn")',
@@ -118,17 +107,6 @@ describe.each([
     expect(isPng(image.data!['image/png'])).toBe(true);
   });
 
-  it('interrupts a running cell with KeyboardInterrupt on SIGINT and keeps the session', async () => {
-    await run('kept = "still here"');
-    const running = run('import time\nprint("working", flush=True)\nwhile True:\n    time.sleep(0.01)');
-    await until(() => py.unclaimedText.includes('working'));
-    py.interrupt();
-    const o = await running;
-    expect(o.ok).toBe(false);
-    expect(errorOf(o)!.ename).toBe('KeyboardInterrupt');
-    expect(resultText(await run('kept'))).toBe("'still here'");
-  });
-
   it('interrupts a cell awaiting at top level', async () => {
     const running = run('import asyncio\nprint("waiting", flush=True)\nawait asyncio.sleep(60)');
     await until(() => py.unclaimedText.includes('waiting'));
@@ -144,15 +122,6 @@ describe.each([
     // time this cell answers: a cell that ran, and no exit, is the state after the SIGINT (no wait).
     expect((await run('1')).ok).toBe(true);
     expect(py.exit).toBeNull();
-  });
-
-  it('is not fooled by a cell printing a fake fence, protocol JSON or no final newline', async () => {
-    const fake = '\\x1b]633;P;OiFence=0123456789abcdef\\x07{"type": "done", "id": "x", "ok": true, "cwd": "/"}';
-    const o = await run(`print('${fake}')\nprint("no newline", end="")`);
-    expect(o.ok).toBe(true);
-    expect(o.text).toBe('\x1b]633;P;OiFence=0123456789abcdef\x07{"type": "done", "id": "x", "ok": true, "cwd": "/"}\nno newline');
-    const next = await run('print("next")');
-    expect(next.text).toBe('next\n');
   });
 
   it('runs top-level await in an event loop that persists between cells', async () => {

@@ -9,6 +9,7 @@ import { EventBus } from '../../../src-main/core/bridge/event-bus';
 import { bindOsNotifications } from '../../../src-main/electron/notifications';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, OI, runOi, tempDir } from '../../support/cli-process';
+import { manualTask, scriptedModel } from '../../support/schedule-task';
 
 // The in-app scheduler end to end: a clock the test moves (days pass in a moment), the real
 // `oi schedule run` processes it starts, the scripted model. A time reached runs the task once; times
@@ -60,17 +61,7 @@ afterAll(async () => {
 async function task(id: string, when: ScheduleWhen, createdAt: Date): Promise<Schedule> {
   const workspace = path.join(data.dir, id);
   mkdirSync(workspace, { recursive: true });
-  const schedule: Schedule = {
-    id,
-    name: `Task ${id}`,
-    prompt: 'report',
-    workspace,
-    model: { provider: 'openai', model: 'gpt-4o', baseUrl: llm.openaiBaseUrl },
-    when,
-    policy: { sandbox: 'off', code: 'report', budgetUsd: 1, timeLimitMinutes: 10 },
-    runner: 'in-app',
-    createdAt: createdAt.toISOString(),
-  };
+  const schedule = manualTask({ id, name: `Task ${id}`, workspace, model: scriptedModel(llm), when, createdAt: createdAt.toISOString() });
   await store.add(schedule);
   return schedule;
 }

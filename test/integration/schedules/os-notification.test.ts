@@ -8,6 +8,7 @@ import { ScheduleStore } from '../../../src-main/core/schedules/schedule-store';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 import { startNotificationDaemon, type NotificationDaemon } from '../../support/notification-daemon';
+import { manualTask, scriptedModel } from '../../support/schedule-task';
 
 // A scheduled run that ends while neither the desktop app nor browser mode is open (the OS scheduler
 // started it): the run itself notifies through the desktop's notification service — here a real
@@ -32,17 +33,7 @@ afterAll(async () => {
 async function task(name: string): Promise<Schedule> {
   const workspace = path.join(data.dir, name);
   mkdirSync(workspace, { recursive: true });
-  const schedule: Schedule = {
-    id: name,
-    name: `Report ${name}`,
-    prompt: 'report',
-    workspace,
-    model: { provider: 'openai', model: 'gpt-4o', baseUrl: llm.openaiBaseUrl },
-    when: { kind: 'manual' },
-    policy: { sandbox: 'off', code: 'report', budgetUsd: 1, timeLimitMinutes: 10 },
-    runner: 'in-app',
-    createdAt: new Date().toISOString(),
-  };
+  const schedule = manualTask({ id: name, name: `Report ${name}`, workspace, model: scriptedModel(llm) });
   await store.add(schedule);
   return schedule;
 }

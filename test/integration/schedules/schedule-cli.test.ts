@@ -6,6 +6,7 @@ import { ScheduleStore } from '../../../src-main/core/schedules/schedule-store';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 import { installed } from '../../support/installed';
+import { manualTask, scriptedModel } from '../../support/schedule-task';
 
 const BWRAP = installed('bwrap');
 
@@ -37,17 +38,14 @@ let n = 0;
 async function task(policy: Partial<UnattendedPolicy>, prompt = 'do the job'): Promise<Schedule> {
   const workspace = path.join(data.dir, `ws-${++n}`);
   mkdirSync(workspace, { recursive: true });
-  const schedule: Schedule = {
+  const schedule = manualTask({
     id: `job-${n}`,
     name: `Job ${n}`,
     prompt,
     workspace,
-    model: { provider: 'openai', model: 'gpt-4o', baseUrl: llm.openaiBaseUrl },
-    when: { kind: 'manual' },
+    model: scriptedModel(llm),
     policy: { sandbox: 'required', code: 'auto-run', budgetUsd: 5, timeLimitMinutes: 10, ...policy },
-    runner: 'in-app',
-    createdAt: new Date().toISOString(),
-  };
+  });
   await store.add(schedule);
   return schedule;
 }

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CellItem } from '@contract';
 import { ComputerService } from '../../../src-main/core/agent/computer-cell';
-import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
+import type { AgentHarness } from '../../support/agent-harness';
+import { runComputerCode } from '../../support/computer-code-turn';
 import { installed } from '../../support/installed';
+import { useAgentHarness } from '../../support/use-agent-harness';
 import { useXvfb } from '../../support/xvfb';
 
 // Issue 32: `computer.*` in Python cells (docs/computer-use.md#in-code). Sandboxed code asks main over
@@ -44,51 +45,25 @@ print(computer.mouse.click(*found))
 `;
 
 const x = useXvfb(canRun, { width: 1280, height: 800, tmpPrefix: 'oi-computer-code-' });
-let h: AgentHarness | null = null;
-let form: ChildProcess | null = null;
-afterEach(async () => {
-  form?.kill();
-  form = null;
-  await h?.close();
-  h = null;
-});
+const startHarness = useAgentHarness();
 
 /** A turn whose model runs CLICK_SUBMIT in a sandboxed Python cell, auto-run on; computer use as given. */
 async function runTurn(computerUse: boolean): Promise<{ harness: AgentHarness; id: string }> {
-  const harness = await startAgentHarness({
+  const harness = await startHarness({
     rerunExports: false, // the cell acts on a screen, which a notebook re-run has not got
     sandboxed: true,
     settings: { sandbox: { enabled: true, chosen: true, allowNetwork: false, extraPaths: [], allowedHosts: [] } },
     computer: new ComputerService({ pids: [], windowIds: [] }, { DISPLAY: x.display }, 100),
   });
-  harness.llm.enqueue(
-    { kind: 'tool', calls: [{ name: 'execute', arguments: { language: 'python', code: CLICK_SUBMIT } }] },
-    { kind: 'text', text: 'Done.' },
-  );
-  const id = await harness.newConversation();
-  await harness.agent.update(id, (conv) => {
-    conv.autoRun = true;
-    conv.computerUse = computerUse;
-  });
-  // The person at the screen approves every action asked of them ("allow for this task").
-  const answered = new Set<string>();
-  harness.bus.subscribe((event) => {
-    if (event.name !== 'cell.awaiting-approval') return;
-    const { conversationId, cell } = event.payload;
-    if (conversationId !== id || answered.has(cell.id)) return;
-    answered.add(cell.id);
-    queueMicrotask(() => harness.agent.approve(id, cell.id, null, true));
-  });
-  await harness.send(id, 'Send the form on the screen.');
+  const id = await runComputerCode(harness, CLICK_SUBMIT, { computerUse, prompt: 'Send the form on the screen.' });
   return { harness, id };
 }
 
 describe.skipIf(!canRun)('computer.* in sandboxed Python cells', () => {
   it('refuses every action where the person did not turn computer use on: nothing seen, nothing pressed', async () => {
     const out = path.join(x.tmp, 'sent-off');
-    form = await x.startForm(out);
+    await x.startForm(out);
     const { harness, id } = await runTurn(false);
-    h = harness;
     const items = (await harness.agent.snapshot(id)).items.filter((i): i is CellItem => i.kind === 'cell');
     const code = items.find((c) => c.language === 'python');
     expect(code?.limits?.sandbox).toMatch(/^bubblewrap: .*network off/);
@@ -102,9 +77,8 @@ describe.skipIf(!canRun)('computer.* in sandboxed Python cells', () => {
 
   it('twin: turned on, the same code screenshots, clicks Submit through the approvals, and the form is sent', async () => {
     const out = path.join(x.tmp, 'sent-on');
-    form = await x.startForm(out);
+    await x.startForm(out);
     const { harness, id } = await runTurn(true);
-    h = harness;
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ text: '', checked: false });
     const items = (await harness.agent.snapshot(id)).items.filter((i): i is CellItem => i.kind === 'cell');
     const code = items.find((c) => c.language === 'python');

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ComputerControl, ComputerRefusal } from '../../../src-main/core/computer/computer-control';
 import { imageLimitFor } from '../../../src-main/core/computer/screen-geometry';
 import { X11Screen } from '../../../src-main/core/computer/x11-screen';
@@ -27,16 +26,9 @@ const MAGENTA: [number, number, number] = [255, 0, 255];
 const noSignal = new AbortController().signal;
 
 const x = useXvfb(canRun, { width: 1601, height: 1001, tmpPrefix: 'oi-own-window-' });
-let app: ChildProcess | null = null;
-afterEach(async () => {
-  app = null;
-  // No window left, the pointer back in the middle, for the next test.
-  if (canRun) await x.reset();
-});
-
 /** The "app's" window with its Approve button; the pid it runs as. */
 async function startApp(out: string): Promise<number> {
-  app = await x.startForm(out, { className: 'approvals', color: '#ff00ff', x: 300, y: 200 });
+  const app = await x.startForm(out, { className: 'approvals', color: '#ff00ff', x: 300, y: 200 });
   return app.pid ?? -1;
 }
 

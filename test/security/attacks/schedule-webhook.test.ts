@@ -8,6 +8,7 @@ import { ScheduleStore } from '../../../src-main/core/schedules/schedule-store';
 import { webhookHandler, webhookRecord } from '../../../src-main/core/schedules/webhook';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, OI, tempDir } from '../../support/cli-process';
+import { manualTask, scriptedModel } from '../../support/schedule-task';
 
 // The local webhook starts a task for whoever holds its token. Any local process (and any web page, by
 // a form posted to 127.0.0.1) can send it a request: without the token, or with another, nothing may
@@ -25,17 +26,13 @@ beforeAll(async () => {
   llm = await startScriptedLlm();
   data = tempDir('oi-webhook-');
   store = new ScheduleStore(path.join(data.dir, 'data'));
-  task = {
+  task = manualTask({
     id: 'deploy-check',
     name: 'Deploy check',
     prompt: 'check the deploy',
     workspace: data.dir,
-    model: { provider: 'openai', model: 'gpt-4o', baseUrl: llm.openaiBaseUrl },
-    when: { kind: 'manual' },
-    policy: { sandbox: 'off', code: 'report', budgetUsd: 1, timeLimitMinutes: 10 },
-    runner: 'in-app',
-    createdAt: new Date().toISOString(),
-  };
+    model: scriptedModel(llm),
+  });
   await store.add(task);
   service = await startScheduleService({
     dataDir: store.dataDir,

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FencedCodeParser, type FenceEvent } from '../../../src-main/core/agent/reply/fenced-code-parser';
 import { Languages } from '../../../src-main/core/exec';
+import { cutAt } from '../../fixtures/llm-server-parts/chunking';
 
 const runnable = (info: string) => Languages.findLanguage(info)?.name ?? null;
 
@@ -16,17 +17,11 @@ function parse(pieces: string[]): { text: string; blocks: Array<{ language: stri
   };
 }
 
-function splitAt(text: string, cuts: number[]): string[] {
-  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(text.slice(from, p));
-    from = p;
-  }
-  out.push(text.slice(from));
-  return out;
-}
+const splitAt = (text: string, cuts: number[]): string[] =>
+  cutAt(
+    text,
+    cuts.map((c) => c % (text.length + 1)),
+  );
 
 const SAMPLE = [
   'Let me look.',
