@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Conversation, describeIssues, type ConversationListEntry, type ConversationSummary } from '@contract';
 import { writeFileAtomic } from '../fs/atomic-write';
-import { applyJournal, type ConversationJournal } from './conversation-journal';
+import { applyJournal, journalText, type ConversationJournal } from './conversation-journal';
 import { findMatch } from './search-match';
 import { errorMessage } from '@contract/error-message';
 
@@ -83,7 +83,8 @@ export class ConversationStore {
       throw new Error(`conversation file ${file} is not valid JSON: ${errorMessage(err)}`, { cause: err });
     }
     if (journal) {
-      const lines = await readFile(this.journalOf(id), 'utf8').catch(() => '');
+      // Without the zeros written ahead of its lines (conversation-journal.ts): a journal of zeros alone holds nothing.
+      const lines = journalText(await readFile(this.journalOf(id), 'utf8').catch(() => ''));
       const applied = lines.trim() ? Conversation.safeParse(applyJournal(json, lines)) : null;
       // A journal that would not give a valid conversation is left out: the file alone still counts.
       if (applied?.success) {

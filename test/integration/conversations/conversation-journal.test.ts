@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Conversation } from '@contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConversationJournal } from '../../../src-main/core/conversations/conversation-journal';
+import { AHEAD_BYTES, applyJournal, ConversationJournal, journalText } from '../../../src-main/core/conversations/conversation-journal';
 import { ConversationStore } from '../../../src-main/core/conversations/conversation-store';
 import { newCell } from '../../../src-main/core/conversations/new-cell';
 
@@ -72,6 +72,9 @@ describe('conversation journal', () => {
     const id = await journalThenKill(dir, 12);
     const read = await new ConversationStore(dir, () => dir).get(id);
     expect(read.items.map((i) => i.id)).toEqual(Array.from({ length: 12 }, (_, i) => `c${i + 1}`));
+    // The lines were written over zeros written ahead of them, which the kill left in the file.
+    const journal = readFileSync(new ConversationStore(dir, () => dir).journalOf(id), 'utf8');
+    expect(journal.length).toBeGreaterThan(journalText(journal).length);
     // Twin: the whole file was not written again after the first save, so without the journal all twelve are gone.
     expect(fileAlone(dir, id).items).toEqual([]);
     // Listed too, with the journal's items (a conversation with none is not listed).
@@ -100,7 +103,14 @@ describe('conversation journal', () => {
     const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
     conv.items.push(cell(1));
     await journal.add(cell(1));
-    // A crash in the middle of an append leaves part of a line.
+    // A crash in the middle of an append leaves part of a line, in the zeros written ahead of it.
+    const text = readFileSync(store.journalOf(conv.id), 'utf8');
+    const end = journalText(text).length;
+    writeFileSync(store.journalOf(conv.id), `${text.slice(0, end)}{"item":{"kind":"cell","id":"c2"${text.slice(end + 32)}`);
+    expect(statSync(store.journalOf(conv.id)).size).toBe(text.length);
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1']);
+    // And at the end of a file without zeros.
+    writeFileSync(store.journalOf(conv.id), journalText(text));
     appendFileSync(store.journalOf(conv.id), '{"item":{"kind":"cell","id":"c2"');
     expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1']);
     // A whole line whose item the schema refuses: the file alone counts, and the conversation still opens.
@@ -161,7 +171,7 @@ describe('conversation journal', () => {
     expect(read.usage.inputTokens).toBe(80);
     // One line a save after the first, which was written whole.
     expect(
-      readFileSync(new ConversationStore(dir, () => dir).journalOf(id), 'utf8')
+      journalText(readFileSync(new ConversationStore(dir, () => dir).journalOf(id), 'utf8'))
         .trim()
         .split('\n'),
     ).toHaveLength(15);
@@ -179,7 +189,7 @@ describe('conversation journal', () => {
       await store.save(conv);
     }
     const lines = readFileSync(store.journalOf(conv.id), 'utf8');
-    expect(lines.trim().split('\n')).toHaveLength(2);
+    expect(journalText(lines).trim().split('\n')).toHaveLength(2);
     conv.items.splice(1, 1);
     await store.save(conv);
     expect(readFileSync(store.journalOf(conv.id), 'utf8')).toBe('');
@@ -190,5 +200,49 @@ describe('conversation journal', () => {
     await journal.close();
     expect(existsSync(store.journalOf(conv.id))).toBe(false);
     expect(fileAlone(dir, conv.id).items.map((i) => i.id)).toEqual(['c1', 'c3']);
+  });
+  it('writes each line over zeros written ahead of it, so a line grows nothing and its fdatasync commits no new size', async () => {
+    const { dir, store } = freshStore();
+    const { conv, journal } = await journalled(store, 'ahead', 3_600_000);
+    conv.items.push(cell(1));
+    await journal.add(cell(1));
+    const size = statSync(store.journalOf(conv.id)).size;
+    const first = journalText(readFileSync(store.journalOf(conv.id), 'utf8')).length;
+    expect(size).toBe(first + AHEAD_BYTES);
+    for (const n of [2, 3, 4, 5]) {
+      conv.items.push(cell(n));
+      await journal.add(cell(n));
+      expect(statSync(store.journalOf(conv.id)).size).toBe(size);
+    }
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+    // Twin: a line longer than the zeros left grows the file, by itself and the next zeros.
+    const big = { ...cell(6), code: 'x'.repeat(AHEAD_BYTES) };
+    conv.items.push(big);
+    await journal.add(big);
+    const used = journalText(readFileSync(store.journalOf(conv.id), 'utf8')).length;
+    expect(used).toBeGreaterThan(size);
+    expect(statSync(store.journalOf(conv.id)).size).toBe(used + AHEAD_BYTES);
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toHaveLength(6);
+    await journal.close();
+    expect(existsSync(store.journalOf(conv.id))).toBe(false);
+  });
+
+  it('puts its lines after a journal an ended writer left (lines, a torn line, zeros), where readers find them all', async () => {
+    const { dir, store } = freshStore();
+    const conv = await store.create('left behind');
+    const line = (n: number) => `${JSON.stringify({ item: cell(n), updatedAt: conv.updatedAt })}\n`;
+    // What a writer killed mid-append leaves: a whole line, part of the next, and the zeros written ahead.
+    writeFileSync(store.journalOf(conv.id), `${line(1)}${line(2).slice(0, 40)}${'\0'.repeat(1000)}`);
+    const journal = new ConversationJournal(store, conv, { compactIdleMs: 3_600_000 });
+    conv.items.push(cell(1), cell(3));
+    await journal.add(cell(3));
+    const text = readFileSync(store.journalOf(conv.id), 'utf8');
+    expect(text.startsWith(`${line(1)}${line(2).slice(0, 40)}\n`)).toBe(true);
+    expect((await new ConversationStore(dir, () => dir).get(conv.id)).items.map((i) => i.id)).toEqual(['c1', 'c3']);
+    // Twin: written at the first zero with no line end first, the new line would join the torn one, and be lost.
+    const joined = `${line(1)}${line(2).slice(0, 40)}${line(3)}`;
+    const raw = JSON.parse(readFileSync(path.join(dir, 'conversations', `${conv.id}.json`), 'utf8')) as unknown;
+    expect((applyJournal(raw, joined) as { items: { id: string }[] }).items.map((i) => i.id)).toEqual(['c1']);
+    await journal.close();
   });
 });
