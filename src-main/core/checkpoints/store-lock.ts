@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withLock, type LockHolder } from '../fs/data-folder-lock';
@@ -42,8 +42,11 @@ export class StoreAccess {
 
   /** Read synchronously: a few bytes of a local file, twice an operation (data-folder-lock.ts says why). */
   private readMark(): string | null {
+    const file = path.join(this.gitDir, GC_MARK);
+    // Until a first gc there is no mark: looked for first, as a failed read's error costs ~4× the look.
+    if (!existsSync(file)) return null;
     try {
-      return readFileSync(path.join(this.gitDir, GC_MARK), 'utf8');
+      return readFileSync(file, 'utf8');
     } catch {
       return null;
     }
