@@ -21,11 +21,13 @@ let cachedBytes = 0;
  */
 export async function loadImages(items: ConversationItem[], workspace: string): Promise<Map<string, ImageData>> {
   const out = new Map<string, ImageData>();
-  const root = await realpath(workspace).catch(() => path.resolve(workspace));
+  // Resolved only once there is an image to read: a model call without one makes no trip to the disk.
+  let root: string | undefined;
   for (const item of items) {
     if (item.kind !== 'user') continue;
     for (const att of item.attachments) {
       if (!SENDABLE.has(att.mime) || out.has(att.path)) continue;
+      root ??= await realpath(workspace).catch(() => path.resolve(workspace));
       const image = await readImage(root, att.path, att.mime as ImageMime).catch(() => null);
       if (image) out.set(att.path, image);
     }

@@ -1,4 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import type { ExecSettings, SandboxSettings } from '@contract';
 import { type ExecService, type LanguageInfo, type LanguagesScope, type PythonInfo, Languages } from '../exec';
@@ -177,7 +178,8 @@ export class EnvironmentContext {
   private async listing(workspace: string): Promise<string> {
     let mtimeMs: number;
     try {
-      mtimeMs = (await stat(workspace)).mtimeMs;
+      // Synchronous: one system call before each model call, not a trip through libuv's pool (issue 37).
+      mtimeMs = statSync(workspace).mtimeMs;
     } catch {
       return 'Workspace contents: (the folder does not exist yet)';
     }

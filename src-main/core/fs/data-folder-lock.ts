@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { link, readFile, rename, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,6 +18,12 @@ import path from 'node:path';
 // timer, which would end the main process; a pid says exactly whether the holder lives, and the data
 // folder is always on this machine. It lives in the data folder, which sandboxed code cannot write
 // (docs/sandbox.md, sealed), so code a conversation runs can neither plant nor remove a lock.
+//
+// Taking, reading and releasing are synchronous system calls on that local folder (a page-cache write
+// of ~150 bytes, a link, an unlink, a read: microseconds each), not trips through libuv's thread pool,
+// each of which wakes a worker and then main: a checkpoint takes the store's lock twice a cell, and
+// the ~20 trips that cost were a measurable part of an agent step on a loaded machine (issue 37).
+// Nothing here waits for the disk (no fsync): a lock lives only as long as its holder's process.
 
 export interface LockHolder {
   pid: number;
@@ -63,9 +69,9 @@ process.on('exit', () => {
   held.clear();
 });
 
-async function readHolder(file: string): Promise<LockHolder | null> {
+function readHolder(file: string): LockHolder | null {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<LockHolder>;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
     if (typeof parsed.pid !== 'number' || typeof parsed.token !== 'string') return null;
     return {
       pid: parsed.pid,
@@ -99,7 +105,7 @@ async function takeOver(file: string, stale: LockHolder): Promise<void> {
   } catch {
     return; // another process moved it first
   }
-  const moved = await readHolder(aside);
+  const moved = readHolder(aside);
   // Between our read and the rename another process may have taken the dead lock and made its own:
   // put that one back (a link never replaces a newer lock).
   if (moved && moved.token !== stale.token) await link(aside, file).catch(() => undefined);
@@ -108,7 +114,7 @@ async function takeOver(file: string, stale: LockHolder): Promise<void> {
 
 /** Who holds the lock now, if a live process does (a dead holder's lock is as good as free). */
 export async function liveHolder(file: string): Promise<LockHolder | null> {
-  const holder = await readHolder(file);
+  const holder = readHolder(file);
   return holder && !isStale(holder) ? holder : null;
 }
 
@@ -122,17 +128,17 @@ export async function tryLock(file: string, purpose: string): Promise<HeldLock |
     token: randomBytes(12).toString('hex'),
   };
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${holder.token}.tmp`);
-  await writeFile(tmp, JSON.stringify(holder), { mode: 0o600 });
+  writeFileSync(tmp, JSON.stringify(holder), { mode: 0o600 });
   try {
     for (;;) {
       try {
-        await link(tmp, file);
+        linkSync(tmp, file);
         held.set(file, holder.token);
         return { file, holder, release: () => release(file, holder.token) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      const current = await readHolder(file);
+      const current = readHolder(file);
       // Unreadable: being moved by a take-over, or damaged by hand; look again (a damaged one is stale).
       if (!current) {
         const again = await readFile(file, 'utf8').catch(() => null);
@@ -144,7 +150,11 @@ export async function tryLock(file: string, purpose: string): Promise<HeldLock |
       await takeOver(file, current);
     }
   } finally {
-    await unlink(tmp).catch(() => undefined);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // gone already
+    }
   }
 }
 
@@ -152,7 +162,12 @@ async function release(file: string, token: string): Promise<void> {
   if (held.get(file) !== token) return;
   held.delete(file);
   // Only our own: a lock taken over from us (we were thought dead) is the new holder's.
-  if ((await readHolder(file))?.token === token) await unlink(file).catch(() => undefined);
+  if (readHolder(file)?.token !== token) return;
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
+  }
 }
 
 export interface WaitOptions {
