@@ -31,10 +31,13 @@ function standInJdk(release: string | null): { searchPath: string; ran: string }
   return { searchPath: path.join(dir, 'path'), ran };
 }
 
+/** Detection as the engine asks it without a sandbox: PATH only, programs run directly. */
+const context = (searchPath: string) => ({ workspace: null, settings: null, path: searchPath, probing: localProbing() });
+
 describe('java detection', () => {
   it('reads the version from the release file beside bin/, through the link on PATH, and runs no JVM', async () => {
     const jdk = standInJdk('IMPLEMENTOR="Debian"\nJAVA_VERSION="17.0.15"\nOS_NAME="Linux"\n');
-    const found = await java.detect({ path: jdk.searchPath, probing: localProbing() });
+    const found = await java.detect(context(jdk.searchPath));
     expect(found).toMatchObject({ command: path.join(jdk.searchPath, 'java'), version: '17.0.15' });
     expect(existsSync(jdk.ran)).toBe(false);
   });
@@ -42,7 +45,7 @@ describe('java detection', () => {
   it('asks `java -version` when there is no release file, or it names no version', async () => {
     for (const release of [null, 'IMPLEMENTOR="Someone"\n']) {
       const jdk = standInJdk(release);
-      const found = await java.detect({ path: jdk.searchPath, probing: localProbing() });
+      const found = await java.detect(context(jdk.searchPath));
       expect(found).toMatchObject({ version: '11.0.2' });
       expect(existsSync(jdk.ran)).toBe(true);
     }
@@ -50,7 +53,7 @@ describe('java detection', () => {
 
   it('reads an old-style version as `java -version` is read (1.8.0_392 gives 1.8.0)', async () => {
     const jdk = standInJdk('JAVA_VERSION="1.8.0_392"\n');
-    expect(await java.detect({ path: jdk.searchPath, probing: localProbing() })).toMatchObject({ version: '1.8.0' });
+    expect(await java.detect(context(jdk.searchPath))).toMatchObject({ version: '1.8.0' });
   });
 
   it('gives the machine’s Java the version `java -version` gives', async () => {
@@ -58,6 +61,6 @@ describe('java detection', () => {
     const answer = execFileSync('sh', ['-c', 'java -version 2>&1'], { encoding: 'utf8' });
     const expected = /version "?(\d+(?:\.\d+)*)/.exec(answer)?.[1];
     expect(expected).toBeTruthy();
-    expect(await java.detect({ path: process.env.PATH ?? '', probing: localProbing() })).toMatchObject({ version: expected });
+    expect(await java.detect(context(process.env.PATH ?? ''))).toMatchObject({ version: expected });
   });
 });
