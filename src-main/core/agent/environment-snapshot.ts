@@ -5,6 +5,8 @@ import type { LanguageInfo, PythonInfo } from '../exec';
 export interface EnvironmentSnapshot {
   languages(key: string): LanguageInfo[] | null;
   python(key: string): PythonInfo | null | undefined;
+  /** How long ago that part was detected (ms), or null when unknown (not stored, or stored by an older version). */
+  age(key: string, part: 'languages' | 'python'): number | null;
   save(key: string, part: { languages: LanguageInfo[] } | { python: PythonInfo | null }): void;
 }
 
@@ -12,6 +14,8 @@ interface Entry {
   at: number;
   languages?: LanguageInfo[];
   python?: PythonInfo | null;
+  /** When each part was detected: `at` moves with either. */
+  found?: { languages?: number; python?: number };
 }
 
 /** Older than this, what was found is not used even as a first answer. */
@@ -21,7 +25,8 @@ const MAX_AGE_MS = 24 * 60 * 60_000;
  * Runtime detection spawns a process per language, which on a busy machine takes over a second — too
  * long to wait for before every `oi -m`'s first model call. A file in the data folder keeps what the
  * last process found (per scope, and per PATH); the next process answers its first call from it while
- * detecting afresh in the background. Only facts for the model's prompt are kept: nothing in it is run.
+ * detecting afresh in the background — or, when it was found within the runtimes' time-to-live, takes it
+ * as found (environment-context.ts). Only facts for the model's prompt are kept: nothing in it is run.
  */
 export function fileEnvironmentSnapshot(file: string, now: () => number = Date.now): EnvironmentSnapshot {
   let entries: Record<string, Entry> | null = null;
@@ -41,9 +46,15 @@ export function fileEnvironmentSnapshot(file: string, now: () => number = Date.n
   return {
     languages: (key) => fresh(key)?.languages ?? null,
     python: (key) => fresh(key)?.python,
+    age(key, part) {
+      const at = fresh(key)?.found?.[part];
+      return typeof at === 'number' ? Math.max(0, now() - at) : null;
+    },
     save(key, part) {
       const all = load();
-      all[withPath(key)] = { ...all[withPath(key)], ...part, at: now() };
+      const was = all[withPath(key)];
+      const found = { ...was?.found, ['languages' in part ? 'languages' : 'python']: now() };
+      all[withPath(key)] = { ...was, ...part, found, at: now() };
       try {
         // Into the data folder the app made at its start, never making it again: a probe that ends
         // after the app was closed and its folder removed (a test's, a throwaway profile) leaves nothing.

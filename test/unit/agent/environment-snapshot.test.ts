@@ -46,9 +46,13 @@ describe('the environment snapshot between processes', () => {
     first.release();
     expect(await rendering).toContain('python 3.11.2');
 
-    // Second process: detection has not finished (the gate is shut), yet the first call is answered.
+    // Second process, 11 minutes later (past the runtimes' 10-minute time-to-live): detection has not
+    // finished (the gate is shut), yet the first call is answered.
     const second = gatedSources('3.12.0');
-    const two = new EnvironmentContext(second.sources, fileEnvironmentSnapshot(file));
+    const two = new EnvironmentContext(
+      second.sources,
+      fileEnvironmentSnapshot(file, () => Date.now() + 11 * 60_000),
+    );
     const text = await two.render(dir, exec);
     expect(text).toContain('python 3.11.2');
     expect(text).toContain('pkg_3_11_2');
@@ -63,6 +67,36 @@ describe('the environment snapshot between processes', () => {
     // After an install the stored answer is never used again in this process.
     two.noteRun('apt-get install ruby');
     expect(await two.render(dir, exec)).toContain('python 3.12.0');
+  });
+
+  it('takes what a process found within the time-to-live as found: no detection runs until an install', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'environment-cache.json');
+    const exec = { ...defaultSettings.exec };
+    const first = gatedSources('3.11.2');
+    const one = new EnvironmentContext(first.sources, fileEnvironmentSnapshot(file));
+    const rendering = one.render(dir, exec);
+    first.release();
+    expect(await rendering).toContain('python 3.11.2');
+
+    // A process 9 minutes later: answered from the file, and nothing detected, even after its first call.
+    const second = gatedSources('3.12.0');
+    second.release();
+    const two = new EnvironmentContext(
+      second.sources,
+      fileEnvironmentSnapshot(file, () => Date.now() + 9 * 60_000),
+    );
+    const text = await two.render(dir, exec);
+    expect(text).toContain('python 3.11.2');
+    expect(text).toContain('pkg_3_11_2');
+    two.refreshStored();
+    expect(await two.render(dir, exec)).toContain('python 3.11.2');
+    expect(second.started).toEqual({ languages: 0, python: 0 });
+    // An install in this process: detected again, and never answered from the file after.
+    two.noteRun('apt-get install ruby');
+    expect(await two.render(dir, exec)).toContain('python 3.12.0');
+    expect(second.started).toEqual({ languages: 1, python: 1 });
   });
 
   it('ignores a snapshot taken with another PATH', async () => {
