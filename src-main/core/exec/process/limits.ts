@@ -161,7 +161,12 @@ function hardLimitsOpen(): boolean {
   if (hardOpen !== undefined) return hardOpen;
   try {
     const lines = readFileSync('/proc/self/limits', 'utf8').split('\n');
-    const hard = (name: string): string | undefined => lines.find((l) => l.startsWith(name))?.slice(name.length).trim().split(/\s+/)[1];
+    const hard = (name: string): string | undefined =>
+      lines
+        .find((l) => l.startsWith(name))
+        ?.slice(name.length)
+        .trim()
+        .split(/\s+/)[1];
     hardOpen = hard('Max data size') === 'unlimited' && hard('Max cpu time') === 'unlimited';
   } catch {
     hardOpen = false;
