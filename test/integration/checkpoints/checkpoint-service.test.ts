@@ -150,6 +150,20 @@ describe('checkpoints', () => {
     expect(byPath.get('link-then-folder/x')).toMatchObject({ change: 'created', kind: 'text' });
   });
 
+  it('restores more files than one read from the store holds, identical ones included, each with its own bytes', async () => {
+    const { workspace, service, conv } = setup();
+    // 18 files just under the chunking size (2 MB) are 34 MB: two batches of the restore's reads
+    // (32 MB each, restore.ts). Two pairs share their bytes, one pair across the batches' border.
+    const bytesOf = (i: number) => Buffer.alloc(1_900_000, `file ${[1, 2].includes(i) ? 1 : i === 17 ? 0 : i} `);
+    const names = Array.from({ length: 18 }, (_, i) => `f${String(i).padStart(2, '0')}.bin`);
+    names.forEach((name, i) => writeFileSync(path.join(workspace, name), bytesOf(i)));
+    await service.before(conv, 'cell1');
+    sh(workspace, 'rm -f -- *.bin && echo other > f05.bin');
+    await service.after(conv, 'cell1', []);
+    expect(await service.restore(conv, 'cell1', false)).toMatchObject({ status: 'restored' });
+    names.forEach((name, i) => expect(readFileSync(path.join(workspace, name)).equals(bytesOf(i)), name).toBe(true));
+  });
+
   it('lists a file the user changed outside the app since, and keeps it unless confirmed', async () => {
     const { workspace, service, conv } = setup();
     await cellRewrites(service, conv, 'cell1', 'report.md', 'draft 1\n', 'draft 2 by the code\n');

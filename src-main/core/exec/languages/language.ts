@@ -61,6 +61,12 @@ export interface LanguageDefinition {
      * (session/run-end.ts).
      */
     idleMeansCellOver?: boolean;
+    /**
+     * The runner turns its terminal's output processing off itself (termios, before it prints
+     * anything), so it is started without the `/bin/sh -c 'stty -opost; exec …'` wrapper: two
+     * processes fewer per session start (runner-spawn.ts rawOutput).
+     */
+    rawOutputItself?: boolean;
   };
   /**
    * The runtime makes a temp folder of its own at start and removes it only on a clean exit (R's

@@ -73,5 +73,6 @@ export const python: LanguageDefinition = {
     args: (script) => [script],
     // Its loop reads the channel with one call from its own frame; a cell's own waits are deeper.
     idleMeansCellOver: true,
+    rawOutputItself: true,
   },
 };

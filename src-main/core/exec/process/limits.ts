@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ExecSettings, RunLimits } from '@contract';
 import { runAppProgram, systemProgram } from '../../programs/app-programs';
@@ -66,6 +67,9 @@ export interface LimitController {
 export function createLimitController(): LimitController {
   const isRoot = process.getuid?.() === 0;
   let appliedKey: string | null = null;
+  // The limits the last spawn already started under (wrapSpawn's prlimit), for the beforeRun that
+  // follows that spawn: it then has nothing to apply, and the app starts no prlimit of its own.
+  let spawnedKey: string | null = null;
   let nprocBase: number | null = null;
   let group: PidsGroup | null | undefined;
   let groupedPid: number | null = null;
@@ -73,11 +77,18 @@ export function createLimitController(): LimitController {
     async beforeRun(pid, settings) {
       if (process.platform !== 'linux') return null;
       const key = JSON.stringify([pid, settings.memoryMb, settings.maxProcesses, settings.cpuSeconds]);
+      const spawned = spawnedKey === spawnKey(settings);
+      spawnedKey = null;
       if (key === appliedKey && settings.cpuSeconds === null) return null;
       if (group === undefined) group = await createPidsGroup(randomBytes(6).toString('hex'));
       if (group) {
         if (groupedPid !== pid && (await group.add(pid))) groupedPid = pid;
         await group.setMax(settings.maxProcesses);
+      }
+      // Started under these limits already, and nothing here depends on the running process.
+      if (spawned && settings.cpuSeconds === null && (isRoot || group)) {
+        appliedKey = key;
+        return null;
       }
       if (!(await findPrlimit())) return 'limits not applied: prlimit (util-linux) is not installed';
       const args = ['--pid', String(pid)];
@@ -101,7 +112,12 @@ export function createLimitController(): LimitController {
       return null;
     },
     wrapSpawn(file, args, settings) {
-      if (process.platform === 'linux' || process.platform === 'win32') return { file, args };
+      if (process.platform === 'linux') {
+        const wrapped = prlimitAtSpawn(file, args, settings);
+        spawnedKey = wrapped ? spawnKey(settings) : null;
+        return wrapped ?? { file, args };
+      }
+      if (process.platform === 'win32') return { file, args };
       const lines: string[] = [];
       if (settings.memoryMb !== null) lines.push(`ulimit -S -d ${settings.memoryMb * 1024} 2>/dev/null`);
       if (settings.maxProcesses !== null) {
@@ -115,4 +131,45 @@ export function createLimitController(): LimitController {
       await group?.remove();
     },
   };
+}
+
+/** What wrapSpawn's prlimit set (the settings part of beforeRun's key). */
+function spawnKey(settings: LimitSettings): string {
+  return JSON.stringify([settings.memoryMb, settings.cpuSeconds]);
+}
+
+/**
+ * The command started through `prlimit --data=… --cpu=… -- command` (Linux): prlimit sets the soft
+ * limits on itself and execs the command, so the session starts under them — inside the sandbox too,
+ * where the wrapped command runs — and the app need not start a prlimit of its own against the new
+ * pid. That was a process forked from the app's own (large) one per session start: most of its cost
+ * is the app's fork, not prlimit. Only where it cannot fail: prlimit is installed, and no hard limit
+ * is below what the soft one is set to (/proc/self/limits, inherited by the session) — a failing
+ * prlimit would keep the session from starting, where beforeRun's only says the limits did not apply.
+ */
+function prlimitAtSpawn(file: string, args: string[], settings: LimitSettings): { file: string; args: string[] } | null {
+  const prlimit = systemProgram('prlimit');
+  if (!prlimit || !hardLimitsOpen()) return null;
+  const data = settings.memoryMb !== null ? `--data=${settings.memoryMb * 1024 * 1024}:` : '--data=unlimited:';
+  const cpu = settings.cpuSeconds !== null ? `--cpu=${settings.cpuSeconds}:` : '--cpu=unlimited:';
+  return { file: prlimit, args: [data, cpu, '--', file, ...args] };
+}
+
+let hardOpen: boolean | undefined;
+/** Whether the app's hard data-size and CPU-time limits are unlimited (read once: they only go down). */
+function hardLimitsOpen(): boolean {
+  if (hardOpen !== undefined) return hardOpen;
+  try {
+    const lines = readFileSync('/proc/self/limits', 'utf8').split('\n');
+    const hard = (name: string): string | undefined =>
+      lines
+        .find((l) => l.startsWith(name))
+        ?.slice(name.length)
+        .trim()
+        .split(/\s+/)[1];
+    hardOpen = hard('Max data size') === 'unlimited' && hard('Max cpu time') === 'unlimited';
+  } catch {
+    hardOpen = false;
+  }
+  return hardOpen;
 }
