@@ -70,13 +70,21 @@ describe("the app's own programs never come from a workspace", () => {
     await plant(workspace, 'bin/stty', 'stty', '/bin/stty');
     const path = `${join(workspace, 'bin')}:${savedPath ?? ''}`;
     // Sandboxed and not: the runner's start line runs outside the sandbox's wrapper either way.
+    // JavaScript's runner starts through the `stty -opost` line; Python's sets its terminal itself
+    // (termios), and is here so that a start line added back to it is held to the same rule.
+    const runners = [
+      ['javascript', 'console.log(6 * 7)'],
+      ['python', 'print(6 * 7)'],
+    ] as const;
     for (const sandbox of [SANDBOX, { ...SANDBOX, enabled: false }]) {
-      const result = await t.run(`stty-${String(sandbox.enabled)}`, 'python', 'print(6 * 7)', {
-        workspace,
-        sandbox,
-        settings: { env: { PATH: path } },
-      });
-      expect(stdoutOf(result)).toContain('42');
+      for (const [language, code] of runners) {
+        const result = await t.run(`stty-${language}-${String(sandbox.enabled)}`, language, code, {
+          workspace,
+          sandbox,
+          settings: { env: { PATH: path } },
+        });
+        expect(stdoutOf(result)).toContain('42');
+      }
     }
     expect(await t.marked('stty')).toBeNull();
     expect(existsSync(join(workspace, 'ran.log')) ? await readFile(join(workspace, 'ran.log'), 'utf8') : '').not.toContain('stty');
