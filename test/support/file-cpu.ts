@@ -91,33 +91,49 @@ export function removeEmptyGroups(): void {
   }
 }
 
-/** CPU-seconds of a running process and every process below it, from /proc (0 where it is not readable). */
-export function runningTreeCpuSeconds(rootPid: number): number {
-  const stats = new Map<number, { parent: number; ticks: number }>();
+/**
+ * CPU-seconds of a running process and every process below it, from /proc (0 where it is not readable),
+ * by kind: Chromium's `--type=` of each process (its utility processes by sub-type), else `main`. A
+ * process that has exited is counted in its parent's reaped-children time (Chromium's renderers in
+ * its zygote's).
+ */
+export function runningTreeCpuByKind(rootPid: number): Map<string, number> {
+  const stats = new Map<number, { parent: number; ticks: number; kind: string }>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
-      stats.set(Number(name), { parent: Number(fields[1]), ticks });
+      stats.set(Number(name), { parent: Number(fields[1]), ticks, kind: processKind(name) });
     } catch {
       // Gone meanwhile.
     }
   }
-  let ticks = 0;
+  const kinds = new Map<string, number>();
   const pending = [rootPid];
   while (pending.length > 0) {
     const pid = pending.pop() as number;
-    ticks += stats.get(pid)?.ticks ?? 0;
-    for (const [child, stat] of stats) if (stat.parent === pid) pending.push(child);
+    const stat = stats.get(pid);
+    if (stat) kinds.set(stat.kind, (kinds.get(stat.kind) ?? 0) + stat.ticks / 100);
+    for (const [child, other] of stats) if (other.parent === pid) pending.push(child);
   }
-  return ticks / 100;
+  return kinds;
 }
 
-/** Says what something no test file owns (the run's Chromium) used, when the run ends. */
-export function reportSharedCpu(label: string, seconds: number): void {
+// Chromium rewrites its command line into one string, so the switches are found by pattern.
+function processKind(pid: string): string {
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+  if (type === undefined) return 'main';
+  const sub = /--utility-sub-type=[\w.]*?(\w+)(?:\s|\0|$)/.exec(cmdline)?.[1];
+  return sub ? `${type} (${sub})` : type;
+}
+
+/** Says what something no test file owns (the run's Chromium) used, when the run ends, and by which of its processes. */
+export function reportSharedCpu(label: string, seconds: number, parts?: Map<string, number>): void {
   // Printed, not logged: the reporter has listed the files and removed its log by the time the global
   // set-up's teardown runs.
-  process.stdout.write(`${label}: ${seconds.toFixed(1)} CPU-seconds\n`);
+  const detail = parts ? ` (${[...parts].map(([kind, s]) => `${kind} ${s.toFixed(1)}`).join(', ')})` : '';
+  process.stdout.write(`${label}: ${seconds.toFixed(1)} CPU-seconds${detail}\n`);
 }
