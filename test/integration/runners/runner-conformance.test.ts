@@ -31,6 +31,12 @@ interface RunnerLanguage {
   busy: string;
   /** The error an interrupted cell ends with. */
   interrupted: string;
+  /**
+   * A printed newline as the terminal gets it: "\r\n" through the pty's output processing, which
+   * this harness leaves on (the app starts runners with `stty -opost`); "\n" for a runner that turns
+   * it off itself (Python, termios: runner-spawn.ts).
+   */
+  eol: string;
 }
 
 // Debian's interpreter: the python3 first on PATH may not be the one the other Python tests use.
@@ -44,6 +50,7 @@ const python = (withIPython: boolean): RunnerLanguage => ({
   keep: 'kept = "still here"',
   busy: 'import time\nprint("spinning", flush=True)\nwhile True:\n    time.sleep(0.01)',
   interrupted: 'KeyboardInterrupt',
+  eol: '\n',
 });
 
 const LANGUAGES: RunnerLanguage[] = [
@@ -58,6 +65,7 @@ const LANGUAGES: RunnerLanguage[] = [
     // A synchronous loop: the runner must break into it (vm's breakOnSigint), not wait for the event loop.
     busy: 'console.log("spinning")\nwhile (true) {}',
     interrupted: 'Interrupted',
+    eol: '\r\n',
   },
   python(true),
   python(false),
@@ -82,7 +90,8 @@ describe.each(LANGUAGES)('$name runner', (l) => {
 
   it('passes Unicode and invalid UTF-8 through to the terminal byte for byte', async () => {
     const o = await run([l.print('héllo ✓ 😀'), l.badBytes, l.print('after')].join('\n'));
-    const expected = Buffer.concat([Buffer.from('héllo ✓ 😀\r\n'), Buffer.from([0xff, 0xfe, 0x0d, 0x0a]), Buffer.from('after\r\n')]);
+    const eol = Buffer.from(l.eol);
+    const expected = Buffer.concat([Buffer.from('héllo ✓ 😀'), eol, Buffer.from([0xff, 0xfe]), eol, Buffer.from('after'), eol]);
     expect(o.bytes.equals(expected), JSON.stringify(o.bytes.toString('latin1'))).toBe(true);
   });
 
