@@ -8,7 +8,6 @@ import os
 
 # Before anything could import matplotlib: a headless backend. Subprocesses inherit it too.
 os.environ['MPLBACKEND'] = 'Agg'
-
 import ast
 import builtins
 import functools
@@ -366,23 +365,8 @@ def _safe_error_output(error):
         return {'output_type': 'error', 'ename': type(error).__name__, 'evalue': '', 'traceback': []}
 
 
-def _raw_output():
-    """The pty's output processing off (what `stty -opost` did before main started the runner
-    without that wrapper, runner-spawn.ts): the kernel copies output instead of expanding each LF
-    to CRLF byte by byte, and main puts the CRs back for the terminal view. Before anything prints."""
-    if os.name == 'nt':
-        return
-    try:
-        import termios
-        attrs = termios.tcgetattr(1)
-        attrs[1] &= ~termios.OPOST
-        termios.tcsetattr(1, termios.TCSANOW, attrs)
-    except Exception:  # not a terminal (a test's pipe): nothing to turn off
-        pass
-
-
 def main():
-    _raw_output()
+    oi_streams.raw_output()
     # First of all, so IPython's import overlaps everything else this runner and main do.
     ipython = oi_ipython.IPythonSupport() if oi_ipython.wanted() else None
     channel = Channel(os.environ.pop('OI_CHANNEL'))  # popped: subprocesses have no use for it

@@ -264,3 +264,18 @@ def install():
 
 def _flush_lock_release():
     _flush_lock.release()
+
+
+def raw_output():
+    """The pty's output processing off (what `stty -opost` did before main started the runner
+    without that wrapper, runner-spawn.ts): the kernel copies output instead of expanding each LF
+    to CRLF byte by byte, and main puts the CRs back for the terminal view. Before anything prints."""
+    if os.name == 'nt':
+        return
+    try:
+        import termios
+        attrs = termios.tcgetattr(1)
+        attrs[1] &= ~termios.OPOST
+        termios.tcsetattr(1, termios.TCSANOW, attrs)
+    except Exception:  # not a terminal (a test's pipe): nothing to turn off
+        pass
