@@ -32,27 +32,30 @@ function gatedSources(version: string) {
   return { sources, started, release: () => release() };
 }
 
+/**
+ * A data folder in which a first process (nothing stored, so it waited for detection) found Python
+ * 3.11.2 and stored it; `later(n)` is that file as a process n minutes on reads it.
+ */
+async function afterAFirstProcess() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'environment-cache.json');
+  const exec = { ...defaultSettings.exec };
+  const first = gatedSources('3.11.2');
+  const rendering = new EnvironmentContext(first.sources, fileEnvironmentSnapshot(file)).render(dir, exec);
+  first.release();
+  expect(await rendering).toContain('python 3.11.2');
+  return { dir, exec, later: (minutes: number) => fileEnvironmentSnapshot(file, () => Date.now() + minutes * 60_000) };
+}
+
 describe('the environment snapshot between processes', () => {
   it('answers a new process from what the last one found, then from fresh detection', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'environment-cache.json');
-    const exec = { ...defaultSettings.exec };
-
-    // First process: nothing stored, so it waits for detection, and stores what it found.
-    const first = gatedSources('3.11.2');
-    const one = new EnvironmentContext(first.sources, fileEnvironmentSnapshot(file));
-    const rendering = one.render(dir, exec);
-    first.release();
-    expect(await rendering).toContain('python 3.11.2');
+    const { dir, exec, later } = await afterAFirstProcess();
 
     // Second process, 11 minutes later (past the runtimes' 10-minute time-to-live): detection has not
     // finished (the gate is shut), yet the first call is answered.
     const second = gatedSources('3.12.0');
-    const two = new EnvironmentContext(
-      second.sources,
-      fileEnvironmentSnapshot(file, () => Date.now() + 11 * 60_000),
-    );
+    const two = new EnvironmentContext(second.sources, later(11));
     const text = await two.render(dir, exec);
     expect(text).toContain('python 3.11.2');
     expect(text).toContain('pkg_3_11_2');
@@ -70,23 +73,12 @@ describe('the environment snapshot between processes', () => {
   });
 
   it('takes what a process found within the time-to-live as found: no detection runs until an install', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-envsnap-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'environment-cache.json');
-    const exec = { ...defaultSettings.exec };
-    const first = gatedSources('3.11.2');
-    const one = new EnvironmentContext(first.sources, fileEnvironmentSnapshot(file));
-    const rendering = one.render(dir, exec);
-    first.release();
-    expect(await rendering).toContain('python 3.11.2');
+    const { dir, exec, later } = await afterAFirstProcess();
 
     // A process 9 minutes later: answered from the file, and nothing detected, even after its first call.
     const second = gatedSources('3.12.0');
     second.release();
-    const two = new EnvironmentContext(
-      second.sources,
-      fileEnvironmentSnapshot(file, () => Date.now() + 9 * 60_000),
-    );
+    const two = new EnvironmentContext(second.sources, later(9));
     const text = await two.render(dir, exec);
     expect(text).toContain('python 3.11.2');
     expect(text).toContain('pkg_3_11_2');
