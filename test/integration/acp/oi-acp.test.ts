@@ -6,12 +6,13 @@ import type { Conversation } from '@contract';
 import { startScriptedLlm, type ScriptedLlm } from '../../fixtures/llm-server';
 import { cliEnv, tempDir } from '../../support/cli-process';
 import { messageText, startOiAcp, updatesOf, type OiAcp } from '../../support/oi-acp';
+import { processesWhere } from '../../support/proc-scan';
 
 // `oi acp` driven by the ACP SDK's client side over a real pipe, against the scripted model server,
 // on both model protocols: the session is a saved conversation, cells are execute tool calls, and
 // the permission answers decide whether the code's side effect happens.
-// Each protocol's tests share its `oi acp` processes (one per set of flags, each start about 1.3
-// CPU-seconds) and its model server; each test has a session and a workspace of its own, asks only about
+// Each protocol's tests share its `oi acp` processes (one per set of flags, `--auto-run` and none,
+// each start about 1.3 CPU-seconds) and its model server; each test has a session and a workspace of its own, asks only about
 // its own session, and a failed test takes the shared processes down with it, so the next test starts
 // afresh rather than inheriting a turn left half-done.
 
@@ -48,7 +49,7 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     return acp;
   }
   beforeAll(async () => {
-    for (const extra of [['--auto-run'], [], ['--auto-run', '--no-sandbox']]) running.set(extra.join(' '), await launch(extra));
+    for (const extra of [['--auto-run'], []]) running.set(extra.join(' '), await launch(extra));
   });
   const reset = async () => {
     for (const acp of running.values()) await acp.stop();
@@ -170,18 +171,19 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     'session/cancel ends the running cell (its process is gone) and the turn with cancelled; the session answers the next prompt',
     { timeout: TEST_TIMEOUT },
     async () => {
-      // Without the sandbox, so the pid the cell writes is this machine's (the sandbox has its own pid namespace).
-      const { acp, ws } = await start(['--auto-run', '--no-sandbox']);
+      // In the sandbox, as any --auto-run cell runs: its pid namespace hides the sleeper's pid from the
+      // cell, so the test finds it from outside by its command line (a duration no other sleep has).
+      const { acp, ws } = await start(['--auto-run']);
       const sessionId = await newSession(acp, ws);
-      const code = "sh -c 'echo $$ > sleeper.pid; exec sleep 300'; touch after.txt";
+      const nap = `300.${process.pid}${Date.now() % 100_000}`;
+      const code = `sh -c 'exec sleep ${nap}'; touch after.txt`;
       llm!.enqueue({ kind: 'tool', calls: [{ id: 'long', name: 'execute', arguments: { language: 'shell', code } }] });
       const answer = prompt(acp, sessionId, 'sleep a long time');
-      const pidFile = path.join(ws, 'sleeper.pid');
       const pid = await vi.waitFor(
         () => {
-          const text = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
-          if (!/^\d+$/.test(text)) throw new Error('the cell has not started yet');
-          return Number(text);
+          const found = sleepers(nap);
+          if (found.length !== 1) throw new Error(`the cell's sleep is not running yet (${found.length} found)`);
+          return found[0]!;
         },
         { timeout: 120_000, interval: 100 },
       );
@@ -289,6 +291,9 @@ describe.each(PROTOCOLS)('oi acp over the $provider protocol', ({ provider, mode
     expect(await newSession(acp, ws)).toMatch(/\S/);
   });
 });
+
+/** The processes running `sleep <nap>`, in any pid namespace. */
+const sleepers = (nap: string): number[] => processesWhere((args) => args.length === 2 && args[0] === 'sleep' && args[1] === nap);
 
 /** Whether a process with this id exists (signal 0 checks without sending anything). */
 function alive(pid: number): boolean {

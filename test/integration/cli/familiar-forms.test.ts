@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cliEnv, runOi } from '../../support/cli-process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startScriptedLlm } from '../../fixtures/llm-server';
+import { cliEnv, runOi, tempDir } from '../../support/cli-process';
 import { chatRequests, shellCall, useCliFixtures, userMessages } from './support/oi-terminal-run';
 import { resultConversationId, sendAndAnswer } from '../../support/cli-run';
 import { useSharedOiTerminal } from './support/shared-oi-terminal';
@@ -23,13 +24,42 @@ const asking = useSharedOiTerminal(
 );
 const autoRunColour = useSharedOiTerminal({ NO_COLOR: '' }, () => ['-y']);
 
-/** A data folder holding one conversation, "the first question" answered by `oi -m`, and the next answer queued. */
+/**
+ * A data folder holding one conversation, "the first question" answered by `oi -m`, and the next answer
+ * queued. The `oi -m` runs once per file (issue 36: ~1.5 CPU-seconds a start), in a folder of its own;
+ * each test gets a copy of that folder, its paths rewritten to the copy's, and a model server of its
+ * own: what the tests prove is what a later `oi` makes of the saved conversation.
+ */
+let firstConversation: Promise<{ dir: string; id: string }> | null = null;
+const firstFolder = tempDir('oi-cli-first-');
+afterAll(() => firstFolder.remove());
 async function withFirstConversation() {
+  firstConversation ??= (async () => {
+    const llm = await startScriptedLlm();
+    try {
+      llm.enqueue({ kind: 'text', text: 'The first answer.' });
+      const flags = ['--provider', 'openai', '--model', 'gpt-4o', '--base-url', llm.openaiBaseUrl];
+      const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(firstFolder.dir));
+      expect(first.code, first.stderr).toBe(0);
+      expect(userMessages(llm)).toEqual(['the first question']);
+      return { dir: firstFolder.dir, id: resultConversationId(first.stdout) };
+    } finally {
+      await llm.close();
+    }
+  })();
+  const made = await firstConversation.catch((error: unknown) => {
+    firstConversation = null; // the next test tries again
+    throw error;
+  });
   const { llm, dir, flags } = await setUp();
-  llm.enqueue({ kind: 'text', text: 'The first answer.' }, { kind: 'text', text: 'The second answer.' });
-  const first = await runOi([...flags, '--json', '-m', 'the first question'], cliEnv(dir));
-  expect(first.code).toBe(0);
-  return { llm, dir, flags, id: resultConversationId(first.stdout) };
+  cpSync(made.dir, dir, { recursive: true });
+  const saved = path.join(dir, 'conversations');
+  for (const name of readdirSync(saved).filter((n) => n.endsWith('.json') || n.endsWith('.jsonl'))) {
+    const file = path.join(saved, name);
+    writeFileSync(file, readFileSync(file, 'utf8').split(made.dir).join(dir));
+  }
+  llm.enqueue({ kind: 'text', text: 'The second answer.' });
+  return { llm, dir, flags, id: made.id };
 }
 
 describe('familiar forms', () => {
@@ -103,27 +133,19 @@ describe('familiar forms', () => {
     expect(path.dirname(second)).toBe(here);
   });
 
-  it(
-    'asks for a missing key with hidden input, checks it and uses it; without a terminal it says which variable to set',
-    { timeout: 180_000 },
-    async () => {
-      const { llm, dir, flags } = await setUp();
-      const env = cliEnv(dir);
-      delete env.OPENAI_API_KEY;
-      const headless = await runOi([...flags, '-m', 'hi'], env);
-      expect(headless.code).toBe(2);
-      expect(headless.stderr).toContain('no OpenAI API key: set OPENAI_API_KEY, or run oi in a terminal once to store one in the keychain');
-
-      llm.enqueue({ kind: 'text', text: 'Your key works.' });
-      const oi = terminal([...flags], env);
-      await oi.expectEach('No OpenAI API key is set (OPENAI_API_KEY).', 'OpenAI API key (hidden): ');
-      await oi.enter('sk-typed-in-the-terminal-0042', 'Key checked and stored in memory for this run only', '> ');
-      await oi.enter('hello', 'Your key works.');
-      expect(chatRequests(llm).at(-1)?.headers.authorization).toBe('Bearer sk-typed-in-the-terminal-0042');
-      // Hidden: the key never reached the screen.
-      expect(oi.raw).not.toContain('sk-typed');
-    },
-  );
+  it('asks for a missing key with hidden input, checks it and uses it', { timeout: 180_000 }, async () => {
+    const { llm, dir, flags } = await setUp();
+    const env = cliEnv(dir);
+    delete env.OPENAI_API_KEY;
+    llm.enqueue({ kind: 'text', text: 'Your key works.' });
+    const oi = terminal([...flags], env);
+    await oi.expectEach('No OpenAI API key is set (OPENAI_API_KEY).', 'OpenAI API key (hidden): ');
+    await oi.enter('sk-typed-in-the-terminal-0042', 'Key checked and stored in memory for this run only', '> ');
+    await oi.enter('hello', 'Your key works.');
+    expect(chatRequests(llm).at(-1)?.headers.authorization).toBe('Bearer sk-typed-in-the-terminal-0042');
+    // Hidden: the key never reached the screen.
+    expect(oi.raw).not.toContain('sk-typed');
+  });
 
   it('says at once when the model server does not answer, naming its URL', async () => {
     const { dir } = await setUp();
@@ -131,23 +153,29 @@ describe('familiar forms', () => {
     await oi.expect(/The model server does not answer: could not reach http:\/\/127\.0\.0\.1:9/);
   });
 
-  it('keeps the keychain to one quiet line, and --list away from it altogether', { timeout: 180_000 }, async () => {
-    const { dir } = await setUp();
-    // No D-Bus session: the keychain cannot answer.
-    const env = cliEnv(dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
-    delete env.OI_NO_KEYCHAIN;
-    const list = await runOi(['--list'], env);
-    expect(list.code).toBe(0);
-    expect(list.stderr).toBe('');
-    delete env.OPENAI_API_KEY;
-    delete env.ANTHROPIC_API_KEY;
-    const run = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '-m', 'hi'], env);
-    expect(run.code).toBe(2);
-    const lines = run.stderr.trim().split('\n');
-    expect(lines.filter((l) => /keychain/i.test(l) && !/OPENAI_API_KEY/.test(l))).toEqual([
-      'No OS keychain answered: keys typed here are kept for this run only.',
-    ]);
-  });
+  it(
+    'keeps the keychain to one quiet line, and --list away from it altogether; without a key or a terminal, says which variable to set',
+    { timeout: 180_000 },
+    async () => {
+      const { dir } = await setUp();
+      // No D-Bus session: the keychain cannot answer.
+      const env = cliEnv(dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+      delete env.OI_NO_KEYCHAIN;
+      const list = await runOi(['--list'], env);
+      expect(list.code).toBe(0);
+      expect(list.stderr).toBe('');
+      delete env.OPENAI_API_KEY;
+      delete env.ANTHROPIC_API_KEY;
+      // Also the one-shot form without a key (one process for both checks, issue 36): it says which variable to set.
+      const run = await runOi(['--provider', 'openai', '--model', 'gpt-4o', '-m', 'hi'], env);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('no OpenAI API key: set OPENAI_API_KEY, or run oi in a terminal once to store one in the keychain');
+      const lines = run.stderr.trim().split('\n');
+      expect(lines.filter((l) => /keychain/i.test(l) && !/OPENAI_API_KEY/.test(l))).toEqual([
+        'No OS keychain answered: keys typed here are kept for this run only.',
+      ]);
+    },
+  );
 });
 
 describe('what the screen shows', () => {

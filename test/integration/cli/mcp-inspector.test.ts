@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OI } from '../../support/cli-process';
 import { node22Tools, type Node22Tools } from '../../support/node22-tools';
 import { useOiMcp } from '../../support/oi-mcp';
+import { processesWhere } from '../../support/proc-scan';
 
 // `oi mcp` driven by the MCP Inspector (@modelcontextprotocol/inspector 2.x, on Node 22 from
 // test/support/node22-tools.ts): its CLI (`inspector --cli`, one connection per command, as
@@ -89,13 +90,10 @@ describe('oi mcp under the MCP Inspector (2.x, Node 22)', () => {
     expect(offered.find((t) => t.name === 'execute')?.inputSchema.required).toEqual(['language', 'code']);
     expect(offered.map((t) => t.name)).toEqual(expect.arrayContaining(['list_sessions', 'interrupt', 'read_file', 'export_notebook']));
 
+    // One call prints and plots (each command starts the Inspector, `oi mcp` and its Python anew: issue
+    // 36): the text and the image come back as parts of one result.
+    const plot = 'print(6 * 7)\nimport matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()';
     const ran = resultOf(
-      await cli(['--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'language=python', '--tool-arg', 'code=print(6 * 7)']),
-    );
-    expect(ran).toEqual({ content: [{ type: 'text', text: '42' }] });
-
-    const plot = 'import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()';
-    const image = resultOf(
       await cli([
         '--method',
         'tools/call',
@@ -105,8 +103,10 @@ describe('oi mcp under the MCP Inspector (2.x, Node 22)', () => {
         JSON.stringify({ language: 'python', code: plot }),
       ]),
     );
-    expect(image.isError ?? false).toBe(false);
-    const png = image.content.find((c) => c.type === 'image');
+    expect(ran.isError ?? false).toBe(false);
+    // The printed line first, then the figure's text form and the note that the image went to the client.
+    expect(ran.content.filter((c) => c.type === 'text').map((c) => c.text?.split('\n')[0])).toEqual(['42']);
+    const png = ran.content.find((c) => c.type === 'image');
     expect(png?.mimeType).toBe('image/png');
     // A real PNG: its signature, base64-encoded.
     expect(png?.data?.startsWith('iVBORw0KGgo')).toBe(true);
@@ -121,7 +121,18 @@ describe('oi mcp under the MCP Inspector (2.x, Node 22)', () => {
       const env = inspectorEnv(data.env, data.dir);
       const config = clientConfig(data.dir, data.env);
       const mcpdo = (args: string[]) => runTool(tools, tools.mcpdo, ['--format', 'json', ...args], env);
-      stopDaemon = () => mcpdo(['daemon', 'stop']);
+      stopDaemon = async () => {
+        await mcpdo(['daemon', 'stop']);
+        // The daemon's `oi mcp` processes save their conversations as they end: the folder goes after them.
+        const ws = path.join(data.dir, 'ws');
+        await vi.waitFor(
+          () => {
+            const left = processesWhere((args) => args.includes(ws));
+            if (left.length > 0) throw new Error(`oi mcp still running: ${left.join(', ')}`);
+          },
+          { timeout: 60_000, interval: 100 },
+        );
+      };
       const execute = (conn: string, code: string) =>
         mcpdo([`@${conn}`, 'tools/call', 'execute', JSON.stringify({ language: 'python', code })]);
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, connectHttp, textOf, useOiMcp } from '../../support/oi-mcp';
+import { useSharedOiMcpStdio } from '../../support/shared-oi-mcp';
 
 // `oi mcp` is reachable by another agent (stdio) or any local program (HTTP). Each attack is the real
 // request a hostile client or web page would send; each twin shows the attack has a target: the path
@@ -13,9 +14,8 @@ const oi = useOiMcp();
 
 const SECRET = 'TOP SECRET: outside the workspace';
 
-/** A workspace with links leading out of it (a folder and a file) and one that stays inside. */
-function plantedWorkspace(): { ws: string; outside: string; env: Record<string, string>; dir: string } {
-  const { dir, ws, env } = oi.data('oi-mcp-attack-');
+/** Plants links leading out of the workspace (a folder and a file) and one that stays inside. */
+function plant({ dir, ws }: { dir: string; ws: string }): void {
   const outside = path.join(dir, 'outside');
   mkdirSync(path.join(ws, 'inner'), { recursive: true });
   mkdirSync(outside, { recursive: true });
@@ -24,14 +24,29 @@ function plantedWorkspace(): { ws: string; outside: string; env: Record<string, 
   symlinkSync(outside, path.join(ws, 'out'));
   symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'link.txt'));
   symlinkSync('inner', path.join(ws, 'alias'));
-  return { ws, outside, env, dir };
 }
+
+// Two servers each serve two tests (issue 36: an `oi mcp` start is ~1.4 CPU-seconds). Each is started
+// with exactly the flags and environment both of its tests name, and each test touches only its own
+// files: the default server (`--auto-run`, no sandbox flag, no saved choice) on the planted workspace
+// serves the workspace attack, whose files are all inside the workspace, and the sandbox test's
+// "on by default" case, whose victim is beside it in the data folder; the `--no-sandbox` server with a
+// key in its environment serves the key attack and the sandbox test's twin. What each proves is per
+// call (a path's checks, the child's environment, where a write lands), not per process.
+const KEY = 'sk-mcp-attack-key-4242424242424242';
+const planted = useSharedOiMcpStdio('oi-mcp-attack-', (ws) => ['--workspace', ws, '--auto-run'], { prepare: plant });
+// --no-sandbox: the worst case for the key, code that can see the server's /proc entry (sandboxed code cannot).
+const keyed = useSharedOiMcpStdio('oi-mcp-attack-', (ws) => ['--workspace', ws, '--auto-run', '--no-sandbox'], {
+  env: { OPENAI_API_KEY: KEY },
+});
 
 describe('oi mcp keeps a client inside --workspace', () => {
   it('refuses .., absolute paths and links leading out, for reading, listing and writing', { timeout: 120_000 }, async () => {
-    const { ws, outside, env, dir } = plantedWorkspace();
-    const stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
-    const { client } = stdio;
+    const {
+      data: { ws, dir },
+      server: { client },
+    } = await planted();
+    const outside = path.join(dir, 'outside');
 
     const attempts: [string, Record<string, unknown>, RegExp][] = [
       ['read_file', { path: '../outside/secret.txt' }, /goes above the workspace/],
@@ -133,10 +148,8 @@ describe('oi mcp --http lets in only the holder of its token, from its own host'
 
 describe('oi mcp never hands the keys it holds to the code it runs', () => {
   it("strips key variables and redacts a key read from the server's own environment", { timeout: 120_000 }, async () => {
-    const key = 'sk-mcp-attack-key-4242424242424242';
-    const { ws, env } = oi.data('oi-mcp-attack-', { OPENAI_API_KEY: key });
-    // --no-sandbox: the worst case, code that can see the server's /proc entry (sandboxed code cannot).
-    const stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--no-sandbox'], env, ws);
+    const key = KEY;
+    const { server: stdio } = await keyed();
     const pid = stdio.transport.pid;
     expect(pid).toBeTypeOf('number');
     const out = await call(stdio.client, 'execute', {
@@ -161,27 +174,28 @@ describe('oi mcp runs a client’s code in the sandbox', () => {
     { timeout: 240_000 },
     async () => {
       const { dir, ws, env } = oi.data('oi-mcp-attack-');
+      const write = (victim: string) => `echo pwned > ${JSON.stringify(victim)}; echo "exit $?"`;
       const victim = path.join(dir, 'victim.txt');
-      const code = `echo pwned > ${JSON.stringify(victim)}; echo "exit $?"`;
-      let stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--sandbox'], env, ws);
+      const stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--sandbox'], env, ws);
       // The code runs (the sandbox's /tmp is its own, so the write lands there), and the real file is untouched.
-      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
+      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code: write(victim) }))).toContain('exit 0');
       expect(existsSync(victim)).toBe(false);
       expect(stdio.stderr()).not.toContain('No sandbox');
       await stdio.close();
 
-      // No flag and no saved choice: the sandbox is on by default.
-      stdio = await oi.stdio(['--workspace', ws, '--auto-run'], env, ws);
-      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
-      expect(existsSync(victim)).toBe(false);
-      expect(stdio.stderr()).not.toContain('No sandbox');
-      await stdio.close();
+      // No flag and no saved choice: the sandbox is on by default (the shared default server).
+      const byDefault = await planted();
+      const defaultVictim = path.join(byDefault.data.dir, 'victim.txt');
+      expect(textOf(await call(byDefault.server.client, 'execute', { language: 'shell', code: write(defaultVictim) }))).toContain('exit 0');
+      expect(existsSync(defaultVictim)).toBe(false);
+      expect(byDefault.server.stderr()).not.toContain('No sandbox');
 
-      // Twin: the same server with --no-sandbox lets the write through.
-      stdio = await oi.stdio(['--workspace', ws, '--auto-run', '--no-sandbox'], env, ws);
-      expect(textOf(await call(stdio.client, 'execute', { language: 'shell', code }))).toContain('exit 0');
-      expect(readFileSync(victim, 'utf8')).toBe('pwned\n');
-      expect(stdio.stderr()).toContain("--auto-run: MCP clients' code runs without asking. No sandbox");
+      // Twin: the same code, on the server started with --no-sandbox (the shared one), lets the write through.
+      const unsandboxed = await keyed();
+      const twinVictim = path.join(unsandboxed.data.dir, 'victim.txt');
+      expect(textOf(await call(unsandboxed.server.client, 'execute', { language: 'shell', code: write(twinVictim) }))).toContain('exit 0');
+      expect(readFileSync(twinVictim, 'utf8')).toBe('pwned\n');
+      expect(unsandboxed.server.stderr()).toContain("--auto-run: MCP clients' code runs without asking. No sandbox");
     },
   );
 });
