@@ -74,7 +74,10 @@ const figures = (xs: number[]) => {
   return { median: Number(s.median.toFixed(3)), mean: Number((xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3)) };
 };
 const table = Object.fromEntries(
-  Object.keys(builds).map((name) => [name, { coldCpuS: figures(cold[name] ?? []).median, warmCpuS: figures(warm[name] ?? []).median }]),
+  Object.keys(builds).map((name) => {
+    const [c, w] = [figures(cold[name] ?? []), figures(warm[name] ?? [])];
+    return [name, { coldCpuS: c.median, coldMeanCpuS: c.mean, warmCpuS: w.median, warmMeanCpuS: w.mean }];
+  }),
 );
 console.table(table);
 if (BASE) {
@@ -90,5 +93,6 @@ const rows = {
   runs: RUNS,
   ...(BASE ? { base: BASE } : {}),
   table,
+  samples: { cold, warm },
 };
 writeFileSync(join(ROOT, 'bench', 'results', 'oi-start.json'), `${JSON.stringify(rows, null, 2)}\n`);
