@@ -90,6 +90,8 @@ export type TurnEnded = (end: { code: number; reason: string; conversationId: st
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?: UnattendedRun, observed?: TurnEnded): Promise<CliEnd> {
   // A terminal run parses each schema a few times: compiling a fast path per object schema (zod's JIT,
   // `new Function`) costs more than it saves before the first model request (bench/startup.bench.ts).
+  // This reaches only schemas built from now on: main.ts imports zod-jitless.ts before the modules
+  // that build the contract's; this is for callers that start here.
   zodConfig({ jitless: true });
   let opts: CliOptions;
   try {

@@ -7,9 +7,14 @@ import { HELP } from './help-text';
 
 const argv = process.argv.slice(2);
 const first = argv[0];
-if (argv.length === 1 && (first === '--help' || first === '-h')) {
+const help = argv.length === 1 && (first === '--help' || first === '-h');
+const version = argv.length === 1 && (first === '--version' || first === '-v');
+// zod without its JIT before any module that builds a schema loads (zod-jitless.ts says why);
+// `oi mcp` keeps it: a server answers many calls with the same schemas.
+if (!help && !version && first !== 'mcp') await import('./zod-jitless');
+if (help) {
   process.stdout.write(`${HELP}\n`);
-} else if (argv.length === 1 && (first === '--version' || first === '-v')) {
+} else if (version) {
   process.stdout.write(`${appVersion()}\n`);
 } else if ((first === 'skills' && argv[1] === 'install') || (first === 'trust' && argv.length === 2)) {
   // `oi skills install <folder|zip>`, `oi trust <folder>` (docs/cli.md): one change to the data folder.

@@ -55,7 +55,9 @@ export async function keepAnswer(key: string, fingerprint: string, answer: Probe
   if (!file || !answer.ok) return;
   const all = await readKept(file);
   delete all[key];
-  const entries = [...Object.entries(all), [key, { fingerprint, answer }] as const].slice(-MAX_ENTRIES);
+  // Without endedAt: a later start's answer from here was not produced then (python-packages.ts).
+  const kept = { ok: answer.ok, stdout: answer.stdout, stderr: answer.stderr };
+  const entries = [...Object.entries(all), [key, { fingerprint, answer: kept }] as const].slice(-MAX_ENTRIES);
   try {
     // Into the data folder the app made at its start, never making it again (environment-snapshot.ts).
     writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(entries)), { mode: 0o600 });

@@ -21,6 +21,12 @@ export interface Runtime {
    * workspace says about itself (its pyvenv.cfg, where its links point).
    */
   support?: string[];
+  /**
+   * Python: the import names the interpreter listed in the same process that gave its version, and
+   * when that answer came back (python-packages.ts), so that a question asked at the same moment needs
+   * no second interpreter.
+   */
+  packages?: { names: string[]; listedAt: number };
 }
 
 export interface DetectContext {

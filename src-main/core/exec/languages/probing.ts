@@ -16,6 +16,8 @@ export interface ProbeAnswer {
   stderr: string;
   /** The program did not answer in time (a loaded machine, a slow shim): nothing is known, so nothing is kept. */
   timedOut?: boolean;
+  /** When the program's answer came back (Date.now()), for a caller that needs it to be no older than its question. */
+  endedAt?: number;
 }
 
 export interface AskOptions {
@@ -61,7 +63,7 @@ export function runProbe(command: string, args: string[], env: Record<string, st
           // execFile kills a program that outlives the timeout (err.killed): not an answer about it.
           if (err?.killed)
             resolve({ ok: false, stdout: String(stdout), stderr: `${command} did not answer within ${timeoutMs} ms`, timedOut: true });
-          else resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr) });
+          else resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr), endedAt: Date.now() });
         },
       );
     } catch {

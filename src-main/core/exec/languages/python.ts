@@ -1,9 +1,12 @@
 import { join } from 'node:path';
-import { isExecutableNow, probe, which } from './find-runtime';
+import { isExecutableNow, which } from './find-runtime';
+import { parsePackageList, withPackageList } from './python-packages';
 import type { LanguageDefinition, Runtime } from './language';
 import { localProbing, type Probing } from './probing';
 
 const PROBE = 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version_info[:3])';
+/** The same, and the interpreter's packages on a third line (python-packages.ts). */
+const PROBE_AND_PACKAGES = withPackageList(PROBE);
 
 /**
  * Asks the interpreter for its real executable and version in one go. A version manager's shim
@@ -13,16 +16,21 @@ const PROBE = 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version
  * interpreter sandboxed code could have written says about itself is not believed: it keeps its own
  * path (and is only ever run inside the sandbox, probing.ts).
  */
-async function inspect(command: string, probing: Probing, needs?: readonly string[]): Promise<Runtime | null> {
-  const out = await probe(probing, command, ['-I', '-c', PROBE], needs);
-  if (!out) return null;
-  const [executable, version] = out
+async function inspect(command: string, probing: Probing, needs?: readonly string[], withPackages = true): Promise<Runtime | null> {
+  const answer = await probing.ask(command, ['-I', '-c', withPackages ? PROBE_AND_PACKAGES : PROBE], needs ? { needs } : {});
+  if (!answer.ok) return null;
+  const [executable, version, listed] = answer.stdout
     .trim()
     .split('\n')
     .map((l) => l.trim());
   if (!version || !/^3\.\d+\.\d+$/.test(version)) return null;
   const believed = executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && isExecutableNow(executable);
-  return { command: believed ? executable : command, version };
+  const names = answer.endedAt === undefined ? null : parsePackageList(listed);
+  return {
+    command: believed ? executable : command,
+    version,
+    ...(names && answer.endedAt ? { packages: { names, listedAt: answer.endedAt } } : {}),
+  };
 }
 
 /** The first interpreter on PATH that answers (python3, then python). */
@@ -30,7 +38,7 @@ async function onPath(path: string, probing: Probing, trustedOnly: boolean): Pro
   for (const name of ['python3', 'python']) {
     const found = await which(name, path);
     if (!found || (trustedOnly && (await probing.writable(found)))) continue;
-    const runtime = await inspect(found, probing);
+    const runtime = await inspect(found, probing, undefined, !trustedOnly);
     if (runtime) return runtime;
   }
   return null;
