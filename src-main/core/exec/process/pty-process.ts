@@ -107,7 +107,8 @@ export class PtyProcess {
    * needs everything written to the terminal so far (session/run-end.ts). A program's write to the
    * terminal is queued at this side before the write returns, and a read that finds nothing ready
    * first pushes through what is queued (Linux's n_tty), so what was written before this call is
-   * read by it. Through node-pty's descriptor for the terminal's main side (Unix only); false, and
+   * read by it. Through node-pty's descriptor for the terminal's main side, which node-pty makes
+   * non-blocking (Linux only: another kernel's terminal is not known to behave so); false, and
    * nothing read, where there is none, while output is paused (flow control), while node-pty's
    * stream holds bytes it has not handed on or the listener is being handed some (what is read here
    * would overtake them), and after a read that did not end in EAGAIN (the terminal closing) or past
@@ -116,7 +117,7 @@ export class PtyProcess {
   drainOutput(): boolean {
     const fd = (this.pty as { fd?: unknown }).fd;
     const stream = (this.pty as { _socket?: { readableLength?: unknown } })._socket;
-    if (process.platform === 'win32' || typeof fd !== 'number' || fd < 0 || this.exitInfo || this.dispatching) return false;
+    if (process.platform !== 'linux' || typeof fd !== 'number' || fd < 0 || this.exitInfo || this.dispatching) return false;
     if (this.pauseReasons.size > 0 || typeof stream?.readableLength !== 'number' || stream.readableLength > 0) return false;
     const buffer = (this.drainBuffer ??= Buffer.allocUnsafe(64 * 1024));
     for (let reads = 0; reads < 16; reads++) {
