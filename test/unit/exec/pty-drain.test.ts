@@ -31,7 +31,7 @@ describe.skipIf(process.platform !== 'linux')('PtyProcess.drainOutput', () => {
   function writeAsProgram(data: string | Buffer): void {
     const fd = openSync(pty.ttyPath as string, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
     try {
-      writeSync(fd, data);
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
     } finally {
       closeSync(fd);
     }
