@@ -88,7 +88,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   // once Python's process is started (or its start is over): loading it is main-thread work, which
   // would otherwise hold up every step of the start before the spawn, the longest path to the first
   // result. The HTTP server's modules load only with --http.
-  const session = opts.httpPort === null ? new ServeSession(deps) : null;
+  const session = opts.httpPort === null ? new ServeSession({ ...deps, syncOnCaller: true }) : null;
   if (session) {
     let spawned: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (spawned = resolve));

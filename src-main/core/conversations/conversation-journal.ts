@@ -1,4 +1,4 @@
-import { constants, fstatSync, readSync, writeSync } from 'node:fs';
+import { constants, fdatasyncSync, fstatSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Conversation, ConversationItem } from '@contract';
@@ -67,14 +67,22 @@ export class ConversationJournal {
 
   private readonly compactLines: number;
   private readonly compactIdleMs: number;
+  private readonly syncOnCaller: boolean;
 
+  /**
+   * `syncOnCaller`: each line's fdatasync on the calling thread rather than libuv's pool, for a
+   * process whose caller waits for it with nothing else to do (`oi mcp` over stdio, one client): a
+   * trip through the pool wakes a worker and then main, two waits for a core on the call's path
+   * (issue 37). Not in the desktop app, whose main thread must not stop for the disk.
+   */
   constructor(
     private readonly store: JournalStore,
     private readonly conv: Conversation,
-    options: { compactLines?: number; compactIdleMs?: number } = {},
+    options: { compactLines?: number; compactIdleMs?: number; syncOnCaller?: boolean | undefined } = {},
   ) {
     this.compactLines = options.compactLines ?? COMPACT_LINES;
     this.compactIdleMs = options.compactIdleMs ?? COMPACT_IDLE_MS;
+    this.syncOnCaller = options.syncOnCaller ?? false;
     this.file = store.journalOf(conv.id);
     this.latest = conv;
     store.journalling(conv.id, this);
@@ -228,7 +236,8 @@ export class ConversationJournal {
     }
     for (let done = 0; done < bytes.length;) done += writeSync(this.handle.fd, bytes, done, bytes.length - done, this.end + done);
     this.end += length;
-    await this.handle.datasync();
+    if (this.syncOnCaller) fdatasyncSync(this.handle.fd);
+    else await this.handle.datasync();
     // Another process (the desktop app beside `oi`) may have written the conversation whole and removed
     // this journal: the line is then in a file no reader opens. Write the whole state now, so it is on
     // disk where readers look (last writer wins, as with any two writers), and start a new journal.

@@ -38,6 +38,11 @@ export interface ServeSessionDeps {
    * needsPerson when the desktop app is asked, afterCell after each. Their notices are the events'.
    */
   hooks?: TurnHookDeps;
+  /**
+   * The journal's fdatasync on this thread (ConversationJournal's `syncOnCaller`): for the stdio
+   * server, whose one client waits for the sync anyway and whose process serves nothing else meanwhile.
+   */
+  syncOnCaller?: boolean;
 }
 
 /** What the beforeCell hooks said of a run. */
@@ -248,7 +253,7 @@ export class ServeSession {
     if (this.journal) await this.journal.add(cell);
     else {
       await this.deps.conversations.save(this.conversation);
-      this.journal = new ConversationJournal(this.deps.conversations, this.conversation);
+      this.journal = new ConversationJournal(this.deps.conversations, this.conversation, { syncOnCaller: this.deps.syncOnCaller });
     }
     this.saved = true;
     return cell;

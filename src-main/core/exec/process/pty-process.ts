@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
@@ -36,6 +36,9 @@ export class PtyProcess {
   private dataListener: ((text: string) => void) | null = null;
   private exitListeners: Array<(exit: PtyExit) => void> = [];
   private exitInfo: PtyExit | null = null;
+  /** Output is being handed to the listener: a drain now would put later bytes before the rest of it. */
+  private dispatching = false;
+  private drainBuffer: Buffer | null = null;
   readonly pid: number;
 
   constructor(options: PtyProcessOptions) {
@@ -49,10 +52,7 @@ export class PtyProcess {
       encoding: null,
     });
     this.pid = this.pty.pid;
-    this.pty.onData((data: string | Buffer) => {
-      const text = typeof data === 'string' ? data : this.decoder.write(data);
-      if (text) this.dataListener?.(text);
-    });
+    this.pty.onData((data: string | Buffer) => this.dispatch(typeof data === 'string' ? data : this.decoder.write(data)));
     this.pty.onExit(({ exitCode, signal }) => {
       const rest = this.decoder.end();
       if (rest) this.dataListener?.(rest);
@@ -102,6 +102,44 @@ export class PtyProcess {
   }
 
   /**
+   * Reads the terminal here and now, past the event loop, until nothing is left, and hands what it
+   * read to the listener before returning: a stand-in for `writeOutput`'s round trip when main only
+   * needs everything written to the terminal so far (session/run-end.ts). A program's write to the
+   * terminal is queued at this side before the write returns, and a read that finds nothing ready
+   * first pushes through what is queued (Linux's n_tty), so what was written before this call is
+   * read by it. Through node-pty's descriptor for the terminal's main side, which node-pty makes
+   * non-blocking (Linux only: another kernel's terminal is not known to behave so); false, and
+   * nothing read, where there is none, while output is paused (flow control), while node-pty's
+   * stream holds bytes it has not handed on or the listener is being handed some (what is read here
+   * would overtake them), and after a read that did not end in EAGAIN (the terminal closing) or past
+   * a bound (a program still writing).
+   */
+  drainOutput(): boolean {
+    const fd = (this.pty as { fd?: unknown }).fd;
+    const stream = (this.pty as { _socket?: { readableLength?: unknown } })._socket;
+    if (process.platform !== 'linux' || typeof fd !== 'number' || fd < 0 || this.exitInfo || this.dispatching) return false;
+    if (this.pauseReasons.size > 0 || typeof stream?.readableLength !== 'number' || stream.readableLength > 0) return false;
+    const buffer = (this.drainBuffer ??= Buffer.allocUnsafe(64 * 1024));
+    for (let reads = 0; reads < 16; reads++) {
+      let n: number;
+      // The last read fails with EAGAIN every time: no stack trace is taken for it (most of its cost).
+      const stackTraceLimit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (err) {
+        // EAGAIN: all read. EIO: the terminal's other side is closed (the exit is reported anyway).
+        return (err as NodeJS.ErrnoException).code === 'EAGAIN';
+      } finally {
+        Error.stackTraceLimit = stackTraceLimit;
+      }
+      if (n === 0) return false;
+      this.dispatch(this.decoder.write(buffer.subarray(0, n)));
+    }
+    return false;
+  }
+
+  /**
    * Flow control: while any reason holds, the pty is not read, so the kernel's buffer fills and the
    * program blocks in write() instead of main's memory growing.
    */
@@ -122,6 +160,16 @@ export class PtyProcess {
       process.kill(this.pid, signal);
     } catch {
       // Already gone.
+    }
+  }
+
+  private dispatch(text: string): void {
+    if (!text) return;
+    this.dispatching = true;
+    try {
+      this.dataListener?.(text);
+    } finally {
+      this.dispatching = false;
     }
   }
 

@@ -86,6 +86,7 @@ export class RunnerSession implements Session {
     this.end = new RunEndCheck({
       idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
       writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
+      drainTerminal: () => this.pty?.drainOutput() ?? false,
       sync: (token) => this.channel?.send({ type: 'sync', token }),
       // Only where the wait was learnt (so "idle" was seen, not assumed) and means the cell is over;
       // not after a SIGINT, which another runner thread may hold until the main thread runs code:
@@ -325,6 +326,9 @@ export class RunnerSession implements Session {
       if (seq !== null) active.run.output.marker(seq);
     } else if (piece.key === 'OiFence' && piece.value === active.nonce) {
       active.fenced = true;
+      // The runner sends `done` right after its fence: read the channel now rather than wait for the
+      // event loop to wake for it (it is handled here, before this returns, if it is there).
+      if (!active.done) this.channel?.drain?.();
       this.maybeFinish();
     }
   }
@@ -352,15 +356,27 @@ export class RunnerSession implements Session {
     else if (message.type === 'input_request' || message.type === 'computer_request') active.questions.requested(message);
     else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };
+      // The runner wrote its fence to the terminal before it sent `done`: read the terminal now
+      // rather than wait for the event loop to wake for it (the text and the fence are handed on
+      // here, in order, before this returns).
+      if (!active.fenced) this.pty?.drainOutput();
       this.maybeFinish();
     }
   }
 
-  /** Fence and `done` both in: the run claims its end (again, if the code forged one before). */
+  /**
+   * Fence and `done` both in: the run claims its end (again, if the code forged one before). The
+   * check runs once the message or terminal text being handled is done with (a microtask later): it
+   * reads the channel and the terminal itself, and what it reads must come after the rest of what
+   * is being handled (a channel read while a message is handled is queued behind it, a terminal read
+   * is refused), or the run could end before messages the runner sent before its end are handled.
+   */
   private maybeFinish(): void {
     const active = this.active;
     if (!active || !active.fenced || !active.done) return;
-    this.end.claim();
+    queueMicrotask(() => {
+      if (this.active === active) this.end.claim();
+    });
   }
 
   private finishRun(): void {

@@ -21,6 +21,12 @@ export interface RunEndOptions {
   idle: (() => boolean) | null;
   /** Writes text into the terminal's output, behind everything already written there. */
   writeTerminal: (text: string) => Promise<void>;
+  /**
+   * Reads, synchronously, everything written to the terminal so far and hands it on
+   * (PtyProcess.drainOutput): the terminal's barrier without its round trip. false when it could
+   * not, and the token is written instead.
+   */
+  drainTerminal?: () => boolean;
   /** Runners: sends `{type:'sync', token}`, which the runner answers with `synced` from its loop. */
   sync?: (token: string) => void;
   /**
@@ -147,6 +153,15 @@ export class RunEndCheck {
   }
 
   private placeTerminalBarrier(token: string): void {
+    // The session is idle (and a runner's channel read, or answered): what it wrote to the terminal
+    // is there now, behind the terminal's main side, where the token would have queued behind it.
+    // Reading it all here passes the barrier at once, without the two wake-ups of the token's trip.
+    if (this.options.drainTerminal?.()) {
+      if (this.barrier?.token !== token) return;
+      this.barrier.terminal = true;
+      this.maybeEnd();
+      return;
+    }
     this.options.writeTerminal(`\x1b]633;P;${END_BARRIER_KEY}=${token}\x07`).catch(() => {
       // The terminal cannot be written (gone with the session, whose exit ends the run anyway):
       // end on the channel's barrier alone rather than wait for the timeout.

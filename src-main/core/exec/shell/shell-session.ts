@@ -79,6 +79,7 @@ export class ShellSession implements Session {
   private readonly end = new RunEndCheck({
     idle: () => (this.idleWait ? waitsIdle(this.idleWait) : true),
     writeTerminal: (text) => this.pty.writeOutput(text),
+    drainTerminal: () => this.pty.drainOutput(),
     // The "channel" barrier of a shell is its stderr terminal: the token comes back through it after
     // all the stderr written before the check passed. (The shell's own OiErrFence is a claim the
     // cell could print early, so it ends nothing.)
