@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 import { executeThenSay } from '../support/scripted-replies';
 
 interface OpenAiBody {
@@ -11,7 +11,9 @@ interface OpenAiBody {
 }
 
 describe('the first turn, end to end in Chromium', () => {
-  const ui = useUiApp({}, { viewport: { width: 1280, height: 800 } });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({}, { viewport: { width: 1280, height: 800 }, start: 'shared' });
 
   const startTurn = async (message: string) => {
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
@@ -39,7 +41,7 @@ describe('the first turn, end to end in Chromium', () => {
     await expectAttribute(ui.page.getByTestId('cell'), 'data-status', 'done', 20_000);
     await expectText(ui.page.getByTestId('terminal'), '42');
     await expectText(ui.page.getByTestId('assistant-message').last(), 'The shell printed 42', 15_000);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'first-turn.png') });
+    await shot(ui.page, 'first-turn.png');
 
     expect(ui.aut.llm.requests).toHaveLength(2);
     const second = ui.aut.llm.requests[1]?.body as OpenAiBody;

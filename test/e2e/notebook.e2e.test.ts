@@ -6,7 +6,7 @@ import { noisePng } from '../../bench/notebook-fixture';
 import { startJupyter, type Jupyter } from '../support/jupyter';
 import { downloadedBytes } from '../support/browser';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 import { notebookJson } from '../support/notebook-json';
 
 // Notebooks through the UI in Chromium: export downloads an .ipynb that nbformat accepts, import
@@ -29,7 +29,10 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   });
   afterAll(() => jupyter?.dispose());
   // Pages accept downloads unless told not to, so the export's download arrives.
-  const ui = useUiApp({ settings: { autoRun: true } }, { viewport: { width: 1280, height: 800 } });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({ settings: { autoRun: true } }, { viewport: { width: 1280, height: 800 }, start: 'shared' });
+  const list = () => ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' });
 
   const menu = async (item: string) => {
     await ui.page.getByRole('button', { name: 'Notebook', exact: true }).click();
@@ -94,13 +97,14 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     await expect.poll(() => pasted.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(40);
     expect(await pasted.getAttribute('src')).toBe(`data:image/png;base64,${PLOT}`);
     await expectText(ui.page.getByTestId('rerun-status'), 'Re-run all 2 code cells');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'notebook-import.png') });
+    await shot(ui.page, 'notebook-import.png');
   });
 
   it('says why a broken notebook cannot be imported, and creates no conversation', async () => {
+    const before = await list();
     await importFile('broken.ipynb', '{"nbformat": 4, "cells": [');
     await expectText(ui.page.getByTestId('error-banner'), /broken\.ipynb: The file is not valid JSON: .* at line 1, column \d+/);
-    expect(await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).toEqual([]);
+    expect(await list()).toEqual(before);
   });
 
   it('offers to import an .ipynb dropped on the window, and imports it on "Import"', async () => {
@@ -124,10 +128,12 @@ describe('notebooks in the UI, end to end in Chromium', () => {
   it('previews an .ipynb from the file tree read-only: markdown rendered, code, outputs and images', async () => {
     // A conversation (and its folder) exists once its first message is sent.
     await ui.page.getByRole('button', { name: 'New conversation' }).click();
+    const before = (await list()).length;
     ui.aut.llm.enqueue({ kind: 'text', text: 'Ready.' });
     await sendMessage(ui.page, 'Get ready');
-    await expect.poll(async () => (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' })).length).toBe(1);
-    const conv = (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
+    await expect.poll(async () => (await list()).length).toBe(before + 1);
+    // The list is newest first: the conversation just made.
+    const conv = (await list())[0];
     writeFileSync(
       path.join(conv?.workspace ?? '/nonexistent', 'analysis.ipynb'),
       notebookJson([
@@ -178,7 +184,7 @@ describe('notebooks in the UI, end to end in Chromium', () => {
     await expectText(ui.page.getByTestId('rerun-status'), 'Re-run all 4 code cells');
     await ui.page.getByRole('button', { name: 'Re-run all cells', exact: true }).click();
     await expectText(ui.page.getByTestId('rerun-status'), 'Re-running cell 2 of 4…');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'notebook-rerun.png') });
+    await shot(ui.page, 'notebook-rerun.png');
 
     const conv = (await ui.aut.app.handlers['conversation.list']({}, { transport: 'websocket' }))[0];
     writeFileSync(path.join(conv?.workspace ?? '/nonexistent', 'go'), '');

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 import { shownCode, type ShownCode } from '../support/wrapped-code';
 
 // Issue 25, item 2: the approval card showed a long line unwrapped in a box narrower than it, its tail
@@ -46,7 +45,9 @@ async function atWidth(page: Page, width: number): Promise<void> {
 }
 
 describe('long code in an approval card: wrapped, every wrapped row marked', () => {
-  const ui = useUiApp({}, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({}, { newConversation: true, start: 'shared' });
 
   it('shows every character of a 1,800 px command inside the cell’s card at 1,400 px and at 800 px; Copy copies the code without marks', async () => {
     const { page } = ui;
@@ -61,7 +62,7 @@ describe('long code in an approval card: wrapped, every wrapped row marked', () 
       const shown = await settledLayout(code, cell);
       expectWholeAndMarked(shown, CODE);
       rows.push(shown.lines[1]?.rows ?? 0);
-      await page.screenshot({ path: path.join(SHOTS, `ui-approval-wrap-${width}.png`) });
+      await shot(page, `ui-approval-wrap-${width}.png`);
     }
     // The narrower window wraps the line onto more rows, and the marks followed.
     expect(rows[1]).toBeGreaterThan(rows[0] ?? 0);
@@ -92,7 +93,7 @@ describe('long code in an approval card: wrapped, every wrapped row marked', () 
     const card = page.getByTestId('mcp-approval');
     await card.waitFor({ state: 'visible', timeout: 15_000 });
     expectWholeAndMarked(await settledLayout(page.getByTestId('mcp-approval-code'), card), CODE);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-oi-mcp-approval-wrap.png') });
+    await shot(page, 'ui-oi-mcp-approval-wrap.png');
     await card.getByRole('button', { name: 'Deny' }).click();
     expect(await asked).toEqual({ decision: 'deny', how: 'deny' });
   });

@@ -2,12 +2,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, toolResult } from '../support/ui-harness';
+import { currentConversation, sendMessage, toolResult, shot } from '../support/ui-harness';
 
 const shell = (id: string, code: string) => ({ id, name: 'execute', arguments: { language: 'shell', code } });
 
 describe('approving, editing, skipping and stopping code in the chat', () => {
-  const ui = useUiApp({}, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({}, { newConversation: true, start: 'shared' });
 
   const cell = () => ui.page.getByTestId('cell').last();
 
@@ -97,7 +99,7 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     await expect.poll(() => ui.page.getByTestId('working').count(), { timeout: 10_000 }).toBe(0);
     expect(ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(2);
     expect(toolResult(ui.aut.llm, 1, 'call_long')).toContain('The user stopped this run (with its Stop button); the turn goes on.');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-cell-stop-continues.png') });
+    await shot(ui.page, 'ui-cell-stop-continues.png');
   });
 
   it('stops the whole turn with Esc during a run', async () => {
@@ -146,6 +148,6 @@ describe('approving, editing, skipping and stopping code in the chat', () => {
     const cells = ui.page.getByTestId('cell');
     await expectAttribute(cells.last(), 'data-status', 'done');
     await expectText(cells.last().getByTestId('terminal'), 'not-asked');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-chat-auto-run.png') });
+    await shot(ui.page, 'ui-chat-auto-run.png');
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { noisePng } from '../../bench/notebook-fixture';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
+import { currentConversation, sendMessage, type OpenAiBody, shot } from '../support/ui-harness';
 
 /** Puts files on the message box as a paste does: a real ClipboardEvent carrying File objects. */
 async function pasteFiles(page: Page, files: Array<{ name: string; type: string; base64: string }>): Promise<void> {
@@ -18,7 +18,9 @@ async function pasteFiles(page: Page, files: Array<{ name: string; type: string;
 
 describe('attachments: thumbnails in the message, sent alone; tables and JSON in the preview', () => {
   // A vision model, so the image goes to it as an image part.
-  const ui = useUiApp({ settings: { model: 'gpt-4.1' } });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({ settings: { model: 'gpt-4.1' } }, { start: 'shared' });
 
   it('sends an image with no text, and shows it as a thumbnail in the message', async () => {
     const png = noisePng(64).toString('base64');
@@ -35,7 +37,7 @@ describe('attachments: thumbnails in the message, sent alone; tables and JSON in
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
     expect(await thumb.getAttribute('alt')).toBe('chart.png');
     expect(await message.locator('.msg-text').count()).toBe(0);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-attachment-thumbnail.png') });
+    await shot(ui.page, 'ui-attachment-thumbnail.png');
 
     // The model got the picture itself, and a note naming where it is; the conversation is named after it.
     const body = ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body as OpenAiBody;
@@ -75,7 +77,7 @@ describe('attachments: thumbnails in the message, sent alone; tables and JSON in
     // Only the rows near the view are in the page.
     const mounted = await grid.getByRole('row').count();
     expect(mounted).toBeLessThan(120);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-preview-csv.png') });
+    await shot(ui.page, 'ui-preview-csv.png');
     await grid.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expectText(grid.getByRole('row').last(), `${rows - 1}`);
     expect(await grid.getByRole('row').last().getByRole('cell').allTextContents()).toEqual([
@@ -97,6 +99,6 @@ describe('attachments: thumbnails in the message, sent alone; tables and JSON in
     expect(await ui.page.getByTestId('preview-text').textContent()).toBe(
       '{\n  "a": 1,\n  "b": [\n    true,\n    null,\n    "x"\n  ],\n  "c": {\n    "d": "e"\n  }\n}',
     );
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-preview-json.png') });
+    await shot(ui.page, 'ui-preview-json.png');
   });
 });

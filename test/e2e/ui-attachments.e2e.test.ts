@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
+import { currentConversation, sendMessage, type OpenAiBody, shot } from '../support/ui-harness';
 
 // A 2×2 PNG (red, green / blue, white).
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
@@ -30,7 +30,9 @@ async function dropFiles(page: Page, testId: string, files: DropFile[]): Promise
 
 describe('dropping and pasting files into the chat', () => {
   // A vision model, so the image goes to it as an image part.
-  const ui = useUiApp({ settings: { model: 'gpt-4.1' } }, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({ settings: { model: 'gpt-4.1' } }, { newConversation: true, start: 'shared' });
 
   // A page in a browser has only the dropped files' bytes, never their paths: the desktop app's copy
   // by path, which must leave the original untouched, is checked in
@@ -51,7 +53,7 @@ describe('dropping and pasting files into the chat', () => {
     expect(readFileSync(path.join(workspace, 'attachments', 'pixels.png')).toString('base64')).toBe(PNG_BASE64);
     // The tree shows them as soon as they land.
     await expectText(ui.page.getByTestId('file-tree'), 'pixels.png');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-attachments.png') });
+    await shot(ui.page, 'ui-attachments.png');
 
     ui.aut.llm.enqueue({ kind: 'text', text: 'A tiny four-pixel image and a CSV.' });
     await sendMessage(ui.page, 'What is in these files?');

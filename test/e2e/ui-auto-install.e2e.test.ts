@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWheel } from '../support/package-registries';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 import { executeThenSay } from '../support/scripted-replies';
 
 describe('installing a missing package from the chat', () => {
@@ -56,7 +56,7 @@ describe('installing a missing package from the chat', () => {
     await expectText(ui.page.getByTestId('cell-status'), 'waiting for you');
     expect(await ui.page.getByTestId('cell-elapsed').count()).toBe(0);
     await expectText(ui.page.getByTestId('working'), 'Waiting for you — install oi_ui_pkg?');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-install-waiting.png') });
+    await shot(ui.page, 'ui-install-waiting.png');
     await prompt.getByRole('button', { name: 'Install', exact: true }).click();
     await expectAttribute(ui.page.getByTestId('cell'), 'data-status', 'done', 60_000);
     await expectText(ui.page.getByTestId('cell'), 'value 777');
@@ -77,7 +77,7 @@ describe('installing a missing package from the chat', () => {
     expect(await result.last().textContent()).toContain('value 777');
     await attempt.locator(':scope > summary').click();
     await expectText(attempt.getByTestId('output-error'), "ModuleNotFoundError: No module named 'oi_ui_pkg'");
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-install-first-attempt.png') });
+    await shot(ui.page, 'ui-install-first-attempt.png');
     // The saved conversation keeps the split, so a reload shows the same.
     await ui.page.reload();
     await ui.page.waitForSelector('body[data-ready="true"]');

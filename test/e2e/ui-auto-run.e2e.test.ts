@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, shot } from '../support/ui-harness';
 
 // Issue 11 item 7 / issue 17 finding 9: code that runs without asking is a decision made knowingly,
 // seen afterwards, and undone in one click. Turning Auto-run on (top bar, Settings) or "Always run here"
@@ -35,7 +34,7 @@ describe('running code without asking: confirmation, chip, copy, sandbox chip', 
     await expectText(confirmDialog(page), 'Run code without asking, in every conversation?');
     await expectText(page.getByTestId('auto-run-not-protected'), 'your other programs: it can see them and signal them');
     expect(await page.getByTestId('auto-run-not-protected').innerText()).not.toContain('keychain');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-auto-run-confirm-no-sandbox.png') });
+    await shot(page, 'ui-auto-run-confirm-no-sandbox.png');
     await page.getByRole('button', { name: 'Keep asking' }).click();
     await expect.poll(() => confirmDialog(page).count()).toBe(0);
     expect(await topSwitch(page).isChecked()).toBe(false);
@@ -53,7 +52,7 @@ describe('running code without asking: confirmation, chip, copy, sandbox chip', 
     await expect.poll(() => settings().autoRun).toBe(true);
     await expectText(chip(page), /Code runs without asking · Auto-run is on · no sandbox/);
     await expectText(page.getByTestId('empty-how'), 'runs it without asking (auto-run is on)');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-auto-run-chip.png') });
+    await shot(page, 'ui-auto-run-chip.png');
     ui.aut.llm.enqueue({ kind: 'tool', calls: [shell('call_1', 'echo ran-unasked')] }, { kind: 'text', text: 'Ran.' });
     await sendMessage(page, 'Go');
     await expectAttribute(page.getByTestId('cell').last(), 'data-status', 'done', 20_000);
@@ -111,7 +110,7 @@ describe('running code without asking: confirmation, chip, copy, sandbox chip', 
     await expectText(page.getByTestId('assistant-message').last(), 'Both ran.', 20_000);
     await expectText(chip(page), /Code runs without asking · “Always run here” is on · no sandbox/);
     await expect.poll(async () => (await conv()).autoRun).toBe(true);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-auto-run-always-here.png') });
+    await shot(page, 'ui-auto-run-always-here.png');
 
     // Another conversation asks, and shows no chip.
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -145,14 +144,14 @@ describe('the sandbox chip and the confirmation with the sandbox on', () => {
     await expectText(details.getByTestId('sandbox-protected'), 'network off');
     await expectText(details.getByTestId('sandbox-not-protected'), 'the workspace: it can change or delete anything in it');
     expect(await details.getByTestId('sandbox-not-protected').textContent()).not.toContain('keychain');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-sandbox-chip-details.png') });
+    await shot(page, 'ui-sandbox-chip-details.png');
     await page.keyboard.press('Escape');
     await expect.poll(() => details.count()).toBe(0);
 
     await topSwitch(page).click();
     await expectText(page.getByTestId('auto-run-warning'), /^Sandbox on — bubblewrap: system files read-only; .*network off/);
     await expectText(page.getByTestId('auto-run-not-protected'), 'the kernel: this is not a virtual machine');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-auto-run-confirm-sandbox.png') });
+    await shot(page, 'ui-auto-run-confirm-sandbox.png');
     await page.getByRole('button', { name: 'Run without asking' }).click();
     await expectText(chip(page), /Auto-run is on · in the sandbox/);
   });

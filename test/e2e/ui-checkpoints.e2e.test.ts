@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, shot } from '../support/ui-harness';
 import { executeThenSay } from '../support/scripted-replies';
 
 // Checkpoints from the user's side: a cell that changes files says so ("2 files changed"), opens to
@@ -35,7 +35,7 @@ describe('checkpoints in the UI', () => {
     await expectText(list, /modified notes\.txt/);
     await expectText(list, /deleted extra\.csv/);
     await expectText(list.getByTestId('file-diff').filter({ hasText: 'TWO' }), /-two\s+\+TWO\s+\+three/);
-    await p.screenshot({ path: path.join(SHOTS, 'checkpoints-diff.png'), fullPage: true });
+    await shot(p, 'checkpoints-diff.png', { fullPage: true });
 
     // The user edits a file outside the app, then rewinds the second cell: asked twice in the app's own
     // dialog (no browser pop-up), the edit named. Cancel first: nothing changes.
@@ -54,13 +54,13 @@ describe('checkpoints in the UI', () => {
     await changes.getByTestId('rewind-cell').click();
     await dialog.getByRole('button', { name: 'Rewind files' }).click();
     await expectText(dialog.getByRole('list', { name: 'Changed outside the app' }), /notes\.txt/);
-    await p.screenshot({ path: path.join(SHOTS, 'checkpoints-rewind-dialog.png') });
+    await shot(p, 'checkpoints-rewind-dialog.png');
     await dialog.getByRole('button', { name: 'Rewind anyway' }).click();
     await expect
       .poll(() => (existsSync(path.join(workspace, 'extra.csv')) ? readFileSync(path.join(workspace, 'notes.txt'), 'utf8') : null))
       .toBe('one\ntwo\n');
     expect(popups).toEqual([]);
     await expectText(p.getByText(/Files rewound to before that run/), /paths put back/);
-    await p.screenshot({ path: path.join(SHOTS, 'checkpoints-rewound.png'), fullPage: true });
+    await shot(p, 'checkpoints-rewound.png', { fullPage: true });
   });
 });

@@ -7,7 +7,7 @@ import { installed } from '../support/installed';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { findColour, lastScreenshot } from '../support/png-pixels';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, shot } from '../support/ui-harness';
 import { startXvfb, type Xvfb } from '../support/xvfb';
 
 // Computer use in the window (docs/computer-use.md#under-the-persons-eye): Settings says whether it can
@@ -109,7 +109,7 @@ describe.skipIf(!canRun)('computer use in the window', () => {
     await asking.getByRole('button', { name: 'Run', exact: true }).click();
     await expectText(banner, /Click at \(\d+, \d+\) — waiting for your approval/, 60_000);
     // The README's picture of it (docs/computer-use.png is a copy of this one).
-    await p.screenshot({ path: path.join(SHOTS, 'ui-computer-banner.png') });
+    await shot(p, 'ui-computer-banner.png');
     // "Allow for this task": the rest of this turn's actions run unasked.
     await asking.getByRole('button', { name: 'Allow for this task' }).click();
     await expect.poll(() => existsSync(out), { timeout: 120_000 }).toBe(true);

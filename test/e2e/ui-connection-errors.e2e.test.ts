@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 import { closedPort } from '../support/closed-port';
 
 async function withKeys(): Promise<MemorySecretStore> {
@@ -30,7 +29,7 @@ describe('connection failures: the URL, the network or the key, and what to try'
       `The model call failed: could not reach ${url(port)}: nothing is listening at http://127.0.0.1:${port} (connection refused). This is a network problem, not the API key: start the model server, or check the port in the base URL (Settings → Model).`,
     );
     expect(await notice().textContent()).not.toMatch(/Connection error\.$|refused the key/);
-    await ui.page.screenshot({ path: path.join(SHOTS, `ui-connection-refused-${provider}.png`) });
+    await shot(ui.page, `ui-connection-refused-${provider}.png`);
     // Said at once: a refused connection is not retried.
     expect(await ui.page.locator('.chat').textContent()).not.toContain('trying again');
     await ui.close();
@@ -56,7 +55,7 @@ describe('connection failures: the URL, the network or the key, and what to try'
       'Could not check the key: could not reach http://no-such-host.invalid/v1/models: the address no-such-host.invalid could not be found (DNS lookup failed). This is a network problem, not the API key',
     );
     expect(await result.textContent()).not.toContain('did not work');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-key-test-network.png') });
+    await shot(ui.page, 'ui-key-test-network.png');
     await ui.close();
   });
 

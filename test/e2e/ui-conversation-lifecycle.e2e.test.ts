@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
+import { sendMessage, type OpenAiBody, shot } from '../support/ui-harness';
 
 describe('conversations: made by their first message, renamed in place, found with the matching text, each with its own model', () => {
   const ui = useUiApp({ settingsOnDisk: true });
@@ -74,7 +74,7 @@ describe('conversations: made by their first message, renamed in place, found wi
     const snippet = rows().first().getByTestId('search-snippet');
     await expectText(snippet, 'revenue by 12 percent, mostly from the harbour contracts signed in March.');
     expect(await snippet.locator('mark').textContent()).toBe('harbour contracts');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-conversation-search.png') });
+    await shot(ui.page, 'ui-conversation-search.png');
     // A match in the title marks the title; no excerpt is needed.
     await search.fill('downloads');
     await expect.poll(() => rows().count()).toBe(1);

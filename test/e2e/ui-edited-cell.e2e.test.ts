@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, toolResult } from '../support/ui-harness';
+import { currentConversation, sendMessage, toolResult, shot } from '../support/ui-harness';
 
 describe('"edited by you": code the user changed before it ran', () => {
   const ui = useUiApp({}, { newConversation: true });
@@ -33,7 +33,7 @@ describe('"edited by you": code the user changed before it ran', () => {
     await edited.getByTestId('model-code').locator('summary').click();
     await expectText(edited.getByTestId('model-code'), 'echo model-wrote-this');
     expect(await cells().nth(1).getByTestId('edited-by-you').count()).toBe(0);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-edited-by-you.png') });
+    await shot(ui.page, 'ui-edited-by-you.png');
     // The model is told its code was changed, and what ran.
     expect(toolResult(ui.aut.llm, 1, 'call_e')).toMatch(
       /^The user edited your code before running it; this ran instead:\necho "the-user-wrote-\$\(\(40 \+ 2\)\)"\n\n[\s\S]*the-user-wrote-42/,

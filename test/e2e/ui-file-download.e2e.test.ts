@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { downloadedBytes } from '../support/browser';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, shot } from '../support/ui-harness';
 
 describe('downloading a file the code wrote, in browser mode', () => {
   const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
@@ -34,7 +34,7 @@ describe('downloading a file the code wrote, in browser mode', () => {
         .getByRole('button', { name: /Open in the default app|Open with…/ })
         .count(),
     ).toBe(0);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-file-download.png') });
+    await shot(ui.page, 'ui-file-download.png');
     const [fromTree] = await Promise.all([
       ui.page.waitForEvent('download'),
       row('results/report ü.bin').getByRole('button', { name: 'Download report ü.bin' }).click(),

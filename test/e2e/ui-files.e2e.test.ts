@@ -5,10 +5,15 @@ import { expectAttribute, expectText } from '../support/page-expect';
 import { notebookJson } from '../support/notebook-json';
 import { SQUARES_PLOT } from '../support/squares-plot';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, workspaceAfterHello } from '../support/ui-harness';
+import { currentConversation, sendMessage, workspaceAfterHello, shot } from '../support/ui-harness';
 
 describe('the workspace panel: live tree, highlights, preview, file actions, plots', () => {
-  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp(
+    { settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } },
+    { newConversation: true, start: 'shared' },
+  );
 
   const row = (p: string) => ui.page.locator(`[role="treeitem"][data-path="${p}"]`);
 
@@ -43,7 +48,7 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
     await expectText(ui.page.getByTestId('preview-title'), 'tool.py');
     await expectText(ui.page.getByTestId('preview-text'), 'return 42');
     expect(await ui.page.getByTestId('preview-text').locator('.tok-keyword').first().textContent()).toBe('def');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-files-preview.png') });
+    await shot(ui.page, 'ui-files-preview.png');
 
     await row('tool.py').hover();
     await row('tool.py').getByRole('button', { name: 'Insert the path of tool.py into the message' }).click();
@@ -117,7 +122,7 @@ describe('the workspace panel: live tree, highlights, preview, file actions, plo
       const img = document.querySelector<HTMLImageElement>('[data-testid="preview-image"]');
       return !!img && img.complete && img.naturalWidth > 100;
     });
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-chat-plot.png') });
+    await shot(ui.page, 'ui-chat-plot.png');
 
     // Zoom in, then fit again.
     await ui.page.getByRole('button', { name: 'Zoom in' }).click();

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/llm-server';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
+import { sendMessage, type OpenAiBody, shot } from '../support/ui-harness';
 import { closedPort } from '../support/closed-port';
 
 describe('first run', () => {
@@ -36,7 +35,7 @@ describe('first run', () => {
     const select = choice.getByRole('combobox', { name: 'LM Studio model' });
     expect(await select.locator('option').allTextContents()).toEqual(['llama-3.2-3b', 'qwen2.5-coder-7b']);
     expect(await dialog.getByRole('group', { name: 'Ollama' }).count()).toBe(0);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-first-run.png') });
+    await shot(ui.page, 'ui-first-run.png');
     // Detection only listed models; nothing was sent to a model yet.
     expect(local.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models']);
 

@@ -8,7 +8,7 @@ import { MAX_OUTPUT_FRAME_HEIGHT } from '../../src-renderer/features/cells/outpu
 import { expectAttribute, expectText } from '../support/page-expect';
 import { notebookJson } from '../support/notebook-json';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS, workspaceAfterHello } from '../support/ui-harness';
+import { sendMessage, workspaceAfterHello, shot } from '../support/ui-harness';
 import { upgradeStatus } from '../support/ws-upgrade';
 
 // Rich HTML outputs whose scripts must run (plotly, bokeh, vega…) render in output-frame.html, loaded by
@@ -47,7 +47,12 @@ const tallHtml = `<div id="huge" style="height: 3000px; background: linear-gradi
 const displayCode = (...docs: string[]) => docs.map((d) => `display(HTML(${JSON.stringify(d)}))`).join('\n');
 
 describe('HTML outputs with scripts, in an isolated frame', () => {
-  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp(
+    { settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } },
+    { newConversation: true, start: 'shared' },
+  );
 
   const frames = () => ui.page.getByTestId('html-output');
 
@@ -107,7 +112,7 @@ describe('HTML outputs with scripts, in an isolated frame', () => {
     await frames()
       .first()
       .evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-html-output.png') });
+    await shot(ui.page, 'ui-html-output.png');
   });
 
   it('opens a clicked http(s) link outside the frame, and nothing the content asks for without a click', async () => {

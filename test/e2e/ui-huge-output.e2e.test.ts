@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, shot } from '../support/ui-harness';
 
 // Huge output (issue 12 #8): a run past the cap shows its head and its tail, never a slice from the
 // middle, says how many lines it leaves out, and links to the whole output, which opens in the
@@ -55,13 +55,13 @@ describe('huge output', () => {
     await expectText(link, `full output (${(FILE_BYTES / 2 ** 20).toFixed(1)} MB)`);
     // The screenshot shows the end of the head, the note and the start of the tail.
     await hidden.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-huge-output.png') });
+    await shot(ui.page, 'ui-huge-output.png');
     await link.click();
     const { id, workspace } = await currentConversation(ui.aut);
     await expectText(ui.page.getByTestId('preview-title'), /^\.oi\/outputs\/.+\.log$/);
     await expectText(ui.page.getByTestId('preview-text'), /^FIRST-LINE-oi-e2e\n000000 x+\n000001 x/);
     await expectText(ui.page.getByTestId('preview'), `of ${(FILE_BYTES / 2 ** 20).toFixed(1)} MB`);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-huge-output-preview.png') });
+    await shot(ui.page, 'ui-huge-output-preview.png');
     const logPath = (await ui.page.getByTestId('preview-title').textContent()) ?? '';
     const log = path.join(workspace, logPath);
     expect(statSync(log).size).toBe(FILE_BYTES);

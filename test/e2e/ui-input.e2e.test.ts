@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { installed } from '../support/installed';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, toolResult } from '../support/ui-harness';
+import { currentConversation, sendMessage, toolResult, shot } from '../support/ui-harness';
 
 // Programs that ask for input, in the chat (docs/exec.md#input): the cell says "waiting for input"
 // with the program's prompt and a field; typing an answer lets the program go on, in every
@@ -51,7 +51,7 @@ describe('programs that ask for input, in the chat', () => {
       await expectText(prompt(), 'waiting for input', 30_000);
       await expectText(prompt().getByTestId('input-question'), 'Your name?');
       await expectText(cell().getByTestId('cell-status'), 'waiting for input');
-      if (i === 0) await ui.page.screenshot({ path: path.join(SHOTS, 'ui-input-waiting.png') });
+      if (i === 0) await shot(ui.page, 'ui-input-waiting.png');
       await prompt().getByRole('textbox', { name: 'Input' }).fill(`Ada ${language}`);
       await prompt().getByRole('textbox', { name: 'Input' }).press('Enter');
       await expectAttribute(cell(), 'data-status', 'done', 30_000);
@@ -118,14 +118,14 @@ describe('programs that ask for input, in the chat', () => {
       // (CI, once). What the person typed is what is checked to be there before Enter.
       for (let tries = 0; tries < 3 && (await field.inputValue()) !== secret; tries++) await field.fill(secret);
       expect(await field.inputValue()).toBe(secret);
-      if (label === 'Password:') await ui.page.screenshot({ path: path.join(SHOTS, 'ui-input-password.png') });
+      if (label === 'Password:') await shot(ui.page, 'ui-input-password.png');
       await field.press('Enter');
       await expectText(asking.getByTestId('password-sent'), 'password sent', 30_000);
     }
     await expectText(ui.page.getByTestId('assistant-message').last(), 'Both secrets arrived.', 30_000);
     await expectText(ui.page.getByTestId('cell').nth(-2).getByTestId('terminal'), `got ${secret.length} characters`);
     await expectText(cell().getByTestId('terminal'), `${secret.length} characters`);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-input-password-sent.png') });
+    await shot(ui.page, 'ui-input-password-sent.png');
 
     // Nowhere afterwards: the page, what it was sent, the data folder (conversation files, settings),
     // the workspace (run logs), both exports and every request the model received.

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { openSecretStore } from '../../src-main/core/secrets/open-secret-store';
 import { emptyKeyring, keyringAvailability, testKeyring } from '../support/keyring-for-tests';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 const keyring = keyringAvailability();
 
@@ -56,7 +55,7 @@ describe('where keys are kept, said the same way everywhere', () => {
       const text = await page.locator('body').innerText();
       for (const raw of ['DBus', 'D-Bus', 'nonexistent', 'Platform failure', 'oi-e2e-bus']) expect(text).not.toContain(raw);
       expect(text).not.toContain('stored in the OS keychain');
-      await page.screenshot({ path: path.join(SHOTS, 'ui-keychain-notice.png') });
+      await shot(page, 'ui-keychain-notice.png');
 
       await firstRun.getByRole('button', { name: 'Not now' }).click();
       await page.getByRole('button', { name: 'API keys' }).click();

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 
 const WIDTHS = [800, 1000, 1400, 1920] as const;
 const HEIGHT = 760;
@@ -142,7 +141,7 @@ describe('layout at 800, 1,000, 1,400 and 1,920 px', () => {
       expect((await nav.boundingBox())?.y).toBe(navTop);
       expect(await page.getByRole('navigation', { name: 'Conversations' }).evaluate((el) => el.scrollTop)).toBe(0);
       await expectText(list.locator('.conv-row').last(), 'Analysis number 1 ');
-      await page.screenshot({ path: path.join(SHOTS, `ui-layout-${width}.png`) });
+      await shot(page, `ui-layout-${width}.png`);
 
       // The notebook menu opens within the window and scrolls nothing sideways.
       await page.getByRole('button', { name: 'Notebook', exact: true }).click();
@@ -168,7 +167,7 @@ describe('layout at 800, 1,000, 1,400 and 1,920 px', () => {
         expect(await sidewaysScroll(page)).toEqual([]);
         const panel = await files.boundingBox();
         expect(panel && panel.x + panel.width <= width + 0.5 && panel.x >= 0).toBe(true);
-        await page.screenshot({ path: path.join(SHOTS, `ui-layout-${width}-files.png`) });
+        await shot(page, `ui-layout-${width}-files.png`);
         await page.keyboard.press('Escape');
         await expect.poll(() => files.count()).toBe(0);
         await toggle.click();

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCall } from '../../src-main/core/llm/text-call-dialects';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 import { useScriptedLlms } from '../support/scripted-llm';
 
 // Local models from the user's side: tool calls written as text in each dialect run as normal cells;
@@ -41,7 +40,7 @@ describe('local models in the UI', () => {
     }
     // No call was shown as the model's prose.
     expect(await p.locator('.markdown').filter({ hasText: '"execute"' }).count()).toBe(0);
-    await p.screenshot({ path: path.join(SHOTS, 'local-models-dialects.png'), fullPage: true });
+    await shot(p, 'local-models-dialects.png', { fullPage: true });
   });
 
   it('shows how the chosen model calls tools and its context window, and checks again on demand', async () => {
@@ -59,7 +58,7 @@ describe('local models in the UI', () => {
     });
     await p.getByRole('button', { name: 'Check again' }).click();
     await expectText(p.getByTestId('model-capability'), 'writes tool calls as text (hermes)');
-    await p.screenshot({ path: path.join(SHOTS, 'local-models-picker.png') });
+    await shot(p, 'local-models-picker.png');
   });
 
   it('lists Ollama models with their sizes and pulls a missing one after asking', async () => {
@@ -80,6 +79,6 @@ describe('local models in the UI', () => {
     expect(asked[0]).toContain('Pull llama3.2:1b into Ollama?');
     await expectText(installed, 'llama3.2:1b');
     expect(llm.requests.filter((r) => r.path === '/api/pull')).toHaveLength(1);
-    await p.screenshot({ path: path.join(SHOTS, 'local-models-pull.png') });
+    await shot(p, 'local-models-pull.png');
   });
 });

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute } from '../support/page-expect';
 import { everythingStdio } from '../support/mcp-servers';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 // An MCP tool call in the chat, in Chromium: the call asks for approval as a cell; "Always allow echo"
 // runs it and remembers the tool, so the next call of echo runs without asking.
@@ -23,7 +22,7 @@ describe('an MCP call in the chat', () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('echo twice');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expectAttribute(page.getByTestId('cell').first(), 'data-status', 'awaiting-approval', 30_000);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-approval.png') });
+    await shot(page, 'ui-mcp-approval.png');
     await page.getByRole('button', { name: 'Always allow echo' }).click();
     await expectAttribute(page.getByTestId('cell').nth(1), 'data-status', 'done', 30_000);
     await expectAttribute(page.getByTestId('cell').first(), 'data-status', 'done');

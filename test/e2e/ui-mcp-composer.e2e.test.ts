@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { everythingStdio } from '../support/mcp-servers';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 // The composer's MCP menu in Chromium against the real app and server-everything: a resource attached
 // to a message, and a prompt used as a slash command with an argument; the model receives both. Saved
@@ -12,7 +12,9 @@ import { SHOTS } from '../support/ui-harness';
 // typed as "/name arguments".
 
 describe('MCP resources and prompts in the composer', () => {
-  const ui = useUiApp({ settings: { mcpServers: { everything: everythingStdio() } } });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({ settings: { mcpServers: { everything: everythingStdio() } } }, { start: 'shared' });
 
   it('attaches a resource and fills the message from a /prompt, and the model gets both', async () => {
     const { page } = ui;
@@ -27,7 +29,7 @@ describe('MCP resources and prompts in the composer', () => {
     await box.fill('/args');
     await menu.getByRole('button', { name: '/everything:args-prompt' }).click({ timeout: 30_000 });
     await menu.getByRole('textbox', { name: 'city' }).fill('Paris');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-composer-prompt.png') });
+    await shot(page, 'ui-mcp-composer-prompt.png');
     await menu.getByRole('button', { name: 'Use prompt' }).click();
     await expect.poll(() => box.inputValue(), { timeout: 30_000 }).toContain('Paris');
     await box.press('Enter');

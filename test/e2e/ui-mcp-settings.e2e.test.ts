@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { EVERYTHING } from '../support/mcp-servers';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 // Settings → MCP servers in Chromium against the real app and the real server-everything: a server
 // added through the form connects and lists its tools, a tool is set to "always allow", a secret typed
@@ -37,7 +37,7 @@ describe('MCP servers in Settings', () => {
     const value = section.getByLabel('Secret 1 value');
     expect(await value.getAttribute('type')).toBe('password');
     await value.fill(SECRET);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-secret-masked.png') });
+    await shot(page, 'ui-mcp-secret-masked.png');
     await section.getByRole('button', { name: 'Save' }).click();
     const row = section.getByTestId('mcp-server-everything');
     await expectText(row.getByTestId('mcp-state'), 'connected');
@@ -57,7 +57,7 @@ describe('MCP servers in Settings', () => {
     expect(await row.getByRole('combobox', { name: 'toggle-simulated-logging policy' }).inputValue()).toBe('ask');
     await row.getByRole('combobox', { name: 'toggle-simulated-logging policy' }).selectOption('allow');
     await expect.poll(() => ui.aut.app.context.settings.get().mcpServers.everything?.alwaysAllow).toEqual(['toggle-simulated-logging']);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-settings.png'), fullPage: true });
+    await shot(page, 'ui-mcp-settings.png', { fullPage: true });
 
     // Edit: the form shows the secrets' names, never their values; saving unchanged keeps them in the keychain.
     await row.getByRole('button', { name: 'Edit' }).click();

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { uiStdio } from '../support/mcp-servers';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS, toolResult } from '../support/ui-harness';
+import { currentConversation, sendMessage, toolResult, shot } from '../support/ui-harness';
 
 // An MCP server's interactive UI (docs/mcp.md, "Interactive UI"), in Chromium against the real app and
 // a real SDK server (test/fixtures/mcp/ui-server.mjs): the call's cell shows the UI in the isolated
@@ -70,7 +69,9 @@ async function outcomes(frame: ReturnType<Page['frameLocator']>) {
 }
 
 describe('an MCP tool result with an interactive UI', () => {
-  const ui = useUiApp({ settings: { autoRun: true, mcpServers: { ui: uiStdio() } } }, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({ settings: { autoRun: true, mcpServers: { ui: uiStdio() } } }, { newConversation: true, start: 'shared' });
 
   it("renders the UI in the call's card in the isolated frame, where its attacks on the app fail; saved and shown again after reload", async () => {
     const { page } = ui;
@@ -121,7 +122,7 @@ describe('an MCP tool result with an interactive UI', () => {
     expect(toolMessage).not.toContain('Weather widget');
 
     await frame.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page.screenshot({ path: path.join(SHOTS, 'ui-mcp-ui.png') });
+    await shot(page, 'ui-mcp-ui.png');
 
     // The UI's requests to call "record" and to send a prompt reached nobody: the next turn asks the
     // server, which counts its calls. The twin: the model calling record is counted.

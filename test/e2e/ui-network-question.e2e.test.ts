@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXIED_HOST, startHostServer, type HostServer } from '../support/host-server';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 // The sandbox's network question in the window (docs/sandbox.md, "Network"): a sandboxed cell asks for
 // a host that is neither a registry nor allowed; the card on the cell names it, the code waits, and
@@ -54,7 +53,7 @@ describe('the network question on a sandboxed cell', () => {
     for (const name of ['Allow in this conversation', `Always allow ${HOST}`, 'Deny']) {
       expect(await prompt.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
     }
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-network-question.png') });
+    await shot(ui.page, 'ui-network-question.png');
     await prompt.getByRole('button', { name: 'Deny', exact: true }).click();
     const cell = ui.page.getByTestId('cell').last();
     await expectAttribute(cell, 'data-status', 'done', 60_000);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS, type OpenAiBody } from '../support/ui-harness';
+import { sendMessage, type OpenAiBody, shot } from '../support/ui-harness';
 import { closedPort } from '../support/closed-port';
 
 /**
@@ -52,7 +52,7 @@ describe('first run: every way in on one screen', () => {
     await expectText(server.getByTestId('server-status'), '1 model found.');
     expect(await server.getByRole('combobox', { name: 'Server model' }).inputValue()).toBe('scripted-model');
     expect(await actions.dialogs()).toEqual(['first-run-title']);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-onboarding-server.png') });
+    await shot(ui.page, 'ui-onboarding-server.png');
     await actions.confirm(server.getByRole('button', { name: 'Start' }), 'Start');
 
     await expect.poll(() => dialog().count()).toBe(0);
@@ -81,7 +81,7 @@ describe('first run: every way in on one screen', () => {
     const chats = ui.aut.llm.requests.filter((r) => r.path === '/v1/chat/completions');
     expect(chats.map((r) => (r.body as OpenAiBody).model)).toEqual(['scripted-model', 'scripted-model']);
     expect(JSON.stringify((chats[1]?.body as OpenAiBody).messages)).toContain('42');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-onboarding-first-turn.png') });
+    await shot(ui.page, 'ui-onboarding-first-turn.png');
   });
 
   it('starts with an API key in one step, for Anthropic and for an OpenAI-compatible service such as OpenRouter', async () => {
@@ -93,7 +93,7 @@ describe('first run: every way in on one screen', () => {
       keyForm.getByTestId('key-storage'),
       'Kept in memory until the app quits: no OS keychain is available on this machine.',
     );
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-onboarding-key.png') });
+    await shot(ui.page, 'ui-onboarding-key.png');
     await keyForm.getByRole('button', { name: 'Save key and start' }).click();
     await expect.poll(() => dialog().count()).toBe(0);
     await expectText(ui.page.getByTestId('model-button'), 'Anthropic · claude-sonnet-4-5');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { currentConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { currentConversation, sendMessage, shot } from '../support/ui-harness';
 import { executeCall, executeThenSay } from '../support/scripted-replies';
 import { notebookJson } from '../support/notebook-json';
 
@@ -13,7 +13,12 @@ type SavedOutput = { output_type: string; name?: string; text?: string };
 type SavedCell = { kind: string; outputs: SavedOutput[] };
 
 describe('stderr stays stderr', () => {
-  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp(
+    { settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } },
+    { newConversation: true, start: 'shared' },
+  );
   const cells = () => ui.page.getByTestId('cell');
 
   it('is marked in the cell (colour and label), kept in the saved conversation and the notebook export, after a reload too', async () => {
@@ -58,7 +63,7 @@ describe('stderr stays stderr', () => {
     };
     await check();
     await cells().nth(1).scrollIntoViewIfNeeded();
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-stderr.png') });
+    await shot(ui.page, 'ui-output-stderr.png');
 
     const { id } = await currentConversation(ui.aut);
     await ui.aut.app.context.agent.idle(id);
@@ -94,7 +99,10 @@ const code = (source: string, outputs: unknown[], count: number) => ({ cell_type
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFUlEQVR4nGP8z8Dwn4GBgYGJAQoAHxcCAr7SLUQAAAAASUVORK5CYII=';
 
 describe('tracebacks, markdown and imported outputs', () => {
-  const ui = useUiApp({ settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } }, { newConversation: true });
+  const ui = useUiApp(
+    { settings: { autoRun: true, exec: { pythonPath: '/usr/bin/python3' } } },
+    { newConversation: true, start: 'shared' },
+  );
   const cells = () => ui.page.getByTestId('cell');
   const importFile = async (name: string, text: string) => {
     await ui.page.getByRole('button', { name: 'Notebook', exact: true }).click();
@@ -125,7 +133,7 @@ describe('tracebacks, markdown and imported outputs', () => {
     const whole = (await traceback.locator('pre').textContent()) ?? '';
     expect(whole).toMatch(/Traceback \(most recent call last\)/);
     expect(whole).toMatch(/in outer[\s\S]*inner\(\)[\s\S]*in inner[\s\S]*1 \/ 0[\s\S]*ZeroDivisionError: division by zero/);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-traceback.png') });
+    await shot(ui.page, 'ui-output-traceback.png');
   });
 
   it('renders text/markdown outputs as sanitised markdown, contained in their block', async () => {
@@ -158,7 +166,7 @@ describe('tracebacks, markdown and imported outputs', () => {
     }
     expect(await out.locator('.markdown').evaluate((el) => getComputedStyle(el).contain)).toContain('paint');
     await out.scrollIntoViewIfNeeded();
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-markdown.png') });
+    await shot(ui.page, 'ui-output-markdown.png');
   });
 
   it('an imported notebook shows its outputs in the file order, markdown rendered and tracebacks folded', async () => {
@@ -204,6 +212,6 @@ describe('tracebacks, markdown and imported outputs', () => {
     expect(whole).toContain('Traceback (most recent call last)');
     expect(whole).toContain('----> 1 lookup()');
     expect(whole).not.toContain('\u001b');
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-output-imported.png') });
+    await shot(ui.page, 'ui-output-imported.png');
   });
 });

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { newConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { newConversation, sendMessage, shot } from '../support/ui-harness';
 
 // Plan mode and the task list in the window (docs/ui.md#plan-mode, #task-list): the composer's switch
 // and `/plan`; the model's plan as a card the person edits and approves; the approved plan as the task
@@ -63,6 +62,6 @@ describe('plan mode in the window', () => {
       expect(box && box.x >= 0 && box.x + box.width <= 800).toBe(true);
     }
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
-    await p.screenshot({ path: path.join(SHOTS, 'ui-plan-800.png') });
+    await shot(p, 'ui-plan-800.png');
   });
 });

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { startJupyterServer, type JupyterServer } from '../support/jupyter-server';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS, sendMessage } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 
 // Connecting a conversation to a real Jupyter Server from the top bar, running a cell there, and
 // going back to local runs.
@@ -55,7 +54,7 @@ describe('remote kernel from the top bar', () => {
     await expectText(ui.page.getByTestId('assistant-message').last(), 'It is 42.');
     // The screenshot shows the finished turn, not its last moment.
     await expect.poll(() => ui.page.getByText('The model is working').count()).toBe(0);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-remote-kernel.png') });
+    await shot(ui.page, 'ui-remote-kernel.png');
   });
 
   it('disconnects back to local runs', async () => {

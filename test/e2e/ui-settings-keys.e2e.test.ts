@@ -8,7 +8,7 @@ import { openSecretStore } from '../../src-main/core/secrets/open-secret-store';
 import { emptyKeyring, keyringAvailability, testKeyring } from '../support/keyring-for-tests';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 const keyring = keyringAvailability();
 
@@ -45,7 +45,7 @@ describe('settings and API keys screens', () => {
     await page.getByRole('textbox', { name: 'Custom instructions' }).fill('Answer in French.');
     await page.getByRole('textbox', { name: 'Custom instructions' }).blur();
     await expect.poll(() => ui.aut.app.context.settings.get().customInstructions).toBe('Answer in French.');
-    await page.screenshot({ path: path.join(SHOTS, 'ui-settings.png') });
+    await shot(page, 'ui-settings.png');
 
     const onDisk = JSON.parse(readFileSync(path.join(ui.aut.dataDir, 'settings.json'), 'utf8')) as {
       temperature: number;
@@ -101,7 +101,7 @@ describe('settings and API keys screens', () => {
       await expectText(openai.getByTestId('key-result'), 'The key works: 1 model (scripted-model)');
       const listing = ui.aut.llm.requests.find((r) => r.path === '/v1/models');
       expect(listing?.headers.authorization).toBe(`Bearer ${first}`);
-      await p.screenshot({ path: path.join(SHOTS, 'ui-keys.png') });
+      await shot(p, 'ui-keys.png');
 
       const second = `sk-canary-${randomBytes(12).toString('hex')}-CD34`;
       await openai.getByRole('button', { name: 'Replace' }).click();

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 describe('Settings → Provider: a key field in place, nothing reset behind the user, never an impossible pair', () => {
   // A user on a local OpenAI-compatible server, with no Anthropic key anywhere.
@@ -39,7 +38,7 @@ describe('Settings → Provider: a key field in place, nothing reset behind the 
     const keyField = page.getByTestId('provider-key');
     await expectText(keyField, 'Anthropic needs an API key, and none is set.');
     expect(await page.getByRole('dialog').count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, 'ui-settings-provider-key.png') });
+    await shot(page, 'ui-settings-provider-key.png');
 
     await keyField.getByLabel('Anthropic API key').fill('sk-ant-settings-inline-4321');
     await keyField.getByRole('button', { name: 'Save key' }).click();

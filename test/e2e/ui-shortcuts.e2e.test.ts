@@ -1,11 +1,12 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { SHOTS } from '../support/ui-harness';
+import { shot } from '../support/ui-harness';
 
 describe('keyboard: Ctrl+, opens Settings, Ctrl+/ and ? list every shortcut', () => {
-  const ui = useUiApp();
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({}, { start: 'shared' });
 
   const dialog = () => ui.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   const focused = () =>
@@ -36,7 +37,7 @@ describe('keyboard: Ctrl+, opens Settings, Ctrl+/ and ? list every shortcut', ()
     ] as const) {
       expect(listed).toContain(`${keys}${what}`);
     }
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-shortcuts.png') });
+    await shot(ui.page, 'ui-shortcuts.png');
     await ui.page.keyboard.press('Escape');
     await expect.poll(() => dialog().count()).toBe(0);
 

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from '../fixtures/llm-server';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { subagentRoute } from '../support/subagent-route';
 import { useUiApp } from '../support/ui-fixture';
-import { newConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { newConversation, sendMessage, shot } from '../support/ui-harness';
 
 // Sub-agents in the window (docs/ui.md#sub-agents): each one's conversation shown live as a thread
 // nested under the parent's `delegate` call, collapsible, with its own Stop (stopping it alone: the
@@ -87,7 +86,7 @@ describe('sub-agents in the window', () => {
       await quick.getByRole('button', { name: /Sub-agent quick/ }).click();
       expect(await quick.getByTestId('subagent-thread').count()).toBe(0);
       await expectAttribute(quick.getByRole('button', { name: /Sub-agent quick/ }), 'aria-expanded', 'false');
-      await p.screenshot({ path: path.join(SHOTS, 'ui-subagents.png') });
+      await shot(p, 'ui-subagents.png');
 
       await quick.getByRole('button', { name: 'Open quick as a conversation' }).click();
       await expectText(p.getByTestId('user-message').first(), 'Count the rows.');

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/core/secrets/memory-secret-store';
 import { thinkingSignature } from '../fixtures/llm-server';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { sendMessage, SHOTS } from '../support/ui-harness';
+import { sendMessage, shot } from '../support/ui-harness';
 import { useScriptedLlms } from '../support/scripted-llm';
 
 // Extended thinking from the user's side: turned on in Settings (with the budget checked there, by the
@@ -68,7 +67,7 @@ describe('extended thinking in the UI', () => {
     await budget.press('Enter');
     await expect.poll(settings).toMatchObject({ thinkingBudgetTokens: 2048 });
     expect(await field.getByRole('alert').count()).toBe(0);
-    await p.screenshot({ path: path.join(SHOTS, 'ui-thinking-settings.png') });
+    await shot(p, 'ui-thinking-settings.png');
 
     // A reply whose stream holds after its thinking text, before the signature.
     const thought = 'The user says hello. A short, friendly greeting is enough; no code is needed here.';
@@ -98,7 +97,7 @@ describe('extended thinking in the UI', () => {
     // Still open as the user left it, and still the whole thought.
     expect(await text.isVisible()).toBe(true);
     expect((await text.textContent())?.trim()).toBe(thought);
-    await p.screenshot({ path: path.join(SHOTS, 'ui-thinking.png') });
+    await shot(p, 'ui-thinking.png');
 
     await summary.click();
     await expect.poll(() => text.isVisible()).toBe(false);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
-import { newConversation, sendMessage, SHOTS } from '../support/ui-harness';
+import { newConversation, sendMessage, shot } from '../support/ui-harness';
 
 describe('the conversation’s folder: choosing another one, deleting the app’s one with the conversation', () => {
   const ui = useUiApp({ settings: { autoRun: true } });
@@ -57,7 +57,7 @@ describe('the conversation’s folder: choosing another one, deleting the app’
     await expect.poll(() => row('data').count()).toBe(1);
     expect(await row('first.txt').count()).toBe(0);
     await expectText(ui.page.locator('.chat'), `This conversation now works in ${chosen}`);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-workspace-folder.png') });
+    await shot(ui.page, 'ui-workspace-folder.png');
 
     ui.aut.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_here', name: 'execute', arguments: { language: 'shell', code: 'pwd > made-here.txt' } }] },
@@ -105,7 +105,7 @@ describe('the conversation’s folder: choosing another one, deleting the app’
     const scratchConfirm = await confirmFor('Scratch work');
     const scratchBox = scratchConfirm.getByRole('checkbox', { name: `Also delete its files (2 files in …/workspaces/${scratch.id})` });
     await scratchBox.check();
-    await ui.page.screenshot({ path: path.join(SHOTS, 'ui-delete-with-files.png') });
+    await shot(ui.page, 'ui-delete-with-files.png');
     await scratchConfirm.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(async () => (await list()).length).toBe(0);
     await expect.poll(() => existsSync(scratch.workspace)).toBe(false);

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { connectChromium } from './browser';
 import { assertNoPageProblems } from './page-problems';
 import { newConversation, openApp, startUiApp, type UiApp, type UiAppOptions } from './ui-harness';
+import { handOver, settingsOf, shotOfFailure, whyNotShared } from './ui-shared-app';
 
 // The setup every UI test shares, registered as vitest hooks in the calling describe: a connection to
 // the run's Chromium for the describe (browser.ts), the app and a page on it for each test (or once for
@@ -20,9 +21,11 @@ export interface UiFixtureOptions {
   beforeGoto?: (page: Page) => Promise<void>;
   /**
    * When the hooks start the app: before each test (default); once for the whole describe, whose tests
-   * then share the app and the page in order; or never, each test calling start() itself.
+   * then share the app and the page in order; shared, where each test gets a new conversation on the
+   * page the test before left as it found it, or an app of its own (ui-shared-app.ts says when); or
+   * never, each test calling start() itself.
    */
-  start?: 'each' | 'once' | 'in-test';
+  start?: 'each' | 'once' | 'shared' | 'in-test';
   /** false: start the app without a page, for a test that opens it itself (open()). */
   openPage?: boolean;
 }
@@ -103,8 +106,49 @@ export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {})
     },
   };
   const when = options.start ?? 'each';
+  if (when === 'shared') {
+    let baseline: { settings: string; viewport: { width: number; height: number } | null } | null = null;
+    beforeEach(async () => {
+      if (aut && opened) {
+        counts.handedOver++;
+        return handOver(aut, opened.page, opened.frames, baseline?.viewport ?? null);
+      }
+      counts.started++;
+      await fixture.start();
+      baseline = { settings: settingsOf(fixture.aut), viewport: fixture.page.viewportSize() };
+    });
+    const counts = { started: 0, handedOver: 0, why: [] as string[] };
+    afterEach(async ({ task }) => {
+      const failed = task.result?.state === 'fail';
+      if (failed && opened) await shotOfFailure(opened.page, task.name);
+      const problems = (opened?.problems ?? []).filter((p) => !expected.some((e) => e.test(p)));
+      const why =
+        failed || problems.length > 0 || !aut || !opened || !baseline ? 'failed or closed' : await whyNotShared(aut, opened.page, baseline);
+      if (why !== null) {
+        counts.why.push(why);
+        return fixture.close();
+      }
+      // Kept for the next test: this one's page problems are its own.
+      opened?.problems.splice(0);
+      expected = [];
+      assertNoPageProblems(problems);
+    });
+    afterAll(async () => {
+      // OI_UI_SHARED_LOG=1: how often the tests shared (CONTRIBUTING.md's figures were counted so).
+      if (process.env.OI_UI_SHARED_LOG === '1') {
+        console.error(
+          `ui fixture: ${counts.started} app(s) started, ${counts.handedOver} handed over; not shared: ${counts.why.join(', ') || 'none'}`,
+        );
+      }
+      await fixture.close();
+    });
+    return fixture;
+  }
   const [before, after] = when === 'once' ? [beforeAll, afterAll] : [beforeEach, afterEach];
   if (when !== 'in-test') before(() => fixture.start());
-  after(() => fixture.close());
+  after(async ({ task }: { task?: { name: string; result?: { state?: string } } } = {}) => {
+    if (task?.result?.state === 'fail' && opened) await shotOfFailure(opened.page, task.name);
+    await fixture.close();
+  });
   return fixture;
 }

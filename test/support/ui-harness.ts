@@ -12,6 +12,16 @@ import { watchPageProblems } from './page-problems';
 
 export const SHOTS = path.join(REPO_ROOT, 'test-results');
 
+/**
+ * A picture of the page for a person to look at, in test-results/, taken when OI_SHOTS=1. Nothing
+ * asserts on these, and the ~70 of them cost Chromium about 13 CPU-seconds a run (CONTRIBUTING.md, the
+ * cost section); a failed test's page is pictured whatever the variable says (ui-fixture.ts).
+ */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  if (process.env.OI_SHOTS !== '1') return;
+  await page.screenshot({ path: path.join(SHOTS, name), ...opts });
+}
+
 export interface UiAppOptions extends AppUnderTestOptions {
   settings?: SettingsPatch;
 }

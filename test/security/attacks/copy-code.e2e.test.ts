@@ -26,7 +26,9 @@ const copyTargets = (root: Element): Array<{ copies: string; shows: string }> =>
   });
 
 describe('attack: a code block whose Copy copies what is not shown (issue 24, finding 4)', () => {
-  const ui = useUiApp({}, { newConversation: true });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({}, { newConversation: true, start: 'shared' });
 
   it('only the app’s own code blocks get a Copy button, and each copies exactly what it shows', async () => {
     ui.aut.llm.enqueue({ kind: 'text', text: ANSWER });

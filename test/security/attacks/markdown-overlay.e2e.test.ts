@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../../support/page-expect';
 import { useUiApp } from '../../support/ui-fixture';
-import { sendMessage, SHOTS, workspaceAfterHello } from '../../support/ui-harness';
+import { sendMessage, workspaceAfterHello, shot } from '../../support/ui-harness';
 
 // Issue 17, finding 5: markdown from the model (or an imported notebook, or a notebook's text/markdown
 // output) drew fake code over the approval card while clicks went through to the real Run button.
@@ -122,11 +122,11 @@ async function clickPopoverOpeners(page: Page): Promise<void> {
 /** The markdown as rendered, not the plain text shown while its chunk loads (features/markdown/Markdown.tsx). */
 const RENDERED = '.markdown:not(.markdown-plain)';
 
-async function expectCardOnTop(page: Page, shot: string): Promise<void> {
+async function expectCardOnTop(page: Page, picture: string): Promise<void> {
   await expect.poll(() => page.locator('.markdown-plain').count()).toBe(0);
   await clickPopoverOpeners(page);
   const report = await probe(page);
-  await page.screenshot({ path: path.join(SHOTS, shot) });
+  await shot(page, picture);
   expect(report.found.length).toBeGreaterThanOrEqual(4);
   expect(report).toMatchObject({ code: 'card', run: 'card', escaped: [], drawnOutside: [], topLayer: false });
   await expectText(page.getByTestId('cell-code').last(), REAL);
@@ -142,7 +142,9 @@ function notebookOf(cells: unknown[]): Record<string, unknown> {
 }
 
 describe('attack: markdown drawn over the approval card (issue 17, finding 5)', () => {
-  const ui = useUiApp({}, { newConversation: true, viewport: { width: 1400, height: 860 } });
+  // The tests share one app and page, each in a new conversation of its own (ui-fixture.ts's 'shared': a
+  // test that leaves anything changed hands the next a fresh app), so each proves what it did alone.
+  const ui = useUiApp({}, { newConversation: true, viewport: { width: 1400, height: 860 }, start: 'shared' });
 
   it('the model’s markdown stays inside its block; the real code and Run are on top', async () => {
     ui.aut.llm.enqueue({ kind: 'tool', text: MARKDOWN, calls: [cellCall('call_1')] }, { kind: 'text', text: 'Done.' });
@@ -216,7 +218,7 @@ describe('attack: markdown drawn over the approval card (issue 17, finding 5)', 
     expect(report.run).toMatch(/^other: overlay-style/);
     expect(report.escaped).toContain(`overlay-style: ${FAKE}`);
     expect(report.drawnOutside).toContain(`overlay-style: ${FAKE}`);
-    await ui.page.screenshot({ path: path.join(SHOTS, 'attack-markdown-overlay-twin.png') });
+    await shot(ui.page, 'attack-markdown-overlay-twin.png');
     // The user clicks what looks like harmless text; the real Run underneath gets the click.
     await ui.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expectAttribute(cell, 'data-status', 'done', 20_000);
