@@ -3,7 +3,17 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { filesIdentity, ListCache } from './list-cache';
-import { appendLine, applyChange, changeBetweenTexts, entryTexts, linesFor, listHash, MAX_LINES, recordText, type EntryTexts } from './list-journal';
+import {
+  appendLine,
+  applyChange,
+  changeBetweenTexts,
+  entryTexts,
+  linesFor,
+  listHash,
+  MAX_LINES,
+  recordText,
+  type EntryTexts,
+} from './list-journal';
 
 /**
  * Each conversation's list of checkpoints (`<data>/checkpoints/<conversation>.json`): the trees taken

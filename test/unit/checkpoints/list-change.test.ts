@@ -43,9 +43,18 @@ describe('a checkpoint list change found from kept texts', () => {
     // The same cell twice in the new list: a replay puts it once.
     expect(changeBetween([a], [a, entry('b'), entry('b', 'x')])).toBeNull();
     for (const [before, after] of [
-      [[a, b], [a, entry('b', 'b-after')]],
-      [[a, b], [b, c]],
-      [[a, b, c], [entry('a', null, 11), c]],
+      [
+        [a, b],
+        [a, entry('b', 'b-after')],
+      ],
+      [
+        [a, b],
+        [b, c],
+      ],
+      [
+        [a, b, c],
+        [entry('a', null, 11), c],
+      ],
       [[], [a]],
       [[a], []],
     ] as Array<[CheckpointEntry[], CheckpointEntry[]]>)
@@ -58,7 +67,7 @@ describe('a checkpoint list change found from kept texts', () => {
     expect(JSON.parse(recordText({ entries: [] }, []))).toEqual({ entries: [] });
   });
 
-  it("a save of a list whose other entries did not change appends the changed entry alone, and every reader reads it", async () => {
+  it('a save of a list whose other entries did not change appends the changed entry alone, and every reader reads it', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'oi-list-change-'));
     dirs.push(dir);
     const records = new CheckpointRecords(dir);
