@@ -9,7 +9,7 @@
 // Run: npm run bench -- agent-step   (writes bench/results/agent-step.json)
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,11 +18,26 @@ import { summarize } from './stats';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OI = join(ROOT, 'bin', 'oi.mjs');
-// Another build measured beside this one in the same rounds (an A/B of a change): its bin/oi.mjs.
-const BASE = process.env.OI_BENCH_BASE;
+// Another build measured beside this one in the same rounds (an A/B of a change): its root (holding
+// bin/ and out/, as the mcp and acp benches take it) or its bin/oi.mjs. Given a root, node was handed
+// the folder and ran its package.json's `main` (the Electron app's, which ends at once without
+// Electron): round 13's A/B failed so, with "oi -m ended without a turn.end (1 steps)".
+const BASE = baseOi(process.env.OI_BENCH_BASE);
 const RUNS = Number(process.env.STEP_RUNS ?? 7);
 const LONG = 20;
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/** The other build's bin/oi.mjs, from its root or the file itself; a clear error if it is not a built checkout. */
+function baseOi(given: string | undefined): string | undefined {
+  if (!given) return undefined;
+  const oi = existsSync(given) && statSync(given).isDirectory() ? join(given, 'bin', 'oi.mjs') : given;
+  const built = join(dirname(oi), '..', 'out', 'main', 'cli.js');
+  if (!existsSync(oi) || !existsSync(built)) {
+    console.error(`agent-step bench: OI_BENCH_BASE=${given} is not a built checkout (${existsSync(oi) ? built : oi} is missing)`);
+    process.exit(1);
+  }
+  return resolve(oi);
+}
 
 interface Turn {
   /** turn.start → turn.end, as the lines arrive. */
@@ -69,8 +84,11 @@ async function turn(llm: ScriptedLlm, steps: number, oi: string): Promise<Turn> 
   const child = spawn(command[0] ?? '', [...command.slice(1), oi, ...args, '-m', 'count'], {
     env,
     cwd: ws,
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Its last words, for the error when a turn does not end (a build that cannot run, a crash).
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
   let rest = '';
   let start = NaN;
   let cellMs = 0;
@@ -90,7 +108,7 @@ async function turn(llm: ScriptedLlm, steps: number, oi: string): Promise<Turn> 
         }
       }
     });
-    child.once('exit', () => fail(new Error(`oi -m ended without a turn.end (${steps} steps)`)));
+    child.once('close', (code) => fail(new Error(`${oi} -m ended without a turn.end (${steps} steps, exit ${code}):\n${stderr}`)));
   });
   await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
   const [user = NaN, system = NaN] = TIME ? (readFileSync(cpuFile, 'utf8').trim().split('\n').pop()?.split(' ').map(Number) ?? []) : [];

@@ -8,7 +8,7 @@
 // STEP_NODE_ARGS adds node options (--trace-gc; STEP_OTHER_LINES=1 keeps its lines), STEP_TIMELINE=1
 // writes each event line's arrival time, STEP_STDERR=1 shows oi's stderr. Not a bench (not run by run.ts).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,9 @@ import { startScriptedLlm, type ScriptedReply } from '../test/fixtures/llm-serve
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const steps = Number(process.argv[2] ?? 60);
 const outDir = resolve(process.argv[3] ?? '/tmp/oi-step-prof');
-const oi = process.argv[4] && !process.argv[4].startsWith('--') ? resolve(process.argv[4]) : join(ROOT, 'bin', 'oi.mjs');
+// [oi.mjs]: another build's bin/oi.mjs, or its root (as OI_BENCH_BASE takes it).
+const given = process.argv[4] && !process.argv[4].startsWith('--') ? resolve(process.argv[4]) : join(ROOT, 'bin', 'oi.mjs');
+const oi = existsSync(given) && statSync(given).isDirectory() ? join(given, 'bin', 'oi.mjs') : given;
 const strace = process.argv.includes('--strace');
 // --cpu: no profiler; the oi process's own CPU (its threads, not its children) from turn.start to turn.end.
 const cpuOnly = process.argv.includes('--cpu');

@@ -3,7 +3,17 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { filesIdentity, ListCache } from './list-cache';
-import { appendLine, applyChange, changeBetween, linesFor, listHash, MAX_LINES } from './list-journal';
+import {
+  appendLine,
+  applyChange,
+  changeBetweenTexts,
+  entryTexts,
+  linesFor,
+  listHash,
+  MAX_LINES,
+  recordText,
+  type EntryTexts,
+} from './list-journal';
 
 /**
  * Each conversation's list of checkpoints (`<data>/checkpoints/<conversation>.json`): the trees taken
@@ -43,7 +53,8 @@ export interface ConversationRecord {
 interface OnDisk {
   base: string;
   workspace: string;
-  entries: string;
+  /** Its entries' texts (list-journal.ts): what the next save compares with, not parsed and serialised again. */
+  entries: EntryTexts;
   lines: number;
 }
 
@@ -70,7 +81,7 @@ export class CheckpointRecords {
     const kept = files && this.cache.get(conversationId, files);
     if (kept) {
       const record = JSON.parse(kept.record) as ConversationRecord;
-      this.onDisk.set(record, { base: kept.base, workspace: record.workspace, entries: JSON.stringify(record.entries), lines: kept.lines });
+      this.onDisk.set(record, { base: kept.base, workspace: record.workspace, entries: kept.texts, lines: kept.lines });
       return record;
     }
     this.reads++;
@@ -82,8 +93,9 @@ export class CheckpointRecords {
       const base = listHash(text);
       const lines = linesFor<CheckpointEntry>(await readFile(this.log(conversationId), 'utf8').catch(() => ''), base);
       for (const line of lines) parsed.entries = applyChange(parsed.entries, line);
-      this.onDisk.set(parsed, { base, workspace: parsed.workspace, entries: JSON.stringify(parsed.entries), lines: lines.length });
-      if (files) this.cache.fromRead(conversationId, files, { record: JSON.stringify(parsed), base, lines: lines.length });
+      const texts = entryTexts(parsed.entries);
+      this.onDisk.set(parsed, { base, workspace: parsed.workspace, entries: texts, lines: lines.length });
+      if (files) this.cache.fromRead(conversationId, files, { record: recordText(parsed, texts), texts, base, lines: lines.length });
       return parsed;
     } catch {
       return null;
@@ -101,15 +113,16 @@ export class CheckpointRecords {
   async save(conversationId: string, record: ConversationRecord): Promise<void> {
     const disk = this.onDisk.get(record);
     if (disk && disk.workspace === record.workspace && disk.lines < MAX_LINES) {
-      const change = changeBetween(JSON.parse(disk.entries) as CheckpointEntry[], record.entries);
+      // The new state's entries serialised once: compared with the last state's texts, then kept as the next save's.
+      const entries = entryTexts(record.entries);
+      const change = changeBetweenTexts(disk.entries, record.entries, entries);
       if (change) {
-        const entries = JSON.stringify(record.entries);
         if (change.drop.length > 0 || change.put.length > 0) {
           const appended = await appendLine(this.log(conversationId), { base: disk.base, ...change }).catch((err: unknown) => {
             this.cache.forget(conversationId);
             throw err;
           });
-          const state = { record: JSON.stringify(record), lines: disk.lines + 1 };
+          const state = { record: recordText(record, entries), texts: entries, lines: disk.lines + 1 };
           this.cache.afterAppend(conversationId, this.file(conversationId), appended.before, appended.after, appended.bytes, state);
         }
         this.onDisk.set(record, { ...disk, entries, lines: disk.lines + 1 });
@@ -122,11 +135,12 @@ export class CheckpointRecords {
     // The old lines name the old text's hash, so they are inert from here even if this removal is lost.
     await rm(this.log(conversationId), { force: true });
     const base = listHash(text);
-    this.onDisk.set(record, { base, workspace: record.workspace, entries: JSON.stringify(record.entries), lines: 0 });
+    const texts = entryTexts(record.entries);
+    this.onDisk.set(record, { base, workspace: record.workspace, entries: texts, lines: 0 });
     // Read back once, after the files' identity is taken: kept only if the list is still this text.
     const files = filesIdentity(this.file(conversationId), this.log(conversationId), Date.now());
     if (files?.log === '-' && (await readFile(this.file(conversationId), 'utf8').catch(() => null)) === text)
-      this.cache.fromRead(conversationId, files, { record: text, base, lines: 0 }, true);
+      this.cache.fromRead(conversationId, files, { record: text, texts, base, lines: 0 }, true);
   }
 
   /** Every conversation's list that uses `workspace`. */

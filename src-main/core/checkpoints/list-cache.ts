@@ -1,5 +1,6 @@
 import { lstatSync, type BigIntStats } from 'node:fs';
 import { SETTLED_MS } from '../fs/entry-identity';
+import type { EntryTexts } from './list-journal';
 
 // A checkpoint list is read before and after every cell (checkpoint-service.ts): its file and its
 // log, each an open, a stat, a read and a close through libuv's thread pool, then parsed and its lines
@@ -51,6 +52,8 @@ export interface KeptList {
   logIno: bigint | null;
   logSize: bigint;
   record: string;
+  /** The record's entries' texts (list-journal.ts), shared read-only with the loads that take this state. */
+  texts: EntryTexts;
   base: string;
   lines: number;
 }
@@ -70,7 +73,7 @@ export class ListCache {
    * After a read: kept when the files were settled before it, or (`ours`) when what was read back is
    * what this process just wrote whole.
    */
-  fromRead(id: string, files: FilesIdentity, state: Pick<KeptList, 'record' | 'base' | 'lines'>, ours = false): void {
+  fromRead(id: string, files: FilesIdentity, state: Pick<KeptList, 'record' | 'texts' | 'base' | 'lines'>, ours = false): void {
     if (!files.settled && !ours) return void this.kept.delete(id);
     this.put(id, { ...state, list: files.list, log: files.log, logIno: files.logIno, logSize: files.logSize });
   }
@@ -85,7 +88,7 @@ export class ListCache {
     before: { ino: bigint; size: bigint },
     after: BigIntStats,
     bytes: number,
-    state: Pick<KeptList, 'record' | 'lines'>,
+    state: Pick<KeptList, 'record' | 'texts' | 'lines'>,
   ): void {
     const kept = this.kept.get(id);
     this.kept.delete(id);

@@ -49,16 +49,53 @@ export function applyChange<E extends Keyed>(entries: E[], change: Pick<ListChan
   return out;
 }
 
+/**
+ * Each entry of a list as its cell and its JSON, in the list's order. What a save compares against: a
+ * list's entries are serialised once a save (the new state's), not five times (issue 37, seventh pass).
+ */
+export type EntryTexts = ReadonlyArray<readonly [cellId: string, json: string]>;
+
+export function entryTexts<E extends Keyed>(entries: readonly E[]): EntryTexts {
+  return entries.map((e) => [e.cellId, JSON.stringify(e)] as const);
+}
+
 /** What turns `before` into `after` as one line, or null when replaying it would not give `after` exactly. */
 export function changeBetween<E extends Keyed>(before: E[], after: E[]): Pick<ListChange<E>, 'drop' | 'put'> | null {
-  const old = new Map(before.map((e) => [e.cellId, JSON.stringify(e)]));
-  const kept = new Set(after.map((e) => e.cellId));
-  const change = {
-    drop: before.filter((e) => !kept.has(e.cellId)).map((e) => e.cellId),
-    put: after.filter((e) => old.get(e.cellId) !== JSON.stringify(e)),
-  };
-  // An order a replay cannot give (a cell moved) is written whole instead.
-  return JSON.stringify(applyChange(before, change)) === JSON.stringify(after) ? change : null;
+  return changeBetweenTexts(entryTexts(before), after, entryTexts(after));
+}
+
+/**
+ * changeBetween with both lists' entries already serialised (`afterTexts` is `after`'s, entry by entry).
+ * The replay is checked on the texts: two lists serialise alike exactly when they hold the same
+ * entries' texts in the same order (each text is one whole JSON object, so `[a,b]` splits one way).
+ */
+export function changeBetweenTexts<E extends Keyed>(
+  before: EntryTexts,
+  after: readonly E[],
+  afterTexts: EntryTexts,
+): Pick<ListChange<E>, 'drop' | 'put'> | null {
+  const old = new Map(before);
+  const kept = new Set(afterTexts.map(([id]) => id));
+  const drop = before.filter(([id]) => !kept.has(id)).map(([id]) => id);
+  const putAt = afterTexts.flatMap(([id, json], i) => (old.get(id) !== json ? [i] : []));
+  // The replay (applyChange's) on the texts. An order a replay cannot give (a cell moved) is written whole instead.
+  const dropped = new Set(drop);
+  const replayed = before.filter(([id]) => !dropped.has(id));
+  for (const i of putAt) {
+    const text = afterTexts[i] as readonly [string, string];
+    const at = replayed.findIndex(([id]) => id === text[0]);
+    if (at >= 0) replayed[at] = text;
+    else replayed.push(text);
+  }
+  const same = replayed.length === afterTexts.length && replayed.every(([, json], i) => json === afterTexts[i]?.[1]);
+  return same ? { drop, put: putAt.map((i) => after[i] as E) } : null;
+}
+
+/** A list's record as JSON from its entries' texts (the other fields serialised as they are): parsed back, it is the record. */
+export function recordText(record: { entries: unknown }, texts: EntryTexts): string {
+  const { entries: _entries, ...head } = record;
+  const fields = JSON.stringify(head).slice(0, -1);
+  return `${fields}${fields === '{' ? '' : ','}"entries":[${texts.map(([, json]) => json).join(',')}]}`;
 }
 
 /** The lines of `log` that apply to the list whose text hashes to `base`, in order. */
