@@ -2,10 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync, readdirSync, watch } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { defaultSettings } from '@contract';
 import { describe, expect, it } from 'vitest';
 import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
+import { bundleForNode } from '../../support/node-bundle';
 import { endWithTest } from '../../support/test-children';
 import { useServiceSetup } from './support/service-setup';
 import { treeState } from './support/tree-state';
@@ -269,23 +269,12 @@ describe('checkpoints', () => {
       const s = new CheckpointService({ dataDir: ${JSON.stringify(dataDir)}, settings: () => defaultSettings });
       await s.restore({ id: 'conv1', workspace: ${JSON.stringify(workspace)} }, 'cell1', true);\n`,
     );
-    // Bundled by esbuild (the compiler tsx uses) into one file node loads, ~0.4 CPU-seconds against
-    // ~1.7 for tsx's loader compiling the service's module graph in the child. The kill waits on events, not a poll:
-    // the journal appearing in the store (the restore has begun), then the workspace's files coming
-    // back one by one (inotify, through fs.watch); once 5 hold their original text, the whole group
-    // goes. (A bash loop polling with grep every 10 ms used about as much CPU as the restore itself.)
-    const bundled = path.join(top, 'restore.mjs');
-    await build({
-      entryPoints: [script],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundled,
-      tsconfig: path.resolve('tsconfig.node.json'),
-      logLevel: 'error',
-      // Bundled CommonJS packages call require(), which an ES module lacks.
-      banner: { js: "import { createRequire as oiCreateRequire } from 'node:module'; const require = oiCreateRequire(import.meta.url);" },
-    });
+    // Bundled into one file node loads (test/support/node-bundle.ts: cheaper than tsx's loader). The
+    // kill waits on events, not a poll: the journal appearing in the store (the restore has begun),
+    // then the workspace's files coming back one by one (inotify, through fs.watch); once 5 hold their
+    // original text, the whole group goes. (A bash loop polling with grep every 10 ms used about as
+    // much CPU as the restore itself.)
+    const bundled = await bundleForNode(script, path.join(top, 'restore.mjs'));
     const stores = path.join(dataDir, 'checkpoints', 'stores');
     const store = path.join(stores, readdirSync(stores).find((name) => name.endsWith('.git')) ?? '');
     const journalFile = path.join(store, 'oi-restore-journal.json');

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForNode } from '../../support/node-bundle';
 import { node22Tools } from '../../support/node22-tools';
 
 // The app's MCP client (McpManager) under the official MCP conformance suite's client scenarios: the
@@ -21,22 +21,10 @@ const REPO = path.resolve(import.meta.dirname, '../../..');
 // as well (issue 36).
 const CLIENT = path.join(out, 'conformance-client.mjs');
 
-// Our client, bundled once for the file by esbuild (what tsx compiles it with, so the same code runs):
-// each scenario's client process then loads one file, ~0.4 CPU-seconds, instead of tsx compiling and
-// resolving the app's module graph again, ~1.7 of a scenario's ~4.
+// Our client, bundled once for the file (test/support/node-bundle.ts): each scenario's client process
+// then loads one file, ~0.4 CPU-seconds, instead of tsx's loader compiling the app's module graph, ~1.7.
 beforeAll(async () => {
-  await build({
-    entryPoints: [path.join(REPO, 'test', 'fixtures', 'mcp', 'conformance-client.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: `node${process.versions.node.split('.')[0]}`,
-    outfile: CLIENT,
-    tsconfig: path.join(REPO, 'tsconfig.node.json'),
-    logLevel: 'error',
-    // The bundled CommonJS packages call require(), which an ES module lacks.
-    banner: { js: "import { createRequire as oiCreateRequire } from 'node:module'; const require = oiCreateRequire(import.meta.url);" },
-  });
+  await bundleForNode(path.join(REPO, 'test', 'fixtures', 'mcp', 'conformance-client.ts'), CLIENT);
 });
 
 interface Check {
