@@ -14,6 +14,11 @@ export interface Jupyter {
   /** Runs Python code with `stdin`; resolves with stdout, rejects with stderr on a non-zero exit. */
   python(code: string, stdin?: string, args?: string[]): Promise<string>;
   /**
+   * The same for code that starts no kernel (nbformat work, metadata): with `forkedKernels`, it
+   * neither starts the kernel zygote nor waits for it.
+   */
+  pythonWithoutKernels(code: string, stdin?: string, args?: string[]): Promise<string>;
+  /**
    * nbformat.validate on each text; null for valid, else the error message. One Python process.
    * `exact` validates the JSON as it is, without nbformat.reads tidying it first.
    */
@@ -37,20 +42,29 @@ export function startJupyter(options: JupyterOptions = {}): Jupyter {
   const home = createJupyterHome({ prefix: 'oi-nb-', ...(options.forkedKernels ? { zygoteSocket: zygoteSocketIn } : {}) });
   const { dir, work } = home;
   const env: NodeJS.ProcessEnv = { ...home.env, MPLBACKEND: 'Agg' };
-  const forked = options.forkedKernels ? startForkedKernels(dir, env, work) : null;
+  // Started at the first call that may start a kernel: a file whose notebooks all come from the
+  // run's cache (real-shapes.ts) starts no kernel, and a zygote's imports are about a CPU-second.
+  let forked: ReturnType<typeof startForkedKernels> | null = null;
+  const kernels = (): Promise<void> | undefined => {
+    if (!options.forkedKernels) return undefined;
+    forked ??= startForkedKernels(dir, env, work);
+    return forked.ready;
+  };
 
   const run = async (args: string[], stdin: string): Promise<string> => {
-    await forked?.ready;
+    await kernels();
     return runSystemPython(args, stdin, env, work);
   };
+  const runWithoutKernels = (args: string[], stdin: string): Promise<string> => runSystemPython(args, stdin, env, work);
 
   return {
     env,
     dir,
     python: (code, stdin = '', args = []) => run(['-c', code, ...args], stdin),
+    pythonWithoutKernels: (code, stdin = '', args = []) => runWithoutKernels(['-c', code, ...args], stdin),
     async validate(texts, options = {}) {
       const load = options.exact ? 'json.loads(text)' : 'nbformat.reads(text, as_version=4)';
-      const out = await run(
+      const out = await runWithoutKernels(
         [
           '-c',
           [
@@ -70,7 +84,10 @@ export function startJupyter(options: JupyterOptions = {}): Jupyter {
       return JSON.parse(out) as Array<string | null>;
     },
     rewrite: (text) =>
-      run(['-c', 'import sys, nbformat; sys.stdout.write(nbformat.writes(nbformat.reads(sys.stdin.read(), as_version=4)))'], text),
+      runWithoutKernels(
+        ['-c', 'import sys, nbformat; sys.stdout.write(nbformat.writes(nbformat.reads(sys.stdin.read(), as_version=4)))'],
+        text,
+      ),
     async execute(text) {
       const file = path.join(work, `nb-${Date.now()}-${Math.random().toString(36).slice(2)}.ipynb`);
       writeFileSync(file, text);

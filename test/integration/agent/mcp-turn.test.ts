@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { describe, expect, it } from 'vitest';
-import type { CellItem } from '@contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, type CellItem } from '@contract';
 import type { AnthropicBody, OpenAiBody } from '../../support/request-bodies';
-import type { AgentHarness } from '../../support/agent-harness';
+import { startAgentHarness, type AgentHarness } from '../../support/agent-harness';
 import { useAgentHarness } from '../../support/use-agent-harness';
 
 // The real reference server from npm (devDependency), run by this node: no network, no mocks.
@@ -81,8 +81,27 @@ describe.each(['openai', 'anthropic'] as const)('an MCP tool call over %s', (pro
 });
 
 describe('MCP tool results and limits', () => {
+  // One app and one server for the four: each is about what one call's result or failure becomes
+  // (an image, a timeout, a cap, an unknown name), in a conversation of its own, and each test sets
+  // every limit it depends on before its turn (the settings are read when a call runs), so none sees
+  // another's. The conversations are all re-run under Jupyter when the harness closes, as before.
+  let h: AgentHarness;
+  beforeAll(async () => {
+    h = await startAgentHarness({ settings: { autoRun: true, mcpServers: everything() } });
+  });
+  afterAll(async () => h?.close());
+  afterEach(() => {
+    // A test that failed midway could leave replies for the next one: they would not be its own.
+    expect(h.llm.pending()).toBe(0);
+  });
+  const limits = (patch: { maxFailedAttempts?: number; timeoutMs?: number; modelOutputChars?: number }) =>
+    h.settings.update({
+      maxFailedAttempts: patch.maxFailedAttempts ?? defaultSettings.maxFailedAttempts,
+      exec: { timeoutMs: patch.timeoutMs ?? 20_000, modelOutputChars: patch.modelOutputChars ?? defaultSettings.exec.modelOutputChars },
+    });
+
   it('shows an image result inline and tells the model an image was shown', async () => {
-    const h = await startHarness({ settings: { autoRun: true, mcpServers: everything() } });
+    limits({});
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_i', name: 'mcp__everything__get-tiny-image', arguments: {} }] },
       { kind: 'text', text: 'ok' },
@@ -97,9 +116,7 @@ describe('MCP tool results and limits', () => {
   });
 
   it('stops a call that runs past the timeout and tells the model', async () => {
-    const h = await startHarness({
-      settings: { autoRun: true, maxFailedAttempts: 1, exec: { timeoutMs: 1000 }, mcpServers: everything() },
-    });
+    limits({ maxFailedAttempts: 1, timeoutMs: 1000 });
     h.llm.enqueue({
       kind: 'tool',
       calls: [{ id: 'call_t', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 600, steps: 2 } }],
@@ -112,7 +129,7 @@ describe('MCP tool results and limits', () => {
   });
 
   it('caps a huge result to head and tail for the model', async () => {
-    const h = await startHarness({ settings: { autoRun: true, exec: { modelOutputChars: 500 }, mcpServers: everything() } });
+    limits({ modelOutputChars: 500 });
     const huge = `START${'x'.repeat(20_000)}END`;
     h.llm.enqueue(
       { kind: 'tool', calls: [{ id: 'call_h', name: 'mcp__everything__echo', arguments: { message: huge } }] },
@@ -128,7 +145,7 @@ describe('MCP tool results and limits', () => {
   });
 
   it('tells the model the tool names there are when it calls one that does not exist', async () => {
-    const h = await startHarness({ settings: { autoRun: true, maxFailedAttempts: 1, mcpServers: everything() } });
+    limits({ maxFailedAttempts: 1 });
     h.llm.enqueue({ kind: 'tool', calls: [{ id: 'call_x', name: 'mcp__everything__nope', arguments: {} }] });
     const id = await h.newConversation();
     await h.send(id, 'x');

@@ -8,7 +8,7 @@ import { defaultSettings, type ExecSettings } from '@contract';
 import { AutoInstall } from '../../../src-main/core/exec';
 import type { ExecService, RunRequest } from '../../../src-main/core/exec';
 import { type Harness, startHarness, streamTextOf as stdout } from '../../support/exec-harness';
-import { buildWheel, type LocalRegistry, startNpmRegistry } from '../../support/package-registries';
+import { buildWheel, type LocalRegistry, startNpmRegistry, venvWithoutOwnPip } from '../../support/package-registries';
 
 // Real pip and npm, installing from a local folder and a local registry: pip's PIP_FIND_LINKS and
 // PIP_NO_INDEX, npm's npm_config_registry — the same configuration users set, passed through the
@@ -103,7 +103,10 @@ describe('automatic installs', () => {
 
   it('installs a missing Python package with pip after asking, and runs the cell again', { timeout: PIP_TIMEOUT }, async () => {
     const env = join(root, 'env');
-    await sh(SYSTEM_PYTHON, ['-m', 'venv', env]);
+    // The chosen interpreter: a venv whose `python -m pip` is Debian's pip, seen through its system
+    // site packages, not a copy of its own (ensurepip's copy is ~4 CPU-seconds a venv). The app runs
+    // `<interpreter> -m pip` either way, and pip installs into the venv (sys.prefix), as asserted below.
+    await venvWithoutOwnPip(env, { systemSitePackages: true });
     const streamed: string[] = [];
     const { result } = await runInFreshWorkspace(
       true,
@@ -216,7 +219,8 @@ describe('automatic installs', () => {
 
   it('installs into the workspace .venv when the sandbox is on, and re-runs inside the sandbox', async () => {
     const env = join(root, 'env-sandbox');
-    await sh(SYSTEM_PYTHON, ['-m', 'venv', env]);
+    // As in the first test: `-I -m pip` from this interpreter finds Debian's pip through its system site packages.
+    await venvWithoutOwnPip(env, { systemSitePackages: true });
     const { workspace, result } = await runInFreshWorkspace(
       true,
       {

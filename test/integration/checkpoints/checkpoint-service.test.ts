@@ -2,10 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync, readFileSync, readdirSync, watch } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { defaultSettings } from '@contract';
 import { describe, expect, it } from 'vitest';
 import { CheckpointService } from '../../../src-main/core/checkpoints/checkpoint-service';
+import { bundleForNode } from '../../support/node-bundle';
 import { endWithTest } from '../../support/test-children';
 import { useServiceSetup } from './support/service-setup';
 import { treeState } from './support/tree-state';
@@ -269,23 +269,16 @@ describe('checkpoints', () => {
       const s = new CheckpointService({ dataDir: ${JSON.stringify(dataDir)}, settings: () => defaultSettings });
       await s.restore({ id: 'conv1', workspace: ${JSON.stringify(workspace)} }, 'cell1', true);\n`,
     );
-    // tsx's loader straight into node (npx first started npm). The kill waits on events, not a poll:
-    // the journal appearing in the store (the restore has begun), then the workspace's files coming
-    // back one by one (inotify, through fs.watch); once 5 hold their original text, the whole group
-    // goes. (A bash loop polling with grep every 10 ms used about as much CPU as the restore itself.)
-    const tsx = pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href;
+    // Bundled into one file node loads (test/support/node-bundle.ts: cheaper than tsx's loader). The
+    // kill waits on events, not a poll: the journal appearing in the store (the restore has begun),
+    // then the workspace's files coming back one by one (inotify, through fs.watch); once 5 hold their
+    // original text, the whole group goes. (A bash loop polling with grep every 10 ms used about as
+    // much CPU as the restore itself.)
+    const bundled = await bundleForNode(script, path.join(top, 'restore.mjs'));
     const stores = path.join(dataDir, 'checkpoints', 'stores');
     const store = path.join(stores, readdirSync(stores).find((name) => name.endsWith('.git')) ?? '');
     const journalFile = path.join(store, 'oi-restore-journal.json');
-    const child = endWithTest(
-      spawn(process.execPath, ['--import', tsx, script], {
-        cwd: process.cwd(),
-        detached: true,
-        stdio: 'ignore',
-        env: { ...process.env, TSX_TSCONFIG_PATH: path.resolve('tsconfig.node.json') },
-      }),
-      { group: true },
-    );
+    const child = endWithTest(spawn(process.execPath, [bundled], { cwd: process.cwd(), detached: true, stdio: 'ignore' }), { group: true });
     const restored = new Set<string>();
     let files: ReturnType<typeof watch> | undefined;
     const journalWatch = watch(store, (_event, name) => {
@@ -311,7 +304,7 @@ describe('checkpoints', () => {
       // The kill came after the restore finished: the new state, whole.
       expect(mid).toEqual(original);
     }
-    // A second node with tsx's loader, and 300 files: past 60 s at a load of ~30.
+    // A second node, and 300 files: past 60 s at a load of ~30.
   }, 300_000);
 
   it('drops the oldest checkpoints past the conversation budget, and the store shrinks', async () => {

@@ -16,8 +16,30 @@ import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 const PYTHON_KERNEL = { kernelName: 'python3', displayName: 'Python 3 (ipykernel)', language: 'python' };
 
+// One server for the file. Its python3 kernel runs in a virtual environment that sees Debian's
+// ipykernel and pip (no pip of its own), so the %pip test at the end installs into the kernel's
+// environment on the server without a server of its own; to the other tests it is the same real
+// ipykernel, started by the same jupyter_server (a server's start is ~1.5 CPU-seconds of imports).
+let root: string;
+let venv: string;
+let server: JupyterServer;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'oi-remote-'));
+  venv = join(root, 'kernel-env');
+  await venvWithoutOwnPip(venv, { systemSitePackages: true });
+  const wheels = join(root, 'wheels');
+  await buildWheel(wheels, 'oi_remote_pkg', 99);
+  server = await startJupyterServer({
+    kernelPython: join(venv, 'bin', 'python'),
+    kernelEnv: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' },
+  });
+});
+afterAll(async () => {
+  await server?.dispose();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
 describe('remote Jupyter kernels', () => {
-  let server: JupyterServer;
   let proxy: TcpProxy;
   let kernels: Kernels.RemoteKernels;
   let h: Harness;
@@ -36,7 +58,6 @@ describe('remote Jupyter kernels', () => {
     });
 
   beforeAll(async () => {
-    server = await startJupyterServer();
     proxy = await startTcpProxy(server.port);
     tokens.set(server.url, server.token);
     tokens.set(proxy.url, server.token);
@@ -47,7 +68,6 @@ describe('remote Jupyter kernels', () => {
   afterAll(async () => {
     await h?.close();
     await proxy?.close();
-    await server?.dispose();
   });
 
   it('lists the kernels a server offers, and rejects a wrong token clearly', async () => {
@@ -236,16 +256,7 @@ describe('remote Jupyter kernels', () => {
 
 describe('missing packages on a remote kernel', () => {
   it('installs them on the server with %pip in the kernel, not on this machine', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'oi-remote-pip-'));
-    const venv = join(root, 'kernel-env');
-    // The kernel's environment on the server sees Debian's ipykernel and pip; %pip installs into it.
-    await venvWithoutOwnPip(venv, { systemSitePackages: true });
-    const wheels = join(root, 'wheels');
-    await buildWheel(wheels, 'oi_remote_pkg', 99);
-    const server = await startJupyterServer({
-      kernelPython: join(venv, 'bin', 'python'),
-      kernelEnv: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' },
-    });
+    // The file's server: its kernel's environment sees Debian's ipykernel and pip; %pip installs into it.
     const kernels = new Kernels.RemoteKernels({ tokenFor: async () => server.token });
     const commands: string[] = [];
     const pip = await startHarness({
@@ -272,8 +283,6 @@ describe('missing packages on a remote kernel', () => {
       expect(listed).toContain('Name: oi_remote_pkg');
     } finally {
       await pip.close();
-      await server.dispose();
-      await rm(root, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -65,8 +65,10 @@ json.dump(out, sys.stdout)
 }
 
 async function cached(jupyter: Jupyter, what: string, make: () => Promise<string>): Promise<Record<string, string>> {
-  const versions = await jupyter.python(
-    'import sys, nbformat, nbconvert, ipykernel, IPython; print(sys.version, nbformat.__version__, nbconvert.__version__, ipykernel.__version__, IPython.__version__)',
+  // The versions from the packages' metadata, without importing them: importing nbconvert, ipykernel
+  // and IPython only to read their versions cost a Python about a CPU-second, on every call.
+  const versions = await jupyter.pythonWithoutKernels(
+    'import sys; from importlib.metadata import version; print(sys.version, *(version(p) for p in ("nbformat", "nbconvert", "ipykernel", "ipython")))',
   );
   const key = createHash('sha256').update(what).update(versions).digest('hex').slice(0, 16);
   const dir = path.join(tmpdir(), 'oi-test-real-shapes');
@@ -122,7 +124,7 @@ function readOwner(lock: string): number {
  * joined): for each pair, the paths where they differ, with both values. One Python process.
  */
 export async function notebookDifferences(jupyter: Jupyter, pairs: Array<[string, string]>): Promise<string[][]> {
-  const out = await jupyter.python(
+  const out = await jupyter.pythonWithoutKernels(
     String.raw`
 import json, sys, nbformat
 
