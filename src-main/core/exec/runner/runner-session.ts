@@ -25,13 +25,12 @@ import type { RunnerChannel } from './runner-channel';
 import { refuseStale, RunQuestions } from './runner-questions';
 import { spawnRunner } from './runner-spawn';
 
-// A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on
-// a side channel. The terminal carries only what the code prints; results, rich outputs and cwd
-// come on the channel. A run's end is claimed by its fence (in the terminal, with the run's tag)
-// and its `done` message; as the cell's code can send both, the run ends only once main also sees
-// the runner's main thread back in its wait for the next message (session/run-end.ts). Position
-// markers (also with the tag) say where in the text each rich output goes; RunOutput matches them
-// with the outputs.
+// A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md
+// on a side channel. The terminal carries only what the code prints; results, rich outputs and cwd come
+// on the channel. A run's end is claimed by its fence (in the terminal, with the run's tag) and its
+// `done`; as the cell's code can send both, the run ends only once main also sees the runner's main
+// thread back in its wait for the next message (session/run-end.ts). Position markers (also tagged) say
+// where in the text each rich output goes.
 
 export interface RunnerSessionOptions {
   language: LanguageDefinition;
@@ -88,9 +87,8 @@ export class RunnerSession implements Session {
       writeTerminal: (text) => this.pty?.writeOutput(text) ?? Promise.reject(new Error('no terminal')),
       drainTerminal: () => this.pty?.drainOutput() ?? false,
       sync: (token) => this.channel?.send({ type: 'sync', token }),
-      // Only where the wait was learnt (so "idle" was seen, not assumed) and means the cell is over;
-      // not after a SIGINT, which another runner thread may hold until the main thread runs code:
-      // `sync` makes that happen between cells, or the KeyboardInterrupt hits the next run.
+      // Only where the wait was learnt ("idle" seen, not assumed) and means the cell is over; not after
+      // a SIGINT another runner thread may hold till main runs code (`sync` does, or it hits the next run).
       drain: options.language.runner?.idleMeansCellOver
         ? () => this.idleWait !== null && !this.active?.signalled && (this.channel?.drain?.() ?? false)
         : undefined,
@@ -145,16 +143,14 @@ export class RunnerSession implements Session {
     }
     const problem = await this.options.limits.beforeRun(pty.pid, run.settings);
     if (problem) run.output.terminal(`[${problem}]\r\n`);
-    // Output that came between runs (background jobs) belongs to no run yet; it goes to this one.
-    // Bare line ends are left by a late Ctrl-C reaching the idle prompt, and are dropped.
+    // Output between runs (background jobs) goes to this run; bare line ends (a late Ctrl-C) are dropped.
     if (this.idleText.trim()) run.output.terminal(this.idleText);
     this.idleText = '';
     if (this.state !== 'ready') {
       this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: this.deathNote ?? `The ${this.label} session died.` };
     }
-    // Interrupted before its code went to the runner (a SIGINT then would reach an idle runner,
-    // which drops it): the code is not sent at all, and the run ends as interrupted.
+    // Interrupted before its code went out (an idle runner drops a SIGINT): not sent; ends interrupted.
     if (this.interruptOnStart) {
       this.interruptOnStart = false;
       return { status: 'failed', exitCode: null, cwd: this.lastCwd, message: null };
@@ -163,8 +159,7 @@ export class RunnerSession implements Session {
     run.output.bareNewlines = this.rawOutput;
     return new Promise<SessionOutcome>((resolve) => {
       const questions: RunQuestions = new RunQuestions(run, (reply) => {
-        // A reply that comes after the run is over is for no one.
-        if (this.active?.questions === questions) this.channel?.send(reply);
+        if (this.active?.questions === questions) this.channel?.send(reply); // after the run: for no one
       });
       this.active = { run, nonce, fenced: false, done: null, resolve, questions };
       channel.send({ type: 'run', id: run.runId, code: run.code, nonce, executionCount: run.executionCount });
@@ -179,12 +174,11 @@ export class RunnerSession implements Session {
     // The runner has finished the cell (`done`); only main's end check is left. A SIGINT now would
     // reach the runner between cells: ignored there, or held by R for its next cell.
     if (this.active.done) return;
-    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell. One that
-    // lands before the runner has begun the cell is dropped there; RunControl repeats it. An open
-    // question is answered with end-of-input first, so a runner waiting for its reply (R holds
-    // interrupts while it waits) gets to the interrupt. The message names the run, and comes after
-    // its run message: the JavaScript runner acts on it alone except in a cell's synchronous part,
-    // where only the signal reaches it (docs/exec-protocol.md#interrupt-and-death).
+    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell; one that
+    // lands before the cell began is dropped there, and RunControl repeats it. An open question gets
+    // end-of-input first (R holds interrupts while it waits for a reply). The message names the run
+    // and follows its run message: the JavaScript runner acts on it alone but in a cell's synchronous
+    // part, which only the signal reaches (docs/exec-protocol.md#interrupt-and-death).
     this.active.questions.withdraw();
     this.channel?.send({ type: 'interrupt', id: this.active.run.runId } satisfies InterruptCommand);
     this.active.signalled = true;
@@ -248,8 +242,7 @@ export class RunnerSession implements Session {
       for (const piece of this.filter.push(text)) this.onPiece(piece);
     });
     this.pty.onExit((exit) => this.onExit(exit));
-    // Limits go on while the runner starts (it runs no user code before the first run message), so
-    // the first run does not wait for a prlimit process.
+    // Limits go on while the runner starts (no user code before the first run message): no wait later.
     const limited = this.options.limits.beforeRun(this.pty.pid, this.options.limitSettings).catch(() => null);
     const timeoutMs = this.options.bootTimeoutMs ?? 20_000;
     let timer: NodeJS.Timeout | undefined;
@@ -283,14 +276,13 @@ export class RunnerSession implements Session {
 
   /**
    * After hello, before any cell: the wait the runner's main thread blocks in for its next message
-   * (its system call, stack and code address) is what "back in its loop" means for every run after.
-   * The pid in hello is the runner's own view (inside a sandbox, the sandbox's pid namespace).
+   * (system call, stack, code address) is "back in its loop" for every run after. hello's pid is the
+   * runner's own view (in a sandbox, its pid namespace).
    */
   private async learnIdleWait(): Promise<void> {
     const pty = this.pty;
     if (!pty || this.helloPid === null) return;
-    // Once round the loop first: a runtime may compile the loop's functions on their second call
-    // (R's JIT), which moves the wait on the stack; every later wait is where this one is.
+    // Once round the loop first: R's JIT compiles the loop on its second call, moving the wait.
     await this.warmUp();
     const runner = await findByInnerPid(pty.pid, this.helloPid);
     this.idleWait = runner === null ? null : await learnIdleWait(runner, { args: 1, foreground: false });
@@ -326,8 +318,7 @@ export class RunnerSession implements Session {
       if (seq !== null) active.run.output.marker(seq);
     } else if (piece.key === 'OiFence' && piece.value === active.nonce) {
       active.fenced = true;
-      // The runner sends `done` right after its fence: read the channel now rather than wait for the
-      // event loop to wake for it (it is handled here, before this returns, if it is there).
+      // `done` follows the fence: read the channel now, not when the event loop next wakes.
       if (!active.done) this.channel?.drain?.();
       this.maybeFinish();
     }
@@ -356,20 +347,16 @@ export class RunnerSession implements Session {
     else if (message.type === 'input_request' || message.type === 'computer_request') active.questions.requested(message);
     else if (message.type === 'done') {
       active.done = { ok: message.ok, cwd: message.cwd ?? null };
-      // The runner wrote its fence to the terminal before it sent `done`: read the terminal now
-      // rather than wait for the event loop to wake for it (the text and the fence are handed on
-      // here, in order, before this returns).
+      // The fence was written before `done`: read the terminal now (handed on in order, here).
       if (!active.fenced) this.pty?.drainOutput();
       this.maybeFinish();
     }
   }
 
   /**
-   * Fence and `done` both in: the run claims its end (again, if the code forged one before). The
-   * check runs once the message or terminal text being handled is done with (a microtask later): it
-   * reads the channel and the terminal itself, and what it reads must come after the rest of what
-   * is being handled (a channel read while a message is handled is queued behind it, a terminal read
-   * is refused), or the run could end before messages the runner sent before its end are handled.
+   * Fence and `done` both in: the run claims its end (again, if the code forged one before), a
+   * microtask later: the check reads channel and terminal itself, and must do so after what is being
+   * handled now, or the run could end before messages the runner sent earlier are handled.
    */
   private maybeFinish(): void {
     const active = this.active;
@@ -403,11 +390,8 @@ export class RunnerSession implements Session {
       return;
     }
     if (wasBooting) {
-      this.booted?.reject(
-        new Error(
-          `the ${this.label} runner exited while starting (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`})${this.startupText()}`,
-        ),
-      );
+      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode}`;
+      this.booted?.reject(new Error(`the ${this.label} runner exited while starting (${how})${this.startupText()}`));
       this.booted = null;
       return;
     }
