@@ -144,10 +144,16 @@ export function useUiApp(setup: UiAppSetup = {}, options: UiFixtureOptions = {})
     });
     return fixture;
   }
-  const [before, after] = when === 'once' ? [beforeAll, afterAll] : [beforeEach, afterEach];
-  if (when !== 'in-test') before(() => fixture.start());
-  after(async ({ task }: { task?: { name: string; result?: { state?: string } } } = {}) => {
-    if (task?.result?.state === 'fail' && opened) await shotOfFailure(opened.page, task.name);
+  if (when === 'once') {
+    // A file-wide app: vitest gives afterAll no test context (destructuring one is an error), so no
+    // failure picture here; each failed test's page is pictured by the per-test modes.
+    beforeAll(() => fixture.start());
+    afterAll(() => fixture.close());
+    return fixture;
+  }
+  if (when !== 'in-test') beforeEach(() => fixture.start());
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && opened) await shotOfFailure(opened.page, task.name);
     await fixture.close();
   });
   return fixture;
