@@ -32,6 +32,9 @@ describe('MCP resources and prompts in the composer', () => {
     await shot(page, 'ui-mcp-composer-prompt.png');
     await menu.getByRole('button', { name: 'Use prompt' }).click();
     await expect.poll(() => box.inputValue(), { timeout: 30_000 }).toContain('Paris');
+    // The composer sends nothing while an attachment is still being copied in (Enter is ignored then):
+    // under load the resource's copy can outlast the prompt's form.
+    await expect.poll(() => page.getByTestId('attachment-chip').getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     await box.press('Enter');
     await expectText(page.getByText('Got the document and the city.').first(), 'Got the document and the city.', 30_000);
 
