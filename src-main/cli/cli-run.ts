@@ -88,10 +88,9 @@ export interface UnattendedRun {
 export type TurnEnded = (end: { code: number; reason: string; conversationId: string }) => Promise<void>;
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, unattended?: UnattendedRun, observed?: TurnEnded): Promise<CliEnd> {
-  // A terminal run parses each schema a few times: compiling a fast path per object schema (zod's JIT,
-  // `new Function`) costs more than it saves before the first model request (bench/startup.bench.ts).
-  // This reaches only schemas built from now on: main.ts imports zod-jitless.ts before the modules
-  // that build the contract's; this is for callers that start here.
+  // This reaches only schemas built from now on, not the contract's (zod reads it when it builds a
+  // schema). Turning the JIT off before those too was measured and not kept (round 14, docs/cli.md#start-up):
+  // it saved ~13 ms at start and cost ~2 CPU-ms a step, as each step parses the same schemas again.
   zodConfig({ jitless: true });
   let opts: CliOptions;
   try {

@@ -9,9 +9,6 @@ const argv = process.argv.slice(2);
 const first = argv[0];
 const help = argv.length === 1 && (first === '--help' || first === '-h');
 const version = argv.length === 1 && (first === '--version' || first === '-v');
-// zod without its JIT before any module that builds a schema loads (zod-jitless.ts says why);
-// `oi mcp` keeps it: a server answers many calls with the same schemas.
-if (!help && !version && first !== 'mcp') await import('./zod-jitless');
 if (help) {
   process.stdout.write(`${HELP}\n`);
 } else if (version) {
