@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,29 +16,45 @@ import { newCell } from '../../../src-main/core/conversations/new-cell';
 
 const POOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
 const dirs: string[] = [];
-const release: Array<() => void> = [];
-afterEach(() => {
-  for (const free of release.splice(0)) free();
+const release: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const free of release.splice(0)) await free();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Holds every thread of libuv's pool until the returned function is called (or the test ends). */
-function holdThePool(dir: string): () => Promise<void> {
+/** This process's threads blocked opening a FIFO that has no other side yet (Linux's wchan). */
+function threadsInFifoOpen(): number {
+  let n = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/wchan`, 'utf8') === 'wait_for_partner') n++;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return n;
+}
+
+/** Holds every thread of libuv's pool (waited for until each is blocked) until the returned function is called (or the test ends). */
+async function holdThePool(dir: string): Promise<() => Promise<void>> {
   const fifo = path.join(dir, 'hold');
   expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
   const held = Array.from({ length: POOL }, () => open(fifo, 'r').then((h) => h.close()));
-  let freed = false;
-  const free = (): void => {
-    if (freed) return;
-    freed = true;
-    // A writer opening releases every blocked reader's open; it is closed at once.
-    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-  };
+  let freed: Promise<void> | null = null;
+  // Opened for reading and writing (Linux), a FIFO never blocks its opener, and while it is open every
+  // open for reading returns at once: those blocked now and any a loaded machine has not started yet.
+  const free = (): Promise<void> =>
+    (freed ??= (async () => {
+      const fd = openSync(fifo, constants.O_RDWR);
+      try {
+        await Promise.all(held);
+      } finally {
+        closeSync(fd);
+      }
+    })());
   release.push(free);
-  return async () => {
-    free();
-    await Promise.all(held);
-  };
+  await expect.poll(threadsInFifoOpen).toBeGreaterThanOrEqual(POOL);
+  return free;
 }
 
 /** Turns of the event loop, for work that is not waiting on anything to get done. */
@@ -64,8 +80,7 @@ async function journalWithOneLine(syncOnCaller: boolean) {
 describe.skipIf(process.platform === 'win32')('conversation journal, synced on the caller’s thread', () => {
   it('writes, syncs and resolves a line while every pool thread is held; the pool’s way waits for one', async () => {
     const caller = await journalWithOneLine(true);
-    const freeCaller = holdThePool(caller.dir);
-    await turns(5);
+    const freeCaller = await holdThePool(caller.dir);
     caller.conv.items.push(cell(2));
     await caller.journal.add(cell(2));
     expect(
@@ -78,8 +93,7 @@ describe.skipIf(process.platform === 'win32')('conversation journal, synced on t
 
     // Twin: the same line through the pool is not done while the pool is held.
     const pooled = await journalWithOneLine(false);
-    const freePooled = holdThePool(pooled.dir);
-    await turns(5);
+    const freePooled = await holdThePool(pooled.dir);
     pooled.conv.items.push(cell(2));
     let resolved = false;
     const adding = pooled.journal.add(cell(2)).then(() => (resolved = true));
