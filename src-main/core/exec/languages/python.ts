@@ -25,11 +25,12 @@ async function inspect(command: string, probing: Probing, needs?: readonly strin
     .map((l) => l.trim());
   if (!version || !/^3\.\d+\.\d+$/.test(version)) return null;
   const believed = executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && isExecutableNow(executable);
-  const names = answer.endedAt === undefined ? null : parsePackageList(listed);
+  const names = parsePackageList(listed);
   return {
     command: believed ? executable : command,
     version,
-    ...(names && answer.endedAt ? { packages: { names, listedAt: answer.endedAt } } : {}),
+    // Only an answer of this start says when it came back (a kept one does not: kept-probes.ts).
+    ...(names && answer.endedAt !== undefined ? { packages: { names, listedAt: answer.endedAt } } : {}),
   };
 }
 

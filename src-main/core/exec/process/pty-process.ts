@@ -1,7 +1,8 @@
-import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
+import { drainFd } from './drain-fd';
 import type * as NodePty from 'node-pty';
 
 // A process under a pseudo-terminal, so programs see a terminal (colours, progress bars, line
@@ -120,23 +121,8 @@ export class PtyProcess {
     if (process.platform !== 'linux' || typeof fd !== 'number' || fd < 0 || this.exitInfo || this.dispatching) return false;
     if (this.pauseReasons.size > 0 || typeof stream?.readableLength !== 'number' || stream.readableLength > 0) return false;
     const buffer = (this.drainBuffer ??= Buffer.allocUnsafe(64 * 1024));
-    for (let reads = 0; reads < 16; reads++) {
-      let n: number;
-      // The last read fails with EAGAIN every time: no stack trace is taken for it (most of its cost).
-      const stackTraceLimit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 0;
-      try {
-        n = readSync(fd, buffer, 0, buffer.length, null);
-      } catch (err) {
-        // EAGAIN: all read. EIO: the terminal's other side is closed (the exit is reported anyway).
-        return (err as NodeJS.ErrnoException).code === 'EAGAIN';
-      } finally {
-        Error.stackTraceLimit = stackTraceLimit;
-      }
-      if (n === 0) return false;
-      this.dispatch(this.decoder.write(buffer.subarray(0, n)));
-    }
-    return false;
+    // Bounded: a program still writing; EIO ends it as the terminal's other side closes (its exit is reported anyway).
+    return drainFd(fd, buffer, 16, (bytes) => this.dispatch(this.decoder.write(bytes)));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { drainFd } from '../process/drain-fd';
 import { NdjsonReader } from './ndjson-reader';
 import type { RunnerChannel, RunnerChannelEvents } from './runner-channel';
 
@@ -67,26 +67,9 @@ export class SideChannel implements RunnerChannel {
     const fd = (socket as unknown as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
     if (!socket || this.closed || typeof fd !== 'number' || fd < 0 || socket.readableLength > 0) return false;
     const buffer = (this.drainBuffer ??= Buffer.allocUnsafe(64 * 1024));
-    // Bounded: a thread the cell left running could keep sending; past this, `sync` takes over.
-    for (let reads = 0; reads < 64; reads++) {
-      let n: number;
-      // The last read of every drain fails with EAGAIN, and an error's stack trace was most of what
-      // a drain cost: none is taken for these.
-      const stackTraceLimit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 0;
-      try {
-        n = readSync(fd, buffer, 0, buffer.length, null);
-      } catch (err) {
-        // EAGAIN: all read. Anything else is the socket failing, which the event loop reports too.
-        return (err as NodeJS.ErrnoException).code === 'EAGAIN';
-      } finally {
-        Error.stackTraceLimit = stackTraceLimit;
-      }
-      // End of stream: the runner is gone, and its exit ends the run.
-      if (n === 0) return false;
-      this.reader.push(Buffer.from(buffer.subarray(0, n)));
-    }
-    return false;
+    // Bounded: a thread the cell left running could keep sending; past this, `sync` takes over. End of
+    // stream: the runner is gone, and its exit ends the run.
+    return drainFd(fd, buffer, 64, (bytes) => this.reader.push(Buffer.from(bytes)));
   }
 
   close(): void {
