@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { CellChanges, FilePreview, WorkspaceTree } from '@contract';
 import { bridge } from '../bridge/bridge';
+import { withFoldersOf } from './opened-folders';
 import { plainMessage } from './plain-error';
 
 /** What the preview panel shows: a workspace file, or a cell's image output (a plot that is not a file). */
@@ -136,10 +137,7 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
       if (byRun) {
         const changed = new Set(s.changed);
         for (const p of paths) changed.add(p);
-        const expanded = new Set(s.expanded);
-        // Open the folders holding what the run wrote, so the highlight is seen.
-        for (const p of paths) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) expanded.add(p.slice(0, i));
-        set({ changed, expanded });
+        set({ changed, expanded: withFoldersOf(s.expanded, paths) });
         const image = paths.find((p) => IMAGE_FILE.test(p));
         if (image && !s.runShowedImage) void get().showPreview({ kind: 'file', path: image });
       }
@@ -156,7 +154,16 @@ export const useWorkspace = create<WorkspaceState & WorkspaceActions>((set, get)
         ? // The cell's own count and the badge's must agree: the watcher also reports folders, files
           // made and removed within the run, and ignored paths, which the cell's list does not hold.
           // Settled: later batches of the watcher's no longer count as the run's (runEndedAt 0).
-          set({ runActive: false, runEndedAt: 0, changed: new Set(changes.files.map((f) => f.path)) })
+          // The folders holding them are opened here too: a quick cell can end before the watcher's batch.
+          set({
+            runActive: false,
+            runEndedAt: 0,
+            changed: new Set(changes.files.map((f) => f.path)),
+            expanded: withFoldersOf(
+              get().expanded,
+              changes.files.map((f) => f.path),
+            ),
+          })
         : set({ runActive: false, runEndedAt: Date.now() }),
     async showPreview(target) {
       if (target?.kind === 'output') set({ runShowedImage: true });

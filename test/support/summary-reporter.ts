@@ -13,6 +13,9 @@ import { SKIP_LOG_VARIABLE } from './installed';
 // says which programs were missing and which files lost tests for it, so green never hides that.
 export default class SummaryReporter implements Reporter {
   private readonly skipFolder = mkdtempSync(join(tmpdir(), 'oi-test-skips-'));
+  /** When each file started and ended, in seconds from the run's start: where the workers sat idle. */
+  private readonly runStart = Date.now();
+  private readonly timeline = new Map<string, { start: number; end?: number }>();
 
   constructor() {
     // The test processes are started after the reporter and inherit this; they append to the file.
@@ -20,7 +23,17 @@ export default class SummaryReporter implements Reporter {
     process.env[CPU_LOG_VARIABLE] = join(this.skipFolder, 'cpu');
   }
 
+  onTestModuleStart(mod: TestModule): void {
+    this.timeline.set(relative(mod), { start: (Date.now() - this.runStart) / 1000 });
+  }
+
+  onTestModuleEnd(mod: TestModule): void {
+    const entry = this.timeline.get(relative(mod));
+    if (entry) entry.end = (Date.now() - this.runStart) / 1000;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    this.writeTimeline();
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -93,6 +106,16 @@ export default class SummaryReporter implements Reporter {
     writeFileSync(join(RESULTS, 'cpu-by-file.tsv'), files.map((f) => `${f.seconds.toFixed(1)}\t${f.file}\n`).join(''));
   }
 
+  /** test-results/timeline.tsv: start and end of each file, by start (the run's tail, its idle workers). */
+  private writeTimeline(): void {
+    const rows = [...this.timeline].sort((a, b) => a[1].start - b[1].start);
+    mkdirSync(RESULTS, { recursive: true });
+    writeFileSync(
+      join(RESULTS, 'timeline.tsv'),
+      rows.map(([file, { start, end }]) => `${start.toFixed(1)}\t${end?.toFixed(1) ?? ''}\t${file}\n`).join(''),
+    );
+  }
+
   /** "; not installed, so their tests were left out: zsh (a.test.ts, b.test.ts), …", or "". */
   private missingPrograms(): string {
     let lines: string[];
@@ -115,6 +138,10 @@ export default class SummaryReporter implements Reporter {
 
 const COSTLIEST_SHOWN = 25;
 const RESULTS = join(import.meta.dirname, '../../test-results');
+
+function relative(mod: TestModule): string {
+  return mod.moduleId.replace(`${process.cwd()}/`, '');
+}
 
 function noteOf(test: TestCase): string {
   const result = test.result();
