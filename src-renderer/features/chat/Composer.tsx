@@ -23,6 +23,9 @@ export function Composer() {
   const area = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const uploading = chips.some((c) => c.state === 'uploading');
+  // Enter pressed while an attachment is still being copied in: the message goes once the copy ends
+  // (the box is read-only meanwhile), rather than the key doing nothing and the person wondering why.
+  const [queued, setQueued] = useState(false);
 
   useEffect(() => {
     if (!insertion) return;
@@ -47,7 +50,13 @@ export function Composer() {
       setText('');
       return setPlanMode(plan);
     }
-    if ((!t && !ready) || uploading) return;
+    if (queued) return;
+    if (uploading) {
+      setQueued(true);
+      await attachmentsCopied();
+      setQueued(false);
+    }
+    if (!t && !useComposer.getState().chips.some((c) => c.state === 'ready')) return;
     // The browser asks only on a gesture: the first message sent is the moment (docs/ui.md#notifications).
     askNotificationPermission();
     // "/name arguments" naming a saved command sends the command's text (docs/agent.md#saved-commands).
@@ -80,6 +89,11 @@ export function Composer() {
     <div className="composer">
       <AutoRunChip />
       <AttachmentChips />
+      {queued && (
+        <div className="muted small" role="status" data-testid="send-queued">
+          Sends once the attachments are copied in
+        </div>
+      )}
       <div className="composer-row">
         <button
           className="icon-button attach"
@@ -112,6 +126,7 @@ export function Composer() {
           placeholder="Ask for something to be done… (Enter sends, Shift+Enter for a new line)"
           value={text}
           onChange={(e) => setText(e.target.value)}
+          readOnly={queued}
           onKeyDown={onKey}
           onPaste={onPaste}
           rows={Math.min(10, Math.max(2, text.split('\n').length))}
@@ -127,8 +142,8 @@ export function Composer() {
           <button
             className="primary"
             onClick={() => void submit()}
-            disabled={(!text.trim() && !ready) || uploading}
-            title={uploading ? 'Waiting for attachments to be copied' : 'Send (Enter)'}
+            disabled={(!text.trim() && !ready && !uploading) || queued}
+            title={uploading ? 'Sends once the attachments are copied in' : 'Send (Enter)'}
           >
             Send
           </button>
@@ -136,4 +151,17 @@ export function Composer() {
       </div>
     </div>
   );
+}
+
+/** Settles once no attachment is being copied in (each chip ready or failed). */
+function attachmentsCopied(): Promise<void> {
+  const copied = () => !useComposer.getState().chips.some((c) => c.state === 'uploading');
+  return new Promise((resolve) => {
+    if (copied()) return resolve();
+    const stop = useComposer.subscribe(() => {
+      if (!copied()) return;
+      stop();
+      resolve();
+    });
+  });
 }
