@@ -133,9 +133,10 @@ export class Snapshotter {
     }
     // Several files in flight: the reads wait on the disk while the main thread hashes and deflates others.
     const held = new HeldFolders(this.root);
-    const stored = await inParallel(toStore, READS_IN_FLIGHT, (e) =>
-      this.store(e, files.get(e.path), held, skipped, (n) => (bytesStored += n)),
-    ).finally(() => held.close());
+    const storing = inParallel(toStore, READS_IN_FLIGHT, (e) => this.store(e, files.get(e.path), held, skipped, (n) => (bytesStored += n)));
+    // `finally` waits for the promise its callback returns: the folders are closed before going on.
+    // oxlint-disable-next-line typescript/no-misused-promises
+    const stored = await storing.finally(() => held.close());
     toStore.forEach((e, i) => {
       const got = stored[i];
       if (!got) return;
