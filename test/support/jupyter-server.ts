@@ -61,6 +61,9 @@ export async function startJupyterServer(options: JupyterServerOptions = {}): Pr
         `--port=${port}`,
         '--port-retries=0',
         '--no-browser',
+        // A kernel told to shut down gets this long to exit before the server kills it (default 5 s: a
+        // kernel whose cell ignores the interrupt sat out all of it in remote-kernel.test.ts).
+        '--KernelManager.shutdown_wait_time=0.5',
         `--ServerApp.root_dir=${work}`,
         ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
       ],

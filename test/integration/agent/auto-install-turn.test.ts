@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent, EventPayload } from '@contract';
 import { startAppUnderTest, type AppUnderTest } from '../../support/app-under-test';
-import { buildWheel } from '../../support/package-registries';
+import { buildWheel, venvWithoutOwnPip } from '../../support/package-registries';
 import { executeThenSay } from '../../support/scripted-replies';
 import { logLines } from '../../support/log-lines';
 
@@ -25,9 +23,10 @@ describe('a turn whose code needs a missing package', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'oi-install-turn-'));
     const wheels = path.join(root, 'wheels');
-    await buildWheel(wheels, 'oi_turn_pkg', 1234);
     const venv = path.join(root, 'venv');
-    await promisify(execFile)('/usr/bin/python3', ['-m', 'venv', venv]);
+    // The venv's `python -m pip` is Debian's pip through its system site packages, not a copy of its own
+    // (ensurepip's copy is ~4 CPU-seconds), and pip installs into the venv (auto-install.test.ts does the same).
+    await Promise.all([buildWheel(wheels, 'oi_turn_pkg', 1234), venvWithoutOwnPip(venv, { systemSitePackages: true })]);
     aut = await startAppUnderTest({
       exec: { pythonPath: path.join(venv, 'bin', 'python'), env: { PIP_FIND_LINKS: wheels, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1' } },
     });

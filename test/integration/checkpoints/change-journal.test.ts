@@ -139,7 +139,7 @@ describe('change journal', () => {
     mkdirSync(ws);
     // A thread blocked for good before it reads a message, as one stuck loading its code would be.
     const stuck = { file: 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);', eval: true };
-    const journal = new ChangeJournal({ entry: stuck, replyTimeoutMs: 2000 });
+    const journal = new ChangeJournal({ entry: stuck, replyTimeoutMs: 500 });
     journals.push(journal);
     writeFileSync(path.join(ws, 'a.txt'), 'a');
     const objects = new GitObjects(path.join(top, 'stuck.git'));
@@ -150,7 +150,7 @@ describe('change journal', () => {
     writeFileSync(path.join(ws, 'b.txt'), 'b');
     const second = await snap.take(MAX);
     expect(second.tree).not.toBe(first.tree);
-    expect(await journal.take(ws)).toMatchObject({ whole: true, reason: expect.stringMatching(/did not answer within 2 s/) });
+    expect(await journal.take(ws)).toMatchObject({ whole: true, reason: expect.stringMatching(/did not answer within 0.5 s/) });
     // The thread was ended: nothing of the journal keeps an event loop alive (the MessagePort a
     // ref'd worker shows as is gone).
     await vi.waitFor(() => expect(process.getActiveResourcesInfo()).not.toContain('MessagePort'), { timeout: 15_000, interval: 50 });

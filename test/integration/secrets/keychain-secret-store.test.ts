@@ -44,14 +44,16 @@ describe.runIf(keyring.mode === 'ready')('keychain secret store against the real
   });
 
   it('splits a long value over chunk entries and reassembles it', async () => {
-    const store = new KeychainSecretStore(backend, { chunkSize: 100 });
-    const long = `${KEY}-${'é😀x'.repeat(800)}`; // 3,251 UTF-16 units, pairs at awkward offsets
+    // 401 units: 9 chunks, 7 of whose ends would cut a surrogate pair (100 cut none, in 33 chunks; each
+    // chunk is a few Secret Service calls, with the daemon's CPU and a disk sync each).
+    const store = new KeychainSecretStore(backend, { chunkSize: 401 });
+    const long = `${KEY}-${'é😀x'.repeat(800)}`; // 3,251 UTF-16 units
     await store.set(ACCOUNT, long);
     const chunks = (await rawEntries()).filter((name) => name.startsWith('oi-internal/chunk/'));
     const manifest = parseManifest((await backend.entry(ACCOUNT).getPassword()) ?? '');
     expect(manifest?.count).toBe(chunks.length);
-    expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil(long.length / 100));
-    for (const chunk of chunks) expect((await backend.entry(chunk).getPassword())?.length).toBeLessThanOrEqual(100);
+    expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil(long.length / 401));
+    for (const chunk of chunks) expect((await backend.entry(chunk).getPassword())?.length).toBeLessThanOrEqual(401);
     expect(await store.get(ACCOUNT)).toBe(long);
     expect(await new KeychainSecretStore(backend).get(ACCOUNT)).toBe(long); // chunk size only matters when writing
 
@@ -79,7 +81,7 @@ describe.runIf(keyring.mode === 'ready')('keychain secret store against the real
   });
 
   it('says a key is damaged, naming the account and the fix, when a chunk went missing', async () => {
-    const store = new KeychainSecretStore(backend, { chunkSize: 10 });
+    const store = new KeychainSecretStore(backend, { chunkSize: 24 });
     await store.set(ACCOUNT, KEY);
     const chunk = (await rawEntries()).find((name) => name.startsWith('oi-internal/chunk/'));
     await backend.entry(chunk ?? '').deleteCredential();
@@ -93,7 +95,7 @@ describe.runIf(keyring.mode === 'ready')('keychain secret store against the real
   });
 
   it('lists saved accounts without its own chunk entries', async () => {
-    const store = new KeychainSecretStore(backend, { chunkSize: 10 });
+    const store = new KeychainSecretStore(backend, { chunkSize: 24 });
     await store.set(ACCOUNT, KEY);
     await store.set('provider:anthropic', 'sk-ant-short');
     expect((await store.accounts()).sort()).toEqual(['provider:anthropic', ACCOUNT]);
