@@ -60,13 +60,16 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     if (mode === 'off' || request.signal?.aborted) return first;
     const language = findLanguage(request.language)?.name;
     const missing = language ? findMissingDependency(language, first) : null;
+    // Nothing to install (every run that went well): the redactor and the keys it is built from are
+    // not needed, and were a warm run's work (issue 37).
+    if (!missing) return first;
     // The installers' output goes to the UI and the cell with the app's keys redacted, as a run's does.
     const redactor = new SecretRedactor(secrets());
     const shown: RunRequest = request.onTerminal
       ? { ...request, onTerminal: (text) => request.onTerminal?.(redactor.push(text)) }
       : request;
-    const plan = missing ? await planFor(plans, shown, missing, first).catch(() => null) : null;
-    if (!missing || !plan) return first;
+    const plan = await planFor(plans, shown, missing, first).catch(() => null);
+    if (!plan) return first;
     const { question } = plan;
     const approved = (mode === 'auto' && plan.wellKnown && !question.alwaysAsk) || (await options.approve(question).catch(() => false));
     if (approved !== true) {
