@@ -141,7 +141,10 @@ export class RunnerSession implements Session {
       this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${this.label} session is not ready.` };
     }
-    const problem = await this.options.limits.beforeRun(pty.pid, run.settings);
+    // Nothing to apply (every warm run): no turn is waited for, so the run message goes out within
+    // this call, before the engine sets up the run's clock and watches (run-watch.ts, issue 37).
+    const limits = this.options.limits;
+    const problem = limits.settled?.(pty.pid, run.settings) ? null : await limits.beforeRun(pty.pid, run.settings);
     if (problem) run.output.terminal(`[${problem}]\r\n`);
     // Output between runs (background jobs) goes to this run; bare line ends (a late Ctrl-C) are dropped.
     if (this.idleText.trim()) run.output.terminal(this.idleText);
