@@ -69,6 +69,15 @@ export interface LimitController {
   dispose?(): Promise<void>;
 }
 
+/**
+ * beforeRun's answer, or null here and now when `settled` says nothing is to be applied: a warm
+ * runner's message then goes out in the same turn as the run is asked for (runner-session.ts), not
+ * a turn later behind the run's other set-up (issue 37).
+ */
+export function limitsBeforeRun(limits: LimitController, pid: number, settings: LimitSettings): Promise<string | null> | null {
+  return limits.settled?.(pid, settings) ? null : limits.beforeRun(pid, settings);
+}
+
 /** One per session: remembers what it applied so an unchanged run costs no process spawn. */
 export function createLimitController(): LimitController {
   const isRoot = process.getuid?.() === 0;
