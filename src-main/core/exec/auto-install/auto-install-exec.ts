@@ -58,11 +58,8 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
   async function afterRun(request: RunRequest, first: RunResult): Promise<RunResult> {
     const mode = request.settings.autoInstall ?? 'ask';
     if (mode === 'off' || request.signal?.aborted) return first;
-    const language = findLanguage(request.language)?.name;
-    const missing = language ? findMissingDependency(language, first) : null;
-    // Nothing to install (every run that went well): the redactor and the keys it is built from are
-    // not needed, and were a warm run's work (issue 37).
-    if (!missing) return first;
+    const missing = missingOf(request, first);
+    if (!missing) return first; // nothing to install: no redactor, no keys read (a warm run's work before, issue 37)
     // The installers' output goes to the UI and the cell with the app's keys redacted, as a run's does.
     const redactor = new SecretRedactor(secrets());
     const shown: RunRequest = request.onTerminal
@@ -132,6 +129,12 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     endIdle: (idleMs, keep, now) => exec.endIdle(idleMs, keep, now),
     dispose: () => exec.dispose(),
   };
+}
+
+/** What a run that failed for want of a package is missing (null for any other run). */
+function missingOf(request: RunRequest, result: RunResult): ReturnType<typeof findMissingDependency> {
+  const language = findLanguage(request.language)?.name;
+  return language ? findMissingDependency(language, result) : null;
 }
 
 function annotate(result: RunResult, line: string, extra: CellOutput[], extraMs = 0): RunResult {
