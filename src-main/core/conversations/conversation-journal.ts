@@ -176,15 +176,19 @@ export class ConversationJournal {
   private compact(): void {
     clearTimeout(this.timer);
     this.sinceWhole = 0;
-    this.lastSave = this.lastSave.then(() => {
-      // The snapshot holds every item added so far (they are in the conversation before add() is called).
-      const upTo = this.appended;
-      return this.store.saveWhole(this.latest).then(
-        () => this.serially(async () => (this.appended === upTo ? await this.empty() : undefined)).catch(() => undefined),
-        // The file stays behind; the journal keeps the items, and the next compaction (or close) catches up.
-        () => undefined,
-      );
-    });
+    // Begun on the next turn of the event loop: the caller whose line made it due answers first (the
+    // whole conversation's serialisation was done before `oi mcp`'s reply, one call in 50; issue 37).
+    this.lastSave = this.lastSave
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        // The snapshot holds every item added so far (they are in the conversation before add() is called).
+        const upTo = this.appended;
+        return this.store.saveWhole(this.latest).then(
+          () => this.serially(async () => (this.appended === upTo ? await this.empty() : undefined)).catch(() => undefined),
+          // The file stays behind; the journal keeps the items, and the next compaction (or close) catches up.
+          () => undefined,
+        );
+      });
   }
 
   private serially<T>(op: () => Promise<T>): Promise<T> {

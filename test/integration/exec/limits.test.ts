@@ -58,6 +58,16 @@ describe('resource limits', () => {
     expect(result.forModel).toContain('MemoryError');
   });
 
+  // A warm run whose limits are those already applied sends its code without asking prlimit
+  // (LimitController.settled); a changed limit must still reach the live runner before its code runs.
+  it.runIf(linux)('applies a changed memory limit to a warm Python session at its next run, and keeps it', async () => {
+    const soft = 'import resource; print(resource.getrlimit(resource.RLIMIT_DATA)[0] // 2 ** 20)';
+    expect((await h.run('python', soft, { settings: { memoryMb: 256 } })).forModel).toBe('256');
+    expect((await h.run('python', soft, { settings: { memoryMb: 256 } })).forModel).toBe('256');
+    expect((await h.run('python', soft, { settings: { memoryMb: 384 } })).forModel).toBe('384');
+    expect((await h.run('python', soft, { settings: { memoryMb: 384 } })).forModel).toBe('384');
+  });
+
   it.runIf(linux)('kills a program that uses more CPU time than allowed', async () => {
     const result = await h.run('bash', `python3 -c 'while True: pass'`, { settings: { cpuSeconds: 1, timeoutMs: 30_000 } });
     expect(result.status).toBe('failed');

@@ -58,15 +58,15 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
   async function afterRun(request: RunRequest, first: RunResult): Promise<RunResult> {
     const mode = request.settings.autoInstall ?? 'ask';
     if (mode === 'off' || request.signal?.aborted) return first;
-    const language = findLanguage(request.language)?.name;
-    const missing = language ? findMissingDependency(language, first) : null;
+    const missing = missingOf(request, first);
+    if (!missing) return first; // nothing to install: no redactor, no keys read (a warm run's work before, issue 37)
     // The installers' output goes to the UI and the cell with the app's keys redacted, as a run's does.
     const redactor = new SecretRedactor(secrets());
     const shown: RunRequest = request.onTerminal
       ? { ...request, onTerminal: (text) => request.onTerminal?.(redactor.push(text)) }
       : request;
-    const plan = missing ? await planFor(plans, shown, missing, first).catch(() => null) : null;
-    if (!missing || !plan) return first;
+    const plan = await planFor(plans, shown, missing, first).catch(() => null);
+    if (!plan) return first;
     const { question } = plan;
     const approved = (mode === 'auto' && plan.wellKnown && !question.alwaysAsk) || (await options.approve(question).catch(() => false));
     if (approved !== true) {
@@ -129,6 +129,12 @@ export function withAutoInstall(exec: ExecService, options: AutoInstallOptions):
     endIdle: (idleMs, keep, now) => exec.endIdle(idleMs, keep, now),
     dispose: () => exec.dispose(),
   };
+}
+
+/** What a run that failed for want of a package is missing (null for any other run). */
+function missingOf(request: RunRequest, result: RunResult): ReturnType<typeof findMissingDependency> {
+  const language = findLanguage(request.language)?.name;
+  return language ? findMissingDependency(language, result) : null;
 }
 
 function annotate(result: RunResult, line: string, extra: CellOutput[], extraMs = 0): RunResult {

@@ -1,5 +1,4 @@
 import type { RunRequest } from './types';
-import type { RunTimer } from './run-timer';
 import { InputBroker } from '../input/input-broker';
 import type { InputQuestion } from '../input/input-types';
 import type { TerminalRead } from '../input/terminal-reader';
@@ -12,15 +11,23 @@ import type { Session } from '../session/session-types';
 
 export interface RunInputSetup {
   broker: InputBroker;
+  /** Starts the terminal's watch (once the run is under way: a quiet run ends long before it looks). */
+  watch(): void;
   /** Ends the watch and withdraws open questions (the run is over or being stopped). */
   close(): void;
+}
+
+/** The run's clock as the input needs it (run-timer.ts): stopped while a person is asked. */
+export interface RunClock {
+  pause(): void;
+  resume(): void;
 }
 
 export function startRunInput(options: {
   request: RunRequest;
   session: Session;
   output: RunOutput;
-  timer: RunTimer;
+  timer: RunClock;
   onStuck(reader: TerminalRead, question: InputQuestion): void;
 }): RunInputSetup {
   const { request, session, output, timer } = options;
@@ -41,9 +48,9 @@ export function startRunInput(options: {
           onStuck: options.onStuck,
         })
       : null;
-  watch?.start();
   return {
     broker,
+    watch: () => watch?.start(),
     close() {
       watch?.stop();
       broker.close();

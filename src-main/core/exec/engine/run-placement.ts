@@ -63,6 +63,7 @@ function noticingSpawn(limits: LimitController, onSpawn: (() => void) | undefine
   let told = false;
   return {
     beforeRun: (pid, settings) => limits.beforeRun(pid, settings),
+    settled: (pid, settings) => limits.settled?.(pid, settings) ?? false,
     wrapSpawn(file, args, settings) {
       const command = limits.wrapSpawn(file, args, settings);
       // After the spawn, which follows this call in the same turn of the event loop.

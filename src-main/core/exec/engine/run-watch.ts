@@ -4,7 +4,7 @@ import type { LanguageDefinition } from '../languages/language';
 import type { RunOutput } from '../output/run-output';
 import type { Session, SessionOutcome } from '../session/session-types';
 import { RunControl, type StopReason } from './run-control';
-import { startRunInput, type RunInputSetup } from './run-input';
+import { startRunInput, type RunClock, type RunInputSetup } from './run-input';
 import { RunTimer } from './run-timer';
 import type { SessionSlot } from './session-slots';
 import type { RunRequest } from './types';
@@ -45,14 +45,16 @@ export async function watchRun(options: { graceMs: number; live?: Map<string, Se
   const { request, session, slot } = run;
   const control = new RunControl(session, Math.max(options.graceMs, session.stopGraceMs ?? 0));
   slot.active.set(control, run.asked);
-  // Paused while a person is asked for input (docs/exec.md#input).
-  const timer = new RunTimer(request.settings.timeoutMs, () => control.stop('timeout'));
+  // The run's clock, made once its message is out (below): paused while a person is asked for input
+  // (docs/exec.md#input), which cannot happen before then.
+  let timer: RunTimer | null = null;
+  const clock = { pause: () => timer?.pause(), resume: () => timer?.resume() };
   let waited: { command: string | null; keys: boolean } | null = null;
   const input = startRunInput({
     request,
     session,
     output: run.output,
-    timer,
+    timer: clock,
     onStuck: (reader, question) => {
       waited = { command: reader.command || null, keys: question.mode === 'keys' };
       control.stop('no-input');
@@ -67,8 +69,14 @@ export async function watchRun(options: { graceMs: number; live?: Map<string, Se
   };
   const liveKey = liveRunKey(request.conversationId, run.runId);
   options.live?.set(liveKey, session);
-  // The run starts before anything can interrupt it, so every interrupt belongs to this run.
-  const running = startRun(run, input, timer, actionsOver?.signal);
+  // The run starts before anything can interrupt it, so every interrupt belongs to this run. A warm
+  // runner's message goes out within this call (runner-session.ts): what follows — the clock, the
+  // terminal's watch, the abort listener — is set up while the runner runs the code, not before it
+  // gets it (issue 37). All of it in this same turn, so nothing (an interrupt, input, the end) can
+  // come in between.
+  const running = startRun(run, input, clock, actionsOver?.signal);
+  timer = new RunTimer(request.settings.timeoutMs, () => control.stop('timeout'));
+  input.watch();
   const onAbort = (): void => control.stop('interrupted');
   request.signal?.addEventListener('abort', onAbort, { once: true });
   if (request.signal?.aborted) onAbort();
@@ -90,7 +98,7 @@ export async function watchRun(options: { graceMs: number; live?: Map<string, Se
 }
 
 /** The session's run of the code, with the screen actions it may ask for when the request offers them. */
-function startRun(run: RunToWatch, input: RunInputSetup, timer: RunTimer, actionsOver: AbortSignal | undefined): Promise<SessionOutcome> {
+function startRun(run: RunToWatch, input: RunInputSetup, timer: RunClock, actionsOver: AbortSignal | undefined): Promise<SessionOutcome> {
   const { request } = run;
   const computer = actionsOver && request.onComputer;
   return run.session.run({

@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { keepLookup, keptLookup, walkedFolders } from './kept-lookups';
@@ -23,6 +23,9 @@ export async function isExecutable(path: string): Promise<boolean> {
  * Not for walking PATH, whose folders may be slow mounts that would hold main's event loop.
  */
 export function isExecutableNow(path: string): boolean {
+  // A missing file (the workspace's .venv/bin/python, looked for at every run) is told without an
+  // exception: accessSync's error and its stack were most of what this look cost (issue 37).
+  if (!existsSync(path)) return false;
   try {
     accessSync(path, constants.X_OK);
     return true;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isExecutableNow, which } from './find-runtime';
 import { parsePackageList, withPackageList } from './python-packages';
 import type { LanguageDefinition, Runtime } from './language';
-import { localProbing, type Probing } from './probing';
+import { localProbing, type ProbeAnswer, type Probing } from './probing';
 
 const PROBE = 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version_info[:3])';
 /** The same, and the interpreter's packages on a third line (python-packages.ts). */
@@ -19,19 +19,31 @@ const PROBE_AND_PACKAGES = withPackageList(PROBE);
 async function inspect(command: string, probing: Probing, needs?: readonly string[], withPackages = true): Promise<Runtime | null> {
   const answer = await probing.ask(command, ['-I', '-c', withPackages ? PROBE_AND_PACKAGES : PROBE], needs ? { needs } : {});
   if (!answer.ok) return null;
-  const [executable, version, listed] = answer.stdout
-    .trim()
-    .split('\n')
-    .map((l) => l.trim());
+  const { executable, version, names } = readProbe(answer);
   if (!version || !/^3\.\d+\.\d+$/.test(version)) return null;
   const believed = executable && !(await probing.writable(command)) && !(await probing.writable(executable)) && isExecutableNow(executable);
-  const names = parsePackageList(listed);
   return {
     command: believed ? executable : command,
     version,
     // Only an answer of this start says when it came back (a kept one does not: kept-probes.ts).
     ...(names && answer.endedAt !== undefined ? { packages: { names, listedAt: answer.endedAt } } : {}),
   };
+}
+
+/** What a probe's answer says, read once per answer: a kept answer comes back at every warm run (probing.ts). */
+const readProbes = new WeakMap<ProbeAnswer, { executable?: string; version?: string; names: string[] | null }>();
+function readProbe(answer: ProbeAnswer): { executable?: string; version?: string; names: string[] | null } {
+  let read = readProbes.get(answer);
+  if (!read) {
+    const [executable, version, listed] = answer.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.trim());
+    // The listing (thousands of names on some machines) was parsed again at every warm run (issue 37).
+    read = { executable, version, names: parsePackageList(listed) };
+    readProbes.set(answer, read);
+  }
+  return read;
 }
 
 /** The first interpreter on PATH that answers (python3, then python). */

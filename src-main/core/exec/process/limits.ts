@@ -57,10 +57,25 @@ async function userProcessCount(): Promise<number> {
 export interface LimitController {
   /** Applies the limits that should hold for the next run; returns a problem to mention, if any. */
   beforeRun(pid: number, settings: LimitSettings): Promise<string | null>;
+  /**
+   * True when beforeRun would apply nothing (the same limits already hold, no CPU budget to move):
+   * told here and now, so a warm run's message goes out without waiting a turn for beforeRun's
+   * answer (issue 37). False when it cannot tell: beforeRun is then called as before.
+   */
+  settled?(pid: number, settings: LimitSettings): boolean;
   /** On platforms without prlimit: wraps the spawn command so the limits hold from the start. */
   wrapSpawn(file: string, args: string[], settings: LimitSettings): { file: string; args: string[] };
   /** Releases what the limits hold (the pids cgroup); call after the session's processes are gone. */
   dispose?(): Promise<void>;
+}
+
+/**
+ * beforeRun's answer, or null here and now when `settled` says nothing is to be applied: a warm
+ * runner's message then goes out in the same turn as the run is asked for (runner-session.ts), not
+ * a turn later behind the run's other set-up (issue 37).
+ */
+export function limitsBeforeRun(limits: LimitController, pid: number, settings: LimitSettings): Promise<string | null> | null {
+  return limits.settled?.(pid, settings) ? null : limits.beforeRun(pid, settings);
 }
 
 /** One per session: remembers what it applied so an unchanged run costs no process spawn. */
@@ -73,10 +88,19 @@ export function createLimitController(): LimitController {
   let nprocBase: number | null = null;
   let group: PidsGroup | null | undefined;
   let groupedPid: number | null = null;
+  const keyOf = (pid: number, settings: LimitSettings): string =>
+    JSON.stringify([pid, settings.memoryMb, settings.maxProcesses, settings.cpuSeconds]);
   return {
+    settled(pid, settings) {
+      if (process.platform !== 'linux') return true;
+      if (settings.cpuSeconds !== null || keyOf(pid, settings) !== appliedKey) return false;
+      // What beforeRun does on this path too: a spawn's limits count for the first run after it only.
+      spawnedKey = null;
+      return true;
+    },
     async beforeRun(pid, settings) {
       if (process.platform !== 'linux') return null;
-      const key = JSON.stringify([pid, settings.memoryMb, settings.maxProcesses, settings.cpuSeconds]);
+      const key = keyOf(pid, settings);
       const spawned = spawnedKey === spawnKey(settings);
       spawnedKey = null;
       if (key === appliedKey && settings.cpuSeconds === null) return null;

@@ -1,7 +1,7 @@
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageDefinition, Runtime } from '../languages/language';
-import type { LimitController, LimitSettings } from '../process/limits';
+import { limitsBeforeRun, type LimitController, type LimitSettings } from '../process/limits';
 import { diedMessage } from '../output/messages';
 import { OscFilter, type TerminalPiece } from '../output/osc-filter';
 import { killDescendants, killTree } from '../process/process-tree';
@@ -25,12 +25,11 @@ import type { RunnerChannel } from './runner-channel';
 import { refuseStale, RunQuestions } from './runner-questions';
 import { spawnRunner } from './runner-spawn';
 
-// A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md
-// on a side channel. The terminal carries only what the code prints; results, rich outputs and cwd come
-// on the channel. A run's end is claimed by its fence (in the terminal, with the run's tag) and its
-// `done`; as the cell's code can send both, the run ends only once main also sees the runner's main
-// thread back in its wait for the next message (session/run-end.ts). Position markers (also tagged) say
-// where in the text each rich output goes.
+// A Python, JavaScript, Ruby or R runner (resources/runners/…) under a pty, speaking docs/exec-protocol.md on a side channel.
+// The terminal carries only what the code prints; results, rich outputs and cwd come on the channel. A run's end is
+// claimed by its fence (in the terminal, with the run's tag) and its `done`; as the cell's code can send both, the run
+// ends only once main also sees the runner's main thread back in its wait for the next message (session/run-end.ts).
+// Position markers (also tagged) say where in the text each rich output goes.
 
 export interface RunnerSessionOptions {
   language: LanguageDefinition;
@@ -141,7 +140,8 @@ export class RunnerSession implements Session {
       this.interruptOnStart = false;
       return { status: 'died', exitCode: null, cwd: this.lastCwd, message: `The ${this.label} session is not ready.` };
     }
-    const problem = await this.options.limits.beforeRun(pty.pid, run.settings);
+    const pending = limitsBeforeRun(this.options.limits, pty.pid, run.settings); // null: nothing to apply, no turn waited for
+    const problem = pending && (await pending);
     if (problem) run.output.terminal(`[${problem}]\r\n`);
     // Output between runs (background jobs) goes to this run; bare line ends (a late Ctrl-C) are dropped.
     if (this.idleText.trim()) run.output.terminal(this.idleText);
@@ -174,11 +174,10 @@ export class RunnerSession implements Session {
     // The runner has finished the cell (`done`); only main's end check is left. A SIGINT now would
     // reach the runner between cells: ignored there, or held by R for its next cell.
     if (this.active.done) return;
-    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell; one that
-    // lands before the cell began is dropped there, and RunControl repeats it. An open question gets
-    // end-of-input first (R holds interrupts while it waits for a reply). The message names the run
-    // and follows its run message: the JavaScript runner acts on it alone but in a cell's synchronous
-    // part, which only the signal reaches (docs/exec-protocol.md#interrupt-and-death).
+    // SIGINT to the runner itself: Python turns it into KeyboardInterrupt inside the cell; one that lands before the cell
+    // began is dropped there, and RunControl repeats it. An open question gets end-of-input first (R holds interrupts while
+    // it waits for a reply). The message names the run and follows its run message: the JavaScript runner acts on it alone
+    // but in a cell's synchronous part, which only the signal reaches (docs/exec-protocol.md#interrupt-and-death).
     this.active.questions.withdraw();
     this.channel?.send({ type: 'interrupt', id: this.active.run.runId } satisfies InterruptCommand);
     this.active.signalled = true;

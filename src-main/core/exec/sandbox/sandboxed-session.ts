@@ -63,6 +63,11 @@ function sandboxedLimits(
   // once rather than by a walk of /proc before every run (six reads, most of a warm run's cost).
   const programs_ = new Map<number, number>();
   return {
+    settled(pid, settings) {
+      if (support.tool !== 'bubblewrap') return base.settled?.(pid, settings) ?? false;
+      const program = programs_.get(pid);
+      return program !== undefined && (base.settled?.(program, settings) ?? false);
+    },
     async beforeRun(pid, settings) {
       if (support.tool !== 'bubblewrap') return base.beforeRun(pid, settings);
       let program = programs_.get(pid);
