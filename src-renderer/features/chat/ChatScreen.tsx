@@ -10,7 +10,6 @@ import { takeNotebookDrops } from '../notebooks/notebook-actions';
 
 /** The chat column; files dropped anywhere on it are attached to the next message. */
 export function ChatScreen() {
-  const current = useApp((s) => s.current);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
   const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
@@ -44,7 +43,7 @@ export function ChatScreen() {
     >
       <ComputerBanner />
       <TaskListPanel />
-      {current ? current.conv.items.length > 0 ? <MessageList view={current} /> : <EmptyConversation /> : <EmptyConversation />}
+      <Conversation />
       <WorkingIndicator />
       <Composer />
       {dragging && (
@@ -54,6 +53,15 @@ export function ChatScreen() {
       )}
     </div>
   );
+}
+
+/**
+ * The open conversation changes with every streamed token and output chunk: only this part follows
+ * it, so the composer, the banner and the task list beside it do not re-render with each one.
+ */
+function Conversation() {
+  const current = useApp((s) => s.current);
+  return current && current.conv.items.length > 0 ? <MessageList view={current} /> : <EmptyConversation />;
 }
 
 function EmptyConversation() {

@@ -25,7 +25,7 @@ const STICK_PX = 48;
 export function VirtualList<T>({ items, keyOf, estimate, render, resetKey, className, testId, label }: Props<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const [heights, setHeights] = useState<ReadonlyMap<string, number>>(() => new Map());
-  const [viewport, setViewport] = useState({ top: 0, height: 800 });
+  const [viewport, setViewport] = useState<Viewport>({ top: 0, height: 800 });
   // Mirrors for event handlers, which must not wait for a render to see the latest values.
   const measured = useRef(new Map<string, number>());
   const stick = useRef(true);
@@ -64,20 +64,30 @@ export function VirtualList<T>({ items, keyOf, estimate, render, resetKey, class
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
-    setViewport({ top: el.scrollTop, height: el.clientHeight });
+    setViewport(sameViewport(el));
   };
 
+  // Following the end reads scrollHeight, which lays the page out there and then. A streamed turn
+  // commits once per message from the server, often several a frame, so the read waits for the frame
+  // (animation-frame callbacks run before its layout and paint): one layout a frame, not one a commit,
+  // and nothing is painted before the list has moved.
+  const follow = useRef(0);
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (!stick.current || follow.current !== 0) return;
+    follow.current = requestAnimationFrame(() => {
+      follow.current = 0;
+      const el = scroller.current;
+      if (el && stick.current) el.scrollTop = el.scrollHeight;
+    });
   });
+  useEffect(() => () => cancelAnimationFrame(follow.current), []);
 
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const ro = new ResizeObserver(() => {
       if (stick.current) el.scrollTop = el.scrollHeight;
-      setViewport({ top: el.scrollTop, height: el.clientHeight });
+      setViewport(sameViewport(el));
     });
     ro.observe(el);
     return () => ro.disconnect();
@@ -108,6 +118,15 @@ export function VirtualList<T>({ items, keyOf, estimate, render, resetKey, class
       </div>
     </div>
   );
+}
+
+type Viewport = { top: number; height: number };
+
+/** The scroller's viewport as a state update that keeps the old object (so no render) when it has not moved. */
+function sameViewport(el: HTMLElement): (old: Viewport) => Viewport {
+  const top = el.scrollTop;
+  const height = el.clientHeight;
+  return (old) => (old.top === top && old.height === height ? old : { top, height });
 }
 
 function Measured({

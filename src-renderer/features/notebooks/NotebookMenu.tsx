@@ -7,9 +7,11 @@ import './notebooks.css';
 
 /** The top bar's "Notebook" menu: import an .ipynb, export the conversation as one, re-run its cells. */
 export function NotebookMenu() {
-  const conversation = useApp((s) => s.current?.conv ?? null);
+  // The id and a count, not the conversation: the conversation changes with every streamed token.
+  const conversationId = useApp((s) => s.current?.conv.id ?? null);
+  const rerunnable = useApp((s) => (s.current ? rerunnableCount(s.current.conv.items) : 0));
   const busy = useNotebooks((s) => s.busy);
-  const rerun = useNotebooks((s) => (conversation ? s.reruns[conversation.id] : undefined));
+  const rerun = useNotebooks((s) => (conversationId ? s.reruns[conversationId] : undefined));
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -27,7 +29,6 @@ export function NotebookMenu() {
     };
   }, [open]);
 
-  const rerunnable = conversation ? rerunnableCount(conversation.items) : 0;
   const rerunning = rerun?.phase === 'running' || rerun?.phase === 'starting';
   // Each entry closes the menu first, then acts (inside the click, so the file chooser may open).
   const pickFile = () => {
@@ -36,11 +37,11 @@ export function NotebookMenu() {
   };
   const exportIt = () => {
     setOpen(false);
-    if (conversation) void exportNotebook(conversation.id);
+    if (conversationId) void exportNotebook(conversationId);
   };
   const rerunAll = () => {
     setOpen(false);
-    if (conversation) void startRerun(conversation.id);
+    if (conversationId) void startRerun(conversationId);
   };
 
   return (
@@ -65,15 +66,15 @@ export function NotebookMenu() {
           </button>
           <button
             role="menuitem"
-            disabled={!conversation}
+            disabled={!conversationId}
             onClick={exportIt}
-            title={conversation ? 'Download this conversation as an .ipynb' : 'Open a conversation first'}
+            title={conversationId ? 'Download this conversation as an .ipynb' : 'Open a conversation first'}
           >
             Export as notebook…
           </button>
           <button
             role="menuitem"
-            disabled={!conversation || rerunnable === 0 || rerunning}
+            disabled={!conversationId || rerunnable === 0 || rerunning}
             onClick={rerunAll}
             title="Run every code cell again, in order, to restore the notebook’s variables and files"
           >
