@@ -77,14 +77,37 @@ const cpuOf = (pid = 0): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
+const childMarks: Array<Map<string, number>> = [];
+/** The CPU (ms) of each process below `pid` (the runner, its own children), by name and pid. */
+const descendantsCpu = (pid = 0): Map<string, number> => {
+  const parents = new Map<number, { ppid: number; name: string; ms: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      parents.set(Number(entry), { ppid: Number(fields[1]), name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const below = (p: number): boolean => {
+    for (let at = parents.get(p)?.ppid; at !== undefined && at > 1; at = parents.get(at)?.ppid) if (at === pid) return true;
+    return false;
+  };
+  return new Map([...parents].filter(([p]) => below(p)).map(([p, v]) => [`${v.name}#${p}`, v.ms]));
+};
 child.stdout.on('data', (c: Buffer) => {
   const now = performance.now();
   out += c.toString();
   if (cpuOnly && /"name":"turn\.(start|end)"/.test(c.toString())) {
     cpuMarks.push(cpuOf(child.pid));
     threadMarks.push(threadsOf(child.pid));
+    childMarks.push(descendantsCpu(child.pid));
   }
-  for (const l of c.toString().split('\n')) if (l.startsWith('{')) stamps.push(`${now.toFixed(1)} ${l.slice(0, 110)}`);
+  for (const l of c.toString().split('\n'))
+    if (l.startsWith('{')) stamps.push(`${now.toFixed(1)} ${l.slice(0, Number(process.env.STEP_LINE_CHARS ?? 110))}`);
 });
 const started = performance.now();
 await new Promise((r) => child.once('exit', r));
@@ -102,6 +125,11 @@ if (cpuOnly) console.log(`oi CPU in the turn: ${turnCpu} ms, ${(turnCpu / steps)
 if (cpuOnly && process.env.STEP_THREADS) {
   const [a, b] = threadMarks;
   for (const [name, ms] of b ?? []) if (ms - (a?.get(name) ?? 0) > 0) console.log(`  ${name}: ${ms - (a?.get(name) ?? 0)} ms`);
+}
+if (cpuOnly) {
+  const [a, b] = childMarks;
+  for (const [name, ms] of b ?? [])
+    if (ms - (a?.get(name) ?? 0) > 0) console.log(`  child ${name}: ${ms - (a?.get(name) ?? 0)} ms in the turn`);
 }
 console.log(
   `${steps} steps, ${(performance.now() - started).toFixed(0)} ms, ${lines.filter((l) => l.includes('"cell.done"')).length} cells, end: ${/"reason":"([^"]+)"/.exec(lines.find((l) => l.includes('turn.end')) ?? '')?.[1]}`,
