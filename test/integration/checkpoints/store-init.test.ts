@@ -31,7 +31,7 @@ describe('a checkpoint store made in-process', () => {
     mkdirSync(ws);
     writeFileSync(path.join(ws, 'a.txt'), 'hello\n');
     const blob = git(gitDir, 'hash-object', '-w', path.join(ws, 'a.txt'));
-    const tree = await objects.writeTrees((write) => write([{ mode: '100644', name: 'a.txt', sha: blob }]));
+    const tree = await objects.writeTrees((write) => write([{ mode: '100644', type: 'blob', name: 'a.txt', sha: blob }]));
     expect((await objects.listTree(tree)).map((e) => e.path)).toEqual(['a.txt']);
     await objects.gc([tree], []);
     // Packed: no loose object left, the tree and its blob (and gc's holder of the live ones) in the pack.
