@@ -4,15 +4,17 @@
 // - --strace: system-call counts of oi and its children (strace -f -c) in <out-dir>/strace.txt, or with
 //   STRACE_FULL=1 every call with its time (strace -f -tt) in <out-dir>/strace.log;
 // - --cpu: no profiler; the oi process's own CPU from turn.start to turn.end (/proc), each thread's
-//   with STEP_THREADS=1.
+//   with STEP_THREADS=1, and its children's (the runner's).
 // STEP_NODE_ARGS adds node options (--trace-gc; STEP_OTHER_LINES=1 keeps its lines), STEP_TIMELINE=1
-// writes each event line's arrival time, STEP_STDERR=1 shows oi's stderr. Not a bench (not run by run.ts).
+// writes each event line's arrival time (STEP_LINE_CHARS of each line, 110 unless set), STEP_STDERR=1
+// shows oi's stderr. Not a bench (not run by run.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedLlm, type ScriptedReply } from '../test/fixtures/llm-server';
+import { runningTreeCpuByKind } from '../test/support/file-cpu';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const steps = Number(process.argv[2] ?? 60);
@@ -77,14 +79,19 @@ const cpuOf = (pid = 0): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
+/** CPU (ms) of the processes below oi (the runner, and those oi has reaped: the tree's less oi's own). */
+const childMarks: number[] = [];
+const childrenCpu = (pid = 0): number => (runningTreeCpuByKind(pid).get('main') ?? NaN) * 1000 - cpuOf(pid);
 child.stdout.on('data', (c: Buffer) => {
   const now = performance.now();
   out += c.toString();
   if (cpuOnly && /"name":"turn\.(start|end)"/.test(c.toString())) {
     cpuMarks.push(cpuOf(child.pid));
     threadMarks.push(threadsOf(child.pid));
+    childMarks.push(childrenCpu(child.pid));
   }
-  for (const l of c.toString().split('\n')) if (l.startsWith('{')) stamps.push(`${now.toFixed(1)} ${l.slice(0, 110)}`);
+  for (const l of c.toString().split('\n'))
+    if (l.startsWith('{')) stamps.push(`${now.toFixed(1)} ${l.slice(0, Number(process.env.STEP_LINE_CHARS ?? 110))}`);
 });
 const started = performance.now();
 await new Promise((r) => child.once('exit', r));
@@ -103,6 +110,7 @@ if (cpuOnly && process.env.STEP_THREADS) {
   const [a, b] = threadMarks;
   for (const [name, ms] of b ?? []) if (ms - (a?.get(name) ?? 0) > 0) console.log(`  ${name}: ${ms - (a?.get(name) ?? 0)} ms`);
 }
+if (cpuOnly) console.log(`oi's children (the runner…) CPU in the turn: ${(childMarks[1] ?? NaN) - (childMarks[0] ?? NaN)} ms`);
 console.log(
   `${steps} steps, ${(performance.now() - started).toFixed(0)} ms, ${lines.filter((l) => l.includes('"cell.done"')).length} cells, end: ${/"reason":"([^"]+)"/.exec(lines.find((l) => l.includes('turn.end')) ?? '')?.[1]}`,
 );

@@ -33,6 +33,9 @@ interface TurnProgress {
  */
 export async function runTurn(live: LiveConversation, deps: TurnDeps, signal: AbortSignal): Promise<void> {
   deps.events.emit('turn.start', { conversationId: live.conv.id });
+  // The change journal's thread starts while the model is asked, not when the first cell waits for its
+  // checkpoint (issue 37: most of the first cell's wait in `oi -m`); the desktop app started it already.
+  deps.checkpoints?.prepare();
   const lastSave = journalTurn(live.conv, deps.conversations); // the steps' saves are journalled (turn-journal.ts)
   try {
     const reason = await runSteps(live, deps, signal).catch((err: unknown): EndReason => {

@@ -1,6 +1,8 @@
 import { errorMessage } from '@contract';
 import { startAppProgram, SYSTEM_PATH } from '../programs/app-programs';
-import { mkdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { writeBlob, writeObject } from './blob-writer';
 import { markGc } from './store-lock';
 import { encodeTree, type TreeEntry } from './tree-encoding';
@@ -26,22 +28,38 @@ export interface FlatEntry {
   path: string;
 }
 
+/** The store's config, as `git init --bare` then `git config gc.auto 0` write it. */
+const STORE_CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n[gc]\n\tauto = 0\n';
+
 /** Git's empty tree: an empty folder. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export class GitObjects {
   constructor(readonly gitDir: string) {}
 
+  /**
+   * Makes the bare repository, written here rather than by `git init` and `git config`: two process
+   * starts on the first cell's path in every new workspace (issue 37: 20-70 ms on a loaded machine),
+   * for five small files and folders. It is what `git init --bare` writes, less the hook samples and
+   * description, with `gc.auto` off (loose objects are zlib-compressed already; packs come from gc,
+   * checkpoints.ts, when pruning). `objects` comes last, by a rename: a store whose `objects` exists
+   * is whole, and one cut short (a crash) is made again over what it left.
+   */
   async init(): Promise<void> {
-    const exists = await stat(`${this.gitDir}/objects`).then(
+    const objects = path.join(this.gitDir, 'objects');
+    const exists = await stat(objects).then(
       () => true,
       () => false,
     );
     if (exists) return;
-    await mkdir(this.gitDir, { recursive: true, mode: 0o700 });
-    await this.git(['init', '--bare', '--quiet', this.gitDir], { noGitDir: true });
-    // Loose objects are zlib-compressed already; packs come from gc (checkpoints.ts, when pruning).
-    await this.git(['config', 'gc.auto', '0']);
+    await mkdir(path.join(this.gitDir, 'refs', 'heads'), { recursive: true, mode: 0o700 });
+    await mkdir(path.join(this.gitDir, 'refs', 'tags'), { recursive: true, mode: 0o700 });
+    await writeFile(path.join(this.gitDir, 'HEAD'), 'ref: refs/heads/master\n', { mode: 0o600 });
+    await writeFile(path.join(this.gitDir, 'config'), STORE_CONFIG, { mode: 0o600 });
+    const making = `${objects}.${randomBytes(6).toString('hex')}.tmp`;
+    await mkdir(path.join(making, 'pack'), { recursive: true, mode: 0o700 });
+    await mkdir(path.join(making, 'info'), { mode: 0o700 });
+    await rename(making, objects);
   }
 
   /**
@@ -134,17 +152,17 @@ export class GitObjects {
     await markGc(this.gitDir);
   }
 
-  git(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<string> {
+  git(args: string[], opts: { cwd?: string; input?: string | Buffer } = {}): Promise<string> {
     return this.gitBuffer(args, opts).then((b) => b.toString('utf8'));
   }
 
-  private gitBuffer(args: string[], opts: { cwd?: string; input?: string | Buffer; noGitDir?: boolean } = {}): Promise<Buffer> {
+  private gitBuffer(args: string[], opts: { cwd?: string; input?: string | Buffer } = {}): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       let child;
       try {
         child = startAppProgram('git', args, {
           cwd: opts.cwd ?? this.gitDir,
-          env: gitEnv(opts.noGitDir ? null : this.gitDir),
+          env: gitEnv(this.gitDir),
           stdio: ['pipe', 'pipe', 'pipe'],
         });
       } catch (err) {
@@ -168,7 +186,7 @@ export class GitObjects {
  * Only our store: no user config or hooks, no repository found by walking up from a folder, no
  * replace objects, no prompts. The workspace's files are read as data, never run.
  */
-function gitEnv(gitDir: string | null): NodeJS.ProcessEnv {
+function gitEnv(gitDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     // git starts helpers by name (gc's repack…): from the system's folders only, never a workspace's.
     PATH: SYSTEM_PATH,
@@ -179,7 +197,7 @@ function gitEnv(gitDir: string | null): NodeJS.ProcessEnv {
     GIT_TERMINAL_PROMPT: '0',
     GIT_NO_REPLACE_OBJECTS: '1',
     GIT_CEILING_DIRECTORIES: '/',
+    GIT_DIR: gitDir,
   };
-  if (gitDir) env.GIT_DIR = gitDir;
   return env;
 }
