@@ -4,13 +4,16 @@ import { useApp } from '../../state/app-store';
 
 const WORDS: Record<McpClientPolicy, string> = { ask: 'Ask', allow: 'Always allow', refuse: 'Refuse' };
 
+/** While settings load: one object, so the selector's answer is the same each time (no re-render for nothing). */
+const NO_CLIENTS: Record<string, McpClientPolicy> = {};
+
 /**
  * Settings → Clients of oi mcp: what each client (by the name it gives) may do when it asks to run code
  * or write a file — ask here, always allow (what "Always allow" on a request saves), or refuse. A name
  * not listed is asked about. `oi mcp --auto-run` allows every client except those set to Refuse.
  */
 export function McpClientsSection() {
-  const clients = useApp((s) => s.settings?.mcpClients ?? {});
+  const clients = useApp((s) => s.settings?.mcpClients ?? NO_CLIENTS);
   const updateSettings = useApp((s) => s.updateSettings);
   const [name, setName] = useState('');
   const set = (client: string, policy: McpClientPolicy | null) => {

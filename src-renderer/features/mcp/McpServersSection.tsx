@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { McpServerStatus, McpToolPolicy } from '@contract';
+import type { McpServerConfig, McpServerStatus, McpToolPolicy } from '@contract';
 import { useApp } from '../../state/app-store';
 import { McpImportPanel } from './McpImportPanel';
 import { McpServerForm } from './McpServerForm';
@@ -15,9 +15,12 @@ const STATE_WORDS: Record<McpServerStatus['state'], string> = {
   disabled: 'off',
 };
 
+/** While settings load: one object, so the selector's answer is the same each time (no re-render for nothing). */
+const NO_SERVERS: Record<string, McpServerConfig> = {};
+
 /** Settings → MCP servers: each server's state, tools and log; add, edit, import, turn off, remove. */
 export function McpServersSection() {
-  const configs = useApp((s) => s.settings?.mcpServers ?? {});
+  const configs = useApp((s) => s.settings?.mcpServers ?? NO_SERVERS);
   const { servers, error, refresh } = useMcp();
   const [mode, setMode] = useState<{ kind: 'add' } | { kind: 'edit'; name: string } | { kind: 'import' } | null>(null);
   useEffect(() => {
