@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage } from '../support/ui-harness';
+import { holdReplies } from '../support/held-replies';
 
 // Issue 25, item 3: "an error belongs to the conversation it happened in". A request that fails slowly
 // (a loaded machine, a slow disk) used to raise its banner in whichever conversation was shown when the
@@ -9,39 +10,10 @@ import { sendMessage } from '../support/ui-harness';
 // between the page and the real server is routed through the test, which holds one reply back until
 // the person has moved on — the server's answer itself is untouched.
 
-interface Held {
-  holding: boolean;
-  ids: Set<number>;
-  replies: Array<() => void>;
-}
-
-const held: Held = { holding: false, ids: new Set(), replies: [] };
-
-type Frame = { type?: string; id?: number; name?: string };
-const frameOf = (message: string | Buffer): Frame => (typeof message === 'string' ? (JSON.parse(message) as Frame) : {});
+const held = holdReplies('conversation.rename');
 
 describe('a slow failure after the person moved to another conversation', () => {
-  const ui = useUiApp(
-    {},
-    {
-      newConversation: true,
-      beforeGoto: (page) =>
-        page.routeWebSocket(/.*/, (ws) => {
-          const server = ws.connectToServer();
-          ws.onMessage((message) => {
-            const frame = frameOf(message);
-            if (held.holding && frame.type === 'request' && frame.name === 'conversation.rename' && frame.id !== undefined)
-              held.ids.add(frame.id);
-            server.send(message);
-          });
-          server.onMessage((message) => {
-            const frame = frameOf(message);
-            if (frame.type === 'response' && frame.id !== undefined && held.ids.has(frame.id)) held.replies.push(() => ws.send(message));
-            else ws.send(message);
-          });
-        }),
-    },
-  );
+  const ui = useUiApp({}, { newConversation: true, beforeGoto: held.beforeGoto });
 
   it('shows its banner in the conversation it started in, not in the one shown when it arrives', async () => {
     const p = ui.page;
@@ -73,7 +45,7 @@ describe('a slow failure after the person moved to another conversation', () => 
     // frames in order, so once B's answer shows, the refusal has been handled).
     await rows.filter({ hasText: 'Beta' }).locator('button.conv').click();
     await expectText(p.getByTestId('user-message').first(), 'Beta');
-    for (const release of held.replies) release();
+    held.release();
     ui.aut.llm.enqueue({ kind: 'text', text: 'Again from B.' });
     await sendMessage(p, 'Beta again');
     await expectText(p.getByTestId('assistant-message').last(), 'Again from B.');

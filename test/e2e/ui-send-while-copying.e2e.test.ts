@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAttribute, expectText } from '../support/page-expect';
 import { useUiApp } from '../support/ui-fixture';
 import { sendMessage } from '../support/ui-harness';
+import { holdReplies } from '../support/held-replies';
 
 // Enter pressed while a dropped file is still being copied into the conversation used to do nothing:
 // the composer returned early, without a word, and the person had to press it again. Now the message is
@@ -9,39 +10,10 @@ import { sendMessage } from '../support/ui-harness';
 // routed through the test, which holds the copy's answer back until the queued state has been seen —
 // the server's answer itself is untouched.
 
-interface Held {
-  holding: boolean;
-  ids: Set<number>;
-  replies: Array<() => void>;
-}
-
-const held: Held = { holding: true, ids: new Set(), replies: [] };
-
-type Frame = { type?: string; id?: number; name?: string };
-const frameOf = (message: string | Buffer): Frame => (typeof message === 'string' ? (JSON.parse(message) as Frame) : {});
+const held = holdReplies('workspace.attach', true);
 
 describe('a message sent while its attachment is still being copied in', () => {
-  const ui = useUiApp(
-    {},
-    {
-      newConversation: true,
-      beforeGoto: (page) =>
-        page.routeWebSocket(/.*/, (ws) => {
-          const server = ws.connectToServer();
-          ws.onMessage((message) => {
-            const frame = frameOf(message);
-            if (held.holding && frame.type === 'request' && frame.name === 'workspace.attach' && frame.id !== undefined)
-              held.ids.add(frame.id);
-            server.send(message);
-          });
-          server.onMessage((message) => {
-            const frame = frameOf(message);
-            if (frame.type === 'response' && frame.id !== undefined && held.ids.has(frame.id)) held.replies.push(() => ws.send(message));
-            else ws.send(message);
-          });
-        }),
-    },
-  );
+  const ui = useUiApp({}, { newConversation: true, beforeGoto: held.beforeGoto });
 
   it('goes once the copy ends, with the attachment, after saying it waits', async () => {
     const p = ui.page;
@@ -61,8 +33,7 @@ describe('a message sent while its attachment is still being copied in', () => {
     expect(await p.getByTestId('user-message').count()).toBe(0);
     expect(ui.aut.llm.requests.length).toBe(0);
 
-    held.holding = false;
-    for (const release of held.replies) release();
+    held.release();
     await expectText(p.getByTestId('assistant-message').last(), 'Two columns.');
     await expectText(p.getByTestId('user-message').last(), 'numbers.csv');
     expect(await p.getByTestId('send-queued').count()).toBe(0);
